@@ -1,0 +1,49 @@
+// Builds the bundles: extension host, command-line runner, engine worker, and webview scripts.
+import * as esbuild from 'esbuild';
+import { readdirSync, chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const nodeCommon = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+  // ioredis pulls optional native helpers it never needs at run time.
+  external: ['vscode'],
+};
+
+const webviewEntries = existsSync('webview')
+  ? readdirSync('webview').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('_')).map((f) => join('webview', f))
+  : [];
+
+const builds = [
+  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'info',
+    entryPoints: webviewEntries,
+    outdir: 'dist/webview',
+    loader: { '.css': 'text' },
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+}

@@ -1,0 +1,17 @@
+# Sourced by the README's commands: installs what a fresh Debian machine lacks.
+ensure_node_modules() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+  fi
+}
+
+ensure_redis() {
+  if command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing redis-server and redis-tools (apt-get)…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+  else
+    echo "redis-server is missing: install the Debian packages redis-server and redis-tools (sudo apt-get install redis-server redis-tools)." >&2
+    return 1
+  fi
+}

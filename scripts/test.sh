@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test suite: type check, lint, build, unit and engine tests against a real redis-server.
+# Installs what it lacks first (npm packages; redis-server via apt-get when root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ensure-deps.sh
+ensure_node_modules
+ensure_redis
+
+npm run --silent typecheck
+npm run --silent lint
+npm run --silent build
+rm -rf out
+npx tsc -p . --outDir out
+npx mocha --config .mocharc.json

@@ -1,0 +1,111 @@
+// What the engine returns for one load (one test of one phase at one sweep point).
+import type { ClientPath, PhasePlan, TestPlan } from '../scenario/plan';
+import type { ConnectionOptions } from '../redis/types';
+
+export interface LatencySummary {
+  /** Recorded replies (errors included: an error reply is still a round trip). */
+  count: number;
+  minUs: number;
+  meanUs: number;
+  stddevUs: number;
+  p50Us: number;
+  p90Us: number;
+  p95Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+}
+
+export interface CommandResult {
+  /** Command label (`SET`, `LRANGE_100`), or `total`. */
+  command: string;
+  requests: number;
+  errors: number;
+  /** First word of the error reply (`OOM`, `MISCONF`, `WRONGTYPE`, `ERR`) → count. */
+  errorsByKind: Record<string, number>;
+  /** One full error text per kind, as the server sent it. */
+  errorExamples: Record<string, string>;
+  opsPerSec: number;
+  latency: LatencySummary;
+  /** The HDR histogram of latencies in microseconds, compressed base64 (hdr-histogram-js), mergeable. */
+  histogram: string;
+}
+
+/** One second of the measured part of a load. */
+export interface TimelineSecond {
+  /** Seconds since measuring began (0, 1, 2, …). */
+  t: number;
+  ops: number;
+  errors: number;
+  p50Us: number;
+  p99Us: number;
+  maxUs: number;
+}
+
+export interface ClientHealth {
+  threads: number;
+  /** CPU used by the engine process over the load, in % of one core (may exceed 100 with threads). */
+  cpuPercent: number;
+  /** 99th percentile of event-loop lag in the busiest thread, in milliseconds. */
+  eventLoopLagP99Ms: number;
+  /** `client` when the engine itself was saturated, so the numbers understate the server. */
+  bottleneck: 'client' | 'server' | 'unknown';
+}
+
+export type LoadStatus = 'complete' | 'cancelled' | 'failed';
+
+export interface LoadResult {
+  test: string;
+  phase: string;
+  measured: boolean;
+  client: ClientPath;
+  status: LoadStatus;
+  /** For a failed load: what went wrong and how to fix it. */
+  error?: string;
+  startedAt: string;
+  /** Measured time (warm-up excluded). */
+  durationMs: number;
+  total: CommandResult;
+  commands: CommandResult[];
+  timeline: TimelineSecond[];
+  /** Open loop only. */
+  openLoop?: {
+    targetRate: number;
+    /** Requests sent later than their intended time (latency counts from the intended time). */
+    lateSends: number;
+  };
+  connections: {
+    opened: number;
+    reconnects: number;
+  };
+  health: ClientHealth;
+  /** The seed used for keys and values (the scenario's, or the random one drawn). */
+  seed: number;
+}
+
+/** Live progress, at most a few times a second. */
+export interface LoadTick {
+  elapsedMs: number;
+  /** Measured requests so far. */
+  requests: number;
+  errors: number;
+  /** 0…1 when the end is known (count or duration), else undefined. */
+  fraction?: number;
+  /** The second just completed. */
+  lastSecond?: TimelineSecond;
+  warmingUp: boolean;
+}
+
+export interface LoadRequest {
+  phase: PhasePlan;
+  test: TestPlan;
+  connection: ConnectionOptions;
+  client: ClientPath;
+  /** Overrides the plan's seed. */
+  seed?: number;
+}
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  onTick?: (tick: LoadTick) => void;
+}

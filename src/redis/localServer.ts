@@ -1,0 +1,159 @@
+// A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
+// CLI and the extension when none is configured, and the server every test runs against.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerDirective } from '../scenario/plan';
+
+export interface LocalServerOptions {
+  /** Extra configuration lines (`save 60 10000`), applied after the defaults. */
+  config?: ServerDirective[];
+  /** Path or name of the server binary; default `redis-server` from PATH (or RBENCH_REDIS_SERVER). */
+  binary?: string;
+  /** Give up waiting for the server after this long. */
+  startTimeoutMs?: number;
+}
+
+export interface LocalServer {
+  host: string;
+  port: number;
+  url: string;
+  dir: string;
+  pid: number;
+  /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export class LocalServerError extends Error {}
+
+/** Finds a free TCP port on 127.0.0.1 by binding port 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function quoteConfigArg(arg: string): string {
+  return /^[^\s"']+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  const binary = options.binary ?? process.env.RBENCH_REDIS_SERVER ?? 'redis-server';
+  const dir = mkdtempSync(join(tmpdir(), 'rbench-redis-'));
+  // Ports can be taken between probing and binding; a few attempts make that race harmless.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    try {
+      return await launch(binary, dir, port, options);
+    } catch (error) {
+      lastError = error;
+      if (error instanceof LocalServerError && /not found|ENOENT/.test(error.message)) break;
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  throw lastError;
+}
+
+async function launch(binary: string, dir: string, port: number, options: LocalServerOptions): Promise<LocalServer> {
+  // Persistence is off unless the scenario turns it on: a benchmark should not measure disk by accident.
+  const lines: string[] = [
+    `port ${port}`,
+    'bind 127.0.0.1',
+    `dir ${quoteConfigArg(dir)}`,
+    'save ""',
+    'appendonly no',
+    'daemonize no',
+    'protected-mode yes',
+    'logfile ""',
+    'loglevel warning',
+    'enable-debug-command local',
+  ];
+  for (const directive of options.config ?? []) {
+    lines.push([directive.name, ...directive.args.map(quoteConfigArg)].join(' '));
+  }
+  const child = spawn(binary, ['-'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: false });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, error }));
+    child.on('exit', (code) => resolve({ code }));
+  });
+  child.stdin?.end(lines.join('\n') + '\n');
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  for (;;) {
+    const result = await Promise.race([exited, delay(50).then(() => undefined)]);
+    if (result) {
+      if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new LocalServerError(
+          `redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`,
+        );
+      }
+      throw new LocalServerError(`redis-server exited with code ${result.code}: ${output.trim() || result.error?.message}`);
+    }
+    if (await answersPing(port)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new LocalServerError(`redis-server did not answer on 127.0.0.1:${port} within the start timeout: ${output.trim()}`);
+    }
+  }
+  return {
+    host: '127.0.0.1',
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    dir,
+    pid: child.pid ?? -1,
+    stop: once(() => stopChild(child, exited, dir)),
+  };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<unknown>, dir: string): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const stopped = await Promise.race([exited.then(() => true), delay(5000).then(() => false)]);
+    if (!stopped) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    let reply = '';
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => finish(false));
+    socket.on('error', () => finish(false));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      // -LOADING while the dataset loads: not ready yet.
+      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+    });
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= fn());
+}

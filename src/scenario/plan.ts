@@ -1,0 +1,214 @@
+// The resolved plan: what the resolver produces from a `.rbench` file and what the engine runs.
+// This module is the contract between the language (src/scenario) and the engine (src/engine):
+// plain data, JSON-serialisable (it is stored in run files), no `vscode` import.
+
+/** Zero-based line and UTF-16 character offset, as in VS Code and LSP. The CLI prints them one-based. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+/** A replacement that fixes a diagnostic (offered as a quick fix in the editor). */
+export interface TextFix {
+  title: string;
+  range: Range;
+  newText: string;
+}
+
+export interface Diagnostic {
+  range: Range;
+  severity: Severity;
+  message: string;
+  /** Stable identifier, e.g. `unknown-setting`, for quick fixes and tests. */
+  code: string;
+  fixes?: TextFix[];
+}
+
+export interface ResolvedFile {
+  scenarios: ScenarioPlan[];
+  diagnostics: Diagnostic[];
+}
+
+export interface ScenarioPlan {
+  name: string;
+  /** Index of the scenario in its file, from 0. */
+  index: number;
+  /** The `###` header line; for a file without headers, the first line. */
+  headerRange: Range;
+  /** From the header to the line before the next header. */
+  range: Range;
+  target: TargetPlan;
+  /** Configuration for a throwaway local redis-server (`server save 60 10000`); ignored for other targets. */
+  server: ServerDirective[];
+  /** Names of the swept settings, in the order written (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`). */
+  sweepAxes: string[];
+  /** The cross product of the sweeps; exactly one point when there is no sweep. */
+  points: PointPlan[];
+  /** Each point is run this many times; results report the median and spread. */
+  repeat: number;
+  expects: Expectation[];
+  /** A key pattern (SCAN MATCH syntax) whose keys are deleted after the run, when the scenario asks. */
+  cleanup?: string;
+  /** True when any command of any phase writes (from the command table's flags). */
+  writes: boolean;
+}
+
+export interface ServerDirective {
+  name: string;
+  args: string[];
+}
+
+export type ClientPath = 'fast' | 'ioredis';
+
+export interface TargetPlan {
+  /** A redis:// or rediss:// URL after interpolation. Never holds a literal password from the file. */
+  url?: string;
+  /** The name of a connection profile defined in editor settings. */
+  profile?: string;
+  /** ACL user name. */
+  user?: string;
+  /** Name of the environment variable holding the password. */
+  passwordEnv?: string;
+  /** Take the password from the editor's secret storage (the CLI reads RBENCH_PASSWORD instead). */
+  passwordSecret?: boolean;
+  db?: number;
+  tls?: TlsPlan;
+  cluster: boolean;
+  /** RESP protocol version; 3 sends HELLO 3 on connect. */
+  resp: 2 | 3;
+  client: ClientPath;
+  connectTimeoutMs: number;
+}
+
+export interface TlsPlan {
+  enabled: boolean;
+  /** File paths, resolved against the scenario file's folder. */
+  ca?: string;
+  cert?: string;
+  key?: string;
+  servername?: string;
+  /** Skip certificate verification (self-signed test servers). */
+  insecure?: boolean;
+}
+
+export interface PointPlan {
+  /** e.g. `value=100 clients=4`; empty for a scenario without sweep. */
+  label: string;
+  /** Swept setting → value at this point (sizes in bytes, counts as numbers). */
+  sweep: Record<string, number>;
+  phases: PhasePlan[];
+}
+
+export interface PhasePlan {
+  name: string;
+  /** A prefill phase runs but is not recorded in results. */
+  measured: boolean;
+  load: LoadPlan;
+  keys: KeyPlan;
+  value: ValuePlan;
+  /**
+   * Commands written without weights run one after another as separate tests, as redis-benchmark's
+   * `-t set,get` does; weighted commands (`80% GET …`) form a single test with a mix.
+   */
+  tests: TestPlan[];
+}
+
+export interface LoadPlan {
+  clients: number;
+  /** Worker threads; 'auto' lets the engine decide from the machine and the load. */
+  threads: number | 'auto';
+  pipeline: number;
+  /** Requests (commands) for the whole test across all clients. Exactly one of requests/durationMs is set. */
+  requests?: number;
+  durationMs?: number;
+  /** Load before measuring starts; excluded from results. */
+  warmupMs: number;
+  /** Open loop: target requests per second across all clients. Absent: closed loop. */
+  rate?: number;
+}
+
+export type KeyDistribution = 'sequential' | 'uniform' | 'gaussian' | 'zipf';
+
+export interface KeyPlan {
+  /** Number of distinct keys; `__key__` takes values 0 … space-1. */
+  space: number;
+  distribution: KeyDistribution;
+  /** zipf exponent (default 0.99). */
+  zipfExponent: number;
+  /** gaussian standard deviation as a fraction of the key space (default 1/6). */
+  gaussianStddev: number;
+  /** Characters `__key__` expands to: the key number left-padded with zeros to this width. */
+  size: number;
+  /** Seed for reproducible key and value sequences. Absent: a random seed, recorded in the run file. */
+  seed?: number;
+}
+
+export type ValuePlan =
+  | { kind: 'fixed'; size: number }
+  | { kind: 'range'; min: number; max: number }
+  | { kind: 'weighted'; choices: { size: number; weight: number }[] };
+
+export interface TestPlan {
+  /** Display name: the command label for a single command (`SET`, `LRANGE_100`), `mix` or the phase name for a mix. */
+  name: string;
+  commands: WeightedCommand[];
+}
+
+export interface WeightedCommand {
+  /** Relative weight; 1 for an unweighted command. */
+  weight: number;
+  command: CommandTemplate;
+}
+
+export interface CommandTemplate {
+  /** Upper-case command name, e.g. `SET`. */
+  name: string;
+  /** How results name it: the command name, or a suite test name such as `LRANGE_100` or `PING_INLINE`. */
+  label: string;
+  /** Arguments after the command name; each is a concatenation of literal text and placeholders. */
+  args: ArgTemplate[];
+  /** Send as an inline command (`PING\r\n`) instead of a RESP array, as redis-benchmark's PING_INLINE does. */
+  inline?: boolean;
+  /** Where the command was written (for per-command thresholds and error messages). */
+  source?: Range;
+}
+
+export type ArgTemplate = ArgPart[];
+
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client';
+
+/** Literal text, or a placeholder expanded per request. */
+export type ArgPart = string | { placeholder: Placeholder };
+
+export type ExpectMetric =
+  | 'ops'
+  | 'mean'
+  | 'p50'
+  | 'p90'
+  | 'p95'
+  | 'p99'
+  | 'p99.9'
+  | 'max'
+  | 'errors'
+  | 'error-rate';
+
+export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
+
+export interface Expectation {
+  metric: ExpectMetric;
+  op: CompareOp;
+  /** ops: requests/s; latency metrics: microseconds; errors: a count; error-rate: a fraction 0…1. */
+  value: number;
+  /** Restrict to one command label (`expect GET p99 < 2ms`); absent: the scenario's total. */
+  command?: string;
+  /** The expectation as written, for messages. */
+  text: string;
+  range: Range;
+}

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { startLocalServer, LocalServerError } from '../../../src/redis/localServer';
+
+function sendInline(port: number, line: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    let reply = '';
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (reply.endsWith('\r\n')) {
+        socket.destroy();
+        resolve(reply);
+      }
+    });
+    socket.connect(port, '127.0.0.1', () => socket.write(line + '\r\n'));
+  });
+}
+
+describe('local throwaway redis-server', () => {
+  it('starts on a free loopback port with persistence off, applies directives, and cleans up', async () => {
+    const server = await startLocalServer({ config: [{ name: 'maxmemory', args: ['64mb'] }] });
+    try {
+      assert.match(server.url, /^redis:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(await sendInline(server.port, 'PING'), '+PONG\r\n');
+      assert.match(await sendInline(server.port, 'CONFIG GET save'), /\$0\r\n\r\n$/);
+      assert.match(await sendInline(server.port, 'CONFIG GET maxmemory'), /67108864/);
+    } finally {
+      await server.stop();
+    }
+    assert.equal(existsSync(server.dir), false);
+    await server.stop(); // idempotent
+  });
+
+  it('names the package to install when the binary is missing', async () => {
+    await assert.rejects(startLocalServer({ binary: 'redis-server-that-does-not-exist' }), (error: Error) => {
+      assert.ok(error instanceof LocalServerError);
+      assert.match(error.message, /apt-get install redis-server/);
+      return true;
+    });
+  });
+
+  it('reports a bad directive with the server output', async () => {
+    await assert.rejects(startLocalServer({ config: [{ name: 'no-such-directive', args: ['1'] }] }), /no-such-directive|Bad directive/i);
+  });
+});
