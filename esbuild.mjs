@@ -24,7 +24,7 @@ const webviewEntries = existsSync('webview')
 
 const builds = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...nodeCommon, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
   {
     bundle: true,

@@ -40,6 +40,8 @@ export interface TimelineSecond {
   p50Us: number;
   p99Us: number;
   maxUs: number;
+  /** Present when the second was cut short (the last one of a load): its length in ms; `ops` is still per second. */
+  partialMs?: number;
 }
 
 export interface ClientHealth {
@@ -48,6 +50,8 @@ export interface ClientHealth {
   cpuPercent: number;
   /** 99th percentile of event-loop lag in the busiest thread, in milliseconds. */
   eventLoopLagP99Ms: number;
+  /** Event-loop utilization (0…1) of the busiest engine thread over the measured part; ≥ 0.9 means the client was saturated. */
+  eventLoopUtilization: number;
   /** `client` when the engine itself was saturated, so the numbers understate the server. */
   bottleneck: 'client' | 'server' | 'unknown';
 }
@@ -108,4 +112,6 @@ export interface LoadRequest {
 export interface LoadOptions {
   signal?: AbortSignal;
   onTick?: (tick: LoadTick) => void;
+  /** Stop with status 'failed' when every connection has been down this long (default 3000 ms). */
+  serverLostTimeoutMs?: number;
 }

@@ -142,15 +142,16 @@ function answersPing(port: number): Promise<boolean> {
     socket.on('error', () => finish(false));
     socket.on('data', (chunk) => {
       reply += chunk.toString();
-      // -LOADING while the dataset loads: not ready yet.
-      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+      // -LOADING while the dataset loads: not ready yet. -NOAUTH: up, with requirepass set.
+      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG') || reply.startsWith('-NOAUTH'));
     });
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
   });
 }
 
+/** A timer that does not keep the process alive (a race's loser must not delay exit). */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T> {

@@ -14,6 +14,30 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   /** Cluster mode: the seed node is host:port; slots are discovered on connect. */
   cluster?: boolean;
+  /** Where the password came from (`environment variable REDIS_PASSWORD`), for error messages; never the password. */
+  passwordSource?: string;
+}
+
+/** A named connection defined in editor settings; a scenario selects it with `profile NAME`. */
+export interface ConnectionProfile {
+  /** redis:// or rediss:// URL, without a password. */
+  url: string;
+  /** Shown in pickers and reports instead of the name. */
+  label?: string;
+  user?: string;
+  /** Name of the environment variable holding the password. */
+  passwordEnv?: string;
+  /** Take the password from the editor's secret storage (the CLI reads RBENCH_PASSWORD). */
+  passwordSecret?: boolean;
+  /** TLS settings; their presence turns TLS on (as does a rediss:// URL). Relative files resolve against baseDir. */
+  tls?: {
+    ca?: string;
+    cert?: string;
+    key?: string;
+    servername?: string;
+    insecure?: boolean;
+  };
+  cluster?: boolean;
 }
 
 /** Facts about the server, read once before a run. */
@@ -40,10 +64,13 @@ export interface ServerSample {
   rdbBgsaveInProgress: boolean;
   rdbLastBgsaveStatus: string;
   rdbChangesSinceLastSave: number;
+  /** RDB saves started since the server started (counts failed ones; Redis 7+). */
   rdbSaves?: number;
   aofEnabled: boolean;
   aofRewriteInProgress: boolean;
   aofLastBgrewriteStatus: string;
+  /** AOF rewrites started since the server started (counts failed ones; Redis 7+). */
+  aofRewrites?: number;
   latestForkUsec: number;
   evictedKeys: number;
   expiredKeys: number;

@@ -46,3 +46,15 @@ describe('local throwaway redis-server', () => {
     await assert.rejects(startLocalServer({ config: [{ name: 'no-such-directive', args: ['1'] }] }), /no-such-directive|Bad directive/i);
   });
 });
+
+describe('local throwaway redis-server with a password', () => {
+  it('starts when requirepass is set (readiness sees NOAUTH)', async () => {
+    const server = await startLocalServer({ config: [{ name: 'requirepass', args: ['s3cret'] }] });
+    try {
+      assert.match(await sendInline(server.port, 'PING'), /^-NOAUTH/);
+      assert.equal(await sendInline(server.port, 'AUTH s3cret'), '+OK\r\n');
+    } finally {
+      await server.stop();
+    }
+  });
+});

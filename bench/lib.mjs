@@ -1,0 +1,70 @@
+// Shared helpers for the bench scripts: a throwaway redis-server, running commands, medians.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const cli = join(root, 'dist', 'cli.js');
+
+export function ensureBuilt() {
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server with persistence off; returns { port, stop }. */
+export async function startServer() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const ping = spawnSync('redis-cli', ['-p', String(port), 'PING'], { encoding: 'utf8' });
+    if (ping.stdout.trim() === 'PONG') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    flush: () => spawnSync('redis-cli', ['-p', String(port), 'FLUSHALL']),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs a scenario text with `rbench run`; returns the parsed run files. */
+export function rbenchRun(scenarioText, url, extraArgs = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-run-'));
+  try {
+    const file = join(dir, 'bench.rbench');
+    writeFileSync(file, scenarioText);
+    const json = join(dir, 'out.json');
+    const result = spawnSync(process.execPath, [cli, 'run', file, '--url', url, '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs], {
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`rbench run failed (${result.status}): ${result.stderr}`);
+    return JSON.parse(readFileSync(json, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// RBench's engine against redis-benchmark on the same machine and the same throwaway server:
+// A B A B … with the same clients, pipeline, request count, key space and value size.
+// Prints the median ratio rbench/redis-benchmark per configuration.
+//
+//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only NAME]
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { ensureBuilt, median, rbenchRun, startServer } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: { pairs: { type: 'string', default: '3' }, client: { type: 'string', default: 'fast' }, only: { type: 'string' } },
+});
+const pairs = Number(values.pairs);
+
+const configs = [
+  { name: 'SET P1', test: 'set', clients: 50, pipeline: 1, size: 3, requests: 300_000 },
+  { name: 'GET P1', test: 'get', clients: 50, pipeline: 1, size: 3, requests: 300_000 },
+  { name: 'SET P10', test: 'set', clients: 50, pipeline: 10, size: 3, requests: 2_000_000 },
+  { name: 'GET P10', test: 'get', clients: 50, pipeline: 10, size: 3, requests: 2_000_000 },
+  { name: 'SET P100', test: 'set', clients: 50, pipeline: 100, size: 3, requests: 6_000_000 },
+  { name: 'GET P100', test: 'get', clients: 50, pipeline: 100, size: 3, requests: 6_000_000 },
+  { name: 'SET 748B c4', test: 'set', clients: 4, pipeline: 1, size: 748, requests: 300_000 },
+].filter((c) => !values.only || c.name.toLowerCase().includes(values.only.toLowerCase()));
+
+const KEYSPACE = 100_000;
+
+function redisBenchmark(port, c) {
+  const args = ['-p', String(port), '-t', c.test, '-n', String(c.requests), '-c', String(c.clients), '-P', String(c.pipeline), '-d', String(c.size), '-r', String(KEYSPACE), '--csv'];
+  const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
+  const line = result.stdout.trim().split('\n').find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
+  if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
+  return Number(JSON.parse(`[${line}]`)[1]);
+}
+
+function rbench(port, c) {
+  const command = c.test === 'set' ? 'SET key:__rand_int__ __value__' : 'GET key:__rand_int__';
+  const scenario = `### ${c.name}\nclient ${values.client}\nclients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue ${c.size}\n${command}\n`;
+  const [run] = rbenchRun(scenario, `redis://127.0.0.1:${port}`);
+  const load = run.points[0].repeats[0][0];
+  if (load.total.requests !== c.requests) throw new Error(`rbench counted ${load.total.requests} of ${c.requests} replies`);
+  return load.total.opsPerSec;
+}
+
+ensureBuilt();
+const server = await startServer();
+console.log(`redis-server on ${server.port}; ${pairs} pairs per configuration, client path ${values.client}\n`);
+console.log('configuration      redis-benchmark      rbench   ratio (median of pairs)');
+try {
+  for (const c of configs) {
+    const ratios = [];
+    const rb = [];
+    const ours = [];
+    // GET needs the keys: fill them once with redis-benchmark's own SET.
+    if (c.test === 'get') redisBenchmark(server.port, { ...c, test: 'set', requests: KEYSPACE * 3 });
+    for (let i = 0; i < pairs; i++) {
+      const a = redisBenchmark(server.port, c);
+      const b = rbench(server.port, c);
+      rb.push(a);
+      ours.push(b);
+      ratios.push(b / a);
+    }
+    console.log(
+      `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]`,
+    );
+  }
+} finally {
+  await server.stop();
+}

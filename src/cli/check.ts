@@ -1,0 +1,34 @@
+// `rbench check`: validates scenario files and prints `file:line:col: severity: message` lines.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { checkText, formatDiagnostic } from '../scenario';
+import { ExitCode, type Output } from './output';
+
+export interface CheckOptions {
+  files: string[];
+  vars: Record<string, string>;
+  env: Record<string, string | undefined>;
+}
+
+export function checkCommand(options: CheckOptions, output: Output): ExitCode {
+  let errors = 0;
+  let scenarios = 0;
+  for (const file of options.files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      output.error(`${file}:1:1: error: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      errors++;
+      continue;
+    }
+    const resolved = checkText(text, { env: options.env, vars: options.vars, baseDir: dirname(resolve(file)) });
+    scenarios += resolved.scenarios.length;
+    for (const diagnostic of resolved.diagnostics) {
+      output.error(formatDiagnostic(file, diagnostic));
+      if (diagnostic.severity === 'error') errors++;
+    }
+  }
+  output.info(`${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`);
+  return errors > 0 ? ExitCode.ScenarioError : ExitCode.Ok;
+}

@@ -1,0 +1,181 @@
+// Builds the bytes of each pipeline batch for one connection: which command each slot runs (mix),
+// which key and value size it uses, all drawn from seeded generators, written into one reusable buffer.
+import type { TestPlan, ValuePlan } from '../scenario/plan';
+import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './resp/encode';
+import { Random, WeightedTable, type KeySource } from './random';
+
+const CHOICE_STREAM = 2;
+const RAND_INT_STREAM = 3;
+
+/** Value sizes per request: fixed, uniform in a range, or weighted choices. */
+export class ValueSizes {
+  readonly fixed: number | undefined;
+  readonly max: number;
+  private readonly min: number;
+  private readonly table: WeightedTable | undefined;
+  private readonly sizes: number[];
+
+  constructor(plan: ValuePlan) {
+    switch (plan.kind) {
+      case 'fixed':
+        this.fixed = this.min = this.max = plan.size;
+        this.sizes = [plan.size];
+        break;
+      case 'range':
+        this.min = Math.min(plan.min, plan.max);
+        this.max = Math.max(plan.min, plan.max);
+        this.fixed = this.min === this.max ? this.min : undefined;
+        this.sizes = [];
+        break;
+      case 'weighted':
+        this.sizes = plan.choices.map((c) => c.size);
+        this.table = new WeightedTable(plan.choices.map((c) => c.weight));
+        this.min = Math.min(...this.sizes);
+        this.max = Math.max(...this.sizes);
+        this.fixed = this.min === this.max ? this.min : undefined;
+        break;
+    }
+  }
+
+  next(random: Random): number {
+    if (this.fixed !== undefined) return this.fixed;
+    if (this.table) return this.sizes[this.table.pick(random)];
+    return this.min + random.nextInt(this.max - this.min + 1);
+  }
+}
+
+export interface BatchContext extends CommandContext {
+  seed: number;
+  pipeline: number;
+  keySpace: number;
+  /** Label index of each command of the test (commands sharing a label share its results). */
+  labelIndexes: number[];
+}
+
+/** The key width `__key__` expands to: the plan's size, widened if the largest key needs more digits. */
+export function keyWidth(space: number, size: number): number {
+  return Math.max(size, decimalDigits(Math.max(0, space - 1)));
+}
+
+export class BatchBuilder {
+  /** Bytes of the last batch are buffer[0 … length returned by build()). */
+  readonly buffer: Buffer;
+  /** Label index of each command of the last batch. */
+  readonly labels: Uint16Array;
+  /** True when every command has the same label (no per-slot bookkeeping needed). */
+  readonly singleLabel: boolean;
+  private readonly commands: CompiledCommand[];
+  private readonly table: WeightedTable | undefined;
+  private readonly values: ValueSizes;
+  private readonly choices: Random;
+  private readonly randInts: Random;
+  // Prebuilt mode (one command, fixed value size): the whole batch encoded once, slots rewritten in place.
+  private readonly prebuilt: boolean;
+  private readonly keySlots: Int32Array;
+  private readonly keySlotsPerCommand: number;
+  private readonly randSlots: Int32Array;
+  private readonly randSlotsPerCommand: number;
+  private readonly commandEnds: Int32Array;
+  // Rebuild mode with fixed value size: each command's encoding and relative slots.
+  private readonly layouts: { bytes: Buffer; keySlots: number[]; randSlots: number[] }[] | undefined;
+
+  constructor(
+    test: TestPlan,
+    values: ValuePlan,
+    private readonly keys: KeySource,
+    private readonly context: BatchContext,
+  ) {
+    this.commands = test.commands.map((c, i) => new CompiledCommand(c.command, context.labelIndexes[i], context));
+    this.table = this.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
+    this.values = new ValueSizes(values);
+    this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
+    this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
+    const pipeline = context.pipeline;
+    this.labels = new Uint16Array(pipeline);
+    this.singleLabel = new Set(context.labelIndexes).size === 1;
+    this.labels.fill(context.labelIndexes[0]);
+
+    const fixedSize = this.values.fixed;
+    const valueIndependent = this.commands.every((c) => !c.hasValue);
+    const layoutSize = fixedSize ?? (valueIndependent ? 0 : undefined);
+    this.prebuilt = this.commands.length === 1 && layoutSize !== undefined;
+    this.layouts = layoutSize !== undefined ? this.commands.map((c) => c.layout(layoutSize)) : undefined;
+
+    if (this.prebuilt) {
+      const layout = this.layouts![0];
+      const size = layout.bytes.length;
+      this.buffer = Buffer.allocUnsafe(size * pipeline);
+      this.keySlotsPerCommand = layout.keySlots.length;
+      this.randSlotsPerCommand = layout.randSlots.length;
+      this.keySlots = new Int32Array(pipeline * this.keySlotsPerCommand);
+      this.randSlots = new Int32Array(pipeline * this.randSlotsPerCommand);
+      this.commandEnds = new Int32Array(pipeline);
+      for (let i = 0; i < pipeline; i++) {
+        layout.bytes.copy(this.buffer, i * size);
+        layout.keySlots.forEach((slot, j) => (this.keySlots[i * this.keySlotsPerCommand + j] = i * size + slot));
+        layout.randSlots.forEach((slot, j) => (this.randSlots[i * this.randSlotsPerCommand + j] = i * size + slot));
+        this.commandEnds[i] = (i + 1) * size;
+      }
+    } else {
+      const longest = Math.max(...this.commands.map((c) => c.encodedLength(this.values.max)));
+      this.buffer = Buffer.allocUnsafe(longest * pipeline);
+      this.keySlots = this.randSlots = this.commandEnds = new Int32Array(0);
+      this.keySlotsPerCommand = this.randSlotsPerCommand = 0;
+    }
+  }
+
+  /** Encodes the next `count` (≤ pipeline) commands; returns their length in bytes. */
+  build(count: number): number {
+    return this.prebuilt ? this.rewrite(count) : this.rebuild(count);
+  }
+
+  /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */
+  restart(): void {
+    this.keys.restart();
+    this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
+    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
+  }
+
+  private rewrite(count: number): number {
+    const buffer = this.buffer;
+    const keyWidth = this.context.keyWidth;
+    const keysPer = this.keySlotsPerCommand;
+    const randsPer = this.randSlotsPerCommand;
+    const bound = this.context.keySpace;
+    for (let i = 0; i < count; i++) {
+      if (keysPer > 0) {
+        // All `__key__` of one command name the same key: the request's key.
+        const key = this.keys.next();
+        for (let j = i * keysPer, end = j + keysPer; j < end; j++) writeDigits(buffer, this.keySlots[j], keyWidth, key);
+      }
+      for (let j = i * randsPer, end = j + randsPer; j < end; j++) {
+        writeDigits(buffer, this.randSlots[j], RAND_INT_WIDTH, this.randInts.nextInt(bound));
+      }
+    }
+    return this.commandEnds[count - 1];
+  }
+
+  private rebuild(count: number): number {
+    const buffer = this.buffer;
+    const keyWidth = this.context.keyWidth;
+    const bound = this.context.keySpace;
+    let offset = 0;
+    for (let i = 0; i < count; i++) {
+      const index = this.table ? this.table.pick(this.choices) : 0;
+      const command = this.commands[index];
+      this.labels[i] = command.labelIndex;
+      const key = command.hasKey ? this.keys.next() : 0;
+      if (this.layouts) {
+        const layout = this.layouts[index];
+        buffer.set(layout.bytes, offset);
+        for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, keyWidth, key);
+        for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
+        offset += layout.bytes.length;
+      } else {
+        const size = command.hasValue ? this.values.next(this.choices) : 0;
+        offset = command.encodeInto(buffer, offset, size, key, this.randInts, bound);
+      }
+    }
+    return offset;
+  }
+}

@@ -1,0 +1,99 @@
+// Opens one raw connection for the fast path: TCP or TLS, connect timeout, then the handshake
+// (HELLO 3 / AUTH, SELECT, PING) sent in one write. PING always goes last so that a server requiring a
+// password is caught here (NOAUTH) rather than as a wall of errors during the load.
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import type { ConnectionOptions } from '../redis/types';
+import { describeHandshakeError, describeSocketError, LoadError, type HandshakeStep } from './errors';
+import { encodeRespCommand } from './resp/encode';
+import { ReplyScanner } from './resp/scanner';
+
+export function handshakeCommands(options: ConnectionOptions): { step: HandshakeStep; args: string[] }[] {
+  const commands: { step: HandshakeStep; args: string[] }[] = [];
+  if (options.resp === 3) {
+    const auth = options.password !== undefined ? ['AUTH', options.username ?? 'default', options.password] : [];
+    commands.push({ step: 'hello', args: ['HELLO', '3', ...auth] });
+  } else if (options.password !== undefined) {
+    const args = options.username !== undefined ? ['AUTH', options.username, options.password] : ['AUTH', options.password];
+    commands.push({ step: 'auth', args });
+  }
+  if (options.db) commands.push({ step: 'select', args: ['SELECT', String(options.db)] });
+  commands.push({ step: 'ping', args: ['PING'] });
+  return commands;
+}
+
+function errorWithCode(message: string, code: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(message);
+  error.code = code;
+  return error;
+}
+
+/** Resolves with a connected, authenticated socket (no listeners left on it) or rejects with a LoadError. */
+export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const commands = handshakeCommands(options);
+    let socket: net.Socket;
+    if (options.tls) {
+      const isIp = net.isIP(options.host) !== 0;
+      socket = tls.connect({
+        ...options.tls,
+        host: options.host,
+        port: options.port,
+        servername: options.tls.servername ?? (isIp ? undefined : options.host),
+      });
+    } else {
+      socket = net.connect({ host: options.host, port: options.port });
+    }
+    socket.setNoDelay(true);
+    const scanner = new ReplyScanner();
+    let answered = 0;
+    let settled = false;
+    let failure: string | undefined;
+    const finish = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.removeListener('data', onData);
+      socket.removeListener('error', onError);
+      socket.removeListener('close', onClose);
+      socket.removeListener(options.tls ? 'secureConnect' : 'connect', onConnect);
+      if (error !== undefined) {
+        socket.destroy();
+        reject(new LoadError(error));
+      } else {
+        resolve(socket);
+      }
+    };
+    scanner.onError = (_kind, text, index) => {
+      failure ??= describeHandshakeError(commands[answered + index].step, text, options);
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        answered += scanner.scan(chunk);
+      } catch (error) {
+        finish(`unexpected reply from ${options.host}:${options.port} during the handshake — is it a Redis server? (${(error as Error).message})`);
+        return;
+      }
+      if (failure !== undefined) finish(failure);
+      else if (answered >= commands.length) finish();
+    };
+    const onError = (error: NodeJS.ErrnoException) => finish(describeSocketError(error, options));
+    const onClose = () => finish(describeSocketError(errorWithCode('connection closed', 'RBENCH_CLOSED'), options));
+    const onConnect = () => socket.write(Buffer.concat(commands.map((c) => encodeRespCommand(c.args))));
+    // TCP up but no TLS handshake: typically a plain-text server, which waits for a line that never comes.
+    let tcpConnected = false;
+    let secured = false;
+    if (options.tls) {
+      socket.once('connect', () => (tcpConnected = true));
+      socket.once('secureConnect', () => (secured = true));
+    }
+    const timer = setTimeout(() => {
+      const code = tcpConnected && !secured ? 'RBENCH_TLS_TIMEOUT' : 'RBENCH_TIMEOUT';
+      finish(describeSocketError(errorWithCode('timeout', code), options));
+    }, options.connectTimeoutMs);
+    socket.on('data', onData);
+    socket.on('error', onError);
+    socket.on('close', onClose);
+    socket.once(options.tls ? 'secureConnect' : 'connect', onConnect);
+  });
+}

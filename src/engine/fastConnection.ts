@@ -1,0 +1,323 @@
+// The fast path: one raw socket per connection writing pre-encoded RESP and counting replies with the
+// streaming scanner. Closed loop: one batch of `pipeline` commands in flight, the next written as soon
+// as the last reply of the previous one arrives (as redis-benchmark does). Open loop: batches are sent
+// on the schedule of WorkerLoad, each remembered with its intended time in a ring.
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { BatchBuilder, keyWidth } from './batch';
+import { openSocket } from './connect';
+import { createKeySource } from './random';
+import { ReplyScanner } from './resp/scanner';
+import { CONNECTION_ERROR_KIND } from './stats';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type LoadConnection, type WorkerLoad } from './workerLoad';
+
+const RECONNECT_FIRST_DELAY_MS = 50;
+const RECONNECT_MAX_DELAY_MS = 1000;
+
+const enum State {
+  Idle,
+  Running,
+  Down,
+  Draining,
+  Finished,
+}
+
+export class FastConnection implements LoadConnection {
+  reconnects = 0;
+  private socket: Socket | undefined;
+  private readonly scanner = new ReplyScanner();
+  private readonly builder: BatchBuilder;
+  private state = State.Idle;
+  /** Measured requests left to send (Infinity before measuring and in duration mode). */
+  private remaining = Infinity;
+  // Closed loop: the batch in flight.
+  private batchSize = 0;
+  private replied = 0;
+  private sentAt = 0;
+  private batchMeasured = false;
+  // Open loop: requests in flight, oldest first (intended time, label, measured).
+  private readonly ringIntended: Float64Array;
+  private readonly ringLabels: Uint16Array;
+  private readonly ringMeasured: Uint8Array;
+  private ringHead = 0;
+  private ringSize = 0;
+  private reconnectAttempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly index: number,
+    private readonly load: WorkerLoad,
+  ) {
+    const config = load.config;
+    const keys = createKeySource(config.keys, { seed: config.seed, connection: index, connections: config.totalConnections });
+    this.builder = new BatchBuilder(config.test, config.value, keys, {
+      seed: config.seed,
+      pipeline: config.pipeline,
+      keySpace: Math.max(1, config.keys.space),
+      labelIndexes: config.labelIndexes,
+      keyWidth: keyWidth(config.keys.space, config.keys.size),
+      client: index,
+    });
+    const ringCapacity = load.openLoop ? OPEN_LOOP_MAX_IN_FLIGHT + config.pipeline : 0;
+    this.ringIntended = new Float64Array(ringCapacity);
+    this.ringLabels = new Uint16Array(ringCapacity);
+    this.ringMeasured = new Uint8Array(ringCapacity);
+    this.scanner.onError = this.onErrorReply;
+  }
+
+  get finished(): boolean {
+    return this.state === State.Finished;
+  }
+
+  get up(): boolean {
+    return this.state === State.Running || this.state === State.Draining;
+  }
+
+  async open(): Promise<void> {
+    this.attach(await openSocket(this.load.config.connection));
+    this.state = State.Running;
+  }
+
+  startClosedLoop(now: number): void {
+    if (this.state === State.Running) this.sendNextBatch(now);
+  }
+
+  beginMeasuring(requests: number | undefined): void {
+    this.remaining = requests ?? Infinity;
+    this.builder.restart();
+    this.finishIfDone();
+  }
+
+  hasBudget(): boolean {
+    return this.remaining > 0 && this.state !== State.Finished && this.state !== State.Draining;
+  }
+
+  canSend(): boolean {
+    return this.state === State.Running && this.ringSize < OPEN_LOOP_MAX_IN_FLIGHT;
+  }
+
+  sendScheduled(intended: number, _now: number): number {
+    const count = this.takeBudget();
+    const length = this.builder.build(count);
+    // The builder's buffer is rewritten for the next batch while this one may still sit in the socket's
+    // queue (several batches can be in flight), so the open loop writes a copy.
+    const bytes = Buffer.allocUnsafe(length);
+    this.builder.buffer.copy(bytes, 0, 0, length);
+    const capacity = this.ringIntended.length;
+    const measured = this.load.measuring ? 1 : 0;
+    let at = (this.ringHead + this.ringSize) % capacity;
+    for (let i = 0; i < count; i++) {
+      this.ringIntended[at] = intended;
+      this.ringLabels[at] = this.builder.labels[i];
+      this.ringMeasured[at] = measured;
+      if (++at === capacity) at = 0;
+    }
+    this.ringSize += count;
+    this.socket!.write(bytes);
+    return count;
+  }
+
+  drain(): void {
+    if (this.state === State.Running) this.state = State.Draining;
+    else if (this.state === State.Down || this.state === State.Idle) this.finish();
+    this.finishIfDone();
+  }
+
+  abandon(kind?: string, text?: string): void {
+    if (kind !== undefined) this.countInFlightAsErrors(kind, text ?? kind);
+    this.finish();
+  }
+
+  private takeBudget(): number {
+    const count = Math.min(this.load.config.pipeline, this.remaining);
+    if (this.load.measuring) this.remaining -= count;
+    return count;
+  }
+
+  private attach(socket: Socket): void {
+    this.socket = socket;
+    this.scanner.reset();
+    socket.on('data', this.onData);
+    socket.on('error', this.onSocketError);
+    socket.on('close', this.onClose);
+  }
+
+  private sendNextBatch(now: number): void {
+    if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
+      this.drain();
+      return;
+    }
+    if (this.remaining === 0) {
+      this.finishIfDone();
+      return;
+    }
+    const count = this.takeBudget();
+    const length = this.builder.build(count);
+    const buffer = this.builder.buffer;
+    this.batchSize = count;
+    this.replied = 0;
+    this.sentAt = now;
+    this.batchMeasured = this.load.measuring;
+    // Safe to rewrite this buffer later: the next batch is built only after every reply to this one
+    // arrived, so by then the socket has sent all of it.
+    this.socket!.write(length === buffer.length ? buffer : buffer.subarray(0, length));
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    const now = performance.now();
+    let replies: number;
+    try {
+      replies = this.scanner.scan(chunk);
+    } catch (error) {
+      this.socket?.destroy(error as Error);
+      return;
+    }
+    if (replies === 0) return;
+    if (this.load.openLoop) {
+      this.onOpenLoopReplies(replies, now);
+      return;
+    }
+    if (this.batchMeasured) {
+      const micros = Math.round((now - this.sentAt) * 1000);
+      const stats = this.load.stats;
+      if (this.builder.singleLabel) {
+        stats.recordReplies(this.builder.labels[0], micros, replies, now);
+      } else {
+        const labels = this.builder.labels;
+        for (let i = this.replied, end = this.replied + replies; i < end; i++) stats.recordReplies(labels[i], micros, 1, now);
+      }
+    }
+    this.replied += replies;
+    if (this.replied >= this.batchSize) {
+      this.batchSize = 0;
+      this.replied = 0;
+      if (this.state === State.Running) this.sendNextBatch(now);
+      else this.finishIfDone();
+    }
+  };
+
+  private onOpenLoopReplies(replies: number, now: number): void {
+    const capacity = this.ringIntended.length;
+    const stats = this.load.stats;
+    let at = this.ringHead;
+    let left = Math.min(replies, this.ringSize);
+    // Consecutive replies with the same intended time and label share one latency: record them together.
+    while (left > 0) {
+      const intended = this.ringIntended[at];
+      const label = this.ringLabels[at];
+      const measured = this.ringMeasured[at];
+      let run = 0;
+      while (left > 0 && this.ringIntended[at] === intended && this.ringLabels[at] === label && this.ringMeasured[at] === measured) {
+        run++;
+        left--;
+        if (++at === capacity) at = 0;
+      }
+      if (measured) stats.recordReplies(label, Math.round((now - intended) * 1000), run, now);
+    }
+    const taken = Math.min(replies, this.ringSize);
+    this.ringHead = at;
+    this.ringSize -= taken;
+    if (this.state === State.Running) this.load.kick();
+    this.finishIfDone();
+  }
+
+  private readonly onErrorReply = (kind: string, text: string, replyIndex: number): void => {
+    if (this.load.openLoop) {
+      if (replyIndex >= this.ringSize) return;
+      const at = (this.ringHead + replyIndex) % this.ringIntended.length;
+      if (this.ringMeasured[at]) this.load.stats.recordError(this.ringLabels[at], kind, text);
+    } else if (this.batchMeasured) {
+      this.load.stats.recordError(this.builder.labels[this.replied + replyIndex] ?? 0, kind, text);
+    }
+  };
+
+  private lastSocketError: NodeJS.ErrnoException | undefined;
+
+  private readonly onSocketError = (error: NodeJS.ErrnoException): void => {
+    this.lastSocketError = error;
+  };
+
+  private readonly onClose = (): void => {
+    const socket = this.socket;
+    socket?.removeListener('data', this.onData);
+    socket?.removeListener('close', this.onClose);
+    this.socket = undefined;
+    if (this.state === State.Finished) return;
+    const error = this.lastSocketError ?? Object.assign(new Error('connection closed by the server'), { code: 'ECONNRESET' });
+    this.lastSocketError = undefined;
+    const message = `connection lost: ${error.message}`;
+    this.countInFlightAsErrors(CONNECTION_ERROR_KIND, message);
+    if (this.state === State.Draining || this.load.stopping) {
+      this.finish();
+      return;
+    }
+    this.state = State.Down;
+    this.load.connectionDown(message);
+    this.scheduleReconnect();
+  };
+
+  private scheduleReconnect(): void {
+    const delay = Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** this.reconnectAttempt++);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.state !== State.Down) return;
+      openSocket(this.load.config.connection).then(
+        (socket) => {
+          if (this.state !== State.Down) {
+            socket.destroy();
+            return;
+          }
+          this.attach(socket);
+          this.state = State.Running;
+          this.reconnects++;
+          this.reconnectAttempt = 0;
+          this.load.connectionUp();
+          if (!this.load.openLoop) this.sendNextBatch(performance.now());
+        },
+        (error: Error) => {
+          if (this.state !== State.Down) return;
+          this.load.reconnectFailed(error.message);
+          if (this.state === State.Down) this.scheduleReconnect();
+        },
+      );
+    }, delay);
+  }
+
+  /** Requests of this connection that were sent and will get no reply. */
+  private countInFlightAsErrors(kind: string, text: string): void {
+    const stats = this.load.stats;
+    if (this.load.openLoop) {
+      const capacity = this.ringIntended.length;
+      for (let i = 0, at = this.ringHead; i < this.ringSize; i++, at = (at + 1) % capacity) {
+        if (this.ringMeasured[at]) stats.recordUnanswered(this.ringLabels[at], 1, kind, text);
+      }
+      this.ringHead = 0;
+      this.ringSize = 0;
+    } else {
+      if (this.batchMeasured) {
+        for (let i = this.replied; i < this.batchSize; i++) stats.recordUnanswered(this.builder.labels[i], 1, kind, text);
+      }
+      this.batchSize = 0;
+      this.replied = 0;
+    }
+  }
+
+  private inFlight(): number {
+    return this.load.openLoop ? this.ringSize : this.batchSize - this.replied;
+  }
+
+  private finishIfDone(): void {
+    if (this.state === State.Finished || this.inFlight() > 0) return;
+    const budgetSpent = this.load.measuring && this.remaining === 0;
+    if (this.state === State.Draining || budgetSpent) this.finish();
+  }
+
+  private finish(): void {
+    if (this.state === State.Finished) return;
+    this.state = State.Finished;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.socket?.destroy();
+    this.socket = undefined;
+    this.load.connectionFinished();
+  }
+}

@@ -1,0 +1,348 @@
+// The ioredis path: the same workload sent through ioredis, as an application would (`call` per
+// request, `pipeline().exec()` batches when pipeline > 1), measured the same way. Reconnection is
+// ioredis's own (retryStrategy with back-off); requests in flight when a connection drops fail at once
+// (maxRetriesPerRequest 0) and count as CONNECTION errors.
+import Redis, { type RedisOptions } from 'ioredis';
+import { performance } from 'node:perf_hooks';
+import type { ArgTemplate, TestPlan, ValuePlan } from '../scenario/plan';
+import { ValueSizes, keyWidth } from './batch';
+import { describeHandshakeError, describeSocketError, LoadError } from './errors';
+import { Random, WeightedTable, createKeySource, type KeySource } from './random';
+import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
+import { errorKind } from './resp/scanner';
+import { CONNECTION_ERROR_KIND } from './stats';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type LoadConnection, type WorkerLoad } from './workerLoad';
+
+const CHOICE_STREAM = 2;
+const RAND_INT_STREAM = 3;
+
+type Arg = string | Buffer;
+
+interface CompiledArgs {
+  name: string;
+  labelIndex: number;
+  hasKey: boolean;
+  hasValue: boolean;
+  build: (key: number, valueSize: number) => Arg[];
+}
+
+/** Argument lists per request for ioredis, drawn from the same seeded sequences as the fast path. */
+export class IoredisRequests {
+  readonly commands: CompiledArgs[];
+  private readonly table: WeightedTable | undefined;
+  private readonly values: ValueSizes;
+  private readonly choices: Random;
+  private readonly randInts: Random;
+  private readonly valueBuffers = new Map<number, Buffer>();
+
+  constructor(
+    test: TestPlan,
+    value: ValuePlan,
+    private readonly keys: KeySource,
+    private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[] },
+  ) {
+    this.values = new ValueSizes(value);
+    this.table = test.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
+    this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
+    this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
+    this.commands = test.commands.map((c, i) => this.compile(c.command.name, c.command.args, context.labelIndexes[i]));
+  }
+
+  next(): { command: CompiledArgs; args: Arg[] } {
+    const command = this.commands[this.table ? this.table.pick(this.choices) : 0];
+    const key = command.hasKey ? this.keys.next() : 0;
+    const size = command.hasValue ? this.values.next(this.choices) : 0;
+    return { command, args: command.build(key, size) };
+  }
+
+  restart(): void {
+    this.keys.restart();
+    this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
+    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
+  }
+
+  private valueBuffer(size: number): Buffer {
+    let buffer = this.valueBuffers.get(size);
+    if (!buffer) this.valueBuffers.set(size, (buffer = Buffer.alloc(size, VALUE_BYTE)));
+    return buffer;
+  }
+
+  private compile(name: string, args: ArgTemplate[], labelIndex: number): CompiledArgs {
+    let hasKey = false;
+    let hasValue = false;
+    const width = this.context.keyWidth;
+    const client = String(this.context.client);
+    const builders = args.map((parts): ((key: number, size: number) => Arg) => {
+      if (parts.every((p) => typeof p === 'string' || p.placeholder === 'client')) {
+        const text = parts.map((p) => (typeof p === 'string' ? p : client)).join('');
+        return () => text;
+      }
+      if (parts.length === 1 && typeof parts[0] !== 'string' && parts[0].placeholder === 'value') {
+        hasValue = true;
+        return (_key, size) => this.valueBuffer(size);
+      }
+      for (const part of parts) {
+        if (typeof part === 'string') continue;
+        if (part.placeholder === 'key') hasKey = true;
+        if (part.placeholder === 'value') hasValue = true;
+      }
+      return (key, size) => {
+        let text = '';
+        for (const part of parts) {
+          if (typeof part === 'string') text += part;
+          else if (part.placeholder === 'key') text += String(key).padStart(width, '0');
+          else if (part.placeholder === 'rand_int') text += String(this.randInts.nextInt(this.context.keySpace)).padStart(RAND_INT_WIDTH, '0');
+          else if (part.placeholder === 'client') text += client;
+          else text += 'x'.repeat(size);
+        }
+        return text;
+      };
+    });
+    return {
+      name,
+      labelIndex,
+      hasKey,
+      hasValue,
+      build: (key, size) => builders.map((b) => b(key, size)),
+    };
+  }
+}
+
+const enum State {
+  Idle,
+  Running,
+  Down,
+  Draining,
+  Finished,
+}
+
+function isReplyError(error: Error): boolean {
+  return error.name === 'ReplyError';
+}
+
+export class IoredisConnection implements LoadConnection {
+  reconnects = 0;
+  private redis: Redis | undefined;
+  private readonly requests: IoredisRequests;
+  private state = State.Idle;
+  private remaining = Infinity;
+  private inFlight = 0;
+  private waitingForReady = false;
+  private everReady = false;
+
+  constructor(
+    readonly index: number,
+    private readonly load: WorkerLoad,
+  ) {
+    const config = load.config;
+    const keys = createKeySource(config.keys, { seed: config.seed, connection: index, connections: config.totalConnections });
+    this.requests = new IoredisRequests(config.test, config.value, keys, {
+      seed: config.seed,
+      client: index,
+      keyWidth: keyWidth(config.keys.space, config.keys.size),
+      keySpace: Math.max(1, config.keys.space),
+      labelIndexes: config.labelIndexes,
+    });
+  }
+
+  get finished(): boolean {
+    return this.state === State.Finished;
+  }
+
+  get up(): boolean {
+    return this.state === State.Running || this.state === State.Draining;
+  }
+
+  async open(): Promise<void> {
+    const options = this.load.config.connection;
+    const redisOptions: RedisOptions = {
+      host: options.host,
+      port: options.port,
+      username: options.username,
+      password: options.password,
+      db: options.db ?? 0,
+      tls: options.tls,
+      connectTimeout: options.connectTimeoutMs,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      autoResubscribe: false,
+      retryStrategy: () => null, // no retries while connecting: a failure must surface now
+    };
+    const redis = new Redis(redisOptions);
+    this.redis = redis;
+    let lastError: Error | undefined;
+    redis.on('error', (error: Error) => {
+      lastError = error;
+      if (this.state === State.Down) this.load.reconnectFailed(this.describe(error));
+    });
+    try {
+      await redis.connect();
+      await redis.call('PING');
+    } catch (error) {
+      redis.disconnect();
+      throw new LoadError(this.describe((lastError ?? error) as Error));
+    }
+    redis.options.retryStrategy = (times: number) => Math.min(1000, 50 * 2 ** (times - 1));
+    redis.on('close', this.onClose);
+    redis.on('ready', this.onReady);
+    this.everReady = true;
+    this.state = State.Running;
+  }
+
+  private describe(error: Error): string {
+    if (isReplyError(error)) return describeHandshakeError('auth', error.message, this.load.config.connection);
+    return describeSocketError(error as NodeJS.ErrnoException, this.load.config.connection);
+  }
+
+  startClosedLoop(): void {
+    if (this.state === State.Running) this.sendNextBatch();
+  }
+
+  beginMeasuring(requests: number | undefined): void {
+    this.remaining = requests ?? Infinity;
+    this.requests.restart();
+    this.finishIfDone();
+  }
+
+  hasBudget(): boolean {
+    return this.remaining > 0 && this.state !== State.Finished && this.state !== State.Draining;
+  }
+
+  canSend(): boolean {
+    return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
+  }
+
+  sendScheduled(intended: number): number {
+    const count = this.takeBudget();
+    this.sendBatch(count, intended, false);
+    return count;
+  }
+
+  drain(): void {
+    if (this.state === State.Running) this.state = State.Draining;
+    else if (this.state === State.Down || this.state === State.Idle) this.finish();
+    this.finishIfDone();
+  }
+
+  abandon(kind?: string, text?: string): void {
+    if (kind !== undefined && this.inFlight > 0 && this.load.measuring) {
+      // Labels of abandoned requests are not tracked on this path: count them against the first command.
+      this.load.stats.recordUnanswered(this.requests.commands[0].labelIndex, this.inFlight, kind, text ?? kind);
+    }
+    this.inFlight = 0;
+    this.finish();
+  }
+
+  private takeBudget(): number {
+    const count = Math.min(this.load.config.pipeline, this.remaining);
+    if (this.load.measuring) this.remaining -= count;
+    return count;
+  }
+
+  private sendNextBatch(): void {
+    const now = performance.now();
+    if (this.load.stopping || now >= this.load.deadline) {
+      this.drain();
+      return;
+    }
+    if (this.state === State.Down) {
+      this.waitingForReady = true;
+      return;
+    }
+    if (this.state !== State.Running) return;
+    if (this.remaining === 0) {
+      this.finishIfDone();
+      return;
+    }
+    this.sendBatch(this.takeBudget(), now, true);
+  }
+
+  /** Sends `count` requests; latency counts from `from` (send time, or intended time in the open loop). */
+  private sendBatch(count: number, from: number, closedLoop: boolean): void {
+    const redis = this.redis!;
+    const measured = this.load.measuring;
+    this.inFlight += count;
+    const done = () => {
+      this.inFlight -= count;
+      if (closedLoop) {
+        // Also when the connection went down: sendNextBatch then waits for ioredis to reconnect.
+        if (this.inFlight === 0 && (this.state === State.Running || this.state === State.Down)) this.sendNextBatch();
+        else this.finishIfDone();
+      } else {
+        if (this.state === State.Running) this.load.kick();
+        this.finishIfDone();
+      }
+    };
+    if (count === 1 && this.load.config.pipeline === 1) {
+      const { command, args } = this.requests.next();
+      redis.call(command.name, args, (error) => {
+        const now = performance.now();
+        if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now);
+        done();
+      });
+      return;
+    }
+    const pipeline = redis.pipeline();
+    const labels: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const { command, args } = this.requests.next();
+      labels.push(command.labelIndex);
+      pipeline.call(command.name, args);
+    }
+    pipeline.exec((error, results) => {
+      const now = performance.now();
+      if (measured) {
+        for (let i = 0; i < count; i++) {
+          this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now);
+        }
+      }
+      done();
+    });
+  }
+
+  private recordOutcome(label: number, error: Error | null, elapsedMs: number, now: number): void {
+    const stats = this.load.stats;
+    if (error && !isReplyError(error)) {
+      stats.recordUnanswered(label, 1, CONNECTION_ERROR_KIND, `connection lost: ${error.message}`);
+      return;
+    }
+    stats.recordReplies(label, Math.round(elapsedMs * 1000), 1, now);
+    if (error) stats.recordError(label, errorKind(error.message), error.message);
+  }
+
+  private readonly onClose = (): void => {
+    if (this.state === State.Running) {
+      this.state = State.Down;
+      this.load.connectionDown('connection lost');
+    } else if (this.state === State.Draining) {
+      this.finishIfDone();
+    }
+  };
+
+  private readonly onReady = (): void => {
+    if (this.state !== State.Down || !this.everReady) return;
+    this.state = State.Running;
+    this.reconnects++;
+    this.load.connectionUp();
+    if (this.waitingForReady && !this.load.openLoop) {
+      this.waitingForReady = false;
+      this.sendNextBatch();
+    }
+  };
+
+  private finishIfDone(): void {
+    if (this.state === State.Finished || this.inFlight > 0) return;
+    const budgetSpent = this.load.measuring && this.remaining === 0;
+    if (this.state === State.Draining || budgetSpent) this.finish();
+  }
+
+  private finish(): void {
+    if (this.state === State.Finished) return;
+    this.state = State.Finished;
+    this.redis?.disconnect();
+    this.load.connectionFinished();
+  }
+}

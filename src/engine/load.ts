@@ -1,0 +1,394 @@
+// runLoad: runs one test of one phase against a connection, in worker threads, and merges what the
+// workers measured into one LoadResult. The caller's thread (VS Code's extension host, the CLI) only
+// receives messages, so it stays responsive whatever the load.
+import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { ConnectionOptions } from '../redis/types';
+import { LoadError } from './errors';
+import { LatencyRecorder } from './histogram';
+import { summarize } from './summary';
+import type { LabelReport, SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
+import { resolveThreads } from './threads';
+import type { ClientHealth, CommandResult, LoadOptions, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+
+/** Give up on a server that stays unreachable (all connections down) for this long. */
+export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
+/** After a stop request, workers that have not answered within this are terminated. */
+const STOP_GRACE_MS = 800;
+/** Event-loop utilization of the busiest engine thread above which the client is the bottleneck. */
+const CLIENT_BOUND_UTILIZATION = 0.9;
+/** Below this the engine clearly had headroom, so the server (or network) set the pace. */
+const SERVER_BOUND_UTILIZATION = 0.75;
+
+/** The worker script: next to this module, both in the esbuild bundle (dist/) and in tsc output (src/engine/). */
+export function workerScriptPath(): string {
+  const path = join(__dirname, 'worker.js');
+  if (!existsSync(path)) throw new LoadError(`the engine worker script is missing (${path}): rebuild RBench`);
+  return path;
+}
+
+/** Requests per connection: as even as possible, the remainder on the lowest connections (sequential keys rely on it). */
+export function splitRequests(requests: number, connections: number): number[] {
+  const base = Math.floor(requests / connections);
+  const remainder = requests - base * connections;
+  return Array.from({ length: connections }, (_, c) => base + (c < remainder ? 1 : 0));
+}
+
+/** Contiguous ranges of connection indexes, one per thread. */
+export function splitConnections(connections: number, threads: number): number[][] {
+  const counts = splitRequests(connections, threads);
+  const ranges: number[][] = [];
+  let next = 0;
+  for (const count of counts) {
+    ranges.push(Array.from({ length: count }, (_, i) => next + i));
+    next += count;
+  }
+  return ranges.filter((r) => r.length > 0);
+}
+
+/** Structured clone cannot carry functions (e.g. checkServerIdentity); workers get plain data. */
+function cloneableConnection(connection: ConnectionOptions): ConnectionOptions {
+  if (!connection.tls) return { ...connection };
+  const tls = Object.fromEntries(Object.entries(connection.tls).filter(([, v]) => typeof v !== 'function'));
+  return { ...connection, tls };
+}
+
+function validate(request: LoadRequest): void {
+  const { load } = request.phase;
+  const problems: string[] = [];
+  if (!(load.clients >= 1) || !Number.isInteger(load.clients)) problems.push(`clients must be a whole number ≥ 1 (got ${load.clients})`);
+  if (!(load.pipeline >= 1) || !Number.isInteger(load.pipeline)) problems.push(`pipeline must be a whole number ≥ 1 (got ${load.pipeline})`);
+  if ((load.requests === undefined) === (load.durationMs === undefined)) problems.push('exactly one of requests and duration must be set');
+  if (load.requests !== undefined && !(load.requests >= 0 && Number.isInteger(load.requests))) problems.push(`requests must be a whole number ≥ 0 (got ${load.requests})`);
+  if (load.durationMs !== undefined && !(load.durationMs > 0)) problems.push(`duration must be > 0 (got ${load.durationMs} ms)`);
+  if (load.rate !== undefined && !(load.rate > 0)) problems.push(`rate must be > 0 (got ${load.rate})`);
+  if (request.test.commands.length === 0) problems.push(`test ${request.test.name} has no command`);
+  if (!(request.phase.keys.space >= 1)) problems.push(`the key space must be ≥ 1 (got ${request.phase.keys.space})`);
+  if (request.client === 'ioredis' && request.connection.resp === 3) {
+    problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
+  }
+  if (request.connection.cluster) problems.push('cluster targets are not supported by the load engine yet: point the scenario at one node');
+  if (problems.length > 0) throw new LoadError(problems.join('; '));
+}
+
+interface PendingSecond {
+  reports: number;
+  count: number;
+  errors: number;
+  spanMs: number;
+  recorder: LatencyRecorder;
+}
+
+export async function runLoad(request: LoadRequest, options: LoadOptions = {}): Promise<LoadResult> {
+  validate(request);
+  const { phase, test } = request;
+  const plan = phase.load;
+  const seed = request.seed ?? phase.keys.seed ?? randomInt(1, 2 ** 32);
+  const labels = [...new Set(test.commands.map((c) => c.command.label))];
+  const labelIndexes = test.commands.map((c) => labels.indexOf(c.command.label));
+  const threads = resolveThreads(plan, request.client);
+  const ranges = splitConnections(plan.clients, threads);
+  const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
+  const startedAt = new Date().toISOString();
+  const loadStart = performance.now();
+
+  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent'>): LoadResult =>
+    assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
+  if (options.signal?.aborted) return result('cancelled', {});
+
+  const configs: WorkerConfig[] = ranges.map((range, worker) => ({
+    worker,
+    client: request.client,
+    connection: cloneableConnection(request.connection),
+    test,
+    keys: phase.keys,
+    value: phase.value,
+    labels,
+    labelIndexes,
+    pipeline: plan.pipeline,
+    totalConnections: plan.clients,
+    connections: range.map((index) => ({ index, requests: perConnection?.[index] })),
+    durationMs: plan.durationMs,
+    warmupMs: plan.warmupMs,
+    ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
+    seed,
+    serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
+  }));
+  const script = workerScriptPath();
+
+  return new Promise<LoadResult>((resolve, reject) => {
+    const workers = configs.map((config) => new Worker(script, { workerData: config }));
+    const results: (WorkerResult | undefined)[] = workers.map(() => undefined);
+    const progress = workers.map(() => ({ requests: 0, errors: 0 }));
+    const pending = new Map<number, PendingSecond>();
+    const timeline: TimelineSecond[] = [];
+    let ready = 0;
+    let phaseName: 'connecting' | 'running' | 'stopping' | 'done' = 'connecting';
+    let measuringSince: number | undefined;
+    let cpuStart: NodeJS.CpuUsage | undefined;
+    let cpuEnd: NodeJS.CpuUsage | undefined;
+    let measuringEnded: number | undefined;
+    let failure: string | undefined;
+    let cancelled = false;
+    let stopTimer: NodeJS.Timeout | undefined;
+
+    const warmupTicker = setInterval(() => {
+      if (phaseName === 'running' && measuringSince === undefined) {
+        options.onTick?.({ elapsedMs: performance.now() - loadStart, requests: 0, errors: 0, warmingUp: true });
+      }
+    }, 1000);
+
+    const cleanup = () => {
+      clearInterval(warmupTicker);
+      if (stopTimer) clearTimeout(stopTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      for (const worker of workers) void worker.terminate();
+    };
+
+    const stopAll = () => {
+      if (phaseName === 'done' || phaseName === 'stopping') return;
+      phaseName = 'stopping';
+      for (const worker of workers) worker.postMessage({ type: 'stop' });
+      // A worker that does not answer in time is terminated; what it measured is lost, the rest is kept.
+      stopTimer = setTimeout(() => finish(), STOP_GRACE_MS);
+    };
+
+    const onAbort = () => {
+      cancelled = true;
+      if (phaseName === 'connecting') {
+        phaseName = 'done';
+        cleanup();
+        resolve(result('cancelled', {}));
+        return;
+      }
+      stopAll();
+    };
+    options.signal?.addEventListener('abort', onAbort);
+
+    const mergeSecond = (second: SecondReport) => {
+      let entry = pending.get(second.t);
+      if (!entry) pending.set(second.t, (entry = { reports: 0, count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+      entry.reports++;
+      entry.count += second.count;
+      entry.errors += second.errors;
+      entry.spanMs = Math.max(entry.spanMs, second.spanMs);
+      entry.recorder.addSparse(second.histogram);
+      return entry;
+    };
+
+    const closeSecond = (t: number, entry: PendingSecond): TimelineSecond => {
+      pending.delete(t);
+      const second: TimelineSecond = {
+        t,
+        ops: Math.round((entry.count * 1000) / Math.max(1, entry.spanMs)),
+        errors: entry.errors,
+        p50Us: entry.recorder.valueAtPercentile(50),
+        p99Us: entry.recorder.valueAtPercentile(99),
+        maxUs: entry.recorder.maxValue(),
+      };
+      if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
+      timeline.push(second);
+      return second;
+    };
+
+    const measured = () => progress.reduce((sum, p) => sum + p.requests, 0);
+    const fraction = () => {
+      if (plan.requests !== undefined) return plan.requests === 0 ? 1 : Math.min(1, measured() / plan.requests);
+      if (measuringSince === undefined) return 0;
+      return Math.min(1, (performance.now() - measuringSince) / plan.durationMs!);
+    };
+
+    const finish = () => {
+      if (phaseName === 'done') return;
+      phaseName = 'done';
+      cpuEnd ??= process.cpuUsage(cpuStart);
+      measuringEnded ??= performance.now();
+      // Seconds still open (the final partial one, or one a terminated worker never reported).
+      for (const t of [...pending.keys()].sort((a, b) => a - b)) closeSecond(t, pending.get(t)!);
+      timeline.sort((a, b) => a.t - b.t);
+      cleanup();
+      const done = results.filter((r): r is WorkerResult => r !== undefined);
+      const failed = done.find((r) => r.status === 'failed');
+      const status: LoadStatus = failure || failed ? 'failed' : cancelled || done.length < workers.length ? 'cancelled' : 'complete';
+      const wall = measuringSince !== undefined ? measuringEnded - measuringSince : 0;
+      const cpuPercent = cpuEnd && wall > 0 ? ((cpuEnd.user + cpuEnd.system) / 1000 / wall) * 100 : 0;
+      const loadResult = result(status, {
+        error: failure ?? failed?.error,
+        workers: done,
+        timeline,
+        cpuPercent,
+      });
+      options.onTick?.({
+        elapsedMs: performance.now() - loadStart,
+        requests: loadResult.total.requests,
+        errors: loadResult.total.errors,
+        fraction: status === 'complete' ? 1 : fraction(),
+        lastSecond: timeline[timeline.length - 1],
+        warmingUp: false,
+      });
+      resolve(loadResult);
+    };
+
+    workers.forEach((worker, w) => {
+      worker.on('message', (message: WorkerToMain) => {
+        switch (message.type) {
+          case 'ready':
+            if (++ready === workers.length && phaseName === 'connecting') {
+              phaseName = 'running';
+              for (const each of workers) each.postMessage({ type: 'start' });
+            }
+            break;
+          case 'connect-failed':
+            if (phaseName === 'connecting') {
+              phaseName = 'done';
+              cleanup();
+              reject(new LoadError(message.message));
+            }
+            break;
+          case 'measuring':
+            if (measuringSince === undefined) {
+              measuringSince = performance.now();
+              cpuStart = process.cpuUsage();
+            }
+            break;
+          case 'second': {
+            progress[w] = { requests: message.requests, errors: message.errors };
+            const entry = mergeSecond(message.second);
+            if (entry.reports === workers.length) {
+              const lastSecond = closeSecond(message.second.t, entry);
+              options.onTick?.({
+                elapsedMs: performance.now() - loadStart,
+                requests: measured(),
+                errors: progress.reduce((sum, p) => sum + p.errors, 0),
+                fraction: fraction(),
+                lastSecond,
+                warmingUp: false,
+              });
+            }
+            break;
+          }
+          case 'result':
+            results[w] = message.result;
+            if (message.lastSecond) mergeSecond(message.lastSecond);
+            if (message.result.status === 'failed') {
+              failure ??= message.result.error;
+              stopAll();
+            }
+            if (results.every((r) => r !== undefined)) {
+              cpuEnd = process.cpuUsage(cpuStart);
+              measuringEnded = performance.now();
+              finish();
+            }
+            break;
+        }
+      });
+      worker.on('error', (error) => {
+        const message = `the engine worker crashed: ${error.stack ?? error.message}`;
+        if (phaseName === 'connecting') {
+          phaseName = 'done';
+          cleanup();
+          reject(new LoadError(message));
+          return;
+        }
+        failure ??= message;
+        stopAll();
+      });
+    });
+  });
+}
+
+interface AssemblyParts {
+  status: LoadStatus;
+  startedAt: string;
+  seed: number;
+  threads: number;
+  labels: string[];
+  error?: string;
+  workers?: WorkerResult[];
+  timeline?: TimelineSecond[];
+  cpuPercent?: number;
+}
+
+function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
+  const recorder = new LatencyRecorder();
+  const errorsByKind: Record<string, number> = {};
+  const errorExamples: Record<string, string> = {};
+  let requests = 0;
+  let errors = 0;
+  for (const report of reports) {
+    recorder.addSparse(report.histogram);
+    requests += report.requests;
+    errors += report.errors;
+    for (const [kind, count] of Object.entries(report.errorsByKind)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + count;
+    for (const [kind, text] of Object.entries(report.errorExamples)) errorExamples[kind] ??= text;
+  }
+  const { latency, histogram } = summarize(recorder);
+  return {
+    command: name,
+    requests,
+    errors,
+    errorsByKind,
+    errorExamples,
+    opsPerSec: durationMs > 0 ? (requests * 1000) / durationMs : 0,
+    latency,
+    histogram,
+  };
+}
+
+function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
+  const workers = parts.workers ?? [];
+  const durationMs = workers.reduce((max, w) => Math.max(max, w.durationMs), 0);
+  const commands = parts.labels.map((label, i) =>
+    commandResult(
+      label,
+      workers.map((w) => w.labels[i]),
+      durationMs,
+    ),
+  );
+  const total = commandResult(
+    'total',
+    workers.flatMap((w) => w.labels),
+    durationMs,
+  );
+  const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
+  const health: ClientHealth = {
+    threads: parts.threads,
+    cpuPercent: parts.cpuPercent ?? 0,
+    eventLoopLagP99Ms: workers.reduce((max, w) => Math.max(max, w.eventLoopLagP99Ms), 0),
+    eventLoopUtilization: utilization,
+    bottleneck:
+      workers.length === 0 || durationMs === 0
+        ? 'unknown'
+        : utilization >= CLIENT_BOUND_UTILIZATION
+          ? 'client'
+          : utilization < SERVER_BOUND_UTILIZATION
+            ? 'server'
+            : 'unknown',
+  };
+  const plan = request.phase.load;
+  return {
+    test: request.test.name,
+    phase: request.phase.name,
+    measured: request.phase.measured,
+    client: request.client,
+    status: parts.status,
+    ...(parts.error !== undefined ? { error: parts.error } : {}),
+    startedAt: parts.startedAt,
+    durationMs,
+    total,
+    commands,
+    timeline: parts.timeline ?? [],
+    ...(plan.rate !== undefined
+      ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } }
+      : {}),
+    connections: {
+      opened: workers.reduce((sum, w) => sum + w.opened, 0),
+      reconnects: workers.reduce((sum, w) => sum + w.reconnects, 0),
+    },
+    health,
+    seed: parts.seed,
+  };
+}

@@ -1,0 +1,69 @@
+// Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
+import type { ClientPath, KeyPlan, TestPlan, ValuePlan } from '../scenario/plan';
+import type { ConnectionOptions } from '../redis/types';
+import type { SparseCounts } from './histogram';
+import type { LoadStatus } from './types';
+
+export interface WorkerConfig {
+  worker: number;
+  client: ClientPath;
+  connection: ConnectionOptions;
+  test: TestPlan;
+  keys: KeyPlan;
+  value: ValuePlan;
+  /** Distinct labels of the test's commands, and the label index of each command. */
+  labels: string[];
+  labelIndexes: number[];
+  pipeline: number;
+  /** Connections across all workers (the stride of sequential keys). */
+  totalConnections: number;
+  /** This worker's connections: global index and measured requests (absent in duration mode). */
+  connections: { index: number; requests?: number }[];
+  durationMs?: number;
+  warmupMs: number;
+  /** Open loop: requests per second for each connection. */
+  ratePerConnection?: number;
+  seed: number;
+  serverLostTimeoutMs: number;
+}
+
+export type MainToWorker = { type: 'start' } | { type: 'stop' };
+
+export interface SecondReport {
+  /** Seconds since this worker began measuring. */
+  t: number;
+  count: number;
+  errors: number;
+  spanMs: number;
+  histogram: SparseCounts;
+}
+
+export interface LabelReport {
+  requests: number;
+  errors: number;
+  errorsByKind: Record<string, number>;
+  errorExamples: Record<string, string>;
+  histogram: SparseCounts;
+}
+
+export interface WorkerResult {
+  status: LoadStatus;
+  error?: string;
+  labels: LabelReport[];
+  /** Measuring start to the last reply. */
+  durationMs: number;
+  opened: number;
+  reconnects: number;
+  lateSends: number;
+  eventLoopUtilization: number;
+  eventLoopLagP99Ms: number;
+  /** Requests sent but never answered when the load ended (drain timeout), counted as TIMEOUT errors. */
+  unanswered: number;
+}
+
+export type WorkerToMain =
+  | { type: 'ready'; opened: number }
+  | { type: 'connect-failed'; message: string }
+  | { type: 'measuring' }
+  | { type: 'second'; second: SecondReport; requests: number; errors: number }
+  | { type: 'result'; result: WorkerResult; lastSecond?: SecondReport };

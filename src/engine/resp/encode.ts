@@ -1,0 +1,258 @@
+// Encoding of command templates into RESP bytes. A template is compiled once per connection into a
+// short program of literal byte runs and fixed-width slots; for a fixed value size the whole command is
+// encoded once and only the slots (key digits, random integers) are rewritten before each send.
+import type { CommandTemplate, Placeholder } from '../../scenario/plan';
+import type { Random } from '../random';
+
+/** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
+export const RAND_INT_WIDTH = 12;
+/** Value payloads are this byte repeated (redis-benchmark uses 'x' too). */
+export const VALUE_BYTE = 0x78;
+
+const CRLF = Buffer.from('\r\n');
+
+/** Reference encoder: a RESP array of bulk strings. Used for handshakes and to check the fast encoder. */
+export function encodeRespCommand(args: (string | Uint8Array)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`)];
+  for (const arg of args) {
+    const bytes = typeof arg === 'string' ? Buffer.from(arg, 'utf8') : Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength);
+    parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, CRLF);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Reference encoder for an inline command (`PING\r\n`). */
+export function encodeInlineCommand(args: string[]): Buffer {
+  return Buffer.from(args.join(' ') + '\r\n', 'utf8');
+}
+
+/** Writes `value` as exactly `width` decimal digits, left-padded with '0' (the slot width always fits the largest value). */
+export function writeDigits(target: Uint8Array, offset: number, width: number, value: number): void {
+  for (let at = offset + width - 1; at >= offset; at--) {
+    const quotient = Math.floor(value / 10);
+    target[at] = 48 + (value - quotient * 10);
+    value = quotient;
+  }
+}
+
+export function decimalDigits(value: number): number {
+  return Math.max(1, String(Math.floor(Math.max(0, value))).length);
+}
+
+const enum Op {
+  Literal,
+  /** `$<length>\r\n` of an argument whose length depends on the value size. */
+  ArgHeader,
+  Key,
+  RandInt,
+  Value,
+}
+
+export interface CommandContext {
+  /** Digits of `__key__` (KeyPlan.size, widened to fit the largest key number). */
+  keyWidth: number;
+  /** Global connection index, what `__client__` expands to. */
+  client: number;
+}
+
+/** Where the rewritable slots of an encoding are, relative to its start. */
+export interface CommandLayout {
+  bytes: Buffer;
+  keySlots: number[];
+  randSlots: number[];
+}
+
+/** One command template compiled for one connection. */
+export class CompiledCommand {
+  readonly hasKey: boolean;
+  readonly hasValue: boolean;
+  private readonly ops: Op[] = [];
+  /** Literal bytes for Op.Literal; [fixed length, number of values] for Op.ArgHeader; unused otherwise. */
+  private readonly literals: (Buffer | undefined)[] = [];
+  private readonly argFixed: number[] = [];
+  private readonly argValues: number[] = [];
+
+  constructor(
+    readonly template: CommandTemplate,
+    readonly labelIndex: number,
+    private readonly context: CommandContext,
+  ) {
+    let literal = '';
+    const flush = () => {
+      if (literal) this.push(Op.Literal, Buffer.from(literal, 'utf8'));
+      literal = '';
+    };
+    const expandFixed = (part: Exclude<CommandTemplate['args'][number][number], string>) =>
+      part.placeholder === 'client' ? String(context.client) : undefined;
+    let hasKey = false;
+    let hasValue = false;
+    const args = [[template.name], ...template.args];
+    if (template.inline) {
+      args.forEach((parts, argIndex) => {
+        if (argIndex > 0) literal += ' ';
+        for (const part of parts) {
+          if (typeof part === 'string' || expandFixed(part) !== undefined) {
+            literal += typeof part === 'string' ? part : expandFixed(part);
+            continue;
+          }
+          flush();
+          if (part.placeholder === 'key') hasKey = true;
+          if (part.placeholder === 'value') hasValue = true;
+          this.push(placeholderOp(part.placeholder));
+        }
+      });
+      literal += '\r\n';
+      flush();
+    } else {
+      literal += `*${args.length}\r\n`;
+      for (const parts of args) {
+        // Fixed part of the argument's length: literals plus fixed-width slots; values add their size.
+        let fixedLength = 0;
+        let values = 0;
+        for (const part of parts) {
+          if (typeof part === 'string') fixedLength += Buffer.byteLength(part, 'utf8');
+          else if (part.placeholder === 'client') fixedLength += Buffer.byteLength(String(context.client));
+          else if (part.placeholder === 'key') fixedLength += context.keyWidth;
+          else if (part.placeholder === 'rand_int') fixedLength += RAND_INT_WIDTH;
+          else values++;
+        }
+        if (values === 0) {
+          literal += `$${fixedLength}\r\n`;
+        } else {
+          hasValue = true;
+          flush();
+          this.push(Op.ArgHeader, undefined, fixedLength, values);
+        }
+        for (const part of parts) {
+          if (typeof part === 'string' || expandFixed(part) !== undefined) {
+            literal += typeof part === 'string' ? part : expandFixed(part);
+            continue;
+          }
+          flush();
+          if (part.placeholder === 'key') hasKey = true;
+          this.push(placeholderOp(part.placeholder));
+        }
+        literal += '\r\n';
+      }
+      flush();
+    }
+    this.hasKey = hasKey;
+    this.hasValue = hasValue;
+  }
+
+  /** Bytes this command takes with a value of `valueSize` bytes. */
+  encodedLength(valueSize: number): number {
+    let length = 0;
+    for (let i = 0; i < this.ops.length; i++) {
+      switch (this.ops[i]) {
+        case Op.Literal:
+          length += this.literals[i]!.length;
+          break;
+        case Op.ArgHeader:
+          length += 3 + decimalDigits(this.argFixed[i] + this.argValues[i] * valueSize);
+          break;
+        case Op.Key:
+          length += this.context.keyWidth;
+          break;
+        case Op.RandInt:
+          length += RAND_INT_WIDTH;
+          break;
+        case Op.Value:
+          length += valueSize;
+          break;
+      }
+    }
+    return length;
+  }
+
+  /**
+   * Encodes the command at `offset` with a value of `valueSize` bytes, key number `key` and
+   * `__rand_int__` draws in [0, randBound) from `random`; returns the offset after it.
+   */
+  encodeInto(target: Uint8Array, offset: number, valueSize: number, key: number, random: Random, randBound: number): number {
+    const ops = this.ops;
+    for (let i = 0; i < ops.length; i++) {
+      switch (ops[i]) {
+        case Op.Literal: {
+          const bytes = this.literals[i]!;
+          target.set(bytes, offset);
+          offset += bytes.length;
+          break;
+        }
+        case Op.ArgHeader: {
+          const length = this.argFixed[i] + this.argValues[i] * valueSize;
+          const digits = decimalDigits(length);
+          target[offset] = 36; // $
+          writeDigits(target, offset + 1, digits, length);
+          target[offset + 1 + digits] = 13;
+          target[offset + 2 + digits] = 10;
+          offset += 3 + digits;
+          break;
+        }
+        case Op.Key:
+          writeDigits(target, offset, this.context.keyWidth, key);
+          offset += this.context.keyWidth;
+          break;
+        case Op.RandInt:
+          writeDigits(target, offset, RAND_INT_WIDTH, random.nextInt(randBound));
+          offset += RAND_INT_WIDTH;
+          break;
+        case Op.Value:
+          target.fill(VALUE_BYTE, offset, offset + valueSize);
+          offset += valueSize;
+          break;
+      }
+    }
+    return offset;
+  }
+
+  /** The encoding for a fixed value size with key and random slots zeroed, and where those slots are. */
+  layout(valueSize: number): CommandLayout {
+    const bytes = Buffer.alloc(this.encodedLength(valueSize));
+    const keySlots: number[] = [];
+    const randSlots: number[] = [];
+    let offset = 0;
+    for (let i = 0; i < this.ops.length; i++) {
+      const op = this.ops[i];
+      if (op === Op.Key) keySlots.push(offset);
+      if (op === Op.RandInt) randSlots.push(offset);
+      offset = this.encodeOp(i, bytes, offset, valueSize);
+    }
+    return { bytes, keySlots, randSlots };
+  }
+
+  private encodeOp(i: number, target: Uint8Array, offset: number, valueSize: number): number {
+    const op = this.ops[i];
+    if (op === Op.Literal) {
+      target.set(this.literals[i]!, offset);
+      return offset + this.literals[i]!.length;
+    }
+    if (op === Op.Key) {
+      writeDigits(target, offset, this.context.keyWidth, 0);
+      return offset + this.context.keyWidth;
+    }
+    if (op === Op.RandInt) {
+      writeDigits(target, offset, RAND_INT_WIDTH, 0);
+      return offset + RAND_INT_WIDTH;
+    }
+    if (op === Op.Value) {
+      target.fill(VALUE_BYTE, offset, offset + valueSize);
+      return offset + valueSize;
+    }
+    const length = this.argFixed[i] + this.argValues[i] * valueSize;
+    const header = Buffer.from(`$${length}\r\n`);
+    target.set(header, offset);
+    return offset + header.length;
+  }
+
+  private push(op: Op, literal?: Buffer, fixedLength = 0, values = 0): void {
+    this.ops.push(op);
+    this.literals.push(literal);
+    this.argFixed.push(fixedLength);
+    this.argValues.push(values);
+  }
+}
+
+function placeholderOp(placeholder: Placeholder): Op {
+  return placeholder === 'key' ? Op.Key : placeholder === 'rand_int' ? Op.RandInt : Op.Value;
+}

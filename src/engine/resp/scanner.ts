@@ -1,0 +1,274 @@
+// A streaming RESP2/RESP3 reply counter. It walks incoming chunks byte by byte, keeps only a few
+// integers of state between chunks (a reply may be split anywhere, even inside "\r\n"), skips bulk
+// payloads by length, and allocates nothing per reply. Error replies are the exception: their text is
+// kept (bounded) so results can show what went wrong, grouped by kind (first word: OOM, WRONGTYPE, …).
+
+const CR = 13;
+const LF = 10;
+
+const enum State {
+  /** Expecting the type byte of the next value. */
+  Type,
+  /** Inside a simple line (+ - : , # _ ( ), up to "\n". */
+  Line,
+  /** Inside the length of a bulk string or aggregate, up to "\n". */
+  Length,
+  /** Inside a bulk payload (plus its trailing "\r\n"), skipped by count. */
+  Body,
+}
+
+const enum LengthOf {
+  Bulk,
+  BulkError,
+  Array,
+  Map,
+  Attribute,
+  Push,
+}
+
+const enum Frame {
+  Normal,
+  /** `|` attributes precede a value and are not elements of their parent. */
+  Attribute,
+  /** A top-level `>` push is out-of-band data, not a reply to a command. */
+  Push,
+}
+
+/** Longest error text kept; Redis errors are short, and a bound keeps a hostile reply harmless. */
+const MAX_ERROR_TEXT = 512;
+
+export class RespProtocolError extends Error {}
+
+export type ErrorListener = (kind: string, text: string, replyIndex: number) => void;
+
+export class ReplyScanner {
+  /** Called for every top-level error reply; replyIndex counts replies completed earlier in the same scan() call. */
+  onError: ErrorListener | undefined;
+
+  private state = State.Type;
+  private lengthOf = LengthOf.Bulk;
+  private length = 0;
+  private negative = false;
+  private bodyLeft = 0;
+  private remaining = new Int32Array(16);
+  private frames = new Uint8Array(16);
+  private depth = 0;
+  // Error capture (top-level `-` line or `!` bulk error).
+  private capturing = false;
+  private errorPending = false;
+  private readonly errorBytes = new Uint8Array(MAX_ERROR_TEXT);
+  private errorLength = 0;
+  private errorBodyLeft = 0;
+  private repliesThisScan = 0;
+
+  /** Forget any partial reply (after a reconnect). */
+  reset(): void {
+    this.state = State.Type;
+    this.depth = 0;
+    this.capturing = false;
+    this.errorPending = false;
+    this.errorLength = 0;
+    this.errorBodyLeft = 0;
+    this.bodyLeft = 0;
+  }
+
+  /** True when no reply is partially read. */
+  get idle(): boolean {
+    return this.state === State.Type && this.depth === 0;
+  }
+
+  /** Consumes a chunk; returns the number of top-level replies it completed. */
+  scan(chunk: Uint8Array): number {
+    this.repliesThisScan = 0;
+    const end = chunk.length;
+    let i = 0;
+    while (i < end) {
+      switch (this.state) {
+        case State.Type: {
+          const type = chunk[i++];
+          switch (type) {
+            case 43: // + simple string
+            case 58: // : integer
+            case 44: // , double
+            case 35: // # boolean
+            case 95: // _ null
+            case 40: // ( big number
+              this.state = State.Line;
+              break;
+            case 45: // - error
+              this.state = State.Line;
+              if (this.depth === 0) this.startErrorCapture();
+              break;
+            case 36: // $ bulk string
+            case 61: // = verbatim string
+              this.startLength(LengthOf.Bulk);
+              break;
+            case 33: // ! bulk error
+              this.startLength(LengthOf.BulkError);
+              break;
+            case 42: // * array
+            case 126: // ~ set
+              this.startLength(LengthOf.Array);
+              break;
+            case 37: // % map
+              this.startLength(LengthOf.Map);
+              break;
+            case 124: // | attribute
+              this.startLength(LengthOf.Attribute);
+              break;
+            case 62: // > push
+              this.startLength(LengthOf.Push);
+              break;
+            default:
+              throw new RespProtocolError(`unexpected byte ${type} (${JSON.stringify(String.fromCharCode(type))}) where a reply should start`);
+          }
+          break;
+        }
+        case State.Line: {
+          if (this.capturing) {
+            while (i < end) {
+              const byte = chunk[i++];
+              if (byte === LF) {
+                this.capturing = false;
+                this.state = State.Type;
+                this.elementDone();
+                break;
+              }
+              if (byte !== CR && this.errorLength < MAX_ERROR_TEXT) this.errorBytes[this.errorLength++] = byte;
+            }
+          } else {
+            while (i < end && chunk[i] !== LF) i++;
+            if (i < end) {
+              i++;
+              this.state = State.Type;
+              this.elementDone();
+            }
+          }
+          break;
+        }
+        case State.Length: {
+          while (i < end) {
+            const byte = chunk[i++];
+            if (byte >= 48 && byte <= 57) {
+              this.length = this.length * 10 + (byte - 48);
+            } else if (byte === LF) {
+              this.lengthDone();
+              break;
+            } else if (byte === 45) {
+              this.negative = true;
+            } else if (byte !== CR && byte !== 63) {
+              // '?' would start a RESP3 streamed string, which Redis never sends to a client.
+              throw new RespProtocolError(`unexpected byte ${byte} in a length`);
+            }
+          }
+          break;
+        }
+        case State.Body: {
+          const take = Math.min(this.bodyLeft, end - i);
+          if (this.errorBodyLeft > 0) {
+            const copy = Math.min(take, this.errorBodyLeft);
+            for (let j = 0; j < copy && this.errorLength < MAX_ERROR_TEXT; j++) this.errorBytes[this.errorLength++] = chunk[i + j];
+            this.errorBodyLeft -= copy;
+          }
+          i += take;
+          this.bodyLeft -= take;
+          if (this.bodyLeft === 0) {
+            this.state = State.Type;
+            this.elementDone();
+          }
+          break;
+        }
+      }
+    }
+    return this.repliesThisScan;
+  }
+
+  private startLength(of: LengthOf): void {
+    this.state = State.Length;
+    this.lengthOf = of;
+    this.length = 0;
+    this.negative = false;
+  }
+
+  private startErrorCapture(): void {
+    this.capturing = true;
+    this.errorPending = true;
+    this.errorLength = 0;
+  }
+
+  private lengthDone(): void {
+    const length = this.negative ? -1 : this.length;
+    this.state = State.Type;
+    switch (this.lengthOf) {
+      case LengthOf.Bulk:
+      case LengthOf.BulkError:
+        if (length < 0) {
+          this.elementDone(); // null bulk string
+          return;
+        }
+        if (this.lengthOf === LengthOf.BulkError && this.depth === 0) {
+          this.errorPending = true;
+          this.errorLength = 0;
+          this.errorBodyLeft = length;
+        }
+        this.bodyLeft = length + 2;
+        this.state = State.Body;
+        return;
+      case LengthOf.Array:
+        this.openAggregate(length, Frame.Normal);
+        return;
+      case LengthOf.Map:
+        this.openAggregate(length < 0 ? length : length * 2, Frame.Normal);
+        return;
+      case LengthOf.Attribute:
+        this.openAggregate(length < 0 ? length : length * 2, Frame.Attribute);
+        return;
+      case LengthOf.Push:
+        this.openAggregate(length, this.depth === 0 ? Frame.Push : Frame.Normal);
+        return;
+    }
+  }
+
+  private openAggregate(elements: number, frame: Frame): void {
+    if (elements <= 0) {
+      // Empty or null aggregate: complete at once. An empty attribute or push is not a value at all.
+      if (frame === Frame.Normal) this.elementDone();
+      return;
+    }
+    if (this.depth === this.remaining.length) {
+      const remaining = new Int32Array(this.depth * 2);
+      remaining.set(this.remaining);
+      this.remaining = remaining;
+      const frames = new Uint8Array(this.depth * 2);
+      frames.set(this.frames);
+      this.frames = frames;
+    }
+    this.remaining[this.depth] = elements;
+    this.frames[this.depth] = frame;
+    this.depth++;
+  }
+
+  /** A value (scalar, or an aggregate with all its elements) is complete. */
+  private elementDone(): void {
+    while (this.depth > 0) {
+      const top = this.depth - 1;
+      if (--this.remaining[top] > 0) return;
+      this.depth = top;
+      const frame = this.frames[top];
+      if (frame !== Frame.Normal) return; // attribute or push: not an element of anything, not a reply
+    }
+    if (this.errorPending) {
+      this.errorPending = false;
+      const text = Buffer.from(this.errorBytes.buffer, this.errorBytes.byteOffset, this.errorLength).toString('utf8');
+      this.onError?.(errorKind(text), text, this.repliesThisScan);
+    }
+    this.repliesThisScan++;
+  }
+}
+
+/** The first word of an error reply (`WRONGTYPE Operation against…` → `WRONGTYPE`); `ERR` when there is none. */
+export function errorKind(text: string): string {
+  const space = text.indexOf(' ');
+  const word = space < 0 ? text : text.slice(0, space);
+  return word.length > 0 && word.length <= 40 ? word : 'ERR';
+}

@@ -1,0 +1,109 @@
+// What one worker thread measured: per command label (latency histogram, requests, errors by kind)
+// and the current second (for the timeline). Memory is flat whatever the number of requests.
+import { LatencyRecorder } from './histogram';
+import type { LabelReport, SecondReport } from './protocol';
+
+/** Error kind for requests lost with their connection (no reply ever came). */
+export const CONNECTION_ERROR_KIND = 'CONNECTION';
+/** Error kind for requests still unanswered when the drain after the load timed out. */
+export const TIMEOUT_ERROR_KIND = 'TIMEOUT';
+
+export class LabelStats {
+  readonly recorder = new LatencyRecorder();
+  requests = 0;
+  errors = 0;
+  readonly errorsByKind = new Map<string, number>();
+  readonly errorExamples = new Map<string, string>();
+
+  addError(kind: string, text: string, count: number): void {
+    this.errors += count;
+    this.errorsByKind.set(kind, (this.errorsByKind.get(kind) ?? 0) + count);
+    if (!this.errorExamples.has(kind)) this.errorExamples.set(kind, text);
+  }
+
+  report(): LabelReport {
+    return {
+      requests: this.requests,
+      errors: this.errors,
+      errorsByKind: Object.fromEntries(this.errorsByKind),
+      errorExamples: Object.fromEntries(this.errorExamples),
+      histogram: this.recorder.toSparse(),
+    };
+  }
+
+  reset(): void {
+    this.recorder.reset();
+    this.requests = 0;
+    this.errors = 0;
+    this.errorsByKind.clear();
+    this.errorExamples.clear();
+  }
+}
+
+export class WorkerStats {
+  readonly labels: LabelStats[];
+  /** Latencies of the current second, all labels together. */
+  readonly second = new LatencyRecorder();
+  secondCount = 0;
+  secondErrors = 0;
+  /** Measured totals so far (for progress). */
+  requests = 0;
+  errors = 0;
+  /** performance.now() of the last measured reply. */
+  lastReplyAt = 0;
+
+  constructor(labelCount: number) {
+    this.labels = Array.from({ length: labelCount }, () => new LabelStats());
+  }
+
+  /** `count` replies of label `label` that each took `micros` µs. */
+  recordReplies(label: number, micros: number, count: number, now: number): void {
+    const stats = this.labels[label];
+    stats.recorder.record(micros, count);
+    stats.requests += count;
+    this.second.record(micros, count);
+    this.secondCount += count;
+    this.requests += count;
+    this.lastReplyAt = now;
+  }
+
+  /** An error reply (its round trip is recorded by recordReplies as well). */
+  recordError(label: number, kind: string, text: string): void {
+    this.labels[label].addError(kind, text, 1);
+    this.secondErrors++;
+    this.errors++;
+  }
+
+  /** Requests that were sent but will never be answered: counted as requests and errors, with no latency. */
+  recordUnanswered(label: number, count: number, kind: string, text: string): void {
+    const stats = this.labels[label];
+    stats.requests += count;
+    stats.addError(kind, text, count);
+    this.secondCount += count;
+    this.secondErrors += count;
+    this.requests += count;
+    this.errors += count;
+  }
+
+  /** Closes the current second: its report, and a fresh recorder for the next. */
+  takeSecond(t: number, spanMs: number): SecondReport {
+    const report: SecondReport = {
+      t,
+      count: this.secondCount,
+      errors: this.secondErrors,
+      spanMs,
+      histogram: this.second.toSparse(),
+    };
+    this.second.reset();
+    this.secondCount = 0;
+    this.secondErrors = 0;
+    return report;
+  }
+
+  reset(): void {
+    for (const label of this.labels) label.reset();
+    this.second.reset();
+    this.secondCount = this.secondErrors = this.requests = this.errors = 0;
+    this.lastReplyAt = 0;
+  }
+}

@@ -1,0 +1,48 @@
+// Summaries of latency recorders through hdr-histogram-js, so that percentiles and the compressed
+// base64 histograms in results agree with any later decoding. Main thread only (keeps the library,
+// and its embedded WebAssembly, out of the worker bundle's start-up).
+import * as hdr from 'hdr-histogram-js';
+import { HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS, type LatencyRecorder } from './histogram';
+import type { LatencySummary } from './types';
+
+/** An hdr-histogram-js histogram with the recorder's counts (plain JS build: built once per result, no WebAssembly to free). */
+export function toHdrHistogram(recorder: LatencyRecorder): hdr.Histogram {
+  const histogram = hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_TRACKABLE_US,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    autoResize: false,
+  });
+  recorder.forEachSlot((value, count) => histogram.recordValueWithCount(value, count));
+  return histogram;
+}
+
+export function emptyLatencySummary(): LatencySummary {
+  return { count: 0, minUs: 0, meanUs: 0, stddevUs: 0, p50Us: 0, p90Us: 0, p95Us: 0, p99Us: 0, p999Us: 0, maxUs: 0 };
+}
+
+export function summarize(recorder: LatencyRecorder): { latency: LatencySummary; histogram: string } {
+  const histogram = toHdrHistogram(recorder);
+  try {
+    const latency: LatencySummary =
+      histogram.totalCount === 0
+        ? emptyLatencySummary()
+        : {
+            count: histogram.totalCount,
+            minUs: histogram.minNonZeroValue,
+            meanUs: histogram.mean,
+            stddevUs: histogram.stdDeviation,
+            p50Us: histogram.getValueAtPercentile(50),
+            p90Us: histogram.getValueAtPercentile(90),
+            p95Us: histogram.getValueAtPercentile(95),
+            p99Us: histogram.getValueAtPercentile(99),
+            p999Us: histogram.getValueAtPercentile(99.9),
+            // The highest value of the top slot, as the timeline reports it (hdr-histogram-js keeps the raw value).
+            maxUs: recorder.maxValue(),
+          };
+    return { latency, histogram: hdr.encodeIntoCompressedBase64(histogram) };
+  } finally {
+    histogram.destroy();
+  }
+}

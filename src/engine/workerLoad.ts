@@ -1,0 +1,306 @@
+// One thread's share of a load: its connections, the warm-up → measuring → drain life cycle, the
+// open-loop schedule, per-second reports and the final result. Runs inside a worker thread (worker.ts)
+// but has no worker-specific code, so tests and tools can run it in process too.
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import { address } from './errors';
+import type { SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
+import type { LoadStatus } from './types';
+
+/** How long to wait for in-flight replies after a duration or request budget ends. */
+export const DRAIN_TIMEOUT_MS = 2000;
+/** How long to wait for in-flight replies after a cancellation (the whole stop must stay well under 1 s). */
+export const CANCEL_DRAIN_MS = 250;
+/** Open loop: a request sent more than this after its intended time counts as a late send. */
+export const LATE_SEND_THRESHOLD_MS = 1;
+/** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
+export const OPEN_LOOP_MAX_IN_FLIGHT = 4096;
+
+/** What the thread's life cycle needs from a connection, whatever client library drives it. */
+export interface LoadConnection {
+  readonly index: number;
+  /** Finished: no more requests to send and none in flight (or closed). */
+  readonly finished: boolean;
+  readonly up: boolean;
+  readonly reconnects: number;
+  /** Connects and runs the handshake; rejects with a LoadError. */
+  open(): Promise<void>;
+  /** Closed loop: keep the pipeline full from now on. */
+  startClosedLoop(now: number): void;
+  /** Measuring starts: restart the key and choice sequences; `requests` is the measured budget (absent: unlimited). */
+  beginMeasuring(requests: number | undefined): void;
+  /** Open loop: whether the budget allows another batch. */
+  hasBudget(): boolean;
+  /** Open loop: whether a batch can go out now (connected, below the in-flight cap). */
+  canSend(): boolean;
+  /** Open loop: sends one batch that was due at `intended`; returns how many requests it held. */
+  sendScheduled(intended: number, now: number): number;
+  /** Sends nothing more; finishes once the replies in flight are in. */
+  drain(): void;
+  /** Gives up on the replies in flight: counts them as errors of `kind` (when given) and closes. */
+  abandon(kind?: string, text?: string): void;
+}
+
+export type ConnectionFactory = (index: number, load: WorkerLoad) => LoadConnection;
+
+export class WorkerLoad {
+  readonly stats: WorkerStats;
+  measuring = false;
+  /** No new requests (deadline, cancellation or failure). */
+  stopping = false;
+  /** performance.now() at which a duration-mode load stops sending. */
+  deadline = Infinity;
+  measureStart = 0;
+  lateSends = 0;
+  readonly openLoop: boolean;
+  readonly connections: LoadConnection[];
+  private status: LoadStatus = 'complete';
+  private error: string | undefined;
+  private finalized = false;
+  private downCount = 0;
+  private allDownSince = 0;
+  private lastConnectionError = '';
+  private secondsReported = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private tickTimer: NodeJS.Timeout | undefined;
+  private tickImmediate: NodeJS.Immediate | undefined;
+  /** Open loop: some connection has due batches it could not send (in-flight cap reached, or down). */
+  private blocked = false;
+  private nextIntended: Float64Array;
+  private readonly batchInterval: number;
+  private eluStart: EventLoopUtilization | undefined;
+  private delayMonitor: IntervalHistogram | undefined;
+  private opened = 0;
+
+  constructor(
+    readonly config: WorkerConfig,
+    private readonly post: (message: WorkerToMain) => void,
+    factory: ConnectionFactory,
+  ) {
+    this.stats = new WorkerStats(config.labels.length);
+    this.openLoop = config.ratePerConnection !== undefined && config.ratePerConnection > 0;
+    // Open loop: each connection sends a batch of `pipeline` requests every batchInterval ms.
+    this.batchInterval = this.openLoop ? (config.pipeline * 1000) / config.ratePerConnection! : 0;
+    this.connections = config.connections.map((c) => factory(c.index, this));
+    this.nextIntended = new Float64Array(this.connections.length);
+  }
+
+  /** Opens every connection; reports 'ready' or the first failure (and closes the rest). */
+  async open(): Promise<boolean> {
+    const results = await Promise.allSettled(this.connections.map((c) => c.open()));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) {
+      for (const connection of this.connections) connection.abandon();
+      this.post({ type: 'connect-failed', message: (failure.reason as Error).message ?? String(failure.reason) });
+      return false;
+    }
+    this.opened = this.connections.length;
+    this.post({ type: 'ready', opened: this.opened });
+    return true;
+  }
+
+  start(): void {
+    if (this.stopping) return;
+    const now = performance.now();
+    if (this.config.warmupMs > 0) {
+      this.after(this.config.warmupMs, () => this.beginMeasuring());
+    } else {
+      this.beginMeasuring();
+    }
+    if (this.openLoop) {
+      this.connections.forEach((connection, j) => {
+        // Stagger connections so that together they send evenly spaced batches.
+        this.nextIntended[j] = now + (this.batchInterval * connection.index) / this.config.totalConnections;
+      });
+      this.tick();
+    } else {
+      for (const connection of this.connections) connection.startClosedLoop(now);
+    }
+  }
+
+  /** Cancellation from the main thread. */
+  stop(): void {
+    if (this.finalized || this.stopping) return;
+    this.status = 'cancelled';
+    this.stopping = true;
+    for (const connection of this.connections) connection.drain();
+    this.after(CANCEL_DRAIN_MS, () => {
+      for (const connection of this.connections) connection.abandon();
+      this.finalize();
+    });
+    this.connectionFinished();
+  }
+
+  private beginMeasuring(): void {
+    if (this.stopping) return;
+    this.measuring = true;
+    this.stats.reset();
+    this.lateSends = 0;
+    this.measureStart = performance.now();
+    this.eluStart = performance.eventLoopUtilization();
+    this.delayMonitor = monitorEventLoopDelay({ resolution: 10 });
+    this.delayMonitor.enable();
+    this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
+    if (this.config.durationMs !== undefined) {
+      this.deadline = this.measureStart + this.config.durationMs;
+      this.after(this.config.durationMs, () => this.drainAll());
+    }
+    this.scheduleSecond();
+    this.post({ type: 'measuring' });
+    this.connectionFinished(); // a zero budget finishes at once
+  }
+
+  private scheduleSecond(): void {
+    const next = this.secondsReported + 1;
+    this.after(this.measureStart + next * 1000 - performance.now(), () => {
+      const second = this.stats.takeSecond(this.secondsReported, 1000);
+      this.secondsReported = next;
+      this.post({ type: 'second', second, requests: this.stats.requests, errors: this.stats.errors });
+      this.scheduleSecond();
+    });
+  }
+
+  /** The duration is over: stop sending, wait (bounded) for the replies in flight. */
+  private drainAll(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    for (const connection of this.connections) connection.drain();
+    this.after(DRAIN_TIMEOUT_MS, () => {
+      for (const connection of this.connections) {
+        connection.abandon(TIMEOUT_ERROR_KIND, `no reply within ${DRAIN_TIMEOUT_MS} ms after the load ended`);
+      }
+      this.finalize();
+    });
+    this.connectionFinished();
+  }
+
+  /** A connection may have finished: when all have, the load is over. */
+  connectionFinished(): void {
+    if (this.finalized || !this.measuring && !this.stopping) return;
+    for (const connection of this.connections) if (!connection.finished) return;
+    this.finalize();
+  }
+
+  connectionDown(message: string): void {
+    this.lastConnectionError = message;
+    this.downCount++;
+    if (this.downCount === this.connections.length) {
+      this.allDownSince = performance.now();
+      this.after(this.config.serverLostTimeoutMs + 10, () => this.checkServerLost());
+    }
+  }
+
+  connectionUp(): void {
+    this.downCount--;
+    this.kick();
+  }
+
+  reconnectFailed(message: string): void {
+    this.lastConnectionError = message;
+    this.checkServerLost();
+  }
+
+  /** Every connection down for longer than the limit: the server went away; stop and keep what was measured. */
+  private checkServerLost(): void {
+    if (this.finalized || this.downCount < this.connections.length) return;
+    const downFor = performance.now() - this.allDownSince;
+    if (downFor < this.config.serverLostTimeoutMs) return;
+    this.status = 'failed';
+    this.error = `lost the connection to ${address(this.config.connection)} and could not reconnect for ${Math.round(
+      downFor / 1000,
+    )} s: ${this.lastConnectionError} (results measured until then are kept)`;
+    this.stopping = true;
+    for (const connection of this.connections) connection.abandon();
+    this.finalize();
+  }
+
+  /** Open loop: a blocked connection may send again (replies came in, or it reconnected). */
+  kick(): void {
+    if (!this.blocked || this.stopping || this.tickImmediate) return;
+    if (this.tickTimer) {
+      clearTimeout(this.tickTimer);
+      this.tickTimer = undefined;
+    }
+    this.tickImmediate = setImmediate(this.tick);
+  }
+
+  /** Open loop: send every batch that is due, then sleep until the next one. The schedule never shifts. */
+  private readonly tick = (): void => {
+    this.tickTimer = undefined;
+    this.tickImmediate = undefined;
+    if (this.stopping || this.finalized) return;
+    const now = performance.now();
+    let next = Infinity;
+    this.blocked = false;
+    for (let j = 0; j < this.connections.length; j++) {
+      const connection = this.connections[j];
+      let due = this.nextIntended[j];
+      while (due <= now && due < this.deadline && connection.hasBudget() && connection.canSend()) {
+        const sent = connection.sendScheduled(due, now);
+        if (now - due > LATE_SEND_THRESHOLD_MS && this.measuring) this.lateSends += sent;
+        due += this.batchInterval;
+      }
+      this.nextIntended[j] = due;
+      // A connection blocked with due batches is woken by kick() when it can send again.
+      if (due <= now && due < this.deadline && connection.hasBudget()) this.blocked = true;
+      else if (due > now && connection.hasBudget() && due < next) next = due;
+    }
+    if (next === Infinity || next >= this.deadline + this.batchInterval) return;
+    const delay = next - now;
+    // Timers fire up to a millisecond late: sleep on a timer, then wait out the last stretch with setImmediate.
+    if (delay > 1.5) this.tickTimer = setTimeout(this.tick, delay - 1);
+    else this.tickImmediate = setImmediate(this.tick);
+  };
+
+  private after(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, Math.max(0, ms));
+    this.timers.add(timer);
+  }
+
+  private finalize(): void {
+    if (this.finalized) return;
+    this.finalized = true;
+    this.stopping = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    if (this.tickImmediate) clearImmediate(this.tickImmediate);
+    for (const connection of this.connections) connection.abandon();
+
+    const now = performance.now();
+    let lastSecond: SecondReport | undefined;
+    let durationMs = 0;
+    let eventLoopUtilization = 0;
+    let eventLoopLagP99Ms = 0;
+    if (this.measuring) {
+      // Measured time ends with the last reply (a cancelled or failed load: when it stopped).
+      const end = this.status === 'complete' && this.stats.lastReplyAt > this.measureStart ? this.stats.lastReplyAt : now;
+      durationMs = Math.max(0, end - this.measureStart);
+      const spanMs = Math.min(1000, end - (this.measureStart + this.secondsReported * 1000));
+      if (spanMs > 0 || this.stats.secondCount > 0) lastSecond = this.stats.takeSecond(this.secondsReported, Math.max(1, spanMs));
+      if (this.eluStart) eventLoopUtilization = performance.eventLoopUtilization(this.eluStart).utilization;
+      if (this.delayMonitor) {
+        this.delayMonitor.disable();
+        eventLoopLagP99Ms = this.delayMonitor.count > 0 ? this.delayMonitor.percentile(99) / 1e6 : 0;
+      }
+    }
+    const result: WorkerResult = {
+      status: this.status,
+      error: this.error,
+      labels: this.stats.labels.map((l) => l.report()),
+      durationMs,
+      opened: this.opened,
+      reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
+      lateSends: this.lateSends,
+      eventLoopUtilization,
+      eventLoopLagP99Ms,
+      unanswered: this.stats.labels.reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
+    };
+    this.post({ type: 'result', result, lastSecond });
+  }
+}
+
+export { CONNECTION_ERROR_KIND };

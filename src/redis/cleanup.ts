@@ -1,0 +1,26 @@
+// Deletes a scenario's keys after a run: SCAN MATCH + UNLINK in batches, never KEYS (which blocks the server).
+import type Redis from 'ioredis';
+
+export interface DeleteKeysOptions {
+  /** SCAN COUNT hint: roughly how many keys each round trip looks at. */
+  count?: number;
+}
+
+/**
+ * Deletes the keys matching `pattern` (SCAN MATCH syntax) in the connection's database and returns how
+ * many were deleted. UNLINK frees the memory in the background, so large values do not stall the server.
+ * Cluster: this covers one node; for a cluster it would have to run on every master
+ * (`cluster.nodes('master')`), since SCAN only sees the node it is sent to.
+ */
+export async function deleteKeysMatching(redis: Redis, pattern: string, options: DeleteKeysOptions = {}): Promise<number> {
+  const count = options.count ?? 1000;
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+    cursor = next;
+    // SCAN may return a key twice; UNLINK counts only keys that still existed, so the total stays exact.
+    if (keys.length > 0) deleted += await redis.unlink(...keys);
+  } while (cursor !== '0');
+  return deleted;
+}

@@ -1,0 +1,121 @@
+// The control connection: one ioredis client beside the load, for INFO, CONFIG, facts and cleanup.
+// It fails fast with a clear message instead of retrying in the background.
+import Redis, { type RedisOptions } from 'ioredis';
+import { describeConnectionError, describeServerError, type ErrorPlace } from './errors';
+import { isReplyError, readServerFacts } from './info';
+import type { ConnectionOptions, ServerFacts } from './types';
+
+/** A failure to reach, authenticate with or use the server; the message is meant for the user as is. */
+export class RedisConnectionError extends Error {
+  override name = 'RedisConnectionError';
+}
+
+/** Client name in CLIENT LIST, so the control connection can be told apart from the load. */
+export const CONTROL_CLIENT_NAME = 'rbench-control';
+
+/** A reconnect after a dropped connection is tried this many times, then the client gives up. */
+const MAX_RECONNECTS = 3;
+/** A command without an answer for this long fails rather than hanging the run. */
+const COMMAND_TIMEOUT_MS = 10_000;
+
+export function errorPlace(options: ConnectionOptions): ErrorPlace {
+  const place: ErrorPlace = { host: options.host, port: options.port, tls: options.tls !== undefined };
+  if (options.tls?.servername) place.servername = options.tls.servername;
+  if (options.username !== undefined) place.username = options.username;
+  if (options.passwordSource !== undefined) place.passwordSource = options.passwordSource;
+  return place;
+}
+
+/**
+ * Connects, authenticates and selects the database, then checks that the server answers. The control
+ * connection always speaks RESP2 (ioredis does not parse RESP3); `resp 3` only concerns the load connections.
+ */
+export async function openControlConnection(options: ConnectionOptions): Promise<Redis> {
+  const redis = new Redis(controlClientOptions(options));
+  // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
+  redis.on('error', () => undefined);
+  // ioredis reports AUTH and SELECT failures as 'error' events, and then only rejects connect() with
+  // "Connection is closed": keep the first event, which says what went wrong.
+  let firstError: unknown;
+  const recordError = (error: unknown) => (firstError ??= error);
+  redis.on('error', recordError);
+  try {
+    await redis.connect();
+    await pingMs(redis);
+    if (firstError !== undefined) throw firstError;
+  } catch (error) {
+    redis.disconnect();
+    throw new RedisConnectionError(describeConnectionError(firstError ?? error, errorPlace(options)));
+  } finally {
+    redis.off('error', recordError);
+  }
+  return redis;
+}
+
+export type ConnectionTest =
+  | { ok: true; facts: ServerFacts; roundTripMs: number }
+  | { ok: false; error: string };
+
+/** Backs the editor's "Test Connection" command: connects, reads the facts, closes. */
+export async function testConnection(options: ConnectionOptions): Promise<ConnectionTest> {
+  let redis: Redis | undefined;
+  try {
+    redis = await openControlConnection(options);
+    const roundTripMs = await pingMs(redis);
+    const facts = await readServerFacts(redis);
+    const major = Number(facts.version.split('.')[0]);
+    if (options.resp === 3 && major < 6) {
+      return { ok: false, error: `the target asks for RESP3 (\`resp 3\`), but Redis ${facts.version} only speaks RESP2 (HELLO needs 6.0+): use \`resp 2\`` };
+    }
+    return { ok: true, facts, roundTripMs };
+  } catch (error) {
+    if (error instanceof RedisConnectionError) return { ok: false, error: error.message };
+    if (isReplyError(error)) return { ok: false, error: describeServerError(error.message) };
+    return { ok: false, error: describeConnectionError(error, errorPlace(options)) };
+  } finally {
+    redis?.disconnect();
+  }
+}
+
+/** Closes a control connection politely (QUIT), or at once when the server is already gone. */
+export async function closeControlConnection(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') await redis.quit().catch(() => undefined);
+  redis.disconnect();
+}
+
+function controlClientOptions(options: ConnectionOptions): RedisOptions {
+  const settings: RedisOptions = {
+    host: options.host,
+    port: options.port,
+    db: options.db ?? 0,
+    connectTimeout: options.connectTimeoutMs,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    // The ready check runs INFO, which restricted ACL users may not run; pingMs checks the connection instead.
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 1,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy: (attempt) => (attempt <= MAX_RECONNECTS ? attempt * 200 : null),
+    connectionName: CONTROL_CLIENT_NAME,
+    disableClientInfo: true,
+  };
+  if (options.username !== undefined) settings.username = options.username;
+  if (options.password !== undefined) settings.password = options.password;
+  if (options.tls) settings.tls = options.tls;
+  return settings;
+}
+
+/**
+ * Milliseconds for a PING round trip. An answer proves the connection works and AUTH/SELECT went
+ * through; a NOPERM answer (a user without PING) proves it too.
+ */
+async function pingMs(redis: Redis): Promise<number> {
+  const sent = performance.now();
+  try {
+    await redis.ping();
+  } catch (error) {
+    if (!(isReplyError(error) && error.message.startsWith('NOPERM'))) throw error;
+  }
+  return performance.now() - sent;
+}

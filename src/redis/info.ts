@@ -1,0 +1,147 @@
+// Reading INFO and CONFIG: server facts before a run and the per-second samples during it.
+import type Redis from 'ioredis';
+import type { ServerFacts, ServerSample } from './types';
+
+/** INFO output by lower-case section name (`server`, `keyspace`, `errorstats`) → field → raw value. */
+export type InfoSections = Record<string, Record<string, string>>;
+
+/** The INFO sections a ServerSample is built from. */
+export const SAMPLE_SECTIONS = ['memory', 'clients', 'stats', 'persistence', 'keyspace', 'errorstats'] as const;
+
+/** The settings that decide how a benchmark behaves under memory pressure and persistence. */
+export const FACT_CONFIG_KEYS = ['save', 'appendonly', 'maxmemory', 'maxmemory-policy'] as const;
+
+export function parseInfo(text: string): InfoSections {
+  const sections: InfoSections = {};
+  let current: Record<string, string> = (sections[''] = {});
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.trim();
+    if (line === '') continue;
+    if (line.startsWith('#')) {
+      current = sections[line.slice(1).trim().toLowerCase()] ??= {};
+      continue;
+    }
+    // Values may contain ':' (paths, `errorstat_ERR:count=1`): split at the first one only.
+    const colon = line.indexOf(':');
+    if (colon > 0) current[line.slice(0, colon)] = line.slice(colon + 1);
+  }
+  if (Object.keys(sections['']).length === 0) delete sections[''];
+  return sections;
+}
+
+/** `keys=10,expires=2,avg_ttl=0` → { keys: '10', expires: '2', avg_ttl: '0' }. */
+export function parseInfoFields(value: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    const equals = pair.indexOf('=');
+    if (equals > 0) fields[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return fields;
+}
+
+/** One sample from parsed INFO; fields a server version does not report read as 0 (counters) or are left out. */
+export function sampleFromInfo(info: InfoSections, t: number): ServerSample {
+  const field = (section: string, name: string): string | undefined => info[section]?.[name];
+  const num = (section: string, name: string): number => Number(field(section, name) ?? 0) || 0;
+  const flag = (section: string, name: string): boolean => field(section, name) === '1';
+
+  let keys = 0;
+  for (const value of Object.values(info.keyspace ?? {})) keys += Number(parseInfoFields(value).keys ?? 0) || 0;
+  const errorstats: Record<string, number> = {};
+  for (const [name, value] of Object.entries(info.errorstats ?? {})) {
+    errorstats[name.replace(/^errorstat_/, '')] = Number(parseInfoFields(value).count ?? 0) || 0;
+  }
+
+  const sample: ServerSample = {
+    t,
+    usedMemory: num('memory', 'used_memory'),
+    usedMemoryRss: num('memory', 'used_memory_rss'),
+    connectedClients: num('clients', 'connected_clients'),
+    instantaneousOps: num('stats', 'instantaneous_ops_per_sec'),
+    totalCommandsProcessed: num('stats', 'total_commands_processed'),
+    rdbBgsaveInProgress: flag('persistence', 'rdb_bgsave_in_progress'),
+    rdbLastBgsaveStatus: field('persistence', 'rdb_last_bgsave_status') ?? 'ok',
+    rdbChangesSinceLastSave: num('persistence', 'rdb_changes_since_last_save'),
+    aofEnabled: flag('persistence', 'aof_enabled'),
+    aofRewriteInProgress: flag('persistence', 'aof_rewrite_in_progress'),
+    aofLastBgrewriteStatus: field('persistence', 'aof_last_bgrewrite_status') ?? 'ok',
+    latestForkUsec: num('stats', 'latest_fork_usec'),
+    evictedKeys: num('stats', 'evicted_keys'),
+    expiredKeys: num('stats', 'expired_keys'),
+    keys,
+    errorstats,
+  };
+  if (field('persistence', 'rdb_saves') !== undefined) sample.rdbSaves = num('persistence', 'rdb_saves');
+  if (field('persistence', 'aof_rewrites') !== undefined) sample.aofRewrites = num('persistence', 'aof_rewrites');
+  return sample;
+}
+
+/** INFO with the sections a sample needs, parsed. */
+export async function readSampleInfo(redis: Redis): Promise<InfoSections> {
+  try {
+    return parseInfo(await redis.info(...SAMPLE_SECTIONS));
+  } catch (error) {
+    // Before Redis 7 INFO takes a single section; `all` holds every one a sample needs.
+    if (isReplyError(error) && /syntax error|wrong number of arguments/i.test(error.message)) return parseInfo(await redis.info('all'));
+    throw error;
+  }
+}
+
+/**
+ * Version, mode, OS, persistence/memory settings and key count. Restricted ACL users and managed
+ * services (CONFIG renamed or denied, even INFO denied) still get the facts the server lets them read.
+ */
+export async function readServerFacts(redis: Redis): Promise<ServerFacts> {
+  const facts: ServerFacts = { ...(await readIdentity(redis)), config: await readConfig(redis) };
+  const keys = await unlessRefused(redis.dbsize());
+  if (keys !== undefined) facts.keys = keys;
+  return facts;
+}
+
+async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os'>> {
+  const info = await unlessRefused(redis.info('server'));
+  if (info !== undefined) {
+    const server = parseInfo(info).server ?? {};
+    const identity: Pick<ServerFacts, 'version' | 'mode' | 'os'> = {
+      version: server.redis_version ?? 'unknown',
+      mode: server.redis_mode ?? 'standalone',
+    };
+    if (server.os) identity.os = server.os;
+    return identity;
+  }
+  // INFO is in the @dangerous ACL category; HELLO (Redis 6+) tells version and mode to anyone logged in.
+  const hello = await unlessRefused(redis.call('HELLO', '2'));
+  const fields = Array.isArray(hello) ? hello : [];
+  const valueOf = (name: string): string | undefined => {
+    const index = fields.indexOf(name);
+    return index >= 0 && index + 1 < fields.length ? String(fields[index + 1]) : undefined;
+  };
+  return { version: valueOf('version') ?? 'unknown', mode: valueOf('mode') ?? 'unknown' };
+}
+
+async function readConfig(redis: Redis): Promise<Record<string, string>> {
+  const config: Record<string, string> = {};
+  // One key per call: CONFIG GET takes several only since Redis 7.
+  for (const key of FACT_CONFIG_KEYS) {
+    const reply = await unlessRefused(redis.config('GET', key));
+    if (reply === undefined) break; // denied or renamed: the other keys would be refused the same way
+    const pairs = reply as string[];
+    for (let i = 0; i + 1 < pairs.length; i += 2) config[pairs[i]] = pairs[i + 1];
+  }
+  return config;
+}
+
+/** The reply, or undefined when the server answered with an error (NOPERM, unknown command); connection failures still throw. */
+async function unlessRefused<T>(reply: Promise<T>): Promise<T | undefined> {
+  try {
+    return await reply;
+  } catch (error) {
+    if (isReplyError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** An error reply from the server, as opposed to a failed connection (ioredis names them ReplyError). */
+export function isReplyError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'ReplyError';
+}

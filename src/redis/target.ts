@@ -1,0 +1,214 @@
+// Turns a scenario's target (URL, profile, user, password source, TLS files) into ConnectionOptions,
+// plus a display form of the URL that never contains the password.
+import { readFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
+import { resolve } from 'node:path';
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import type { TargetPlan, TlsPlan } from '../scenario/plan';
+import type { ConnectionOptions, ConnectionProfile } from './types';
+
+export const DEFAULT_PORT = 6379;
+
+export interface ResolveContext {
+  env: Record<string, string | undefined>;
+  /** The password from the editor's SecretStorage, or RBENCH_PASSWORD in the CLI. */
+  secret?: string;
+  profiles?: Record<string, ConnectionProfile>;
+  /** Folder that relative TLS file paths are resolved against (the scenario file's folder). */
+  baseDir?: string;
+}
+
+export interface ResolvedConnection {
+  options?: ConnectionOptions;
+  error?: string;
+  /** The target URL without any password, e.g. `redis://alice@10.0.0.5:6380/2`: what run files and logs show. */
+  display: string;
+}
+
+interface ParsedUrl {
+  tls: boolean;
+  host: string;
+  port: number;
+  user?: string;
+  password?: string;
+  db?: number;
+}
+
+export function resolveConnection(target: TargetPlan, context: ResolveContext): ResolvedConnection {
+  const merged = applyProfile(target, context.profiles ?? {});
+  if (typeof merged === 'string') return { error: merged, display: target.profile ? `profile ${target.profile}` : '' };
+  if (!merged.url) {
+    return { error: 'the target has no URL: give `target redis://host:port` or the name of a connection profile', display: '' };
+  }
+  const url = parseRedisUrl(merged.url);
+  if (typeof url === 'string') return { error: url, display: redactUrl(merged.url) };
+
+  const user = merged.user ?? url.user;
+  const db = merged.db ?? url.db ?? 0;
+  const tlsEnabled = url.tls || merged.tls?.enabled === true;
+  const display = displayUrl({ tls: tlsEnabled, host: url.host, port: url.port, user, db });
+
+  const password = lookUpPassword(merged, url, context);
+  if (password.error) return { error: password.error, display };
+  if (merged.cluster && db !== 0) {
+    return { error: `cluster mode has only database 0, but the target selects db ${db}: remove the db or turn cluster off`, display };
+  }
+  let tls: TlsConnectionOptions | undefined;
+  if (tlsEnabled) {
+    const built = buildTlsOptions(merged.tls, context.baseDir ?? process.cwd());
+    if (typeof built === 'string') return { error: built, display };
+    tls = built;
+  }
+  const options: ConnectionOptions = {
+    host: url.host,
+    port: url.port,
+    resp: target.resp,
+    connectTimeoutMs: target.connectTimeoutMs,
+  };
+  if (tls) options.tls = tls;
+  if (user !== undefined) options.username = user;
+  if (password.value !== undefined) {
+    options.password = password.value;
+    options.passwordSource = password.source;
+  }
+  if (db !== 0) options.db = db;
+  if (merged.cluster) options.cluster = true;
+  return { options, display };
+}
+
+/** True for names and addresses that stay on this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  if (isIPv4(bare)) return bare.startsWith('127.');
+  if (isIPv6(bare)) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+    if (mapped) return mapped[1].startsWith('127.');
+    return /^(0{0,4}:){2,7}0{0,3}1$/.test(bare);
+  }
+  return false;
+}
+
+/** `redis://user@host:port/db`, with IPv6 hosts in brackets and db only when not 0. */
+export function displayUrl(parts: { tls: boolean; host: string; port: number; user?: string; db?: number }): string {
+  const user = parts.user ? `${encodeURIComponent(parts.user)}@` : '';
+  const host = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
+  const db = parts.db ? `/${parts.db}` : '';
+  return `${parts.tls ? 'rediss' : 'redis'}://${user}${host}:${parts.port}${db}`;
+}
+
+/** The profile's settings, overridden by whatever the scenario's target states itself. */
+function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionProfile>): TargetPlan | string {
+  if (!target.profile) return target;
+  const profile = profiles[target.profile];
+  if (!profile) {
+    const known = Object.keys(profiles);
+    return `unknown connection profile "${target.profile}": ${
+      known.length ? `known profiles are ${known.map((name) => `"${name}"`).join(', ')}` : 'no profiles are defined in the settings'
+    }`;
+  }
+  const ownPassword = target.passwordEnv !== undefined || target.passwordSecret === true;
+  const profileTls: TlsPlan | undefined = profile.tls ? { enabled: true, ...profile.tls } : undefined;
+  return {
+    ...target,
+    url: target.url ?? profile.url,
+    user: target.user ?? profile.user,
+    passwordEnv: ownPassword ? target.passwordEnv : profile.passwordEnv,
+    passwordSecret: ownPassword ? target.passwordSecret : profile.passwordSecret,
+    tls: target.tls ?? profileTls,
+    cluster: target.cluster || profile.cluster === true,
+  };
+}
+
+export function parseRedisUrl(text: string): ParsedUrl | string {
+  const expected = 'expected redis://[user@]host[:port][/db] or rediss://…';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `the target "${redactUrl(text)}" is not a valid URL: ${expected}`;
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    return `the target "${redactUrl(text)}" uses ${url.protocol}// : only redis:// and rediss:// (TLS) are supported`;
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!host) return `the target "${redactUrl(text)}" has no host: ${expected}`;
+  if (url.search || url.hash) {
+    return `the target "${redactUrl(text)}" has URL options (?…/#…), which are not read: use the target settings (db, tls, user) instead`;
+  }
+  const path = url.pathname.replace(/^\//, '');
+  let db: number | undefined;
+  if (path !== '') {
+    if (!/^\d+$/.test(path)) return `the target "${redactUrl(text)}" has path /${path}: the path can only be a database number, e.g. /2`;
+    db = Number(path);
+  }
+  const parsed: ParsedUrl = { tls: url.protocol === 'rediss:', host, port: url.port ? Number(url.port) : DEFAULT_PORT };
+  if (url.username) parsed.user = decodeURIComponent(url.username);
+  if (url.password) parsed.password = decodeURIComponent(url.password);
+  if (db !== undefined) parsed.db = db;
+  return parsed;
+}
+
+/** The URL with any password replaced by `***`, for messages about URLs that did not parse. */
+function redactUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
+}
+
+function lookUpPassword(
+  target: TargetPlan,
+  url: ParsedUrl,
+  context: ResolveContext,
+): { value?: string; source?: string; error?: string } {
+  if (target.passwordEnv !== undefined) {
+    const name = target.passwordEnv;
+    const value = context.env[name];
+    if (value === undefined || value === '') {
+      return {
+        error:
+          `the password comes from the environment variable ${name} (\`password env:${name}\`), but ${name} is ${value === undefined ? 'not set' : 'empty'}: ` +
+          `set it where RBench starts (e.g. \`export ${name}=…\` before running the CLI or starting the editor), or use \`password secret\``,
+      };
+    }
+    return { value, source: `environment variable ${name}` };
+  }
+  if (target.passwordSecret) {
+    if (context.secret === undefined || context.secret === '') {
+      return {
+        error:
+          'the target uses `password secret`, but no password is stored: in the editor run "RBench: Set Password"; ' +
+          'for the CLI set the RBENCH_PASSWORD environment variable',
+      };
+    }
+    return { value: context.secret, source: 'the stored secret (RBENCH_PASSWORD in the CLI)' };
+  }
+  if (url.password !== undefined) return { value: url.password, source: 'the target URL' };
+  return {};
+}
+
+function buildTlsOptions(plan: TlsPlan | undefined, baseDir: string): TlsConnectionOptions | string {
+  const options: TlsConnectionOptions = {};
+  if (!plan) return options;
+  if ((plan.cert === undefined) !== (plan.key === undefined)) {
+    return 'TLS client certificates need both a cert file and a key file: set both `tls cert` and `tls key`, or neither';
+  }
+  for (const kind of ['ca', 'cert', 'key'] as const) {
+    const file = plan[kind];
+    if (file === undefined) continue;
+    const content = readTlsFile(kind, resolve(baseDir, file));
+    if (typeof content === 'string') return content;
+    options[kind] = content;
+  }
+  if (plan.servername) options.servername = plan.servername;
+  if (plan.insecure) options.rejectUnauthorized = false;
+  return options;
+}
+
+function readTlsFile(kind: 'ca' | 'cert' | 'key', path: string): Buffer | string {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `TLS ${kind} file not found: ${path} (check the \`tls ${kind}\` path; relative paths start at the scenario's folder)`;
+    return `cannot read TLS ${kind} file ${path}: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,79 @@
+// CSV and Markdown exports of result rows. The CSV uses redis-benchmark's `--csv` columns so the two
+// tools' output can be diffed.
+import type { ResultRow } from './rows';
+import { formatMs, formatOps } from './format';
+
+function csvField(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** The name redis-benchmark would print: the test, plus the sweep point and mix command when present. */
+export function rowName(row: ResultRow): string {
+  const parts = [row.command === 'total' ? row.test : `${row.test} ${row.command}`];
+  if (row.point) parts.push(row.point);
+  return parts.join(' ');
+}
+
+const ms = (us: number) => (us / 1000).toFixed(3);
+
+export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
+  const header = ['test', 'rps', 'avg_latency_ms', 'min_latency_ms', 'p50_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
+  const lines = [header.map(csvField).join(',')];
+  for (const row of rows) {
+    lines.push(
+      [rowName(row), row.opsPerSec.toFixed(2), ms(row.meanUs), ms(row.minUs), ms(row.p50Us), ms(row.p95Us), ms(row.p99Us), ms(row.maxUs)]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface TableColumn {
+  header: string;
+  align: 'left' | 'right';
+  cell: (row: ResultRow) => string;
+}
+
+/** The columns of the result table, as the seed blogs printed them. Sweep points come first when present. */
+export function resultColumns(rows: ResultRow[]): TableColumn[] {
+  const columns: TableColumn[] = [];
+  if (rows.some((row) => row.point)) columns.push({ header: 'point', align: 'left', cell: (r) => r.point });
+  if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ header: 'phase', align: 'left', cell: (r) => r.phase });
+  columns.push(
+    { header: 'command', align: 'left', cell: (r) => (r.command === 'total' ? r.test : `  ${r.command}`) },
+    { header: 'requests', align: 'right', cell: (r) => r.requests.toLocaleString('en-US') },
+    { header: 'clients', align: 'right', cell: (r) => String(r.clients) },
+    { header: 'pipeline', align: 'right', cell: (r) => String(r.pipeline) },
+    { header: 'key size', align: 'right', cell: (r) => String(r.keySize) },
+    { header: 'value size', align: 'right', cell: (r) => r.valueSize },
+    { header: 'ops/s', align: 'right', cell: (r) => formatOps(r.opsPerSec) + (r.opsRange ? ` (${formatOps(r.opsRange[0])}–${formatOps(r.opsRange[1])})` : '') },
+    { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
+    { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
+    { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
+    { header: 'errors', align: 'right', cell: (r) => (r.errors ? `${r.errors} (${Object.entries(r.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : '0') },
+  );
+  return columns;
+}
+
+export function toMarkdown(rows: ResultRow[]): string {
+  const columns = resultColumns(rows);
+  const escape = (text: string) => text.replace(/\|/g, '\\|').trim();
+  const lines = [
+    `| ${columns.map((c) => c.header).join(' | ')} |`,
+    `| ${columns.map((c) => (c.align === 'right' ? '---:' : ':---')).join(' | ')} |`,
+    ...rows.map((row) => `| ${columns.map((c) => escape(c.cell(row))).join(' | ')} |`),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** A fixed-width text table for terminals. */
+export function toTextTable(rows: ResultRow[]): string {
+  const columns = resultColumns(rows);
+  const cells = rows.map((row) => columns.map((c) => c.cell(row)));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i].length)));
+  const pad = (text: string, i: number) => (columns[i].align === 'right' ? text.padStart(widths[i]) : text.padEnd(widths[i]));
+  const lines = [columns.map((c, i) => pad(c.header, i)).join('  '), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const row of cells) lines.push(row.map((text, i) => pad(text, i)).join('  ').trimEnd());
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,93 @@
+// The result table of a run: one row per measured test at each point, with the settings that shaped it.
+// The CLI's table, the CSV and Markdown exports and the results panel all read these rows.
+import type { CommandResult, LoadResult } from '../engine/types';
+import type { PhasePlan, ValuePlan } from '../scenario/plan';
+import type { RunFile, TestSummary } from './runFile';
+import { representativeLoad } from './summary';
+
+export interface ResultRow {
+  point: string;
+  phase: string;
+  test: string;
+  /** `total` for the test, or a command label inside a mix. */
+  command: string;
+  requests: number;
+  clients: number;
+  pipeline: number;
+  keySize: number;
+  valueSize: string;
+  opsPerSec: number;
+  /** Over repeats: min and max throughput; absent for a single run. */
+  opsRange?: [number, number];
+  meanUs: number;
+  minUs: number;
+  p50Us: number;
+  p90Us: number;
+  p95Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+  errors: number;
+  errorsByKind: Record<string, number>;
+  status: LoadResult['status'];
+}
+
+export function describeValueSize(value: ValuePlan): string {
+  switch (value.kind) {
+    case 'fixed':
+      return String(value.size);
+    case 'range':
+      return `${value.min}..${value.max}`;
+    case 'weighted':
+      return value.choices.map((c) => c.size).join('/');
+  }
+}
+
+function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
+  return run.plan.points.find((p) => p.label === pointLabel)?.phases.find((phase) => phase.name === phaseName);
+}
+
+function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, load: LoadResult, result: CommandResult, isTotal: boolean): ResultRow {
+  const phase = findPhase(run, pointLabel, summary.phase);
+  const repeated = summary.runs > 1 && isTotal;
+  return {
+    point: pointLabel,
+    phase: summary.phase,
+    test: summary.test,
+    command: isTotal ? 'total' : result.command,
+    requests: result.requests,
+    clients: phase?.load.clients ?? 0,
+    pipeline: phase?.load.pipeline ?? 0,
+    keySize: phase?.keys.size ?? 0,
+    valueSize: phase ? describeValueSize(phase.value) : '',
+    opsPerSec: repeated ? summary.opsPerSec.median : result.opsPerSec,
+    opsRange: repeated ? [summary.opsPerSec.min, summary.opsPerSec.max] : undefined,
+    meanUs: result.latency.meanUs,
+    minUs: result.latency.minUs,
+    p50Us: result.latency.p50Us,
+    p90Us: result.latency.p90Us,
+    p95Us: result.latency.p95Us,
+    p99Us: result.latency.p99Us,
+    p999Us: result.latency.p999Us,
+    maxUs: result.latency.maxUs,
+    errors: result.errors,
+    errorsByKind: result.errorsByKind,
+    status: load.status,
+  };
+}
+
+/** Rows of a run: each test's total, followed by its commands when the test is a mix. */
+export function resultRows(run: RunFile, options: { commands?: boolean } = {}): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const point of run.points) {
+    for (const summary of point.summary) {
+      const load = representativeLoad(point.repeats, summary);
+      if (!load) continue;
+      rows.push(rowFrom(run, point.label, summary, load, load.total, true));
+      if (options.commands !== false && load.commands.length > 1) {
+        for (const command of load.commands) rows.push(rowFrom(run, point.label, summary, load, command, false));
+      }
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,87 @@
+// Evaluates a scenario's `expect` lines against its results. Each expectation applies to every measured
+// test at every point (a per-command one to the tests that ran that command).
+import type { CommandResult, LoadResult } from '../engine/types';
+import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
+import type { PointResult, ThresholdOutcome } from './runFile';
+import { representativeLoad } from './summary';
+
+export function metricValue(result: CommandResult, metric: ExpectMetric): number {
+  const latency = result.latency;
+  switch (metric) {
+    case 'ops':
+      return result.opsPerSec;
+    case 'mean':
+      return latency.meanUs;
+    case 'p50':
+      return latency.p50Us;
+    case 'p90':
+      return latency.p90Us;
+    case 'p95':
+      return latency.p95Us;
+    case 'p99':
+      return latency.p99Us;
+    case 'p99.9':
+      return latency.p999Us;
+    case 'max':
+      return latency.maxUs;
+    case 'errors':
+      return result.errors;
+    case 'error-rate':
+      return result.requests > 0 ? result.errors / result.requests : 0;
+  }
+}
+
+export function compare(actual: number, op: CompareOp, expected: number): boolean {
+  switch (op) {
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
+    case '=':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
+  }
+}
+
+function commandResultFor(load: LoadResult, expectation: Expectation): CommandResult | undefined {
+  if (!expectation.command) return load.total;
+  const wanted = expectation.command.toUpperCase();
+  return load.commands.find((c) => c.command.toUpperCase() === wanted);
+}
+
+export function evaluateThresholds(expectations: Expectation[], points: PointResult[]): ThresholdOutcome[] {
+  const outcomes: ThresholdOutcome[] = [];
+  for (const expectation of expectations) {
+    const before = outcomes.length;
+    for (const point of points) {
+      for (const summary of point.summary) {
+        const load = representativeLoad(point.repeats, summary);
+        if (!load) continue;
+        const result = commandResultFor(load, expectation);
+        if (!result) continue; // this test did not run the command the expectation names
+        // Over repeats, throughput is judged on its median; the rest on the representative run.
+        const actual =
+          expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
+        outcomes.push({
+          expectation: expectation.text,
+          metric: expectation.metric,
+          point: point.label,
+          test: summary.test,
+          phase: summary.phase,
+          actual,
+          passed: load.status === 'complete' && compare(actual, expectation.op, expectation.value),
+        });
+      }
+    }
+    // Nothing measured what the expectation names (the run stopped early): that is not a pass.
+    if (outcomes.length === before) {
+      outcomes.push({ expectation: expectation.text, metric: expectation.metric, point: '', test: expectation.command ?? '', phase: '', actual: null, passed: false });
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,39 @@
+// Plain-word warnings about a run: things that change how its numbers should be read.
+import { describeServerError } from '../redis/errors';
+import type { RunFile } from './runFile';
+
+export function runWarnings(run: RunFile): string[] {
+  const warnings: string[] = [];
+  const loads = run.points.flatMap((point) => point.repeats.flat());
+
+  const clientBound = loads.filter((load) => load.health.bottleneck === 'client');
+  if (clientBound.length > 0) {
+    const names = [...new Set(clientBound.map((load) => load.test))].slice(0, 5).join(', ');
+    warnings.push(`The client was CPU-bound (${names}): these numbers understate the server. Run the client on another machine or use more threads.`);
+  }
+
+  const errorsByKind = new Map<string, { count: number; example?: string }>();
+  for (const load of loads) {
+    for (const [kind, count] of Object.entries(load.total.errorsByKind)) {
+      const entry = errorsByKind.get(kind) ?? { count: 0, example: load.total.errorExamples[kind] };
+      entry.count += count;
+      errorsByKind.set(kind, entry);
+    }
+  }
+  for (const [kind, { count, example }] of errorsByKind) {
+    const advice = example ? describeServerError(example) : undefined;
+    warnings.push(`${count.toLocaleString('en-US')} ${kind} error${count === 1 ? '' : 's'}${advice ? `: ${advice}` : example ? `: ${example}` : ''}`);
+  }
+
+  const late = loads.reduce((sum, load) => sum + (load.openLoop?.lateSends ?? 0), 0);
+  if (late > 0) warnings.push(`Open loop: ${late.toLocaleString('en-US')} sends were late (their latency counts from when they were due).`);
+
+  const saves = run.server.events.filter((event) => event.kind === 'bgsave-start').length;
+  const failedSaves = run.server.events.filter((event) => event.kind === 'bgsave-failed').length;
+  const rewrites = run.server.events.filter((event) => event.kind === 'aof-rewrite-start').length;
+  if (saves > 0) warnings.push(`${saves} background snapshot${saves === 1 ? '' : 's'} (BGSAVE) ran during this run.`);
+  if (failedSaves > 0) warnings.push(`${failedSaves} background snapshot${failedSaves === 1 ? '' : 's'} failed: the server may refuse writes (MISCONF).`);
+  if (rewrites > 0) warnings.push(`${rewrites} AOF rewrite${rewrites === 1 ? '' : 's'} ran during this run.`);
+  if (run.server.error) warnings.push(`Server sampling: ${run.server.error}`);
+  return warnings;
+}

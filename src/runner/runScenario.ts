@@ -1,0 +1,163 @@
+// Runs one resolved scenario end to end: server facts, INFO sampling, every point × repeat × phase × test
+// through the engine, clean-up, summaries and thresholds. Returns the run file's content; a run that
+// fails or is cancelled midway keeps what it measured. Used by the CLI and the extension alike.
+import type Redis from 'ioredis';
+import { runLoad } from '../engine';
+import type { LoadResult, LoadTick } from '../engine/types';
+import { deleteKeysMatching } from '../redis/cleanup';
+import { openControlConnection } from '../redis/control';
+import { readServerFacts } from '../redis/info';
+import { ServerMonitor, persistenceEvents } from '../redis/monitor';
+import type { ConnectionOptions, ServerSample } from '../redis/types';
+import type { ScenarioPlan } from '../scenario/plan';
+import { evaluateThresholds } from '../results/thresholds';
+import { summariseRepeats } from '../results/summary';
+import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
+import { TOOL_VERSION } from '../version';
+
+export interface LoadPosition {
+  point: string;
+  phase: string;
+  test: string;
+  repeat: number;
+  measured: boolean;
+  /** 0-based index of this load among all loads of the run, and their count. */
+  index: number;
+  total: number;
+}
+
+export type RunProgress =
+  | { kind: 'load-start'; at: LoadPosition }
+  | { kind: 'tick'; at: LoadPosition; tick: LoadTick }
+  | { kind: 'load-end'; at: LoadPosition; result: LoadResult }
+  | { kind: 'server-sample'; sample: ServerSample };
+
+export interface ScenarioRunContext {
+  connection: ConnectionOptions;
+  /** The target as shown to people: URL without password. */
+  targetDisplay: string;
+  /** A throwaway server started for this run. */
+  local: boolean;
+  /** The scenario's text, stored in the run file. */
+  source: string;
+  file?: string;
+  signal?: AbortSignal;
+  onProgress?: (event: RunProgress) => void;
+}
+
+/** How many loads a plan runs: points × repeats × Σ tests over phases. */
+export function countLoads(plan: ScenarioPlan): number {
+  return plan.points.reduce(
+    (sum, point) => sum + plan.repeat * point.phases.reduce((phaseSum, phase) => phaseSum + phase.tests.length, 0),
+    0,
+  );
+}
+
+export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContext): Promise<RunFile> {
+  const started = new Date();
+  const run: RunFile = {
+    version: RUN_FILE_VERSION,
+    tool: { name: 'rbench', version: TOOL_VERSION },
+    id: runId(started, plan.name),
+    scenario: { name: plan.name, index: plan.index, file: context.file, source: context.source },
+    plan,
+    target: { display: context.targetDisplay, local: context.local },
+    client: plan.target.client,
+    machine: machineFacts(),
+    startedAt: started.toISOString(),
+    finishedAt: started.toISOString(),
+    durationMs: 0,
+    status: 'complete',
+    points: [],
+    server: { samples: [], events: [] },
+    thresholds: [],
+  };
+
+  let control: Redis | undefined;
+  let monitor: ServerMonitor | undefined;
+  try {
+    control = await openControlConnection(context.connection);
+    run.target.server = await readServerFacts(control);
+    monitor = new ServerMonitor(context.connection, { onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }) });
+    await monitor.open();
+    run.server.before = await monitor.sampleNow(0);
+    await monitor.start(1000, started.getTime());
+  } catch (error) {
+    return finish(run, started, 'failed', (error as Error).message, control, monitor);
+  }
+
+  const total = countLoads(plan);
+  let index = 0;
+  let status: RunStatus = 'complete';
+  let failure: string | undefined;
+  outer: for (const point of plan.points) {
+    const pointResult: PointResult = { label: point.label, sweep: point.sweep, repeats: [], summary: [] };
+    run.points.push(pointResult);
+    for (let repeat = 0; repeat < plan.repeat; repeat++) {
+      const measuredLoads: LoadResult[] = [];
+      pointResult.repeats.push(measuredLoads);
+      for (const phase of point.phases) {
+        for (const test of phase.tests) {
+          if (context.signal?.aborted) {
+            status = 'cancelled';
+            break outer;
+          }
+          const at: LoadPosition = { point: point.label, phase: phase.name, test: test.name, repeat, measured: phase.measured, index, total };
+          context.onProgress?.({ kind: 'load-start', at });
+          const result = await runLoad(
+            { phase, test, connection: context.connection, client: plan.target.client },
+            { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
+          );
+          index++;
+          context.onProgress?.({ kind: 'load-end', at, result });
+          // A prefill's numbers are not results, but its failure is the run's.
+          if (phase.measured) measuredLoads.push(result);
+          if (result.status !== 'complete') {
+            status = result.status;
+            failure = result.error;
+            break outer;
+          }
+        }
+      }
+    }
+  }
+  for (const point of run.points) {
+    point.repeats = point.repeats.filter((loads) => loads.length > 0);
+    point.summary = summariseRepeats(point.repeats);
+  }
+  run.points = run.points.filter((point) => point.repeats.length > 0);
+
+  if (plan.cleanup && control && status !== 'failed') {
+    try {
+      run.cleanedUpKeys = await deleteKeysMatching(control, plan.cleanup);
+    } catch (error) {
+      run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
+    }
+  }
+  run.thresholds = evaluateThresholds(plan.expects, run.points);
+  return finish(run, started, status, failure, control, monitor);
+}
+
+async function finish(
+  run: RunFile,
+  started: Date,
+  status: RunStatus,
+  error: string | undefined,
+  control: Redis | undefined,
+  monitor: ServerMonitor | undefined,
+): Promise<RunFile> {
+  if (monitor) {
+    run.server.samples = await monitor.stop();
+    run.server.events = persistenceEvents(run.server.samples);
+    if (status !== 'failed') run.server.after = await monitor.sampleNow(Date.now() - started.getTime()).catch(() => undefined);
+    if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
+    await monitor.close();
+  }
+  control?.disconnect();
+  const finished = new Date();
+  run.status = status;
+  if (error) run.error = error;
+  run.finishedAt = finished.toISOString();
+  run.durationMs = finished.getTime() - started.getTime();
+  return run;
+}

@@ -1,0 +1,118 @@
+// Command arguments → plan templates: placeholders split out of each argument, `*N` repetition and
+// `( … )*N` groups expanded, so the engine receives a flat argument list.
+import type { ArgPart, ArgTemplate, Placeholder, Range } from './plan';
+import { replaceFix, type DiagnosticSink } from './diagnostics';
+import type { ExpandedText } from './interpolate';
+import { tokenizeArgs, type ArgLex, type LexProblem } from './lexer';
+import { PLACEHOLDERS } from './settings';
+import { closest } from './suggest';
+import { parseCount } from './units';
+
+/** A command expanding to more arguments than this is refused: it would not fit a sane request. */
+export const MAX_ARGS = 1_000_000;
+
+const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client)__)/;
+const PLACEHOLDER_BY_TEXT = new Map(PLACEHOLDERS.map((info) => [info.name, info.placeholder]));
+const PLACEHOLDER_LOOKALIKE = /__([A-Za-z](?:[A-Za-z_]{0,18}[A-Za-z])?)__/g;
+
+/** Splits an argument into literal text and placeholders. */
+export function argTemplate(value: string): ArgTemplate {
+  const parts: ArgPart[] = [];
+  for (const piece of value.split(PLACEHOLDER_SPLIT)) {
+    const placeholder: Placeholder | undefined = PLACEHOLDER_BY_TEXT.get(piece);
+    if (placeholder) parts.push({ placeholder });
+    else if (piece) parts.push(piece);
+  }
+  return parts.length > 0 ? parts : [''];
+}
+
+type ArgNode = { kind: 'word'; lex: ArgLex } | { kind: 'group'; open: ArgLex; close?: ArgLex; items: ArgNode[] };
+
+/**
+ * Reads the arguments in `expanded` (the text after the command name) into templates, reporting
+ * problems at their source ranges. Returns the expanded list.
+ */
+export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemplate[] {
+  const problems: LexProblem[] = [];
+  const tokens = tokenizeArgs(expanded.text, 0, expanded.text.length, true, problems);
+  // Quote problems in the source line were reported by the parser; report only those from substituted text.
+  for (const problem of problems) {
+    if (expanded.isSubstituted(problem.start, problem.end)) sink.error(expanded.range(problem.start, problem.end), problem.code, problem.message);
+  }
+  const root: ArgNode[] = [];
+  const stack: Extract<ArgNode, { kind: 'group' }>[] = [];
+  for (const lex of tokens) {
+    const items = stack.length > 0 ? stack[stack.length - 1].items : root;
+    if (lex.kind === 'group-open') {
+      const group: ArgNode = { kind: 'group', open: lex, items: [] };
+      items.push(group);
+      stack.push(group);
+    } else if (lex.kind === 'group-close') {
+      const group = stack.pop();
+      if (group) group.close = lex;
+      else sink.error(expanded.range(lex.start, lex.end), 'unbalanced-group', 'this `)` closes no group — remove it, or quote it: `")"`');
+    } else {
+      items.push({ kind: 'word', lex });
+      lintPlaceholders(expanded, lex, sink);
+    }
+  }
+  for (const open of stack) {
+    sink.error(expanded.range(open.open.start, open.open.end), 'unbalanced-group', 'unclosed `(` — close the group with `)*N`, such as `(__key__ __value__)*10`');
+  }
+  const args: ArgTemplate[] = [];
+  const limit = { exceeded: false };
+  expandNodes(root, expanded, sink, args, limit);
+  if (limit.exceeded) {
+    sink.error(expanded.range(0, expanded.text.length), 'too-many-args', `this command expands to more than ${MAX_ARGS.toLocaleString('en-US')} arguments — lower the \`*N\` counts`);
+  }
+  return args;
+}
+
+function repeatCount(repeat: ArgLex['repeat'], expanded: ExpandedText, sink: DiagnosticSink): number {
+  if (!repeat) return 1;
+  const count = parseCount(repeat.text);
+  if (!count.ok) {
+    sink.error(expanded.range(repeat.start, repeat.end), 'invalid-repeat', `\`*${repeat.text}\`: ${count.message}`);
+    return 1;
+  }
+  return count.value;
+}
+
+function expandNodes(nodes: ArgNode[], expanded: ExpandedText, sink: DiagnosticSink, out: ArgTemplate[], limit: { exceeded: boolean }): void {
+  for (const node of nodes) {
+    if (limit.exceeded) return;
+    if (node.kind === 'word') {
+      const count = repeatCount(node.lex.repeat, expanded, sink);
+      if (out.length + count > MAX_ARGS) {
+        limit.exceeded = true;
+        return;
+      }
+      // Each occurrence is its own template object: placeholders are drawn per occurrence.
+      for (let i = 0; i < count; i++) out.push(argTemplate(node.lex.value));
+    } else {
+      const count = repeatCount(node.close?.repeat, expanded, sink);
+      const once: ArgTemplate[] = [];
+      expandNodes(node.items, expanded, sink, once, limit);
+      if (limit.exceeded || out.length + once.length * count > MAX_ARGS) {
+        limit.exceeded = true;
+        return;
+      }
+      for (let i = 0; i < count; i++) for (const arg of once) out.push(arg.map((part) => (typeof part === 'string' ? part : { ...part })));
+    }
+  }
+}
+
+/** Warns about `__keys__`-like words that are probably misspelt placeholders. */
+function lintPlaceholders(expanded: ExpandedText, lex: ArgLex, sink: DiagnosticSink): void {
+  if (sink.full || lex.quoted || lex.value.length > 10_000) return;
+  const names = PLACEHOLDERS.map((info) => info.name);
+  for (const match of lex.value.matchAll(PLACEHOLDER_LOOKALIKE)) {
+    if (PLACEHOLDER_BY_TEXT.has(match[0])) continue;
+    const suggestion = closest(match[0], names);
+    if (!suggestion) continue;
+    const at = lex.start + (match.index ?? 0);
+    const range: Range = expanded.range(at, at + match[0].length);
+    const fixes = expanded.isSubstituted(lex.start, lex.end) ? undefined : [replaceFix(range, suggestion)];
+    sink.warning(range, 'unknown-placeholder', `\`${match[0]}\` is not a placeholder — did you mean \`${suggestion}\`? (quote the argument to silence this)`, fixes);
+  }
+}

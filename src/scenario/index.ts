@@ -1,0 +1,52 @@
+// The `.rbench` language: parse a file into a tree with exact ranges, resolve it into the plan the
+// engine runs, and format diagnostics for the command line. No `vscode` here: the CLI, the engine
+// tests and the extension share it.
+import type { ResolvedFile } from './plan';
+import { parseDocument } from './parser';
+import { resolveDocument, type ResolveOptions } from './resolver';
+
+export * from './plan';
+export { parseDocument } from './parser';
+export type {
+  ArgToken,
+  BlankLine,
+  CommandLine,
+  CommentLine,
+  DocLine,
+  ExpectLine,
+  HeaderLine,
+  Interpolation,
+  PhaseLine,
+  ScenarioDocument,
+  ScenarioNode,
+  SettingLine,
+  Token,
+  UnknownLine,
+  VariableLine,
+} from './parser';
+export { resolveDocument, type ResolveOptions } from './resolver';
+export { formatDiagnostic, DIAGNOSTIC_LIMIT } from './diagnostics';
+export {
+  SETTINGS,
+  SETTING_NAMES,
+  settingInfo,
+  SWEEP_AXES,
+  EXPECT_METRICS,
+  COMPARE_OPS,
+  PLACEHOLDERS,
+  KEY_DISTRIBUTIONS,
+  type SettingInfo,
+  type SettingKind,
+  type SettingScope,
+  type ExpectMetricInfo,
+  type PlaceholderInfo,
+} from './settings';
+export { SUITE_TESTS, SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
+export { parseCount, parseDuration, parseSize, parseRate, parsePercent, type UnitResult } from './units';
+export { splitExpect } from './values';
+export { COMMAND_NAMES, isRedisCommand, isWriteCommand } from './commands';
+
+/** Parse and resolve in one step. Never throws. */
+export function checkText(text: string, options: ResolveOptions = {}): ResolvedFile {
+  return resolveDocument(parseDocument(text), options);
+}

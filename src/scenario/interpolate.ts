@@ -1,0 +1,169 @@
+// `{{var}}` and `${env:…}` substitution. A line's text is expanded before its values are read; the
+// expanded text keeps a map back to the source, so a problem in a substituted value is reported at
+// the `{{name}}` that brought it in, and every character knows whether it came from the file, the
+// environment or the command line (a password must not come from the file).
+import type { Range } from './plan';
+import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
+import type { Interpolation, VariableLine } from './parser';
+import { closest } from './suggest';
+
+export type Origin = 'file' | 'env' | 'cli';
+
+interface Segment {
+  /** Offsets in the expanded text. */
+  from: number;
+  to: number;
+  /** Offsets in the source line. */
+  srcStart: number;
+  srcEnd: number;
+  /** Substituted text maps as a whole to its `{{…}}` / `${…}`. */
+  substituted: boolean;
+  origin: Origin;
+}
+
+export interface Piece {
+  text: string;
+  origin: Origin;
+}
+
+export class ExpandedText {
+  constructor(
+    readonly text: string,
+    readonly line: number,
+    private readonly segments: Segment[],
+  ) {}
+
+  /** A literal text with an identity map, for text that is not from a source line (suite commands). */
+  static literal(text: string, line = 0, origin: Origin = 'file'): ExpandedText {
+    return new ExpandedText(text, line, [{ from: 0, to: text.length, srcStart: 0, srcEnd: text.length, substituted: false, origin }]);
+  }
+
+  /** The source range of `text[start, end)`. */
+  range(start: number, end: number): Range {
+    return rangeOf(this.line, this.sourceOffset(start, false), this.sourceOffset(Math.max(start, end), true));
+  }
+
+  private sourceOffset(offset: number, isEnd: boolean): number {
+    const segments = this.segments;
+    // A start offset lies in the last segment starting at or before it; an end offset closes the
+    // first segment ending at or after it.
+    let low = 0;
+    let high = segments.length - 1;
+    while (low < high) {
+      if (isEnd) {
+        const mid = (low + high) >> 1;
+        if (segments[mid].to >= offset) high = mid;
+        else low = mid + 1;
+      } else {
+        const mid = (low + high + 1) >> 1;
+        if (segments[mid].from <= offset) low = mid;
+        else high = mid - 1;
+      }
+    }
+    const segment = segments[low];
+    if (segment.substituted) return isEnd ? segment.srcEnd : segment.srcStart;
+    return segment.srcStart + Math.min(Math.max(offset - segment.from, 0), segment.to - segment.from);
+  }
+
+  /** Where the characters of `text[start, end)` came from. */
+  originsIn(start: number, end: number): Set<Origin> {
+    const origins = new Set<Origin>();
+    for (const segment of this.segments) if (segment.from < end && segment.to > start) origins.add(segment.origin);
+    return origins;
+  }
+
+  /** True when `text[start, end)` contains substituted text. */
+  isSubstituted(start: number, end: number): boolean {
+    return this.segments.some((segment) => segment.substituted && segment.from < end && segment.to > start);
+  }
+
+  pieces(): Piece[] {
+    return this.segments.map((segment) => ({ text: this.text.slice(segment.from, segment.to), origin: segment.origin }));
+  }
+}
+
+/** A source line as far as expansion is concerned. */
+interface ExpandableLine {
+  line: number;
+  text: string;
+  interpolations: readonly Interpolation[];
+}
+
+/**
+ * Variables visible in one scope (file, or one scenario over the file). Definitions are visible
+ * throughout the scope and may use each other in any order; command-line values override them.
+ */
+export class VariableScope {
+  private readonly memo = new Map<string, Piece[]>();
+  private readonly expanding = new Set<string>();
+
+  constructor(
+    private readonly definitions: ReadonlyMap<string, VariableLine>,
+    private readonly cliVars: Readonly<Record<string, string>>,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly sink: DiagnosticSink,
+  ) {}
+
+  /** Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. */
+  expand(source: ExpandableLine, from: number, to: number): ExpandedText {
+    const parts: string[] = [];
+    const segments: Segment[] = [];
+    let length = 0;
+    const push = (text: string, srcStart: number, srcEnd: number, substituted: boolean, origin: Origin) => {
+      if (text.length === 0 && substituted) return;
+      segments.push({ from: length, to: length + text.length, srcStart, srcEnd, substituted, origin });
+      parts.push(text);
+      length += text.length;
+    };
+    let at = from;
+    for (const ref of source.interpolations) {
+      if (ref.start < from || ref.end > to) continue;
+      if (ref.start > at) push(source.text.slice(at, ref.start), at, ref.start, false, 'file');
+      for (const piece of this.valueOf(ref)) push(piece.text, ref.start, ref.end, true, piece.origin);
+      at = ref.end;
+    }
+    if (to > at || segments.length === 0) push(source.text.slice(at, to), at, to, false, 'file');
+    return new ExpandedText(parts.join(''), source.line, segments);
+  }
+
+  private valueOf(ref: Interpolation): Piece[] {
+    if (ref.kind === 'env') {
+      const value = this.env[ref.name];
+      if (value !== undefined && value !== '') return [{ text: value, origin: 'env' }];
+      // The default is written in the file, so it counts as file text.
+      if (ref.defaultValue !== undefined) return [{ text: ref.defaultValue, origin: 'file' }];
+      if (value === undefined) {
+        this.sink.error(ref.range, 'unset-env', `environment variable \`${ref.name}\` is not set — set it, or give a default: \`\${env:${ref.name}:-value}\``);
+      }
+      return [];
+    }
+    return this.variable(ref.name, ref.nameRange) ?? [];
+  }
+
+  /** A variable's expanded value, or undefined (reported) when it is not defined. */
+  variable(name: string, usedAt: Range): Piece[] | undefined {
+    const cli = this.cliVars[name];
+    if (cli !== undefined) return [{ text: cli, origin: 'cli' }];
+    const definition = this.definitions.get(name);
+    if (!definition) {
+      const suggestion = this.sink.full ? undefined : closest(name, [...this.definitions.keys(), ...Object.keys(this.cliVars)]);
+      if (suggestion) {
+        this.sink.error(usedAt, 'unknown-variable', `unknown variable \`${name}\` — did you mean \`${suggestion}\`?`, [replaceFix(usedAt, suggestion)]);
+      } else {
+        this.sink.error(usedAt, 'unknown-variable', `unknown variable \`${name}\` — define it with \`@${name} = value\` or pass \`--var ${name}=value\``);
+      }
+      return undefined;
+    }
+    const cached = this.memo.get(name);
+    if (cached) return cached;
+    if (this.expanding.has(name)) {
+      this.sink.error(usedAt, 'variable-cycle', `variable \`${name}\` refers to itself through \`{{…}}\` — give it a value that does not depend on itself`);
+      return [];
+    }
+    this.expanding.add(name);
+    const pieces = this.expand(definition, definition.value.start, definition.value.end).pieces();
+    this.expanding.delete(name);
+    this.memo.set(name, pieces);
+    return pieces;
+  }
+}

@@ -1,0 +1,278 @@
+// Character-level reading of `.rbench` lines: line splitting, trailing comments, `{{var}}` and
+// `${env:…}` references, and argument tokens (quotes, escapes, `*N` repetition, `( … )*N` groups).
+// Everything works on character offsets within one line and runs in linear time; callers turn
+// offsets into ranges (the parser on source lines, the resolver on interpolated text).
+
+export interface LexProblem {
+  start: number;
+  end: number;
+  code: string;
+  message: string;
+}
+
+/** Splits on `\r\n`, `\n` or `\r`; the line texts exclude the line break. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+export function isSpace(char: string): boolean {
+  return char === ' ' || char === '\t' || char === '\f' || char === '\v' || char === '\u00a0' || char === '\ufeff';
+}
+
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface InterpolationRef {
+  kind: 'variable' | 'env';
+  /** The whole `{{…}}` or `${…}`. */
+  start: number;
+  end: number;
+  name: string;
+  nameStart: number;
+  nameEnd: number;
+  /** `${env:NAME:-default}`: the default text. */
+  defaultValue?: string;
+}
+
+export interface LineScan {
+  /** First non-space character. */
+  contentStart: number;
+  /** End of the content: before a trailing comment, trailing spaces trimmed. */
+  contentEnd: number;
+  /** Where a trailing ` # comment` starts. */
+  commentStart?: number;
+  interpolations: InterpolationRef[];
+  problems: LexProblem[];
+}
+
+/**
+ * Finds the content of a line (without a trailing comment) and its interpolations. A `#` starts a
+ * comment at the beginning of the content or after a space, outside quotes and interpolations.
+ * After an unterminated `{{` or `${` the rest of the line is literal text.
+ */
+export function scanLine(text: string, from = 0): LineScan {
+  const interpolations: InterpolationRef[] = [];
+  const problems: LexProblem[] = [];
+  const length = text.length;
+  let contentStart = from;
+  while (contentStart < length && isSpace(text[contentStart])) contentStart++;
+  let commentStart: number | undefined;
+  let quote = '';
+  let interpolating = true;
+  let i = contentStart;
+  while (i < length) {
+    const char = text[i];
+    if (interpolating && (char === '{' || char === '$') && text[i + 1] === '{') {
+      const ref = char === '{' ? readVariableRef(text, i, problems) : readEnvRef(text, i, problems);
+      if (ref === 'unterminated') {
+        interpolating = false;
+        i += 2;
+        continue;
+      }
+      if (ref) interpolations.push(ref.ref);
+      i = ref ? ref.ref.end : i + 2;
+      continue;
+    }
+    if (quote === '') {
+      if (char === '"' || char === "'") quote = char;
+      else if (char === '#' && (i === contentStart || isSpace(text[i - 1]))) {
+        commentStart = i;
+        break;
+      }
+    } else if (quote === '"') {
+      if (char === '\\') {
+        i += 2;
+        continue;
+      }
+      if (char === '"') quote = '';
+    } else if (char === "'") {
+      quote = '';
+    }
+    i++;
+  }
+  let contentEnd = commentStart ?? length;
+  while (contentEnd > contentStart && isSpace(text[contentEnd - 1])) contentEnd--;
+  return { contentStart, contentEnd, commentStart, interpolations, problems };
+}
+
+type RefResult = { ref: InterpolationRef } | 'unterminated' | undefined;
+
+function readVariableRef(text: string, start: number, problems: LexProblem[]): RefResult {
+  const close = text.indexOf('}}', start + 2);
+  if (close < 0) {
+    problems.push({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' });
+    return 'unterminated';
+  }
+  const end = close + 2;
+  const inner = text.slice(start + 2, close);
+  const name = inner.trim();
+  const nameStart = start + 2 + inner.indexOf(name);
+  if (!VARIABLE_NAME.test(name)) {
+    problems.push({
+      start,
+      end,
+      code: 'invalid-variable-name',
+      message: name
+        ? `\`${name}\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
+        : 'empty `{{}}` — write a variable name inside: `{{name}}`',
+    });
+    return undefined;
+  }
+  return { ref: { kind: 'variable', start, end, name, nameStart, nameEnd: nameStart + name.length } };
+}
+
+function readEnvRef(text: string, start: number, problems: LexProblem[]): RefResult {
+  const close = text.indexOf('}', start + 2);
+  if (close < 0) {
+    problems.push({ start, end: text.length, code: 'unterminated-env', message: 'unterminated `${` — close it with `}`: `${env:NAME}`' });
+    return 'unterminated';
+  }
+  const end = close + 1;
+  const inner = text.slice(start + 2, close);
+  if (!inner.startsWith('env:')) {
+    problems.push({ start, end, code: 'unknown-interpolation', message: `\`\${${inner}}\` is not supported — write \`\${env:NAME}\` or \`\${env:NAME:-default}\`` });
+    return undefined;
+  }
+  const defaultAt = inner.indexOf(':-', 4);
+  const name = defaultAt < 0 ? inner.slice(4) : inner.slice(4, defaultAt);
+  const nameStart = start + 2 + 4;
+  if (!ENV_NAME.test(name)) {
+    problems.push({
+      start,
+      end,
+      code: 'invalid-env-name',
+      message: `\`${name}\` is not an environment variable name — write letters, digits and \`_\`: \`\${env:NAME}\``,
+    });
+    return undefined;
+  }
+  const ref: InterpolationRef = { kind: 'env', start, end, name, nameStart, nameEnd: nameStart + name.length };
+  if (defaultAt >= 0) ref.defaultValue = inner.slice(defaultAt + 2);
+  return { ref };
+}
+
+export interface ArgLex {
+  kind: 'word' | 'group-open' | 'group-close';
+  start: number;
+  end: number;
+  /** The argument after removing quotes and escapes (and a `*N` suffix). */
+  value: string;
+  quoted: boolean;
+  /** The `N` of a `*N` suffix, for words and group closes. */
+  repeat?: { start: number; end: number; text: string };
+}
+
+const REPEAT_SUFFIX = /\*(\d[0-9A-Za-z_./]*)$/;
+const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
+
+/**
+ * Splits `text[from, to)` into arguments. With `groups`, an unquoted `(` opening a word, a `)`
+ * closing one (optionally followed by `*N`) and a `*N` suffix after a word are structure; without,
+ * they are ordinary characters.
+ */
+export function tokenizeArgs(text: string, from: number, to: number, groups: boolean, problems: LexProblem[], maxTokens = Infinity): ArgLex[] {
+  const tokens: ArgLex[] = [];
+  let i = from;
+  while (i < to && tokens.length < maxTokens) {
+    while (i < to && isSpace(text[i])) i++;
+    if (i >= to) break;
+    if (groups && text[i] === '(') {
+      tokens.push({ kind: 'group-open', start: i, end: i + 1, value: '(', quoted: false });
+      i++;
+      continue;
+    }
+    const start = i;
+    const chunks: string[] = [];
+    let quoted = false;
+    let unquotedFrom = start; // start of the current unquoted run
+    let tailFrom = start; // where the trailing unquoted part of the word begins
+    let close: ArgLex | undefined;
+    while (i < to && !isSpace(text[i])) {
+      const char = text[i];
+      if (char === '"' || char === "'") {
+        if (i > unquotedFrom) chunks.push(text.slice(unquotedFrom, i));
+        quoted = true;
+        i = readQuoted(text, i, to, chunks, problems);
+        unquotedFrom = i;
+        tailFrom = i;
+        continue;
+      }
+      if (groups && char === ')') {
+        close = readGroupClose(text, i, to);
+        if (close) break;
+      }
+      i++;
+    }
+    const wordEnd = close ? close.start : i;
+    if (wordEnd > start) {
+      // Most words have no quotes: their value is a plain slice.
+      let value: string;
+      if (quoted) {
+        if (wordEnd > unquotedFrom) chunks.push(text.slice(unquotedFrom, wordEnd));
+        value = chunks.join('');
+      } else {
+        value = text.slice(start, wordEnd);
+      }
+      const word: ArgLex = { kind: 'word', start, end: wordEnd, value, quoted };
+      if (groups) {
+        const tail = text.slice(tailFrom, wordEnd);
+        const suffix = REPEAT_SUFFIX.exec(tail);
+        // `*5` alone is a literal; the suffix needs something to repeat.
+        if (suffix && (suffix.index > 0 || tailFrom > start)) {
+          word.repeat = { start: tailFrom + suffix.index + 1, end: wordEnd, text: suffix[1] };
+          word.value = word.value.slice(0, word.value.length - suffix[0].length);
+        }
+      }
+      tokens.push(word);
+    }
+    if (close) {
+      tokens.push(close);
+      i = close.end;
+    }
+  }
+  return tokens;
+}
+
+/** A `)` ending a word, optionally followed by `*N`, closes a group; otherwise it is literal. */
+function readGroupClose(text: string, at: number, to: number): ArgLex | undefined {
+  let end = at + 1;
+  if (end < to && text[end] === '*') {
+    end++;
+    if (end >= to || !/[0-9]/.test(text[end])) return undefined;
+    while (end < to && /[0-9A-Za-z_./]/.test(text[end])) end++;
+  }
+  if (end < to && !isSpace(text[end])) return undefined;
+  const close: ArgLex = { kind: 'group-close', start: at, end, value: ')', quoted: false };
+  if (end > at + 1) close.repeat = { start: at + 2, end, text: text.slice(at + 2, end) };
+  return close;
+}
+
+/** Reads a quoted section starting at `text[start]`; returns the offset after the closing quote. */
+function readQuoted(text: string, start: number, to: number, chunks: string[], problems: LexProblem[]): number {
+  const quote = text[start];
+  let i = start + 1;
+  let runFrom = i;
+  while (i < to && text[i] !== quote) {
+    if (quote === '"' && text[i] === '\\' && i + 1 < to) {
+      if (i > runFrom) chunks.push(text.slice(runFrom, i));
+      const next = text[i + 1];
+      const hex = next === 'x' ? /^[0-9A-Fa-f]{2}$/.exec(text.slice(i + 2, i + 4)) : null;
+      if (hex) {
+        chunks.push(String.fromCharCode(parseInt(hex[0], 16)));
+        i += 4;
+      } else {
+        // An unknown escape keeps its backslash, as redis-cli does.
+        chunks.push(ESCAPES[next] ?? '\\' + next);
+        i += 2;
+      }
+      runFrom = i;
+      continue;
+    }
+    i++;
+  }
+  if (i > runFrom) chunks.push(text.slice(runFrom, i));
+  if (i >= to) {
+    problems.push({ start, end: to, code: 'unterminated-quote', message: `unterminated ${quote === '"' ? 'double' : 'single'} quote — add the closing \`${quote}\`` });
+    return to;
+  }
+  return i + 1;
+}

@@ -1,0 +1,411 @@
+// `.rbench` text → document tree. Every line is classified (header, setting, variable, command,
+// expect, phase, comment, blank, unknown) and every token keeps its exact range, for diagnostics
+// and for editor features built on this tree. Syntax problems become diagnostics; nothing throws.
+import type { Diagnostic, Range } from './plan';
+import { COMMAND_NAMES, isRedisCommand } from './commands';
+import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
+import { isSpace, scanLine, splitLines, tokenizeArgs, VARIABLE_NAME, type ArgLex, type InterpolationRef, type LexProblem } from './lexer';
+import { SETTING_NAMES, settingInfo, type SettingInfo } from './settings';
+import { closest } from './suggest';
+
+/**
+ * A piece of a line: its source text, character offsets and range. Text and range are computed on
+ * demand: a large file has millions of tokens, and most are never looked at.
+ */
+export class Token {
+  constructor(
+    readonly line: number,
+    protected readonly lineText: string,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  get text(): string {
+    return this.lineText.slice(this.start, this.end);
+  }
+
+  get range(): Range {
+    return rangeOf(this.line, this.start, this.end);
+  }
+}
+
+export class ArgToken extends Token {
+  readonly kind: ArgLex['kind'];
+  /** Unquoted, unescaped text. */
+  readonly value: string;
+  readonly quoted: boolean;
+  /** The `N` of `*N`. */
+  readonly repeat?: Token;
+
+  constructor(line: number, lineText: string, lex: ArgLex) {
+    super(line, lineText, lex.start, lex.end);
+    this.kind = lex.kind;
+    this.value = lex.value;
+    this.quoted = lex.quoted;
+    if (lex.repeat) this.repeat = new Token(line, lineText, lex.repeat.start, lex.repeat.end);
+  }
+}
+
+/** A `{{name}}` or `${env:NAME}` reference in a line. */
+export class Interpolation {
+  readonly kind: InterpolationRef['kind'];
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+  readonly nameStart: number;
+  readonly nameEnd: number;
+  readonly defaultValue?: string;
+
+  constructor(
+    readonly line: number,
+    ref: InterpolationRef,
+  ) {
+    this.kind = ref.kind;
+    this.start = ref.start;
+    this.end = ref.end;
+    this.name = ref.name;
+    this.nameStart = ref.nameStart;
+    this.nameEnd = ref.nameEnd;
+    if (ref.defaultValue !== undefined) this.defaultValue = ref.defaultValue;
+  }
+
+  get range(): Range {
+    return rangeOf(this.line, this.start, this.end);
+  }
+
+  get nameRange(): Range {
+    return rangeOf(this.line, this.nameStart, this.nameEnd);
+  }
+}
+
+/** What every line has; the kind-specific fields are added by the parser. */
+class LineNode {
+  comment?: Token;
+
+  constructor(
+    public kind: DocLine['kind'],
+    /** Zero-based line number. */
+    readonly line: number,
+    /** The whole line, without its line break. */
+    readonly text: string,
+    /** Offsets of the content: after indentation, before a trailing comment. */
+    readonly contentStart: number,
+    readonly contentEnd: number,
+    readonly interpolations: readonly Interpolation[],
+  ) {}
+
+  get range(): Range {
+    return rangeOf(this.line, 0, this.text.length);
+  }
+}
+
+interface LineBase {
+  kind: DocLine['kind'];
+  line: number;
+  range: Range;
+  text: string;
+  contentStart: number;
+  contentEnd: number;
+  comment?: Token;
+  interpolations: readonly Interpolation[];
+}
+
+export interface BlankLine extends LineBase {
+  kind: 'blank';
+}
+export interface CommentLine extends LineBase {
+  kind: 'comment';
+}
+export interface HeaderLine extends LineBase {
+  kind: 'header';
+  /** Trimmed text after `###` (may be empty). */
+  name: string;
+  nameRange: Range;
+}
+export interface VariableLine extends LineBase {
+  kind: 'variable';
+  name: Token;
+  /** The value as written (trimmed; possibly empty, then at the end of the line). */
+  value: Token;
+}
+export interface SettingLine extends LineBase {
+  kind: 'setting';
+  keyword: Token;
+  setting: SettingInfo;
+  args: ArgToken[];
+  /** Everything after the keyword; absent when nothing follows it. */
+  value?: Token;
+}
+export interface ExpectLine extends LineBase {
+  kind: 'expect';
+  keyword: Token;
+  value?: Token;
+}
+export interface PhaseLine extends LineBase {
+  kind: 'phase';
+  keyword: Token;
+  /** false for `prefill`. */
+  measured: boolean;
+  name?: Token;
+  /** Words after the name (an error). */
+  extra?: Token;
+}
+export interface CommandLine extends LineBase {
+  kind: 'command';
+  /** `80%` before the command; `percent` is the number. */
+  weight?: Token & { percent: number };
+  command: Token;
+  /** Upper-case command name. */
+  name: string;
+  args: ArgToken[];
+  /** Offset where the arguments begin (after the command word). */
+  argsStart: number;
+}
+export interface UnknownLine extends LineBase {
+  kind: 'unknown';
+  word: Token;
+}
+
+export type DocLine = BlankLine | CommentLine | HeaderLine | VariableLine | SettingLine | ExpectLine | PhaseLine | CommandLine | UnknownLine;
+
+export interface ScenarioNode {
+  name: string;
+  index: number;
+  /** Absent for a file without headers (one implicit scenario). */
+  header?: HeaderLine;
+  nameRange: Range;
+  headerRange: Range;
+  /** From the header to the end of the line before the next header. */
+  range: Range;
+  /** The lines after the header. */
+  lines: DocLine[];
+}
+
+export interface ScenarioDocument {
+  lines: DocLine[];
+  /** Lines before the first header (none when the whole file is one implicit scenario). */
+  fileLines: DocLine[];
+  scenarios: ScenarioNode[];
+  diagnostics: Diagnostic[];
+  /** Syntax problems beyond the diagnostic limit. */
+  droppedDiagnostics: number;
+}
+
+const WEIGHT = /^\d+(?:\.\d+)?%$/;
+const PHASE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+const KEYWORDS = [...SETTING_NAMES, ...COMMAND_NAMES];
+
+export function parseDocument(text: string): ScenarioDocument {
+  const sink = new DiagnosticSink();
+  const lines = splitLines(text).map((lineText, index) => parseLine(lineText, index, sink));
+  const { fileLines, scenarios } = groupScenarios(lines, sink);
+  return { lines, fileLines, scenarios, diagnostics: sink.finish(), droppedDiagnostics: sink.dropped };
+}
+
+function token(line: number, text: string, start: number, end: number): Token {
+  return new Token(line, text, start, end);
+}
+
+function argToken(line: number, text: string, lex: ArgLex): ArgToken {
+  return new ArgToken(line, text, lex);
+}
+
+const NO_INTERPOLATIONS: readonly Interpolation[] = Object.freeze([]);
+
+/** Gives a line node its kind and kind-specific fields (one object per line, no copies). */
+function become<T extends DocLine>(base: LineBase, kind: T['kind'], fields: Omit<T, keyof LineBase>): T {
+  base.kind = kind;
+  return Object.assign(base, fields) as T;
+}
+
+function reportProblems(line: number, problems: LexProblem[], sink: DiagnosticSink): void {
+  for (const problem of problems) sink.error(rangeOf(line, problem.start, problem.end), problem.code, problem.message);
+}
+
+export function parseLine(text: string, line: number, sink: DiagnosticSink): DocLine {
+  const headerAt = firstNonSpace(text);
+  if (text.startsWith('###', headerAt)) {
+    const raw = text.slice(headerAt + 3);
+    const name = raw.trim();
+    const nameStart = name ? headerAt + 3 + raw.indexOf(name) : text.length;
+    const base = new LineNode('header', line, text, headerAt, text.length, NO_INTERPOLATIONS);
+    return become<HeaderLine>(base, 'header', { name, nameRange: rangeOf(line, nameStart, nameStart + name.length) });
+  }
+  const scan = scanLine(text, headerAt);
+  const interpolations = scan.interpolations.length === 0 ? NO_INTERPOLATIONS : scan.interpolations.map((ref) => new Interpolation(line, ref));
+  const base: LineBase = new LineNode('blank', line, text, scan.contentStart, scan.contentEnd, interpolations);
+  if (scan.commentStart !== undefined) base.comment = token(line, text, scan.commentStart, text.length);
+  if (scan.contentStart >= scan.contentEnd) {
+    base.kind = scan.commentStart !== undefined ? 'comment' : 'blank';
+    return base as BlankLine | CommentLine;
+  }
+  reportProblems(line, scan.problems, sink);
+  if (text[scan.contentStart] === '@') return parseVariable(base, sink);
+
+  // Only the first word decides the kind of line; the rest is read by the kind's own parser.
+  const problems: LexProblem[] = [];
+  const first = tokenizeArgs(text, scan.contentStart, scan.contentEnd, false, problems, 1)[0];
+  if (interpolations.some((ref) => ref.start < first.end)) {
+    reportProblems(line, problems, sink);
+    sink.error(rangeOf(line, first.start, first.end), 'interpolated-keyword', 'a line must start with a setting or command name written out — it cannot come from `{{…}}` or `${…}`');
+    return become<UnknownLine>(base, 'unknown', { word: token(line, text, first.start, first.end) });
+  }
+  const setting = settingInfo(first.value);
+  if (setting && !first.quoted) {
+    const words = tokenizeArgs(text, scan.contentStart, scan.contentEnd, false, problems);
+    reportProblems(line, problems, sink);
+    return parseKeywordLine(base, setting, words, sink);
+  }
+  if (WEIGHT.test(first.value) || isRedisCommand(first.value)) return parseCommand(base, sink);
+  reportProblems(line, problems, sink);
+  const word = token(line, text, first.start, first.end);
+  reportUnknownWord(word, 'unknown-keyword', sink);
+  return become<UnknownLine>(base, 'unknown', { word });
+}
+
+function firstNonSpace(text: string): number {
+  let at = 0;
+  while (at < text.length && isSpace(text[at])) at++;
+  return at;
+}
+
+/** `unknown setting or command \`x\` — did you mean \`y\`?` with a fix replacing the word. */
+function reportUnknownWord(word: Token, code: string, sink: DiagnosticSink, candidates: readonly string[] = KEYWORDS): void {
+  if (sink.full) {
+    sink.error(word.range, code, `unknown setting or command \`${word.text}\``);
+    return;
+  }
+  const suggestion = closest(word.text, candidates);
+  const what = candidates === KEYWORDS ? 'setting or command' : 'command';
+  if (suggestion && suggestion.toLowerCase() === word.text.toLowerCase()) {
+    sink.error(word.range, code, `settings are written in lower case — write \`${suggestion}\``, [replaceFix(word.range, suggestion)]);
+  } else if (suggestion) {
+    sink.error(word.range, code, `unknown ${what} \`${word.text}\` — did you mean \`${suggestion}\`?`, [replaceFix(word.range, suggestion)]);
+  } else {
+    sink.error(word.range, code, `unknown ${what} \`${word.text}\` — start the line with a setting (such as \`clients\`), a Redis command (such as \`GET\`), \`@name = value\` or \`# comment\``);
+  }
+}
+
+function parseVariable(base: LineBase, sink: DiagnosticSink): VariableLine | UnknownLine {
+  const { text, line, contentStart, contentEnd } = base;
+  const match = /^@([^\s=]*)\s*(=)?/.exec(text.slice(contentStart, contentEnd));
+  const nameText = match?.[1] ?? '';
+  const name = token(line, text, contentStart + 1, contentStart + 1 + nameText.length);
+  if (!VARIABLE_NAME.test(nameText) || !match?.[2]) {
+    const problem = !VARIABLE_NAME.test(nameText)
+      ? nameText
+        ? `\`${nameText}\` is not a variable name — use letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
+        : 'a variable needs a name — write `@name = value`'
+      : `\`@${nameText}\` needs a value — write \`@${nameText} = value\``;
+    sink.error(rangeOf(line, contentStart, contentEnd), 'invalid-variable', problem);
+    return become<UnknownLine>(base, 'unknown', { word: token(line, text, contentStart, contentStart + 1 + nameText.length) });
+  }
+  let valueStart = contentStart + match[0].length;
+  while (valueStart < contentEnd && /\s/.test(text[valueStart])) valueStart++;
+  return become<VariableLine>(base, 'variable', { name, value: token(line, text, valueStart, Math.max(valueStart, contentEnd)) });
+}
+
+function parseKeywordLine(base: LineBase, setting: SettingInfo, words: ArgLex[], sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
+  const { line, text, contentEnd } = base;
+  const keyword = token(line, text, words[0].start, words[0].end);
+  const value = words.length > 1 ? token(line, text, words[1].start, contentEnd) : undefined;
+  if (setting.kind === 'expect') return become<ExpectLine>(base, 'expect', { keyword, value });
+  if (setting.kind === 'phase' || setting.kind === 'prefill') {
+    const phase = become<PhaseLine>(base, 'phase', { keyword, measured: setting.kind === 'phase' });
+    if (words.length > 1) phase.name = token(line, text, words[1].start, words[1].end);
+    if (words.length > 2) phase.extra = token(line, text, words[2].start, contentEnd);
+    if (!phase.name && phase.measured) {
+      sink.error(keyword.range, 'missing-phase-name', 'a phase needs a name — write `phase NAME`, such as `phase read`');
+    } else if (phase.name && !PHASE_NAME.test(phase.name.text)) {
+      sink.error(phase.name.range, 'invalid-phase-name', `\`${phase.name.text}\` is not a phase name — use letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
+    }
+    if (phase.extra) sink.error(phase.extra.range, 'invalid-phase-name', 'a phase name is one word — remove the rest or join it with `-`');
+    return phase;
+  }
+  return become<SettingLine>(base, 'setting', { keyword, setting, args: words.slice(1).map((word) => argToken(line, text, word)), value });
+}
+
+function parseCommand(base: LineBase, sink: DiagnosticSink): CommandLine | UnknownLine {
+  const { line, text, contentStart, contentEnd } = base;
+  const problems: LexProblem[] = [];
+  const lexed = tokenizeArgs(text, contentStart, contentEnd, true, problems);
+  reportProblems(line, problems, sink);
+  let at = 0;
+  let weight: CommandLine['weight'];
+  if (lexed[0].kind === 'word' && WEIGHT.test(lexed[0].value)) {
+    weight = Object.assign(token(line, text, lexed[0].start, lexed[0].end), { percent: Number(lexed[0].value.slice(0, -1)) });
+    at = 1;
+  }
+  const commandLex = lexed[at];
+  if (!commandLex) {
+    sink.error(weight!.range, 'missing-command', `a weight must be followed by a command — write \`${weight!.text} GET key\``);
+    return become<UnknownLine>(base, 'unknown', { word: weight! });
+  }
+  const command = token(line, text, commandLex.start, commandLex.end);
+  if (commandLex.kind !== 'word' || !isRedisCommand(commandLex.value) || commandLex.quoted) {
+    reportUnknownWord(command, 'unknown-command', sink, COMMAND_NAMES);
+    return become<UnknownLine>(base, 'unknown', { word: command });
+  }
+  return become<CommandLine>(base, 'command', {
+    weight,
+    command,
+    name: commandLex.value.toUpperCase(),
+    args: lexed.slice(at + 1).map((lex) => argToken(line, text, lex)),
+    argsStart: commandLex.end,
+  });
+}
+
+function groupScenarios(lines: DocLine[], sink: DiagnosticSink): { fileLines: DocLine[]; scenarios: ScenarioNode[] } {
+  const headerIndexes: number[] = [];
+  lines.forEach((line, index) => line.kind === 'header' && headerIndexes.push(index));
+  const lastLine = lines[lines.length - 1];
+  const endOf = (index: number) => lines[index].range.end;
+
+  if (headerIndexes.length === 0) {
+    const hasCommands = lines.some((line) => line.kind === 'command' || (line.kind === 'setting' && line.setting.kind === 'suite'));
+    if (!hasCommands) return { fileLines: lines, scenarios: [] };
+    const firstLine = lines[0].range;
+    const scenario: ScenarioNode = {
+      name: 'scenario 1',
+      index: 0,
+      nameRange: firstLine,
+      headerRange: firstLine,
+      range: { start: firstLine.start, end: lastLine.range.end },
+      lines,
+    };
+    return { fileLines: [], scenarios: [scenario] };
+  }
+
+  const fileLines = lines.slice(0, headerIndexes[0]);
+  for (const line of fileLines) {
+    if (line.kind === 'command') {
+      sink.error(line.command.range, 'command-outside-scenario', 'this command belongs to no scenario — add a `### name` line above it (lines before the first `###` only hold shared settings)');
+    }
+  }
+  const seen = new Map<string, HeaderLine>();
+  const scenarios = headerIndexes.map((lineIndex, index): ScenarioNode => {
+    const header = lines[lineIndex] as HeaderLine;
+    const nextHeader = headerIndexes[index + 1] ?? lines.length;
+    const name = header.name || `scenario ${index + 1}`;
+    const earlier = seen.get(name);
+    if (earlier) {
+      sink.error(
+        header.name ? header.nameRange : header.range,
+        'duplicate-scenario',
+        `another scenario is already named \`${name}\` (line ${earlier.line + 1}) — results are stored by name, so give this one a different name`,
+      );
+    } else {
+      seen.set(name, header);
+    }
+    return {
+      name,
+      index,
+      header,
+      nameRange: header.name ? header.nameRange : header.range,
+      headerRange: header.range,
+      range: { start: header.range.start, end: endOf(nextHeader - 1) },
+      lines: lines.slice(lineIndex + 1, nextHeader),
+    };
+  });
+  return { fileLines, scenarios };
+}

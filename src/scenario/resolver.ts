@@ -1,0 +1,510 @@
+// Document tree → resolved plan (plan.ts): variables and environment substituted, values read and
+// checked, defaults applied, phases formed, sweeps and suites expanded. Every problem becomes a
+// diagnostic; the plan is produced even for a file with errors (the runner refuses those).
+import type {
+  CommandTemplate,
+  Expectation,
+  KeyPlan,
+  LoadPlan,
+  PhasePlan,
+  PointPlan,
+  Range,
+  ResolvedFile,
+  ScenarioPlan,
+  ServerDirective,
+  TargetPlan,
+  TestPlan,
+  TlsPlan,
+  ValuePlan,
+  WeightedCommand,
+} from './plan';
+import { buildArgs } from './arguments';
+import { isWriteCommand } from './commands';
+import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
+import { ExpandedText, VariableScope } from './interpolate';
+import type { CommandLine, DocLine, PhaseLine, ScenarioDocument, ScenarioNode, SettingLine, VariableLine } from './parser';
+import {
+  DEFAULT_GAUSSIAN_STDDEV,
+  DEFAULT_REQUESTS,
+  DEFAULT_ZIPF_EXPONENT,
+  MAX_SWEEP_POINTS,
+  settingInfo,
+  type SettingInfo,
+  type SettingScope,
+} from './settings';
+import type { SuiteTest } from './suites';
+import { closest } from './suggest';
+import { keyDigits } from './units';
+import {
+  readExpect,
+  readServerDirective,
+  readSettingValue,
+  readSuite,
+  readSweep,
+  type SettingValues,
+  type SweepAxis,
+  type ValueInput,
+} from './values';
+
+export interface ResolveOptions {
+  /** Environment for `${env:…}`; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Command-line `--var name=value` values; they override the file's variables. */
+  vars?: Record<string, string>;
+  /** The scenario file's folder: relative TLS file paths are resolved against it. */
+  baseDir?: string;
+}
+
+type SettingName = keyof SettingValues;
+
+interface Entry<T> {
+  value: T;
+  /** Where the value is written (for diagnostics about it). */
+  range: Range;
+  line: number;
+}
+
+/** The settings written in one scope (file, scenario or phase). */
+class Layer {
+  private readonly entries = new Map<SettingName, Entry<unknown>>();
+
+  get<K extends SettingName>(name: K): Entry<SettingValues[K]> | undefined {
+    return this.entries.get(name) as Entry<SettingValues[K]> | undefined;
+  }
+
+  set(name: SettingName, entry: Entry<unknown>): void {
+    this.entries.set(name, entry);
+  }
+
+  has(name: SettingName): boolean {
+    return this.entries.has(name);
+  }
+
+  /** This layer over `below`: a `requests` here hides an inherited `duration` and the reverse. */
+  over(below: Layer): Layer {
+    const merged = new Layer();
+    for (const [name, entry] of below.entries) merged.entries.set(name, entry);
+    for (const [name, entry] of this.entries) {
+      if (name === 'requests') merged.entries.delete('duration');
+      if (name === 'duration') merged.entries.delete('requests');
+      merged.entries.set(name, entry);
+    }
+    return merged;
+  }
+}
+
+type PhaseItem =
+  | { kind: 'command'; template: CommandTemplate; weight?: number; range: Range }
+  | { kind: 'suite'; tests: SuiteTest[]; range: Range };
+
+/** What one scope's lines say. */
+interface Section {
+  layer: Layer;
+  servers: ServerDirective[];
+  expects: { expectation: Expectation; commandRange?: Range }[];
+  sweeps: SweepAxis[];
+  items: PhaseItem[];
+}
+
+interface PhaseSection {
+  name: string;
+  measured: boolean;
+  /** The phase line; absent for the default `main` phase. */
+  line?: PhaseLine;
+  section: Section;
+}
+
+interface Context {
+  sink: DiagnosticSink;
+  env: Record<string, string | undefined>;
+  vars: Record<string, string>;
+  baseDir?: string;
+}
+
+export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions = {}): ResolvedFile {
+  const sink = new DiagnosticSink(doc.diagnostics, doc.droppedDiagnostics);
+  const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir };
+  const scenarios: ScenarioPlan[] = [];
+  try {
+    const fileDefinitions = variableDefinitions(doc.fileLines, new Map(), sink);
+    const fileVars = new VariableScope(fileDefinitions, context.vars, context.env, sink);
+    const file = readSection(doc.fileLines, 'file', fileVars, context);
+    for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileDefinitions, context));
+    if (doc.scenarios.length === 0) {
+      const content = doc.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
+      if (content) sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
+    }
+  } catch (error) {
+    // A bug must not take the editor or the CLI down: report it where the user can see it.
+    sink.error(rangeOf(0, 0, 0), 'internal-error', `rbench could not check this file (${(error as Error).message}) — please report this`);
+  }
+  return { scenarios, diagnostics: sink.finish() };
+}
+
+/** `@name = value` lines of a scope over the inherited definitions; a name defined twice warns. */
+function variableDefinitions(lines: DocLine[], inherited: ReadonlyMap<string, VariableLine>, sink: DiagnosticSink): Map<string, VariableLine> {
+  const definitions = new Map(inherited);
+  const own = new Map<string, VariableLine>();
+  for (const line of lines) {
+    if (line.kind !== 'variable') continue;
+    const earlier = own.get(line.name.text);
+    if (earlier) {
+      sink.warning(line.name.range, 'duplicate-variable', `\`@${line.name.text}\` is already defined on line ${earlier.line + 1} — the last definition wins; remove one`);
+    }
+    own.set(line.name.text, line);
+    definitions.set(line.name.text, line);
+  }
+  return definitions;
+}
+
+function emptySection(): Section {
+  return { layer: new Layer(), servers: [], expects: [], sweeps: [], items: [] };
+}
+
+const SCOPE_ADVICE: Record<SettingScope, string> = {
+  file: 'belongs in a scenario — put it below a `### name` line',
+  scenario: 'cannot be set for a whole scenario here',
+  phase: 'applies to the whole scenario — move it above the first `phase` or `prefill` line',
+};
+
+function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: Context): Section {
+  const section = emptySection();
+  for (const line of lines) {
+    if (line.kind === 'setting' || line.kind === 'expect') {
+      const setting = line.kind === 'setting' ? line.setting : undefined;
+      const info = setting ?? EXPECT_INFO;
+      if (!info.scopes.includes(scope)) {
+        context.sink.error(line.keyword.range, 'wrong-scope', `\`${info.name}\` ${SCOPE_ADVICE[scope]}`);
+        continue;
+      }
+      const input: ValueInput = {
+        setting: info,
+        expanded: vars.expand(line, line.keyword.end, line.contentEnd),
+        keywordRange: line.keyword.range,
+        baseDir: context.baseDir,
+        sink: context.sink,
+      };
+      if (line.kind === 'expect') readExpectLine(line, input, section);
+      else readSettingLine(line, input, section, context);
+    } else if (line.kind === 'command' && scope !== 'file') {
+      const item = commandItem(line, vars, context.sink);
+      if (item) section.items.push(item);
+    }
+  }
+  return section;
+}
+
+const EXPECT_INFO: SettingInfo = settingInfo('expect')!;
+
+function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section): void {
+  const value = readExpect(input);
+  if (!value) return;
+  const { commandRange, ...rest } = value;
+  const expectation: Expectation = {
+    ...rest,
+    text: line.text.slice(line.contentStart, line.contentEnd),
+    range: rangeOf(line.line, line.contentStart, line.contentEnd),
+  };
+  section.expects.push({ expectation, commandRange });
+}
+
+function readSettingLine(line: SettingLine, input: ValueInput, section: Section, context: Context): void {
+  const { setting } = line;
+  const sink = context.sink;
+  switch (setting.kind) {
+    case 'sweep': {
+      const axis = readSweep(input);
+      if (!axis) return;
+      const earlier = section.sweeps.find((sweep) => sweep.name === axis.name);
+      if (earlier) {
+        sink.error(axis.range, 'duplicate-sweep', `\`${axis.name}\` is already swept on line ${earlier.range.start.line + 1} — put all its values on one line`);
+        return;
+      }
+      section.sweeps.push(axis);
+      return;
+    }
+    case 'suite': {
+      const tests = readSuite(input);
+      if (tests) section.items.push({ kind: 'suite', tests, range: rangeOf(line.line, line.contentStart, line.contentEnd) });
+      return;
+    }
+    case 'server': {
+      const directive = readServerDirective(input);
+      if (directive) section.servers.push(directive);
+      return;
+    }
+  }
+  const value = readSettingValue(input);
+  if (value === undefined) return;
+  const name = setting.name as SettingName;
+  const valueRange = line.value?.range ?? line.keyword.range;
+  const earlier = section.layer.get(name);
+  if (earlier) {
+    sink.warning(line.keyword.range, 'duplicate-setting', `\`${name}\` is already set on line ${earlier.line + 1} in this scope — the last one wins; remove one`);
+  }
+  const other = name === 'requests' ? 'duration' : name === 'duration' ? 'requests' : undefined;
+  const conflicting = other && section.layer.get(other);
+  if (conflicting) {
+    sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
+    return;
+  }
+  section.layer.set(name, { value, range: valueRange, line: line.line });
+}
+
+function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink): PhaseItem | undefined {
+  const source = rangeOf(line.line, line.contentStart, line.contentEnd);
+  const args = buildArgs(vars.expand(line, line.argsStart, line.contentEnd), sink);
+  const template: CommandTemplate = { name: line.name, label: line.name, args, source };
+  if (line.weight && !(line.weight.percent > 0)) {
+    sink.error(line.weight.range, 'invalid-weight', 'a weight must be above 0% — remove the line or give it a share such as `10%`');
+    return undefined;
+  }
+  return { kind: 'command', template, weight: line.weight?.percent, range: source };
+}
+
+/** A suite test as a command template, written where the `suite` line is. */
+function suiteTemplate(test: SuiteTest, randomKeys: boolean, source: Range, sink: DiagnosticSink): CommandTemplate {
+  const text = (randomKeys && test.randomKeysCommand) || test.command;
+  const space = text.indexOf(' ');
+  const name = space < 0 ? text : text.slice(0, space);
+  const args = space < 0 ? [] : buildArgs(ExpandedText.literal(text.slice(space + 1), source.start.line), sink);
+  const template: CommandTemplate = { name, label: test.label, args, source };
+  if (test.inline) template.inline = true;
+  return template;
+}
+
+function splitPhases(lines: DocLine[]): { head: DocLine[]; phases: { line: PhaseLine; lines: DocLine[] }[] } {
+  const head: DocLine[] = [];
+  const phases: { line: PhaseLine; lines: DocLine[] }[] = [];
+  for (const line of lines) {
+    if (line.kind === 'phase') phases.push({ line, lines: [] });
+    else if (phases.length > 0) phases[phases.length - 1].lines.push(line);
+    else head.push(line);
+  }
+  return { head, phases };
+}
+
+function resolveScenario(node: ScenarioNode, file: Section, fileDefinitions: ReadonlyMap<string, VariableLine>, context: Context): ScenarioPlan {
+  const sink = context.sink;
+  const vars = new VariableScope(variableDefinitions(node.lines, fileDefinitions, sink), context.vars, context.env, sink);
+  const { head, phases: phaseLines } = splitPhases(node.lines);
+  const scenario = readSection(head, 'scenario', vars, context);
+
+  const phases: PhaseSection[] = [];
+  if (scenario.items.length > 0) phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
+  for (const { line, lines } of phaseLines) {
+    const name = line.name?.text ?? 'prefill';
+    const section = readSection(lines, 'phase', vars, context);
+    if (phases.some((phase) => phase.name === name)) {
+      sink.error(line.name?.range ?? line.keyword.range, 'duplicate-phase', `another phase is already named \`${name}\` in this scenario — give this one a different name`);
+    }
+    if (section.items.length === 0) {
+      sink.error(line.keyword.range, 'empty-phase', `phase \`${name}\` has no commands — add a command line below it, such as \`GET key\``);
+    }
+    phases.push({ name, measured: line.measured, line, section });
+  }
+  if (phases.length === 0 || phases.every((phase) => phase.section.items.length === 0)) {
+    if (phaseLines.length === 0) {
+      sink.error(node.nameRange, 'no-commands', `scenario \`${node.name}\` has no commands — add a command line such as \`GET key\`, or \`suite default\``);
+    }
+  }
+
+  const base = scenario.layer.over(file.layer);
+  const sweeps = scenario.sweeps;
+  const keysSwept = sweeps.some((sweep) => sweep.name === 'keys');
+  const built = phases.map((phase) => {
+    const layer = phase.section.layer.over(base);
+    const tests = buildTests(phase, layer.has('keys') || keysSwept, sink);
+    return { phase, layer, tests };
+  });
+
+  const points = sweepPoints(sweeps, sink).map(
+    (point): PointPlan => ({
+      label: point.map(({ axis, value }) => `${axis.name}=${value.value}`).join(' '),
+      sweep: Object.fromEntries(point.map(({ axis, value }) => [axis.name, value.value])),
+      phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
+    }),
+  );
+
+  const expects = [...file.expects, ...scenario.expects];
+  checkExpectLabels(expects, built, node.name, sink);
+  const writes = built.some(({ tests }) => tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name))));
+
+  const plan: ScenarioPlan = {
+    name: node.name,
+    index: node.index,
+    headerRange: node.headerRange,
+    range: node.range,
+    target: targetPlan(base, sink),
+    server: [...file.servers, ...scenario.servers],
+    sweepAxes: sweeps.map((sweep) => sweep.name),
+    points,
+    repeat: base.get('repeat')?.value ?? 1,
+    expects: expects.map(({ expectation }) => expectation),
+    writes,
+  };
+  const cleanup = base.get('cleanup');
+  if (cleanup) plan.cleanup = cleanup.value;
+  return plan;
+}
+
+function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSink): TestPlan[] {
+  const items = phase.section.items;
+  const weighted = items.filter((item) => item.kind === 'command' && item.weight !== undefined);
+  if (weighted.length > 0) {
+    const unweighted = items.find((item) => item.kind === 'suite' || item.weight === undefined);
+    if (unweighted) {
+      sink.error(
+        unweighted.range,
+        'mixed-weights',
+        'weighted (`80% GET …`) and unweighted commands cannot share a phase — give every command a weight, or move these into their own `phase`',
+      );
+    }
+    const commands = weighted as Extract<PhaseItem, { kind: 'command' }>[];
+    const total = commands.reduce((sum, item) => sum + item.weight!, 0);
+    const mix: WeightedCommand[] = commands.map((item) => ({ weight: item.weight! / total, command: item.template }));
+    return [{ name: phase.name === 'main' ? 'mix' : phase.name, commands: mix }];
+  }
+  const tests: TestPlan[] = [];
+  const used = new Map<string, number>();
+  const add = (name: string, command: CommandTemplate) => {
+    const seen = (used.get(name) ?? 0) + 1;
+    used.set(name, seen);
+    tests.push({ name: seen === 1 ? name : `${name} #${seen}`, commands: [{ weight: 1, command }] });
+  };
+  for (const item of items) {
+    if (item.kind === 'command') add(item.template.label, item.template);
+    else for (const test of item.tests) add(test.title, suiteTemplate(test, randomKeys, item.range, sink));
+  }
+  return tests;
+}
+
+type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
+
+/** The cross product of the sweeps, the first varying slowest; one empty point without sweeps. */
+function sweepPoints(sweeps: SweepAxis[], sink: DiagnosticSink): Point[] {
+  const total = sweeps.reduce((product, sweep) => product * sweep.values.length, 1);
+  if (total > MAX_SWEEP_POINTS) {
+    sink.error(sweeps[0].range, 'too-many-points', `these sweeps make ${total.toLocaleString('en-US')} points, more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} — sweep fewer values`);
+    return [[]];
+  }
+  let points: Point[] = [[]];
+  for (const axis of sweeps) points = points.flatMap((point) => axis.values.map((value) => [...point, { axis, value }]));
+  return points;
+}
+
+function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestPlan[], sink: DiagnosticSink): PhasePlan {
+  const swept = new Map(point.map(({ axis, value }) => [axis.name, value]));
+  const number = <K extends 'clients' | 'pipeline' | 'key-size'>(name: K, fallback: number): number => swept.get(name)?.value ?? layer.get(name)?.value ?? fallback;
+
+  const load: LoadPlan = {
+    clients: number('clients', 50),
+    threads: swept.get('threads')?.value ?? layer.get('threads')?.value ?? 'auto',
+    pipeline: number('pipeline', 1),
+    warmupMs: layer.get('warmup')?.value ?? 0,
+  };
+  const duration = layer.get('duration');
+  const sweptRequests = swept.get('requests');
+  if (duration && !sweptRequests) load.durationMs = duration.value;
+  else load.requests = sweptRequests?.value ?? layer.get('requests')?.value ?? DEFAULT_REQUESTS;
+  const rate = layer.get('rate');
+  if (rate) load.rate = rate.value;
+
+  const keysEntry = layer.get('keys');
+  const keysValue = keysEntry?.value;
+  const distribution = keysValue?.distribution ?? 'uniform';
+  const keys: KeyPlan = {
+    space: swept.get('keys')?.value ?? keysValue?.space ?? 1,
+    distribution,
+    zipfExponent: distribution === 'zipf' ? (keysValue?.parameter ?? DEFAULT_ZIPF_EXPONENT) : DEFAULT_ZIPF_EXPONENT,
+    gaussianStddev: distribution === 'gaussian' ? (keysValue?.parameter ?? DEFAULT_GAUSSIAN_STDDEV) : DEFAULT_GAUSSIAN_STDDEV,
+    size: number('key-size', 12),
+  };
+  const seed = layer.get('seed');
+  if (seed) keys.seed = seed.value;
+  if (keyDigits(keys.space) > keys.size) {
+    const at = swept.get('key-size')?.range ?? layer.get('key-size')?.range ?? swept.get('keys')?.range ?? keysEntry?.range ?? rangeOf(0, 0, 0);
+    const digits = keyDigits(keys.space);
+    sink.error(
+      at,
+      'key-size-too-small',
+      `\`key-size ${keys.size}\` is too small for \`keys ${keys.space}\`: key numbers go up to ${keys.space - 1} (${digits} digits) — use \`key-size ${digits}\` or more`,
+    );
+  }
+
+  const sweptValue = swept.get('value');
+  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : (layer.get('value')?.value ?? { kind: 'fixed', size: 3 });
+  return { name: phase.name, measured: phase.measured, load, keys, value, tests };
+}
+
+function checkExpectLabels(
+  expects: Section['expects'],
+  built: { phase: PhaseSection; tests: TestPlan[] }[],
+  scenarioName: string,
+  sink: DiagnosticSink,
+): void {
+  const labels = new Set<string>();
+  for (const { phase, tests } of built) {
+    if (!phase.measured) continue;
+    for (const test of tests) for (const { command } of test.commands) labels.add(command.label);
+  }
+  for (const { expectation, commandRange } of expects) {
+    if (!expectation.command || labels.has(expectation.command) || !commandRange) continue;
+    const suggestion = sink.full ? undefined : closest(expectation.command, labels);
+    const known = labels.size > 0 ? ` (measured here: ${[...labels].join(', ')})` : '';
+    sink.error(
+      commandRange,
+      'unknown-expect-command',
+      `scenario \`${scenarioName}\` measures no command \`${expectation.command}\`${suggestion ? ` — did you mean \`${suggestion}\`?` : known}`,
+      suggestion ? [replaceFix(commandRange, suggestion)] : undefined,
+    );
+  }
+}
+
+function targetPlan(layer: Layer, sink: DiagnosticSink): TargetPlan {
+  const target: TargetPlan = {
+    cluster: layer.get('cluster')?.value ?? false,
+    resp: layer.get('resp')?.value ?? 2,
+    client: layer.get('client')?.value ?? 'fast',
+    connectTimeoutMs: layer.get('connect-timeout')?.value ?? 5000,
+  };
+  const where = layer.get('target')?.value;
+  if (where?.url) target.url = where.url;
+  if (where?.profile) target.profile = where.profile;
+  const user = layer.get('user');
+  if (user) target.user = user.value;
+  const password = layer.get('password')?.value;
+  if (password?.env) target.passwordEnv = password.env;
+  if (password?.secret) target.passwordSecret = true;
+  const db = layer.get('db');
+  if (db) target.db = db.value;
+
+  const tlsSwitch = layer.get('tls');
+  const files = { ca: layer.get('tls-ca'), cert: layer.get('tls-cert'), key: layer.get('tls-key') };
+  const servername = layer.get('tls-servername');
+  const insecure = layer.get('tls-insecure');
+  const rediss = target.url?.toLowerCase().startsWith('rediss://') ?? false;
+  if (tlsSwitch?.value === false && rediss) {
+    sink.error(tlsSwitch.range, 'tls-conflict', '`tls off` contradicts the `rediss://` target — use a `redis://` URL, or remove `tls off`');
+  }
+  const anyTlsSetting = Boolean(tlsSwitch || files.ca || files.cert || files.key || servername || insecure);
+  if (anyTlsSetting) {
+    const tls: TlsPlan = { enabled: tlsSwitch?.value ?? true };
+    if (files.ca) tls.ca = files.ca.value;
+    if (files.cert) tls.cert = files.cert.value;
+    if (files.key) tls.key = files.key.value;
+    if (servername) tls.servername = servername.value;
+    if (insecure) tls.insecure = insecure.value;
+    if (!tls.enabled) {
+      for (const [name, entry] of Object.entries({ 'tls-ca': files.ca, 'tls-cert': files.cert, 'tls-key': files.key, 'tls-servername': servername, 'tls-insecure': insecure })) {
+        if (entry) sink.warning(entry.range, 'tls-off', `\`${name}\` has no effect with \`tls off\` — remove it, or turn TLS on`);
+      }
+    }
+    if (Boolean(files.cert) !== Boolean(files.key)) {
+      const present = (files.cert ?? files.key)!;
+      sink.error(present.range, 'tls-client-pair', 'a client certificate needs both `tls-cert` and `tls-key` — add the other one');
+    }
+    target.tls = tls;
+  }
+  return target;
+}

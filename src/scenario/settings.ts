@@ -1,0 +1,480 @@
+// The one table of `.rbench` keywords: every setting and line keyword with its value syntax, default,
+// documentation and allowed values. The parser recognises lines from it, the resolver validates
+// values by its `kind`, and editor features (completion, hover) read the same entries.
+
+export type SettingScope = 'file' | 'scenario' | 'phase';
+
+export type SettingGroup = 'connection' | 'load' | 'keys' | 'values' | 'structure' | 'checks' | 'server';
+
+/** How a keyword's value is read; the resolver has one reader per kind. */
+export type SettingKind =
+  | 'target' // URL or profile name
+  | 'name' // one word of free text (user name, TLS server name)
+  | 'password' // env:NAME | secret
+  | 'integer' // plain digits
+  | 'switch' // on | off
+  | 'choice' // one of `values`
+  | 'path' // a file path, relative to the scenario file
+  | 'duration'
+  | 'count'
+  | 'threads' // count | auto
+  | 'rate'
+  | 'keys' // N [distribution [parameter]]
+  | 'value' // size | min..max | weighted list
+  | 'sweep'
+  | 'suite'
+  | 'server'
+  | 'pattern' // a SCAN MATCH pattern
+  | 'expect'
+  | 'phase'
+  | 'prefill';
+
+export interface SettingInfo {
+  name: string;
+  /** How to write it, e.g. `clients N`. */
+  syntax: string;
+  /** The default as a user would write it; absent when there is none. */
+  default?: string;
+  /** One paragraph for hover and the docs. */
+  doc: string;
+  /** Allowed value words (for completion and did-you-mean), when the value is a word from a list. */
+  values?: readonly string[];
+  kind: SettingKind;
+  /** Where the keyword may be written. */
+  scopes: readonly SettingScope[];
+  group: SettingGroup;
+  /** Inclusive bounds for numeric values (counts, integers, durations in ms). */
+  min?: number;
+  max?: number;
+  /** A correct example line. */
+  example: string;
+}
+
+const ANYWHERE: readonly SettingScope[] = ['file', 'scenario', 'phase'];
+const WHOLE_SCENARIO: readonly SettingScope[] = ['file', 'scenario'];
+const SWITCH = ['on', 'off'] as const;
+
+export const KEY_DISTRIBUTIONS = ['sequential', 'uniform', 'gaussian', 'zipf'] as const;
+export const DEFAULT_ZIPF_EXPONENT = 0.99;
+export const DEFAULT_GAUSSIAN_STDDEV = 1 / 6;
+export const DEFAULT_REQUESTS = 100_000;
+export const MAX_VALUE_SIZE = 512 * 1024 * 1024;
+
+export const SETTINGS: readonly SettingInfo[] = [
+  // Connection
+  {
+    name: 'target',
+    syntax: 'target URL|PROFILE',
+    doc: 'The server to benchmark: a `redis://` or `rediss://` URL (`redis://user@host:6379/0`) or the name of a connection profile from the editor settings. Never write a password in the URL: use `password env:NAME` or `password secret`. Without a target, the runner decides (`--url`, the selected connection, else a throwaway local redis-server).',
+    kind: 'target',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'target ${env:REDIS_URL:-redis://127.0.0.1:6379}',
+  },
+  {
+    name: 'user',
+    syntax: 'user NAME',
+    doc: 'The ACL user name to authenticate as (`AUTH user password`).',
+    kind: 'name',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'user bench',
+  },
+  {
+    name: 'password',
+    syntax: 'password env:NAME | password secret',
+    doc: 'Where the password comes from: an environment variable (`env:REDIS_PASSWORD`) or the editor\'s secret storage (`secret`; the CLI reads `RBENCH_PASSWORD`). A literal password is refused so that it never lands in git.',
+    values: ['secret'],
+    kind: 'password',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'password env:REDIS_PASSWORD',
+  },
+  {
+    name: 'db',
+    syntax: 'db N',
+    default: '0',
+    doc: 'The database number selected on connect (`SELECT N`); overrides a `/db` in the target URL.',
+    kind: 'integer',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    min: 0,
+    example: 'db 2',
+  },
+  {
+    name: 'tls',
+    syntax: 'tls on|off',
+    default: 'on for rediss://, else off',
+    doc: 'Connect over TLS. On by default for `rediss://` URLs and when a `tls-ca`, `tls-cert` or `tls-key` file is given.',
+    values: SWITCH,
+    kind: 'switch',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls on',
+  },
+  {
+    name: 'tls-ca',
+    syntax: 'tls-ca FILE',
+    doc: 'A PEM file of certificate authorities to verify the server with, relative to the `.rbench` file\'s folder.',
+    kind: 'path',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls-ca certs/ca.pem',
+  },
+  {
+    name: 'tls-cert',
+    syntax: 'tls-cert FILE',
+    doc: 'A PEM client certificate for mutual TLS, relative to the `.rbench` file\'s folder.',
+    kind: 'path',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls-cert certs/client.crt',
+  },
+  {
+    name: 'tls-key',
+    syntax: 'tls-key FILE',
+    doc: 'The PEM private key of the client certificate, relative to the `.rbench` file\'s folder.',
+    kind: 'path',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls-key certs/client.key',
+  },
+  {
+    name: 'tls-servername',
+    syntax: 'tls-servername NAME',
+    default: 'the URL\'s host',
+    doc: 'The server name sent for SNI and checked against the certificate.',
+    kind: 'name',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls-servername cache.example.com',
+  },
+  {
+    name: 'tls-insecure',
+    syntax: 'tls-insecure on|off',
+    default: 'off',
+    doc: 'Skip certificate verification, for test servers with self-signed certificates. Never use it against production.',
+    values: SWITCH,
+    kind: 'switch',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'tls-insecure on',
+  },
+  {
+    name: 'cluster',
+    syntax: 'cluster on|off',
+    default: 'off',
+    doc: 'Cluster mode: the target is a seed node, slots are discovered on connect and each command goes to the node owning its key.',
+    values: SWITCH,
+    kind: 'switch',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'cluster on',
+  },
+  {
+    name: 'resp',
+    syntax: 'resp 2|3',
+    default: '2',
+    doc: 'The protocol version: `3` sends `HELLO 3` on connect.',
+    values: ['2', '3'],
+    kind: 'choice',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'resp 3',
+  },
+  {
+    name: 'client',
+    syntax: 'client fast|ioredis',
+    default: 'fast',
+    doc: 'The client path: `fast` pre-encodes commands and rewrites placeholders in place, like redis-benchmark; `ioredis` sends through the ioredis library, to measure what an application sees.',
+    values: ['fast', 'ioredis'],
+    kind: 'choice',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'client ioredis',
+  },
+  {
+    name: 'connect-timeout',
+    syntax: 'connect-timeout DURATION',
+    default: '5s',
+    doc: 'How long to wait for each connection before the run fails.',
+    kind: 'duration',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    min: 1,
+    example: 'connect-timeout 10s',
+  },
+  // Load
+  {
+    name: 'clients',
+    syntax: 'clients N',
+    default: '50',
+    doc: 'The number of connections sending commands in parallel (redis-benchmark\'s `-c`).',
+    kind: 'count',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 1,
+    max: 100_000,
+    example: 'clients 50',
+  },
+  {
+    name: 'threads',
+    syntax: 'threads N|auto',
+    default: 'auto',
+    doc: 'Worker threads driving the connections; `auto` lets the engine choose from the machine and the load (redis-benchmark\'s `--threads`).',
+    values: ['auto'],
+    kind: 'threads',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 1,
+    max: 1024,
+    example: 'threads 4',
+  },
+  {
+    name: 'pipeline',
+    syntax: 'pipeline N',
+    default: '1',
+    doc: 'Commands each connection keeps in flight before waiting for replies (redis-benchmark\'s `-P`).',
+    kind: 'count',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 1,
+    max: 100_000,
+    example: 'pipeline 10',
+  },
+  {
+    name: 'requests',
+    syntax: 'requests N',
+    default: '100k',
+    doc: 'Requests per test across all clients (redis-benchmark\'s `-n`). Replaces an inherited `duration`; the default 100k applies when neither is given.',
+    kind: 'count',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 1,
+    example: 'requests 1M',
+  },
+  {
+    name: 'duration',
+    syntax: 'duration DURATION',
+    doc: 'Run each test for this long instead of a number of requests. Replaces an inherited `requests`.',
+    kind: 'duration',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 0.001,
+    example: 'duration 30s',
+  },
+  {
+    name: 'warmup',
+    syntax: 'warmup DURATION',
+    default: '0s',
+    doc: 'Send load for this long before measuring starts; the warm-up is not recorded.',
+    kind: 'duration',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 0,
+    example: 'warmup 5s',
+  },
+  {
+    name: 'rate',
+    syntax: 'rate N/s',
+    doc: 'Open loop: send this many requests per second across all clients, whatever the latency, so that queueing shows in the percentiles. Without it the load is closed loop (as fast as replies come).',
+    kind: 'rate',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 1,
+    example: 'rate 20k/s',
+  },
+  {
+    name: 'repeat',
+    syntax: 'repeat N',
+    default: '1',
+    doc: 'Run every sweep point this many times; results report the median and the spread.',
+    kind: 'count',
+    scopes: WHOLE_SCENARIO,
+    group: 'load',
+    min: 1,
+    max: 1000,
+    example: 'repeat 3',
+  },
+  // Keys
+  {
+    name: 'keys',
+    syntax: 'keys N [sequential|uniform|gaussian [stddev]|zipf [exponent]]',
+    default: '1 uniform',
+    doc: 'The key space and how `__key__` is drawn from it: numbers 0 … N-1, `sequential` (in order, wrapping), `uniform`, `gaussian` (centred, standard deviation as a fraction of the space, default 1/6) or `zipf` (exponent, default 0.99). The default single key matches redis-benchmark without `-r`; `__rand_int__` is uniform over the same space.',
+    values: KEY_DISTRIBUTIONS,
+    kind: 'keys',
+    scopes: ANYWHERE,
+    group: 'keys',
+    min: 1,
+    example: 'keys 1M zipf 0.99',
+  },
+  {
+    name: 'key-size',
+    syntax: 'key-size N',
+    default: '12',
+    doc: 'The width of `__key__`: the key number left-padded with zeros to N characters (12 like redis-benchmark\'s `__rand_int__`). It must fit the largest key number.',
+    kind: 'count',
+    scopes: ANYWHERE,
+    group: 'keys',
+    min: 1,
+    max: 1_000_000,
+    example: 'key-size 16',
+  },
+  {
+    name: 'seed',
+    syntax: 'seed N',
+    doc: 'Seed for the key and value generators, for reproducible sequences. Without it a random seed is used and recorded in the run file.',
+    kind: 'integer',
+    scopes: ANYWHERE,
+    group: 'keys',
+    min: 0,
+    example: 'seed 42',
+  },
+  // Values
+  {
+    name: 'value',
+    syntax: 'value SIZE | value MIN..MAX | value SIZE W%, SIZE W%, …',
+    default: '3',
+    doc: 'The size of `__value__` in bytes: fixed (`748`), uniform in a range (`100..1000`), or a weighted choice (`64 80%, 1KB 20%`; without percentages the choices are equally likely). The default 3 bytes is redis-benchmark\'s `-d`.',
+    kind: 'value',
+    scopes: ANYWHERE,
+    group: 'values',
+    min: 0,
+    max: MAX_VALUE_SIZE,
+    example: 'value 100..1000',
+  },
+  // Structure
+  {
+    name: 'sweep',
+    syntax: 'sweep SETTING V1, V2, … | sweep SETTING A..B [step S|step xF]',
+    doc: 'Run the scenario once per value of a setting (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`, `threads`). Several sweep lines form the cross product, the first varying slowest; each point is labelled like `value=100 clients=4`.',
+    values: ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads'],
+    kind: 'sweep',
+    scopes: ['scenario'],
+    group: 'structure',
+    example: 'sweep value 5, 10, 20, 50, 100',
+  },
+  {
+    name: 'suite',
+    syntax: 'suite default | suite TEST,TEST,…',
+    doc: 'Run redis-benchmark\'s built-in tests with its key names and payloads, in its order: `default` for all of them, or the names `-t` takes (`set,get,lrange_100`). Each test is reported separately, under redis-benchmark\'s name.',
+    kind: 'suite',
+    scopes: ['scenario', 'phase'],
+    group: 'structure',
+    example: 'suite set,get',
+  },
+  {
+    name: 'phase',
+    syntax: 'phase NAME',
+    doc: 'Start a measured phase: the commands and settings below it, up to the next phase line, form one step of the scenario. Settings in a phase override the scenario\'s for that phase only.',
+    kind: 'phase',
+    scopes: ['scenario'],
+    group: 'structure',
+    example: 'phase read',
+  },
+  {
+    name: 'prefill',
+    syntax: 'prefill [NAME]',
+    default: 'prefill',
+    doc: 'Start an unmeasured phase, to load data before the measured phases. It runs like any phase but is not recorded.',
+    kind: 'prefill',
+    scopes: ['scenario'],
+    group: 'structure',
+    example: 'prefill load',
+  },
+  {
+    name: 'cleanup',
+    syntax: 'cleanup PATTERN',
+    doc: 'Delete the keys matching this pattern (SCAN MATCH syntax) after the scenario has run.',
+    kind: 'pattern',
+    scopes: WHOLE_SCENARIO,
+    group: 'structure',
+    example: 'cleanup bench:*',
+  },
+  // Checks
+  {
+    name: 'expect',
+    syntax: 'expect [COMMAND] METRIC OP VALUE',
+    doc: 'A threshold that fails the run when it does not hold: `throughput` (a rate), `mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max` (durations), `errors` (a count) or `error-rate` (a percentage). With a command label, it checks that command\'s result only.',
+    kind: 'expect',
+    scopes: WHOLE_SCENARIO,
+    group: 'checks',
+    example: 'expect p99 < 2ms',
+  },
+  // Server
+  {
+    name: 'server',
+    syntax: 'server DIRECTIVE ARGS…',
+    doc: 'A redis.conf directive for the throwaway local redis-server (`server save 60 10000`, `server appendonly yes`, `server maxmemory 100mb`). Ignored when benchmarking another target.',
+    kind: 'server',
+    scopes: WHOLE_SCENARIO,
+    group: 'server',
+    example: 'server save 60 10000',
+  },
+];
+
+const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));
+
+/** The table entry for a keyword, which must be written in lower case. */
+export function settingInfo(name: string): SettingInfo | undefined {
+  return BY_NAME.get(name);
+}
+
+export const SETTING_NAMES: readonly string[] = SETTINGS.map((setting) => setting.name);
+
+/** Settings a `sweep` line may vary; the kind of their values. */
+export const SWEEP_AXES: Readonly<Record<string, 'size' | 'count'>> = {
+  value: 'size',
+  'key-size': 'count',
+  pipeline: 'count',
+  clients: 'count',
+  requests: 'count',
+  keys: 'count',
+  threads: 'count',
+};
+
+export const MAX_SWEEP_POINTS = 10_000;
+
+export type ExpectValueKind = 'rate' | 'duration' | 'count' | 'fraction';
+
+export interface ExpectMetricInfo {
+  /** As written in the file. */
+  name: string;
+  /** As stored in the plan. */
+  metric: import('./plan').ExpectMetric;
+  value: ExpectValueKind;
+  doc: string;
+}
+
+export const EXPECT_METRICS: readonly ExpectMetricInfo[] = [
+  { name: 'throughput', metric: 'ops', value: 'rate', doc: 'Requests per second (`100k/s`).' },
+  { name: 'ops', metric: 'ops', value: 'rate', doc: 'Requests per second, same as `throughput`.' },
+  { name: 'mean', metric: 'mean', value: 'duration', doc: 'Mean latency.' },
+  { name: 'p50', metric: 'p50', value: 'duration', doc: 'Median latency.' },
+  { name: 'p90', metric: 'p90', value: 'duration', doc: '90th percentile latency.' },
+  { name: 'p95', metric: 'p95', value: 'duration', doc: '95th percentile latency.' },
+  { name: 'p99', metric: 'p99', value: 'duration', doc: '99th percentile latency.' },
+  { name: 'p99.9', metric: 'p99.9', value: 'duration', doc: '99.9th percentile latency.' },
+  { name: 'max', metric: 'max', value: 'duration', doc: 'Highest latency.' },
+  { name: 'errors', metric: 'errors', value: 'count', doc: 'Number of error replies.' },
+  { name: 'error-rate', metric: 'error-rate', value: 'fraction', doc: 'Error replies as a share of requests (`0.1%`).' },
+];
+
+export const COMPARE_OPS = ['<=', '>=', '!=', '==', '<', '>', '='] as const;
+
+export interface PlaceholderInfo {
+  name: string;
+  placeholder: import('./plan').Placeholder;
+  doc: string;
+}
+
+export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
+  { name: '__key__', placeholder: 'key', doc: 'A key number from the `keys` distribution, zero-padded to `key-size` characters.' },
+  { name: '__rand_int__', placeholder: 'rand_int', doc: 'redis-benchmark\'s placeholder: a uniform random number in the key space, 12 digits.' },
+  { name: '__value__', placeholder: 'value', doc: 'A value of the `value` size; every occurrence is drawn separately.' },
+  { name: '__client__', placeholder: 'client', doc: 'The connection index, 0 … clients-1, so each client can use its own key.' },
+];
+
+/** redis.conf directives the throwaway server's launcher owns. */
+export const MANAGED_SERVER_DIRECTIVES: readonly string[] = ['port', 'bind', 'dir', 'daemonize'];

@@ -1,0 +1,81 @@
+// Runs the built `rbench` command (dist/cli.js) as a user would, in a scratch folder.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunFile } from '../../src/results/runFile';
+
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+export const cliPath = join(repoRoot, 'dist', 'cli.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRun {
+  /** Resolves when the process exits. */
+  done: Promise<CliResult>;
+  /** Sends a signal (SIGINT to cancel). */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves once stderr or stdout has printed text matching the pattern. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+export function startCli(args: string[], options: { cwd: string; env?: Record<string, string> }): CliRun {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const check = () => {
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stdout + stderr)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout.on('data', (chunk) => ((stdout += chunk), check()));
+  child.stderr.on('data', (chunk) => ((stderr += chunk), check()));
+  const done = new Promise<CliResult>((resolveDone) => child.on('close', (code) => resolveDone({ code, stdout, stderr })));
+  return {
+    done,
+    kill: (signal) => child.kill(signal),
+    waitFor: (pattern, timeoutMs = 15_000) =>
+      new Promise<void>((resolveWait, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output so far:\n${stdout}${stderr}`)), timeoutMs);
+        waiters.push({ pattern, resolve: () => (clearTimeout(timer), resolveWait()) });
+        check();
+      }),
+  };
+}
+
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  return startCli(args, options).done;
+}
+
+/** A scratch folder with helpers to write scenario files and read the run files written into it. */
+export class Scratch {
+  readonly dir = mkdtempSync(join(tmpdir(), 'rbench-cli-test-'));
+
+  write(name: string, text: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
+  runFiles(folder = '.rbench/runs'): RunFile[] {
+    const path = join(this.dir, folder);
+    if (!existsSync(path)) return [];
+    return readdirSync(path)
+      .filter((name) => name.endsWith('.rbench-run.json'))
+      .sort()
+      .map((name) => JSON.parse(readFileSync(join(path, name), 'utf8')) as RunFile);
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import * as hdr from 'hdr-histogram-js';
+import { HIGHEST_TRACKABLE_US, LatencyRecorder, countsIndex, valueFromIndex } from '../../../src/engine/histogram';
+import { summarize } from '../../../src/engine/summary';
+import { Random } from '../../../src/engine/random';
+
+function referenceHistogram(): hdr.Histogram {
+  return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_TRACKABLE_US, numberOfSignificantValueDigits: 3, autoResize: false });
+}
+
+describe('latency recorder (HdrHistogram layout)', () => {
+  it('maps values to the same slots as HdrHistogram, and back', () => {
+    for (const value of [0, 1, 2047, 2048, 2049, 4095, 4096, 123_456, 59_999_999, HIGHEST_TRACKABLE_US]) {
+      const index = countsIndex(value);
+      assert.ok(valueFromIndex(index) <= value, `${value}`);
+      assert.equal(countsIndex(valueFromIndex(index)), index);
+    }
+  });
+
+  it('gives the same percentiles, mean and max as hdr-histogram-js fed the same values', () => {
+    const random = new Random(1);
+    const recorder = new LatencyRecorder();
+    const reference = referenceHistogram();
+    for (let i = 0; i < 50_000; i++) {
+      // Log-uniform latencies from 1 µs to ~30 s; some recorded in groups (replies of one chunk).
+      const value = Math.round(Math.exp(random.nextDouble() * Math.log(30_000_000)));
+      const count = 1 + (i % 3);
+      recorder.record(value, count);
+      reference.recordValueWithCount(value, count);
+    }
+    for (const p of [0, 1, 50, 90, 99, 99.9, 100]) assert.equal(recorder.valueAtPercentile(p), reference.getValueAtPercentile(p), `p${p}`);
+    const { latency, histogram } = summarize(recorder);
+    assert.equal(latency.count, reference.totalCount);
+    assert.equal(latency.p99Us, reference.getValueAtPercentile(99));
+    assert.ok(Math.abs(latency.meanUs - reference.mean) / reference.mean < 1e-9);
+    assert.ok(Math.abs(latency.maxUs - reference.maxValue) <= reference.maxValue * 0.001);
+    const decoded = hdr.decodeFromCompressedBase64(histogram);
+    assert.equal(decoded.totalCount, reference.totalCount);
+    assert.equal(decoded.getValueAtPercentile(99.9), reference.getValueAtPercentile(99.9));
+    reference.destroy();
+    decoded.destroy();
+  });
+
+  it('clamps values beyond 60 s, merges sparse copies and resets', () => {
+    const a = new LatencyRecorder();
+    a.record(100, 5);
+    a.record(HIGHEST_TRACKABLE_US * 10, 1);
+    const b = new LatencyRecorder();
+    b.addSparse(a.toSparse());
+    b.record(200, 4);
+    assert.equal(b.totalCount, 10);
+    assert.equal(b.valueAtPercentile(50), 100);
+    assert.ok(b.maxValue() >= HIGHEST_TRACKABLE_US && b.maxValue() <= HIGHEST_TRACKABLE_US * 1.001);
+    b.reset();
+    assert.equal(b.totalCount, 0);
+    assert.equal(b.valueAtPercentile(99), 0);
+    assert.equal(b.toSparse().indexes.length, 0);
+  });
+});

@@ -1,0 +1,456 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { runLoad, LoadError } from '../../../src/engine';
+import type { LoadResult, LoadTick } from '../../../src/engine/types';
+import { freePort, startLocalServer } from '../../../src/redis/localServer';
+import { useRedisServer } from '../../helpers/redis';
+import { loadRequest, mixTest, singleTest } from './plans';
+
+async function withRedis<T>(server: { host: string; port: number }, fn: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function assertConsistent(result: LoadResult): void {
+  const sum = result.commands.reduce((s, c) => s + c.requests, 0);
+  assert.equal(result.total.requests, sum, 'per-command requests add up to the total');
+  assert.equal(result.total.errors, result.commands.reduce((s, c) => s + c.errors, 0));
+  assert.equal(
+    result.total.errors,
+    Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0),
+    'errors by kind add up',
+  );
+  if (result.total.latency.count > 0) {
+    const l = result.total.latency;
+    assert.ok(l.minUs <= l.p50Us && l.p50Us <= l.p99Us && l.p99Us <= l.maxUs, JSON.stringify(l));
+  }
+}
+
+describe('runLoad against a real redis-server', function () {
+  this.timeout(30_000);
+  const server = useRedisServer();
+
+  beforeEach(async () => {
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
+  it('sends exactly N requests and counts N replies, with latency for each, across threads', async () => {
+    for (const [threads, clients, pipeline, requests] of [
+      [1, 7, 1, 10_001],
+      [2, 13, 5, 20_003],
+      [3, 10, 16, 50_000],
+    ]) {
+      const ticks: LoadTick[] = [];
+      const result = await runLoad(
+        loadRequest(server(), { test: singleTest('INCR counter'), load: { clients, threads, pipeline, requests } }),
+        { onTick: (tick) => ticks.push(tick) },
+      );
+      assert.equal(result.status, 'complete');
+      assert.equal(result.total.requests, requests);
+      assert.equal(result.total.latency.count, requests);
+      assert.equal(result.total.errors, 0);
+      assert.equal(result.health.threads, threads);
+      assert.equal(result.connections.opened, clients);
+      assert.equal(Number(await withRedis(server(), (redis) => redis.getset('counter', '0'))), requests, 'the server executed exactly N');
+      assert.ok(result.total.opsPerSec > 0 && result.durationMs > 0);
+      assert.equal(ticks[ticks.length - 1].requests, requests);
+      assert.equal(ticks[ticks.length - 1].fraction, 1);
+      assertConsistent(result);
+    }
+  });
+
+  it('writes every key exactly once with sequential keys and requests == space (two threads)', async () => {
+    const result = await runLoad(
+      loadRequest(server(), {
+        test: singleTest('SET key:__key__ __value__'),
+        keys: { space: 30_000, distribution: 'sequential', size: 8 },
+        load: { clients: 9, threads: 2, pipeline: 7, requests: 30_000 },
+      }),
+    );
+    assert.equal(result.total.requests, 30_000);
+    await withRedis(server(), async (redis) => {
+      assert.equal(await redis.dbsize(), 30_000);
+      assert.equal(await redis.get('key:00000000'), 'xxx');
+      assert.equal(await redis.get('key:00029999'), 'xxx');
+      assert.equal(await redis.exists('key:00030000'), 0);
+    });
+  });
+
+  it('runs a weighted mix with results per command label', async () => {
+    const result = await runLoad(
+      loadRequest(server(), {
+        test: mixTest([
+          [80, 'GET k:__key__'],
+          [20, 'SET k:__key__ __value__'],
+        ]),
+        keys: { space: 100 },
+        load: { clients: 4, pipeline: 3, requests: 20_000 },
+      }),
+    );
+    assert.deepEqual(
+      result.commands.map((c) => c.command),
+      ['GET', 'SET'],
+    );
+    const [get, set] = result.commands;
+    assert.equal(get.requests + set.requests, 20_000);
+    assert.ok(Math.abs(get.requests / 20_000 - 0.8) < 0.02, `GET share ${get.requests / 20_000}`);
+    assert.equal(get.latency.count, get.requests);
+    assert.ok(get.histogram.length > 0 && set.histogram.length > 0);
+    assertConsistent(result);
+  });
+
+  it('reproduces the same keys for the same seed, and reports a drawn seed when none is set', async () => {
+    const keysAfter = async (seed: number | undefined) => {
+      await withRedis(server(), (redis) => redis.flushall());
+      const result = await runLoad(
+        loadRequest(server(), {
+          test: singleTest('SET k:__key__ v'),
+          keys: { space: 1_000_000, seed },
+          load: { clients: 3, requests: 300 },
+        }),
+      );
+      const keys = await withRedis(server(), (redis) => redis.keys('k:*'));
+      return { keys: keys.sort(), seed: result.seed };
+    };
+    const first = await keysAfter(5);
+    const second = await keysAfter(5);
+    assert.equal(first.seed, 5);
+    assert.deepEqual(second.keys, first.keys);
+    const drawn = await keysAfter(undefined);
+    assert.ok(Number.isInteger(drawn.seed) && drawn.seed > 0);
+    assert.notDeepEqual(drawn.keys, first.keys);
+  });
+
+  it('runs for a duration after a warm-up, with a timeline that starts after the warm-up', async () => {
+    const ticks: LoadTick[] = [];
+    const started = Date.now();
+    const result = await runLoad(
+      loadRequest(server(), {
+        test: singleTest('SET key:__key__ __value__'),
+        load: { clients: 4, durationMs: 1500, warmupMs: 1100, requests: undefined },
+      }),
+      { onTick: (tick) => ticks.push(tick) },
+    );
+    const elapsed = Date.now() - started;
+    assert.equal(result.status, 'complete');
+    assert.ok(result.durationMs >= 1500 && result.durationMs < 2500, `measured ${result.durationMs} ms`);
+    assert.ok(elapsed >= 2600, `warm-up + duration took ${elapsed} ms`);
+    assert.deepEqual(
+      result.timeline.map((s) => s.t),
+      [0, 1],
+    );
+    assert.ok(result.timeline[1].partialMs !== undefined && result.timeline[1].partialMs < 700);
+    const timelineOps = result.timeline.reduce((s, second) => s + (second.ops * (second.partialMs ?? 1000)) / 1000, 0);
+    assert.ok(Math.abs(timelineOps - result.total.requests) <= result.total.requests * 0.01 + 2, 'timeline counts the measured requests');
+    assert.ok(ticks.some((t) => t.warmingUp), 'ticks during the warm-up');
+    assert.ok(ticks.some((t) => !t.warmingUp && t.lastSecond?.t === 0));
+    const warmupCommands = await withRedis(server(), async (redis) => Number(/cmdstat_set:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1]));
+    assert.ok(warmupCommands > result.total.requests, 'warm-up requests were sent but are not in the results');
+    assertConsistent(result);
+  });
+
+  it('counts error replies by kind with an example text (WRONGTYPE, then OOM)', async () => {
+    await withRedis(server(), (redis) => redis.rpush('alist', 'a'));
+    const wrongType = await runLoad(loadRequest(server(), { test: singleTest('GET alist'), load: { clients: 2, requests: 500 } }));
+    assert.equal(wrongType.total.requests, 500);
+    assert.equal(wrongType.total.errors, 500);
+    assert.deepEqual(wrongType.total.errorsByKind, { WRONGTYPE: 500 });
+    assert.match(wrongType.total.errorExamples.WRONGTYPE, /^WRONGTYPE Operation against a key holding the wrong kind of value/);
+    assert.equal(wrongType.commands[0].errorsByKind.WRONGTYPE, 500);
+    assert.equal(wrongType.timeline.reduce((s, t) => s + t.errors, 0), 500);
+
+    await withRedis(server(), async (redis) => {
+      await redis.config('SET', 'maxmemory-policy', 'noeviction');
+      await redis.config('SET', 'maxmemory', '1mb');
+    });
+    try {
+      const oom = await runLoad(
+        loadRequest(server(), {
+          test: singleTest('SET key:__key__ __value__'),
+          value: { kind: 'fixed', size: 1000 },
+          keys: { space: 100_000, distribution: 'sequential' },
+          load: { clients: 4, pipeline: 10, requests: 20_000 },
+        }),
+      );
+      assert.equal(oom.total.requests, 20_000);
+      assert.ok(oom.total.errorsByKind.OOM > 15_000, JSON.stringify(oom.total.errorsByKind));
+      assert.equal(oom.total.errors, oom.total.errorsByKind.OOM);
+      assert.match(oom.total.errorExamples.OOM, /^OOM command not allowed when used memory > 'maxmemory'/);
+      assertConsistent(oom);
+    } finally {
+      await withRedis(server(), (redis) => redis.config('SET', 'maxmemory', '0'));
+    }
+  });
+
+  it('open loop: latency counts from the intended send time, so a server stall shows up', async () => {
+    const stall = withRedis(server(), async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await redis.call('DEBUG', 'SLEEP', '0.5');
+    });
+    const result = await runLoad(
+      loadRequest(server(), {
+        test: singleTest('GET k:__key__'),
+        load: { clients: 4, rate: 2000, durationMs: 1500, requests: undefined },
+      }),
+    );
+    await stall;
+    assert.equal(result.status, 'complete');
+    assert.ok(result.openLoop);
+    assert.equal(result.openLoop.targetRate, 2000);
+    // Requests due during the 0.5 s stall waited up to 0.5 s: about a third of the load.
+    assert.ok(result.total.latency.maxUs >= 400_000, `max ${result.total.latency.maxUs} µs`);
+    assert.ok(result.total.latency.p99Us >= 300_000, `p99 ${result.total.latency.p99Us} µs`);
+    assert.ok(result.total.latency.p50Us < 100_000, `p50 ${result.total.latency.p50Us} µs`);
+    // The schedule did not slip: ~rate × duration requests.
+    assert.ok(Math.abs(result.total.requests - 3000) < 150, `${result.total.requests} requests`);
+    assert.ok(result.openLoop.lateSends < result.total.requests * 0.1, `late sends ${result.openLoop.lateSends}`);
+  });
+
+  it('closed loop hides the same stall (the contrast the open loop exists for)', async () => {
+    const stall = withRedis(server(), async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await redis.call('DEBUG', 'SLEEP', '0.5');
+    });
+    const result = await runLoad(
+      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 1500, requests: undefined } }),
+    );
+    await stall;
+    assert.ok(result.total.latency.maxUs >= 400_000, 'the stalled requests themselves are slow');
+    assert.ok(result.total.latency.p99Us < 50_000, `p99 ${result.total.latency.p99Us} µs: only 4 requests waited`);
+  });
+
+  it('open loop with an exact request count sends exactly N at the target rate', async () => {
+    const started = Date.now();
+    const result = await runLoad(
+      loadRequest(server(), { test: singleTest('INCR c'), load: { clients: 3, threads: 2, pipeline: 2, rate: 3000, requests: 2999 } }),
+    );
+    const elapsed = Date.now() - started;
+    assert.equal(result.total.requests, 2999);
+    assert.equal(await withRedis(server(), (redis) => redis.get('c')), '2999');
+    assert.ok(elapsed >= 900, `2999 requests at 3000/s took ${elapsed} ms`);
+  });
+
+  it('stops within a second when cancelled, with status cancelled and partial results', async () => {
+    const controller = new AbortController();
+    const ticks: LoadTick[] = [];
+    const running = runLoad(
+      loadRequest(server(), { test: singleTest('SET key:__key__ __value__'), load: { clients: 8, threads: 2, durationMs: 20_000, requests: undefined } }),
+      { signal: controller.signal, onTick: (tick) => ticks.push(tick) },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const abortedAt = Date.now();
+    controller.abort();
+    const result = await running;
+    const stoppedIn = Date.now() - abortedAt;
+    assert.ok(stoppedIn < 1000, `stopped in ${stoppedIn} ms`);
+    assert.equal(result.status, 'cancelled');
+    assert.ok(result.total.requests > 0);
+    assert.equal(result.total.errors, 0);
+    assert.ok(result.timeline.length >= 1);
+    assert.ok(ticks.length >= 1);
+  });
+
+  it('returns a cancelled result at once when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runLoad(loadRequest(server(), { test: singleTest('PING') }), { signal: controller.signal });
+    assert.equal(result.status, 'cancelled');
+    assert.equal(result.total.requests, 0);
+  });
+
+  it('ioredis path: exact counts, pipelines and error kinds', async () => {
+    const single = await runLoad(
+      loadRequest(server(), { client: 'ioredis', test: singleTest('INCR c1'), load: { clients: 5, requests: 3001 } }),
+    );
+    assert.equal(single.client, 'ioredis');
+    assert.equal(single.total.requests, 3001);
+    assert.equal(single.total.latency.count, 3001);
+    const pipelined = await runLoad(
+      loadRequest(server(), { client: 'ioredis', test: singleTest('INCR c2'), load: { clients: 3, pipeline: 8, threads: 2, requests: 5003 } }),
+    );
+    assert.equal(pipelined.total.requests, 5003);
+    await withRedis(server(), async (redis) => {
+      assert.equal(await redis.get('c1'), '3001');
+      assert.equal(await redis.get('c2'), '5003');
+      await redis.rpush('alist', 'x');
+    });
+    const sequential = await runLoad(
+      loadRequest(server(), {
+        client: 'ioredis',
+        test: singleTest('SET s:__key__ __value__'),
+        keys: { space: 2000, distribution: 'sequential', size: 4 },
+        load: { clients: 6, pipeline: 4, requests: 2000 },
+      }),
+    );
+    assert.equal(sequential.total.requests, 2000);
+    assert.equal((await withRedis(server(), (redis) => redis.keys('s:*'))).length, 2000);
+    const errors = await runLoad(loadRequest(server(), { client: 'ioredis', test: singleTest('LPUSH k:__key__ v'), load: { clients: 2, requests: 10 } }));
+    assert.equal(errors.total.errors, 0);
+    const wrongType = await runLoad(loadRequest(server(), { client: 'ioredis', test: singleTest('GET alist'), load: { clients: 2, pipeline: 2, requests: 100 } }));
+    assert.deepEqual(wrongType.total.errorsByKind, { WRONGTYPE: 100 });
+    assertConsistent(wrongType);
+  });
+});
+
+describe('runLoad when the server goes away', function () {
+  this.timeout(30_000);
+
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: fails with a clear message and keeps what it measured`, async () => {
+      const server = await startLocalServer();
+      try {
+        const running = runLoad(
+          loadRequest(server, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 4, durationMs: 10_000, requests: undefined } }),
+          { serverLostTimeoutMs: 1000 },
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await server.stop();
+        const result = await running;
+        assert.equal(result.status, 'failed');
+        assert.match(result.error ?? '', /lost the connection to 127\.0\.0\.1:\d+ .*connection refused — is redis-server running there\?/);
+        assert.ok(result.total.requests > 100, `${result.total.requests} requests kept`);
+        assert.ok(result.total.latency.count > 100);
+        assert.ok(result.timeline.length >= 1, 'timeline kept');
+        assert.ok(result.durationMs > 1000 && result.durationMs < 4000);
+        assertConsistent(result);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+
+  it('reconnects a connection killed by the server and counts its in-flight requests as CONNECTION errors', async () => {
+    const server = await startLocalServer();
+    try {
+      const running = runLoad(
+        loadRequest(server, { test: singleTest('SET key:__key__ __value__'), load: { clients: 3, pipeline: 50, durationMs: 1500, requests: undefined } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await withRedis(server, async (redis) => {
+        await redis.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+      });
+      const result = await running;
+      assert.equal(result.status, 'complete');
+      assert.equal(result.connections.reconnects, 3);
+      assert.ok((result.total.errorsByKind.CONNECTION ?? 0) <= 150, JSON.stringify(result.total.errorsByKind));
+      assertConsistent(result);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('runLoad connection failures', function () {
+  this.timeout(30_000);
+  const secured = useRedisServer({ config: [{ name: 'requirepass', args: ['s3cret'] }] });
+
+  async function failure(request: Parameters<typeof runLoad>[0]): Promise<string> {
+    try {
+      await runLoad(request);
+    } catch (error) {
+      assert.ok(error instanceof LoadError, `a LoadError, got ${String(error)}`);
+      return error.message;
+    }
+    assert.fail('the load should not start');
+  }
+
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: explains NOAUTH, a wrong password and a refused connection`, async () => {
+      const test = singleTest('PING');
+      assert.match(
+        await failure(loadRequest(secured(), { client, test })),
+        /requires a password \(NOAUTH\): set `password env:NAME`/,
+      );
+      assert.match(
+        await failure(loadRequest(secured(), { client, test, connection: { password: 'wrong' } })),
+        /authentication failed at 127\.0\.0\.1:\d+ for user "default": wrong user name or password/,
+      );
+      const ok = await runLoad(loadRequest(secured(), { client, test, connection: { password: 's3cret', db: 2 }, load: { requests: 50 } }));
+      assert.equal(ok.total.requests, 50);
+      assert.equal(ok.total.errors, 0);
+      const closed = await startLocalServer();
+      await closed.stop();
+      assert.equal(
+        await failure(loadRequest(closed, { client, test })),
+        `cannot connect to 127.0.0.1:${closed.port}: connection refused — is redis-server running there?`,
+      );
+    });
+  }
+
+  it('explains a failed TLS handshake with a plain-text server', async () => {
+    const message = await failure(loadRequest(secured(), { test: singleTest('PING'), connection: { tls: { rejectUnauthorized: false }, connectTimeoutMs: 600 } }));
+    assert.match(message, /TLS handshake with 127\.0\.0\.1:\d+ failed: .* is TLS enabled on that port\?/);
+  });
+
+  it('uses RESP3 (HELLO 3 with AUTH) and counts RESP3 replies', async () => {
+    const result = await runLoad(
+      loadRequest(secured(), {
+        test: singleTest('HGETALL h'),
+        connection: { password: 's3cret', resp: 3 },
+        load: { clients: 2, pipeline: 4, requests: 400 },
+      }),
+    );
+    assert.equal(result.total.requests, 400);
+    assert.equal(result.total.errors, 0);
+  });
+
+  it('rejects impossible plans with a clear message', async () => {
+    assert.match(
+      await failure(loadRequest(secured(), { client: 'ioredis', test: singleTest('PING'), connection: { resp: 3 } })),
+      /ioredis client speaks RESP2 only/,
+    );
+    assert.match(await failure(loadRequest(secured(), { test: singleTest('PING'), load: { clients: 0 } })), /clients must be/);
+  });
+});
+
+describe('runLoad over TLS', function () {
+  this.timeout(30_000);
+  const certificates = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
+  const file = (name: string) => join(certificates, name);
+  let tlsPort = 0;
+  // A CA and a server certificate for "localhost", made with the openssl command line.
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=RBench test CA', '-keyout', file('ca.key'), '-out', file('ca.crt')], { stdio: 'ignore' });
+  execFileSync('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr')], { stdio: 'ignore' });
+  writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  execFileSync('openssl', ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file('ext.cnf'), '-out', file('server.crt')], { stdio: 'ignore' });
+  const tlsPortArgs: string[] = [];
+  before(async () => {
+    tlsPort = await freePort();
+    tlsPortArgs.push(String(tlsPort));
+  });
+  const server = useRedisServer({
+    config: [
+      { name: 'tls-port', args: tlsPortArgs },
+      { name: 'tls-cert-file', args: [file('server.crt')] },
+      { name: 'tls-key-file', args: [file('server.key')] },
+      { name: 'tls-ca-cert-file', args: [file('ca.crt')] },
+      { name: 'tls-auth-clients', args: ['no'] },
+    ],
+  });
+  after(() => rmSync(certificates, { recursive: true, force: true }));
+
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: runs with the CA given, and explains an unknown CA`, async () => {
+      const target = { host: '127.0.0.1', port: tlsPort };
+      assert.ok(server().port !== tlsPort);
+      const result = await runLoad(
+        loadRequest(target, { client, test: singleTest('SET key:__key__ __value__'), connection: { tls: { ca: readFileSync(file('ca.crt')) } }, load: { clients: 3, pipeline: 4, requests: 3000 } }),
+      );
+      assert.equal(result.total.requests, 3000);
+      assert.equal(result.total.errors, 0);
+      await assert.rejects(
+        runLoad(loadRequest(target, { client, test: singleTest('PING'), connection: { tls: {} } })),
+        /TLS handshake with 127\.0\.0\.1:\d+ failed: .*self[- ]signed.* `tls ca <file>`/i,
+      );
+    });
+  }
+});
