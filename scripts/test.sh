@@ -10,6 +10,7 @@ ensure_redis
 npm run --silent typecheck
 npm run --silent lint
 npm run --silent build
-rm -rf out
+# Only the unit output: the e2e harness keeps its own files under out/.
+rm -rf out/test/unit out/src
 npx tsc -p . --outDir out
 npx mocha --config .mocharc.json

@@ -28,9 +28,28 @@ function errorWithCode(message: string, code: string): NodeJS.ErrnoException {
   return error;
 }
 
-/** Resolves with a connected, authenticated socket (no listeners left on it) or rejects with a LoadError. */
-export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
+/** Receives incoming bytes: chunk[0 … length). The chunk is only valid during the call. */
+export type BytesHandler = (chunk: Buffer, length: number) => void;
+
+/** A connected, authenticated socket whose incoming bytes go to a replaceable handler. */
+export interface RawConnection {
+  socket: net.Socket;
+  /** Where incoming bytes go from now on. */
+  onBytes(handler: BytesHandler): void;
+}
+
+/** Bytes read per system call on plain TCP; replies beyond it just take another read. */
+const READ_BUFFER_SIZE = 64 * 1024;
+
+/**
+ * Resolves with a connected, authenticated connection (no listeners of ours left on the socket
+ * besides the bytes handler) or rejects with a LoadError. Plain TCP sockets read with `onread` into
+ * one reused buffer: no Buffer allocation and no stream machinery per read.
+ */
+export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
+    let handler: BytesHandler = () => {};
+    const deliver = (chunk: Buffer, length: number) => handler(chunk, length);
     const commands = handshakeCommands(options);
     let socket: net.Socket;
     if (options.tls) {
@@ -42,8 +61,22 @@ export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
         servername: options.tls.servername ?? (isIp ? undefined : options.host),
       });
     } else {
-      socket = net.connect({ host: options.host, port: options.port });
+      const buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+      socket = net.connect({
+        host: options.host,
+        port: options.port,
+        onread: {
+          buffer,
+          callback: (length: number, chunk: Uint8Array) => {
+            deliver(chunk as Buffer, length);
+            return true; // false would pause the socket
+          },
+        },
+      });
     }
+    // TLS sockets do not take `onread`: their decrypted bytes come as 'data' events.
+    const onTlsData = (chunk: Buffer) => deliver(chunk, chunk.length);
+    if (options.tls) socket.on('data', onTlsData);
     socket.setNoDelay(true);
     const scanner = new ReplyScanner();
     let answered = 0;
@@ -53,7 +86,6 @@ export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.removeListener('data', onData);
       socket.removeListener('error', onError);
       socket.removeListener('close', onClose);
       socket.removeListener(options.tls ? 'secureConnect' : 'connect', onConnect);
@@ -61,15 +93,16 @@ export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
         socket.destroy();
         reject(new LoadError(error));
       } else {
-        resolve(socket);
+        handler = () => {};
+        resolve({ socket, onBytes: (next) => (handler = next) });
       }
     };
     scanner.onError = (_kind, text, index) => {
       failure ??= describeHandshakeError(commands[answered + index].step, text, options);
     };
-    const onData = (chunk: Buffer) => {
+    handler = (chunk: Buffer, length: number) => {
       try {
-        answered += scanner.scan(chunk);
+        answered += scanner.scan(chunk, length);
       } catch (error) {
         finish(`unexpected reply from ${options.host}:${options.port} during the handshake — is it a Redis server? (${(error as Error).message})`);
         return;
@@ -91,7 +124,6 @@ export function openSocket(options: ConnectionOptions): Promise<net.Socket> {
       const code = tcpConnected && !secured ? 'RBENCH_TLS_TIMEOUT' : 'RBENCH_TIMEOUT';
       finish(describeSocketError(errorWithCode('timeout', code), options));
     }, options.connectTimeoutMs);
-    socket.on('data', onData);
     socket.on('error', onError);
     socket.on('close', onClose);
     socket.once(options.tls ? 'secureConnect' : 'connect', onConnect);

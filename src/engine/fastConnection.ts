@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchBuilder, keyWidth } from './batch';
-import { openSocket } from './connect';
+import { openSocket, type RawConnection } from './connect';
 import { createKeySource } from './random';
 import { ReplyScanner } from './resp/scanner';
 import { CONNECTION_ERROR_KIND } from './stats';
@@ -134,10 +134,11 @@ export class FastConnection implements LoadConnection {
     return count;
   }
 
-  private attach(socket: Socket): void {
+  private attach(connection: RawConnection): void {
+    const socket = connection.socket;
     this.socket = socket;
     this.scanner.reset();
-    socket.on('data', this.onData);
+    connection.onBytes(this.onData);
     socket.on('error', this.onSocketError);
     socket.on('close', this.onClose);
   }
@@ -163,11 +164,12 @@ export class FastConnection implements LoadConnection {
     this.socket!.write(length === buffer.length ? buffer : buffer.subarray(0, length));
   }
 
-  private readonly onData = (chunk: Buffer): void => {
+  private readonly onData = (chunk: Buffer, length: number): void => {
+    if (this.socket === undefined) return;
     const now = performance.now();
     let replies: number;
     try {
-      replies = this.scanner.scan(chunk);
+      replies = this.scanner.scan(chunk, length);
     } catch (error) {
       this.socket?.destroy(error as Error);
       return;
@@ -177,6 +179,7 @@ export class FastConnection implements LoadConnection {
       this.onOpenLoopReplies(replies, now);
       return;
     }
+    if (this.batchSize === 0) return; // nothing in flight: not a reply to us
     if (this.batchMeasured) {
       const micros = Math.round((now - this.sentAt) * 1000);
       const stats = this.load.stats;
@@ -238,9 +241,7 @@ export class FastConnection implements LoadConnection {
   };
 
   private readonly onClose = (): void => {
-    const socket = this.socket;
-    socket?.removeListener('data', this.onData);
-    socket?.removeListener('close', this.onClose);
+    this.socket?.removeListener('close', this.onClose);
     this.socket = undefined;
     if (this.state === State.Finished) return;
     const error = this.lastSocketError ?? Object.assign(new Error('connection closed by the server'), { code: 'ECONNRESET' });
@@ -262,12 +263,12 @@ export class FastConnection implements LoadConnection {
       this.reconnectTimer = undefined;
       if (this.state !== State.Down) return;
       openSocket(this.load.config.connection).then(
-        (socket) => {
+        (connection) => {
           if (this.state !== State.Down) {
-            socket.destroy();
+            connection.socket.destroy();
             return;
           }
-          this.attach(socket);
+          this.attach(connection);
           this.state = State.Running;
           this.reconnects++;
           this.reconnectAttempt = 0;

@@ -18,6 +18,8 @@ const RAND_INT_STREAM = 3;
 
 type Arg = string | Buffer;
 
+const STRING_VALUE_LIMIT = 4096;
+
 interface CompiledArgs {
   name: string;
   labelIndex: number;
@@ -33,7 +35,7 @@ export class IoredisRequests {
   private readonly values: ValueSizes;
   private readonly choices: Random;
   private readonly randInts: Random;
-  private readonly valueBuffers = new Map<number, Buffer>();
+  private readonly valueArgs = new Map<number, Arg>();
 
   constructor(
     test: TestPlan,
@@ -61,10 +63,17 @@ export class IoredisRequests {
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
 
-  private valueBuffer(size: number): Buffer {
-    let buffer = this.valueBuffers.get(size);
-    if (!buffer) this.valueBuffers.set(size, (buffer = Buffer.alloc(size, VALUE_BYTE)));
-    return buffer;
+  /**
+   * The value argument, cached per size. Small values are strings: ioredis then encodes the whole
+   * command as one string, cheaper than its Buffer concatenation path; large ones stay Buffers.
+   */
+  private valueArg(size: number): Arg {
+    let value = this.valueArgs.get(size);
+    if (value === undefined) {
+      value = size <= STRING_VALUE_LIMIT ? String.fromCharCode(VALUE_BYTE).repeat(size) : Buffer.alloc(size, VALUE_BYTE);
+      this.valueArgs.set(size, value);
+    }
+    return value;
   }
 
   private compile(name: string, args: ArgTemplate[], labelIndex: number): CompiledArgs {
@@ -79,7 +88,7 @@ export class IoredisRequests {
       }
       if (parts.length === 1 && typeof parts[0] !== 'string' && parts[0].placeholder === 'value') {
         hasValue = true;
-        return (_key, size) => this.valueBuffer(size);
+        return (_key, size) => this.valueArg(size);
       }
       for (const part of parts) {
         if (typeof part === 'string') continue;

@@ -89,7 +89,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const seed = request.seed ?? phase.keys.seed ?? randomInt(1, 2 ** 32);
   const labels = [...new Set(test.commands.map((c) => c.command.label))];
   const labelIndexes = test.commands.map((c) => labels.indexOf(c.command.label));
-  const threads = resolveThreads(plan, request.client);
+  const threads = resolveThreads(plan);
   const ranges = splitConnections(plan.clients, threads);
   const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
   const startedAt = new Date().toISOString();
@@ -122,6 +122,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   return new Promise<LoadResult>((resolve, reject) => {
     const workers = configs.map((config) => new Worker(script, { workerData: config }));
     const results: (WorkerResult | undefined)[] = workers.map(() => undefined);
+    const exited = workers.map(() => false);
     const progress = workers.map(() => ({ requests: 0, errors: 0 }));
     const pending = new Map<number, PendingSecond>();
     const timeline: TimelineSecond[] = [];
@@ -277,13 +278,27 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
               failure ??= message.result.error;
               stopAll();
             }
-            if (results.every((r) => r !== undefined)) {
+            if (results.every((r, i) => r !== undefined || exited[i])) {
               cpuEnd = process.cpuUsage(cpuStart);
               measuringEnded = performance.now();
               finish();
             }
             break;
         }
+      });
+      worker.on('exit', (code) => {
+        if (results[w] !== undefined || phaseName === 'done') return;
+        const message = `the engine worker stopped unexpectedly (exit code ${code})`;
+        if (phaseName === 'connecting') {
+          phaseName = 'done';
+          cleanup();
+          reject(new LoadError(message));
+          return;
+        }
+        failure ??= message;
+        exited[w] = true;
+        if (workers.every((_, i) => results[i] !== undefined || exited[i])) finish();
+        else stopAll();
       });
       worker.on('error', (error) => {
         const message = `the engine worker crashed: ${error.stack ?? error.message}`;

@@ -51,7 +51,7 @@ export interface ClientHealth {
   /** 99th percentile of event-loop lag in the busiest thread, in milliseconds. */
   eventLoopLagP99Ms: number;
   /** Event-loop utilization (0…1) of the busiest engine thread over the measured part; ≥ 0.9 means the client was saturated. */
-  eventLoopUtilization: number;
+  eventLoopUtilization?: number;
   /** `client` when the engine itself was saturated, so the numbers understate the server. */
   bottleneck: 'client' | 'server' | 'unknown';
 }

@@ -2,29 +2,32 @@
 // the main thread (load.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to load.js.
 import { parentPort, workerData } from 'node:worker_threads';
 import { FastConnection } from './fastConnection';
-import { IoredisConnection } from './ioredisConnection';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './protocol';
 import { WorkerLoad, type ConnectionFactory } from './workerLoad';
 
-if (!parentPort) throw new Error('the RBench engine worker must run in a worker thread');
-const port = parentPort;
-const config = workerData as WorkerConfig;
-
-const factory: ConnectionFactory =
-  config.client === 'ioredis' ? (index, load) => new IoredisConnection(index, load) : (index, load) => new FastConnection(index, load);
-
-const load = new WorkerLoad(config, (message: WorkerToMain) => port.postMessage(message), factory);
-let started = false;
-let stopped = false;
-
-port.on('message', (message: MainToWorker) => {
-  if (message.type === 'start' && !started && !stopped) {
-    started = true;
-    load.start();
-  } else if (message.type === 'stop' && !stopped) {
-    stopped = true;
-    load.stop();
+async function main(): Promise<void> {
+  if (!parentPort) throw new Error('the RBench engine worker must run in a worker thread');
+  const port = parentPort;
+  const config = workerData as WorkerConfig;
+  let factory: ConnectionFactory = (index, load) => new FastConnection(index, load);
+  if (config.client === 'ioredis') {
+    // Loaded only when used: the fast path does not pay for evaluating ioredis in every worker.
+    const { IoredisConnection } = await import('./ioredisConnection');
+    factory = (index, load) => new IoredisConnection(index, load);
   }
-});
+  const load = new WorkerLoad(config, (message: WorkerToMain) => port.postMessage(message), factory);
+  let started = false;
+  let stopped = false;
+  port.on('message', (message: MainToWorker) => {
+    if (message.type === 'start' && !started && !stopped) {
+      started = true;
+      load.start();
+    } else if (message.type === 'stop' && !stopped) {
+      stopped = true;
+      load.stop();
+    }
+  });
+  await load.open();
+}
 
-void load.open();
+void main();

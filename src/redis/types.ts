@@ -38,6 +38,8 @@ export interface ConnectionProfile {
     insecure?: boolean;
   };
   cluster?: boolean;
+  /** Refuse scenarios that write (a shared or production server). */
+  readOnly?: boolean;
 }
 
 /** Facts about the server, read once before a run. */

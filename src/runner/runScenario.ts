@@ -78,10 +78,13 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   try {
     control = await openControlConnection(context.connection);
     run.target.server = await readServerFacts(control);
-    monitor = new ServerMonitor(context.connection, { onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }) });
+    monitor = new ServerMonitor(context.connection, {
+      timeOrigin: started.getTime(),
+      onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),
+    });
     await monitor.open();
-    run.server.before = await monitor.sampleNow(0);
-    await monitor.start(1000, started.getTime());
+    run.server.before = await monitor.sampleNow();
+    await monitor.start(1000);
   } catch (error) {
     return finish(run, started, 'failed', (error as Error).message, control, monitor);
   }
@@ -104,10 +107,18 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           }
           const at: LoadPosition = { point: point.label, phase: phase.name, test: test.name, repeat, measured: phase.measured, index, total };
           context.onProgress?.({ kind: 'load-start', at });
-          const result = await runLoad(
-            { phase, test, connection: context.connection, client: plan.target.client },
-            { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
-          );
+          let result: LoadResult;
+          try {
+            result = await runLoad(
+              { phase, test, connection: context.connection, client: plan.target.client },
+              { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
+            );
+          } catch (error) {
+            // The load could not start (connection refused, wrong password, unsupported plan).
+            status = 'failed';
+            failure = (error as Error).message;
+            break outer;
+          }
           index++;
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
@@ -149,7 +160,7 @@ async function finish(
   if (monitor) {
     run.server.samples = await monitor.stop();
     run.server.events = persistenceEvents(run.server.samples);
-    if (status !== 'failed') run.server.after = await monitor.sampleNow(Date.now() - started.getTime()).catch(() => undefined);
+    if (status !== 'failed') run.server.after = await monitor.sampleNow().catch(() => undefined);
     if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
     await monitor.close();
   }

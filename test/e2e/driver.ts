@@ -14,7 +14,7 @@
 //   RBENCH_E2E_VERBOSE=1     also print the workbench's own log lines
 //   RBENCH_E2E_ALL_BUILTINS=1  keep every built-in extension enabled (see UNNEEDED_BUILTINS)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -266,6 +266,7 @@ async function runSuite(playwright: Playwright, port: number): Promise<number> {
 
 async function main(): Promise<number> {
   mkdirSync(artifacts, { recursive: true });
+  for (const stale of ['timeout.png', 'vscode-logs']) rmSync(path.join(artifacts, stale), { recursive: true, force: true });
   for (const file of [serverLog, browserLog, resultFile]) writeFileSync(file, '');
   const playwright = (await import(process.env.RBENCH_E2E_PLAYWRIGHT ?? 'playwright-core')) as Playwright;
 

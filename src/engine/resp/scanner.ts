@@ -77,10 +77,10 @@ export class ReplyScanner {
     return this.state === State.Type && this.depth === 0;
   }
 
-  /** Consumes a chunk; returns the number of top-level replies it completed. */
-  scan(chunk: Uint8Array): number {
+  /** Consumes chunk[0 … length); returns the number of top-level replies it completed. */
+  scan(chunk: Uint8Array, length = chunk.length): number {
     this.repliesThisScan = 0;
-    const end = chunk.length;
+    const end = length;
     let i = 0;
     while (i < end) {
       switch (this.state) {

@@ -212,7 +212,21 @@ describe('runLoad against a real redis-server', function () {
     assert.ok(result.total.latency.p50Us < 100_000, `p50 ${result.total.latency.p50Us} µs`);
     // The schedule did not slip: ~rate × duration requests.
     assert.ok(Math.abs(result.total.requests - 3000) < 150, `${result.total.requests} requests`);
-    assert.ok(result.openLoop.lateSends < result.total.requests * 0.1, `late sends ${result.openLoop.lateSends}`);
+  });
+
+  it('open loop: counts late sends when requests cannot go out on time (in-flight cap reached during a stall)', async () => {
+    const stall = withRedis(server(), async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await redis.call('DEBUG', 'SLEEP', '0.6');
+    });
+    // One connection at 16k/s: the 4096 requests allowed in flight fill in ~0.26 s of the 0.6 s stall.
+    const result = await runLoad(
+      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 1, rate: 16_000, durationMs: 1200, requests: undefined } }),
+    );
+    await stall;
+    assert.ok(result.openLoop);
+    assert.ok(result.openLoop.lateSends > 2000, `late sends ${result.openLoop.lateSends}`);
+    assert.ok(result.total.latency.maxUs >= 500_000, `max ${result.total.latency.maxUs} µs`);
   });
 
   it('closed loop hides the same stall (the contrast the open loop exists for)', async () => {
@@ -228,16 +242,20 @@ describe('runLoad against a real redis-server', function () {
     assert.ok(result.total.latency.p99Us < 50_000, `p99 ${result.total.latency.p99Us} µs: only 4 requests waited`);
   });
 
-  it('open loop with an exact request count sends exactly N at the target rate', async () => {
-    const started = Date.now();
-    const result = await runLoad(
-      loadRequest(server(), { test: singleTest('INCR c'), load: { clients: 3, threads: 2, pipeline: 2, rate: 3000, requests: 2999 } }),
-    );
-    const elapsed = Date.now() - started;
-    assert.equal(result.total.requests, 2999);
-    assert.equal(await withRedis(server(), (redis) => redis.get('c')), '2999');
-    assert.ok(elapsed >= 900, `2999 requests at 3000/s took ${elapsed} ms`);
-  });
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: open loop with an exact request count sends exactly N at the target rate`, async () => {
+      const started = Date.now();
+      const result = await runLoad(
+        loadRequest(server(), { client, test: singleTest('INCR c'), load: { clients: 3, threads: 2, pipeline: 2, rate: 3000, requests: 2999 } }),
+      );
+      const elapsed = Date.now() - started;
+      assert.equal(result.total.requests, 2999);
+      assert.equal(result.total.latency.count, 2999);
+      assert.equal(await withRedis(server(), (redis) => redis.get('c')), '2999');
+      assert.ok(elapsed >= 900, `2999 requests at 3000/s took ${elapsed} ms`);
+      assert.ok(result.durationMs < 1500, `measured ${result.durationMs} ms`);
+    });
+  }
 
   it('stops within a second when cancelled, with status cancelled and partial results', async () => {
     const controller = new AbortController();
@@ -417,13 +435,14 @@ describe('runLoad over TLS', function () {
   const certificates = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
   const file = (name: string) => join(certificates, name);
   let tlsPort = 0;
-  // A CA and a server certificate for "localhost", made with the openssl command line.
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=RBench test CA', '-keyout', file('ca.key'), '-out', file('ca.crt')], { stdio: 'ignore' });
-  execFileSync('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr')], { stdio: 'ignore' });
-  writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  execFileSync('openssl', ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file('ext.cnf'), '-out', file('server.crt')], { stdio: 'ignore' });
   const tlsPortArgs: string[] = [];
   before(async () => {
+    // A CA and a server certificate for "localhost", made with the openssl command line.
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=RBench test CA', '-keyout', file('ca.key'), '-out', file('ca.crt'));
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr'));
+    writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+    openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file('ext.cnf'), '-out', file('server.crt'));
     tlsPort = await freePort();
     tlsPortArgs.push(String(tlsPort));
   });

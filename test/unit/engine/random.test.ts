@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Random, WeightedTable, createKeySource, type KeySource } from '../../../src/engine/random';
 import { splitRequests } from '../../../src/engine/load';
+import { resolveThreads } from '../../../src/engine/threads';
 import type { KeyPlan } from '../../../src/scenario/plan';
 
 function keyPlan(extra: Partial<KeyPlan>): KeyPlan {
@@ -137,5 +138,18 @@ describe('seeded randomness and key distributions', () => {
     assert.ok(Math.abs(ones / 100_000 - 0.75) < 0.01);
     assert.throws(() => new WeightedTable([]), /at least one/);
     assert.throws(() => new WeightedTable([0, 0]), /all be zero/);
+  });
+});
+
+describe('worker thread count', () => {
+  it("'auto' uses one thread on small machines and for deep pipelines, more for shallow pipelines with many clients", () => {
+    const auto = (clients: number, pipeline: number, cores: number) => resolveThreads({ threads: 'auto', clients, pipeline }, cores);
+    assert.equal(auto(50, 1, 2), 1);
+    assert.equal(auto(50, 10, 16), 1);
+    assert.equal(auto(8, 1, 16), 1);
+    assert.equal(auto(50, 1, 8), 3);
+    assert.equal(auto(200, 1, 16), 4);
+    assert.equal(resolveThreads({ threads: 3, clients: 2, pipeline: 1 }, 2), 2);
+    assert.equal(resolveThreads({ threads: 0, clients: 2, pipeline: 1 }, 2), 1);
   });
 });

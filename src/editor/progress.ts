@@ -1,0 +1,61 @@
+// Live progress text for the notification, the output channel and the Test Explorer output. Plain data.
+import type { LoadResult, LoadTick } from '../engine/types';
+import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
+import type { LoadPosition } from '../runner/runScenario';
+
+/** `[2/3] value=100 GET (prefill)`: which load of the run this is. */
+export function formatLoadName(at: LoadPosition): string {
+  return `[${at.index + 1}/${at.total}] ${at.point ? `${at.point} ` : ''}${at.test}${at.measured ? '' : ' (prefill)'}`;
+}
+
+/**
+ * `[2/3] GET · 412k ops/s · p99 1.9 ms · 12s elapsed · 48s left`. The numbers are the last second's;
+ * the time left comes from the share of the load done (count or duration), when the engine knows it.
+ */
+export function formatProgressMessage(at: LoadPosition, tick: LoadTick): string {
+  const parts = [formatLoadName(at) + (tick.warmingUp ? ' (warm-up)' : '')];
+  const second = tick.lastSecond;
+  if (second) parts.push(`${formatOpsShort(second.ops)} ops/s`, `p99 ${formatLatency(second.p99Us)}`);
+  parts.push(`${formatDuration(tick.elapsedMs)} elapsed`);
+  const left = remainingMs(tick);
+  if (left !== undefined) parts.push(`${formatDuration(left)} left`);
+  return parts.join(' · ');
+}
+
+/** Time left in this load, extrapolated from the share done; undefined until there is a share to go on. */
+export function remainingMs(tick: LoadTick): number | undefined {
+  const fraction = tick.fraction;
+  if (fraction === undefined || fraction <= 0 || tick.warmingUp) return undefined;
+  return Math.max(0, (tick.elapsedMs * (1 - Math.min(fraction, 1))) / fraction);
+}
+
+/** Share of the whole run done, 0…100: finished loads plus the share of the current one. */
+export function runPercent(at: LoadPosition, fraction: number | undefined): number {
+  if (at.total === 0) return 100;
+  const current = Math.min(Math.max(fraction ?? 0, 0), 1);
+  return Math.min(100, ((at.index + current) / at.total) * 100);
+}
+
+/** `[2/3] GET: 412k ops/s, p99 1.9 ms, 12 errors (cancelled)`: the line logged when a load ends. */
+export function formatLoadEnd(at: LoadPosition, result: LoadResult): string {
+  return (
+    `${formatLoadName(at)}: ${formatOpsShort(result.total.opsPerSec)} ops/s, p99 ${formatLatency(result.total.latency.p99Us)}` +
+    (result.total.errors ? `, ${result.total.errors.toLocaleString('en-US')} errors` : '') +
+    (result.status !== 'complete' ? ` (${result.status}${result.error ? `: ${result.error}` : ''})` : '')
+  );
+}
+
+/**
+ * Turns absolute percentages into the increments `Progress.report` wants, never going backwards.
+ * One per run; `advance(percent)` returns the increment to report (0 when nothing moved).
+ */
+export class ProgressIncrements {
+  private reported = 0;
+
+  advance(percent: number): number {
+    const target = Math.min(100, Math.max(this.reported, percent));
+    const increment = target - this.reported;
+    this.reported = target;
+    return increment;
+  }
+}

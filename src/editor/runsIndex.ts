@@ -1,0 +1,104 @@
+// The runs folder as the editor sees it: which run files exist, and the newest one per scenario file +
+// scenario name (for the summary CodeLens). Run files never change once written, so each is read once.
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parseRunFile, RUN_FILE_SUFFIX, type RunFile, type RunStatus } from '../results/runFile';
+import { runHeadline } from './runSummary';
+
+export interface RunEntry {
+  path: string;
+  /** The file name without its suffix (the run id): a timestamp first, so names sort by time. */
+  id: string;
+  /** The scenario file as recorded (relative to the workspace folder or the CLI's working folder). */
+  file?: string;
+  scenario: string;
+  status: RunStatus;
+  finishedAt: string;
+  headline: string;
+}
+
+/** `rbench.runsFolder` made absolute: relative to the first workspace folder, else to the scenario's folder. */
+export function resolveRunsFolder(setting: string | undefined, workspaceRoot: string | undefined, scenarioDir: string): string {
+  const folder = (setting ?? '').trim() || '.rbench/runs';
+  if (isAbsolute(folder)) return folder;
+  return resolve(workspaceRoot ?? scenarioDir, folder);
+}
+
+/** How a scenario file is recorded in run files: relative to the workspace folder, with `/`. */
+export function recordedScenarioFile(fsPath: string, workspaceRoot: string | undefined): string {
+  const path = workspaceRoot && !relative(workspaceRoot, fsPath).startsWith('..') ? relative(workspaceRoot, fsPath) : fsPath;
+  return normaliseFile(path);
+}
+
+function normaliseFile(path: string): string {
+  return path.split(sep).join('/').replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** The newest run of `scenario` in `file` (by file name, which starts with the time), or undefined. */
+export function newestRun(entries: readonly RunEntry[], file: string, scenario: string): RunEntry | undefined {
+  const wanted = normaliseFile(file);
+  let newest: RunEntry | undefined;
+  for (const entry of entries) {
+    if (entry.scenario !== scenario || entry.file === undefined || normaliseFile(entry.file) !== wanted) continue;
+    if (!newest || entry.id > newest.id) newest = entry;
+  }
+  return newest;
+}
+
+export class RunsIndex {
+  /** Path → entry; `null` for a file that is not a readable run file (not retried). */
+  private readonly cache = new Map<string, RunEntry | null>();
+
+  /** Every run file in `folder` (none when it does not exist yet). */
+  async entries(folder: string): Promise<RunEntry[]> {
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch {
+      return [];
+    }
+    const entries: RunEntry[] = [];
+    for (const name of names) {
+      if (!name.endsWith(RUN_FILE_SUFFIX) || name.startsWith('.')) continue;
+      const path = join(folder, name);
+      let entry = this.cache.get(path);
+      if (entry === undefined) {
+        entry = await readEntry(path);
+        this.cache.set(path, entry);
+      }
+      if (entry) entries.push(entry);
+    }
+    return entries;
+  }
+
+  /** Forget a file (it was deleted or rewritten). */
+  forget(path: string): void {
+    this.cache.delete(path);
+  }
+
+  /** Record a run just written, so the next lookup need not read it back. */
+  remember(path: string, entry: RunEntry): void {
+    this.cache.set(path, entry);
+  }
+}
+
+export function runEntry(path: string, run: RunFile): RunEntry {
+  return {
+    path,
+    id: basename(path, RUN_FILE_SUFFIX),
+    file: run.scenario.file,
+    scenario: run.scenario.name,
+    status: run.status,
+    finishedAt: run.finishedAt,
+    headline: runHeadline(run),
+  };
+}
+
+async function readEntry(path: string): Promise<RunEntry | null> {
+  try {
+    return runEntry(path, parseRunFile(JSON.parse(await readFile(path, 'utf8')), path));
+  } catch {
+    // Half-copied or foreign files are not runs; the results view reports them when opened.
+    return null;
+  }
+}

@@ -1,0 +1,175 @@
+// Which Redis a run from the editor talks to: the `rbench.target` and `rbench.profiles` settings, the
+// scenario's own `target` line, and stored passwords. Plain data in, plain data out (no `vscode`), so the
+// precedence rules are unit-tested; src/editor/connections.ts and runService.ts do the VS Code side.
+import type { TargetPlan } from '../scenario/plan';
+import type { ConnectionProfile } from '../redis/types';
+import { parseRedisUrl, resolveConnection, type ResolvedConnection } from '../redis/target';
+
+/** The value of `rbench.target` that means "a throwaway redis-server per run". */
+export const LOCAL_TARGET = 'local';
+
+/** The target selected in the status bar (`rbench.target`). */
+export type ActiveTarget = { kind: 'local' } | { kind: 'profile'; name: string } | { kind: 'url'; url: string };
+
+export type ParsedActiveTarget = ActiveTarget | { kind: 'invalid'; error: string };
+
+export function parseActiveTarget(setting: string | undefined, profiles: Record<string, ConnectionProfile>): ParsedActiveTarget {
+  const value = (setting ?? '').trim();
+  if (value === '' || value === LOCAL_TARGET) return { kind: 'local' };
+  if (value.includes('://')) return { kind: 'url', url: value };
+  if (Object.hasOwn(profiles, value)) return { kind: 'profile', name: value };
+  const known = Object.keys(profiles);
+  return {
+    kind: 'invalid',
+    error:
+      `the setting rbench.target is "${value}", which is no connection profile (${known.length ? `known: ${known.map((n) => `"${n}"`).join(', ')}` : 'rbench.profiles is empty'}), ` +
+      `not "${LOCAL_TARGET}" and not a redis:// URL — pick one with "RBench: Select Target"`,
+  };
+}
+
+/** Checks the `rbench.profiles` setting (hand-written JSON) and keeps the well-formed profiles. */
+export function readProfiles(raw: unknown): { profiles: Record<string, ConnectionProfile>; problems: string[] } {
+  const profiles: Record<string, ConnectionProfile> = {};
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { profiles, problems };
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { profiles, problems: ['rbench.profiles must be an object: profile name → { "url": "redis://host:port" }'] };
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!value || typeof value !== 'object' || typeof (value as { url?: unknown }).url !== 'string') {
+      problems.push(`connection profile "${name}" needs a "url" such as "redis://host:6379"`);
+      continue;
+    }
+    profiles[name] = value as ConnectionProfile;
+  }
+  return { profiles, problems };
+}
+
+/** Where a run's target came from, in the order they win. */
+export type TargetSource = 'scenario' | 'selected' | 'local';
+
+export interface TargetChoice {
+  source: TargetSource;
+  /** The scenario's target settings, with the selected profile or URL filled in. */
+  target: TargetPlan;
+  /** A throwaway redis-server is started for the run (its URL goes into `target`). */
+  local: boolean;
+}
+
+/** The scenario's own `target` line wins; else the selected target; else a throwaway local server. */
+export function chooseTarget(scenario: TargetPlan, active: ActiveTarget): TargetChoice {
+  if (scenario.url || scenario.profile) return { source: 'scenario', target: scenario, local: false };
+  switch (active.kind) {
+    case 'profile':
+      return { source: 'selected', target: { ...scenario, profile: active.name }, local: false };
+    case 'url':
+      return { source: 'selected', target: { ...scenario, url: active.url }, local: false };
+    case 'local':
+      return { source: 'local', target: scenario, local: true };
+  }
+}
+
+/**
+ * Passwords never come from settings (they end up in dotfiles and settings sync): a settings URL or
+ * profile that holds one is refused. A URL in the scenario may hold one from the environment.
+ */
+export function settingsPasswordError(choice: TargetChoice, profiles: Record<string, ConnectionProfile>): string | undefined {
+  const advice = 'remove it and store the password with "RBench: Set Password" (or use passwordEnv)';
+  const profileName = choice.target.profile;
+  if (profileName && Object.hasOwn(profiles, profileName)) {
+    const profile = profiles[profileName] as ConnectionProfile & { password?: unknown };
+    if (profile.password !== undefined) return `connection profile "${profileName}" has a "password" in the settings: ${advice}`;
+    if (urlHasPassword(profile.url)) return `the URL of connection profile "${profileName}" holds a password: ${advice}`;
+  }
+  if (choice.source === 'selected' && !profileName && choice.target.url && urlHasPassword(choice.target.url)) {
+    return `the setting rbench.target holds a URL with a password: ${advice}`;
+  }
+  return undefined;
+}
+
+function urlHasPassword(url: string): boolean {
+  const parsed = parseRedisUrl(url);
+  return typeof parsed !== 'string' && parsed.password !== undefined;
+}
+
+/** A URL typed into "Enter a URL…": undefined when fine, else why not. */
+export function validateTargetUrl(text: string): string | undefined {
+  const parsed = parseRedisUrl(text.trim());
+  if (typeof parsed === 'string') return parsed;
+  if (parsed.password !== undefined) return 'leave the password out of the URL (settings are plain text): use "RBench: Set Password" after selecting it';
+  return undefined;
+}
+
+/**
+ * The SecretStorage key of a target's password: per profile name, else per host:port of the URL.
+ * Undefined for a target without either (a throwaway local server has no password).
+ */
+export function secretKey(target: Pick<TargetPlan, 'url' | 'profile'>): string | undefined {
+  if (target.profile) return `rbench.password.profile.${target.profile}`;
+  if (!target.url) return undefined;
+  const parsed = parseRedisUrl(target.url);
+  if (typeof parsed === 'string') return undefined;
+  return `rbench.password.${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}`;
+}
+
+/** The key for the active target's password (Set/Clear Password act on the selected target). */
+export function activeSecretKey(active: ParsedActiveTarget): string | undefined {
+  if (active.kind === 'profile') return secretKey({ profile: active.name });
+  if (active.kind === 'url') return secretKey({ url: active.url });
+  return undefined;
+}
+
+/**
+ * Connection options for a chosen target. A password stored with "Set Password" is used when the
+ * scenario and profile name no other source (`password env:…`); `password secret` without a stored
+ * password fails with resolveConnection's message, which names the command to run.
+ */
+export function connectionFor(
+  choice: TargetChoice,
+  context: { profiles: Record<string, ConnectionProfile>; storedPassword?: string; env: Record<string, string | undefined>; baseDir?: string; localUrl?: string },
+): ResolvedConnection {
+  const target: TargetPlan = choice.local && context.localUrl ? { ...choice.target, url: context.localUrl } : { ...choice.target };
+  const profile = target.profile ? context.profiles[target.profile] : undefined;
+  const namesPassword = target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
+  if (!choice.local && !namesPassword && context.storedPassword) target.passwordSecret = true;
+  return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir });
+}
+
+/** `local`, a profile's label, or host:port: how the status bar names the selected target. */
+export function describeActiveTarget(active: ParsedActiveTarget, profiles: Record<string, ConnectionProfile>): string {
+  switch (active.kind) {
+    case 'local':
+      return LOCAL_TARGET;
+    case 'profile':
+      return profiles[active.name]?.label ?? active.name;
+    case 'url': {
+      const parsed = parseRedisUrl(active.url);
+      if (typeof parsed === 'string') return active.url.replace(/\/\/[^@/]*@/, '//');
+      return `${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}`;
+    }
+    case 'invalid':
+      return 'invalid target';
+  }
+}
+
+export interface TargetPickItem {
+  label: string;
+  description?: string;
+  /** What `rbench.target` becomes, or `enter-url` to ask for one. */
+  value: string | { enterUrl: true };
+  picked: boolean;
+}
+
+/** The choices of "RBench: Select Target": each profile, the throwaway server, a URL of one's own. */
+export function targetPickItems(profiles: Record<string, ConnectionProfile>, setting: string | undefined): TargetPickItem[] {
+  const current = (setting ?? '').trim() || LOCAL_TARGET;
+  const items: TargetPickItem[] = Object.entries(profiles).map(([name, profile]) => ({
+    label: profile.label ?? name,
+    description: `${profile.label ? `${name} · ` : ''}${profile.url}${profile.readOnly ? ' · read-only' : ''}`,
+    value: name,
+    picked: current === name,
+  }));
+  items.push({ label: 'Throwaway local redis-server', description: 'a fresh server on a free port for each run', value: LOCAL_TARGET, picked: current === LOCAL_TARGET });
+  const customUrl = current.includes('://') ? current : undefined;
+  if (customUrl) items.push({ label: describeActiveTarget({ kind: 'url', url: customUrl }, profiles), description: customUrl, value: customUrl, picked: true });
+  items.push({ label: 'Enter a URL…', description: 'redis://host:port or rediss://…', value: { enterUrl: true }, picked: false });
+  return items;
+}
