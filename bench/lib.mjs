@@ -10,8 +10,8 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const cli = join(root, 'dist', 'cli.js');
 
 export function ensureBuilt() {
-  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error('npm run build failed');
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
 }
 
 export function freePort() {

@@ -1,7 +1,7 @@
 // Live progress text for the notification, the output channel and the Test Explorer output. Plain data.
 import type { LoadResult, LoadTick } from '../engine/types';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
-import type { LoadPosition } from '../runner/runScenario';
+import type { LoadPosition, RunProgress } from '../runner/runScenario';
 
 /** `[2/3] value=100 GET (prefill)`: which load of the run this is. */
 export function formatLoadName(at: LoadPosition): string {
@@ -43,6 +43,25 @@ export function formatLoadEnd(at: LoadPosition, result: LoadResult): string {
     (result.total.errors ? `, ${result.total.errors.toLocaleString('en-US')} errors` : '') +
     (result.status !== 'complete' ? ` (${result.status}${result.error ? `: ${result.error}` : ''})` : '')
   );
+}
+
+/**
+ * A progress listener that writes one line per second of load and one per finished load (the output
+ * channel, the Test Explorer's output). The engine repeats the last second in its final tick: each
+ * second is written once.
+ */
+export function progressLogger(write: (line: string) => void): (event: RunProgress) => void {
+  const written = new Set<string>();
+  return (event) => {
+    if (event.kind === 'tick' && event.tick.lastSecond) {
+      const second = `${event.at.index}:${event.tick.lastSecond.t}`;
+      if (written.has(second)) return;
+      written.add(second);
+      write(formatProgressMessage(event.at, event.tick));
+    } else if (event.kind === 'load-end') {
+      write(formatLoadEnd(event.at, event.result));
+    }
+  };
 }
 
 /**

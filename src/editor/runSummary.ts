@@ -53,7 +53,8 @@ export function runReport(run: RunFile, runFilePath: string, hostLagP99Ms?: numb
 
 export type TestVerdict =
   | { kind: 'passed' }
-  | { kind: 'failed'; messages: string[] }
+  /** One entry per failed `expect` line: the message and the expectation as written (to find its line). */
+  | { kind: 'failed'; failures: { message: string; expectation: string }[] }
   | { kind: 'errored'; message: string }
   | { kind: 'skipped'; message: string };
 
@@ -62,6 +63,6 @@ export function testVerdict(run: RunFile): TestVerdict {
   if (run.status === 'failed') return { kind: 'errored', message: run.error ?? 'the run failed' };
   if (run.status === 'cancelled') return { kind: 'skipped', message: 'cancelled; partial results saved' };
   const failed = run.thresholds.filter((outcome) => !outcome.passed);
-  if (failed.length > 0) return { kind: 'failed', messages: failed.map(thresholdLine) };
+  if (failed.length > 0) return { kind: 'failed', failures: failed.map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation })) };
   return { kind: 'passed' };
 }

@@ -4,6 +4,7 @@
 import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
 import { parseRedisUrl, resolveConnection, type ResolvedConnection } from '../redis/target';
+import { checkText } from '../scenario';
 
 /** The value of `rbench.target` that means "a throwaway redis-server per run". */
 export const LOCAL_TARGET = 'local';
@@ -41,6 +42,12 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
     profiles[name] = value as ConnectionProfile;
   }
   return { profiles, problems };
+}
+
+/** The target settings of a scenario that sets none (resp, timeouts…): what Test Connection uses. */
+export function defaultTargetPlan(): TargetPlan {
+  // The language owns these defaults: ask it, rather than restating them here.
+  return checkText('PING\n').scenarios[0].target;
 }
 
 /** Where a run's target came from, in the order they win. */

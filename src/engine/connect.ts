@@ -4,7 +4,17 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import type { ConnectionOptions } from '../redis/types';
-import { describeHandshakeError, describeSocketError, LoadError, type HandshakeStep } from './errors';
+import {
+  address,
+  CLOSED_IN_HANDSHAKE,
+  CONNECT_TIMEOUT,
+  describeConnectionError,
+  describeHandshakeReply,
+  errorPlace,
+  TLS_TIMEOUT,
+  type HandshakeStep,
+} from '../redis/errors';
+import { LoadError } from './errors';
 import { encodeRespCommand } from './resp/encode';
 import { ReplyScanner } from './resp/scanner';
 
@@ -51,6 +61,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
     let handler: BytesHandler = () => {};
     const deliver = (chunk: Buffer, length: number) => handler(chunk, length);
     const commands = handshakeCommands(options);
+    const place = errorPlace(options);
     let socket: net.Socket;
     if (options.tls) {
       const isIp = net.isIP(options.host) !== 0;
@@ -98,20 +109,20 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
       }
     };
     scanner.onError = (_kind, text, index) => {
-      failure ??= describeHandshakeError(commands[answered + index].step, text, options);
+      failure ??= describeHandshakeReply(text, place, commands[answered + index].step);
     };
     handler = (chunk: Buffer, length: number) => {
       try {
         answered += scanner.scan(chunk, length);
       } catch (error) {
-        finish(`unexpected reply from ${options.host}:${options.port} during the handshake — is it a Redis server? (${(error as Error).message})`);
+        finish(`unexpected reply from ${address(options)} during the handshake — is it a Redis server? (${(error as Error).message})`);
         return;
       }
       if (failure !== undefined) finish(failure);
       else if (answered >= commands.length) finish();
     };
-    const onError = (error: NodeJS.ErrnoException) => finish(describeSocketError(error, options));
-    const onClose = () => finish(describeSocketError(errorWithCode('connection closed', 'RBENCH_CLOSED'), options));
+    const onError = (error: NodeJS.ErrnoException) => finish(describeConnectionError(error, place));
+    const onClose = () => finish(describeConnectionError(errorWithCode('connection closed', CLOSED_IN_HANDSHAKE), place));
     const onConnect = () => socket.write(Buffer.concat(commands.map((c) => encodeRespCommand(c.args))));
     // TCP up but no TLS handshake: typically a plain-text server, which waits for a line that never comes.
     let tcpConnected = false;
@@ -121,8 +132,8 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
       socket.once('secureConnect', () => (secured = true));
     }
     const timer = setTimeout(() => {
-      const code = tcpConnected && !secured ? 'RBENCH_TLS_TIMEOUT' : 'RBENCH_TIMEOUT';
-      finish(describeSocketError(errorWithCode('timeout', code), options));
+      const code = tcpConnected && !secured ? TLS_TIMEOUT : CONNECT_TIMEOUT;
+      finish(describeConnectionError(errorWithCode('timeout', code), place));
     }, options.connectTimeoutMs);
     socket.on('error', onError);
     socket.on('close', onClose);

@@ -4,32 +4,20 @@
 // on the schedule of WorkerLoad, each remembered with its intended time in a ring.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { BatchBuilder, keyWidth } from './batch';
+import { BatchBuilder } from './batch';
 import { openSocket, type RawConnection } from './connect';
-import { createKeySource } from './random';
+import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { ReplyScanner } from './resp/scanner';
 import { CONNECTION_ERROR_KIND } from './stats';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type LoadConnection, type WorkerLoad } from './workerLoad';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
 
-const enum State {
-  Idle,
-  Running,
-  Down,
-  Draining,
-  Finished,
-}
-
-export class FastConnection implements LoadConnection {
-  reconnects = 0;
+export class FastConnection extends BudgetedConnection {
   private socket: Socket | undefined;
   private readonly scanner = new ReplyScanner();
   private readonly builder: BatchBuilder;
-  private state = State.Idle;
-  /** Measured requests left to send (Infinity before measuring and in duration mode). */
-  private remaining = Infinity;
   // Closed loop: the batch in flight.
   private batchSize = 0;
   private replied = 0;
@@ -44,20 +32,11 @@ export class FastConnection implements LoadConnection {
   private reconnectAttempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
-  constructor(
-    readonly index: number,
-    private readonly load: WorkerLoad,
-  ) {
+  constructor(index: number, load: WorkerLoad) {
+    super(index, load);
     const config = load.config;
-    const keys = createKeySource(config.keys, { seed: config.seed, connection: index, connections: config.totalConnections });
-    this.builder = new BatchBuilder(config.test, config.value, keys, {
-      seed: config.seed,
-      pipeline: config.pipeline,
-      keySpace: Math.max(1, config.keys.space),
-      labelIndexes: config.labelIndexes,
-      keyWidth: keyWidth(config.keys.space, config.keys.size),
-      client: index,
-    });
+    const { keys, context } = requestSource(config, index);
+    this.builder = new BatchBuilder(config.test, config.value, keys, context);
     const ringCapacity = load.openLoop ? OPEN_LOOP_MAX_IN_FLIGHT + config.pipeline : 0;
     this.ringIntended = new Float64Array(ringCapacity);
     this.ringLabels = new Uint16Array(ringCapacity);
@@ -65,38 +44,20 @@ export class FastConnection implements LoadConnection {
     this.scanner.onError = this.onErrorReply;
   }
 
-  get finished(): boolean {
-    return this.state === State.Finished;
-  }
-
-  get up(): boolean {
-    return this.state === State.Running || this.state === State.Draining;
-  }
-
-  async open(): Promise<void> {
+  override async open(): Promise<void> {
     this.attach(await openSocket(this.load.config.connection));
     this.state = State.Running;
   }
 
-  startClosedLoop(now: number): void {
-    if (this.state === State.Running) this.sendNextBatch(now);
-  }
-
-  beginMeasuring(requests: number | undefined): void {
-    this.remaining = requests ?? Infinity;
+  protected override restartSequences(): void {
     this.builder.restart();
-    this.finishIfDone();
   }
 
-  hasBudget(): boolean {
-    return this.remaining > 0 && this.state !== State.Finished && this.state !== State.Draining;
-  }
-
-  canSend(): boolean {
+  override canSend(): boolean {
     return this.state === State.Running && this.ringSize < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
-  sendScheduled(intended: number, _now: number): number {
+  override sendScheduled(intended: number, _now: number): number {
     const count = this.takeBudget();
     const length = this.builder.build(count);
     // The builder's buffer is rewritten for the next batch while this one may still sit in the socket's
@@ -117,21 +78,9 @@ export class FastConnection implements LoadConnection {
     return count;
   }
 
-  drain(): void {
-    if (this.state === State.Running) this.state = State.Draining;
-    else if (this.state === State.Down || this.state === State.Idle) this.finish();
-    this.finishIfDone();
-  }
-
-  abandon(kind?: string, text?: string): void {
+  override abandon(kind?: string, text?: string): void {
     if (kind !== undefined) this.countInFlightAsErrors(kind, text ?? kind);
     this.finish();
-  }
-
-  private takeBudget(): number {
-    const count = Math.min(this.load.config.pipeline, this.remaining);
-    if (this.load.measuring) this.remaining -= count;
-    return count;
   }
 
   private attach(connection: RawConnection): void {
@@ -143,7 +92,7 @@ export class FastConnection implements LoadConnection {
     socket.on('close', this.onClose);
   }
 
-  private sendNextBatch(now: number): void {
+  protected override sendNextBatch(now: number): void {
     if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
       this.drain();
       return;
@@ -303,22 +252,13 @@ export class FastConnection implements LoadConnection {
     }
   }
 
-  private inFlight(): number {
+  protected override requestsInFlight(): number {
     return this.load.openLoop ? this.ringSize : this.batchSize - this.replied;
   }
 
-  private finishIfDone(): void {
-    if (this.state === State.Finished || this.inFlight() > 0) return;
-    const budgetSpent = this.load.measuring && this.remaining === 0;
-    if (this.state === State.Draining || budgetSpent) this.finish();
-  }
-
-  private finish(): void {
-    if (this.state === State.Finished) return;
-    this.state = State.Finished;
+  protected override close(): void {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.socket?.destroy();
     this.socket = undefined;
-    this.load.connectionFinished();
   }
 }

@@ -5,13 +5,15 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import type { ArgTemplate, TestPlan, ValuePlan } from '../scenario/plan';
-import { ValueSizes, keyWidth } from './batch';
-import { describeHandshakeError, describeSocketError, LoadError } from './errors';
-import { Random, WeightedTable, createKeySource, type KeySource } from './random';
+import { describeConnectionError, errorPlace } from '../redis/errors';
+import { ValueSizes } from './batch';
+import { BudgetedConnection, requestSource, State } from './connectionBase';
+import { LoadError } from './errors';
+import { Random, WeightedTable, type KeySource } from './random';
 import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
 import { errorKind } from './resp/scanner';
 import { CONNECTION_ERROR_KIND } from './stats';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type LoadConnection, type WorkerLoad } from './workerLoad';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -117,52 +119,25 @@ export class IoredisRequests {
   }
 }
 
-const enum State {
-  Idle,
-  Running,
-  Down,
-  Draining,
-  Finished,
-}
-
 function isReplyError(error: Error): boolean {
   return error.name === 'ReplyError';
 }
 
-export class IoredisConnection implements LoadConnection {
-  reconnects = 0;
+export class IoredisConnection extends BudgetedConnection {
   private redis: Redis | undefined;
   private readonly requests: IoredisRequests;
-  private state = State.Idle;
-  private remaining = Infinity;
   private inFlight = 0;
   private waitingForReady = false;
   private everReady = false;
 
-  constructor(
-    readonly index: number,
-    private readonly load: WorkerLoad,
-  ) {
+  constructor(index: number, load: WorkerLoad) {
+    super(index, load);
     const config = load.config;
-    const keys = createKeySource(config.keys, { seed: config.seed, connection: index, connections: config.totalConnections });
-    this.requests = new IoredisRequests(config.test, config.value, keys, {
-      seed: config.seed,
-      client: index,
-      keyWidth: keyWidth(config.keys.space, config.keys.size),
-      keySpace: Math.max(1, config.keys.space),
-      labelIndexes: config.labelIndexes,
-    });
+    const { keys, context } = requestSource(config, index);
+    this.requests = new IoredisRequests(config.test, config.value, keys, context);
   }
 
-  get finished(): boolean {
-    return this.state === State.Finished;
-  }
-
-  get up(): boolean {
-    return this.state === State.Running || this.state === State.Draining;
-  }
-
-  async open(): Promise<void> {
+  override async open(): Promise<void> {
     const options = this.load.config.connection;
     const redisOptions: RedisOptions = {
       host: options.host,
@@ -202,41 +177,24 @@ export class IoredisConnection implements LoadConnection {
   }
 
   private describe(error: Error): string {
-    if (isReplyError(error)) return describeHandshakeError('auth', error.message, this.load.config.connection);
-    return describeSocketError(error as NodeJS.ErrnoException, this.load.config.connection);
+    return describeConnectionError(error, errorPlace(this.load.config.connection));
   }
 
-  startClosedLoop(): void {
-    if (this.state === State.Running) this.sendNextBatch();
-  }
-
-  beginMeasuring(requests: number | undefined): void {
-    this.remaining = requests ?? Infinity;
+  protected override restartSequences(): void {
     this.requests.restart();
-    this.finishIfDone();
   }
 
-  hasBudget(): boolean {
-    return this.remaining > 0 && this.state !== State.Finished && this.state !== State.Draining;
-  }
-
-  canSend(): boolean {
+  override canSend(): boolean {
     return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
-  sendScheduled(intended: number): number {
+  override sendScheduled(intended: number): number {
     const count = this.takeBudget();
     this.sendBatch(count, intended, false);
     return count;
   }
 
-  drain(): void {
-    if (this.state === State.Running) this.state = State.Draining;
-    else if (this.state === State.Down || this.state === State.Idle) this.finish();
-    this.finishIfDone();
-  }
-
-  abandon(kind?: string, text?: string): void {
+  override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.inFlight > 0 && this.load.measuring) {
       // Labels of abandoned requests are not tracked on this path: count them against the first command.
       this.load.stats.recordUnanswered(this.requests.commands[0].labelIndex, this.inFlight, kind, text ?? kind);
@@ -245,13 +203,8 @@ export class IoredisConnection implements LoadConnection {
     this.finish();
   }
 
-  private takeBudget(): number {
-    const count = Math.min(this.load.config.pipeline, this.remaining);
-    if (this.load.measuring) this.remaining -= count;
-    return count;
-  }
-
-  private sendNextBatch(): void {
+  /** Times the batch itself (the caller's `now` may be older). */
+  protected override sendNextBatch(): void {
     const now = performance.now();
     if (this.load.stopping || now >= this.load.deadline) {
       this.drain();
@@ -342,16 +295,11 @@ export class IoredisConnection implements LoadConnection {
     }
   };
 
-  private finishIfDone(): void {
-    if (this.state === State.Finished || this.inFlight > 0) return;
-    const budgetSpent = this.load.measuring && this.remaining === 0;
-    if (this.state === State.Draining || budgetSpent) this.finish();
+  protected override requestsInFlight(): number {
+    return this.inFlight;
   }
 
-  private finish(): void {
-    if (this.state === State.Finished) return;
-    this.state = State.Finished;
+  protected override close(): void {
     this.redis?.disconnect();
-    this.load.connectionFinished();
   }
 }

@@ -286,31 +286,24 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
             break;
         }
       });
+      // A worker that dies while connecting fails the load; later, the others stop and what they measured is kept.
+      const workerFailed = (message: string, hasExited: boolean) => {
+        if (phaseName === 'connecting') {
+          phaseName = 'done';
+          cleanup();
+          reject(new LoadError(message));
+          return;
+        }
+        failure ??= message;
+        if (hasExited) exited[w] = true;
+        if (hasExited && workers.every((_, i) => results[i] !== undefined || exited[i])) finish();
+        else stopAll();
+      };
       worker.on('exit', (code) => {
         if (results[w] !== undefined || phaseName === 'done') return;
-        const message = `the engine worker stopped unexpectedly (exit code ${code})`;
-        if (phaseName === 'connecting') {
-          phaseName = 'done';
-          cleanup();
-          reject(new LoadError(message));
-          return;
-        }
-        failure ??= message;
-        exited[w] = true;
-        if (workers.every((_, i) => results[i] !== undefined || exited[i])) finish();
-        else stopAll();
+        workerFailed(`the engine worker stopped unexpectedly (exit code ${code})`, true);
       });
-      worker.on('error', (error) => {
-        const message = `the engine worker crashed: ${error.stack ?? error.message}`;
-        if (phaseName === 'connecting') {
-          phaseName = 'done';
-          cleanup();
-          reject(new LoadError(message));
-          return;
-        }
-        failure ??= message;
-        stopAll();
-      });
+      worker.on('error', (error) => workerFailed(`the engine worker crashed: ${error.stack ?? error.message}`, false));
     });
   });
 }

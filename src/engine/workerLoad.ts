@@ -2,7 +2,7 @@
 // open-loop schedule, per-second reports and the final result. Runs inside a worker thread (worker.ts)
 // but has no worker-specific code, so tests and tools can run it in process too.
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
-import { address } from './errors';
+import { address } from '../redis/errors';
 import type { SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
 import type { LoadStatus } from './types';

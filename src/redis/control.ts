@@ -1,7 +1,7 @@
 // The control connection: one ioredis client beside the load, for INFO, CONFIG, facts and cleanup.
 // It fails fast with a clear message instead of retrying in the background.
 import Redis, { type RedisOptions } from 'ioredis';
-import { describeConnectionError, describeServerError, type ErrorPlace } from './errors';
+import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readServerFacts } from './info';
 import type { ConnectionOptions, ServerFacts } from './types';
 
@@ -17,14 +17,6 @@ export const CONTROL_CLIENT_NAME = 'rbench-control';
 const MAX_RECONNECTS = 3;
 /** A command without an answer for this long fails rather than hanging the run. */
 const COMMAND_TIMEOUT_MS = 10_000;
-
-export function errorPlace(options: ConnectionOptions): ErrorPlace {
-  const place: ErrorPlace = { host: options.host, port: options.port, tls: options.tls !== undefined };
-  if (options.tls?.servername) place.servername = options.tls.servername;
-  if (options.username !== undefined) place.username = options.username;
-  if (options.passwordSource !== undefined) place.passwordSource = options.passwordSource;
-  return place;
-}
 
 /**
  * Connects, authenticates and selects the database, then checks that the server answers. The control

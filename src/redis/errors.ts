@@ -1,5 +1,7 @@
 // Turns connection failures and server error replies into one message that names the place and the fix.
-// Pure functions: the engine, the CLI and the editor all show these.
+// Pure functions, one implementation for every connection: the engine's raw sockets and ioredis load
+// connections, the control connection and the monitor; the CLI and the editor show the messages as is.
+import type { ConnectionOptions } from './types';
 
 export interface ErrorPlace {
   host: string;
@@ -10,17 +12,48 @@ export interface ErrorPlace {
   username?: string;
   /** Where the password came from (`environment variable REDIS_PASSWORD`), when one was sent. */
   passwordSource?: string;
+  /** The database the connection selects, when not 0. */
+  db?: number;
+  /** The connect timeout, named in a timeout's message. */
+  connectTimeoutMs?: number;
   /** The connection had been working: a close or reset now means the server went away mid-run. */
   wasConnected?: boolean;
 }
 
+/** The handshake command an error reply answered; the raw load sockets know it, ioredis does not say. */
+export type HandshakeStep = 'hello' | 'auth' | 'select' | 'ping';
+
+/** `host:port`, with an IPv6 host in brackets. */
+export function address(where: Pick<ErrorPlace, 'host' | 'port'>): string {
+  return where.host.includes(':') ? `[${where.host}]:${where.port}` : `${where.host}:${where.port}`;
+}
+
+/** What the messages need to know about a connection. */
+export function errorPlace(options: ConnectionOptions): ErrorPlace {
+  const place: ErrorPlace = { host: options.host, port: options.port, tls: options.tls !== undefined, connectTimeoutMs: options.connectTimeoutMs };
+  if (options.tls?.servername) place.servername = options.tls.servername;
+  if (options.username !== undefined) place.username = options.username;
+  if (options.passwordSource !== undefined) place.passwordSource = options.passwordSource;
+  if (options.db) place.db = options.db;
+  return place;
+}
+
+/**
+ * Codes for failures found before Node reports an error of its own: the connect timeout ran out
+ * (TCP not up, or up without a TLS answer), or the server closed the connection during the handshake.
+ */
+export const CONNECT_TIMEOUT = 'RBENCH_TIMEOUT';
+export const TLS_TIMEOUT = 'RBENCH_TLS_TIMEOUT';
+export const CLOSED_IN_HANDSHAKE = 'RBENCH_CLOSED';
+
 /** Message of a failure to connect, authenticate or select the database at `where`. */
 export function describeConnectionError(error: unknown, where: ErrorPlace): string {
-  const place = `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}`;
+  const place = address(where);
   const code = errorCode(error);
   const message = errorMessage(error).replace(/^Ready check failed: /, '');
 
-  const dropped = /^(ECONNRESET|EPIPE|ECONNREFUSED)$/.test(code ?? '') || /Connection is closed|Stream isn't writeable/i.test(message);
+  const closed = code === CLOSED_IN_HANDSHAKE || /Connection is closed|Stream isn't writeable/i.test(message);
+  const dropped = /^(ECONNRESET|EPIPE|ECONNREFUSED)$/.test(code ?? '') || closed;
   if (where.wasConnected && dropped) {
     return `lost the connection to ${place} — did the server stop, restart or drop this client? (${message || code})`;
   }
@@ -28,10 +61,13 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
     case 'ECONNREFUSED':
       return `cannot connect to ${place}: connection refused — is redis-server running there? Check the target or start one`;
     case 'ETIMEDOUT':
-      return `cannot connect to ${place}: no answer within the connect timeout — check the host and port, that a firewall lets the port through, or raise the connect timeout${
+    case CONNECT_TIMEOUT:
+      return `cannot connect to ${place}: no answer within ${timeout(where)} — check the host and port, that a firewall lets the port through, or raise the connect timeout${
         // A plain redis port given a TLS hello usually just waits for the end of the line.
         where.tls ? "; with TLS on, a port that does not speak TLS stays silent too: use redis:// (no TLS) or the server's tls-port" : ''
       }`;
+    case TLS_TIMEOUT:
+      return `TLS handshake with ${place} failed: TCP connected, but no TLS answer within ${timeout(where)} — a port that does not speak TLS stays silent (a plain-text Redis port never answers a TLS hello): use redis:// (no TLS) or the server's tls-port`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
@@ -47,19 +83,54 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
   }
   const tlsMessage = describeTlsError(code, message, place, where);
   if (tlsMessage) return tlsMessage;
-  if (/Connection is closed|Stream isn't writeable/i.test(message)) {
+  if (closed) {
     return where.tls
       ? `${place} closed the connection before answering — the port may not speak TLS, or the server wants a client certificate (\`tls cert\`/\`tls key\`)`
       : `${place} closed the connection before answering — if that port only accepts TLS, use rediss:// (or \`tls on\`); otherwise check the server log`;
   }
-  if (isReplyText(message)) return describeReplyAt(message, place, where);
-  return `cannot connect to ${place}: ${message || code || 'unknown error'}`;
+  if (isReplyText(message)) return describeHandshakeReply(message, where);
+  return `cannot connect to ${place}: ${message || code || 'unknown error'}${code && message && !message.includes(code) ? ` (${code})` : ''}`;
+}
+
+/**
+ * Message of an error reply to a handshake command (HELLO, AUTH, SELECT, PING) at `where`. `step`
+ * names the command when known; without it (ioredis) the reply alone tells what failed.
+ */
+export function describeHandshakeReply(reply: string, where: ErrorPlace, step?: HandshakeStep): string {
+  const text = reply.trim();
+  const place = address(where);
+  const user = where.username ? `user "${where.username}"` : 'the default user';
+  if (/^WRONGPASS|invalid username-password pair|^ERR invalid password/i.test(text)) {
+    const from = where.passwordSource ? ` (the password came from ${where.passwordSource})` : '';
+    return `authentication failed at ${place}: wrong password for ${user}, or that user does not exist or is disabled${from} — check the user and the password`;
+  }
+  if (/^ERR (AUTH <password> called without any password configured|Client sent AUTH, but no password is set)|without any password configured|no password is set/i.test(text)) {
+    return `${place} has no password set, but the target sends one — remove the password from the target`;
+  }
+  if (/^NOPERM/.test(text)) {
+    return `${place}: ${user} lacks permission for ${deniedThing(text)} — grant it (ACL SETUSER ${where.username ?? 'default'} …) or use another user`;
+  }
+  if (step === 'hello' && /unknown command|^ERR/i.test(text)) {
+    return `the server at ${place} does not support RESP3 (HELLO 3 failed: ${text}) — use \`resp 2\``;
+  }
+  const hint = serverErrorHint(text);
+  if (step === 'select') return `cannot select database ${where.db ?? '?'} on ${place}: ${hint ? withReply(hint, text) : text}`;
+  if (hint || step === undefined) return `${place}: ${hint ? withReply(hint, text) : text}`;
+  return `connection handshake with ${place} failed at ${step.toUpperCase()}: ${text}`;
+}
+
+function timeout(where: ErrorPlace): string {
+  return where.connectTimeoutMs !== undefined ? `${where.connectTimeoutMs} ms (the connect timeout)` : 'the connect timeout';
+}
+
+function withReply(hint: string, text: string): string {
+  return `${hint} (server said: ${text})`;
 }
 
 /** Explains an error reply a user's scenario or server setup causes; unknown replies come back unchanged. */
 export function describeServerError(text: string): string {
   const hint = serverErrorHint(text.trim());
-  return hint ? `${hint} (server said: ${text.trim()})` : text.trim();
+  return hint ? withReply(hint, text.trim()) : text.trim();
 }
 
 function serverErrorHint(text: string): string | undefined {
@@ -118,21 +189,6 @@ function deniedThing(text: string): string {
   return 'this command';
 }
 
-function describeReplyAt(text: string, place: string, where: ErrorPlace): string {
-  const user = where.username ? `user "${where.username}"` : 'the default user';
-  if (/^WRONGPASS|invalid username-password pair|^ERR invalid password/i.test(text)) {
-    const from = where.passwordSource ? ` (the password came from ${where.passwordSource})` : '';
-    return `authentication failed at ${place}: wrong password for ${user}, or that user does not exist or is disabled${from} — check the user and the password`;
-  }
-  if (/^ERR (AUTH <password> called without any password configured|Client sent AUTH, but no password is set)/i.test(text)) {
-    return `${place} has no password set, but the target sends one — remove the password from the target`;
-  }
-  if (/^NOPERM/.test(text)) {
-    return `${place}: ${user} lacks permission for ${deniedThing(text)} — grant it (ACL SETUSER ${where.username ?? 'default'} …) or use another user`;
-  }
-  return `${place}: ${describeServerError(text)}`;
-}
-
 function describeTlsError(code: string | undefined, message: string, place: string, where: ErrorPlace): string | undefined {
   const handshake = `TLS handshake with ${place} failed`;
   switch (code) {
@@ -156,7 +212,10 @@ function describeTlsError(code: string | undefined, message: string, place: stri
   if (/certificate required|handshake failure|peer did not return a certificate/i.test(message)) {
     return `${handshake}: the server requires a client certificate — set \`tls cert FILE\` and \`tls key FILE\` (tls-auth-clients is on)`;
   }
-  if (/^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(code ?? '')) return `${handshake}: ${message || code}`;
+  const tlsCode = /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(code ?? '');
+  if (tlsCode || (where.tls && (/SSL|TLS/i.test(code ?? '') || /SSL|TLS/i.test(message)))) {
+    return `${handshake}: ${message || code}${code && message && !message.includes(code) ? ` (${code})` : ''} — is TLS enabled on that port?`;
+  }
   return undefined;
 }
 

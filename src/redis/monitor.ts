@@ -2,8 +2,8 @@
 // persistence events (snapshots, AOF rewrites) that explain dips in a latency timeline.
 // Cluster: only the seed node is watched.
 import type Redis from 'ioredis';
-import { closeControlConnection, errorPlace, openControlConnection, RedisConnectionError } from './control';
-import { describeConnectionError, describeServerError } from './errors';
+import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
+import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readSampleInfo, sampleFromInfo } from './info';
 import type { ConnectionOptions, ServerSample } from './types';
 

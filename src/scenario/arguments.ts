@@ -13,17 +13,20 @@ export const MAX_ARGS = 1_000_000;
 
 const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client)__)/;
 const PLACEHOLDER_BY_TEXT = new Map(PLACEHOLDERS.map((info) => [info.name, info.placeholder]));
+const PLACEHOLDER_NAMES = PLACEHOLDERS.map((info) => info.name);
 const PLACEHOLDER_LOOKALIKE = /__([A-Za-z](?:[A-Za-z_]{0,18}[A-Za-z])?)__/g;
 
 /** Splits an argument into literal text and placeholders. */
 export function argTemplate(value: string): ArgTemplate {
+  if (!value.includes('__')) return [value];
   const parts: ArgPart[] = [];
   for (const piece of value.split(PLACEHOLDER_SPLIT)) {
     const placeholder: Placeholder | undefined = PLACEHOLDER_BY_TEXT.get(piece);
     if (placeholder) parts.push({ placeholder });
     else if (piece) parts.push(piece);
   }
-  return parts.length > 0 ? parts : [''];
+  // Copied at its exact size: a plan keeps its templates, and an array grown by push has spare room.
+  return parts.length > 0 ? parts.slice() : [''];
 }
 
 type ArgNode = { kind: 'word'; lex: ArgLex } | { kind: 'group'; open: ArgLex; close?: ArgLex; items: ArgNode[] };
@@ -65,7 +68,7 @@ export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemp
   if (limit.exceeded) {
     sink.error(expanded.range(0, expanded.text.length), 'too-many-args', `this command expands to more than ${MAX_ARGS.toLocaleString('en-US')} arguments — lower the \`*N\` counts`);
   }
-  return args;
+  return args.slice(); // at its exact size: the plan keeps it
 }
 
 function repeatCount(repeat: ArgLex['repeat'], expanded: ExpandedText, sink: DiagnosticSink): number {
@@ -104,11 +107,10 @@ function expandNodes(nodes: ArgNode[], expanded: ExpandedText, sink: DiagnosticS
 
 /** Warns about `__keys__`-like words that are probably misspelt placeholders. */
 function lintPlaceholders(expanded: ExpandedText, lex: ArgLex, sink: DiagnosticSink): void {
-  if (sink.full || lex.quoted || lex.value.length > 10_000) return;
-  const names = PLACEHOLDERS.map((info) => info.name);
+  if (sink.full || lex.quoted || lex.value.length > 10_000 || !lex.value.includes('__')) return;
   for (const match of lex.value.matchAll(PLACEHOLDER_LOOKALIKE)) {
     if (PLACEHOLDER_BY_TEXT.has(match[0])) continue;
-    const suggestion = closest(match[0], names);
+    const suggestion = closest(match[0], PLACEHOLDER_NAMES);
     if (!suggestion) continue;
     const at = lex.start + (match.index ?? 0);
     const range: Range = expanded.range(at, at + match[0].length);

@@ -27,15 +27,21 @@ export interface Piece {
 }
 
 export class ExpandedText {
+  /**
+   * `segments` maps the text back to its source line; without it (most lines: nothing substituted)
+   * the text is `source[offset, offset + text.length)` of one origin.
+   */
   constructor(
     readonly text: string,
     readonly line: number,
-    private readonly segments: Segment[],
+    private readonly segments: Segment[] | undefined,
+    private readonly offset = 0,
+    private readonly origin: Origin = 'file',
   ) {}
 
   /** A literal text with an identity map, for text that is not from a source line (suite commands). */
   static literal(text: string, line = 0, origin: Origin = 'file'): ExpandedText {
-    return new ExpandedText(text, line, [{ from: 0, to: text.length, srcStart: 0, srcEnd: text.length, substituted: false, origin }]);
+    return new ExpandedText(text, line, undefined, 0, origin);
   }
 
   /** The source range of `text[start, end)`. */
@@ -45,6 +51,7 @@ export class ExpandedText {
 
   private sourceOffset(offset: number, isEnd: boolean): number {
     const segments = this.segments;
+    if (!segments) return this.offset + Math.min(Math.max(offset, 0), this.text.length);
     // A start offset lies in the last segment starting at or before it; an end offset closes the
     // first segment ending at or after it.
     let low = 0;
@@ -68,16 +75,26 @@ export class ExpandedText {
   /** Where the characters of `text[start, end)` came from. */
   originsIn(start: number, end: number): Set<Origin> {
     const origins = new Set<Origin>();
+    if (!this.segments) {
+      if (end > 0 && this.text.length > start) origins.add(this.origin);
+      return origins;
+    }
     for (const segment of this.segments) if (segment.from < end && segment.to > start) origins.add(segment.origin);
     return origins;
   }
 
   /** True when `text[start, end)` contains substituted text. */
   isSubstituted(start: number, end: number): boolean {
-    return this.segments.some((segment) => segment.substituted && segment.from < end && segment.to > start);
+    return this.segments !== undefined && this.segments.some((segment) => segment.substituted && segment.from < end && segment.to > start);
+  }
+
+  /** True when some of the text was substituted. */
+  get hasSubstitutions(): boolean {
+    return this.segments !== undefined && this.segments.some((segment) => segment.substituted);
   }
 
   pieces(): Piece[] {
+    if (!this.segments) return [{ text: this.text, origin: this.origin }];
     return this.segments.map((segment) => ({ text: this.text.slice(segment.from, segment.to), origin: segment.origin }));
   }
 }
@@ -97,15 +114,29 @@ export class VariableScope {
   private readonly memo = new Map<string, Piece[]>();
   private readonly expanding = new Set<string>();
 
+  /**
+   * `definitions` are this scope's own; `inherited` (the file's, for a scenario) are visible where
+   * the scope does not define the name itself. Values are expanded in this scope.
+   */
   constructor(
     private readonly definitions: ReadonlyMap<string, VariableLine>,
     private readonly cliVars: Readonly<Record<string, string>>,
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly sink: DiagnosticSink,
+    private readonly inherited: ReadonlyMap<string, VariableLine> = new Map(),
   ) {}
+
+  /** A scope inside this one (a scenario inside the file) with its own definitions. */
+  inner(definitions: ReadonlyMap<string, VariableLine>): VariableScope {
+    const visible = this.inherited.size === 0 ? this.definitions : new Map([...this.inherited, ...this.definitions]);
+    return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible);
+  }
 
   /** Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. */
   expand(source: ExpandableLine, from: number, to: number): ExpandedText {
+    let substitutes = false;
+    for (const ref of source.interpolations) if (ref.start >= from && ref.end <= to) substitutes = true;
+    if (!substitutes) return new ExpandedText(source.text.slice(from, to), source.line, undefined, from);
     const parts: string[] = [];
     const segments: Segment[] = [];
     let length = 0;
@@ -144,9 +175,10 @@ export class VariableScope {
   variable(name: string, usedAt: Range): Piece[] | undefined {
     const cli = this.cliVars[name];
     if (cli !== undefined) return [{ text: cli, origin: 'cli' }];
-    const definition = this.definitions.get(name);
+    const definition = this.definitions.get(name) ?? this.inherited.get(name);
     if (!definition) {
-      const suggestion = this.sink.full ? undefined : closest(name, [...this.definitions.keys(), ...Object.keys(this.cliVars)]);
+      const known = new Set([...this.inherited.keys(), ...this.definitions.keys()]);
+      const suggestion = this.sink.full ? undefined : closest(name, [...known, ...Object.keys(this.cliVars)]);
       if (suggestion) {
         this.sink.error(usedAt, 'unknown-variable', `unknown variable \`${name}\` — did you mean \`${suggestion}\`?`, [replaceFix(usedAt, suggestion)]);
       } else {

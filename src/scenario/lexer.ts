@@ -51,8 +51,9 @@ export interface LineScan {
  * After an unterminated `{{` or `${` the rest of the line is literal text.
  */
 export function scanLine(text: string, from = 0): LineScan {
-  const interpolations: InterpolationRef[] = [];
-  const problems: LexProblem[] = [];
+  // Most lines have no interpolation: they share the empty lists (frozen, so a push fails loudly).
+  let interpolations = NO_REFS;
+  let problems = NO_PROBLEMS;
   const length = text.length;
   let contentStart = from;
   while (contentStart < length && isSpace(text[contentStart])) contentStart++;
@@ -63,6 +64,10 @@ export function scanLine(text: string, from = 0): LineScan {
   while (i < length) {
     const char = text[i];
     if (interpolating && (char === '{' || char === '$') && text[i + 1] === '{') {
+      if (interpolations === NO_REFS) {
+        interpolations = [];
+        problems = [];
+      }
       const ref = char === '{' ? readVariableRef(text, i, problems) : readEnvRef(text, i, problems);
       if (ref === 'unterminated') {
         interpolating = false;
@@ -94,6 +99,9 @@ export function scanLine(text: string, from = 0): LineScan {
   while (contentEnd > contentStart && isSpace(text[contentEnd - 1])) contentEnd--;
   return { contentStart, contentEnd, commentStart, interpolations, problems };
 }
+
+const NO_REFS = Object.freeze([]) as unknown as InterpolationRef[];
+const NO_PROBLEMS = Object.freeze([]) as unknown as LexProblem[];
 
 type RefResult = { ref: InterpolationRef } | 'unterminated' | undefined;
 
@@ -181,14 +189,16 @@ export function tokenizeArgs(text: string, from: number, to: number, groups: boo
       continue;
     }
     const start = i;
-    const chunks: string[] = [];
+    let chunks: string[] | undefined;
     let quoted = false;
+    let star = -1; // the last `*` of the word, for a `*N` suffix
     let unquotedFrom = start; // start of the current unquoted run
     let tailFrom = start; // where the trailing unquoted part of the word begins
     let close: ArgLex | undefined;
     while (i < to && !isSpace(text[i])) {
       const char = text[i];
       if (char === '"' || char === "'") {
+        chunks ??= [];
         if (i > unquotedFrom) chunks.push(text.slice(unquotedFrom, i));
         quoted = true;
         i = readQuoted(text, i, to, chunks, problems);
@@ -200,20 +210,21 @@ export function tokenizeArgs(text: string, from: number, to: number, groups: boo
         close = readGroupClose(text, i, to);
         if (close) break;
       }
+      if (char === '*') star = i;
       i++;
     }
     const wordEnd = close ? close.start : i;
     if (wordEnd > start) {
       // Most words have no quotes: their value is a plain slice.
       let value: string;
-      if (quoted) {
+      if (chunks) {
         if (wordEnd > unquotedFrom) chunks.push(text.slice(unquotedFrom, wordEnd));
         value = chunks.join('');
       } else {
         value = text.slice(start, wordEnd);
       }
       const word: ArgLex = { kind: 'word', start, end: wordEnd, value, quoted };
-      if (groups) {
+      if (groups && star >= tailFrom) {
         const tail = text.slice(tailFrom, wordEnd);
         const suffix = REPEAT_SUFFIX.exec(tail);
         // `*5` alone is a literal; the suffix needs something to repeat.

@@ -99,6 +99,75 @@ class LineNode {
   }
 }
 
+/**
+ * A setting line. Its arguments are tokenized on demand: the resolver reads values from the
+ * interpolated text, so only editor features look at them.
+ */
+class SettingNode extends LineNode {
+  declare setting: SettingInfo;
+  /** Where the keyword ends and the value starts (-1: no value); their tokens are made on demand. */
+  declare keywordEnd: number;
+  declare valueStart: number;
+  /** Set when the line had to be tokenized anyway (it has quotes). */
+  declare tokenized?: ArgToken[];
+
+  get keyword(): Token {
+    return new Token(this.line, this.text, this.contentStart, this.keywordEnd);
+  }
+
+  get value(): Token | undefined {
+    return this.valueStart < 0 ? undefined : new Token(this.line, this.text, this.valueStart, this.contentEnd);
+  }
+
+  get args(): ArgToken[] {
+    this.tokenized ??= argTokens(this.line, this.text, tokenizeArgs(this.text, this.keywordEnd, this.contentEnd, false, []));
+    return this.tokenized;
+  }
+}
+
+/** A command line; like a setting line's, its arguments are tokenized on demand. */
+class CommandNode extends LineNode {
+  declare weight?: Token & { percent: number };
+  declare command: Token;
+  declare name: string;
+  declare argsStart: number;
+  declare tokenized?: ArgToken[];
+
+  get args(): ArgToken[] {
+    this.tokenized ??= argTokens(this.line, this.text, tokenizeArgs(this.text, this.argsStart, this.contentEnd, true, []));
+    return this.tokenized;
+  }
+}
+
+function argTokens(line: number, text: string, lexed: ArgLex[], from = 0): ArgToken[] {
+  const tokens: ArgToken[] = [];
+  for (let i = from; i < lexed.length; i++) tokens.push(new ArgToken(line, text, lexed[i]));
+  return tokens;
+}
+
+/** True when `text[from, to)` holds one of the characters that make tokenizing more than splitting on spaces. */
+function hasSpecial(text: string, from: number, to: number, groups: boolean): boolean {
+  for (let i = from; i < to; i++) {
+    const char = text.charCodeAt(i);
+    if (char === 0x22 || char === 0x27) return true; // " '
+    if (groups && (char === 0x28 || char === 0x29 || char === 0x2a)) return true; // ( ) *
+  }
+  return false;
+}
+
+/** End of the word starting at `start`: the next space (for text without quotes). */
+function wordEnd(text: string, start: number, to: number): number {
+  let end = start;
+  while (end < to && !isSpace(text[end])) end++;
+  return end;
+}
+
+/** Start of the next word at or after `at`. */
+function skipSpaces(text: string, at: number, to: number): number {
+  while (at < to && isSpace(text[at])) at++;
+  return at;
+}
+
 interface LineBase {
   kind: DocLine['kind'];
   line: number;
@@ -206,10 +275,6 @@ function token(line: number, text: string, start: number, end: number): Token {
   return new Token(line, text, start, end);
 }
 
-function argToken(line: number, text: string, lex: ArgLex): ArgToken {
-  return new ArgToken(line, text, lex);
-}
-
 const NO_INTERPOLATIONS: readonly Interpolation[] = Object.freeze([]);
 
 /** Gives a line node its kind and kind-specific fields (one object per line, no copies). */
@@ -232,19 +297,20 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
     return become<HeaderLine>(base, 'header', { name, nameRange: rangeOf(line, nameStart, nameStart + name.length) });
   }
   const scan = scanLine(text, headerAt);
+  const { contentStart, contentEnd } = scan;
   const interpolations = scan.interpolations.length === 0 ? NO_INTERPOLATIONS : scan.interpolations.map((ref) => new Interpolation(line, ref));
-  const base: LineBase = new LineNode('blank', line, text, scan.contentStart, scan.contentEnd, interpolations);
+  const base: LineBase = new LineNode('blank', line, text, contentStart, contentEnd, interpolations);
   if (scan.commentStart !== undefined) base.comment = token(line, text, scan.commentStart, text.length);
-  if (scan.contentStart >= scan.contentEnd) {
-    base.kind = scan.commentStart !== undefined ? 'comment' : 'blank';
+  if (contentStart >= contentEnd) {
+    base.kind = base.comment ? 'comment' : 'blank';
     return base as BlankLine | CommentLine;
   }
   reportProblems(line, scan.problems, sink);
-  if (text[scan.contentStart] === '@') return parseVariable(base, sink);
+  if (text[contentStart] === '@') return parseVariable(base, sink);
 
   // Only the first word decides the kind of line; the rest is read by the kind's own parser.
   const problems: LexProblem[] = [];
-  const first = tokenizeArgs(text, scan.contentStart, scan.contentEnd, false, problems, 1)[0];
+  const first = firstWord(text, contentStart, contentEnd, problems);
   if (interpolations.some((ref) => ref.start < first.end)) {
     reportProblems(line, problems, sink);
     sink.error(rangeOf(line, first.start, first.end), 'interpolated-keyword', 'a line must start with a setting or command name written out — it cannot come from `{{…}}` or `${…}`');
@@ -252,15 +318,33 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
   }
   const setting = settingInfo(first.value);
   if (setting && !first.quoted) {
-    const words = tokenizeArgs(text, scan.contentStart, scan.contentEnd, false, problems);
+    let words: ArgLex[] | undefined;
+    // Without quotes there are no tokenizing problems, and the words are split at spaces.
+    if (hasSpecial(text, contentStart, contentEnd, false) || setting.kind === 'phase' || setting.kind === 'prefill') {
+      words = tokenizeArgs(text, contentStart, contentEnd, false, problems);
+    }
     reportProblems(line, problems, sink);
-    return parseKeywordLine(base, setting, words, sink);
+    return parseKeywordLine(base, first, setting, words, sink);
   }
-  if (WEIGHT.test(first.value) || isRedisCommand(first.value)) return parseCommand(base, sink);
+  if (WEIGHT.test(first.value) || isRedisCommand(first.value)) return parseCommand(base, first, sink);
   reportProblems(line, problems, sink);
   const word = token(line, text, first.start, first.end);
   reportUnknownWord(word, 'unknown-keyword', sink);
   return become<UnknownLine>(base, 'unknown', { word });
+}
+
+/** `base` as a node of a kind with arguments (a setting or command line). */
+function promote<T extends LineNode>(base: LineBase, Node: new (...args: ConstructorParameters<typeof LineNode>) => T): T {
+  const node = new Node(base.kind, base.line, base.text, base.contentStart, base.contentEnd, base.interpolations);
+  if (base.comment) node.comment = base.comment;
+  return node;
+}
+
+/** The first word of the content, as tokenizeArgs reads it (without groups). */
+function firstWord(text: string, from: number, to: number, problems: LexProblem[]): ArgLex {
+  if (hasSpecial(text, from, wordEnd(text, from, to), false)) return tokenizeArgs(text, from, to, false, problems, 1)[0];
+  const end = wordEnd(text, from, to);
+  return { kind: 'word', start: from, end, value: text.slice(from, end), quoted: false };
 }
 
 function firstNonSpace(text: string): number {
@@ -305,38 +389,67 @@ function parseVariable(base: LineBase, sink: DiagnosticSink): VariableLine | Unk
   return become<VariableLine>(base, 'variable', { name, value: token(line, text, valueStart, Math.max(valueStart, contentEnd)) });
 }
 
-function parseKeywordLine(base: LineBase, setting: SettingInfo, words: ArgLex[], sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
+function parseKeywordLine(base: LineBase, first: ArgLex, setting: SettingInfo, words: ArgLex[] | undefined, sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
+  if (setting.kind === 'phase' || setting.kind === 'prefill') return parsePhase(base, setting, words!, sink);
   const { line, text, contentEnd } = base;
-  const keyword = token(line, text, words[0].start, words[0].end);
-  const value = words.length > 1 ? token(line, text, words[1].start, contentEnd) : undefined;
-  if (setting.kind === 'expect') return become<ExpectLine>(base, 'expect', { keyword, value });
-  if (setting.kind === 'phase' || setting.kind === 'prefill') {
-    const phase = become<PhaseLine>(base, 'phase', { keyword, measured: setting.kind === 'phase' });
-    if (words.length > 1) phase.name = token(line, text, words[1].start, words[1].end);
-    if (words.length > 2) phase.extra = token(line, text, words[2].start, contentEnd);
-    if (!phase.name && phase.measured) {
-      sink.error(keyword.range, 'missing-phase-name', 'a phase needs a name — write `phase NAME`, such as `phase read`');
-    } else if (phase.name && !PHASE_NAME.test(phase.name.text)) {
-      sink.error(phase.name.range, 'invalid-phase-name', `\`${phase.name.text}\` is not a phase name — use letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
-    }
-    if (phase.extra) sink.error(phase.extra.range, 'invalid-phase-name', 'a phase name is one word — remove the rest or join it with `-`');
-    return phase;
+  let valueStart = words ? (words[1]?.start ?? contentEnd) : skipSpaces(text, first.end, contentEnd);
+  if (valueStart >= contentEnd) valueStart = -1;
+  if (setting.kind === 'expect') {
+    const keyword = token(line, text, first.start, first.end);
+    const value = valueStart < 0 ? undefined : token(line, text, valueStart, contentEnd);
+    return become<ExpectLine>(base, 'expect', { keyword, value });
   }
-  return become<SettingLine>(base, 'setting', { keyword, setting, args: words.slice(1).map((word) => argToken(line, text, word)), value });
+  const node = promote(base, SettingNode);
+  node.kind = 'setting';
+  node.setting = setting;
+  node.keywordEnd = first.end;
+  node.valueStart = valueStart;
+  if (words) node.tokenized = argTokens(line, text, words, 1);
+  return node as unknown as SettingLine;
 }
 
-function parseCommand(base: LineBase, sink: DiagnosticSink): CommandLine | UnknownLine {
+function parsePhase(base: LineBase, setting: SettingInfo, words: ArgLex[], sink: DiagnosticSink): PhaseLine {
+  const { line, text, contentEnd } = base;
+  const keyword = token(line, text, words[0].start, words[0].end);
+  const phase = become<PhaseLine>(base, 'phase', { keyword, measured: setting.kind === 'phase' });
+  if (words.length > 1) phase.name = token(line, text, words[1].start, words[1].end);
+  if (words.length > 2) phase.extra = token(line, text, words[2].start, contentEnd);
+  if (!phase.name && phase.measured) {
+    sink.error(keyword.range, 'missing-phase-name', 'a phase needs a name — write `phase NAME`, such as `phase read`');
+  } else if (phase.name && !PHASE_NAME.test(phase.name.text)) {
+    sink.error(phase.name.range, 'invalid-phase-name', `\`${phase.name.text}\` is not a phase name — use letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
+  }
+  if (phase.extra) sink.error(phase.extra.range, 'invalid-phase-name', 'a phase name is one word — remove the rest or join it with `-`');
+  return phase;
+}
+
+/** `first` is the first word of the content, which ends at `contentEnd`. */
+function parseCommand(base: LineBase, first: ArgLex, sink: DiagnosticSink): CommandLine | UnknownLine {
   const { line, text, contentStart, contentEnd } = base;
-  const problems: LexProblem[] = [];
-  const lexed = tokenizeArgs(text, contentStart, contentEnd, true, problems);
-  reportProblems(line, problems, sink);
+  // Without quotes, groups or `*N` the words are split at spaces: no need to tokenize the arguments now.
+  let lexed: ArgLex[] | undefined;
+  if (hasSpecial(text, contentStart, contentEnd, true)) {
+    const problems: LexProblem[] = [];
+    lexed = tokenizeArgs(text, contentStart, contentEnd, true, problems);
+    reportProblems(line, problems, sink);
+  }
   let at = 0;
   let weight: CommandLine['weight'];
-  if (lexed[0].kind === 'word' && WEIGHT.test(lexed[0].value)) {
-    weight = Object.assign(token(line, text, lexed[0].start, lexed[0].end), { percent: Number(lexed[0].value.slice(0, -1)) });
+  const firstLex = lexed ? lexed[0] : first;
+  if (firstLex.kind === 'word' && WEIGHT.test(firstLex.value)) {
+    weight = Object.assign(token(line, text, firstLex.start, firstLex.end), { percent: Number(firstLex.value.slice(0, -1)) });
     at = 1;
   }
-  const commandLex = lexed[at];
+  let commandLex: ArgLex | undefined;
+  if (lexed) {
+    commandLex = lexed[at];
+  } else if (at === 0) {
+    commandLex = first;
+  } else {
+    const start = skipSpaces(text, first.end, contentEnd);
+    const end = wordEnd(text, start, contentEnd);
+    if (end > start) commandLex = { kind: 'word', start, end, value: text.slice(start, end), quoted: false };
+  }
   if (!commandLex) {
     sink.error(weight!.range, 'missing-command', `a weight must be followed by a command — write \`${weight!.text} GET key\``);
     return become<UnknownLine>(base, 'unknown', { word: weight! });
@@ -346,13 +459,15 @@ function parseCommand(base: LineBase, sink: DiagnosticSink): CommandLine | Unkno
     reportUnknownWord(command, 'unknown-command', sink, COMMAND_NAMES);
     return become<UnknownLine>(base, 'unknown', { word: command });
   }
-  return become<CommandLine>(base, 'command', {
+  // Only command lines have arguments: the node changes class once the line is known to be one.
+  const commandLine = become<CommandLine>(promote(base, CommandNode), 'command', {
     weight,
     command,
     name: commandLex.value.toUpperCase(),
-    args: lexed.slice(at + 1).map((lex) => argToken(line, text, lex)),
     argsStart: commandLex.end,
-  });
+  } as Omit<CommandLine, keyof LineBase>);
+  if (lexed) (commandLine as unknown as CommandNode).tokenized = argTokens(line, text, lexed, at + 1);
+  return commandLine;
 }
 
 function groupScenarios(lines: DocLine[], sink: DiagnosticSink): { fileLines: DocLine[]; scenarios: ScenarioNode[] } {

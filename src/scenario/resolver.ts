@@ -57,39 +57,58 @@ export interface ResolveOptions {
 
 type SettingName = keyof SettingValues;
 
-interface Entry<T> {
-  value: T;
-  /** Where the value is written (for diagnostics about it). */
-  range: Range;
-  line: number;
+class Entry<T> {
+  constructor(
+    readonly value: T,
+    /** Where the value is written; its range is computed only for a diagnostic about it. */
+    private readonly at: { readonly range: Range },
+    readonly line: number,
+  ) {}
+
+  get range(): Range {
+    return this.at.range;
+  }
 }
 
-/** The settings written in one scope (file, scenario or phase). */
+/**
+ * The settings written in one scope (file, scenario or phase), over the scope around it. Lookups
+ * walk the (at most three) scopes instead of copying them for every scenario and phase.
+ */
 class Layer {
-  private readonly entries = new Map<SettingName, Entry<unknown>>();
+  private entries: Map<SettingName, Entry<unknown>> | undefined;
+
+  constructor(private readonly below?: Layer) {}
 
   get<K extends SettingName>(name: K): Entry<SettingValues[K]> | undefined {
-    return this.entries.get(name) as Entry<SettingValues[K]> | undefined;
+    const own = this.entries?.get(name);
+    if (own !== undefined || this.hides(name)) return own as Entry<SettingValues[K]> | undefined;
+    return this.below?.get(name);
   }
 
+  /** Sets a value of this scope (not of the ones below). */
   set(name: SettingName, entry: Entry<unknown>): void {
-    this.entries.set(name, entry);
+    (this.entries ??= new Map()).set(name, entry);
+  }
+
+  /** The value set in this scope itself. */
+  own<K extends SettingName>(name: K): Entry<SettingValues[K]> | undefined {
+    return this.entries?.get(name) as Entry<SettingValues[K]> | undefined;
   }
 
   has(name: SettingName): boolean {
-    return this.entries.has(name);
+    return this.get(name) !== undefined;
   }
 
-  /** This layer over `below`: a `requests` here hides an inherited `duration` and the reverse. */
+  /** This layer's values over `below`: a `requests` here hides an inherited `duration` and the reverse. */
   over(below: Layer): Layer {
-    const merged = new Layer();
-    for (const [name, entry] of below.entries) merged.entries.set(name, entry);
-    for (const [name, entry] of this.entries) {
-      if (name === 'requests') merged.entries.delete('duration');
-      if (name === 'duration') merged.entries.delete('requests');
-      merged.entries.set(name, entry);
-    }
-    return merged;
+    const layer = new Layer(below);
+    layer.entries = this.entries;
+    return layer;
+  }
+
+  private hides(name: SettingName): boolean {
+    if (!this.entries) return false;
+    return (name === 'duration' && this.entries.has('requests')) || (name === 'requests' && this.entries.has('duration'));
   }
 }
 
@@ -126,10 +145,9 @@ export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions =
   const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir };
   const scenarios: ScenarioPlan[] = [];
   try {
-    const fileDefinitions = variableDefinitions(doc.fileLines, new Map(), sink);
-    const fileVars = new VariableScope(fileDefinitions, context.vars, context.env, sink);
+    const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink);
     const file = readSection(doc.fileLines, 'file', fileVars, context);
-    for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileDefinitions, context));
+    for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileVars, context));
     if (doc.scenarios.length === 0) {
       const content = doc.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
       if (content) sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
@@ -141,9 +159,8 @@ export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions =
   return { scenarios, diagnostics: sink.finish() };
 }
 
-/** `@name = value` lines of a scope over the inherited definitions; a name defined twice warns. */
-function variableDefinitions(lines: DocLine[], inherited: ReadonlyMap<string, VariableLine>, sink: DiagnosticSink): Map<string, VariableLine> {
-  const definitions = new Map(inherited);
+/** The `@name = value` lines of a scope; a name defined twice warns. */
+function variableDefinitions(lines: DocLine[], sink: DiagnosticSink): Map<string, VariableLine> {
   const own = new Map<string, VariableLine>();
   for (const line of lines) {
     if (line.kind !== 'variable') continue;
@@ -152,9 +169,8 @@ function variableDefinitions(lines: DocLine[], inherited: ReadonlyMap<string, Va
       sink.warning(line.name.range, 'duplicate-variable', `\`@${line.name.text}\` is already defined on line ${earlier.line + 1} — the last definition wins; remove one`);
     }
     own.set(line.name.text, line);
-    definitions.set(line.name.text, line);
   }
-  return definitions;
+  return own;
 }
 
 function emptySection(): Section {
@@ -180,7 +196,7 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
       const input: ValueInput = {
         setting: info,
         expanded: vars.expand(line, line.keyword.end, line.contentEnd),
-        keywordRange: line.keyword.range,
+        keyword: line.keyword,
         baseDir: context.baseDir,
         sink: context.sink,
       };
@@ -237,18 +253,17 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
   const value = readSettingValue(input);
   if (value === undefined) return;
   const name = setting.name as SettingName;
-  const valueRange = line.value?.range ?? line.keyword.range;
-  const earlier = section.layer.get(name);
+  const earlier = section.layer.own(name);
   if (earlier) {
     sink.warning(line.keyword.range, 'duplicate-setting', `\`${name}\` is already set on line ${earlier.line + 1} in this scope — the last one wins; remove one`);
   }
   const other = name === 'requests' ? 'duration' : name === 'duration' ? 'requests' : undefined;
-  const conflicting = other && section.layer.get(other);
+  const conflicting = other && section.layer.own(other);
   if (conflicting) {
     sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
     return;
   }
-  section.layer.set(name, { value, range: valueRange, line: line.line });
+  section.layer.set(name, new Entry(value, line.value ?? line.keyword, line.line));
 }
 
 function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink): PhaseItem | undefined {
@@ -284,9 +299,11 @@ function splitPhases(lines: DocLine[]): { head: DocLine[]; phases: { line: Phase
   return { head, phases };
 }
 
-function resolveScenario(node: ScenarioNode, file: Section, fileDefinitions: ReadonlyMap<string, VariableLine>, context: Context): ScenarioPlan {
+function resolveScenario(node: ScenarioNode, file: Section, fileVars: VariableScope, context: Context): ScenarioPlan {
   const sink = context.sink;
-  const vars = new VariableScope(variableDefinitions(node.lines, fileDefinitions, sink), context.vars, context.env, sink);
+  // A scenario without variables of its own sees the file's: it shares their expansions.
+  const own = variableDefinitions(node.lines, sink);
+  const vars = own.size === 0 ? fileVars : fileVars.inner(own);
   const { head, phases: phaseLines } = splitPhases(node.lines);
   const scenario = readSection(head, 'scenario', vars, context);
 
@@ -326,8 +343,8 @@ function resolveScenario(node: ScenarioNode, file: Section, fileDefinitions: Rea
     }),
   );
 
-  const expects = [...file.expects, ...scenario.expects];
-  checkExpectLabels(expects, built, node.name, sink);
+  const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
+  if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
   const writes = built.some(({ tests }) => tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name))));
 
   const plan: ScenarioPlan = {
@@ -376,7 +393,7 @@ function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSi
     if (item.kind === 'command') add(item.template.label, item.template);
     else for (const test of item.tests) add(test.title, suiteTemplate(test, randomKeys, item.range, sink));
   }
-  return tests;
+  return tests.slice(); // at its exact size: the plan keeps it
 }
 
 type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
@@ -393,8 +410,10 @@ function sweepPoints(sweeps: SweepAxis[], sink: DiagnosticSink): Point[] {
   return points;
 }
 
+const NOT_SWEPT: ReadonlyMap<string, SweepAxis['values'][number]> = new Map();
+
 function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestPlan[], sink: DiagnosticSink): PhasePlan {
-  const swept = new Map(point.map(({ axis, value }) => [axis.name, value]));
+  const swept = point.length === 0 ? NOT_SWEPT : new Map(point.map(({ axis, value }) => [axis.name, value]));
   const number = <K extends 'clients' | 'pipeline' | 'key-size'>(name: K, fallback: number): number => swept.get(name)?.value ?? layer.get(name)?.value ?? fallback;
 
   const load: LoadPlan = {

@@ -82,7 +82,8 @@ export interface ValueInput {
   setting: SettingInfo;
   /** The text after the keyword, interpolated. */
   expanded: ExpandedText;
-  keywordRange: Range;
+  /** The setting's keyword (its range is computed only for a diagnostic). */
+  keyword: { readonly range: Range };
   baseDir?: string;
   sink: DiagnosticSink;
 }
@@ -95,13 +96,26 @@ interface Span {
 }
 
 class Reader {
-  readonly args: ArgLex[];
+  private tokens: ArgLex[] | undefined;
   constructor(readonly input: ValueInput) {
+    // Problems in the source line were reported by the parser; substituted text is tokenized now to
+    // report its own. Other values are tokenized only when a reader asks for the words.
+    if (input.expanded.hasSubstitutions) this.tokenize();
+  }
+
+  /** The words of the value. */
+  get args(): ArgLex[] {
+    return this.tokens ?? this.tokenize();
+  }
+
+  private tokenize(): ArgLex[] {
+    const { expanded } = this.input;
     const problems: LexProblem[] = [];
-    this.args = tokenizeArgs(input.expanded.text, 0, input.expanded.text.length, false, problems);
+    this.tokens = tokenizeArgs(expanded.text, 0, expanded.text.length, false, problems);
     for (const problem of problems) {
-      if (input.expanded.isSubstituted(problem.start, problem.end)) this.fail(problem, problem.message, problem.code);
+      if (expanded.isSubstituted(problem.start, problem.end)) this.fail(problem, problem.message, problem.code);
     }
+    return this.tokens;
   }
 
   get name(): string {
@@ -119,7 +133,7 @@ class Reader {
 
   missing(): undefined {
     const { setting } = this.input;
-    this.input.sink.error(this.input.keywordRange, 'missing-value', `\`${setting.name}\` needs a value — write \`${setting.syntax}\`, such as \`${setting.example}\``);
+    this.input.sink.error(this.input.keyword.range, 'missing-value', `\`${setting.name}\` needs a value — write \`${setting.syntax}\`, such as \`${setting.example}\``);
     return undefined;
   }
 

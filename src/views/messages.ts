@@ -1,28 +1,95 @@
 // Messages between the extension host and the results webview, typed in one place for both sides.
-import type { RunFile } from '../results/runFile';
+// The host checks everything the webview sends (parseWebviewMessage): a webview is untrusted content.
+import type { PersistenceEvent, RunFile } from '../results/runFile';
+import type { LiveRunState, SortKey, SortSpec, StampedProgress } from './model';
+import { SORT_KEYS } from './model';
 
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'run'; run: RunFile }
-  | { type: 'theme-changed' };
+  /** A finished run (a run file opened, or a live run that just ended). `path` is its file, when written. */
+  | { type: 'run'; run: RunFile; path?: string }
+  /** A run in progress, from the start (sent when a run starts and when a webview (re)loads mid-run). */
+  | { type: 'live'; state: LiveRunState }
+  /** What happened in a live run since the last message (sent at most once a second). */
+  | { type: 'progress'; events: StampedProgress[]; serverEvents: PersistenceEvent[]; target?: LiveRunState['target'] }
+  /** The run file could not be read. */
+  | { type: 'error'; message: string }
+  /** The outcome of an export, shown briefly in the panel. */
+  | { type: 'notice'; text: string };
+
+export type ExportFormat = 'csv' | 'markdown' | 'json';
 
 /** Webview → host. */
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'export'; format: 'csv' | 'markdown' | 'json' };
+  /** Copy the table (csv/markdown) or the run (json) to the clipboard, or save it to a file, in the table's current order. */
+  | { type: 'export'; format: ExportFormat; to: 'clipboard' | 'file'; sort?: SortSpec }
+  /** Save one chart as PNG. */
+  | { type: 'save-png'; chart: string; dataUrl: string }
+  /** Open the run file as JSON in a text editor. */
+  | { type: 'open-raw' }
+  /** Open the scenario file the run came from. */
+  | { type: 'open-scenario' };
 
-const WEBVIEW_MESSAGE_TYPES = new Set(['ready', 'export']);
-const EXPORT_FORMATS = new Set(['csv', 'markdown', 'json']);
+/** The state the webview keeps with vscode.setState, read back by the panel serializer after a reload. */
+export interface PanelState {
+  /** The run file shown (absent while a run has not been written yet). */
+  runPath?: string;
+  key?: { file?: string; scenario: string };
+}
 
-/** The host trusts nothing the webview sends: returns the message if it has a known shape. */
+const EXPORT_FORMATS = new Set<string>(['csv', 'markdown', 'json']);
+const SORT_KEY_SET = new Set<string>(SORT_KEYS);
+/** Chart ids the webview may name in a PNG file name. */
+export const CHART_IDS = ['timeline', 'percentiles', 'histogram', 'server', 'sweep'] as const;
+const CHART_ID_SET = new Set<string>(CHART_IDS);
+/** PNG data URLs above this are refused (a 4K chart is ~2 MB). */
+export const MAX_PNG_DATA_URL = 16 * 1024 * 1024;
+export const PNG_PREFIX = 'data:image/png;base64,';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseSort(value: unknown): SortSpec | undefined | null {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || typeof value.key !== 'string' || !SORT_KEY_SET.has(value.key) || typeof value.descending !== 'boolean') return null;
+  return { key: value.key as SortKey, descending: value.descending };
+}
+
+/** The host trusts nothing the webview sends: returns the message if it has a known shape, else undefined. */
 export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const message = value as { type?: unknown; format?: unknown };
-  if (typeof message.type !== 'string' || !WEBVIEW_MESSAGE_TYPES.has(message.type)) return undefined;
-  if (message.type === 'export') {
-    return typeof message.format === 'string' && EXPORT_FORMATS.has(message.format)
-      ? { type: 'export', format: message.format as 'csv' | 'markdown' | 'json' }
-      : undefined;
+  if (!isRecord(value) || typeof value.type !== 'string') return undefined;
+  switch (value.type) {
+    case 'ready':
+    case 'open-raw':
+    case 'open-scenario':
+      return { type: value.type };
+    case 'export': {
+      if (typeof value.format !== 'string' || !EXPORT_FORMATS.has(value.format)) return undefined;
+      if (value.to !== 'clipboard' && value.to !== 'file') return undefined;
+      const sort = parseSort(value.sort);
+      if (sort === null) return undefined;
+      return { type: 'export', format: value.format as ExportFormat, to: value.to, ...(sort ? { sort } : {}) };
+    }
+    case 'save-png': {
+      if (typeof value.chart !== 'string' || !CHART_ID_SET.has(value.chart)) return undefined;
+      if (typeof value.dataUrl !== 'string' || value.dataUrl.length > MAX_PNG_DATA_URL || !value.dataUrl.startsWith(PNG_PREFIX)) return undefined;
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.dataUrl.slice(PNG_PREFIX.length))) return undefined;
+      return { type: 'save-png', chart: value.chart, dataUrl: value.dataUrl };
+    }
+    default:
+      return undefined;
   }
-  return { type: 'ready' };
+}
+
+/** Validates the state a serializer gets back (it was written by webview code). */
+export function parsePanelState(value: unknown): PanelState {
+  if (!isRecord(value)) return {};
+  const state: PanelState = {};
+  if (typeof value.runPath === 'string' && value.runPath.endsWith('.json') && value.runPath.length < 4096) state.runPath = value.runPath;
+  if (isRecord(value.key) && typeof value.key.scenario === 'string') {
+    state.key = { scenario: value.key.scenario, ...(typeof value.key.file === 'string' ? { file: value.key.file } : {}) };
+  }
+  return state;
 }

@@ -82,24 +82,28 @@ export class CompiledCommand {
       if (literal) this.push(Op.Literal, Buffer.from(literal, 'utf8'));
       literal = '';
     };
-    const expandFixed = (part: Exclude<CommandTemplate['args'][number][number], string>) =>
-      part.placeholder === 'client' ? String(context.client) : undefined;
     let hasKey = false;
     let hasValue = false;
-    const args = [[template.name], ...template.args];
-    if (template.inline) {
-      args.forEach((parts, argIndex) => {
-        if (argIndex > 0) literal += ' ';
-        for (const part of parts) {
-          if (typeof part === 'string' || expandFixed(part) !== undefined) {
-            literal += typeof part === 'string' ? part : expandFixed(part);
-            continue;
-          }
+    /** Literal text and the client number join the pending literal; other placeholders become slots. */
+    const emitParts = (parts: CommandTemplate['args'][number]) => {
+      for (const part of parts) {
+        if (typeof part === 'string') {
+          literal += part;
+        } else if (part.placeholder === 'client') {
+          literal += String(context.client);
+        } else {
           flush();
           if (part.placeholder === 'key') hasKey = true;
           if (part.placeholder === 'value') hasValue = true;
           this.push(placeholderOp(part.placeholder));
         }
+      }
+    };
+    const args = [[template.name], ...template.args];
+    if (template.inline) {
+      args.forEach((parts, argIndex) => {
+        if (argIndex > 0) literal += ' ';
+        emitParts(parts);
       });
       literal += '\r\n';
       flush();
@@ -123,15 +127,7 @@ export class CompiledCommand {
           flush();
           this.push(Op.ArgHeader, undefined, fixedLength, values);
         }
-        for (const part of parts) {
-          if (typeof part === 'string' || expandFixed(part) !== undefined) {
-            literal += typeof part === 'string' ? part : expandFixed(part);
-            continue;
-          }
-          flush();
-          if (part.placeholder === 'key') hasKey = true;
-          this.push(placeholderOp(part.placeholder));
-        }
+        emitParts(parts);
         literal += '\r\n';
       }
       flush();

@@ -45,7 +45,7 @@ export function lineContext(doc: ScenarioDocument, line: number): LineContext {
   return context;
 }
 
-export function hasHeaders(doc: ScenarioDocument): boolean {
+function hasHeaders(doc: ScenarioDocument): boolean {
   return doc.scenarios.some((scenario) => scenario.header !== undefined);
 }
 
@@ -65,17 +65,33 @@ export function visibleVariables(doc: ScenarioDocument, line: number): Map<strin
 }
 
 /** The last line of `lines` that is not blank, or undefined when all are blank. */
-export function lastContentLine(lines: readonly DocLine[]): DocLine | undefined {
+function lastContentLine(lines: readonly DocLine[]): DocLine | undefined {
   for (let index = lines.length - 1; index >= 0; index--) if (lines[index].kind !== 'blank') return lines[index];
   return undefined;
 }
 
-export function contains(range: Range, line: number, character: number): boolean {
-  const { start, end } = range;
-  if (line < start.line || line > end.line) return false;
-  if (line === start.line && character < start.character) return false;
-  if (line === end.line && character > end.character) return false;
-  return true;
+/**
+ * A block that starts at `head` (a header or phase line) and holds `lines`: to the end of its last
+ * non-blank line, so that blank lines before the next block are not part of it.
+ */
+export function blockRange(head: Range, lines: readonly DocLine[]): Range {
+  const last = lastContentLine(lines);
+  return { start: head.start, end: last && last.line > head.start.line ? last.range.end : head.end };
+}
+
+export interface PhaseBlock {
+  line: PhaseLine;
+  /** The lines after the phase line, up to the next phase line or the end of the scenario. */
+  lines: DocLine[];
+}
+
+export function phaseBlocks(scenario: ScenarioNode): PhaseBlock[] {
+  const blocks: PhaseBlock[] = [];
+  for (const line of scenario.lines) {
+    if (line.kind === 'phase') blocks.push({ line, lines: [] });
+    else blocks[blocks.length - 1]?.lines.push(line);
+  }
+  return blocks;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { closeControlConnection, openControlConnection, RedisConnectionError, testConnection } from '../../../src/redis/control';
-import { describeServerError } from '../../../src/redis/errors';
+import { describeConnectionError, describeHandshakeReply, describeServerError, errorPlace, type ErrorPlace } from '../../../src/redis/errors';
 import { freePort } from '../../../src/redis/localServer';
 import { resolveConnection } from '../../../src/redis/target';
 import { useRedisServer } from '../../helpers/redis';
@@ -62,7 +62,7 @@ describe('connection errors, from real failures', () => {
       const message = await connectFailure(optionsFor({ host: '127.0.0.1', port }, { tls: {}, connectTimeoutMs: 300 }));
       assert.equal(
         message,
-        `cannot connect to 127.0.0.1:${port}: no answer within the connect timeout — check the host and port, that a firewall lets the port through, or raise the connect timeout` +
+        `cannot connect to 127.0.0.1:${port}: no answer within 300 ms (the connect timeout) — check the host and port, that a firewall lets the port through, or raise the connect timeout` +
           "; with TLS on, a port that does not speak TLS stays silent too: use redis:// (no TLS) or the server's tls-port",
       );
     });
@@ -213,5 +213,99 @@ describe('server error replies from a cluster node', () => {
       await closeControlConnection(redis);
     }
     assert.match(await connectFailure(optionsFor(server(), { db: 2 })), /Redis Cluster has only database 0 — remove the db from the target/);
+  });
+});
+
+describe('connection error messages, case by case', () => {
+  const plain: ErrorPlace = { host: '127.0.0.1', port: 6390, connectTimeoutMs: 250 };
+  const secure: ErrorPlace = { ...plain, tls: true };
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it('names an IPv6 place in brackets and the timeout in ms', () => {
+    assert.equal(
+      describeConnectionError(withCode('connect ETIMEDOUT', 'ETIMEDOUT'), { host: '::1', port: 6379, connectTimeoutMs: 500 }),
+      'cannot connect to [::1]:6379: no answer within 500 ms (the connect timeout) — check the host and port, that a firewall lets the port through, or raise the connect timeout',
+    );
+    assert.match(describeConnectionError(withCode('timeout', 'RBENCH_TIMEOUT'), plain), /^cannot connect to 127\.0\.0\.1:6390: no answer within 250 ms \(the connect timeout\)/);
+  });
+
+  it('explains a TLS hello that a port never answers', () => {
+    assert.equal(
+      describeConnectionError(withCode('timeout', 'RBENCH_TLS_TIMEOUT'), secure),
+      "TLS handshake with 127.0.0.1:6390 failed: TCP connected, but no TLS answer within 250 ms (the connect timeout) — a port that does not speak TLS stays silent (a plain-text Redis port never answers a TLS hello): use redis:// (no TLS) or the server's tls-port",
+    );
+  });
+
+  it('explains a close during the handshake, with and without TLS', () => {
+    assert.equal(
+      describeConnectionError(withCode('connection closed', 'RBENCH_CLOSED'), plain),
+      '127.0.0.1:6390 closed the connection before answering — if that port only accepts TLS, use rediss:// (or `tls on`); otherwise check the server log',
+    );
+    assert.equal(
+      describeConnectionError(new Error('Connection is closed.'), secure),
+      '127.0.0.1:6390 closed the connection before answering — the port may not speak TLS, or the server wants a client certificate (`tls cert`/`tls key`)',
+    );
+  });
+
+  it('says the connection was lost when it had been working', () => {
+    assert.equal(
+      describeConnectionError(withCode('read ECONNRESET', 'ECONNRESET'), { ...plain, wasConnected: true }),
+      'lost the connection to 127.0.0.1:6390 — did the server stop, restart or drop this client? (read ECONNRESET)',
+    );
+  });
+
+  it('explains DNS and routing failures', () => {
+    assert.equal(
+      describeConnectionError(withCode('getaddrinfo EAI_AGAIN db', 'EAI_AGAIN'), { host: 'db', port: 6379 }),
+      'cannot connect to db:6379: the host name "db" does not resolve (DNS) — check its spelling, or use an IP address',
+    );
+    assert.equal(
+      describeConnectionError(withCode('connect EHOSTUNREACH', 'EHOSTUNREACH'), plain),
+      'cannot connect to 127.0.0.1:6390: no network route to the host — check the address and your network or VPN',
+    );
+  });
+
+  it('finds the code of a refused dual-stack connect inside an AggregateError', () => {
+    const error = Object.assign(new AggregateError([withCode('connect ECONNREFUSED ::1:6390', 'ECONNREFUSED')], ''), {});
+    assert.match(describeConnectionError(error, plain), /^cannot connect to 127\.0\.0\.1:6390: connection refused — is redis-server running there\?/);
+  });
+
+  it('passes other TLS and socket failures through with their code', () => {
+    assert.equal(
+      describeConnectionError(withCode('SSL alert number 80', 'ERR_SSL_TLSV1_ALERT_INTERNAL_ERROR'), secure),
+      'TLS handshake with 127.0.0.1:6390 failed: SSL alert number 80 (ERR_SSL_TLSV1_ALERT_INTERNAL_ERROR) — is TLS enabled on that port?',
+    );
+    assert.equal(describeConnectionError(withCode('something odd', 'EWHATEVER'), plain), 'cannot connect to 127.0.0.1:6390: something odd (EWHATEVER)');
+  });
+
+  it('says a server without RESP3 needs `resp 2` when HELLO 3 fails', () => {
+    assert.equal(
+      describeHandshakeReply("ERR unknown command 'HELLO', with args beginning with: '3'", plain, 'hello'),
+      "the server at 127.0.0.1:6390 does not support RESP3 (HELLO 3 failed: ERR unknown command 'HELLO', with args beginning with: '3') — use `resp 2`",
+    );
+  });
+
+  it('names the database a SELECT could not select', () => {
+    const place = errorPlace({ host: '127.0.0.1', port: 6390, db: 99, connectTimeoutMs: 1000, resp: 2 });
+    assert.equal(
+      describeHandshakeReply('ERR DB index is out of range', place, 'select'),
+      'cannot select database 99 on 127.0.0.1:6390: the database number is higher than the server has (`databases` setting) — pick a smaller db (server said: ERR DB index is out of range)',
+    );
+  });
+
+  it('explains a password sent to a server without one, and NOPERM during the handshake', () => {
+    assert.equal(
+      describeHandshakeReply('ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?', plain, 'auth'),
+      '127.0.0.1:6390 has no password set, but the target sends one — remove the password from the target',
+    );
+    assert.equal(
+      describeHandshakeReply("NOPERM User bench has no permissions to run the 'ping' command", { ...plain, username: 'bench' }, 'ping'),
+      '127.0.0.1:6390: user "bench" lacks permission for the command PING — grant it (ACL SETUSER bench …) or use another user',
+    );
+  });
+
+  it('names the handshake step of an unexplained reply', () => {
+    assert.equal(describeHandshakeReply('ERR strange', plain, 'ping'), 'connection handshake with 127.0.0.1:6390 failed at PING: ERR strange');
+    assert.equal(describeConnectionError(new Error('ERR strange'), plain), '127.0.0.1:6390: ERR strange');
   });
 });

@@ -16,6 +16,13 @@ function assertPositioned(resolved: ResolvedFile, text: string): void {
   }
 }
 
+/**
+ * CPU time the 10 MB short-line file may take to check. Measured at 3.7–4.9 s on the shared 2-core
+ * development machine under a load of 8–10 (the code before the allocation work took 6.6–7.9 s);
+ * the margin covers such machines, the linear-time check below catches a quadratic step.
+ */
+const BIG_FILE_LIMIT_MS = 7500;
+
 /** A deterministic pseudo-random generator, so a failure can be reproduced. */
 function random(seed: number): () => number {
   let state = seed;
@@ -98,6 +105,46 @@ describe('hostile input', () => {
     assert.match(last.message, /^49000 more problems not shown/);
     assert.equal(resolved.scenarios[0].points[0].phases[0].tests.length, 50_000);
     assertPositioned(resolved, text);
+  });
+
+  it('a 10 MB file of short realistic lines checks fast, in linear time', function () {
+    this.timeout(120_000);
+    // About 700k short lines in 70k differently named scenarios: the cost is per line and per
+    // scenario (objects made, garbage collected), not per byte as in the long-line test above.
+    const block = (i: number) =>
+      `### scenario ${i}\nclients 50\npipeline 10\nrequests 1M\nkeys 100k uniform\nvalue 3\nSET bench:__key__ __value__\nGET bench:__key__\nexpect p99 < 2ms\n\n`;
+    const file = (bytes: number) => {
+      const parts: string[] = [];
+      let size = 0;
+      for (let i = 0; size < bytes; i++) {
+        parts.push(block(i));
+        size += parts[i].length;
+      }
+      return { text: parts.join(''), scenarios: parts.length };
+    };
+    // CPU time of this process (the collector's threads included) rather than wall-clock time: the
+    // machines running these tests are shared, and another process's load must not fail this one.
+    const cpuMs = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+    const time = (text: string) => {
+      const started = cpuMs();
+      const resolved = checkText(text, { env: {} });
+      return { resolved, elapsed: cpuMs() - started };
+    };
+    time(file(500_000).text); // warm up the JIT
+    const tenth = time(file(1024 * 1024).text);
+    const big = file(10 * 1024 * 1024);
+    const full = time(big.text);
+    assert.equal(full.resolved.diagnostics.length, 0);
+    assert.equal(full.resolved.scenarios.length, big.scenarios);
+    assert.deepEqual(full.resolved.scenarios[big.scenarios - 1].expects.map((expect) => expect.text), ['expect p99 < 2ms']);
+    // Ten times the text may cost about ten times as long (garbage collection grows with what the
+    // result holds); anything quadratic, such as a per-scenario pass over the file, costs a hundred.
+    const times = `CPU time for 1 MB: ${tenth.elapsed.toFixed(0)} ms, for 10 MB: ${full.elapsed.toFixed(0)} ms`;
+    assert.ok(full.elapsed < Math.max(20 * tenth.elapsed, 1000), times);
+    assert.ok(full.elapsed < BIG_FILE_LIMIT_MS, times);
   });
 
   it('a 1 MB single line is handled in linear time', () => {

@@ -1,0 +1,78 @@
+// CodeLenses above scenario headers (placement decided in codeLenses.ts). They refresh when the setting
+// changes, when a run finishes and when run files appear in the runs folder.
+import * as vscode from 'vscode';
+import { dirname } from 'node:path';
+import { parseDocument } from '../scenario';
+import { codeLensesFor, type LensSpec } from './codeLenses';
+import type { RunService } from './runService';
+import { newestRun, recordedScenarioFile, resolveRunsFolder } from './runsIndex';
+import { readSettings, SECTION, workspaceRoot } from './settings';
+
+export const COMMANDS = {
+  runScenario: 'rbench.runScenario',
+  runFile: 'rbench.runFile',
+  openRun: 'rbench.openRunFile',
+} as const;
+
+export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private watchedFolder: string | undefined;
+
+  constructor(private readonly runs: RunService) {
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.codeLens.enabled`) || event.affectsConfiguration(`${SECTION}.runsFolder`)) this.changed.fire();
+      }),
+      runs.onRunFinished(() => this.changed.fire()),
+      { dispose: () => this.watcher?.dispose() },
+    );
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const settings = readSettings(document.uri);
+    if (!settings.codeLensEnabled) return [];
+    const { scenarios } = parseDocument(document.getText());
+    let newestRunOf: (scenario: string) => ReturnType<typeof newestRun> = () => undefined;
+    if (document.uri.scheme === 'file') {
+      const folder = resolveRunsFolder(settings.runsFolder, workspaceRoot(), dirname(document.uri.fsPath));
+      this.watchRunsFolder(folder);
+      const entries = await this.runs.runsIndex.entries(folder);
+      const file = recordedScenarioFile(document.uri.fsPath, workspaceRoot());
+      newestRunOf = (scenario) => newestRun(entries, file, scenario);
+    }
+    return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now() }).map((spec) => toCodeLens(spec, document.uri));
+  }
+
+  /** Run files written by the CLI (or another window) show up without a reload. */
+  private watchRunsFolder(folder: string): void {
+    if (this.watchedFolder === folder) return;
+    this.watcher?.dispose();
+    this.watchedFolder = folder;
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '*.rbench-run.json'));
+    this.watcher.onDidCreate(() => this.changed.fire());
+    this.watcher.onDidDelete((uri) => {
+      this.runs.runsIndex.forget(uri.fsPath);
+      this.changed.fire();
+    });
+  }
+}
+
+function toCodeLens(spec: LensSpec, uri: vscode.Uri): vscode.CodeLens {
+  const range = new vscode.Range(spec.line, 0, spec.line, 0);
+  switch (spec.kind) {
+    case 'run':
+      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runScenario, arguments: [uri, spec.scenarioIndex], tooltip: 'Run this scenario' });
+    case 'runAll':
+      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runFile, arguments: [uri], tooltip: 'Run every scenario of this file' });
+    case 'lastRun':
+      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.openRun, arguments: [vscode.Uri.file(spec.runPath)], tooltip: spec.tooltip });
+  }
+}

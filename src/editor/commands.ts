@@ -1,0 +1,84 @@
+// The run commands: which scenarios a click, a menu or the palette means, handed to RunService.
+import * as vscode from 'vscode';
+import { parseDocument } from '../scenario';
+import type { RunOutcome, RunService, ScenarioRef } from './runService';
+import { scenarioAtLine } from './scenarios';
+
+const RBENCH_GLOB = '**/*.rbench';
+const EXCLUDE_GLOB = '**/{node_modules,.git}/**';
+
+/**
+ * `rbench.runScenario`: from a CodeLens (uri, index), from a menu (uri: the scenario under the cursor
+ * when that file is the active editor, else its first), or from the palette (the active editor's cursor).
+ */
+export async function runScenarioCommand(runs: RunService, target?: vscode.Uri | string, index?: number): Promise<RunOutcome | undefined> {
+  const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target;
+  if (uri && typeof index === 'number') return first(await runs.runWithProgress([{ uri, index }]));
+  const editor = vscode.window.activeTextEditor;
+  const document = uri && editor?.document.uri.toString() !== uri.toString() ? await vscode.workspace.openTextDocument(uri) : editor?.document;
+  if (!document) {
+    void vscode.window.showInformationMessage('Open a .rbench file and put the cursor in a scenario to run it.');
+    return undefined;
+  }
+  const line = editor?.document === document ? editor.selection.active.line : 0;
+  const scenario = scenarioAtLine(parseDocument(document.getText()).scenarios, line);
+  if (!scenario) {
+    void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(document.uri)} has no scenario to run: add a \`### name\` line followed by commands.`);
+    return undefined;
+  }
+  return first(await runs.runWithProgress([{ uri: document.uri, index: scenario.index }]));
+}
+
+/**
+ * `rbench.runFile`: every scenario of a file; from the explorer, of each selected file, and of every
+ * `.rbench` file under a selected folder.
+ */
+export async function runFileCommand(runs: RunService, target?: vscode.Uri, selected?: vscode.Uri[]): Promise<RunOutcome[]> {
+  const chosen = selected && selected.length > 0 ? selected : target ? [target] : [];
+  if (chosen.length === 0) {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.languageId === 'rbench') chosen.push(document.uri);
+  }
+  if (chosen.length === 0) {
+    void vscode.window.showInformationMessage('Pick a .rbench file or a folder to run.');
+    return [];
+  }
+  const files: vscode.Uri[] = [];
+  for (const uri of chosen) files.push(...(await rbenchFilesAt(uri)));
+  return runFiles(runs, files, 'the selection');
+}
+
+/** `rbench.runAll`: every scenario of every `.rbench` file in the workspace. */
+export async function runAllCommand(runs: RunService): Promise<RunOutcome[]> {
+  const files = await vscode.workspace.findFiles(RBENCH_GLOB, EXCLUDE_GLOB);
+  return runFiles(runs, files, 'the workspace');
+}
+
+async function runFiles(runs: RunService, files: vscode.Uri[], where: string): Promise<RunOutcome[]> {
+  const refs: ScenarioRef[] = [];
+  for (const uri of sortByPath(files)) {
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    for (const scenario of parseDocument(text).scenarios) refs.push({ uri, index: scenario.index });
+  }
+  if (refs.length === 0) {
+    void vscode.window.showInformationMessage(`No scenarios to run in ${where}.`);
+    return [];
+  }
+  return runs.runWithProgress(refs);
+}
+
+/** A `.rbench` file itself, or every one under a folder. */
+async function rbenchFilesAt(uri: vscode.Uri): Promise<vscode.Uri[]> {
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.type & vscode.FileType.Directory) return vscode.workspace.findFiles(new vscode.RelativePattern(uri, RBENCH_GLOB), EXCLUDE_GLOB);
+  return [uri];
+}
+
+function sortByPath(uris: vscode.Uri[]): vscode.Uri[] {
+  const unique = new Map(uris.map((uri) => [uri.toString(), uri]));
+  return [...unique.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function first(outcomes: RunOutcome[]): RunOutcome | undefined {
+  return outcomes[0];
+}

@@ -1,0 +1,178 @@
+// The selected target in the status bar, and the commands around it: Select Target, Test Connection,
+// Set Password and Clear Password (passwords live in SecretStorage, never in settings).
+import * as vscode from 'vscode';
+import { closeControlConnection, openControlConnection, testConnection } from '../redis/control';
+import { parseInfo } from '../redis/info';
+import { startLocalServer, type LocalServer } from '../redis/localServer';
+import type { ConnectionOptions, ServerFacts } from '../redis/types';
+import { readSettings, SECTION, targetSettingScope } from './settings';
+import {
+  activeSecretKey,
+  chooseTarget,
+  connectionFor,
+  describeActiveTarget,
+  parseActiveTarget,
+  settingsPasswordError,
+  targetPickItems,
+  validateTargetUrl,
+  defaultTargetPlan,
+  type ParsedActiveTarget,
+} from './targets';
+
+/** The resource whose settings apply: the active editor's file, else the workspace. */
+function settingsScope(): vscode.Uri | undefined {
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+function activeTarget(): { active: ParsedActiveTarget; settings: ReturnType<typeof readSettings> } {
+  const settings = readSettings(settingsScope());
+  return { active: parseActiveTarget(settings.target, settings.profiles), settings };
+}
+
+export class TargetStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.item = vscode.window.createStatusBarItem('rbench.target', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'RBench target';
+    this.item.command = 'rbench.selectTarget';
+    this.disposables.push(
+      this.item,
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+    );
+    this.update();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  /** Shown while an `.rbench` file is open, or when the workspace chose a target. */
+  update(): void {
+    const { active, settings } = activeTarget();
+    const name = describeActiveTarget(active, settings.profiles);
+    this.item.text = active.kind === 'invalid' ? `$(warning) ${name}` : `$(database) ${name}`;
+    this.item.tooltip = active.kind === 'invalid' ? active.error : `RBench runs scenarios without their own target against: ${name}. Click to change.`;
+    const rbenchOpen = vscode.window.activeTextEditor?.document.languageId === 'rbench';
+    if (rbenchOpen || settings.target) this.item.show();
+    else this.item.hide();
+  }
+}
+
+export async function selectTarget(): Promise<string | undefined> {
+  const { settings } = activeTarget();
+  const items = targetPickItems(settings.profiles, settings.target).map((item) => ({ ...item, label: item.picked ? `$(check) ${item.label}` : item.label }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'RBench: Select Target', placeHolder: 'Where scenarios without their own `target` line run' });
+  if (!picked) return undefined;
+  let value: string;
+  if (typeof picked.value === 'string') {
+    value = picked.value;
+  } else {
+    const url = await vscode.window.showInputBox({
+      title: 'RBench: Redis URL',
+      prompt: 'redis://[user@]host[:port][/db] or rediss://… — without a password (use "RBench: Set Password")',
+      placeHolder: 'redis://127.0.0.1:6379',
+      validateInput: (text) => validateTargetUrl(text),
+      ignoreFocusOut: true,
+    });
+    if (!url) return undefined;
+    value = url.trim();
+  }
+  await vscode.workspace.getConfiguration(SECTION, settingsScope()).update('target', value, targetSettingScope());
+  return value;
+}
+
+/** "RBench: Test Connection" on the selected target; returns the message shown. */
+export async function testSelectedConnection(secrets: vscode.SecretStorage): Promise<string> {
+  const { active, settings } = activeTarget();
+  if (active.kind === 'invalid') return showFailure(active.error);
+  const choice = chooseTarget(defaultTargetPlan(), active);
+  const settingsError = settingsPasswordError(choice, settings.profiles);
+  if (settingsError) return showFailure(settingsError);
+  const key = activeSecretKey(active);
+  const storedPassword = key ? await secrets.get(key) : undefined;
+  let local: LocalServer | undefined;
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `RBench: testing ${describeActiveTarget(active, settings.profiles)}…` },
+      async () => {
+        if (choice.local) local = await startLocalServer();
+        const connection = connectionFor(choice, { profiles: settings.profiles, storedPassword, env: process.env, localUrl: local?.url });
+        if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
+        const result = await testConnection(connection.options);
+        if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
+        const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
+        const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
+        void vscode.window.showInformationMessage(message);
+        return message;
+      },
+    );
+  } catch (error) {
+    return showFailure(`cannot start a throwaway redis-server: ${(error as Error).message}`);
+  } finally {
+    await local?.stop();
+  }
+}
+
+/** `redis://10.0.0.5:6379: Redis 7.2.4 standalone · used memory 1.20M · save "3600 1" · appendonly no · maxmemory 0 · round trip 0.41 ms`. */
+export function describeServer(display: string, facts: ServerFacts, roundTripMs: number, usedMemoryHuman: string | undefined): string {
+  const setting = (name: string) => {
+    const value = facts.config[name];
+    if (value === undefined) return `${name} not readable`;
+    return `${name} ${value === '' || /\s/.test(value) ? `"${value}"` : value}`;
+  };
+  return [
+    `${display}: Redis ${facts.version} ${facts.mode}`,
+    ...(usedMemoryHuman ? [`used memory ${usedMemoryHuman}`] : []),
+    setting('save'),
+    setting('appendonly'),
+    setting('maxmemory'),
+    `round trip ${roundTripMs.toFixed(2)} ms`,
+  ].join(' · ');
+}
+
+/** INFO memory's used_memory_human; undefined when the server does not let this user read INFO. */
+async function usedMemory(options: ConnectionOptions): Promise<string | undefined> {
+  try {
+    const redis = await openControlConnection(options);
+    try {
+      return parseInfo(await redis.info('memory')).memory?.used_memory_human;
+    } finally {
+      await closeControlConnection(redis);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function showFailure(message: string): string {
+  void vscode.window.showErrorMessage(`Connection failed: ${message}`);
+  return `Connection failed: ${message}`;
+}
+
+/** "RBench: Set Password": stored per profile, or per host:port for a URL target. */
+export async function setPassword(secrets: vscode.SecretStorage): Promise<boolean> {
+  const { active, settings } = activeTarget();
+  const key = activeSecretKey(active);
+  if (!key) {
+    void vscode.window.showInformationMessage('The selected target is a throwaway local redis-server, which has no password: select a profile or URL first ("RBench: Select Target").');
+    return false;
+  }
+  const name = describeActiveTarget(active, settings.profiles);
+  const password = await vscode.window.showInputBox({ title: `RBench: password for ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in the editor\'s secret storage, not in settings' });
+  if (password === undefined) return false;
+  await secrets.store(key, password);
+  void vscode.window.showInformationMessage(`Password for ${name} stored.`);
+  return true;
+}
+
+export async function clearPassword(secrets: vscode.SecretStorage): Promise<boolean> {
+  const { active, settings } = activeTarget();
+  const key = activeSecretKey(active);
+  if (!key) return false;
+  await secrets.delete(key);
+  void vscode.window.showInformationMessage(`Password for ${describeActiveTarget(active, settings.profiles)} removed.`);
+  return true;
+}

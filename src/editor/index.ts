@@ -1,0 +1,51 @@
+// Running scenarios from the editor: commands, CodeLens, Test Explorer, target status bar. Returns the
+// API activate() hands out (a results view subscribes to onRunFinished; the integration tests use it too).
+import * as vscode from 'vscode';
+import { ScenarioCodeLensProvider } from './codeLensProvider';
+import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
+import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
+import { RunService, type FinishedRun } from './runService';
+import { ScenarioTestController } from './testController';
+
+export interface RBenchEditorApi {
+  /** Fires after each run from the editor, once its run file is written. */
+  readonly onRunFinished: vscode.Event<FinishedRun>;
+  readonly testController: vscode.TestController;
+  /** The Test Explorer's Run profile: runs test items through the same runner. */
+  readonly runProfile: vscode.TestRunProfile;
+  /** Runs in progress. */
+  readonly runningCount: () => number;
+}
+
+export function registerEditor(context: vscode.ExtensionContext): RBenchEditorApi {
+  const runs = new RunService(context);
+  const lenses = new ScenarioCodeLensProvider(runs);
+  const tests = new ScenarioTestController(runs);
+  const statusBar = new TargetStatusBar();
+  const command = vscode.commands.registerCommand;
+
+  context.subscriptions.push(
+    runs,
+    lenses,
+    tests,
+    statusBar,
+    vscode.languages.registerCodeLensProvider({ language: 'rbench' }, lenses),
+    runs.onActiveRunsChanged(() => void vscode.commands.executeCommand('setContext', 'rbench.running', runs.runningCount > 0)),
+    command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
+    command('rbench.runFile', (target?: vscode.Uri, selected?: vscode.Uri[]) => runFileCommand(runs, target, selected)),
+    command('rbench.runAll', () => runAllCommand(runs)),
+    command('rbench.cancelRun', () => {
+      const cancelled = runs.cancelAll();
+      if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');
+      return cancelled;
+    }),
+    command('rbench.selectTarget', () => selectTarget()),
+    command('rbench.testConnection', () => testSelectedConnection(context.secrets)),
+    command('rbench.setPassword', () => setPassword(context.secrets)),
+    command('rbench.clearPassword', () => clearPassword(context.secrets)),
+    command('rbench.showOutput', () => runs.output.show()),
+    command('rbench.openRunFile', (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.open', uri)),
+  );
+
+  return { onRunFinished: runs.onRunFinished, testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount };
+}

@@ -1,0 +1,146 @@
+// Language features for `.rbench` documents: thin adapters from the pure functions in
+// src/scenario/features to VS Code's providers. All the logic (and its tests) lives there.
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import {
+  codeActions,
+  completions,
+  documentSymbols,
+  foldingRanges,
+  formattingEdits,
+  hover,
+  type CompletionItemData,
+  type CompletionKind,
+  type SymbolData,
+  type SymbolKind,
+} from '../scenario/features';
+import { toVscodeRange } from './diagnostics';
+import { readSettings } from './settings';
+
+export interface LanguageFeatureDeps {
+  /** Connection profile names offered after `target`; by default those of `rbench.profiles` for the document. */
+  profileNames?: (document: vscode.Uri) => readonly string[];
+  /** The environment `${env:…}` reads; the extension host's by default (as for diagnostics). */
+  env?: () => Readonly<Record<string, string | undefined>>;
+}
+
+const SELECTOR: vscode.DocumentSelector = { language: 'rbench' };
+
+/** Characters after which completion opens by itself: a new word, `__`, `{{`, `env:`, a list, a weight. */
+export const COMPLETION_TRIGGERS = [' ', '_', '{', ':', ',', '%'];
+
+const COMPLETION_KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
+  setting: vscode.CompletionItemKind.Property,
+  command: vscode.CompletionItemKind.Function,
+  value: vscode.CompletionItemKind.Value,
+  placeholder: vscode.CompletionItemKind.Constant,
+  variable: vscode.CompletionItemKind.Variable,
+  env: vscode.CompletionItemKind.Variable,
+  metric: vscode.CompletionItemKind.Field,
+  operator: vscode.CompletionItemKind.Operator,
+  profile: vscode.CompletionItemKind.Reference,
+  'suite-test': vscode.CompletionItemKind.EnumMember,
+  label: vscode.CompletionItemKind.Reference,
+};
+
+const SYMBOL_KINDS: Record<SymbolKind, vscode.SymbolKind> = {
+  scenario: vscode.SymbolKind.Module,
+  phase: vscode.SymbolKind.Function,
+  prefill: vscode.SymbolKind.Function,
+  sweep: vscode.SymbolKind.Array,
+  variable: vscode.SymbolKind.Variable,
+};
+
+function toCompletionItem(data: CompletionItemData): vscode.CompletionItem {
+  const item = new vscode.CompletionItem(data.label, COMPLETION_KINDS[data.kind]);
+  item.range = toVscodeRange(data.range);
+  if (data.detail) item.detail = data.detail;
+  if (data.documentation) item.documentation = new vscode.MarkdownString(data.documentation);
+  if (data.insertText !== undefined) item.insertText = data.insertText;
+  if (data.sortText) item.sortText = data.sortText;
+  if (data.retrigger) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest' };
+  return item;
+}
+
+function toDocumentSymbol(data: SymbolData): vscode.DocumentSymbol {
+  // VS Code rejects a symbol with an empty name.
+  const symbol = new vscode.DocumentSymbol(data.name || '(unnamed)', data.detail, SYMBOL_KINDS[data.kind], toVscodeRange(data.range), toVscodeRange(data.selectionRange));
+  symbol.children = data.children.map(toDocumentSymbol);
+  return symbol;
+}
+
+function baseDirOf(document: vscode.TextDocument): string | undefined {
+  return document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined;
+}
+
+function codeOf(diagnostic: vscode.Diagnostic): string | number | undefined {
+  return typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+}
+
+export function registerLanguageFeatures(context: vscode.ExtensionContext, deps: LanguageFeatureDeps = {}): void {
+  const env = deps.env ?? (() => process.env);
+  const profileNames = deps.profileNames ?? ((document: vscode.Uri) => Object.keys(readSettings(document).profiles));
+
+  const completionProvider: vscode.CompletionItemProvider = {
+    provideCompletionItems(document, position) {
+      const items = completions(document.getText(), position, { env: env(), profiles: profileNames(document.uri) });
+      return items.map(toCompletionItem);
+    },
+  };
+
+  const hoverProvider: vscode.HoverProvider = {
+    provideHover(document, position) {
+      const data = hover(document.getText(), position, { env: env() });
+      return data && new vscode.Hover(new vscode.MarkdownString(data.contents), toVscodeRange(data.range));
+    },
+  };
+
+  const symbolProvider: vscode.DocumentSymbolProvider = {
+    provideDocumentSymbols(document) {
+      return documentSymbols(document.getText()).map(toDocumentSymbol);
+    },
+  };
+
+  const foldingProvider: vscode.FoldingRangeProvider = {
+    provideFoldingRanges(document) {
+      return foldingRanges(document.getText()).map(
+        (range) => new vscode.FoldingRange(range.start, range.end, range.kind === 'comment' ? vscode.FoldingRangeKind.Comment : undefined),
+      );
+    },
+  };
+
+  const formattingProvider: vscode.DocumentFormattingEditProvider = {
+    provideDocumentFormattingEdits(document) {
+      return formattingEdits(document.getText()).map((edit) => vscode.TextEdit.replace(toVscodeRange(edit.range), edit.newText));
+    },
+  };
+
+  const codeActionProvider: vscode.CodeActionProvider = {
+    provideCodeActions(document, range, actionContext) {
+      if (actionContext.only && !actionContext.only.contains(vscode.CodeActionKind.QuickFix)) return [];
+      const actions = codeActions(document.getText(), { start: range.start, end: range.end }, { env: env(), baseDir: baseDirOf(document) });
+      return actions.map((data) => {
+        const action = new vscode.CodeAction(data.title, vscode.CodeActionKind.QuickFix);
+        const edit = new vscode.WorkspaceEdit();
+        for (const change of data.edits) edit.replace(document.uri, toVscodeRange(change.range), change.newText);
+        action.edit = edit;
+        action.isPreferred = data.preferred;
+        // Tie the action to the diagnostic the editor shows (same code and range), for the lightbulb.
+        const shown = actionContext.diagnostics.find(
+          (diagnostic) => codeOf(diagnostic) === data.diagnostic.code && diagnostic.range.isEqual(toVscodeRange(data.diagnostic.range)),
+        );
+        if (shown) action.diagnostics = [shown];
+        return action;
+      });
+    },
+  };
+
+  context.subscriptions.push(
+    vscode.languages.registerCompletionItemProvider(SELECTOR, completionProvider, ...COMPLETION_TRIGGERS),
+    vscode.languages.registerHoverProvider(SELECTOR, hoverProvider),
+    vscode.languages.registerDocumentSymbolProvider(SELECTOR, symbolProvider, { label: 'RBench' }),
+    vscode.languages.registerFoldingRangeProvider(SELECTOR, foldingProvider),
+    vscode.languages.registerDocumentFormattingEditProvider(SELECTOR, formattingProvider),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, codeActionProvider, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+  );
+}

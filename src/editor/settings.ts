@@ -1,0 +1,40 @@
+// Typed access to RBench's settings (see `contributes.configuration` in package.json).
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../redis/types';
+import { readProfiles } from './targets';
+
+export const SECTION = 'rbench';
+
+export interface EditorSettings {
+  profiles: Record<string, ConnectionProfile>;
+  /** Problems with `rbench.profiles` (a profile without a URL…), for the output channel. */
+  profileProblems: string[];
+  /** `rbench.target`: a profile name, `local`, or a URL. */
+  target: string | undefined;
+  codeLensEnabled: boolean;
+  /** `rbench.runsFolder` as written (resolve it with resolveRunsFolder). */
+  runsFolder: string | undefined;
+}
+
+/** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
+export function readSettings(scope?: vscode.Uri): EditorSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const { profiles, problems } = readProfiles(config.get<unknown>('profiles'));
+  return {
+    profiles,
+    profileProblems: problems,
+    target: config.get<string>('target'),
+    codeLensEnabled: config.get<boolean>('codeLens.enabled', true),
+    runsFolder: config.get<string>('runsFolder'),
+  };
+}
+
+/** The first workspace folder: where relative runs folders and recorded scenario paths start. */
+export function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** Where a new `rbench.target` is saved: the workspace when one is open, else the user settings. */
+export function targetSettingScope(): vscode.ConfigurationTarget {
+  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}

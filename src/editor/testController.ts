@@ -1,0 +1,193 @@
+// Scenarios in the Test Explorer: one item per `.rbench` file in the workspace, one child per scenario
+// (ranged on its header, so the gutter shows run buttons). Running them goes through RunService like any
+// other run; `expect` lines decide pass or fail.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { parseDocument } from '../scenario';
+import type { RunFile } from '../results/runFile';
+import { progressLogger } from './progress';
+import type { RunService } from './runService';
+import { testVerdict } from './runSummary';
+
+const RBENCH_GLOB = '**/*.rbench';
+const EXCLUDE_GLOB = '**/{node_modules,.git}/**';
+
+export class ScenarioTestController implements vscode.Disposable {
+  readonly controller: vscode.TestController;
+  readonly runProfile: vscode.TestRunProfile;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly runs: RunService) {
+    this.controller = vscode.tests.createTestController('rbench', 'RBench');
+    this.controller.resolveHandler = async (item) => {
+      if (item?.uri) await this.refreshFile(item.uri);
+      else await this.discoverFiles();
+    };
+    this.controller.refreshHandler = () => this.discoverFiles();
+    this.runProfile = this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
+
+    const watcher = vscode.workspace.createFileSystemWatcher(RBENCH_GLOB);
+    watcher.onDidCreate((uri) => this.fileItem(uri));
+    watcher.onDidChange((uri) => {
+      // An open document is followed through its edits instead; this catches changes on disk.
+      const item = this.controller.items.get(uri.toString());
+      if (item && !isOpen(uri)) void this.refreshFile(uri);
+    });
+    watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString()));
+    this.disposables.push(
+      this.controller,
+      watcher,
+      vscode.workspace.onDidOpenTextDocument((document) => this.followDocument(document)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.followDocument(event.document)),
+    );
+    vscode.workspace.textDocuments.forEach((document) => this.followDocument(document));
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  /** Every `.rbench` file of the workspace as an item; their scenarios are read when expanded. */
+  async discoverFiles(): Promise<void> {
+    const files = await vscode.workspace.findFiles(RBENCH_GLOB, EXCLUDE_GLOB);
+    for (const uri of files) this.fileItem(uri);
+  }
+
+  /** Re-reads a file's scenarios (from the open document when there is one) and returns its item. */
+  async refreshFile(uri: vscode.Uri): Promise<vscode.TestItem> {
+    return this.setScenarios(uri, await scenarioText(uri));
+  }
+
+  private followDocument(document: vscode.TextDocument): void {
+    if (document.languageId !== 'rbench' || document.uri.scheme !== 'file') return;
+    this.setScenarios(document.uri, document.getText());
+  }
+
+  private fileItem(uri: vscode.Uri): vscode.TestItem {
+    const existing = this.controller.items.get(uri.toString());
+    if (existing) return existing;
+    const item = this.controller.createTestItem(uri.toString(), basename(uri.fsPath), uri);
+    item.canResolveChildren = true;
+    this.controller.items.add(item);
+    return item;
+  }
+
+  private setScenarios(uri: vscode.Uri, text: string): vscode.TestItem {
+    const file = this.fileItem(uri);
+    const children = parseDocument(text).scenarios.map((scenario) => {
+      // The same item object while a scenario exists, so a run in progress keeps reporting to it.
+      const id = scenarioId(uri, scenario.name);
+      const child = file.children.get(id) ?? this.controller.createTestItem(id, scenario.name, uri);
+      const { start, end } = scenario.headerRange;
+      child.range = new vscode.Range(start.line, start.character, end.line, end.character);
+      return child;
+    });
+    file.children.replace(children);
+    file.canResolveChildren = false;
+    return file;
+  }
+
+  private async runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    const excluded = new Set((request.exclude ?? []).map((item) => item.id));
+    const queue: vscode.TestItem[] = [];
+    const roots: vscode.TestItem[] = request.include ? [...request.include] : [];
+    if (!request.include) this.controller.items.forEach((item) => roots.push(item));
+    for (const item of roots) {
+      if (excluded.has(item.id)) continue;
+      if (item.parent || !item.uri) {
+        queue.push(item);
+        continue;
+      }
+      // A file: its scenarios, read now in case it was never expanded.
+      const file = item.canResolveChildren ? await this.refreshFile(item.uri) : item;
+      file.children.forEach((child) => !excluded.has(child.id) && queue.push(child));
+    }
+    queue.forEach((item) => run.enqueued(item));
+
+    const abort = new AbortController();
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    try {
+      for (const item of queue) {
+        if (token.isCancellationRequested) {
+          run.skipped(item);
+          continue;
+        }
+        await this.runItem(item, run, abort.signal);
+      }
+    } finally {
+      cancelled.dispose();
+      run.end();
+    }
+  }
+
+  private async runItem(item: vscode.TestItem, run: vscode.TestRun, signal: AbortSignal): Promise<void> {
+    run.started(item);
+    const uri = item.uri!;
+    const text = await scenarioText(uri);
+    // The index the scenario has now: lines may have moved since the item was made.
+    const index = parseDocument(text).scenarios.findIndex((scenario) => scenarioId(uri, scenario.name) === item.id);
+    if (index < 0) {
+      run.errored(item, new vscode.TestMessage(`the scenario "${item.label}" is no longer in ${basename(uri.fsPath)}`));
+      return;
+    }
+    const write = progressLogger((line) => run.appendOutput(`${line}\r\n`, undefined, item));
+    const outcome = await this.runs.run({ uri, index }, { signal, onProgress: write });
+    if (outcome.kind === 'not-run') {
+      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(outcome.message));
+      else run.skipped(item);
+      run.appendOutput(`${outcome.message}\r\n`, undefined, item);
+      return;
+    }
+    run.appendOutput(`Run file: ${outcome.path}\r\n`, undefined, item);
+    report(run, item, outcome.run);
+  }
+}
+
+function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): void {
+  const verdict = testVerdict(result);
+  switch (verdict.kind) {
+    case 'passed':
+      run.passed(item, result.durationMs);
+      break;
+    case 'skipped':
+      run.appendOutput(`${verdict.message}\r\n`, undefined, item);
+      run.skipped(item);
+      break;
+    case 'errored':
+      run.errored(item, new vscode.TestMessage(verdict.message), result.durationMs);
+      break;
+    case 'failed': {
+      const messages = verdict.failures.map(({ message, expectation }) => {
+        const testMessage = new vscode.TestMessage(message);
+        // Point at the `expect` line that failed.
+        const written = result.plan.expects.find((expect) => expect.text === expectation);
+        if (written && item.uri) {
+          const { start, end } = written.range;
+          testMessage.location = new vscode.Location(item.uri, new vscode.Range(start.line, start.character, end.line, end.character));
+        }
+        return testMessage;
+      });
+      run.failed(item, messages, result.durationMs);
+      break;
+    }
+  }
+}
+
+/** Keyed by name, so results stay with a scenario when others are added above it. */
+function scenarioId(uri: vscode.Uri, name: string): string {
+  return `${uri.toString()}#${name}`;
+}
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+}
+
+function isOpen(uri: vscode.Uri): boolean {
+  return openDocument(uri) !== undefined;
+}
+
+/** The open document's text, unsaved edits included; else the file on disk. */
+async function scenarioText(uri: vscode.Uri): Promise<string> {
+  return openDocument(uri)?.getText() ?? new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}

@@ -1,0 +1,45 @@
+// Markdown documentation for the language's words, shared by hover and completion so that both
+// show the same text, straight from the tables in settings.ts and the command table.
+import type { ExpectMetricInfo, PlaceholderInfo, SettingInfo, SettingScope } from '../settings';
+import type { CommandInfo } from './commandInfo';
+
+/** Inline code that survives backticks inside the text. */
+export function code(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return longest > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
+}
+
+const SCOPE_WORDS: Record<SettingScope, string> = { file: 'file level', scenario: 'scenario', phase: 'phase' };
+
+export function settingMarkdown(info: SettingInfo): string {
+  const facts = [
+    info.default !== undefined ? `Default: ${code(info.default)}` : undefined,
+    `Where: ${info.scopes.map((scope) => SCOPE_WORDS[scope]).join(', ')}`,
+    `Example: ${code(info.example)}`,
+  ].filter(Boolean);
+  return [`**${info.name}** — ${code(info.syntax)}`, info.doc, facts.join(' · ')].join('\n\n');
+}
+
+export function commandMarkdown(info: CommandInfo): string {
+  const facts = [`Arity ${info.arity}: ${info.args}`, info.keys, info.flags.length > 0 ? `flags: ${info.flags.join(', ')}` : undefined].filter(Boolean);
+  return [`**${info.name}** — Redis command`, facts.join(' · '), `[${info.name} on redis.io](${info.url})`].join('\n\n');
+}
+
+export function placeholderMarkdown(info: PlaceholderInfo): string {
+  return `**${info.name}** — placeholder, replaced for every request\n\n${info.doc}`;
+}
+
+const METRIC_VALUES: Record<ExpectMetricInfo['value'], string> = {
+  rate: 'a rate such as `100k/s`',
+  duration: 'a duration such as `2ms` or `500us`',
+  count: 'a count such as `0`',
+  fraction: 'a percentage such as `0.1%` or a fraction from 0 to 1',
+};
+
+export function metricMarkdown(info: ExpectMetricInfo): string {
+  return `**${info.name}** — expect metric\n\n${info.doc} Compared with ${METRIC_VALUES[info.value]}.`;
+}
+
+/** An example value for a metric, offered after its operator. */
+export const METRIC_EXAMPLES: Record<ExpectMetricInfo['value'], string> = { rate: '100k/s', duration: '2ms', count: '0', fraction: '0.1%' };

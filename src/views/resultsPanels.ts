@@ -1,0 +1,351 @@
+// The results views in VS Code: one reused panel per scenario that follows a run live and then shows its
+// run file; a read-only custom editor for *.rbench-run.json; a serializer that restores panels after a
+// window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
+// and checks every message the webview sends.
+import * as vscode from 'vscode';
+import { isAbsolute } from 'node:path';
+import { persistenceEvents } from '../redis/monitor';
+import { parseRunFile, slug, type RunFile } from '../results/runFile';
+import type { RunProgress } from '../runner/runScenario';
+import type { ScenarioPlan } from '../scenario/plan';
+import { exportContent, exportFileName, pngBytes } from './exportFiles';
+import { newNonce, panelHtml } from './html';
+import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
+import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
+
+export const RESULTS_PANEL_VIEW_TYPE = 'rbench.results';
+export const RUN_FILE_EDITOR_VIEW_TYPE = 'rbench.runFile';
+export const OPEN_RUN_FILE_AS_JSON_COMMAND = 'rbench.openRunFileAsJson';
+/** Live panels get at most one update a second. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/** What one webview shows: a run file, or a run in progress. */
+interface ViewSource {
+  run?: RunFile;
+  /** The run file on disk. */
+  path?: string;
+  live?: LiveRunState;
+  /** Progress not yet sent to the webview. */
+  pending: StampedProgress[];
+  /** Date.now() when the live run started. */
+  liveStartMs: number;
+  error?: string;
+}
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
+}
+
+function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): void {
+  webview.options = webviewOptions(extensionUri);
+  webview.html = panelHtml({
+    cspSource: webview.cspSource,
+    nonce: newNonce(),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.js')).toString(),
+    title,
+  });
+}
+
+async function readRun(uri: vscode.Uri): Promise<RunFile> {
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (error) {
+    throw new Error(`${uri.fsPath}: not a readable run file (${(error as Error).message})`);
+  }
+  return parseRunFile(parsed, uri.fsPath);
+}
+
+/** Connects one webview to its source: answers `ready`, runs exports, opens files. */
+class ResultsWebview implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private ready = false;
+
+  constructor(
+    readonly webview: vscode.Webview,
+    readonly source: ViewSource,
+  ) {
+    this.subscriptions.push(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  post(message: HostMessage): void {
+    if (this.ready) void this.webview.postMessage(message);
+  }
+
+  /** Sends everything the webview should show now (after `ready`, or when the source changes). */
+  sendAll(): void {
+    if (!this.ready) return;
+    const { run, path, live, error } = this.source;
+    this.source.pending = [];
+    if (error) void this.webview.postMessage({ type: 'error', message: error } satisfies HostMessage);
+    else if (run) void this.webview.postMessage({ type: 'run', run, path } satisfies HostMessage);
+    else if (live) void this.webview.postMessage({ type: 'live', state: live } satisfies HostMessage);
+  }
+
+  /** Sends queued live progress, if any. */
+  flush(): void {
+    const { live, pending } = this.source;
+    if (!this.ready || !live || pending.length === 0) return;
+    this.source.pending = [];
+    void this.webview.postMessage({ type: 'progress', events: pending, serverEvents: live.events, target: live.target } satisfies HostMessage);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (!message) return; // Not a message this panel sends: ignored.
+    try {
+      await this.handle(message);
+    } catch (error) {
+      this.post({ type: 'notice', text: `Failed: ${(error as Error).message}` });
+    }
+  }
+
+  private async handle(message: WebviewMessage): Promise<void> {
+    const { run, path, live } = this.source;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendAll();
+        return;
+      case 'export': {
+        const rows = live && !run ? buildLiveViewModel(live).rows : undefined;
+        const content = exportContent(message.format, { run, rows }, message.sort);
+        if (!content) {
+          this.post({ type: 'notice', text: 'The run file is written when the run ends.' });
+          return;
+        }
+        const what = message.format === 'json' ? 'run' : message.format === 'csv' ? 'CSV' : 'Markdown';
+        if (message.to === 'clipboard') {
+          await vscode.env.clipboard.writeText(content.text);
+          this.post({ type: 'notice', text: `Copied the ${message.format === 'json' ? 'run' : 'table'} as ${what}.` });
+          return;
+        }
+        const saved = await this.saveAs(exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.format === 'json' ? '' : 'table', content.extension), content.filterName, content.extension, Buffer.from(content.text, 'utf8'));
+        if (saved) this.post({ type: 'notice', text: `Saved ${vscode.workspace.asRelativePath(saved)}.` });
+        return;
+      }
+      case 'save-png': {
+        const bytes = pngBytes(message.dataUrl);
+        if (!bytes) return;
+        const saved = await this.saveAs(exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.chart, 'png'), 'PNG image', 'png', bytes);
+        if (saved) this.post({ type: 'notice', text: `Saved ${vscode.workspace.asRelativePath(saved)}.` });
+        return;
+      }
+      case 'open-raw':
+        if (path) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path), 'default');
+        return;
+      case 'open-scenario': {
+        const file = run?.scenario.file ?? live?.file;
+        const uri = file ? await locateScenario(file) : undefined;
+        if (uri) await vscode.window.showTextDocument(uri);
+        else this.post({ type: 'notice', text: `Cannot find the scenario file ${file ?? ''}.` });
+        return;
+      }
+    }
+  }
+
+  private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
+    const folder = this.source.path ? vscode.Uri.file(this.source.path.replace(/[^/\\]+$/, '')) : vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
+      filters: { [filterName]: [extension] },
+      saveLabel: 'Save',
+    });
+    if (!target) return undefined;
+    await vscode.workspace.fs.writeFile(target, bytes);
+    return target;
+  }
+}
+
+/** The scenario file a run names: absolute, or relative to a workspace folder. */
+async function locateScenario(file: string): Promise<vscode.Uri | undefined> {
+  const candidates = isAbsolute(file) ? [vscode.Uri.file(file)] : (vscode.workspace.workspaceFolders ?? []).map((folder) => vscode.Uri.joinPath(folder.uri, file));
+  for (const candidate of candidates) {
+    try {
+      await vscode.workspace.fs.stat(candidate);
+      return candidate;
+    } catch {
+      // Not here; try the next folder.
+    }
+  }
+  return undefined;
+}
+
+interface PanelEntry {
+  key: PanelKey;
+  panel: vscode.WebviewPanel;
+  view: ResultsWebview;
+  timer?: ReturnType<typeof setInterval>;
+}
+
+/** The per-scenario results panels. The editor's run service calls runStarted / progress / runFinished. */
+export class ResultsPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, PanelEntry>();
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  /** Opens (or reuses) the scenario's panel and shows the run from its start. */
+  runStarted(key: PanelKey, plan: ScenarioPlan, options: { target?: LiveRunState['target'] } = {}): void {
+    const entry = this.panelFor(key, true);
+    const source = entry.view.source;
+    source.run = undefined;
+    source.path = undefined;
+    source.error = undefined;
+    source.liveStartMs = Date.now();
+    source.live = newLiveRun(plan, new Date(source.liveStartMs).toISOString(), { file: key.file, target: options.target });
+    source.pending = [];
+    entry.view.sendAll();
+    if (!entry.timer) entry.timer = setInterval(() => entry.view.flush(), FLUSH_INTERVAL_MS);
+  }
+
+  /** Records a progress event; the panel gets the batch within a second. */
+  progress(key: PanelKey, event: RunProgress): void {
+    const entry = this.panels.get(panelKeyId(key));
+    const source = entry?.view.source;
+    if (!entry || !source?.live) return;
+    const stamped: StampedProgress = { atMs: Date.now() - source.liveStartMs, event };
+    applyProgress(source.live, stamped);
+    if (event.kind === 'server-sample') source.live.events = persistenceEvents(source.live.samples);
+    source.pending.push(stamped);
+  }
+
+  /** Shows the finished run (its file written at `path`) in the scenario's panel, opening one if it was closed. */
+  runFinished(key: PanelKey, run: RunFile, path: string): void {
+    const entry = this.panelFor(key, false);
+    this.stopTimer(entry);
+    const source = entry.view.source;
+    source.live = undefined;
+    source.pending = [];
+    source.error = undefined;
+    source.run = run;
+    source.path = path;
+    entry.panel.title = `RBench: ${run.scenario.name}`;
+    entry.view.sendAll();
+  }
+
+  /** Restores a panel after a window reload from the state its webview saved. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const { runPath, key } = parsePanelState(state);
+    const entry = this.adopt(panel, key ?? { scenario: panel.title });
+    const source = entry.view.source;
+    if (runPath) {
+      try {
+        source.run = await readRun(vscode.Uri.file(runPath));
+        source.path = runPath;
+      } catch (error) {
+        source.error = (error as Error).message;
+      }
+    } else {
+      source.error = 'This panel followed a run when the window reloaded; the run stopped with the window, so there are no results to show.';
+    }
+    entry.view.sendAll();
+  }
+
+  dispose(): void {
+    for (const entry of [...this.panels.values()]) entry.panel.dispose();
+    this.panels.clear();
+  }
+
+  private panelFor(key: PanelKey, reveal: boolean): PanelEntry {
+    const existing = this.panels.get(panelKeyId(key));
+    if (existing) {
+      if (reveal) existing.panel.reveal(undefined, true);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      RESULTS_PANEL_VIEW_TYPE,
+      `RBench: ${key.scenario}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
+    );
+    return this.adopt(panel, key);
+  }
+
+  private adopt(panel: vscode.WebviewPanel, key: PanelKey): PanelEntry {
+    const id = panelKeyId(key);
+    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0 });
+    const entry: PanelEntry = { key, panel, view };
+    setHtml(panel.webview, this.context.extensionUri, panel.title);
+    this.panels.set(id, entry);
+    panel.onDidDispose(() => {
+      this.stopTimer(entry);
+      view.dispose();
+      if (this.panels.get(id) === entry) this.panels.delete(id);
+    });
+    return entry;
+  }
+
+  private stopTimer(entry: PanelEntry): void {
+    if (entry.timer) clearInterval(entry.timer);
+    entry.timer = undefined;
+  }
+}
+
+/** Opens *.rbench-run.json files in the results view (read-only). */
+export class RunFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  /** The run file of the custom editor last focused (for "Open as JSON" from the title bar). */
+  activeUri: vscode.Uri | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0, path: document.uri.scheme === 'file' ? document.uri.fsPath : undefined });
+    setHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? 'RBench run');
+    const load = async () => {
+      try {
+        view.source.run = await readRun(document.uri);
+        view.source.error = undefined;
+      } catch (error) {
+        view.source.error = (error as Error).message;
+      }
+      view.sendAll();
+    };
+    // A re-run can rewrite the file; show the new content.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), document.uri.path.split('/').pop() ?? '*'));
+    const track = () => {
+      if (panel.active) this.activeUri = document.uri;
+    };
+    track();
+    const subscriptions = [watcher, watcher.onDidChange(() => void load()), watcher.onDidCreate(() => void load()), panel.onDidChangeViewState(track)];
+    panel.onDidDispose(() => {
+      for (const s of subscriptions) s.dispose();
+      view.dispose();
+      if (this.activeUri?.toString() === document.uri.toString()) this.activeUri = undefined;
+    });
+    await load();
+  }
+}
+
+/**
+ * Registers the results views: the run-file editor, the panel serializer and the "Open as JSON" command.
+ * Returns the panels, for the run service to report runs to.
+ */
+export function registerResultsViews(context: vscode.ExtensionContext): ResultsPanels {
+  const panels = new ResultsPanels(context);
+  const editor = new RunFileEditorProvider(context);
+  context.subscriptions.push(
+    panels,
+    vscode.window.registerCustomEditorProvider(RUN_FILE_EDITOR_VIEW_TYPE, editor, {
+      webviewOptions: { retainContextWhenHidden: true, enableFindWidget: true },
+      supportsMultipleEditorsPerDocument: true,
+    }),
+    vscode.window.registerWebviewPanelSerializer(RESULTS_PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => panels.restore(panel, state),
+    }),
+    vscode.commands.registerCommand(OPEN_RUN_FILE_AS_JSON_COMMAND, async (uri?: vscode.Uri) => {
+      const target = uri instanceof vscode.Uri ? uri : editor.activeUri;
+      if (target) await vscode.commands.executeCommand('vscode.openWith', target, 'default');
+      else void vscode.window.showInformationMessage('Open a run file (*.rbench-run.json) first.');
+    }),
+  );
+  return panels;
+}

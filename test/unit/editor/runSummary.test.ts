@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { formatAge, runHeadline, runReport, testVerdict } from '../../../src/editor/runSummary';
+import { loadResult, planOf, runFileOf } from './fixtures';
+
+describe('editor: run summaries', () => {
+  const single = planOf('### gets\nGET k\n');
+  const pair = planOf('### set and get\nSET k v\nGET k\n');
+
+  it('gives ops/s and p99 for a single result', () => {
+    assert.equal(runHeadline(runFileOf(single, [loadResult('GET', 412_345, 1900)])), '412k ops/s · p99 1.90 ms');
+  });
+
+  it('gives the range of ops/s and the worst p99 for several results', () => {
+    const run = runFileOf(pair, [loadResult('SET', 120_000, 2500), loadResult('GET', 412_000, 1900)]);
+    assert.equal(runHeadline(run), '2 results · 120k–412k ops/s · p99 ≤ 2.50 ms');
+  });
+
+  it('says when a run was cancelled or failed', () => {
+    assert.equal(runHeadline(runFileOf(single, [loadResult('GET', 5000, 800, 'cancelled')], { status: 'cancelled' })), 'cancelled · 5.0k ops/s · p99 800 µs');
+    assert.equal(runHeadline(runFileOf(single, [], { status: 'failed', error: 'connection refused' })), 'failed: connection refused');
+  });
+
+  it('formats ages', () => {
+    assert.deepEqual([10_000, 2 * 60_000 + 5000, 3 * 3_600_000, 26 * 3_600_000, 72 * 3_600_000].map(formatAge), ['just now', '2 min ago', '3 h ago', '1 day ago', '3 days ago']);
+  });
+
+  it('reports the table, thresholds, the run file and the host lag', () => {
+    const plan = planOf('### gets\nGET k\nexpect p99 < 1ms\n');
+    const report = runReport(runFileOf(plan, [loadResult('GET', 412_345, 1900)]), '/runs/x.rbench-run.json', 3.25);
+    assert.match(report, /^command\s+requests/m);
+    assert.match(report, /^FAIL {2}expect p99 < 1ms {2}\[GET\] {2}\(actual 1.90 ms\)$/m);
+    assert.match(report, /^Run saved: \/runs\/x.rbench-run.json/m);
+    assert.match(report, /event-loop lag p99 3.3 ms/);
+  });
+});
+
+describe('editor: Test Explorer verdicts', () => {
+  it('passes a completed run without expectations', () => {
+    assert.deepEqual(testVerdict(runFileOf(planOf('### g\nGET k\n'), [loadResult('GET', 1000, 500)])), { kind: 'passed' });
+  });
+
+  it('passes or fails on expect thresholds, with the numbers', () => {
+    const plan = planOf('### g\nGET k\nexpect ops > 2000\nexpect p99 < 1ms\n');
+    const verdict = testVerdict(runFileOf(plan, [loadResult('GET', 1000, 500)]));
+    assert.deepEqual(verdict, { kind: 'failed', failures: [{ message: 'FAIL  expect ops > 2000  [GET]  (actual 1,000 ops/s)', expectation: 'expect ops > 2000' }] });
+    assert.deepEqual(testVerdict(runFileOf(plan, [loadResult('GET', 3000, 500)])), { kind: 'passed' });
+  });
+
+  it('errors on a failed run, with its message, and skips a cancelled one', () => {
+    const plan = planOf('### g\nGET k\n');
+    assert.deepEqual(testVerdict(runFileOf(plan, [], { status: 'failed', error: 'cannot connect to 127.0.0.1:1: connection refused' })), {
+      kind: 'errored',
+      message: 'cannot connect to 127.0.0.1:1: connection refused',
+    });
+    assert.equal(testVerdict(runFileOf(plan, [loadResult('GET', 1000, 500, 'cancelled')], { status: 'cancelled' })).kind, 'skipped');
+  });
+});

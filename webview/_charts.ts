@@ -1,0 +1,366 @@
+// The panel's charts (uPlot, canvas). Each chart is built from the view-model's series and the theme's
+// colours; a live update calls setData when the series are the same, else the chart is rebuilt.
+import uPlot from 'uplot';
+import { formatLatency, formatOpsShort } from '../src/results/format';
+import type { EventMark, ViewModel } from '../src/views/model';
+import type { Theme } from './_theme';
+
+export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep';
+
+export interface ChartSpec {
+  id: ChartId;
+  title: string;
+  /** What the chart shows, in words (the canvas's aria-label). */
+  description: string;
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+  /** Same signature: the chart can take new data without being rebuilt. */
+  signature: string;
+  /** A line under the chart explaining marks (or undefined). */
+  note?: string;
+}
+
+const seconds = (t: number) => {
+  if (t < 60) return `${Math.round(t)}s`;
+  const m = Math.floor(t / 60);
+  const s = Math.round(t % 60);
+  return s ? `${m}m${String(s).padStart(2, '0')}s` : `${m}m`;
+};
+const ms = (v: number) => (v === 0 ? '0' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+const msTick = (v: number | null) => (v === null ? '' : `${ms(v)} ms`);
+
+function axis(theme: Theme, extra: uPlot.Axis = {}): uPlot.Axis {
+  return {
+    stroke: theme.foreground,
+    font: `${theme.fontSize - 1}px ${theme.font}`,
+    labelFont: `${theme.fontSize - 1}px ${theme.font}`,
+    grid: { stroke: theme.grid, width: 1 },
+    ticks: { stroke: theme.grid, width: 1 },
+    ...extra,
+  };
+}
+
+function colour(theme: Theme, i: number): string {
+  return theme.palette[i % theme.palette.length];
+}
+
+/** Persistence marks: a shaded span while a fork ran, a solid line at starts and a red one at failures. */
+function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
+  return (u) => {
+    if (marks.length === 0) return;
+    const { ctx } = u;
+    const { top, height, left, width } = u.bbox;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    const open = new Map<string, number>();
+    const spans: { from: number; to: number; kind: string }[] = [];
+    for (const mark of marks) {
+      const job = mark.kind.replace(/-(start|end|failed)$/, '');
+      if (mark.kind.endsWith('-start')) open.set(job, mark.t);
+      else if (open.has(job)) {
+        spans.push({ from: open.get(job) as number, to: mark.t, kind: job });
+        open.delete(job);
+      }
+    }
+    for (const [job, from] of open) spans.push({ from, to: u.scales.x.max ?? from, kind: job });
+    ctx.globalAlpha = 0.14;
+    for (const span of spans) {
+      const x0 = u.valToPos(span.from, 'x', true);
+      const x1 = u.valToPos(span.to, 'x', true);
+      ctx.fillStyle = span.kind === 'bgsave' ? theme.purple : theme.yellow;
+      ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+    }
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    for (const mark of marks) {
+      const x = Math.round(u.valToPos(mark.t, 'x', true)) + 0.5;
+      ctx.strokeStyle = mark.failed ? theme.red : mark.kind.startsWith('bgsave') ? theme.purple : theme.yellow;
+      ctx.setLineDash(mark.kind.endsWith('-end') ? [4 * devicePixelRatio, 3 * devicePixelRatio] : []);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+    }
+    ctx.restore();
+  };
+}
+
+/** Names of the loads above their stretch of the timeline, when they fit. */
+function segmentsHook(segments: { start: number; end: number; label: string }[], theme: Theme): (u: uPlot) => void {
+  return (u) => {
+    if (segments.length < 2) return;
+    const { ctx } = u;
+    const { top } = u.bbox;
+    ctx.save();
+    ctx.font = `${Math.round((theme.fontSize - 2) * devicePixelRatio)}px ${theme.font}`;
+    ctx.fillStyle = theme.muted;
+    ctx.textBaseline = 'top';
+    for (const segment of segments) {
+      const x0 = u.valToPos(segment.start, 'x', true);
+      const x1 = u.valToPos(segment.end, 'x', true);
+      const w = ctx.measureText(segment.label).width;
+      if (w + 6 < x1 - x0) ctx.fillText(segment.label, x0 + 3, top + 2);
+    }
+    ctx.restore();
+  };
+}
+
+/** Error bars (min–max over repeats) for sweep series that have a spread. */
+function whiskersHook(spreads: { series: number; min: (number | null)[]; max: (number | null)[] }[]): (u: uPlot) => void {
+  return (u) => {
+    const { ctx } = u;
+    ctx.save();
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    for (const { series, min, max } of spreads) {
+      const s = u.series[series];
+      if (!s.show || !s.scale) continue;
+      ctx.strokeStyle = typeof s.stroke === 'function' ? (s.stroke(u, series) as string) : (s.stroke as string);
+      const xs = u.data[0];
+      for (let i = 0; i < xs.length; i++) {
+        const lo = min[i];
+        const hi = max[i];
+        if (lo === null || hi === null || lo === hi) continue;
+        const x = Math.round(u.valToPos(xs[i], 'x', true)) + 0.5;
+        const y0 = u.valToPos(lo, s.scale, true);
+        const y1 = u.valToPos(hi, s.scale, true);
+        const cap = 4 * devicePixelRatio;
+        ctx.beginPath();
+        ctx.moveTo(x, y0);
+        ctx.lineTo(x, y1);
+        ctx.moveTo(x - cap, y0);
+        ctx.lineTo(x + cap, y0);
+        ctx.moveTo(x - cap, y1);
+        ctx.lineTo(x + cap, y1);
+        ctx.stroke();
+      }
+    }
+    ctx.restore();
+  };
+}
+
+function marksNote(marks: EventMark[]): string | undefined {
+  if (marks.length === 0) return undefined;
+  const kinds = new Set(marks.map((m) => m.kind.replace(/-(start|end|failed)$/, '')));
+  const parts: string[] = [];
+  if (kinds.has('bgsave')) parts.push('shaded purple: a background snapshot (BGSAVE) was running');
+  if (kinds.has('aof-rewrite')) parts.push('shaded yellow: an AOF rewrite was running');
+  if (marks.some((m) => m.failed)) parts.push('red line: it failed');
+  return `Marks — ${parts.join('; ')}. Solid line: started; dashed: ended.`;
+}
+
+/** 1-2-5 steps between min and max (for log axes: fewer grid lines than uPlot's 1…9 per decade). */
+function oneTwoFive(min: number, max: number): number[] {
+  const out: number[] = [];
+  for (let decade = 10 ** Math.floor(Math.log10(min)); decade <= max; decade *= 10) {
+    for (const step of [1, 2, 5]) {
+      const v = decade * step;
+      if (v >= min && v <= max) out.push(Number(v.toPrecision(6)));
+    }
+  }
+  return out;
+}
+
+const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
+
+export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
+  const specs: ChartSpec[] = [];
+  const timeAxis = axis(theme, { values: (_u, splits) => splits.map(seconds) });
+
+  if (model.timeline) {
+    const t = model.timeline;
+    specs.push({
+      id: 'timeline',
+      title: 'Throughput and latency over time',
+      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}. The results table holds the numbers.`,
+      signature: `timeline:${model.marks.length}:${t.segments.map((s) => s.label).join('|')}`,
+      note: marksNote(model.marks),
+      options: {
+        scales: { x: { time: false }, ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        series: [
+          { label: 'time', value: legendValue(seconds) },
+          { label: 'ops/s', scale: 'ops', stroke: colour(theme, 0), width: 1.5, value: legendValue(formatOpsShort), spanGaps: false },
+          { label: 'p50', scale: 'ms', stroke: theme.green, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+          { label: 'p99', scale: 'ms', stroke: theme.orange, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+        ],
+        axes: [
+          timeAxis,
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+        hooks: { draw: [marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
+      },
+      data: [t.x, t.ops, t.p50Ms, t.p99Ms],
+    });
+  }
+
+  if (model.percentiles) {
+    const p = model.percentiles;
+    const labels: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+    specs.push({
+      id: 'percentiles',
+      title: 'Latency by percentile',
+      description: `Percentile curve (HDR style) of latency in milliseconds from p0 to p99.999 for ${p.series.map((s) => s.label).join(', ')}, decoded from the recorded histograms. The table lists p50, p90, p99, p99.9 and max.`,
+      signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
+      options: {
+        scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+        series: [
+          { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
+          ...p.series.map((s, i) => ({ label: s.label, stroke: colour(theme, i), width: 1.5, value: legendValue((v: number) => `${ms(v)} ms`) })),
+        ],
+        axes: [
+          axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => labels[v] ?? '') }),
+          axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+      },
+      data: [p.x, ...p.series.map((s) => s.values)],
+    });
+  }
+
+  if (model.histogram) {
+    const h = model.histogram;
+    const bars = uPlot.paths.bars?.({ size: [0.92, 80], align: 1 });
+    specs.push({
+      id: 'histogram',
+      title: 'Latency histogram',
+      description: `Bar chart: share of requests (percent) in each latency bin from ${formatLatency(h.x[0] * 1000)} to ${formatLatency(h.x[h.x.length - 1] * 1000 * h.ratio)}, ${h.series.length} series.`,
+      signature: `histogram:${h.series.map((s) => s.label).join('|')}:${h.x.length}:${h.x[0]}`,
+      options: {
+        scales: { x: { time: false, distr: 3, log: 10, range: [h.x[0], h.x[h.x.length - 1] * h.ratio] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        series: [
+          { label: 'latency ≥', value: legendValue((v) => `${ms(v)} ms`) },
+          ...h.series.map((s, i) => ({
+            label: s.label,
+            stroke: colour(theme, i),
+            fill: colour(theme, i),
+            alpha: h.series.length > 1 ? 0.55 : 0.8,
+            width: 1,
+            paths: bars,
+            points: { show: false },
+            show: i < 3,
+            value: legendValue((v: number) => `${v.toFixed(2)}%`),
+          })),
+        ],
+        axes: [axis(theme, { splits: (_u, _i, min, max) => oneTwoFive(min, max), values: (_u, splits) => splits.map((v) => (v === null ? '' : `${ms(v)} ms`)) }), axis(theme, { values: (_u, splits) => splits.map((v) => `${v}%`), size: 52 })],
+      },
+      data: [h.x, ...h.series.map((s) => s.values)],
+    });
+  }
+
+  if (model.server) {
+    const s = model.server;
+    specs.push({
+      id: 'server',
+      title: 'Server memory and clients',
+      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
+      signature: `server:${model.marks.length}`,
+      note: marksNote(model.marks),
+      options: {
+        scales: { x: { time: false }, mem: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, clients: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] } },
+        series: [
+          { label: 'time', value: legendValue(seconds) },
+          { label: 'used_memory', scale: 'mem', stroke: theme.purple, width: 1.5, value: legendValue((v) => `${v.toFixed(1)} MiB`) },
+          { label: 'connected clients', scale: 'clients', stroke: theme.blue, width: 1.25, paths: uPlot.paths.stepped?.({ align: 1 }), value: legendValue((v) => String(Math.round(v))) },
+        ],
+        axes: [
+          timeAxis,
+          axis(theme, { scale: 'mem', values: (_u, splits) => splits.map((v) => `${v.toFixed(v < 10 ? 1 : 0)} MiB`), size: 70 }),
+          axis(theme, { scale: 'clients', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')), size: 44 }),
+        ],
+        hooks: { draw: [marksHook(model.marks, theme)] },
+      },
+      data: [s.x, s.usedMemoryMb, s.connectedClients],
+    });
+  }
+
+  if (model.sweep) {
+    const sw = model.sweep;
+    const numericAxis = sw.axis !== 'point' && sw.axis !== 'test';
+    const labelAt = (v: number) => {
+      const i = sw.x.indexOf(v);
+      return i >= 0 ? (numericAxis ? String(v) : sw.xLabels[i]) : '';
+    };
+    let opsIndex = 0;
+    let p99Index = 0;
+    const series: uPlot.Series[] = [{ label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) }];
+    for (const s of sw.series) {
+      const i = s.metric === 'ops' ? opsIndex++ : p99Index++;
+      series.push({
+        label: s.label,
+        scale: s.metric === 'ops' ? 'ops' : 'ms',
+        stroke: colour(theme, i),
+        width: 1.75,
+        dash: s.metric === 'p99' ? [6, 4] : undefined,
+        points: { show: true, size: 6, fill: colour(theme, i) },
+        paths: sw.axis === 'test' ? () => null : undefined,
+        value: legendValue(s.metric === 'ops' ? formatOpsShort : (v: number) => `${ms(v)} ms`),
+      });
+    }
+    const spreads = sw.series.map((s, i) => ({ series: i + 1, min: s.min, max: s.max })).filter((sp) => sp.min.some((v, i) => v !== null && v !== sp.max[i]));
+    const pad = sw.log ? undefined : ([Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] as [number, number]);
+    specs.push({
+      id: 'sweep',
+      title: sw.axis === 'test' ? 'Repeats: median and spread' : `Sweep: ${sw.axis}`,
+      description: `${sw.axis === 'test' ? 'Median' : `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}; median`} and min–max spread over repeats as error bars. The sweep table beside it lists the numbers.`,
+      signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
+      options: {
+        scales: {
+          x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: pad },
+          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+        },
+        series,
+        axes: [
+          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: numericAxis ? sw.axis : undefined }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+        hooks: { draw: [whiskersHook(spreads)] },
+      },
+      data: [sw.x, ...sw.series.map((s) => s.median)],
+    });
+  }
+  return specs;
+}
+
+export interface MountedChart {
+  spec: ChartSpec;
+  plot: uPlot;
+}
+
+export function mountChart(spec: ChartSpec, target: HTMLElement, width: number): MountedChart {
+  const plot = new uPlot({ ...spec.options, width, height: 260, legend: { show: true, live: true } } as uPlot.Options, spec.data, target);
+  return { spec, plot };
+}
+
+/** The chart as a PNG: the theme's background, the title and the legend's series names, then the plot. */
+export function chartPng(chart: MountedChart, theme: Theme): string {
+  const source = chart.plot.ctx.canvas;
+  const ratio = source.width / Math.max(1, chart.plot.width);
+  const headerHeight = Math.round(28 * ratio);
+  const canvas = document.createElement('canvas');
+  canvas.width = source.width;
+  canvas.height = source.height + headerHeight * 2;
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = theme.foreground;
+  ctx.font = `600 ${Math.round(theme.fontSize * 1.1 * ratio)}px ${theme.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.fillText(chart.spec.title, 8 * ratio, headerHeight / 2);
+  ctx.drawImage(source, 0, headerHeight);
+  let x = 8 * ratio;
+  ctx.font = `${Math.round(theme.fontSize * ratio)}px ${theme.font}`;
+  chart.plot.series.forEach((series, i) => {
+    if (i === 0 || !series.show) return;
+    const stroke = typeof series.stroke === 'function' ? series.stroke(chart.plot, i) : series.stroke;
+    ctx.fillStyle = (stroke as string) ?? theme.foreground;
+    ctx.fillRect(x, source.height + headerHeight * 1.5 - 5 * ratio, 10 * ratio, 10 * ratio);
+    ctx.fillStyle = theme.foreground;
+    const label = String(series.label ?? '');
+    ctx.fillText(label, x + 14 * ratio, source.height + headerHeight * 1.5);
+    x += 14 * ratio + ctx.measureText(label).width + 16 * ratio;
+  });
+  return canvas.toDataURL('image/png');
+}
