@@ -21,7 +21,7 @@ export interface ChartSpec {
 }
 
 const seconds = (t: number) => {
-  if (t < 60) return `${Math.round(t)}s`;
+  if (t < 60) return Number.isInteger(t) ? `${t}s` : `${t.toFixed(1)}s`;
   const m = Math.floor(t / 60);
   const s = Math.round(t % 60);
   return s ? `${m}m${String(s).padStart(2, '0')}s` : `${m}m`;
@@ -92,7 +92,7 @@ function segmentsHook(segments: { start: number; end: number; label: string }[],
   return (u) => {
     if (segments.length < 2) return;
     const { ctx } = u;
-    const { top } = u.bbox;
+    const { top, left, width } = u.bbox;
     ctx.save();
     ctx.font = `${Math.round((theme.fontSize - 2) * devicePixelRatio)}px ${theme.font}`;
     ctx.fillStyle = theme.muted;
@@ -101,7 +101,7 @@ function segmentsHook(segments: { start: number; end: number; label: string }[],
       const x0 = u.valToPos(segment.start, 'x', true);
       const x1 = u.valToPos(segment.end, 'x', true);
       const w = ctx.measureText(segment.label).width;
-      if (w + 6 < x1 - x0) ctx.fillText(segment.label, x0 + 3, top + 2);
+      if (w + 6 < x1 - x0 && x0 >= left && x0 + w <= left + width) ctx.fillText(segment.label, x0 + 3, top + 2);
     }
     ctx.restore();
   };

@@ -38,6 +38,17 @@ let live: LiveRunState | undefined;
 let model: ViewModel | undefined;
 let theme: Theme = readTheme();
 const charts = new Map<ChartId, MountedChart>();
+// Plots follow their figure's width (window resizes, the grid re-flowing).
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+const resizer = new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    for (const chart of charts.values()) {
+      const target = chart.plot.root.parentElement;
+      if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
+    }
+  }, 50);
+});
 let firstPaintDone = false;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -210,11 +221,15 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
   const wanted = new Set(specs.map((s) => s.id));
   for (const [id, chart] of charts) {
     if (!wanted.has(id) || rebuild || chart.spec.signature !== specs.find((s) => s.id === id)?.signature) {
+      const target = chart.plot.root.parentElement;
+      if (target) resizer.unobserve(target);
       chart.plot.destroy();
       charts.delete(id);
       sections.charts.querySelector(`figure[data-chart="${id}"]`)?.remove();
     }
   }
+  // Figures go into the grid first, then plots are created at the width each figure ended up with.
+  const toMount: { spec: (typeof specs)[number]; target: HTMLElement }[] = [];
   for (const spec of specs) {
     const existing = charts.get(spec.id);
     if (existing) {
@@ -239,7 +254,11 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
     const order = specs.map((s) => s.id);
     const next = [...sections.charts.querySelectorAll('figure')].find((f) => order.indexOf(f.dataset.chart as ChartId) > order.indexOf(spec.id));
     sections.charts.insertBefore(figure, next ?? null);
+    toMount.push({ spec, target });
+  }
+  for (const { spec, target } of toMount) {
     charts.set(spec.id, mountChart(spec, target, Math.max(320, target.clientWidth || chartWidth())));
+    resizer.observe(target);
   }
   if (m.omitted.length > 0 && !sections.charts.querySelector('.omitted')) {
     sections.charts.append(el('p', { class: 'omitted' }, `Not charted (more than ${12} series): ${m.omitted.join(', ')}.`));
@@ -329,17 +348,6 @@ watchTheme(() => {
   theme = readTheme();
   if (model) renderCharts(model, true);
 });
-
-let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-new ResizeObserver(() => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => {
-    for (const chart of charts.values()) {
-      const target = chart.plot.root.parentElement;
-      if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
-    }
-  }, 100);
-}).observe(sections.charts);
 
 vscode.postMessage({ type: 'ready' });
 

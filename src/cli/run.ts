@@ -8,9 +8,10 @@ import { runScenario, type RunProgress } from '../runner/runScenario';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
-import { formatDuration, formatLatency, formatMetric, formatOps } from '../results/format';
+import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
 import { writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
+import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 import { scenarioSource } from '../scenario/source';
 import { ExitCode, type Output } from './output';
@@ -148,11 +149,8 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
   if (rows.length > 0) output.result(toTextTable(rows));
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
-    const where = [outcome.point, outcome.test].filter(Boolean).join(' ');
-    const actual = outcome.actual === null ? 'not measured' : formatMetric(outcome.metric, outcome.actual);
-    const line = `${outcome.passed ? 'pass' : 'FAIL'}  ${outcome.expectation}${where ? `  [${where}]` : ''}  (actual ${actual})`;
-    if (outcome.passed) output.info(line);
-    else output.error(line);
+    if (outcome.passed) output.info(thresholdLine(outcome));
+    else output.error(thresholdLine(outcome));
   }
   output.info(`${run.status === 'complete' ? 'Run saved' : `Run ${run.status}, partial results saved`}: ${path}  (${formatDuration(run.durationMs)})`);
   if (run.status === 'failed') {

@@ -1,9 +1,10 @@
 // What the editor says about a finished run: a one-line headline (CodeLens, notification), the report in
 // the output channel, and the Test Explorer verdict. Built on results/ (rows, format, export, warnings).
 import { toTextTable } from '../results/export';
-import { formatDuration, formatLatency, formatMetric, formatOpsShort } from '../results/format';
+import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
 import { resultRows } from '../results/rows';
-import type { RunFile, ThresholdOutcome } from '../results/runFile';
+import type { RunFile } from '../results/runFile';
+import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 
 /**
@@ -29,13 +30,6 @@ export function formatAge(ms: number): string {
   if (hours < 24) return `${hours} h ago`;
   const days = Math.floor(hours / 24);
   return `${days} day${days === 1 ? '' : 's'} ago`;
-}
-
-/** `pass  expect p99 < 2ms  [GET]  (actual 1.52 ms)`. */
-export function thresholdLine(outcome: ThresholdOutcome): string {
-  const where = [outcome.point, outcome.test].filter(Boolean).join(' ');
-  const actual = outcome.actual === null ? 'not measured' : formatMetric(outcome.metric, outcome.actual);
-  return `${outcome.passed ? 'pass' : 'FAIL'}  ${outcome.expectation}${where ? `  [${where}]` : ''}  (actual ${actual})`;
 }
 
 /** The output channel's report of a run: table, warnings, thresholds, where the run file is. */

@@ -89,7 +89,7 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
       : `${place} closed the connection before answering — if that port only accepts TLS, use rediss:// (or \`tls on\`); otherwise check the server log`;
   }
   if (isReplyText(message)) return describeHandshakeReply(message, where);
-  return `cannot connect to ${place}: ${message || code || 'unknown error'}${code && message && !message.includes(code) ? ` (${code})` : ''}`;
+  return `cannot connect to ${place}: ${withCode(message, code) || 'unknown error'}`;
 }
 
 /**
@@ -121,6 +121,13 @@ export function describeHandshakeReply(reply: string, where: ErrorPlace, step?: 
 
 function timeout(where: ErrorPlace): string {
   return where.connectTimeoutMs !== undefined ? `${where.connectTimeoutMs} ms (the connect timeout)` : 'the connect timeout';
+}
+
+/** `message (CODE)`, unless the message already names the code. */
+function withCode(message: string, code: string | undefined): string {
+  if (!code) return message;
+  if (!message) return code;
+  return message.includes(code) ? message : `${message} (${code})`;
 }
 
 function withReply(hint: string, text: string): string {
@@ -214,7 +221,7 @@ function describeTlsError(code: string | undefined, message: string, place: stri
   }
   const tlsCode = /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(code ?? '');
   if (tlsCode || (where.tls && (/SSL|TLS/i.test(code ?? '') || /SSL|TLS/i.test(message)))) {
-    return `${handshake}: ${message || code}${code && message && !message.includes(code) ? ` (${code})` : ''} — is TLS enabled on that port?`;
+    return `${handshake}: ${withCode(message, code)} — is TLS enabled on that port?`;
   }
   return undefined;
 }

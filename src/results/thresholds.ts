@@ -2,6 +2,7 @@
 // test at every point (a per-command one to the tests that ran that command).
 import type { CommandResult, LoadResult } from '../engine/types';
 import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
+import { formatMetric } from './format';
 import type { PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
 
@@ -85,3 +86,10 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
   }
   return outcomes;
 }
+/** `pass  expect p99 < 2ms  [GET]  (actual 1.52 ms)`. */
+export function thresholdLine(outcome: ThresholdOutcome): string {
+  const where = [outcome.point, outcome.test].filter(Boolean).join(' ');
+  const actual = outcome.actual === null ? 'not measured' : formatMetric(outcome.metric, outcome.actual);
+  return `${outcome.passed ? 'pass' : 'FAIL'}  ${outcome.expectation}${where ? `  [${where}]` : ''}  (actual ${actual})`;
+}
+

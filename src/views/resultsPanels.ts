@@ -52,7 +52,7 @@ async function readRun(uri: vscode.Uri): Promise<RunFile> {
   try {
     parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (error) {
-    throw new Error(`${uri.fsPath}: not a readable run file (${(error as Error).message})`);
+    throw new Error(`${uri.fsPath}: not a readable run file (${(error as Error).message})`, { cause: error });
   }
   return parseRunFile(parsed, uri.fsPath);
 }

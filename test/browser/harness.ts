@@ -262,20 +262,20 @@ export async function chartInk(page: Page): Promise<Record<string, number>> {
   });
 }
 
-/** Pixels of one chart's canvas within a small distance of a colour (`#rrggbb`): proof that a series in that colour was drawn. */
-export async function colourInk(page: Page, chart: string, hex: string): Promise<number> {
+/** Pixels of one chart's canvas within a small distance of a colour (`#rrggbb`), at least `minAlpha` opaque: proof that a series in that colour was drawn. */
+export async function colourInk(page: Page, chart: string, hex: string, minAlpha = 200): Promise<number> {
   return page.evaluate(
-    ({ chart, hex }) => {
+    ({ chart, hex, minAlpha }) => {
       const canvas = document.querySelector(`figure[data-chart="${chart}"] canvas`) as HTMLCanvasElement | null;
       if (!canvas) return 0;
       const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
       const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height);
       let count = 0;
       for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3] > 200 && Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 40) count++;
+        if (data[i + 3] >= minAlpha && Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 40) count++;
       }
       return count;
     },
-    { chart, hex },
+    { chart, hex, minAlpha },
   );
 }

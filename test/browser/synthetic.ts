@@ -24,7 +24,8 @@ export function oneHourRun(real: RunFile, seconds = 3600, commands = 20): RunFil
   point.repeats = [[mix]];
   point.summary = summariseRepeats(point.repeats);
   run.points = [point];
-  const samples = real.server.samples;
+  // The run's steady part: its first and last samples show clients connecting and leaving.
+  const samples = real.server.samples.slice(1, -1);
   run.server.samples = Array.from({ length: seconds }, (_, i) => ({ ...samples[i % samples.length], t: i * 1000 }));
   run.server.events = [];
   run.durationMs = seconds * 1000;
