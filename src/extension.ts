@@ -3,11 +3,21 @@ import type * as vscode from 'vscode';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerEditor, type RBenchEditorApi } from './editor';
 import { registerLanguageFeatures } from './editor/language';
+import { registerResultsViews } from './views/resultsPanels';
 
 export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
   registerDiagnostics(context);
   registerLanguageFeatures(context);
-  return registerEditor(context);
+  const results = registerResultsViews(context);
+  const editor = registerEditor(context);
+  // One results panel per scenario: opened when its run starts, fed live, finished with the run file.
+  const panelKey = (uri: vscode.Uri, scenario: string) => ({ file: uri.fsPath, scenario });
+  context.subscriptions.push(
+    editor.onRunStarted(({ uri, plan, target }) => results.runStarted(panelKey(uri, plan.name), plan, { target })),
+    editor.onRunProgress(({ uri, plan, event }) => results.progress(panelKey(uri, plan.name), event)),
+    editor.onRunFinished(({ uri, run, path }) => results.runFinished(panelKey(uri, run.scenario.name), run, path)),
+  );
+  return editor;
 }
 
 export function deactivate(): void {}

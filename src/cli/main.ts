@@ -1,7 +1,8 @@
-// The `rbench` command: check and run `.rbench` scenario files from a terminal or CI.
+// The `rbench` command: check, run and compare `.rbench` scenario files from a terminal or CI.
 import { parseArgs } from 'node:util';
 import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
+import { compareCommand, parsePercent } from './compare';
 import { ExitCode, consoleOutput } from './output';
 import { runCommand } from './run';
 
@@ -10,6 +11,7 @@ const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario fi
 Usage:
   rbench check <files...>                 validate files; prints file:line:col: error: message
   rbench run <files...> [options]         run scenarios and print the result table
+  rbench compare <run files...> [options] what differs between runs, then their numbers side by side
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
@@ -21,11 +23,28 @@ Run options:
   --json FILE         also write the run files' content as a JSON array to FILE
   --csv FILE          write redis-benchmark --csv compatible rows to FILE (- for stdout)
   --quiet             print only errors and failed thresholds
+  --baseline FILE|pinned
+                      compare each scenario's run with a baseline: a run file (or a --json file of
+                      several, matched by scenario name), or \`pinned\`: the run pinned for the scenario
+                      in .rbench/baselines.json (none pinned: a warning)
+  --max-regression 10%
+                      with --baseline: exit 1 when a test's throughput drops or its p99 rises by more
+                      than this, or when the plans differ (the runs are not comparable)
+  --pin               pin each complete run as its scenario's baseline in .rbench/baselines.json
+
+Compare options:
+  --markdown          print Markdown (for a pull-request comment) instead of the text table
+  --json              print the comparison as JSON
+  --csv FILE          write one CSV line per test × metric × run to FILE (- for stdout)
+  --noise 5%          changes smaller than this are noise (default 5%); with repeats, changes within
+                      the runs' min–max spread are noise too
+  --baseline FILE|pinned
+                      compare each given run with its baseline instead of all runs with the first
 
 Passwords never come from files: use \`password env:NAME\` in the scenario, or RBENCH_PASSWORD
 for \`password secret\`.
 
-Exit codes: 0 ok, 1 a threshold failed, 2 a scenario error, 3 a connection or server error,
+Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error or unreadable run file, 3 a connection or server error,
 130 cancelled (Ctrl-C; partial results are saved).`;
 
 function parseVars(values: string[] | undefined): Record<string, string> | string {
@@ -38,7 +57,53 @@ function parseVars(values: string[] | undefined): Record<string, string> | strin
   return vars;
 }
 
+/** `rbench compare …`: its own options (`--json` is a flag here, a file name for `run`). */
+function compareMain(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        markdown: { type: 'boolean' },
+        json: { type: 'boolean' },
+        csv: { type: 'string' },
+        noise: { type: 'string' },
+        baseline: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`rbench compare: ${(error as Error).message}\n\n${USAGE}\n`);
+    return ExitCode.ScenarioError;
+  }
+  const { values, positionals } = parsed;
+  const noise = values.noise === undefined ? undefined : parsePercent(values.noise, '--noise');
+  if (typeof noise === 'string') {
+    process.stderr.write(`rbench compare: ${noise}\n`);
+    return ExitCode.ScenarioError;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write('rbench compare: name the run files to compare\n');
+    return ExitCode.ScenarioError;
+  }
+  const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: Boolean(values.json || values.markdown || values.csv === '-') });
+  return compareCommand(
+    {
+      files: positionals,
+      markdown: Boolean(values.markdown),
+      json: Boolean(values.json),
+      csv: values.csv,
+      noisePercent: noise,
+      baseline: values.baseline,
+      root: process.cwd(),
+    },
+    output,
+  );
+}
+
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'compare') return compareMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -52,6 +117,9 @@ export async function main(argv: string[]): Promise<number> {
         json: { type: 'string' },
         csv: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        baseline: { type: 'string' },
+        'max-regression': { type: 'string' },
+        pin: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -73,6 +141,15 @@ export async function main(argv: string[]): Promise<number> {
   const vars = parseVars(values.var);
   if (typeof vars === 'string') {
     process.stderr.write(`rbench: ${vars}\n`);
+    return ExitCode.ScenarioError;
+  }
+  const maxRegression = values['max-regression'] === undefined ? undefined : parsePercent(values['max-regression'], '--max-regression');
+  if (typeof maxRegression === 'string') {
+    process.stderr.write(`rbench: ${maxRegression}\n`);
+    return ExitCode.ScenarioError;
+  }
+  if (maxRegression !== undefined && !values.baseline) {
+    process.stderr.write('rbench: --max-regression needs --baseline (a run file, or pinned)\n');
     return ExitCode.ScenarioError;
   }
   if (files.length === 0) {
@@ -104,6 +181,9 @@ export async function main(argv: string[]): Promise<number> {
             json: values.json,
             csv: values.csv,
             quiet: Boolean(values.quiet),
+            baseline: values.baseline,
+            maxRegressionPercent: maxRegression,
+            pin: Boolean(values.pin),
             vars,
             env: process.env,
             signal: abort.signal,

@@ -7,13 +7,16 @@ import { resolveConnection } from '../redis/target';
 import { runScenario, type RunProgress } from '../runner/runScenario';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
+import { pinBaseline } from '../results/baselines';
+import { checkRegression, compareRuns, comparisonToText } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
-import { writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
+import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 import { scenarioSource } from '../scenario/source';
+import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { ExitCode, type Output } from './output';
 
 export interface RunOptions {
@@ -24,6 +27,12 @@ export interface RunOptions {
   json?: string;
   csv?: string;
   quiet: boolean;
+  /** A run file (or a `--json` array of runs), or `pinned`: compare each run with its scenario's baseline. */
+  baseline?: string;
+  /** With a baseline: a throughput drop or p99 rise beyond this (in %) fails the run with exit code 1. */
+  maxRegressionPercent?: number;
+  /** Pin each complete run as its scenario's baseline in .rbench/baselines.json (relative to the cwd). */
+  pin?: boolean;
   vars: Record<string, string>;
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
@@ -86,6 +95,14 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
   const selected = selectScenarios(options, output);
   if (!selected) return ExitCode.ScenarioError;
   if (selected.length === 0) return ExitCode.ScenarioError;
+  let baselines: BaselineSource | undefined;
+  try {
+    if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    output.error(`--baseline: ${error.message}`);
+    return ExitCode.ScenarioError;
+  }
 
   const runs: RunFile[] = [];
   let exitCode = ExitCode.Ok;
@@ -128,6 +145,9 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       runs.push(run);
       const path = writeRunFile(options.out, run);
       exitCode = Math.max(exitCode, reportRun(run, path, output));
+      const gate = baselines ? compareWithBaseline(run, baselines, selected.length, options, output) : ExitCode.Ok;
+      exitCode = Math.max(exitCode, gate);
+      if (options.pin) pinRun(run, path, gate, output);
     } finally {
       await local?.stop();
     }
@@ -159,6 +179,42 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
   }
   if (run.status === 'cancelled') return ExitCode.Cancelled;
   return run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;
+}
+
+/** Prints the comparison with the run's baseline and, with a limit, each regression; returns the gate's verdict. */
+function compareWithBaseline(run: RunFile, source: BaselineSource, scenariosRun: number, options: RunOptions, output: Output): ExitCode {
+  let found;
+  try {
+    found = findBaseline(source, run, scenariosRun);
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    output.error(`baseline: ${error.message}`);
+    return ExitCode.ScenarioError;
+  }
+  if ('warning' in found) {
+    output.error(`warning: ${found.warning}`);
+    return ExitCode.Ok;
+  }
+  output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
+  if (options.maxRegressionPercent === undefined) return ExitCode.Ok;
+  const regressions = checkRegression(found.baseline, run, { maxRegressionPercent: options.maxRegressionPercent });
+  for (const regression of regressions) output.error(`REGRESSION  ${run.scenario.name}: ${regression.message}`);
+  if (regressions.length > 0) return ExitCode.ThresholdFailed;
+  output.info(`No regression beyond ${options.maxRegressionPercent}% against the baseline ${found.path}`);
+  return ExitCode.Ok;
+}
+
+function pinRun(run: RunFile, path: string, gate: ExitCode, output: Output): void {
+  if (run.status !== 'complete' || !run.scenario.file) {
+    output.error(`not pinned: the run is ${run.status}; only complete runs become baselines`);
+    return;
+  }
+  if (gate !== ExitCode.Ok) {
+    output.error('not pinned: the run regressed against its baseline');
+    return;
+  }
+  const pinned = pinBaseline(process.cwd(), { scenarioFile: run.scenario.file, scenarioName: run.scenario.name, runFile: path });
+  output.info(`Pinned as the baseline of ${pinned.key} in .rbench/baselines.json`);
 }
 
 function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) => void {

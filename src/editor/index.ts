@@ -4,12 +4,14 @@ import * as vscode from 'vscode';
 import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
-import { RunService, type FinishedRun } from './runService';
+import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 
 export interface RBenchEditorApi {
   /** Fires after each run from the editor, once its run file is written. */
   readonly onRunFinished: vscode.Event<FinishedRun>;
+  readonly onRunStarted: vscode.Event<StartedRun>;
+  readonly onRunProgress: vscode.Event<RunProgressEvent>;
   readonly testController: vscode.TestController;
   /** The Test Explorer's Run profile: runs test items through the same runner. */
   readonly runProfile: vscode.TestRunProfile;
@@ -47,5 +49,9 @@ export function registerEditor(context: vscode.ExtensionContext): RBenchEditorAp
     command('rbench.openRunFile', (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.open', uri)),
   );
 
-  return { onRunFinished: runs.onRunFinished, testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount };
+  return {
+    onRunFinished: runs.onRunFinished,
+    onRunStarted: runs.onRunStarted,
+    onRunProgress: runs.onRunProgress,
+    testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount };
 }

@@ -42,6 +42,18 @@ export interface NotRun {
   message: string;
 }
 
+export interface StartedRun {
+  uri: vscode.Uri;
+  plan: ScenarioPlan;
+  target: { display: string; local: boolean };
+}
+
+export interface RunProgressEvent {
+  uri: vscode.Uri;
+  plan: ScenarioPlan;
+  event: RunProgress;
+}
+
 export type RunOutcome = ({ kind: 'finished' } & FinishedRun) | NotRun;
 
 export interface RunHooks {
@@ -68,6 +80,12 @@ export class RunService implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<FinishedRun>();
   /** Fires after every run (complete, cancelled or failed) once its run file is written. */
   readonly onRunFinished = this.finished.event;
+  private readonly started = new vscode.EventEmitter<StartedRun>();
+  /** Fires once a run has its target and is about to start (live views open here). */
+  readonly onRunStarted = this.started.event;
+  private readonly progressed = new vscode.EventEmitter<RunProgressEvent>();
+  /** Every progress event of every run (ticks about once a second, loads starting and ending, server samples). */
+  readonly onRunProgress = this.progressed.event;
   private readonly activeRuns = new Map<string, AbortController>();
   private readonly activeChanged = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends (for the `rbench.running` context key). */
@@ -82,6 +100,8 @@ export class RunService implements vscode.Disposable {
   dispose(): void {
     this.cancelAll();
     this.finished.dispose();
+    this.started.dispose();
+    this.progressed.dispose();
     this.activeChanged.dispose();
     this.output.dispose();
   }
@@ -223,6 +243,7 @@ export class RunService implements vscode.Disposable {
       if (!connection.options) return { kind: 'not-run', reason: 'error', message: `"${plan.name}": ${connection.error}` };
 
       this.output.appendLine(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}`);
+      this.started.fire({ uri: ref.uri, plan, target: { display: connection.display, local: Boolean(local) } });
       const logProgress = progressLogger((line) => this.output.appendLine(line));
       const lag = watchHostLag();
       let run: RunFile;
@@ -237,6 +258,7 @@ export class RunService implements vscode.Disposable {
           signal: controller.signal,
           onProgress: (event) => {
             logProgress(event);
+            this.progressed.fire({ uri: ref.uri, plan, event });
             hooks.onProgress?.(event);
           },
         });

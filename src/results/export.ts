@@ -3,7 +3,7 @@
 import type { ResultRow } from './rows';
 import { formatMs, formatOps } from './format';
 
-function csvField(value: string): string {
+export function csvField(value: string): string {
   return `"${value.replace(/"/g, '""')}"`;
 }
 
@@ -56,24 +56,33 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   return columns;
 }
 
-export function toMarkdown(rows: ResultRow[]): string {
-  const columns = resultColumns(rows);
+/** A Markdown table: `|` in cells is escaped, right-aligned columns get `---:`. */
+export function renderMarkdownTable(columns: Pick<TableColumn, 'header' | 'align'>[], cells: string[][]): string {
   const escape = (text: string) => text.replace(/\|/g, '\\|').trim();
   const lines = [
     `| ${columns.map((c) => c.header).join(' | ')} |`,
     `| ${columns.map((c) => (c.align === 'right' ? '---:' : ':---')).join(' | ')} |`,
-    ...rows.map((row) => `| ${columns.map((c) => escape(c.cell(row))).join(' | ')} |`),
+    ...cells.map((row) => `| ${row.map(escape).join(' | ')} |`),
   ];
   return lines.join('\n') + '\n';
 }
 
-/** A fixed-width text table for terminals. */
-export function toTextTable(rows: ResultRow[]): string {
-  const columns = resultColumns(rows);
-  const cells = rows.map((row) => columns.map((c) => c.cell(row)));
+/** A fixed-width text table for terminals: a header, a rule, then the cells padded to each column's width. */
+export function renderTextTable(columns: Pick<TableColumn, 'header' | 'align'>[], cells: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i].length)));
   const pad = (text: string, i: number) => (columns[i].align === 'right' ? text.padStart(widths[i]) : text.padEnd(widths[i]));
   const lines = [columns.map((c, i) => pad(c.header, i)).join('  '), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const row of cells) lines.push(row.map((text, i) => pad(text, i)).join('  ').trimEnd());
   return lines.join('\n') + '\n';
+}
+
+export function toMarkdown(rows: ResultRow[]): string {
+  const columns = resultColumns(rows);
+  return renderMarkdownTable(columns, rows.map((row) => columns.map((c) => c.cell(row))));
+}
+
+/** The result table for terminals. */
+export function toTextTable(rows: ResultRow[]): string {
+  const columns = resultColumns(rows);
+  return renderTextTable(columns, rows.map((row) => columns.map((c) => c.cell(row))));
 }

@@ -14,7 +14,7 @@ import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMes
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
 
 export const RESULTS_PANEL_VIEW_TYPE = 'rbench.results';
-export const RUN_FILE_EDITOR_VIEW_TYPE = 'rbench.runFile';
+export const RUN_FILE_EDITOR_VIEW_TYPE = 'rbench.runViewer';
 export const OPEN_RUN_FILE_AS_JSON_COMMAND = 'rbench.openRunFileAsJson';
 /** Live panels get at most one update a second. */
 const FLUSH_INTERVAL_MS = 1000;

@@ -3,6 +3,7 @@
 // with the smoke-test-driver payload (extensionDevelopmentPath + extensionTestsPath), and exits with
 // the suite's exit code. Started by scripts/test-e2e.sh, which installs the tools and passes their
 // paths in the environment (see scripts/e2e-setup.sh). Recipe: /work/shared/notes/vscode-e2e.md.
+// Starting and stopping code-server and chromium: test/e2e/codeServer.ts (shared with test/ui).
 //
 // Environment (set by scripts/test-e2e.sh):
 //   RBENCH_E2E_CODE_SERVER   code-server launcher       RBENCH_E2E_NODE24_BIN  folder with Node 24's `node`
@@ -12,26 +13,18 @@
 //   RBENCH_E2E_EXTENSION_ENV optional JSON object of extra environment variables for the extension host
 //   RBENCH_E2E_TIMEOUT       seconds for the whole suite (default 120)
 //   RBENCH_E2E_VERBOSE=1     also print the workbench's own log lines
-//   RBENCH_E2E_ALL_BUILTINS=1  keep every built-in extension enabled (see UNNEEDED_BUILTINS)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+//   RBENCH_E2E_ALL_BUILTINS=1  keep every built-in extension enabled (see UNNEEDED_BUILTINS in codeServer.ts)
+import type { ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-
-type Playwright = typeof import('playwright-core');
+import { killGroup, launchChromium, loadPlaywright, OFFLINE_NOISE, required, startServer, stopServer, tail, writeUserSettings, type Playwright } from './codeServer';
 
 interface SuiteResult {
   passed: number;
   failed: number;
   pending: number;
   failures: { title: string; error: string }[];
-}
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (run this through scripts/test-e2e.sh)`);
-  return value;
 }
 
 const repo = path.resolve(__dirname, '../../..');
@@ -42,20 +35,6 @@ const verbose = process.env.RBENCH_E2E_VERBOSE === '1';
 const started = Date.now();
 /** Must match test/integration/index.ts. */
 const REPORT_PREFIX = 'rbench-e2e| ';
-/**
- * Built-in extensions that start eagerly or spawn language servers and that no test needs: the
- * suite starts only after eager extensions activate (git alone takes seconds on a busy machine).
- * RBENCH_E2E_ALL_BUILTINS=1 keeps them.
- */
-const UNNEEDED_BUILTINS = [
-  'vscode.git', 'vscode.git-base', 'vscode.github', 'vscode.github-authentication', 'vscode.microsoft-authentication',
-  'GitHub.copilot-chat', 'vscode.typescript-language-features', 'vscode.json-language-features', 'vscode.npm',
-  'vscode.emmet', 'vscode.configuration-editing', 'vscode.extension-editing', 'vscode.merge-conflict',
-  'vscode.debug-auto-launch', 'vscode.tunnel-forwarding', 'vscode.references-view', 'ms-vscode.js-debug',
-];
-/** Errors the workbench logs because it is offline: harmless, not printed (they stay in browser-console.log). */
-const OFFLINE_NOISE = /open-vsx\.org|authentication provider 'github'|ERR_NAME_NOT_RESOLVED|ENOTFOUND|vsda/;
-
 const serverLog = path.join(artifacts, 'code-server.log');
 const browserLog = path.join(artifacts, 'browser-console.log');
 const resultFile = path.join(artifacts, 'result.json');
@@ -64,120 +43,10 @@ function say(message: string): void {
   console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}`);
 }
 
-function tail(file: string, lines = 40): string {
-  if (!existsSync(file)) return `(no ${file})`;
-  return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Kills code-server's whole process group: killing only the top process leaves watchers and the extension host behind. */
-async function stopServer(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) {
-    if (child?.pid) killGroup(child.pid, 'SIGKILL');
-    return;
-  }
-  killGroup(child.pid, 'SIGTERM');
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  if ((await Promise.race([exited.then(() => true), sleep(3000).then(() => false)])) === false) killGroup(child.pid, 'SIGKILL');
-  killGroup(child.pid, 'SIGKILL'); // stragglers that ignored SIGTERM
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-async function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const userData = path.join(scratch, 'user-data');
-  mkdirSync(path.join(userData, 'User'), { recursive: true });
-  writeFileSync(
-    path.join(userData, 'User/settings.json'),
-    JSON.stringify({
-      'workbench.startupEditor': 'none',
-      'chat.disableAIFeatures': true,
-      'telemetry.telemetryLevel': 'off',
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'update.mode': 'none',
-      'workbench.enableExperiments': false,
-      'security.workspace.trust.enabled': false,
-    }, null, 2),
-  );
-  const home = path.join(scratch, 'home');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${required('RBENCH_E2E_NODE24_BIN')}${path.delimiter}${process.env.PATH}`,
-    HOME: home,
-    TMPDIR: path.join(scratch, 'tmp'),
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local/share'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_RUNTIME_DIR: path.join(scratch, 'run'),
-    // The server leaves these out of its extension scan (the server's `disable-extension` option does
-    // not reach the browser workbench, which decides what runs).
-    VSCODE_SKIP_BUILTIN_EXTENSIONS: process.env.RBENCH_E2E_ALL_BUILTINS === '1' ? undefined : UNNEEDED_BUILTINS.join(','),
-    // code-server reads these; make sure none from the caller leak in.
-    PASSWORD: undefined,
-    HASHED_PASSWORD: undefined,
-    VSCODE_PROXY_URI: undefined,
-  };
-  for (const dir of [home, env.TMPDIR!, env.XDG_CONFIG_HOME!, env.XDG_DATA_HOME!, env.XDG_CACHE_HOME!, env.XDG_RUNTIME_DIR!]) mkdirSync(dir, { recursive: true, mode: 0o700 });
-
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    appendFileSync(serverLog, `--- attempt ${attempt}: port ${port}\n`);
-    const out = openSync(serverLog, 'a');
-    const child = spawn(
-      required('RBENCH_E2E_CODE_SERVER'),
-      [
-        '--auth', 'none',
-        '--bind-addr', `127.0.0.1:${port}`,
-        '--user-data-dir', userData,
-        '--extensions-dir', path.join(scratch, 'extensions'),
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        '--disable-getting-started-override',
-        '--disable-file-downloads',
-        '--vscode-option', 'enable-smoke-test-driver',
-      ],
-      // detached = setsid: code-server leads its own process group, so it can be killed as a whole.
-      { env, cwd: scratch, detached: true, stdio: ['ignore', out, out] },
-    );
-    writeFileSync(path.join(scratch, 'code-server.pid'), String(child.pid));
-    say(`code-server starting on 127.0.0.1:${port} (pid ${child.pid})`);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) });
-        if (response.ok) return { child, port };
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-    await stopServer(child);
-    const log = tail(serverLog);
-    if (attempt < 3 && /EADDRINUSE/.test(log)) continue; // lost the port to someone else: try another
-    throw new Error(`code-server did not answer /healthz within 30 s (exit ${child.exitCode ?? child.signalCode ?? 'none'}). Last lines of ${serverLog}:\n${log}`);
-  }
+async function startCodeServer(): Promise<{ child: ChildProcess; port: number }> {
+  const userDataDir = path.join(scratch, 'user-data');
+  writeUserSettings(userDataDir);
+  return startServer({ scratch, log: serverLog, userDataDir, extensionsDir: path.join(scratch, 'extensions'), say });
 }
 
 function extensionEnvironment(): Record<string, string> {
@@ -207,13 +76,7 @@ async function runSuite(playwright: Playwright, port: number): Promise<number> {
   let page: Page | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    context = await playwright.chromium.launchPersistentContext(path.join(scratch, 'chromium-profile'), {
-      executablePath: required('RBENCH_E2E_CHROMIUM'),
-      headless: true,
-      timeout: 30_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-      viewport: { width: 1280, height: 800 },
-    });
+    context = await launchChromium(playwright, path.join(scratch, 'chromium-profile'));
     say(`chromium started (${context.browser()?.version() ?? 'persistent context'})`);
     page = context.pages()[0] ?? (await context.newPage());
 
@@ -268,7 +131,7 @@ async function main(): Promise<number> {
   mkdirSync(artifacts, { recursive: true });
   for (const stale of ['timeout.png', 'vscode-logs']) rmSync(path.join(artifacts, stale), { recursive: true, force: true });
   for (const file of [serverLog, browserLog, resultFile]) writeFileSync(file, '');
-  const playwright = (await import(process.env.RBENCH_E2E_PLAYWRIGHT ?? 'playwright-core')) as Playwright;
+  const playwright = await loadPlaywright();
 
   let server: { child: ChildProcess; port: number } | undefined;
   let code: number;
@@ -279,7 +142,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    server = await startServer();
+    server = await startCodeServer();
     say('code-server is up');
     code = await runSuite(playwright, server.port);
   } catch (error) {

@@ -1,0 +1,96 @@
+// `rbench compare`: prints what differs between runs, then their numbers side by side (text, Markdown,
+// JSON or CSV). Also where `rbench run --baseline` finds each scenario's baseline.
+import { writeFileSync } from 'node:fs';
+import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
+import { compareRuns, comparisonToCsv, comparisonToMarkdown, comparisonToText, type Comparison } from '../results/compare';
+import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
+import { ExitCode, type Output } from './output';
+
+/** `10%` or `10` → 10; a message when it is not a non-negative number. */
+export function parsePercent(text: string, flag: string): number | string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  if (!match) return `${flag} takes a percentage such as 10%, got "${text}"`;
+  return Number(match[1]);
+}
+
+/** What `--baseline` names: the run files of a file (one run, or the array `--json` writes), or the pinned ones. */
+export type BaselineSource = { kind: 'pinned'; root: string } | { kind: 'file'; path: string; runs: RunFile[] };
+
+/** Reads a `--baseline` value; throws RunFileError for an unreadable file. */
+export function openBaselineSource(value: string, root: string): BaselineSource {
+  return value === 'pinned' ? { kind: 'pinned', root } : { kind: 'file', path: value, runs: readRunFiles(value) };
+}
+
+export type BaselineLookup = { baseline: RunFile; path: string } | { warning: string };
+
+/**
+ * The baseline of a run. `scenariosRun` is how many scenarios are compared against the source: with
+ * several, a file's runs are matched by scenario name. Throws RunFileError when a pinned run file is unreadable.
+ */
+export function findBaseline(source: BaselineSource, run: RunFile, scenariosRun: number): BaselineLookup {
+  if (source.kind === 'file') {
+    const baseline = matchBaseline(source.runs, run, scenariosRun);
+    if (baseline) return { baseline, path: source.path };
+    return { warning: `no baseline for scenario "${run.scenario.name}" in ${source.path}; not compared` };
+  }
+  const path = run.scenario.file ? baselineFor(source.root, run.scenario.file, run.scenario.name) : undefined;
+  if (!path) return { warning: `no pinned baseline for "${run.scenario.file ?? '?'}#${run.scenario.name}" in .rbench/baselines.json; not compared (pin one with rbench run --pin)` };
+  return { baseline: readRunFile(path), path };
+}
+
+export interface CompareOptions {
+  files: string[];
+  markdown: boolean;
+  json: boolean;
+  /** A file for the CSV, or `-` for stdout. */
+  csv?: string;
+  noisePercent?: number;
+  /** Compare each run with its baseline (a run file or `pinned`) instead of all runs with the first. */
+  baseline?: string;
+  root: string;
+}
+
+export function compareCommand(options: CompareOptions, output: Output): ExitCode {
+  let runs: RunFile[];
+  let source: BaselineSource | undefined;
+  try {
+    runs = options.files.flatMap((file) => readRunFiles(file));
+    if (options.baseline) source = openBaselineSource(options.baseline, options.root);
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    output.error(`rbench compare: ${error.message}`);
+    return ExitCode.ScenarioError;
+  }
+
+  const comparisons: Comparison[] = [];
+  if (source) {
+    for (const run of runs) {
+      let found: BaselineLookup;
+      try {
+        found = findBaseline(source, run, runs.length);
+      } catch (error) {
+        if (!(error instanceof RunFileError)) throw error;
+        output.error(`rbench compare: ${error.message}`);
+        return ExitCode.ScenarioError;
+      }
+      if ('warning' in found) output.error(`warning: ${found.warning}`);
+      else comparisons.push(compareRuns([found.baseline, run], { noisePercent: options.noisePercent, labels: ['baseline', 'this run'] }));
+    }
+  } else {
+    if (runs.length < 2) {
+      output.error('rbench compare: name at least two runs (run files, or a --json file of several), or use --baseline');
+      return ExitCode.ScenarioError;
+    }
+    comparisons.push(compareRuns(runs, { noisePercent: options.noisePercent }));
+  }
+
+  if (options.csv) {
+    const csv = comparisons.map((c, i) => (i === 0 ? comparisonToCsv(c) : comparisonToCsv(c).replace(/^.*\n/, ''))).join('');
+    if (options.csv === '-') output.result(csv);
+    else writeFileSync(options.csv, csv);
+  }
+  if (options.json) output.result(JSON.stringify(source ? comparisons : comparisons[0], null, 2));
+  else if (options.markdown) output.result(comparisons.map(comparisonToMarkdown).join('\n'));
+  else if (options.csv !== '-') output.result(comparisons.map(comparisonToText).join('\n'));
+  return ExitCode.Ok;
+}

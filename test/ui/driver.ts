@@ -1,0 +1,274 @@
+// Drives the packaged extension as a person would: installs the .vsix into a fresh code-server, opens a
+// scratch workspace with a small .rbench file in headless chromium, clicks "▶ Run" above the first
+// scenario, waits for the "Run complete" notification and the summary lens, checks the run file, opens
+// the RBench output channel through the command palette, and takes screenshots. No target is set, so the
+// extension starts its own throwaway redis-server: the default path a user gets.
+// Started by scripts/test-ui.sh (which packages the .vsix and installs the tools); code-server and chromium
+// handling is shared with the integration suite's driver: test/e2e/codeServer.ts.
+//
+// Environment (set by scripts/test-ui.sh, plus those codeServer.ts reads):
+//   RBENCH_UI_VSIX        the .vsix to install           RBENCH_UI_SCRATCH    empty folder (deleted by the caller)
+//   RBENCH_UI_ARTIFACTS   logs and screenshots (kept)    RBENCH_UI_TIMEOUT    seconds for the whole test (default 150)
+//   RBENCH_UI_DOCS_IMAGES folder to copy the screenshots into when every check passed (unset: do not copy)
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import {
+  installExtension, killGroup, launchChromium, loadPlaywright, OFFLINE_NOISE, required, startServer, stopServer, tail, writeUserSettings,
+  type CodeServer,
+} from '../e2e/codeServer';
+
+const SCRIPT = 'scripts/test-ui.sh';
+const scratch = required('RBENCH_UI_SCRATCH', SCRIPT);
+const vsix = required('RBENCH_UI_VSIX', SCRIPT);
+const artifacts = required('RBENCH_UI_ARTIFACTS', SCRIPT);
+const docsImages = process.env.RBENCH_UI_DOCS_IMAGES || undefined;
+const totalTimeoutMs = Number(process.env.RBENCH_UI_TIMEOUT ?? 150) * 1000;
+const started = Date.now();
+
+const serverLog = path.join(artifacts, 'code-server.log');
+const browserLog = path.join(artifacts, 'browser-console.log');
+const userDataDir = path.join(scratch, 'user-data');
+const extensionsDir = path.join(scratch, 'extensions');
+const workspace = path.join(scratch, 'workspace');
+const SCENARIO_FILE = 'bench.rbench';
+const FIRST = 'SET and GET, 4 clients';
+const SCREENSHOTS = { codelens: 'editor-codelens.png', runComplete: 'editor-run-complete.png' };
+
+/** Two short scenarios; no `target`, so the run uses a throwaway local redis-server. */
+const SCENARIOS = `# Two short scenarios: 4 clients, 20k requests per test, on a throwaway local redis-server.
+clients 4
+requests 20k
+keys 1k
+
+### ${FIRST}
+SET ui:__key__ __value__
+GET ui:__key__
+
+### SET with pipelining
+pipeline 8
+value 100
+SET ui:__key__ __value__
+expect p99 < 50ms
+`;
+
+function say(message: string): void {
+  console.log(`[ui ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}`);
+}
+
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+/** One check: later ones are skipped once one fails (each builds on the previous). */
+async function check(title: string, body: () => Promise<string | void>): Promise<void> {
+  if (broken) {
+    say(`- skipped: ${title}`);
+    return;
+  }
+  const at = Date.now();
+  try {
+    const detail = await body();
+    passed++;
+    say(`✓ ${title}${detail ? ` — ${detail}` : ''} (${((Date.now() - at) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    failed++;
+    broken = true;
+    say(`✗ ${title}`);
+    console.error(`  ${(error instanceof Error ? error.message : String(error)).split('\n').join('\n  ')}`);
+  }
+}
+
+function makeWorkspace(): void {
+  mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(path.join(workspace, SCENARIO_FILE), SCENARIOS);
+  // Only what keeps the screenshots tidy; rbench.target stays unset (the default: `local`).
+  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({ 'files.exclude': { '.vscode': true } }, null, 2));
+}
+
+function runFiles(): string[] {
+  const folder = path.join(workspace, '.rbench/runs');
+  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.rbench-run.json')).map((name) => path.join(folder, name)) : [];
+}
+
+interface RunFileShape {
+  status: string;
+  scenario: { name: string; index: number };
+  target: { local: boolean };
+  points: { repeats: { test: string; measured: boolean; total: { requests: number; errors: number } }[][] }[];
+}
+
+/** The text of the notification toasts on screen. */
+async function toastTexts(page: Page): Promise<string[]> {
+  return page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+}
+
+async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(artifacts, name);
+  // Let fonts, tokens and lens layout settle.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+async function visible(locator: Locator, what: string, timeout = 20_000): Promise<void> {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch {
+    throw new Error(`${what} did not appear within ${timeout / 1000} s`);
+  }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  for (const name of Object.values(SCREENSHOTS).concat('failure.png')) rmSync(path.join(artifacts, name), { force: true });
+  for (const file of [serverLog, browserLog]) writeFileSync(file, '');
+  makeWorkspace();
+  writeUserSettings(userDataDir, { 'workbench.tips.enabled': false, 'editor.minimap.enabled': false });
+  const playwright = await loadPlaywright();
+
+  let server: CodeServer | undefined;
+  const stop = () => {
+    if (server?.child.pid) killGroup(server.child.pid, 'SIGKILL');
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const watchdog = setTimeout(() => {
+    console.error(`ui: the test did not finish within ${totalTimeoutMs / 1000} s (RBENCH_UI_TIMEOUT)`);
+    stop();
+  }, totalTimeoutMs);
+
+  let page: Page | undefined;
+  let closeBrowser: () => Promise<unknown> = async () => undefined;
+  try {
+    await check('installs the packaged .vsix with code-server --install-extension', async () => {
+      await installExtension({ scratch, log: serverLog, userDataDir, extensionsDir, vsix });
+      const installed = readdirSync(extensionsDir).filter((name) => name.startsWith('rbench.rbench-'));
+      if (installed.length !== 1) throw new Error(`expected one rbench.rbench-<version> folder in ${extensionsDir}, found: ${readdirSync(extensionsDir).join(', ')}`);
+      for (const file of ['dist/extension.js', 'dist/worker.js', 'package.json']) {
+        if (!existsSync(path.join(extensionsDir, installed[0], file))) throw new Error(`${installed[0]}/${file} is missing`);
+      }
+      return installed[0];
+    });
+
+    await check('opens the workbench on the scratch workspace', async () => {
+      server = await startServer({ scratch, log: serverLog, userDataDir, extensionsDir, say });
+      const browser = await launchChromium(playwright, path.join(scratch, 'chromium-profile'), { width: 1280, height: 800 });
+      closeBrowser = () => browser.close();
+      page = browser.pages()[0] ?? (await browser.newPage());
+      page.on('console', (message) => {
+        const text = message.text();
+        appendFileSync(browserLog, `[console.${message.type()}] ${text}\n`);
+        if (message.type() === 'error' && !OFFLINE_NOISE.test(text) && /rbench/i.test(text)) say(`browser error: ${text.split('\n')[0]}`);
+      });
+      page.on('pageerror', (error) => appendFileSync(browserLog, `[pageerror] ${error.stack ?? error.message}\n`));
+      await page.goto(`http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`, { timeout: 30_000 });
+      await visible(page.locator('.monaco-workbench'), 'the workbench', 30_000);
+      await visible(page.locator('.explorer-folders-view .monaco-list-row', { hasText: SCENARIO_FILE }), `${SCENARIO_FILE} in the explorer`, 30_000);
+    });
+
+    await check(`opens ${SCENARIO_FILE} from the explorer`, async () => {
+      await page!.locator('.explorer-folders-view .monaco-list-row', { hasText: SCENARIO_FILE }).first().click();
+      await visible(page!.locator('.tabs-container .tab', { hasText: SCENARIO_FILE }), 'its editor tab');
+      await visible(page!.locator('.editor-instance .view-lines', { hasText: FIRST }), 'its text');
+    });
+
+    await check('shows ▶ Run above both scenarios, and highlights the file', async () => {
+      const runLenses = page!.locator('.codelens-decoration a', { hasText: '▶ Run' });
+      await visible(runLenses, 'the "▶ Run" lens', 30_000);
+      // "▶ Run" twice and "Run all": wait for all three (the lenses of a file arrive together, but be patient).
+      await page!.waitForFunction("document.querySelectorAll('.codelens-decoration a').length >= 3", undefined, { timeout: 10_000 }).catch(() => undefined);
+      const lenses = await page!.locator('.codelens-decoration a').allInnerTexts();
+      const runs = lenses.filter((text) => text.includes('▶ Run')).length;
+      if (runs !== 2) throw new Error(`expected 2 "▶ Run" lenses, found ${runs}: ${JSON.stringify(lenses)}`);
+      if (!lenses.some((text) => text.includes('Run all'))) throw new Error(`no "Run all" lens: ${JSON.stringify(lenses)}`);
+      // The TextMate grammar colours the header, keywords and commands: more than one token colour.
+      await page!.waitForFunction(
+        // A string: this project compiles without the DOM library.
+        `new Set([...document.querySelectorAll('.editor-instance .view-lines span[class^="mtk"]')].map((span) => span.className)).size >= 4`,
+        undefined,
+        { timeout: 10_000 },
+      ).catch(() => {
+        throw new Error('the file is not syntax-highlighted (fewer than 4 token colours)');
+      });
+      await screenshot(page!, SCREENSHOTS.codelens);
+      return lenses.join(' | ');
+    });
+
+    await check(`runs "${FIRST}" from its ▶ Run lens and announces "Run complete"`, async () => {
+      await page!.locator('.codelens-decoration a', { hasText: '▶ Run' }).first().click();
+      const complete = page!.locator('.notifications-toasts .notification-toast', { hasText: 'Run complete' });
+      try {
+        await complete.first().waitFor({ state: 'visible', timeout: 60_000 });
+      } catch {
+        throw new Error(`no "Run complete" notification within 60 s; notifications on screen: ${JSON.stringify(await toastTexts(page!))}`);
+      }
+      return (await complete.first().innerText()).split('\n')[0];
+    });
+
+    await check('saves a run file with 20,000 SET and 20,000 GET requests', async () => {
+      const files = runFiles();
+      if (files.length !== 1) throw new Error(`expected one run file in ${path.join(workspace, '.rbench/runs')}, found ${files.length}`);
+      const run = JSON.parse(readFileSync(files[0], 'utf8')) as RunFileShape;
+      const loads = run.points[0]?.repeats[0]?.filter((load) => load.measured) ?? [];
+      const got = loads.map((load) => `${load.test} ${load.total.requests}/${load.total.errors} errors`);
+      const want = ['SET 20000/0 errors', 'GET 20000/0 errors'];
+      if (run.status !== 'complete' || run.scenario.name !== FIRST || !run.target.local || JSON.stringify(got) !== JSON.stringify(want)) {
+        throw new Error(`unexpected run file ${files[0]}: status ${run.status}, scenario "${run.scenario.name}", local ${run.target.local}, loads ${JSON.stringify(got)} (want ${JSON.stringify(want)})`);
+      }
+      return path.basename(files[0]);
+    });
+
+    await check('sums the run up in a lens above the scenario', async () => {
+      const summary = page!.locator('.codelens-decoration a', { hasText: /ops\/s · p99/ });
+      await visible(summary, 'the summary lens (… ops/s · p99 …)');
+      return (await summary.first().innerText()).trim();
+    });
+
+    await check('shows the result table in the RBench output channel (F1 → RBench: Show Output)', async () => {
+      await page!.keyboard.press('F1');
+      const input = page!.locator('.quick-input-widget input');
+      await visible(input, 'the command palette');
+      await input.first().fill('>RBench: Show Output');
+      await visible(page!.locator('.quick-input-list .monaco-list-row', { hasText: 'RBench: Show Output' }), 'the "RBench: Show Output" command');
+      await page!.keyboard.press('Enter');
+      const output = page!.locator('.part.panel .view-lines');
+      await visible(output.filter({ hasText: 'Run saved' }), 'the run report in the output panel');
+      const text = await output.first().innerText();
+      for (const want of ['command', 'requests', 'SET', 'GET', '20,000']) {
+        if (!text.includes(want)) throw new Error(`the output does not show "${want}":\n${text}`);
+      }
+      // The notification should still be on screen for the screenshot.
+      if (!(await toastTexts(page!)).some((toast) => toast.includes('Run complete'))) say('note: the "Run complete" notification has already gone');
+      await page!.mouse.move(1, 1); // no hover highlight in the picture
+      await screenshot(page!, SCREENSHOTS.runComplete);
+    });
+  } finally {
+    clearTimeout(watchdog);
+    if (broken && page) await page.screenshot({ path: path.join(artifacts, 'failure.png'), timeout: 5000 }).catch(() => undefined);
+    await closeBrowser().catch(() => undefined);
+    await stopServer(server?.child);
+  }
+
+  if (failed === 0 && docsImages) {
+    mkdirSync(docsImages, { recursive: true });
+    for (const name of Object.values(SCREENSHOTS)) copyFileSync(path.join(artifacts, name), path.join(docsImages, name));
+    say(`screenshots copied to ${docsImages}`);
+  }
+  if (failed > 0) {
+    console.error(`--- last lines of code-server's log (${serverLog}):\n${tail(serverLog, 15)}`);
+    console.error(`ui: logs and a screenshot (failure.png) in ${artifacts}`);
+  }
+  const total = process.env.RBENCH_UI_STARTED ? `, ${Math.round(Date.now() / 1000 - Number(process.env.RBENCH_UI_STARTED))} s in all` : '';
+  say(`done${total}; screenshots and logs in ${path.relative(process.cwd(), artifacts) || artifacts}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
