@@ -3,13 +3,15 @@ import type * as vscode from 'vscode';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerEditor, type RBenchEditorApi } from './editor';
 import { registerLanguageFeatures } from './editor/language';
+import { registerComparePanel } from './views/comparePanel';
 import { registerResultsViews } from './views/resultsPanels';
 
 export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
   registerDiagnostics(context);
   registerLanguageFeatures(context);
   const results = registerResultsViews(context);
-  const editor = registerEditor(context);
+  const comparison = registerComparePanel(context);
+  const editor = registerEditor(context, { compare: (paths) => comparison.show(paths) });
   // One results panel per scenario: opened when its run starts, fed live, finished with the run file.
   const panelKey = (uri: vscode.Uri, scenario: string) => ({ file: uri.fsPath, scenario });
   context.subscriptions.push(

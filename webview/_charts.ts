@@ -20,16 +20,16 @@ export interface ChartSpec {
   note?: string;
 }
 
-const seconds = (t: number) => {
+export const seconds = (t: number) => {
   if (t < 60) return Number.isInteger(t) ? `${t}s` : `${t.toFixed(1)}s`;
   const m = Math.floor(t / 60);
   const s = Math.round(t % 60);
   return s ? `${m}m${String(s).padStart(2, '0')}s` : `${m}m`;
 };
-const ms = (v: number) => (v === 0 ? '0' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
-const msTick = (v: number | null) => (v === null ? '' : `${ms(v)} ms`);
+export const ms = (v: number) => (v === 0 ? '0' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+export const msTick = (v: number | null) => (v === null ? '' : `${ms(v)} ms`);
 
-function axis(theme: Theme, extra: uPlot.Axis = {}): uPlot.Axis {
+export function axis(theme: Theme, extra: uPlot.Axis = {}): uPlot.Axis {
   return {
     stroke: theme.foreground,
     font: `${theme.fontSize - 1}px ${theme.font}`,
@@ -40,7 +40,7 @@ function axis(theme: Theme, extra: uPlot.Axis = {}): uPlot.Axis {
   };
 }
 
-function colour(theme: Theme, i: number): string {
+export function colour(theme: Theme, i: number): string {
   return theme.palette[i % theme.palette.length];
 }
 
@@ -162,7 +162,7 @@ function oneTwoFive(min: number, max: number): number[] {
   return out;
 }
 
-const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
+export const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
 
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];

@@ -10,6 +10,7 @@ import type { HostMessage, PanelState, WebviewMessage } from '../src/views/messa
 import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveRunState, type SortSpec, type ViewModel } from '../src/views/model';
 import type { RunFile } from '../src/results/runFile';
 import { chartPng, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
+import { button, custom, el, injectStyles } from './_dom';
 import { readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
@@ -20,15 +21,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-
-// Styles go in as <style nonce> elements: the CSP allows no inline style without the nonce.
-for (const css of [uplotCss, panelCss]) {
-  const style = document.createElement('style');
-  style.nonce = nonce;
-  style.textContent = css;
-  document.head.append(style);
-}
+injectStyles(uplotCss, panelCss);
 
 const saved = (vscode.getState() ?? {}) as PanelState & { sort?: SortSpec };
 let sort: SortSpec | undefined = saved.sort;
@@ -50,33 +43,6 @@ const resizer = new ResizeObserver(() => {
   }, 50);
 });
 let firstPaintDone = false;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (name === 'class') node.className = value;
-    else node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-}
-
-function custom(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
-
-function button(label: string, onClick: () => void, options: { secondary?: boolean; id?: string; disabled?: boolean } = {}): HTMLElement {
-  const b = custom('vscode-button', options.id ? { id: options.id } : {}, label);
-  if (options.secondary) b.setAttribute('secondary', '');
-  if (options.disabled) b.setAttribute('disabled', '');
-  b.addEventListener('click', () => {
-    if (!b.hasAttribute('disabled')) onClick();
-  });
-  return b;
-}
 
 function persist(): void {
   vscode.setState({ runPath, key: model ? { file: run?.scenario.file ?? live?.file, scenario: model.header.scenario } : saved.key, sort });

@@ -44,8 +44,8 @@ Compare options:
 Passwords never come from files: use \`password env:NAME\` in the scenario, or RBENCH_PASSWORD
 for \`password secret\`.
 
-Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error or unreadable run file, 3 a connection or server error,
-130 cancelled (Ctrl-C; partial results are saved).`;
+Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error or an unreadable run
+file, 3 a connection or server error, 130 cancelled (Ctrl-C; partial results are saved).`;
 
 function parseVars(values: string[] | undefined): Record<string, string> | string {
   const vars: Record<string, string> = {};
@@ -71,6 +71,7 @@ function compareMain(argv: string[]): number {
         noise: { type: 'string' },
         baseline: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -78,6 +79,10 @@ function compareMain(argv: string[]): number {
     return ExitCode.ScenarioError;
   }
   const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return ExitCode.Ok;
+  }
   const noise = values.noise === undefined ? undefined : parsePercent(values.noise, '--noise');
   if (typeof noise === 'string') {
     process.stderr.write(`rbench compare: ${noise}\n`);

@@ -206,7 +206,7 @@ function compareWithBaseline(run: RunFile, source: BaselineSource, scenariosRun:
 
 function pinRun(run: RunFile, path: string, gate: ExitCode, output: Output): void {
   if (run.status !== 'complete' || !run.scenario.file) {
-    output.error(`not pinned: the run is ${run.status}; only complete runs become baselines`);
+    output.error(`not pinned: ${run.scenario.file ? `the run is ${run.status}; only complete runs become baselines` : 'the run names no scenario file'}`);
     return;
   }
   if (gate !== ExitCode.Ok) {

@@ -2,8 +2,10 @@
 // changes, when a run finishes and when run files appear in the runs folder.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
+import { baselineFor, BASELINES_FILE } from '../results/baselines';
 import { parseDocument } from '../scenario';
 import { codeLensesFor, type LensSpec } from './codeLenses';
+import { scenarioRuns } from './historyModel';
 import type { RunService } from './runService';
 import { newestRun, recordedScenarioFile, resolveRunsFolder } from './runsIndex';
 import { readSettings, SECTION, workspaceRoot } from './settings';
@@ -12,6 +14,7 @@ export const COMMANDS = {
   runScenario: 'rbench.runScenario',
   runFile: 'rbench.runFile',
   openRun: 'rbench.openRunFile',
+  compareRuns: 'rbench.compareRuns',
 } as const;
 
 export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
@@ -30,6 +33,17 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
       runs.onRunFinished(() => this.changed.fire()),
       { dispose: () => this.watcher?.dispose() },
     );
+    // Pinning a baseline (here, in another window or with `rbench run --pin`) adds "Compare with baseline".
+    const root = workspaceRoot();
+    if (root) {
+      const baselines = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), BASELINES_FILE));
+      this.disposables.push(baselines, baselines.onDidCreate(() => this.changed.fire()), baselines.onDidChange(() => this.changed.fire()), baselines.onDidDelete(() => this.changed.fire()));
+    }
+  }
+
+  /** Asks the editor for fresh lenses (after a baseline was pinned, a run deleted…). */
+  refresh(): void {
+    this.changed.fire();
   }
 
   dispose(): void {
@@ -41,14 +55,25 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
     if (!settings.codeLensEnabled) return [];
     const { scenarios } = parseDocument(document.getText());
     let newestRunOf: (scenario: string) => ReturnType<typeof newestRun> = () => undefined;
+    let previousRunOf: (scenario: string) => ReturnType<typeof newestRun> = () => undefined;
+    let baselineOf: (scenario: string) => string | undefined = () => undefined;
     if (document.uri.scheme === 'file') {
-      const folder = resolveRunsFolder(settings.runsFolder, workspaceRoot(), dirname(document.uri.fsPath));
+      const root = workspaceRoot();
+      const folder = resolveRunsFolder(settings.runsFolder, root, dirname(document.uri.fsPath));
       this.watchRunsFolder(folder);
       const entries = await this.runs.runsIndex.entries(folder);
-      const file = recordedScenarioFile(document.uri.fsPath, workspaceRoot());
+      const file = recordedScenarioFile(document.uri.fsPath, root);
       newestRunOf = (scenario) => newestRun(entries, file, scenario);
+      previousRunOf = (scenario) => scenarioRuns(entries, file, scenario)[1];
+      baselineOf = (scenario) => {
+        try {
+          return root ? baselineFor(root, document.uri.fsPath, scenario) : undefined;
+        } catch {
+          return undefined; // A broken baselines.json: the Benchmark Runs view says so.
+        }
+      };
     }
-    return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now() }).map((spec) => toCodeLens(spec, document.uri));
+    return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now(), previousRunOf, baselineOf }).map((spec) => toCodeLens(spec, document.uri));
   }
 
   /** Run files written by the CLI (or another window) show up without a reload. */
@@ -74,5 +99,7 @@ function toCodeLens(spec: LensSpec, uri: vscode.Uri): vscode.CodeLens {
       return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runFile, arguments: [uri], tooltip: 'Run every scenario of this file' });
     case 'lastRun':
       return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.openRun, arguments: [vscode.Uri.file(spec.runPath)], tooltip: spec.tooltip });
+    case 'compare':
+      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.compareRuns, arguments: [spec.runPaths.map((path) => vscode.Uri.file(path))], tooltip: spec.tooltip });
   }
 }

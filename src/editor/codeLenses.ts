@@ -1,5 +1,6 @@
-// Which CodeLenses go where: "▶ Run" above every scenario header, "Run all" on the first, and the newest
-// run's one-line summary once there is one. Plain data; codeLensProvider.ts turns these into vscode lenses.
+// Which CodeLenses go where: "▶ Run" above every scenario header, "Run all" on the first, the newest
+// run's one-line summary once there is one, "Compare with last" once there are two runs and "Compare with
+// baseline" when one is pinned. Plain data; codeLensProvider.ts turns these into vscode lenses.
 import type { Range } from '../scenario/plan';
 import { formatAge } from './runSummary';
 import type { RunEntry } from './runsIndex';
@@ -7,7 +8,9 @@ import type { RunEntry } from './runsIndex';
 export type LensSpec =
   | { kind: 'run'; line: number; title: string; scenarioIndex: number }
   | { kind: 'runAll'; line: number; title: string }
-  | { kind: 'lastRun'; line: number; title: string; tooltip: string; runPath: string };
+  | { kind: 'lastRun'; line: number; title: string; tooltip: string; runPath: string }
+  /** Opens the comparison of these run files, the reference first. */
+  | { kind: 'compare'; line: number; title: string; tooltip: string; runPaths: [string, string] };
 
 export interface ScenarioHeader {
   name: string;
@@ -18,7 +21,14 @@ export interface ScenarioHeader {
 export function codeLensesFor(
   scenarios: readonly ScenarioHeader[],
   newestRunOf: (scenario: string) => RunEntry | undefined,
-  options: { enabled: boolean; now: number },
+  options: {
+    enabled: boolean;
+    now: number;
+    /** The previous run (the one before the newest), for "Compare with last". */
+    previousRunOf?: (scenario: string) => RunEntry | undefined;
+    /** The pinned baseline's run file, for "Compare with baseline". */
+    baselineOf?: (scenario: string) => string | undefined;
+  },
 ): LensSpec[] {
   if (!options.enabled) return [];
   const lenses: LensSpec[] = [];
@@ -30,6 +40,14 @@ export function codeLensesFor(
     if (last) {
       const age = formatAge(options.now - Date.parse(last.finishedAt));
       lenses.push({ kind: 'lastRun', line, title: `${last.headline} · ${age}`, tooltip: `Open the last run: ${last.path}`, runPath: last.path });
+      const previous = options.previousRunOf?.(scenario.name);
+      if (previous) {
+        lenses.push({ kind: 'compare', line, title: 'Compare with last', tooltip: `Compare the newest run with the one before it (${previous.path})`, runPaths: [previous.path, last.path] });
+      }
+      const baseline = options.baselineOf?.(scenario.name);
+      if (baseline && baseline !== last.path) {
+        lenses.push({ kind: 'compare', line, title: 'Compare with baseline', tooltip: `Compare the newest run with the pinned baseline (${baseline})`, runPaths: [baseline, last.path] });
+      }
     }
   }
   return lenses;

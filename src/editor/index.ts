@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
+import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
@@ -17,9 +18,16 @@ export interface RBenchEditorApi {
   readonly runProfile: vscode.TestRunProfile;
   /** Runs in progress. */
   readonly runningCount: () => number;
+  /** The Benchmark Runs view. */
+  readonly history: HistoryApi;
 }
 
-export function registerEditor(context: vscode.ExtensionContext): RBenchEditorApi {
+export interface EditorOptions {
+  /** Opens the comparison of run files (the reference first). */
+  compare: CompareRuns;
+}
+
+export function registerEditor(context: vscode.ExtensionContext, options: EditorOptions): RBenchEditorApi {
   const runs = new RunService(context);
   const lenses = new ScenarioCodeLensProvider(runs);
   const tests = new ScenarioTestController(runs);
@@ -49,7 +57,10 @@ export function registerEditor(context: vscode.ExtensionContext): RBenchEditorAp
     command('rbench.openRunFile', (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.open', uri)),
   );
 
+  const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
+
   return {
+    history,
     onRunFinished: runs.onRunFinished,
     onRunStarted: runs.onRunStarted,
     onRunProgress: runs.onRunProgress,

@@ -344,19 +344,24 @@ export function compareRuns(runs: RunFile[], options: CompareOptions = {}): Comp
   setupDifferences(runs, differences);
   return {
     noisePercent,
-    runs: runs.map((run, i) => ({
-      label: labels[i],
-      id: run.id,
-      scenario: run.scenario.name,
-      file: run.scenario.file,
-      startedAt: run.startedAt,
-      status: run.status,
-      error: run.error,
-      client: run.client,
-      target: run.target.display,
-      server: serverOf(run),
-      machine: machineOf(run),
-    })),
+    runs: runs.map((run, i) => {
+      const compared: ComparedRun = {
+        label: labels[i],
+        id: run.id,
+        scenario: run.scenario.name,
+        startedAt: run.startedAt,
+        status: run.status,
+        client: run.client,
+        target: run.target.display,
+        machine: machineOf(run),
+      };
+      // Only keys with values: the comparison survives a JSON round trip unchanged.
+      if (run.scenario.file !== undefined) compared.file = run.scenario.file;
+      if (run.error !== undefined) compared.error = run.error;
+      const server = serverOf(run);
+      if (server !== undefined) compared.server = server;
+      return compared;
+    }),
     differences: differences.items,
     rows: alignRows(runs, noisePercent),
   };
@@ -466,7 +471,7 @@ type Style = 'emoji' | 'words';
 
 const VERDICT_MARK: Record<Style, Record<Verdict, string>> = {
   emoji: { better: '✅', worse: '❌', noise: '~' },
-  words: { better: 'better', worse: 'worse', noise: '~' },
+  words: { better: 'better', worse: 'worse', noise: 'noise' },
 };
 
 /** `+3.1%`, `-12.0%`, or the absolute change when the reference is 0 (`+5`). */
@@ -506,15 +511,23 @@ interface Grid {
   cells: string[][];
 }
 
+/**
+ * The table: a line per row × metric, a column per run. In Markdown a cell holds the value and its change
+ * (`412,345 (+3.1% ✅)`); in text the change and the verdict get columns of their own so that numbers align.
+ */
 function grid(comparison: Comparison, style: Style): Grid {
   const rows = comparison.rows;
   const withPoint = rows.some((row) => row.point);
   const withPhase = new Set(rows.map((row) => row.phase)).size > 1;
+  const split = style === 'words';
   const columns: Grid['columns'] = [];
   if (withPoint) columns.push({ header: 'point', align: 'left' });
   if (withPhase) columns.push({ header: 'phase', align: 'left' });
   columns.push({ header: 'command', align: 'left' }, { header: 'metric', align: 'left' });
-  for (const run of comparison.runs) columns.push({ header: run.label, align: 'right' });
+  comparison.runs.forEach((run, i) => {
+    columns.push({ header: run.label, align: 'right' });
+    if (split && i > 0) columns.push({ header: 'change', align: 'right' }, { header: '', align: 'left' });
+  });
   const cells: string[][] = [];
   for (const row of rows) {
     metricsShown(row).forEach((metric, i) => {
@@ -523,7 +536,12 @@ function grid(comparison: Comparison, style: Style): Grid {
       if (withPoint) line.push(first ? row.point : '');
       if (withPhase) line.push(first ? row.phase : '');
       line.push(first ? (row.command === 'total' ? row.test : `${row.test} › ${row.command}`) : '', METRIC_INFO[metric].label);
-      for (const cell of row.cells) line.push(formatCell(metric, cell, style));
+      row.cells.forEach((cell, run) => {
+        if (!split) return line.push(formatCell(metric, cell, style));
+        const measured = cell?.metrics[metric];
+        line.push(measured ? METRIC_INFO[metric].format(measured.value) : '—');
+        if (run > 0) line.push(measured?.delta ? formatChange(metric, measured.delta) : '', measured?.delta ? VERDICT_MARK.words[measured.delta.verdict] : '');
+      });
       cells.push(line);
     });
   }

@@ -71,7 +71,7 @@ export function renderMarkdownTable(columns: Pick<TableColumn, 'header' | 'align
 export function renderTextTable(columns: Pick<TableColumn, 'header' | 'align'>[], cells: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i].length)));
   const pad = (text: string, i: number) => (columns[i].align === 'right' ? text.padStart(widths[i]) : text.padEnd(widths[i]));
-  const lines = [columns.map((c, i) => pad(c.header, i)).join('  '), widths.map((w) => '-'.repeat(w)).join('  ')];
+  const lines = [columns.map((c, i) => pad(c.header, i)).join('  ').trimEnd(), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const row of cells) lines.push(row.map((text, i) => pad(text, i)).join('  ').trimEnd());
   return lines.join('\n') + '\n';
 }

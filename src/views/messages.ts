@@ -93,3 +93,52 @@ export function parsePanelState(value: unknown): PanelState {
   }
   return state;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The comparison panel (src/views/comparePanel.ts ↔ webview/compare.ts)
+
+/** Host → comparison webview. */
+export type CompareHostMessage =
+  /** The runs to compare, oldest (the reference) first, with their files. */
+  | { type: 'compare'; runs: RunFile[]; paths: string[]; noisePercent?: number }
+  /** A run file could not be read. */
+  | { type: 'error'; message: string }
+  | { type: 'notice'; text: string };
+
+/** Comparison webview → host. */
+export type CompareWebviewMessage =
+  | { type: 'ready' }
+  /** The comparison as a pull-request comment (Markdown) or spreadsheet rows (CSV). */
+  | { type: 'export'; format: 'csv' | 'markdown'; to: 'clipboard' | 'file' }
+  | { type: 'save-png'; chart: string; dataUrl: string }
+  /** Open one of the compared runs in the run viewer (its column index). */
+  | { type: 'open-run'; index: number };
+
+/** What the comparison webview saves with setState: the run files, so a reloaded window shows them again. */
+export interface CompareState {
+  paths: string[];
+}
+
+/** The host's check of a comparison webview message: the results panel's shapes, narrowed, plus `open-run`. */
+export function parseCompareMessage(value: unknown): CompareWebviewMessage | undefined {
+  if (isRecord(value) && value.type === 'open-run') {
+    return typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 64 ? { type: 'open-run', index: value.index } : undefined;
+  }
+  const message = parseWebviewMessage(value);
+  if (!message) return undefined;
+  switch (message.type) {
+    case 'ready':
+    case 'save-png':
+      return message;
+    case 'export':
+      return message.format === 'json' || message.sort ? undefined : { type: 'export', format: message.format, to: message.to };
+    default:
+      return undefined;
+  }
+}
+
+export function parseCompareState(value: unknown): CompareState {
+  if (!isRecord(value) || !Array.isArray(value.paths)) return { paths: [] };
+  const paths = value.paths.filter((p): p is string => typeof p === 'string' && p.endsWith('.json') && p.length < 4096);
+  return { paths: paths.length === value.paths.length && paths.length <= 64 ? paths : [] };
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { newNonce, panelHtml } from '../../src/views/html';
-import type { HostMessage, WebviewMessage } from '../../src/views/messages';
+import type { CompareHostMessage, HostMessage, WebviewMessage } from '../../src/views/messages';
 import { repoRoot } from '../unit/scenario/helpers';
 
 // Page functions below run in the browser. The root tsconfig has no DOM types (Node code must not see
@@ -189,20 +189,21 @@ function initScript(args: { variables: Record<string, string>; bodyClass: string
 export interface OpenPanel {
   page: Page;
   /** Milliseconds from posting the first host message to the panel's first paint (rbench-first-paint). */
-  post(message: HostMessage): Promise<void>;
+  post(message: HostMessage | CompareHostMessage): Promise<void>;
   posted(): Promise<WebviewMessage[]>;
   violations(): Promise<{ directive: string; blocked: string; sample: string }[]>;
   setTheme(name: ThemeName): Promise<void>;
 }
 
-export async function openPanel(browser: PanelBrowser, theme: ThemeName, state: unknown = undefined): Promise<OpenPanel> {
+/** Opens a panel page: the results panel, or another webview script of dist/webview (`compare`). */
+export async function openPanel(browser: PanelBrowser, theme: ThemeName, state: unknown = undefined, entry: 'results' | 'compare' = 'results'): Promise<OpenPanel> {
   const page = await browser.context.newPage();
-  const script = readFileSync(join(repoRoot(), 'dist', 'webview', 'results.js'), 'utf8');
-  const html = panelHtml({ cspSource: ORIGIN, nonce: newNonce(), scriptUri: `${ORIGIN}/dist/webview/results.js`, title: 'RBench results' });
+  const script = readFileSync(join(repoRoot(), 'dist', 'webview', `${entry}.js`), 'utf8');
+  const html = panelHtml({ cspSource: ORIGIN, nonce: newNonce(), scriptUri: `${ORIGIN}/dist/webview/${entry}.js`, title: 'RBench results' });
   await page.route(`${ORIGIN}/**`, (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/panel.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    if (url.pathname === '/dist/webview/results.js') return route.fulfill({ status: 200, contentType: 'text/javascript', body: script });
+    if (url.pathname === `/dist/webview/${entry}.js`) return route.fulfill({ status: 200, contentType: 'text/javascript', body: script });
     return route.fulfill({ status: 404, body: '' });
   });
   await page.addInitScript(initScript, { variables: THEMES[theme].variables, bodyClass: THEMES[theme].bodyClass, state });

@@ -29,6 +29,11 @@ export interface CodeServerOptions {
   extensionsDir: string;
   /** Progress lines. */
   say?: (message: string) => void;
+  /**
+   * `--vscode-option enable-smoke-test-driver` (default true): needed for the integration suite's
+   * payload, but it also stops notifications from showing as toasts, so the UI test turns it off.
+   */
+  smokeTestDriver?: boolean;
 }
 
 export function required(name: string, script = 'scripts/test-e2e.sh'): string {
@@ -135,7 +140,7 @@ export function writeUserSettings(userDataDir: string, extra: Record<string, unk
 }
 
 /** `code-server --install-extension x.vsix` into `extensionsDir` (offline; a .vsix needs no marketplace). */
-export function installExtension(options: Omit<CodeServerOptions, 'say'> & { vsix: string }): Promise<void> {
+export function installExtension(options: Omit<CodeServerOptions, 'say' | 'smokeTestDriver'> & { vsix: string }): Promise<void> {
   const out = openSync(options.log, 'a');
   const child = spawn(
     required('RBENCH_E2E_CODE_SERVER'),
@@ -177,7 +182,7 @@ export async function startServer(options: CodeServerOptions): Promise<CodeServe
         '--disable-workspace-trust',
         '--disable-getting-started-override',
         '--disable-file-downloads',
-        '--vscode-option', 'enable-smoke-test-driver',
+        ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
       ],
       // detached = setsid: code-server leads its own process group, so it can be killed as a whole.
       { env, cwd: options.scratch, detached: true, stdio: ['ignore', out, out] },

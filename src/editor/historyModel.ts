@@ -1,0 +1,129 @@
+// The "Benchmark Runs" history as plain data: run files grouped by scenario file → scenario, newest
+// first, each with its headline, age, tooltip and whether it is the scenario's pinned baseline. No
+// `vscode` here: history.ts turns these into tree items, and the unit tests check them directly.
+import { resolve } from 'node:path';
+import { baselineKey, type Baselines } from '../results/baselines';
+import type { RunEntry } from './runsIndex';
+import { formatAge } from './runSummary';
+
+/** Shown for runs whose run file names no scenario file. */
+export const NO_FILE_LABEL = '(no scenario file)';
+
+export type RunIcon = 'baseline' | 'complete' | 'failed' | 'cancelled';
+
+export interface HistoryRun {
+  entry: RunEntry;
+  /** The headline: `412k ops/s · p99 1.9 ms` (with the status first when not complete). */
+  label: string;
+  /** `baseline · 2 min ago`. */
+  description: string;
+  tooltip: string;
+  isBaseline: boolean;
+  icon: RunIcon;
+}
+
+export interface HistoryScenario {
+  /** The scenario file as recorded, or undefined. */
+  file?: string;
+  name: string;
+  /** Newest first. */
+  runs: HistoryRun[];
+  /** The pinned baseline's run file (absolute), when one is pinned for this scenario. */
+  baselinePath?: string;
+}
+
+export interface HistoryFile {
+  /** As recorded in the run files (relative to the workspace folder, `/`), or undefined. */
+  file?: string;
+  label: string;
+  scenarios: HistoryScenario[];
+}
+
+export interface GroupOptions {
+  now: number;
+  /** Where baselines.json lives and relative paths start; without one nothing is marked as baseline. */
+  root?: string;
+  baselines?: Baselines;
+}
+
+/** A recorded scenario file with `/` and without a leading `./`, so CLI and editor runs group together. */
+export function normaliseScenarioFile(file: string | undefined): string | undefined {
+  return file === undefined ? undefined : file.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** The pinned baseline of a scenario as an absolute path, or undefined. */
+export function pinnedBaseline(root: string | undefined, baselines: Baselines | undefined, file: string | undefined, scenario: string): string | undefined {
+  if (!root || !baselines || file === undefined) return undefined;
+  const pinned = baselines[baselineKey(root, file, scenario)];
+  return pinned === undefined ? undefined : resolve(root, pinned);
+}
+
+/** Newest first: run ids start with the start time, so they sort by it. */
+const newestFirst = (a: RunEntry, b: RunEntry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** The runs of one scenario of one file, newest first. */
+export function scenarioRuns(entries: readonly RunEntry[], file: string | undefined, scenario: string): RunEntry[] {
+  const wanted = normaliseScenarioFile(file);
+  return entries.filter((entry) => entry.scenario === scenario && normaliseScenarioFile(entry.file) === wanted).sort(newestFirst);
+}
+
+function iconOf(entry: RunEntry, isBaseline: boolean): RunIcon {
+  if (isBaseline) return 'baseline';
+  return entry.status;
+}
+
+export function historyRun(entry: RunEntry, options: { now: number; isBaseline: boolean }): HistoryRun {
+  const age = formatAge(options.now - Date.parse(entry.finishedAt));
+  const tooltip = [
+    `${entry.scenario}${entry.file ? ` — ${entry.file}` : ''}`,
+    entry.headline,
+    `${entry.status}, finished ${new Date(entry.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${age})`,
+    ...(options.isBaseline ? ['Pinned as this scenario’s baseline (.rbench/baselines.json)'] : []),
+    entry.path,
+  ].join('\n');
+  return {
+    entry,
+    label: entry.headline,
+    description: options.isBaseline ? `baseline · ${age}` : age,
+    tooltip,
+    isBaseline: options.isBaseline,
+    icon: iconOf(entry, options.isBaseline),
+  };
+}
+
+/** Groups runs by scenario file (by path), then scenario (by name); runs newest first. */
+export function groupRuns(entries: readonly RunEntry[], options: GroupOptions): HistoryFile[] {
+  const files = new Map<string, { file?: string; scenarios: Map<string, RunEntry[]> }>();
+  for (const entry of entries) {
+    const file = normaliseScenarioFile(entry.file);
+    const key = file ?? '\u0000';
+    let group = files.get(key);
+    if (!group) files.set(key, (group = { file, scenarios: new Map() }));
+    const runs = group.scenarios.get(entry.scenario) ?? [];
+    runs.push(entry);
+    group.scenarios.set(entry.scenario, runs);
+  }
+  const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+  return [...files.values()]
+    .sort((a, b) => (a.file === undefined ? 1 : b.file === undefined ? -1 : byName(a.file, b.file)))
+    .map(({ file, scenarios }) => ({
+      file,
+      label: file ?? NO_FILE_LABEL,
+      scenarios: [...scenarios.entries()]
+        .sort(([a], [b]) => byName(a, b))
+        .map(([name, runs]) => {
+          const baselinePath = pinnedBaseline(options.root, options.baselines, file, name);
+          return {
+            file,
+            name,
+            baselinePath,
+            runs: [...runs].sort(newestFirst).map((entry) => historyRun(entry, { now: options.now, isBaseline: baselinePath !== undefined && resolve(entry.path) === baselinePath })),
+          };
+        }),
+    }));
+}
+
+/** The order a comparison takes its runs in: oldest first, so the first (the reference) is the "before". */
+export function oldestFirst<T extends { id: string }>(entries: readonly T[]): T[] {
+  return [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,282 @@
+// The comparison panel's view-model: what differs between the runs (first), then a table with a column
+// per run (the first is the reference) and a line per test × metric with coloured deltas, then chart
+// series of all runs overlaid on shared axes. Built on results/compare (the same comparison the CLI
+// prints) and the results panel's view-model (its timeline, percentile and sweep series per run).
+// Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
+import { compareRuns, COMPARED_METRICS, formatChange, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
+import type { RunFile } from '../results/runFile';
+import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
+
+export interface CompareColumn {
+  label: string;
+  id: string;
+  scenario: string;
+  /** `redis 7.2.4 standalone · fast client · redis://…` */
+  facts: string;
+  status: RunFile['status'];
+  reference: boolean;
+}
+
+export interface CompareDifferenceLine {
+  kind: DifferenceKind;
+  text: string;
+}
+
+export interface CompareCell {
+  /** The value in the metric's unit (`412,345`, `1.234`), or `—` for a gap. */
+  text: string;
+  /** `+3.1%` against the reference (not on the reference column). */
+  change?: string;
+  verdict?: Verdict;
+  /** min–max over repeats, for a tooltip. */
+  spread?: string;
+}
+
+export interface CompareLine {
+  /** The test (and command inside a mix); shown on the first line of its group only. */
+  test: string;
+  first: boolean;
+  /** A command inside a mix, not a test's total. */
+  command: boolean;
+  metric: ComparedMetric;
+  metricLabel: string;
+  cells: CompareCell[];
+}
+
+export interface OverlaySeries {
+  label: string;
+  /** Which run (colour). */
+  run: number;
+  /** Which test of the run (dash pattern), or the metric for time and sweep charts. */
+  variant: number;
+  metric: 'ops' | 'p99' | 'latency';
+  /** Aligned with the chart's x; null breaks the line (a gap between loads), undefined: no point there. */
+  values: (number | null | undefined)[];
+}
+
+export interface OverlayChart {
+  x: number[];
+  series: OverlaySeries[];
+}
+
+export interface SweepOverlay extends OverlayChart {
+  axis: string;
+  xLabels: string[];
+  log: boolean;
+}
+
+export interface CompareViewModel {
+  title: string;
+  comparison: Comparison;
+  columns: CompareColumn[];
+  /** One sentence before the list of differences, or undefined when the runs agree on everything. */
+  lead?: string;
+  differences: CompareDifferenceLine[];
+  lines: CompareLine[];
+  counts: Record<Verdict, number>;
+  timeline?: OverlayChart;
+  percentiles?: OverlayChart;
+  sweep?: SweepOverlay;
+  /** Series left out of a chart (more than MAX_CHART_SERIES). */
+  omitted: string[];
+}
+
+export interface CompareOptions {
+  noisePercent?: number;
+}
+
+/**
+ * Column labels: the start time when all runs are of one scenario (`11-30 00:03:11`), else the scenario's
+ * name; `#n` is added where two would read the same.
+ */
+export function compareLabels(runs: readonly Pick<RunFile, 'startedAt' | 'scenario'>[]): string[] {
+  const oneScenario = new Set(runs.map((run) => run.scenario.name)).size === 1;
+  const base = runs.map((run) => (oneScenario ? run.startedAt.slice(5, 19).replace('T', ' ') : run.scenario.name));
+  return base.map((label, i) => (base.filter((other) => other === label).length > 1 ? `${label} #${i + 1}` : label));
+}
+
+export function compareTitle(runs: readonly Pick<RunFile, 'startedAt' | 'scenario'>[], labels = compareLabels(runs)): string {
+  const scenarios = [...new Set(runs.map((run) => run.scenario.name))].join(' / ');
+  return runs.length === 2 ? `Compare: ${scenarios} — ${labels[1]} vs ${labels[0]}` : `Compare: ${scenarios} — ${runs.length} runs`;
+}
+
+/** The comparison the panel shows and exports: the runs with their column labels. */
+export function comparisonOf(runs: RunFile[], options: CompareOptions = {}): Comparison {
+  return compareRuns(runs, { labels: compareLabels(runs), noisePercent: options.noisePercent });
+}
+
+const COUNTED_SETTINGS: Record<string, [string, string]> = {
+  clients: ['client', 'clients'],
+  threads: ['thread', 'threads'],
+};
+
+/**
+ * The sentence that goes above the differences. A changed client or thread count gets the plainest one
+ * (`Comparing 1 client with 50 clients is not a regression.`): it is the most common way to misread a
+ * comparison.
+ */
+export function leadSentence(differences: readonly Difference[]): string | undefined {
+  if (differences.length === 0) return undefined;
+  for (const difference of differences) {
+    const nouns = COUNTED_SETTINGS[difference.field];
+    const values = difference.values.filter((v): v is string => v !== null);
+    if (difference.kind === 'plan' && nouns && new Set(values).size === 2) {
+      const [a, b] = [...new Set(values)];
+      const say = (n: string) => `${n} ${n === '1' ? nouns[0] : nouns[1]}`;
+      return `Comparing ${say(a)} with ${say(b)} is not a regression: the runs measured different loads. Read these differences before the numbers.`;
+    }
+  }
+  if (differences.some((d) => d.kind === 'plan')) return 'The runs measured different loads, so a change in the numbers is not a regression. Read these differences before the numbers.';
+  if (differences.some((d) => d.kind === 'setup')) return 'The runs ran on different setups: the numbers may not be comparable. Read these differences before the numbers.';
+  return 'Some runs hold partial results: read these before the numbers.';
+}
+
+/** Errors get a line only when some run had any (as in the CLI's table). */
+function metricsOf(row: ComparisonRow): ComparedMetric[] {
+  return COMPARED_METRICS.filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
+}
+
+function rowLabel(row: ComparisonRow, phases: number): string {
+  const test = testName(row.point, row.phase, row.test, phases);
+  return row.command === 'total' ? test : `${test} › ${row.command}`;
+}
+
+function lines(comparison: Comparison): CompareLine[] {
+  const phases = new Set(comparison.rows.map((row) => row.phase)).size;
+  const out: CompareLine[] = [];
+  for (const row of comparison.rows) {
+    metricsOf(row).forEach((metric, i) => {
+      const info = METRIC_INFO[metric];
+      out.push({
+        test: rowLabel(row, phases),
+        first: i === 0,
+        command: row.command !== 'total',
+        metric,
+        metricLabel: info.label,
+        cells: row.cells.map((cell): CompareCell => {
+          if (!cell) return { text: '—' };
+          const measured = cell.metrics[metric];
+          return {
+            text: info.format(measured.value),
+            ...(measured.delta ? { change: formatChange(metric, measured.delta), verdict: measured.delta.verdict } : {}),
+            ...(measured.spread ? { spread: `${info.format(measured.spread.min)}–${info.format(measured.spread.max)} over ${cell.repeats} repeats` } : {}),
+          };
+        }),
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * Merges per-run series on their own x into one x axis: undefined where a run has no point at that x (the
+ * line goes on through it), null inside a run's own gap (between two loads), so its line stays broken.
+ */
+export function mergeOnX(parts: { x: readonly number[]; series: Omit<OverlaySeries, 'values'> & { values: readonly (number | null)[] } }[]): OverlayChart {
+  const x = [...new Set(parts.flatMap((p) => p.x))].sort((a, b) => a - b);
+  const index = new Map(x.map((v, i) => [v, i]));
+  const series = parts.map(({ x: own, series: s }) => {
+    const values: (number | null | undefined)[] = new Array(x.length).fill(undefined);
+    own.forEach((v, i) => (values[index.get(v) as number] = s.values[i]));
+    // Spread each gap over the other runs' points next to it.
+    let previous: number | null | undefined;
+    const pending: number[] = [];
+    values.forEach((value, i) => {
+      if (value === undefined) {
+        if (previous !== undefined) pending.push(i);
+        return;
+      }
+      if (value === null || previous === null) for (const k of pending) values[k] = null;
+      pending.length = 0;
+      previous = value;
+    });
+    return { ...s, values };
+  });
+  return { x, series };
+}
+
+function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<CompareViewModel, 'timeline' | 'percentiles' | 'sweep'> {
+  const models = runs.map((run) => buildViewModel(run));
+  const keep = <T extends { series: { label: string }[] }>(chart: T): T => {
+    if (chart.series.length > MAX_CHART_SERIES) {
+      omitted.push(...chart.series.slice(MAX_CHART_SERIES).map((s) => s.label));
+      chart.series = chart.series.slice(0, MAX_CHART_SERIES);
+    }
+    return chart;
+  };
+
+  const timelineParts = models.flatMap((m, run) =>
+    m.timeline
+      ? [
+          { x: m.timeline.x, series: { label: `${labels[run]} ops/s`, run, variant: 0, metric: 'ops' as const, values: m.timeline.ops } },
+          { x: m.timeline.x, series: { label: `${labels[run]} p99`, run, variant: 1, metric: 'p99' as const, values: m.timeline.p99Ms } },
+        ]
+      : [],
+  );
+  const timeline = timelineParts.length > 0 ? keep(mergeOnX(timelineParts)) : undefined;
+
+  // Percentile curves share one x grid (percentileGrid), so they align as they are.
+  const curves = models.flatMap((m, run) => (m.percentiles ? m.percentiles.series.map((s, variant) => ({ run, variant, x: m.percentiles!.x, s })) : []));
+  const percentiles =
+    curves.length > 0
+      ? keep({
+          x: curves[0].x,
+          series: curves.map(({ run, variant, s }) => ({ label: `${labels[run]} ${s.label}`, run, variant, metric: 'latency' as const, values: s.values })),
+        })
+      : undefined;
+
+  // Sweeps overlay when every run swept the same setting.
+  const sweeps = models.map((m) => m.sweep);
+  let sweep: SweepOverlay | undefined;
+  const first = sweeps[0];
+  if (first && first.axis !== 'test' && first.axis !== 'point' && sweeps.every((s) => s && s.axis === first.axis)) {
+    const merged = mergeOnX(
+      sweeps.flatMap((s, run) =>
+        s!.series.map((series, i) => ({ x: s!.x, series: { label: `${labels[run]} ${series.label}`, run, variant: i, metric: series.metric, values: series.median } })),
+      ),
+    );
+    const labelOf = new Map(sweeps.flatMap((s) => s!.x.map((x, i) => [x, s!.xLabels[i]] as const)));
+    sweep = keep({ ...merged, axis: first.axis, xLabels: merged.x.map((x) => labelOf.get(x) ?? String(x)), log: sweeps.every((s) => s!.log) });
+  }
+  return { timeline, percentiles, sweep };
+}
+
+function counts(comparison: Comparison): Record<Verdict, number> {
+  const out: Record<Verdict, number> = { better: 0, worse: 0, noise: 0 };
+  for (const row of comparison.rows) {
+    for (const cell of row.cells) for (const metric of metricsOf(row)) {
+      const verdict = cell?.metrics[metric].delta?.verdict;
+      if (verdict) out[verdict]++;
+    }
+  }
+  return out;
+}
+
+export function buildCompareViewModel(runs: RunFile[], options: CompareOptions = {}): CompareViewModel {
+  const comparison = comparisonOf(runs, options);
+  const labels = comparison.runs.map((run) => run.label);
+  const omitted: string[] = [];
+  return {
+    title: compareTitle(runs, labels),
+    comparison,
+    columns: comparison.runs.map((run, i) => ({
+      label: run.label,
+      id: run.id,
+      scenario: run.scenario,
+      facts: [run.server ?? 'server not read', `${run.client} client`, run.target].join(' · '),
+      status: run.status,
+      reference: i === 0,
+    })),
+    lead: leadSentence(comparison.differences),
+    // Status first (partial results), then the plan, then the setup: the order they matter in.
+    differences: [...comparison.differences]
+      .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
+      .map((d) => ({ kind: d.kind, text: d.text })),
+    lines: lines(comparison),
+    counts: counts(comparison),
+    ...overlays(runs, labels, omitted),
+    omitted,
+  };
+}
+
+const KIND_ORDER: DifferenceKind[] = ['status', 'plan', 'setup'];

@@ -1,0 +1,127 @@
+// The comparison panel in headless Chromium, with the HTML and CSP the host serves and two real runs of
+// one scenario (test/browser/fixtures/compare-a/-b: 10 clients, then 50). Skips when Chromium is missing.
+// Screenshots go to $RBENCH_SCREENSHOT_DIR (default: a temp folder); `RBENCH_SCREENSHOT_DIR=docs/images`
+// refreshes the README's.
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunFile } from '../../src/results/runFile';
+import { buildCompareViewModel } from '../../src/views/compareModel';
+import { parseCompareMessage } from '../../src/views/messages';
+import { pngBytes } from '../../src/views/exportFiles';
+import { repoRoot } from '../unit/scenario/helpers';
+import { browserUnavailable, chartInk, colourInk, launchBrowser, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any, getComputedStyle: any;
+
+const screenshotDir = resolve(process.env.RBENCH_SCREENSHOT_DIR ?? join(tmpdir(), 'rbench-screenshots'));
+const PATHS = ['/work/.rbench/runs/compare-a.rbench-run.json', '/work/.rbench/runs/compare-b.rbench-run.json'];
+
+/** `#rrggbb` → `rgb(r, g, b)`, as getComputedStyle reports colours. */
+function rgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+describe('comparison panel (browser)', function () {
+  this.timeout(120_000);
+  let browser: PanelBrowser;
+  const runs = [readFixture<RunFile>('compare-a.rbench-run.json'), readFixture<RunFile>('compare-b.rbench-run.json')];
+  const model = buildCompareViewModel(runs);
+
+  before(async function () {
+    const why = browserUnavailable();
+    if (why) {
+      console.log(`    skipping the browser tests: ${why}`);
+      this.skip();
+    }
+    if (!existsSync(join(repoRoot(), 'dist', 'webview', 'compare.js'))) throw new Error('dist/webview/compare.js is missing: run `npm run build` first');
+    mkdirSync(screenshotDir, { recursive: true });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  async function showComparison(theme: ThemeName): Promise<OpenPanel> {
+    const panel = await openPanel(browser, theme, undefined, 'compare');
+    await panel.post({ type: 'compare', runs, paths: PATHS });
+    await panel.page.waitForFunction(() => document.body.dataset.rendered === 'true');
+    return panel;
+  }
+
+  async function assertNoCspViolations(panel: OpenPanel): Promise<void> {
+    const unexpected = (await panel.violations()).filter((v) => !(v.directive === 'script-src' && v.blocked === 'eval'));
+    assert.deepEqual(unexpected, [], 'CSP violations');
+  }
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`shows two runs as a diff, differences first, with coloured deltas and overlaid charts (${theme})`, async () => {
+      const panel = await showComparison(theme);
+      const page = panel.page;
+      const colours = THEMES[theme].variables;
+
+      // The differences come before the numbers.
+      const order = await page.evaluate(() => [...document.querySelectorAll('#root > *')].map((n: any) => n.id || n.className || n.tagName.toLowerCase()));
+      assert.ok(order.indexOf('differences') >= 0 && order.indexOf('differences') < order.indexOf('table-wrap'), order.join(' '));
+      assert.equal(await page.textContent('#differences h2'), model.lead);
+      assert.match((await page.textContent('#differences li')) ?? '', /clients: 10 → 50/);
+
+      // A column per run, the reference first; a line per test × metric; the second run's deltas coloured.
+      const headers = await page.$$eval('#compare-table thead th', (ths: any[]) => ths.map((th) => th.textContent));
+      assert.deepEqual(headers, ['Test', 'Metric', `${model.columns[0].label} (reference)`, model.columns[1].label]);
+      const cells = await page.$$eval('#compare-table tbody tr', (trs: any[]) => trs.map((tr) => [...tr.children].map((c: any) => c.textContent)));
+      assert.deepEqual(cells, model.lines.map((l) => [l.first ? l.test : '', l.metricLabel, l.cells[0].text, `${l.cells[1].text} ${l.cells[1].change}`]));
+      const deltas = await page.$$eval('#compare-table .delta', (spans: any[]) => spans.map((s) => ({ cls: s.className, colour: getComputedStyle(s).color })));
+      assert.equal(deltas.length, model.lines.length);
+      const expected = { better: rgb(colours['charts-green']), worse: rgb(colours['charts-red']), noise: rgb(colours.descriptionForeground) };
+      deltas.forEach((d, i) => {
+        const verdict = model.lines[i].cells[1].verdict!;
+        assert.equal(d.cls, `delta delta-${verdict}`);
+        assert.equal(d.colour, expected[verdict], `${verdict} colour`);
+      });
+
+      // Charts: each run's colour drawn in the overlaid timeline and percentile curves.
+      assert.deepEqual(Object.keys(await chartInk(page)).sort(), ['percentiles', 'timeline']);
+      for (const chart of ['timeline', 'percentiles']) {
+        assert.ok((await colourInk(page, chart, colours['charts-blue'])) > 100, `${chart}: reference run drawn`);
+        assert.ok((await colourInk(page, chart, colours['charts-orange'])) > 100, `${chart}: second run drawn`);
+      }
+      const legend = await page.$$eval('figure[data-chart="percentiles"] .u-legend .u-label', (labels: any[]) => labels.map((l) => l.textContent));
+      assert.deepEqual(legend.slice(1), model.percentiles!.series.map((s) => s.label));
+      await assertNoCspViolations(panel);
+      await page.screenshot({ path: join(screenshotDir, theme === 'dark' ? 'compare-two-runs.png' : 'compare-two-runs-light.png'), fullPage: true });
+      await page.close();
+    });
+  }
+
+  it('sends exports, chart PNGs and open requests the host accepts', async () => {
+    const panel = await showComparison('dark');
+    const page = panel.page;
+    await page.click('#copy-markdown');
+    await page.click('#save-csv');
+    await page.click('figure[data-chart="timeline"] vscode-button');
+    await page.click('#compare-runs li:nth-child(2) button.link');
+    const accepted = (await panel.posted()).map((m) => parseCompareMessage(m)).filter((m) => m && m.type !== 'ready');
+    assert.deepEqual(accepted.map((m) => m!.type), ['export', 'export', 'save-png', 'open-run']);
+    assert.deepEqual(accepted[0], { type: 'export', format: 'markdown', to: 'clipboard' });
+    assert.deepEqual(accepted[1], { type: 'export', format: 'csv', to: 'file' });
+    const png = accepted[2];
+    assert.ok(png?.type === 'save-png' && png.chart === 'timeline' && pngBytes(png.dataUrl), 'a real PNG');
+    assert.deepEqual(accepted[3], { type: 'open-run', index: 1 });
+    await panel.post({ type: 'notice', text: 'Copied the comparison as Markdown.' });
+    assert.equal(await page.textContent('#notice'), 'Copied the comparison as Markdown.');
+    await page.close();
+  });
+
+  it('says so when a run file cannot be read', async () => {
+    const panel = await openPanel(browser, 'light', undefined, 'compare');
+    await panel.post({ type: 'error', message: '/x.rbench-run.json: not a readable run file' });
+    await panel.page.waitForSelector('.error-message');
+    assert.equal(await panel.page.textContent('.error-message'), '/x.rbench-run.json: not a readable run file');
+    await panel.page.close();
+  });
+});

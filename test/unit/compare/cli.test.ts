@@ -1,0 +1,135 @@
+// `rbench compare` and `rbench run --baseline/--pin` as a user runs them: the built CLI against a real server.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import type { Comparison } from '../../../src/results/compare';
+import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { useRedisServer } from '../../helpers/redis';
+
+describe('rbench compare and the regression gate (CLI)', function () {
+  this.timeout(60_000);
+  const server = useRedisServer();
+  let scratch: Scratch;
+  beforeEach(() => (scratch = new Scratch()));
+  afterEach(() => scratch.remove());
+
+  /** Run files in the scratch folder's run folder, oldest first (relative paths). */
+  const runPaths = () =>
+    readdirSync(join(scratch.dir, '.rbench/runs'))
+      .filter((name) => name.endsWith('.rbench-run.json'))
+      .sort()
+      .map((name) => join('.rbench/runs', name));
+
+  async function run(args: string[], expectedCode = 0) {
+    const result = await runCli(['run', ...args, '--url', server().url], { cwd: scratch.dir });
+    assert.equal(result.code, expectedCode, result.stdout + result.stderr);
+    return result;
+  }
+
+  const GET_SCENARIO = '### get\nclients 4\nrequests 20k\nkeys 1000\nGET cmp:__key__\n';
+
+  it('compares two real runs: differences first, then a column per run (text, Markdown, JSON, CSV)', async () => {
+    const file = scratch.write('setget.rbench', '@c = 2\n### set get\nclients {{c}}\nrequests 5000\nSET cmp:__key__ __value__\nGET cmp:__key__\n');
+    await run([file, '-q']);
+    const [first] = runPaths();
+    // The second run uses 4 clients: the gate refuses to compare, naming the change.
+    const second = await run([file, '--var', 'c=4', '--baseline', first, '--max-regression', '900%'], 1);
+    assert.match(second.stderr, /REGRESSION {2}set get: not comparable with the baseline: the plans differ \(clients: 2 → 4\)/);
+    const [, latest] = runPaths();
+
+    const markdown = await runCli(['compare', first, latest, '--markdown'], { cwd: scratch.dir });
+    assert.equal(markdown.code, 0, markdown.stderr);
+    const lines = markdown.stdout.split('\n');
+    assert.equal(lines[0], '### RBench comparison: "set get": #2 vs #1');
+    assert.ok(lines.indexOf('- clients: 2 → 4') > 0 && lines.indexOf('- clients: 2 → 4') < lines.indexOf('| command | metric | #1 | #2 |'), markdown.stdout);
+    assert.match(markdown.stdout, /^\| SET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d% (✅|❌|~)\) \|$/m);
+    assert.match(markdown.stdout, /^\| GET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d% (✅|❌|~)\) \|$/m);
+    assert.match(markdown.stdout, /^\| {2}\| p99 ms \| \d+\.\d{3} \| \d+\.\d{3} \(/m);
+
+    const text = await runCli(['compare', first, latest, '--csv', 'cmp.csv'], { cwd: scratch.dir });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /Differences \(read these before the numbers\):\n {2}! clients: 2 → 4/);
+    assert.match(text.stdout, /^SET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+(better|worse|noise)$/m);
+    const csv = readFileSync(join(scratch.dir, 'cmp.csv'), 'utf8').trim().split('\n');
+    assert.equal(csv.length, 1 + 2 * 7 * 2, 'SET and GET × 7 metrics × 2 runs');
+
+    const json = await runCli(['compare', first, latest, '--json', '--noise', '50%'], { cwd: scratch.dir });
+    const comparison = JSON.parse(json.stdout) as Comparison;
+    assert.equal(comparison.noisePercent, 50);
+    assert.deepEqual(comparison.rows.map((row) => row.test), ['SET', 'GET']);
+    assert.equal(comparison.rows[0].cells[1]?.requests, 5000);
+    assert.deepEqual(comparison.differences.map((d) => d.text), ['clients: 2 → 4']);
+  });
+
+  it('exits 2 for an unreadable run file or a single run', async () => {
+    const missing = await runCli(['compare', 'nope.json', 'nope2.json'], { cwd: scratch.dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /nope\.json: not a readable run file/);
+    writeFileSync(join(scratch.dir, 'other.json'), '{"version": 7}');
+    const wrong = await runCli(['compare', 'other.json', 'other.json'], { cwd: scratch.dir });
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /other\.json: run file version 7 is not supported/);
+    await run([scratch.write('one.rbench', '### one\nrequests 500\nPING\n'), '-q']);
+    const single = await runCli(['compare', runPaths()[0]], { cwd: scratch.dir });
+    assert.equal(single.code, 2);
+    assert.match(single.stderr, /name at least two runs/);
+  });
+
+  it('exits 1 naming the throughput drop and p99 rise when the server got slower', async () => {
+    const file = scratch.write('get.rbench', GET_SCENARIO);
+    await run([file, '-q']);
+    const [baseline] = runPaths();
+
+    // The server stalls for 20 ms out of every ~30 while the second run goes on.
+    const slowed = startCli(['run', file, '--url', server().url, '--baseline', baseline, '--max-regression', '10%'], { cwd: scratch.dir });
+    let finished = false;
+    const result = slowed.done.then((r) => ((finished = true), r));
+    const side = new Redis(server().url);
+    try {
+      for (let i = 0; i < 1000 && !finished; i++) {
+        await side.call('DEBUG', 'SLEEP', '0.02');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      side.disconnect();
+    }
+    const { code, stdout, stderr } = await result;
+    assert.equal(code, 1, stdout + stderr);
+    assert.match(stderr, /^REGRESSION {2}get: GET: throughput dropped \d+\.\d% \([\d,]+ → [\d,]+ ops\/s\), more than the 10% allowed$/m);
+    assert.match(stderr, /^REGRESSION {2}get: GET: p99 rose \d+\.\d% \(\d+\.\d{3} → \d+\.\d{3} ms\), more than the 10% allowed$/m);
+    assert.match(stdout, /Comparison: "get": this run vs baseline/);
+    assert.match(stdout, /^GET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+-\d+\.\d%\s+worse$/m);
+  });
+
+  it('passes the same run on the same server within a (generous) limit', async () => {
+    const file = scratch.write('get.rbench', GET_SCENARIO);
+    await run([file, '-q']);
+    const [baseline] = runPaths();
+    // p99 of identical 1-second runs varies several-fold on a busy machine: the limit leaves room for that.
+    const result = await run([file, '--baseline', baseline, '--max-regression', '900%']);
+    assert.match(result.stdout, /No differences in plan, server, client path, machine or status\./);
+    assert.match(result.stdout, new RegExp(`No regression beyond 900% against the baseline ${baseline.replace(/[.]/g, '\\.')}`));
+    assert.equal(result.stderr.match(/REGRESSION/g), null);
+  });
+
+  it('pins runs as baselines and compares with the pinned one; an unpinned scenario only warns', async () => {
+    const file = scratch.write('get.rbench', GET_SCENARIO);
+    const other = scratch.write('other.rbench', '### other\nrequests 1000\nPING\n');
+    const pinned = await run(['get.rbench', '-q', '--pin']);
+    assert.equal(pinned.stderr, '');
+    const [baseline] = runPaths();
+    assert.deepEqual(JSON.parse(readFileSync(join(scratch.dir, '.rbench/baselines.json'), 'utf8')), { 'get.rbench#get': baseline });
+
+    const gated = await run([file, other, '--baseline', 'pinned', '--max-regression', '900%', '--json', 'out.json']);
+    assert.match(gated.stdout, /Comparison: "get": this run vs baseline/);
+    assert.match(gated.stderr, /warning: no pinned baseline for "other\.rbench#other" in \.rbench\/baselines\.json/);
+
+    // What CI posts on a pull request: each run of out.json against its pinned baseline, as Markdown.
+    const comment = await runCli(['compare', '--baseline', 'pinned', 'out.json', '--markdown'], { cwd: scratch.dir });
+    assert.equal(comment.code, 0, comment.stderr);
+    assert.match(comment.stdout, /^### RBench comparison: "get": this run vs baseline$/m);
+    assert.match(comment.stdout, /^\| command \| metric \| baseline \| this run \|$/m);
+    assert.match(comment.stderr, /no pinned baseline for "other\.rbench#other"/);
+  });
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pinBaseline, readBaselines } from '../../../src/results/baselines';
+import { groupRuns, NO_FILE_LABEL, oldestFirst, scenarioRuns } from '../../../src/editor/historyModel';
+import type { RunEntry } from '../../../src/editor/runsIndex';
+
+const ROOT = '/work/project';
+const NOW = Date.parse('2026-11-30T12:00:00.000Z');
+
+function entry(id: string, scenario: string, file: string | undefined, overrides: Partial<RunEntry> = {}): RunEntry {
+  return {
+    path: `${ROOT}/.rbench/runs/${id}.rbench-run.json`,
+    id,
+    file,
+    scenario,
+    status: 'complete',
+    finishedAt: '2026-11-30T11:58:00.000Z',
+    headline: `${id} headline`,
+    ...overrides,
+  };
+}
+
+const ENTRIES = [
+  entry('20261130-100000-000-writes', 'writes', 'bench/cache.rbench'),
+  entry('20261130-110000-000-writes', 'writes', './bench/cache.rbench'),
+  entry('20261130-090000-000-reads', 'reads', 'bench\\cache.rbench', { status: 'failed', headline: 'failed: boom' }),
+  entry('20261130-080000-000-ping', 'ping', 'a.rbench', { status: 'cancelled', finishedAt: '2026-11-28T12:00:00.000Z' }),
+  entry('20261130-070000-000-loose', 'loose', undefined),
+];
+
+describe('history: grouping runs for the Benchmark Runs view', () => {
+  it('groups by scenario file then scenario (by name), runs newest first, whatever the recorded path style', () => {
+    const groups = groupRuns(ENTRIES, { now: NOW });
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.scenarios.map((s) => [s.name, s.runs.map((r) => r.entry.id)])]),
+      [
+        ['a.rbench', [['ping', ['20261130-080000-000-ping']]]],
+        ['bench/cache.rbench', [['reads', ['20261130-090000-000-reads']], ['writes', ['20261130-110000-000-writes', '20261130-100000-000-writes']]]],
+        [NO_FILE_LABEL, [['loose', ['20261130-070000-000-loose']]]],
+      ],
+    );
+  });
+
+  it('labels each run with its headline, age and status icon, and a tooltip with the file', () => {
+    const [ping] = groupRuns(ENTRIES, { now: NOW })[0].scenarios[0].runs;
+    assert.equal(ping.label, '20261130-080000-000-ping headline');
+    assert.equal(ping.description, '2 days ago');
+    assert.equal(ping.icon, 'cancelled');
+    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/work\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
+    const reads = groupRuns(ENTRIES, { now: NOW })[1].scenarios[0].runs[0];
+    assert.deepEqual([reads.label, reads.icon, reads.description], ['failed: boom', 'failed', '2 min ago']);
+  });
+
+  it('marks the run pinned in baselines.json, and only that run of that scenario', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rbench-history-'));
+    const entries = ENTRIES.map((e) => ({ ...e, path: e.path.replace(ROOT, root) }));
+    pinBaseline(root, { scenarioFile: 'bench/cache.rbench', scenarioName: 'writes', runFile: entries[0].path });
+    assert.deepEqual(readBaselines(root), { 'bench/cache.rbench#writes': '.rbench/runs/20261130-100000-000-writes.rbench-run.json' });
+    const groups = groupRuns(entries, { now: NOW, root, baselines: readBaselines(root) });
+    const writes = groups[1].scenarios[1];
+    assert.equal(writes.baselinePath, entries[0].path);
+    assert.deepEqual(writes.runs.map((r) => [r.isBaseline, r.icon, r.description]), [
+      [false, 'complete', '2 min ago'],
+      [true, 'baseline', 'baseline · 2 min ago'],
+    ]);
+    assert.match(writes.runs[1].tooltip, /Pinned as this scenario’s baseline/);
+    assert.equal(groups[1].scenarios[0].baselinePath, undefined, 'the other scenario of the file has none');
+    assert.ok(groups.flatMap((g) => g.scenarios).flatMap((s) => s.runs).filter((r) => r.isBaseline).length === 1);
+  });
+
+  it('finds a scenario\'s runs newest first, and orders a comparison oldest first', () => {
+    assert.deepEqual(scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes').map((e) => e.id), ['20261130-110000-000-writes', '20261130-100000-000-writes']);
+    assert.deepEqual(scenarioRuns(ENTRIES, 'other.rbench', 'writes'), []);
+    assert.deepEqual(oldestFirst(scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes')).map((e) => e.id), ['20261130-100000-000-writes', '20261130-110000-000-writes']);
+  });
+});

@@ -1,0 +1,111 @@
+// The comparison panel's charts: every run overlaid on shared axes, one colour per run (the theme's
+// palette, in column order), with the results panel's axes, legend values and PNG export (_charts.ts).
+import type uPlot from 'uplot';
+import { formatOpsShort } from '../src/results/format';
+import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
+import { axis, colour, legendValue, ms, msTick, seconds, type ChartSpec } from './_charts';
+import type { Theme } from './_theme';
+
+/** Dash patterns for a run's second, third… series (its first is solid). */
+const DASHES: (number[] | undefined)[] = [undefined, [6, 4], [2, 3], [10, 3, 2, 3]];
+
+function line(theme: Theme, s: OverlaySeries, variant: number, format: (v: number) => string, scale?: string): uPlot.Series {
+  return {
+    label: s.label,
+    ...(scale ? { scale } : {}),
+    stroke: colour(theme, s.run),
+    width: variant === 0 ? 1.75 : 1.25,
+    dash: DASHES[variant % DASHES.length],
+    spanGaps: false,
+    value: legendValue(format),
+  };
+}
+
+const msValue = (v: number) => `${ms(v)} ms`;
+
+export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartSpec[] {
+  const specs: ChartSpec[] = [];
+  const runs = model.columns.map((c) => c.label).join(', ');
+
+  if (model.timeline) {
+    const t = model.timeline;
+    specs.push({
+      id: 'timeline',
+      title: 'Throughput and p99 over time',
+      description: `Line chart of requests per second (solid, left axis) and p99 latency in milliseconds (dashed, right axis) for each second since each run started, one colour per run: ${runs}.`,
+      signature: `timeline:${t.series.map((s) => s.label).join('|')}`,
+      options: {
+        scales: { x: { time: false }, ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        series: [
+          { label: 'time', value: legendValue(seconds) },
+          ...t.series.map((s) => (s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms'))),
+        ],
+        axes: [
+          axis(theme, { values: (_u, splits) => splits.map(seconds) }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+      },
+      data: [t.x, ...t.series.map((s) => s.values)] as uPlot.AlignedData,
+    });
+  }
+
+  if (model.percentiles) {
+    const p = model.percentiles;
+    const labels: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+    specs.push({
+      id: 'percentiles',
+      title: 'Latency by percentile',
+      description: `Percentile curves (HDR style) of latency in milliseconds from p0 to p99.999, one colour per run (${runs}), one dash pattern per test. The table lists p50, p90, p99, p99.9 and max.`,
+      signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
+      options: {
+        scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+        series: [
+          { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
+          ...p.series.map((s) => line(theme, s, s.variant, msValue)),
+        ],
+        axes: [
+          axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => labels[v] ?? '') }),
+          axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+      },
+      data: [p.x, ...p.series.map((s) => s.values)] as uPlot.AlignedData,
+    });
+  }
+
+  if (model.sweep) {
+    const sw = model.sweep;
+    const labelAt = (v: number) => {
+      const i = sw.x.indexOf(v);
+      return i >= 0 ? sw.xLabels[i] : '';
+    };
+    specs.push({
+      id: 'sweep',
+      title: `Sweep: ${sw.axis}`,
+      description: `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}, medians over repeats, one colour per run: ${runs}.`,
+      signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
+      options: {
+        scales: {
+          x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
+          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+        },
+        series: [
+          { label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) },
+          ...sw.series.map((s) => ({
+            ...(s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms')),
+            spanGaps: true,
+            points: { show: true, size: 6, fill: colour(theme, s.run) },
+          })),
+        ],
+        axes: [
+          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+        ],
+      },
+      data: [sw.x, ...sw.series.map((s) => s.values)] as uPlot.AlignedData,
+    });
+  }
+  return specs;
+}

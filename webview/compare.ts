@@ -1,0 +1,192 @@
+// The comparison panel's browser script: what differs between the runs first, then the table (a column
+// per run, the first is the reference, deltas coloured better/worse/noise), then the runs' charts
+// overlaid. Built from src/views/compareModel (shared with the host and the unit tests).
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import uplotCss from 'uplot/dist/uPlot.min.css';
+import panelCss from './_styles.css';
+import type { CompareHostMessage, CompareState, CompareWebviewMessage } from '../src/views/messages';
+import { buildCompareViewModel, type CompareViewModel } from '../src/views/compareModel';
+import { chartPng, mountChart, type ChartId, type MountedChart } from './_charts';
+import { compareChartSpecs } from './_compareCharts';
+import { button, custom, el, injectStyles } from './_dom';
+import { readTheme, watchTheme, type Theme } from './_theme';
+
+interface VsCodeApi {
+  postMessage(message: CompareWebviewMessage): void;
+  getState(): unknown;
+  setState(state: CompareState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+injectStyles(uplotCss, panelCss);
+
+let model: CompareViewModel | undefined;
+let theme: Theme = readTheme();
+const charts = new Map<ChartId, MountedChart>();
+const root = document.getElementById('root') as HTMLElement;
+
+const VERDICT_WORDS = { better: 'better', worse: 'worse', noise: 'within noise' } as const;
+
+function renderHeader(m: CompareViewModel): HTMLElement {
+  const runs = el(
+    'ol',
+    { class: 'compare-runs', id: 'compare-runs' },
+    ...m.columns.map((column, i) => {
+      const open = el('button', { class: 'link', type: 'button', title: `Open ${column.id} in the run viewer` }, column.label);
+      open.addEventListener('click', () => vscode.postMessage({ type: 'open-run', index: i }));
+      return el(
+        'li',
+        { class: `series-${i % 6}` },
+        el('span', { class: 'swatch', 'aria-hidden': 'true' }),
+        open,
+        column.reference ? custom('vscode-badge', {}, 'reference') : '',
+        ' ',
+        el('span', { class: `status-${column.status}` }, column.status),
+        el('span', { class: 'detail' }, ` — ${column.scenario} · ${column.facts} · ${column.id}`),
+      );
+    }),
+  );
+  const { better, worse, noise } = m.counts;
+  const summary = el(
+    'p',
+    { class: 'compare-summary', id: 'compare-summary' },
+    `Against ${m.columns[0].label}: `,
+    el('span', { class: 'delta-better' }, `${better} better`),
+    ', ',
+    el('span', { class: 'delta-worse' }, `${worse} worse`),
+    ', ',
+    el('span', { class: 'delta-noise' }, `${noise} within noise`),
+    ` (±${m.comparison.noisePercent}%).`,
+  );
+  return el('header', {}, el('h1', {}, m.title), runs, summary);
+}
+
+function renderToolbar(): HTMLElement {
+  const exportTo = (format: 'csv' | 'markdown', to: 'clipboard' | 'file') => vscode.postMessage({ type: 'export', format, to });
+  return el(
+    'div',
+    { class: 'toolbar', role: 'toolbar', 'aria-label': 'Export' },
+    button('Copy as Markdown', () => exportTo('markdown', 'clipboard'), { id: 'copy-markdown' }),
+    button('Copy as CSV', () => exportTo('csv', 'clipboard'), { secondary: true, id: 'copy-csv' }),
+    button('Save Markdown…', () => exportTo('markdown', 'file'), { secondary: true, id: 'save-markdown' }),
+    button('Save CSV…', () => exportTo('csv', 'file'), { secondary: true, id: 'save-csv' }),
+    el('span', { class: 'notice', id: 'notice', role: 'status' }),
+  );
+}
+
+function renderDifferences(m: CompareViewModel): HTMLElement {
+  if (!m.lead) return el('p', { class: 'no-differences', id: 'differences' }, 'No differences in plan, server, client path, machine or status: the numbers below compare like with like.');
+  return el(
+    'section',
+    { class: 'warnings', id: 'differences', 'aria-label': 'Differences between the runs' },
+    el('h2', {}, m.lead),
+    el('ul', {}, ...m.differences.map((d) => el('li', { class: `difference-${d.kind}` }, el('span', { class: 'difference-kind' }, d.kind), ' ', d.text))),
+  );
+}
+
+function renderTable(m: CompareViewModel): HTMLElement {
+  const table = el('table', { id: 'compare-table', class: 'compare-table' });
+  table.append(el('caption', {}, `Each run against ${m.columns[0].label} (the reference)`));
+  const head = el(
+    'tr',
+    {},
+    el('th', { scope: 'col' }, 'Test'),
+    el('th', { scope: 'col' }, 'Metric'),
+    ...m.columns.map((column, i) => el('th', { scope: 'col', class: `num series-${i % 6}` }, el('span', { class: 'swatch', 'aria-hidden': 'true' }), column.label + (column.reference ? ' (reference)' : ''))),
+  );
+  const body = el('tbody');
+  for (const line of m.lines) {
+    const tr = el('tr', { class: [line.first ? 'group-start' : '', line.command ? 'command' : ''].filter(Boolean).join(' ') });
+    tr.append(el('th', { scope: 'row' }, line.first ? line.test : ''), el('td', { class: 'metric' }, line.metricLabel));
+    for (const cell of line.cells) {
+      const td = el('td', { class: 'num' }, cell.text);
+      if (cell.spread) td.title = cell.spread;
+      if (cell.change && cell.verdict) {
+        td.append(' ', el('span', { class: `delta delta-${cell.verdict}`, title: VERDICT_WORDS[cell.verdict] }, cell.change));
+        td.dataset.verdict = cell.verdict;
+      }
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(el('thead', {}, head), body);
+  return el('div', { class: 'table-wrap' }, table);
+}
+
+function destroyCharts(): void {
+  for (const chart of charts.values()) chart.plot.destroy();
+  charts.clear();
+}
+
+function renderCharts(m: CompareViewModel, section: HTMLElement): void {
+  destroyCharts();
+  section.replaceChildren();
+  const specs = compareChartSpecs(m, theme);
+  const targets: { spec: (typeof specs)[number]; target: HTMLElement }[] = [];
+  for (const spec of specs) {
+    const target = el('div', { class: 'chart', role: 'img', 'aria-label': spec.description, 'aria-describedby': 'compare-table' });
+    const save = button('Save PNG…', () => {
+      const chart = charts.get(spec.id);
+      if (chart) vscode.postMessage({ type: 'save-png', chart: spec.id, dataUrl: chartPng(chart, theme) });
+    }, { secondary: true });
+    save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
+    section.append(el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), target));
+    targets.push({ spec, target });
+  }
+  // Plots are created once their figures are in the grid, at the width each figure got.
+  for (const { spec, target } of targets) charts.set(spec.id, mountChart(spec, target, Math.max(320, target.clientWidth || 600)));
+  if (m.omitted.length > 0) section.append(el('p', { class: 'omitted' }, `Not charted (too many series): ${m.omitted.join(', ')}.`));
+}
+
+const chartSection = el('section', { class: 'charts', 'aria-label': 'Charts' });
+
+function render(m: CompareViewModel): void {
+  root.replaceChildren(renderHeader(m), renderToolbar(), renderDifferences(m), renderTable(m), chartSection);
+  renderCharts(m, chartSection);
+  requestAnimationFrame(() => (document.body.dataset.rendered = 'true'));
+}
+
+function onMessage(message: CompareHostMessage): void {
+  switch (message.type) {
+    case 'compare':
+      model = buildCompareViewModel(message.runs, { noisePercent: message.noisePercent });
+      vscode.setState({ paths: message.paths });
+      render(model);
+      break;
+    case 'error':
+      destroyCharts();
+      root.replaceChildren(el('h1', {}, 'Cannot compare these runs'), el('p', { class: 'error-message', role: 'alert' }, message.message));
+      break;
+    case 'notice': {
+      const notice = document.getElementById('notice');
+      if (notice) notice.textContent = message.text;
+      break;
+    }
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<CompareHostMessage>) => {
+  const message = event.data;
+  if (message && typeof message === 'object' && typeof message.type === 'string') onMessage(message);
+});
+
+// Plots follow the window's width.
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    for (const chart of charts.values()) {
+      const target = chart.plot.root.parentElement;
+      if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
+    }
+  }, 50);
+}).observe(root);
+
+watchTheme(() => {
+  theme = readTheme();
+  if (model) renderCharts(model, chartSection);
+});
+
+vscode.postMessage({ type: 'ready' });
