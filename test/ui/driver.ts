@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   for (const name of Object.values(SCREENSHOTS).concat('failure.png')) rmSync(path.join(artifacts, name), { force: true });
   for (const file of [serverLog, browserLog]) writeFileSync(file, '');
   makeWorkspace();
-  writeUserSettings(userDataDir, { 'workbench.tips.enabled': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'editor.minimap.enabled': false });
+  writeUserSettings(userDataDir, { 'workbench.tips.enabled': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'editor.minimap.enabled': false, 'remote.autoForwardPorts': false });
   const playwright = await loadPlaywright();
 
   let server: CodeServer | undefined;
