@@ -502,7 +502,7 @@ function describeRun(run: ComparedRun, reference: boolean): string {
 }
 
 /** The metrics worth a line for a row: errors only when some run had any. */
-function metricsShown(row: ComparisonRow): ComparedMetric[] {
+export function metricsShown(row: ComparisonRow): ComparedMetric[] {
   return COMPARED_METRICS.filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
 }
 
@@ -548,7 +548,8 @@ function grid(comparison: Comparison, style: Style): Grid {
   return { columns, cells };
 }
 
-function verdictCounts(comparison: Comparison): Record<Verdict, number> {
+/** How many changes of each verdict the comparison holds, over the metrics shown. */
+export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
   const counts: Record<Verdict, number> = { better: 0, worse: 0, noise: 0 };
   for (const row of comparison.rows) {
     for (const cell of row.cells) {

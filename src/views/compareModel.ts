@@ -3,7 +3,7 @@
 // series of all runs overlaid on shared axes. Built on results/compare (the same comparison the CLI
 // prints) and the results panel's view-model (its timeline, percentile and sweep series per run).
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
-import { compareRuns, COMPARED_METRICS, formatChange, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
+import { compareRuns, formatChange, metricsShown, METRIC_INFO, verdictCounts, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
 import type { RunFile } from '../results/runFile';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
 
@@ -131,11 +131,6 @@ export function leadSentence(differences: readonly Difference[]): string | undef
   return 'Some runs hold partial results: read these before the numbers.';
 }
 
-/** Errors get a line only when some run had any (as in the CLI's table). */
-function metricsOf(row: ComparisonRow): ComparedMetric[] {
-  return COMPARED_METRICS.filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
-}
-
 function rowLabel(row: ComparisonRow, phases: number): string {
   const test = testName(row.point, row.phase, row.test, phases);
   return row.command === 'total' ? test : `${test} › ${row.command}`;
@@ -145,7 +140,7 @@ function lines(comparison: Comparison): CompareLine[] {
   const phases = new Set(comparison.rows.map((row) => row.phase)).size;
   const out: CompareLine[] = [];
   for (const row of comparison.rows) {
-    metricsOf(row).forEach((metric, i) => {
+    metricsShown(row).forEach((metric, i) => {
       const info = METRIC_INFO[metric];
       out.push({
         test: rowLabel(row, phases),
@@ -241,17 +236,6 @@ function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<Co
   return { timeline, percentiles, sweep };
 }
 
-function counts(comparison: Comparison): Record<Verdict, number> {
-  const out: Record<Verdict, number> = { better: 0, worse: 0, noise: 0 };
-  for (const row of comparison.rows) {
-    for (const cell of row.cells) for (const metric of metricsOf(row)) {
-      const verdict = cell?.metrics[metric].delta?.verdict;
-      if (verdict) out[verdict]++;
-    }
-  }
-  return out;
-}
-
 export function buildCompareViewModel(runs: RunFile[], options: CompareOptions = {}): CompareViewModel {
   const comparison = comparisonOf(runs, options);
   const labels = comparison.runs.map((run) => run.label);
@@ -273,7 +257,7 @@ export function buildCompareViewModel(runs: RunFile[], options: CompareOptions =
       .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
       .map((d) => ({ kind: d.kind, text: d.text })),
     lines: lines(comparison),
-    counts: counts(comparison),
+    counts: verdictCounts(comparison),
     ...overlays(runs, labels, omitted),
     omitted,
   };
