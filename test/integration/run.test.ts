@@ -177,7 +177,9 @@ describe('Running scenarios from the editor', function () {
       `rbench-e2e|     host event-loop lag p99 ${idleP99Ms.toFixed(1)} ms before the run, ${outcome.hostLag.p99Ms.toFixed(1)} ms during it ` +
         `(max ${outcome.hostLag.maxMs.toFixed(1)} ms); stopped ${stopMs} ms after cancel`,
     );
-    assert.ok(outcome.hostLag.p99Ms < 50, `host event-loop lag p99 ${outcome.hostLag.p99Ms} ms`);
+    // A blocked host thread shows as lag of a whole load (seconds); on a 2-core machine shared with
+    // chromium, code-server and redis-server, scheduling alone adds tens of ms, hence the margin.
+    assert.ok(outcome.hostLag.p99Ms < 100, `host event-loop lag p99 ${outcome.hostLag.p99Ms} ms`);
   });
 
   it('refuses to start the same scenario twice at once', async function () {
