@@ -3,7 +3,7 @@
 // A B A B … with the same clients, pipeline, request count, key space and value size.
 // Prints the median ratio rbench/redis-benchmark per configuration.
 //
-//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only NAME]
+//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { ensureBuilt, median, rbenchRun, startServer } from './lib.mjs';
@@ -21,7 +21,7 @@ const configs = [
   { name: 'SET P100', test: 'set', clients: 50, pipeline: 100, size: 3, requests: 6_000_000 },
   { name: 'GET P100', test: 'get', clients: 50, pipeline: 100, size: 3, requests: 6_000_000 },
   { name: 'SET 748B c4', test: 'set', clients: 4, pipeline: 1, size: 748, requests: 300_000 },
-].filter((c) => !values.only || c.name.toLowerCase().includes(values.only.toLowerCase()));
+].filter((c) => !values.only || values.only.toLowerCase().split(',').includes(c.name.toLowerCase()));
 
 const KEYSPACE = 100_000;
 
