@@ -5,6 +5,9 @@ import { formatLatency, formatOpsShort } from '../src/results/format';
 import type { EventMark, ViewModel } from '../src/views/model';
 import type { Theme } from './_theme';
 
+/** Tick labels of the percentile axis, where x = 1 / (1 - p). */
+export const PERCENTILE_AXIS_LABELS: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+
 export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep';
 
 export interface ChartSpec {
@@ -197,7 +200,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.percentiles) {
     const p = model.percentiles;
-    const labels: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+    const labels = PERCENTILE_AXIS_LABELS;
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',

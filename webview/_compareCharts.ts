@@ -3,7 +3,7 @@
 import type uPlot from 'uplot';
 import { formatOpsShort } from '../src/results/format';
 import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
-import { axis, colour, legendValue, ms, msTick, seconds, type ChartSpec } from './_charts';
+import { axis, colour, legendValue, ms, msTick, PERCENTILE_AXIS_LABELS, seconds, type ChartSpec } from './_charts';
 import type { Theme } from './_theme';
 
 /** Dash patterns for a run's second, third… series (its first is solid). */
@@ -52,7 +52,7 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
 
   if (model.percentiles) {
     const p = model.percentiles;
-    const labels: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+    const labels = PERCENTILE_AXIS_LABELS;
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',

@@ -38,3 +38,17 @@ export function injectStyles(...sheets: string[]): void {
     document.head.append(style);
   }
 }
+
+/** Calls `handle` with each message the host posts; anything without a string `type` is ignored. */
+export function onHostMessage<T extends { type: string }>(handle: (message: T) => void): void {
+  window.addEventListener('message', (event: MessageEvent<T>) => {
+    const message = event.data;
+    if (message && typeof message === 'object' && typeof message.type === 'string') handle(message);
+  });
+}
+
+/** Shows the host's short notice (copied, saved, …) in the page's live region. */
+export function showNotice(text: string): void {
+  const notice = document.getElementById('notice');
+  if (notice) notice.textContent = text;
+}

@@ -9,7 +9,7 @@ import type { CompareHostMessage, CompareState, CompareWebviewMessage } from '..
 import { buildCompareViewModel, type CompareViewModel } from '../src/views/compareModel';
 import { chartPng, mountChart, type ChartId, type MountedChart } from './_charts';
 import { compareChartSpecs } from './_compareCharts';
-import { button, custom, el, injectStyles } from './_dom';
+import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
@@ -159,18 +159,13 @@ function onMessage(message: CompareHostMessage): void {
       destroyCharts();
       root.replaceChildren(el('h1', {}, 'Cannot compare these runs'), el('p', { class: 'error-message', role: 'alert' }, message.message));
       break;
-    case 'notice': {
-      const notice = document.getElementById('notice');
-      if (notice) notice.textContent = message.text;
+    case 'notice':
+      showNotice(message.text);
       break;
-    }
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<CompareHostMessage>) => {
-  const message = event.data;
-  if (message && typeof message === 'object' && typeof message.type === 'string') onMessage(message);
-});
+onHostMessage<CompareHostMessage>(onMessage);
 
 // Plots follow the window's width.
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;

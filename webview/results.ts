@@ -10,7 +10,7 @@ import type { HostMessage, PanelState, WebviewMessage } from '../src/views/messa
 import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveRunState, type SortSpec, type ViewModel } from '../src/views/model';
 import type { RunFile } from '../src/results/runFile';
 import { chartPng, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
-import { button, custom, el, injectStyles } from './_dom';
+import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
@@ -297,18 +297,13 @@ function onMessage(message: HostMessage): void {
     case 'error':
       showError(message.message);
       break;
-    case 'notice': {
-      const notice = document.getElementById('notice');
-      if (notice) notice.textContent = message.text;
+    case 'notice':
+      showNotice(message.text);
       break;
-    }
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
-  const message = event.data;
-  if (message && typeof message === 'object' && typeof message.type === 'string') onMessage(message);
-});
+onHostMessage<HostMessage>(onMessage);
 
 watchTheme(() => {
   theme = readTheme();

@@ -9,24 +9,11 @@ import type { RBenchEditorApi } from '../../src/editor';
 import type { HistoryNode } from '../../src/editor/history';
 import type { RunOutcome } from '../../src/editor/runService';
 import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
+import { tabs, waitFor } from './helpers';
 
 const SCENARIO = ['### tiny compare', 'clients 1', 'requests 300', 'PING', ''].join('\n');
 
-function tabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
-}
-
 const isComparePanel = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('rbench.compare');
-
-async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tabs: ${tabs().map((t) => t.label).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('Benchmark Runs view and comparison', function () {
   this.timeout(60_000);

@@ -7,22 +7,9 @@ import * as vscode from 'vscode';
 import type { RBenchEditorApi } from '../../src/editor';
 import type { RunOutcome } from '../../src/editor/runService';
 import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
+import { tabs, waitFor } from './helpers';
 
 const SCENARIO = ['### panel check', 'clients 2', 'duration 3s', 'SET rbench:panel:__key__ x', ''].join('\n');
-
-function tabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
-}
-
-async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tabs: ${tabs().map((t) => t.label).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('Results panel', function () {
   this.timeout(40_000);
