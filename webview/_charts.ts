@@ -5,8 +5,6 @@ import { formatLatency, formatOpsShort } from '../src/results/format';
 import type { EventMark, ViewModel } from '../src/views/model';
 import type { Theme } from './_theme';
 
-/** Tick labels of the percentile axis, where x = 1 / (1 - p). */
-export const PERCENTILE_AXIS_LABELS: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
 
 export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep';
 
@@ -167,6 +165,24 @@ function oneTwoFive(min: number, max: number): number[] {
 
 export const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
 
+/** Tick labels of the percentile axis, where x = 1 / (1 - p). */
+const PERCENTILE_AXIS_LABELS: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
+
+/** Scales, axes and the x series of an HDR-style percentile chart (x = 1 / (1 - p), log scale, p0 to p99.999). */
+export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series[]): ChartSpec['options'] {
+  return {
+    scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+    series: [
+      { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
+      ...latencySeries,
+    ],
+    axes: [
+      axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? '') }),
+      axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
+    ],
+  };
+}
+
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];
   const timeAxis = axis(theme, { values: (_u, splits) => splits.map(seconds) });
@@ -200,23 +216,15 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.percentiles) {
     const p = model.percentiles;
-    const labels = PERCENTILE_AXIS_LABELS;
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',
       description: `Percentile curve (HDR style) of latency in milliseconds from p0 to p99.999 for ${p.series.map((s) => s.label).join(', ')}, decoded from the recorded histograms. The table lists p50, p90, p99, p99.9 and max.`,
       signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
-      options: {
-        scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
-        series: [
-          { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
-          ...p.series.map((s, i) => ({ label: s.label, stroke: colour(theme, i), width: 1.5, value: legendValue((v: number) => `${ms(v)} ms`) })),
-        ],
-        axes: [
-          axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => labels[v] ?? '') }),
-          axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
-        ],
-      },
+      options: percentileChartOptions(
+        theme,
+        p.series.map((s, i) => ({ label: s.label, stroke: colour(theme, i), width: 1.5, value: legendValue((v: number) => `${ms(v)} ms`) })),
+      ),
       data: [p.x, ...p.series.map((s) => s.values)],
     });
   }
@@ -338,6 +346,23 @@ export function mountChart(spec: ChartSpec, target: HTMLElement, width: number):
 }
 
 /** The chart as a PNG: the theme's background, the title and the legend's series names, then the plot. */
+/**
+ * A ResizeObserver that fits each mounted chart to its figure's width (window resizes, the grid
+ * re-flowing), debounced: observe the figures, or a container holding them.
+ */
+export function chartResizer(charts: Map<ChartId, MountedChart>): ResizeObserver {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ResizeObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      for (const chart of charts.values()) {
+        const target = chart.plot.root.parentElement;
+        if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
+      }
+    }, 50);
+  });
+}
+
 export function chartPng(chart: MountedChart, theme: Theme): string {
   const source = chart.plot.ctx.canvas;
   const ratio = source.width / Math.max(1, chart.plot.width);

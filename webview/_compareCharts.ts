@@ -3,7 +3,7 @@
 import type uPlot from 'uplot';
 import { formatOpsShort } from '../src/results/format';
 import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
-import { axis, colour, legendValue, ms, msTick, PERCENTILE_AXIS_LABELS, seconds, type ChartSpec } from './_charts';
+import { axis, colour, legendValue, ms, msTick, percentileChartOptions, seconds, type ChartSpec } from './_charts';
 import type { Theme } from './_theme';
 
 /** Dash patterns for a run's second, third… series (its first is solid). */
@@ -52,23 +52,12 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
 
   if (model.percentiles) {
     const p = model.percentiles;
-    const labels = PERCENTILE_AXIS_LABELS;
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',
       description: `Percentile curves (HDR style) of latency in milliseconds from p0 to p99.999, one colour per run (${runs}), one dash pattern per test. The table lists p50, p90, p99, p99.9 and max.`,
       signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
-      options: {
-        scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
-        series: [
-          { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
-          ...p.series.map((s) => line(theme, s, s.variant, msValue)),
-        ],
-        axes: [
-          axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => labels[v] ?? '') }),
-          axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
-        ],
-      },
+      options: percentileChartOptions(theme, p.series.map((s) => line(theme, s, s.variant, msValue))),
       data: [p.x, ...p.series.map((s) => s.values)] as uPlot.AlignedData,
     });
   }

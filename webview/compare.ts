@@ -7,7 +7,7 @@ import uplotCss from 'uplot/dist/uPlot.min.css';
 import panelCss from './_styles.css';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage } from '../src/views/messages';
 import { buildCompareViewModel, type CompareViewModel } from '../src/views/compareModel';
-import { chartPng, mountChart, type ChartId, type MountedChart } from './_charts';
+import { chartPng, chartResizer, mountChart, type ChartId, type MountedChart } from './_charts';
 import { compareChartSpecs } from './_compareCharts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { readTheme, watchTheme, type Theme } from './_theme';
@@ -168,16 +168,7 @@ function onMessage(message: CompareHostMessage): void {
 onHostMessage<CompareHostMessage>(onMessage);
 
 // Plots follow the window's width.
-let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-new ResizeObserver(() => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => {
-    for (const chart of charts.values()) {
-      const target = chart.plot.root.parentElement;
-      if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
-    }
-  }, 50);
-}).observe(root);
+chartResizer(charts).observe(root);
 
 watchTheme(() => {
   theme = readTheme();

@@ -9,7 +9,7 @@ import panelCss from './_styles.css';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/views/messages';
 import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveRunState, type SortSpec, type ViewModel } from '../src/views/model';
 import type { RunFile } from '../src/results/runFile';
-import { chartPng, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
+import { chartPng, chartResizer, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { readTheme, watchTheme, type Theme } from './_theme';
 
@@ -31,17 +31,7 @@ let live: LiveRunState | undefined;
 let model: ViewModel | undefined;
 let theme: Theme = readTheme();
 const charts = new Map<ChartId, MountedChart>();
-// Plots follow their figure's width (window resizes, the grid re-flowing).
-let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-const resizer = new ResizeObserver(() => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => {
-    for (const chart of charts.values()) {
-      const target = chart.plot.root.parentElement;
-      if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
-    }
-  }, 50);
-});
+const resizer = chartResizer(charts);
 let firstPaintDone = false;
 
 function persist(): void {
