@@ -26,9 +26,10 @@ build_log=$(cd "$stage" && node esbuild.mjs --production 2>&1) || { echo "$build
 
 mkdir -p "$(dirname "$out")"
 rm -f "$out"
-# No `repository` in package.json (there is no public one yet): allow that, and keep the README's
-# relative links (docs/, examples/, docs/images/ are packaged, and VS Code resolves them locally).
-(cd "$stage" && npx --no-install vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links -o "$out") >&2
+# vsce rewrites the README's relative links against package.json's `repository` (images to
+# …/raw/HEAD/…, links to …/blob/HEAD/…): the Marketplace and the editor's extension page show the
+# packaged readme.md on its own, where a relative image would be broken.
+(cd "$stage" && npx --no-install vsce package --no-dependencies -o "$out") >&2
 
 # --- check the contents -----------------------------------------------------------------------------
 listing=$(unzip -Z1 "$out")
@@ -39,6 +40,14 @@ for want in extension/package.json extension/dist/extension.js extension/dist/cl
   grep -qixF "$want" <<<"$listing" || problems+=("missing $want")
 done
 grep -q '^extension/dist/webview/[^/]*\.js$' <<<"$listing" || problems+=("missing extension/dist/webview/*.js")
+# The icons and walkthrough media package.json names, and the examples "Open Example Scenario" lists.
+for media in $(grep -oE '"(\./)?media/[^"]+"' package.json | tr -d '"' | sed 's|^\./||' | sort -u); do
+  grep -qxF "extension/$media" <<<"$listing" || problems+=("missing extension/$media (named in package.json)")
+done
+grep -q '^extension/examples/[^/]*\.rbench$' <<<"$listing" || problems+=("missing extension/examples/*.rbench")
+# Every image of the packaged README must be an absolute https URL (see the vsce call above).
+relative=$(unzip -p "$out" extension/readme.md | grep -oE '!\[[^]]*\]\([^)]*\)|<img [^>]*src="[^"]*"' | grep -vE '\(https://|src="https://' || true)
+[ -z "$relative" ] || problems+=("README images that would break on the Marketplace: $(tr '\n' ' ' <<<"$relative")")
 bad=$(grep -E '^extension/(src|test|out|node_modules|webview|bench|\.rbench|\.vscode)/|\.(map|ts|vsix)$' <<<"$listing" || true)
 [ -z "$bad" ] || problems+=("should not be packaged: $(tr '\n' ' ' <<<"$bad")")
 if [ ${#problems[@]} -gt 0 ]; then

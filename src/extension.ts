@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerEditor, type RBenchEditorApi } from './editor';
+import { registerFirstSteps } from './editor/firstSteps';
 import { registerLanguageFeatures } from './editor/language';
 import { registerComparePanel } from './views/comparePanel';
 import { registerResultsViews } from './views/resultsPanels';
@@ -9,6 +10,7 @@ import { registerResultsViews } from './views/resultsPanels';
 export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
   registerDiagnostics(context);
   registerLanguageFeatures(context);
+  registerFirstSteps(context);
   const results = registerResultsViews(context);
   const comparison = registerComparePanel(context);
   const editor = registerEditor(context, { compare: (paths) => comparison.show(paths) });

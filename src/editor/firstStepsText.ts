@@ -1,0 +1,44 @@
+// Texts of the first steps (no `vscode` here): the new scenario file, its name, and the examples' summaries.
+
+/**
+ * The text of a new scenario file ("RBench: New Scenario File"): short enough to run in seconds on a
+ * throwaway server, and showing the parts a first scenario needs (settings, a header, commands, expect).
+ */
+export const NEW_SCENARIO_TEMPLATE = `# A benchmark scenario file. Settings at the top apply to every scenario (### header) below.
+# There is no \`target\` line, so a run uses the target shown in the status bar: by default \`local\`,
+# a throwaway redis-server started for the run and stopped after it.
+clients 4
+requests 20k
+keys 1k uniform
+value 100
+
+### SET and GET
+SET bench:__key__ __value__
+GET bench:__key__
+expect p99 < 5ms
+`;
+
+/**
+ * Base name for a new scenario file in a workspace folder: benchmark.rbench, else benchmark-2.rbench…
+ * (never an existing file); undefined when the first 999 are all taken.
+ */
+export function newScenarioFileName(taken: (name: string) => boolean): string | undefined {
+  for (let n = 1; n < 1000; n++) {
+    const name = n === 1 ? 'benchmark.rbench' : `benchmark-${n}.rbench`;
+    if (!taken(name)) return name;
+  }
+  return undefined;
+}
+
+/** What an example is about, for the picker: its leading comment lines, up to the first sentence's end. */
+export function exampleSummary(text: string): string {
+  const comments: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^#(?!##)\s?(.*)$/.exec(line);
+    if (!match) break;
+    comments.push(match[1].trim());
+  }
+  const joined = comments.join(' ').trim();
+  const end = joined.search(/[.:](\s|$)/);
+  return end === -1 ? joined : joined.slice(0, end + 1);
+}
