@@ -1,7 +1,8 @@
 // Drives the packaged extension as a person would: installs the .vsix into a fresh code-server, opens a
 // scratch workspace with a small .rbench file in headless chromium, clicks "▶ Run" above the first
 // scenario, waits for the "Run complete" notification and the summary lens, checks the run file, opens
-// the RBench output channel through the command palette, and takes screenshots. No target is set, so the
+// the RBench output channel through the command palette, and takes screenshots: the lenses, the finished
+// run, the scenario and its results panel side by side, and the short run's timeline chart. No target is set, so the
 // extension starts its own throwaway redis-server: the default path a user gets.
 // Started by scripts/test-ui.sh (which packages the .vsix and installs the tools); code-server and chromium
 // handling is shared with the integration suite's driver: test/e2e/codeServer.ts.
@@ -33,7 +34,12 @@ const extensionsDir = path.join(scratch, 'extensions');
 const workspace = path.join(scratch, 'workspace');
 const SCENARIO_FILE = 'bench.rbench';
 const FIRST = 'SET and GET, 4 clients';
-const SCREENSHOTS = { codelens: 'editor-codelens.png', runComplete: 'editor-run-complete.png' };
+const SCREENSHOTS = {
+  codelens: 'editor-codelens.png',
+  runComplete: 'editor-run-complete.png',
+  sideBySide: 'editor-results-side-by-side.png',
+  timeline: 'results-short-run-timeline.png',
+};
 
 /** Two short scenarios; no `target`, so the run uses a throwaway local redis-server. */
 const SCENARIOS = `# Two short scenarios: 4 clients, 20k requests per test, on a throwaway local redis-server.
@@ -109,6 +115,17 @@ async function screenshot(page: Page, name: string, clip?: { x: number; y: numbe
   await page.waitForTimeout(400);
   await page.screenshot({ path: file, clip });
   return file;
+}
+
+/** Runs a command by its label through the command palette (F1). */
+async function runCommand(page: Page, label: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await visible(input, 'the command palette');
+  await input.first().fill(`>${label}`);
+  await visible(page.locator('.quick-input-list .monaco-list-row', { hasText: label }), `the "${label}" command`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
 }
 
 async function visible(locator: Locator, what: string, timeout = 20_000): Promise<void> {
@@ -199,12 +216,7 @@ async function main(): Promise<void> {
     });
 
     await check('opens the RBench output channel (F1 → RBench: Show Output)', async () => {
-      await page!.keyboard.press('F1');
-      const input = page!.locator('.quick-input-widget input');
-      await visible(input, 'the command palette');
-      await input.first().fill('>RBench: Show Output');
-      await visible(page!.locator('.quick-input-list .monaco-list-row', { hasText: 'RBench: Show Output' }), 'the "RBench: Show Output" command');
-      await page!.keyboard.press('Enter');
+      await runCommand(page!, 'RBench: Show Output');
       await visible(page!.locator('.part.panel .monaco-editor'), 'the Output panel');
     });
 
@@ -258,6 +270,33 @@ async function main(): Promise<void> {
       await sideBar.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => say('note: the side bar did not hide'));
       if (!toast || !(await toast.isVisible())) say('note: the "Run complete" notification has already gone');
       await screenshot(page!, SCREENSHOTS.runComplete);
+    });
+
+    // The results panel, a webview: its document sits in an iframe inside the webview's iframe.
+    const panel = page && page.frameLocator('iframe.webview').frameLocator('iframe');
+    await check('shows the results table in the panel beside the scenario', async () => {
+      // Only the editor and the panel in the picture: no Output panel, no notifications.
+      await runCommand(page!, 'View: Hide Panel');
+      await page!.locator('.part.panel').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => say('note: the Output panel did not hide'));
+      await page!.mouse.move(10, 450);
+      await runCommand(page!, 'Notifications: Clear All Notifications');
+      const table = panel!.locator('#results-table');
+      await visible(table, 'the results table in the results panel', 15_000);
+      const text = await table.innerText();
+      for (const want of ['SET', 'GET', '20,000']) {
+        if (!text.includes(want)) throw new Error(`the results table does not show "${want}":\n${text}`);
+      }
+      await visible(page!.locator('.tabs-container .tab', { hasText: SCENARIO_FILE }), 'the scenario beside the panel');
+      await screenshot(page!, SCREENSHOTS.sideBySide);
+    });
+
+    await check("draws the short run's timeline chart", async () => {
+      const figure = panel!.locator('figure[data-chart="timeline"]');
+      await visible(figure.locator('canvas'), 'the timeline chart', 15_000);
+      await figure.first().scrollIntoViewIfNeeded();
+      await page!.waitForTimeout(400);
+      await figure.first().screenshot({ path: path.join(artifacts, SCREENSHOTS.timeline) });
+      return (await figure.locator('h2').first().innerText()).trim();
     });
   } finally {
     clearTimeout(watchdog);
