@@ -1,7 +1,8 @@
 // Drives the packaged extension as a person would: installs the .vsix into a fresh code-server, opens a
 // scratch workspace with a small .rbench file in headless chromium, clicks "▶ Run" above the first
 // scenario, waits for the "Run complete" notification and the summary lens, checks the run file, opens
-// the RBench output channel through the command palette, and takes screenshots: the lenses, the finished
+// the RBench output channel through the command palette, and takes screenshots: the lenses, the empty
+// RBench view with the Get Started walkthrough it links to, the finished
 // run, the scenario and its results panel side by side, and the short run's timeline chart. No target is set, so the
 // extension starts its own throwaway redis-server: the default path a user gets.
 // Started by scripts/test-ui.sh (which packages the .vsix and installs the tools); code-server and chromium
@@ -36,6 +37,7 @@ const SCENARIO_FILE = 'bench.rbench';
 const FIRST = 'SET and GET, 4 clients';
 const SCREENSHOTS = {
   codelens: 'editor-codelens.png',
+  getStarted: 'editor-get-started.png',
   runComplete: 'editor-run-complete.png',
   sideBySide: 'editor-results-side-by-side.png',
   timeline: 'results-short-run-timeline.png',
@@ -186,7 +188,25 @@ async function main(): Promise<void> {
       await visible(page.locator('.explorer-folders-view .monaco-list-row', { hasText: SCENARIO_FILE }), `${SCENARIO_FILE} in the explorer`, 30_000);
     });
 
+    await check('offers New Scenario File, Open Example Scenario and Get started in the empty RBench view', async () => {
+      await page!.locator('.part.activitybar .action-label[aria-label^="RBench"]').first().click();
+      const welcome = page!.locator('.part.sidebar .welcome-view-content');
+      for (const button of ['New Scenario File', 'Open Example Scenario']) {
+        await visible(welcome.locator('.monaco-button', { hasText: button }), `the "${button}" button`);
+      }
+      await welcome.locator('a', { hasText: 'Get started' }).first().click();
+      const walkthrough = page!.locator('.gettingStartedContainer');
+      await visible(walkthrough.filter({ hasText: 'Get started with RBench' }), 'the Get started with RBench walkthrough');
+      for (const step of ['Write a scenario', 'Run it on a throwaway server', 'Read the results panel', 'Compare two runs']) {
+        await visible(walkthrough.locator('.step-title', { hasText: step }), `the walkthrough step "${step}"`, 5000);
+      }
+      await screenshot(page!, SCREENSHOTS.getStarted);
+      await runCommand(page!, 'View: Close Editor');
+      await walkthrough.first().waitFor({ state: 'hidden', timeout: 5000 });
+    });
+
     await check(`opens ${SCENARIO_FILE} from the explorer`, async () => {
+      await page!.locator('.part.activitybar .action-label[aria-label^="Explorer"]').first().click();
       await page!.locator('.explorer-folders-view .monaco-list-row', { hasText: SCENARIO_FILE }).first().click();
       await visible(page!.locator('.tabs-container .tab', { hasText: SCENARIO_FILE }), 'its editor tab');
       await visible(page!.locator('.editor-instance .view-lines', { hasText: FIRST }), 'its text');
