@@ -8,7 +8,7 @@
 #
 # Cache: ${RBENCH_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rbench-e2e}/<tool>-<version>, one folder per
 # version; a folder counts only once its `.complete` marker is written, so an interrupted install is redone.
-# See docs: /work/shared/notes/vscode-e2e.md (the recipe this follows).
+# The recipe and its pitfalls: docs/testing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,17 @@ case "$(uname -m)" in
   *) die "no Node 24 package for $(uname -m)" ;;
 esac
 [ "$(uname -s)" = Linux ] || die "only Linux is supported (code-server + Debian chromium)"
+
+# Run from `npm test`, this script inherits the outer npm's environment: npm_config_user_agent names the
+# project's Node (code-server's postinstall then refuses to run, "you are on node v20"), and
+# npm_node_execpath/npm_execpath point the nested installs at the outer npm. Keep only the settings a
+# user may have chosen on purpose (registry, cache, config files); drop the rest.
+for var in $(compgen -e); do
+  case "$var" in
+    npm_config_registry | npm_config_cache | npm_config_userconfig | npm_config_globalconfig) ;;
+    npm_* | NPM_CONFIG_* | INIT_CWD | NODE) unset "$var" ;;
+  esac
+done
 
 mkdir -p "$CACHE"
 # Two runs at once (parallel CI jobs on one machine) must not install into the same folder.

@@ -15,3 +15,18 @@ ensure_redis() {
     return 1
   fi
 }
+
+# The browser suites (test/browser) drive Debian's chromium; without it they fail, never skip.
+ensure_chromium() {
+  local c
+  for c in "${RBENCH_CHROMIUM:-}" /usr/bin/chromium; do
+    [ -n "$c" ] && [ -x "$c" ] && return 0
+  done
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing chromium (apt-get) for the browser tests…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  else
+    echo "chromium is missing: install the Debian package chromium (sudo apt-get install chromium) or set RBENCH_CHROMIUM." >&2
+    return 1
+  fi
+}

@@ -1,7 +1,7 @@
 // code-server + headless chromium, shared by the tests that run in a real VS Code: the integration
 // suite's driver (test/e2e/driver.ts, scripts/test-e2e.sh) and the UI test that drives the packaged
 // extension as a person would (test/ui/driver.ts, scripts/test-ui.sh). The tools come from
-// scripts/e2e-setup.sh, passed in the environment. Recipe: /work/shared/notes/vscode-e2e.md.
+// scripts/e2e-setup.sh, passed in the environment. Recipe: docs/testing.md.
 //
 // Environment (set by the scripts):
 //   RBENCH_E2E_CODE_SERVER   code-server launcher       RBENCH_E2E_NODE24_BIN  folder with Node 24's `node`

@@ -2,7 +2,7 @@
 // code-server on a free loopback port, opens its workbench in headless chromium through playwright-core
 // with the smoke-test-driver payload (extensionDevelopmentPath + extensionTestsPath), and exits with
 // the suite's exit code. Started by scripts/test-e2e.sh, which installs the tools and passes their
-// paths in the environment (see scripts/e2e-setup.sh). Recipe: /work/shared/notes/vscode-e2e.md.
+// paths in the environment (see scripts/e2e-setup.sh). Recipe: docs/testing.md.
 // Starting and stopping code-server and chromium: test/e2e/codeServer.ts (shared with test/ui).
 //
 // Environment (set by scripts/test-e2e.sh):
@@ -171,7 +171,7 @@ async function main(): Promise<number> {
   const total = process.env.RBENCH_E2E_STARTED ? `, ${Math.round(Date.now() / 1000 - Number(process.env.RBENCH_E2E_STARTED))} s in all` : '';
   say(`done, exit ${code}${total}; logs in ${path.relative(process.cwd(), artifacts) || artifacts}`);
   // The closing line CI reads.
-  console.log(`${result?.passed ?? 0} passed, ${result?.failed ?? 1} failed`);
+  console.log(`${result?.passed ?? 0} passed, ${result?.failed ?? 1} failed, ${result?.pending ?? 0} skipped`);
   return code;
 }
 
