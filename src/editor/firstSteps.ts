@@ -1,7 +1,7 @@
 // First steps for someone who just installed RBench: "New Scenario File" and "Open Example Scenario…",
 // offered by the empty Benchmark Runs view and by the Get Started walkthrough (package.json).
 import * as vscode from 'vscode';
-import { exampleSummary, NEW_SCENARIO_TEMPLATE, newScenarioFileName } from './firstStepsText';
+import { exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from './firstStepsText';
 
 export const FIRST_STEPS_COMMANDS = {
   newScenario: 'rbench.newScenario',
@@ -21,27 +21,33 @@ export function registerFirstSteps(context: vscode.ExtensionContext): void {
  * scenario. Returns the document's URI.
  */
 export async function newScenario(): Promise<vscode.Uri> {
-  const document = (await createInWorkspace()) ?? (await vscode.workspace.openTextDocument({ language: 'rbench', content: NEW_SCENARIO_TEMPLATE }));
+  const document = await createScenarioFile('benchmark.rbench', NEW_SCENARIO_TEMPLATE);
   const editor = await vscode.window.showTextDocument(document, { preview: false });
   const header = document.getText().split('\n').findIndex((line) => line.startsWith('### '));
   if (header >= 0) editor.selection = new vscode.Selection(header, 4, header, document.lineAt(header).text.length);
   return document.uri;
 }
 
-async function createInWorkspace(): Promise<vscode.TextDocument | undefined> {
+/** Writes `content` to `base` (or the next free name) in the first workspace folder; without one, an untitled document. */
+async function createScenarioFile(base: string, content: string): Promise<vscode.TextDocument> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (!folder) return undefined;
-  const taken = new Set((await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name));
-  const name = newScenarioFileName((candidate) => taken.has(candidate));
-  if (!name) return undefined;
-  const uri = vscode.Uri.joinPath(folder, name);
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(NEW_SCENARIO_TEMPLATE));
-  return vscode.workspace.openTextDocument(uri);
+  if (folder) {
+    const taken = new Set((await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name));
+    const name = freeScenarioFileName((candidate) => taken.has(candidate), base);
+    if (name) {
+      const uri = vscode.Uri.joinPath(folder, name);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+      return vscode.workspace.openTextDocument(uri);
+    }
+  }
+  return vscode.workspace.openTextDocument({ language: 'rbench', content });
 }
 
 /**
- * Opens one of the examples shipped in the extension's examples/ folder: `name` (a file name such as
- * `list-push-pop.rbench`), or the one picked from a list. Returns its URI; undefined when dismissed.
+ * Copies one of the examples shipped in the extension's examples/ folder into the workspace (never over
+ * a file; untitled without a folder) and opens it: `name` (a file name such as `list-push-pop.rbench`),
+ * or the one picked from a list. The copy is the user's to edit, run and commit; the installed example
+ * stays as shipped. Returns the copy's URI; undefined when dismissed.
  */
 export async function openExample(extensionUri: vscode.Uri, name?: string): Promise<vscode.Uri | undefined> {
   const folder = vscode.Uri.joinPath(extensionUri, 'examples');
@@ -56,9 +62,10 @@ export async function openExample(extensionUri: vscode.Uri, name?: string): Prom
   }
   const chosen = name ?? (await pickExample(folder, files));
   if (!chosen) return undefined;
-  const uri = vscode.Uri.joinPath(folder, chosen);
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
-  return uri;
+  const content = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, chosen)));
+  const document = await createScenarioFile(chosen, content);
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document.uri;
 }
 
 async function exampleFiles(folder: vscode.Uri): Promise<string[]> {
@@ -77,7 +84,7 @@ async function pickExample(folder: vscode.Uri, files: string[]): Promise<string 
   }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Open an example scenario',
-    placeHolder: 'Examples shipped with RBench: run one as it is, or File > Save As… to keep your changes',
+    placeHolder: 'Examples shipped with RBench: a copy opens in your workspace, yours to edit and run',
     matchOnDetail: true,
   });
   return picked?.label;

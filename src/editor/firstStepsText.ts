@@ -19,12 +19,13 @@ expect p99 < 5ms
 `;
 
 /**
- * Base name for a new scenario file in a workspace folder: benchmark.rbench, else benchmark-2.rbench…
+ * A file name in a workspace folder that is not taken: `base`, else base-2.rbench, base-3.rbench…
  * (never an existing file); undefined when the first 999 are all taken.
  */
-export function newScenarioFileName(taken: (name: string) => boolean): string | undefined {
+export function freeScenarioFileName(taken: (name: string) => boolean, base = 'benchmark.rbench'): string | undefined {
+  const stem = base.replace(/\.rbench$/, '');
   for (let n = 1; n < 1000; n++) {
-    const name = n === 1 ? 'benchmark.rbench' : `benchmark-${n}.rbench`;
+    const name = n === 1 ? `${stem}.rbench` : `${stem}-${n}.rbench`;
     if (!taken(name)) return name;
   }
   return undefined;

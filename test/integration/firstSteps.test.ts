@@ -98,11 +98,15 @@ describe('First steps', function () {
     assert.equal(readFileSync(first, 'utf8'), text, 'the first file is not overwritten');
   });
 
-  it('Open Example Scenario opens an example shipped in the extension, and refuses an unknown name', async () => {
+  it('Open Example Scenario copies a shipped example into the workspace, and refuses an unknown name', async () => {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('rbench.openExample', 'list-push-pop.rbench');
-    const expected = path.join(extension.extensionPath, 'examples', 'list-push-pop.rbench');
-    assert.equal(uri?.fsPath, expected);
-    const editor = await waitFor('the example in the active editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === expected ? vscode.window.activeTextEditor : undefined));
+    const shipped = path.join(extension.extensionPath, 'examples', 'list-push-pop.rbench');
+    assert.ok(uri, 'a URI for the copy');
+    created.push(uri.fsPath);
+    assert.notEqual(uri.fsPath, shipped, 'the installed example is not opened for editing');
+    assert.equal(path.dirname(uri.fsPath), vscode.workspace.workspaceFolders![0].uri.fsPath);
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), readFileSync(shipped, 'utf8'));
+    const editor = await waitFor('the example in the active editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath ? vscode.window.activeTextEditor : undefined));
     assert.equal(editor.document.languageId, 'rbench');
     assert.equal(await vscode.commands.executeCommand('rbench.openExample', 'no-such-example.rbench'), undefined);
   });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exampleSummary, NEW_SCENARIO_TEMPLATE, newScenarioFileName } from '../../../src/editor/firstStepsText';
+import { exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from '../../../src/editor/firstStepsText';
 import { check, repoRoot } from '../scenario/helpers';
 
 describe('first steps texts', () => {
@@ -18,10 +18,11 @@ describe('first steps texts', () => {
   });
 
   it('names a new file benchmark.rbench, else the next free benchmark-N.rbench', () => {
-    assert.equal(newScenarioFileName(() => false), 'benchmark.rbench');
+    assert.equal(freeScenarioFileName(() => false), 'benchmark.rbench');
     const taken = new Set(['benchmark.rbench', 'benchmark-2.rbench']);
-    assert.equal(newScenarioFileName((name) => taken.has(name)), 'benchmark-3.rbench');
-    assert.equal(newScenarioFileName(() => true), undefined, 'gives up instead of looping forever');
+    assert.equal(freeScenarioFileName((name) => taken.has(name)), 'benchmark-3.rbench');
+    assert.equal(freeScenarioFileName(() => true), undefined, 'gives up instead of looping forever');
+    assert.equal(freeScenarioFileName((name) => name === 'list-push-pop.rbench', 'list-push-pop.rbench'), 'list-push-pop-2.rbench');
   });
 
   it('sums each shipped example up in its first comment sentence', () => {
