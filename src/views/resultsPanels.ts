@@ -9,6 +9,7 @@ import { parseRunFile, slug, type RunFile } from '../results/runFile';
 import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
+import { FocusReturn } from './focusReturn';
 import { newNonce, panelHtml } from './html';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
@@ -65,6 +66,7 @@ class ResultsWebview implements vscode.Disposable {
   constructor(
     readonly webview: vscode.Webview,
     readonly source: ViewSource,
+    private readonly onReady?: () => void,
   ) {
     this.subscriptions.push(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
   }
@@ -110,6 +112,7 @@ class ResultsWebview implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.onReady?.();
         this.sendAll();
         return;
       case 'export': {
@@ -181,6 +184,21 @@ interface PanelEntry {
   panel: vscode.WebviewPanel;
   view: ResultsWebview;
   timer?: ReturnType<typeof setInterval>;
+  /** Where keyboard focus goes back to if the panel grabs it while loading. */
+  focus: FocusReturn<EditorPlace>;
+}
+
+/** The editor that had focus: its document and group (the editor object itself can go stale). */
+interface EditorPlace {
+  document: vscode.TextDocument;
+  viewColumn?: vscode.ViewColumn;
+}
+
+function focusedEditor(): EditorPlace | undefined {
+  const editor = vscode.window.activeTextEditor;
+  // Only when focus is in the editor area: a run from the Test Explorer leaves the view alone.
+  if (!editor || editor.viewColumn !== vscode.window.tabGroups.activeTabGroup.viewColumn) return undefined;
+  return { document: editor.document, viewColumn: editor.viewColumn };
 }
 
 /** The per-scenario results panels. The editor's run service calls runStarted / progress / runFinished. */
@@ -257,22 +275,37 @@ export class ResultsPanels implements vscode.Disposable {
       if (reveal) existing.panel.reveal(undefined, true);
       return existing;
     }
+    const focus = focusedEditor();
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
       `RBench: ${key.scenario}`,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: this.resultsColumn(), preserveFocus: true },
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );
-    return this.adopt(panel, key);
+    const entry = this.adopt(panel, key);
+    entry.focus.opened(focus);
+    return entry;
+  }
+
+  /** One results group: where the other results panels are, else beside the editor. */
+  private resultsColumn(): vscode.ViewColumn {
+    for (const { panel } of this.panels.values()) if (panel.viewColumn !== undefined) return panel.viewColumn;
+    return vscode.ViewColumn.Beside;
   }
 
   private adopt(panel: vscode.WebviewPanel, key: PanelKey): PanelEntry {
     const id = panelKeyId(key);
-    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0 });
-    const entry: PanelEntry = { key, panel, view };
+    const focus = new FocusReturn<EditorPlace>();
+    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0 }, () => focus.ready());
+    const entry: PanelEntry = { key, panel, view, focus };
     setHtml(panel.webview, this.context.extensionUri, panel.title);
     this.panels.set(id, entry);
+    const viewState = panel.onDidChangeViewState(() => {
+      const back = panel.active ? focus.activated() : undefined;
+      if (back) void vscode.window.showTextDocument(back.document, { viewColumn: back.viewColumn, preserveFocus: false });
+    });
     panel.onDidDispose(() => {
+      viewState.dispose();
       this.stopTimer(entry);
       view.dispose();
       if (this.panels.get(id) === entry) this.panels.delete(id);
