@@ -6,6 +6,7 @@ import { parseInfo } from '../redis/info';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION, targetSettingScope } from './settings';
+import { plainText } from './plainText';
 import { pickTarget } from './targetPicker';
 import {
   activeSecretKey,
@@ -149,7 +150,7 @@ async function usedMemory(options: ConnectionOptions): Promise<string | undefine
 }
 
 function showFailure(message: string): string {
-  void vscode.window.showErrorMessage(`Connection failed: ${message}`);
+  void vscode.window.showErrorMessage(`Connection failed: ${plainText(message)}`);
   return `Connection failed: ${message}`;
 }
 

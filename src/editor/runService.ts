@@ -16,6 +16,7 @@ import { confirmationKey, needsWriteConfirmation, readOnlyRefusal, writeConfirma
 import { blockingErrors, describeErrors } from './scenarios';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
+import { plainText } from './plainText';
 import { finishedNotice, runReport } from './runSummary';
 import { chooseTarget, connectionFor, parseActiveTarget, secretKey, settingsPasswordError, type TargetChoice } from './targets';
 import type { ConnectionProfile } from '../redis/types';
@@ -286,6 +287,7 @@ export class RunService implements vscode.Disposable {
     const { run, path } = outcome;
     const open = 'Open run file';
     const notice = finishedNotice(run);
+    notice.text = plainText(notice.text);
     let shown: Thenable<string | undefined>;
     if (notice.severity === 'error') shown = vscode.window.showErrorMessage(notice.text, open, 'Show output');
     else if (notice.severity === 'warning') shown = vscode.window.showWarningMessage(notice.text, open, 'Show output');
@@ -300,8 +302,8 @@ export class RunService implements vscode.Disposable {
   private announceNotRun(outcome: NotRun): void {
     if (outcome.reason === 'declined') return;
     this.output.appendLine(`! ${outcome.message}`);
-    if (outcome.reason === 'busy') void vscode.window.showInformationMessage(outcome.message);
-    else void vscode.window.showErrorMessage(outcome.message);
+    if (outcome.reason === 'busy') void vscode.window.showInformationMessage(plainText(outcome.message));
+    else void vscode.window.showErrorMessage(plainText(outcome.message));
   }
 }
 

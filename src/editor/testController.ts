@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import { parseDocument } from '../scenario';
 import type { RunFile } from '../results/runFile';
+import { plainText } from './plainText';
 import { progressLogger } from './progress';
 import type { RunService } from './runService';
 import { runVerdict } from '../results/verdict';
@@ -151,7 +152,7 @@ export class ScenarioTestController implements vscode.Disposable {
     const write = progressLogger((line) => run.appendOutput(`${line}\r\n`, undefined, item));
     const outcome = await this.runs.run({ uri, index }, { signal, onProgress: write });
     if (outcome.kind === 'not-run') {
-      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(outcome.message));
+      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(plainText(outcome.message)));
       else run.skipped(item);
       run.appendOutput(`${outcome.message}\r\n`, undefined, item);
       return;
@@ -172,10 +173,10 @@ function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): vo
       run.skipped(item);
       break;
     case 'error':
-      run.errored(item, new vscode.TestMessage(verdict.message), result.durationMs);
+      run.errored(item, new vscode.TestMessage(plainText(verdict.message)), result.durationMs);
       break;
     case 'failed': {
-      const ended = verdict.errors ? [new vscode.TestMessage(`the run ended with errors: ${verdict.errors}`)] : [];
+      const ended = verdict.errors ? [new vscode.TestMessage(`the run ended with errors: ${plainText(verdict.errors)}`)] : [];
       const messages = verdict.failures.map(({ message, expectation }) => {
         const testMessage = new vscode.TestMessage(message);
         // Point at the `expect` line that failed.
