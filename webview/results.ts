@@ -118,7 +118,7 @@ function renderTable(m: ViewModel): void {
   const headRow = el('tr');
   for (const column of m.columns) {
     const active = sort?.key === column.key;
-    const th = el('th', { scope: 'col', class: column.numeric ? 'num' : '', 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' });
+    const th = el('th', { scope: 'col', class: column.numeric ? 'num' : column.key === 'test' ? 'row-label' : '', 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' });
     const b = el('button', { class: 'sort', type: 'button', 'data-key': column.key, title: `Sort by ${column.header}` }, column.header, el('span', { class: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''));
     b.addEventListener('click', () => {
       // Numbers sort high-to-low first (the interesting end); then the other way; then back to run order.
