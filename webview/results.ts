@@ -114,7 +114,8 @@ function renderThresholds(m: ViewModel): void {
 function renderTable(m: ViewModel): void {
   const rows = sortRows(m.rows, sort);
   const table = el('table', { id: 'results-table' });
-  table.append(el('caption', {}, 'Results per test' + (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : '')));
+  // The span, not the caption, can stay in view while the table scrolls sideways.
+  table.append(el('caption', {}, el('span', {}, 'Results per test' + (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : ''))));
   const headRow = el('tr');
   for (const column of m.columns) {
     const active = sort?.key === column.key;
