@@ -1,6 +1,6 @@
-// A new webview takes keyboard focus when it finishes loading, even when it was opened with
-// `preserveFocus` (the scenario's title Run/Stop buttons then vanish, and the next file opens in the
-// results group). This remembers where focus was when a results panel opened and says when to give it
+// Opening a webview in another editor group can activate that group, and a loading webview can take
+// keyboard focus, even with `preserveFocus` (the scenario's title Run/Stop buttons then vanish, and the
+// next file opens in the results group). This remembers where focus was when a results panel opened and says when to give it
 // back: only while the panel is loading, so a click into the panel later is left alone. No `vscode` here.
 
 /** How long after the webview says it is ready a focus grab still counts as part of loading. */
@@ -25,12 +25,9 @@ export class FocusReturn<Target> {
     if (this.target !== undefined) this.until = Math.min(this.until, this.now() + SETTLE_MS);
   }
 
-  /** The panel became active: where to put focus back, or undefined to leave it (the user clicked it). */
-  activated(): Target | undefined {
-    if (this.target === undefined || this.now() > this.until) {
-      this.target = undefined;
-      return undefined;
-    }
+  /** Where to put focus back if it left the editor now: while a panel loads; undefined after (then the user moved it). */
+  returnTo(): Target | undefined {
+    if (this.target !== undefined && this.now() > this.until) this.target = undefined;
     return this.target;
   }
 }

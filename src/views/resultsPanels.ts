@@ -63,10 +63,12 @@ class ResultsWebview implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private ready = false;
 
+  /** Called when the webview has loaded and asked for its content. */
+  onReady: (() => void) | undefined;
+
   constructor(
     readonly webview: vscode.Webview,
     readonly source: ViewSource,
-    private readonly onReady?: () => void,
   ) {
     this.subscriptions.push(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
   }
@@ -184,8 +186,6 @@ interface PanelEntry {
   panel: vscode.WebviewPanel;
   view: ResultsWebview;
   timer?: ReturnType<typeof setInterval>;
-  /** Where keyboard focus goes back to if the panel grabs it while loading. */
-  focus: FocusReturn<EditorPlace>;
 }
 
 /** The editor that had focus: its document and group (the editor object itself can go stale). */
@@ -204,8 +204,21 @@ function focusedEditor(): EditorPlace | undefined {
 /** The per-scenario results panels. The editor's run service calls runStarted / progress / runFinished. */
 export class ResultsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, PanelEntry>();
+  /** Where keyboard focus goes back to if opening a panel takes it (the panel opened last). */
+  private readonly focus = new FocusReturn<EditorPlace>();
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(private readonly context: vscode.ExtensionContext) {
+    // Opening a webview in the results group can activate that group, and a loading webview can take
+    // focus: either way the active group changes, and the editor the run came from gets it back.
+    this.subscriptions = [vscode.window.tabGroups.onDidChangeTabGroups(() => this.keepFocus()), vscode.window.onDidChangeActiveTextEditor(() => this.keepFocus())];
+  }
+
+  private keepFocus(): void {
+    const active = vscode.window.tabGroups.activeTabGroup.viewColumn;
+    const back = this.focus.returnTo();
+    if (back && active !== back.viewColumn) void vscode.window.showTextDocument(back.document, { viewColumn: back.viewColumn, preserveFocus: false });
+  }
 
   /** Opens (or reuses) the scenario's panel and shows the run from its start. */
   runStarted(key: PanelKey, plan: ScenarioPlan, options: { target?: LiveRunState['target'] } = {}): void {
@@ -265,17 +278,24 @@ export class ResultsPanels implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
     for (const entry of [...this.panels.values()]) entry.panel.dispose();
     this.panels.clear();
   }
 
   private panelFor(key: PanelKey, reveal: boolean): PanelEntry {
     const existing = this.panels.get(panelKeyId(key));
+    const focus = focusedEditor();
     if (existing) {
-      if (reveal) existing.panel.reveal(undefined, true);
+      if (reveal) {
+        // Already loaded: only the reveal itself may move focus.
+        this.focus.opened(focus);
+        this.focus.ready();
+        existing.panel.reveal(undefined, true);
+      }
       return existing;
     }
-    const focus = focusedEditor();
+    this.focus.opened(focus);
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
       `RBench: ${key.scenario}`,
@@ -283,7 +303,9 @@ export class ResultsPanels implements vscode.Disposable {
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );
     const entry = this.adopt(panel, key);
-    entry.focus.opened(focus);
+    entry.view.onReady = () => {
+      if (this.panels.get(panelKeyId(key)) === entry) this.focus.ready();
+    };
     return entry;
   }
 
@@ -295,17 +317,11 @@ export class ResultsPanels implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, key: PanelKey): PanelEntry {
     const id = panelKeyId(key);
-    const focus = new FocusReturn<EditorPlace>();
-    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0 }, () => focus.ready());
-    const entry: PanelEntry = { key, panel, view, focus };
+    const view = new ResultsWebview(panel.webview, { pending: [], liveStartMs: 0 });
+    const entry: PanelEntry = { key, panel, view };
     setHtml(panel.webview, this.context.extensionUri, panel.title);
     this.panels.set(id, entry);
-    const viewState = panel.onDidChangeViewState(() => {
-      const back = panel.active ? focus.activated() : undefined;
-      if (back) void vscode.window.showTextDocument(back.document, { viewColumn: back.viewColumn, preserveFocus: false });
-    });
     panel.onDidDispose(() => {
-      viewState.dispose();
       this.stopTimer(entry);
       view.dispose();
       if (this.panels.get(id) === entry) this.panels.delete(id);

@@ -10,10 +10,10 @@ describe('views: giving focus back after a results panel loads', () => {
     const focus = new FocusReturn<string>(clock);
     focus.opened('scenario.rbench');
     now += 200;
-    assert.equal(focus.activated(), 'scenario.rbench');
+    assert.equal(focus.returnTo(), 'scenario.rbench');
     focus.ready();
     now += SETTLE_MS - 1;
-    assert.equal(focus.activated(), 'scenario.rbench', 'the grab right after the load still counts');
+    assert.equal(focus.returnTo(), 'scenario.rbench', 'the grab right after the load still counts');
   });
 
   it('leaves focus in the panel once it has loaded (the user clicked it)', () => {
@@ -21,22 +21,22 @@ describe('views: giving focus back after a results panel loads', () => {
     focus.opened('scenario.rbench');
     focus.ready();
     now += SETTLE_MS + 1;
-    assert.equal(focus.activated(), undefined);
+    assert.equal(focus.returnTo(), undefined);
     now += 1;
-    assert.equal(focus.activated(), undefined);
+    assert.equal(focus.returnTo(), undefined);
   });
 
   it('gives up after a bounded time when the webview never says it is ready', () => {
     const focus = new FocusReturn<string>(clock);
     focus.opened('scenario.rbench');
     now += MAX_LOADING_MS + 1;
-    assert.equal(focus.activated(), undefined);
+    assert.equal(focus.returnTo(), undefined);
   });
 
   it('does nothing when no editor had focus (a run from the Test Explorer)', () => {
     const focus = new FocusReturn<string>(clock);
     focus.opened(undefined);
     focus.ready();
-    assert.equal(focus.activated(), undefined);
+    assert.equal(focus.returnTo(), undefined);
   });
 });
