@@ -77,7 +77,7 @@ export class ScenarioTestController implements vscode.Disposable {
   }
 
   private followDocument(document: vscode.TextDocument): void {
-    if (document.languageId !== 'rbench' || document.uri.scheme !== 'file' || !document.uri.path.endsWith('.rbench')) return;
+    if (document.languageId !== 'rbench' || document.uri.scheme !== 'file') return;
     this.setScenarios(document.uri, document.getText());
   }
 
