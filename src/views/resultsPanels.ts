@@ -206,6 +206,7 @@ export class ResultsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, PanelEntry>();
   /** Where keyboard focus goes back to if opening a panel takes it (the panel opened last). */
   private readonly focus = new FocusReturn<EditorPlace>();
+  private loading: PanelEntry | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -289,6 +290,7 @@ export class ResultsPanels implements vscode.Disposable {
     if (existing) {
       if (reveal) {
         // Already loaded: only the reveal itself may move focus.
+        this.loading = existing;
         this.focus.opened(focus);
         this.focus.ready();
         existing.panel.reveal(undefined, true);
@@ -299,19 +301,21 @@ export class ResultsPanels implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
       `RBench: ${key.scenario}`,
-      { viewColumn: this.resultsColumn(), preserveFocus: true },
+      { viewColumn: this.resultsColumn(focus?.viewColumn), preserveFocus: true },
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );
     const entry = this.adopt(panel, key);
+    this.loading = entry;
     entry.view.onReady = () => {
-      if (this.panels.get(panelKeyId(key)) === entry) this.focus.ready();
+      // Only the panel opened last counts: its load is the one focus is guarded for.
+      if (this.loading === entry) this.focus.ready();
     };
     return entry;
   }
 
-  /** One results group: where the other results panels are, else beside the editor. */
-  private resultsColumn(): vscode.ViewColumn {
-    for (const { panel } of this.panels.values()) if (panel.viewColumn !== undefined) return panel.viewColumn;
+  /** One results group: where the other results panels are (unless that is the scenario's group), else beside the editor. */
+  private resultsColumn(editorColumn: vscode.ViewColumn | undefined): vscode.ViewColumn {
+    for (const { panel } of this.panels.values()) if (panel.viewColumn !== undefined && panel.viewColumn !== editorColumn) return panel.viewColumn;
     return vscode.ViewColumn.Beside;
   }
 
@@ -322,6 +326,7 @@ export class ResultsPanels implements vscode.Disposable {
     setHtml(panel.webview, this.context.extensionUri, panel.title);
     this.panels.set(id, entry);
     panel.onDidDispose(() => {
+      if (this.loading === entry) this.loading = undefined;
       this.stopTimer(entry);
       view.dispose();
       if (this.panels.get(id) === entry) this.panels.delete(id);
