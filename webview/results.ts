@@ -114,11 +114,12 @@ function renderThresholds(m: ViewModel): void {
 function renderTable(m: ViewModel): void {
   const rows = sortRows(m.rows, sort);
   const table = el('table', { id: 'results-table' });
-  table.append(el('caption', {}, 'Results per test' + (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : '')));
+  // The span, not the caption, can stay in view while the table scrolls sideways.
+  table.append(el('caption', {}, el('span', {}, 'Results per test' + (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : ''))));
   const headRow = el('tr');
   for (const column of m.columns) {
     const active = sort?.key === column.key;
-    const th = el('th', { scope: 'col', class: column.numeric ? 'num' : '', 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' });
+    const th = el('th', { scope: 'col', class: column.numeric ? 'num' : column.key === 'test' ? 'row-label' : '', 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' });
     const b = el('button', { class: 'sort', type: 'button', 'data-key': column.key, title: `Sort by ${column.header}` }, column.header, el('span', { class: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''));
     b.addEventListener('click', () => {
       // Numbers sort high-to-low first (the interesting end); then the other way; then back to run order.

@@ -16,6 +16,7 @@ import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '.
 import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 import { scenarioSource } from '../scenario/source';
+import { savedLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { ExitCode, type Output } from './output';
 
@@ -172,7 +173,7 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
-  output.info(`${run.status === 'complete' ? 'Run saved' : `Run ${run.status}, partial results saved`}: ${path}  (${formatDuration(run.durationMs)})`);
+  output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);
     return ExitCode.ConnectionError;

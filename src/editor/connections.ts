@@ -6,6 +6,8 @@ import { parseInfo } from '../redis/info';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION, targetSettingScope } from './settings';
+import { plainText } from './plainText';
+import { pickTarget } from './targetPicker';
 import {
   activeSecretKey,
   chooseTarget,
@@ -13,8 +15,6 @@ import {
   describeActiveTarget,
   parseActiveTarget,
   settingsPasswordError,
-  targetPickItems,
-  validateTargetUrl,
   defaultTargetPlan,
   type ParsedActiveTarget,
 } from './targets';
@@ -63,25 +63,27 @@ export class TargetStatusBar implements vscode.Disposable {
 
 export async function selectTarget(): Promise<string | undefined> {
   const { settings } = activeTarget();
-  const items = targetPickItems(settings.profiles, settings.target).map((item) => ({ ...item, label: item.picked ? `$(check) ${item.label}` : item.label }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'RBench: Select Target', placeHolder: 'Where scenarios without their own `target` line run' });
-  if (!picked) return undefined;
-  let value: string;
-  if (typeof picked.value === 'string') {
-    value = picked.value;
-  } else {
-    const url = await vscode.window.showInputBox({
-      title: 'RBench: Redis URL',
-      prompt: 'redis://[user@]host[:port][/db] or rediss://… — without a password (use "RBench: Set Password")',
-      placeHolder: 'redis://127.0.0.1:6379',
-      validateInput: (text) => validateTargetUrl(text),
-      ignoreFocusOut: true,
-    });
-    if (!url) return undefined;
-    value = url.trim();
-  }
-  await vscode.workspace.getConfiguration(SECTION, settingsScope()).update('target', value, targetSettingScope());
-  return value;
+  const config = () => vscode.workspace.getConfiguration(SECTION, settingsScope());
+  return pickTarget(
+    {
+      pick: (items) =>
+        vscode.window.showQuickPick(
+          items.map((item) => ({ ...item, label: item.picked ? `$(check) ${item.label}` : item.label })),
+          { title: 'RBench: Select Target', placeHolder: 'Where scenarios without their own target line run' },
+        ),
+      input: ({ title, prompt, placeHolder, value, validate }) =>
+        vscode.window.showInputBox({ title, prompt, placeHolder, value, valueSelection: value ? [value.length, value.length] : undefined, validateInput: validate, ignoreFocusOut: true }),
+      setTarget: async (value) => config().update('target', value, targetSettingScope()),
+      addProfile: async (name, profile) => {
+        // Written where the target goes, next to the profiles already there (as written, even malformed ones).
+        const scope = targetSettingScope();
+        const inspected = config().inspect<Record<string, unknown>>('profiles');
+        const current = (scope === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
+        await config().update('profiles', { ...current, [name]: profile }, scope);
+      },
+    },
+    settings,
+  );
 }
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
@@ -148,7 +150,7 @@ async function usedMemory(options: ConnectionOptions): Promise<string | undefine
 }
 
 function showFailure(message: string): string {
-  void vscode.window.showErrorMessage(`Connection failed: ${message}`);
+  void vscode.window.showErrorMessage(`Connection failed: ${plainText(message)}`);
   return `Connection failed: ${message}`;
 }
 

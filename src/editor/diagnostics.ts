@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { checkText } from '../scenario';
 import type { Diagnostic, Severity } from '../scenario/plan';
+import { plainText } from './plainText';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -16,7 +17,7 @@ export function toVscodeRange(range: Diagnostic['range']): vscode.Range {
 }
 
 export function toVscodeDiagnostic(diagnostic: Diagnostic): vscode.Diagnostic {
-  const result = new vscode.Diagnostic(toVscodeRange(diagnostic.range), diagnostic.message, SEVERITY[diagnostic.severity]);
+  const result = new vscode.Diagnostic(toVscodeRange(diagnostic.range), plainText(diagnostic.message), SEVERITY[diagnostic.severity]);
   result.source = 'rbench';
   result.code = diagnostic.code;
   return result;

@@ -36,8 +36,9 @@ export type CompareRuns = (paths: string[]) => void;
 
 const ICONS: Record<RunIcon, vscode.ThemeIcon> = {
   baseline: new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.blue')),
-  complete: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  passed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  error: new vscode.ThemeIcon('warning', new vscode.ThemeColor('testing.iconErrored')),
   cancelled: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
 };
 

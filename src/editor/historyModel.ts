@@ -3,13 +3,15 @@
 // `vscode` here: history.ts turns these into tree items, and the unit tests check them directly.
 import { resolve } from 'node:path';
 import { baselineKey, type Baselines } from '../results/baselines';
+import type { VerdictKind } from '../results/verdict';
 import type { RunEntry } from './runsIndex';
 import { formatAge } from './runSummary';
 
 /** Shown for runs whose run file names no scenario file. */
 export const NO_FILE_LABEL = '(no scenario file)';
 
-export type RunIcon = 'baseline' | 'complete' | 'failed' | 'cancelled';
+/** The baseline pin, else the run's verdict (the same as the Test Explorer's). */
+export type RunIcon = 'baseline' | VerdictKind;
 
 export interface HistoryRun {
   entry: RunEntry;
@@ -69,7 +71,7 @@ export function scenarioRuns(entries: readonly RunEntry[], file: string | undefi
 
 function iconOf(entry: RunEntry, isBaseline: boolean): RunIcon {
   if (isBaseline) return 'baseline';
-  return entry.status;
+  return entry.verdict;
 }
 
 export function historyRun(entry: RunEntry, options: { now: number; isBaseline: boolean }): HistoryRun {
@@ -77,6 +79,7 @@ export function historyRun(entry: RunEntry, options: { now: number; isBaseline: 
   const tooltip = [
     `${entry.scenario}${entry.file ? ` — ${entry.file}` : ''}`,
     entry.headline,
+    ...(entry.verdictText ? [entry.verdictText] : []),
     `${entry.status}, finished ${new Date(entry.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${age})`,
     ...(options.isBaseline ? ['Pinned as this scenario’s baseline (.rbench/baselines.json)'] : []),
     entry.path,
@@ -84,7 +87,7 @@ export function historyRun(entry: RunEntry, options: { now: number; isBaseline: 
   return {
     entry,
     label: entry.headline,
-    description: options.isBaseline ? `baseline · ${age}` : age,
+    description: [options.isBaseline ? 'baseline' : '', entry.verdictText, age].filter(Boolean).join(' · '),
     tooltip,
     isBaseline: options.isBaseline,
     icon: iconOf(entry, options.isBaseline),

@@ -15,6 +15,7 @@ import {
   type SymbolKind,
 } from '../scenario/features';
 import { toVscodeRange } from './diagnostics';
+import { plainText } from './plainText';
 import { readSettings } from './settings';
 
 export interface LanguageFeatureDeps {
@@ -120,7 +121,7 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
       if (actionContext.only && !actionContext.only.contains(vscode.CodeActionKind.QuickFix)) return [];
       const actions = codeActions(document.getText(), { start: range.start, end: range.end }, { env: env(), baseDir: baseDirOf(document) });
       return actions.map((data) => {
-        const action = new vscode.CodeAction(data.title, vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(plainText(data.title), vscode.CodeActionKind.QuickFix);
         const edit = new vscode.WorkspaceEdit();
         for (const change of data.edits) edit.replace(document.uri, toVscodeRange(change.range), change.newText);
         action.edit = edit;

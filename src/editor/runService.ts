@@ -16,7 +16,8 @@ import { confirmationKey, needsWriteConfirmation, readOnlyRefusal, writeConfirma
 import { blockingErrors, describeErrors } from './scenarios';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
-import { runHeadline, runReport } from './runSummary';
+import { plainText } from './plainText';
+import { finishedNotice, runReport } from './runSummary';
 import { chooseTarget, connectionFor, parseActiveTarget, secretKey, settingsPasswordError, type TargetChoice } from './targets';
 import type { ConnectionProfile } from '../redis/types';
 
@@ -285,19 +286,12 @@ export class RunService implements vscode.Disposable {
   private announceFinished(outcome: FinishedRun): void {
     const { run, path } = outcome;
     const open = 'Open run file';
-    const failedThresholds = run.thresholds.filter((t) => !t.passed).length;
+    const notice = finishedNotice(run);
+    notice.text = plainText(notice.text);
     let shown: Thenable<string | undefined>;
-    if (run.status === 'failed') {
-      shown = vscode.window.showErrorMessage(`Run failed: ${run.error ?? 'see the RBench output'}`, open, 'Show output');
-    } else if (failedThresholds > 0) {
-      shown = vscode.window.showWarningMessage(
-        `Run ${run.status}: ${runHeadline(run)} — ${failedThresholds} of ${run.thresholds.length} expectations failed`,
-        open,
-        'Show output',
-      );
-    } else {
-      shown = vscode.window.showInformationMessage(`Run ${run.status}: ${runHeadline(run)}`, open);
-    }
+    if (notice.severity === 'error') shown = vscode.window.showErrorMessage(notice.text, open, 'Show output');
+    else if (notice.severity === 'warning') shown = vscode.window.showWarningMessage(notice.text, open, 'Show output');
+    else shown = vscode.window.showInformationMessage(notice.text, open);
     // Not awaited: the command finishes when the run does, not when the notification is dismissed.
     void shown.then((choice) => {
       if (choice === open) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path));
@@ -308,8 +302,8 @@ export class RunService implements vscode.Disposable {
   private announceNotRun(outcome: NotRun): void {
     if (outcome.reason === 'declined') return;
     this.output.appendLine(`! ${outcome.message}`);
-    if (outcome.reason === 'busy') void vscode.window.showInformationMessage(outcome.message);
-    else void vscode.window.showErrorMessage(outcome.message);
+    if (outcome.reason === 'busy') void vscode.window.showInformationMessage(plainText(outcome.message));
+    else void vscode.window.showErrorMessage(plainText(outcome.message));
   }
 }
 

@@ -1,10 +1,12 @@
-// What the editor says about a finished run: a one-line headline (CodeLens, notification), the report in
-// the output channel, and the Test Explorer verdict. Built on results/ (rows, format, export, warnings).
+// What the editor says about a finished run: a one-line headline (CodeLens, history), the report in the
+// output channel, and the notification at the end. Built on results/ (rows, format, export, warnings,
+// and the one verdict in results/verdict.ts).
 import { toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
 import { resultRows } from '../results/rows';
 import type { RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
+import { measuredAnything, runVerdict, savedLine, statusWords, verdictSummary } from '../results/verdict';
 import { runWarnings } from '../results/warnings';
 
 /**
@@ -13,12 +15,18 @@ import { runWarnings } from '../results/warnings';
  */
 export function runHeadline(run: RunFile): string {
   const rows = resultRows(run, { commands: false });
-  const prefix = run.status === 'complete' ? '' : `${run.status} · `;
-  if (rows.length === 0) return run.status === 'failed' ? `failed: ${run.error ?? 'no results'}` : `${prefix}no results`;
+  // A failed run without figures says `failed: why` once.
+  const prefix = run.status === 'complete' || (run.status === 'failed' && rows.length === 0) ? '' : `${run.status} · `;
+  return prefix + runFigures(run, rows);
+}
+
+/** The headline without the status: `412k ops/s · p99 1.9 ms`, or why there are no figures. */
+function runFigures(run: RunFile, rows = resultRows(run, { commands: false })): string {
+  if (rows.length === 0) return run.status === 'failed' ? `failed: ${run.error ?? 'no results'}` : 'no results';
   const worstP99 = Math.max(...rows.map((row) => row.p99Us));
-  if (rows.length === 1) return `${prefix}${formatOpsShort(rows[0].opsPerSec)} ops/s · p99 ${formatLatency(worstP99)}`;
+  if (rows.length === 1) return `${formatOpsShort(rows[0].opsPerSec)} ops/s · p99 ${formatLatency(worstP99)}`;
   const ops = rows.map((row) => row.opsPerSec);
-  return `${prefix}${rows.length} results · ${formatOpsShort(Math.min(...ops))}–${formatOpsShort(Math.max(...ops))} ops/s · p99 ≤ ${formatLatency(worstP99)}`;
+  return `${rows.length} results · ${formatOpsShort(Math.min(...ops))}–${formatOpsShort(Math.max(...ops))} ops/s · p99 ≤ ${formatLatency(worstP99)}`;
 }
 
 /** `just now`, `2 min ago`, `3 h ago`, `5 days ago`. */
@@ -40,23 +48,23 @@ export function runReport(run: RunFile, runFilePath: string, hostLagP99Ms?: numb
   for (const warning of runWarnings(run)) lines.push(`! ${warning}`);
   for (const outcome of run.thresholds) lines.push(thresholdLine(outcome));
   if (run.status === 'failed') lines.push(`error: ${run.error ?? 'the run failed'}`);
-  lines.push(`${run.status === 'complete' ? 'Run saved' : `Run ${run.status}, partial results saved`}: ${runFilePath}  (${formatDuration(run.durationMs)})`);
+  lines.push(`${savedLine(run)}: ${runFilePath}  (${formatDuration(run.durationMs)})`);
   if (hostLagP99Ms !== undefined) lines.push(`Editor responsiveness during the run: event-loop lag p99 ${hostLagP99Ms.toFixed(1)} ms`);
   return lines.join('\n');
 }
 
-export type TestVerdict =
-  | { kind: 'passed' }
-  /** One entry per failed `expect` line: the message and the expectation as written (to find its line). */
-  | { kind: 'failed'; failures: { message: string; expectation: string }[] }
-  | { kind: 'errored'; message: string }
-  | { kind: 'skipped'; message: string };
+export interface FinishedNotice {
+  severity: 'info' | 'warning' | 'error';
+  text: string;
+}
 
-/** Test Explorer outcome: `expect` lines decide; without any, a completed run passes. */
-export function testVerdict(run: RunFile): TestVerdict {
-  if (run.status === 'failed') return { kind: 'errored', message: run.error ?? 'the run failed' };
-  if (run.status === 'cancelled') return { kind: 'skipped', message: 'cancelled; partial results saved' };
-  const failed = run.thresholds.filter((outcome) => !outcome.passed);
-  if (failed.length > 0) return { kind: 'failed', failures: failed.map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation })) };
-  return { kind: 'passed' };
+/** The notification at the end of a run: the status once, then the figures and what the verdict says. */
+export function finishedNotice(run: RunFile): FinishedNotice {
+  const verdict = runVerdict(run);
+  if (verdict.kind === 'error') return { severity: 'error', text: `Run failed: ${run.error ?? 'see the RBench output'}` };
+  const status = statusWords(run);
+  const figures = runFigures(run);
+  if (verdict.kind === 'failed') return { severity: 'warning', text: `Run ${status}: ${figures} — ${verdictSummary(verdict, run.thresholds.length)}` };
+  if (verdict.kind === 'cancelled') return { severity: 'info', text: `Run cancelled: ${measuredAnything(run) ? `${figures} (partial)` : 'nothing was measured'}` };
+  return { severity: 'info', text: `Run ${status}: ${figures}` };
 }

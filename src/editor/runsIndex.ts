@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseRunFile, RUN_FILE_SUFFIX, type RunFile, type RunStatus } from '../results/runFile';
+import { runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
 import { runHeadline } from './runSummary';
 
 export interface RunEntry {
@@ -13,6 +14,10 @@ export interface RunEntry {
   file?: string;
   scenario: string;
   status: RunStatus;
+  /** The run's verdict, as the Test Explorer gives it (expect lines and status). */
+  verdict: VerdictKind;
+  /** `1 of 2 expectations failed`; empty for a pass. */
+  verdictText: string;
   finishedAt: string;
   headline: string;
 }
@@ -83,12 +88,15 @@ export class RunsIndex {
 }
 
 export function runEntry(path: string, run: RunFile): RunEntry {
+  const verdict = runVerdict(run);
   return {
     path,
     id: basename(path, RUN_FILE_SUFFIX),
     file: run.scenario.file,
     scenario: run.scenario.name,
     status: run.status,
+    verdict: verdict.kind,
+    verdictText: verdictSummary(verdict, run.thresholds.length),
     finishedAt: run.finishedAt,
     headline: runHeadline(run),
   };

@@ -19,6 +19,8 @@ export function parseActiveTarget(setting: string | undefined, profiles: Record<
   if (value === '' || value === LOCAL_TARGET) return { kind: 'local' };
   if (value.includes('://')) return { kind: 'url', url: value };
   if (Object.hasOwn(profiles, value)) return { kind: 'profile', name: value };
+  // `localhost:6399` written by hand: a URL without its scheme (a bare word stays a profile name).
+  if (HOST_AND_PORT.test(value)) return { kind: 'url', url: `redis://${value}` };
   const known = Object.keys(profiles);
   return {
     kind: 'invalid',
@@ -42,6 +44,17 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
     profiles[name] = value as ConnectionProfile;
   }
   return { profiles, problems };
+}
+
+/** A name for a new connection profile: undefined when fine, else why not. */
+export function validateProfileName(text: string, profiles: Record<string, ConnectionProfile>): string | undefined {
+  const name = text.trim();
+  if (name === '') return 'give the profile a name, such as "staging"';
+  if (name === LOCAL_TARGET) return `"${LOCAL_TARGET}" means the throwaway server: pick another name`;
+  if (HOST_AND_PORT.test(name) || name.includes('://')) return 'that reads as an address: name the profile (host:port comes next)';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return 'use letters, digits, ".", "_" and "-" (scenarios name it in their target line)';
+  if (Object.hasOwn(profiles, name)) return `a profile "${name}" exists already`;
+  return undefined;
 }
 
 /** The target settings of a scenario that sets none (resp, timeouts…): what Test Connection uses. */
@@ -97,9 +110,20 @@ function urlHasPassword(url: string): boolean {
   return typeof parsed !== 'string' && parsed.password !== undefined;
 }
 
-/** A URL typed into "Enter a URL…": undefined when fine, else why not. */
+/** `host:port`, `[::1]:6379`, optionally `/db`: a target written without `redis://`. */
+const HOST_AND_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._-]*):\d{1,5}(?:\/\d+)?$/;
+/** The same, or a host alone. */
+const HOST_MAYBE_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._-]*)(?::\d{1,5})?(?:\/\d+)?$/;
+
+/** What was typed into "Enter a URL…" as a URL: `localhost:6399` and `localhost` become `redis://…`. */
+export function targetUrlFromInput(text: string): string {
+  const value = text.trim();
+  return HOST_MAYBE_PORT.test(value) ? `redis://${value}` : value;
+}
+
+/** A URL (or `host:port`, or a host) typed into "Enter a URL…": undefined when fine, else why not. */
 export function validateTargetUrl(text: string): string | undefined {
-  const parsed = parseRedisUrl(text.trim());
+  const parsed = parseRedisUrl(targetUrlFromInput(text));
   if (typeof parsed === 'string') return parsed;
   if (parsed.password !== undefined) return 'leave the password out of the URL (settings are plain text): use "RBench: Set Password" after selecting it';
   return undefined;
@@ -160,8 +184,8 @@ export function describeActiveTarget(active: ParsedActiveTarget, profiles: Recor
 export interface TargetPickItem {
   label: string;
   description?: string;
-  /** What `rbench.target` becomes, or `enter-url` to ask for one. */
-  value: string | { enterUrl: true };
+  /** What `rbench.target` becomes, or ask for a URL, or add a connection profile. */
+  value: string | { enterUrl: true } | { addProfile: true };
   picked: boolean;
 }
 
@@ -177,6 +201,7 @@ export function targetPickItems(profiles: Record<string, ConnectionProfile>, set
   items.push({ label: 'Throwaway local redis-server', description: 'a fresh server on a free port for each run', value: LOCAL_TARGET, picked: current === LOCAL_TARGET });
   const customUrl = current.includes('://') ? current : undefined;
   if (customUrl) items.push({ label: describeActiveTarget({ kind: 'url', url: customUrl }, profiles), description: customUrl, value: customUrl, picked: true });
-  items.push({ label: 'Enter a URL…', description: 'redis://host:port or rediss://…', value: { enterUrl: true }, picked: false });
+  items.push({ label: 'Enter a URL…', description: 'host:port, redis://host:port or rediss://…', value: { enterUrl: true }, picked: false });
+  items.push({ label: 'Add connection profile…', description: 'a name and a URL, saved in rbench.profiles', value: { addProfile: true }, picked: false });
   return items;
 }

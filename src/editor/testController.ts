@@ -2,15 +2,21 @@
 // (ranged on its header, so the gutter shows run buttons). Running them goes through RunService like any
 // other run; `expect` lines decide pass or fail.
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseDocument } from '../scenario';
 import type { RunFile } from '../results/runFile';
+import { plainText } from './plainText';
 import { progressLogger } from './progress';
 import type { RunService } from './runService';
-import { testVerdict } from './runSummary';
+import { runVerdict } from '../results/verdict';
+import { isScenarioFile, type FileKind } from './scenarioFiles';
+import { readSettings, workspaceRoot } from './settings';
+import { resolveRunsFolder } from './runsIndex';
 
 const RBENCH_GLOB = '**/*.rbench';
 const EXCLUDE_GLOB = '**/{node_modules,.git}/**';
+/** Where runs and baselines live by default (`.rbench/runs`, `.rbench/baselines.json`). */
+const STATE_FOLDER = '.rbench';
 
 export class ScenarioTestController implements vscode.Disposable {
   readonly controller: vscode.TestController;
@@ -20,14 +26,19 @@ export class ScenarioTestController implements vscode.Disposable {
   constructor(private readonly runs: RunService) {
     this.controller = vscode.tests.createTestController('rbench', 'RBench');
     this.controller.resolveHandler = async (item) => {
-      if (item?.uri) await this.refreshFile(item.uri);
-      else await this.discoverFiles();
+      if (!item?.uri) return this.discoverFiles();
+      // A file removed or replaced by a folder since it was listed: drop its item rather than fail.
+      if (!(await this.accepts(item.uri))) this.controller.items.delete(item.id);
+      else await this.refreshFile(item.uri);
     };
     this.controller.refreshHandler = () => this.discoverFiles();
     this.runProfile = this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
 
     const watcher = vscode.workspace.createFileSystemWatcher(RBENCH_GLOB);
-    watcher.onDidCreate((uri) => this.fileItem(uri));
+    // The glob matches folders too (`.rbench/`, a folder named `x.rbench`): only files become items.
+    watcher.onDidCreate(async (uri) => {
+      if (await this.accepts(uri)) this.fileItem(uri);
+    });
     watcher.onDidChange((uri) => {
       // An open document is followed through its edits instead; this catches changes on disk.
       const item = this.controller.items.get(uri.toString());
@@ -50,7 +61,14 @@ export class ScenarioTestController implements vscode.Disposable {
   /** Every `.rbench` file of the workspace as an item; their scenarios are read when expanded. */
   async discoverFiles(): Promise<void> {
     const files = await vscode.workspace.findFiles(RBENCH_GLOB, EXCLUDE_GLOB);
-    for (const uri of files) this.fileItem(uri);
+    for (const uri of files) if (await this.accepts(uri)) this.fileItem(uri);
+  }
+
+  /** A scenario file of the workspace: a file (not a folder), outside the runs folder and `.rbench/`. */
+  private async accepts(uri: vscode.Uri): Promise<boolean> {
+    const root = workspaceRoot();
+    const excluded = [resolveRunsFolder(readSettings(uri).runsFolder, root, root ?? '.'), ...(root ? [join(root, STATE_FOLDER)] : [])];
+    return isScenarioFile(uri.fsPath, await fileKind(uri), excluded);
   }
 
   /** Re-reads a file's scenarios (from the open document when there is one) and returns its item. */
@@ -134,7 +152,7 @@ export class ScenarioTestController implements vscode.Disposable {
     const write = progressLogger((line) => run.appendOutput(`${line}\r\n`, undefined, item));
     const outcome = await this.runs.run({ uri, index }, { signal, onProgress: write });
     if (outcome.kind === 'not-run') {
-      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(outcome.message));
+      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(plainText(outcome.message)));
       else run.skipped(item);
       run.appendOutput(`${outcome.message}\r\n`, undefined, item);
       return;
@@ -145,19 +163,20 @@ export class ScenarioTestController implements vscode.Disposable {
 }
 
 function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): void {
-  const verdict = testVerdict(result);
+  const verdict = runVerdict(result);
   switch (verdict.kind) {
     case 'passed':
       run.passed(item, result.durationMs);
       break;
-    case 'skipped':
+    case 'cancelled':
       run.appendOutput(`${verdict.message}\r\n`, undefined, item);
       run.skipped(item);
       break;
-    case 'errored':
-      run.errored(item, new vscode.TestMessage(verdict.message), result.durationMs);
+    case 'error':
+      run.errored(item, new vscode.TestMessage(plainText(verdict.message)), result.durationMs);
       break;
     case 'failed': {
+      const ended = verdict.errors ? [new vscode.TestMessage(`the run ended with errors: ${plainText(verdict.errors)}`)] : [];
       const messages = verdict.failures.map(({ message, expectation }) => {
         const testMessage = new vscode.TestMessage(message);
         // Point at the `expect` line that failed.
@@ -168,7 +187,7 @@ function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): vo
         }
         return testMessage;
       });
-      run.failed(item, messages, result.durationMs);
+      run.failed(item, [...ended, ...messages], result.durationMs);
       break;
     }
   }
@@ -185,6 +204,15 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 
 function isOpen(uri: vscode.Uri): boolean {
   return openDocument(uri) !== undefined;
+}
+
+async function fileKind(uri: vscode.Uri): Promise<FileKind> {
+  try {
+    const { type } = await vscode.workspace.fs.stat(uri);
+    return type & vscode.FileType.Directory ? 'directory' : type & vscode.FileType.File ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
 }
 
 /** The open document's text, unsaved edits included; else the file on disk. */

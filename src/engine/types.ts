@@ -56,7 +56,7 @@ export interface ClientHealth {
   bottleneck: 'client' | 'server' | 'unknown';
 }
 
-export type LoadStatus = 'complete' | 'cancelled' | 'failed';
+export type LoadStatus = 'complete' | 'complete-with-errors' | 'cancelled' | 'failed';
 
 export interface LoadResult {
   test: string;

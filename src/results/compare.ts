@@ -314,7 +314,8 @@ function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList)
 
 function setupDifferences(runs: RunFile[], out: DifferenceList): void {
   out.add('setup', '', 'scenario', runs.map((run) => run.scenario.name));
-  out.add('setup', '', 'target', runs.map((run) => run.target.display + (run.target.local ? ' (throwaway)' : '')));
+  // Every throwaway server is the same setup (its free port differs run to run); version, config and machine still count.
+  out.add('setup', '', 'target', runs.map((run) => (run.target.local ? 'throwaway redis-server' : run.target.display)));
   out.add('setup', '', 'server version', runs.map((run) => run.target.server?.version ?? null));
   out.add('setup', '', 'server mode', runs.map((run) => run.target.server?.mode ?? null));
   const configKeys = unionOf(runs.map((run) => Object.keys(run.target.server?.config ?? {})), (key) => key);

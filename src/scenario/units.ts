@@ -1,6 +1,7 @@
 // Numbers with units, as written in `.rbench` files: counts (`1M`), durations (`30s`), sizes (`1KB`),
 // rates (`20k/s`) and percentages (`80%`). Each parser returns a value or a message naming the
 // expected form, so every caller reports wrong values the same way.
+import { editDistance } from './suggest';
 
 export type UnitResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -33,7 +34,7 @@ function parseSimpleCount(text: string): UnitResult {
   if (suffix) {
     if (suffix === 'm') return fail(`\`${text}\` is ambiguous — write \`${whole}${fraction ? '.' + fraction : ''}M\` for millions (durations go in \`duration\`)`);
     const known = COUNT_SUFFIX[suffix];
-    if (known === undefined) return fail(`\`${text}\` has an unknown suffix \`${suffix}\` — counts take \`k\`, \`M\` or \`G\`: ${COUNT_FORM}`);
+    if (known === undefined) return fail(`\`${text}\` has an unknown suffix \`${suffix}\` — ${UNIT_HINTS.count}: ${COUNT_FORM}`);
     multiplier = known;
   }
   const value = Number(`${whole.replace(/_/g, '')}${fraction ? '.' + fraction : ''}`) * multiplier;
@@ -63,7 +64,7 @@ export function parseDuration(text: string): UnitResult {
   const [, number, unit] = match;
   if (!unit) return fail(`\`${text}\` needs a unit — write \`${number}s\`, \`${number}ms\` or \`${number}us\``);
   const multiplier = DURATION_MS[unit];
-  if (multiplier === undefined) return fail(`\`${text}\` has an unknown unit \`${unit}\` — write ${DURATION_FORM}`);
+  if (multiplier === undefined) return fail(`\`${text}\` has an unknown unit \`${unit}\` — ${UNIT_HINTS.duration}`);
   return ok(Number(number) * multiplier);
 }
 
@@ -89,7 +90,7 @@ export function parseSize(text: string): UnitResult {
   const match = SIZE_PATTERN.exec(text);
   if (!match || match[1].endsWith('_')) return fail(`\`${text}\` is not a size — write ${SIZE_FORM}`);
   const multiplier = SIZE_BYTES[match[2].toLowerCase()];
-  if (multiplier === undefined) return fail(`\`${text}\` has an unknown unit \`${match[2]}\` — sizes take \`B\`, \`KB\`, \`MB\`, \`GB\` (1024-based) or \`k\`, \`m\`, \`g\` (1000-based)`);
+  if (multiplier === undefined) return fail(`\`${text}\` has an unknown unit \`${match[2]}\` — ${UNIT_HINTS.size}`);
   const value = Number(match[1].replace(/_/g, '')) * multiplier;
   const rounded = Math.round(value);
   if (Math.abs(value - rounded) > 1e-6) return fail(`\`${text}\` is not a whole number of bytes`);
@@ -117,6 +118,41 @@ export function parsePercent(text: string): UnitResult {
   const match = /^(\d+(?:\.\d+)?)%$/.exec(text);
   if (!match) return fail(`\`${text}\` is not a percentage — write a number followed by \`%\`, such as \`80%\``);
   return ok(Number(match[1]));
+}
+
+export type UnitFamily = 'count' | 'duration' | 'size';
+
+/** The end of an "unknown unit" message, per family: how a quick fix knows which units to offer. */
+const UNIT_HINTS: Record<UnitFamily, string> = {
+  count: 'counts take `k`, `M` or `G`',
+  duration: `write ${DURATION_FORM}`,
+  size: 'sizes take `B`, `KB`, `MB`, `GB` (1024-based) or `k`, `m`, `g` (1000-based)',
+};
+
+/** The units of each family, likeliest first (a tie between two near units goes to the earlier). */
+const UNIT_NAMES: Record<UnitFamily, readonly string[]> = {
+  count: ['k', 'M', 'G'],
+  duration: ['ms', 's', 'us', 'm', 'h'],
+  size: ['KB', 'MB', 'GB', 'B', 'k', 'm', 'g'],
+};
+
+/** The family whose unit a parse message says is unknown, or undefined for other messages. */
+export function unknownUnitFamily(message: string): UnitFamily | undefined {
+  if (!/has an unknown (?:unit|suffix)/.test(message)) return undefined;
+  return (Object.keys(UNIT_HINTS) as UnitFamily[]).find((family) => message.includes(UNIT_HINTS[family]));
+}
+
+/** `10QB` → `10KB`, `10MB`, `10GB`: the value with the nearest known units (one edit away), up to three. */
+export function unitSuggestions(text: string, family: UnitFamily): string[] {
+  const match = /^(\d[\d_]*(?:\.\d+)?)([A-Za-zµ]+)$/.exec(text);
+  if (!match) return [];
+  const [, number, unit] = match;
+  // Sizes ignore case (as redis.conf does); counts and durations do not (`m` is minutes, `M` millions).
+  const fold = (u: string) => (family === 'size' ? u.toLowerCase() : u);
+  const distances = UNIT_NAMES[family].map((name) => ({ name, distance: editDistance(fold(unit), fold(name), 2) }));
+  const best = Math.min(...distances.map((d) => d.distance));
+  if (best > 1) return [];
+  return distances.filter((d) => d.distance === best).slice(0, 3).map((d) => `${number}${d.name}`);
 }
 
 /** The number of decimal digits of the largest key number in a space of `space` keys. */

@@ -9,6 +9,7 @@ import { parseRunFile, slug, type RunFile } from '../results/runFile';
 import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
+import { FocusReturn } from './focusReturn';
 import { newNonce, panelHtml } from './html';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
@@ -62,6 +63,9 @@ class ResultsWebview implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private ready = false;
 
+  /** Called when the webview has loaded and asked for its content. */
+  onReady: (() => void) | undefined;
+
   constructor(
     readonly webview: vscode.Webview,
     readonly source: ViewSource,
@@ -110,6 +114,7 @@ class ResultsWebview implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.onReady?.();
         this.sendAll();
         return;
       case 'export': {
@@ -183,11 +188,38 @@ interface PanelEntry {
   timer?: ReturnType<typeof setInterval>;
 }
 
+/** The editor that had focus: its document and group (the editor object itself can go stale). */
+interface EditorPlace {
+  document: vscode.TextDocument;
+  viewColumn?: vscode.ViewColumn;
+}
+
+function focusedEditor(): EditorPlace | undefined {
+  const editor = vscode.window.activeTextEditor;
+  // Only when focus is in the editor area: a run from the Test Explorer leaves the view alone.
+  if (!editor || editor.viewColumn !== vscode.window.tabGroups.activeTabGroup.viewColumn) return undefined;
+  return { document: editor.document, viewColumn: editor.viewColumn };
+}
+
 /** The per-scenario results panels. The editor's run service calls runStarted / progress / runFinished. */
 export class ResultsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, PanelEntry>();
+  /** Where keyboard focus goes back to if opening a panel takes it (the panel opened last). */
+  private readonly focus = new FocusReturn<EditorPlace>();
+  private loading: PanelEntry | undefined;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(private readonly context: vscode.ExtensionContext) {
+    // Opening a webview in the results group can activate that group, and a loading webview can take
+    // focus: either way the active group changes, and the editor the run came from gets it back.
+    this.subscriptions = [vscode.window.tabGroups.onDidChangeTabGroups(() => this.keepFocus()), vscode.window.onDidChangeActiveTextEditor(() => this.keepFocus())];
+  }
+
+  private keepFocus(): void {
+    const active = vscode.window.tabGroups.activeTabGroup.viewColumn;
+    const back = this.focus.returnTo();
+    if (back && active !== back.viewColumn) void vscode.window.showTextDocument(back.document, { viewColumn: back.viewColumn, preserveFocus: false });
+  }
 
   /** Opens (or reuses) the scenario's panel and shows the run from its start. */
   runStarted(key: PanelKey, plan: ScenarioPlan, options: { target?: LiveRunState['target'] } = {}): void {
@@ -247,23 +279,44 @@ export class ResultsPanels implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
     for (const entry of [...this.panels.values()]) entry.panel.dispose();
     this.panels.clear();
   }
 
   private panelFor(key: PanelKey, reveal: boolean): PanelEntry {
     const existing = this.panels.get(panelKeyId(key));
+    const focus = focusedEditor();
     if (existing) {
-      if (reveal) existing.panel.reveal(undefined, true);
+      if (reveal) {
+        // Already loaded: only the reveal itself may move focus.
+        this.loading = existing;
+        this.focus.opened(focus);
+        this.focus.ready();
+        existing.panel.reveal(undefined, true);
+      }
       return existing;
     }
+    this.focus.opened(focus);
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
       `RBench: ${key.scenario}`,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: this.resultsColumn(focus?.viewColumn), preserveFocus: true },
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );
-    return this.adopt(panel, key);
+    const entry = this.adopt(panel, key);
+    this.loading = entry;
+    entry.view.onReady = () => {
+      // Only the panel opened last counts: its load is the one focus is guarded for.
+      if (this.loading === entry) this.focus.ready();
+    };
+    return entry;
+  }
+
+  /** One results group: where the other results panels are (unless that is the scenario's group), else beside the editor. */
+  private resultsColumn(editorColumn: vscode.ViewColumn | undefined): vscode.ViewColumn {
+    for (const { panel } of this.panels.values()) if (panel.viewColumn !== undefined && panel.viewColumn !== editorColumn) return panel.viewColumn;
+    return vscode.ViewColumn.Beside;
   }
 
   private adopt(panel: vscode.WebviewPanel, key: PanelKey): PanelEntry {
@@ -273,6 +326,7 @@ export class ResultsPanels implements vscode.Disposable {
     setHtml(panel.webview, this.context.extensionUri, panel.title);
     this.panels.set(id, entry);
     panel.onDidDispose(() => {
+      if (this.loading === entry) this.loading = undefined;
       this.stopTimer(entry);
       view.dispose();
       if (this.panels.get(id) === entry) this.panels.delete(id);

@@ -238,4 +238,40 @@ describe('results panel (browser)', function () {
     console.log(`    first paint, 1 h × 20 commands (3,600 seconds, 21 histograms): ${timings.map((t) => t.toFixed(0)).join(' / ')} ms (best ${best.toFixed(0)} ms)`);
     assert.ok(best < FIRST_PAINT_BUDGET_MS, `first paint ${best.toFixed(0)} ms`);
   });
+
+  it('keeps every column of the table reachable side by side (600 px): the table scrolls, the test names stay, the page does not', async () => {
+    // About half of a 1280 px window, minus the editor's own chrome: the panel side by side with the scenario.
+    const { panel } = await showRun('finished');
+    await panel.page.setViewportSize({ width: 600, height: 900 });
+    await screenshot(panel, 'results-side-by-side');
+
+    const layout = await panel.page.evaluate(() => {
+      const table = document.querySelector('#results-table');
+      const wrap = table.closest('.table-wrap');
+      const headers = [...table.querySelectorAll('thead th')].map((th: any) => th.textContent.trim());
+      wrap.scrollLeft = wrap.scrollWidth;
+      const lastHeader = table.querySelector('thead th:last-child').getBoundingClientRect();
+      const wrapRect = wrap.getBoundingClientRect();
+      // Every row's test name, after scrolling all the way right.
+      const labels = [...table.querySelectorAll('tbody th[scope="row"]')].map((th: any) => th.getBoundingClientRect());
+      return {
+        labelsInView: labels.length > 0 && labels.every((r: any) => r.left >= wrapRect.left - 1 && r.right <= wrapRect.right + 1),
+        wrapScrolled: wrap.scrollLeft,
+        headers,
+        pageScrollWidth: document.documentElement.scrollWidth,
+        viewportWidth: document.documentElement.clientWidth,
+        wrapRight: wrap.getBoundingClientRect().right,
+        scrollable: wrap.scrollWidth > wrap.clientWidth,
+        lastHeaderRight: lastHeader.right,
+      };
+    });
+    assert.ok(layout.headers.some((h: string) => /p99/.test(h)), `columns: ${layout.headers.join(', ')}`);
+    assert.ok(layout.pageScrollWidth <= layout.viewportWidth, `the page scrolls sideways: ${layout.pageScrollWidth} > ${layout.viewportWidth}`);
+    assert.ok(layout.scrollable, 'the table is wider than 600 px here, so it scrolls');
+    assert.ok(layout.lastHeaderRight <= layout.wrapRight + 1, `the last column (${layout.headers.at(-1)}) stays out of reach: ${layout.lastHeaderRight} > ${layout.wrapRight}`);
+    assert.ok(layout.wrapScrolled > 0);
+    assert.ok(layout.labelsInView, 'the test names scrolled out of view with the numbers');
+    await screenshot(panel, 'results-side-by-side-scrolled');
+    await panel.page.close();
+  });
 });

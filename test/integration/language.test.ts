@@ -96,14 +96,17 @@ describe('RBench language features', function () {
     await document.save();
   });
 
-  it('offers a quick fix replacing `pipline` with `pipeline`', async () => {
+  it('offers a quick fix replacing `pipline` with `pipeline`, in plain text', async () => {
     const document = await open('### s\npipline 10\nGET k\n');
     const word = new vscode.Range(1, 0, 1, 7);
     // The provider ties its actions to the shown diagnostic (the lightbulb); VS Code's command does
     // not return that link, so the test only makes sure the diagnostic exists first.
-    await waitFor('the `pipline` diagnostic', () => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => diagnostic.source === 'rbench'));
+    const shown = await waitFor('the `pipline` diagnostic', () => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => diagnostic.source === 'rbench'));
+    // VS Code shows diagnostics and quick-fix titles as plain text: no literal backticks.
+    assert.doesNotMatch(shown.message, /`/);
+    assert.match(shown.message, /"pipline"/);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, word, vscode.CodeActionKind.QuickFix.value);
-    const fix = actions.find((action) => action.title === 'Change to `pipeline`');
+    const fix = actions.find((action) => action.title === 'Change to "pipeline"');
     assert.ok(fix, `no quick fix among ${JSON.stringify(actions.map((action) => action.title))}`);
     assert.ok(fix.kind && vscode.CodeActionKind.QuickFix.contains(fix.kind));
     assert.equal(fix.isPreferred, true);

@@ -19,7 +19,7 @@ import {
 } from '../settings';
 import { COMMAND_NAMES } from '../commands';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
-import { commandHint, commandInfo } from './commandInfo';
+import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
 import { code, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { lineContext, looksSecret, MASK, scenarioAt, visibleVariables } from './locate';
 import type { CompletionItemData, CompletionOptions } from './types';
@@ -173,10 +173,14 @@ function keywordItems(cursor: Cursor, range: Range, endsLine: boolean): Completi
 /** Kinds whose first value is completed from a list: worth asking again after the keyword. */
 const VALUE_LIST_KINDS = new Set<SettingInfo['kind']>(['switch', 'choice', 'threads', 'sweep', 'suite', 'password', 'target', 'expect']);
 
+/** Commands completion offers (all of them stay valid when written). */
+const OFFERED_COMMANDS = COMMAND_NAMES.filter(isOfferedCommand);
+
 function commandItems(range: Range, endsLine: boolean): CompletionItemData[] {
-  return COMMAND_NAMES.map((name): CompletionItemData => {
+  return OFFERED_COMMANDS.map((name): CompletionItemData => {
     const info = commandInfo(name)!;
-    const item: CompletionItemData = { label: name, kind: 'command', detail: commandHint(info), range, sortText: `1 ${name}` };
+    // Common data commands first: `SE` offers SET before SELECT.
+    const item: CompletionItemData = { label: name, kind: 'command', detail: commandHint(info), range, sortText: `1 ${isCommonCommand(name) ? 0 : 1} ${name}` };
     if (endsLine) item.insertText = `${name} `;
     return item;
   });

@@ -5,6 +5,7 @@ import { replaceFix } from '../diagnostics';
 import { parseDocument, type DocLine, type ScenarioDocument } from '../parser';
 import type { Diagnostic, Range, TextFix } from '../plan';
 import { resolveDocument } from '../resolver';
+import { unitSuggestions, unknownUnitFamily } from '../units';
 import { lineContext, scenarioAt } from './locate';
 import type { CodeActionData } from './types';
 
@@ -86,6 +87,13 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
     }
     case 'managed-directive':
       return [removeLine(doc, line, 'Remove')];
+    case 'invalid-value': {
+      // `value 10QB`: the number with the nearest known unit.
+      const family = unknownUnitFamily(diagnostic.message);
+      if (!family || range.start.line !== range.end.line) return [];
+      const written = line.text.slice(at, range.end.character);
+      return unitSuggestions(written, family).map((fixed) => replaceFix(range, fixed, `Change ${written} to ${fixed}`));
+    }
     default:
       return [];
   }

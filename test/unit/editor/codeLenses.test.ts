@@ -18,7 +18,7 @@ const THREE_SCENARIOS = [
 const NOW = Date.parse('2026-11-29T12:02:30.000Z');
 
 function entry(scenario: string, headline: string, finishedAt = '2026-11-29T12:00:00.000Z'): RunEntry {
-  return { path: `/runs/${scenario}.rbench-run.json`, id: scenario, file: 'bench.rbench', scenario, status: 'complete', finishedAt, headline };
+  return { path: `/runs/${scenario}.rbench-run.json`, id: scenario, file: 'bench.rbench', scenario, status: 'complete', verdict: 'passed', verdictText: '', finishedAt, headline };
 }
 
 describe('editor: CodeLens placement', () => {

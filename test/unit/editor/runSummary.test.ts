@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatAge, runHeadline, runReport, testVerdict } from '../../../src/editor/runSummary';
+import { finishedNotice, formatAge, runHeadline, runReport } from '../../../src/editor/runSummary';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 describe('editor: run summaries', () => {
@@ -34,24 +34,30 @@ describe('editor: run summaries', () => {
   });
 });
 
-describe('editor: Test Explorer verdicts', () => {
-  it('passes a completed run without expectations', () => {
-    assert.deepEqual(testVerdict(runFileOf(planOf('### g\nGET k\n'), [loadResult('GET', 1000, 500)])), { kind: 'passed' });
+describe('editor: the notification at the end of a run', () => {
+  const single = planOf('### gets\nGET k\n');
+
+  it('names the status once: no "Run cancelled: cancelled"', () => {
+    const notice = finishedNotice(runFileOf(single, [loadResult('GET', 5000, 800, 'cancelled')], { status: 'cancelled' }));
+    assert.deepEqual(notice, { severity: 'info', text: 'Run cancelled: 5.0k ops/s · p99 800 µs (partial)' });
+    assert.equal(finishedNotice(runFileOf(single, [loadResult('GET', 412_345, 1900)])).text, 'Run complete: 412k ops/s · p99 1.90 ms');
   });
 
-  it('passes or fails on expect thresholds, with the numbers', () => {
-    const plan = planOf('### g\nGET k\nexpect ops > 2000\nexpect p99 < 1ms\n');
-    const verdict = testVerdict(runFileOf(plan, [loadResult('GET', 1000, 500)]));
-    assert.deepEqual(verdict, { kind: 'failed', failures: [{ message: 'FAIL  expect ops > 2000  [GET]  (actual 1,000 ops/s)', expectation: 'expect ops > 2000' }] });
-    assert.deepEqual(testVerdict(runFileOf(plan, [loadResult('GET', 3000, 500)])), { kind: 'passed' });
+  it('says nothing was measured for a run that never connected, never "partial results saved"', () => {
+    const refused = runFileOf(single, [], { status: 'failed', error: 'cannot connect to 127.0.0.1:1: connection refused' });
+    assert.deepEqual(finishedNotice(refused), { severity: 'error', text: 'Run failed: cannot connect to 127.0.0.1:1: connection refused' });
+    const report = runReport(refused, '/runs/x.rbench-run.json');
+    assert.doesNotMatch(report, /partial results/);
+    assert.match(report, /^Run failed, nothing was measured: \/runs\/x.rbench-run.json/m);
+    assert.equal(runHeadline(refused), 'failed: cannot connect to 127.0.0.1:1: connection refused');
+    assert.equal(finishedNotice(runFileOf(single, [], { status: 'cancelled' })).text, 'Run cancelled: nothing was measured');
   });
 
-  it('errors on a failed run, with its message, and skips a cancelled one', () => {
-    const plan = planOf('### g\nGET k\n');
-    assert.deepEqual(testVerdict(runFileOf(plan, [], { status: 'failed', error: 'cannot connect to 127.0.0.1:1: connection refused' })), {
-      kind: 'errored',
-      message: 'cannot connect to 127.0.0.1:1: connection refused',
-    });
-    assert.equal(testVerdict(runFileOf(plan, [loadResult('GET', 1000, 500, 'cancelled')], { status: 'cancelled' })).kind, 'skipped');
+  it('warns with the verdict when an expect line failed or the run ended with errors', () => {
+    const checked = planOf('### g\nGET k\nexpect ops > 2000\n');
+    assert.deepEqual(finishedNotice(runFileOf(checked, [loadResult('GET', 1000, 500)])), { severity: 'warning', text: 'Run complete: 1.0k ops/s · p99 500 µs — 1 of 1 expectation failed' });
+    const withErrors = runFileOf(checked, [loadResult('GET', 3000, 500)], { status: 'complete-with-errors', error: '12% of requests failed' });
+    assert.deepEqual(finishedNotice(withErrors), { severity: 'warning', text: 'Run complete with errors: 3.0k ops/s · p99 500 µs — ended with errors' });
+    assert.match(runReport(withErrors, '/r.json'), /^Run complete with errors, results saved: \/r.json/m);
   });
 });

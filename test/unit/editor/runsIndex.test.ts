@@ -7,7 +7,7 @@ import { writeRunFile } from '../../../src/results/runFile';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 function entry(id: string, file: string | undefined, scenario: string): RunEntry {
-  return { path: `/runs/${id}.rbench-run.json`, id, file, scenario, status: 'complete', finishedAt: '2026-11-29T12:00:00.000Z', headline: id };
+  return { path: `/runs/${id}.rbench-run.json`, id, file, scenario, status: 'complete', verdict: 'passed', verdictText: '', finishedAt: '2026-11-29T12:00:00.000Z', headline: id };
 }
 
 describe('editor: runs index lookup', () => {

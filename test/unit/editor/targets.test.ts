@@ -131,7 +131,7 @@ describe('editor: passwords', () => {
 });
 
 describe('editor: Select Target choices', () => {
-  it('lists each profile, the throwaway server, the current custom URL and Enter a URL…', () => {
+  it('lists each profile, the throwaway server, the current custom URL, Enter a URL… and Add connection profile…', () => {
     const items = targetPickItems(PROFILES, 'redis://127.0.0.1:7000');
     assert.deepEqual(
       items.map((item) => [item.label, item.value, item.picked]),
@@ -141,6 +141,7 @@ describe('editor: Select Target choices', () => {
         ['Throwaway local redis-server', 'local', false],
         ['127.0.0.1:7000', 'redis://127.0.0.1:7000', true],
         ['Enter a URL…', { enterUrl: true }, false],
+        ['Add connection profile…', { addProfile: true }, false],
       ],
     );
     assert.match(items[0].description ?? '', /read-only/);

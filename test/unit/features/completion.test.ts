@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { COMMAND_NAMES, EXPECT_METRICS, KEY_DISTRIBUTIONS, PLACEHOLDERS, SETTINGS, SUITE_NAMES } from '../../../src/scenario';
 import { completions, type CompletionItemData, type CompletionOptions } from '../../../src/scenario/features';
+import { isOfferedCommand } from '../../../src/scenario/features/commandInfo';
 import { withCaret } from './helpers';
 
 function complete(marked: string, options: CompletionOptions = {}): CompletionItemData[] {
@@ -37,7 +38,8 @@ describe('completion', () => {
     it('offers scenario settings and every Redis command inside a scenario, with value syntax and docs', () => {
       const items = complete('### one\n‸\nGET k\n');
       assert.deepEqual(labels(items, 'setting').sort(), settingsFor('scenario').sort());
-      assert.equal(labels(items, 'command').length, COMMAND_NAMES.length);
+      assert.equal(labels(items, 'command').length, COMMAND_NAMES.filter(isOfferedCommand).length);
+      assert.ok(labels(items, 'command').length > 200);
       const pipeline = item(items, 'pipeline');
       assert.equal(pipeline.detail, 'pipeline N');
       assert.match(pipeline.documentation!, /redis-benchmark's `-P`/);
@@ -62,6 +64,20 @@ describe('completion', () => {
       assert.equal(pipeline.insertText, undefined, 'the value already follows: no extra space');
       assert.equal(item(complete('### one\ncl‸'), 'client').retrigger, true, '`client` has a value list');
       assert.ok(!item(complete('### one\ncl‸'), 'clients').retrigger);
+    });
+
+    it('ranks common data commands first: SE offers SET before SELECT, and no module commands such as SADDEX', () => {
+      const items = complete('### one\nSE‸');
+      // As the editor's list does for one typed prefix: by sortText, then label.
+      const ranked = items
+        .filter((i) => i.kind === 'command' && i.label.startsWith('SE'))
+        .sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label))
+        .map((i) => i.label);
+      assert.equal(ranked[0], 'SET');
+      assert.ok(ranked.indexOf('SET') < ranked.indexOf('SELECT'), ranked.join(' '));
+      const all = labels(complete('### one\nS‸'), 'command');
+      for (const absent of ['SADDEX', 'SEXPIRE', 'VADD']) assert.ok(!all.includes(absent), absent);
+      for (const present of ['SADD', 'SETEX', 'SPOP', 'SELECT']) assert.ok(all.includes(present), present);
     });
 
     it('describes commands from the command table: arity, access and keys', () => {

@@ -31,6 +31,16 @@ describe('quick fixes', () => {
     assert.equal(applied('pip‸line 10\nGET k\n', 'Change to `pipeline`'), 'pipeline 10\nGET k\n');
   });
 
+  it('fixes a bad unit with the nearest known ones: 10QB → 10KB', () => {
+    const marked = '### s\nvalue 10Q‸B\nSET k __value__\n';
+    const { actions } = actionsAt(marked);
+    assert.deepEqual(actions.map((a) => a.title), ['Change 10QB to 10KB', 'Change 10QB to 10MB', 'Change 10QB to 10GB']);
+    assert.equal(applied(marked, 'Change 10QB to 10KB'), '### s\nvalue 10KB\nSET k __value__\n');
+    assert.equal(applied('### s\nduration 30x‸\nGET k\n', /^Change 30x to 30s$/), '### s\nduration 30s\nGET k\n');
+    assert.equal(applied('### s\nrequests 10K‸M\nGET k\n', 'Change 10KM to 10M'), '### s\nrequests 10M\nGET k\n');
+    assert.deepEqual(actionsAt('### s\nvalue 10QQQ‸Q\nSET k __value__\n').actions, [], 'nothing near: no guess');
+  });
+
   it('only for diagnostics at the cursor', () => {
     assert.deepEqual(actionsAt('pipline 10\nGET k‸\n').actions, []);
     assert.equal(actionsAt('pipline‸ 10\n').actions.length, 1, 'touching the end of the word counts');

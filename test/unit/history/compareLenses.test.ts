@@ -7,7 +7,7 @@ const TEXT = ['### writes', 'SET k v', '### reads', 'GET k'].join('\n');
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');
 
 function entry(id: string, scenario: string): RunEntry {
-  return { path: `/runs/${id}.rbench-run.json`, id, file: 'bench.rbench', scenario, status: 'complete', finishedAt: '2026-11-30T11:59:00.000Z', headline: `${id}` };
+  return { path: `/runs/${id}.rbench-run.json`, id, file: 'bench.rbench', scenario, status: 'complete', verdict: 'passed', verdictText: '', finishedAt: '2026-11-30T11:59:00.000Z', headline: `${id}` };
 }
 
 describe('history: compare CodeLenses', () => {

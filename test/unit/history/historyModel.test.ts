@@ -16,6 +16,8 @@ function entry(id: string, scenario: string, file: string | undefined, overrides
     file,
     scenario,
     status: 'complete',
+    verdict: 'passed',
+    verdictText: '',
     finishedAt: '2026-11-30T11:58:00.000Z',
     headline: `${id} headline`,
     ...overrides,
@@ -25,8 +27,8 @@ function entry(id: string, scenario: string, file: string | undefined, overrides
 const ENTRIES = [
   entry('20261130-100000-000-writes', 'writes', 'bench/cache.rbench'),
   entry('20261130-110000-000-writes', 'writes', './bench/cache.rbench'),
-  entry('20261130-090000-000-reads', 'reads', 'bench\\cache.rbench', { status: 'failed', headline: 'failed: boom' }),
-  entry('20261130-080000-000-ping', 'ping', 'a.rbench', { status: 'cancelled', finishedAt: '2026-11-28T12:00:00.000Z' }),
+  entry('20261130-090000-000-reads', 'reads', 'bench\\cache.rbench', { status: 'failed', verdict: 'error', verdictText: 'run failed', headline: 'failed: boom' }),
+  entry('20261130-080000-000-ping', 'ping', 'a.rbench', { status: 'cancelled', verdict: 'cancelled', verdictText: 'cancelled', finishedAt: '2026-11-28T12:00:00.000Z' }),
   entry('20261130-070000-000-loose', 'loose', undefined),
 ];
 
@@ -46,11 +48,11 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
   it('labels each run with its headline, age and status icon, and a tooltip with the file', () => {
     const [ping] = groupRuns(ENTRIES, { now: NOW })[0].scenarios[0].runs;
     assert.equal(ping.label, '20261130-080000-000-ping headline');
-    assert.equal(ping.description, '2 days ago');
+    assert.equal(ping.description, 'cancelled · 2 days ago');
     assert.equal(ping.icon, 'cancelled');
-    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/work\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
+    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/work\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
     const reads = groupRuns(ENTRIES, { now: NOW })[1].scenarios[0].runs[0];
-    assert.deepEqual([reads.label, reads.icon, reads.description], ['failed: boom', 'failed', '2 min ago']);
+    assert.deepEqual([reads.label, reads.icon, reads.description], ['failed: boom', 'error', 'run failed · 2 min ago']);
   });
 
   it('marks the run pinned in baselines.json, and only that run of that scenario', () => {
@@ -62,7 +64,7 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
     const writes = groups[1].scenarios[1];
     assert.equal(writes.baselinePath, entries[0].path);
     assert.deepEqual(writes.runs.map((r) => [r.isBaseline, r.icon, r.description]), [
-      [false, 'complete', '2 min ago'],
+      [false, 'passed', '2 min ago'],
       [true, 'baseline', 'baseline · 2 min ago'],
     ]);
     assert.match(writes.runs[1].tooltip, /Pinned as this scenario’s baseline/);

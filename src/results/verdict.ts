@@ -1,0 +1,72 @@
+// The one verdict of a run, shared by the Test Explorer, the Benchmark Runs view and notifications:
+// `expect` lines and the run's status decide it. A run that ended with errors past the threshold
+// (status `complete-with-errors`) fails even when every `expect` line passed.
+import type { RunFile } from './runFile';
+import { thresholdLine } from './thresholds';
+
+export type VerdictKind = 'passed' | 'failed' | 'error' | 'cancelled';
+
+/** One failed `expect` line: the message and the expectation as written (to find its line). */
+export interface ExpectFailure {
+  message: string;
+  expectation: string;
+}
+
+export type RunVerdict =
+  | { kind: 'passed' }
+  /** `errors` is set when the run itself ended with errors (past the error threshold). */
+  | { kind: 'failed'; failures: ExpectFailure[]; errors?: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'cancelled'; message: string };
+
+type VerdictInput = Pick<RunFile, 'status' | 'error' | 'thresholds' | 'points'>;
+
+export function runVerdict(run: VerdictInput): RunVerdict {
+  switch (run.status) {
+    case 'failed':
+      return { kind: 'error', message: run.error ?? 'the run failed' };
+    case 'cancelled':
+      return { kind: 'cancelled', message: `cancelled; ${savedNote(run)}` };
+  }
+  const failures = run.thresholds.filter((outcome) => !outcome.passed).map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation }));
+  if (run.status === 'complete-with-errors') return { kind: 'failed', failures, errors: run.error ?? 'requests failed past the error threshold' };
+  return failures.length > 0 ? { kind: 'failed', failures } : { kind: 'passed' };
+}
+
+/** True when any load of the run measured something (a run that never connected measured nothing). */
+export function measuredAnything(run: Pick<RunFile, 'points'>): boolean {
+  return run.points.some((point) => point.repeats.some((loads) => loads.length > 0));
+}
+
+/** What the run file holds, for "Run cancelled, partial results saved" and the like. */
+export function savedNote(run: Pick<RunFile, 'status' | 'points'>): string {
+  if (run.status === 'complete' || run.status === 'complete-with-errors') return 'results saved';
+  return measuredAnything(run) ? 'partial results saved' : 'nothing was measured';
+}
+
+/** `Run saved`, `Run cancelled, partial results saved`, `Run failed, nothing was measured`. */
+export function savedLine(run: Pick<RunFile, 'status' | 'points'>): string {
+  return run.status === 'complete' ? 'Run saved' : `Run ${statusWords(run)}, ${savedNote(run)}`;
+}
+
+/** `complete with errors` rather than the run file's `complete-with-errors`. */
+export function statusWords(run: Pick<RunFile, 'status'>): string {
+  return run.status.replace(/-/g, ' ');
+}
+
+/** `2 of 3 expectations failed`, `ended with errors`, `run failed`, `cancelled`; empty for a pass. */
+export function verdictSummary(verdict: RunVerdict, expectations: number): string {
+  switch (verdict.kind) {
+    case 'passed':
+      return '';
+    case 'error':
+      return 'run failed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'failed': {
+      const parts = verdict.errors ? ['ended with errors'] : [];
+      if (verdict.failures.length > 0) parts.push(`${verdict.failures.length} of ${expectations} expectation${expectations === 1 ? '' : 's'} failed`);
+      return parts.join(', ');
+    }
+  }
+}
