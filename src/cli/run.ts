@@ -5,6 +5,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { resolveConnection } from '../redis/target';
 import { runScenario, type RunProgress } from '../runner/runScenario';
+import { shardPlan, waitUntil, type ShardSpec } from '../runner/shard';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { pinBaseline } from '../results/baselines';
@@ -36,6 +37,10 @@ export interface RunOptions {
   vars: Record<string, string>;
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /** `--shard I/N`: run part I of every scenario (src/runner/shard.ts). */
+  shard?: ShardSpec;
+  /** `--start-at`: epoch ms at which the first scenario starts, so that every part starts together. */
+  startAt?: number;
 }
 
 interface SelectedScenario {
@@ -95,6 +100,16 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
   const selected = selectScenarios(options, output);
   if (!selected) return ExitCode.ScenarioError;
   if (selected.length === 0) return ExitCode.ScenarioError;
+  if (options.shard) {
+    for (const entry of selected) {
+      const part = shardPlan(entry.plan, options.shard);
+      if (typeof part === 'string') {
+        output.error(`${entry.file}: scenario "${entry.plan.name}": ${part}`);
+        return ExitCode.ScenarioError;
+      }
+      entry.plan = part;
+    }
+  }
   let baselines: BaselineSource | undefined;
   try {
     if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
@@ -104,6 +119,12 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     return ExitCode.ScenarioError;
   }
 
+  if (options.startAt !== undefined) {
+    const late = Date.now() - options.startAt;
+    if (late > 1000) output.error(`warning: --start-at was ${formatDuration(late)} ago: starting now, not together with the other parts`);
+    else output.info(`Waiting until ${new Date(options.startAt).toISOString()} to start…`);
+    if (!(await waitUntil(options.startAt, options.signal))) return ExitCode.Cancelled;
+  }
   const runs: RunFile[] = [];
   let exitCode = ExitCode.Ok;
   for (const { file, text, plan, filePlans } of selected) {
@@ -132,7 +153,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         exitCode = ExitCode.ConnectionError;
         continue;
       }
-      output.info(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}`);
+      const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
+      output.info(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
       const run = await runScenario(plan, {
         connection: connection.options,
         targetDisplay: connection.display,
@@ -142,6 +164,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         signal: options.signal,
         onProgress: progressPrinter(output, options.quiet),
       });
+      // Parts started together may share a millisecond: the part in the id keeps their files apart.
+      if (plan.shard) run.id += `-part${plan.shard.index}of${plan.shard.count}`;
       runs.push(run);
       const path = writeRunFile(options.out, run);
       exitCode = Math.max(exitCode, reportRun(run, path, output));

@@ -1,0 +1,60 @@
+// `rbench merge`: joins the run files of several load machines (`rbench run --shard I/N`) into one run file,
+// prints its table with a row per machine under each test, and exits like `rbench run` on its thresholds.
+import { toTextTable } from '../results/export';
+import { formatDuration } from '../results/format';
+import { MergeError, mergeRuns } from '../results/merge';
+import { rowsWithParts } from '../results/partRows';
+import { readRunFiles } from '../results/baselines';
+import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
+import { thresholdLine } from '../results/thresholds';
+import { runWarnings } from '../results/warnings';
+import { ExitCode, type Output } from './output';
+
+export interface MergeOptions {
+  files: string[];
+  /** A folder for the merged run file (default .rbench/runs), or a file path ending in .json. */
+  out: string;
+}
+
+export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
+  let runs: RunFile[];
+  const names: string[] = [];
+  try {
+    runs = options.files.flatMap((file) => {
+      const read = readRunFiles(file);
+      names.push(...read.map((_, i) => (read.length > 1 ? `${file}[${i}]` : file)));
+      return read;
+    });
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    output.error(`rbench merge: ${error.message}`);
+    return ExitCode.ScenarioError;
+  }
+  let merged;
+  try {
+    merged = mergeRuns(runs, names);
+  } catch (error) {
+    if (!(error instanceof MergeError)) throw error;
+    output.error(`rbench merge: ${error.message}`);
+    return ExitCode.ScenarioError;
+  }
+  const { run, warnings } = merged;
+  let path: string;
+  if (options.out.endsWith('.json')) {
+    writeJsonAtomically(options.out, run);
+    path = options.out;
+  } else {
+    path = writeRunFile(options.out, run);
+  }
+  output.info(`${run.scenario.name}: ${run.merged!.parts.length} parts merged`);
+  output.result(toTextTable(rowsWithParts(run)));
+  for (const warning of [...warnings, ...runWarnings(run)]) output.info(`! ${warning}`);
+  for (const outcome of run.thresholds) {
+    if (outcome.passed) output.info(thresholdLine(outcome));
+    else output.error(thresholdLine(outcome));
+  }
+  output.info(`Merged run saved: ${path}  (${formatDuration(run.durationMs)} from the first start to the last end)`);
+  if (run.status === 'failed') return ExitCode.ConnectionError;
+  if (run.status === 'cancelled') return ExitCode.Cancelled;
+  return run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;
+}
