@@ -303,6 +303,7 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
       })),
     },
   };
+  if (runs.some((r) => r.target.tlsInsecure)) run.target.tlsInsecure = true;
   delete run.error;
   if (errors.length > 0) run.error = errors.join('; ');
   const cleaned = runs.filter((r) => r.cleanedUpKeys !== undefined);

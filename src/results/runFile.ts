@@ -86,6 +86,8 @@ export interface RunFile {
     display: string;
     /** A throwaway local redis-server started for this run. */
     local: boolean;
+    /** TLS without certificate verification (`tls-insecure on`): the server was not authenticated. */
+    tlsInsecure?: boolean;
     server?: ServerFacts;
   };
   client: ClientPath;
