@@ -1,5 +1,6 @@
 // `rbench merge`: joins the run files of several load machines (`rbench run --shard I/N`) into one run file,
 // prints its table with a row per machine under each test, and exits like `rbench run` on its thresholds.
+import { dirname } from 'node:path';
 import { toTextTable } from '../results/export';
 import { formatDuration } from '../results/format';
 import { MergeError, mergeRuns } from '../results/merge';
@@ -12,7 +13,7 @@ import { ExitCode, type Output } from './output';
 
 export interface MergeOptions {
   files: string[];
-  /** A folder for the merged run file (default .rbench/runs), or a file path ending in .json. */
+  /** A folder for the merged run files (default .rbench/runs), or a file path ending in .json (one scenario). */
   out: string;
 }
 
@@ -30,23 +31,39 @@ export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
     output.error(`rbench merge: ${error.message}`);
     return ExitCode.ScenarioError;
   }
-  let merged;
-  try {
-    merged = mergeRuns(runs, names);
-  } catch (error) {
-    if (!(error instanceof MergeError)) throw error;
-    output.error(`rbench merge: ${error.message}`);
-    return ExitCode.ScenarioError;
+  // Several scenarios' parts (a file with several scenarios): one merged run per scenario.
+  const groups = new Map<string, { runs: RunFile[]; names: string[] }>();
+  runs.forEach((run, i) => {
+    const key = `${run.scenario.file ?? ''}#${run.scenario.name}`;
+    const group = groups.get(key) ?? { runs: [], names: [] };
+    group.runs.push(run);
+    group.names.push(names[i]);
+    groups.set(key, group);
+  });
+  let exitCode = ExitCode.Ok;
+  for (const group of groups.values()) {
+    let merged;
+    try {
+      merged = mergeRuns(group.runs, group.names);
+    } catch (error) {
+      if (!(error instanceof MergeError)) throw error;
+      output.error(`rbench merge: ${groups.size > 1 ? `scenario "${group.runs[0].scenario.name}": ` : ''}${error.message}`);
+      return ExitCode.ScenarioError;
+    }
+    exitCode = Math.max(exitCode, report(merged.run, merged.warnings, options.out, groups.size > 1, output));
   }
-  const { run, warnings } = merged;
+  return exitCode;
+}
+
+function report(run: RunFile, warnings: string[], out: string, several: boolean, output: Output): ExitCode {
   let path: string;
-  if (options.out.endsWith('.json')) {
-    writeJsonAtomically(options.out, run);
-    path = options.out;
+  if (out.endsWith('.json') && !several) {
+    writeJsonAtomically(out, run);
+    path = out;
   } else {
-    path = writeRunFile(options.out, run);
+    path = writeRunFile(out.endsWith('.json') ? dirname(out) : out, run);
   }
-  output.info(`${run.scenario.name}: ${run.merged!.parts.length} parts merged`);
+  output.info(`\n${run.scenario.name}: ${run.merged!.parts.length} parts merged`);
   output.result(toTextTable(rowsWithParts(run)));
   for (const warning of [...warnings, ...runWarnings(run)]) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {

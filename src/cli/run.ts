@@ -165,7 +165,11 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         onProgress: progressPrinter(output, options.quiet),
       });
       // Parts started together may share a millisecond: the part in the id keeps their files apart.
-      if (plan.shard) run.id += `-part${plan.shard.index}of${plan.shard.count}`;
+      if (plan.shard) {
+        run.id += `-part${plan.shard.index}of${plan.shard.count}`;
+        // A part's figures are a share of the load (its throughput a fraction): `rbench merge` checks the expectations.
+        run.thresholds = [];
+      }
       runs.push(run);
       const path = writeRunFile(options.out, run);
       exitCode = Math.max(exitCode, reportRun(run, path, output));
@@ -196,6 +200,7 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
+  if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
   output.info(`${run.status === 'complete' ? 'Run saved' : `Run ${run.status}, partial results saved`}: ${path}  (${formatDuration(run.durationMs)})`);
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);

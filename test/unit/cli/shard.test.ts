@@ -166,6 +166,26 @@ describe('rbench run --shard, then rbench merge', function () {
     assert.match(partial.stdout, /! Parts 3\/3 are missing: these figures are 2 of 3 parts, not the whole scenario\./);
   });
 
+  it('leaves expectations to the merge, and merges each scenario of a file on its own', async () => {
+    const file = scratch.write(
+      'two.rbench',
+      '### first\nclients 2\nrequests 2000\nexpect throughput > 100000000/s\nSET a:__key__ v\n### second\nclients 2\nrequests 1000\nGET a:__key__\n',
+    );
+    const parts = await Promise.all([1, 2].map((i) => runCli(['run', file, '--url', server().url, '--shard', `${i}/2`, '--out', `p${i}`], { cwd: scratch.dir })));
+    for (const part of parts) {
+      assert.equal(part.code, 0, part.stderr);
+      assert.match(part.stdout, /Expectations are checked on the whole: rbench merge the parts' run files\./);
+    }
+    const files = [1, 2].flatMap((i) => scratch.runFiles(`p${i}`).map((run) => join(scratch.dir, `p${i}`, `${run.id}.rbench-run.json`)));
+    assert.equal(files.length, 4);
+    const merged = await runCli(['merge', ...files, '--out', 'merged'], { cwd: scratch.dir });
+    assert.equal(merged.code, 1, merged.stderr);
+    assert.match(merged.stderr, /^FAIL {2}expect throughput > 100000000\/s {2}\[SET\]/m);
+    const runs = scratch.runFiles('merged');
+    assert.deepEqual(runs.map((run) => [run.scenario.name, run.points[0].repeats[0][0].total.requests]).sort(), [['first', 2000], ['second', 1000]]);
+    assert.equal(runs.find((run) => run.scenario.name === 'first')?.thresholds[0]?.passed, false);
+  });
+
   it('waits for --start-at, and Ctrl-C during the wait cancels without running', async () => {
     const file = scratch.write('spread.rbench', SCENARIO);
     const before = await serverCounts(server().port);
