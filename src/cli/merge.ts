@@ -18,6 +18,10 @@ export interface MergeOptions {
 }
 
 export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
+  if (options.files.length === 0) {
+    output.error('rbench merge: name the run files to merge (one or more per load machine), e.g. rbench merge parts/*/*.rbench-run.json');
+    return ExitCode.ScenarioError;
+  }
   let runs: RunFile[];
   const names: string[] = [];
   try {

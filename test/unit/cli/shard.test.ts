@@ -151,6 +151,9 @@ describe('rbench run --shard, then rbench merge', function () {
     assert.equal(twice.code, 2);
     assert.match(twice.stderr, /are both part 1\/2: give each part once/);
 
+    const none = await runCli(['merge'], { cwd: scratch.dir });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /rbench merge: name the run files to merge/);
     const lonely = await runCli(['merge', files[0]], { cwd: scratch.dir });
     assert.equal(lonely.code, 2);
     assert.match(lonely.stderr, /name at least two run files/);
