@@ -38,7 +38,8 @@ export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
   // Several scenarios' parts (a file with several scenarios): one merged run per scenario.
   const groups = new Map<string, { runs: RunFile[]; names: string[] }>();
   runs.forEach((run, i) => {
-    const key = `${run.scenario.file ?? ''}#${run.scenario.name}`;
+    // By name: machines started from different folders record different relative file paths.
+    const key = run.scenario.name;
     const group = groups.get(key) ?? { runs: [], names: [] };
     group.runs.push(run);
     group.names.push(names[i]);
