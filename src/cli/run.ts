@@ -5,7 +5,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { resolveConnection } from '../redis/target';
 import { runScenario, type RunProgress } from '../runner/runScenario';
-import { shardPlan, waitUntil, type ShardSpec } from '../runner/shard';
+import { markPart, shardPlan, startTogether, type ShardSpec } from '../runner/shard';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { pinBaseline } from '../results/baselines';
@@ -100,15 +100,13 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
   const selected = selectScenarios(options, output);
   if (!selected) return ExitCode.ScenarioError;
   if (selected.length === 0) return ExitCode.ScenarioError;
-  if (options.shard) {
-    for (const entry of selected) {
-      const part = shardPlan(entry.plan, options.shard);
-      if (typeof part === 'string') {
-        output.error(`${entry.file}: scenario "${entry.plan.name}": ${part}`);
-        return ExitCode.ScenarioError;
-      }
-      entry.plan = part;
+  for (const entry of options.shard ? selected : []) {
+    const part = shardPlan(entry.plan, options.shard!);
+    if (typeof part === 'string') {
+      output.error(`${entry.file}: scenario "${entry.plan.name}": ${part}`);
+      return ExitCode.ScenarioError;
     }
+    entry.plan = part;
   }
   let baselines: BaselineSource | undefined;
   try {
@@ -119,12 +117,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     return ExitCode.ScenarioError;
   }
 
-  if (options.startAt !== undefined) {
-    const late = Date.now() - options.startAt;
-    if (late > 1000) output.error(`warning: --start-at was ${formatDuration(late)} ago: starting now, not together with the other parts`);
-    else output.info(`Waiting until ${new Date(options.startAt).toISOString()} to start…`);
-    if (!(await waitUntil(options.startAt, options.signal))) return ExitCode.Cancelled;
-  }
+  if (options.startAt !== undefined && !(await startTogether(options.startAt, options.signal, output.info, output.error))) return ExitCode.Cancelled;
   const runs: RunFile[] = [];
   let exitCode = ExitCode.Ok;
   for (const { file, text, plan, filePlans } of selected) {
@@ -164,12 +157,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         signal: options.signal,
         onProgress: progressPrinter(output, options.quiet),
       });
-      // Parts started together may share a millisecond: the part in the id keeps their files apart.
-      if (plan.shard) {
-        run.id += `-part${plan.shard.index}of${plan.shard.count}`;
-        // A part's figures are a share of the load (its throughput a fraction): `rbench merge` checks the expectations.
-        run.thresholds = [];
-      }
+      markPart(run);
       runs.push(run);
       const path = writeRunFile(options.out, run);
       exitCode = Math.max(exitCode, reportRun(run, path, output));

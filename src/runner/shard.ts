@@ -5,6 +5,8 @@
 // fixed `seed` random keys and values are the very ones a single machine would draw.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { splitRequests } from '../engine/load';
+import type { RunFile } from '../results/runFile';
+import { formatDuration } from '../results/format';
 import type { LoadPlan, ScenarioPlan } from '../scenario/plan';
 
 export interface ShardSpec {
@@ -90,4 +92,26 @@ export async function waitUntil(at: number, signal?: AbortSignal): Promise<boole
       return false;
     }
   }
+}
+
+/**
+ * `--start-at`: says what it waits for (or that it is late), then waits. Resolves false when cancelled.
+ * `note` gets a line for people, `warn` one for stderr.
+ */
+export async function startTogether(at: number, signal: AbortSignal | undefined, note: (line: string) => void, warn: (line: string) => void): Promise<boolean> {
+  const late = Date.now() - at;
+  if (late > 1000) warn(`warning: --start-at was ${formatDuration(late)} ago: starting now, not together with the other parts`);
+  else note(`Waiting until ${new Date(at).toISOString()} to start…`);
+  return waitUntil(at, signal);
+}
+
+/**
+ * A part's run file: the part in its id (parts started together may share a millisecond), and no
+ * threshold outcomes — a part's throughput is a fraction of the whole; `rbench merge` checks them.
+ */
+export function markPart(run: RunFile): void {
+  const shard = run.plan.shard;
+  if (!shard) return;
+  run.id += `-part${shard.index}of${shard.count}`;
+  run.thresholds = [];
 }
