@@ -4,7 +4,9 @@ import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
 import { compareCommand, parsePercent } from './compare';
 import { ExitCode, consoleOutput } from './output';
+import { mergeCommand } from './merge';
 import { runCommand } from './run';
+import { parseShard, parseStartAt } from '../runner/shard';
 
 const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario files
 
@@ -12,10 +14,14 @@ Usage:
   rbench check <files...>                 validate files; prints file:line:col: error: message
   rbench run <files...> [options]         run scenarios and print the result table
   rbench compare <run files...> [options] what differs between runs, then their numbers side by side
+  rbench merge <run files...> [--out DIR|FILE.json]
+                                          join the runs of several load machines (--shard) into one run:
+                                          histograms added, counts added, a row per machine kept
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
-  --url URL           target redis://[user@]host:port[/db] or rediss://…; overrides the files' target.
+  --url URL           target redis://[user@]host:port[/db], rediss://… or unix:///path/redis.sock;
+                      overrides the files' target.
                       Without --url and without a target in the file, a throwaway local
                       redis-server is started on a free port and stopped after.
   --var NAME=VALUE    set a file variable (@NAME); repeatable
@@ -31,6 +37,10 @@ Run options:
                       with --baseline: exit 1 when a test's throughput drops or its p99 rises by more
                       than this, or when the plans differ (the runs are not comparable)
   --pin               pin each complete run as its scenario's baseline in .rbench/baselines.json
+  --shard I/N         run the I-th of N equal parts of every test (clients, requests and rate
+                      divided), one part per load machine; join the run files with rbench merge
+  --start-at TIME     wait until TIME (ISO with zone, or epoch ms) before starting, so that the
+                      parts start together
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -107,8 +117,26 @@ function compareMain(argv: string[]): number {
   );
 }
 
+/** `rbench merge …`: `--out` is a folder or a .json file. */
+function mergeMain(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    process.stderr.write(`rbench merge: ${(error as Error).message}\n\n${USAGE}\n`);
+    return ExitCode.ScenarioError;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(USAGE + '\n');
+    return ExitCode.Ok;
+  }
+  const output = consoleOutput({ quiet: Boolean(parsed.values.quiet), stdoutReserved: false });
+  return mergeCommand({ files: parsed.positionals, out: parsed.values.out ?? '.rbench/runs' }, output);
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'compare') return compareMain(argv.slice(1));
+  if (argv[0] === 'merge') return mergeMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -125,6 +153,8 @@ export async function main(argv: string[]): Promise<number> {
         baseline: { type: 'string' },
         'max-regression': { type: 'string' },
         pin: { type: 'boolean' },
+        shard: { type: 'string' },
+        'start-at': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -156,6 +186,14 @@ export async function main(argv: string[]): Promise<number> {
   if (maxRegression !== undefined && !values.baseline) {
     process.stderr.write('rbench: --max-regression needs --baseline (a run file, or pinned)\n');
     return ExitCode.ScenarioError;
+  }
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const startAt = values['start-at'] === undefined ? undefined : parseStartAt(values['start-at']);
+  for (const problem of [shard, startAt]) {
+    if (typeof problem === 'string') {
+      process.stderr.write(`rbench: ${problem}\n`);
+      return ExitCode.ScenarioError;
+    }
   }
   if (files.length === 0) {
     process.stderr.write(`rbench ${command}: name at least one .rbench file\n`);
@@ -189,6 +227,8 @@ export async function main(argv: string[]): Promise<number> {
             baseline: values.baseline,
             maxRegressionPercent: maxRegression,
             pin: Boolean(values.pin),
+            shard: typeof shard === 'object' ? shard : undefined,
+            startAt: typeof startAt === 'number' ? startAt : undefined,
             vars,
             env: process.env,
             signal: abort.signal,

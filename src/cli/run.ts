@@ -5,6 +5,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { resolveConnection } from '../redis/target';
 import { runScenario, type RunProgress } from '../runner/runScenario';
+import { markPart, shardPlan, startTogether, type ShardSpec } from '../runner/shard';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { pinBaseline } from '../results/baselines';
@@ -37,6 +38,10 @@ export interface RunOptions {
   vars: Record<string, string>;
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /** `--shard I/N`: run part I of every scenario (src/runner/shard.ts). */
+  shard?: ShardSpec;
+  /** `--start-at`: epoch ms at which the first scenario starts, so that every part starts together. */
+  startAt?: number;
 }
 
 interface SelectedScenario {
@@ -96,6 +101,14 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
   const selected = selectScenarios(options, output);
   if (!selected) return ExitCode.ScenarioError;
   if (selected.length === 0) return ExitCode.ScenarioError;
+  for (const entry of options.shard ? selected : []) {
+    const part = shardPlan(entry.plan, options.shard!);
+    if (typeof part === 'string') {
+      output.error(`${entry.file}: scenario "${entry.plan.name}": ${part}`);
+      return ExitCode.ScenarioError;
+    }
+    entry.plan = part;
+  }
   let baselines: BaselineSource | undefined;
   try {
     if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
@@ -105,6 +118,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     return ExitCode.ScenarioError;
   }
 
+  if (options.startAt !== undefined && !(await startTogether(options.startAt, options.signal, output.info, output.error))) return ExitCode.Cancelled;
   const runs: RunFile[] = [];
   let exitCode = ExitCode.Ok;
   for (const { file, text, plan, filePlans } of selected) {
@@ -133,7 +147,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         exitCode = ExitCode.ConnectionError;
         continue;
       }
-      output.info(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}`);
+      const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
+      output.info(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
       const run = await runScenario(plan, {
         connection: connection.options,
         targetDisplay: connection.display,
@@ -143,6 +158,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
         signal: options.signal,
         onProgress: progressPrinter(output, options.quiet),
       });
+      markPart(run);
       runs.push(run);
       const path = writeRunFile(options.out, run);
       exitCode = Math.max(exitCode, reportRun(run, path, output));
@@ -173,6 +189,7 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
+  if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
   output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);

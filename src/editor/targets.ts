@@ -3,6 +3,7 @@
 // precedence rules are unit-tested; src/editor/connections.ts and runService.ts do the VS Code side.
 import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
+import { address } from '../redis/errors';
 import { parseRedisUrl, resolveConnection, type ResolvedConnection } from '../redis/target';
 import { checkText } from '../scenario';
 
@@ -138,7 +139,7 @@ export function secretKey(target: Pick<TargetPlan, 'url' | 'profile'>): string |
   if (!target.url) return undefined;
   const parsed = parseRedisUrl(target.url);
   if (typeof parsed === 'string') return undefined;
-  return `rbench.password.${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}`;
+  return `rbench.password.${address(parsed)}`;
 }
 
 /** The key for the active target's password (Set/Clear Password act on the selected target). */
@@ -174,7 +175,7 @@ export function describeActiveTarget(active: ParsedActiveTarget, profiles: Recor
     case 'url': {
       const parsed = parseRedisUrl(active.url);
       if (typeof parsed === 'string') return active.url.replace(/\/\/[^@/]*@/, '//');
-      return `${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}`;
+      return address(parsed);
     }
     case 'invalid':
       return 'invalid target';

@@ -74,8 +74,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
     } else {
       const buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
       socket = net.connect({
-        host: options.host,
-        port: options.port,
+        ...(options.path !== undefined ? { path: options.path } : { host: options.host, port: options.port }),
         onread: {
           buffer,
           callback: (length: number, chunk: Uint8Array) => {
@@ -88,7 +87,8 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
     // TLS sockets do not take `onread`: their decrypted bytes come as 'data' events.
     const onTlsData = (chunk: Buffer) => deliver(chunk, chunk.length);
     if (options.tls) socket.on('data', onTlsData);
-    socket.setNoDelay(true);
+    // Nagle's algorithm only concerns TCP; a unix socket has none to turn off.
+    if (options.path === undefined) socket.setNoDelay(true);
     const scanner = new ReplyScanner();
     let answered = 0;
     let settled = false;

@@ -142,6 +142,7 @@ export class IoredisConnection extends BudgetedConnection {
     const redisOptions: RedisOptions = {
       host: options.host,
       port: options.port,
+      path: options.path,
       username: options.username,
       password: options.password,
       db: options.db ?? 0,

@@ -95,7 +95,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const startedAt = new Date().toISOString();
   const loadStart = performance.now();
 
-  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent'>): LoadResult =>
+  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult =>
     assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
   if (options.signal?.aborted) return result('cancelled', {});
 
@@ -109,8 +109,8 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     labels,
     labelIndexes,
     pipeline: plan.pipeline,
-    totalConnections: plan.clients,
-    connections: range.map((index) => ({ index, requests: perConnection?.[index] })),
+    totalConnections: plan.shard?.totalClients ?? plan.clients,
+    connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index, requests: perConnection?.[index] })),
     durationMs: plan.durationMs,
     warmupMs: plan.warmupMs,
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
@@ -221,6 +221,8 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
         workers: done,
         timeline,
         cpuPercent,
+        // Wall-clock start of measuring, so that runs from several machines line up (rbench merge).
+        measuredFrom: measuringSince !== undefined ? new Date(Date.parse(startedAt) + (measuringSince - loadStart)).toISOString() : undefined,
       });
       options.onTick?.({
         elapsedMs: performance.now() - loadStart,
@@ -318,6 +320,7 @@ interface AssemblyParts {
   workers?: WorkerResult[];
   timeline?: TimelineSecond[];
   cpuPercent?: number;
+  measuredFrom?: string;
 }
 
 function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
@@ -385,6 +388,7 @@ function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult 
     status: parts.status,
     ...(parts.error !== undefined ? { error: parts.error } : {}),
     startedAt: parts.startedAt,
+    ...(parts.measuredFrom !== undefined ? { measuredFrom: parts.measuredFrom } : {}),
     durationMs,
     total,
     commands,

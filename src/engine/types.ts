@@ -67,6 +67,8 @@ export interface LoadResult {
   /** For a failed load: what went wrong and how to fix it. */
   error?: string;
   startedAt: string;
+  /** Wall-clock time measuring began (after connecting and warm-up); lines up runs of several machines. */
+  measuredFrom?: string;
   /** Measured time (warm-up excluded). */
   durationMs: number;
   total: CommandResult;
@@ -85,6 +87,21 @@ export interface LoadResult {
   health: ClientHealth;
   /** The seed used for keys and values (the scenario's, or the random one drawn). */
   seed: number;
+  /** Only in a run joined by `rbench merge`: each load machine's own figures for this load. */
+  parts?: LoadPart[];
+}
+
+/** One machine's share of a merged load (src/results/merge.ts). */
+export interface LoadPart {
+  /** `shard 2/3`, or the part's run id when the runs were not sharded. */
+  part: string;
+  /** The clients this machine ran. */
+  clients: number;
+  status: LoadStatus;
+  measuredFrom?: string;
+  durationMs: number;
+  seed: number;
+  total: Omit<CommandResult, 'histogram'>;
 }
 
 /** Live progress, at most a few times a second. */

@@ -79,6 +79,7 @@ function controlClientOptions(options: ConnectionOptions): RedisOptions {
   const settings: RedisOptions = {
     host: options.host,
     port: options.port,
+    path: options.path,
     db: options.db ?? 0,
     connectTimeout: options.connectTimeoutMs,
     commandTimeout: COMMAND_TIMEOUT_MS,

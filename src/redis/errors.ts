@@ -6,6 +6,8 @@ import type { ConnectionOptions } from './types';
 export interface ErrorPlace {
   host: string;
   port: number;
+  /** A unix socket path, when the connection goes there instead of host:port. */
+  path?: string;
   tls?: boolean;
   /** The TLS server name checked against the certificate, when it differs from the host. */
   servername?: string;
@@ -23,14 +25,16 @@ export interface ErrorPlace {
 /** The handshake command an error reply answered; the raw load sockets know it, ioredis does not say. */
 export type HandshakeStep = 'hello' | 'auth' | 'select' | 'ping';
 
-/** `host:port`, with an IPv6 host in brackets. */
-export function address(where: Pick<ErrorPlace, 'host' | 'port'>): string {
+/** `host:port`, with an IPv6 host in brackets; `unix:/path` for a socket. */
+export function address(where: Pick<ErrorPlace, 'host' | 'port' | 'path'>): string {
+  if (where.path !== undefined) return `unix:${where.path}`;
   return where.host.includes(':') ? `[${where.host}]:${where.port}` : `${where.host}:${where.port}`;
 }
 
 /** What the messages need to know about a connection. */
 export function errorPlace(options: ConnectionOptions): ErrorPlace {
   const place: ErrorPlace = { host: options.host, port: options.port, tls: options.tls !== undefined, connectTimeoutMs: options.connectTimeoutMs };
+  if (options.path !== undefined) place.path = options.path;
   if (options.tls?.servername) place.servername = options.tls.servername;
   if (options.username !== undefined) place.username = options.username;
   if (options.passwordSource !== undefined) place.passwordSource = options.passwordSource;
@@ -56,6 +60,10 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
   const dropped = /^(ECONNRESET|EPIPE|ECONNREFUSED)$/.test(code ?? '') || closed;
   if (where.wasConnected && dropped) {
     return `lost the connection to ${place} — did the server stop, restart or drop this client? (${message || code})`;
+  }
+  if (where.path !== undefined) {
+    const socketMessage = describeSocketError(code, where.path);
+    if (socketMessage) return socketMessage;
   }
   switch (code) {
     case 'ECONNREFUSED':
@@ -90,6 +98,22 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
   }
   if (isReplyText(message)) return describeHandshakeReply(message, where);
   return `cannot connect to ${place}: ${withCode(message, code) || 'unknown error'}`;
+}
+
+/** Failures particular to unix sockets: the file is missing, not a socket, or not ours to open. */
+function describeSocketError(code: string | undefined, path: string): string | undefined {
+  switch (code) {
+    case 'ENOENT':
+      return `cannot connect to unix:${path}: no such socket — is redis-server running with \`unixsocket ${path}\`? Check the path`;
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot connect to unix:${path}: permission denied — the socket's permissions (redis.conf \`unixsocketperm\`) or its folder do not let this user in`;
+    case 'ECONNREFUSED':
+      return `cannot connect to unix:${path}: connection refused — the socket file exists but no redis-server listens on it (a stale file from a stopped server?)`;
+    case 'ENOTSOCK':
+      return `cannot connect to unix:${path}: that file is not a socket — check the path`;
+  }
+  return undefined;
 }
 
 /**

@@ -14,12 +14,17 @@ export interface LocalServerOptions {
   binary?: string;
   /** Give up waiting for the server after this long. */
   startTimeoutMs?: number;
+  /** Also listen on a unix socket in the server's temp dir and make `url` point there (as `server unixsocket on` does). */
+  unixSocket?: boolean;
 }
 
 export interface LocalServer {
   host: string;
   port: number;
+  /** Where clients should connect: `unix:///…/redis.sock` when the server has a socket, else `redis://127.0.0.1:port`. */
   url: string;
+  /** The unix socket, when the scenario asked for one. */
+  socket?: string;
   dir: string;
   pid: number;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
@@ -64,7 +69,18 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   throw lastError;
 }
 
+/** The socket file of a throwaway server: in its own temp dir, never a path a scenario names. */
+export const LOCAL_SOCKET_NAME = 'redis.sock';
+
+/** `server unixsocket on` (the last such line wins), or the launcher's own option. */
+function wantsUnixSocket(options: LocalServerOptions): boolean {
+  const lines = (options.config ?? []).filter((directive) => directive.name === 'unixsocket');
+  const last = lines[lines.length - 1];
+  return last ? /^(on|yes)$/i.test(last.args[0] ?? '') : options.unixSocket === true;
+}
+
 async function launch(binary: string, dir: string, port: number, options: LocalServerOptions): Promise<LocalServer> {
+  const socket = wantsUnixSocket(options) ? join(dir, LOCAL_SOCKET_NAME) : undefined;
   // Persistence is off unless the scenario turns it on: a benchmark should not measure disk by accident.
   const lines: string[] = [
     `port ${port}`,
@@ -78,7 +94,10 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     'loglevel warning',
     'enable-debug-command local',
   ];
+  // Only this user may open the socket, as only loopback clients may reach the port.
+  if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
   for (const directive of options.config ?? []) {
+    if (directive.name === 'unixsocket') continue;
     lines.push([directive.name, ...directive.args.map(quoteConfigArg)].join(' '));
   }
   const child = spawn(binary, ['-'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: false });
@@ -111,7 +130,8 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
   return {
     host: '127.0.0.1',
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: socket ? `unix://${encodeURI(socket)}` : `redis://127.0.0.1:${port}`,
+    ...(socket ? { socket } : {}),
     dir,
     pid: child.pid ?? -1,
     stop: once(() => stopChild(child, exited, dir)),

@@ -29,6 +29,8 @@ interface ParsedUrl {
   tls: boolean;
   host: string;
   port: number;
+  /** A unix socket (`unix:///path/redis.sock`); host and port are then `localhost` and 0. */
+  path?: string;
   user?: string;
   password?: string;
   db?: number;
@@ -46,7 +48,10 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
   const user = merged.user ?? url.user;
   const db = merged.db ?? url.db ?? 0;
   const tlsEnabled = url.tls || merged.tls?.enabled === true;
-  const display = displayUrl({ tls: tlsEnabled, host: url.host, port: url.port, user, db });
+  const display = displayUrl({ tls: tlsEnabled, host: url.host, port: url.port, path: url.path, user, db });
+  if (url.path !== undefined && tlsEnabled) {
+    return { error: `the target ${display} is a unix socket, which Redis serves without TLS: remove the tls settings, or use a rediss:// URL`, display };
+  }
 
   const password = lookUpPassword(merged, url, context);
   if (password.error) return { error: password.error, display };
@@ -66,6 +71,7 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
     connectTimeoutMs: target.connectTimeoutMs,
   };
   if (tls) options.tls = tls;
+  if (url.path !== undefined) options.path = url.path;
   if (user !== undefined) options.username = user;
   if (password.value !== undefined) {
     options.password = password.value;
@@ -89,9 +95,11 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
-/** `redis://user@host:port/db`, with IPv6 hosts in brackets and db only when not 0. */
-export function displayUrl(parts: { tls: boolean; host: string; port: number; user?: string; db?: number }): string {
+/** `redis://user@host:port/db`, with IPv6 hosts in brackets and db only when not 0; `unix:///path` (`?db=N`) for a socket. */
+export function displayUrl(parts: { tls: boolean; host: string; port: number; path?: string; user?: string; db?: number }): string {
   const user = parts.user ? `${encodeURIComponent(parts.user)}@` : '';
+  // A unix URL has no place for a user (its authority is empty): the `user` setting names it.
+  if (parts.path !== undefined) return `unix://${encodeURI(parts.path)}${parts.db ? `?db=${parts.db}` : ''}`;
   const host = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
   const db = parts.db ? `/${parts.db}` : '';
   return `${parts.tls ? 'rediss' : 'redis'}://${user}${host}:${parts.port}${db}`;
@@ -121,15 +129,16 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
 }
 
 export function parseRedisUrl(text: string): ParsedUrl | string {
-  const expected = 'expected redis://[user@]host[:port][/db] or rediss://…';
+  const expected = 'expected redis://[user@]host[:port][/db], rediss://… or unix:///path/redis.sock';
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return `the target "${redactUrl(text)}" is not a valid URL: ${expected}`;
   }
+  if (url.protocol === 'unix:') return parseUnixUrl(url, redactUrl(text));
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    return `the target "${redactUrl(text)}" uses ${url.protocol}// : only redis:// and rediss:// (TLS) are supported`;
+    return `the target "${redactUrl(text)}" uses ${url.protocol}// : only redis:// and rediss:// (TLS) are supported, and unix:// for a socket`;
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!host) return `the target "${redactUrl(text)}" has no host: ${expected}`;
@@ -146,6 +155,30 @@ export function parseRedisUrl(text: string): ParsedUrl | string {
   if (url.username) parsed.user = decodeURIComponent(url.username);
   if (url.password) parsed.password = decodeURIComponent(url.password);
   if (db !== undefined) parsed.db = db;
+  return parsed;
+}
+
+/** Longest unix socket path the kernel takes (sun_path is 108 bytes on Linux, 104 on macOS, with a NUL). */
+const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+
+/** `unix:///absolute/path/redis.sock[?db=N]`: the path names a socket on this machine. */
+function parseUnixUrl(url: URL, shown: string): ParsedUrl | string {
+  if (url.hostname) {
+    return `the target "${shown}" names a host (${url.hostname}): a unix socket URL has three slashes and an absolute path, e.g. unix:///var/run/redis/redis.sock`;
+  }
+  if (url.hash) return `the target "${shown}" has a #fragment, which is not read: remove it`;
+  const path = decodeURIComponent(url.pathname);
+  if (!path.startsWith('/') || path === '/') return `the target "${shown}" has no socket path: write unix:///path/to/redis.sock`;
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
+    return `the unix socket path ${path} is ${Buffer.byteLength(path)} bytes long, more than the ${MAX_SOCKET_PATH_BYTES} the system allows: use a shorter path (e.g. a link to the socket)`;
+  }
+  const parsed: ParsedUrl = { tls: false, host: 'localhost', port: 0, path };
+  for (const [name, value] of url.searchParams) {
+    if (name !== 'db' || !/^\d+$/.test(value)) {
+      return `the target "${shown}" has the option ?${name}=${value}: a unix socket URL only takes ?db=N (or use the \`db\` setting)`;
+    }
+    parsed.db = Number(value);
+  }
   return parsed;
 }
 

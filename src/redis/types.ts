@@ -5,6 +5,8 @@ import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 export interface ConnectionOptions {
   host: string;
   port: number;
+  /** A unix socket to connect to instead of host:port (`unix:///path/redis.sock`); host is then `localhost`. */
+  path?: string;
   /** Present for rediss:// or `tls on`: passed to tls.connect (ca/cert/key already read from files). */
   tls?: TlsConnectionOptions;
   username?: string;
@@ -20,7 +22,7 @@ export interface ConnectionOptions {
 
 /** A named connection defined in editor settings; a scenario selects it with `profile NAME`. */
 export interface ConnectionProfile {
-  /** redis:// or rediss:// URL, without a password. */
+  /** redis://, rediss:// or unix:// URL, without a password. */
   url: string;
   /** Shown in pickers and reports instead of the name. */
   label?: string;

@@ -47,7 +47,7 @@ function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePl
   return run.plan.points.find((p) => p.label === pointLabel)?.phases.find((phase) => phase.name === phaseName);
 }
 
-function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, load: LoadResult, result: CommandResult, isTotal: boolean): ResultRow {
+export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, load: LoadResult, result: CommandResult, isTotal: boolean): ResultRow {
   const phase = findPhase(run, pointLabel, summary.phase);
   const repeated = summary.runs > 1 && isTotal;
   return {

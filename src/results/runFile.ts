@@ -86,6 +86,8 @@ export interface RunFile {
     display: string;
     /** A throwaway local redis-server started for this run. */
     local: boolean;
+    /** TLS without certificate verification (`tls-insecure on`): the server was not authenticated. */
+    tlsInsecure?: boolean;
     server?: ServerFacts;
   };
   client: ClientPath;
@@ -108,6 +110,20 @@ export interface RunFile {
   thresholds: ThresholdOutcome[];
   /** Keys deleted by `cleanup` after the run. */
   cleanedUpKeys?: number;
+  /** Set by `rbench merge`: the runs (one per load machine) this run joins. */
+  merged?: { parts: MergedPart[] };
+}
+
+export interface MergedPart {
+  /** `shard 2/3`, or the run id when the runs were not sharded. */
+  part: string;
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  status: RunStatus;
+  error?: string;
+  machine: MachineFacts;
+  target: string;
 }
 
 export function machineFacts(): MachineFacts {

@@ -61,7 +61,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     id: runId(started, plan.name),
     scenario: { name: plan.name, index: plan.index, file: context.file, source: context.source },
     plan,
-    target: { display: context.targetDisplay, local: context.local },
+    target: { display: context.targetDisplay, local: context.local, ...(context.connection.tls?.rejectUnauthorized === false ? { tlsInsecure: true } : {}) },
     client: plan.target.client,
     machine: machineFacts(),
     startedAt: started.toISOString(),

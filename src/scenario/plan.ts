@@ -58,6 +58,8 @@ export interface ScenarioPlan {
   cleanup?: string;
   /** True when any command of any phase writes (from the command table's flags). */
   writes: boolean;
+  /** Set by `rbench run --shard I/N`: this run is part `index` (1-based) of `count`; see src/runner/shard.ts. */
+  shard?: { index: number; count: number };
 }
 
 export interface ServerDirective {
@@ -132,6 +134,11 @@ export interface LoadPlan {
   warmupMs: number;
   /** Open loop: target requests per second across all clients. Absent: closed loop. */
   rate?: number;
+  /**
+   * A shard runs the scenario's clients firstClient … firstClient+clients-1 of totalClients: they keep their
+   * scenario-wide numbers (sequential key stride, `__client__`, seeds, open-loop stagger).
+   */
+  shard?: { firstClient: number; totalClients: number };
 }
 
 export type KeyDistribution = 'sequential' | 'uniform' | 'gaussian' | 'zipf';

@@ -274,7 +274,26 @@ function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSin
     sink.error(line.weight.range, 'invalid-weight', 'a weight must be above 0% — remove the line or give it a share such as `10%`');
     return undefined;
   }
+  const transactionReply = TRANSACTION_REPLIES[line.name];
+  if (transactionReply) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply));
   return { kind: 'command', template, weight: line.weight?.percent, range: source };
+}
+
+/** What the server answers when a transaction command runs as a test of its own. */
+const TRANSACTION_REPLIES: Readonly<Record<string, string>> = {
+  MULTI: 'ERR MULTI calls can not be nested',
+  EXEC: 'ERR EXEC without MULTI',
+  DISCARD: 'ERR DISCARD without MULTI',
+};
+
+function transactionMessage(name: string, reply: string): string {
+  return (
+    `\`${name}\` cannot work on a line of its own: each command line is a test of its own, sent over and over, ` +
+    `so a MULTI … EXEC transaction never forms and the server answers "${reply}". ` +
+    'Transactions as one request unit (command groups) are not supported yet — for an atomic step use a Lua script, ' +
+    `such as \`EVAL "redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])" 1 key:__key__ __value__\`, ` +
+    'or benchmark the commands without MULTI/EXEC'
+  );
 }
 
 /** A suite test as a command template, written where the `suite` line is. */

@@ -406,7 +406,7 @@ export const SETTINGS: readonly SettingInfo[] = [
   {
     name: 'server',
     syntax: 'server DIRECTIVE ARGS…',
-    doc: 'A redis.conf directive for the throwaway local redis-server (`server save 60 10000`, `server appendonly yes`, `server maxmemory 100mb`). Ignored when benchmarking another target.',
+    doc: 'A redis.conf directive for the throwaway local redis-server (`server save 60 10000`, `server appendonly yes`, `server maxmemory 100mb`). `server unixsocket on` gives it a unix socket in its temp dir, and every connection goes through it. Ignored when benchmarking another target.',
     kind: 'server',
     scopes: WHOLE_SCENARIO,
     group: 'server',
@@ -477,4 +477,4 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
 ];
 
 /** redis.conf directives the throwaway server's launcher owns. */
-export const MANAGED_SERVER_DIRECTIVES: readonly string[] = ['port', 'bind', 'dir', 'daemonize'];
+export const MANAGED_SERVER_DIRECTIVES: readonly string[] = ['port', 'bind', 'dir', 'daemonize', 'unixsocketperm'];

@@ -20,6 +20,7 @@ import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 import { closest } from './suggest';
 import { parseCount, parseDuration, parseInteger, parsePercent, parseRate, parseSize, type UnitResult } from './units';
 import { isRedisCommand } from './commands';
+import { parseRedisUrl } from '../redis/target';
 
 export interface TargetValue {
   url?: string;
@@ -267,8 +268,13 @@ function readTarget(reader: Reader): TargetValue | undefined {
     return reader.fail(arg, `\`${value}\` is neither a URL nor a profile name — write \`redis://${value}\` (or \`rediss://\` for TLS), or a profile name from the editor settings`, 'invalid-target', fixes);
   }
   const scheme = value.slice(0, schemeEnd).toLowerCase();
+  if (scheme === 'unix') {
+    // The same checks the runner makes (absolute path, only ?db=N, length), said at the line.
+    const parsed = parseRedisUrl(value);
+    return typeof parsed === 'string' ? reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${value}\``), 'invalid-target') : { url: value };
+  }
   if (scheme !== 'redis' && scheme !== 'rediss') {
-    return reader.fail(arg, `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL`, 'invalid-target');
+    return reader.fail(arg, `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL, or \`unix:///path/redis.sock\` for a unix socket`, 'invalid-target');
   }
   let url: URL;
   try {
@@ -508,6 +514,10 @@ export function readServerDirective(input: ValueInput): ServerDirective | undefi
   const directive = name.value.toLowerCase();
   if (MANAGED_SERVER_DIRECTIVES.includes(directive)) {
     return reader.fail(name, `\`${directive}\` is managed by rbench for the throwaway server — remove this line`, 'managed-directive');
+  }
+  if (directive === 'unixsocket' && !(args.length === 1 && /^(on|off|yes|no)$/i.test(args[0].value))) {
+    const where = args.length > 0 ? { start: args[0].start, end: args[args.length - 1].end } : name;
+    return reader.fail(where, '`server unixsocket` takes `on` or `off`: the throwaway server\'s socket lives in its own temp dir, and with `on` every connection goes through it', 'invalid-value');
   }
   if (args.length === 0) return reader.fail(name, `\`server ${directive}\` needs a value, such as \`server ${directive} ${directive === 'save' ? '60 10000' : 'yes'}\``, 'missing-value');
   return { name: directive, args: args.map((arg) => arg.value) };

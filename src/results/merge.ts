@@ -1,0 +1,313 @@
+// `rbench merge`: joins the runs of one plan made on several load machines (`rbench run --shard I/N`) into
+// one run. Latency histograms are added (hdr-histogram-js) and every percentile is read from the sum —
+// never averaged; counts are added; throughput is the requests over the wall-clock window from the first
+// part's start to the last part's end; timelines line up by wall clock. Each part's figures stay in `parts`.
+import * as hdr from 'hdr-histogram-js';
+import { LatencyRecorder } from '../engine/histogram';
+import { summarize, toHdrHistogram } from '../engine/summary';
+import type { CommandResult, LoadPart, LoadResult, LoadStatus, TimelineSecond } from '../engine/types';
+import type { ScenarioPlan } from '../scenario/plan';
+import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
+import { summariseRepeats } from './summary';
+import { evaluateThresholds } from './thresholds';
+
+export class MergeError extends Error {}
+
+export interface MergeOutcome {
+  run: RunFile;
+  /** Things to know about the merged figures (missing parts, parts that did not complete). */
+  warnings: string[];
+}
+
+/** `shard 2/3`, or the run id of an unsharded run. */
+export function partName(run: RunFile): string {
+  return run.plan.shard ? `shard ${run.plan.shard.index}/${run.plan.shard.count}` : run.id;
+}
+
+/** Adds compressed base64 histograms and summarises the sum exactly as the engine summarises a load. */
+export function mergeHistograms(encoded: readonly string[]): ReturnType<typeof summarize> {
+  const sum = toHdrHistogram(new LatencyRecorder());
+  for (const text of encoded) {
+    if (!text) continue;
+    const part = hdr.decodeFromCompressedBase64(text, 64, false);
+    sum.add(part);
+    part.destroy();
+  }
+  // The engine's recorder has hdr-histogram-js's slot layout: copying slot by slot is lossless.
+  const recorder = new LatencyRecorder();
+  const histogram = sum as hdr.JsHistogram;
+  for (let index = 0; index < histogram.countsArrayLength; index++) {
+    const count = histogram.getCountAtIndex(index);
+    if (count > 0) recorder.record(histogram.valueFromIndex(index), count);
+  }
+  sum.destroy();
+  return summarize(recorder);
+}
+
+/** The plan with what a part changes removed: the runs to merge must agree on everything else. */
+function comparablePlan(plan: ScenarioPlan): unknown {
+  return {
+    ...plan,
+    shard: undefined,
+    points: plan.points.map((point) => ({
+      ...point,
+      phases: point.phases.map((phase) => ({ ...phase, load: { ...phase.load, clients: undefined, requests: undefined, rate: undefined, shard: undefined } })),
+    })),
+  };
+}
+
+/** Where two JSON values first differ, e.g. `points[0].phases[1].load.pipeline: 8 vs 16`. */
+function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
+  if (JSON.stringify(a) === JSON.stringify(b)) return undefined;
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) {
+      const step = Array.isArray(a) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], step);
+      if (found) return found;
+    }
+  }
+  const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value).slice(0, 60));
+  return `${path || 'the plan'}: ${show(a)} vs ${show(b)}`;
+}
+
+function checkMergeable(runs: RunFile[], names: string[]): string[] {
+  if (runs.length < 2) throw new MergeError('name at least two run files to merge (one per load machine)');
+  const reference = JSON.stringify(comparablePlan(runs[0].plan));
+  runs.forEach((run, i) => {
+    if (i > 0 && JSON.stringify(comparablePlan(run.plan)) !== reference) {
+      throw new MergeError(
+        `${names[i]} and ${names[0]} ran different plans (${firstDifference(comparablePlan(run.plan), comparablePlan(runs[0].plan))}): ` +
+          'merge joins parts of one scenario — run the same file, with the same variables and rbench version, on every machine',
+      );
+    }
+  });
+  const sharded = runs.filter((run) => run.plan.shard);
+  if (sharded.length > 0 && sharded.length < runs.length) {
+    throw new MergeError(`${names[runs.indexOf(runs.find((run) => !run.plan.shard)!)]} is a whole run, the others are parts (--shard): merge either parts of one split or whole runs`);
+  }
+  const warnings: string[] = [];
+  if (sharded.length > 0) {
+    const count = runs[0].plan.shard!.count;
+    const seen = new Map<number, string>();
+    runs.forEach((run, i) => {
+      const shard = run.plan.shard!;
+      if (shard.count !== count) throw new MergeError(`${names[i]} is part ${shard.index}/${shard.count}, ${names[0]} a part of ${count}: merge the parts of one split`);
+      const twice = seen.get(shard.index);
+      if (twice) throw new MergeError(`${names[i]} and ${twice} are both part ${shard.index}/${count}: give each part once`);
+      seen.set(shard.index, names[i]);
+    });
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
+    if (missing.length > 0) {
+      warnings.push(`Parts ${missing.map((index) => `${index}/${count}`).join(', ')} are missing: these figures are ${seen.size} of ${count} parts, not the whole scenario.`);
+    }
+  }
+  const targets = [...new Set(runs.map((run) => run.target.display))];
+  if (targets.length > 1) warnings.push(`The parts name different targets (${targets.join(', ')}): make sure they are one server.`);
+  for (const [i, run] of runs.entries()) {
+    if (run.status !== 'complete') warnings.push(`${names[i]} is ${run.status}${run.error ? ` (${run.error})` : ''}: its figures cover only what it measured.`);
+  }
+  return warnings;
+}
+
+/** The worst status: a failed part fails the merge, a cancelled one leaves it cancelled. */
+function worstStatus<T extends string>(statuses: T[]): T {
+  const rank = (status: string) => (status === 'failed' ? 3 : status === 'cancelled' ? 2 : status === 'complete' ? 0 : 1);
+  return statuses.reduce((worst, status) => (rank(status) > rank(worst) ? status : worst));
+}
+
+const measuredStart = (load: LoadResult) => Date.parse(load.measuredFrom ?? load.startedAt);
+
+function mergeCommand(name: string, results: CommandResult[], windowMs: number): CommandResult {
+  const errorsByKind: Record<string, number> = {};
+  const errorExamples: Record<string, string> = {};
+  for (const result of results) {
+    for (const [kind, count] of Object.entries(result.errorsByKind)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + count;
+    for (const [kind, text] of Object.entries(result.errorExamples)) errorExamples[kind] ??= text;
+  }
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const { latency, histogram } = mergeHistograms(results.map((r) => r.histogram));
+  return {
+    command: name,
+    requests,
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    errorsByKind,
+    errorExamples,
+    opsPerSec: windowMs > 0 ? (requests * 1000) / windowMs : 0,
+    latency,
+    histogram,
+  };
+}
+
+/**
+ * Seconds of all parts on one wall clock (shifted by whole seconds). Requests are added (a partial
+ * second counts for its length); per-second histograms are not stored, so a merged second's p50, p99
+ * and max are the highest of the parts' — an upper bound of the true value, never below it.
+ */
+function mergeTimelines(loads: LoadResult[], origin: number): TimelineSecond[] {
+  const seconds = new Map<number, { second: TimelineSecond; requests: number; spanMs: number }>();
+  for (const load of loads) {
+    const shift = Math.round((measuredStart(load) - origin) / 1000);
+    for (const second of load.timeline) {
+      const t = second.t + shift;
+      const spanMs = second.partialMs ?? 1000;
+      const requests = (second.ops * spanMs) / 1000;
+      const entry = seconds.get(t);
+      if (!entry) {
+        seconds.set(t, { second: { ...second, t }, requests, spanMs });
+        continue;
+      }
+      entry.requests += requests;
+      entry.spanMs = Math.max(entry.spanMs, spanMs);
+      entry.second.errors += second.errors;
+      entry.second.p50Us = Math.max(entry.second.p50Us, second.p50Us);
+      entry.second.p99Us = Math.max(entry.second.p99Us, second.p99Us);
+      entry.second.maxUs = Math.max(entry.second.maxUs, second.maxUs);
+    }
+  }
+  return [...seconds.values()]
+    .sort((a, b) => a.second.t - b.second.t)
+    .map(({ second, requests, spanMs }) => {
+      const merged: TimelineSecond = { ...second, ops: Math.round((requests * 1000) / spanMs) };
+      delete merged.partialMs;
+      if (spanMs < 1000) merged.partialMs = spanMs;
+      return merged;
+    });
+}
+
+function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[]): LoadResult {
+  const first = loads[0];
+  const origin = Math.min(...loads.map(measuredStart));
+  const end = Math.max(...loads.map((load) => measuredStart(load) + load.durationMs));
+  const windowMs = end - origin;
+  const labels = [...new Set(loads.flatMap((load) => load.commands.map((c) => c.command)))];
+  const openLoops = loads.filter((load) => load.openLoop);
+  const merged: LoadResult = {
+    test: first.test,
+    phase: first.phase,
+    measured: first.measured,
+    client: first.client,
+    status: worstStatus<LoadStatus>(loads.map((load) => load.status)),
+    startedAt: new Date(Math.min(...loads.map((load) => Date.parse(load.startedAt)))).toISOString(),
+    measuredFrom: new Date(origin).toISOString(),
+    durationMs: windowMs,
+    total: mergeCommand('total', loads.map((load) => load.total), windowMs),
+    commands: labels.map((label) => mergeCommand(label, loads.flatMap((load) => load.commands.filter((c) => c.command === label)), windowMs)),
+    timeline: mergeTimelines(loads, origin),
+    connections: {
+      opened: loads.reduce((sum, load) => sum + load.connections.opened, 0),
+      reconnects: loads.reduce((sum, load) => sum + load.connections.reconnects, 0),
+    },
+    health: {
+      threads: loads.reduce((sum, load) => sum + load.health.threads, 0),
+      cpuPercent: Math.max(...loads.map((load) => load.health.cpuPercent)),
+      eventLoopLagP99Ms: Math.max(...loads.map((load) => load.health.eventLoopLagP99Ms)),
+      eventLoopUtilization: Math.max(...loads.map((load) => load.health.eventLoopUtilization ?? 0)),
+      // One saturated machine understates the server for the whole.
+      bottleneck: loads.some((load) => load.health.bottleneck === 'client') ? 'client' : loads.every((load) => load.health.bottleneck === 'server') ? 'server' : 'unknown',
+    },
+    seed: first.seed,
+    parts: loads.map((load, i): LoadPart => {
+      const { histogram: _histogram, ...total } = load.total;
+      return { part: partNames[i], clients: clients[i], status: load.status, ...(load.measuredFrom ? { measuredFrom: load.measuredFrom } : {}), durationMs: load.durationMs, seed: load.seed, total };
+    }),
+  };
+  const error = loads.find((load) => load.error)?.error;
+  if (error) merged.error = error;
+  if (openLoops.length > 0) {
+    merged.openLoop = {
+      targetRate: openLoops.reduce((sum, load) => sum + load.openLoop!.targetRate, 0),
+      lateSends: openLoops.reduce((sum, load) => sum + load.openLoop!.lateSends, 0),
+    };
+  }
+  return merged;
+}
+
+/** The scenario's own plan: the parts' clients, requests and rates added back together. */
+function wholePlan(runs: RunFile[]): ScenarioPlan {
+  const plan = structuredClone(runs[0].plan);
+  delete plan.shard;
+  plan.points.forEach((point, p) =>
+    point.phases.forEach((phase, f) => {
+      const parts = runs.map((run) => run.plan.points[p].phases[f].load);
+      phase.load.clients = parts.reduce((sum, load) => sum + load.clients, 0);
+      if (phase.load.requests !== undefined) phase.load.requests = parts.reduce((sum, load) => sum + (load.requests ?? 0), 0);
+      if (phase.load.rate !== undefined) phase.load.rate = parts.reduce((sum, load) => sum + (load.rate ?? 0), 0);
+      delete phase.load.shard;
+    }),
+  );
+  return plan;
+}
+
+/** Joins the runs of one plan made on several machines; throws MergeError when they do not belong together. */
+export function mergeRuns(input: RunFile[], names: string[] = input.map((run) => run.id)): MergeOutcome {
+  const warnings = checkMergeable(input, names);
+  // Parts in shard order (unsharded runs in start order), so that part 1 leads.
+  const order = input.map((run, i) => ({ run, name: names[i] }));
+  order.sort((a, b) => (a.run.plan.shard?.index ?? 0) - (b.run.plan.shard?.index ?? 0) || Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt));
+  const runs = order.map((entry) => entry.run);
+  const partNames = runs.map(partName);
+  const started = Math.min(...runs.map((run) => Date.parse(run.startedAt)));
+  const finished = Math.max(...runs.map((run) => Date.parse(run.finishedAt)));
+  const first = runs[0];
+
+  const points: PointResult[] = first.plan.points.map((pointPlan) => {
+    const sources = runs.map((run) => run.points.find((point) => point.label === pointPlan.label));
+    const repeatCount = Math.max(0, ...sources.map((point) => point?.repeats.length ?? 0));
+    const repeats: LoadResult[][] = [];
+    for (let r = 0; r < repeatCount; r++) {
+      const loadCount = Math.max(0, ...sources.map((point) => point?.repeats[r]?.length ?? 0));
+      const loads: LoadResult[] = [];
+      for (let l = 0; l < loadCount; l++) {
+        const present = sources
+          .map((point, i) => ({ load: point?.repeats[r]?.[l], name: partNames[i], run: runs[i] }))
+          .filter((entry) => entry.load !== undefined);
+        const clients = present.map(({ run, load }) => run.plan.points.find((p) => p.label === pointPlan.label)?.phases.find((f) => f.name === load!.phase)?.load.clients ?? 0);
+        loads.push(mergeLoads(present.map((entry) => entry.load!), present.map((entry) => entry.name), clients));
+      }
+      repeats.push(loads);
+    }
+    return { label: pointPlan.label, sweep: pointPlan.sweep, repeats, summary: summariseRepeats(repeats) };
+  }).filter((point) => point.repeats.length > 0);
+
+  const plan = wholePlan(runs);
+  const errors = runs.filter((run) => run.error).map((run) => `${partName(run)}: ${run.error}`);
+  const samplesFrom = runs.find((run) => run.server.samples.length > 0) ?? first;
+  const shift = Date.parse(samplesFrom.startedAt) - started;
+  const run: RunFile = {
+    ...structuredClone(first),
+    id: `${runId(new Date(started), first.scenario.name)}-merged`,
+    plan,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - started,
+    status: worstStatus<RunStatus>(runs.map((r) => r.status)),
+    points,
+    // Every machine sampled the same server: one machine's samples, on the merged clock.
+    server: {
+      ...structuredClone(samplesFrom.server),
+      samples: samplesFrom.server.samples.map((sample) => ({ ...sample, t: sample.t + shift })),
+      events: samplesFrom.server.events.map((event) => ({ ...event, t: event.t + shift })),
+    },
+    thresholds: evaluateThresholds(plan.expects, points),
+    merged: {
+      parts: runs.map((r, i): MergedPart => ({
+        part: partNames[i],
+        id: r.id,
+        startedAt: r.startedAt,
+        finishedAt: r.finishedAt,
+        status: r.status,
+        ...(r.error ? { error: r.error } : {}),
+        machine: r.machine,
+        target: r.target.display,
+      })),
+    },
+  };
+  if (runs.some((r) => r.target.tlsInsecure)) run.target.tlsInsecure = true;
+  delete run.error;
+  if (errors.length > 0) run.error = errors.join('; ');
+  const cleaned = runs.filter((r) => r.cleanedUpKeys !== undefined);
+  if (cleaned.length > 0) run.cleanedUpKeys = cleaned.reduce((sum, r) => sum + r.cleanedUpKeys!, 0);
+  else delete run.cleanedUpKeys;
+  return { run, warnings };
+}
