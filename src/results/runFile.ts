@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
+import { boundRunFile } from './runFileBounds';
 import { RUN_FILE_FORMAT_VERSION, runFileJsonProblem, runFileProblem, runFileSizeProblem } from './runFileSchema';
 
 export const RUN_FILE_VERSION = RUN_FILE_FORMAT_VERSION;
@@ -150,7 +151,8 @@ export function runFileName(run: Pick<RunFile, 'id'>): string {
 export function writeRunFile(folder: string, run: RunFile): string {
   mkdirSync(folder, { recursive: true });
   const path = join(folder, runFileName(run));
-  writeJsonAtomically(path, run);
+  // Long runs: timelines and INFO samples are capped, so the file stays small (runFileBounds.ts).
+  writeJsonAtomically(path, boundRunFile(run));
   return path;
 }
 
