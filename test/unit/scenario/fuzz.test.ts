@@ -22,6 +22,11 @@ describe('language fuzzing (fast-check)', () => {
     );
   });
 
+  it('keeps what the long fuzz run found fixed', () => {
+    // bench/fuzz-language.mjs, seed 20261130, file 167,793: formatting `@v =#…` as `@v = #…` turned the value into a comment.
+    for (const text of ['@V0 =# __KEY__ ${ENV:EMPTY}', '@a =#x\n### s\nGET {{a}}\n']) checkLanguageProperties(text);
+  });
+
   it('generated files repeated to about 1 MB check in linear time', function () {
     this.timeout(120_000);
     // Each sample is checked once as it is and once repeated to ~1 MB: the big one may cost its
