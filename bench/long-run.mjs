@@ -10,21 +10,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cli, ensureBuilt } from './lib.mjs';
+import { cli, ensureBuilt, peakRss } from './lib.mjs';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '100M' }, clients: { type: 'string', default: '50' }, pipeline: { type: 'string', default: '100' } } });
 const units = { k: 1e3, K: 1e3, M: 1e6, G: 1e9 };
 const total = Number(values.requests.replace(/[kKMG]$/, '')) * (units[values.requests.slice(-1)] ?? 1);
 const perPhase = Math.floor(total / 2);
 
-function peakRss(pid) {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), 'rbench-long-'));

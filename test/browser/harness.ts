@@ -135,6 +135,20 @@ export function browserUnavailable(): string | undefined {
   return undefined;
 }
 
+/**
+ * For a suite's `before` hook: skips the suite (saying why) without Chromium, fails without the built
+ * webview script, else launches the browser.
+ */
+export async function launchBrowserOrSkip(context: Mocha.Context, entry: 'results' | 'compare' = 'results'): Promise<PanelBrowser> {
+  const why = browserUnavailable();
+  if (why) {
+    console.log(`    skipping the browser tests: ${why}`);
+    context.skip();
+  }
+  if (!existsSync(join(repoRoot(), 'dist', 'webview', `${entry}.js`))) throw new Error(`dist/webview/${entry}.js is missing: run \`npm run build\` first`);
+  return launchBrowser();
+}
+
 export async function launchBrowser(): Promise<PanelBrowser> {
   const { chromium } = await import('playwright-core');
   const userDataDir = mkdtempSync(join(tmpdir(), 'rbench-chromium-'));

@@ -2,11 +2,11 @@
 // panel: the host's check (parseRunFileText, as the run viewer calls it) gives a message, and the
 // panel shows it instead of staying on "Loading results…". Headless Chromium, as panel.test.ts.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRunFileText, RunFileError } from '../../src/results/runFile';
 import { repoRoot } from '../unit/scenario/helpers';
-import { browserUnavailable, launchBrowser, openPanel, type PanelBrowser } from './harness';
+import { launchBrowserOrSkip, openPanel, type PanelBrowser } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
@@ -16,13 +16,7 @@ describe('results panel with an unreadable run file (browser)', function () {
   let browser: PanelBrowser;
 
   before(async function () {
-    const why = browserUnavailable();
-    if (why) {
-      console.log(`    skipping the browser tests: ${why}`);
-      this.skip();
-    }
-    if (!existsSync(join(repoRoot(), 'dist', 'webview', 'results.js'))) throw new Error('dist/webview/results.js is missing: run `npm run build` first');
-    browser = await launchBrowser();
+    browser = await launchBrowserOrSkip(this);
   });
 
   after(async () => {
