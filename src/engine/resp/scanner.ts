@@ -51,7 +51,7 @@ export class RespProtocolError extends Error {
   completedReplies = 0;
 
   constructor(detail: string) {
-    super(`protocol error: ${detail} — the server did not answer in RESP (is it a Redis server, and is the port right?)`);
+    super(`protocol error: ${detail} — the reply is not valid RESP: is it a Redis server, on the right port?`);
   }
 }
 

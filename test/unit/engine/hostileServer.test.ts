@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { runLoad } from '../../../src/engine';
+import { LoadError, runLoad } from '../../../src/engine';
 import { ReplyScanner } from '../../../src/engine/resp/scanner';
 import type { LoadResult } from '../../../src/engine/types';
 import { useRedisServer } from '../../helpers/redis';
@@ -115,5 +115,21 @@ describe('runLoad against a hostile server', function () {
     assert.ok(elapsedMs < 30_000, `took ${elapsedMs.toFixed(0)} ms`);
     // The requests stuck behind the stalled reply are counted (as timeouts), not lost.
     assert.ok((result.total.errorsByKind.TIMEOUT ?? 0) >= 1, JSON.stringify([result.status, result.error, result.total.errorsByKind]));
+  });
+
+  it('a server that is not Redis (an HTTP server) is refused at the handshake, naming the bad byte', async () => {
+    const http = createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const address = http.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await assert.rejects(runLoad(loadRequest({ host: '127.0.0.1', port }, { test: singleTest('PING'), load: { clients: 2, requests: 10 } })), (error: Error) => {
+        assert.ok(error instanceof LoadError);
+        assert.equal(error.message, `unexpected reply from 127.0.0.1:${port} during the handshake: protocol error: unexpected byte 72 ("H") where a reply should start — the reply is not valid RESP: is it a Redis server, on the right port?`);
+        return true;
+      });
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 });

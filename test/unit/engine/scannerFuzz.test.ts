@@ -93,7 +93,7 @@ function scanned(bytes: Buffer, cuts: number[]): Verdict {
     }
   } catch (error) {
     assert.ok(error instanceof RespProtocolError, `not a protocol error: ${(error as Error).stack}`);
-    assert.match(error.message, /^protocol error: .+ — the server did not answer in RESP/);
+    assert.match(error.message, /^protocol error: .+ — the reply is not valid RESP: is it a Redis server, on the right port\?$/);
     return { error: error.message, replies: replies + error.completedReplies };
   }
   return { replies, idle: scanner.idle };
