@@ -118,7 +118,8 @@ describe('runLoad against a hostile server', function () {
   });
 
   it('a server that is not Redis (an HTTP server) is refused at the handshake, naming the bad byte', async () => {
-    const http = createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    // resume(): read (and drop) the client's handshake, so the client's close is seen and close() can finish.
+    const http = createServer((socket) => socket.resume().end('HTTP/1.1 400 Bad Request\r\n\r\n'));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const address = http.address();
     const port = typeof address === 'object' && address ? address.port : 0;
