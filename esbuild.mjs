@@ -26,6 +26,7 @@ const builds = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { checkWorker: 'src/editor/checkWorker.ts' }, outdir: 'dist' },
   {
     bundle: true,
     platform: 'browser',

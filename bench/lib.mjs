@@ -68,3 +68,13 @@ export function rbenchRun(scenarioText, url, extraArgs = []) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Peak resident memory (VmHWM) of a process, in bytes; 0 when unknown (not Linux, or it has exited). */
+export function peakRss(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}

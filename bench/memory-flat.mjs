@@ -4,22 +4,14 @@
 //
 //   node bench/memory-flat.mjs [--small 1M] [--large 20M]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cli, ensureBuilt, startServer } from './lib.mjs';
+import { cli, ensureBuilt, peakRss, startServer } from './lib.mjs';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1M' }, large: { type: 'string', default: '20M' } } });
 
-function peakRss(pid) {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 async function measure(requests, url) {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-mem-'));

@@ -1,9 +1,13 @@
 // Live diagnostics for open `.rbench` documents, from the same parser and resolver the CLI uses.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { checkText } from '../scenario';
+import { checkText, type ResolveOptions } from '../scenario';
 import type { Diagnostic, Severity } from '../scenario/plan';
 import { plainText } from './plainText';
+import { BackgroundChecker, checkWorkerPath } from './backgroundCheck';
+
+/** Documents up to this size are checked on the spot (well under 100 ms); larger ones in a worker thread. */
+export const INLINE_CHECK_MAX_CHARS = 256 * 1024;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -26,29 +30,45 @@ export function toVscodeDiagnostic(diagnostic: Diagnostic): vscode.Diagnostic {
 export function registerDiagnostics(context: vscode.ExtensionContext): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('rbench');
   const pending = new Map<string, NodeJS.Timeout>();
+  const script = checkWorkerPath();
+  const background = script ? new BackgroundChecker(script) : undefined;
   const refresh = (document: vscode.TextDocument) => {
     if (document.languageId !== 'rbench') return;
-    const resolved = checkText(document.getText(), {
+    const text = document.getText();
+    const options: ResolveOptions = {
       env: process.env,
       baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
+    };
+    if (!background || text.length <= INLINE_CHECK_MAX_CHARS) {
+      collection.set(document.uri, checkText(text, options).diagnostics.map(toVscodeDiagnostic));
+      return;
+    }
+    // A large file: checked off the extension host's thread; a result made stale by an edit is dropped.
+    const version = document.version;
+    void background.check(document.uri.toString(), text, { ...options, env: { ...process.env } }).then((diagnostics) => {
+      if (diagnostics && !document.isClosed && document.version === version) collection.set(document.uri, diagnostics.map(toVscodeDiagnostic));
     });
-    collection.set(document.uri, resolved.diagnostics.map(toVscodeDiagnostic));
   };
-  // Typing fires a change per keystroke: check once the typing pauses.
+  // Typing fires a change per keystroke: check once the typing pauses (longer for large files).
   const refreshSoon = (document: vscode.TextDocument) => {
     const key = document.uri.toString();
     clearTimeout(pending.get(key));
+    const delay = document.getText().length > INLINE_CHECK_MAX_CHARS ? 400 : 150;
     pending.set(key, setTimeout(() => {
       pending.delete(key);
       refresh(document);
-    }, 150));
+    }, delay));
   };
   context.subscriptions.push(
     collection,
     vscode.workspace.onDidOpenTextDocument(refresh),
     vscode.workspace.onDidChangeTextDocument((event) => refreshSoon(event.document)),
-    vscode.workspace.onDidCloseTextDocument((document) => collection.delete(document.uri)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      collection.delete(document.uri);
+      background?.forget(document.uri.toString());
+    }),
     { dispose: () => pending.forEach((timer) => clearTimeout(timer)) },
+    { dispose: () => background?.dispose() },
   );
   vscode.workspace.textDocuments.forEach(refresh);
   return collection;

@@ -106,7 +106,14 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
         this.problem = error.message;
       }
     }
-    return groupRuns(await this.entries(), { now: Date.now(), root, baselines });
+    const groups = groupRuns(await this.entries(), { now: Date.now(), root, baselines });
+    const unreadable = this.runs.runsIndex.unreadable;
+    if (unreadable.length > 0) {
+      const first = unreadable[0].message;
+      const problem = unreadable.length === 1 ? `A run file could not be read — ${first}` : `${unreadable.length} run files could not be read; the first: ${first}`;
+      this.problem = this.problem ? `${this.problem}\n${problem}` : problem;
+    }
+    return groups;
   }
 
   async getChildren(node?: HistoryNode): Promise<HistoryNode[]> {

@@ -1,8 +1,9 @@
 // The runs folder as the editor sees it: which run files exist, and the newest one per scenario file +
 // scenario name (for the summary CodeLens). Run files never change once written, so each is read once.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseRunFile, RUN_FILE_SUFFIX, type RunFile, type RunStatus } from '../results/runFile';
+import { parseRunFile, parseRunFileJson, RUN_FILE_SUFFIX, RunFileError, type RunFile, type RunStatus } from '../results/runFile';
+import { runFileSizeProblem } from '../results/runFileSchema';
 import { runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
 import { runHeadline } from './runSummary';
 
@@ -50,9 +51,17 @@ export function newestRun(entries: readonly RunEntry[], file: string, scenario: 
   return newest;
 }
 
+/** A file named like a run file that cannot be read as one (cut short, hand-edited, too large, another version). */
+export interface UnreadableRun {
+  path: string;
+  message: string;
+}
+
 export class RunsIndex {
-  /** Path → entry; `null` for a file that is not a readable run file (not retried). */
-  private readonly cache = new Map<string, RunEntry | null>();
+  /** Path → entry, or why the file is not a readable run file (not retried until it changes). */
+  private readonly cache = new Map<string, RunEntry | UnreadableRun>();
+  /** The unreadable files met by the last `entries()` call, for the history view's message. */
+  unreadable: UnreadableRun[] = [];
 
   /** Every run file in `folder` (none when it does not exist yet). */
   async entries(folder: string): Promise<RunEntry[]> {
@@ -63,6 +72,7 @@ export class RunsIndex {
       return [];
     }
     const entries: RunEntry[] = [];
+    const unreadable: UnreadableRun[] = [];
     for (const name of names) {
       if (!name.endsWith(RUN_FILE_SUFFIX) || name.startsWith('.')) continue;
       const path = join(folder, name);
@@ -71,8 +81,10 @@ export class RunsIndex {
         entry = await readEntry(path);
         this.cache.set(path, entry);
       }
-      if (entry) entries.push(entry);
+      if ('message' in entry) unreadable.push(entry);
+      else entries.push(entry);
     }
+    this.unreadable = unreadable;
     return entries;
   }
 
@@ -102,11 +114,13 @@ export function runEntry(path: string, run: RunFile): RunEntry {
   };
 }
 
-async function readEntry(path: string): Promise<RunEntry | null> {
+async function readEntry(path: string): Promise<RunEntry | UnreadableRun> {
   try {
-    return runEntry(path, parseRunFile(JSON.parse(await readFile(path, 'utf8')), path));
-  } catch {
-    // Half-copied or foreign files are not runs; the results view reports them when opened.
-    return null;
+    const tooLarge = runFileSizeProblem((await stat(path)).size, path);
+    if (tooLarge) return { path, message: tooLarge };
+    return runEntry(path, parseRunFile(parseRunFileJson(await readFile(path, 'utf8'), path), path));
+  } catch (error) {
+    // Half-copied, hand-edited or foreign files are not runs: listed apart, with the reason.
+    return { path, message: error instanceof RunFileError ? error.message : `${path}: not a readable run file (${(error as Error).message})` };
   }
 }

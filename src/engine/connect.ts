@@ -115,7 +115,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
       try {
         answered += scanner.scan(chunk, length);
       } catch (error) {
-        finish(`unexpected reply from ${address(options)} during the handshake — is it a Redis server? (${(error as Error).message})`);
+        finish(`unexpected reply from ${address(options)} during the handshake: ${(error as Error).message}`);
         return;
       }
       if (failure !== undefined) finish(failure);

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from './batch';
 import { openSocket, type RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
-import { ReplyScanner } from './resp/scanner';
+import { ReplyScanner, RespProtocolError } from './resp/scanner';
 import { CONNECTION_ERROR_KIND } from './stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
@@ -120,10 +120,16 @@ export class FastConnection extends BudgetedConnection {
     try {
       replies = this.scanner.scan(chunk, length);
     } catch (error) {
+      // Replies that completed before the bad byte were answered: count them, then fail.
+      if (error instanceof RespProtocolError && error.completedReplies > 0) this.countReplies(error.completedReplies, now);
       this.socket?.destroy(error as Error);
       return;
     }
     if (replies === 0) return;
+    this.countReplies(replies, now);
+  };
+
+  private countReplies(replies: number, now: number): void {
     if (this.load.openLoop) {
       this.onOpenLoopReplies(replies, now);
       return;
@@ -146,7 +152,7 @@ export class FastConnection extends BudgetedConnection {
       if (this.state === State.Running) this.sendNextBatch(now);
       else this.finishIfDone();
     }
-  };
+  }
 
   private onOpenLoopReplies(replies: number, now: number): void {
     const capacity = this.ringIntended.length;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ConnectionOptions } from '../redis/types';
+import { checkConnectionCapacity } from './capacity';
 import { LoadError } from './errors';
 import { LatencyRecorder } from './histogram';
 import { summarize } from './summary';
@@ -84,6 +85,7 @@ interface PendingSecond {
 
 export async function runLoad(request: LoadRequest, options: LoadOptions = {}): Promise<LoadResult> {
   validate(request);
+  await checkConnectionCapacity(request.connection, request.phase.load.clients);
   const { phase, test } = request;
   const plan = phase.load;
   const seed = request.seed ?? phase.keys.seed ?? randomInt(1, 2 ** 32);

@@ -4,7 +4,7 @@
 // atomically, so diffs stay clean. Shared by the CLI (`--pin`, `--baseline pinned`) and the editor.
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseRunFile, RunFileError, writeJsonAtomically, type RunFile } from './runFile';
+import { parseRunFile, readRunFileJson, RunFileError, writeJsonAtomically, type RunFile } from './runFile';
 
 export const BASELINES_FILE = '.rbench/baselines.json';
 
@@ -83,12 +83,7 @@ export function baselineFor(root: string, scenarioFile: string, scenarioName: st
  * RunFileError with a message naming the file and the problem.
  */
 export function readRunFiles(path: string): RunFile[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new RunFileError(`${path}: not a readable run file (${(error as Error).message})`);
-  }
+  const parsed = readRunFileJson(path);
   if (!Array.isArray(parsed)) return [parseRunFile(parsed, path)];
   if (parsed.length === 0) throw new RunFileError(`${path}: an empty list of runs`);
   return parsed.map((run, i) => parseRunFile(run, `${path} [${i}]`));

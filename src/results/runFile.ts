@@ -1,13 +1,15 @@
 // The run file: one JSON document per scenario run (a sweep: one file with a result per point).
 // Documented in docs/run-file.md. Written atomically; never holds a password.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
+import { boundRunFile } from './runFileBounds';
+import { RUN_FILE_FORMAT_VERSION, runFileJsonProblem, runFileProblem, runFileSizeProblem } from './runFileSchema';
 
-export const RUN_FILE_VERSION = 1;
+export const RUN_FILE_VERSION = RUN_FILE_FORMAT_VERSION;
 /** Run files end with this, so the editor can open them in the results view. */
 export const RUN_FILE_SUFFIX = '.rbench-run.json';
 
@@ -165,7 +167,8 @@ export function runFileName(run: Pick<RunFile, 'id'>): string {
 export function writeRunFile(folder: string, run: RunFile): string {
   mkdirSync(folder, { recursive: true });
   const path = join(folder, runFileName(run));
-  writeJsonAtomically(path, run);
+  // Long runs: timelines and INFO samples are capped, so the file stays small (runFileBounds.ts).
+  writeJsonAtomically(path, boundRunFile(run));
   return path;
 }
 
@@ -180,21 +183,39 @@ export class RunFileError extends Error {}
 
 /** Reads and checks a run file; throws RunFileError with a message naming the file and the problem. */
 export function readRunFile(path: string): RunFile {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new RunFileError(`${path}: not a readable run file (${(error as Error).message})`);
-  }
-  return parseRunFile(parsed, path);
+  return parseRunFile(readRunFileJson(path), path);
 }
 
-export function parseRunFile(value: unknown, where = 'run file'): RunFile {
-  if (!value || typeof value !== 'object') throw new RunFileError(`${where}: not a JSON object`);
-  const run = value as Partial<RunFile>;
-  if (run.version !== RUN_FILE_VERSION) {
-    throw new RunFileError(`${where}: run file version ${String(run.version)} is not supported (this RBench reads version ${RUN_FILE_VERSION})`);
+/** The JSON of a file that should hold runs: refused unread when too large; RunFileError when not JSON. */
+export function readRunFileJson(path: string): unknown {
+  let text: string;
+  try {
+    const tooLarge = runFileSizeProblem(statSync(path).size, path);
+    if (tooLarge) throw new RunFileError(tooLarge);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof RunFileError) throw error;
+    throw new RunFileError(`${path}: not a readable run file (${(error as Error).message})`);
   }
-  if (!run.scenario || !Array.isArray(run.points) || !run.plan) throw new RunFileError(`${where}: missing scenario, plan or points`);
-  return run as RunFile;
+  return parseRunFileJson(text, path);
+}
+
+export function parseRunFileJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RunFileError(runFileJsonProblem(error, text, where));
+  }
+}
+
+/** A run file's text, parsed and checked; RunFileError names `where` and the problem. */
+export function parseRunFileText(text: string, where: string): RunFile {
+  return parseRunFile(parseRunFileJson(text, where), where);
+}
+
+/** Checks a parsed run file against the schema (runFileSchema.ts) before anything reads it. */
+export function parseRunFile(value: unknown, where = 'run file'): RunFile {
+  const problem = runFileProblem(value, where);
+  if (problem) throw new RunFileError(problem);
+  return value as RunFile;
 }

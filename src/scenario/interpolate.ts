@@ -99,6 +99,30 @@ export class ExpandedText {
   }
 }
 
+/**
+ * Expansion budget: variables that use each other twice per level ("billion laughs") double at each
+ * level, so without a cap a 30-line file asks for gigabytes. One value or line may expand to
+ * `perValue` units (characters plus pieces of distinct origin), a whole file to `perFile`.
+ */
+export const EXPANSION_LIMITS = { perValue: 1 << 20, perFile: 16 << 20 };
+
+/** The units spent on substitution over one file, shared by its scopes. */
+class ExpansionBudget {
+  used = 0;
+  exhausted = false;
+}
+
+function formatUnits(units: number): string {
+  return units >= 1 << 20 ? `${units / (1 << 20)} MiB` : `${units.toLocaleString('en-US')} characters`;
+}
+
+interface Expansion {
+  text: string;
+  segments: Segment[];
+  /** Set when the value would pass `EXPANSION_LIMITS.perValue` (the text is then cut short). */
+  tooLarge: boolean;
+}
+
 /** A source line as far as expansion is concerned. */
 interface ExpandableLine {
   line: number;
@@ -124,12 +148,15 @@ export class VariableScope {
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly sink: DiagnosticSink,
     private readonly inherited: ReadonlyMap<string, VariableLine> = new Map(),
+    private readonly budget = new ExpansionBudget(),
   ) {}
 
   /** A scope inside this one (a scenario inside the file) with its own definitions. */
   inner(definitions: ReadonlyMap<string, VariableLine>): VariableScope {
+    // Without definitions of its own the inner scope sees the same values: share their expansions.
+    if (definitions.size === 0) return this;
     const visible = this.inherited.size === 0 ? this.definitions : new Map([...this.inherited, ...this.definitions]);
-    return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible);
+    return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible, this.budget);
   }
 
   /** Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. */
@@ -137,12 +164,24 @@ export class VariableScope {
     let substitutes = false;
     for (const ref of source.interpolations) if (ref.start >= from && ref.end <= to) substitutes = true;
     if (!substitutes) return new ExpandedText(source.text.slice(from, to), source.line, undefined, from);
+    const expansion = this.expandRefs(source, from, to);
+    if (expansion.tooLarge) {
+      this.sink.error(rangeOf(source.line, from, to), 'expansion-too-large', `this line expands \`{{…}}\` to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — use shorter values, or a \`__data__\` placeholder for large payloads`);
+    }
+    return new ExpandedText(expansion.text, source.line, expansion.segments);
+  }
+
+  private expandRefs(source: ExpandableLine, from: number, to: number): Expansion {
     const parts: string[] = [];
     const segments: Segment[] = [];
     let length = 0;
+    let tooLarge = false;
     const push = (text: string, srcStart: number, srcEnd: number, substituted: boolean, origin: Origin) => {
       if (text.length === 0 && substituted) return;
-      segments.push({ from: length, to: length + text.length, srcStart, srcEnd, substituted, origin });
+      const last = segments[segments.length - 1];
+      // Pieces of one `{{…}}` from one origin map to the same source range: one segment is enough.
+      if (substituted && last?.substituted && last.srcStart === srcStart && last.origin === origin) last.to += text.length;
+      else segments.push({ from: length, to: length + text.length, srcStart, srcEnd, substituted, origin });
       parts.push(text);
       length += text.length;
     };
@@ -150,11 +189,28 @@ export class VariableScope {
     for (const ref of source.interpolations) {
       if (ref.start < from || ref.end > to) continue;
       if (ref.start > at) push(source.text.slice(at, ref.start), at, ref.start, false, 'file');
-      for (const piece of this.valueOf(ref)) push(piece.text, ref.start, ref.end, true, piece.origin);
+      const pieces = this.budget.exhausted ? [] : this.valueOf(ref);
+      for (const piece of pieces) {
+        if (length + segments.length + piece.text.length + 1 > EXPANSION_LIMITS.perValue) {
+          tooLarge = true;
+          break;
+        }
+        push(piece.text, ref.start, ref.end, true, piece.origin);
+      }
       at = ref.end;
+      if (tooLarge) break;
     }
-    if (to > at || segments.length === 0) push(source.text.slice(at, to), at, to, false, 'file');
-    return new ExpandedText(parts.join(''), source.line, segments);
+    if (!tooLarge && (to > at || segments.length === 0)) push(source.text.slice(at, to), at, to, false, 'file');
+    this.spend(length + segments.length, source.line);
+    return { text: parts.join(''), segments: segments.length > 0 ? segments : [{ from: 0, to: 0, srcStart: from, srcEnd: from, substituted: false, origin: 'file' }], tooLarge };
+  }
+
+  private spend(units: number, line: number): void {
+    const budget = this.budget;
+    budget.used += units;
+    if (budget.used <= EXPANSION_LIMITS.perFile || budget.exhausted) return;
+    budget.exhausted = true;
+    this.sink.error(rangeOf(line, 0, 0), 'expansion-budget', `\`{{…}}\` substitutions in this file add up to more than ${formatUnits(EXPANSION_LIMITS.perFile)} — from here on they are not expanded; use shorter values, or \`__data__\` placeholders for large payloads`);
   }
 
   private valueOf(ref: Interpolation): Piece[] {
@@ -193,8 +249,15 @@ export class VariableScope {
       return [];
     }
     this.expanding.add(name);
-    const pieces = this.expand(definition, definition.value.start, definition.value.end).pieces();
+    const { value } = definition;
+    const expansion = this.expandRefs(definition, value.start, value.end);
     this.expanding.delete(name);
+    let pieces = new ExpandedText(expansion.text, definition.line, expansion.segments).pieces();
+    if (expansion.tooLarge) {
+      // Reported at the definition that crosses the limit; the variables built on it then stay small.
+      this.sink.error(definition.name.range, 'expansion-too-large', `\`@${name}\` expands to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — a variable may not grow by using others over and over; shorten it or the variables it uses`);
+      pieces = [];
+    }
     this.memo.set(name, pieces);
     return pieces;
   }

@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { isAbsolute } from 'node:path';
 import { persistenceEvents } from '../redis/monitor';
-import { parseRunFile, slug, type RunFile } from '../results/runFile';
+import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
+import { runFileSizeProblem } from '../results/runFileSchema';
 import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
@@ -48,14 +49,10 @@ function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: strin
 }
 
 async function readRun(uri: vscode.Uri): Promise<RunFile> {
+  const tooLarge = runFileSizeProblem((await vscode.workspace.fs.stat(uri)).size, uri.fsPath);
+  if (tooLarge) throw new RunFileError(tooLarge);
   const bytes = await vscode.workspace.fs.readFile(uri);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch (error) {
-    throw new Error(`${uri.fsPath}: not a readable run file (${(error as Error).message})`, { cause: error });
-  }
-  return parseRunFile(parsed, uri.fsPath);
+  return parseRunFileText(Buffer.from(bytes).toString('utf8'), uri.fsPath);
 }
 
 /** Connects one webview to its source: answers `ready`, runs exports, opens files. */

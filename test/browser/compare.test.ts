@@ -3,15 +3,14 @@
 // Screenshots go to $RBENCH_SCREENSHOT_DIR (default: a temp folder); `RBENCH_SCREENSHOT_DIR=docs/images`
 // refreshes the README's.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunFile } from '../../src/results/runFile';
 import { buildCompareViewModel } from '../../src/views/compareModel';
 import { parseCompareMessage } from '../../src/views/messages';
 import { pngBytes } from '../../src/views/exportFiles';
-import { repoRoot } from '../unit/scenario/helpers';
-import { browserUnavailable, chartInk, colourInk, launchBrowser, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
+import { chartInk, colourInk, launchBrowserForSuite, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any, getComputedStyle: any;
@@ -32,12 +31,8 @@ describe('comparison panel (browser)', function () {
   const model = buildCompareViewModel(runs);
 
   before(async function () {
-    // A missing browser fails the suite: a skipped suite would hide behind a green total.
-    const why = browserUnavailable();
-    if (why) throw new Error(why);
-    if (!existsSync(join(repoRoot(), 'dist', 'webview', 'compare.js'))) throw new Error('dist/webview/compare.js is missing: run `npm run build` first');
     mkdirSync(screenshotDir, { recursive: true });
-    browser = await launchBrowser();
+    browser = await launchBrowserForSuite('compare');
   });
 
   after(async () => {

@@ -135,6 +135,18 @@ export function browserUnavailable(): string | undefined {
   return undefined;
 }
 
+/**
+ * For a suite's `before` hook: skips the suite (saying why) without Chromium, fails without the built
+ * webview script, else launches the browser.
+ */
+/** Launches chromium for a browser suite. A missing browser fails the suite: a skipped suite would hide behind a green total. */
+export async function launchBrowserForSuite(entry: 'results' | 'compare' = 'results'): Promise<PanelBrowser> {
+  const why = browserUnavailable();
+  if (why) throw new Error(why);
+  if (!existsSync(join(repoRoot(), 'dist', 'webview', `${entry}.js`))) throw new Error(`dist/webview/${entry}.js is missing: run \`npm run build\` first`);
+  return launchBrowser();
+}
+
 export async function launchBrowser(): Promise<PanelBrowser> {
   const { chromium } = await import('playwright-core');
   const userDataDir = mkdtempSync(join(tmpdir(), 'rbench-chromium-'));

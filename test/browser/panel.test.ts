@@ -2,16 +2,15 @@
 // Skips (with the reason) when Chromium is missing. Screenshots go to $RBENCH_SCREENSHOT_DIR (default: a
 // temp folder); `RBENCH_SCREENSHOT_DIR=docs/images` refreshes the README's.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunFile } from '../../src/results/runFile';
 import { parseWebviewMessage } from '../../src/views/messages';
 import { pngBytes } from '../../src/views/exportFiles';
 import { buildViewModel, newLiveRun, sortRows } from '../../src/views/model';
-import { repoRoot } from '../unit/scenario/helpers';
 import { replay } from '../unit/views/replay';
-import { browserUnavailable, chartInk, colourInk, firstPaint, launchBrowser, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
+import { chartInk, colourInk, firstPaint, launchBrowserForSuite, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
 import { oneHourRun } from './synthetic';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -26,12 +25,8 @@ describe('results panel (browser)', function () {
   let browser: PanelBrowser;
 
   before(async function () {
-    // A missing browser fails the suite: a skipped suite would hide behind a green total.
-    const why = browserUnavailable();
-    if (why) throw new Error(why);
-    if (!existsSync(join(repoRoot(), 'dist', 'webview', 'results.js'))) throw new Error('dist/webview/results.js is missing: run `npm run build` first');
+    browser = await launchBrowserForSuite();
     mkdirSync(screenshotDir, { recursive: true });
-    browser = await launchBrowser();
   });
 
   after(async () => {

@@ -13,8 +13,10 @@ const enum State {
   Line,
   /** Inside the length of a bulk string or aggregate, up to "\n". */
   Length,
-  /** Inside a bulk payload (plus its trailing "\r\n"), skipped by count. */
+  /** Inside a bulk payload, skipped by count. */
   Body,
+  /** The "\r\n" after a bulk payload: checked, so a wrong length fails instead of miscounting. */
+  BodyEnd,
 }
 
 const enum LengthOf {
@@ -36,8 +38,26 @@ const enum Frame {
 
 /** Longest error text kept; Redis errors are short, and a bound keeps a hostile reply harmless. */
 const MAX_ERROR_TEXT = 512;
+/** Redis's own limit on a bulk string (`proto-max-bulk-len`, 512 MB by default). */
+export const MAX_BULK_LENGTH = 512 * 1024 * 1024;
+/** Aggregates longer than this cannot be real (a map's count is doubled in an Int32Array). */
+export const MAX_AGGREGATE_LENGTH = 2 ** 30 - 1;
+/** Nesting deeper than this is a hostile server, not a reply: the stack would grow without bound. */
+export const MAX_NESTING = 4096;
 
-export class RespProtocolError extends Error {}
+/** The server broke RESP: the connection cannot be read any further. */
+export class RespProtocolError extends Error {
+  /** Replies completed in the failing scan() call before the bad byte: they were answered. */
+  completedReplies = 0;
+
+  constructor(detail: string) {
+    super(`protocol error: ${detail} — the reply is not valid RESP: is it a Redis server, on the right port?`);
+  }
+}
+
+function describeByte(byte: number): string {
+  return `byte ${byte} (${JSON.stringify(String.fromCharCode(byte))})`;
+}
 
 export type ErrorListener = (kind: string, text: string, replyIndex: number) => void;
 
@@ -49,6 +69,9 @@ export class ReplyScanner {
   private lengthOf = LengthOf.Bulk;
   private length = 0;
   private negative = false;
+  private digits = 0;
+  /** The last byte of a line or length was "\r" (it may end one chunk while "\n" starts the next). */
+  private afterCR = false;
   private bodyLeft = 0;
   private remaining = new Int32Array(16);
   private frames = new Uint8Array(16);
@@ -70,6 +93,7 @@ export class ReplyScanner {
     this.errorLength = 0;
     this.errorBodyLeft = 0;
     this.bodyLeft = 0;
+    this.afterCR = false;
   }
 
   /** True when no reply is partially read. */
@@ -80,6 +104,16 @@ export class ReplyScanner {
   /** Consumes chunk[0 … length); returns the number of top-level replies it completed. */
   scan(chunk: Uint8Array, length = chunk.length): number {
     this.repliesThisScan = 0;
+    try {
+      this.walk(chunk, length);
+    } catch (error) {
+      if (error instanceof RespProtocolError) error.completedReplies = this.repliesThisScan;
+      throw error;
+    }
+    return this.repliesThisScan;
+  }
+
+  private walk(chunk: Uint8Array, length: number): void {
     const end = length;
     let i = 0;
     while (i < end) {
@@ -99,6 +133,9 @@ export class ReplyScanner {
               this.state = State.Line;
               if (this.depth === 0) this.startErrorCapture();
               break;
+            case 10:
+            case 13:
+              throw new RespProtocolError(`empty line (${describeByte(type)}) where a reply should start`);
             case 36: // $ bulk string
             case 61: // = verbatim string
               this.startLength(LengthOf.Bulk);
@@ -120,45 +157,52 @@ export class ReplyScanner {
               this.startLength(LengthOf.Push);
               break;
             default:
-              throw new RespProtocolError(`unexpected byte ${type} (${JSON.stringify(String.fromCharCode(type))}) where a reply should start`);
+              throw new RespProtocolError(`unexpected ${describeByte(type)} where a reply should start`);
           }
           break;
         }
         case State.Line: {
+          const start = i;
           if (this.capturing) {
-            while (i < end) {
+            while (i < end && chunk[i] !== LF) {
               const byte = chunk[i++];
-              if (byte === LF) {
-                this.capturing = false;
-                this.state = State.Type;
-                this.elementDone();
-                break;
-              }
               if (byte !== CR && this.errorLength < MAX_ERROR_TEXT) this.errorBytes[this.errorLength++] = byte;
             }
           } else {
             while (i < end && chunk[i] !== LF) i++;
-            if (i < end) {
-              i++;
-              this.state = State.Type;
-              this.elementDone();
-            }
           }
+          if (i === end) {
+            if (i > start) this.afterCR = chunk[i - 1] === CR;
+            break;
+          }
+          // A line ends with "\r\n"; a bare "\n" means the stream is not what it seems.
+          if (!(i > start ? chunk[i - 1] === CR : this.afterCR)) throw new RespProtocolError('a line ends in "\\n" without "\\r"');
+          i++;
+          this.afterCR = false;
+          this.capturing = false;
+          this.state = State.Type;
+          this.elementDone();
           break;
         }
         case State.Length: {
           while (i < end) {
             const byte = chunk[i++];
-            if (byte >= 48 && byte <= 57) {
+            if (byte >= 48 && byte <= 57 && !this.afterCR) {
               this.length = this.length * 10 + (byte - 48);
-            } else if (byte === LF) {
+              this.digits++;
+              // Checked per digit: a hostile length must not grow past what a double holds exactly.
+              if (this.length > this.lengthLimit()) this.failLength(`${this.negative ? '-' : ''}${this.length}…`);
+            } else if (byte === LF && this.afterCR) {
+              this.afterCR = false;
               this.lengthDone();
               break;
-            } else if (byte === 45) {
+            } else if (byte === CR && !this.afterCR && this.digits > 0) {
+              this.afterCR = true;
+            } else if (byte === 45 && this.digits === 0 && !this.negative) {
               this.negative = true;
-            } else if (byte !== CR && byte !== 63) {
+            } else {
               // '?' would start a RESP3 streamed string, which Redis never sends to a client.
-              throw new RespProtocolError(`unexpected byte ${byte} in a length`);
+              throw new RespProtocolError(`unexpected ${describeByte(byte)} in a length`);
             }
           }
           break;
@@ -172,22 +216,46 @@ export class ReplyScanner {
           }
           i += take;
           this.bodyLeft -= take;
-          if (this.bodyLeft === 0) {
+          if (this.bodyLeft === 0) this.state = State.BodyEnd;
+          break;
+        }
+        case State.BodyEnd: {
+          const byte = chunk[i++];
+          if (!this.afterCR && byte === CR) {
+            this.afterCR = true;
+          } else if (this.afterCR && byte === LF) {
+            this.afterCR = false;
             this.state = State.Type;
             this.elementDone();
+          } else {
+            throw new RespProtocolError(`a bulk string is longer than its length said (${describeByte(byte)} where "\\r\\n" should end it)`);
           }
           break;
         }
       }
     }
-    return this.repliesThisScan;
   }
 
   private startLength(of: LengthOf): void {
     this.state = State.Length;
     this.lengthOf = of;
     this.length = 0;
+    this.digits = 0;
     this.negative = false;
+    this.afterCR = false;
+  }
+
+  private lengthLimit(): number {
+    if (this.negative) return 1; // only -1 (null) is a negative length
+    return this.lengthOf === LengthOf.Bulk || this.lengthOf === LengthOf.BulkError ? MAX_BULK_LENGTH : MAX_AGGREGATE_LENGTH;
+  }
+
+  private failLength(written: string): never {
+    if (this.negative) throw new RespProtocolError(`length ${written} (only -1, for null, may be negative)`);
+    if (this.lengthOf === LengthOf.Bulk || this.lengthOf === LengthOf.BulkError) {
+      throw new RespProtocolError(`bulk string length ${written} is over Redis's limit of 512 MB (proto-max-bulk-len)`);
+    }
+    throw new RespProtocolError(`aggregate length ${written} is over ${MAX_AGGREGATE_LENGTH} elements`);
   }
 
   private startErrorCapture(): void {
@@ -197,6 +265,7 @@ export class ReplyScanner {
   }
 
   private lengthDone(): void {
+    if (this.negative && (this.length !== 1 || this.digits !== 1)) this.failLength(`-${this.length}`);
     const length = this.negative ? -1 : this.length;
     this.state = State.Type;
     switch (this.lengthOf) {
@@ -211,8 +280,8 @@ export class ReplyScanner {
           this.errorLength = 0;
           this.errorBodyLeft = length;
         }
-        this.bodyLeft = length + 2;
-        this.state = State.Body;
+        this.bodyLeft = length;
+        this.state = length === 0 ? State.BodyEnd : State.Body;
         return;
       case LengthOf.Array:
         this.openAggregate(length, Frame.Normal);
@@ -235,6 +304,7 @@ export class ReplyScanner {
       if (frame === Frame.Normal) this.elementDone();
       return;
     }
+    if (this.depth === MAX_NESTING) throw new RespProtocolError(`aggregates nested more than ${MAX_NESTING} deep`);
     if (this.depth === this.remaining.length) {
       const remaining = new Int32Array(this.depth * 2);
       remaining.set(this.remaining);

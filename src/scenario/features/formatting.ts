@@ -49,7 +49,8 @@ function formatLine(line: DocLine): string {
     case 'comment':
       return line.comment!.text.trimEnd();
     case 'variable':
-      return `@${line.name.text} =${line.value.text ? ` ${line.value.text}` : ''}${trailingComment}`;
+      // A value starting with `#` stays against the `=`: after a space it would become a comment.
+      return `@${line.name.text} =${line.value.text && !line.value.text.startsWith('#') ? ' ' : ''}${line.value.text}${trailingComment}`;
     case 'setting':
     case 'expect':
     case 'phase':

@@ -69,7 +69,7 @@ describe('rbench compare and the regression gate (CLI)', function () {
     writeFileSync(join(scratch.dir, 'other.json'), '{"version": 7}');
     const wrong = await runCli(['compare', 'other.json', 'other.json'], { cwd: scratch.dir });
     assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /other\.json: run file version 7 is not supported/);
+    assert.match(wrong.stderr, /other\.json: run file version 7 was written by a newer RBench \(this one reads version 1\) — update RBench to open it/);
     await run([scratch.write('one.rbench', '### one\nrequests 500\nPING\n'), '-q']);
     const single = await runCli(['compare', runPaths()[0]], { cwd: scratch.dir });
     assert.equal(single.code, 2);

@@ -1,29 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkText, type ResolvedFile } from '../../../src/scenario';
+import { checkText } from '../../../src/scenario';
 import { formatText, formattingEdits } from '../../../src/scenario/features';
 import { repoRoot } from '../scenario/helpers';
 import { applyEdits } from './helpers';
+import { meaning } from '../../fuzz/language';
 
 /** An environment in which every generated reference resolves; `QUOTE` opens a quote when substituted. */
 const ENV = { REDIS_URL: 'redis://127.0.0.1:6390', QUOTE: '"', SPACED: 'a  b' };
-
-/**
- * What a file means: its plans and the kinds of its problems. Ranges move when blank lines and
- * indentation change, and an expectation's `text` is its display form: both are left out.
- */
-function meaning(resolved: ResolvedFile): unknown {
-  const plans = JSON.parse(
-    JSON.stringify(resolved.scenarios, (key, value) => {
-      if (key === 'range' || key === 'headerRange' || key === 'source') return undefined;
-      if (key === 'text' && typeof value === 'string') return value.replace(/\s+/g, ' ');
-      return value;
-    }),
-  );
-  const problems = resolved.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.code}`).sort();
-  return { plans, problems };
-}
 
 function assertSameMeaning(text: string, label: string): string {
   const formatted = formatText(text);

@@ -1,0 +1,123 @@
+// Run files are written by strangers as often as by this machine (committed, copied, hand-edited,
+// cut short): before anything reads one, it is size-capped, parsed, version-checked and validated
+// against this schema. Unknown extra properties are kept (newer writers add fields).
+import { z } from 'zod';
+
+/** The run-file format this RBench writes and reads (see docs/run-file.md, "Versions"). */
+export const RUN_FILE_FORMAT_VERSION = 1;
+/** No run file RBench writes comes near this (timelines are capped); a bigger file is refused unread. */
+export const MAX_RUN_FILE_BYTES = 64 * 1024 * 1024;
+
+const num = z.number().finite();
+const count = num.nonnegative();
+const text = z.string();
+
+const latency = z.looseObject({ count, minUs: num, meanUs: num, p50Us: num, p90Us: num, p95Us: num, p99Us: num, p999Us: num, maxUs: num });
+
+const commandResult = z.looseObject({
+  command: text,
+  requests: count,
+  errors: count,
+  errorsByKind: z.record(text, count),
+  errorExamples: z.record(text, text),
+  opsPerSec: num,
+  latency,
+  histogram: text,
+});
+
+const timelineSecond = z.looseObject({ t: num, ops: num, errors: num, p50Us: num, p99Us: num, maxUs: num, partialMs: num.optional() });
+
+/** `complete-with-errors` and any status a newer engine adds are accepted; readers treat unknown ones as not passing. */
+const status = text.min(1);
+
+const loadResult = z.looseObject({
+  test: text,
+  phase: text,
+  measured: z.boolean(),
+  client: text,
+  status,
+  error: text.optional(),
+  startedAt: text,
+  durationMs: count,
+  total: commandResult,
+  commands: z.array(commandResult),
+  timeline: z.array(timelineSecond),
+  connections: z.looseObject({ opened: count, reconnects: count }),
+  health: z.looseObject({ threads: count, cpuPercent: num, eventLoopLagP99Ms: num, bottleneck: text }),
+  seed: num,
+});
+
+const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });
+
+const pointResult = z.looseObject({
+  label: text,
+  sweep: z.record(text, num),
+  repeats: z.array(z.array(loadResult)),
+  summary: z.array(
+    z.looseObject({ phase: text, test: text, runs: count, opsPerSec: spread, p50Us: spread, p99Us: spread, representative: z.number().int().nonnegative() }),
+  ),
+});
+
+const sample = z.looseObject({ t: num });
+
+export const runFileSchema = z.looseObject({
+  version: z.literal(RUN_FILE_FORMAT_VERSION),
+  tool: z.looseObject({ name: text, version: text }),
+  id: text.min(1),
+  scenario: z.looseObject({ name: text, index: z.number().int().nonnegative(), file: text.optional(), source: text }),
+  plan: z.looseObject({ name: text, points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })), expects: z.array(z.looseObject({ text })) }),
+  target: z.looseObject({ display: text, local: z.boolean() }),
+  client: text,
+  machine: z.looseObject({ platform: text, cpuModel: text, cores: count }),
+  startedAt: text,
+  finishedAt: text,
+  durationMs: count,
+  status,
+  error: text.optional(),
+  points: z.array(pointResult),
+  server: z.looseObject({ samples: z.array(sample), events: z.array(z.looseObject({ t: num, kind: text })), error: text.optional() }),
+  thresholds: z.array(z.looseObject({ expectation: text, metric: text, point: text, test: text, phase: text, actual: num.nullable(), passed: z.boolean() })),
+});
+
+/** Where in the file (`points[0].repeats[1][0].total.latency.p99Us`) for a message. */
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+  return out || 'the top level';
+}
+
+/** The problem with `value` as a run file, or undefined when it is one. `where` names the file. */
+export function runFileProblem(value: unknown, where: string): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return `${where}: not a run file (the JSON is not an object)`;
+  const version = (value as { version?: unknown }).version;
+  if (typeof version !== 'number') {
+    return `${where}: not a run file RBench can read (no \`version\` number) — was it written by RBench?`;
+  }
+  if (version > RUN_FILE_FORMAT_VERSION) {
+    return `${where}: run file version ${version} was written by a newer RBench (this one reads version ${RUN_FILE_FORMAT_VERSION}) — update RBench to open it`;
+  }
+  if (version !== RUN_FILE_FORMAT_VERSION) {
+    return `${where}: run file version ${version} is not supported (this RBench reads version ${RUN_FILE_FORMAT_VERSION}) — run the scenario again to get a current file`;
+  }
+  const checked = runFileSchema.safeParse(value);
+  if (checked.success) return undefined;
+  const issues = checked.error.issues.slice(0, 3).map((issue) => `${pathText(issue.path)}: ${issue.message}`);
+  const more = checked.error.issues.length > 3 ? ` (and ${checked.error.issues.length - 3} more)` : '';
+  return `${where}: not a valid run file — ${issues.join('; ')}${more}. Was it edited by hand or cut short? Run the scenario again to get a fresh one.`;
+}
+
+/** The problem with a file of `bytes` bytes, before reading it. */
+export function runFileSizeProblem(bytes: number, where: string): string | undefined {
+  if (bytes <= MAX_RUN_FILE_BYTES) return undefined;
+  return `${where}: ${(bytes / 1024 / 1024).toFixed(0)} MB is larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read`;
+}
+
+/** The problem with run-file text that is not JSON: most often a file cut short while copying. */
+export function runFileJsonProblem(error: unknown, text: string, where: string): string {
+  const message = (error as Error).message;
+  // JSON.parse fails at the end of a cut file: "Unexpected end of JSON input", "Unterminated string",
+  // or a complaint at the last position.
+  const position = Number(/at position (\d+)/.exec(message)?.[1] ?? NaN);
+  const truncated = /end of (JSON )?input|Unterminated/i.test(message) || position >= text.trimEnd().length - 1;
+  return `${where}: not a readable run file — ${truncated ? 'it ends too early (cut short while copying or writing?)' : `invalid JSON (${message}); was it edited by hand?`}`;
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { LoadError, runLoad } from '../../../src/engine';
+import { ReplyScanner } from '../../../src/engine/resp/scanner';
+import type { LoadResult } from '../../../src/engine/types';
+import { useRedisServer } from '../../helpers/redis';
+import { loadRequest, singleTest } from './plans';
+
+// A hostile server: a proxy in front of a real redis-server that forwards faithfully until a
+// connection has had `after` replies, then misbehaves at a reply boundary (or half-way into the
+// next reply). Every connection, reconnections included, meets the fault.
+
+type Fault = 'garbage' | 'huge-bulk' | 'stall-mid-reply' | 'close-mid-bulk';
+
+interface Proxy {
+  port: number;
+  close(): Promise<void>;
+}
+
+function hostileProxy(upstreamPort: number, fault: Fault, after: number): Promise<Proxy> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(upstreamPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const scanner = new ReplyScanner();
+    let replies = 0;
+    let faulted = false;
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('data', (chunk) => !faulted && upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      if (faulted) return;
+      // Find the byte where reply number `after` ends.
+      let cut = -1;
+      for (let i = 0; i < chunk.length && cut < 0; i++) {
+        replies += scanner.scan(chunk.subarray(i, i + 1));
+        if (replies >= after) cut = i + 1;
+      }
+      if (cut < 0) {
+        client.write(chunk);
+        return;
+      }
+      faulted = true;
+      const rest = chunk.subarray(cut);
+      client.write(chunk.subarray(0, cut));
+      if (fault === 'garbage') client.write('HTTP/1.1 400 Bad Request\r\n\r\n');
+      if (fault === 'huge-bulk') client.write('$1073741824\r\nxxxx');
+      if (fault === 'stall-mid-reply' || fault === 'close-mid-bulk') client.write(rest.subarray(0, Math.max(1, rest.length >> 1)));
+      if (fault === 'close-mid-bulk') client.destroy();
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+function connectionErrors(result: LoadResult): { count: number; text: string } {
+  return { count: result.total.errorsByKind.CONNECTION ?? 0, text: result.total.errorExamples.CONNECTION ?? '' };
+}
+
+describe('runLoad against a hostile server', function () {
+  this.timeout(60_000);
+  const redis = useRedisServer();
+
+  async function run(fault: Fault, test = singleTest('SET key:__key__ __value__')): Promise<{ result: LoadResult; elapsedMs: number }> {
+    const proxy = await hostileProxy(redis().port, fault, 3000);
+    const started = performance.now();
+    try {
+      const result = await runLoad(
+        loadRequest({ host: '127.0.0.1', port: proxy.port }, { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined } }),
+        { serverLostTimeoutMs: 1000 },
+      );
+      return { result, elapsedMs: performance.now() - started };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  for (const fault of ['garbage', 'huge-bulk'] as const) {
+    it(`${fault}: each connection fails with a protocol error, reconnects, and the run keeps what it measured`, async () => {
+      const { result, elapsedMs } = await run(fault);
+      const errors = connectionErrors(result);
+      assert.ok(errors.count > 0, JSON.stringify(result.total.errorsByKind));
+      assert.match(errors.text, fault === 'garbage' ? /protocol error: unexpected byte 72 \("H"\) where a reply should start/ : /protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/);
+      assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
+      assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
+      assert.ok(elapsedMs < 15_000, `took ${elapsedMs.toFixed(0)} ms`);
+    });
+  }
+
+  it('close mid-bulk: the connection is lost and counted, the reply cut short is not counted', async () => {
+    const { result, elapsedMs } = await run('close-mid-bulk', singleTest('GET big'));
+    const errors = connectionErrors(result);
+    assert.ok(errors.count > 0);
+    assert.match(errors.text, /connection lost/);
+    assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
+    assert.ok(elapsedMs < 15_000);
+  });
+
+  it('stall mid-reply: the run still ends, with the measured requests kept', async () => {
+    const { result, elapsedMs } = await run('stall-mid-reply');
+    assert.ok(result.total.requests >= 4 * 3000 - 4 * 4, `${result.total.requests} requests kept`);
+    assert.ok(elapsedMs < 30_000, `took ${elapsedMs.toFixed(0)} ms`);
+    // The requests stuck behind the stalled reply are counted (as timeouts), not lost.
+    assert.ok((result.total.errorsByKind.TIMEOUT ?? 0) >= 1, JSON.stringify([result.status, result.error, result.total.errorsByKind]));
+  });
+
+  it('a server that is not Redis (an HTTP server) is refused at the handshake, naming the bad byte', async () => {
+    // resume(): read (and drop) the client's handshake, so the client's close is seen and close() can finish.
+    const http = createServer((socket) => socket.resume().end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const address = http.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await assert.rejects(runLoad(loadRequest({ host: '127.0.0.1', port }, { test: singleTest('PING'), load: { clients: 2, requests: 10 } })), (error: Error) => {
+        assert.ok(error instanceof LoadError);
+        assert.equal(error.message, `unexpected reply from 127.0.0.1:${port} during the handshake: protocol error: unexpected byte 72 ("H") where a reply should start — the reply is not valid RESP: is it a Redis server, on the right port?`);
+        return true;
+      });
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});
