@@ -17,6 +17,7 @@ import {
   type SettingInfo,
 } from './settings';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
+import { serverDirectiveRefusal } from './serverDirectives';
 import { closest } from './suggest';
 import { parseCount, parseDuration, parseInteger, parsePercent, parseRate, parseSize, type UnitResult } from './units';
 import { isRedisCommand } from './commands';
@@ -506,9 +507,8 @@ export function readServerDirective(input: ValueInput): ServerDirective | undefi
   if (!name) return reader.missing();
   if (!DIRECTIVE.test(name.value)) return reader.fail(name, `\`${name.value}\` is not a redis.conf directive — write \`server DIRECTIVE ARGS…\`, such as \`server save 60 10000\``);
   const directive = name.value.toLowerCase();
-  if (MANAGED_SERVER_DIRECTIVES.includes(directive)) {
-    return reader.fail(name, `\`${directive}\` is managed by rbench for the throwaway server — remove this line`, 'managed-directive');
-  }
+  const refusal = serverDirectiveRefusal(directive);
+  if (refusal) return reader.fail(name, refusal, MANAGED_SERVER_DIRECTIVES.includes(directive) ? 'managed-directive' : 'unsafe-directive');
   if (args.length === 0) return reader.fail(name, `\`server ${directive}\` needs a value, such as \`server ${directive} ${directive === 'save' ? '60 10000' : 'yes'}\``, 'missing-value');
   return { name: directive, args: args.map((arg) => arg.value) };
 }

@@ -85,6 +85,7 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
       return earlier.length > 0 ? [removeLine(doc, earlier[earlier.length - 1], 'Remove the earlier')] : [];
     }
     case 'managed-directive':
+    case 'unsafe-directive':
       return [removeLine(doc, line, 'Remove')];
     default:
       return [];
