@@ -18,6 +18,7 @@ import {
 } from './settings';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 import { serverDirectiveRefusal } from './serverDirectives';
+import { redactUrl } from '../redis/target';
 import { closest } from './suggest';
 import { parseCount, parseDuration, parseInteger, parsePercent, parseRate, parseSize, type UnitResult } from './units';
 import { isRedisCommand } from './commands';
@@ -275,9 +276,9 @@ function readTarget(reader: Reader): TargetValue | undefined {
   try {
     url = new URL(value);
   } catch {
-    return reader.fail(arg, `\`${value}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``, 'invalid-target');
+    return reader.fail(arg, `\`${redactUrl(value)}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``, 'invalid-target');
   }
-  if (!url.hostname) return reader.fail(arg, `\`${value}\` has no host — write \`${scheme}://host:port\``, 'invalid-target');
+  if (!url.hostname) return reader.fail(arg, `\`${redactUrl(value)}\` has no host — write \`${scheme}://host:port\``, 'invalid-target');
   if (url.search || url.hash) return reader.fail(arg, 'URL options (`?…`, `#…`) are not read — use the settings `db`, `tls` and `user` instead', 'invalid-target');
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) {
     return reader.fail(arg, `\`${url.pathname}\` is not a database number — end the URL with \`/N\`, such as \`/0\`, or use \`db N\``, 'invalid-target');
