@@ -91,7 +91,8 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
     for (const plan of plans) {
       const outcome = await session.prepare(file, resolved, plan);
       if ('kind' in outcome) {
-        if (outcome.reason !== 'declined') output.error(outcome.message);
+        // Declined: the question said why. Invalid: the diagnostics above say where.
+        if (outcome.reason !== 'declined' && outcome.reason !== 'invalid') output.error(outcome.message);
         blocked.push(outcome);
       } else {
         prepared.push(outcome);

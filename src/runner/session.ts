@@ -60,7 +60,8 @@ export interface SessionPorts {
   progress?(run: PreparedRun, event: RunProgress): void;
 }
 
-export type NotRunReason = 'declined' | 'error' | 'restricted';
+/** `invalid`: the file's errors block the scenario (its diagnostics say where). */
+export type NotRunReason = 'declined' | 'error' | 'invalid' | 'restricted';
 
 export interface NotRun {
   kind: 'not-run';
@@ -124,7 +125,7 @@ export class RunSession {
   async prepare(file: ScenarioFile, resolved: ResolvedFile, plan: ScenarioPlan): Promise<PreparedRun | NotRun> {
     if (this.settings.trusted === false) return this.notRun('restricted', `"${plan.name}" was not run: ${RESTRICTED_MESSAGE}`, file, plan);
     const errors = blockingErrors(resolved, plan);
-    if (errors.length > 0) return this.notRun('error', `${file.display}: "${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`, file, plan);
+    if (errors.length > 0) return this.notRun('invalid', `${file.display}: "${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`, file, plan);
 
     const profiles = this.settings.profiles ?? {};
     const choice = this.chooseTarget(plan.target);
