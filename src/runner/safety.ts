@@ -101,9 +101,11 @@ export function remoteQuestion(
   return { ...where, scenario: plan.name, actions, key: confirmationKey(where.file, where.target) };
 }
 
+export const CONFIRMATION_PREFIX = 'rbench.remoteConfirmed.';
+
 /** The key an answer is remembered under: the file and the target (display URL, no password). */
 export function confirmationKey(file: string, target: string): string {
-  return `rbench.remoteConfirmed.${file}\u0000${target}`;
+  return `${CONFIRMATION_PREFIX}${file}\u0000${target}`;
 }
 
 export function remoteQuestionText(question: RemoteQuestion): string {

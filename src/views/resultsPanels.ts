@@ -214,8 +214,11 @@ export class ResultsPanels implements vscode.Disposable {
     source.pending.push(stamped);
   }
 
-  /** Shows the finished run (its file written at `path`) in the scenario's panel, opening one if it was closed. */
-  runFinished(key: PanelKey, run: RunFile, path: string): void {
+  /**
+   * Shows the finished run (its file written at `path`) in the scenario's panel, opening one if it was closed.
+   * A run whose file could not be saved still shows, with `saveError` as a notice.
+   */
+  runFinished(key: PanelKey, run: RunFile, path: string | undefined, saveError?: string): void {
     const entry = this.panelFor(key, false);
     this.stopTimer(entry);
     const source = entry.view.source;
@@ -226,6 +229,7 @@ export class ResultsPanels implements vscode.Disposable {
     source.path = path;
     entry.panel.title = `RBench: ${run.scenario.name}`;
     entry.view.sendAll();
+    if (saveError) entry.view.post({ type: 'notice', text: `Not saved: ${saveError}` });
   }
 
   /** Restores a panel after a window reload from the state its webview saved. */
