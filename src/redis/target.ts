@@ -161,7 +161,9 @@ export function redactUrl(text: string, mark = ':***'): string {
   const userInfo = text.slice(match[1].length, at);
   const colon = userInfo.indexOf(':');
   if (colon < 0) return text;
-  return match[1] + userInfo.slice(0, colon) + mark + text.slice(at);
+  const user = userInfo.slice(0, colon);
+  // Without a mark and without a user, nothing is left of the user info: `redis://host`.
+  return match[1] + (user || mark ? user + mark + text.slice(at) : text.slice(at + 1));
 }
 
 function lookUpPassword(

@@ -1,12 +1,16 @@
 // `rbench run` with files written by a stranger: remote targets, admin commands, environment values in
 // traffic, a runs folder that cannot be written, and the CLI killed while its throwaway server runs.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { useRedisServer } from '../../helpers/redis';
 import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { startLocalServer } from '../../../src/redis/localServer';
+import type { ServerDirective } from '../../../src/scenario/plan';
+
+const useRedisServerNow = (config: ServerDirective[]) => startLocalServer({ config });
 
 function tryConnect(port: number): Promise<boolean> {
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
@@ -89,6 +93,28 @@ describe('rbench run: what a shared file may not do', function () {
     assert.equal(errors.length, 2, result.stderr);
     assert.match(errors[0], /a file stands where a folder is needed \(ENOTDIR\)|EEXIST/);
     assert.deepEqual(readdirSync(scratch.dir).sort(), ['blocker', 'two.rbench']);
+  });
+
+  it('keeps a password from ${env:REDIS_URL} out of the output, the run file, --json and --csv, also when it is wrong or the URL is invalid', async () => {
+    const password = 'cli-Pw-71c0ffee';
+    const secured = useRedisServerNow([{ name: 'requirepass', args: [password] }]);
+    const local = await secured;
+    try {
+      const file = scratch.write('url.rbench', 'target ${env:REDIS_URL}\n### url\nrequests 200\nSET k v\n');
+      const outputs: string[] = [];
+      for (const url of [`redis://:${password}@127.0.0.1:${local.port}`, `redis://:${password}x@127.0.0.1:${local.port}`, `redis://:${password}@127.0.0.1:notaport`]) {
+        const result = await runCli(['run', file, '--json', 'all.json', '--csv', 'all.csv'], { cwd: scratch.dir, env: { REDIS_URL: url } });
+        outputs.push(`exit ${result.code}`, result.stdout, result.stderr);
+        for (const name of ['all.json', 'all.csv']) outputs.push(existsSync(join(scratch.dir, name)) ? readFileSync(join(scratch.dir, name), 'utf8') : '');
+      }
+      assert.match(outputs.join('\n'), /exit 0[^]*exit 3[^]*exit 2/, outputs.join('\n'));
+      const runFiles = scratch.runFiles();
+      assert.equal(runFiles.length, 2, 'the good and the wrong password ran');
+      assert.equal(runFiles[0].plan.target.url, `redis://127.0.0.1:${local.port}`);
+      for (const text of [...outputs, ...runFiles.map((run) => JSON.stringify(run))]) assert.ok(!text.includes(password), text);
+    } finally {
+      await local.stop();
+    }
   });
 
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
