@@ -3,7 +3,7 @@
 // window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
 // and checks every message the webview sends.
 import * as vscode from 'vscode';
-import { isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import { persistenceEvents } from '../redis/monitor';
 import { parseRunFile, slug, type RunFile } from '../results/runFile';
 import type { RunProgress } from '../runner/runScenario';
@@ -12,6 +12,7 @@ import { exportContent, exportFileName, pngBytes } from './exportFiles';
 import { newNonce, panelHtml } from './html';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
+import { scenarioCandidates } from './scenarioLink';
 
 export const RESULTS_PANEL_VIEW_TYPE = 'rbench.results';
 export const RUN_FILE_EDITOR_VIEW_TYPE = 'rbench.runViewer';
@@ -143,7 +144,7 @@ class ResultsWebview implements vscode.Disposable {
         const file = run?.scenario.file ?? live?.file;
         const uri = file ? await locateScenario(file) : undefined;
         if (uri) await vscode.window.showTextDocument(uri);
-        else this.post({ type: 'notice', text: `Cannot find the scenario file ${file ?? ''}.` });
+        else this.post({ type: 'notice', text: `Cannot open the scenario file ${file ?? ''}: only .rbench files inside the workspace open from a run.` });
         return;
       }
     }
@@ -152,7 +153,7 @@ class ResultsWebview implements vscode.Disposable {
   private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
     const folder = this.source.path ? vscode.Uri.file(this.source.path.replace(/[^/\\]+$/, '')) : vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
       filters: { [filterName]: [extension] },
       saveLabel: 'Save',
     });
@@ -164,8 +165,8 @@ class ResultsWebview implements vscode.Disposable {
 
 /** The scenario file a run names: absolute, or relative to a workspace folder. */
 async function locateScenario(file: string): Promise<vscode.Uri | undefined> {
-  const candidates = isAbsolute(file) ? [vscode.Uri.file(file)] : (vscode.workspace.workspaceFolders ?? []).map((folder) => vscode.Uri.joinPath(folder.uri, file));
-  for (const candidate of candidates) {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  for (const candidate of scenarioCandidates(file, folders).map((path) => vscode.Uri.file(path))) {
     try {
       await vscode.workspace.fs.stat(candidate);
       return candidate;
