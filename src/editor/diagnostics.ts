@@ -1,4 +1,5 @@
 // Live diagnostics for open `.rbench` documents, from the same parser and resolver the CLI uses.
+import { readSettings } from './settings';
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { checkText } from '../scenario';
@@ -29,6 +30,8 @@ export function registerDiagnostics(context: vscode.ExtensionContext): vscode.Di
     if (document.languageId !== 'rbench') return;
     const resolved = checkText(document.getText(), {
       env: process.env,
+      // The same rule as a run: environment values reach commands only when the user allowed them.
+      allowEnv: readSettings(document.uri).allowEnvInCommands,
       baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
     });
     collection.set(document.uri, resolved.diagnostics.map(toVscodeDiagnostic));

@@ -12,7 +12,8 @@ import { watchHostLag, type HostLag } from './hostLag';
 import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
-import { runHeadline, runReport } from './runSummary';
+import { runHeadline, runReport, testVerdict } from './runSummary';
+import { batchSummary } from './batch';
 import { remoteConfirmer, storedPassword } from './sessionPorts';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
@@ -153,6 +154,45 @@ export class RunService implements vscode.Disposable {
         this.announceNotRun(outcome);
       }
     }
+    return outcomes;
+  }
+
+  /**
+   * Many scenarios one after another (Run All, a folder): one cancellable progress for all of them, failures
+   * noted in the output channel, and one summary at the end instead of a notification per scenario.
+   */
+  async runBatch(refs: readonly ScenarioRef[], title: string): Promise<RunOutcome[]> {
+    const outcomes: RunOutcome[] = [];
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RBench: ${title}`, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      const generation = this.cancelGeneration;
+      for (const [position, ref] of refs.entries()) {
+        if (abort.signal.aborted || this.cancelGeneration !== generation) break;
+        const step = `${position + 1}/${refs.length}`;
+        const prepared = await this.prepare(ref);
+        let outcome: RunOutcome;
+        if ('kind' in prepared) {
+          outcome = prepared;
+        } else {
+          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / refs.length });
+          outcome = await this.execute(prepared, {
+            signal: abort.signal,
+            onProgress: (event) => {
+              if (event.kind === 'tick') progress.report({ message: `${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}` });
+            },
+          });
+        }
+        if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
+        outcomes.push(outcome);
+        if (outcome.kind === 'not-run' && outcome.reason === 'restricted') break;
+      }
+    });
+    const summary = batchSummary(outcomes);
+    this.output.appendLine(`\n${summary}`);
+    const bad = outcomes.some((outcome) => outcome.kind === 'not-run' ? outcome.reason !== 'declined' : testVerdict(outcome.run).kind !== 'passed');
+    const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(`RBench: ${summary}`, 'Show output').then((choice) => choice && this.output.show(true));
     return outcomes;
   }
 
