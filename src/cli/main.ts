@@ -31,6 +31,7 @@ Run options:
                       with --baseline: exit 1 when a test's throughput drops or its p99 rises by more
                       than this, or when the plans differ (the runs are not comparable)
   --pin               pin each complete run as its scenario's baseline in .rbench/baselines.json
+  --per-client        also print each test's throughput per client
   --yes               run against a server on another machine that a file names as its target
                       (without --yes or --url, such a scenario is not run)
   --allow-env NAME    let the environment variable NAME into commands sent to the server
@@ -134,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
         'max-regression': { type: 'string' },
         pin: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
+        'per-client': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -205,6 +207,7 @@ export async function main(argv: string[]): Promise<number> {
             allowEnv: values['allow-env'] ?? [],
             allowAdmin: Boolean(values['allow-admin']),
             yes: Boolean(values.yes),
+            perClient: Boolean(values['per-client']),
             signal: abort.signal,
           },
           output,

@@ -13,6 +13,7 @@ import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
 import { RunFileError, writeJsonAtomically, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
+import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { ExitCode, type Output } from './output';
@@ -37,6 +38,8 @@ export interface RunOptions {
   allowEnv?: string[];
   /** `--allow-admin`: scenarios may send CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF… */
   allowAdmin?: boolean;
+  /** `--per-client`: print each test's throughput per client under the table. */
+  perClient?: boolean;
   /** `--yes`: run against a server on another machine that a file names, without asking. */
   yes?: boolean;
   signal?: AbortSignal;
@@ -138,7 +141,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     }
     const { run } = outcome;
     runs.push(run);
-    exitCode = Math.max(exitCode, reportRun(outcome, output));
+    exitCode = Math.max(exitCode, reportRun(outcome, output, Boolean(options.perClient)));
     const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
     exitCode = Math.max(exitCode, gate);
     if (options.pin && outcome.path) pinRun(run, outcome.path, gate, output);
@@ -165,12 +168,13 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
   }
 }
 
-function reportRun(outcome: FinishedRun, output: Output): ExitCode {
+function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): ExitCode {
   const { run, path, saveError } = outcome;
   output.clearProgress();
   // The results first: a run whose file cannot be saved still shows what it measured.
   const rows = resultRows(run);
   if (rows.length > 0) output.result(toTextTable(rows));
+  for (const line of runHeadlines(run, { perClient })) output.info(line);
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));
