@@ -117,6 +117,14 @@ describe('rbench run', function () {
     assert.deepEqual(scratch.runFiles(), []);
   });
 
+  it('runs the scenarios an error does not block (one rule with the editor), and still exits 2', async () => {
+    const file = scratch.write('mixed.rbench', '### broken\nclients many\nPING\n### fine\nrequests 300\nPING\n');
+    const result = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /mixed\.rbench:2:9: error:/);
+    assert.deepEqual(scratch.runFiles().map((run) => run.scenario.name), ['fine']);
+  });
+
   it('exits 3 with a clear message when the server is unreachable', async () => {
     const port = await freePort();
     const file = scratch.write('refused.rbench', '### refused\nrequests 10\nPING\n');
