@@ -127,7 +127,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     cliPorts(options, output),
   );
   const { prepared, blocked } = await prepareAll(session, options, output);
-  let exitCode = blocked.length > 0 ? ExitCode.ScenarioError : ExitCode.Ok;
+  let exitCode = ExitCode.Ok;
+  for (const outcome of blocked) exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
   if (prepared.length === 0) return exitCode === ExitCode.Ok ? ExitCode.ScenarioError : exitCode;
 
   const runs: RunFile[] = [];
