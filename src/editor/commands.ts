@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { checkText, parseDocument, type ScenarioPlan } from '../scenario';
 import { estimateRuns } from '../runner/estimate';
+import { RESTRICTED_MESSAGE } from '../runner/session';
 import { batchQuestion } from './batch';
 import type { RunOutcome, RunService, ScenarioRef } from './runService';
 import { scenarioAtLine } from './scenarios';
@@ -72,6 +73,11 @@ async function runFiles(runs: RunService, files: vscode.Uri[], where: string, as
     return [];
   }
   if (refs.length === 1) return runs.runWithProgress(refs);
+  // The session refuses each run too; asking "Run 20 scenarios?" first would be a question without a choice.
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showErrorMessage(`RBench: ${RESTRICTED_MESSAGE}`);
+    return [];
+  }
   if (ask) {
     const fileCount = new Set(refs.map((ref) => ref.uri.toString())).size;
     const answer = await vscode.window.showWarningMessage(batchQuestion(refs.length, fileCount, estimateRuns(plans), where), { modal: true }, 'Run all');
