@@ -19,7 +19,7 @@ export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
   context.subscriptions.push(
     editor.onRunStarted(({ uri, plan, target }) => results.runStarted(panelKey(uri, plan.name), plan, { target })),
     editor.onRunProgress(({ uri, plan, event }) => results.progress(panelKey(uri, plan.name), event)),
-    editor.onRunFinished(({ uri, run, path }) => results.runFinished(panelKey(uri, run.scenario.name), run, path)),
+    editor.onRunFinished(({ uri, run, path, saveError }) => results.runFinished(panelKey(uri, run.scenario.name), run, path, saveError)),
   );
   return editor;
 }

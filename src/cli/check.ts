@@ -8,6 +8,8 @@ export interface CheckOptions {
   files: string[];
   vars: Record<string, string>;
   env: Record<string, string | undefined>;
+  /** `--allow-env NAME`: environment variables the user lets into commands. */
+  allowEnv?: string[];
 }
 
 export function checkCommand(options: CheckOptions, output: Output): ExitCode {
@@ -22,7 +24,7 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
       errors++;
       continue;
     }
-    const resolved = checkText(text, { env: options.env, vars: options.vars, baseDir: dirname(resolve(file)) });
+    const resolved = checkText(text, { env: options.env, vars: options.vars, allowEnv: options.allowEnv, baseDir: dirname(resolve(file)) });
     scenarios += resolved.scenarios.length;
     for (const diagnostic of resolved.diagnostics) {
       output.error(formatDiagnostic(file, diagnostic));

@@ -41,6 +41,14 @@ Run options:
                       divided), one part per load machine; join the run files with rbench merge
   --start-at TIME     wait until TIME (ISO with zone, or epoch ms) before starting, so that the
                       parts start together
+  --per-client        also print each test's throughput per client
+  --yes               run against a server on another machine that a file names as its target
+                      (without --yes or --url, such a scenario is not run)
+  --allow-env NAME    let the environment variable NAME into commands sent to the server
+                      (\${env:NAME} may otherwise set only the target, password, TLS files and numbers);
+                      repeatable
+  --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
+                      REPLICAOF…); a file alone never can
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -54,8 +62,9 @@ Compare options:
 Passwords never come from files: use \`password env:NAME\` in the scenario, or RBENCH_PASSWORD
 for \`password secret\`.
 
-Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error or an unreadable run
-file, 3 a connection or server error, 130 cancelled (Ctrl-C; partial results are saved).`;
+Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error, a refused scenario or an
+unreadable run file, 3 a connection or server error, 4 results measured and printed but a run file
+(or --json/--csv) could not be written, 130 cancelled (Ctrl-C; partial results are saved).`;
 
 function parseVars(values: string[] | undefined): Record<string, string> | string {
   const vars: Record<string, string> = {};
@@ -155,6 +164,10 @@ export async function main(argv: string[]): Promise<number> {
         pin: { type: 'boolean' },
         shard: { type: 'string' },
         'start-at': { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        'per-client': { type: 'boolean' },
+        'allow-env': { type: 'string', multiple: true },
+        'allow-admin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -202,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
-      return checkCommand({ files, vars, env: process.env }, output);
+      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [] }, output);
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;
@@ -231,6 +244,10 @@ export async function main(argv: string[]): Promise<number> {
             startAt: typeof startAt === 'number' ? startAt : undefined,
             vars,
             env: process.env,
+            allowEnv: values['allow-env'] ?? [],
+            allowAdmin: Boolean(values['allow-admin']),
+            yes: Boolean(values.yes),
+            perClient: Boolean(values['per-client']),
             signal: abort.signal,
           },
           output,

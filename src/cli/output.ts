@@ -5,6 +5,8 @@ export enum ExitCode {
   ThresholdFailed = 1,
   ScenarioError = 2,
   ConnectionError = 3,
+  /** The results were measured and printed, but a run file (or --json/--csv) could not be written. */
+  SaveError = 4,
   Cancelled = 130,
 }
 

@@ -2,21 +2,20 @@
 // redis-server), prints the table, writes run files and exits with a code CI can gate on.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { startLocalServer, type LocalServer } from '../redis/localServer';
-import { resolveConnection } from '../redis/target';
-import { runScenario, type RunProgress } from '../runner/runScenario';
-import { markPart, shardPlan, startTogether, type ShardSpec } from '../runner/shard';
-import { checkText, formatDiagnostic } from '../scenario';
-import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
+import type { RunProgress } from '../runner/runScenario';
+import { describeActions } from '../runner/safety';
+import { startTogether, type ShardSpec } from '../runner/shard';
+import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
+import { formatDiagnostic } from '../scenario';
 import { pinBaseline } from '../results/baselines';
 import { checkRegression, compareRuns, comparisonToText } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
-import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
+import { RunFileError, writeJsonAtomically, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
+import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
-import { scenarioSource } from '../scenario/source';
 import { savedLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { ExitCode, type Output } from './output';
@@ -37,6 +36,14 @@ export interface RunOptions {
   pin?: boolean;
   vars: Record<string, string>;
   env: Record<string, string | undefined>;
+  /** `--allow-env NAME`: environment variables the user lets into commands. */
+  allowEnv?: string[];
+  /** `--allow-admin`: scenarios may send CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF… */
+  allowAdmin?: boolean;
+  /** `--per-client`: print each test's throughput per client under the table. */
+  perClient?: boolean;
+  /** `--yes`: run against a server on another machine that a file names, without asking. */
+  yes?: boolean;
   signal?: AbortSignal;
   /** `--shard I/N`: run part I of every scenario (src/runner/shard.ts). */
   shard?: ShardSpec;
@@ -44,71 +51,67 @@ export interface RunOptions {
   startAt?: number;
 }
 
-interface SelectedScenario {
-  file: string;
-  text: string;
-  plan: ScenarioPlan;
-  /** Every scenario of the file (the file-level lines end where the first starts). */
-  filePlans: ScenarioPlan[];
+/** The session's ports in a terminal: questions are answered by flags, never by a prompt (CI has none). */
+function cliPorts(options: RunOptions, output: Output): SessionPorts {
+  return {
+    confirm: async (question) => {
+      if (options.yes) return true;
+      output.error(
+        `${question.file}: "${question.scenario}" would run against ${question.target}, a server on another machine, and ${describeActions(question.actions)}. ` +
+          'Pass --yes to run it there, or --url to choose the target yourself.',
+      );
+      return false;
+    },
+    // `password secret` in the CLI reads RBENCH_PASSWORD.
+    secret: async (target) => (target.passwordSecret ? options.env.RBENCH_PASSWORD : undefined),
+    log: (line) => output.info(line),
+    progress: (() => {
+      const print = progressPrinter(output, options.quiet);
+      return (_run, event) => print(event);
+    })(),
+  };
 }
 
-/** Resolves every file and picks the scenarios to run; prints diagnostics. Returns undefined on a scenario error. */
-function selectScenarios(options: RunOptions, output: Output): SelectedScenario[] | undefined {
-  const selected: SelectedScenario[] = [];
-  let failed = false;
-  for (const file of options.files) {
+/** Reads, resolves and selects every file's scenarios, printing diagnostics; then prepares each (safety rules, questions). */
+async function prepareAll(session: RunSession, options: RunOptions, output: Output): Promise<{ prepared: PreparedRun[]; blocked: NotRun[] }> {
+  const prepared: PreparedRun[] = [];
+  const blocked: NotRun[] = [];
+  for (const path of options.files) {
     let text: string;
+    const display = path;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readFileSync(path, 'utf8');
     } catch (error) {
-      output.error(`${file}: cannot read the scenario file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      failed = true;
+      output.error(`${path}: cannot read the scenario file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      blocked.push({ kind: 'not-run', reason: 'error', message: '', file: { display, text: '' } });
       continue;
     }
-    const resolved = checkText(text, { env: options.env, vars: options.vars, baseDir: dirname(resolve(file)) });
+    const file: ScenarioFile = { display, text, baseDir: dirname(resolve(path)), recorded: relative(process.cwd(), resolve(path)) };
+    const resolved = session.resolve(file);
     for (const diagnostic of resolved.diagnostics) {
-      if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(file, diagnostic));
+      if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(path, diagnostic));
     }
-    if (resolved.diagnostics.some((d) => d.severity === 'error')) {
-      failed = true;
+    const plans = session.select(file, resolved, options.scenarios);
+    if (!Array.isArray(plans)) {
+      output.error(plans.message);
+      blocked.push(plans);
       continue;
     }
-    let plans = resolved.scenarios;
-    if (options.scenarios.length > 0) {
-      const wanted = options.scenarios.map((name) => name.toLowerCase());
-      plans = plans.filter((plan) => wanted.includes(plan.name.toLowerCase()) || wanted.includes(String(plan.index + 1)));
-      if (plans.length === 0) {
-        output.error(`${file}: no scenario named ${options.scenarios.map((n) => `"${n}"`).join(', ')}; it has: ${resolved.scenarios.map((p) => `"${p.name}"`).join(', ')}`);
-        failed = true;
-        continue;
+    for (const plan of plans) {
+      const outcome = await session.prepare(file, resolved, plan);
+      if ('kind' in outcome) {
+        // Declined: the question said why. Invalid: the diagnostics above say where.
+        if (outcome.reason !== 'declined' && outcome.reason !== 'invalid') output.error(outcome.message);
+        blocked.push(outcome);
+      } else {
+        prepared.push(outcome);
       }
     }
-    if (plans.length === 0) output.error(`${file}: no scenario with commands to run`);
-    for (const plan of plans) selected.push({ file, text, plan, filePlans: resolved.scenarios });
   }
-  return failed ? undefined : selected;
-}
-
-function targetWithUrl(target: TargetPlan, url: string | undefined): TargetPlan {
-  return url ? { ...target, url, profile: undefined } : target;
-}
-
-function usesLocalServer(target: TargetPlan): boolean {
-  return !target.url && !target.profile;
+  return { prepared, blocked };
 }
 
 export async function runCommand(options: RunOptions, output: Output): Promise<ExitCode> {
-  const selected = selectScenarios(options, output);
-  if (!selected) return ExitCode.ScenarioError;
-  if (selected.length === 0) return ExitCode.ScenarioError;
-  for (const entry of options.shard ? selected : []) {
-    const part = shardPlan(entry.plan, options.shard!);
-    if (typeof part === 'string') {
-      output.error(`${entry.file}: scenario "${entry.plan.name}": ${part}`);
-      return ExitCode.ScenarioError;
-    }
-    entry.plan = part;
-  }
   let baselines: BaselineSource | undefined;
   try {
     if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
@@ -117,86 +120,88 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     output.error(`--baseline: ${error.message}`);
     return ExitCode.ScenarioError;
   }
+  const session = new RunSession(
+    {
+      env: options.env,
+      vars: options.vars,
+      allowEnv: options.allowEnv,
+      allowAdmin: options.allowAdmin,
+      trusted: true,
+      userTarget: options.url ? { value: options.url, override: true } : undefined,
+      runsFolder: options.out,
+      shard: options.shard,
+    },
+    cliPorts(options, output),
+  );
+  const { prepared, blocked } = await prepareAll(session, options, output);
+  let exitCode = ExitCode.Ok;
+  for (const outcome of blocked) exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
+  if (prepared.length === 0) return exitCode === ExitCode.Ok ? ExitCode.ScenarioError : exitCode;
 
   if (options.startAt !== undefined && !(await startTogether(options.startAt, options.signal, output.info, output.error))) return ExitCode.Cancelled;
   const runs: RunFile[] = [];
-  let exitCode = ExitCode.Ok;
-  for (const { file, text, plan, filePlans } of selected) {
+  for (const scenario of prepared) {
     if (options.signal?.aborted) break;
-    const target = targetWithUrl(plan.target, options.url);
-    let local: LocalServer | undefined;
-    if (usesLocalServer(target)) {
-      try {
-        local = await startLocalServer({ config: plan.server });
-      } catch (error) {
-        output.error(`${file}: scenario "${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}`);
-        return ExitCode.ConnectionError;
-      }
-    } else if (plan.server.length > 0) {
-      output.error(`${file}: scenario "${plan.name}": warning: \`server\` lines apply only to a throwaway local redis-server; ignored for this target.`);
+    const outcome = await session.execute(scenario, options.signal);
+    if (outcome.kind === 'not-run') {
+      output.error(outcome.message);
+      exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
+      continue;
     }
-    try {
-      const connectionTarget = local ? { ...target, url: local.url } : target;
-      const connection = resolveConnection(connectionTarget, {
-        env: options.env,
-        secret: options.env.RBENCH_PASSWORD,
-        baseDir: dirname(resolve(file)),
-      });
-      if (!connection.options) {
-        output.error(`${file}: scenario "${plan.name}": ${connection.error}`);
-        exitCode = ExitCode.ConnectionError;
-        continue;
-      }
-      const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
-      output.info(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
-      const run = await runScenario(plan, {
-        connection: connection.options,
-        targetDisplay: connection.display,
-        local: Boolean(local),
-        source: scenarioSource(text, plan, filePlans),
-        file: relative(process.cwd(), resolve(file)),
-        signal: options.signal,
-        onProgress: progressPrinter(output, options.quiet),
-      });
-      markPart(run);
-      runs.push(run);
-      const path = writeRunFile(options.out, run);
-      exitCode = Math.max(exitCode, reportRun(run, path, output));
-      const gate = baselines ? compareWithBaseline(run, baselines, selected.length, options, output) : ExitCode.Ok;
-      exitCode = Math.max(exitCode, gate);
-      if (options.pin) pinRun(run, path, gate, output);
-    } finally {
-      await local?.stop();
-    }
+    const { run } = outcome;
+    runs.push(run);
+    exitCode = Math.max(exitCode, reportRun(outcome, output, Boolean(options.perClient)));
+    const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
+    exitCode = Math.max(exitCode, gate);
+    if (options.pin && outcome.path) pinRun(run, outcome.path, gate, output);
   }
 
-  if (options.json) writeJsonAtomically(options.json, runs);
-  if (options.csv) {
-    const csv = toRedisBenchmarkCsv(runs.flatMap((run) => resultRows(run)));
-    if (options.csv === '-') output.result(csv);
-    else writeFileSync(options.csv, csv);
-  }
+  exitCode = Math.max(exitCode, writeExtraOutputs(runs, options, output));
   if (options.signal?.aborted) return ExitCode.Cancelled;
   return exitCode;
 }
 
-function reportRun(run: RunFile, path: string, output: Output): ExitCode {
+/** `--json` and `--csv`: a failure to write them is reported like a failed run-file save. */
+function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output): ExitCode {
+  try {
+    if (options.json) writeJsonAtomically(options.json, runs);
+    if (options.csv) {
+      const csv = toRedisBenchmarkCsv(runs.flatMap((run) => resultRows(run)));
+      if (options.csv === '-') output.result(csv);
+      else writeFileSync(options.csv, csv);
+    }
+    return ExitCode.Ok;
+  } catch (error) {
+    output.error(`error: could not write ${options.json && !options.csv ? '--json' : '--json/--csv'} output: ${(error as Error).message}`);
+    return ExitCode.SaveError;
+  }
+}
+
+function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): ExitCode {
+  const { run, path, saveError } = outcome;
   output.clearProgress();
+  // The results first: a run whose file cannot be saved still shows what it measured.
   const rows = resultRows(run);
   if (rows.length > 0) output.result(toTextTable(rows));
+  for (const line of runHeadlines(run, { perClient })) output.info(line);
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
   if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
-  output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
+  if (path) output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
+  let code = ExitCode.Ok;
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);
-    return ExitCode.ConnectionError;
+    code = ExitCode.ConnectionError;
+  } else if (run.status === 'cancelled') code = ExitCode.Cancelled;
+  else if (run.thresholds.some((outcome) => !outcome.passed)) code = ExitCode.ThresholdFailed;
+  if (saveError) {
+    output.error(`error: ${saveError}`);
+    code = Math.max(code, ExitCode.SaveError);
   }
-  if (run.status === 'cancelled') return ExitCode.Cancelled;
-  return run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;
+  return code;
 }
 
 /** Prints the comparison with the run's baseline and, with a limit, each regression; returns the gate's verdict. */

@@ -1,6 +1,9 @@
 // The run commands: which scenarios a click, a menu or the palette means, handed to RunService.
 import * as vscode from 'vscode';
-import { parseDocument } from '../scenario';
+import { checkText, parseDocument, type ScenarioPlan } from '../scenario';
+import { estimateRuns } from '../runner/estimate';
+import { RESTRICTED_MESSAGE } from '../runner/session';
+import { batchQuestion } from './batch';
 import type { RunOutcome, RunService, ScenarioRef } from './runService';
 import { scenarioAtLine } from './scenarios';
 
@@ -48,23 +51,39 @@ export async function runFileCommand(runs: RunService, target?: vscode.Uri, sele
   return runFiles(runs, files, 'the selection');
 }
 
-/** `rbench.runAll`: every scenario of every `.rbench` file in the workspace. */
+/** `rbench.runAll`: every scenario of every `.rbench` file in the workspace, after a question with the count and an estimate. */
 export async function runAllCommand(runs: RunService): Promise<RunOutcome[]> {
   const files = await vscode.workspace.findFiles(RBENCH_GLOB, EXCLUDE_GLOB);
-  return runFiles(runs, files, 'the workspace');
+  return runFiles(runs, files, 'the workspace', true);
 }
 
-async function runFiles(runs: RunService, files: vscode.Uri[], where: string): Promise<RunOutcome[]> {
+async function runFiles(runs: RunService, files: vscode.Uri[], where: string, ask = false): Promise<RunOutcome[]> {
   const refs: ScenarioRef[] = [];
+  const plans: ScenarioPlan[] = [];
   for (const uri of sortByPath(files)) {
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
-    for (const scenario of parseDocument(text).scenarios) refs.push({ uri, index: scenario.index });
+    const resolved = checkText(text, { env: process.env });
+    for (const scenario of resolved.scenarios) {
+      refs.push({ uri, index: scenario.index });
+      plans.push(scenario);
+    }
   }
   if (refs.length === 0) {
     void vscode.window.showInformationMessage(`No scenarios to run in ${where}.`);
     return [];
   }
-  return runs.runWithProgress(refs);
+  if (refs.length === 1) return runs.runWithProgress(refs);
+  // The session refuses each run too; asking "Run 20 scenarios?" first would be a question without a choice.
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showErrorMessage(`RBench: ${RESTRICTED_MESSAGE}`);
+    return [];
+  }
+  if (ask) {
+    const fileCount = new Set(refs.map((ref) => ref.uri.toString())).size;
+    const answer = await vscode.window.showWarningMessage(batchQuestion(refs.length, fileCount, estimateRuns(plans), where), { modal: true }, 'Run all');
+    if (answer !== 'Run all') return [];
+  }
+  return runs.runBatch(refs, `${refs.length} scenarios in ${where}`);
 }
 
 /** A `.rbench` file itself, or every one under a folder. */

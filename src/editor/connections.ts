@@ -1,5 +1,6 @@
 // The selected target in the status bar, and the commands around it: Select Target, Test Connection,
 // Set Password and Clear Password (passwords live in SecretStorage, never in settings).
+import { RESTRICTED_MESSAGE } from '../runner/session';
 import * as vscode from 'vscode';
 import { closeControlConnection, openControlConnection, testConnection } from '../redis/control';
 import { parseInfo } from '../redis/info';
@@ -88,6 +89,7 @@ export async function selectTarget(): Promise<string | undefined> {
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
 export async function testSelectedConnection(secrets: vscode.SecretStorage): Promise<string> {
+  if (!vscode.workspace.isTrusted) return showFailure(RESTRICTED_MESSAGE);
   const { active, settings } = activeTarget();
   if (active.kind === 'invalid') return showFailure(active.error);
   const choice = chooseTarget(defaultTargetPlan(), active);

@@ -1,4 +1,5 @@
 // Live diagnostics for open `.rbench` documents, from the same parser and resolver the CLI uses.
+import { readSettings } from './settings';
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { checkText, type ResolveOptions } from '../scenario';
@@ -37,6 +38,8 @@ export function registerDiagnostics(context: vscode.ExtensionContext): vscode.Di
     const text = document.getText();
     const options: ResolveOptions = {
       env: process.env,
+      // The same rule as a run: environment values reach commands only when the user allowed them.
+      allowEnv: readSettings(document.uri).allowEnvInCommands,
       baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
     };
     if (!background || text.length <= INLINE_CHECK_MAX_CHARS) {

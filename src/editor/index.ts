@@ -7,6 +7,7 @@ import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
+import { forgetRemoteAnswers } from './sessionPorts';
 
 export interface RBenchEditorApi {
   /** Fires after each run from the editor, once its run file is written. */
@@ -48,6 +49,13 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');
       return cancelled;
+    }),
+    command('rbench.forgetRemoteAnswers', async () => {
+      const forgotten = await forgetRemoteAnswers(context.workspaceState);
+      void vscode.window.showInformationMessage(
+        forgotten === 0 ? 'RBench remembers no answers about remote targets.' : `RBench forgot ${forgotten} answer${forgotten === 1 ? '' : 's'}: it asks again before running against those targets.`,
+      );
+      return forgotten;
     }),
     command('rbench.selectTarget', () => selectTarget()),
     command('rbench.testConnection', () => testSelectedConnection(context.secrets)),

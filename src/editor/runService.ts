@@ -4,22 +4,19 @@
 // The load itself runs in the engine's worker threads; this only orchestrates.
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
-import { startLocalServer, type LocalServer } from '../redis/localServer';
-import { runScenario, type RunProgress } from '../runner/runScenario';
-import { checkText } from '../scenario';
+import type { RunProgress } from '../runner/runScenario';
+import { RunSession, type PreparedRun as SessionRun } from '../runner/session';
 import type { ScenarioPlan } from '../scenario/plan';
-import { scenarioSource } from '../scenario/source';
-import { writeRunFile, type RunFile } from '../results/runFile';
+import type { RunFile } from '../results/runFile';
 import { watchHostLag, type HostLag } from './hostLag';
 import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
-import { confirmationKey, needsWriteConfirmation, readOnlyRefusal, writeConfirmationMessage } from './safety';
-import { blockingErrors, describeErrors } from './scenarios';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
 import { plainText } from './plainText';
 import { finishedNotice, runReport } from './runSummary';
-import { chooseTarget, connectionFor, parseActiveTarget, secretKey, settingsPasswordError, type TargetChoice } from './targets';
-import type { ConnectionProfile } from '../redis/types';
+import { batchSummary } from './batch';
+import { runVerdict } from '../results/verdict';
+import { remoteConfirmer, storedPassword } from './sessionPorts';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 export interface ScenarioRef {
@@ -30,16 +27,20 @@ export interface ScenarioRef {
 export interface FinishedRun {
   uri: vscode.Uri;
   run: RunFile;
-  /** The run file written. */
-  path: string;
+  /** The run file written; absent when it could not be saved (saveError says why). */
+  path?: string;
+  saveError?: string;
   /** How responsive the extension host stayed while the run went on. */
   hostLag: HostLag;
 }
 
-/** Not started: `busy` (already running), `declined` (the user said no), `error` (the message says why). */
+/**
+ * Not started: `busy` (already running), `declined` (the user said no), `restricted` (an untrusted workspace),
+ * `error` (the message says why).
+ */
 export interface NotRun {
   kind: 'not-run';
-  reason: 'busy' | 'declined' | 'error';
+  reason: 'busy' | 'declined' | 'error' | 'restricted';
   message: string;
 }
 
@@ -66,13 +67,9 @@ export interface RunHooks {
 interface PreparedRun {
   ref: ScenarioRef;
   key: string;
-  text: string;
   plan: ScenarioPlan;
-  plans: ScenarioPlan[];
-  choice: TargetChoice;
-  profiles: Record<string, ConnectionProfile>;
-  storedPassword?: string;
-  baseDir?: string;
+  session: RunSession;
+  prepared: SessionRun;
 }
 
 export class RunService implements vscode.Disposable {
@@ -129,6 +126,8 @@ export class RunService implements vscode.Disposable {
       if ('kind' in prepared) {
         this.announceNotRun(prepared);
         outcomes.push(prepared);
+        // Restricted: every other scenario would say the same.
+        if (prepared.reason === 'restricted') break;
         continue;
       }
       const outcome = await vscode.window.withProgress(
@@ -160,6 +159,45 @@ export class RunService implements vscode.Disposable {
     return outcomes;
   }
 
+  /**
+   * Many scenarios one after another (Run All, a folder): one cancellable progress for all of them, failures
+   * noted in the output channel, and one summary at the end instead of a notification per scenario.
+   */
+  async runBatch(refs: readonly ScenarioRef[], title: string): Promise<RunOutcome[]> {
+    const outcomes: RunOutcome[] = [];
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RBench: ${title}`, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      const generation = this.cancelGeneration;
+      for (const [position, ref] of refs.entries()) {
+        if (abort.signal.aborted || this.cancelGeneration !== generation) break;
+        const step = `${position + 1}/${refs.length}`;
+        const prepared = await this.prepare(ref);
+        let outcome: RunOutcome;
+        if ('kind' in prepared) {
+          outcome = prepared;
+        } else {
+          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / refs.length });
+          outcome = await this.execute(prepared, {
+            signal: abort.signal,
+            onProgress: (event) => {
+              if (event.kind === 'tick') progress.report({ message: `${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}` });
+            },
+          });
+        }
+        if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
+        outcomes.push(outcome);
+        if (outcome.kind === 'not-run' && outcome.reason === 'restricted') break;
+      }
+    });
+    const summary = batchSummary(outcomes);
+    this.output.appendLine(`\n${summary}`);
+    const bad = outcomes.some((outcome) => outcome.kind === 'not-run' ? outcome.reason !== 'declined' : runVerdict(outcome.run).kind !== 'passed');
+    const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(`RBench: ${summary}`, 'Show output').then((choice) => choice && this.output.show(true));
+    return outcomes;
+  }
+
   /** Checks, then runs one scenario; the caller shows progress through `hooks` (the Test Explorer does). */
   async run(ref: ScenarioRef, hooks: RunHooks = {}): Promise<RunOutcome> {
     const prepared = await this.prepare(ref);
@@ -176,45 +214,61 @@ export class RunService implements vscode.Disposable {
     } catch (error) {
       return notRun('error', `cannot read ${ref.uri.fsPath}: ${(error as Error).message}`);
     }
+    const session = this.session(ref);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : undefined;
-    const resolved = checkText(text, { env: process.env, baseDir });
+    const file = {
+      display: basename(ref.uri.fsPath),
+      text,
+      baseDir,
+      recorded: ref.uri.scheme === 'file' ? recordedScenarioFile(ref.uri.fsPath, workspaceRoot()) : ref.uri.toString(),
+    };
+    const resolved = session.resolve(file);
     const plan = resolved.scenarios[ref.index];
     if (!plan) return notRun('error', `${basename(ref.uri.fsPath)} has no scenario number ${ref.index + 1} (it has ${resolved.scenarios.length})`);
-    const errors = blockingErrors(resolved, plan);
-    if (errors.length > 0) return notRun('error', `"${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`);
     const key = runKey(ref);
     if (this.activeRuns.has(key)) return notRun('busy', busyMessage(plan));
-
-    const settings = readSettings(ref.uri);
-    for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
-    const active = parseActiveTarget(settings.target, settings.profiles);
-    const ownTarget = Boolean(plan.target.url || plan.target.profile);
-    if (active.kind === 'invalid' && !ownTarget) return notRun('error', active.error);
-    const choice = chooseTarget(plan.target, active.kind === 'invalid' ? { kind: 'local' } : active);
-    const settingsError = settingsPasswordError(choice, settings.profiles);
-    if (settingsError) return notRun('error', settingsError);
-    const profileName = choice.target.profile;
-    const refusal = readOnlyRefusal(plan, profileName, profileName ? settings.profiles[profileName]?.readOnly : undefined);
-    if (refusal) return notRun('error', refusal);
-
-    const passwordKey = choice.local ? undefined : secretKey(choice.target);
-    const storedPassword = passwordKey ? await this.context.secrets.get(passwordKey) : undefined;
-    const prepared: PreparedRun = { ref, key, text, plan, plans: resolved.scenarios, choice, profiles: settings.profiles, storedPassword, baseDir };
-    if (!choice.local) {
-      const connection = connectionFor(choice, { profiles: settings.profiles, storedPassword, env: process.env, baseDir });
-      if (!connection.options) return notRun('error', `"${plan.name}": ${connection.error}`);
-      const confirmed = this.context.workspaceState.get<boolean>(confirmationKey(connection.display)) === true;
-      if (needsWriteConfirmation(plan, connection.options.host, confirmed)) {
-        const answer = await vscode.window.showWarningMessage(writeConfirmationMessage(plan, connection.display), { modal: true }, 'Run');
-        if (answer !== 'Run') return notRun('declined', `"${plan.name}" was not run`);
-        await this.context.workspaceState.update(confirmationKey(connection.display), true);
-      }
-    }
-    return prepared;
+    const prepared = await session.prepare(file, resolved, plan);
+    if ('kind' in prepared) return notRun(prepared.reason === 'invalid' ? 'error' : prepared.reason, prepared.message);
+    return { ref, key, plan, session, prepared };
   }
 
+  /** A session with this file's settings; the editor answers its questions. */
+  private session(ref: ScenarioRef): RunSession {
+    const settings = readSettings(ref.uri);
+    for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
+    const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
+    const ask = (message: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true }, ...buttons);
+    return new RunSession(
+      {
+        env: process.env,
+        allowEnv: settings.allowEnvInCommands,
+        allowAdmin: settings.allowAdminCommands,
+        trusted: vscode.workspace.isTrusted,
+        userTarget: settings.target ? { value: settings.target, override: false } : undefined,
+        profiles: settings.profiles,
+        runsFolder: resolveRunsFolder(settings.runsFolder, workspaceRoot(), baseDir),
+      },
+      {
+        confirm: remoteConfirmer(this.context.workspaceState, ask),
+        secret: storedPassword((key) => this.context.secrets.get(key)),
+        log: (line) => this.output.appendLine(line),
+        started: (run, target) => this.started.fire({ uri: this.uriOf(run), plan: run.plan, target }),
+        progress: (run, event) => this.progressHooks.get(run)?.(event),
+      },
+    );
+  }
+
+  private readonly progressHooks = new Map<SessionRun, (event: RunProgress) => void>();
+
+  private uriOf(run: SessionRun): vscode.Uri {
+    for (const [prepared, uri] of this.preparedUris) if (prepared === run) return uri;
+    return vscode.Uri.file(run.file.display);
+  }
+
+  private readonly preparedUris = new Map<SessionRun, vscode.Uri>();
+
   private async execute(prepared: PreparedRun, hooks: RunHooks): Promise<RunOutcome> {
-    const { ref, key, plan, choice } = prepared;
+    const { ref, key, plan, session } = prepared;
     // Checked again here, synchronously with taking the slot: two requests can both pass prepare().
     if (this.activeRuns.has(key)) return { kind: 'not-run', reason: 'busy', message: busyMessage(plan) };
     const controller = new AbortController();
@@ -223,78 +277,48 @@ export class RunService implements vscode.Disposable {
     if (hooks.signal?.aborted) controller.abort();
     this.activeRuns.set(key, controller);
     this.activeChanged.fire();
-    let local: LocalServer | undefined;
+    const logProgress = progressLogger((line) => this.output.appendLine(line));
+    this.preparedUris.set(prepared.prepared, ref.uri);
+    this.progressHooks.set(prepared.prepared, (event) => {
+      logProgress(event);
+      this.progressed.fire({ uri: ref.uri, plan, event });
+      hooks.onProgress?.(event);
+    });
+    const lag = watchHostLag();
     try {
-      if (choice.local) {
-        try {
-          local = await startLocalServer({ config: plan.server });
-        } catch (error) {
-          return { kind: 'not-run', reason: 'error', message: `"${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}` };
-        }
-      } else if (plan.server.length > 0) {
-        this.output.appendLine(`! "${plan.name}": \`server\` lines apply only to a throwaway local redis-server; ignored for this target.`);
-      }
-      const connection = connectionFor(choice, {
-        profiles: prepared.profiles,
-        storedPassword: prepared.storedPassword,
-        env: process.env,
-        baseDir: prepared.baseDir,
-        localUrl: local?.url,
-      });
-      if (!connection.options) return { kind: 'not-run', reason: 'error', message: `"${plan.name}": ${connection.error}` };
-
-      this.output.appendLine(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}`);
-      this.started.fire({ uri: ref.uri, plan, target: { display: connection.display, local: Boolean(local) } });
-      const logProgress = progressLogger((line) => this.output.appendLine(line));
-      const lag = watchHostLag();
-      let run: RunFile;
-      let hostLag: HostLag;
-      try {
-        run = await runScenario(plan, {
-          connection: connection.options,
-          targetDisplay: connection.display,
-          local: Boolean(local),
-          source: scenarioSource(prepared.text, plan, prepared.plans),
-          file: ref.uri.scheme === 'file' ? recordedScenarioFile(ref.uri.fsPath, workspaceRoot()) : ref.uri.toString(),
-          signal: controller.signal,
-          onProgress: (event) => {
-            logProgress(event);
-            this.progressed.fire({ uri: ref.uri, plan, event });
-            hooks.onProgress?.(event);
-          },
-        });
-      } finally {
-        hostLag = lag.stop();
-      }
-      const folder = resolveRunsFolder(readSettings(ref.uri).runsFolder, workspaceRoot(), prepared.baseDir ?? process.cwd());
-      const path = writeRunFile(folder, run);
-      this.runsIndex.remember(path, runEntry(path, run));
+      const outcome = await session.execute(prepared.prepared, controller.signal);
+      const hostLag = lag.stop();
+      if (outcome.kind === 'not-run') return { kind: 'not-run', reason: outcome.reason === 'invalid' ? 'error' : outcome.reason, message: outcome.message };
+      const { run, path, saveError } = outcome;
+      if (path) this.runsIndex.remember(path, runEntry(path, run));
       this.output.appendLine(runReport(run, path, hostLag.p99Ms));
-      const finished: FinishedRun = { uri: ref.uri, run, path, hostLag };
+      if (saveError) this.output.appendLine(`! ${saveError}`);
+      const finished: FinishedRun = { uri: ref.uri, run, path, saveError, hostLag };
       this.finished.fire(finished);
       return { kind: 'finished', ...finished };
-    } catch (error) {
-      return { kind: 'not-run', reason: 'error', message: `"${plan.name}" failed: ${(error as Error).message}` };
     } finally {
+      lag.stop();
+      this.progressHooks.delete(prepared.prepared);
+      this.preparedUris.delete(prepared.prepared);
       hooks.signal?.removeEventListener('abort', forwardAbort);
       this.activeRuns.delete(key);
       this.activeChanged.fire();
-      await local?.stop();
     }
   }
 
   private announceFinished(outcome: FinishedRun): void {
-    const { run, path } = outcome;
+    const { run, path, saveError } = outcome;
     const open = 'Open run file';
     const notice = finishedNotice(run);
     notice.text = plainText(notice.text);
     let shown: Thenable<string | undefined>;
-    if (notice.severity === 'error') shown = vscode.window.showErrorMessage(notice.text, open, 'Show output');
+    if (saveError || !path) shown = vscode.window.showErrorMessage(plainText(`${notice.text} — not saved: ${saveError ?? 'no runs folder'}`), 'Show output');
+    else if (notice.severity === 'error') shown = vscode.window.showErrorMessage(notice.text, open, 'Show output');
     else if (notice.severity === 'warning') shown = vscode.window.showWarningMessage(notice.text, open, 'Show output');
     else shown = vscode.window.showInformationMessage(notice.text, open);
     // Not awaited: the command finishes when the run does, not when the notification is dismissed.
     void shown.then((choice) => {
-      if (choice === open) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path));
+      if (choice === open && path) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path));
       else if (choice === 'Show output') this.output.show(true);
     });
   }

@@ -41,14 +41,15 @@ export function formatAge(ms: number): string {
 }
 
 /** The output channel's report of a run: table, warnings, thresholds, where the run file is. */
-export function runReport(run: RunFile, runFilePath: string, hostLagP99Ms?: number): string {
+export function runReport(run: RunFile, runFilePath: string | undefined, hostLagP99Ms?: number): string {
   const lines: string[] = [];
   const rows = resultRows(run);
   if (rows.length > 0) lines.push(toTextTable(rows).trimEnd());
   for (const warning of runWarnings(run)) lines.push(`! ${warning}`);
   for (const outcome of run.thresholds) lines.push(thresholdLine(outcome));
   if (run.status === 'failed') lines.push(`error: ${run.error ?? 'the run failed'}`);
-  lines.push(`${savedLine(run)}: ${runFilePath}  (${formatDuration(run.durationMs)})`);
+  if (runFilePath) lines.push(`${savedLine(run)}: ${runFilePath}  (${formatDuration(run.durationMs)})`);
+  else lines.push(`Run ${run.status}, not saved  (${formatDuration(run.durationMs)})`);
   if (hostLagP99Ms !== undefined) lines.push(`Editor responsiveness during the run: event-loop lag p99 ${hostLagP99Ms.toFixed(1)} ms`);
   return lines.join('\n');
 }

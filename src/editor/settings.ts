@@ -14,6 +14,10 @@ export interface EditorSettings {
   codeLensEnabled: boolean;
   /** `rbench.runsFolder` as written (resolve it with resolveRunsFolder). */
   runsFolder: string | undefined;
+  /** `rbench.allowEnvInCommands`: environment variables the user lets into commands (user settings only). */
+  allowEnvInCommands: string[];
+  /** `rbench.allowAdminCommands`: scenarios may send admin commands (user settings only). */
+  allowAdminCommands: boolean;
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -26,6 +30,20 @@ export function readSettings(scope?: vscode.Uri): EditorSettings {
     target: config.get<string>('target'),
     codeLensEnabled: config.get<boolean>('codeLens.enabled', true),
     runsFolder: config.get<string>('runsFolder'),
+    ...userOnlySettings(config),
+  };
+}
+
+/**
+ * The opt-ins a shared file must never grant: read from the user's own settings only, never from a
+ * workspace's .vscode/settings.json (which came with the repository).
+ */
+function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands'> {
+  const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
+  const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
+  return {
+    allowEnvInCommands: Array.isArray(env) ? env.filter((name): name is string => typeof name === 'string') : [],
+    allowAdminCommands: admin === true,
   };
 }
 

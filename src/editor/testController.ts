@@ -157,7 +157,7 @@ export class ScenarioTestController implements vscode.Disposable {
       run.appendOutput(`${outcome.message}\r\n`, undefined, item);
       return;
     }
-    run.appendOutput(`Run file: ${outcome.path}\r\n`, undefined, item);
+    run.appendOutput(outcome.path ? `Run file: ${outcome.path}\r\n` : `Not saved: ${outcome.saveError}\r\n`, undefined, item);
     report(run, item, outcome.run);
   }
 }

@@ -1,11 +1,12 @@
 // A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
 // CLI and the extension when none is configured, and the server every test runs against.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerDirective } from '../scenario/plan';
+import { BINARY_NOT_FOUND, WATCHDOG_SOURCE, watchdogEnv } from './watchdog';
 
 export interface LocalServerOptions {
   /** Extra configuration lines (`save 60 10000`), applied after the defaults. */
@@ -16,6 +17,8 @@ export interface LocalServerOptions {
   startTimeoutMs?: number;
   /** Also listen on a unix socket in the server's temp dir and make `url` point there (as `server unixsocket on` does). */
   unixSocket?: boolean;
+  /** Tests only: allow DEBUG (to slow a server on purpose). A scenario never can. */
+  debugCommand?: boolean;
 }
 
 export interface LocalServer {
@@ -26,6 +29,7 @@ export interface LocalServer {
   /** The unix socket, when the scenario asked for one. */
   socket?: string;
   dir: string;
+  /** The redis-server process (not its watchdog). */
   pid: number;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
@@ -53,46 +57,53 @@ function quoteConfigArg(arg: string): string {
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   const binary = options.binary ?? process.env.RBENCH_REDIS_SERVER ?? 'redis-server';
-  const dir = mkdtempSync(join(tmpdir(), 'rbench-redis-'));
   // Ports can be taken between probing and binding; a few attempts make that race harmless.
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
+    // A folder per attempt: the watchdog removes it when its server exits.
+    const dir = mkdtempSync(join(tmpdir(), 'rbench-redis-'));
     try {
       return await launch(binary, dir, port, options);
     } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
       lastError = error;
       if (error instanceof LocalServerError && /not found|ENOENT/.test(error.message)) break;
     }
   }
-  rmSync(dir, { recursive: true, force: true });
   throw lastError;
 }
 
 /** The socket file of a throwaway server: in its own temp dir, never a path a scenario names. */
 export const LOCAL_SOCKET_NAME = 'redis.sock';
 
-/** `server unixsocket on` (the last such line wins), or the launcher's own option. */
-function wantsUnixSocket(options: LocalServerOptions): boolean {
+/** The throwaway server's socket when `server unixsocket on` (the last such line wins) or the launcher's option asks for one. */
+function socketPath(dir: string, options: LocalServerOptions): string | undefined {
   const lines = (options.config ?? []).filter((directive) => directive.name === 'unixsocket');
   const last = lines[lines.length - 1];
-  return last ? /^(on|yes)$/i.test(last.args[0] ?? '') : options.unixSocket === true;
+  const wanted = last ? /^(on|yes)$/i.test(last.args[0] ?? '') : options.unixSocket === true;
+  return wanted ? join(dir, LOCAL_SOCKET_NAME) : undefined;
 }
 
-async function launch(binary: string, dir: string, port: number, options: LocalServerOptions): Promise<LocalServer> {
-  const socket = wantsUnixSocket(options) ? join(dir, LOCAL_SOCKET_NAME) : undefined;
+/** The redis.conf of a throwaway server: the launcher's lines, then the scenario's (already vetted) directives. */
+export function localServerConfig(dir: string, port: number, options: LocalServerOptions): string {
+  const socket = socketPath(dir, options);
   // Persistence is off unless the scenario turns it on: a benchmark should not measure disk by accident.
   const lines: string[] = [
     `port ${port}`,
     'bind 127.0.0.1',
     `dir ${quoteConfigArg(dir)}`,
+    `pidfile ${quoteConfigArg(join(dir, 'redis.pid'))}`,
     'save ""',
     'appendonly no',
     'daemonize no',
     'protected-mode yes',
     'logfile ""',
     'loglevel warning',
-    'enable-debug-command local',
+    // A scenario is written by a stranger: no module loading, no DEBUG, no changing paths at run time.
+    `enable-debug-command ${options.debugCommand ? 'local' : 'no'}`,
+    'enable-module-command no',
+    'enable-protected-configs no',
   ];
   // Only this user may open the socket, as only loopback clients may reach the port.
   if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
@@ -100,21 +111,34 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     if (directive.name === 'unixsocket') continue;
     lines.push([directive.name, ...directive.args.map(quoteConfigArg)].join(' '));
   }
-  const child = spawn(binary, ['-'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: false });
+  return lines.join('\n') + '\n';
+}
+
+async function launch(binary: string, dir: string, port: number, options: LocalServerOptions): Promise<LocalServer> {
+  const socket = socketPath(dir, options);
+  const conf = join(dir, 'redis.conf');
+  writeFileSync(conf, localServerConfig(dir, port, options), { mode: 0o600 });
+  // The watchdog holds our pipe on its stdin: when this process ends, however it ends, the server goes too.
+  const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, binary, conf, dir], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: watchdogEnv(),
+    windowsHide: true,
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stdin?.on('error', () => undefined);
   const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.on('error', (error) => resolve({ code: null, error }));
     child.on('exit', (code) => resolve({ code }));
   });
-  child.stdin?.end(lines.join('\n') + '\n');
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
   for (;;) {
     const result = await Promise.race([exited, delay(50).then(() => undefined)]);
     if (result) {
-      if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (result.code === BINARY_NOT_FOUND) {
         throw new LocalServerError(
           `redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`,
         );
@@ -123,31 +147,51 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     }
     if (await answersPing(port)) break;
     if (Date.now() > deadline) {
+      child.stdin?.end();
       child.kill('SIGKILL');
       throw new LocalServerError(`redis-server did not answer on 127.0.0.1:${port} within the start timeout: ${output.trim()}`);
     }
   }
+  const pid = readPid(join(dir, 'redis.pid'));
   return {
     host: '127.0.0.1',
     port,
     url: socket ? `unix://${encodeURI(socket)}` : `redis://127.0.0.1:${port}`,
     ...(socket ? { socket } : {}),
     dir,
-    pid: child.pid ?? -1,
-    stop: once(() => stopChild(child, exited, dir)),
+    pid,
+    stop: once(() => stopChild(child, exited, dir, pid)),
   };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<unknown>, dir: string): Promise<void> {
+function readPid(path: string): number {
+  try {
+    return Number(readFileSync(path, 'utf8').trim()) || -1;
+  } catch {
+    return -1;
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<unknown>, dir: string, serverPid: number): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    const stopped = await Promise.race([exited.then(() => true), delay(5000).then(() => false)]);
+    // Closing the pipe is the watchdog's signal to stop the server (SIGTERM, then SIGKILL after 5 s).
+    child.stdin?.end();
+    const stopped = await Promise.race([exited.then(() => true), delay(7000).then(() => false)]);
     if (!stopped) {
       child.kill('SIGKILL');
+      if (serverPid > 0) killQuietly(serverPid);
       await exited;
     }
   }
   rmSync(dir, { recursive: true, force: true });
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 function answersPing(port: number): Promise<boolean> {

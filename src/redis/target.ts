@@ -182,9 +182,21 @@ function parseUnixUrl(url: URL, shown: string): ParsedUrl | string {
   return parsed;
 }
 
-/** The URL with any password replaced by `***`, for messages about URLs that did not parse. */
-function redactUrl(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
+/**
+ * The URL with any password replaced by `***` (`mark`), for messages and stored targets. Reads up to the
+ * last `@` before the path, so a password holding `/`, `:` or `@` is hidden whole even in a URL that did not parse.
+ */
+export function redactUrl(text: string, mark = ':***'): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^@]*@)?/i.exec(text);
+  if (!match) return text;
+  const at = text.lastIndexOf('@');
+  if (at < match[1].length) return text;
+  const userInfo = text.slice(match[1].length, at);
+  const colon = userInfo.indexOf(':');
+  if (colon < 0) return text;
+  const user = userInfo.slice(0, colon);
+  // Without a mark and without a user, nothing is left of the user info: `redis://host`.
+  return match[1] + (user || mark ? user + mark + text.slice(at) : text.slice(at + 1));
 }
 
 function lookUpPassword(

@@ -4,6 +4,7 @@ import type { CommandResult, LoadResult } from '../engine/types';
 import type { PhasePlan, ValuePlan } from '../scenario/plan';
 import type { RunFile, TestSummary } from './runFile';
 import { representativeLoad } from './summary';
+import { testKeyLength } from './keyLength';
 
 export interface ResultRow {
   point: string;
@@ -14,6 +15,7 @@ export interface ResultRow {
   requests: number;
   clients: number;
   pipeline: number;
+  /** Characters of the keys the test sends (its `__key__` argument, or its first argument). */
   keySize: number;
   valueSize: string;
   opsPerSec: number;
@@ -58,7 +60,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     requests: result.requests,
     clients: phase?.load.clients ?? 0,
     pipeline: phase?.load.pipeline ?? 0,
-    keySize: phase?.keys.size ?? 0,
+    keySize: phase ? testKeyLength(phase, phase.tests.find((test) => test.name === summary.test)) : 0,
     valueSize: phase ? describeValueSize(phase.value) : '',
     opsPerSec: repeated ? summary.opsPerSec.median : result.opsPerSec,
     opsRange: repeated ? [summary.opsPerSec.min, summary.opsPerSec.max] : undefined,

@@ -7,7 +7,8 @@ import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import type { Interpolation, VariableLine } from './parser';
 import { closest } from './suggest';
 
-export type Origin = 'file' | 'env' | 'cli';
+/** `user-env`: an environment variable the user (not the file) allowed into commands. */
+export type Origin = 'file' | 'env' | 'user-env' | 'cli';
 
 interface Segment {
   /** Offsets in the expanded text. */
@@ -19,11 +20,14 @@ interface Segment {
   /** Substituted text maps as a whole to its `{{…}}` / `${…}`. */
   substituted: boolean;
   origin: Origin;
+  /** The environment variable the text came from. */
+  envName?: string;
 }
 
 export interface Piece {
   text: string;
   origin: Origin;
+  envName?: string;
 }
 
 export class ExpandedText {
@@ -83,6 +87,12 @@ export class ExpandedText {
     return origins;
   }
 
+  /** The first stretch of text from the environment, with the variable's name (expanded-text offsets). */
+  firstFromEnv(): { start: number; end: number; name: string } | undefined {
+    const segment = this.segments?.find((candidate) => candidate.origin === 'env');
+    return segment ? { start: segment.from, end: segment.to, name: segment.envName ?? '' } : undefined;
+  }
+
   /** True when `text[start, end)` contains substituted text. */
   isSubstituted(start: number, end: number): boolean {
     return this.segments !== undefined && this.segments.some((segment) => segment.substituted && segment.from < end && segment.to > start);
@@ -95,7 +105,7 @@ export class ExpandedText {
 
   pieces(): Piece[] {
     if (!this.segments) return [{ text: this.text, origin: this.origin }];
-    return this.segments.map((segment) => ({ text: this.text.slice(segment.from, segment.to), origin: segment.origin }));
+    return this.segments.map((segment) => ({ text: this.text.slice(segment.from, segment.to), origin: segment.origin, envName: segment.envName }));
   }
 }
 
@@ -148,6 +158,8 @@ export class VariableScope {
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly sink: DiagnosticSink,
     private readonly inherited: ReadonlyMap<string, VariableLine> = new Map(),
+    /** Environment variables the user allows into commands (a setting or `--allow-env`, never the file). */
+    private readonly allowedEnv: ReadonlySet<string> = new Set(),
     private readonly budget = new ExpansionBudget(),
   ) {}
 
@@ -156,7 +168,7 @@ export class VariableScope {
     // Without definitions of its own the inner scope sees the same values: share their expansions.
     if (definitions.size === 0) return this;
     const visible = this.inherited.size === 0 ? this.definitions : new Map([...this.inherited, ...this.definitions]);
-    return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible, this.budget);
+    return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible, this.allowedEnv, this.budget);
   }
 
   /** Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. */
@@ -176,12 +188,12 @@ export class VariableScope {
     const segments: Segment[] = [];
     let length = 0;
     let tooLarge = false;
-    const push = (text: string, srcStart: number, srcEnd: number, substituted: boolean, origin: Origin) => {
+    const push = (text: string, srcStart: number, srcEnd: number, substituted: boolean, origin: Origin, envName?: string) => {
       if (text.length === 0 && substituted) return;
       const last = segments[segments.length - 1];
       // Pieces of one `{{…}}` from one origin map to the same source range: one segment is enough.
-      if (substituted && last?.substituted && last.srcStart === srcStart && last.origin === origin) last.to += text.length;
-      else segments.push({ from: length, to: length + text.length, srcStart, srcEnd, substituted, origin });
+      if (substituted && last?.substituted && last.srcStart === srcStart && last.origin === origin && last.envName === envName) last.to += text.length;
+      else segments.push({ from: length, to: length + text.length, srcStart, srcEnd, substituted, origin, envName });
       parts.push(text);
       length += text.length;
     };
@@ -195,7 +207,7 @@ export class VariableScope {
           tooLarge = true;
           break;
         }
-        push(piece.text, ref.start, ref.end, true, piece.origin);
+        push(piece.text, ref.start, ref.end, true, piece.origin, piece.envName);
       }
       at = ref.end;
       if (tooLarge) break;
@@ -216,7 +228,7 @@ export class VariableScope {
   private valueOf(ref: Interpolation): Piece[] {
     if (ref.kind === 'env') {
       const value = this.env[ref.name];
-      if (value !== undefined && value !== '') return [{ text: value, origin: 'env' }];
+      if (value !== undefined && value !== '') return [{ text: value, origin: this.allowedEnv.has(ref.name) ? 'user-env' : 'env', envName: ref.name }];
       // The default is written in the file, so it counts as file text.
       if (ref.defaultValue !== undefined) return [{ text: ref.defaultValue, origin: 'file' }];
       if (value === undefined) {

@@ -53,6 +53,11 @@ export interface ResolveOptions {
   vars?: Record<string, string>;
   /** The scenario file's folder: relative TLS file paths are resolved against it. */
   baseDir?: string;
+  /**
+   * Environment variables the user lets into commands sent to the server (`--allow-env`, the setting
+   * `rbench.allowEnvInCommands`). Any other `${env:…}` may feed connection lines and numbers only.
+   */
+  allowEnv?: readonly string[];
 }
 
 type SettingName = keyof SettingValues;
@@ -145,7 +150,7 @@ export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions =
   const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir };
   const scenarios: ScenarioPlan[] = [];
   try {
-    const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink);
+    const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink, new Map(), new Set(options.allowEnv ?? []));
     const file = readSection(doc.fileLines, 'file', fileVars, context);
     for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileVars, context));
     if (doc.scenarios.length === 0) {
@@ -201,6 +206,7 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
         sink: context.sink,
       };
       if (line.kind === 'expect') readExpectLine(line, input, section);
+      else if (info.name === 'cleanup' && refuseEnvInTraffic(input.expanded, context.sink)) continue;
       else readSettingLine(line, input, section, context);
     } else if (line.kind === 'command' && scope !== 'file') {
       const item = commandItem(line, vars, context.sink);
@@ -266,9 +272,25 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
   section.layer.set(name, new Entry(value, line.value ?? line.keyword, line.line));
 }
 
+/** Reports an environment value that would be sent to the server; true when there is one. */
+function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boolean {
+  const fromEnv = expanded.firstFromEnv();
+  if (!fromEnv) return false;
+  sink.error(
+    expanded.range(fromEnv.start, fromEnv.end),
+    'env-in-command',
+    `the value of the environment variable ${fromEnv.name} would be sent to the server — environment values may set the target, user, password, TLS files and numbers, not what commands send. ` +
+      `If you mean to send it, allow it yourself: \`rbench run --allow-env ${fromEnv.name}\` or the setting rbench.allowEnvInCommands`,
+  );
+  return true;
+}
+
 function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink): PhaseItem | undefined {
   const source = rangeOf(line.line, line.contentStart, line.contentEnd);
-  const args = buildArgs(vars.expand(line, line.argsStart, line.contentEnd), sink);
+  const expanded = vars.expand(line, line.argsStart, line.contentEnd);
+  // Reported, but the command still counts as one: the error alone blocks the run.
+  refuseEnvInTraffic(expanded, sink);
+  const args = buildArgs(expanded, sink);
   const template: CommandTemplate = { name: line.name, label: line.name, args, source };
   if (line.weight && !(line.weight.percent > 0)) {
     sink.error(line.weight.range, 'invalid-weight', 'a weight must be above 0% — remove the line or give it a share such as `10%`');

@@ -476,5 +476,4 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
   { name: '__client__', placeholder: 'client', doc: 'The connection index, 0 … clients-1, so each client can use its own key.' },
 ];
 
-/** redis.conf directives the throwaway server's launcher owns. */
-export const MANAGED_SERVER_DIRECTIVES: readonly string[] = ['port', 'bind', 'dir', 'daemonize', 'unixsocketperm'];
+export { MANAGED_SERVER_DIRECTIVES } from './serverDirectives';

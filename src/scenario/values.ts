@@ -17,6 +17,8 @@ import {
   type SettingInfo,
 } from './settings';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
+import { serverDirectiveRefusal } from './serverDirectives';
+import { redactUrl } from '../redis/target';
 import { closest } from './suggest';
 import { parseCount, parseDuration, parseInteger, parsePercent, parseRate, parseSize, type UnitResult } from './units';
 import { isRedisCommand } from './commands';
@@ -280,9 +282,9 @@ function readTarget(reader: Reader): TargetValue | undefined {
   try {
     url = new URL(value);
   } catch {
-    return reader.fail(arg, `\`${value}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``, 'invalid-target');
+    return reader.fail(arg, `\`${redactUrl(value)}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``, 'invalid-target');
   }
-  if (!url.hostname) return reader.fail(arg, `\`${value}\` has no host — write \`${scheme}://host:port\``, 'invalid-target');
+  if (!url.hostname) return reader.fail(arg, `\`${redactUrl(value)}\` has no host — write \`${scheme}://host:port\``, 'invalid-target');
   if (url.search || url.hash) return reader.fail(arg, 'URL options (`?…`, `#…`) are not read — use the settings `db`, `tls` and `user` instead', 'invalid-target');
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) {
     return reader.fail(arg, `\`${url.pathname}\` is not a database number — end the URL with \`/N\`, such as \`/0\`, or use \`db N\``, 'invalid-target');
@@ -512,9 +514,8 @@ export function readServerDirective(input: ValueInput): ServerDirective | undefi
   if (!name) return reader.missing();
   if (!DIRECTIVE.test(name.value)) return reader.fail(name, `\`${name.value}\` is not a redis.conf directive — write \`server DIRECTIVE ARGS…\`, such as \`server save 60 10000\``);
   const directive = name.value.toLowerCase();
-  if (MANAGED_SERVER_DIRECTIVES.includes(directive)) {
-    return reader.fail(name, `\`${directive}\` is managed by rbench for the throwaway server — remove this line`, 'managed-directive');
-  }
+  const refusal = serverDirectiveRefusal(directive);
+  if (refusal) return reader.fail(name, refusal, MANAGED_SERVER_DIRECTIVES.includes(directive) ? 'managed-directive' : 'unsafe-directive');
   if (directive === 'unixsocket' && !(args.length === 1 && /^(on|off|yes|no)$/i.test(args[0].value))) {
     const where = args.length > 0 ? { start: args[0].start, end: args[args.length - 1].end } : name;
     return reader.fail(where, '`server unixsocket` takes `on` or `off`: the throwaway server\'s socket lives in its own temp dir, and with `on` every connection goes through it', 'invalid-value');

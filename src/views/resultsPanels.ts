@@ -3,7 +3,7 @@
 // window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
 // and checks every message the webview sends.
 import * as vscode from 'vscode';
-import { isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import { persistenceEvents } from '../redis/monitor';
 import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
 import { runFileSizeProblem } from '../results/runFileSchema';
@@ -14,6 +14,7 @@ import { FocusReturn } from './focusReturn';
 import { newNonce, panelHtml } from './html';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
+import { scenarioCandidates } from './scenarioLink';
 
 export const RESULTS_PANEL_VIEW_TYPE = 'rbench.results';
 export const RUN_FILE_EDITOR_VIEW_TYPE = 'rbench.runViewer';
@@ -145,7 +146,7 @@ class ResultsWebview implements vscode.Disposable {
         const file = run?.scenario.file ?? live?.file;
         const uri = file ? await locateScenario(file) : undefined;
         if (uri) await vscode.window.showTextDocument(uri);
-        else this.post({ type: 'notice', text: `Cannot find the scenario file ${file ?? ''}.` });
+        else this.post({ type: 'notice', text: `Cannot open the scenario file ${file ?? ''}: only .rbench files inside the workspace open from a run.` });
         return;
       }
     }
@@ -154,7 +155,7 @@ class ResultsWebview implements vscode.Disposable {
   private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
     const folder = this.source.path ? vscode.Uri.file(this.source.path.replace(/[^/\\]+$/, '')) : vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
       filters: { [filterName]: [extension] },
       saveLabel: 'Save',
     });
@@ -166,8 +167,8 @@ class ResultsWebview implements vscode.Disposable {
 
 /** The scenario file a run names: absolute, or relative to a workspace folder. */
 async function locateScenario(file: string): Promise<vscode.Uri | undefined> {
-  const candidates = isAbsolute(file) ? [vscode.Uri.file(file)] : (vscode.workspace.workspaceFolders ?? []).map((folder) => vscode.Uri.joinPath(folder.uri, file));
-  for (const candidate of candidates) {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  for (const candidate of scenarioCandidates(file, folders).map((path) => vscode.Uri.file(path))) {
     try {
       await vscode.workspace.fs.stat(candidate);
       return candidate;
@@ -243,8 +244,11 @@ export class ResultsPanels implements vscode.Disposable {
     source.pending.push(stamped);
   }
 
-  /** Shows the finished run (its file written at `path`) in the scenario's panel, opening one if it was closed. */
-  runFinished(key: PanelKey, run: RunFile, path: string): void {
+  /**
+   * Shows the finished run (its file written at `path`) in the scenario's panel, opening one if it was closed.
+   * A run whose file could not be saved still shows, with `saveError` as a notice.
+   */
+  runFinished(key: PanelKey, run: RunFile, path: string | undefined, saveError?: string): void {
     const entry = this.panelFor(key, false);
     this.stopTimer(entry);
     const source = entry.view.source;
@@ -255,6 +259,7 @@ export class ResultsPanels implements vscode.Disposable {
     source.path = path;
     entry.panel.title = `RBench: ${run.scenario.name}`;
     entry.view.sendAll();
+    if (saveError) entry.view.post({ type: 'notice', text: `Not saved: ${saveError}` });
   }
 
   /** Restores a panel after a window reload from the state its webview saved. */

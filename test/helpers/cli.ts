@@ -21,6 +21,8 @@ export interface CliRun {
   kill(signal: NodeJS.Signals): void;
   /** Resolves once stderr or stdout has printed text matching the pattern. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Everything printed so far (stdout, then stderr). */
+  output(): string;
 }
 
 export function startCli(args: string[], options: { cwd: string; env?: Record<string, string> }): CliRun {
@@ -43,6 +45,7 @@ export function startCli(args: string[], options: { cwd: string; env?: Record<st
   return {
     done,
     kill: (signal) => child.kill(signal),
+    output: () => stdout + stderr,
     waitFor: (pattern, timeoutMs = 15_000) =>
       new Promise<void>((resolveWait, reject) => {
         const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output so far:\n${stdout}${stderr}`)), timeoutMs);

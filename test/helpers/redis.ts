@@ -6,6 +6,8 @@ import { startLocalServer, type LocalServer, type LocalServerOptions } from '../
  * Returns a getter, since the server exists only once `before` has run.
  */
 export function useRedisServer(options: LocalServerOptions = {}): () => LocalServer {
+  // Suites that slow the server on purpose use DEBUG SLEEP; the product's servers refuse DEBUG.
+  options = { debugCommand: true, ...options };
   let server: LocalServer | undefined;
   before(async function () {
     this.timeout(20_000);

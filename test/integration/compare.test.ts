@@ -43,7 +43,7 @@ describe('Benchmark Runs view and comparison', function () {
     for (let i = 0; i < 2; i++) {
       const outcome = await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', scenario, 0);
       assert.equal(outcome.kind, 'finished', outcome.kind === 'not-run' ? outcome.message : '');
-      if (outcome.kind === 'finished') runPaths.push(outcome.path);
+      if (outcome.kind === 'finished') runPaths.push(outcome.path!);
     }
   });
 

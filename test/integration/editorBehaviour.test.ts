@@ -79,7 +79,7 @@ describe('Editor behaviour around runs', function () {
     const logBefore = extensionHostLog().length;
     const editor = await openScenario('listed.rbench', '### listed\nrequests 200\nPING\n');
     const outcome = await run(editor.document.uri);
-    assert.ok(outcome.path.startsWith(path.join(root, '.rbench', 'runs')), outcome.path);
+    assert.ok(outcome.path?.startsWith(path.join(root, '.rbench', 'runs')), outcome.path);
     mkdirSync(path.join(scratch, 'folder.rbench'));
     // File watcher events arrive asynchronously; give them time to land before looking.
     await sleep(1500);
@@ -147,14 +147,14 @@ describe('Editor behaviour around runs', function () {
     const editor = await openScenario('twice.rbench', '### twice\nrequests 300\nPING\n');
     const a = await run(editor.document.uri);
     const b = await run(editor.document.uri);
-    const runs = [readRunFile(a.path), readRunFile(b.path)];
+    const runs = [readRunFile(a.path!), readRunFile(b.path!)];
     assert.ok(runs.every((r) => r.target.local), 'both ran on a throwaway server');
     assert.notEqual(runs[0].target.display, runs[1].target.display, 'each throwaway server had its own port');
     const model = buildCompareViewModel(runs);
     assert.deepEqual(model.differences.map((d) => d.text), []);
     assert.equal(model.lead, undefined);
     // And the comparison opens from the history view like any other.
-    const compared = await vscode.commands.executeCommand<string[]>('rbench.compareRuns', vscode.Uri.file(b.path), [vscode.Uri.file(b.path), vscode.Uri.file(a.path)]);
-    assert.deepEqual(compared, [a.path, b.path]);
+    const compared = await vscode.commands.executeCommand<string[]>('rbench.compareRuns', vscode.Uri.file(b.path!), [vscode.Uri.file(b.path!), vscode.Uri.file(a.path!)]);
+    assert.deepEqual(compared, [a.path!, b.path!]);
   });
 });

@@ -53,7 +53,7 @@ describe('Results panel', function () {
     if (outcome.kind !== 'finished') return;
     assert.equal(tabs().filter(isPanel).length, 1, 'one panel per scenario');
 
-    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(outcome.path));
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(outcome.path!));
     const viewer = await waitFor('the run viewer', () =>
       tabs().find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'rbench.runViewer'),
     );

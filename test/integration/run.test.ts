@@ -120,6 +120,7 @@ describe('Running scenarios from the editor', function () {
     this.timeout(30_000);
     const document = await openScenario('small.rbench', SMALL);
     const outcome = finished(await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', document.uri, 0));
+    assert.ok(outcome.path, outcome.saveError);
     assert.equal(path.dirname(outcome.path), runsFolder);
     assert.ok(existsSync(outcome.path));
     assert.deepEqual(readdirSync(runsFolder).filter((file) => file.endsWith('.rbench-run.json')), [path.basename(outcome.path)]);
@@ -148,7 +149,7 @@ describe('Running scenarios from the editor', function () {
     const document = await openScenario('cursor.rbench', SMALL);
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(9, 0, 9, 0); // the PING line of "pings"
-    const run = readRunFile(finished(await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario')).path);
+    const run = readRunFile(finished(await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario')).path!);
     assert.equal(run.scenario.name, 'pings');
     assert.deepEqual(resultRows(run).map((row) => [row.test, row.requests]), [['PING', 1000]]);
   });
@@ -168,7 +169,7 @@ describe('Running scenarios from the editor', function () {
     assert.ok(stopMs < 2000, `the run took ${stopMs} ms to stop`);
     assert.equal(api.runningCount(), 0);
 
-    const run = readRunFile(outcome.path);
+    const run = readRunFile(outcome.path!);
     assert.equal(run.status, 'cancelled');
     const [row] = resultRows(run);
     assert.ok(row && row.requests > 0, 'the partial results were saved');

@@ -86,6 +86,7 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
       return earlier.length > 0 ? [removeLine(doc, earlier[earlier.length - 1], 'Remove the earlier')] : [];
     }
     case 'managed-directive':
+    case 'unsafe-directive':
       return [removeLine(doc, line, 'Remove')];
     case 'invalid-value': {
       // `value 10QB`: the number with the nearest known unit.

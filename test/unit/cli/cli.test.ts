@@ -50,8 +50,9 @@ describe('rbench run', function () {
     const result = await runCli(['run', file, '--url', server().url, '--csv', join(scratch.dir, 'out.csv')], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+errors/);
-    assert.match(result.stdout, /^SET\s+20,000\s+4\s+8\s+8\s+16\s/m);
-    assert.match(result.stdout, /^GET\s+20,000\s+4\s+8\s+8\s+16\s/m);
+    // key size: the real key length, `cli:` and 8 characters of key number.
+    assert.match(result.stdout, /^SET\s+20,000\s+4\s+8\s+12\s+16\s/m);
+    assert.match(result.stdout, /^GET\s+20,000\s+4\s+8\s+12\s+16\s/m);
 
     const [run] = scratch.runFiles();
     assert.equal(run.status, 'complete');
@@ -86,6 +87,16 @@ describe('rbench run', function () {
     assert.equal(run.points[0].repeats[0][0].total.requests, 1000);
   });
 
+  it('prints the seeds\' headline figures: real key length, values/s of variadic commands, server memory and keys, per-client throughput', async () => {
+    const file = scratch.write('lists.rbench', '### lists\nclients 2\nrequests 400\nvalue 8\nRPUSH rbench:lists:one __value__*100\n');
+    const result = await runCli(['run', file, '--per-client'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^RPUSH\s+400\s+2\s+1\s+16\s+8\s/m, 'key size is the length of rbench:lists:one');
+    assert.match(result.stdout, /^RPUSH: [\d.]+k? commands\/s × 100 values = [\d.]+[kM]? values\/s$/m);
+    assert.match(result.stdout, /^server: peak used_memory [\d.]+ MB \(sampled every second\), 1 keys at the end$/m);
+    assert.match(result.stdout, /^RPUSH: [\d,]+ ops\/s per client \(2 clients, [\d,]+ ops\/s in all\)$/m);
+  });
+
   it('exits 1 when an expectation fails and 0 when it holds', async () => {
     const failing = scratch.write('fail.rbench', '### strict\nclients 2\nrequests 2000\nPING\nexpect ops > 1G/s\nexpect errors = 0\n');
     const failed = await runCli(['run', failing, '--url', server().url], { cwd: scratch.dir });
@@ -104,6 +115,14 @@ describe('rbench run', function () {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /bad\.rbench:2:9: error:/);
     assert.deepEqual(scratch.runFiles(), []);
+  });
+
+  it('runs the scenarios an error does not block (one rule with the editor), and still exits 2', async () => {
+    const file = scratch.write('mixed.rbench', '### broken\nclients many\nPING\n### fine\nrequests 300\nPING\n');
+    const result = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /mixed\.rbench:2:9: error:/);
+    assert.deepEqual(scratch.runFiles().map((run) => run.scenario.name), ['fine']);
   });
 
   it('exits 3 with a clear message when the server is unreachable', async () => {

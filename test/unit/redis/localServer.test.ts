@@ -58,3 +58,27 @@ describe('local throwaway redis-server with a password', () => {
     }
   });
 });
+
+describe('local throwaway redis-server as a sandbox', () => {
+  it('refuses module loading, DEBUG and changing protected paths at run time', async () => {
+    const server = await startLocalServer();
+    try {
+      assert.match(await sendInline(server.port, 'MODULE LOAD /nonexistent/evil.so'), /^-ERR .*MODULE command not allowed/);
+      assert.match(await sendInline(server.port, 'DEBUG SLEEP 0'), /^-ERR .*DEBUG command not allowed/);
+      assert.match(await sendInline(server.port, 'CONFIG SET dir /tmp'), /^-ERR .*protected config/);
+      assert.match(await sendInline(server.port, 'CONFIG SET dbfilename authorized_keys'), /^-ERR .*protected config/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('reports the redis-server pid, not its watchdog, and stops both', async () => {
+    const server = await startLocalServer();
+    const info = await sendInline(server.port, 'INFO server');
+    const pid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+    assert.equal(server.pid, pid);
+    await server.stop();
+    assert.throws(() => process.kill(pid, 0), /ESRCH/);
+    assert.equal(existsSync(server.dir), false);
+  });
+});

@@ -1,0 +1,32 @@
+// The length of the keys a test really sends, for the result table: `rbench:lists:one` is 16 characters
+// whatever `key-size` says, and `cli:__key__` with key-size 8 is 12. Plain data.
+import type { ArgTemplate, PhasePlan, TestPlan } from '../scenario/plan';
+
+/** Characters of `__rand_int__` (redis-benchmark's 12-digit number). */
+const RAND_INT_WIDTH = 12;
+
+function argLength(arg: ArgTemplate, phase: PhasePlan): number {
+  let length = 0;
+  for (const part of arg) {
+    if (typeof part === 'string') length += part.length;
+    else if (part.placeholder === 'key') length += phase.keys.size;
+    else if (part.placeholder === 'rand_int') length += RAND_INT_WIDTH;
+    else if (part.placeholder === 'client') length += String(Math.max(0, phase.load.clients - 1)).length;
+  }
+  return length;
+}
+
+/** The key length of a test's first command: its argument holding `__key__`, else its first argument; 0 without arguments. */
+export function testKeyLength(phase: PhasePlan, test: TestPlan | undefined): number {
+  const command = test?.commands[0]?.command;
+  if (!command || command.args.length === 0) return 0;
+  const keyed = command.args.find((arg) => arg.some((part) => typeof part !== 'string' && (part.placeholder === 'key' || part.placeholder === 'rand_int')));
+  return argLength(keyed ?? command.args[0], phase);
+}
+
+/** How many `__value__` arguments one request of the test sends: the elements of a variadic command (`RPUSH l __value__*100`). */
+export function valuesPerRequest(test: TestPlan | undefined): number {
+  const command = test?.commands[0]?.command;
+  if (!command || (test?.commands.length ?? 0) !== 1) return 0;
+  return command.args.filter((arg) => arg.some((part) => typeof part !== 'string' && part.placeholder === 'value')).length;
+}

@@ -1,0 +1,244 @@
+// A run from scenario file to saved result, once for the CLI and the editor: which scenarios run and which
+// errors block them, the target, the safety decisions, the throwaway server's life, connecting, running
+// (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
+// reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
+// implement. Plain Node, no `vscode`.
+import { startLocalServer, type LocalServer } from '../redis/localServer';
+import { redactUrl, type ResolvedConnection } from '../redis/target';
+import type { ConnectionProfile } from '../redis/types';
+import { checkText } from '../scenario';
+import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
+import { scenarioSource } from '../scenario/source';
+import type { RunFile } from '../results/runFile';
+import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
+import { Redactor, stripUrlPassword } from './redact';
+import { runScenario, type RunProgress } from './runScenario';
+import { adminRefusal, readOnlyRefusal, remoteQuestion, scenarioActions, type RemoteQuestion } from './safety';
+import { saveRun } from './save';
+import { markPart, shardPlan, type ShardSpec } from './shard';
+import { blockingErrors, describeErrors, pickScenarios } from './selection';
+
+/** One scenario file handed to a session. */
+export interface ScenarioFile {
+  /** As shown in messages: a path relative to the working folder, or the file's name. */
+  display: string;
+  text: string;
+  /** The file's folder: relative TLS paths start there. */
+  baseDir?: string;
+  /** As recorded in run files (a workspace-relative path). */
+  recorded?: string;
+}
+
+export interface SessionSettings {
+  /** For `${env:…}` and `password env:NAME`. */
+  env: Record<string, string | undefined>;
+  vars?: Record<string, string>;
+  /** Environment variables the user lets into commands (`--allow-env`, rbench.allowEnvInCommands). */
+  allowEnv?: readonly string[];
+  /** Admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…) allowed by the user (`--allow-admin`, rbench.allowAdminCommands). */
+  allowAdmin?: boolean;
+  /** False in a restricted (untrusted) workspace: nothing runs and no server starts. */
+  trusted?: boolean;
+  /**
+   * The user's own target: a redis:// URL, a profile name or `local`. `override` (the CLI's --url) applies to
+   * every scenario; otherwise (the editor's selected target) only to scenarios that name no target.
+   */
+  userTarget?: { value: string; override: boolean };
+  profiles?: Record<string, ConnectionProfile>;
+  /** Where run files go. */
+  runsFolder: string;
+  /** `--shard I/N`: every scenario runs its part I of N (src/runner/shard.ts). */
+  shard?: ShardSpec;
+}
+
+export interface SessionPorts {
+  /** Asks before running against a server on another machine; true to run. Remembering answers is the port's job. */
+  confirm(question: RemoteQuestion): Promise<boolean>;
+  /** The stored password for a target (the editor's secret storage; the CLI's RBENCH_PASSWORD). */
+  secret(target: TargetPlan): Promise<string | undefined>;
+  /** Notes and warnings for people (already redacted). */
+  log(line: string): void;
+  /** A run is about to start against this target. */
+  started?(run: PreparedRun, target: { display: string; local: boolean }): void;
+  progress?(run: PreparedRun, event: RunProgress): void;
+}
+
+/** `invalid`: the file's errors block the scenario (its diagnostics say where). */
+export type NotRunReason = 'declined' | 'error' | 'invalid' | 'restricted';
+
+export interface NotRun {
+  kind: 'not-run';
+  reason: NotRunReason;
+  message: string;
+  file: ScenarioFile;
+  plan?: ScenarioPlan;
+  /** The run could not even try to connect (no server, bad target): the CLI's connection exit code. */
+  connection?: boolean;
+}
+
+export interface FinishedRun {
+  kind: 'finished';
+  file: ScenarioFile;
+  plan: ScenarioPlan;
+  run: RunFile;
+  /** The run file written; absent when saving failed. */
+  path?: string;
+  /** Why the run file could not be written: a plain message naming the folder and the cause. */
+  saveError?: string;
+}
+
+export type SessionOutcome = FinishedRun | NotRun;
+
+/** A scenario checked and confirmed: ready to execute. */
+export interface PreparedRun {
+  file: ScenarioFile;
+  plan: ScenarioPlan;
+  plans: ScenarioPlan[];
+  choice: TargetChoice;
+  storedPassword?: string;
+}
+
+export const RESTRICTED_MESSAGE =
+  'this workspace is not trusted: RBench checks scenarios here but runs nothing and starts no server — trust the workspace ("Manage Workspace Trust") to run it';
+
+export class RunSession {
+  constructor(
+    private readonly settings: SessionSettings,
+    private readonly ports: SessionPorts,
+  ) {}
+
+  /** Parses and resolves a file with the user's environment rules. */
+  resolve(file: ScenarioFile): ResolvedFile {
+    const { env, vars, allowEnv } = this.settings;
+    return checkText(file.text, { env, vars, allowEnv, baseDir: file.baseDir });
+  }
+
+  /** The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty), or why there are none. */
+  select(file: ScenarioFile, resolved: ResolvedFile, wanted: readonly string[] = []): ScenarioPlan[] | NotRun {
+    const plans = pickScenarios(resolved.scenarios, wanted);
+    if (plans.length > 0) return plans;
+    const message =
+      resolved.scenarios.length === 0
+        ? `${file.display}: no scenario with commands to run`
+        : `${file.display}: no scenario named ${wanted.map((n) => `"${n}"`).join(', ')}; it has: ${resolved.scenarios.map((p) => `"${p.name}"`).join(', ')}`;
+    return this.notRun('error', message, file);
+  }
+
+  /** Applies the rules that decide whether a scenario may run, asking when needed. Starts nothing. */
+  async prepare(file: ScenarioFile, resolved: ResolvedFile, plan: ScenarioPlan): Promise<PreparedRun | NotRun> {
+    if (this.settings.trusted === false) return this.notRun('restricted', `"${plan.name}" was not run: ${RESTRICTED_MESSAGE}`, file, plan);
+    const errors = blockingErrors(resolved, plan);
+    if (errors.length > 0) return this.notRun('invalid', `${file.display}: "${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`, file, plan);
+
+    if (this.settings.shard) {
+      const part = shardPlan(plan, this.settings.shard);
+      if (typeof part === 'string') return this.notRun('error', `${file.display}: scenario "${plan.name}": ${part}`, file, plan);
+      plan = part;
+    }
+
+    const profiles = this.settings.profiles ?? {};
+    const choice = this.chooseTarget(plan.target);
+    if (typeof choice === 'string') return this.notRun('error', choice, file, plan);
+    const settingsError = settingsPasswordError(choice, profiles);
+    if (settingsError) return this.notRun('error', settingsError, file, plan);
+
+    const actions = scenarioActions(plan);
+    const refusal =
+      adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
+      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? profiles[choice.target.profile]?.readOnly : undefined);
+    if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
+
+    const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };
+    if (choice.local) return prepared;
+    prepared.storedPassword = await this.ports.secret(choice.target);
+    const connection = this.connect(prepared);
+    if (!connection.options) return this.notRun('error', `${file.display}: "${plan.name}": ${connection.error}`, file, plan, true);
+    const question = remoteQuestion(plan, actions, {
+      file: file.recorded ?? file.display,
+      target: connection.display,
+      host: connection.options.host,
+      namedByFile: choice.source === 'scenario',
+    });
+    if (question && !(await this.ports.confirm(question))) return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);
+    return prepared;
+  }
+
+  /** Runs a prepared scenario: throwaway server, connection, load, redaction, run file. */
+  async execute(prepared: PreparedRun, signal?: AbortSignal): Promise<SessionOutcome> {
+    const { file, plan, choice } = prepared;
+    const redactor = new Redactor();
+    let local: LocalServer | undefined;
+    try {
+      if (choice.local) {
+        try {
+          local = await startLocalServer({ config: plan.server });
+        } catch (error) {
+          return this.notRun('error', `${file.display}: "${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}`, file, plan, true);
+        }
+      } else if (plan.server.length > 0) {
+        this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+      }
+      const connection = this.connect(prepared, local?.url);
+      redactor.add(connection.options?.password);
+      for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
+      if (!connection.options) return this.notRun('error', redactor.text(`${file.display}: "${plan.name}": ${connection.error}`), file, plan, true);
+
+      const target = { display: connection.display, local: Boolean(local) };
+      const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
+      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
+      this.ports.started?.(prepared, target);
+      const run = await runScenario(storedPlan(plan), {
+        connection: connection.options,
+        targetDisplay: connection.display,
+        local: Boolean(local),
+        source: scenarioSource(file.text, plan, prepared.plans),
+        file: file.recorded ?? file.display,
+        signal,
+        onProgress: (event) => this.ports.progress?.(prepared, event),
+      });
+      markPart(run);
+      const safeRun = redactor.deep(run);
+      const saved = saveRun(this.settings.runsFolder, safeRun);
+      return { kind: 'finished', file, plan, run: safeRun, ...saved };
+    } catch (error) {
+      return this.notRun('error', redactor.text(`${file.display}: "${plan.name}" failed: ${(error as Error).message}`), file, plan);
+    } finally {
+      await local?.stop();
+    }
+  }
+
+  private chooseTarget(scenario: TargetPlan): TargetChoice | string {
+    const user = this.settings.userTarget;
+    if (!user) return chooseTarget(scenario, { kind: 'local' });
+    const active = parseActiveTarget(user.value, this.settings.profiles ?? {});
+    if (active.kind === 'invalid') {
+      if (user.override) return `--url "${redactUrl(user.value)}" is not a target: give redis://host:port or rediss://host:port`;
+      return scenario.url || scenario.profile ? chooseTarget(scenario, { kind: 'local' }) : active.error;
+    }
+    if (!user.override) return chooseTarget(scenario, active);
+    // --url replaces the file's target: the user's own choice, so the file's target counts for nothing.
+    return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active);
+  }
+
+  private connect(prepared: PreparedRun, localUrl?: string): ResolvedConnection {
+    return connectionFor(prepared.choice, {
+      profiles: this.settings.profiles ?? {},
+      storedPassword: prepared.storedPassword,
+      env: this.settings.env,
+      baseDir: prepared.file.baseDir,
+      localUrl,
+    });
+  }
+
+  private notRun(reason: NotRunReason, message: string, file: ScenarioFile, plan?: ScenarioPlan, connection = false): NotRun {
+    return { kind: 'not-run', reason, message, file, plan, connection };
+  }
+}
+
+/** The plan as a run file stores it: the target URL without its password, throwaway-server passwords hidden. */
+export function storedPlan(plan: ScenarioPlan): ScenarioPlan {
+  const target = { ...plan.target };
+  if (target.url) target.url = stripUrlPassword(target.url);
+  const server = plan.server.map((directive) => (directive.name === 'requirepass' ? { ...directive, args: ['***'] } : directive));
+  return { ...plan, target, server };
+}

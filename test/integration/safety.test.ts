@@ -1,0 +1,87 @@
+// What a shared scenario may not do, seen from the editor in a real VS Code: admin commands and environment
+// values in commands are refused, a runs folder that cannot be written still gives the results, and the
+// throwaway server (started through its watchdog from the extension host) works and goes away.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunOutcome } from '../../src/editor/runService';
+
+describe('Safety of shared scenarios in the editor', function () {
+  let scratch: string;
+
+  before(async function () {
+    this.timeout(30_000);
+    const extension = vscode.extensions.getExtension('rbench.rbench');
+    assert.ok(extension, 'the extension is not loaded');
+    await extension.activate();
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'the harness opens a workspace folder');
+    scratch = mkdtempSync(path.join(root, 'rbench-safety-it-'));
+    const config = vscode.workspace.getConfiguration('rbench');
+    await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('rbench');
+    await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  async function run(name: string, text: string): Promise<RunOutcome | undefined> {
+    const file = path.join(scratch, name);
+    writeFileSync(file, text);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(document);
+    return vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', document.uri, 0);
+  }
+
+  it('runs on a throwaway server started through its watchdog, and the server goes away after', async function () {
+    this.timeout(30_000);
+    const outcome = await run('local.rbench', '### local\nrequests 500\nPING\n');
+    assert.equal(outcome?.kind, 'finished', outcome?.kind === 'not-run' ? outcome.message : '');
+    if (outcome?.kind !== 'finished') return;
+    assert.equal(outcome.run.target.local, true);
+    assert.equal(outcome.run.status, 'complete');
+    assert.ok(outcome.path && existsSync(outcome.path));
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(outcome.run.target.display)?.[1]);
+    assert.ok(port > 0, outcome.run.target.display);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('connect', () => (socket.destroy(), resolve(false)));
+      socket.on('error', () => resolve(true));
+    });
+    assert.equal(refused, true, 'the throwaway server is stopped once the run is saved');
+  });
+
+  it('refuses admin commands and environment values in commands, with a diagnostic for the latter', async function () {
+    this.timeout(20_000);
+    const admin = await run('admin.rbench', '### admin\nrequests 10\nCONFIG GET maxmemory\n');
+    assert.equal(admin?.kind === 'not-run' && admin.reason, 'error');
+    assert.match(admin?.kind === 'not-run' ? admin.message : '', /admin command.*rbench\.allowAdminCommands/);
+
+    const exfil = await run('exfil.rbench', '### exfil\nrequests 10\nECHO ${env:PATH}\n');
+    assert.equal(exfil?.kind === 'not-run' && exfil.reason, 'error');
+    const uri = vscode.Uri.file(path.join(scratch, 'exfil.rbench'));
+    let diagnostics: vscode.Diagnostic[] = [];
+    for (let attempt = 0; attempt < 40 && diagnostics.length === 0; attempt++) {
+      diagnostics = vscode.languages.getDiagnostics(uri).filter((d) => d.code === 'env-in-command');
+      if (diagnostics.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].range.start.line, 2);
+  });
+
+  it('still gives the results when the runs folder cannot be written, and says why', async function () {
+    this.timeout(30_000);
+    writeFileSync(path.join(scratch, 'blocker'), 'a file where the runs folder should be');
+    await vscode.workspace.getConfiguration('rbench').update('runsFolder', path.join(scratch, 'blocker', 'runs'), vscode.ConfigurationTarget.Workspace);
+    const outcome = await run('unsaved.rbench', '### unsaved\nrequests 300\nPING\n');
+    assert.equal(outcome?.kind, 'finished', outcome?.kind === 'not-run' ? outcome.message : '');
+    if (outcome?.kind !== 'finished') return;
+    assert.equal(outcome.path, undefined);
+    assert.match(outcome.saveError ?? '', /could not be saved in .*blocker.runs: a file stands where a folder is needed/);
+    assert.equal(outcome.run.points[0].repeats[0][0].total.requests, 300);
+  });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { classifyCommand } from '../../../src/scenario/commands';
+import { adminRefusal, describeActions, readOnlyRefusal, remoteQuestion, scenarioActions } from '../../../src/runner/safety';
+import { planOf } from '../editor/fixtures';
+
+const classes = (name: string, sub?: string) => [...classifyCommand(name, sub)].sort();
+
+describe('command classes', () => {
+  it('come from the command table and container subcommands', () => {
+    assert.deepEqual(classes('GET'), ['read']);
+    assert.deepEqual(classes('SET'), ['write']);
+    assert.deepEqual(classes('BLPOP'), ['blocking', 'write']);
+    assert.deepEqual(classes('FLUSHALL'), ['dangerous', 'write']);
+    assert.deepEqual(classes('EVAL'), ['scripting']);
+    assert.deepEqual(classes('EVAL_RO'), ['read']);
+    assert.deepEqual(classes('FCALL'), ['scripting']);
+    for (const [name, sub] of [['CONFIG', 'SET'], ['CONFIG', 'GET'], ['SHUTDOWN'], ['DEBUG', 'SLEEP'], ['MODULE', 'LOAD'], ['ACL', 'SETUSER'], ['REPLICAOF'], ['CLIENT', 'KILL'], ['SCRIPT', 'FLUSH'], ['FUNCTION', 'FLUSH'], ['MONITOR'], ['SAVE']]) {
+      assert.ok(classes(name, sub).includes('admin'), `${name} ${sub ?? ''}`);
+    }
+    assert.deepEqual(classes('CLIENT', 'SETNAME'), ['read']);
+    assert.deepEqual(classes('SCRIPT', 'LOAD'), ['scripting']);
+    assert.deepEqual(classes('PING'), ['read']);
+  });
+});
+
+describe('run safety rules', () => {
+  it('lists what a scenario does, with an example per class', () => {
+    const actions = scenarioActions(planOf('cleanup bench:*\n### s\nGET k\nSET k v\nEVAL "return 1" 0\n'));
+    assert.equal(describeActions(actions), 'reads, writes (SET), runs scripts (EVAL)');
+  });
+
+  it('refuses admin commands unless the user allows them', () => {
+    const plan = planOf('### s\nCONFIG SET maxmemory 1\n');
+    assert.match(adminRefusal(plan, scenarioActions(plan), false) ?? '', /CONFIG SET, an admin command/);
+    assert.equal(adminRefusal(plan, scenarioActions(plan), true), undefined);
+  });
+
+  it('lets a read-only profile run reads only', () => {
+    const read = planOf('### s\nGET k\nEVAL_RO "return 1" 0\nXREAD BLOCK 10 STREAMS s 0\n');
+    assert.equal(readOnlyRefusal(read, scenarioActions(read), 'p', true), undefined);
+    for (const text of ['### s\nEVAL "redis.call(\'flushall\')" 0\n', '### s\nFLUSHALL\n', 'cleanup x:*\n### s\nGET k\n']) {
+      const plan = planOf(text);
+      assert.ok(readOnlyRefusal(plan, scenarioActions(plan), 'p', true), text);
+      assert.equal(readOnlyRefusal(plan, scenarioActions(plan), 'p', false), undefined);
+    }
+  });
+
+  it('asks for remote targets the file names, and for changes on any remote target; never for loopback', () => {
+    const read = planOf('### s\nGET k\n');
+    const write = planOf('### s\nSET k v\n');
+    const where = (host: string, namedByFile: boolean) => ({ file: 'f.rbench', target: `redis://${host}:6379`, host, namedByFile });
+    assert.ok(remoteQuestion(read, scenarioActions(read), where('10.0.0.5', true)));
+    assert.equal(remoteQuestion(read, scenarioActions(read), where('10.0.0.5', false)), undefined);
+    assert.ok(remoteQuestion(write, scenarioActions(write), where('10.0.0.5', false)));
+    for (const host of ['127.0.0.1', 'localhost', '::1']) assert.equal(remoteQuestion(write, scenarioActions(write), where(host, true)), undefined);
+  });
+});
