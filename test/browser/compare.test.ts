@@ -106,7 +106,8 @@ describe('comparison panel (browser)', function () {
     assert.ok(png?.type === 'save-png' && png.chart === 'timeline' && pngBytes(png.dataUrl), 'a real PNG');
     assert.deepEqual(accepted[3], { type: 'open-run', index: 1 });
     await panel.post({ type: 'notice', text: 'Copied the comparison as Markdown.' });
-    assert.equal(await page.textContent('#notice'), 'Copied the comparison as Markdown.');
+    // The message reaches the page's listener asynchronously: wait for it rather than read at once.
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Copied the comparison as Markdown.', undefined, { timeout: 5000 });
     await page.close();
   });
 
