@@ -43,7 +43,8 @@ export function describeValueSize(value: ValuePlan): string {
   }
 }
 
-function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
+/** The plan of a phase at a sweep point, found by their labels. */
+export function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
   return run.plan.points.find((p) => p.label === pointLabel)?.phases.find((phase) => phase.name === phaseName);
 }
 

@@ -4,12 +4,13 @@
 // liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
-import { resultRows, type ResultRow } from '../results/rows';
+import { findPhase, resultRows, type ResultRow } from '../results/rows';
+import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
 import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatus, type TableRow } from './panelTable';
-import { eventMarks, loadLabel, serverSeries, sweepSeries, testName, timelineSeries, warmupMs, type EventMark, type ServerSeries, type SweepSeries, type TimedLoad, type TimelineSeries } from './timeCharts';
+import { eventMarks, loadLabel, serverSeries, sweepSeries, testName, timelineSeries, type EventMark, type ServerSeries, type SweepSeries, type TimedLoad, type TimelineSeries } from './timeCharts';
 
 export * from './liveRun';
 export * from './panelTable';
@@ -107,7 +108,7 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
   const phases = new Set(rows.map((r) => r.phase)).size;
   for (const point of run.points) {
     for (const summary of point.summary) {
-      const load = point.repeats[summary.representative]?.find((l) => l.phase === summary.phase && l.test === summary.test);
+      const load = representativeLoad(point.repeats, summary);
       if (!load) continue;
       const name = testName(point.label, summary.phase, summary.test, phases);
       picked.push({ label: name, base64: load.total.histogram });
@@ -135,14 +136,14 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
         .filter((l) => l.at.measured)
         .map((l) => ({
           label: loadLabel(l.at.point, l.at.phase, l.at.test, l.at.repeat, live.plan.repeat, phases),
-          offset: (l.startMs + warmupMs(run, l.at.point, l.at.phase)) / 1000,
+          offset: (l.startMs + (findPhase(run, l.at.point, l.at.phase)?.load.warmupMs ?? 0)) / 1000,
           timeline: l.timeline,
         }))
     : run.points.flatMap((point) =>
         point.repeats.flatMap((loads, repeat) =>
           loads.map((load) => ({
             label: loadLabel(point.label, load.phase, load.test, repeat, point.repeats.length, phases),
-            offset: (Date.parse(load.startedAt) - startedMs + warmupMs(run, point.label, load.phase)) / 1000,
+            offset: (Date.parse(load.startedAt) - startedMs + (findPhase(run, point.label, load.phase)?.load.warmupMs ?? 0)) / 1000,
             timeline: load.timeline,
           })),
         ),

@@ -9,7 +9,7 @@ import { parseRunFile, slug, type RunFile } from '../results/runFile';
 import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
-import { newNonce, panelHtml } from './html';
+import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
 
@@ -32,18 +32,8 @@ interface ViewSource {
   error?: string;
 }
 
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
-}
-
 function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): void {
-  webview.options = webviewOptions(extensionUri);
-  webview.html = panelHtml({
-    cspSource: webview.cspSource,
-    nonce: newNonce(),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.js')).toString(),
-    title,
-  });
+  setWebviewHtml(webview, extensionUri, 'results.js', title);
 }
 
 async function readRun(uri: vscode.Uri): Promise<RunFile> {
@@ -151,14 +141,7 @@ class ResultsWebview implements vscode.Disposable {
 
   private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
     const folder = this.source.path ? vscode.Uri.file(this.source.path.replace(/[^/\\]+$/, '')) : vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
-      filters: { [filterName]: [extension] },
-      saveLabel: 'Save',
-    });
-    if (!target) return undefined;
-    await vscode.workspace.fs.writeFile(target, bytes);
-    return target;
+    return saveWithDialog(folder, fileName, filterName, extension, bytes);
   }
 }
 

@@ -51,10 +51,6 @@ export function loadLabel(point: string, phase: string, test: string, repeat: nu
   return [testName(point, phase, test, phases), repeats > 1 ? `#${repeat + 1}` : ''].filter(Boolean).join(' ');
 }
 
-export function warmupMs(run: RunFile, point: string, phase: string): number {
-  return run.plan.points.find((p) => p.label === point)?.phases.find((ph) => ph.name === phase)?.load.warmupMs ?? 0;
-}
-
 export interface TimedLoad {
   label: string;
   /** Run seconds at which the load's measured second 0 began. */
