@@ -2,6 +2,7 @@
 // the log-binned histogram. Pure: bundled into the webview and unit-tested. Charts are computed from the
 // HDR histograms only, never from raw samples.
 import * as hdr from 'hdr-histogram-js';
+import { valuesAtPercentiles as valuesAtSlots } from '../engine/percentile';
 
 export interface CurveSeries {
   label: string;
@@ -64,27 +65,9 @@ export function decodeHistogram(base64: string): DecodedHistogram {
   return decoded;
 }
 
-/** One unit in the last place of a double (as hdr-histogram-js computes it). */
-function ulp(x: number): number {
-  return Math.pow(2, Math.floor(Math.log2(x)) - 52);
-}
-
-/** The value at each percentile (ascending percentiles 0…100), exactly as hdr-histogram-js's getValueAtPercentile computes it. */
+/** The value at each percentile (ascending percentiles 0…100) by RBench's one rule (engine/percentile.ts). */
 export function valuesAtPercentiles(histogram: DecodedHistogram, percentiles: readonly number[]): number[] {
-  const out: number[] = [];
-  let slot = 0;
-  let cumulative = histogram.counts[0] ?? 0;
-  for (const percentile of percentiles) {
-    if (histogram.total === 0) {
-      out.push(0);
-      continue;
-    }
-    const fpCount = (Math.min(percentile, 100) / 100) * histogram.total;
-    const wanted = Math.max(fpCount > 0 ? Math.ceil(fpCount - ulp(fpCount)) : 0, 1);
-    while (cumulative < wanted && slot < histogram.values.length - 1) cumulative += histogram.counts[++slot];
-    out.push(percentile === 0 ? histogram.lows[slot] : histogram.values[slot]);
-  }
-  return out;
+  return valuesAtSlots({ counts: histogram.counts, lows: histogram.lows, highs: histogram.values }, histogram.total, percentiles);
 }
 
 /** The percentile grid of the curve: p0, then 12 steps per decade of 1/(1-p) up to p99.999. */
