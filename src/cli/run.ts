@@ -8,7 +8,7 @@ import { runScenario, type RunProgress } from '../runner/runScenario';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { pinBaseline } from '../results/baselines';
-import { checkRegression, compareRuns, comparisonToText } from '../results/compare';
+import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
@@ -195,9 +195,16 @@ function compareWithBaseline(run: RunFile, source: BaselineSource, scenariosRun:
     output.error(`warning: ${found.warning}`);
     return ExitCode.Ok;
   }
-  output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
-  if (options.maxRegressionPercent === undefined) return ExitCode.Ok;
-  const regressions = checkRegression(found.baseline, run, { maxRegressionPercent: options.maxRegressionPercent });
+  if (options.maxRegressionPercent === undefined) {
+    output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
+    return ExitCode.Ok;
+  }
+  // The table printed is the one the gate judges: one noise rule for both.
+  const limits = { maxRegressionPercent: options.maxRegressionPercent };
+  const comparison = gateComparison(found.baseline, run, limits);
+  output.result(comparisonToText(comparison));
+  const { regressions, withinNoise } = runGate(found.baseline, run, limits, comparison);
+  for (const note of withinNoise) output.info(`within noise  ${run.scenario.name}: ${note}`);
   for (const regression of regressions) output.error(`REGRESSION  ${run.scenario.name}: ${regression.message}`);
   if (regressions.length > 0) return ExitCode.ThresholdFailed;
   output.info(`No regression beyond ${options.maxRegressionPercent}% against the baseline ${found.path}`);
