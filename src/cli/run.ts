@@ -8,6 +8,7 @@ import { runScenario, type RunProgress } from '../runner/runScenario';
 import { checkText, formatDiagnostic } from '../scenario';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { pinBaseline } from '../results/baselines';
+import { rateCurve, rateCurveText } from '../results/rateCurve';
 import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
@@ -167,6 +168,8 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
   output.clearProgress();
   const rows = resultRows(run);
   if (rows.length > 0) output.result(toTextTable(rows));
+  const curve = rateCurve(run);
+  if (curve) output.result(rateCurveText(curve));
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));

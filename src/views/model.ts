@@ -7,6 +7,7 @@ import { formatDuration, formatMetric } from '../results/format';
 import { findPhase, resultRows, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
+import { rateChart, type RateChart } from './rateChart';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
 import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatus, type TableRow } from './panelTable';
@@ -16,6 +17,7 @@ export * from './liveRun';
 export * from './panelTable';
 export * from './latencyCharts';
 export * from './timeCharts';
+export * from './rateChart';
 
 export interface HeaderInfo {
   scenario: string;
@@ -54,6 +56,8 @@ export interface ViewModel {
   histogram?: HistogramBars;
   server?: ServerSeries;
   sweep?: SweepSeries;
+  /** Latency and achieved throughput against the offered rate (`sweep rate`, `find rate`). */
+  rate?: RateChart;
   /** Series beyond this many are left out of a chart (named in `omitted`). */
   omitted: string[];
 }
@@ -172,6 +176,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     histogram: hasLatency ? histogramBars(decoded) : undefined,
     server: serverSeries(run.server.samples),
     sweep,
+    rate: rateChart(run),
     omitted,
   };
 }

@@ -119,6 +119,8 @@ export function serverSeries(samples: readonly ServerSample[]): ServerSeries | u
 }
 
 export function sweepSeries(run: RunFile): SweepSeries | undefined {
+  // A rate search's probes run in search order, not along an axis: its chart is the rate chart.
+  if (run.plan.rateSearch) return undefined;
   const repeated = run.points.some((p) => p.repeats.length > 1);
   if (run.points.length < 2 && !repeated) return undefined;
   const tests: string[] = [];
