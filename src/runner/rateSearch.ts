@@ -8,7 +8,8 @@ import { representativeLoad, summariseRepeats } from '../results/summary';
 import { metricValue } from '../results/thresholds';
 import type { PointPlan, RateSearchPlan, ScenarioPlan } from '../scenario/plan';
 
-export const MAX_PROBES = 12;
+/** Doubling over a 1,000× range takes 10 probes, bisecting to 10% about 4 more. */
+export const MAX_PROBES = 16;
 /** The search stops when the lowest failing rate is within 10% of the highest passing one. */
 export const SEARCH_RESOLUTION = 1.1;
 

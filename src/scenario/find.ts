@@ -1,7 +1,6 @@
 // `find rate where METRIC < LIMIT [from RATE] [to RATE]`: the search-mode line. Read here into a
 // RateSearchPlan; every problem gets a diagnostic on the word at fault.
 import type { RateSearchPlan } from './plan';
-import { EXPECT_METRICS } from './settings';
 import { parseDuration, parseRate } from './units';
 import { Reader, type ValueInput } from './values';
 
@@ -49,7 +48,3 @@ export function readFind(input: ValueInput): Omit<RateSearchPlan, 'text' | 'rang
   return plan;
 }
 
-/** The metric's documentation, for hover. */
-export function findMetricDoc(metric: string): string | undefined {
-  return EXPECT_METRICS.find((info) => info.name === metric && (FIND_METRICS as readonly string[]).includes(metric))?.doc;
-}
