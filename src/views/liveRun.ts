@@ -100,7 +100,11 @@ export function currentLoad(state: LiveRunState): LiveLoad | undefined {
  * the runner does at the end. Status stays `complete` (nothing went wrong yet); thresholds are not known yet.
  */
 export function liveRunFile(state: LiveRunState): RunFile {
-  const points = state.plan.points.flatMap((pointPlan) => {
+  // A rate search's points are its probes, known only as they start (runner/rateSearch probePoint).
+  const pointPlans = state.plan.rateSearch
+    ? [...new Set(state.loads.map((load) => load.at.point))].map((label) => ({ label, sweep: { rate: Number(label.replace(/^rate=/, '')) } }))
+    : state.plan.points;
+  const points = pointPlans.flatMap((pointPlan) => {
     const repeats: LoadResult[][] = [];
     for (const load of state.loads) {
       if (!load.result || !load.at.measured || load.at.point !== pointPlan.label) continue;

@@ -6,9 +6,9 @@ import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
 import type { PointResult } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
 import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION } from '../../../src/runner/rateSearch';
-import { runScenario } from '../../../src/runner/runScenario';
+import { runScenario, type RunProgress } from '../../../src/runner/runScenario';
 import { checkText, type ScenarioPlan } from '../../../src/scenario';
-import { rateChart } from '../../../src/views/model';
+import { applyProgress, buildLiveViewModel, liveRunFile, newLiveRun, rateChart } from '../../../src/views/model';
 import { useRedisServer } from '../../helpers/redis';
 import { loadResult } from '../compare/fixtures';
 
@@ -65,9 +65,9 @@ describe('rate search: decisions', () => {
 describe('rate sweep and search on a throwaway redis-server', function () {
   this.timeout(90_000);
   const server = useRedisServer();
-  const run = (text: string) => {
+  const run = (text: string, onProgress?: (event: RunProgress) => void) => {
     const { host, port } = server();
-    return runScenario(planOf(text), { connection: { host, port, resp: 2, connectTimeoutMs: 2000 }, targetDisplay: `redis://${host}:${port}`, local: true, source: text });
+    return runScenario(planOf(text), { connection: { host, port, resp: 2, connectTimeoutMs: 2000 }, targetDisplay: `redis://${host}:${port}`, local: true, source: text, onProgress });
   };
 
   it('a rate sweep gives a curve whose achieved rate follows the offered one, in the CLI table and the panel chart', async () => {
@@ -90,7 +90,8 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     // Each EVAL spins Lua for ~0.3–1 ms (a shared machine), so the server saturates near 1–3k/s: at 100/s it is
     // mostly idle, and past saturation the queue of a 1 s probe grows far beyond 100 ms. p90, not p99: on a
     // machine shared with other work a single scheduling stall moves the p99 of 100 requests, not their p90.
-    const file = await run('### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n');
+    const events: RunProgress[] = [];
+    const file = await run('### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n', (event) => events.push(event));
     assert.equal(file.status, 'complete', file.error);
     const outcome = rateSearchOutcome(file.plan, file.points)!;
     assert.ok(outcome.probes.length >= 3 && outcome.probes.length <= MAX_PROBES, `${outcome.probes.length} probes: ${JSON.stringify(outcome.probes)}`);
@@ -102,5 +103,10 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     const text = rateCurveText(rateCurve(file)!);
     assert.match(text, new RegExp(`Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s \\(${outcome.failedRate.toLocaleString('en-US')}/s failed; ${outcome.probes.length} probes\\)`));
     assert.equal(rateChart(file)!.limitMs, 100);
+    // The live panel follows the probes as they run.
+    const live = newLiveRun(file.plan, file.startedAt);
+    events.forEach((event, i) => applyProgress(live, { atMs: i, event }));
+    assert.deepEqual(liveRunFile(live).points.map((point) => point.label), file.points.map((point) => point.label));
+    assert.deepEqual(buildLiveViewModel(live).rate?.x, [...new Set(outcome.probes.map((probe) => probe.rate))].sort((a, b) => a - b));
   });
 });
