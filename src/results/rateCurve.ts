@@ -5,6 +5,7 @@ import { renderTextTable } from './export';
 import { formatMetric, formatMs, formatOps } from './format';
 import type { RunFile } from './runFile';
 import { representativeLoad } from './summary';
+import { metricValue } from './thresholds';
 
 export interface RateCurveRow {
   test: string;
@@ -13,8 +14,9 @@ export interface RateCurveRow {
   p50Us: number;
   p99Us: number;
   errors: number;
-  /** For a search: whether this probe passed. */
+  /** For a search: whether this probe passed, and its searched metric (µs) when that is neither p50 nor p99. */
   passed?: boolean;
+  metricUs?: number;
 }
 
 export interface RateCurve {
@@ -42,11 +44,18 @@ export function rateCurve(run: RunFile): RateCurve | undefined {
       if (!tests.includes(test)) tests.push(test);
       const row: RateCurveRow = { test, offered, achieved: summary.opsPerSec.median, p50Us: load.total.latency.p50Us, p99Us: load.total.latency.p99Us, errors: load.total.errors };
       if (search) row.passed = passedAt.get(offered);
+      if (search && extraMetric(search)) row.metricUs = metricValue(load.total, search.search.metric);
       rows.push(row);
     }
   }
   rows.sort((a, b) => a.offered - b.offered || tests.indexOf(a.test) - tests.indexOf(b.test));
   return rows.length > 0 ? { tests, rows, search } : undefined;
+}
+
+/** The searched metric when the curve does not show it already (p50 and p99 are always shown). */
+export function extraMetric(search: RateSearchOutcome | undefined): string | undefined {
+  const metric = search?.search.metric;
+  return metric && metric !== 'p50' && metric !== 'p99' ? metric : undefined;
 }
 
 /** The search's result in one sentence. */
@@ -74,12 +83,14 @@ export function searchSentence(outcome: RateSearchOutcome): string {
 /** The curve as a text table for the terminal, with the search's result under it. */
 export function rateCurveText(curve: RateCurve): string {
   const several = curve.tests.length > 1;
+  const extra = extraMetric(curve.search);
   const columns = [
     ...(several ? [{ header: 'test', align: 'left' as const }] : []),
     { header: 'offered/s', align: 'right' as const },
     { header: 'achieved/s', align: 'right' as const },
     { header: 'p50 ms', align: 'right' as const },
     { header: 'p99 ms', align: 'right' as const },
+    ...(extra ? [{ header: `${extra} ms`, align: 'right' as const }] : []),
     { header: 'errors', align: 'right' as const },
     ...(curve.search ? [{ header: 'probe', align: 'left' as const }] : []),
   ];
@@ -89,6 +100,7 @@ export function rateCurveText(curve: RateCurve): string {
     formatOps(row.achieved),
     formatMs(row.p50Us),
     formatMs(row.p99Us),
+    ...(extra ? [formatMs(row.metricUs ?? NaN)] : []),
     row.errors.toLocaleString('en-US'),
     ...(curve.search ? [row.passed ? 'passed' : 'failed'] : []),
   ]);

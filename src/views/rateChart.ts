@@ -2,7 +2,7 @@
 // rate (left axis, ms), and the throughput achieved against the offered rate (right axis), for a
 // `sweep rate` run or a `find rate` search; the search's limit as a line and its result as a note.
 // Pure: bundled into the webview and unit-tested.
-import { rateCurve, searchSentence, type RateCurveRow } from '../results/rateCurve';
+import { extraMetric, rateCurve, searchSentence, type RateCurveRow } from '../results/rateCurve';
 import type { RunFile } from '../results/runFile';
 
 export interface RateSeries {
@@ -33,10 +33,12 @@ export function rateChart(run: RunFile): RateChart | undefined {
       const row = rows.find((r) => r.offered === offered && r.test === test);
       return row ? pick(row) : null;
     });
+  const extra = extraMetric(curve.search);
   const prefix = (test: string) => (curve.tests.length > 1 ? `${test} ` : '');
   const series: RateSeries[] = curve.tests.flatMap((test): RateSeries[] => [
     { label: `${prefix(test)}p50`, metric: 'latency', dashed: false, values: at(test, (row) => row.p50Us / 1000) },
     { label: `${prefix(test)}p99`, metric: 'latency', dashed: false, values: at(test, (row) => row.p99Us / 1000) },
+    ...(extra ? [{ label: `${prefix(test)}${extra}`, metric: 'latency' as const, dashed: false, values: at(test, (row) => (row.metricUs ?? NaN) / 1000) }] : []),
     { label: `${prefix(test)}achieved ops/s`, metric: 'achieved', dashed: true, values: at(test, (row) => row.achieved) },
   ]);
   const chart: RateChart = { x, series: [{ label: 'offered ops/s', metric: 'achieved', dashed: true, values: [...x] }, ...series] };

@@ -103,6 +103,8 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     const text = rateCurveText(rateCurve(file)!);
     assert.match(text, new RegExp(`Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s \\(${outcome.failedRate.toLocaleString('en-US')}/s failed; ${outcome.probes.length} probes\\)`));
     assert.equal(rateChart(file)!.limitMs, 100);
+    assert.match(text, /p99 ms +p90 ms +errors +probe/, 'the searched metric has its column');
+    assert.deepEqual(rateChart(file)!.series.map((s) => s.label), ['offered ops/s', 'p50', 'p99', 'p90', 'achieved ops/s'], 'and its line, under the limit');
     // The live panel follows the probes as they run.
     const live = newLiveRun(file.plan, file.startedAt);
     events.forEach((event, i) => applyProgress(live, { atMs: i, event }));
