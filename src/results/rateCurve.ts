@@ -3,6 +3,7 @@
 import { rateSearchOutcome, type RateSearchOutcome } from '../runner/rateSearch';
 import { renderTextTable } from './export';
 import { formatMetric, formatMs, formatOps } from './format';
+import type { RateSearchPlan } from '../scenario/plan';
 import type { RunFile } from './runFile';
 import { representativeLoad } from './summary';
 import { metricValue } from './thresholds';
@@ -58,10 +59,15 @@ export function extraMetric(search: RateSearchOutcome | undefined): string | und
   return metric && metric !== 'p50' && metric !== 'p99' ? metric : undefined;
 }
 
+/** `p99 < 2.00 ms`: what a probe must meet. */
+export function searchCondition(search: RateSearchPlan): string {
+  return `${search.metric} < ${formatMetric(search.metric, search.limitUs)}`;
+}
+
 /** The search's result in one sentence. */
 export function searchSentence(outcome: RateSearchOutcome): string {
   const { search } = outcome;
-  const condition = `${search.metric} < ${formatMetric(search.metric, search.limitUs)}`;
+  const condition = searchCondition(search);
   const probes = `${outcome.probes.length} probe${outcome.probes.length === 1 ? '' : 's'}`;
   const rate = (value: number) => `${formatOps(value)}/s`;
   if (outcome.foundRate === undefined) {

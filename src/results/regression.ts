@@ -1,6 +1,8 @@
 // The regression gate of `rbench run --baseline … --max-regression`: a run against its baseline, test by test.
 import { compareRuns, DEFAULT_NOISE_PERCENT, type Comparison, type ComparisonCell, type ComparisonRow } from './compare';
 import { formatMs, formatOps } from './format';
+import { rateSearchOutcome } from '../runner/rateSearch';
+import { searchCondition } from './rateCurve';
 import type { RunFile } from './runFile';
 
 export interface RegressionLimits {
@@ -83,6 +85,28 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
     });
   }
   const limit = limits.maxRegressionPercent;
+  if (baseline.plan.rateSearch && run.plan.rateSearch) {
+    // Probes land on different rates run to run: a search is gated on the rate it found.
+    const before = rateSearchOutcome(baseline.plan, baseline.points)?.foundRate;
+    const after = rateSearchOutcome(run.plan, run.points)?.foundRate;
+    const condition = searchCondition(run.plan.rateSearch);
+    if (before !== undefined && (after === undefined || (before - after) / before > limit / 100)) {
+      const drop = after === undefined ? 100 : ((before - after) / before) * 100;
+      regressions.push({
+        kind: 'throughput',
+        point: '',
+        phase: '',
+        test: '',
+        baseline: before,
+        actual: after ?? 0,
+        percent: -drop,
+        message: after === undefined
+          ? `the search found no rate with ${condition} (the baseline found ${formatOps(before)}/s)`
+          : `the highest rate with ${condition} dropped ${drop.toFixed(1)}% (${formatOps(before)}/s → ${formatOps(after)}/s), more than the ${limit}% allowed`,
+      });
+    }
+    return { regressions, withinNoise };
+  }
   const severalPhases = new Set(comparison.rows.map((row) => row.phase)).size > 1;
   for (const row of comparison.rows) {
     if (row.command !== 'total') continue;

@@ -121,6 +121,13 @@ export function rateSearchOutcome(plan: ScenarioPlan, points: readonly PointResu
   return { search, probes, foundRate: low, failedRate: high, end: 'end' in next ? next.end : 'stopped' };
 }
 
+/** The points `expect` lines judge: all of them, or for a search only the probe at the rate it found (none when it found none). */
+export function thresholdPoints(plan: ScenarioPlan, points: PointResult[]): PointResult[] {
+  if (!plan.rateSearch) return points;
+  const found = rateSearchOutcome(plan, points)?.foundRate;
+  return points.filter((point) => found !== undefined && point.sweep.rate === found);
+}
+
 /** How many points a plan runs at most (a search: MAX_PROBES). */
 export function pointCount(plan: ScenarioPlan): number {
   return plan.rateSearch ? MAX_PROBES : plan.points.length;

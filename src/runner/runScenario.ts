@@ -14,7 +14,7 @@ import { evaluateThresholds } from '../results/thresholds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
-import { pointCount, pointsToRun } from './rateSearch';
+import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
 
 export interface LoadPosition {
   point: string;
@@ -144,7 +144,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }
   }
-  run.thresholds = evaluateThresholds(plan.expects, run.points);
+  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
   return finish(run, started, status, failure, control, monitor);
 }
 

@@ -3,14 +3,16 @@
 import assert from 'node:assert/strict';
 import type { LoadResult } from '../../../src/engine/types';
 import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
-import type { PointResult } from '../../../src/results/runFile';
+import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
-import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION } from '../../../src/runner/rateSearch';
+import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/runner/rateSearch';
+import { checkRegression } from '../../../src/results/compare';
+import { evaluateThresholds } from '../../../src/results/thresholds';
 import { runScenario, type RunProgress } from '../../../src/runner/runScenario';
 import { checkText, type ScenarioPlan } from '../../../src/scenario';
 import { applyProgress, buildLiveViewModel, liveRunFile, newLiveRun, rateChart } from '../../../src/views/model';
 import { useRedisServer } from '../../helpers/redis';
-import { loadResult } from '../compare/fixtures';
+import { loadResult, makeRun } from '../compare/fixtures';
 
 function planOf(text: string): ScenarioPlan {
   const resolved = checkText(text);
@@ -54,6 +56,25 @@ describe('rate search: decisions', () => {
     assert.deepEqual([none.end, none.foundRate, none.probes.length], ['none-passed', undefined, 1]);
     const points = searchAgainst(plan, 500).map((point) => ({ ...point, summary: summariseRepeats(point.repeats) }));
     assert.match(rateCurveText(rateCurve({ plan, points } as never)!), /No rate met p99 < 2\.00 ms: the first probe, 1,000\/s, failed/);
+  });
+
+  it('judges `expect` lines on the found rate only, and gates a search on the rate it found', () => {
+    const text = '### s\nfind rate where p99 < 2ms from 1k/s to 1M/s\nexpect throughput > 30k/s\nduration 1s\nSET k v\n';
+    const searched = planOf(text);
+    const runAt = (capacity: number, id: string): RunFile => ({
+      ...makeRun({ text, id, results: {} }),
+      points: searchAgainst(searched, capacity).map((point) => ({ ...point, summary: summariseRepeats(point.repeats) })),
+    });
+    const baseline = runAt(37_000, 'before');
+    const found = rateSearchOutcome(baseline.plan, baseline.points)!.foundRate!;
+    const judged = thresholdPoints(baseline.plan, baseline.points);
+    assert.deepEqual(judged.map((point) => point.sweep.rate), [found]);
+    assert.deepEqual(evaluateThresholds(baseline.plan.expects, judged).map((t) => [t.point, t.passed]), [[`rate=${found}`, true]], 'failing probes do not fail the run');
+    assert.deepEqual(checkRegression(baseline, runAt(36_000, 'same'), { maxRegressionPercent: 10 }), [], 'no rows missing: probes are not compared one by one');
+    const slower = checkRegression(baseline, runAt(20_000, 'slower'), { maxRegressionPercent: 10 });
+    assert.equal(slower.length, 1);
+    assert.match(slower[0].message, /^the highest rate with p99 < 2\.00 ms dropped \d+\.\d% \([\d,]+\/s → [\d,]+\/s\), more than the 10% allowed$/);
+    assert.match(checkRegression(baseline, runAt(500, 'none'), { maxRegressionPercent: 10 })[0].message, /^the search found no rate with p99 < 2\.00 ms \(the baseline found [\d,]+\/s\)$/);
   });
 
   it('runs a plan without a search point by point, as written', () => {
