@@ -378,7 +378,9 @@ function resolveScenario(node: ScenarioNode, file: Section, fileVars: VariableSc
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
   if (scenario.find) {
+    const counted = points[0]?.phases.some((phase) => phase.measured && phase.load.durationMs === undefined);
     if (sweeps.length > 0) sink.error(scenario.find.range, 'find-with-sweep', '`find rate` chooses its own rates — remove the `sweep` lines, or this line');
+    else if (counted) sink.error(scenario.find.range, 'find-needs-duration', '`find rate` runs each probe for a fixed time — add `duration 5s` (with a request count, slow probes would take very long)');
     else plan.rateSearch = scenario.find;
   }
   return plan;

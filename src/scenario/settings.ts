@@ -359,7 +359,7 @@ export const SETTINGS: readonly SettingInfo[] = [
   {
     name: 'find',
     syntax: 'find rate where METRIC < DURATION [from RATE] [to RATE]',
-    doc: 'Search for the highest open-loop rate whose latency stays under a limit: each probe runs the scenario at one rate (`rate=…` points), doubling from `from` (default 1k/s) until the limit breaks or `to` (default 1M/s) is reached, then halving the gap until the two nearest rates are within 10% (at most 16 probes). A probe passes when every measured test\'s METRIC (`mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max`) is under the limit with no errors. Not with `sweep`.',
+    doc: 'Search for the highest open-loop rate whose latency stays under a limit: each probe runs the scenario at one rate (`rate=…` points), doubling from `from` (default 1k/s) until the limit breaks or `to` (default 1M/s) is reached, then halving the gap until the two nearest rates are within 10% (at most 16 probes). Needs `duration`. A probe passes when every measured test\'s METRIC (`mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max`) is under the limit with no errors. Not with `sweep`.',
     values: ['rate'],
     kind: 'find',
     scopes: ['scenario'],

@@ -6,10 +6,10 @@ import { check, clean } from './helpers';
 
 /** The one diagnostic of a scenario whose second line is `line`: [code, start character, end character, message]. */
 function problem(line: string): [string, number, number, string] {
-  const resolved = check(`### s\n${line}\nSET k v\n`);
+  const resolved = check(`### s\nduration 1s\n${line}\nSET k v\n`);
   assert.equal(resolved.diagnostics.length, 1, `one diagnostic for \`${line}\`: ${resolved.diagnostics.map((d) => d.message).join(' | ')}`);
   const [d] = resolved.diagnostics;
-  assert.equal(d.range.start.line, 1);
+  assert.equal(d.range.start.line, 2);
   return [d.code, d.range.start.character, d.range.end.character, d.message];
 }
 
@@ -22,9 +22,9 @@ describe('sweep rate and find rate', () => {
   });
 
   it('`find rate where p99 < 2ms` plans a search with defaults, `from` and `to`', () => {
-    const plan = clean('### s\nfind rate where p99 < 2ms\nSET k v\n').scenarios[0];
+    const plan = clean('### s\nfind rate where p99 < 2ms\nduration 1s\nSET k v\n').scenarios[0];
     assert.deepEqual({ ...plan.rateSearch, range: undefined }, { metric: 'p99', limitUs: 2000, fromRate: 1000, toRate: 1_000_000, text: 'find rate where p99 < 2ms', range: undefined });
-    const bounded = clean('### s\nfind rate where p99.9 <= 500us from 5k/s to 200k\nSET k v\n').scenarios[0].rateSearch!;
+    const bounded = clean('### s\nfind rate where p99.9 <= 500us from 5k/s to 200k\nduration 1s\nSET k v\n').scenarios[0].rateSearch!;
     assert.deepEqual([bounded.metric, bounded.limitUs, bounded.fromRate, bounded.toRate], ['p99.9', 500, 5000, 200_000]);
     assert.equal(clean('### s\nSET k v\n').scenarios[0].rateSearch, undefined);
   });
@@ -41,12 +41,13 @@ describe('sweep rate and find rate', () => {
     assert.deepEqual(problem('find rate where p99 < 2ms to'), ['missing-value', 26, 28, '`to` needs a rate, such as `to 200k/s`']);
   });
 
-  it('refuses `find` with a sweep, twice, or inside a phase', () => {
-    const withSweep = check('### s\nsweep clients 1, 2\nfind rate where p99 < 2ms\nSET k v\n').diagnostics;
+  it('refuses `find` with a sweep, twice, inside a phase, or without a duration', () => {
+    assert.deepEqual(check('### s\nfind rate where p99 < 2ms\nSET k v\n').diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]), [['find-needs-duration', 1, 0, 25]]);
+    const withSweep = check('### s\nsweep clients 1, 2\nfind rate where p99 < 2ms\nduration 1s\nSET k v\n').diagnostics;
     assert.deepEqual(withSweep.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]), [['find-with-sweep', 2, 0, 25]]);
-    const twice = check('### s\nfind rate where p99 < 2ms\nfind rate where p50 < 1ms\nSET k v\n').diagnostics;
+    const twice = check('### s\nfind rate where p99 < 2ms\nfind rate where p50 < 1ms\nduration 1s\nSET k v\n').diagnostics;
     assert.deepEqual(twice.map((d) => [d.code, d.range.start.line]), [['duplicate-setting', 2]]);
-    assert.deepEqual(check('### s\nphase a\nfind rate where p99 < 2ms\nSET k v\n').diagnostics.map((d) => d.code), ['wrong-scope']);
+    assert.deepEqual(check('### s\nduration 1s\nphase a\nfind rate where p99 < 2ms\nSET k v\n').diagnostics.map((d) => d.code), ['wrong-scope']);
   });
 
   it('completes `find` word by word and explains the metric on hover', () => {
