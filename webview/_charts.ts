@@ -6,7 +6,7 @@ import type { EventMark, ViewModel } from '../src/views/model';
 import type { Theme } from './_theme';
 
 
-export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep';
+export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep' | 'rate';
 
 export interface ChartSpec {
   id: ChartId;
@@ -332,7 +332,64 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
       data: [sw.x, ...sw.series.map((s) => s.median)],
     });
   }
+  if (model.rate) specs.push(rateSpec(model.rate, theme));
   return specs;
+}
+
+/** Latency (left axis) and achieved throughput (right axis, dashed; the offered rate as the diagonal) against the offered rate. */
+function rateSpec(rate: NonNullable<ViewModel['rate']>, theme: Theme): ChartSpec {
+  let latencyIndex = 0;
+  let achievedIndex = 0;
+  const series: uPlot.Series[] = [{ label: 'offered', value: (_u, v) => (v === null ? '—' : `${formatOpsShort(v)}/s`) }];
+  for (const s of rate.series) {
+    const i = s.metric === 'latency' ? latencyIndex++ : achievedIndex++;
+    series.push({
+      label: s.label,
+      scale: s.metric === 'latency' ? 'ms' : 'ops',
+      stroke: s.label === 'offered ops/s' ? theme.muted : colour(theme, s.metric === 'latency' ? i : i + 4),
+      width: 1.75,
+      dash: s.dashed ? [6, 4] : undefined,
+      points: { show: true, size: 6 },
+      value: legendValue(s.metric === 'latency' ? (v: number) => `${ms(v)} ms` : formatOpsShort),
+    });
+  }
+  const data: uPlot.AlignedData = [rate.x, ...rate.series.map((s) => s.values)];
+  const limit = rate.limitMs;
+  const limitHook = (u: uPlot) => {
+    if (limit === undefined) return;
+    const y = u.valToPos(limit, 'ms', true);
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = theme.red;
+    ctx.setLineDash([2, 3]);
+    ctx.beginPath();
+    ctx.moveTo(u.bbox.left, y);
+    ctx.lineTo(u.bbox.left + u.bbox.width, y);
+    ctx.stroke();
+    ctx.restore();
+  };
+  return {
+    id: 'rate',
+    title: 'Latency against offered load',
+    description: `p50 and p99 latency (solid, left axis) and achieved throughput (dashed, right axis; the grey diagonal is the offered rate) at each offered rate${limit !== undefined ? `; the red dotted line is the search's limit of ${ms(limit)} ms` : ''}.`,
+    signature: `rate:${rate.series.map((s) => s.label).join('|')}:${rate.x.join(',')}:${limit ?? ''}`,
+    note: rate.note,
+    options: {
+      scales: {
+        x: { time: false, distr: rate.x.length > 1 && rate.x[rate.x.length - 1] / rate.x[0] >= 8 ? 3 : 1, log: 10 },
+        ms: { range: (_u, _min, max) => [0, Math.max(max, limit ?? 0) * 1.15 || 1] },
+        ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+      },
+      series,
+      axes: [
+        axis(theme, { values: (_u, splits) => splits.map((v) => `${formatOpsShort(v)}/s`), label: 'offered rate' }),
+        axis(theme, { scale: 'ms', values: (_u, splits) => splits.map(msTick), size: 72 }),
+        axis(theme, { scale: 'ops', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+      ],
+      hooks: { draw: [limitHook] },
+    },
+    data,
+  };
 }
 
 export interface MountedChart {

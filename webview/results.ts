@@ -205,7 +205,7 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
     }, { secondary: true });
     save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
     const body: HTMLElement = spec.id === 'sweep' ? el('div', { class: 'sweep-row' }, target, ...[sweepTable(m)].filter((t): t is HTMLElement => Boolean(t))) : target;
-    const figure = el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), body);
+    const figure = el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), body);
     if (spec.note) figure.append(el('p', { class: 'chart-note' }, spec.note));
     // Insert in spec order.
     const order = specs.map((s) => s.id);

@@ -4,13 +4,14 @@ import { writeFileSync } from 'node:fs';
 import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
 import { compareRuns, comparisonToCsv, comparisonToMarkdown, comparisonToText, type Comparison } from '../results/compare';
 import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
+import { parsePercent } from '../scenario/units';
 import { ExitCode, type Output } from './output';
 
-/** `10%` or `10` → 10; a message when it is not a non-negative number. */
-export function parsePercent(text: string, flag: string): number | string {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-  if (!match) return `${flag} takes a percentage such as 10%, got "${text}"`;
-  return Number(match[1]);
+/** A percentage flag, `10%` or `10` → 10 (the scenario language's rule); a message when it is not one. */
+export function percentOption(text: string, flag: string): number | string {
+  const trimmed = text.trim();
+  const parsed = parsePercent(trimmed.endsWith('%') ? trimmed : `${trimmed}%`);
+  return parsed.ok ? parsed.value : `${flag} takes a percentage such as 10%, got "${text}"`;
 }
 
 /** What `--baseline` names: the run files of a file (one run, or the array `--json` writes), or the pinned ones. */
@@ -38,7 +39,7 @@ export function findBaseline(source: BaselineSource, run: RunFile, scenariosRun:
   return { baseline: readRunFile(path), path };
 }
 
-export interface CompareOptions {
+export interface CompareCommandOptions {
   files: string[];
   markdown: boolean;
   json: boolean;
@@ -50,7 +51,7 @@ export interface CompareOptions {
   root: string;
 }
 
-export function compareCommand(options: CompareOptions, output: Output): ExitCode {
+export function compareCommand(options: CompareCommandOptions, output: Output): ExitCode {
   let runs: RunFile[];
   let source: BaselineSource | undefined;
   try {

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
-import { compareCommand, parsePercent } from './compare';
+import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput } from './output';
 import { mergeCommand } from './merge';
 import { runCommand } from './run';
@@ -102,7 +102,7 @@ function compareMain(argv: string[]): number {
     process.stdout.write(USAGE + '\n');
     return ExitCode.Ok;
   }
-  const noise = values.noise === undefined ? undefined : parsePercent(values.noise, '--noise');
+  const noise = values.noise === undefined ? undefined : percentOption(values.noise, '--noise');
   if (typeof noise === 'string') {
     process.stderr.write(`rbench compare: ${noise}\n`);
     return ExitCode.ScenarioError;
@@ -191,7 +191,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`rbench: ${vars}\n`);
     return ExitCode.ScenarioError;
   }
-  const maxRegression = values['max-regression'] === undefined ? undefined : parsePercent(values['max-regression'], '--max-regression');
+  const maxRegression = values['max-regression'] === undefined ? undefined : percentOption(values['max-regression'], '--max-regression');
   if (typeof maxRegression === 'string') {
     process.stderr.write(`rbench: ${maxRegression}\n`);
     return ExitCode.ScenarioError;

@@ -8,7 +8,8 @@ import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
 import { formatDiagnostic } from '../scenario';
 import { pinBaseline } from '../results/baselines';
-import { checkRegression, compareRuns, comparisonToText } from '../results/compare';
+import { rateCurve, rateCurveText } from '../results/rateCurve';
+import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { resultRows } from '../results/rows';
@@ -183,6 +184,8 @@ function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): Ex
   // The results first: a run whose file cannot be saved still shows what it measured.
   const rows = resultRows(run);
   if (rows.length > 0) output.result(toTextTable(rows));
+  const curve = rateCurve(run);
+  if (curve) output.result(rateCurveText(curve));
   for (const line of runHeadlines(run, { perClient })) output.info(line);
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
@@ -218,9 +221,16 @@ function compareWithBaseline(run: RunFile, source: BaselineSource, scenariosRun:
     output.error(`warning: ${found.warning}`);
     return ExitCode.Ok;
   }
-  output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
-  if (options.maxRegressionPercent === undefined) return ExitCode.Ok;
-  const regressions = checkRegression(found.baseline, run, { maxRegressionPercent: options.maxRegressionPercent });
+  if (options.maxRegressionPercent === undefined) {
+    output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
+    return ExitCode.Ok;
+  }
+  // The table printed is the one the gate judges: one noise rule for both.
+  const limits = { maxRegressionPercent: options.maxRegressionPercent };
+  const comparison = gateComparison(found.baseline, run, limits);
+  output.result(comparisonToText(comparison));
+  const { regressions, withinNoise } = runGate(found.baseline, run, limits, comparison);
+  for (const note of withinNoise) output.info(`within noise  ${run.scenario.name}: ${note}`);
   for (const regression of regressions) output.error(`REGRESSION  ${run.scenario.name}: ${regression.message}`);
   if (regressions.length > 0) return ExitCode.ThresholdFailed;
   output.info(`No regression beyond ${options.maxRegressionPercent}% against the baseline ${found.path}`);

@@ -4,6 +4,8 @@
 // reply. Because the bucket layout is the same, a recorder converts losslessly into an hdr-histogram-js
 // histogram (summary.ts, main thread only) for summaries and the mergeable base64 form in results.
 
+import { percentileRank } from './percentile';
+
 export const HIGHEST_TRACKABLE_US = 60_000_000;
 export const SIGNIFICANT_DIGITS = 3;
 // HdrHistogram's derived constants for lowestDiscernibleValue = 1 and 3 significant digits:
@@ -109,14 +111,14 @@ export class LatencyRecorder {
     return { indexes, counts };
   }
 
-  /** HdrHistogram's getValueAtPercentile (highest equivalent value of the slot reaching the percentile). */
+  /** The value at a percentile by RBench's one rule (engine/percentile.ts). */
   valueAtPercentile(percentile: number): number {
     if (this.totalCount === 0) return 0;
-    const wanted = Math.max(1, Math.floor((Math.min(percentile, 100) / 100) * this.totalCount + 0.5));
+    const wanted = percentileRank(percentile, this.totalCount);
     let cumulative = 0;
     for (let i = this.lowestIndex; i <= this.highestIndex; i++) {
       cumulative += this.counts[i];
-      if (cumulative >= wanted) return highestEquivalentValue(i);
+      if (cumulative >= wanted) return percentile <= 0 ? valueFromIndex(i) : highestEquivalentValue(i);
     }
     return highestEquivalentValue(this.highestIndex);
   }

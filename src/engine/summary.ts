@@ -33,11 +33,12 @@ export function summarize(recorder: LatencyRecorder): { latency: LatencySummary;
             minUs: histogram.minNonZeroValue,
             meanUs: histogram.mean,
             stddevUs: histogram.stdDeviation,
-            p50Us: histogram.getValueAtPercentile(50),
-            p90Us: histogram.getValueAtPercentile(90),
-            p95Us: histogram.getValueAtPercentile(95),
-            p99Us: histogram.getValueAtPercentile(99),
-            p999Us: histogram.getValueAtPercentile(99.9),
+            // RBench's one percentile rule (engine/percentile.ts), not hdr-histogram-js's.
+            p50Us: recorder.valueAtPercentile(50),
+            p90Us: recorder.valueAtPercentile(90),
+            p95Us: recorder.valueAtPercentile(95),
+            p99Us: recorder.valueAtPercentile(99),
+            p999Us: recorder.valueAtPercentile(99.9),
             // The highest value of the top slot, as the timeline reports it (hdr-histogram-js keeps the raw value).
             maxUs: recorder.maxValue(),
           };

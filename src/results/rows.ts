@@ -45,8 +45,10 @@ export function describeValueSize(value: ValuePlan): string {
   }
 }
 
-function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
-  return run.plan.points.find((p) => p.label === pointLabel)?.phases.find((phase) => phase.name === phaseName);
+/** The plan of a phase at a sweep point, found by their labels (a rate search's probes share its one point). */
+export function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
+  const point = run.plan.points.find((p) => p.label === pointLabel) ?? (run.plan.rateSearch ? run.plan.points[0] : undefined);
+  return point?.phases.find((phase) => phase.name === phaseName);
 }
 
 export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, load: LoadResult, result: CommandResult, isTotal: boolean): ResultRow {

@@ -14,6 +14,7 @@ import { evaluateThresholds } from '../results/thresholds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
+import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
 
 export interface LoadPosition {
   point: string;
@@ -45,12 +46,10 @@ export interface ScenarioRunContext {
   onProgress?: (event: RunProgress) => void;
 }
 
-/** How many loads a plan runs: points × repeats × Σ tests over phases. */
+/** How many loads a plan runs (at most, for a rate search): points × repeats × Σ tests over phases. */
 export function countLoads(plan: ScenarioPlan): number {
-  return plan.points.reduce(
-    (sum, point) => sum + plan.repeat * point.phases.reduce((phaseSum, phase) => phaseSum + phase.tests.length, 0),
-    0,
-  );
+  const perPoint = (point: ScenarioPlan['points'][number]) => plan.repeat * point.phases.reduce((phaseSum, phase) => phaseSum + phase.tests.length, 0);
+  return plan.rateSearch ? pointCount(plan) * perPoint(plan.points[0]) : plan.points.reduce((sum, point) => sum + perPoint(point), 0);
 }
 
 export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContext): Promise<RunFile> {
@@ -93,7 +92,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let index = 0;
   let status: RunStatus = 'complete';
   let failure: string | undefined;
-  outer: for (const point of plan.points) {
+  outer: for (const point of pointsToRun(plan, run.points)) {
     const pointResult: PointResult = { label: point.label, sweep: point.sweep, repeats: [], summary: [] };
     run.points.push(pointResult);
     for (let repeat = 0; repeat < plan.repeat; repeat++) {
@@ -145,7 +144,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }
   }
-  run.thresholds = evaluateThresholds(plan.expects, run.points);
+  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
   return finish(run, started, status, failure, control, monitor);
 }
 

@@ -60,6 +60,21 @@ export interface ScenarioPlan {
   writes: boolean;
   /** Set by `rbench run --shard I/N`: this run is part `index` (1-based) of `count`; see src/runner/shard.ts. */
   shard?: { index: number; count: number };
+  /** `find rate where p99 < 2ms`: the runner searches for the highest rate (runner/rateSearch.ts) instead of running `points`' one point once. */
+  rateSearch?: RateSearchPlan;
+}
+
+/** `find rate where METRIC < LIMIT [from RATE] [to RATE]`. */
+export interface RateSearchPlan {
+  metric: Extract<ExpectMetric, 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max'>;
+  /** The limit in microseconds: a probe passes when the metric is below it. */
+  limitUs: number;
+  /** Requests per second: the first probe, and the highest one tried. */
+  fromRate: number;
+  toRate: number;
+  /** The line as written, for messages. */
+  text: string;
+  range: Range;
 }
 
 export interface ServerDirective {

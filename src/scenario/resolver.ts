@@ -2,6 +2,7 @@
 // checked, defaults applied, phases formed, sweeps and suites expanded. Every problem becomes a
 // diagnostic; the plan is produced even for a file with errors (the runner refuses those).
 import type {
+  RateSearchPlan,
   CommandTemplate,
   Expectation,
   KeyPlan,
@@ -33,6 +34,7 @@ import {
   type SettingScope,
 } from './settings';
 import type { SuiteTest } from './suites';
+import { readFind } from './find';
 import { closest } from './suggest';
 import { keyDigits } from './units';
 import {
@@ -128,6 +130,8 @@ interface Section {
   expects: { expectation: Expectation; commandRange?: Range }[];
   sweeps: SweepAxis[];
   items: PhaseItem[];
+  /** `find rate where …` (a scenario's only). */
+  find?: RateSearchPlan;
 }
 
 interface PhaseSection {
@@ -243,6 +247,17 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
         return;
       }
       section.sweeps.push(axis);
+      return;
+    }
+    case 'find': {
+      const search = readFind(input);
+      if (!search) return;
+      const range = rangeOf(line.line, line.contentStart, line.contentEnd);
+      if (section.find) {
+        sink.error(range, 'duplicate-setting', `\`find rate\` is already on line ${section.find.range.start.line + 1} — keep one`);
+        return;
+      }
+      section.find = { ...search, text: line.text.slice(line.contentStart, line.contentEnd), range };
       return;
     }
     case 'suite': {
@@ -403,6 +418,12 @@ function resolveScenario(node: ScenarioNode, file: Section, fileVars: VariableSc
   };
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
+  if (scenario.find) {
+    const counted = points[0]?.phases.some((phase) => phase.measured && phase.load.durationMs === undefined);
+    if (sweeps.length > 0) sink.error(scenario.find.range, 'find-with-sweep', '`find rate` chooses its own rates — remove the `sweep` lines, or this line');
+    else if (counted) sink.error(scenario.find.range, 'find-needs-duration', '`find rate` runs each probe for a fixed time — add `duration 5s` (with a request count, slow probes would take very long)');
+    else plan.rateSearch = scenario.find;
+  }
   return plan;
 }
 
@@ -467,7 +488,7 @@ function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestP
   const sweptRequests = swept.get('requests');
   if (duration && !sweptRequests) load.durationMs = duration.value;
   else load.requests = sweptRequests?.value ?? layer.get('requests')?.value ?? DEFAULT_REQUESTS;
-  const rate = layer.get('rate');
+  const rate = swept.get('rate') ?? layer.get('rate');
   if (rate) load.rate = rate.value;
 
   const keysEntry = layer.get('keys');

@@ -22,6 +22,7 @@ export type SettingKind =
   | 'keys' // N [distribution [parameter]]
   | 'value' // size | min..max | weighted list
   | 'sweep'
+  | 'find' // find rate where METRIC < DURATION [from RATE] [to RATE]
   | 'suite'
   | 'server'
   | 'pattern' // a SCAN MATCH pattern
@@ -348,12 +349,22 @@ export const SETTINGS: readonly SettingInfo[] = [
   {
     name: 'sweep',
     syntax: 'sweep SETTING V1, V2, … | sweep SETTING A..B [step S|step xF]',
-    doc: 'Run the scenario once per value of a setting (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`, `threads`). Several sweep lines form the cross product, the first varying slowest; each point is labelled like `value=100 clients=4`.',
-    values: ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads'],
+    doc: 'Run the scenario once per value of a setting (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`, `threads`, `rate`). Several sweep lines form the cross product, the first varying slowest; each point is labelled like `value=100 clients=4`. `sweep rate 10k/s, 20k/s, 40k/s` runs the load open loop at each rate: latency against offered load.',
+    values: ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads', 'rate'],
     kind: 'sweep',
     scopes: ['scenario'],
     group: 'structure',
     example: 'sweep value 5, 10, 20, 50, 100',
+  },
+  {
+    name: 'find',
+    syntax: 'find rate where METRIC < DURATION [from RATE] [to RATE]',
+    doc: 'Search for the highest open-loop rate whose latency stays under a limit: each probe runs the scenario at one rate (`rate=…` points), doubling from `from` (default 1k/s) until the limit breaks or `to` (default 1M/s) is reached, then halving the gap until the two nearest rates are within 10% (at most 16 probes). Needs `duration`. A probe passes when every measured test\'s METRIC (`mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max`) is under the limit with no errors. Not with `sweep`.',
+    values: ['rate'],
+    kind: 'find',
+    scopes: ['scenario'],
+    group: 'structure',
+    example: 'find rate where p99 < 2ms',
   },
   {
     name: 'suite',
@@ -424,7 +435,7 @@ export function settingInfo(name: string): SettingInfo | undefined {
 export const SETTING_NAMES: readonly string[] = SETTINGS.map((setting) => setting.name);
 
 /** Settings a `sweep` line may vary; the kind of their values. */
-export const SWEEP_AXES: Readonly<Record<string, 'size' | 'count'>> = {
+export const SWEEP_AXES: Readonly<Record<string, 'size' | 'count' | 'rate'>> = {
   value: 'size',
   'key-size': 'count',
   pipeline: 'count',
@@ -432,6 +443,7 @@ export const SWEEP_AXES: Readonly<Record<string, 'size' | 'count'>> = {
   requests: 'count',
   keys: 'count',
   threads: 'count',
+  rate: 'rate',
 };
 
 export const MAX_SWEEP_POINTS = 10_000;

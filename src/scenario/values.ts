@@ -98,7 +98,7 @@ interface Span {
   end: number;
 }
 
-class Reader {
+export class Reader {
   private tokens: ArgLex[] | undefined;
   constructor(readonly input: ValueInput) {
     // Problems in the source line were reported by the parser; substituted text is tokenized now to
@@ -431,7 +431,7 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
   const kind = SWEEP_AXES[axis];
   const info = settingInfo(axis)!;
   const parseValue = (span: Span): number | undefined => {
-    const result = kind === 'size' ? parseSize(span.text) : parseCount(span.text);
+    const result = kind === 'size' ? parseSize(span.text) : kind === 'rate' ? parseRate(span.text, true) : parseCount(span.text);
     if (!result.ok) return reader.fail(span, `\`sweep ${axis}\`: ${result.message}`);
     if (info.min !== undefined && result.value < info.min) return reader.fail(span, `\`${axis}\` must be at least ${info.min}`, 'out-of-range');
     if (info.max !== undefined && result.value > info.max) return reader.fail(span, `\`${axis}\` must be at most ${info.max.toLocaleString('en-US')}`, 'out-of-range');
@@ -466,7 +466,7 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
         if (!(factor > 1)) return reader.fail(parts[2], `a geometric step is a factor above 1, such as \`x2\` — not \`${stepText}\``);
         if (first === 0) return reader.fail(parts[0], 'a geometric range cannot start at 0 — start at 1 or more');
       } else {
-        const parsed = kind === 'size' ? parseSize(stepText) : parseCount(stepText);
+        const parsed = kind === 'size' ? parseSize(stepText) : kind === 'rate' ? parseRate(stepText, true) : parseCount(stepText);
         if (!parsed.ok || parsed.value < 1) return reader.fail(parts[2], `\`step\` takes a whole number above 0 or a factor such as \`x2\` — not \`${stepText}\``);
         step = parsed.value;
       }

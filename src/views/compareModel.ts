@@ -3,7 +3,7 @@
 // series of all runs overlaid on shared axes. Built on results/compare (the same comparison the CLI
 // prints) and the results panel's view-model (its timeline, percentile and sweep series per run).
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
-import { compareRuns, formatChange, metricsShown, METRIC_INFO, verdictCounts, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
+import { compareRuns, formatChange, type CompareOptions, metricsShown, METRIC_INFO, verdictCounts, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
 import type { RunFile } from '../results/runFile';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
 
@@ -81,10 +81,6 @@ export interface CompareViewModel {
   omitted: string[];
 }
 
-export interface CompareOptions {
-  noisePercent?: number;
-}
-
 /**
  * Column labels: the start time when all runs are of one scenario (`11-30 00:03:11`), else the scenario's
  * name; `#n` is added where two would read the same.
@@ -101,7 +97,7 @@ export function compareTitle(runs: readonly Pick<RunFile, 'startedAt' | 'scenari
 }
 
 /** The comparison the panel shows and exports: the runs with their column labels. */
-export function comparisonOf(runs: RunFile[], options: CompareOptions = {}): Comparison {
+export function comparisonOf(runs: RunFile[], options: Pick<CompareOptions, 'noisePercent'> = {}): Comparison {
   return compareRuns(runs, { labels: compareLabels(runs), noisePercent: options.noisePercent });
 }
 
@@ -236,7 +232,7 @@ function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<Co
   return { timeline, percentiles, sweep };
 }
 
-export function buildCompareViewModel(runs: RunFile[], options: CompareOptions = {}): CompareViewModel {
+export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOptions, 'noisePercent'> = {}): CompareViewModel {
   const comparison = comparisonOf(runs, options);
   const labels = comparison.runs.map((run) => run.label);
   const omitted: string[] = [];

@@ -2,12 +2,12 @@
 // files side by side. The webview renders (webview/compare.ts, from src/views/compareModel); this side
 // reads the run files, owns the clipboard and the save dialogs, and checks every message the webview sends.
 import * as vscode from 'vscode';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { comparisonToCsv, comparisonToMarkdown } from '../results/compare';
 import { readRunFile, type RunFile } from '../results/runFile';
 import { comparisonOf, compareTitle } from './compareModel';
 import { pngBytes } from './exportFiles';
-import { newNonce, panelHtml } from './html';
+import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
 import { parseCompareMessage, parseCompareState, type CompareHostMessage, type CompareWebviewMessage } from './messages';
 
 export const COMPARE_PANEL_VIEW_TYPE = 'rbench.compare';
@@ -42,7 +42,7 @@ export class ComparePanel implements vscode.Disposable {
     if (!this.panel) {
       this.adopt(
         vscode.window.createWebviewPanel(COMPARE_PANEL_VIEW_TYPE, 'Compare', vscode.ViewColumn.Active, {
-          ...this.webviewOptions(),
+          ...webviewOptions(this.extensionUri),
           retainContextWhenHidden: true,
           enableFindWidget: true,
         }),
@@ -65,20 +65,10 @@ export class ComparePanel implements vscode.Disposable {
     this.panel?.dispose();
   }
 
-  private webviewOptions(): vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')] };
-  }
-
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     this.ready = false;
-    panel.webview.options = this.webviewOptions();
-    panel.webview.html = panelHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: newNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'compare.js')).toString(),
-      title: 'RBench comparison',
-    });
+    setWebviewHtml(panel.webview, this.extensionUri, 'compare.js', 'RBench comparison');
     this.subscriptions = [panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw))];
     panel.onDidDispose(() => {
       for (const s of this.subscriptions) s.dispose();
@@ -156,14 +146,7 @@ export class ComparePanel implements vscode.Disposable {
 
   private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
     const folder = this.shown.paths[0] ? vscode.Uri.file(dirname(this.shown.paths[0])) : vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
-      filters: { [filterName]: [extension] },
-      saveLabel: 'Save',
-    });
-    if (!target) return undefined;
-    await vscode.workspace.fs.writeFile(target, bytes);
-    return target;
+    return saveWithDialog(folder, fileName, filterName, extension, bytes);
   }
 }
 

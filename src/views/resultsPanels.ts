@@ -3,7 +3,7 @@
 // window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
 // and checks every message the webview sends.
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+
 import { persistenceEvents } from '../redis/monitor';
 import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
 import { runFileSizeProblem } from '../results/runFileSchema';
@@ -11,7 +11,7 @@ import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
 import { FocusReturn } from './focusReturn';
-import { newNonce, panelHtml } from './html';
+import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
 import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
 import { scenarioCandidates } from './scenarioLink';
@@ -35,18 +35,8 @@ interface ViewSource {
   error?: string;
 }
 
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
-}
-
 function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): void {
-  webview.options = webviewOptions(extensionUri);
-  webview.html = panelHtml({
-    cspSource: webview.cspSource,
-    nonce: newNonce(),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.js')).toString(),
-    title,
-  });
+  setWebviewHtml(webview, extensionUri, 'results.js', title);
 }
 
 async function readRun(uri: vscode.Uri): Promise<RunFile> {
@@ -154,14 +144,7 @@ class ResultsWebview implements vscode.Disposable {
 
   private async saveAs(fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
     const folder = this.source.path ? vscode.Uri.file(this.source.path.replace(/[^/\\]+$/, '')) : vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
-      filters: { [filterName]: [extension] },
-      saveLabel: 'Save',
-    });
-    if (!target) return undefined;
-    await vscode.workspace.fs.writeFile(target, bytes);
-    return target;
+    return saveWithDialog(folder, fileName, filterName, extension, bytes);
   }
 }
 

@@ -152,6 +152,24 @@ describe('results panel (browser)', function () {
     await page.close();
   });
 
+  it('shows a rate search as latency against offered load, with the limit and the found rate', async () => {
+    const { panel, run } = await showRun('rate-search', 'light');
+    const page = panel.page;
+    const model = buildViewModel(run);
+    assert.ok(model.rate, 'the view-model has the rate chart');
+    const ink = await chartInk(page);
+    assert.ok(ink.rate > 0, `rate chart drawn: ${JSON.stringify(ink)}`);
+    assert.ok(!('sweep' in ink), 'probes are not drawn as a sweep in search order');
+    assert.ok((await colourInk(page, 'rate', THEMES.light.variables['charts-red'])) > 20, 'the limit line drawn');
+    const note = (await page.textContent('figure[data-chart="rate"] .chart-note')) ?? '';
+    assert.equal(note, model.rate!.note);
+    assert.match(note, /^Highest rate with p90 < 50\.0 ms: [\d,]+\/s \([\d,]+\/s failed; \d+ probes\)\.$/);
+    assert.ok((await tableText(panel)).every((cells) => cells[0].startsWith('rate=')), 'one table row per probe');
+    await assertNoCspViolations(panel);
+    await screenshot(panel, 'results-rate-search-light');
+    await page.close();
+  });
+
   it('shows repeats as median with min–max spread', async () => {
     const { panel, run } = await showRun('repeat');
     const ops = (await tableText(panel)).map((cells) => cells[3]);

@@ -18,6 +18,7 @@ import {
   type SettingInfo,
 } from '../settings';
 import { COMMAND_NAMES } from '../commands';
+import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
 import { code, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
@@ -171,7 +172,7 @@ function keywordItems(cursor: Cursor, range: Range, endsLine: boolean): Completi
 }
 
 /** Kinds whose first value is completed from a list: worth asking again after the keyword. */
-const VALUE_LIST_KINDS = new Set<SettingInfo['kind']>(['switch', 'choice', 'threads', 'sweep', 'suite', 'password', 'target', 'expect']);
+const VALUE_LIST_KINDS = new Set<SettingInfo['kind']>(['switch', 'choice', 'threads', 'sweep', 'suite', 'password', 'target', 'expect', 'find']);
 
 /** Commands completion offers (all of them stay valid when written). */
 const OFFERED_COMMANDS = COMMAND_NAMES.filter(isOfferedCommand);
@@ -254,8 +255,29 @@ function valueItems(cursor: Cursor, info: SettingInfo, slot: ValueSlot): Complet
       return slot.index === 0 ? targetItems(cursor, range) : [];
     case 'expect':
       return expectItems(cursor, slot, range);
+    case 'find':
+      return findItems(slot.index, range);
     default:
       return [];
+  }
+}
+
+/** `find rate where p99 < 2ms from 5k/s to 500k/s`, word by word. */
+function findItems(index: number, range: Range): CompletionItemData[] {
+  const metric = (name: string) => EXPECT_METRICS.find((info) => info.name === name)!;
+  switch (index) {
+    case 0:
+      return wordItems(['rate'], range, () => 'the highest open-loop rate that meets the limit');
+    case 1:
+      return wordItems(['where'], range);
+    case 2:
+      return FIND_METRICS.map((name, i) => ({ label: name, kind: 'value', detail: metric(name).doc, documentation: metricMarkdown(metric(name)), range, sortText: String(i).padStart(3, '0') }));
+    case 3:
+      return wordItems(['<'], range);
+    case 4:
+      return wordItems(['2ms', '500us', '10ms'], range, () => 'the latency limit');
+    default:
+      return index % 2 === 1 ? wordItems(['from', 'to'], range, (word) => (word === 'from' ? 'the first rate probed (default 1k/s)' : 'the highest rate probed (default 1M/s)')) : [];
   }
 }
 

@@ -5,6 +5,7 @@ import { VariableScope } from '../interpolate';
 import { parseDocument, type DocLine, type Interpolation, type ScenarioDocument } from '../parser';
 import type { Position } from '../plan';
 import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settings';
+import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { splitExpect } from '../values';
 import { commandInfo } from './commandInfo';
@@ -71,6 +72,10 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
   const arg = line.args.find((candidate) => within(candidate.start, candidate.end));
   if (!arg) return undefined;
   if (info.kind === 'sweep' && arg === line.args[0] && SWEEP_AXES[arg.value]) return hoverOf(settingMarkdown(settingInfo(arg.value)!), arg.start, arg.end);
+  if (info.kind === 'find' && arg === line.args[2]) {
+    const metric = EXPECT_METRICS.find((candidate) => candidate.name === arg.value && (FIND_METRICS as readonly string[]).includes(candidate.name));
+    if (metric) return hoverOf(`**${metric.name}** — the latency \`find rate\` keeps under the limit\n\n${metric.doc}`, arg.start, arg.end);
+  }
   if (info.kind === 'suite') {
     // `suite set,get`: the test name under the cursor within the comma list.
     for (const match of arg.text.matchAll(/[^,]+/g)) {

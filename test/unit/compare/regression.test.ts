@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkRegression } from '../../../src/results/compare';
+import { checkRegression, compareRuns, gateComparison, runGate } from '../../../src/results/compare';
 import { loadResult, makeRun, setGetRun } from './fixtures';
 
 describe('compare: the regression gate', () => {
@@ -60,4 +60,55 @@ describe('compare: the regression gate', () => {
     const regressions = checkRegression(run(500, 1000), run(500, 500), limits);
     assert.deepEqual(regressions.map((r) => r.message.split(':')[0]), labels.map((label) => `mix [${label}]`));
   });
+
+  describe('agrees with the comparison table', () => {
+    const text = '### set\nrequests 10000\nrepeat 3\nSET k v\n';
+    const repeated = (ops: number[], p99s: number[], id: string) => makeRun({ id, text, results: { '': ops.map((o, i) => [loadResult('main', 'SET', { ops: o, p99: p99s[i] })]) } });
+
+    it('a drop beyond the limit that the table marks noise (overlapping repeat ranges) does not fail, and says why', () => {
+      const before = repeated([10_000, 6_000, 14_000], [1000, 1000, 1000], 'before');
+      const after = repeated([8_500, 5_000, 13_000], [1000, 1000, 1000], 'after');
+      const table = compareRuns([before, after]);
+      assert.equal(table.rows[0].cells[1]!.metrics.ops.delta!.verdict, 'noise', 'the table calls it noise');
+      assert.deepEqual(checkRegression(before, after, limits), []);
+      const { withinNoise } = runGate(before, after, limits);
+      assert.equal(withinNoise.length, 1);
+      assert.match(withinNoise[0], /^SET: throughput dropped 15\.0% \(10,000 → 8,500 ops\/s, medians over 3 and 3 repeats; ranges 6,000–14,000 and 5,000–13,000 ops\/s\), beyond the 10% limit but within noise/);
+    });
+
+    it('a drop whose repeat ranges do not overlap fails, the line naming the medians and the ranges', () => {
+      const before = repeated([10_000, 9_900, 10_100], [1000, 1000, 1000], 'before');
+      const after = repeated([8_000, 7_900, 8_100], [1000, 1000, 1000], 'after');
+      const [regression] = checkRegression(before, after, limits);
+      assert.equal(regression.kind, 'throughput');
+      assert.equal(regression.message, 'SET: throughput dropped 20.0% (10,000 → 8,000 ops/s, medians over 3 and 3 repeats; ranges 9,900–10,100 and 7,900–8,100 ops/s), more than the 10% allowed');
+      assert.equal(gateComparison(before, after, limits).rows[0].cells[1]!.metrics.ops.delta!.verdict, 'worse');
+    });
+
+    it('a limit below the table\'s default noise: the comparison the gate prints uses the limit, so a failing change is never shown as noise', () => {
+      const tight = { maxRegressionPercent: 2 };
+      const after = setGetRun({ set: { ops: 9_700, p99: 1000 }, get: { ops: 20_000, p99: 500 } });
+      assert.deepEqual(checkRegression(baseline, after, tight).map((r) => r.kind), ['throughput']);
+      const printed = gateComparison(baseline, after, tight);
+      assert.equal(printed.noisePercent, 2);
+      assert.equal(printed.rows.find((r) => r.test === 'SET')!.cells[1]!.metrics.ops.delta!.verdict, 'worse');
+    });
+
+    it('never fails a metric the printed comparison marks noise (seeded random repeats)', () => {
+      let seed = 11;
+      const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      for (let round = 0; round < 200; round++) {
+        const series = (base: number) => [0, 1, 2].map(() => Math.round(base * (0.7 + 0.6 * next())));
+        const before = repeated(series(10_000), series(1000), 'before');
+        const after = repeated(series(10_000 * (0.6 + 0.6 * next())), series(1000 * (0.8 + 0.8 * next())), 'after');
+        const comparison = gateComparison(before, after, limits);
+        const cell = comparison.rows[0].cells[1]!;
+        for (const regression of runGate(before, after, limits, comparison).regressions) {
+          const metric = regression.kind === 'throughput' ? 'ops' : 'p99';
+          assert.equal(cell.metrics[metric].delta!.verdict, 'worse', `round ${round}: ${regression.message}`);
+        }
+      }
+    });
+  });
 });
+

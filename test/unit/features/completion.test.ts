@@ -117,7 +117,7 @@ describe('completion', () => {
 
     it('sweep axes after `sweep`, with the axis setting\'s docs', () => {
       const items = complete('### s\nsweep ‸');
-      assert.deepEqual(labels(items), ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads']);
+      assert.deepEqual(labels(items), ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads', 'rate']);
       assert.match(item(items, 'clients').documentation!, /connections/);
     });
 

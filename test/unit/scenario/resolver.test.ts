@@ -276,7 +276,7 @@ describe('resolver: sweeps', () => {
   });
 
   it('reports bad sweeps', () => {
-    assert.match(only(check('### s\nsweep rate 1, 2\nGET k'), 'invalid-value').message, /cannot be swept/);
+    assert.match(only(check('### s\nsweep seed 1, 2\nGET k'), 'invalid-value').message, /cannot be swept/);
     assert.match(only(check('### s\nsweep valu 1\nGET k'), 'invalid-value').message, /did you mean `value`/);
     assert.ok(codes(check('### s\nsweep value 1\nsweep value 2\nGET k')).includes('duplicate-sweep'));
     assert.ok(codes(check('### s\nsweep clients 1..100000\nsweep pipeline 1..100\nGET k')).includes('too-many-points'));

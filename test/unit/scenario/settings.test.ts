@@ -18,8 +18,8 @@ describe('settings table', () => {
     for (const setting of SETTINGS) {
       const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
       const scope = setting.scopes.includes('scenario') ? 'scenario' : 'phase';
-      // A client certificate needs its key; an expect needs no command; a phase line needs a command under it.
-      const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : '';
+      // A client certificate needs its key; a rate search a duration; an expect needs no command; a phase line needs a command under it.
+      const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : '';
       const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k` : `### s\nphase p\n${setting.example}\nGET k`;
       try {
         clean(text, { env });

@@ -1,0 +1,143 @@
+// What differs between compared runs besides the numbers — plan, server, client path, machine, status —
+// so that a changed setup is never read as a regression.
+import type { PhasePlan, ScenarioPlan, ValuePlan, WeightedCommand } from '../scenario/plan';
+import type { Difference, DifferenceKind } from './compare';
+import { formatDuration, formatOps } from './format';
+import { describeValueSize } from './rows';
+import type { RunFile } from './runFile';
+
+function describeValuePlan(value: ValuePlan): string {
+  return value.kind === 'weighted' ? value.choices.map((c) => `${c.size} (weight ${c.weight})`).join(' / ') : describeValueSize(value);
+}
+
+function describeCommand({ weight, command }: WeightedCommand, weighted: boolean): string {
+  const args = command.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : `__${part.placeholder}__`)).join(''));
+  return [weighted ? `${weight}×` : '', command.name, ...args].filter(Boolean).join(' ');
+}
+
+/** The settings of a phase that shape its numbers, as `[field, value]` pairs for side-by-side comparison. */
+export function phaseSettings(phase: PhasePlan): [string, string | null][] {
+  const { load, keys } = phase;
+  const distribution =
+    keys.distribution === 'zipf' ? `zipf ${keys.zipfExponent}` : keys.distribution === 'gaussian' ? `gaussian σ ${keys.gaussianStddev}` : keys.distribution;
+  return [
+    ['measured', phase.measured ? 'yes' : 'no (prefill)'],
+    ['clients', String(load.clients)],
+    ['threads', String(load.threads)],
+    ['pipeline', String(load.pipeline)],
+    ['requests', load.requests !== undefined ? load.requests.toLocaleString('en-US') : null],
+    ['duration', load.durationMs !== undefined ? formatDuration(load.durationMs) : null],
+    ['warmup', formatDuration(load.warmupMs)],
+    ['rate', load.rate !== undefined ? `${formatOps(load.rate)}/s` : 'closed loop'],
+    ['keys', keys.space.toLocaleString('en-US')],
+    ['key distribution', distribution],
+    ['key size', String(keys.size)],
+    ['seed', keys.seed !== undefined ? String(keys.seed) : 'random'],
+    ['value', describeValuePlan(phase.value)],
+    ['tests', phase.tests.map((test) => test.name).join(', ')],
+    ['commands', phase.tests.map((test) => test.commands.map((c) => describeCommand(c, test.commands.length > 1)).join(' + ')).join('; ')],
+  ];
+}
+
+function scenarioSettings(plan: ScenarioPlan, run: RunFile): [string, string][] {
+  return [
+    ['repeat', String(plan.repeat)],
+    ['client', run.client],
+    ['resp', String(plan.target.resp)],
+    ['cluster', plan.target.cluster ? 'yes' : 'no'],
+    ['db', String(plan.target.db ?? 0)],
+  ];
+}
+
+export function serverOf(run: RunFile): string | undefined {
+  const server = run.target.server;
+  return server ? `redis ${server.version} ${server.mode}` : undefined;
+}
+
+export function machineOf(run: RunFile): string {
+  return `${run.machine.cpuModel} (${run.machine.cores} cores)`;
+}
+
+const show = (value: string | null) => value ?? '—';
+
+class DifferenceList {
+  readonly items: Difference[] = [];
+
+  /** Adds a difference when the values are not all equal. */
+  add(kind: DifferenceKind, scope: string, field: string, values: (string | null)[]): void {
+    if (values.every((value) => value === values[0])) return;
+    const text = `${scope ? scope + ': ' : ''}${field}: ${values.map(show).join(' → ')}`;
+    this.items.push({ kind, scope, field, values, text });
+  }
+
+  /** Adds an entry that some runs lack (a point or phase), worded as such. */
+  addPresence(scope: string, field: string, labels: string[], present: boolean[]): void {
+    if (present.every(Boolean)) return;
+    const holders = labels.filter((_, i) => present[i]);
+    const values = present.map((p) => (p ? 'yes' : null));
+    this.items.push({ kind: 'plan', scope, field, values, text: `${scope}: only in ${holders.join(', ')}` });
+  }
+}
+
+/** Union of keys over lists, in first-seen order. */
+function unionOf<T>(lists: T[][], key: (item: T) => string): string[] {
+  const seen = new Set<string>();
+  for (const list of lists) for (const item of list) seen.add(key(item));
+  return [...seen];
+}
+
+function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
+  const settings = runs.map((run) => scenarioSettings(run.plan, run));
+  settings[0].forEach(([field], i) => out.add('plan', '', field, settings.map((s) => s[i][1])));
+
+  const pointLabels = unionOf(runs.map((run) => run.plan.points), (p) => p.label);
+  const severalPhases = runs.some((run) => run.plan.points.some((point) => point.phases.length > 1));
+  for (const label of pointLabels) {
+    const points = runs.map((run) => run.plan.points.find((p) => p.label === label));
+    const pointScope = label ? `point ${label}` : '';
+    if (points.some((p) => !p)) {
+      out.addPresence(pointScope || 'point', 'point', labels, points.map(Boolean));
+      continue;
+    }
+    const phaseNames = unionOf(points.map((p) => p!.phases), (phase) => phase.name);
+    for (const name of phaseNames) {
+      const phases = points.map((p) => p!.phases.find((phase) => phase.name === name));
+      const scope = [pointScope, severalPhases || phases.some((p) => !p) ? `phase ${name}` : ''].filter(Boolean).join(', ');
+      if (phases.some((p) => !p)) {
+        out.addPresence(scope, 'phase', labels, phases.map(Boolean));
+        continue;
+      }
+      const described = phases.map((phase) => phaseSettings(phase!));
+      described[0].forEach(([field], i) => out.add('plan', scope, field, described.map((d) => d[i][1])));
+    }
+  }
+}
+
+function setupDifferences(runs: RunFile[], out: DifferenceList): void {
+  out.add('setup', '', 'scenario', runs.map((run) => run.scenario.name));
+  // Every throwaway server is the same setup (its free port differs run to run); version, config and machine still count.
+  out.add('setup', '', 'target', runs.map((run) => (run.target.local ? 'throwaway redis-server' : run.target.display)));
+  out.add('setup', '', 'server version', runs.map((run) => run.target.server?.version ?? null));
+  out.add('setup', '', 'server mode', runs.map((run) => run.target.server?.mode ?? null));
+  const configKeys = unionOf(runs.map((run) => Object.keys(run.target.server?.config ?? {})), (key) => key);
+  for (const key of configKeys) out.add('setup', '', `server ${key}`, runs.map((run) => run.target.server?.config[key] ?? null));
+  out.add('setup', '', 'machine', runs.map(machineOf));
+}
+
+function statusDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
+  runs.forEach((run, i) => {
+    if (run.status === 'complete') return;
+    const values = runs.map((r) => (r === run ? run.status : null));
+    const text = `${labels[i]} ${run.status === 'failed' ? 'failed' : 'was cancelled'}: partial results${run.error ? ` (${run.error})` : ''}`;
+    out.items.push({ kind: 'status', scope: labels[i], field: 'status', values, text });
+  });
+}
+
+/** Everything that differs between the runs besides the numbers: status first, then the plan, then the setup. */
+export function runDifferences(runs: RunFile[], labels: string[]): Difference[] {
+  const differences = new DifferenceList();
+  statusDifferences(runs, labels, differences);
+  planDifferences(runs, labels, differences);
+  setupDifferences(runs, differences);
+  return differences.items;
+}

@@ -1,0 +1,185 @@
+// A comparison as text for a terminal, Markdown for a pull-request comment, and CSV for spreadsheets.
+import { COMPARED_METRICS, METRIC_INFO, type ComparedMetric, type ComparedRun, type Comparison, type ComparisonCell, type ComparisonRow, type Delta, type Verdict } from './compare';
+import { csvField, renderMarkdownTable, renderTextTable } from './export';
+
+type Style = 'emoji' | 'words';
+
+const VERDICT_MARK: Record<Style, Record<Verdict, string>> = {
+  emoji: { better: '✅', worse: '❌', noise: '~' },
+  words: { better: 'better', worse: 'worse', noise: 'noise' },
+};
+
+/** `+3.1%`, `-12.0%`, or the absolute change when the reference is 0 (`+5`). */
+export function formatChange(metric: ComparedMetric, delta: Delta): string {
+  if (delta.percent !== null) return `${delta.percent >= 0 ? '+' : ''}${delta.percent.toFixed(1)}%`;
+  return `${delta.absolute >= 0 ? '+' : '-'}${METRIC_INFO[metric].format(Math.abs(delta.absolute))}`;
+}
+
+/** `412,345 (+3.1% ✅)`; `—` for a gap. */
+export function formatCell(metric: ComparedMetric, cell: ComparisonCell | null, style: Style = 'emoji'): string {
+  if (!cell) return '—';
+  const { value, delta } = cell.metrics[metric];
+  const text = METRIC_INFO[metric].format(value);
+  return delta ? `${text} (${formatChange(metric, delta)} ${VERDICT_MARK[style][delta.verdict]})` : text;
+}
+
+function describeRun(run: ComparedRun, reference: boolean): string {
+  const facts = [
+    run.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+    run.scenario,
+    run.status,
+    run.server ?? 'server not read',
+    `${run.client} client`,
+    run.target,
+    run.machine,
+  ];
+  return `${run.label}${reference ? ' (reference)' : ''}: ${run.id} — ${facts.join(', ')}`;
+}
+
+/** The metrics worth a line for a row: errors only when some run had any. */
+export function metricsShown(row: ComparisonRow): ComparedMetric[] {
+  return COMPARED_METRICS.filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
+}
+
+interface Grid {
+  columns: { header: string; align: 'left' | 'right' }[];
+  cells: string[][];
+}
+
+/**
+ * The table: a line per row × metric, a column per run. In Markdown a cell holds the value and its change
+ * (`412,345 (+3.1% ✅)`); in text the change and the verdict get columns of their own so that numbers align.
+ */
+function grid(comparison: Comparison, style: Style): Grid {
+  const rows = comparison.rows;
+  const withPoint = rows.some((row) => row.point);
+  const withPhase = new Set(rows.map((row) => row.phase)).size > 1;
+  const split = style === 'words';
+  const columns: Grid['columns'] = [];
+  if (withPoint) columns.push({ header: 'point', align: 'left' });
+  if (withPhase) columns.push({ header: 'phase', align: 'left' });
+  columns.push({ header: 'command', align: 'left' }, { header: 'metric', align: 'left' });
+  comparison.runs.forEach((run, i) => {
+    columns.push({ header: run.label, align: 'right' });
+    if (split && i > 0) columns.push({ header: 'change', align: 'right' }, { header: '', align: 'left' });
+  });
+  const cells: string[][] = [];
+  for (const row of rows) {
+    metricsShown(row).forEach((metric, i) => {
+      const first = i === 0;
+      const line: string[] = [];
+      if (withPoint) line.push(first ? row.point : '');
+      if (withPhase) line.push(first ? row.phase : '');
+      line.push(first ? (row.command === 'total' ? row.test : `${row.test} › ${row.command}`) : '', METRIC_INFO[metric].label);
+      row.cells.forEach((cell, run) => {
+        if (!split) return line.push(formatCell(metric, cell, style));
+        const measured = cell?.metrics[metric];
+        line.push(measured ? METRIC_INFO[metric].format(measured.value) : '—');
+        if (run > 0) line.push(measured?.delta ? formatChange(metric, measured.delta) : '', measured?.delta ? VERDICT_MARK.words[measured.delta.verdict] : '');
+      });
+      cells.push(line);
+    });
+  }
+  return { columns, cells };
+}
+
+/** How many changes of each verdict the comparison holds, over the metrics shown. */
+export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
+  const counts: Record<Verdict, number> = { better: 0, worse: 0, noise: 0 };
+  for (const row of comparison.rows) {
+    for (const cell of row.cells) {
+      if (!cell) continue;
+      for (const metric of metricsShown(row)) {
+        const verdict = cell.metrics[metric].delta?.verdict;
+        if (verdict) counts[verdict]++;
+      }
+    }
+  }
+  return counts;
+}
+
+function summaryLine(comparison: Comparison): string {
+  const counts = verdictCounts(comparison);
+  const gaps = comparison.rows.filter((row) => row.cells.some((cell) => !cell)).length;
+  return (
+    `Against ${comparison.runs[0].label}: ${counts.better} better, ${counts.worse} worse, ${counts.noise} within noise (±${comparison.noisePercent}%)` +
+    (gaps ? `; ${gaps} row${gaps === 1 ? '' : 's'} missing in some run` : '') +
+    '.'
+  );
+}
+
+function title(comparison: Comparison): string {
+  const scenarios = [...new Set(comparison.runs.map((run) => run.scenario))];
+  const runs = comparison.runs.length === 2 ? `${comparison.runs[1].label} vs ${comparison.runs[0].label}` : `${comparison.runs.length} runs`;
+  return `${scenarios.map((s) => `"${s}"`).join(' / ')}: ${runs}`;
+}
+
+const NO_DIFFERENCES = 'No differences in plan, server, client path, machine or status.';
+
+/** For a pull-request comment: the runs, what differs between them, then the numbers. */
+export function comparisonToMarkdown(comparison: Comparison): string {
+  const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+  const lines = [`### RBench comparison: ${title(comparison)}`, ''];
+  comparison.runs.forEach((run, i) => lines.push(`- ${describeRun(run, i === 0).replace(run.id, code(run.id))}`));
+  lines.push('');
+  if (comparison.differences.length > 0) {
+    lines.push(`**⚠️ Differences — read these before the numbers:**`, '');
+    for (const difference of comparison.differences) lines.push(`- ${difference.text}`);
+  } else {
+    lines.push(NO_DIFFERENCES);
+  }
+  lines.push('');
+  const { columns, cells } = grid(comparison, 'emoji');
+  lines.push(renderMarkdownTable(columns, cells));
+  lines.push(`${summaryLine(comparison)} ✅ better, ❌ worse, ~ within noise.`);
+  return lines.join('\n') + '\n';
+}
+
+/** For a terminal: the same as the Markdown, aligned in plain text. */
+export function comparisonToText(comparison: Comparison): string {
+  const lines = [`Comparison: ${title(comparison)}`];
+  comparison.runs.forEach((run, i) => lines.push(`  ${describeRun(run, i === 0)}`));
+  lines.push('');
+  if (comparison.differences.length > 0) {
+    lines.push('Differences (read these before the numbers):');
+    for (const difference of comparison.differences) lines.push(`  ! ${difference.text}`);
+  } else {
+    lines.push(NO_DIFFERENCES);
+  }
+  lines.push('');
+  const { columns, cells } = grid(comparison, 'words');
+  lines.push(renderTextTable(columns, cells) + summaryLine(comparison));
+  return lines.join('\n') + '\n';
+}
+
+/** One line per row × metric × run, in plain units (ops/s, µs, count), for spreadsheets and scripts. */
+export function comparisonToCsv(comparison: Comparison): string {
+  const header = ['point', 'phase', 'test', 'command', 'metric', 'run', 'run_id', 'value', 'min', 'max', 'change', 'change_percent', 'verdict'];
+  const lines = [header.map(csvField).join(',')];
+  const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(value * 1000) / 1000));
+  for (const row of comparison.rows) {
+    for (const metric of COMPARED_METRICS) {
+      row.cells.forEach((cell, i) => {
+        const run = comparison.runs[i];
+        const measured = cell?.metrics[metric];
+        const fields = [
+          row.point,
+          row.phase,
+          row.test,
+          row.command,
+          metric,
+          run.label,
+          run.id,
+          number(measured?.value),
+          number(measured?.spread?.min),
+          number(measured?.spread?.max),
+          number(measured?.delta?.absolute),
+          number(measured?.delta?.percent),
+          measured?.delta?.verdict ?? '',
+        ];
+        lines.push(fields.map(csvField).join(','));
+      });
+    }
+  }
+  return lines.join('\n') + '\n';
+}

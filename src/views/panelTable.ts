@@ -1,0 +1,162 @@
+// The results panel's table: rows from the run's result rows (plus the load running now), its columns,
+// sorting, and the table exported in the order shown. Pure: bundled into the webview and unit-tested.
+import type { LoadStatus } from '../engine/types';
+import { toMarkdown, toRedisBenchmarkCsv } from '../results/export';
+import { formatLatency, formatOps } from '../results/format';
+import type { ResultRow } from '../results/rows';
+import type { LiveLoad } from './liveRun';
+
+export type PanelStatus = LoadStatus | 'running';
+
+/** A table row: a test's total (or a command of a mix) at a point, or the load running now. */
+export interface TableRow {
+  /** Position in run order, for a stable "unsorted" order. */
+  order: number;
+  point: string;
+  phase: string;
+  test: string;
+  /** `total`, or a command of a mix. */
+  command: string;
+  requests: number;
+  opsPerSec: number;
+  /** Min and max throughput over repeats. */
+  opsRange?: [number, number];
+  meanUs: number;
+  p50Us: number;
+  p90Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+  errors: number;
+  errorsByKind: Record<string, number>;
+  status: PanelStatus;
+  /** The result row behind it (absent for the running load): what the CSV and Markdown exports use. */
+  source?: ResultRow;
+}
+
+export type SortKey = 'point' | 'phase' | 'test' | 'requests' | 'opsPerSec' | 'meanUs' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors';
+export const SORT_KEYS: readonly SortKey[] = ['point', 'phase', 'test', 'requests', 'opsPerSec', 'meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs', 'errors'];
+
+export interface SortSpec {
+  key: SortKey;
+  descending: boolean;
+}
+
+export interface ColumnDef {
+  key: SortKey;
+  header: string;
+  numeric: boolean;
+  cell: (row: TableRow) => string;
+}
+
+export function tableRowFrom(row: ResultRow, order: number): TableRow {
+  return {
+    order,
+    point: row.point,
+    phase: row.phase,
+    test: row.test,
+    command: row.command,
+    requests: row.requests,
+    opsPerSec: row.opsPerSec,
+    opsRange: row.opsRange,
+    meanUs: row.meanUs,
+    p50Us: row.p50Us,
+    p90Us: row.p90Us,
+    p99Us: row.p99Us,
+    p999Us: row.p999Us,
+    maxUs: row.maxUs,
+    errors: row.errors,
+    errorsByKind: row.errorsByKind,
+    status: row.status,
+    source: row,
+  };
+}
+
+/** The row of the load running now, from its last completed second. */
+export function runningRow(load: LiveLoad, order: number): TableRow {
+  const last = load.timeline[load.timeline.length - 1];
+  return {
+    order,
+    point: load.at.point,
+    phase: load.at.phase,
+    test: load.at.test,
+    command: 'total',
+    requests: load.tick?.requests ?? 0,
+    opsPerSec: last?.ops ?? 0,
+    meanUs: NaN,
+    p50Us: last?.p50Us ?? NaN,
+    p90Us: NaN,
+    p99Us: last?.p99Us ?? NaN,
+    p999Us: NaN,
+    maxUs: last?.maxUs ?? NaN,
+    errors: load.tick?.errors ?? 0,
+    errorsByKind: {},
+    status: 'running',
+  };
+}
+
+const latencyCell = (us: number) => (Number.isFinite(us) ? formatLatency(us) : '—');
+
+export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
+  const columns: ColumnDef[] = [];
+  if (rows.some((row) => row.point)) columns.push({ key: 'point', header: 'Point', numeric: false, cell: (r) => r.point });
+  if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ key: 'phase', header: 'Phase', numeric: false, cell: (r) => r.phase });
+  columns.push(
+    { key: 'test', header: 'Test', numeric: false, cell: (r) => (r.command === 'total' ? r.test : `${r.test} › ${r.command}`) + (r.status === 'running' ? ' (running)' : '') },
+    { key: 'requests', header: 'Requests', numeric: true, cell: (r) => r.requests.toLocaleString('en-US') },
+    {
+      key: 'opsPerSec',
+      header: 'Ops/s',
+      numeric: true,
+      cell: (r) => formatOps(r.opsPerSec) + (r.opsRange ? ` (${formatOps(r.opsRange[0])}–${formatOps(r.opsRange[1])})` : ''),
+    },
+    { key: 'meanUs', header: 'Mean', numeric: true, cell: (r) => latencyCell(r.meanUs) },
+    { key: 'p50Us', header: 'p50', numeric: true, cell: (r) => latencyCell(r.p50Us) },
+    { key: 'p90Us', header: 'p90', numeric: true, cell: (r) => latencyCell(r.p90Us) },
+    { key: 'p99Us', header: 'p99', numeric: true, cell: (r) => latencyCell(r.p99Us) },
+    { key: 'p999Us', header: 'p99.9', numeric: true, cell: (r) => latencyCell(r.p999Us) },
+    { key: 'maxUs', header: 'Max', numeric: true, cell: (r) => latencyCell(r.maxUs) },
+    {
+      key: 'errors',
+      header: 'Errors',
+      numeric: true,
+      cell: (r) =>
+        r.errors === 0
+          ? '0'
+          : Object.keys(r.errorsByKind).length > 0
+            ? Object.entries(r.errorsByKind)
+                .map(([kind, n]) => `${kind} ${n.toLocaleString('en-US')}`)
+                .join(', ')
+            : r.errors.toLocaleString('en-US'),
+    },
+  );
+  return columns;
+}
+
+/** Rows sorted by a column (a stable sort; unknown values last); no spec: run order. */
+export function sortRows(rows: readonly TableRow[], spec?: SortSpec): TableRow[] {
+  const sorted = [...rows];
+  if (!spec) return sorted.sort((a, b) => a.order - b.order);
+  const key = spec.key;
+  const direction = spec.descending ? -1 : 1;
+  const text = (row: TableRow) => (key === 'test' ? (row.command === 'total' ? row.test : `${row.test} ${row.command}`) : String(row[key]));
+  const numericKey = key !== 'point' && key !== 'phase' && key !== 'test';
+  return sorted.sort((a, b) => {
+    if (numericKey) {
+      const av = a[key] as number;
+      const bv = b[key] as number;
+      const aBad = !Number.isFinite(av);
+      const bBad = !Number.isFinite(bv);
+      if (aBad || bBad) return aBad === bBad ? a.order - b.order : aBad ? 1 : -1;
+      return av === bv ? a.order - b.order : (av - bv) * direction;
+    }
+    const compared = text(a).localeCompare(text(b), 'en', { numeric: true });
+    return compared === 0 ? a.order - b.order : compared * direction;
+  });
+}
+
+/** The table as Markdown or redis-benchmark CSV, in the order shown (the running load left out). */
+export function exportTable(rows: readonly TableRow[], format: 'csv' | 'markdown', spec?: SortSpec): string {
+  const resultRowsInOrder = sortRows(rows, spec).flatMap((row) => (row.source ? [row.source] : []));
+  return format === 'csv' ? toRedisBenchmarkCsv(resultRowsInOrder) : toMarkdown(resultRowsInOrder);
+}

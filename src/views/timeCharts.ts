@@ -1,0 +1,194 @@
+// The results panel's charts over time and over sweep points: the per-second timeline of each load, the
+// persistence events, the server's samples, and each test's median and spread over points or repeats.
+// Pure: bundled into the webview and unit-tested.
+import type { TimelineSecond } from '../engine/types';
+import { formatLatency, formatOps } from '../results/format';
+import type { PersistenceEvent, RunFile } from '../results/runFile';
+import type { ServerSample } from '../redis/types';
+
+/** Latency and throughput over run time (seconds since the run started), one stretch per load with gaps between. */
+export interface TimelineSeries {
+  x: number[];
+  ops: (number | null)[];
+  p50Ms: (number | null)[];
+  p99Ms: (number | null)[];
+  /** Each load's stretch, for labels: [start, end] in run seconds. */
+  segments: { start: number; end: number; label: string }[];
+}
+
+/** Persistence events in run seconds (`bgsave-start` …), drawn as marks on time charts. */
+export interface EventMark {
+  t: number;
+  kind: string;
+  label: string;
+  failed: boolean;
+}
+
+export interface ServerSeries {
+  x: number[];
+  usedMemoryMb: number[];
+  connectedClients: number[];
+}
+
+/** Median and spread of each test over points (a sweep) or over repeats. */
+export interface SweepSeries {
+  /** Swept setting, or `point` for several axes, or `test` when only repeats vary. */
+  axis: string;
+  x: number[];
+  xLabels: string[];
+  log: boolean;
+  series: { label: string; metric: 'ops' | 'p99'; median: (number | null)[]; min: (number | null)[]; max: (number | null)[] }[];
+  /** One row per x: the numbers behind the chart. */
+  table: { label: string; test: string; ops: string; p99: string }[];
+}
+
+/** `value=100 write SET`: the point, the phase when there are several (unless the test is named after it), the test. */
+export function testName(point: string, phase: string, test: string, phases: number): string {
+  return [point, phases > 1 && phase !== test ? phase : '', test].filter(Boolean).join(' ');
+}
+
+export function loadLabel(point: string, phase: string, test: string, repeat: number, repeats: number, phases: number): string {
+  return [testName(point, phase, test, phases), repeats > 1 ? `#${repeat + 1}` : ''].filter(Boolean).join(' ');
+}
+
+export interface TimedLoad {
+  label: string;
+  /** Run seconds at which the load's measured second 0 began. */
+  offset: number;
+  timeline: TimelineSecond[];
+}
+
+export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
+  const x: number[] = [];
+  const ops: (number | null)[] = [];
+  const p50Ms: (number | null)[] = [];
+  const p99Ms: (number | null)[] = [];
+  const segments: TimelineSeries['segments'] = [];
+  const sorted = [...loads].filter((l) => l.timeline.length > 0).sort((a, b) => a.offset - b.offset);
+  for (const load of sorted) {
+    const start = load.offset + load.timeline[0].t;
+    let end = start;
+    // A gap before each stretch, so lines do not join separate loads.
+    if (x.length > 0) {
+      const gapAt = Math.max(x[x.length - 1] + 1e-3, start - 0.5);
+      x.push(gapAt);
+      ops.push(null);
+      p50Ms.push(null);
+      p99Ms.push(null);
+    }
+    for (const second of load.timeline) {
+      // A second is plotted at its end; a cut-short last second at its real end.
+      const t = load.offset + second.t + (second.partialMs !== undefined ? second.partialMs / 1000 : 1);
+      if (x.length > 0 && t <= x[x.length - 1]) continue;
+      x.push(t);
+      ops.push(second.ops);
+      p50Ms.push(second.p50Us / 1000);
+      p99Ms.push(second.p99Us / 1000);
+      end = t;
+    }
+    segments.push({ start, end, label: load.label });
+  }
+  return x.length > 0 ? { x, ops, p50Ms, p99Ms, segments } : undefined;
+}
+
+const EVENT_WORDS: Record<string, string> = {
+  'bgsave-start': 'snapshot started',
+  'bgsave-end': 'snapshot ended',
+  'bgsave-failed': 'snapshot failed',
+  'aof-rewrite-start': 'AOF rewrite started',
+  'aof-rewrite-end': 'AOF rewrite ended',
+  'aof-rewrite-failed': 'AOF rewrite failed',
+};
+
+export function eventMarks(events: readonly PersistenceEvent[]): EventMark[] {
+  return events.map((event) => ({
+    t: event.t / 1000,
+    kind: event.kind,
+    label: EVENT_WORDS[event.kind] ?? event.kind,
+    failed: event.kind.endsWith('-failed'),
+  }));
+}
+
+export function serverSeries(samples: readonly ServerSample[]): ServerSeries | undefined {
+  if (samples.length === 0) return undefined;
+  return {
+    x: samples.map((s) => s.t / 1000),
+    usedMemoryMb: samples.map((s) => s.usedMemory / (1024 * 1024)),
+    connectedClients: samples.map((s) => s.connectedClients),
+  };
+}
+
+export function sweepSeries(run: RunFile): SweepSeries | undefined {
+  // A rate search's probes run in search order, not along an axis: its chart is the rate chart.
+  if (run.plan.rateSearch) return undefined;
+  const repeated = run.points.some((p) => p.repeats.length > 1);
+  if (run.points.length < 2 && !repeated) return undefined;
+  const tests: string[] = [];
+  const phases = new Set(run.points.flatMap((p) => p.summary.map((s) => s.phase))).size;
+  const nameOf = (phase: string, test: string) => testName('', phase, test, phases);
+  for (const point of run.points) for (const s of point.summary) if (!tests.includes(nameOf(s.phase, s.test))) tests.push(nameOf(s.phase, s.test));
+  const table: SweepSeries['table'] = [];
+  const spreadText = (median: number, min: number, max: number, runs: number, format: (v: number) => string) =>
+    runs > 1 ? `${format(median)} (${format(min)}–${format(max)})` : format(median);
+
+  if (run.points.length < 2) {
+    // Repeats only: one x per test.
+    const point = run.points[0];
+    const x = tests.map((_, i) => i + 1);
+    const ops = tests.map((name) => point.summary.find((s) => nameOf(s.phase, s.test) === name));
+    for (const s of point.summary) {
+      table.push({
+        label: nameOf(s.phase, s.test),
+        test: nameOf(s.phase, s.test),
+        ops: spreadText(s.opsPerSec.median, s.opsPerSec.min, s.opsPerSec.max, s.runs, formatOps),
+        p99: spreadText(s.p99Us.median, s.p99Us.min, s.p99Us.max, s.runs, formatLatency),
+      });
+    }
+    return {
+      axis: 'test',
+      x,
+      xLabels: tests,
+      log: false,
+      series: [
+        { label: 'ops/s', metric: 'ops', median: ops.map((s) => s?.opsPerSec.median ?? null), min: ops.map((s) => s?.opsPerSec.min ?? null), max: ops.map((s) => s?.opsPerSec.max ?? null) },
+        { label: 'p99', metric: 'p99', median: ops.map((s) => (s ? s.p99Us.median / 1000 : null)), min: ops.map((s) => (s ? s.p99Us.min / 1000 : null)), max: ops.map((s) => (s ? s.p99Us.max / 1000 : null)) },
+      ],
+      table,
+    };
+  }
+
+  const axes = run.plan.sweepAxes;
+  const single = axes.length === 1 && run.points.every((p) => Number.isFinite(p.sweep[axes[0]]));
+  const x = run.points.map((p, i) => (single ? p.sweep[axes[0]] : i + 1));
+  const positive = x.every((v) => v > 0);
+  const log = single && positive && Math.max(...x) / Math.min(...x) >= 20;
+  const series: SweepSeries['series'] = [];
+  for (const name of tests) {
+    const at = run.points.map((p) => p.summary.find((s) => nameOf(s.phase, s.test) === name));
+    series.push({
+      label: `${name} ops/s`,
+      metric: 'ops',
+      median: at.map((s) => s?.opsPerSec.median ?? null),
+      min: at.map((s) => s?.opsPerSec.min ?? null),
+      max: at.map((s) => s?.opsPerSec.max ?? null),
+    });
+    series.push({
+      label: `${name} p99`,
+      metric: 'p99',
+      median: at.map((s) => (s ? s.p99Us.median / 1000 : null)),
+      min: at.map((s) => (s ? s.p99Us.min / 1000 : null)),
+      max: at.map((s) => (s ? s.p99Us.max / 1000 : null)),
+    });
+  }
+  for (const point of run.points) {
+    for (const s of point.summary) {
+      table.push({
+        label: point.label,
+        test: nameOf(s.phase, s.test),
+        ops: spreadText(s.opsPerSec.median, s.opsPerSec.min, s.opsPerSec.max, s.runs, formatOps),
+        p99: spreadText(s.p99Us.median, s.p99Us.min, s.p99Us.max, s.runs, formatLatency),
+      });
+    }
+  }
+  return { axis: single ? axes[0] : 'point', x, xLabels: run.points.map((p) => p.label), log, series, table };
+}

@@ -1,0 +1,32 @@
+// What the results and comparison panels share as webview hosts: the webview's options (scripts on, local
+// resources only from dist/webview), its HTML with a fresh nonce, and the save dialog for exports.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { newNonce, panelHtml } from './html';
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
+}
+
+/** Sets the webview's options and HTML, loading the bundled `script` (`results.js`, `compare.js`). */
+export function setWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, script: string, title: string): void {
+  webview.options = webviewOptions(extensionUri);
+  webview.html = panelHtml({
+    cspSource: webview.cspSource,
+    nonce: newNonce(),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', script)).toString(),
+    title,
+  });
+}
+
+/** Asks where to save `bytes` (starting in `folder`, named `fileName`) and writes them; undefined when cancelled. */
+export async function saveWithDialog(folder: vscode.Uri | undefined, fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
+    filters: { [filterName]: [extension] },
+    saveLabel: 'Save',
+  });
+  if (!target) return undefined;
+  await vscode.workspace.fs.writeFile(target, bytes);
+  return target;
+}
