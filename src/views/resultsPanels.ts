@@ -3,7 +3,6 @@
 // window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
 // and checks every message the webview sends.
 import * as vscode from 'vscode';
-
 import { persistenceEvents } from '../redis/monitor';
 import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
 import { runFileSizeProblem } from '../results/runFileSchema';
