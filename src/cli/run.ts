@@ -17,6 +17,7 @@ import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 import { scenarioSource } from '../scenario/source';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
+import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
 
 export interface RunOptions {
@@ -172,13 +173,16 @@ function reportRun(run: RunFile, path: string, output: Output): ExitCode {
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
-  output.info(`${run.status === 'complete' ? 'Run saved' : `Run ${run.status}, partial results saved`}: ${path}  (${formatDuration(run.durationMs)})`);
+  const errorStatus = errorStatusVerdict(run);
+  for (const reason of errorStatus.reasons) output.error(`${run.status}  ${reason}`);
+  const saved = run.status === 'complete' || run.status === 'complete-with-errors' ? 'Run saved' : `Run ${run.status}, partial results saved`;
+  output.info(`${saved}${run.status === 'complete-with-errors' ? ' (complete with errors)' : ''}: ${path}  (${formatDuration(run.durationMs)})`);
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);
     return ExitCode.ConnectionError;
   }
   if (run.status === 'cancelled') return ExitCode.Cancelled;
-  return run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;
+  return errorStatus.failed || run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;
 }
 
 /** Prints the comparison with the run's baseline and, with a limit, each regression; returns the gate's verdict. */

@@ -69,7 +69,7 @@ export function scenarioRuns(entries: readonly RunEntry[], file: string | undefi
 
 function iconOf(entry: RunEntry, isBaseline: boolean): RunIcon {
   if (isBaseline) return 'baseline';
-  return entry.status;
+  return entry.status === 'complete-with-errors' ? 'failed' : entry.status;
 }
 
 export function historyRun(entry: RunEntry, options: { now: number; isBaseline: boolean }): HistoryRun {

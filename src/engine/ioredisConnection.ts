@@ -12,7 +12,7 @@ import { LoadError } from './errors';
 import { Random, WeightedTable, type KeySource } from './random';
 import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
 import { errorKind } from './resp/scanner';
-import { CONNECTION_ERROR_KIND } from './stats';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const CHOICE_STREAM = 2;
@@ -127,6 +127,9 @@ export class IoredisConnection extends BudgetedConnection {
   private redis: Redis | undefined;
   private readonly requests: IoredisRequests;
   private inFlight = 0;
+  /** Start time and size of each batch in flight, oldest first (for the wait of timed-out requests). */
+  private readonly batchStarts: number[] = [];
+  private readonly batchCounts: number[] = [];
   private waitingForReady = false;
   private everReady = false;
 
@@ -197,8 +200,16 @@ export class IoredisConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.inFlight > 0 && this.load.measuring) {
       // Labels of abandoned requests are not tracked on this path: count them against the first command.
-      this.load.stats.recordUnanswered(this.requests.commands[0].labelIndex, this.inFlight, kind, text ?? kind);
+      const label = this.requests.commands[0].labelIndex;
+      const now = performance.now();
+      const timedOut = kind === TIMEOUT_ERROR_KIND;
+      // Batches answer in order: the queue holds each unanswered batch's start, oldest first.
+      for (let i = 0; i < this.batchStarts.length; i++) {
+        const waited = timedOut ? Math.round((now - this.batchStarts[i]) * 1000) : undefined;
+        this.load.stats.recordUnanswered(label, this.batchCounts[i], kind, text ?? kind, waited);
+      }
     }
+    this.batchStarts.length = this.batchCounts.length = 0;
     this.inFlight = 0;
     this.finish();
   }
@@ -227,8 +238,12 @@ export class IoredisConnection extends BudgetedConnection {
     const redis = this.redis!;
     const measured = this.load.measuring;
     this.inFlight += count;
+    this.batchStarts.push(from);
+    this.batchCounts.push(count);
     const done = () => {
       this.inFlight -= count;
+      this.batchStarts.shift();
+      this.batchCounts.shift();
       if (closedLoop) {
         // Also when the connection went down: sendNextBatch then waits for ioredis to reconnect.
         if (this.inFlight === 0 && (this.state === State.Running || this.state === State.Down)) this.sendNextBatch();

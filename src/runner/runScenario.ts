@@ -123,7 +123,11 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);
-          if (result.status !== 'complete') {
+          // Errors past the threshold mark the run, which goes on: the figures of the other tests still count.
+          if (result.status === 'complete-with-errors') {
+            status = 'complete-with-errors';
+            failure ??= `${test.name}: ${result.errorStatusReason ?? 'too many errors'}`;
+          } else if (result.status !== 'complete') {
             status = result.status;
             failure = result.error;
             break outer;

@@ -1,0 +1,166 @@
+// A stalled or failing server must never look fast or healthy: the engine's windows, drain, timeouts,
+// timeline and error status against a real redis-server frozen with SIGSTOP/SIGCONT.
+import assert from 'node:assert/strict';
+import Redis from 'ioredis';
+import { runLoad } from '../../../src/engine';
+import { ERROR_STATUS_THRESHOLD } from '../../../src/engine/load';
+import { DRAIN_TIMEOUT_MS } from '../../../src/engine/workerLoad';
+import type { LoadResult } from '../../../src/engine/types';
+import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
+import { useRedisServer } from '../../helpers/redis';
+import { loadRequest, mixTest, singleTest } from './plans';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Freezes the server process `atMs` from now for `forMs`; always resumes it (also when the test fails). */
+export function freezeServer(server: LocalServer, atMs: number, forMs: number): { done: Promise<void>; resume: () => void } {
+  let frozen = false;
+  const resume = () => {
+    if (frozen) process.kill(server.pid, 'SIGCONT');
+    frozen = false;
+  };
+  const done = (async () => {
+    await sleep(atMs);
+    process.kill(server.pid, 'SIGSTOP');
+    frozen = true;
+    await sleep(forMs);
+    resume();
+  })();
+  return { done, resume };
+}
+
+function zeroBuckets(result: LoadResult, from: number, to: number): number {
+  return result.timeline.filter((b) => b.t >= from && b.t + (b.partialMs ?? 1000) / 1000 <= to && b.ops === 0).length;
+}
+
+describe('measurement truth: a frozen server (SIGSTOP/SIGCONT)', function () {
+  this.timeout(40_000);
+  const server = useRedisServer();
+
+  it('duration run: throughput over the planned window, stalled requests time out with their wait, the timeline shows the stall', async () => {
+    // 2 s window; frozen from 0.5 s until well after the window and its drain end.
+    const freezeMs = 2000 + DRAIN_TIMEOUT_MS + 1000;
+    const freeze = freezeServer(server(), 500, freezeMs);
+    let result: LoadResult;
+    try {
+      result = await runLoad(
+        loadRequest(server(), { test: singleTest('SET k:__key__ __value__'), load: { clients: 10, durationMs: 2000, requests: undefined } }),
+      );
+    } finally {
+      freeze.resume();
+    }
+    await freeze.done;
+    assert.equal(result.durationMs, 2000, 'the window is the planned duration, not first send to last reply');
+    assert.equal(result.windowMs, 2000);
+    assert.equal(result.windowKind, 'planned-duration');
+    const timeouts = result.total.errorsByKind.TIMEOUT ?? 0;
+    assert.equal(timeouts, 10, 'one request per client was in flight when the server froze');
+    const answered = result.total.requests - timeouts;
+    assert.ok(Math.abs(result.total.opsPerSec - answered / 2) <= 1, `ops/s ${result.total.opsPerSec} = ${answered} replies / 2 s`);
+    // Each stalled request waited from ~0.5 s to the end of the drain: at least 3 s.
+    assert.ok(result.total.latency.maxUs >= 3_000_000, `max ${result.total.latency.maxUs} µs`);
+    assert.equal(result.total.latency.count, result.total.requests, 'timed-out requests are in the histogram');
+    // 100 ms buckets (a short test), and the frozen part of the window has no replies at all.
+    assert.ok(result.timeline.length >= 18 && result.timeline.length <= 20, `${result.timeline.length} buckets`);
+    assert.ok(result.timeline.every((b) => b.t < 2), 'nothing after the window');
+    assert.ok(zeroBuckets(result, 0.6, 2) >= 13, JSON.stringify(result.timeline.map((b) => [b.t, b.ops])));
+    assert.ok(result.timeline.some((b) => b.t < 0.5 && b.ops > 0));
+  });
+
+  it('duration run: replies that arrive in the drain count with their real latency, not in throughput', async () => {
+    // Frozen from 0.5 s to 2.8 s: the window ends at 2 s, the replies come 0.8 s into the drain.
+    const freeze = freezeServer(server(), 500, 2300);
+    let result: LoadResult;
+    try {
+      result = await runLoad(
+        loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 2000, requests: undefined } }),
+      );
+    } finally {
+      freeze.resume();
+    }
+    await freeze.done;
+    assert.equal(result.total.errors, 0);
+    assert.equal(result.durationMs, 2000);
+    assert.ok(result.drainMs !== undefined && result.drainMs >= 600, `drain ${result.drainMs} ms`);
+    assert.ok(result.total.latency.maxUs >= 2_100_000, `max ${result.total.latency.maxUs} µs`);
+    // The 4 late replies are in the requests but not in ops/s (replies inside the window / window).
+    assert.ok(result.total.opsPerSec * 2 <= result.total.requests - 4 + 1, `${result.total.opsPerSec} ops/s, ${result.total.requests} requests`);
+  });
+
+  it('count run: measured from the first send to the last reply, the stall in max latency and the timeline', async () => {
+    // Open loop at 20k/s for 30k requests (1.5 s of sends), frozen from 0.4 s for 1.5 s.
+    const freeze = freezeServer(server(), 400, 1500);
+    let result: LoadResult;
+    try {
+      result = await runLoad(
+        loadRequest(server(), { test: singleTest('INCR c'), load: { clients: 4, rate: 20_000, requests: 30_000 } }),
+      );
+    } finally {
+      freeze.resume();
+    }
+    await freeze.done;
+    assert.equal(result.status, 'complete');
+    assert.equal(result.windowKind, 'first-send-to-last-reply');
+    assert.equal(result.total.requests, 30_000);
+    assert.ok(result.durationMs >= 1850, `window ${result.durationMs} ms includes the 1.5 s freeze`);
+    assert.ok(Math.abs(result.total.opsPerSec - 30_000_000 / result.durationMs) < 1);
+    assert.ok(result.total.latency.maxUs >= 1_400_000, `max ${result.total.latency.maxUs} µs`);
+    assert.ok(result.total.latency.p99Us >= 500_000, `p99 ${result.total.latency.p99Us} µs: a third of the requests were due in the freeze`);
+    assert.ok(zeroBuckets(result, 0.5, 1.8) >= 11, JSON.stringify(result.timeline.map((b) => [b.t, b.ops])));
+  });
+});
+
+describe('measurement truth: runs that mostly failed', function () {
+  this.timeout(30_000);
+
+  it('OOM on every write ends as complete-with-errors, and says why', async () => {
+    const server = await startLocalServer({ config: [{ name: 'maxmemory', args: ['1mb'] }, { name: 'maxmemory-policy', args: ['noeviction'] }] });
+    try {
+      const result = await runLoad(
+        loadRequest(server, {
+          test: singleTest('SET k:__key__ __value__'),
+          keys: { space: 100_000 },
+          value: { kind: 'fixed', size: 1000 },
+          load: { clients: 4, requests: 20_000 },
+        }),
+      );
+      assert.equal(result.status, 'complete-with-errors');
+      assert.ok((result.total.errorsByKind.OOM ?? 0) > 15_000, JSON.stringify(result.total.errorsByKind));
+      assert.match(result.errorStatusReason ?? '', /of requests failed \(OOM [\d,]+\), above the 1% threshold/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('nothing succeeded: every request an error', async () => {
+    const server = await startLocalServer();
+    try {
+      const redis = new Redis({ host: server.host, port: server.port });
+      await redis.set('s', 'text');
+      redis.disconnect();
+      const result = await runLoad(loadRequest(server, { test: singleTest('LPUSH s x'), load: { clients: 2, requests: 500 } }));
+      assert.equal(result.status, 'complete-with-errors');
+      assert.match(result.errorStatusReason ?? '', /^nothing succeeded: all 500 requests failed \(WRONGTYPE 500\)/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('errors at or below the threshold keep the status complete', async () => {
+    const server = await startLocalServer();
+    try {
+      const redis = new Redis({ host: server.host, port: server.port });
+      await redis.set('s', 'text');
+      redis.disconnect();
+      // 1 in 200 requests fails (0.5%).
+      const result = await runLoad(
+        loadRequest(server, { test: mixTest([[199, 'INCR c'], [1, 'LPUSH s x']]), load: { clients: 2, requests: 20_000 } }),
+      );
+      const share = result.total.errors / result.total.requests;
+      assert.ok(share > 0 && share <= ERROR_STATUS_THRESHOLD, `error share ${share}`);
+      assert.equal(result.status, 'complete');
+    } finally {
+      await server.stop();
+    }
+  });
+});
