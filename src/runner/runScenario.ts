@@ -166,6 +166,7 @@ async function finish(
     run.server.events = persistenceEvents(run.server.samples);
     if (status !== 'failed') run.server.after = await monitor.sampleNow().catch(() => undefined);
     if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
+    if (monitor.gaps.length > 0) run.server.gaps = monitor.gaps;
     await monitor.close();
   }
   control?.disconnect();
