@@ -164,3 +164,34 @@ describe('measurement truth: runs that mostly failed', function () {
     }
   });
 });
+
+describe('measurement truth: open loop pacing', function () {
+  this.timeout(30_000);
+  const server = useRedisServer();
+
+  it('2k/s: sends paced by timers, client CPU well under a core, no CPU-bound verdict', async () => {
+    const cpu = process.cpuUsage();
+    const result = await runLoad(
+      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 10, rate: 2000, durationMs: 3000, requests: undefined } }),
+    );
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    assert.ok(Math.abs(result.total.requests - 6000) <= 60, `${result.total.requests} requests`);
+    // A spinning loop burns a core (about 3 s of CPU in 3 s); pacing by timers needs a few percent.
+    assert.ok(cpuMs < 600, `client CPU ${cpuMs.toFixed(0)} ms for 3 s at 2k/s`);
+    assert.notEqual(result.health.bottleneck, 'client');
+    assert.ok((result.health.eventLoopUtilization ?? 1) < 0.5, `event-loop utilization ${result.health.eventLoopUtilization}`);
+  });
+
+  it('above what the server can take: late sends counted, latency rising through the run', async () => {
+    const result = await runLoad(
+      loadRequest(server(), { test: singleTest('SET k:__key__ __value__'), load: { clients: 1, rate: 1_000_000, durationMs: 1500, requests: undefined } }),
+    );
+    assert.ok(result.openLoop && result.openLoop.lateSends > result.total.requests / 2, `late ${result.openLoop?.lateSends} of ${result.total.requests}`);
+    // Each request waits for the backlog ahead of it: the later in the run, the longer.
+    const first = result.timeline.slice(0, 4).map((b) => b.p50Us);
+    const last = result.timeline.slice(-3).map((b) => b.p50Us);
+    assert.ok(Math.min(...last) > Math.max(...first) && Math.min(...last) > 500_000, `p50 first ${first} µs, last ${last} µs`);
+    assert.ok(result.health.lateShare !== undefined && result.health.lateShare > 0.5);
+  });
+});
