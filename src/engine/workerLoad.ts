@@ -17,6 +17,12 @@ export const CANCEL_DRAIN_MS = 250;
  * the intended time), so only lateness beyond timer slack is worth a warning.
  */
 export const LATE_SEND_THRESHOLD_MS = 3;
+/** Open loop: within this of the next send, nap instead of sleeping on a (millisecond-coarse) timer. */
+const PRECISE_WINDOW_MS = 1;
+/** Open loop: length of one blocking nap before a send (replies wait at most this long to be read). */
+const NAP_MS = 0.1;
+/** Atomics.wait needs a shared cell to wait on; nothing ever notifies it, so a nap always lasts its timeout. */
+const NAP_CELL = new Int32Array(new SharedArrayBuffer(4));
 /** Timeline buckets switch from the fine length to whole seconds once a load has lasted this long. */
 export const FINE_TIMELINE_LIMIT_MS = 10_000;
 /** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
@@ -72,6 +78,8 @@ export class WorkerLoad {
   private windowClosed = false;
   private drainStart = 0;
   private scheduledSends = 0;
+  /** Open loop: time spent napping before sends (idle, though the event loop counts it as busy). */
+  private napMs = 0;
   private cpuStart: number | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private tickTimer: NodeJS.Timeout | undefined;
@@ -154,6 +162,7 @@ export class WorkerLoad {
     this.delayMonitor.enable();
     this.cpuStart = threadCpuMs();
     this.scheduledSends = 0;
+    this.napMs = 0;
     this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
     if (this.config.durationMs !== undefined) {
       this.deadline = this.measureStart + this.config.durationMs;
@@ -288,9 +297,19 @@ export class WorkerLoad {
       else if (due > now && connection.hasBudget() && due < next) next = due;
     }
     if (next === Infinity || next >= this.deadline + this.batchInterval) return;
-    // Always sleep on a timer, never spin: a timer fires up to a millisecond or two late, and that lateness
-    // is already in the latency (it counts from the intended time). Batches due by then go out together.
-    this.tickTimer = setTimeout(this.tick, Math.max(1, next - now));
+    // Never spin. Far from the next send, sleep on a timer (they fire up to a millisecond late). For the
+    // last stretch, nap in short blocking sleeps that use no CPU, polling the socket between naps: a send
+    // then goes out within a nap of its time instead of a timer's millisecond (latency counts from the
+    // intended time, so that lateness would be in every figure).
+    const delay = next - now;
+    if (delay > PRECISE_WINDOW_MS) {
+      this.tickTimer = setTimeout(this.tick, delay - PRECISE_WINDOW_MS);
+    } else {
+      const napStart = performance.now();
+      Atomics.wait(NAP_CELL, 0, 0, Math.min(delay, NAP_MS));
+      if (this.measuring) this.napMs += performance.now() - napStart;
+      this.tickImmediate = setImmediate(this.tick);
+    }
   };
 
   private after(ms: number, fn: () => void): void {
@@ -335,7 +354,12 @@ export class WorkerLoad {
       }
       const cpuEnd = threadCpuMs();
       if (cpuEnd !== undefined && this.cpuStart !== undefined) cpuMs = cpuEnd - this.cpuStart;
-      if (this.eluStart) eventLoopUtilization = performance.eventLoopUtilization(this.eluStart).utilization;
+      if (this.eluStart) {
+        // Naps block the loop without using CPU: they are waiting, not work.
+        const elu = performance.eventLoopUtilization(this.eluStart);
+        const wall = elu.idle + elu.active;
+        eventLoopUtilization = wall > 0 ? Math.max(0, elu.active - this.napMs) / wall : 0;
+      }
       if (this.delayMonitor) {
         this.delayMonitor.disable();
         eventLoopLagP99Ms = this.delayMonitor.count > 0 ? this.delayMonitor.percentile(99) / 1e6 : 0;

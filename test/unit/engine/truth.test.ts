@@ -177,8 +177,9 @@ describe('measurement truth: open loop pacing', function () {
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000;
     assert.ok(Math.abs(result.total.requests - 6000) <= 60, `${result.total.requests} requests`);
-    // A spinning loop burns a core (about 3 s of CPU in 3 s); pacing by timers needs a few percent.
-    assert.ok(cpuMs < 600, `client CPU ${cpuMs.toFixed(0)} ms for 3 s at 2k/s`);
+    // A spinning loop burns a core (about 3 s of CPU in 3 s); pacing by timers needs a few percent
+    // (the bound leaves room for starting the worker thread and a busy shared machine).
+    assert.ok(cpuMs < 900, `client CPU ${cpuMs.toFixed(0)} ms for 3 s at 2k/s`);
     assert.notEqual(result.health.bottleneck, 'client');
     assert.ok((result.health.eventLoopUtilization ?? 1) < 0.5, `event-loop utilization ${result.health.eventLoopUtilization}`);
   });
