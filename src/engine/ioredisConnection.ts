@@ -10,6 +10,7 @@ import { ValueSizes } from './batch';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { LoadError } from './errors';
 import { Random, WeightedTable, type KeySource } from './random';
+import type { Payload } from './payload';
 import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
 import { errorKind } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
@@ -43,7 +44,7 @@ export class IoredisRequests {
     test: TestPlan,
     value: ValuePlan,
     private readonly keys: KeySource,
-    private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[] },
+    private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[]; payload?: Payload },
   ) {
     this.values = new ValueSizes(value);
     this.table = test.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
@@ -72,7 +73,10 @@ export class IoredisRequests {
   private valueArg(size: number): Arg {
     let value = this.valueArgs.get(size);
     if (value === undefined) {
-      value = size <= STRING_VALUE_LIMIT ? String.fromCharCode(VALUE_BYTE).repeat(size) : Buffer.alloc(size, VALUE_BYTE);
+      const payload = this.context.payload;
+      const bytes = payload ? payload.next(size) : Buffer.alloc(size, VALUE_BYTE);
+      // Random bytes are not text: they stay a Buffer (a string would be re-encoded as UTF-8).
+      value = size <= STRING_VALUE_LIMIT && (!payload || payload.ascii) ? bytes.toString('latin1') : bytes;
       this.valueArgs.set(size, value);
     }
     return value;
@@ -98,15 +102,21 @@ export class IoredisRequests {
         if (part.placeholder === 'value') hasValue = true;
       }
       return (key, size) => {
+        const pieces: Buffer[] = [];
         let text = '';
         for (const part of parts) {
           if (typeof part === 'string') text += part;
           else if (part.placeholder === 'key') text += String(key).padStart(width, '0');
           else if (part.placeholder === 'rand_int') text += String(this.randInts.nextInt(this.context.keySpace)).padStart(RAND_INT_WIDTH, '0');
           else if (part.placeholder === 'client') text += client;
-          else text += 'x'.repeat(size);
+          else {
+            pieces.push(Buffer.from(text, 'utf8'), Buffer.from(this.valueArg(size)));
+            text = '';
+          }
         }
-        return text;
+        if (pieces.length === 0) return text;
+        pieces.push(Buffer.from(text, 'utf8'));
+        return Buffer.concat(pieces);
       };
     });
     return {

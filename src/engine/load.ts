@@ -124,6 +124,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     test,
     keys: phase.keys,
     value: phase.value,
+    ...(phase.valueFill ? { valueFill: phase.valueFill } : {}),
     labels,
     labelIndexes,
     pipeline: plan.pipeline,

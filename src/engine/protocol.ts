@@ -1,5 +1,5 @@
 // Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
-import type { ClientPath, KeyPlan, TestPlan, ValuePlan } from '../scenario/plan';
+import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
 import type { SparseCounts } from './histogram';
 import type { LoadStatus } from './types';
@@ -11,6 +11,7 @@ export interface WorkerConfig {
   test: TestPlan;
   keys: KeyPlan;
   value: ValuePlan;
+  valueFill?: ValueFill;
   /** Distinct labels of the test's commands, and the label index of each command. */
   labels: string[];
   labelIndexes: number[];

@@ -2,11 +2,12 @@
 // short program of literal byte runs and fixed-width slots; for a fixed value size the whole command is
 // encoded once and only the slots (key digits, random integers) are rewritten before each send.
 import type { CommandTemplate, Placeholder } from '../../scenario/plan';
+import type { Payload } from '../payload';
 import type { Random } from '../random';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
-/** Value payloads are this byte repeated (redis-benchmark uses 'x' too). */
+/** Value bytes when no payload is given (redis-benchmark ≤ 6.0's fill; the engine passes a Payload). */
 export const VALUE_BYTE = 0x78;
 
 const CRLF = Buffer.from('\r\n');
@@ -53,6 +54,8 @@ export interface CommandContext {
   keyWidth: number;
   /** Global connection index, what `__client__` expands to. */
   client: number;
+  /** Where value bytes come from; absent: VALUE_BYTE repeated. */
+  payload?: Payload;
 }
 
 /** Where the rewritable slots of an encoding are, relative to its start. */
@@ -194,7 +197,7 @@ export class CompiledCommand {
           offset += RAND_INT_WIDTH;
           break;
         case Op.Value:
-          target.fill(VALUE_BYTE, offset, offset + valueSize);
+          this.writeValue(target, offset, valueSize);
           offset += valueSize;
           break;
       }
@@ -232,13 +235,19 @@ export class CompiledCommand {
       return offset + RAND_INT_WIDTH;
     }
     if (op === Op.Value) {
-      target.fill(VALUE_BYTE, offset, offset + valueSize);
+      this.writeValue(target, offset, valueSize);
       return offset + valueSize;
     }
     const length = this.argFixed[i] + this.argValues[i] * valueSize;
     const header = Buffer.from(`$${length}\r\n`);
     target.set(header, offset);
     return offset + header.length;
+  }
+
+  private writeValue(target: Uint8Array, offset: number, size: number): void {
+    const payload = this.context.payload;
+    if (payload) payload.writeInto(target, offset, size);
+    else target.fill(VALUE_BYTE, offset, offset + size);
   }
 
   private push(op: Op, literal?: Buffer, fixedLength = 0, values = 0): void {
