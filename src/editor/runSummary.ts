@@ -1,5 +1,6 @@
 // What the editor says about a finished run: a one-line headline (CodeLens, notification), the report in
 // the output channel, and the Test Explorer verdict. Built on results/ (rows, format, export, warnings).
+import { errorStatusVerdict } from '../results/errorStatus';
 import { toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
 import { resultRows } from '../results/rows';
@@ -57,6 +58,10 @@ export function testVerdict(run: RunFile): TestVerdict {
   if (run.status === 'failed') return { kind: 'errored', message: run.error ?? 'the run failed' };
   if (run.status === 'cancelled') return { kind: 'skipped', message: 'cancelled; partial results saved' };
   const failed = run.thresholds.filter((outcome) => !outcome.passed);
-  if (failed.length > 0) return { kind: 'failed', failures: failed.map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation })) };
+  const failures = failed.map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation }));
+  // Errors past the threshold fail the test unless the scenario accepts them (results/errorStatus.ts).
+  const errors = errorStatusVerdict(run);
+  if (errors.failed) failures.push({ message: `complete with errors: ${errors.reasons.join('; ')}`, expectation: '' });
+  if (failures.length > 0) return { kind: 'failed', failures };
   return { kind: 'passed' };
 }

@@ -46,6 +46,22 @@ describe('editor: Test Explorer verdicts', () => {
     assert.deepEqual(testVerdict(runFileOf(plan, [loadResult('GET', 3000, 500)])), { kind: 'passed' });
   });
 
+  it('fails a run complete with errors unless the scenario accepts them; never one where nothing succeeded', () => {
+    const errored = (errors: number) => {
+      const load = loadResult('SET', 1000, 500, 'complete-with-errors');
+      load.total = { ...load.total, requests: 1000, errors, errorsByKind: { OOM: errors } };
+      load.commands = [{ ...load.commands[0], requests: 1000, errors, errorsByKind: { OOM: errors } }];
+      load.errorStatusReason = `${errors / 10}% of requests failed (OOM ${errors}), above the 1% threshold`;
+      return load;
+    };
+    const bare = testVerdict(runFileOf(planOf('### s\nSET k v\n'), [errored(800)], { status: 'complete-with-errors' }));
+    assert.equal(bare.kind, 'failed');
+    assert.match(bare.kind === 'failed' ? bare.failures[0].message : '', /^complete with errors: SET: 80% of requests failed \(OOM 800\)/);
+    const accepting = planOf('### s\nSET k v\nexpect error-rate < 100%\n');
+    assert.deepEqual(testVerdict(runFileOf(accepting, [errored(800)], { status: 'complete-with-errors' })), { kind: 'passed' });
+    assert.equal(testVerdict(runFileOf(planOf('### s\nSET k v\nexpect error-rate <= 100%\n'), [errored(1000)], { status: 'complete-with-errors' })).kind, 'failed');
+  });
+
   it('errors on a failed run, with its message, and skips a cancelled one', () => {
     const plan = planOf('### g\nGET k\n');
     assert.deepEqual(testVerdict(runFileOf(plan, [], { status: 'failed', error: 'cannot connect to 127.0.0.1:1: connection refused' })), {
