@@ -27,11 +27,33 @@ export function encodeInlineCommand(args: string[]): Buffer {
   return Buffer.from(args.join(' ') + '\r\n', 'utf8');
 }
 
+/** ASCII digits of 000 … 999, three bytes each: key and `__rand_int__` digits are written three at a time. */
+const DIGIT_TRIPLES = (() => {
+  const table = new Uint8Array(3000);
+  for (let i = 0; i < 1000; i++) {
+    table[3 * i] = 48 + Math.floor(i / 100);
+    table[3 * i + 1] = 48 + (Math.floor(i / 10) % 10);
+    table[3 * i + 2] = 48 + (i % 10);
+  }
+  return table;
+})();
+
 /** Writes `value` as exactly `width` decimal digits, left-padded with '0' (the slot width always fits the largest value). */
 export function writeDigits(target: Uint8Array, offset: number, width: number, value: number): void {
-  for (let at = offset + width - 1; at >= offset; at--) {
+  let at = offset + width;
+  // Hot path (a key and a random integer per request): one division per three digits.
+  while (at - offset >= 3) {
+    const quotient = Math.floor(value / 1000);
+    const triple = (value - quotient * 1000) * 3;
+    target[at - 3] = DIGIT_TRIPLES[triple];
+    target[at - 2] = DIGIT_TRIPLES[triple + 1];
+    target[at - 1] = DIGIT_TRIPLES[triple + 2];
+    value = quotient;
+    at -= 3;
+  }
+  while (at > offset) {
     const quotient = Math.floor(value / 10);
-    target[at] = 48 + (value - quotient * 10);
+    target[--at] = 48 + (value - quotient * 10);
     value = quotient;
   }
 }
