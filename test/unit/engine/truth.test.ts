@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import { ERROR_STATUS_THRESHOLD } from '../../../src/engine/load';
 import { DRAIN_TIMEOUT_MS } from '../../../src/engine/workerLoad';
-import type { LoadResult } from '../../../src/engine/types';
+import type { LoadRequest, LoadResult } from '../../../src/engine/types';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
 import { useRedisServer } from '../../helpers/redis';
 import { loadRequest, mixTest, singleTest } from './plans';
@@ -29,6 +29,24 @@ export function freezeServer(server: LocalServer, atMs: number, forMs: number): 
   return { done, resume };
 }
 
+/**
+ * Runs a load while the server is frozen from `atMs` after measuring began (known from the first 100 ms
+ * bucket, so a slow start on a busy machine does not shift the freeze) for `forMs`.
+ */
+async function runWhileFrozen(server: LocalServer, atMs: number, forMs: number, request: LoadRequest): Promise<LoadResult> {
+  let freeze: ReturnType<typeof freezeServer> | undefined;
+  try {
+    return await runLoad(request, {
+      onTick: (tick) => {
+        if (!freeze && tick.lastSecond) freeze = freezeServer(server, Math.max(0, atMs - 100), forMs);
+      },
+    });
+  } finally {
+    freeze?.resume();
+    await freeze?.done;
+  }
+}
+
 function zeroBuckets(result: LoadResult, from: number, to: number): number {
   return result.timeline.filter((b) => b.t >= from && b.t + (b.partialMs ?? 1000) / 1000 <= to && b.ops === 0).length;
 }
@@ -40,16 +58,12 @@ describe('measurement truth: a frozen server (SIGSTOP/SIGCONT)', function () {
   it('duration run: throughput over the planned window, stalled requests time out with their wait, the timeline shows the stall', async () => {
     // 2 s window; frozen from 0.5 s until well after the window and its drain end.
     const freezeMs = 2000 + DRAIN_TIMEOUT_MS + 1000;
-    const freeze = freezeServer(server(), 500, freezeMs);
-    let result: LoadResult;
-    try {
-      result = await runLoad(
-        loadRequest(server(), { test: singleTest('SET k:__key__ __value__'), load: { clients: 10, durationMs: 2000, requests: undefined } }),
-      );
-    } finally {
-      freeze.resume();
-    }
-    await freeze.done;
+    const result = await runWhileFrozen(
+      server(),
+      500,
+      freezeMs,
+      loadRequest(server(), { test: singleTest('SET k:__key__ __value__'), load: { clients: 10, durationMs: 2000, requests: undefined } }),
+    );
     assert.equal(result.durationMs, 2000, 'the window is the planned duration, not first send to last reply');
     assert.equal(result.windowMs, 2000);
     assert.equal(result.windowKind, 'planned-duration');
@@ -69,16 +83,12 @@ describe('measurement truth: a frozen server (SIGSTOP/SIGCONT)', function () {
 
   it('duration run: replies that arrive in the drain count with their real latency, not in throughput', async () => {
     // Frozen from 0.5 s to 2.8 s: the window ends at 2 s, the replies come 0.8 s into the drain.
-    const freeze = freezeServer(server(), 500, 2300);
-    let result: LoadResult;
-    try {
-      result = await runLoad(
-        loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 2000, requests: undefined } }),
-      );
-    } finally {
-      freeze.resume();
-    }
-    await freeze.done;
+    const result = await runWhileFrozen(
+      server(),
+      500,
+      2300,
+      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 2000, requests: undefined } }),
+    );
     assert.equal(result.total.errors, 0);
     assert.equal(result.durationMs, 2000);
     assert.ok(result.drainMs !== undefined && result.drainMs >= 600, `drain ${result.drainMs} ms`);
@@ -89,16 +99,12 @@ describe('measurement truth: a frozen server (SIGSTOP/SIGCONT)', function () {
 
   it('count run: measured from the first send to the last reply, the stall in max latency and the timeline', async () => {
     // Open loop at 20k/s for 30k requests (1.5 s of sends), frozen from 0.4 s for 1.5 s.
-    const freeze = freezeServer(server(), 400, 1500);
-    let result: LoadResult;
-    try {
-      result = await runLoad(
-        loadRequest(server(), { test: singleTest('INCR c'), load: { clients: 4, rate: 20_000, requests: 30_000 } }),
-      );
-    } finally {
-      freeze.resume();
-    }
-    await freeze.done;
+    const result = await runWhileFrozen(
+      server(),
+      400,
+      1500,
+      loadRequest(server(), { test: singleTest('INCR c'), load: { clients: 4, rate: 20_000, requests: 30_000 } }),
+    );
     assert.equal(result.status, 'complete');
     assert.equal(result.total.requests, 30_000);
     assert.ok(result.durationMs >= 1850, `window ${result.durationMs} ms includes the 1.5 s freeze`);
@@ -132,36 +138,30 @@ describe('measurement truth: runs that mostly failed', function () {
     }
   });
 
-  it('nothing succeeded: every request an error', async () => {
-    const server = await startLocalServer();
-    try {
-      const redis = new Redis({ host: server.host, port: server.port });
+  describe('with a string key `s` that list commands fail on', () => {
+    const server = useRedisServer();
+    beforeEach(async () => {
+      const redis = new Redis({ host: server().host, port: server().port });
+      await redis.flushall();
       await redis.set('s', 'text');
       redis.disconnect();
-      const result = await runLoad(loadRequest(server, { test: singleTest('LPUSH s x'), load: { clients: 2, requests: 500 } }));
+    });
+
+    it('nothing succeeded: every request an error', async () => {
+      const result = await runLoad(loadRequest(server(), { test: singleTest('LPUSH s x'), load: { clients: 2, requests: 500 } }));
       assert.equal(result.status, 'complete-with-errors');
       assert.match(result.errorStatusReason ?? '', /^nothing succeeded: all 500 requests failed \(WRONGTYPE 500\)/);
-    } finally {
-      await server.stop();
-    }
-  });
+    });
 
-  it('errors at or below the threshold keep the status complete', async () => {
-    const server = await startLocalServer();
-    try {
-      const redis = new Redis({ host: server.host, port: server.port });
-      await redis.set('s', 'text');
-      redis.disconnect();
+    it('errors at or below the threshold keep the status complete', async () => {
       // 1 in 200 requests fails (0.5%).
       const result = await runLoad(
-        loadRequest(server, { test: mixTest([[199, 'INCR c'], [1, 'LPUSH s x']]), load: { clients: 2, requests: 20_000 } }),
+        loadRequest(server(), { test: mixTest([[199, 'INCR c'], [1, 'LPUSH s x']]), load: { clients: 2, requests: 20_000 } }),
       );
       const share = result.total.errors / result.total.requests;
       assert.ok(share > 0 && share <= ERROR_STATUS_THRESHOLD, `error share ${share}`);
       assert.equal(result.status, 'complete');
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
 
