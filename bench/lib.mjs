@@ -1,6 +1,6 @@
 // Shared helpers for the bench scripts: a throwaway redis-server, running commands, medians.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -46,24 +46,41 @@ export async function startServer() {
   };
 }
 
+/**
+ * spawnSync under /usr/bin/time: the result plus the child's CPU time (user + sys, ms), which Node's
+ * spawnSync does not report. Without /usr/bin/time, cpuMs is NaN.
+ */
+export function spawnTimed(command, args, options = {}) {
+  if (!existsSync('/usr/bin/time')) return { ...spawnSync(command, args, { encoding: 'utf8', ...options }), cpuMs: NaN };
+  const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-time-'));
+  try {
+    const out = join(dir, 'time');
+    const result = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', out, command, ...args], { encoding: 'utf8', ...options });
+    const [user, sys] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    return { ...result, cpuMs: (user + sys) * 1000 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs a scenario text with `rbench run`; returns the parsed run files. */
-export function rbenchRun(scenarioText, url, extraArgs = []) {
+/** Runs a scenario text with `rbench run`; returns the parsed run files (and, timed, `cpuMs` of the process). */
+export function rbenchRun(scenarioText, url, extraArgs = [], { timed = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-run-'));
   try {
     const file = join(dir, 'bench.rbench');
     writeFileSync(file, scenarioText);
     const json = join(dir, 'out.json');
-    const result = spawnSync(process.execPath, [cli, 'run', file, '--url', url, '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs], {
-      encoding: 'utf8',
-    });
+    const args = [cli, 'run', file, '--url', url, '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs];
+    const result = timed ? spawnTimed(process.execPath, args) : spawnSync(process.execPath, args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`rbench run failed (${result.status}): ${result.stderr}`);
-    return JSON.parse(readFileSync(json, 'utf8'));
+    const runs = JSON.parse(readFileSync(json, 'utf8'));
+    return timed ? Object.assign(runs, { cpuMs: result.cpuMs }) : runs;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

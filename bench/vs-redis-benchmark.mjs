@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // RBench's engine against redis-benchmark on the same machine and the same throwaway server:
 // A B A B … with the same clients, pipeline, request count, key space and value size.
-// Prints the median ratio rbench/redis-benchmark per configuration.
+// Prints the median ratio rbench/redis-benchmark per configuration, for throughput and for client CPU
+// per request (user + sys of each tool's process, from /usr/bin/time; process start-up included for both).
 //
 //   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"]
-import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { ensureBuilt, median, rbenchRun, startServer } from './lib.mjs';
+import { ensureBuilt, median, rbenchRun, spawnTimed, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { pairs: { type: 'string', default: '3' }, client: { type: 'string', default: 'fast' }, only: { type: 'string' } },
@@ -27,41 +27,48 @@ const KEYSPACE = 100_000;
 
 function redisBenchmark(port, c) {
   const args = ['-p', String(port), '-t', c.test, '-n', String(c.requests), '-c', String(c.clients), '-P', String(c.pipeline), '-d', String(c.size), '-r', String(KEYSPACE), '--csv'];
-  const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
+  const result = spawnTimed('redis-benchmark', args);
   const line = result.stdout.trim().split('\n').find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
   if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
-  return Number(JSON.parse(`[${line}]`)[1]);
+  return { ops: Number(JSON.parse(`[${line}]`)[1]), cpuUs: (result.cpuMs * 1000) / c.requests };
 }
 
 function rbench(port, c) {
   const command = c.test === 'set' ? 'SET key:__rand_int__ __value__' : 'GET key:__rand_int__';
-  const scenario = `### ${c.name}\nclient ${values.client}\nclients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue ${c.size}\n${command}\n`;
-  const [run] = rbenchRun(scenario, `redis://127.0.0.1:${port}`);
-  const load = run.points[0].repeats[0][0];
+  const scenario = `### ${c.name}\nclient ${values.client}\nclients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue ${c.size}\nvalue-fill redis-benchmark\n${command}\n`;
+  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true });
+  const load = runs[0].points[0].repeats[0][0];
   if (load.total.requests !== c.requests) throw new Error(`rbench counted ${load.total.requests} of ${c.requests} replies`);
-  return load.total.opsPerSec;
+  return { ops: load.total.opsPerSec, cpuUs: (runs.cpuMs * 1000) / c.requests };
 }
 
 ensureBuilt();
 const server = await startServer();
 console.log(`redis-server on ${server.port}; ${pairs} pairs per configuration, client path ${values.client}\n`);
-console.log('configuration      redis-benchmark      rbench   ratio (median of pairs)');
+console.log('configuration      redis-benchmark      rbench   ratio (median of pairs)        CPU µs/request: redis-benchmark  rbench  ratio');
 try {
   for (const c of configs) {
     const ratios = [];
     const rb = [];
     const ours = [];
+    const cpuRb = [];
+    const cpuOurs = [];
+    const cpuRatios = [];
     // GET needs the keys: fill them once with redis-benchmark's own SET.
     if (c.test === 'get') redisBenchmark(server.port, { ...c, test: 'set', requests: KEYSPACE * 3 });
     for (let i = 0; i < pairs; i++) {
       const a = redisBenchmark(server.port, c);
       const b = rbench(server.port, c);
-      rb.push(a);
-      ours.push(b);
-      ratios.push(b / a);
+      rb.push(a.ops);
+      ours.push(b.ops);
+      ratios.push(b.ops / a.ops);
+      cpuRb.push(a.cpuUs);
+      cpuOurs.push(b.cpuUs);
+      cpuRatios.push(b.cpuUs / a.cpuUs);
     }
     console.log(
-      `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]`,
+      `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]` +
+        `   ${median(cpuRb).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${cpuRatios.map((r) => r.toFixed(2)).join(' ')}] (lower is better)`,
     );
   }
 } finally {

@@ -3,6 +3,7 @@
 import uPlot from 'uplot';
 import { formatLatency, formatOpsShort } from '../src/results/format';
 import type { EventMark, ViewModel } from '../src/views/model';
+import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
 
 
@@ -21,12 +22,7 @@ export interface ChartSpec {
   note?: string;
 }
 
-export const seconds = (t: number) => {
-  if (t < 60) return Number.isInteger(t) ? `${t}s` : `${t.toFixed(1)}s`;
-  const m = Math.floor(t / 60);
-  const s = Math.round(t % 60);
-  return s ? `${m}m${String(s).padStart(2, '0')}s` : `${m}m`;
-};
+export const seconds = (t: number) => secondsLabel(t);
 export const ms = (v: number) => (v === 0 ? '0' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
 export const msTick = (v: number | null) => (v === null ? '' : `${ms(v)} ms`);
 
@@ -178,14 +174,14 @@ export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series
     ],
     axes: [
       axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? '') }),
-      axis(theme, { values: (_u, splits) => splits.map(msTick), size: 72 }),
+      axis(theme, { values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
     ],
   };
 }
 
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];
-  const timeAxis = axis(theme, { values: (_u, splits) => splits.map(seconds) });
+  const timeAxis = axis(theme, { values: (_u, splits) => timeTicks(splits) });
 
   if (model.timeline) {
     const t = model.timeline;
@@ -206,7 +202,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         axes: [
           timeAxis,
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
         ],
         hooks: { draw: [marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
       },
@@ -325,7 +321,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         axes: [
           axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: numericAxis ? sw.axis : undefined }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
         ],
         hooks: { draw: [whiskersHook(spreads)] },
       },

@@ -3,6 +3,7 @@
 import type uPlot from 'uplot';
 import { formatOpsShort } from '../src/results/format';
 import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
+import { timeTicks } from '../src/views/ticks';
 import { axis, colour, legendValue, ms, msTick, percentileChartOptions, seconds, type ChartSpec } from './_charts';
 import type { Theme } from './_theme';
 
@@ -41,7 +42,7 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
           ...t.series.map((s) => (s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms'))),
         ],
         axes: [
-          axis(theme, { values: (_u, splits) => splits.map(seconds) }),
+          axis(theme, { values: (_u, splits) => timeTicks(splits) }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
         ],

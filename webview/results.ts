@@ -67,7 +67,7 @@ function renderHeader(m: ViewModel): void {
   ];
   const meta = el('dl', { class: 'meta' }, ...facts.map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))));
   const parts: Node[] = [title, meta];
-  if (h.error) parts.push(el('p', { class: 'error-message', role: 'alert' }, `${h.status === 'cancelled' ? 'Cancelled' : 'Failed'}: ${h.error}`));
+  if (h.error) parts.push(el('p', { class: 'error-message', role: 'alert' }, `${h.status === 'cancelled' ? 'Cancelled' : h.status === 'complete-with-errors' ? 'Complete with errors' : 'Failed'}: ${h.error}`));
   if (h.progress) {
     const bar = custom('vscode-progress-bar', { 'aria-label': 'Run progress', max: '1' });
     if (h.fraction === undefined) bar.setAttribute('indeterminate', '');

@@ -19,6 +19,7 @@ import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
 import { savedLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
+import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
 
 export interface RunOptions {
@@ -192,6 +193,8 @@ function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): Ex
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
+  const errorStatus = errorStatusVerdict(run);
+  for (const reason of errorStatus.reasons) output.error(`${run.status}  ${reason}`);
   if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
   if (path) output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
   let code = ExitCode.Ok;
@@ -199,7 +202,7 @@ function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): Ex
     output.error(`error: ${run.error ?? 'the run failed'}`);
     code = ExitCode.ConnectionError;
   } else if (run.status === 'cancelled') code = ExitCode.Cancelled;
-  else if (run.thresholds.some((outcome) => !outcome.passed)) code = ExitCode.ThresholdFailed;
+  else if (errorStatus.failed || run.thresholds.some((outcome) => !outcome.passed)) code = ExitCode.ThresholdFailed;
   if (saveError) {
     output.error(`error: ${saveError}`);
     code = Math.max(code, ExitCode.SaveError);

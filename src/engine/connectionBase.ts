@@ -1,7 +1,8 @@
 // What the fast and the ioredis load connections share: the life cycle, the measured request budget and
 // when a connection counts as finished. Only per-batch and life-cycle code lives here; sending requests,
 // reading replies and recording stay in the subclasses, with no indirection added per request.
-import { keyWidth, type BatchContext } from './batch';
+import { keyWidth, ValueSizes, type BatchContext } from './batch';
+import { payloadFor } from './payload';
 import type { WorkerConfig } from './protocol';
 import { createKeySource, type KeySource } from './random';
 import type { LoadConnection, WorkerLoad } from './workerLoad';
@@ -25,6 +26,7 @@ export function requestSource(config: WorkerConfig, index: number): { keys: KeyS
       keySpace: Math.max(1, config.keys.space),
       keyWidth: keyWidth(config.keys.space, config.keys.size),
       labelIndexes: config.labelIndexes,
+      payload: payloadFor(config.valueFill, config.seed, new ValueSizes(config.value).max),
     },
   };
 }

@@ -8,7 +8,7 @@ import { BatchBuilder } from './batch';
 import { openSocket, type RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { ReplyScanner, RespProtocolError } from './resp/scanner';
-import { CONNECTION_ERROR_KIND } from './stats';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
@@ -239,19 +239,23 @@ export class FastConnection extends BudgetedConnection {
     }, delay);
   }
 
-  /** Requests of this connection that were sent and will get no reply. */
+  /** Requests of this connection that were sent and will get no reply; timed-out ones with the time they waited. */
   private countInFlightAsErrors(kind: string, text: string): void {
     const stats = this.load.stats;
+    const now = performance.now();
+    const timedOut = kind === TIMEOUT_ERROR_KIND;
     if (this.load.openLoop) {
       const capacity = this.ringIntended.length;
       for (let i = 0, at = this.ringHead; i < this.ringSize; i++, at = (at + 1) % capacity) {
-        if (this.ringMeasured[at]) stats.recordUnanswered(this.ringLabels[at], 1, kind, text);
+        const waited = timedOut ? Math.round((now - this.ringIntended[at]) * 1000) : undefined;
+        if (this.ringMeasured[at]) stats.recordUnanswered(this.ringLabels[at], 1, kind, text, waited);
       }
       this.ringHead = 0;
       this.ringSize = 0;
     } else {
       if (this.batchMeasured) {
-        for (let i = this.replied; i < this.batchSize; i++) stats.recordUnanswered(this.builder.labels[i], 1, kind, text);
+        const waited = timedOut ? Math.round((now - this.sentAt) * 1000) : undefined;
+        for (let i = this.replied; i < this.batchSize; i++) stats.recordUnanswered(this.builder.labels[i], 1, kind, text, waited);
       }
       this.batchSize = 0;
       this.replied = 0;

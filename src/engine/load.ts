@@ -14,15 +14,25 @@ import { summarize } from './summary';
 import type { LabelReport, SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
 import { resolveThreads } from './threads';
 import type { ClientHealth, CommandResult, LoadOptions, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
 /** After a stop request, workers that have not answered within this are terminated. */
 const STOP_GRACE_MS = 800;
-/** Event-loop utilization of the busiest engine thread above which the client is the bottleneck. */
+/** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
 const CLIENT_BOUND_UTILIZATION = 0.9;
 /** Below this the engine clearly had headroom, so the server (or network) set the pace. */
 const SERVER_BOUND_UTILIZATION = 0.75;
+/** Open loop: the client is the limit only if it also fell behind its schedule for more than this share of sends. */
+const CLIENT_BOUND_LATE_SHARE = 0.01;
+/**
+ * Error replies and timeouts above this share of a load's requests end it as `complete-with-errors`
+ * (documented in docs/rbench-format.md; a scenario accepts errors with `expect error-rate < X`).
+ */
+export const ERROR_STATUS_THRESHOLD = 0.01;
+/** Timeline bucket length for short loads (duration under 10 s, or a count-based load's first 10 s). */
+export const FINE_BUCKET_MS = 100;
 
 /** The worker script: next to this module, both in the esbuild bundle (dist/) and in tsc output (src/engine/). */
 export function workerScriptPath(): string {
@@ -75,6 +85,14 @@ function validate(request: LoadRequest): void {
   if (problems.length > 0) throw new LoadError(problems.join('; '));
 }
 
+interface FineBucket {
+  t: number;
+  count: number;
+  errors: number;
+  spanMs: number;
+  counts: ReturnType<LatencyRecorder['toSparse']>;
+}
+
 interface PendingSecond {
   reports: number;
   count: number;
@@ -108,6 +126,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     test,
     keys: phase.keys,
     value: phase.value,
+    ...(phase.valueFill ? { valueFill: phase.valueFill } : {}),
     labels,
     labelIndexes,
     pipeline: plan.pipeline,
@@ -118,6 +137,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
     seed,
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
+    fineBucketMs: FINE_BUCKET_MS,
   }));
   const script = workerScriptPath();
 
@@ -128,6 +148,8 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     const progress = workers.map(() => ({ requests: 0, errors: 0 }));
     const pending = new Map<number, PendingSecond>();
     const timeline: TimelineSecond[] = [];
+    // Count mode: the fine buckets' histograms, regrouped into seconds if the load outlasts the fine limit.
+    const fineBuckets: FineBucket[] = [];
     let ready = 0;
     let phaseName: 'connecting' | 'running' | 'stopping' | 'done' = 'connecting';
     let measuringSince: number | undefined;
@@ -193,6 +215,9 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
         maxUs: entry.recorder.maxValue(),
       };
       if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
+      if (plan.durationMs === undefined && entry.spanMs < 999) {
+        fineBuckets.push({ t, count: entry.count, errors: entry.errors, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
+      }
       timeline.push(second);
       return second;
     };
@@ -212,6 +237,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
       // Seconds still open (the final partial one, or one a terminated worker never reported).
       for (const t of [...pending.keys()].sort((a, b) => a - b)) closeSecond(t, pending.get(t)!);
       timeline.sort((a, b) => a.t - b.t);
+      coarsenFineBuckets(timeline, fineBuckets);
       cleanup();
       const done = results.filter((r): r is WorkerResult => r !== undefined);
       const failed = done.find((r) => r.status === 'failed');
@@ -325,16 +351,48 @@ interface AssemblyParts {
   measuredFrom?: string;
 }
 
+/**
+ * A count-based load that outlasted the fine limit has 100 ms buckets for its first 10 s and seconds after:
+ * regroup the fine ones into seconds so the whole timeline has one bucket length (from the recorded
+ * histograms, not interpolated).
+ */
+function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): void {
+  const limit = FINE_TIMELINE_LIMIT_MS / 1000;
+  if (fine.length === 0 || !timeline.some((s) => s.t >= limit)) return;
+  const seconds = new Map<number, { count: number; errors: number; spanMs: number; recorder: LatencyRecorder }>();
+  for (const bucket of fine) {
+    const t = Math.floor(bucket.t + 1e-9);
+    let second = seconds.get(t);
+    if (!second) seconds.set(t, (second = { count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+    second.count += bucket.count;
+    second.errors += bucket.errors;
+    second.spanMs += bucket.spanMs;
+    second.recorder.addSparse(bucket.counts);
+  }
+  const coarse: TimelineSecond[] = [...seconds].map(([t, s]) => ({
+    t,
+    ops: Math.round((s.count * 1000) / Math.max(1, s.spanMs)),
+    errors: s.errors,
+    p50Us: s.recorder.valueAtPercentile(50),
+    p99Us: s.recorder.valueAtPercentile(99),
+    maxUs: s.recorder.maxValue(),
+  }));
+  const rest = timeline.filter((s) => s.t >= limit);
+  timeline.splice(0, timeline.length, ...coarse, ...rest);
+}
+
 function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
   const recorder = new LatencyRecorder();
   const errorsByKind: Record<string, number> = {};
   const errorExamples: Record<string, string> = {};
   let requests = 0;
   let errors = 0;
+  let windowReplies = 0;
   for (const report of reports) {
     recorder.addSparse(report.histogram);
     requests += report.requests;
     errors += report.errors;
+    windowReplies += report.windowReplies;
     for (const [kind, count] of Object.entries(report.errorsByKind)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + count;
     for (const [kind, text] of Object.entries(report.errorExamples)) errorExamples[kind] ??= text;
   }
@@ -345,7 +403,8 @@ function commandResult(name: string, reports: LabelReport[], durationMs: number)
     errors,
     errorsByKind,
     errorExamples,
-    opsPerSec: durationMs > 0 ? (requests * 1000) / durationMs : 0,
+    // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
+    opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
     latency,
     histogram,
   };
@@ -367,31 +426,35 @@ function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult 
     durationMs,
   );
   const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
+  const plan = request.phase.load;
+  const scheduled = workers.reduce((sum, w) => sum + w.scheduledSends, 0);
+  const late = workers.reduce((sum, w) => sum + w.lateSends, 0);
+  const lateShare = plan.rate !== undefined && scheduled > 0 ? late / scheduled : undefined;
   const health: ClientHealth = {
     threads: parts.threads,
     cpuPercent: parts.cpuPercent ?? 0,
     eventLoopLagP99Ms: workers.reduce((max, w) => Math.max(max, w.eventLoopLagP99Ms), 0),
     eventLoopUtilization: utilization,
-    bottleneck:
-      workers.length === 0 || durationMs === 0
-        ? 'unknown'
-        : utilization >= CLIENT_BOUND_UTILIZATION
-          ? 'client'
-          : utilization < SERVER_BOUND_UTILIZATION
-            ? 'server'
-            : 'unknown',
+    ...(lateShare !== undefined ? { lateShare } : {}),
+    bottleneck: bottleneck(workers, durationMs, parts.threads, parts.cpuPercent ?? 0, lateShare),
   };
-  const plan = request.phase.load;
+  const errorStatusReason = parts.status === 'complete' ? errorStatusWhy(total) : undefined;
+  const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
   return {
     test: request.test.name,
     phase: request.phase.name,
     measured: request.phase.measured,
     client: request.client,
-    status: parts.status,
+    status: errorStatusReason ? 'complete-with-errors' : parts.status,
     ...(parts.error !== undefined ? { error: parts.error } : {}),
+    ...(errorStatusReason ? { errorStatusReason } : {}),
     startedAt: parts.startedAt,
     ...(parts.measuredFrom !== undefined ? { measuredFrom: parts.measuredFrom } : {}),
     durationMs,
+    windowMs: durationMs,
+    windowKind:
+      parts.status === 'complete' ? (plan.durationMs !== undefined ? 'planned-duration' : 'first-send-to-last-reply') : 'until-stopped',
+    ...(drainMs > 0 ? { drainMs } : {}),
     total,
     commands,
     timeline: parts.timeline ?? [],
@@ -405,4 +468,35 @@ function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult 
     health,
     seed: parts.seed,
   };
+}
+
+/**
+ * Whether the client was the limit, from its own CPU time: the busiest thread busy (its CPU time where the
+ * runtime can tell, else event-loop busy time, which no longer counts waiting since the open loop sleeps
+ * on timers) and the process using about a core per thread; in the open loop, sends late as well.
+ */
+function bottleneck(workers: WorkerResult[], durationMs: number, threads: number, cpuPercent: number, lateShare: number | undefined): ClientHealth['bottleneck'] {
+  if (workers.length === 0 || durationMs === 0) return 'unknown';
+  const busy = workers.reduce((max, w) => Math.max(max, w.threadCpuMs !== undefined ? w.threadCpuMs / durationMs : w.eventLoopUtilization), 0);
+  const processBusy = cpuPercent / 100 / Math.max(1, threads);
+  const behind = lateShare === undefined || lateShare > CLIENT_BOUND_LATE_SHARE;
+  if (busy >= CLIENT_BOUND_UTILIZATION && processBusy >= CLIENT_BOUND_UTILIZATION * 0.9 && behind) return 'client';
+  if (busy < SERVER_BOUND_UTILIZATION || !behind) return 'server';
+  return 'unknown';
+}
+
+/** Why a load that ran to its end counts as failed work: nothing succeeded, or errors above the threshold. */
+export function errorStatusWhy(total: CommandResult): string | undefined {
+  if (total.requests === 0 || total.errors === 0) return undefined;
+  const share = total.errors / total.requests;
+  const kinds = Object.entries(total.errorsByKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
+    .join(', ');
+  const percent = `${(share * 100).toFixed(share < 0.1 ? 2 : 1)}%`;
+  if (total.errors >= total.requests) return `nothing succeeded: all ${total.requests.toLocaleString('en-US')} requests failed (${kinds})`;
+  if (share > ERROR_STATUS_THRESHOLD) {
+    return `${percent} of requests failed (${kinds}), above the ${ERROR_STATUS_THRESHOLD * 100}% threshold`;
+  }
+  return undefined;
 }

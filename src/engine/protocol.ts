@@ -1,5 +1,5 @@
 // Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
-import type { ClientPath, KeyPlan, TestPlan, ValuePlan } from '../scenario/plan';
+import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
 import type { SparseCounts } from './histogram';
 import type { LoadStatus } from './types';
@@ -11,6 +11,7 @@ export interface WorkerConfig {
   test: TestPlan;
   keys: KeyPlan;
   value: ValuePlan;
+  valueFill?: ValueFill;
   /** Distinct labels of the test's commands, and the label index of each command. */
   labels: string[];
   labelIndexes: number[];
@@ -25,12 +26,14 @@ export interface WorkerConfig {
   ratePerConnection?: number;
   seed: number;
   serverLostTimeoutMs: number;
+  /** Timeline bucket length while the load is short (100 ms), switching to 1 s once it lasts 10 s. */
+  fineBucketMs?: number;
 }
 
 export type MainToWorker = { type: 'start' } | { type: 'stop' };
 
 export interface SecondReport {
-  /** Seconds since this worker began measuring. */
+  /** Start of the bucket in seconds since this worker began measuring (0.1 steps for fine buckets). */
   t: number;
   count: number;
   errors: number;
@@ -41,6 +44,8 @@ export interface SecondReport {
 export interface LabelReport {
   requests: number;
   errors: number;
+  /** Replies (error replies included) inside the throughput window. */
+  windowReplies: number;
   errorsByKind: Record<string, number>;
   errorExamples: Record<string, string>;
   histogram: SparseCounts;
@@ -50,8 +55,14 @@ export interface WorkerResult {
   status: LoadStatus;
   error?: string;
   labels: LabelReport[];
-  /** Measuring start to the last reply. */
+  /** The throughput window: the planned duration, or first send to last reply (count mode), or until stopped. */
   durationMs: number;
+  /** Time spent after the window waiting for replies still in flight. */
+  drainMs: number;
+  /** Requests sent on the open-loop schedule (the base of the late-send share). */
+  scheduledSends: number;
+  /** CPU time of this thread over the measured part, when the runtime can tell (Node ≥ 23.9), in ms. */
+  threadCpuMs?: number;
   opened: number;
   reconnects: number;
   lateSends: number;

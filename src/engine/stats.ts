@@ -12,6 +12,10 @@ export class LabelStats {
   readonly recorder = new LatencyRecorder();
   requests = 0;
   errors = 0;
+  /** Requests counted that never got a reply (lost with their connection, or timed out). */
+  unanswered = 0;
+  /** Replies inside the throughput window; set when the window closes (undefined: all replies so far). */
+  windowReplies: number | undefined;
   readonly errorsByKind = new Map<string, number>();
   readonly errorExamples = new Map<string, string>();
 
@@ -25,6 +29,7 @@ export class LabelStats {
     return {
       requests: this.requests,
       errors: this.errors,
+      windowReplies: this.windowReplies ?? this.requests - this.unanswered,
       errorsByKind: Object.fromEntries(this.errorsByKind),
       errorExamples: Object.fromEntries(this.errorExamples),
       histogram: this.recorder.toSparse(),
@@ -35,6 +40,8 @@ export class LabelStats {
     this.recorder.reset();
     this.requests = 0;
     this.errors = 0;
+    this.unanswered = 0;
+    this.windowReplies = undefined;
     this.errorsByKind.clear();
     this.errorExamples.clear();
   }
@@ -74,9 +81,15 @@ export class WorkerStats {
     this.errors++;
   }
 
-  /** Requests that were sent but will never be answered: counted as requests and errors, with no latency. */
-  recordUnanswered(label: number, count: number, kind: string, text: string): void {
+  /**
+   * Requests that were sent but will never be answered: counted as requests and errors. A timed-out
+   * request has waited `waitedMicros`: that wait is recorded as its latency (at least), so the summary's
+   * max and high percentiles show the stall. They fall after the window, so the timeline leaves them out.
+   */
+  recordUnanswered(label: number, count: number, kind: string, text: string, waitedMicros?: number): void {
     const stats = this.labels[label];
+    if (waitedMicros !== undefined) stats.recorder.record(waitedMicros, count);
+    stats.unanswered += count;
     stats.requests += count;
     stats.addError(kind, text, count);
     this.secondCount += count;
@@ -85,7 +98,12 @@ export class WorkerStats {
     this.errors += count;
   }
 
-  /** Closes the current second: its report, and a fresh recorder for the next. */
+  /** The throughput window is over: replies from now on (the drain) count in the summary, not in throughput. */
+  closeWindow(): void {
+    for (const label of this.labels) label.windowReplies = label.requests - label.unanswered;
+  }
+
+  /** Closes the current timeline bucket (`t` in seconds): its report, and a fresh recorder for the next. */
   takeSecond(t: number, spanMs: number): SecondReport {
     const report: SecondReport = {
       t,

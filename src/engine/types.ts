@@ -31,16 +31,21 @@ export interface CommandResult {
   histogram: string;
 }
 
-/** One second of the measured part of a load. */
+/**
+ * One bucket of the measured part of a load's window: a second, or 100 ms for short loads (duration under
+ * 10 s, or a count-based load's first 10 s when it ends sooner). Replies arriving after a duration window
+ * (the drain) and requests that timed out are in the summary, not in the timeline.
+ */
 export interface TimelineSecond {
-  /** Seconds since measuring began (0, 1, 2, …). */
+  /** Start of the bucket in seconds since measuring began (0, 1, 2, … or 0, 0.1, 0.2, …). */
   t: number;
+  /** Replies per second in this bucket (a rate, whatever the bucket's length). */
   ops: number;
   errors: number;
   p50Us: number;
   p99Us: number;
   maxUs: number;
-  /** Present when the second was cut short (the last one of a load): its length in ms; `ops` is still per second. */
+  /** The bucket's length in ms when shorter than a second (a fine bucket, or the last one cut short); `ops` is still per second. */
   partialMs?: number;
 }
 
@@ -50,13 +55,26 @@ export interface ClientHealth {
   cpuPercent: number;
   /** 99th percentile of event-loop lag in the busiest thread, in milliseconds. */
   eventLoopLagP99Ms: number;
-  /** Event-loop utilization (0…1) of the busiest engine thread over the measured part; ≥ 0.9 means the client was saturated. */
+  /** Event-loop utilization (0…1) of the busiest engine thread over the measured part. */
   eventLoopUtilization?: number;
-  /** `client` when the engine itself was saturated, so the numbers understate the server. */
+  /** Open loop: share of scheduled sends that went out late (0…1). */
+  lateShare?: number;
+  /**
+   * `client` when the engine itself was the limit, so the numbers understate the server: its own CPU time
+   * (process CPU per thread, and the busiest thread's CPU or event-loop busy time) near a full core, and in
+   * the open loop sends falling behind the schedule too.
+   */
   bottleneck: 'client' | 'server' | 'unknown';
 }
 
+/**
+ * `complete-with-errors`: the load ran to its end but error replies and timeouts passed ERROR_STATUS_THRESHOLD
+ * of its requests, or nothing succeeded at all: its figures describe failures, not the server's speed.
+ */
 export type LoadStatus = 'complete' | 'complete-with-errors' | 'cancelled' | 'failed';
+
+/** What the throughput window of a load is (see docs/run-file.md). */
+export type WindowKind = 'planned-duration' | 'first-send-to-last-reply' | 'until-stopped';
 
 export interface LoadResult {
   test: string;
@@ -69,8 +87,15 @@ export interface LoadResult {
   startedAt: string;
   /** Wall-clock time measuring began (after connecting and warm-up); lines up runs of several machines. */
   measuredFrom?: string;
-  /** Measured time (warm-up excluded). */
+  /** Measured time (warm-up excluded): the throughput window, equal to windowMs. */
   durationMs: number;
+  /** The throughput window: ops/s = replies inside it / its length. */
+  windowMs?: number;
+  windowKind?: WindowKind;
+  /** After a duration window: how long the engine waited (bounded) for replies still in flight. */
+  drainMs?: number;
+  /** Why the status is complete-with-errors. */
+  errorStatusReason?: string;
   total: CommandResult;
   commands: CommandResult[];
   timeline: TimelineSecond[];

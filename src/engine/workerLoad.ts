@@ -11,8 +11,20 @@ import type { LoadStatus } from './types';
 export const DRAIN_TIMEOUT_MS = 2000;
 /** How long to wait for in-flight replies after a cancellation (the whole stop must stay well under 1 s). */
 export const CANCEL_DRAIN_MS = 250;
-/** Open loop: a request sent more than this after its intended time counts as a late send. */
-export const LATE_SEND_THRESHOLD_MS = 1;
+/**
+ * Open loop: a request sent more than this after its intended time counts as a late send. Sends are paced
+ * by timers, which fire up to a couple of milliseconds late; that lateness is in the latency (measured from
+ * the intended time), so only lateness beyond timer slack is worth a warning.
+ */
+export const LATE_SEND_THRESHOLD_MS = 3;
+/** Open loop: within this of the next send, nap instead of sleeping on a (millisecond-coarse) timer. */
+const PRECISE_WINDOW_MS = 1;
+/** Open loop: length of one blocking nap before a send (replies wait at most this long to be read). */
+const NAP_MS = 0.1;
+/** Atomics.wait needs a shared cell to wait on; nothing ever notifies it, so a nap always lasts its timeout. */
+const NAP_CELL = new Int32Array(new SharedArrayBuffer(4));
+/** Timeline buckets switch from the fine length to whole seconds once a load has lasted this long. */
+export const FINE_TIMELINE_LIMIT_MS = 10_000;
 /** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
 export const OPEN_LOOP_MAX_IN_FLIGHT = 4096;
 
@@ -60,7 +72,15 @@ export class WorkerLoad {
   private downCount = 0;
   private allDownSince = 0;
   private lastConnectionError = '';
-  private secondsReported = 0;
+  /** Start of the current timeline bucket, in ms since measuring began. */
+  private bucketStartMs = 0;
+  /** Duration mode: the last bucket of the window was taken at the deadline. */
+  private windowClosed = false;
+  private drainStart = 0;
+  private scheduledSends = 0;
+  /** Open loop: time spent napping before sends (idle, though the event loop counts it as busy). */
+  private napMs = 0;
+  private cpuStart: number | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private tickTimer: NodeJS.Timeout | undefined;
   private tickImmediate: NodeJS.Immediate | undefined;
@@ -140,30 +160,58 @@ export class WorkerLoad {
     this.eluStart = performance.eventLoopUtilization();
     this.delayMonitor = monitorEventLoopDelay({ resolution: 10 });
     this.delayMonitor.enable();
+    this.cpuStart = threadCpuMs();
+    this.scheduledSends = 0;
+    this.napMs = 0;
     this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
     if (this.config.durationMs !== undefined) {
       this.deadline = this.measureStart + this.config.durationMs;
       this.after(this.config.durationMs, () => this.drainAll());
     }
-    this.scheduleSecond();
+    this.scheduleBucket();
     this.post({ type: 'measuring' });
     this.connectionFinished(); // a zero budget finishes at once
   }
 
-  private scheduleSecond(): void {
-    const next = this.secondsReported + 1;
-    this.after(this.measureStart + next * 1000 - performance.now(), () => {
-      const second = this.stats.takeSecond(this.secondsReported, 1000);
-      this.secondsReported = next;
-      this.post({ type: 'second', second, requests: this.stats.requests, errors: this.stats.errors });
-      this.scheduleSecond();
+  /** Length of the timeline bucket starting at `startMs`: fine while the load is short, then whole seconds. */
+  private bucketLength(startMs: number): number {
+    const fine = this.config.fineBucketMs;
+    if (fine === undefined || fine >= 1000) return 1000;
+    const duration = this.config.durationMs;
+    if (duration !== undefined) return duration < FINE_TIMELINE_LIMIT_MS ? fine : 1000;
+    return startMs < FINE_TIMELINE_LIMIT_MS ? fine : 1000;
+  }
+
+  /**
+   * Reports each timeline bucket when it ends, on a grid from the measuring start. In duration mode the
+   * grid stops at the window's end: drainAll takes the last bucket, so replies arriving in the drain never
+   * show as a burst after a stall (the stalled seconds show as buckets with no replies).
+   */
+  private scheduleBucket(): void {
+    const start = this.bucketStartMs;
+    const end = start + this.bucketLength(start);
+    if (this.config.durationMs !== undefined && end >= this.config.durationMs) return;
+    this.after(this.measureStart + end - performance.now(), () => {
+      this.postBucket(start, end - start);
+      this.bucketStartMs = end;
+      this.scheduleBucket();
     });
   }
 
-  /** The duration is over: stop sending, wait (bounded) for the replies in flight. */
+  private postBucket(startMs: number, spanMs: number): void {
+    const second = this.stats.takeSecond(Math.round(startMs) / 1000, spanMs);
+    this.post({ type: 'second', second, requests: this.stats.requests, errors: this.stats.errors });
+  }
+
+  /** The duration is over: close the window, stop sending, wait (bounded) for the replies in flight. */
   private drainAll(): void {
     if (this.stopping) return;
     this.stopping = true;
+    const windowEnd = this.config.durationMs!;
+    this.stats.closeWindow();
+    this.postBucket(this.bucketStartMs, windowEnd - this.bucketStartMs);
+    this.windowClosed = true;
+    this.drainStart = performance.now();
     for (const connection of this.connections) connection.drain();
     this.after(DRAIN_TIMEOUT_MS, () => {
       for (const connection of this.connections) {
@@ -237,7 +285,10 @@ export class WorkerLoad {
       let due = this.nextIntended[j];
       while (due <= now && due < this.deadline && connection.hasBudget() && connection.canSend()) {
         const sent = connection.sendScheduled(due, now);
-        if (now - due > LATE_SEND_THRESHOLD_MS && this.measuring) this.lateSends += sent;
+        if (this.measuring) {
+          this.scheduledSends += sent;
+          if (now - due > LATE_SEND_THRESHOLD_MS) this.lateSends += sent;
+        }
         due += this.batchInterval;
       }
       this.nextIntended[j] = due;
@@ -246,10 +297,19 @@ export class WorkerLoad {
       else if (due > now && connection.hasBudget() && due < next) next = due;
     }
     if (next === Infinity || next >= this.deadline + this.batchInterval) return;
+    // Never spin. Far from the next send, sleep on a timer (they fire up to a millisecond late). For the
+    // last stretch, nap in short blocking sleeps that use no CPU, polling the socket between naps: a send
+    // then goes out within a nap of its time instead of a timer's millisecond (latency counts from the
+    // intended time, so that lateness would be in every figure).
     const delay = next - now;
-    // Timers fire up to a millisecond late: sleep on a timer, then wait out the last stretch with setImmediate.
-    if (delay > 1.5) this.tickTimer = setTimeout(this.tick, delay - 1);
-    else this.tickImmediate = setImmediate(this.tick);
+    if (delay > PRECISE_WINDOW_MS) {
+      this.tickTimer = setTimeout(this.tick, delay - PRECISE_WINDOW_MS);
+    } else {
+      const napStart = performance.now();
+      Atomics.wait(NAP_CELL, 0, 0, Math.min(delay, NAP_MS));
+      if (this.measuring) this.napMs += performance.now() - napStart;
+      this.tickImmediate = setImmediate(this.tick);
+    }
   };
 
   private after(ms: number, fn: () => void): void {
@@ -275,13 +335,31 @@ export class WorkerLoad {
     let durationMs = 0;
     let eventLoopUtilization = 0;
     let eventLoopLagP99Ms = 0;
+    let drainMs = 0;
+    let cpuMs: number | undefined;
     if (this.measuring) {
-      // Measured time ends with the last reply (a cancelled or failed load: when it stopped).
-      const end = this.status === 'complete' && this.stats.lastReplyAt > this.measureStart ? this.stats.lastReplyAt : now;
-      durationMs = Math.max(0, end - this.measureStart);
-      const spanMs = Math.min(1000, end - (this.measureStart + this.secondsReported * 1000));
-      if (spanMs > 0 || this.stats.secondCount > 0) lastSecond = this.stats.takeSecond(this.secondsReported, Math.max(1, spanMs));
-      if (this.eluStart) eventLoopUtilization = performance.eventLoopUtilization(this.eluStart).utilization;
+      if (this.windowClosed) {
+        // Duration mode: the window is the planned duration, however long the server kept silent in it.
+        durationMs = this.config.durationMs!;
+        drainMs = now - this.drainStart;
+      } else {
+        // Count mode: first send to the last reply (a cancelled or failed load: to when it stopped).
+        const end = this.status === 'complete' && this.stats.lastReplyAt > this.measureStart ? this.stats.lastReplyAt : now;
+        durationMs = Math.max(0, end - this.measureStart);
+        this.stats.closeWindow();
+        const spanMs = end - (this.measureStart + this.bucketStartMs);
+        if (spanMs > 0 || this.stats.secondCount > 0) {
+          lastSecond = this.stats.takeSecond(Math.round(this.bucketStartMs) / 1000, Math.max(1, Math.min(this.bucketLength(this.bucketStartMs), spanMs)));
+        }
+      }
+      const cpuEnd = threadCpuMs();
+      if (cpuEnd !== undefined && this.cpuStart !== undefined) cpuMs = cpuEnd - this.cpuStart;
+      if (this.eluStart) {
+        // Naps block the loop without using CPU: they are waiting, not work.
+        const elu = performance.eventLoopUtilization(this.eluStart);
+        const wall = elu.idle + elu.active;
+        eventLoopUtilization = wall > 0 ? Math.max(0, elu.active - this.napMs) / wall : 0;
+      }
       if (this.delayMonitor) {
         this.delayMonitor.disable();
         eventLoopLagP99Ms = this.delayMonitor.count > 0 ? this.delayMonitor.percentile(99) / 1e6 : 0;
@@ -292,6 +370,9 @@ export class WorkerLoad {
       error: this.error,
       labels: this.stats.labels.map((l) => l.report()),
       durationMs,
+      drainMs,
+      scheduledSends: this.scheduledSends,
+      ...(cpuMs !== undefined ? { threadCpuMs: cpuMs } : {}),
       opened: this.opened,
       reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
       lateSends: this.lateSends,
@@ -304,3 +385,9 @@ export class WorkerLoad {
 }
 
 export { CONNECTION_ERROR_KIND };
+
+/** CPU time of the calling thread in ms, where the runtime offers it (process.threadCpuUsage, Node ≥ 23.9). */
+function threadCpuMs(): number | undefined {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : undefined;
+}

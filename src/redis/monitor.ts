@@ -18,9 +18,19 @@ export interface MonitorOptions {
  * Usage: `await m.open(); before = await m.sampleNow(); await m.start(); …load…; samples = await m.stop();
  * after = await m.sampleNow(); await m.close()`. stop() keeps the connection open for the `after` snapshot.
  */
+/** A stretch without samples: the server could not be reached (`t` as in samples, ms since the origin). */
+export interface SamplingGap {
+  fromT: number;
+  /** The first sample after the gap; absent while it lasts or when the server never came back. */
+  toT?: number;
+  reason: string;
+}
+
 export class ServerMonitor {
-  /** Why sampling stopped early (the server went away, INFO was refused), if it did. */
+  /** Why sampling missed samples (the server went away for a while) or stopped (INFO was refused). */
   lastError?: string;
+  /** Stretches without samples: sampling retries each tick, as the load reconnects, and resumes when it can. */
+  readonly gaps: SamplingGap[] = [];
   private readonly samples: ServerSample[] = [];
   private timeOrigin: number;
   private readonly onSample?: (sample: ServerSample) => void;
@@ -103,6 +113,22 @@ export class ServerMonitor {
     if (redis) await closeControlConnection(redis);
   }
 
+  private dropConnection(): void {
+    const dropped = this.redis;
+    this.redis = undefined;
+    void dropped?.then((redis) => redis.disconnect()).catch(() => undefined);
+  }
+
+  private describeGaps(): string {
+    const parts = this.gaps.map((gap) => {
+      const from = (gap.fromT / 1000).toFixed(1);
+      return gap.toT !== undefined
+        ? `no samples from ${from} s to ${(gap.toT / 1000).toFixed(1)} s (${gap.reason}), then sampling resumed`
+        : `no samples from ${from} s on: ${gap.reason}`;
+    });
+    return `server sampling: ${parts.join('; ')}`;
+  }
+
   private connection(): Promise<Redis> {
     if (!this.redis) {
       const opening = openControlConnection(this.options);
@@ -117,12 +143,29 @@ export class ServerMonitor {
 
   private async recordSample(): Promise<void> {
     let sample: ServerSample;
+    const t = Date.now() - this.timeOrigin;
     try {
-      sample = await this.sampleNow();
+      sample = sampleFromInfo(await readSampleInfo(await this.connection()), t);
     } catch (error) {
-      this.lastError = `server monitoring stopped after ${this.samples.length} samples: ${(error as Error).message}`;
-      this.running = false;
+      if (isReplyError(error)) {
+        // The server answers but refuses INFO: retrying cannot help.
+        this.lastError = `server monitoring stopped after ${this.samples.length} samples: ${describeServerError(error.message)}`;
+        this.running = false;
+        return;
+      }
+      const message =
+        error instanceof RedisConnectionError ? error.message : describeConnectionError(error, { ...errorPlace(this.options), wasConnected: true });
+      // The server went away (restart, failover): drop the connection and try again next tick.
+      this.dropConnection();
+      const open = this.gaps[this.gaps.length - 1];
+      if (!open || open.toT !== undefined) this.gaps.push({ fromT: t, reason: message });
+      this.lastError = this.describeGaps();
       return;
+    }
+    const open = this.gaps[this.gaps.length - 1];
+    if (open && open.toT === undefined) {
+      open.toT = sample.t;
+      this.lastError = this.describeGaps();
     }
     this.samples.push(sample);
     try {

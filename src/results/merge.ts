@@ -144,35 +144,52 @@ function mergeCommand(name: string, results: CommandResult[], windowMs: number):
  * second counts for its length); per-second histograms are not stored, so a merged second's p50, p99
  * and max are the highest of the parts' — an upper bound of the true value, never below it.
  */
+/** The engine's bucket width (s): 100 ms for a test under 10 s, else 1 s; the coarsest when parts differ. */
+function bucketWidthS(loads: LoadResult[]): number {
+  return loads.some((load) => load.durationMs >= 10_000) ? 1 : 0.1;
+}
+
 function mergeTimelines(loads: LoadResult[], origin: number): TimelineSecond[] {
-  const seconds = new Map<number, { second: TimelineSecond; requests: number; spanMs: number }>();
+  type Bucket = { second: TimelineSecond; requests: number; spanMs: number };
+  const merged = new Map<number, Bucket>();
+  const width = bucketWidthS(loads);
   for (const load of loads) {
-    const shift = Math.round((measuredStart(load) - origin) / 1000);
+    // Bucket k of the merged timeline starts k × width after the earliest part began measuring; a part's
+    // finer buckets inside one merged bucket add up (requests and span), then parts add their requests.
+    const shift = Math.round((measuredStart(load) - origin) / 1000 / width);
+    const own = new Map<number, Bucket>();
     for (const second of load.timeline) {
-      const t = second.t + shift;
+      const key = Math.floor(second.t / width + 1e-6) + shift;
       const spanMs = second.partialMs ?? 1000;
       const requests = (second.ops * spanMs) / 1000;
-      const entry = seconds.get(t);
-      if (!entry) {
-        seconds.set(t, { second: { ...second, t }, requests, spanMs });
-        continue;
-      }
-      entry.requests += requests;
-      entry.spanMs = Math.max(entry.spanMs, spanMs);
-      entry.second.errors += second.errors;
-      entry.second.p50Us = Math.max(entry.second.p50Us, second.p50Us);
-      entry.second.p99Us = Math.max(entry.second.p99Us, second.p99Us);
-      entry.second.maxUs = Math.max(entry.second.maxUs, second.maxUs);
+      const entry = own.get(key);
+      if (!entry) own.set(key, { second: { ...second, t: Math.round(key * width * 10) / 10 }, requests, spanMs });
+      else addBucket(entry, { second, requests, spanMs }, true);
+    }
+    for (const [key, bucket] of own) {
+      const entry = merged.get(key);
+      if (!entry) merged.set(key, bucket);
+      else addBucket(entry, bucket, false);
     }
   }
-  return [...seconds.values()]
+  return [...merged.values()]
     .sort((a, b) => a.second.t - b.second.t)
     .map(({ second, requests, spanMs }) => {
-      const merged: TimelineSecond = { ...second, ops: Math.round((requests * 1000) / spanMs) };
-      delete merged.partialMs;
-      if (spanMs < 1000) merged.partialMs = spanMs;
-      return merged;
+      const bucket: TimelineSecond = { ...second, ops: Math.round((requests * 1000) / spanMs) };
+      delete bucket.partialMs;
+      if (spanMs < 1000) bucket.partialMs = spanMs;
+      return bucket;
     });
+}
+
+/** Adds `from` into `into`: requests and errors add; the span adds along one part's time (`consecutive`), else the longest counts; latencies take the highest (an upper bound: per-bucket histograms are not stored). */
+function addBucket(into: { second: TimelineSecond; requests: number; spanMs: number }, from: { second: TimelineSecond; requests: number; spanMs: number }, consecutive: boolean): void {
+  into.requests += from.requests;
+  into.spanMs = consecutive ? into.spanMs + from.spanMs : Math.max(into.spanMs, from.spanMs);
+  into.second.errors += from.second.errors;
+  into.second.p50Us = Math.max(into.second.p50Us, from.second.p50Us);
+  into.second.p99Us = Math.max(into.second.p99Us, from.second.p99Us);
+  into.second.maxUs = Math.max(into.second.maxUs, from.second.maxUs);
 }
 
 function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[]): LoadResult {

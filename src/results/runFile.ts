@@ -106,8 +106,10 @@ export interface RunFile {
     /** INFO once a second; `t` is milliseconds since `startedAt`. */
     samples: ServerSample[];
     events: PersistenceEvent[];
-    /** Set when sampling stopped early (server gone, INFO refused). */
+    /** Set when sampling missed samples (server unreachable for a while) or stopped early (INFO refused). */
     error?: string;
+    /** Stretches without samples while the server was unreachable (`t` as in samples); sampling resumed at `toT`. */
+    gaps?: { fromT: number; toT?: number; reason: string }[];
   };
   thresholds: ThresholdOutcome[];
   /** Keys deleted by `cleanup` after the run. */

@@ -75,7 +75,12 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
           test: summary.test,
           phase: summary.phase,
           actual,
-          passed: load.status === 'complete' && compare(actual, expectation.op, expectation.value),
+          // Errors past the threshold still let an expectation pass (an error-rate one says what is accepted),
+          // but a result where nothing succeeded never passes.
+          passed:
+            (load.status === 'complete' || load.status === 'complete-with-errors') &&
+            !(result.requests > 0 && result.errors >= result.requests) &&
+            compare(actual, expectation.op, expectation.value),
         });
       }
     }
@@ -86,6 +91,11 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
   }
   return outcomes;
 }
+/** Whether the scenario states which errors it accepts (`expect error-rate < 80%`, `expect errors < 100`). */
+export function acceptsErrors(expectations: readonly Expectation[]): boolean {
+  return expectations.some((e) => (e.metric === 'error-rate' || e.metric === 'errors') && (e.op === '<' || e.op === '<='));
+}
+
 /** `pass  expect p99 < 2ms  [GET]  (actual 1.52 ms)`. */
 export function thresholdLine(outcome: ThresholdOutcome): string {
   const where = [outcome.point, outcome.test].filter(Boolean).join(' ');

@@ -1,6 +1,8 @@
-// The one verdict of a run, shared by the Test Explorer, the Benchmark Runs view and notifications:
-// `expect` lines and the run's status decide it. A run that ended with errors past the threshold
-// (status `complete-with-errors`) fails even when every `expect` line passed.
+// The one verdict of a run, shared by the Test Explorer, the Benchmark Runs view, notifications and the
+// CLI: `expect` lines and the run's status decide it. A run that ended with errors past the threshold
+// (status `complete-with-errors`) fails even when every `expect` line passed, unless the scenario states
+// the errors it accepts (`expect error-rate < X`, results/errorStatus.ts).
+import { errorStatusVerdict } from './errorStatus';
 import type { RunFile } from './runFile';
 import { thresholdLine } from './thresholds';
 
@@ -19,7 +21,7 @@ export type RunVerdict =
   | { kind: 'error'; message: string }
   | { kind: 'cancelled'; message: string };
 
-type VerdictInput = Pick<RunFile, 'status' | 'error' | 'thresholds' | 'points'>;
+type VerdictInput = Pick<RunFile, 'status' | 'error' | 'thresholds' | 'points' | 'plan'>;
 
 export function runVerdict(run: VerdictInput): RunVerdict {
   switch (run.status) {
@@ -29,7 +31,10 @@ export function runVerdict(run: VerdictInput): RunVerdict {
       return { kind: 'cancelled', message: `cancelled; ${savedNote(run)}` };
   }
   const failures = run.thresholds.filter((outcome) => !outcome.passed).map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation }));
-  if (run.status === 'complete-with-errors') return { kind: 'failed', failures, errors: run.error ?? 'requests failed past the error threshold' };
+  if (run.status === 'complete-with-errors') {
+    const errors = errorStatusVerdict(run);
+    if (errors.failed) return { kind: 'failed', failures, errors: errors.reasons.join('; ') };
+  }
   return failures.length > 0 ? { kind: 'failed', failures } : { kind: 'passed' };
 }
 

@@ -122,7 +122,11 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);
-          if (result.status !== 'complete') {
+          // Errors past the threshold mark the run, which goes on: the figures of the other tests still count.
+          if (result.status === 'complete-with-errors') {
+            status = 'complete-with-errors';
+            failure ??= `${test.name}: ${result.errorStatusReason ?? 'too many errors'}`;
+          } else if (result.status !== 'complete') {
             status = result.status;
             failure = result.error;
             break outer;
@@ -161,6 +165,7 @@ async function finish(
     run.server.events = persistenceEvents(run.server.samples);
     if (status !== 'failed') run.server.after = await monitor.sampleNow().catch(() => undefined);
     if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
+    if (monitor.gaps.length > 0) run.server.gaps = monitor.gaps;
     await monitor.close();
   }
   control?.disconnect();

@@ -130,6 +130,8 @@ export interface PhasePlan {
   load: LoadPlan;
   keys: KeyPlan;
   value: ValuePlan;
+  /** What value bytes are made of; absent: random (older plans: see ValueFill). */
+  valueFill?: ValueFill;
   /**
    * Commands written without weights run one after another as separate tests, as redis-benchmark's
    * `-t set,get` does; weighted commands (`80% GET …`) form a single test with a mix.
@@ -171,6 +173,12 @@ export interface KeyPlan {
   /** Seed for reproducible key and value sequences. Absent: a random seed, recorded in the run file. */
   seed?: number;
 }
+
+/**
+ * The bytes of `__value__`: seeded random bytes (the default), redis-benchmark 7's generated characters,
+ * or a literal text repeated to the size (`x` is redis-benchmark 6.0's fill).
+ */
+export type ValueFill = { kind: 'random' } | { kind: 'redis-benchmark' } | { kind: 'literal'; text: string };
 
 export type ValuePlan =
   | { kind: 'fixed'; size: number }

@@ -16,6 +16,7 @@ import type {
   TargetPlan,
   TestPlan,
   TlsPlan,
+  ValueFill,
   ValuePlan,
   WeightedCommand,
 } from './plan';
@@ -515,7 +516,10 @@ function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestP
 
   const sweptValue = swept.get('value');
   const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : (layer.get('value')?.value ?? { kind: 'fixed', size: 3 });
-  return { name: phase.name, measured: phase.measured, load, keys, value, tests };
+  const fill = layer.get('value-fill')?.value;
+  const valueFill: ValueFill | undefined =
+    fill === undefined ? undefined : fill === 'random' ? { kind: 'random' } : fill === 'redis-benchmark' ? { kind: 'redis-benchmark' } : { kind: 'literal', text: fill };
+  return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
 }
 
 function checkExpectLabels(

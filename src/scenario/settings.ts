@@ -345,6 +345,17 @@ export const SETTINGS: readonly SettingInfo[] = [
     max: MAX_VALUE_SIZE,
     example: 'value 100..1000',
   },
+  {
+    name: 'value-fill',
+    syntax: 'value-fill random | redis-benchmark | TEXT',
+    default: 'random',
+    doc: 'What the bytes of `__value__` are. `random` (the default): seeded random bytes, incompressible like real payloads, so snapshot and AOF sizes, replication traffic and memory figures are realistic. `redis-benchmark`: the characters redis-benchmark 7 sends (its generator: `0`…`o`, 6 bits per byte, the same for every request). Any other word: that text repeated to the value\'s size; `x` is what redis-benchmark 6.0 and older sent (perfectly compressible). Values are generated once and sliced, so the choice costs nothing per request.',
+    values: ['random', 'redis-benchmark', 'x'],
+    kind: 'name',
+    scopes: ANYWHERE,
+    group: 'values',
+    example: 'value-fill redis-benchmark',
+  },
   // Structure
   {
     name: 'sweep',

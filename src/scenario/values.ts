@@ -78,6 +78,7 @@ export interface SettingValues {
   'key-size': number;
   seed: number;
   value: ValuePlan;
+  'value-fill': string;
   cleanup: string;
 }
 

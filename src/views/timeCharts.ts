@@ -26,8 +26,9 @@ export interface EventMark {
 
 export interface ServerSeries {
   x: number[];
-  usedMemoryMb: number[];
-  connectedClients: number[];
+  /** null where sampling missed samples (the server was unreachable): the chart shows a gap, not a line across it. */
+  usedMemoryMb: (number | null)[];
+  connectedClients: (number | null)[];
 }
 
 /** Median and spread of each test over points (a sweep) or over repeats. */
@@ -109,13 +110,25 @@ export function eventMarks(events: readonly PersistenceEvent[]): EventMark[] {
   }));
 }
 
+/** Samples further apart than this (s) have missed ones between them (they are taken once a second). */
+const SAMPLE_GAP_S = 1.9;
+
 export function serverSeries(samples: readonly ServerSample[]): ServerSeries | undefined {
   if (samples.length === 0) return undefined;
-  return {
-    x: samples.map((s) => s.t / 1000),
-    usedMemoryMb: samples.map((s) => s.usedMemory / (1024 * 1024)),
-    connectedClients: samples.map((s) => s.connectedClients),
-  };
+  const series: ServerSeries = { x: [], usedMemoryMb: [], connectedClients: [] };
+  samples.forEach((s, i) => {
+    const x = s.t / 1000;
+    const previous = series.x[series.x.length - 1];
+    if (i > 0 && x - previous > SAMPLE_GAP_S) {
+      series.x.push(previous + 1);
+      series.usedMemoryMb.push(null);
+      series.connectedClients.push(null);
+    }
+    series.x.push(x);
+    series.usedMemoryMb.push(s.usedMemory / (1024 * 1024));
+    series.connectedClients.push(s.connectedClients);
+  });
+  return series;
 }
 
 export function sweepSeries(run: RunFile): SweepSeries | undefined {

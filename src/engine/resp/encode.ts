@@ -2,11 +2,12 @@
 // short program of literal byte runs and fixed-width slots; for a fixed value size the whole command is
 // encoded once and only the slots (key digits, random integers) are rewritten before each send.
 import type { CommandTemplate, Placeholder } from '../../scenario/plan';
+import type { Payload } from '../payload';
 import type { Random } from '../random';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
-/** Value payloads are this byte repeated (redis-benchmark uses 'x' too). */
+/** Value bytes when no payload is given (redis-benchmark ≤ 6.0's fill; the engine passes a Payload). */
 export const VALUE_BYTE = 0x78;
 
 const CRLF = Buffer.from('\r\n');
@@ -26,11 +27,33 @@ export function encodeInlineCommand(args: string[]): Buffer {
   return Buffer.from(args.join(' ') + '\r\n', 'utf8');
 }
 
+/** ASCII digits of 000 … 999, three bytes each: key and `__rand_int__` digits are written three at a time. */
+const DIGIT_TRIPLES = (() => {
+  const table = new Uint8Array(3000);
+  for (let i = 0; i < 1000; i++) {
+    table[3 * i] = 48 + Math.floor(i / 100);
+    table[3 * i + 1] = 48 + (Math.floor(i / 10) % 10);
+    table[3 * i + 2] = 48 + (i % 10);
+  }
+  return table;
+})();
+
 /** Writes `value` as exactly `width` decimal digits, left-padded with '0' (the slot width always fits the largest value). */
 export function writeDigits(target: Uint8Array, offset: number, width: number, value: number): void {
-  for (let at = offset + width - 1; at >= offset; at--) {
+  let at = offset + width;
+  // Hot path (a key and a random integer per request): one division per three digits.
+  while (at - offset >= 3) {
+    const quotient = Math.floor(value / 1000);
+    const triple = (value - quotient * 1000) * 3;
+    target[at - 3] = DIGIT_TRIPLES[triple];
+    target[at - 2] = DIGIT_TRIPLES[triple + 1];
+    target[at - 1] = DIGIT_TRIPLES[triple + 2];
+    value = quotient;
+    at -= 3;
+  }
+  while (at > offset) {
     const quotient = Math.floor(value / 10);
-    target[at] = 48 + (value - quotient * 10);
+    target[--at] = 48 + (value - quotient * 10);
     value = quotient;
   }
 }
@@ -53,6 +76,8 @@ export interface CommandContext {
   keyWidth: number;
   /** Global connection index, what `__client__` expands to. */
   client: number;
+  /** Where value bytes come from; absent: VALUE_BYTE repeated. */
+  payload?: Payload;
 }
 
 /** Where the rewritable slots of an encoding are, relative to its start. */
@@ -194,7 +219,7 @@ export class CompiledCommand {
           offset += RAND_INT_WIDTH;
           break;
         case Op.Value:
-          target.fill(VALUE_BYTE, offset, offset + valueSize);
+          this.writeValue(target, offset, valueSize);
           offset += valueSize;
           break;
       }
@@ -232,13 +257,19 @@ export class CompiledCommand {
       return offset + RAND_INT_WIDTH;
     }
     if (op === Op.Value) {
-      target.fill(VALUE_BYTE, offset, offset + valueSize);
+      this.writeValue(target, offset, valueSize);
       return offset + valueSize;
     }
     const length = this.argFixed[i] + this.argValues[i] * valueSize;
     const header = Buffer.from(`$${length}\r\n`);
     target.set(header, offset);
     return offset + header.length;
+  }
+
+  private writeValue(target: Uint8Array, offset: number, size: number): void {
+    const payload = this.context.payload;
+    if (payload) payload.writeInto(target, offset, size);
+    else target.fill(VALUE_BYTE, offset, offset + size);
   }
 
   private push(op: Op, literal?: Buffer, fixedLength = 0, values = 0): void {

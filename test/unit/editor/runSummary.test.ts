@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { finishedNotice, formatAge, runHeadline, runReport } from '../../../src/editor/runSummary';
+import { runVerdict } from '../../../src/results/verdict';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 describe('editor: run summaries', () => {
@@ -56,8 +57,24 @@ describe('editor: the notification at the end of a run', () => {
   it('warns with the verdict when an expect line failed or the run ended with errors', () => {
     const checked = planOf('### g\nGET k\nexpect ops > 2000\n');
     assert.deepEqual(finishedNotice(runFileOf(checked, [loadResult('GET', 1000, 500)])), { severity: 'warning', text: 'Run complete: 1.0k ops/s · p99 500 µs — 1 of 1 expectation failed' });
-    const withErrors = runFileOf(checked, [loadResult('GET', 3000, 500)], { status: 'complete-with-errors', error: '12% of requests failed' });
+    const withErrors = runFileOf(checked, [loadResult('GET', 3000, 500, 'complete-with-errors')], { status: 'complete-with-errors', error: '12% of requests failed' });
     assert.deepEqual(finishedNotice(withErrors), { severity: 'warning', text: 'Run complete with errors: 3.0k ops/s · p99 500 µs — ended with errors' });
     assert.match(runReport(withErrors, '/r.json'), /^Run complete with errors, results saved: \/r.json/m);
+  });
+
+  it('fails a run complete with errors unless the scenario accepts them; never one where nothing succeeded', () => {
+    const errored = (errors: number) => {
+      const load = loadResult('SET', 1000, 500, 'complete-with-errors');
+      load.total = { ...load.total, requests: 1000, errors, errorsByKind: { OOM: errors } };
+      load.commands = [{ ...load.commands[0], requests: 1000, errors, errorsByKind: { OOM: errors } }];
+      load.errorStatusReason = `${errors / 10}% of requests failed (OOM ${errors}), above the 1% threshold`;
+      return load;
+    };
+    const bare = runVerdict(runFileOf(planOf('### s\nSET k v\n'), [errored(800)], { status: 'complete-with-errors' }));
+    assert.equal(bare.kind, 'failed');
+    assert.match(bare.kind === 'failed' ? (bare.errors ?? '') : '', /^SET: 80% of requests failed \(OOM 800\)/);
+    const accepting = planOf('### s\nSET k v\nexpect error-rate < 100%\n');
+    assert.deepEqual(runVerdict(runFileOf(accepting, [errored(800)], { status: 'complete-with-errors' })), { kind: 'passed' });
+    assert.equal(runVerdict(runFileOf(planOf('### s\nSET k v\nexpect error-rate <= 100%\n'), [errored(1000)], { status: 'complete-with-errors' })).kind, 'failed');
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
@@ -114,7 +115,7 @@ describe('ServerMonitor on a real server', () => {
     });
   });
 
-  it('keeps the samples taken when the server goes away mid-run', async function () {
+  it('keeps the samples taken when the server goes away mid-run, and keeps retrying', async function () {
     this.timeout(20_000);
     const server = await startLocalServer();
     const monitor = new ServerMonitor(optionsFor(server));
@@ -122,13 +123,44 @@ describe('ServerMonitor on a real server', () => {
       await monitor.start(100);
       await delay(350);
       await server.stop();
-      await delay(300);
-      assert.equal(monitor.sampling, false);
+      await delay(400);
+      assert.equal(monitor.sampling, true, 'sampling retries as the load reconnects');
       const samples = await monitor.stop();
       assert.ok(samples.length >= 3, `${samples.length} samples`);
-      assert.match(monitor.lastError ?? '', new RegExp(`^server monitoring stopped after ${samples.length} samples: lost the connection to 127\\.0\\.0\\.1:${server.port} — did the server stop`));
+      assert.equal(monitor.gaps.length, 1);
+      assert.equal(monitor.gaps[0].toT, undefined);
+      assert.match(monitor.lastError ?? '', new RegExp(`^server sampling: no samples from [\\d.]+ s on: (lost the connection to|cannot connect to) 127\\.0\\.0\\.1:${server.port}`));
       await assert.rejects(monitor.sampleNow(), /lost the connection|cannot connect/);
     } finally {
+      await monitor.close();
+      await server.stop();
+    }
+  });
+
+  it('resumes sampling when the server comes back (a restart on the same port), the gap on record', async function () {
+    this.timeout(20_000);
+    const server = await startLocalServer();
+    const monitor = new ServerMonitor(optionsFor(server));
+    let restarted: ChildProcess | undefined;
+    try {
+      await monitor.start(100);
+      await delay(300);
+      await server.stop();
+      await delay(500);
+      restarted = spawn('redis-server', ['--port', String(server.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      await waitUntil(async () => monitor.gaps[0]?.toT !== undefined, 10_000);
+      await delay(300);
+      assert.equal(monitor.sampling, true);
+      const samples = await monitor.stop();
+      const gap = monitor.gaps[0];
+      assert.equal(monitor.gaps.length, 1);
+      assert.ok(gap.toT! - gap.fromT >= 400, `gap ${gap.fromT}…${gap.toT} ms`);
+      const after = samples.filter((sample) => sample.t >= gap.toT!);
+      assert.ok(after.length >= 2, `${after.length} samples after the restart`);
+      assert.ok(samples.some((sample) => sample.t < gap.fromT));
+      assert.match(monitor.lastError ?? '', /^server sampling: no samples from [\d.]+ s to [\d.]+ s \(.+\), then sampling resumed$/);
+    } finally {
+      restarted?.kill('SIGTERM');
       await monitor.close();
       await server.stop();
     }

@@ -1,0 +1,33 @@
+// When a run's errors make it fail: the engine marks a load `complete-with-errors` when error replies and
+// timeouts pass its threshold (1% of requests) or nothing succeeded. Such a run fails (CLI exit 1, failed
+// test) unless the scenario states which errors it accepts (`expect error-rate < 80%`); then its
+// expectations decide. A load where nothing succeeded fails whatever the scenario accepts.
+import type { LoadResult } from '../engine/types';
+import type { RunFile } from './runFile';
+import { acceptsErrors } from './thresholds';
+
+export interface ErrorStatusVerdict {
+  /** The errors fail the run by themselves. */
+  failed: boolean;
+  /** Plain words for the table, the panel and the Test Explorer: which tests, why, and what to do. */
+  reasons: string[];
+}
+
+function erroredLoads(run: Pick<RunFile, 'points'>): LoadResult[] {
+  return run.points.flatMap((point) => point.repeats.flat()).filter((load) => load.status === 'complete-with-errors');
+}
+
+export function errorStatusVerdict(run: Pick<RunFile, 'points' | 'plan'>): ErrorStatusVerdict {
+  const loads = erroredLoads(run);
+  if (loads.length === 0) return { failed: false, reasons: [] };
+  const accepted = acceptsErrors(run.plan.expects);
+  const nothingSucceeded = loads.some((load) => load.total.requests > 0 && load.total.errors >= load.total.requests);
+  const where = (load: LoadResult) => [run.points.length > 1 ? pointOf(run, load) : '', load.test].filter(Boolean).join(' ');
+  const reasons = loads.map((load) => `${where(load)}: ${load.errorStatusReason ?? 'too many errors'}`);
+  if (!accepted) reasons.push('add `expect error-rate < X%` to the scenario if these errors are expected');
+  return { failed: !accepted || nothingSucceeded, reasons };
+}
+
+function pointOf(run: Pick<RunFile, 'points'>, load: LoadResult): string {
+  return run.points.find((point) => point.repeats.some((loads) => loads.includes(load)))?.label ?? '';
+}
