@@ -1,42 +1,18 @@
 // `tls-insecure on` works against a self-signed server, and the run says so: a warning under the CLI
 // table, in the results panel's model and a flag in the run file. A verified connection has none of it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalServer, type LocalServer } from '../../../src/redis/localServer';
 import { buildViewModel } from '../../../src/views/model';
 import { runCli, Scratch } from '../../helpers/cli';
+import { useTlsServer } from '../../helpers/tls';
 
 describe('tls-insecure as a warning', function () {
   this.timeout(60_000);
+  const tlsServer = useTlsServer({ authClients: false });
   let certDir: string;
-  let server: LocalServer;
   let tlsPort: number;
+  before(() => ({ certDir, port: tlsPort } = tlsServer()));
   let scratch: Scratch;
-
-  before(async function () {
-    certDir = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-    ], { stdio: 'pipe' });
-    tlsPort = await freePort();
-    server = await startLocalServer({
-      config: [
-        { name: 'tls-port', args: [String(tlsPort)] },
-        { name: 'tls-cert-file', args: [join(certDir, 'cert.pem')] },
-        { name: 'tls-key-file', args: [join(certDir, 'key.pem')] },
-        { name: 'tls-auth-clients', args: ['no'] },
-      ],
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    rmSync(certDir, { recursive: true, force: true });
-  });
   beforeEach(() => (scratch = new Scratch()));
   afterEach(() => scratch.remove());
 

@@ -1,46 +1,18 @@
 // Debian's redis-server 7.0 is built with TLS: these run against a real tls-port with a self-signed
 // certificate made by openssl, which also serves as the CA and as the client certificate.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { testConnection } from '../../../src/redis/control';
-import { freePort, startLocalServer, type LocalServer } from '../../../src/redis/localServer';
 import { resolveConnection } from '../../../src/redis/target';
 import type { TlsPlan } from '../../../src/scenario/plan';
 import { targetPlan } from './support';
+import { useTlsServer } from '../../helpers/tls';
 
 describe('TLS connections to a real redis-server tls-port', () => {
+  const tlsServer = useTlsServer({ authClients: true });
   let certDir: string;
-  let server: LocalServer;
   let tlsPort: number;
-
-  before(async function () {
-    this.timeout(20_000);
-    certDir = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-    ], { stdio: 'pipe' });
-    tlsPort = await freePort();
-    // The plain port stays open too (startLocalServer checks readiness there).
-    server = await startLocalServer({
-      config: [
-        { name: 'tls-port', args: [String(tlsPort)] },
-        { name: 'tls-cert-file', args: [join(certDir, 'cert.pem')] },
-        { name: 'tls-key-file', args: [join(certDir, 'key.pem')] },
-        { name: 'tls-ca-cert-file', args: [join(certDir, 'cert.pem')] },
-        { name: 'tls-auth-clients', args: ['yes'] },
-      ],
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    rmSync(certDir, { recursive: true, force: true });
-  });
+  before(() => ({ certDir, port: tlsPort } = tlsServer()));
 
   /** testConnection for a target on the TLS port, with TLS files relative to the certificate folder. */
   async function tryTls(tls: Omit<TlsPlan, 'enabled'>, url = `rediss://localhost:${tlsPort}`) {
@@ -88,7 +60,7 @@ describe('TLS connections to a real redis-server tls-port', () => {
   it('explains TLS spoken to a plain redis port', async () => {
     // Redis reads the TLS hello as an inline command: it stays silent unless the hello holds a newline
     // byte, then it answers in plain text. Both outcomes must point at the port not speaking TLS.
-    const resolved = resolveConnection(targetPlan({ url: `rediss://localhost:${server.port}`, connectTimeoutMs: 500 }), { env: {} });
+    const resolved = resolveConnection(targetPlan({ url: `rediss://localhost:${tlsServer().server.port}`, connectTimeoutMs: 500 }), { env: {} });
     assert.ok(resolved.options);
     const result = await testConnection(resolved.options);
     assert.equal(result.ok, false);
