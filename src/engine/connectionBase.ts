@@ -46,6 +46,11 @@ export abstract class BudgetedConnection implements LoadConnection {
     return this.state === State.Finished;
   }
 
+  /** Requests sent and not answered yet (the stall watch needs them). */
+  get outstanding(): number {
+    return this.state === State.Finished ? 0 : this.requestsInFlight();
+  }
+
   get up(): boolean {
     return this.state === State.Running || this.state === State.Draining;
   }

@@ -18,6 +18,8 @@ import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
+/** No reply on any connection while requests are outstanding for this long ends a load as stalled (`stall-timeout`). */
+export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 /** After a stop request, workers that have not answered within this are terminated. */
 const STOP_GRACE_MS = 800;
 /** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
@@ -137,6 +139,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
     seed,
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
+    stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     fineBucketMs: FINE_BUCKET_MS,
   }));
   const script = workerScriptPath();
@@ -438,7 +441,8 @@ function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult 
     ...(lateShare !== undefined ? { lateShare } : {}),
     bottleneck: bottleneck(workers, durationMs, parts.threads, parts.cpuPercent ?? 0, lateShare),
   };
-  const errorStatusReason = parts.status === 'complete' ? errorStatusWhy(total) : undefined;
+  const stallReason = parts.status === 'complete' ? stallWhy(workers, total.requests, plan, durationMs) : undefined;
+  const errorStatusReason = parts.status === 'complete' ? stallReason ?? errorStatusWhy(total) : undefined;
   const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
   return {
     test: request.test.name,
@@ -452,8 +456,13 @@ function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult 
     ...(parts.measuredFrom !== undefined ? { measuredFrom: parts.measuredFrom } : {}),
     durationMs,
     windowMs: durationMs,
-    windowKind:
-      parts.status === 'complete' ? (plan.durationMs !== undefined ? 'planned-duration' : 'first-send-to-last-reply') : 'until-stopped',
+    windowKind: stallReason
+      ? 'first-send-to-stall'
+      : parts.status === 'complete'
+        ? plan.durationMs !== undefined
+          ? 'planned-duration'
+          : 'first-send-to-last-reply'
+        : 'until-stopped',
     ...(drainMs > 0 ? { drainMs } : {}),
     total,
     commands,
@@ -483,6 +492,21 @@ function bottleneck(workers: WorkerResult[], durationMs: number, threads: number
   if (busy >= CLIENT_BOUND_UTILIZATION && processBusy >= CLIENT_BOUND_UTILIZATION * 0.9 && behind) return 'client';
   if (busy < SERVER_BOUND_UTILIZATION || !behind) return 'server';
   return 'unknown';
+}
+
+/** A load that ended because the server stopped answering: how long it was silent, and what was sent of the plan. */
+function stallWhy(workers: WorkerResult[], sent: number, plan: LoadRequest['phase']['load'], windowMs: number): string | undefined {
+  const stalled = workers.filter((w) => w.stall !== undefined);
+  if (stalled.length === 0) return undefined;
+  const silentS = Math.max(...stalled.map((w) => w.stall!.silentMs)) / 1000;
+  const outstanding = stalled.reduce((sum, w) => sum + w.stall!.outstanding, 0);
+  const format = (n: number) => n.toLocaleString('en-US');
+  const seconds = (s: number) => `${s < 10 ? s.toFixed(1).replace(/\.0$/, '') : Math.round(s)} s`;
+  const sentOfPlan =
+    plan.requests !== undefined
+      ? `${format(sent)} of ${format(plan.requests)} planned requests sent`
+      : `stopped after ${seconds(windowMs / 1000)} of the planned ${seconds(plan.durationMs! / 1000)}`;
+  return `the server sent no reply for ${seconds(silentS)} with ${format(outstanding)} requests outstanding (now TIMEOUT errors); ${sentOfPlan}`;
 }
 
 /** Why a load that ran to its end counts as failed work: nothing succeeded, or errors above the threshold. */

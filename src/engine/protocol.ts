@@ -26,6 +26,8 @@ export interface WorkerConfig {
   ratePerConnection?: number;
   seed: number;
   serverLostTimeoutMs: number;
+  /** No reply on any connection of this worker for this long while requests are outstanding ends the load. */
+  stallTimeoutMs: number;
   /** Timeline bucket length while the load is short (100 ms), switching to 1 s once it lasts 10 s. */
   fineBucketMs?: number;
 }
@@ -70,6 +72,8 @@ export interface WorkerResult {
   eventLoopLagP99Ms: number;
   /** Requests sent but never answered when the load ended (drain timeout), counted as TIMEOUT errors. */
   unanswered: number;
+  /** The server stalled: no reply for `silentMs` with `outstanding` requests in flight; the load ended there. */
+  stall?: { silentMs: number; outstanding: number };
 }
 
 export type WorkerToMain =

@@ -74,7 +74,7 @@ export interface ClientHealth {
 export type LoadStatus = 'complete' | 'complete-with-errors' | 'cancelled' | 'failed';
 
 /** What the throughput window of a load is (see docs/run-file.md). */
-export type WindowKind = 'planned-duration' | 'first-send-to-last-reply' | 'until-stopped';
+export type WindowKind = 'planned-duration' | 'first-send-to-last-reply' | 'first-send-to-stall' | 'until-stopped';
 
 export interface LoadResult {
   test: string;

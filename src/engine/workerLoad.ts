@@ -35,6 +35,8 @@ export interface LoadConnection {
   readonly finished: boolean;
   readonly up: boolean;
   readonly reconnects: number;
+  /** Requests sent and not answered yet. */
+  readonly outstanding: number;
   /** Connects and runs the handshake; rejects with a LoadError. */
   open(): Promise<void>;
   /** Closed loop: keep the pipeline full from now on. */
@@ -74,8 +76,12 @@ export class WorkerLoad {
   private lastConnectionError = '';
   /** Start of the current timeline bucket, in ms since measuring began. */
   private bucketStartMs = 0;
-  /** Duration mode: the last bucket of the window was taken at the deadline. */
-  private windowClosed = false;
+  /** The window was closed (duration over, or a stall) and its last bucket taken; its length in ms. */
+  private windowEndMs: number | undefined;
+  /** Since when no connection has heard a reply (or came up): the stall watch's clock. */
+  private connectionUpAt = 0;
+  private idleSeenAt = 0;
+  private stall: WorkerResult['stall'];
   private drainStart = 0;
   private scheduledSends = 0;
   /** Open loop: time spent napping before sends (idle, though the event loop counts it as busy). */
@@ -169,6 +175,7 @@ export class WorkerLoad {
       this.after(this.config.durationMs, () => this.drainAll());
     }
     this.scheduleBucket();
+    this.watchForStall(this.measureStart + this.config.stallTimeoutMs);
     this.post({ type: 'measuring' });
     this.connectionFinished(); // a zero budget finishes at once
   }
@@ -207,10 +214,7 @@ export class WorkerLoad {
   private drainAll(): void {
     if (this.stopping) return;
     this.stopping = true;
-    const windowEnd = this.config.durationMs!;
-    this.stats.closeWindow();
-    this.postBucket(this.bucketStartMs, windowEnd - this.bucketStartMs);
-    this.windowClosed = true;
+    this.closeWindow(this.config.durationMs!);
     this.drainStart = performance.now();
     for (const connection of this.connections) connection.drain();
     this.after(DRAIN_TIMEOUT_MS, () => {
@@ -220,6 +224,41 @@ export class WorkerLoad {
       this.finalize();
     });
     this.connectionFinished();
+  }
+
+  /** Ends the throughput window `endMs` after measuring began: its last bucket is taken now, so later replies and timeouts stay out of the timeline. */
+  private closeWindow(endMs: number): void {
+    this.stats.closeWindow();
+    this.postBucket(this.bucketStartMs, Math.max(0, endMs - this.bucketStartMs));
+    this.windowEndMs = endMs;
+  }
+
+  /**
+   * The stall watch: a timer (no polling) set for when the quiet time would reach the limit. No reply on any
+   * connection for that long while requests are outstanding means the server stopped answering: the load
+   * ends there instead of waiting forever, and what is outstanding becomes TIMEOUT errors.
+   */
+  private watchForStall(at: number): void {
+    this.after(at - performance.now(), () => {
+      if (this.stopping || this.finalized) return;
+      const now = performance.now();
+      const outstanding = this.connections.reduce((sum, c) => sum + c.outstanding, 0);
+      // Nothing outstanding (a slow open loop between sends) is not a stall: the clock restarts.
+      if (outstanding === 0) this.idleSeenAt = now;
+      const quietSince = Math.max(this.stats.lastReplyAt, this.measureStart, this.connectionUpAt, this.idleSeenAt);
+      const limit = this.config.stallTimeoutMs;
+      if (outstanding > 0 && now - quietSince >= limit) this.stalled(now - quietSince, outstanding);
+      else this.watchForStall(Math.max(quietSince + limit, now + Math.min(limit, 1000) / 10));
+    });
+  }
+
+  private stalled(silentMs: number, outstanding: number): void {
+    this.stopping = true;
+    this.stall = { silentMs, outstanding };
+    this.closeWindow(performance.now() - this.measureStart);
+    const text = `no reply within ${Math.round(silentMs)} ms: the server stalled (stall-timeout ${this.config.stallTimeoutMs} ms)`;
+    for (const connection of this.connections) connection.abandon(TIMEOUT_ERROR_KIND, text);
+    this.finalize();
   }
 
   /** A connection may have finished: when all have, the load is over. */
@@ -240,6 +279,7 @@ export class WorkerLoad {
 
   connectionUp(): void {
     this.downCount--;
+    this.connectionUpAt = performance.now();
     this.kick();
   }
 
@@ -338,10 +378,11 @@ export class WorkerLoad {
     let drainMs = 0;
     let cpuMs: number | undefined;
     if (this.measuring) {
-      if (this.windowClosed) {
+      if (this.windowEndMs !== undefined) {
         // Duration mode: the window is the planned duration, however long the server kept silent in it.
-        durationMs = this.config.durationMs!;
-        drainMs = now - this.drainStart;
+        // A stall: first send to the moment the stall was called.
+        durationMs = this.windowEndMs;
+        drainMs = this.drainStart > 0 ? now - this.drainStart : 0;
       } else {
         // Count mode: first send to the last reply (a cancelled or failed load: to when it stopped).
         const end = this.status === 'complete' && this.stats.lastReplyAt > this.measureStart ? this.stats.lastReplyAt : now;
@@ -378,6 +419,7 @@ export class WorkerLoad {
       lateSends: this.lateSends,
       eventLoopUtilization,
       eventLoopLagP99Ms,
+      ...(this.stall ? { stall: this.stall } : {}),
       unanswered: this.stats.labels.reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
     };
     this.post({ type: 'result', result, lastSecond });

@@ -92,6 +92,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let index = 0;
   let status: RunStatus = 'complete';
   let failure: string | undefined;
+  /** A load ended by the stall limit: the server is not answering, so the `after` snapshot is skipped. */
+  let stalled = false;
   outer: for (const point of pointsToRun(plan, run.points)) {
     const pointResult: PointResult = { label: point.label, sweep: point.sweep, repeats: [], summary: [] };
     run.points.push(pointResult);
@@ -123,6 +125,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);
           // Errors past the threshold mark the run, which goes on: the figures of the other tests still count.
+          if (result.windowKind === 'first-send-to-stall') stalled = true;
           if (result.status === 'complete-with-errors') {
             status = 'complete-with-errors';
             failure ??= `${test.name}: ${result.errorStatusReason ?? 'too many errors'}`;
@@ -149,7 +152,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     }
   }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
-  return finish(run, started, status, failure, control, monitor);
+  return finish(run, started, status, failure, control, monitor, stalled);
 }
 
 async function finish(
@@ -159,11 +162,12 @@ async function finish(
   error: string | undefined,
   control: Redis | undefined,
   monitor: ServerMonitor | undefined,
+  stalled = false,
 ): Promise<RunFile> {
   if (monitor) {
     run.server.samples = await monitor.stop();
     run.server.events = persistenceEvents(run.server.samples);
-    if (status !== 'failed') run.server.after = await monitor.sampleNow().catch(() => undefined);
+    if (status !== 'failed' && !stalled) run.server.after = await monitor.sampleNow().catch(() => undefined);
     if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
     if (monitor.gaps.length > 0) run.server.gaps = monitor.gaps;
     await monitor.close();

@@ -149,6 +149,8 @@ export interface LoadPlan {
   durationMs?: number;
   /** Load before measuring starts; excluded from results. */
   warmupMs: number;
+  /** No reply for this long while requests are outstanding ends the load as stalled (absent: the engine's default, 10 s). */
+  stallTimeoutMs?: number;
   /** Open loop: target requests per second across all clients. Absent: closed loop. */
   rate?: number;
   /**

@@ -491,6 +491,8 @@ function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestP
   else load.requests = sweptRequests?.value ?? layer.get('requests')?.value ?? DEFAULT_REQUESTS;
   const rate = swept.get('rate') ?? layer.get('rate');
   if (rate) load.rate = rate.value;
+  const stallTimeout = layer.get('stall-timeout');
+  if (stallTimeout) load.stallTimeoutMs = stallTimeout.value;
 
   const keysEntry = layer.get('keys');
   const keysValue = keysEntry?.value;

@@ -276,6 +276,17 @@ export const SETTINGS: readonly SettingInfo[] = [
     example: 'warmup 5s',
   },
   {
+    name: 'stall-timeout',
+    syntax: 'stall-timeout DURATION',
+    default: '10s',
+    doc: 'End a test when the server sends no reply for this long while requests are outstanding: they become TIMEOUT errors (their wait is their latency), the test ends as complete-with-errors with the reason, and the run goes on. Stops a `requests` test from waiting forever on a frozen server.',
+    kind: 'duration',
+    scopes: ANYWHERE,
+    group: 'load',
+    min: 0.001,
+    example: 'stall-timeout 30s',
+  },
+  {
     name: 'rate',
     syntax: 'rate N/s',
     doc: 'Open loop: send this many requests per second across all clients, whatever the latency, so that queueing shows in the percentiles. Without it the load is closed loop (as fast as replies come).',

@@ -72,6 +72,7 @@ export interface SettingValues {
   requests: number;
   duration: number;
   warmup: number;
+  'stall-timeout': number;
   rate: number;
   repeat: number;
   keys: KeysValue;
