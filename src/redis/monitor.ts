@@ -26,6 +26,9 @@ export interface SamplingGap {
   reason: string;
 }
 
+/** How long stop() waits for a sample in flight. */
+const STOP_WAIT_MS = 1000;
+
 export class ServerMonitor {
   /** Why sampling missed samples (the server went away for a while) or stopped (INFO was refused). */
   lastError?: string;
@@ -85,7 +88,9 @@ export class ServerMonitor {
     this.running = false;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.inFlight;
+    // A sample in flight to a frozen server would hold the end of the run for its whole command timeout:
+    // wait a moment for it, then end without it.
+    await Promise.race([this.inFlight, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     return [...this.samples];
   }
 

@@ -144,7 +144,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   }
   run.points = run.points.filter((point) => point.repeats.length > 0);
 
-  if (plan.cleanup && control && status !== 'failed') {
+  // After a stall the server may still be frozen: clean-up would only wait on it.
+  if (plan.cleanup && control && status !== 'failed' && !stalled) {
     try {
       run.cleanedUpKeys = await deleteKeysMatching(control, plan.cleanup);
     } catch (error) {
