@@ -13,12 +13,18 @@ import { closest } from './suggest';
  * demand: a large file has millions of tokens, and most are never looked at.
  */
 export class Token {
-  constructor(
-    readonly line: number,
-    protected readonly lineText: string,
-    readonly start: number,
-    readonly end: number,
-  ) {}
+  // Assigned, not declared with initializers (see LineNode): tokens are made by the million.
+  declare readonly line: number;
+  declare protected readonly lineText: string;
+  declare readonly start: number;
+  declare readonly end: number;
+
+  constructor(line: number, lineText: string, start: number, end: number) {
+    this.line = line;
+    this.lineText = lineText;
+    this.start = start;
+    this.end = end;
+  }
 
   get text(): string {
     return this.lineText.slice(this.start, this.end);
@@ -30,19 +36,19 @@ export class Token {
 }
 
 export class ArgToken extends Token {
-  readonly kind: ArgLex['kind'];
+  declare readonly kind: ArgLex['kind'];
   /** Unquoted, unescaped text. */
-  readonly value: string;
-  readonly quoted: boolean;
+  declare readonly value: string;
+  declare readonly quoted: boolean;
   /** The `N` of `*N`. */
-  readonly repeat?: Token;
+  declare readonly repeat?: Token;
 
   constructor(line: number, lineText: string, lex: ArgLex) {
     super(line, lineText, lex.start, lex.end);
     this.kind = lex.kind;
     this.value = lex.value;
     this.quoted = lex.quoted;
-    if (lex.repeat) this.repeat = new Token(line, lineText, lex.repeat.start, lex.repeat.end);
+    this.repeat = lex.repeat ? new Token(line, lineText, lex.repeat.start, lex.repeat.end) : undefined;
   }
 }
 
