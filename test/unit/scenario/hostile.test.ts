@@ -22,7 +22,7 @@ function assertPositioned(resolved: ResolvedFile, text: string): void {
  * of issue 12 took 2.2–2.6 s there, 3.7–4.9 s under a load of 8–10); the margin covers a loaded
  * machine, the linear-time check below catches a quadratic step.
  */
-const BIG_FILE_LIMIT_MS = 3500;
+const BIG_FILE_LIMIT_MS = 3000;
 
 /** The same for a 1 MB file (measured at 150–170 ms, 270–370 ms for the first run after warm-up). */
 const MEGABYTE_LIMIT_MS = 600;
