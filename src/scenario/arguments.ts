@@ -107,14 +107,23 @@ function expandNodes(nodes: ArgNode[], expanded: ExpandedText, sink: DiagnosticS
 
 /** Warns about `__keys__`-like words that are probably misspelt placeholders. */
 function lintPlaceholders(expanded: ExpandedText, lex: ArgLex, sink: DiagnosticSink): void {
-  if (sink.full || lex.quoted || lex.value.length > 10_000 || !lex.value.includes('__')) return;
+  if (sink.full || lex.quoted || lex.value.length > 10_000 || !lex.value.includes('__') || WITHOUT_LOOKALIKES.has(lex.value)) return;
+  let clean = true;
   for (const match of lex.value.matchAll(PLACEHOLDER_LOOKALIKE)) {
     if (PLACEHOLDER_BY_TEXT.has(match[0])) continue;
     const suggestion = closest(match[0], PLACEHOLDER_NAMES);
     if (!suggestion) continue;
+    clean = false;
     const at = lex.start + (match.index ?? 0);
     const range: Range = expanded.range(at, at + match[0].length);
     const fixes = expanded.isSubstituted(lex.start, lex.end) ? undefined : [replaceFix(range, suggestion)];
     sink.warning(range, 'unknown-placeholder', `\`${match[0]}\` is not a placeholder — did you mean \`${suggestion}\`? (quote the argument to silence this)`, fixes);
   }
+  if (!clean) return;
+  // The same arguments come back in scenario after scenario; the set is bounded, so it cannot grow with a file.
+  if (WITHOUT_LOOKALIKES.size >= 1024) WITHOUT_LOOKALIKES.clear();
+  WITHOUT_LOOKALIKES.add(lex.value);
 }
+
+/** Arguments already found to hold no misspelt placeholder (the answer depends on the text alone). */
+const WITHOUT_LOOKALIKES = new Set<string>();

@@ -17,6 +17,8 @@ export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
   private readonly seen = new Set<string>();
   dropped = 0;
+  /** Every problem reported, repeats and dropped ones included: a caller can tell whether a step reported any. */
+  reported = 0;
 
   constructor(initial: readonly Diagnostic[] = [], dropped = 0) {
     for (const diagnostic of initial) if (diagnostic.code !== TOO_MANY_PROBLEMS) this.push(diagnostic);
@@ -29,6 +31,7 @@ export class DiagnosticSink {
   }
 
   add(range: Range, severity: Severity, code: string, message: string, fixes?: TextFix[]): void {
+    this.reported++;
     const diagnostic: Diagnostic = { range, severity, code, message };
     if (fixes && fixes.length > 0) diagnostic.fixes = fixes;
     this.push(diagnostic);

@@ -12,7 +12,8 @@ export interface LexProblem {
 
 /** Splits on `\r\n`, `\n` or `\r`; the line texts exclude the line break. */
 export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
+  // Splitting at one character is much faster than at a pattern, and most files have no `\r`.
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
 }
 
 export function isSpace(char: string): boolean {

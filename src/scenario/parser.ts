@@ -13,12 +13,18 @@ import { closest } from './suggest';
  * demand: a large file has millions of tokens, and most are never looked at.
  */
 export class Token {
-  constructor(
-    readonly line: number,
-    protected readonly lineText: string,
-    readonly start: number,
-    readonly end: number,
-  ) {}
+  // Assigned, not declared with initializers (see LineNode): tokens are made by the million.
+  declare readonly line: number;
+  declare protected readonly lineText: string;
+  declare readonly start: number;
+  declare readonly end: number;
+
+  constructor(line: number, lineText: string, start: number, end: number) {
+    this.line = line;
+    this.lineText = lineText;
+    this.start = start;
+    this.end = end;
+  }
 
   get text(): string {
     return this.lineText.slice(this.start, this.end);
@@ -30,19 +36,19 @@ export class Token {
 }
 
 export class ArgToken extends Token {
-  readonly kind: ArgLex['kind'];
+  declare readonly kind: ArgLex['kind'];
   /** Unquoted, unescaped text. */
-  readonly value: string;
-  readonly quoted: boolean;
+  declare readonly value: string;
+  declare readonly quoted: boolean;
   /** The `N` of `*N`. */
-  readonly repeat?: Token;
+  declare readonly repeat?: Token;
 
   constructor(line: number, lineText: string, lex: ArgLex) {
     super(line, lineText, lex.start, lex.end);
     this.kind = lex.kind;
     this.value = lex.value;
     this.quoted = lex.quoted;
-    if (lex.repeat) this.repeat = new Token(line, lineText, lex.repeat.start, lex.repeat.end);
+    this.repeat = lex.repeat ? new Token(line, lineText, lex.repeat.start, lex.repeat.end) : undefined;
   }
 }
 
@@ -78,21 +84,32 @@ export class Interpolation {
   }
 }
 
-/** What every line has; the kind-specific fields are added by the parser. */
+/**
+ * What every line has; the kind-specific fields are added by the parser. The fields are assigned,
+ * not declared with initializers: one constructor serves several node classes, and defining
+ * fields on objects of many classes is slow on a file of many lines.
+ */
 class LineNode {
-  comment?: Token;
+  declare kind: DocLine['kind'];
+  /** Zero-based line number. */
+  declare readonly line: number;
+  /** The whole line, without its line break. */
+  declare readonly text: string;
+  /** Offsets of the content: after indentation, before a trailing comment. */
+  declare readonly contentStart: number;
+  declare readonly contentEnd: number;
+  declare readonly interpolations: readonly Interpolation[];
+  declare comment?: Token;
 
-  constructor(
-    public kind: DocLine['kind'],
-    /** Zero-based line number. */
-    readonly line: number,
-    /** The whole line, without its line break. */
-    readonly text: string,
-    /** Offsets of the content: after indentation, before a trailing comment. */
-    readonly contentStart: number,
-    readonly contentEnd: number,
-    readonly interpolations: readonly Interpolation[],
-  ) {}
+  constructor(kind: DocLine['kind'], line: number, text: string, contentStart: number, contentEnd: number, interpolations: readonly Interpolation[]) {
+    this.kind = kind;
+    this.line = line;
+    this.text = text;
+    this.contentStart = contentStart;
+    this.contentEnd = contentEnd;
+    this.interpolations = interpolations;
+    this.comment = undefined;
+  }
 
   get range(): Range {
     return rangeOf(this.line, 0, this.text.length);
@@ -100,16 +117,13 @@ class LineNode {
 }
 
 /**
- * A setting line. Its arguments are tokenized on demand: the resolver reads values from the
- * interpolated text, so only editor features look at them.
+ * A line that starts with a keyword (a setting or `expect`). Its keyword and value tokens are made
+ * on demand: the resolver reads values from the interpolated text, so only editor features ask.
  */
-class SettingNode extends LineNode {
-  declare setting: SettingInfo;
-  /** Where the keyword ends and the value starts (-1: no value); their tokens are made on demand. */
+class KeywordNode extends LineNode {
+  /** Where the keyword ends and the value starts (-1: no value). */
   declare keywordEnd: number;
   declare valueStart: number;
-  /** Set when the line had to be tokenized anyway (it has quotes). */
-  declare tokenized?: ArgToken[];
 
   get keyword(): Token {
     return new Token(this.line, this.text, this.contentStart, this.keywordEnd);
@@ -118,6 +132,13 @@ class SettingNode extends LineNode {
   get value(): Token | undefined {
     return this.valueStart < 0 ? undefined : new Token(this.line, this.text, this.valueStart, this.contentEnd);
   }
+}
+
+/** A setting line; its arguments are tokenized on demand too. */
+class SettingNode extends KeywordNode {
+  declare setting: SettingInfo;
+  /** Set when the line had to be tokenized anyway (it has quotes). */
+  declare tokenized?: ArgToken[];
 
   get args(): ArgToken[] {
     this.tokenized ??= argTokens(this.line, this.text, tokenizeArgs(this.text, this.keywordEnd, this.contentEnd, false, []));
@@ -125,13 +146,28 @@ class SettingNode extends LineNode {
   }
 }
 
+/** A `### name` line; the name's range is computed when asked. */
+class HeaderNode extends LineNode {
+  declare name: string;
+  declare nameStart: number;
+
+  get nameRange(): Range {
+    return rangeOf(this.line, this.nameStart, this.nameStart + this.name.length);
+  }
+}
+
 /** A command line; like a setting line's, its arguments are tokenized on demand. */
 class CommandNode extends LineNode {
   declare weight?: Token & { percent: number };
-  declare command: Token;
+  declare commandStart: number;
+  declare commandEnd: number;
   declare name: string;
   declare argsStart: number;
   declare tokenized?: ArgToken[];
+
+  get command(): Token {
+    return new Token(this.line, this.text, this.commandStart, this.commandEnd);
+  }
 
   get args(): ArgToken[] {
     this.tokenized ??= argTokens(this.line, this.text, tokenizeArgs(this.text, this.argsStart, this.contentEnd, true, []));
@@ -293,8 +329,10 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
     const raw = text.slice(headerAt + 3);
     const name = raw.trim();
     const nameStart = name ? headerAt + 3 + raw.indexOf(name) : text.length;
-    const base = new LineNode('header', line, text, headerAt, text.length, NO_INTERPOLATIONS);
-    return become<HeaderLine>(base, 'header', { name, nameRange: rangeOf(line, nameStart, nameStart + name.length) });
+    const header = new HeaderNode('header', line, text, headerAt, text.length, NO_INTERPOLATIONS);
+    header.name = name;
+    header.nameStart = nameStart;
+    return header as unknown as HeaderLine;
   }
   const scan = scanLine(text, headerAt);
   const { contentStart, contentEnd } = scan;
@@ -395,9 +433,11 @@ function parseKeywordLine(base: LineBase, first: ArgLex, setting: SettingInfo, w
   let valueStart = words ? (words[1]?.start ?? contentEnd) : skipSpaces(text, first.end, contentEnd);
   if (valueStart >= contentEnd) valueStart = -1;
   if (setting.kind === 'expect') {
-    const keyword = token(line, text, first.start, first.end);
-    const value = valueStart < 0 ? undefined : token(line, text, valueStart, contentEnd);
-    return become<ExpectLine>(base, 'expect', { keyword, value });
+    const node = promote(base, KeywordNode);
+    node.kind = 'expect';
+    node.keywordEnd = first.end;
+    node.valueStart = valueStart;
+    return node as unknown as ExpectLine;
   }
   const node = promote(base, SettingNode);
   node.kind = 'setting';
@@ -454,27 +494,28 @@ function parseCommand(base: LineBase, first: ArgLex, sink: DiagnosticSink): Comm
     sink.error(weight!.range, 'missing-command', `a weight must be followed by a command — write \`${weight!.text} GET key\``);
     return become<UnknownLine>(base, 'unknown', { word: weight! });
   }
-  const command = token(line, text, commandLex.start, commandLex.end);
   if (commandLex.kind !== 'word' || !isRedisCommand(commandLex.value) || commandLex.quoted) {
+    const command = token(line, text, commandLex.start, commandLex.end);
     reportUnknownWord(command, 'unknown-command', sink, COMMAND_NAMES);
     return become<UnknownLine>(base, 'unknown', { word: command });
   }
   // Only command lines have arguments: the node changes class once the line is known to be one.
-  const commandLine = become<CommandLine>(promote(base, CommandNode), 'command', {
-    weight,
-    command,
-    name: commandLex.value.toUpperCase(),
-    argsStart: commandLex.end,
-  } as Omit<CommandLine, keyof LineBase>);
-  if (lexed) (commandLine as unknown as CommandNode).tokenized = argTokens(line, text, lexed, at + 1);
-  return commandLine;
+  const node = promote(base, CommandNode);
+  node.kind = 'command';
+  node.weight = weight;
+  node.commandStart = commandLex.start;
+  node.commandEnd = commandLex.end;
+  node.name = commandLex.value.toUpperCase();
+  node.argsStart = commandLex.end;
+  if (lexed) node.tokenized = argTokens(line, text, lexed, at + 1);
+  return node as unknown as CommandLine;
 }
 
 function groupScenarios(lines: DocLine[], sink: DiagnosticSink): { fileLines: DocLine[]; scenarios: ScenarioNode[] } {
   const headerIndexes: number[] = [];
   lines.forEach((line, index) => line.kind === 'header' && headerIndexes.push(index));
   const lastLine = lines[lines.length - 1];
-  const endOf = (index: number) => lines[index].range.end;
+  const endOf = (index: number) => ({ line: lines[index].line, character: lines[index].text.length });
 
   if (headerIndexes.length === 0) {
     const hasCommands = lines.some((line) => line.kind === 'command' || (line.kind === 'setting' && line.setting.kind === 'suite'));
@@ -512,13 +553,14 @@ function groupScenarios(lines: DocLine[], sink: DiagnosticSink): { fileLines: Do
     } else {
       seen.set(name, header);
     }
+    const headerRange = header.range;
     return {
       name,
       index,
       header,
-      nameRange: header.name ? header.nameRange : header.range,
-      headerRange: header.range,
-      range: { start: header.range.start, end: endOf(nextHeader - 1) },
+      nameRange: header.name ? header.nameRange : headerRange,
+      headerRange,
+      range: { start: headerRange.start, end: endOf(nextHeader - 1) },
       lines: lines.slice(lineIndex + 1, nextHeader),
     };
   });

@@ -148,11 +148,13 @@ interface Context {
   env: Record<string, string | undefined>;
   vars: Record<string, string>;
   baseDir?: string;
+  /** Values of setting lines already read in this file, by setting and text (see `settingValue`). */
+  values: Map<string, unknown>;
 }
 
 export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions = {}): ResolvedFile {
   const sink = new DiagnosticSink(doc.diagnostics, doc.droppedDiagnostics);
-  const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir };
+  const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir, values: new Map() };
   const scenarios: ScenarioPlan[] = [];
   try {
     const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink, new Map(), new Set(options.allowEnv ?? []));
@@ -226,13 +228,12 @@ const EXPECT_INFO: SettingInfo = settingInfo('expect')!;
 function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section): void {
   const value = readExpect(input);
   if (!value) return;
-  const { commandRange, ...rest } = value;
-  const expectation: Expectation = {
-    ...rest,
-    text: line.text.slice(line.contentStart, line.contentEnd),
-    range: rangeOf(line.line, line.contentStart, line.contentEnd),
-  };
-  section.expects.push({ expectation, commandRange });
+  // Built field by field (not by spreading): a large file has one per scenario.
+  const text = line.text.slice(line.contentStart, line.contentEnd);
+  const range = rangeOf(line.line, line.contentStart, line.contentEnd);
+  const { metric, op, command } = value;
+  const expectation: Expectation = command === undefined ? { metric, op, value: value.value, text, range } : { metric, op, value: value.value, command, text, range };
+  section.expects.push({ expectation, commandRange: value.commandRange });
 }
 
 function readSettingLine(line: SettingLine, input: ValueInput, section: Section, context: Context): void {
@@ -272,7 +273,7 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
       return;
     }
   }
-  const value = readSettingValue(input);
+  const value = settingValue(input, context);
   if (value === undefined) return;
   const name = setting.name as SettingName;
   const earlier = section.layer.own(name);
@@ -287,6 +288,29 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
   }
   section.layer.set(name, new Entry(value, line.value ?? line.keyword, line.line));
 }
+
+/**
+ * `readSettingValue`, read once per file for each setting and text: a large file repeats the same
+ * lines (`clients 50`) in every scenario. Only values read without a problem, from text written out
+ * in the line, and that the plan does not hold as they are (numbers, words, a `keys` value, which
+ * the phase plan copies) are kept, so no two scenarios share an object.
+ */
+function settingValue(input: ValueInput, context: Context): unknown {
+  const name = input.setting.name;
+  const reusable = !input.expanded.hasSubstitutions && REUSED_KINDS.has(input.setting.kind);
+  const key = reusable ? name + ' ' + input.expanded.text : '';
+  if (reusable) {
+    const known = context.values.get(key);
+    if (known !== undefined) return known;
+  }
+  const reported = context.sink.reported;
+  const value = readSettingValue(input);
+  if (reusable && value !== undefined && context.sink.reported === reported) context.values.set(key, value);
+  return value;
+}
+
+/** Setting kinds whose values are numbers, switches, words, and key spaces (copied by the phase plan). */
+const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys']);
 
 /** Reports an environment value that would be sent to the server; true when there is one. */
 function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boolean {
