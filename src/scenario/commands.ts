@@ -1,11 +1,14 @@
 // The Redis command table (@ioredis/commands): which words are commands, and which commands write.
-import { exists, hasFlag, list } from '@ioredis/commands';
+import { hasFlag, list } from '@ioredis/commands';
 
 /** Upper-case command names, for did-you-mean suggestions. */
 export const COMMAND_NAMES: readonly string[] = list.map((name) => name.toUpperCase());
 
+/** Lower-case command names. `exists` of @ioredis/commands looks names up on a plain object, so it also says yes to `constructor` and `toString`. */
+const KNOWN = new Set(list);
+
 export function isRedisCommand(word: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_|-]*$/.test(word) && exists(word.toLowerCase());
+  return /^[A-Za-z][A-Za-z0-9_|-]*$/.test(word) && KNOWN.has(word.toLowerCase());
 }
 
 /** True when the command modifies data (the `write` flag). */

@@ -306,6 +306,14 @@ describe('resolver: expectations', () => {
     assert.deepEqual(scenario.expects[3].range, { start: { line: 4, character: 0 }, end: { line: 4, character: 16 } });
   });
 
+  it('does not take the names of JavaScript object properties for Redis commands', () => {
+    for (const word of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const resolved = check(`### s\n${word} k`);
+      assert.ok(errors(resolved).length > 0, `${word} is refused`);
+      assert.equal(resolved.scenarios.length === 0 || resolved.scenarios[0].points[0].phases.every((phase) => phase.tests.length === 0), true, `${word} runs nothing`);
+    }
+  });
+
   it('requires per-command expectations to name a measured command', () => {
     const diagnostic = only(check('### s\nexpect GTE p99 < 1ms\nGET k'), 'unknown-expect-command');
     assert.deepEqual(span(diagnostic), [1, 7, 10]);
