@@ -13,7 +13,7 @@
 # the production bundles scripts/package.sh builds into dist/, so it can run beside test-e2e.sh.
 # Environment:
 #   RBENCH_UI_VSIX=path.vsix   test this package instead of building one
-#   RBENCH_UI_TIMEOUT=150      seconds for the driver;  RBENCH_UI_KEEP=1  keep the scratch folder
+#   RBENCH_UI_TIMEOUT=270      seconds for the driver;  RBENCH_UI_KEEP=1  keep the scratch folder
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
