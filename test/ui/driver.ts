@@ -202,13 +202,13 @@ async function runAllInWorkspace(page: Page): Promise<string> {
     .map((file) => ({ file, ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<TimedRun, 'file'>) }))
     .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   const names = runs.map((run) => run.scenario.name);
-  if (JSON.stringify(names) !== JSON.stringify(BATCH_ORDER)) throw new Error(`new run files for ${JSON.stringify(names)}; want ${JSON.stringify(BATCH_ORDER)} in this order`);
-  for (const run of runs) if (run.status !== 'complete') throw new Error(`${path.basename(run.file)} has status ${run.status}`);
   for (let i = 1; i < runs.length; i++) {
     if (Date.parse(runs[i].startedAt) < Date.parse(runs[i - 1].finishedAt)) {
       throw new Error(`"${names[i]}" started at ${runs[i].startedAt}, before "${names[i - 1]}" finished at ${runs[i - 1].finishedAt}: the runs overlap`);
     }
   }
+  if (JSON.stringify(names) !== JSON.stringify(BATCH_ORDER)) throw new Error(`new run files for ${JSON.stringify(names)}; want ${JSON.stringify(BATCH_ORDER)} in this order`);
+  for (const run of runs) if (run.status !== 'complete') throw new Error(`${path.basename(run.file)} has status ${run.status}`);
   return `${summary}; ${runs.map((run) => `${run.startedAt.slice(11, 23)}–${run.finishedAt.slice(11, 23)}`).join(', ')}`;
 }
 
