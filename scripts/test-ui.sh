@@ -2,7 +2,9 @@
 # The packaged extension, used as a person would, offline: packages rbench.vsix (scripts/package.sh),
 # installs it into a fresh code-server, opens a scratch workspace with a small .rbench file in headless
 # chromium (playwright-core), clicks "▶ Run", waits for "Run complete" and the summary lens, checks the
-# run file, opens the RBench output channel and takes screenshots (test/ui/driver.ts). The tools are
+# run file, opens the RBench output channel, takes screenshots, then runs "Run All" from the command palette
+# through its modal confirmation and checks one progress, runs one after another and one summary
+# (test/ui/driver.ts). The tools are
 # the ones scripts/test-e2e.sh uses (scripts/e2e-setup.sh, cached outside the checkout).
 #
 #   bash scripts/test-ui.sh                       (or: npm run test:ui)
