@@ -2,7 +2,9 @@
 # The packaged extension, used as a person would, offline: packages rbench.vsix (scripts/package.sh),
 # installs it into a fresh code-server, opens a scratch workspace with a small .rbench file in headless
 # chromium (playwright-core), clicks "▶ Run", waits for "Run complete" and the summary lens, checks the
-# run file, opens the RBench output channel and takes screenshots (test/ui/driver.ts). The tools are
+# run file, opens the RBench output channel, takes screenshots, then runs "Run All" from the command palette
+# through its modal confirmation and checks one progress, runs one after another and one summary
+# (test/ui/driver.ts). The tools are
 # the ones scripts/test-e2e.sh uses (scripts/e2e-setup.sh, cached outside the checkout).
 #
 #   bash scripts/test-ui.sh                       (or: npm run test:ui)
@@ -13,7 +15,7 @@
 # the production bundles scripts/package.sh builds into dist/, so it can run beside test-e2e.sh.
 # Environment:
 #   RBENCH_UI_VSIX=path.vsix   test this package instead of building one
-#   RBENCH_UI_TIMEOUT=150      seconds for the driver;  RBENCH_UI_KEEP=1  keep the scratch folder
+#   RBENCH_UI_TIMEOUT=270      seconds for the driver;  RBENCH_UI_KEEP=1  keep the scratch folder
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)

@@ -95,10 +95,11 @@ function segmentsHook(segments: { start: number; end: number; label: string }[],
     ctx.fillStyle = theme.muted;
     ctx.textBaseline = 'top';
     for (const segment of segments) {
-      const x0 = u.valToPos(segment.start, 'x', true);
-      const x1 = u.valToPos(segment.end, 'x', true);
+      // The first load starts before the first bucket's point (the x scale's minimum): label its visible part.
+      const x0 = Math.max(left, u.valToPos(segment.start, 'x', true));
+      const x1 = Math.min(left + width, u.valToPos(segment.end, 'x', true));
       const w = ctx.measureText(segment.label).width;
-      if (w + 6 < x1 - x0 && x0 >= left && x0 + w <= left + width) ctx.fillText(segment.label, x0 + 3, top + 2);
+      if (w + 6 < x1 - x0) ctx.fillText(segment.label, x0 + 3, top + 2);
     }
     ctx.restore();
   };

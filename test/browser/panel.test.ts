@@ -83,6 +83,40 @@ describe('results panel (browser)', function () {
     await page.close();
   });
 
+  it('names every load above its stretch of the timeline, the first one too', async () => {
+    // A short run as the engine records it: 100 ms buckets, plotted at their ends, so the x axis starts after
+    // the first load does; the second load starts 0.8 s after the first.
+    const run = readFixture<RunFile>('finished.rbench-run.json');
+    const first = Date.parse(run.points[0].repeats[0][0].startedAt);
+    for (const [index, load] of run.points[0].repeats[0].entries()) {
+      load.startedAt = new Date(first + index * 800).toISOString();
+      load.timeline = load.timeline.slice(0, 5).map((bucket, i) => ({ ...bucket, t: i / 10, partialMs: 100 }));
+    }
+    const panel = await openPanel(browser, 'dark');
+    // The names are drawn on the canvas: record what is written there.
+    await panel.page.evaluate(() => {
+      const proto = window.CanvasRenderingContext2D.prototype;
+      const fillText = proto.fillText;
+      window.__drawn = [];
+      proto.fillText = function (this: unknown, text: string, ...rest: unknown[]) {
+        window.__drawn.push(text);
+        return fillText.call(this, text, ...rest);
+      };
+    });
+    await panel.post({ type: 'run', run, path: '/work/.rbench/runs/finished.rbench-run.json' });
+    await firstPaint(panel.page);
+    // A load's label is its test, after its phase when it has one ("write SET").
+    const loads = run.points[0].repeats[0].filter((load) => load.measured).map((load) => load.test);
+    assert.ok(loads.length >= 2, 'the fixture has two loads (names are drawn only then)');
+    const named = (drawn: string[], name: string) => drawn.some((text) => text === name || text.endsWith(` ${name}`));
+    // The last load's name was drawn before the fix too: once it is there, the timeline has been drawn.
+    const last = loads[loads.length - 1];
+    await panel.page.waitForFunction((name: string) => window.__drawn.some((text: string) => text === name || text.endsWith(` ${name}`)), last, { timeout: 10_000 }).catch(() => undefined);
+    const drawn: string[] = await panel.page.evaluate(() => window.__drawn);
+    for (const name of loads) assert.ok(named(drawn, name), `"${name}" is not drawn on the timeline (drawn: ${JSON.stringify(drawn.slice(0, 40))})`);
+    await panel.page.close();
+  });
+
   it('sorts by clicking a header and with the keyboard', async () => {
     const { panel, run } = await showRun('sweep');
     const page = panel.page;

@@ -207,8 +207,10 @@ export async function startServer(options: CodeServerOptions): Promise<CodeServe
 }
 
 /** Headless chromium (the Debian one) with a fresh profile in `profileDir`. */
-export async function launchChromium(playwright: Playwright, profileDir: string, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
+/** `showScrollbars`: keep the page's native scrollbars, which headless chromium hides, for screenshots a reader scrolls in. */
+export async function launchChromium(playwright: Playwright, profileDir: string, viewport = { width: 1280, height: 800 }, showScrollbars = false): Promise<BrowserContext> {
   return playwright.chromium.launchPersistentContext(profileDir, {
+    ignoreDefaultArgs: showScrollbars ? ['--hide-scrollbars'] : undefined,
     executablePath: required('RBENCH_E2E_CHROMIUM'),
     headless: true,
     timeout: 30_000,

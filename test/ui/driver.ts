@@ -2,15 +2,16 @@
 // scratch workspace with a small .rbench file in headless chromium, clicks "▶ Run" above the first
 // scenario, waits for the "Run complete" notification and the summary lens, checks the run file, opens
 // the RBench output channel through the command palette, and takes screenshots: the lenses, the empty
-// RBench view with the Get Started walkthrough it links to, the finished
-// run, the scenario and its results panel side by side, and the short run's timeline chart. No target is set, so the
-// extension starts its own throwaway redis-server: the default path a user gets.
+// RBench view with the Get Started walkthrough it links to, the finished run, the scenario and its results
+// panel side by side (its table scrolls sideways to every column), and the short run's timeline chart. Last,
+// Run All (F1): its modal question, one progress, runs one after another and one summary. No target is set,
+// so the extension starts its own throwaway redis-server: the default path a user gets.
 // Started by scripts/test-ui.sh (which packages the .vsix and installs the tools); code-server and chromium
 // handling is shared with the integration suite's driver: test/e2e/codeServer.ts.
 //
 // Environment (set by scripts/test-ui.sh, plus those codeServer.ts reads):
 //   RBENCH_UI_VSIX        the .vsix to install           RBENCH_UI_SCRATCH    empty folder (deleted by the caller)
-//   RBENCH_UI_ARTIFACTS   logs and screenshots (kept)    RBENCH_UI_TIMEOUT    seconds for the whole test (default 150)
+//   RBENCH_UI_ARTIFACTS   logs and screenshots (kept)    RBENCH_UI_TIMEOUT    seconds for the whole test (default 270)
 //   RBENCH_UI_DOCS_IMAGES folder to copy the screenshots into when every check passed (unset: do not copy)
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -25,7 +26,7 @@ const scratch = required('RBENCH_UI_SCRATCH', SCRIPT);
 const vsix = required('RBENCH_UI_VSIX', SCRIPT);
 const artifacts = required('RBENCH_UI_ARTIFACTS', SCRIPT);
 const docsImages = process.env.RBENCH_UI_DOCS_IMAGES || undefined;
-const totalTimeoutMs = Number(process.env.RBENCH_UI_TIMEOUT ?? 150) * 1000;
+const totalTimeoutMs = Number(process.env.RBENCH_UI_TIMEOUT ?? 270) * 1000;
 const started = Date.now();
 
 const serverLog = path.join(artifacts, 'code-server.log');
@@ -138,6 +139,124 @@ async function visible(locator: Locator, what: string, timeout = 20_000): Promis
   }
 }
 
+/**
+ * Two more small files for Run All, written only now so the earlier pictures show one file. With bench.rbench
+ * that makes 4 scenarios in 3 files: 4 tests that run a request count, and one timed test of 1 s.
+ */
+const BATCH_FILES: Record<string, string> = {
+  'batch-a.rbench': `clients 2\nrequests 300\nkeys 100\n\n### Batch: strings\nSET batch:__key__ __value__\n`,
+  'batch-b.rbench': `clients 2\nduration 1s\nkeys 100\n\n### Batch: hashes\nHSET batch:h:__key__ f __value__\n`,
+};
+const BATCH_ORDER = ['Batch: strings', 'Batch: hashes', FIRST, 'SET with pipelining'];
+const BATCH_QUESTION = 'Run 4 scenarios from 3 files in the workspace, one after another? Estimated time: about 1.0s, plus 4 tests that run a request count';
+const BATCH_PROGRESS = 'RBench: 4 scenarios in the workspace';
+const BATCH_SUMMARY = /RBench: 4 scenarios: ((\d+) passed)?(, )?((\d+) failed)?/;
+
+interface TimedRun extends RunFileShape {
+  file: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** F1 → Run All, the modal question, then one progress toast, one summary toast and four runs that do not overlap. */
+async function runAllInWorkspace(page: Page): Promise<string> {
+  for (const [name, text] of Object.entries(BATCH_FILES)) writeFileSync(path.join(workspace, name), text);
+  const before = new Set(runFiles());
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await runCommand(page, 'RBench: Run All Benchmarks in Workspace');
+
+  const dialog = page.locator('.monaco-dialog-box');
+  await visible(dialog, 'the Run All question (a modal dialog)');
+  const question = (await dialog.first().innerText()).replace(/\s+/g, ' ');
+  if (!question.includes(BATCH_QUESTION)) throw new Error(`the Run All question reads "${question}"; want it to include "${BATCH_QUESTION}"`);
+  await dialog.locator('.monaco-button', { hasText: 'Run all' }).first().click();
+  await dialog.first().waitFor({ state: 'hidden', timeout: 5000 });
+
+  // Every toast until the summary must be the one batch progress: no toast per scenario, no "Run complete".
+  const toasts = page.locator('.notifications-toasts .notification-toast .notification-list-item-message');
+  let progressSeen = false;
+  let summary: string | undefined;
+  const deadline = Date.now() + 120_000;
+  while (!summary && Date.now() < deadline) {
+    const texts = (await toasts.allInnerTexts().catch(() => [] as string[])).map((text) => text.replace(/\s+/g, ' ').trim());
+    const progress = texts.filter((text) => text.startsWith(BATCH_PROGRESS));
+    if (progress.length > 1) throw new Error(`${progress.length} batch progress notifications at once: ${JSON.stringify(texts)}`);
+    if (progress.length === 1) progressSeen = true;
+    summary = texts.find((text) => BATCH_SUMMARY.test(text));
+    const others = texts.filter((text) => !text.startsWith(BATCH_PROGRESS) && text !== summary);
+    if (others.length > 0) throw new Error(`other notifications during Run All (want only the one progress and the summary): ${JSON.stringify(others)}`);
+    if (!summary) await page.waitForTimeout(200);
+  }
+  if (!summary) throw new Error(`no summary notification ("RBench: 4 scenarios: …") within 120 s; notifications on screen: ${JSON.stringify(await toastTexts(page))}`);
+  if (!progressSeen) throw new Error(`never saw the progress notification "${BATCH_PROGRESS}"`);
+  const counts = BATCH_SUMMARY.exec(summary)!;
+  const passedCount = Number(counts[2] ?? 0);
+  const failedCount = Number(counts[5] ?? 0);
+  // `expect p99 < 50ms` may fail on a loaded machine; nothing else may (no errors, none not run).
+  if (passedCount + failedCount !== 4 || /errored|cancelled|not run/.test(summary)) throw new Error(`the summary "${summary}" does not account for 4 scenarios that passed or failed`);
+  await page.waitForTimeout(300);
+  const stillThere = (await toasts.allInnerTexts()).filter((text) => BATCH_SUMMARY.test(text.replace(/\s+/g, ' ')));
+  if (stillThere.length !== 1) throw new Error(`expected one summary notification, found ${stillThere.length}`);
+
+  const runs = runFiles().filter((file) => !before.has(file))
+    .map((file) => ({ file, ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<TimedRun, 'file'>) }))
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const names = runs.map((run) => run.scenario.name);
+  for (let i = 1; i < runs.length; i++) {
+    if (Date.parse(runs[i].startedAt) < Date.parse(runs[i - 1].finishedAt)) {
+      throw new Error(`"${names[i]}" started at ${runs[i].startedAt}, before "${names[i - 1]}" finished at ${runs[i - 1].finishedAt}: the runs overlap`);
+    }
+  }
+  if (JSON.stringify(names) !== JSON.stringify(BATCH_ORDER)) throw new Error(`new run files for ${JSON.stringify(names)}; want ${JSON.stringify(BATCH_ORDER)} in this order`);
+  for (const run of runs) if (run.status !== 'complete') throw new Error(`${path.basename(run.file)} has status ${run.status}`);
+  return `${summary}; ${runs.map((run) => `${run.startedAt.slice(11, 23)}–${run.finishedAt.slice(11, 23)}`).join(', ')}`;
+}
+
+/** The few DOM members tableReach uses (this project compiles without the DOM library). */
+interface Cell { innerText: string; getBoundingClientRect(): { left: number; right: number } }
+interface Scroller extends Cell { scrollLeft: number; scrollWidth: number; clientWidth: number }
+interface TableElement {
+  closest(selector: string): Scroller | null;
+  querySelectorAll(selector: string): ArrayLike<Cell>;
+  ownerDocument: { documentElement: { clientWidth: number } };
+}
+
+/**
+ * The results table in the narrow panel: its scroller stays inside the panel, the last column comes into view
+ * when scrolled to the end, and the sticky first column stays at the scroller's left edge meanwhile.
+ */
+async function tableReach(table: Locator, page: Page): Promise<string> {
+  const m = await table.evaluate((node) => {
+    const el = node as unknown as TableElement;
+    const wrap = el.closest('.table-wrap');
+    if (!wrap) return { error: 'the table is not inside a .table-wrap scroller' };
+    const heads = el.querySelectorAll('thead th');
+    const first = heads[0];
+    const last = heads[heads.length - 1];
+    wrap.scrollLeft = wrap.scrollWidth;
+    const w = wrap.getBoundingClientRect();
+    return {
+      columns: heads.length, lastHeader: last.innerText.trim(), scrollWidth: wrap.scrollWidth, clientWidth: wrap.clientWidth,
+      viewport: el.ownerDocument.documentElement.clientWidth, wrapLeft: w.left, wrapRight: w.right,
+      firstLeft: first.getBoundingClientRect().left, lastRight: last.getBoundingClientRect().right, scrolled: wrap.scrollLeft,
+    } as Record<string, number | string>;
+  });
+  if (m.error) throw new Error(String(m.error));
+  const n = (key: string) => Number(m[key]);
+  const problems: string[] = [];
+  if (n('wrapRight') > n('viewport') + 1) problems.push(`the scroller (right edge ${n('wrapRight')} px) is wider than the panel (${n('viewport')} px): columns past the edge cannot be reached`);
+  if (n('lastRight') > n('wrapRight') + 1) problems.push(`scrolled to the end, the last column "${m.lastHeader}" still ends at ${n('lastRight')} px, past the scroller's edge at ${n('wrapRight')} px`);
+  if (Math.abs(n('firstLeft') - n('wrapLeft')) > 1) problems.push(`scrolled by ${n('scrolled')} px, the first column is at ${n('firstLeft')} px instead of the scroller's left edge ${n('wrapLeft')} px (not sticky)`);
+  if (problems.length) throw new Error(problems.join('; '));
+  await page.waitForTimeout(200);
+  await table.screenshot({ path: path.join(artifacts, 'table-scrolled.png') }).catch(() => undefined);
+  await table.evaluate((node) => {
+    const wrap = (node as unknown as TableElement).closest('.table-wrap');
+    if (wrap) wrap.scrollLeft = 0;
+  });
+  return `${m.columns} columns, ${n('scrollWidth') > n('clientWidth') ? `scrolls ${n('scrollWidth') - n('clientWidth')} px sideways to "${m.lastHeader}"` : 'all in view without scrolling'}`;
+}
+
 async function main(): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   for (const name of Object.values(SCREENSHOTS).concat('failure.png')) rmSync(path.join(artifacts, name), { force: true });
@@ -174,7 +293,7 @@ async function main(): Promise<void> {
 
     await check('opens the workbench on the scratch workspace', async () => {
       server = await startServer({ scratch, log: serverLog, userDataDir, extensionsDir, say, smokeTestDriver: false });
-      const browser = await launchChromium(playwright, path.join(scratch, 'chromium-profile'), { width: 1440, height: 900 });
+      const browser = await launchChromium(playwright, path.join(scratch, 'chromium-profile'), { width: 1440, height: 900 }, true);
       closeBrowser = () => browser.close();
       page = browser.pages()[0] ?? (await browser.newPage());
       page.on('console', (message) => {
@@ -310,6 +429,10 @@ async function main(): Promise<void> {
       await screenshot(page!, SCREENSHOTS.sideBySide);
     });
 
+    await check('lets the side-by-side table scroll sideways to its last column, the test name staying in view', async () => {
+      return tableReach(panel!.locator('#results-table'), page!);
+    });
+
     await check("draws the short run's timeline chart", async () => {
       const figure = panel!.locator('figure[data-chart="timeline"]');
       await visible(figure.locator('canvas'), 'the timeline chart', 15_000);
@@ -317,6 +440,10 @@ async function main(): Promise<void> {
       await page!.waitForTimeout(400);
       await figure.first().screenshot({ path: path.join(artifacts, SCREENSHOTS.timeline) });
       return (await figure.locator('h2').first().innerText()).trim();
+    });
+
+    await check('Run All asks first with the count and an estimate, then runs the scenarios one after another under one progress', async () => {
+      return runAllInWorkspace(page!);
     });
   } finally {
     clearTimeout(watchdog);
