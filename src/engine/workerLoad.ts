@@ -12,17 +12,12 @@ export const DRAIN_TIMEOUT_MS = 2000;
 /** How long to wait for in-flight replies after a cancellation (the whole stop must stay well under 1 s). */
 export const CANCEL_DRAIN_MS = 250;
 /**
- * Open loop: a request sent more than this after its intended time counts as a late send. Sends are paced
- * by timers, which fire up to a couple of milliseconds late; that lateness is in the latency (measured from
- * the intended time), so only lateness beyond timer slack is worth a warning.
+ * Open loop: a request sent more than this after its intended time counts as a late send, and its latency
+ * counts from the intended time (coordinated omission corrected). Sends are paced by millisecond timers,
+ * which fire a little late; a send only that much late (the client's pacing, not the server's doing)
+ * counts from when it went out. Sleeping on plain timers is what keeps a light load cheap: no spinning.
  */
 export const LATE_SEND_THRESHOLD_MS = 3;
-/** Open loop: within this of the next send, nap instead of sleeping on a (millisecond-coarse) timer. */
-const PRECISE_WINDOW_MS = 1;
-/** Open loop: length of one blocking nap before a send (replies wait at most this long to be read). */
-const NAP_MS = 0.1;
-/** Atomics.wait needs a shared cell to wait on; nothing ever notifies it, so a nap always lasts its timeout. */
-const NAP_CELL = new Int32Array(new SharedArrayBuffer(4));
 /** Timeline buckets switch from the fine length to whole seconds once a load has lasted this long. */
 export const FINE_TIMELINE_LIMIT_MS = 10_000;
 /** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
@@ -84,8 +79,6 @@ export class WorkerLoad {
   private stall: WorkerResult['stall'];
   private drainStart = 0;
   private scheduledSends = 0;
-  /** Open loop: time spent napping before sends (idle, though the event loop counts it as busy). */
-  private napMs = 0;
   private cpuStart: number | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private tickTimer: NodeJS.Timeout | undefined;
@@ -168,7 +161,6 @@ export class WorkerLoad {
     this.delayMonitor.enable();
     this.cpuStart = threadCpuMs();
     this.scheduledSends = 0;
-    this.napMs = 0;
     this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
     if (this.config.durationMs !== undefined) {
       this.deadline = this.measureStart + this.config.durationMs;
@@ -319,15 +311,18 @@ export class WorkerLoad {
     if (this.stopping || this.finalized) return;
     const now = performance.now();
     let next = Infinity;
+    // Sends held back by a blocked connection (too much in flight: the server's doing) count from their intended time.
+    const afterBlock = this.blocked;
     this.blocked = false;
     for (let j = 0; j < this.connections.length; j++) {
       const connection = this.connections[j];
       let due = this.nextIntended[j];
       while (due <= now && due < this.deadline && connection.hasBudget() && connection.canSend()) {
-        const sent = connection.sendScheduled(due, now);
+        const late = now - due > LATE_SEND_THRESHOLD_MS;
+        const sent = connection.sendScheduled(late || afterBlock ? due : now, now);
         if (this.measuring) {
           this.scheduledSends += sent;
-          if (now - due > LATE_SEND_THRESHOLD_MS) this.lateSends += sent;
+          if (late) this.lateSends += sent;
         }
         due += this.batchInterval;
       }
@@ -337,19 +332,9 @@ export class WorkerLoad {
       else if (due > now && connection.hasBudget() && due < next) next = due;
     }
     if (next === Infinity || next >= this.deadline + this.batchInterval) return;
-    // Never spin. Far from the next send, sleep on a timer (they fire up to a millisecond late). For the
-    // last stretch, nap in short blocking sleeps that use no CPU, polling the socket between naps: a send
-    // then goes out within a nap of its time instead of a timer's millisecond (latency counts from the
-    // intended time, so that lateness would be in every figure).
-    const delay = next - now;
-    if (delay > PRECISE_WINDOW_MS) {
-      this.tickTimer = setTimeout(this.tick, delay - PRECISE_WINDOW_MS);
-    } else {
-      const napStart = performance.now();
-      Atomics.wait(NAP_CELL, 0, 0, Math.min(delay, NAP_MS));
-      if (this.measuring) this.napMs += performance.now() - napStart;
-      this.tickImmediate = setImmediate(this.tick);
-    }
+    // Never spin: sleep on a timer until the next send is due (timers fire up to a millisecond or so
+    // late; such a send counts from when it went out, see LATE_SEND_THRESHOLD_MS).
+    this.tickTimer = setTimeout(this.tick, next - now);
   };
 
   private after(ms: number, fn: () => void): void {
@@ -396,10 +381,9 @@ export class WorkerLoad {
       const cpuEnd = threadCpuMs();
       if (cpuEnd !== undefined && this.cpuStart !== undefined) cpuMs = cpuEnd - this.cpuStart;
       if (this.eluStart) {
-        // Naps block the loop without using CPU: they are waiting, not work.
         const elu = performance.eventLoopUtilization(this.eluStart);
         const wall = elu.idle + elu.active;
-        eventLoopUtilization = wall > 0 ? Math.max(0, elu.active - this.napMs) / wall : 0;
+        eventLoopUtilization = wall > 0 ? elu.active / wall : 0;
       }
       if (this.delayMonitor) {
         this.delayMonitor.disable();
