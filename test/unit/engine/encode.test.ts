@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BatchBuilder, keyWidth } from '../../../src/engine/batch';
 import { Random, type KeySource } from '../../../src/engine/random';
-import { encodeInlineCommand, encodeRespCommand } from '../../../src/engine/resp/encode';
+import { encodeInlineCommand, encodeRespCommand, writeDigits } from '../../../src/engine/resp/encode';
 import type { TestPlan, ValuePlan } from '../../../src/scenario/plan';
 import { ReplyScanner } from '../../../src/engine/resp/scanner';
 import { mixTest, singleTest } from './plans';
@@ -65,6 +65,19 @@ function builder(test: TestPlan, value: ValuePlan, keys: KeySource, pipeline: nu
 }
 
 describe('command template encoding', () => {
+  it('writes digits zero-padded to the width on both sides of the int32 fast path', () => {
+    const target = new Uint8Array(16);
+    for (const value of [0, 7, 999, 1000, 99_999, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 3, 999_999_999_999]) {
+      for (const width of [12, 13]) {
+        target.fill(0x78);
+        writeDigits(target, 2, width, value);
+        assert.equal(Buffer.from(target.subarray(2, 2 + width)).toString('latin1'), String(value).padStart(width, '0'), `${value} in ${width}`);
+        assert.equal(target[1], 0x78);
+        assert.equal(target[2 + width], 0x78);
+      }
+    }
+  });
+
   it('rewrites key slots in place: every batch equals the reference RESP encoding', () => {
     const keys = new RecordingKeys(1_000_000, 3);
     const batches = builder(singleTest('SET key:__key__ __value__'), { kind: 'fixed', size: 10 }, keys, 16, 1_000_000, 12);
