@@ -110,6 +110,27 @@ describe('command template encoding', () => {
     assert.deepEqual(batches.buffer.subarray(0, length), Buffer.concat(commands.map((args) => encodeRespCommand(args))));
   });
 
+  it('rewrites only the low digits in place: wide key and __rand_int__ fields stay zero-padded batch after batch', () => {
+    const keys = new RecordingKeys(5000, 9);
+    const batches = builder(singleTest('SET k:__key__:__rand_int__ v'), { kind: 'fixed', size: 3 }, keys, 8, 5000, 12);
+    const rands = new Set<number>();
+    for (let round = 0; round < 40; round++) {
+      keys.drawn.length = 0;
+      const count = round % 5 === 0 ? 3 : 8;
+      const length = batches.build(count);
+      const commands = parseCommands(batches.buffer.subarray(0, length));
+      assert.equal(commands.length, count);
+      commands.forEach((args, i) => {
+        const match = /^k:(\d{12}):(\d{12})$/.exec(args[1]);
+        assert.ok(match, args[1]);
+        assert.equal(match[1], String(keys.drawn[i]).padStart(12, '0'));
+        assert.ok(Number(match[2]) < 5000);
+        rands.add(Number(match[2]));
+      });
+    }
+    assert.ok(rands.size > 100, `${rands.size} distinct __rand_int__ values`);
+  });
+
   it('re-encodes variable value sizes with correct lengths (range and weighted)', () => {
     for (const value of [
       { kind: 'range', min: 1, max: 300 },
