@@ -138,18 +138,23 @@ export class BatchBuilder {
 
   private rewrite(count: number): number {
     const buffer = this.buffer;
-    const keyWidth = this.context.keyWidth;
     const keysPer = this.keySlotsPerCommand;
     const randsPer = this.randSlotsPerCommand;
     const bound = this.context.keySpace;
+    // Numbers are below the key space: the digits above its largest number are the layout's zeros, written
+    // once, so only the low digits are rewritten (same bytes, fewer divisions).
+    const keyDigits = Math.min(this.context.keyWidth, decimalDigits(bound - 1));
+    const keySkip = this.context.keyWidth - keyDigits;
+    const randDigits = Math.min(RAND_INT_WIDTH, decimalDigits(bound - 1));
+    const randSkip = RAND_INT_WIDTH - randDigits;
     for (let i = 0; i < count; i++) {
       if (keysPer > 0) {
         // All `__key__` of one command name the same key: the request's key.
         const key = this.keys.next();
-        for (let j = i * keysPer, end = j + keysPer; j < end; j++) writeDigits(buffer, this.keySlots[j], keyWidth, key);
+        for (let j = i * keysPer, end = j + keysPer; j < end; j++) writeDigits(buffer, this.keySlots[j] + keySkip, keyDigits, key);
       }
       for (let j = i * randsPer, end = j + randsPer; j < end; j++) {
-        writeDigits(buffer, this.randSlots[j], RAND_INT_WIDTH, this.randInts.nextInt(bound));
+        writeDigits(buffer, this.randSlots[j] + randSkip, randDigits, this.randInts.nextInt(bound));
       }
     }
     return this.commandEnds[count - 1];

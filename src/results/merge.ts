@@ -2,7 +2,8 @@
 // one run. Latency histograms are added (hdr-histogram-js) and every percentile is read from the sum —
 // never averaged; counts are added; throughput is the requests over the wall-clock window from the first
 // part's start to the last part's end; timelines line up by wall clock. Each part's figures stay in `parts`.
-import * as hdr from 'hdr-histogram-js';
+import type { JsHistogram } from 'hdr-histogram-js';
+import { decodeFromCompressedBase64 } from 'hdr-histogram-js/dist/encoding';
 import { LatencyRecorder } from '../engine/histogram';
 import { summarize, toHdrHistogram } from '../engine/summary';
 import type { CommandResult, LoadPart, LoadResult, LoadStatus, TimelineSecond } from '../engine/types';
@@ -29,13 +30,13 @@ export function mergeHistograms(encoded: readonly string[]): ReturnType<typeof s
   const sum = toHdrHistogram(new LatencyRecorder());
   for (const text of encoded) {
     if (!text) continue;
-    const part = hdr.decodeFromCompressedBase64(text, 64, false);
+    const part = decodeFromCompressedBase64(text, 64, false);
     sum.add(part);
     part.destroy();
   }
   // The engine's recorder has hdr-histogram-js's slot layout: copying slot by slot is lossless.
   const recorder = new LatencyRecorder();
-  const histogram = sum as hdr.JsHistogram;
+  const histogram = sum as JsHistogram;
   for (let index = 0; index < histogram.countsArrayLength; index++) {
     const count = histogram.getCountAtIndex(index);
     if (count > 0) recorder.record(histogram.valueFromIndex(index), count);

@@ -40,8 +40,31 @@ const DIGIT_TRIPLES = (() => {
 
 /** Writes `value` as exactly `width` decimal digits, left-padded with '0' (the slot width always fits the largest value). */
 export function writeDigits(target: Uint8Array, offset: number, width: number, value: number): void {
+  if (value > 0x7fffffff) {
+    writeLargeDigits(target, offset, width, value);
+    return;
+  }
+  // Hot path (a key and a random integer per request): int32 division, three digits per division.
   let at = offset + width;
-  // Hot path (a key and a random integer per request): one division per three digits.
+  while (at - offset >= 3) {
+    const quotient = (value / 1000) | 0;
+    const triple = (value - quotient * 1000) * 3;
+    target[at - 3] = DIGIT_TRIPLES[triple];
+    target[at - 2] = DIGIT_TRIPLES[triple + 1];
+    target[at - 1] = DIGIT_TRIPLES[triple + 2];
+    value = quotient;
+    at -= 3;
+  }
+  while (at > offset) {
+    const quotient = (value / 10) | 0;
+    target[--at] = 48 + (value - quotient * 10);
+    value = quotient;
+  }
+}
+
+/** writeDigits beyond int32 (float division). */
+function writeLargeDigits(target: Uint8Array, offset: number, width: number, value: number): void {
+  let at = offset + width;
   while (at - offset >= 3) {
     const quotient = Math.floor(value / 1000);
     const triple = (value - quotient * 1000) * 3;

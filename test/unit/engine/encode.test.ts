@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BatchBuilder, keyWidth } from '../../../src/engine/batch';
 import { Random, type KeySource } from '../../../src/engine/random';
-import { encodeInlineCommand, encodeRespCommand } from '../../../src/engine/resp/encode';
+import { encodeInlineCommand, encodeRespCommand, writeDigits } from '../../../src/engine/resp/encode';
 import type { TestPlan, ValuePlan } from '../../../src/scenario/plan';
 import { ReplyScanner } from '../../../src/engine/resp/scanner';
 import { mixTest, singleTest } from './plans';
@@ -65,6 +65,19 @@ function builder(test: TestPlan, value: ValuePlan, keys: KeySource, pipeline: nu
 }
 
 describe('command template encoding', () => {
+  it('writes digits zero-padded to the width on both sides of the int32 fast path', () => {
+    const target = new Uint8Array(16);
+    for (const value of [0, 7, 999, 1000, 99_999, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 3, 999_999_999_999]) {
+      for (const width of [12, 13]) {
+        target.fill(0x78);
+        writeDigits(target, 2, width, value);
+        assert.equal(Buffer.from(target.subarray(2, 2 + width)).toString('latin1'), String(value).padStart(width, '0'), `${value} in ${width}`);
+        assert.equal(target[1], 0x78);
+        assert.equal(target[2 + width], 0x78);
+      }
+    }
+  });
+
   it('rewrites key slots in place: every batch equals the reference RESP encoding', () => {
     const keys = new RecordingKeys(1_000_000, 3);
     const batches = builder(singleTest('SET key:__key__ __value__'), { kind: 'fixed', size: 10 }, keys, 16, 1_000_000, 12);
@@ -95,6 +108,27 @@ describe('command template encoding', () => {
       assert.ok(Number(args[3].slice(2)) < 5000);
     });
     assert.deepEqual(batches.buffer.subarray(0, length), Buffer.concat(commands.map((args) => encodeRespCommand(args))));
+  });
+
+  it('rewrites only the low digits in place: wide key and __rand_int__ fields stay zero-padded batch after batch', () => {
+    const keys = new RecordingKeys(5000, 9);
+    const batches = builder(singleTest('SET k:__key__:__rand_int__ v'), { kind: 'fixed', size: 3 }, keys, 8, 5000, 12);
+    const rands = new Set<number>();
+    for (let round = 0; round < 40; round++) {
+      keys.drawn.length = 0;
+      const count = round % 5 === 0 ? 3 : 8;
+      const length = batches.build(count);
+      const commands = parseCommands(batches.buffer.subarray(0, length));
+      assert.equal(commands.length, count);
+      commands.forEach((args, i) => {
+        const match = /^k:(\d{12}):(\d{12})$/.exec(args[1]);
+        assert.ok(match, args[1]);
+        assert.equal(match[1], String(keys.drawn[i]).padStart(12, '0'));
+        assert.ok(Number(match[2]) < 5000);
+        rands.add(Number(match[2]));
+      });
+    }
+    assert.ok(rands.size > 100, `${rands.size} distinct __rand_int__ values`);
   });
 
   it('re-encodes variable value sizes with correct lengths (range and weighted)', () => {
