@@ -68,11 +68,11 @@ describe('unix socket targets', function () {
   it('refuses unix URLs with a host, a relative path, options or TLS in check', async () => {
     const file = scratch.write(
       'bad.rbench',
-      '### host\ntarget unix://tmp/redis.sock\nPING\n### options\ntarget unix:///tmp/redis.sock?timeout=3\nPING\n',
+      '### host\ntarget unix://run/redis.sock\nPING\n### options\ntarget unix:///run/redis.sock?timeout=3\nPING\n',
     );
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /bad\.rbench:2:8: error: `unix:\/\/tmp\/redis\.sock` names a host \(tmp\): a unix socket URL has three slashes/);
+    assert.match(result.stderr, /bad\.rbench:2:8: error: `unix:\/\/run\/redis\.sock` names a host \(run\): a unix socket URL has three slashes/);
     assert.match(result.stderr, /bad\.rbench:5:8: error: .*only takes \?db=N/);
   });
 });
@@ -97,7 +97,7 @@ describe('server unixsocket on', function () {
   });
 
   it('takes only on or off: the socket path is the launcher\'s', async () => {
-    const file = scratch.write('path.rbench', '### path\nserver unixsocket /tmp/mine.sock\nserver unixsocketperm 777\nPING\n');
+    const file = scratch.write('path.rbench', '### path\nserver unixsocket /run/mine.sock\nserver unixsocketperm 777\nPING\n');
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /path\.rbench:2:19: error: `server unixsocket` takes `on` or `off`/);

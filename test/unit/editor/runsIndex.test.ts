@@ -38,15 +38,15 @@ describe('editor: runs index lookup', () => {
   });
 
   it('records scenario files relative to the workspace, or absolute outside it', () => {
-    assert.equal(recordedScenarioFile('/work/ws/bench/a.rbench', '/work/ws'), 'bench/a.rbench');
-    assert.equal(recordedScenarioFile('/elsewhere/a.rbench', '/work/ws'), '/elsewhere/a.rbench');
+    assert.equal(recordedScenarioFile('/srv/ws/bench/a.rbench', '/srv/ws'), 'bench/a.rbench');
+    assert.equal(recordedScenarioFile('/elsewhere/a.rbench', '/srv/ws'), '/elsewhere/a.rbench');
     assert.equal(recordedScenarioFile('/elsewhere/a.rbench', undefined), '/elsewhere/a.rbench');
   });
 
   it('resolves the runs folder setting', () => {
-    assert.equal(resolveRunsFolder(undefined, '/work/ws', '/work/ws/bench'), '/work/ws/.rbench/runs');
-    assert.equal(resolveRunsFolder('results', '/work/ws', '/work/ws/bench'), '/work/ws/results');
-    assert.equal(resolveRunsFolder('/var/runs', '/work/ws', '/work/ws/bench'), '/var/runs');
+    assert.equal(resolveRunsFolder(undefined, '/srv/ws', '/srv/ws/bench'), '/srv/ws/.rbench/runs');
+    assert.equal(resolveRunsFolder('results', '/srv/ws', '/srv/ws/bench'), '/srv/ws/results');
+    assert.equal(resolveRunsFolder('/var/runs', '/srv/ws', '/srv/ws/bench'), '/var/runs');
     assert.equal(resolveRunsFolder('', undefined, '/tmp/bench'), '/tmp/bench/.rbench/runs');
   });
 });
