@@ -47,7 +47,7 @@ describe('editor: runs index lookup', () => {
     assert.equal(resolveRunsFolder(undefined, '/srv/ws', '/srv/ws/bench'), '/srv/ws/.rbench/runs');
     assert.equal(resolveRunsFolder('results', '/srv/ws', '/srv/ws/bench'), '/srv/ws/results');
     assert.equal(resolveRunsFolder('/var/runs', '/srv/ws', '/srv/ws/bench'), '/var/runs');
-    assert.equal(resolveRunsFolder('', undefined, '/tmp/bench'), '/tmp/bench/.rbench/runs');
+    assert.equal(resolveRunsFolder('', undefined, '/srv/bench'), '/srv/bench/.rbench/runs');
   });
 });
 

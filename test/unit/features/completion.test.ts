@@ -133,7 +133,7 @@ describe('completion', () => {
     });
 
     it('`env:` and `secret` after `password`, then environment names after `env:`', () => {
-      const env = { REDIS_PASSWORD: 'hunter2', HOME: '/home/me', 'not-a-name': 'x' };
+      const env = { REDIS_PASSWORD: 'hunter2', HOME: '/srv/me', 'not-a-name': 'x' };
       const forms = complete('password ‸', { env });
       assert.deepEqual(labels(forms), ['env:', 'secret']);
       assert.equal(item(forms, 'env:').retrigger, true);

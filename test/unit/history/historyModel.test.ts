@@ -6,7 +6,7 @@ import { pinBaseline, readBaselines } from '../../../src/results/baselines';
 import { groupRuns, NO_FILE_LABEL, oldestFirst, scenarioRuns } from '../../../src/editor/historyModel';
 import type { RunEntry } from '../../../src/editor/runsIndex';
 
-const ROOT = '/work/project';
+const ROOT = '/srv/project';
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');
 
 function entry(id: string, scenario: string, file: string | undefined, overrides: Partial<RunEntry> = {}): RunEntry {
@@ -50,7 +50,7 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
     assert.equal(ping.label, '20261130-080000-000-ping headline');
     assert.equal(ping.description, 'cancelled · 2 days ago');
     assert.equal(ping.icon, 'cancelled');
-    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/work\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
+    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/srv\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
     const reads = groupRuns(ENTRIES, { now: NOW })[1].scenarios[0].runs[0];
     assert.deepEqual([reads.label, reads.icon, reads.description], ['failed: boom', 'error', 'run failed · 2 min ago']);
   });
