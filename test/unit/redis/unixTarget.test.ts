@@ -11,16 +11,16 @@ describe('unix socket targets', () => {
     assert.deepEqual(options, { host: 'localhost', port: 0, path: '/run/redis/redis.sock', db: 3, resp: 2, connectTimeoutMs: 2000 });
     assert.equal(display, 'unix:///run/redis/redis.sock?db=3');
     assert.equal(address(options!), 'unix:/run/redis/redis.sock');
-    const fromSetting = resolveConnection(targetPlan({ url: 'unix:///tmp/a%20b.sock', db: 2 }), { env: {} });
-    assert.equal(fromSetting.options?.path, '/tmp/a b.sock');
-    assert.equal(fromSetting.display, 'unix:///tmp/a%20b.sock?db=2');
+    const fromSetting = resolveConnection(targetPlan({ url: 'unix:///run/a%20b.sock', db: 2 }), { env: {} });
+    assert.equal(fromSetting.options?.path, '/run/a b.sock');
+    assert.equal(fromSetting.display, 'unix:///run/a%20b.sock?db=2');
   });
 
   it('refuse a host, options, TLS and over-long paths with the fix', () => {
     const cases: [string, Partial<Parameters<typeof targetPlan>[0]>, RegExp][] = [
-      ['unix://tmp/redis.sock', {}, /names a host \(tmp\): a unix socket URL has three slashes and an absolute path/],
-      ['unix:///tmp/r.sock?timeout=1', {}, /has the option \?timeout=1: a unix socket URL only takes \?db=N/],
-      ['unix:///tmp/r.sock', { tls: { enabled: true } }, /is a unix socket, which Redis serves without TLS: remove the tls settings/],
+      ['unix://run/redis.sock', {}, /names a host \(run\): a unix socket URL has three slashes and an absolute path/],
+      ['unix:///run/r.sock?timeout=1', {}, /has the option \?timeout=1: a unix socket URL only takes \?db=N/],
+      ['unix:///run/r.sock', { tls: { enabled: true } }, /is a unix socket, which Redis serves without TLS: remove the tls settings/],
       [`unix:///${'d'.repeat(120)}/r.sock`, {}, /bytes long, more than the \d+ the system allows: use a shorter path/],
     ];
     for (const [url, extra, expected] of cases) {
@@ -30,9 +30,9 @@ describe('unix socket targets', () => {
   });
 
   it('explain a missing socket, a refused one and a forbidden one', () => {
-    const place = errorPlace({ host: 'localhost', port: 0, path: '/tmp/r.sock', resp: 2, connectTimeoutMs: 1000 });
+    const place = errorPlace({ host: 'localhost', port: 0, path: '/run/r.sock', resp: 2, connectTimeoutMs: 1000 });
     const error = (code: string) => Object.assign(new Error(code), { code });
-    assert.match(describeConnectionError(error('ENOENT'), place), /^cannot connect to unix:\/tmp\/r\.sock: no such socket — is redis-server running with `unixsocket \/tmp\/r\.sock`\?/);
+    assert.match(describeConnectionError(error('ENOENT'), place), /^cannot connect to unix:\/run\/r\.sock: no such socket — is redis-server running with `unixsocket \/run\/r\.sock`\?/);
     assert.match(describeConnectionError(error('ECONNREFUSED'), place), /the socket file exists but no redis-server listens on it/);
     assert.match(describeConnectionError(error('EACCES'), place), /permission denied — the socket's permissions \(redis\.conf `unixsocketperm`\)/);
   });

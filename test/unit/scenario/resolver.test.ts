@@ -332,13 +332,13 @@ describe('resolver: expectations', () => {
 describe('resolver: target and password', () => {
   it('reads URLs, profiles and connection settings', () => {
     const text = '### s\ntarget rediss://bench@cache:6380/2\nuser u\npassword env:PW\ndb 3\ntls-ca ca.pem\ntls-servername c\ncluster on\nresp 3\nclient ioredis\nconnect-timeout 10s\nGET k';
-    const target = clean(text, { baseDir: '/work/x' }).scenarios[0].target;
+    const target = clean(text, { baseDir: '/srv/x' }).scenarios[0].target;
     assert.deepEqual(target, {
       url: 'rediss://bench@cache:6380/2',
       user: 'u',
       passwordEnv: 'PW',
       db: 3,
-      tls: { enabled: true, ca: '/work/x/ca.pem', servername: 'c' },
+      tls: { enabled: true, ca: '/srv/x/ca.pem', servername: 'c' },
       cluster: true,
       resp: 3,
       client: 'ioredis',

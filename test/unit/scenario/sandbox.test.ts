@@ -13,7 +13,7 @@ describe('throwaway server directives', () => {
   for (const [line, reason] of [
     ['server loadmodule ./evil.so', /load and run a shared library/],
     ['server include ./other.conf', /read another configuration file/],
-    ['server logfile /home/me/.bashrc', /write a file outside/],
+    ['server logfile /srv/me/.bashrc', /write a file outside/],
     ['server dbfilename authorized_keys', /name the file/],
     ['server enable-protected-configs yes', /managed by rbench/],
     ['server enable-debug-command yes', /managed by rbench/],
