@@ -1,4 +1,6 @@
-// Starts a real redis-server for a mocha suite and stops it after. No mocks of Redis.
+// Starts a real redis-server for a mocha suite and stops it after, and reads what it was sent. No mocks of Redis.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Redis from 'ioredis';
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../src/redis/localServer';
 
 /**
@@ -20,4 +22,15 @@ export function useRedisServer(options: LocalServerOptions = {}): () => LocalSer
     if (!server) throw new Error('the redis server is not started yet (use it inside a test or hook)');
     return server;
   };
+}
+
+/** How many times the server has run `command` (lower case), from INFO commandstats. */
+export async function commandCalls(redis: Redis, command: string): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+}
+
+/** Polls every 20 ms, at most `tries` times, until the server has run `command` at least `count` times. */
+export async function waitForCalls(redis: Redis, command: string, count: number, tries: number): Promise<void> {
+  for (let i = 0; i < tries && (await commandCalls(redis, command)) < count; i++) await sleep(20);
 }

@@ -7,7 +7,7 @@ import * as hdr from 'hdr-histogram-js';
 import Redis from 'ioredis';
 import type { RunFile } from '../../../src/results/runFile';
 import { parseShard, parseStartAt, shardPlan } from '../../../src/runner/shard';
-import { useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer } from '../../helpers/redis';
 import { runCli, Scratch, startCli } from '../../helpers/cli';
 import { check } from '../scenario/helpers';
 
@@ -48,8 +48,7 @@ async function serverCounts(port: number): Promise<{ keys: number; sets: number 
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
   try {
     await redis.connect();
-    const stats = await redis.info('commandstats');
-    return { keys: await redis.dbsize(), sets: Number(/cmdstat_set:calls=(\d+)/.exec(stats)?.[1] ?? 0) };
+    return { keys: await redis.dbsize(), sets: await commandCalls(redis, 'set') };
   } finally {
     redis.disconnect();
   }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { startCli, Scratch, type CliResult } from '../../helpers/cli';
-import { useRedisServer } from '../../helpers/redis';
+import { useRedisServer, waitForCalls } from '../../helpers/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,7 +31,7 @@ describe('rbench run: a server that stops answering for good', function () {
         // Freeze once the load is under way (the server has answered some thousands of SETs).
         const redis = new Redis({ host: server().host, port: server().port });
         try {
-          for (let i = 0; i < 500 && Number(/cmdstat_set:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0) < 5000; i++) await sleep(20);
+          await waitForCalls(redis, 'set', 5000, 500);
         } finally {
           redis.disconnect();
         }

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import Redis from 'ioredis';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
 import { runCli, Scratch, startCli } from '../../helpers/cli';
-import { useRedisServer } from '../../helpers/redis';
+import { useRedisServer, waitForCalls } from '../../helpers/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +27,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
         // Freeze once the load is under way (the server has answered some thousands of GETs).
         const redis = new Redis({ host: server().host, port: server().port });
         try {
-          for (let i = 0; i < 200 && Number(/cmdstat_get:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0) < 5000; i++) await sleep(20);
+          await waitForCalls(redis, 'get', 5000, 200);
         } finally {
           redis.disconnect();
         }

@@ -4,15 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer } from '../../helpers/redis';
 import { runCli, Scratch } from '../../helpers/cli';
 
 async function setCalls(socket: string): Promise<number> {
   const redis = new Redis({ path: socket, lazyConnect: true });
   try {
     await redis.connect();
-    const stats = await redis.info('commandstats');
-    return Number(/cmdstat_set:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    return await commandCalls(redis, 'set');
   } finally {
     redis.disconnect();
   }
