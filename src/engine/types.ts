@@ -47,6 +47,9 @@ export interface TimelineSecond {
   maxUs: number;
   /** The bucket's length in ms when shorter than a second (a fine bucket, or the last one cut short); `ops` is still per second. */
   partialMs?: number;
+  /** Cluster targets: MOVED and ASK redirections answered in this bucket (counts, not rates). */
+  moved?: number;
+  ask?: number;
 }
 
 export interface ClientHealth {
@@ -114,6 +117,34 @@ export interface LoadResult {
   seed: number;
   /** Only in a run joined by `rbench merge`: each load machine's own figures for this load. */
   parts?: LoadPart[];
+  /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
+  cluster?: ClusterResult;
+}
+
+/** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */
+export interface ClusterResult {
+  /** True when `INFO cluster` said so although neither the profile nor the scenario did. */
+  detected: boolean;
+  /** MOVED and ASK redirections followed during the load. */
+  moved: number;
+  ask: number;
+  /** Times the slot map was reloaded (after MOVED, or a node lost). */
+  topologyRefreshes: number;
+  nodes: NodeResult[];
+}
+
+/** One cluster node's share of a load. */
+export interface NodeResult {
+  /** `host:port` as the cluster announces it. */
+  node: string;
+  role: 'master' | 'replica';
+  /** Slot ranges the node served at the end of the load (`0-5460`), masters only. */
+  slots?: string;
+  /** Like the load's total: requests answered by this node, errors, ops/s over the load's window, latency. */
+  total: Omit<CommandResult, 'histogram'>;
+  /** Redirections this node answered with. */
+  moved: number;
+  ask: number;
 }
 
 /** One machine's share of a merged load (src/results/merge.ts). */
