@@ -140,8 +140,9 @@ export interface NodeResult {
   role: 'master' | 'replica';
   /** Slot ranges the node served at the end of the load (`0-5460`), masters only. */
   slots?: string;
-  /** Like the load's total: requests answered by this node, errors, ops/s over the load's window, latency. */
-  total: Omit<CommandResult, 'histogram'>;
+  /** Like the load's total: requests answered by this node, errors, ops/s over the load's window, latency, and
+   *  its HDR histogram (so `rbench merge` joins nodes of several machines exactly). */
+  total: CommandResult;
   /** Redirections this node answered with. */
   moved: number;
   ask: number;
