@@ -25,10 +25,40 @@ const commandResult = z.looseObject({
   histogram: text,
 });
 
-const timelineSecond = z.looseObject({ t: num, ops: num, errors: num, p50Us: num, p99Us: num, maxUs: num, partialMs: num.optional() });
+const timelineSecond = z.looseObject({
+  t: num,
+  ops: num,
+  errors: num,
+  p50Us: num,
+  p99Us: num,
+  maxUs: num,
+  partialMs: num.optional(),
+  moved: count.optional(),
+  ask: count.optional(),
+});
+
+/** A cluster load's per-node breakdown: the panel, the table and `rbench merge` read every field. */
+const clusterResult = z.looseObject({
+  detected: z.boolean(),
+  moved: count,
+  ask: count,
+  topologyRefreshes: count,
+  nodes: z.array(z.looseObject({ node: text, role: z.enum(['master', 'replica']), slots: text.optional(), total: commandResult, moved: count, ask: count })),
+});
+
 
 /** `complete-with-errors` and any status a newer engine adds are accepted; readers treat unknown ones as not passing. */
 const status = text.min(1);
+
+/** One load machine's share of a merged load (its histogram stays out: the merged total holds it). */
+const loadPart = z.looseObject({
+  part: text,
+  clients: count,
+  status,
+  durationMs: count,
+  seed: num,
+  total: commandResult.omit({ histogram: true }),
+});
 
 const loadResult = z.looseObject({
   test: text,
@@ -45,6 +75,8 @@ const loadResult = z.looseObject({
   connections: z.looseObject({ opened: count, reconnects: count }),
   health: z.looseObject({ threads: count, cpuPercent: num, eventLoopLagP99Ms: num, bottleneck: text }),
   seed: num,
+  parts: z.array(loadPart).optional(),
+  cluster: clusterResult.optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });

@@ -17,6 +17,7 @@ import { adminRefusal, readOnlyRefusal, remoteQuestion, scenarioActions, type Re
 import { saveRun } from './save';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
+import { crossSlotRefusal } from '../scenario/clusterKeys';
 
 /** One scenario file handed to a session. */
 export interface ScenarioFile {
@@ -153,6 +154,9 @@ export class RunSession {
     prepared.storedPassword = await this.ports.secret(choice.target);
     const connection = this.connect(prepared);
     if (!connection.options) return this.notRun('error', `${file.display}: "${plan.name}": ${connection.error}`, file, plan, true);
+    // A scenario saying `cluster on` was checked with the file; a profile marked cluster is checked here.
+    const crossSlot = connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
+    if (crossSlot) return this.notRun('error', `${file.display}: ${crossSlot}`, file, plan);
     const question = remoteQuestion(plan, actions, {
       file: file.recorded ?? file.display,
       target: connection.display,

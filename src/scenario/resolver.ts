@@ -21,6 +21,7 @@ import type {
   WeightedCommand,
 } from './plan';
 import { buildArgs } from './arguments';
+import { clusterKeyDiagnostics } from './clusterKeys';
 import { isWriteCommand } from './commands';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import { ExpandedText, VariableScope } from './interpolate';
@@ -160,6 +161,10 @@ export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions =
     const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink, new Map(), new Set(options.allowEnv ?? []));
     const file = readSection(doc.fileLines, 'file', fileVars, context);
     for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileVars, context));
+    // `cluster on`: multi-key commands must keep their keys in one hash slot (src/scenario/clusterKeys.ts).
+    for (const plan of scenarios.filter((s) => s.target.cluster)) {
+      for (const d of clusterKeyDiagnostics(plan, (line) => doc.lines[line]?.text)) sink.error(d.range, d.code, d.message, d.fixes);
+    }
     if (doc.scenarios.length === 0) {
       const content = doc.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
       if (content) sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');

@@ -95,6 +95,29 @@ describe('run session', function () {
     });
   });
 
+  describe('against a profile marked cluster', () => {
+    // Preparing only: the refusal comes before any connection, so the profile's address is never dialled.
+    const prepareOn = async (text: string) => {
+      const profiles = { shards: { url: 'redis://127.0.0.1:1', cluster: true } };
+      const session = new RunSession(settings({ profiles, userTarget: { value: 'shards', override: false } }), fakePorts(recorded));
+      const file = { display: 'scenario.rbench', text, recorded: 'scenario.rbench' };
+      const resolved = session.resolve(file);
+      return session.prepare(file, resolved, resolved.scenarios[0]);
+    };
+
+    it('refuses a multi-key command across hash slots, naming the profile, the line and the fix', async () => {
+      const outcome = await prepareOn('### mset\nrequests 10\nMSET a:__key__ v b:__key__ v\n');
+      assert.ok('kind' in outcome && outcome.kind === 'not-run');
+      assert.match(outcome.message, /the profile "shards" is a Redis Cluster, but "mset" has a multi-key command across hash slots — line 3: MSET/);
+      assert.match(outcome.message, /\{__key__\}/);
+    });
+
+    it('lets keys with a shared hash tag through', async () => {
+      const outcome = await prepareOn('### mset\nrequests 10\nMSET a:{__key__} v b:{__key__} v\n');
+      assert.ok(!('kind' in outcome), JSON.stringify(outcome));
+    });
+  });
+
   describe('remote targets named by a file (editor answers)', () => {
     it('asks with the host and what the scenario does; remembers per file and target; forgets on request', async () => {
       const store = new FakeStore();

@@ -1,0 +1,154 @@
+// Redis Cluster refuses a command whose keys live in different hash slots (CROSSSLOT). On a cluster target,
+// every multi-key command (MSET, MGET, RPOPLPUSH, SINTER, DEL with several keys…) must keep its keys in one
+// slot: they share one non-empty `{hash tag}` made of text, `__key__` and `__client__` (the same within a
+// request), or they are the same key. Anything else is reported here, before a run, with the fix.
+import { getKeyIndexes } from '@ioredis/commands';
+import { rangeOf } from './diagnostics';
+import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TextFix } from './plan';
+
+export const CROSS_SLOT_CODE = 'cluster-cross-slot';
+
+/** What a placeholder is written as in a scenario. */
+const placeholderText = (part: ArgPart) => (typeof part === 'string' ? part : `__${part.placeholder}__`);
+const argText = (arg: ArgTemplate) => arg.map(placeholderText).join('');
+
+/** Placeholders with one value for every argument of a request; `__rand_int__` and `__value__` are drawn per argument. */
+const STABLE: ReadonlySet<string> = new Set(['key', 'client']);
+const UNSTABLE = /__(rand_int|value)__/;
+
+/**
+ * The hash tag of a key template, as Redis reads it (the text between the first `{` and the next `}`, when
+ * not empty), written out; undefined when the key has none. A tag holding a placeholder drawn per argument
+ * cannot be shared: it is returned with `stable` false.
+ */
+export function hashTag(arg: ArgTemplate): { text: string; stable: boolean } | undefined {
+  const text = argText(arg);
+  const open = text.indexOf('{');
+  if (open < 0) return undefined;
+  const close = text.indexOf('}', open + 1);
+  if (close <= open + 1) return undefined;
+  const tag = text.slice(open + 1, close);
+  return { text: tag, stable: !UNSTABLE.test(tag) };
+}
+
+/** Indexes (into `args`) of the command's keys, from the command table's key specs; empty when unknown. */
+export function keyIndexes(command: CommandTemplate): number[] {
+  try {
+    return getKeyIndexes(command.name.toLowerCase(), command.args.map(argText), { nameCaseInsensitive: true });
+  } catch {
+    // Not in the table (a module's command) or an argument the table cannot read (a placeholder as numkeys).
+    return [];
+  }
+}
+
+/** Why the keys of `command` may land in different slots, or undefined when they cannot. */
+export function crossSlotReason(command: CommandTemplate): string | undefined {
+  const keys = keyIndexes(command).map((i) => command.args[i]);
+  if (keys.length < 2) return undefined;
+  const texts = keys.map(argText);
+  const sameKey = texts.every((text) => text === texts[0]) && keys[0].every((part) => typeof part === 'string' || STABLE.has(part.placeholder));
+  if (sameKey) return undefined;
+  const tags = keys.map(hashTag);
+  const missing = texts.filter((_, i) => !tags[i]);
+  if (missing.length > 0) return `${missing.map((t) => `\`${t}\``).join(', ')} ${missing.length === 1 ? 'has' : 'have'} no {hash tag}`;
+  const unstable = tags.find((tag) => !tag!.stable);
+  if (unstable) return `the hash tag {${unstable.text}} changes with every argument (__rand_int__ and __value__ are drawn per argument)`;
+  const distinct = [...new Set(tags.map((tag) => tag!.text))];
+  if (distinct.length > 1) return `the keys have different hash tags (${distinct.map((t) => `{${t}}`).join(', ')})`;
+  return undefined;
+}
+
+/** Where each argument of a command line is, when the line can be read token by token (no `*N`, no variables). */
+function argumentRanges(lineText: string, range: Range, command: CommandTemplate): Range[] | undefined {
+  const content = lineText.slice(range.start.character, range.end.character);
+  if (content.includes('${')) return undefined;
+  const tokens: { start: number; end: number; text: string }[] = [];
+  const pattern = /"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g;
+  for (let match = pattern.exec(content); match; match = pattern.exec(content)) {
+    tokens.push({ start: range.start.character + match.index, end: range.start.character + match.index + match[0].length, text: match[0] });
+  }
+  const nameAt = tokens.findIndex((token) => token.text.toUpperCase() === command.name);
+  if (nameAt < 0) return undefined;
+  const args = tokens.slice(nameAt + 1);
+  if (args.length !== command.args.length || args.some((token, i) => token.text !== argText(command.args[i]))) return undefined;
+  return args.map((token) => rangeOf(range.start.line, token.start, token.end));
+}
+
+/** The fixes: wrap `__key__` in a tag (keys spread over all slots), or one literal tag for all keys (one slot). */
+function tagFixes(lineText: string, keys: { arg: ArgTemplate; range: Range }[]): TextFix[] {
+  const fixes: TextFix[] = [];
+  const braceFree = keys.every(({ arg }) => !argText(arg).includes('{'));
+  if (!braceFree) return fixes;
+  const line = keys[0].range.start.line;
+  const edits = (rewrite: (text: string) => string) => {
+    // One edit over the keys' span keeps the fix a single replacement.
+    const from = keys[0].range.start.character;
+    const to = keys[keys.length - 1].range.end.character;
+    let text = lineText.slice(from, to);
+    for (const key of [...keys].reverse()) {
+      const start = key.range.start.character - from;
+      const end = key.range.end.character - from;
+      text = text.slice(0, start) + rewrite(text.slice(start, end)) + text.slice(end);
+    }
+    return { range: rangeOf(line, from, to), newText: text };
+  };
+  if (keys.every(({ arg }) => argText(arg).includes('__key__'))) {
+    fixes.push({ title: 'Put `__key__` in a shared hash tag `{__key__}` (each request in one slot, requests over all slots)', ...edits((text) => text.replace('__key__', '{__key__}')) });
+  }
+  fixes.push({ title: 'Prefix every key with the hash tag `{rbench}` (all of them in one slot, on one node)', ...edits((text) => `{rbench}${text}`) });
+  return fixes;
+}
+
+/**
+ * The cross-slot problems of a cluster scenario's commands, one per command line: an error at its keys, with
+ * quick fixes when `lineText` gives the scenario's lines. Pure: the resolver calls it for `cluster on`, the
+ * runner for a profile (or a server) that turns out to be a cluster.
+ */
+export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: number) => string | undefined): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const point of plan.points) {
+    for (const phase of point.phases) {
+      for (const test of phase.tests) {
+        for (const { command } of test.commands) {
+          const place = command.source ? `${command.source.start.line}:${command.source.start.character}` : command.label;
+          if (seen.has(place)) continue;
+          seen.add(place);
+          const reason = crossSlotReason(command);
+          if (!reason) continue;
+          diagnostics.push(crossSlotDiagnostic(command, reason, lineText));
+        }
+      }
+    }
+  }
+  return diagnostics;
+}
+
+function crossSlotDiagnostic(command: CommandTemplate, reason: string, lineText?: (line: number) => string | undefined): Diagnostic {
+  const text = command.source ? lineText?.(command.source.start.line) : undefined;
+  const ranges = text !== undefined && command.source ? argumentRanges(text, command.source, command) : undefined;
+  const keys = ranges ? keyIndexes(command).map((i) => ({ arg: command.args[i], range: ranges[i] })) : [];
+  const range = keys.length > 0 ? { start: keys[0].range.start, end: keys[keys.length - 1].range.end } : (command.source ?? rangeOf(0, 0, 0));
+  const diagnostic: Diagnostic = {
+    range,
+    severity: 'error',
+    code: CROSS_SLOT_CODE,
+    message:
+      `${command.name} on a Redis Cluster needs all its keys in one hash slot, or the cluster answers CROSSSLOT: ${reason}. ` +
+      'Give every key the same {hash tag}, e.g. `k1:{__key__}` and `k2:{__key__}` (each request in one slot, requests spread over all slots)',
+  };
+  const fixes = keys.length > 0 && text !== undefined ? tagFixes(text, keys) : [];
+  if (fixes.length > 0) diagnostic.fixes = fixes;
+  return diagnostic;
+}
+
+/**
+ * Why a scenario cannot run on a cluster that `where` names (`the profile "prod"`, a cluster detected at run
+ * time), or undefined: the runner's check when the scenario itself does not say `cluster on`.
+ */
+export function crossSlotRefusal(plan: ScenarioPlan, where: string): string | undefined {
+  const [first, ...more] = clusterKeyDiagnostics(plan);
+  if (!first) return undefined;
+  const others = more.length > 0 ? ` (and ${more.length} more command${more.length === 1 ? '' : 's'})` : '';
+  return `${where} is a Redis Cluster, but "${plan.name}" has a multi-key command across hash slots — line ${first.range.start.line + 1}: ${first.message}${others}`;
+}
