@@ -42,6 +42,8 @@ Run options:
   --start-at TIME     wait until TIME (ISO with zone, or epoch ms) before starting, so that the
                       parts start together
   --per-client        also print each test's throughput per client
+  --per-node          cluster targets: a row per node under each test (ops/s, latency,
+                      errors, MOVED/ASK, role, slots), in the table and in --csv
   --yes               run against a server on another machine that a file names as its target
                       (without --yes or --url, such a scenario is not run)
   --allow-env NAME    let the environment variable NAME into commands sent to the server
@@ -166,6 +168,7 @@ export async function main(argv: string[]): Promise<number> {
         'start-at': { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         'per-client': { type: 'boolean' },
+        'per-node': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -248,6 +251,7 @@ export async function main(argv: string[]): Promise<number> {
             allowAdmin: Boolean(values['allow-admin']),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
+            perNode: Boolean(values['per-node']),
             signal: abort.signal,
           },
           output,

@@ -12,7 +12,7 @@ import { rateCurve, rateCurveText } from '../results/rateCurve';
 import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
-import { resultRows } from '../results/rows';
+import { breakdownRows } from '../results/breakdownRows';
 import { RunFileError, writeJsonAtomically, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
 import { runHeadlines } from '../results/headlines';
@@ -44,6 +44,8 @@ export interface RunOptions {
   allowAdmin?: boolean;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
+  /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
+  perNode?: boolean;
   /** `--yes`: run against a server on another machine that a file names, without asking. */
   yes?: boolean;
   signal?: AbortSignal;
@@ -152,7 +154,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     }
     const { run } = outcome;
     runs.push(run);
-    exitCode = Math.max(exitCode, reportRun(outcome, output, Boolean(options.perClient)));
+    exitCode = Math.max(exitCode, reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }));
     const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
     exitCode = Math.max(exitCode, gate);
     if (options.pin && outcome.path) pinRun(run, outcome.path, gate, output);
@@ -168,7 +170,7 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
   try {
     if (options.json) writeJsonAtomically(options.json, runs);
     if (options.csv) {
-      const csv = toRedisBenchmarkCsv(runs.flatMap((run) => resultRows(run)));
+      const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode })));
       if (options.csv === '-') output.result(csv);
       else writeFileSync(options.csv, csv);
     }
@@ -179,15 +181,15 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
   }
 }
 
-function reportRun(outcome: FinishedRun, output: Output, perClient: boolean): ExitCode {
+function reportRun(outcome: FinishedRun, output: Output, rows: { perClient: boolean; perNode: boolean }): ExitCode {
   const { run, path, saveError } = outcome;
   output.clearProgress();
   // The results first: a run whose file cannot be saved still shows what it measured.
-  const rows = resultRows(run);
-  if (rows.length > 0) output.result(toTextTable(rows));
+  const table = breakdownRows(run, { nodes: rows.perNode });
+  if (table.length > 0) output.result(toTextTable(table));
   const curve = rateCurve(run);
   if (curve) output.result(rateCurveText(curve));
-  for (const line of runHeadlines(run, { perClient })) output.info(line);
+  for (const line of runHeadlines(run, rows)) output.info(line);
   for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));

@@ -7,7 +7,8 @@ import type { CommandResult, LoadStatus } from '../engine/types';
 import type { ExpectMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf } from './compareDifferences';
-import { resultRows, type ResultRow } from './rows';
+import { breakdownRows, nodeResult } from './breakdownRows';
+import type { ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
 import { spreadOf } from './summary';
 import { metricValue } from './thresholds';
@@ -142,7 +143,7 @@ function repeatResults(run: RunFile, row: ResultRow): CommandResult[] {
   const results: CommandResult[] = [];
   for (const loads of point.repeats) {
     const load = loads.find((l) => l.phase === row.phase && l.test === row.test);
-    const result = load && (row.command === 'total' ? load.total : load.commands.find((c) => c.command === row.command));
+    const result = load && (row.command === 'total' ? load.total : row.detail === 'node' ? nodeResult(load, row.command) : load.commands.find((c) => c.command === row.command));
     if (result) results.push(result);
   }
   return results;
@@ -180,7 +181,8 @@ export function deltaOf(metric: ComparedMetric, reference: MetricCell, cell: Met
 function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
   const rows = new Map<string, ComparisonRow>();
   runs.forEach((run, index) => {
-    for (const result of resultRows(run)) {
+    // Cluster runs: each node's row under its test (`SET › node 10.0.0.1:6379`), aligned by node address.
+    for (const result of breakdownRows(run, { nodes: true })) {
       const key = rowKey(result);
       let row = rows.get(key);
       if (!row) {

@@ -1,6 +1,7 @@
 // CSV and Markdown exports of result rows. The CSV uses redis-benchmark's `--csv` columns so the two
 // tools' output can be diffed.
 import type { ResultRow } from './rows';
+import { clusterColumns } from './clusterColumns';
 import { formatMs, formatOps } from './format';
 
 export function csvField(value: string): string {
@@ -53,6 +54,7 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
     { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
     { header: 'errors', align: 'right', cell: (r) => (r.errors ? `${r.errors} (${Object.entries(r.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : '0') },
   );
+  columns.push(...clusterColumns(rows));
   return columns;
 }
 

@@ -3,6 +3,7 @@
 import type { RunFile } from './runFile';
 import { formatOps, formatOpsShort } from './format';
 import { valuesPerRequest } from './keyLength';
+import { clusterLine } from './clusterSummary';
 
 /** Bytes as `8.94 GB` (powers of 1024, as Redis's used_memory_human). */
 export function formatBytes(bytes: number): string {
@@ -16,8 +17,10 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} B` : `${value.toFixed(2)} ${units[unit]}`;
 }
 
-export function runHeadlines(run: RunFile, options: { perClient?: boolean } = {}): string[] {
+export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNode?: boolean } = {}): string[] {
   const lines: string[] = [];
+  const cluster = clusterLine(run);
+  if (cluster) lines.push(options.perNode ? cluster : `${cluster} (each node's figures: --per-node)`);
   const samples = [...run.server.samples, ...(run.server.after ? [run.server.after] : [])];
   if (samples.length > 0) {
     const peak = Math.max(...samples.map((sample) => sample.usedMemory));

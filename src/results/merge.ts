@@ -10,6 +10,7 @@ import type { CommandResult, LoadPart, LoadResult, LoadStatus, TimelineSecond } 
 import type { ScenarioPlan } from '../scenario/plan';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
+import { mergeClusterResults } from './mergeCluster';
 import { evaluateThresholds } from './thresholds';
 
 export class MergeError extends Error {}
@@ -188,6 +189,8 @@ function addBucket(into: { second: TimelineSecond; requests: number; spanMs: num
   into.requests += from.requests;
   into.spanMs = consecutive ? into.spanMs + from.spanMs : Math.max(into.spanMs, from.spanMs);
   into.second.errors += from.second.errors;
+  if (from.second.moved !== undefined) into.second.moved = (into.second.moved ?? 0) + from.second.moved;
+  if (from.second.ask !== undefined) into.second.ask = (into.second.ask ?? 0) + from.second.ask;
   into.second.p50Us = Math.max(into.second.p50Us, from.second.p50Us);
   into.second.p99Us = Math.max(into.second.p99Us, from.second.p99Us);
   into.second.maxUs = Math.max(into.second.maxUs, from.second.maxUs);
@@ -230,6 +233,8 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
       return { part: partNames[i], clients: clients[i], status: load.status, ...(load.measuredFrom ? { measuredFrom: load.measuredFrom } : {}), durationMs: load.durationMs, seed: load.seed, total };
     }),
   };
+  const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, windowMs));
+  if (cluster) merged.cluster = cluster;
   const error = loads.find((load) => load.error)?.error;
   if (error) merged.error = error;
   if (openLoops.length > 0) {

@@ -19,7 +19,7 @@ export interface TimelineDownsampled {
 
 /**
  * Merges consecutive entries, `per` at a time. Nothing is flattered: `ops` is the time-weighted mean
- * rate, `errors` the bucket's total, `p99Us` and `maxUs` the worst of the bucket, `p50Us` the mean.
+ * rate, `errors` (and cluster `moved`/`ask`) the bucket's total, `p99Us` and `maxUs` the worst of the bucket, `p50Us` the mean.
  */
 export function downsampleTimeline(timeline: readonly TimelineSecond[], per: number): TimelineSecond[] {
   const out: TimelineSecond[] = [];
@@ -40,7 +40,13 @@ export function downsampleTimeline(timeline: readonly TimelineSecond[], per: num
       p99 = Math.max(p99, entry.p99Us);
       max = Math.max(max, entry.maxUs);
     }
-    out.push({ t: bucket[0].t, ops: seconds > 0 ? ops / seconds : 0, errors, p50Us: Math.round(p50 / bucket.length), p99Us: p99, maxUs: max });
+    const merged: TimelineSecond = { t: bucket[0].t, ops: seconds > 0 ? ops / seconds : 0, errors, p50Us: Math.round(p50 / bucket.length), p99Us: p99, maxUs: max };
+    // Cluster redirections are counts: the bucket's total.
+    if (bucket.some((entry) => entry.moved !== undefined || entry.ask !== undefined)) {
+      merged.moved = bucket.reduce((sum, entry) => sum + (entry.moved ?? 0), 0);
+      merged.ask = bucket.reduce((sum, entry) => sum + (entry.ask ?? 0), 0);
+    }
+    out.push(merged);
   }
   return out;
 }

@@ -1,0 +1,56 @@
+// The result rows with their breakdowns: under each test's total (and a mix's commands), one row per cluster
+// node (LoadResult.cluster) and one per load machine of a merged run (LoadResult.parts). The CLI table
+// (`--per-node`, `rbench merge`), the exports and the results panel read these rows.
+import type { LoadResult } from '../engine/types';
+import { rowFrom, type ResultRow } from './rows';
+import type { RunFile } from './runFile';
+import { representativeLoad } from './summary';
+
+export interface Breakdown {
+  /** A mix's commands under its total (default true). */
+  commands?: boolean;
+  /** One row per cluster node. */
+  nodes?: boolean;
+  /** One row per load machine of a merged run. */
+  parts?: boolean;
+}
+
+/** Each test's total, then the breakdowns asked for; a cluster load's total row carries its redirections. */
+export function breakdownRows(run: RunFile, breakdown: Breakdown = {}): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const point of run.points) {
+    for (const summary of point.summary) {
+      const load = representativeLoad(point.repeats, summary);
+      if (!load) continue;
+      const row = (result: LoadResult['total'], isTotal = false) => rowFrom(run, point.label, summary, load, result, isTotal);
+      const total = row(load.total, true);
+      if (load.cluster) total.redirections = { moved: load.cluster.moved, ask: load.cluster.ask };
+      rows.push(total);
+      if (breakdown.commands !== false && load.commands.length > 1) for (const command of load.commands) rows.push(row(command));
+      if (breakdown.parts) {
+        for (const part of load.parts ?? []) {
+          rows.push({ ...row({ ...part.total, command: part.part, histogram: '' }), clients: part.clients, status: part.status, detail: 'part' });
+        }
+      }
+      if (breakdown.nodes) {
+        for (const node of load.cluster?.nodes ?? []) {
+          rows.push({
+            ...row({ ...node.total, command: nodeRowName(node.node) }),
+            detail: 'node',
+            node: { role: node.role, ...(node.slots ? { slots: node.slots } : {}) },
+            redirections: { moved: node.moved, ask: node.ask },
+          });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** A node row's `command`: `node 10.0.0.1:6379`. */
+export const nodeRowName = (address: string) => `node ${address}`;
+
+/** The figures of the node a row names (`node 10.0.0.1:6379`) in one load. */
+export function nodeResult(load: LoadResult, rowName: string): LoadResult['total'] | undefined {
+  return load.cluster?.nodes.find((node) => nodeRowName(node.node) === rowName)?.total;
+}

@@ -1,0 +1,28 @@
+// One line about a cluster run for the CLI and the results panel's header: how many masters and replicas
+// carried the load, whether the cluster was detected (not declared), and the redirections followed.
+import type { ClusterResult } from '../engine/types';
+import type { RunFile } from './runFile';
+
+/** The measured loads' cluster results, in run order. */
+export function clusterResults(run: RunFile): ClusterResult[] {
+  return run.points.flatMap((point) => point.repeats.flat().flatMap((load) => (load.measured && load.cluster ? [load.cluster] : [])));
+}
+
+/** `cluster (detected): 3 masters, 3 replicas · MOVED 12, ASK 0 · slot map reloaded 1×`, or undefined for a run on one server. */
+export function clusterLine(run: RunFile): string | undefined {
+  const results = clusterResults(run);
+  if (results.length === 0) return undefined;
+  const nodes = new Map<string, 'master' | 'replica'>();
+  for (const result of results) for (const node of result.nodes) nodes.set(node.node, node.role);
+  const masters = [...nodes.values()].filter((role) => role === 'master').length;
+  const replicas = nodes.size - masters;
+  const sum = (pick: (result: ClusterResult) => number) => results.reduce((total, result) => total + pick(result), 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [
+    `cluster${results.some((result) => result.detected) ? ' (detected: the target did not say `cluster on`, INFO cluster did)' : ''}: ${plural(masters, 'master')}${replicas ? `, ${plural(replicas, 'replica')}` : ''} took load`,
+    `MOVED ${sum((r) => r.moved).toLocaleString('en-US')}, ASK ${sum((r) => r.ask).toLocaleString('en-US')}`,
+  ];
+  const refreshes = sum((r) => r.topologyRefreshes);
+  if (refreshes > 0) parts.push(`slot map reloaded ${refreshes}×`);
+  return parts.join(' · ');
+}
