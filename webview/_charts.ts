@@ -186,28 +186,38 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.timeline) {
     const t = model.timeline;
+    const redirections = t.redirections;
     specs.push({
       id: 'timeline',
-      title: 'Throughput and latency over time',
-      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}. The results table holds the numbers.`,
-      signature: `timeline:${model.marks.length}:${t.segments.map((s) => s.label).join('|')}`,
+      title: redirections ? 'Throughput, latency and cluster redirections over time' : 'Throughput and latency over time',
+      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}. The results table holds the numbers.`,
+      signature: `timeline:${model.marks.length}:${redirections ? 'redirections:' : ''}${t.segments.map((s) => s.label).join('|')}`,
       note: marksNote(model.marks),
       options: {
-        scales: { x: { time: false }, ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: {
+          x: { time: false },
+          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          ...(redirections ? { redirections: { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.1 : 1] } } : {}),
+        },
         series: [
           { label: 'time', value: legendValue(seconds) },
           { label: 'ops/s', scale: 'ops', stroke: colour(theme, 0), width: 1.5, value: legendValue(formatOpsShort), spanGaps: false },
           { label: 'p50', scale: 'ms', stroke: theme.green, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
           { label: 'p99', scale: 'ms', stroke: theme.orange, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+          ...(redirections
+            ? [{ label: 'MOVED+ASK', scale: 'redirections', stroke: theme.red, width: 1, dash: [4, 3], value: legendValue((v) => `${Math.round(v)} in the bucket`), spanGaps: false }]
+            : []),
         ],
         axes: [
           timeAxis,
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
+          ...(redirections ? [axis(theme, { scale: 'redirections', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map((v) => String(Math.round(v)))), size: 48 })] : []),
         ],
         hooks: { draw: [marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
       },
-      data: [t.x, t.ops, t.p50Ms, t.p99Ms],
+      data: redirections ? [t.x, t.ops, t.p50Ms, t.p99Ms, redirections] : [t.x, t.ops, t.p50Ms, t.p99Ms],
     });
   }
 

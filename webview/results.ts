@@ -60,6 +60,8 @@ function renderHeader(m: ViewModel): void {
   const facts: [string, string][] = [
     ['Target', [h.target, h.local ? '(throwaway local server)' : ''].filter(Boolean).join(' ')],
     ...(h.server ? ([['Server', h.server]] as [string, string][]) : []),
+    ...(h.cluster ? ([['Cluster', h.cluster]] as [string, string][]) : []),
+    ...(h.merged ? ([['Merged', h.merged]] as [string, string][]) : []),
     ['Client', h.client],
     ['Started', new Date(h.startedAt).toLocaleString()],
     ['Duration', h.duration],
@@ -137,7 +139,7 @@ function renderTable(m: ViewModel): void {
   const body = el('tbody');
   const labelColumn = m.columns.findIndex((c) => c.key === 'test');
   for (const row of rows) {
-    const tr = el('tr', { class: [row.command !== 'total' ? 'command' : '', row.status === 'running' ? 'running' : '', row.status === 'failed' ? 'failed' : ''].filter(Boolean).join(' ') });
+    const tr = el('tr', { class: [row.command !== 'total' ? 'command' : '', row.detail ? `detail-${row.detail}` : '', row.status === 'running' ? 'running' : '', row.status === 'failed' ? 'failed' : ''].filter(Boolean).join(' ') });
     m.columns.forEach((column, i) => {
       const text = column.cell(row);
       if (i === labelColumn) tr.append(el('th', { scope: 'row' }, text));

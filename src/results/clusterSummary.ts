@@ -8,8 +8,8 @@ export function clusterResults(run: RunFile): ClusterResult[] {
   return run.points.flatMap((point) => point.repeats.flat().flatMap((load) => (load.measured && load.cluster ? [load.cluster] : [])));
 }
 
-/** `cluster (detected): 3 masters, 3 replicas · MOVED 12, ASK 0 · slot map reloaded 1×`, or undefined for a run on one server. */
-export function clusterLine(run: RunFile): string | undefined {
+/** `detected (…) · 3 masters, 3 replicas took load · MOVED 12, ASK 0 · slot map reloaded 1×`, or undefined for a run on one server. */
+export function clusterDescription(run: RunFile): string | undefined {
   const results = clusterResults(run);
   if (results.length === 0) return undefined;
   const nodes = new Map<string, 'master' | 'replica'>();
@@ -18,11 +18,17 @@ export function clusterLine(run: RunFile): string | undefined {
   const replicas = nodes.size - masters;
   const sum = (pick: (result: ClusterResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const parts = [
-    `cluster${results.some((result) => result.detected) ? ' (detected: the target did not say `cluster on`, INFO cluster did)' : ''}: ${plural(masters, 'master')}${replicas ? `, ${plural(replicas, 'replica')}` : ''} took load`,
-    `MOVED ${sum((r) => r.moved).toLocaleString('en-US')}, ASK ${sum((r) => r.ask).toLocaleString('en-US')}`,
-  ];
+  const parts: string[] = [];
+  if (results.some((result) => result.detected)) parts.push('detected (the target did not say `cluster on`; INFO cluster did)');
+  parts.push(`${plural(masters, 'master')}${replicas ? `, ${plural(replicas, 'replica')}` : ''} took load`);
+  parts.push(`MOVED ${sum((r) => r.moved).toLocaleString('en-US')}, ASK ${sum((r) => r.ask).toLocaleString('en-US')}`);
   const refreshes = sum((r) => r.topologyRefreshes);
   if (refreshes > 0) parts.push(`slot map reloaded ${refreshes}×`);
   return parts.join(' · ');
+}
+
+/** The CLI's line: `cluster: …`. */
+export function clusterLine(run: RunFile): string | undefined {
+  const description = clusterDescription(run);
+  return description && `cluster: ${description}`;
 }

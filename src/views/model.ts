@@ -4,7 +4,9 @@
 // liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
-import { findPhase, resultRows, type ResultRow } from '../results/rows';
+import { breakdownRows } from '../results/breakdownRows';
+import { clusterDescription } from '../results/clusterSummary';
+import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { rateChart, type RateChart } from './rateChart';
@@ -35,6 +37,10 @@ export interface HeaderInfo {
   progress?: string;
   /** 0…1 over the whole run, while running. */
   fraction?: number;
+  /** Cluster runs: the nodes that took load, whether the cluster was detected, the redirections. */
+  cluster?: string;
+  /** A merged run: how many load machines' runs it joins. */
+  merged?: string;
 }
 
 export interface ThresholdLine {
@@ -78,6 +84,9 @@ function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): Hea
     startedAt: run.startedAt,
     duration: formatDuration(run.durationMs),
   };
+  const cluster = clusterDescription(run);
+  if (cluster) header.cluster = cluster;
+  if (run.merged) header.merged = `${run.merged.parts.length} load machines' runs (${run.merged.parts.map((part) => part.part).join(', ')}): rows under each test`;
   if (live) {
     const load = currentLoad(live);
     const done = live.loads.filter((l) => l.result).length;
@@ -127,7 +136,8 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
 
 /** Builds everything the panel shows from a run file, or from a live run (then `live` is its state). */
 export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
-  const results = resultRows(run);
+  // Under each test: a cluster's nodes and a merged run's machines (src/results/breakdownRows.ts).
+  const results = breakdownRows(run, { nodes: true, parts: true });
   const rows = results.map((row, i) => tableRowFrom(row, i));
   const current = live ? currentLoad(live) : undefined;
   if (current && current.at.measured) rows.push(runningRow(current, rows.length));

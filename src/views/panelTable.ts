@@ -32,10 +32,21 @@ export interface TableRow {
   status: PanelStatus;
   /** The result row behind it (absent for the running load): what the CSV and Markdown exports use. */
   source?: ResultRow;
+  /** A cluster node's row or a merged run's machine row, under its test's total. */
+  detail?: ResultRow['detail'];
+  /** Cluster node rows: `master` or `replica`, and the slots served at the end. */
+  role?: string;
+  slots?: string;
+  /** Cluster loads and nodes: MOVED + ASK (sorting), with both shown. */
+  redirections?: number;
+  moved?: number;
+  ask?: number;
 }
 
-export type SortKey = 'point' | 'phase' | 'test' | 'requests' | 'opsPerSec' | 'meanUs' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors';
-export const SORT_KEYS: readonly SortKey[] = ['point', 'phase', 'test', 'requests', 'opsPerSec', 'meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs', 'errors'];
+export type SortKey = 'point' | 'phase' | 'test' | 'requests' | 'opsPerSec' | 'meanUs' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors' | 'role' | 'slots' | 'redirections';
+export const SORT_KEYS: readonly SortKey[] = ['point', 'phase', 'test', 'requests', 'opsPerSec', 'meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs', 'errors', 'role', 'slots', 'redirections'];
+/** Columns sorted as text; the others as numbers. */
+const TEXT_KEYS: ReadonlySet<SortKey> = new Set(['point', 'phase', 'test', 'role', 'slots']);
 
 export interface SortSpec {
   key: SortKey;
@@ -69,6 +80,9 @@ export function tableRowFrom(row: ResultRow, order: number): TableRow {
     errorsByKind: row.errorsByKind,
     status: row.status,
     source: row,
+    ...(row.detail ? { detail: row.detail } : {}),
+    ...(row.node ? { role: row.node.role, slots: row.node.slots ?? '' } : {}),
+    ...(row.redirections ? { redirections: row.redirections.moved + row.redirections.ask, moved: row.redirections.moved, ask: row.redirections.ask } : {}),
   };
 }
 
@@ -130,6 +144,12 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
             : r.errors.toLocaleString('en-US'),
     },
   );
+  if (rows.some((row) => row.role !== undefined)) {
+    columns.push({ key: 'role', header: 'Role', numeric: false, cell: (r) => r.role ?? '' }, { key: 'slots', header: 'Slots', numeric: false, cell: (r) => r.slots ?? '' });
+  }
+  if (rows.some((row) => row.redirections !== undefined)) {
+    columns.push({ key: 'redirections', header: 'MOVED / ASK', numeric: true, cell: (r) => (r.moved === undefined ? '' : `${r.moved.toLocaleString('en-US')} / ${(r.ask ?? 0).toLocaleString('en-US')}`) });
+  }
   return columns;
 }
 
@@ -139,12 +159,12 @@ export function sortRows(rows: readonly TableRow[], spec?: SortSpec): TableRow[]
   if (!spec) return sorted.sort((a, b) => a.order - b.order);
   const key = spec.key;
   const direction = spec.descending ? -1 : 1;
-  const text = (row: TableRow) => (key === 'test' ? (row.command === 'total' ? row.test : `${row.test} ${row.command}`) : String(row[key]));
-  const numericKey = key !== 'point' && key !== 'phase' && key !== 'test';
+  const text = (row: TableRow) => (key === 'test' ? (row.command === 'total' ? row.test : `${row.test} ${row.command}`) : String(row[key] ?? ''));
+  const numericKey = !TEXT_KEYS.has(key);
   return sorted.sort((a, b) => {
     if (numericKey) {
-      const av = a[key] as number;
-      const bv = b[key] as number;
+      const av = (a[key] ?? NaN) as number;
+      const bv = (b[key] ?? NaN) as number;
       const aBad = !Number.isFinite(av);
       const bBad = !Number.isFinite(bv);
       if (aBad || bBad) return aBad === bBad ? a.order - b.order : aBad ? 1 : -1;

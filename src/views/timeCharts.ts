@@ -12,6 +12,8 @@ export interface TimelineSeries {
   ops: (number | null)[];
   p50Ms: (number | null)[];
   p99Ms: (number | null)[];
+  /** Cluster loads: MOVED + ASK redirections answered in each bucket (a count, not a rate); absent for a run on one server. */
+  redirections?: (number | null)[];
   /** Each load's stretch, for labels: [start, end] in run seconds. */
   segments: { start: number; end: number; label: string }[];
 }
@@ -64,6 +66,7 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
   const ops: (number | null)[] = [];
   const p50Ms: (number | null)[] = [];
   const p99Ms: (number | null)[] = [];
+  const redirections: (number | null)[] = [];
   const segments: TimelineSeries['segments'] = [];
   const sorted = [...loads].filter((l) => l.timeline.length > 0).sort((a, b) => a.offset - b.offset);
   for (const load of sorted) {
@@ -76,6 +79,7 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
       ops.push(null);
       p50Ms.push(null);
       p99Ms.push(null);
+      redirections.push(null);
     }
     for (const second of load.timeline) {
       // A second is plotted at its end; a cut-short last second at its real end.
@@ -85,11 +89,13 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
       ops.push(second.ops);
       p50Ms.push(second.p50Us / 1000);
       p99Ms.push(second.p99Us / 1000);
+      redirections.push(second.moved !== undefined || second.ask !== undefined ? (second.moved ?? 0) + (second.ask ?? 0) : null);
       end = t;
     }
     segments.push({ start, end, label: load.label });
   }
-  return x.length > 0 ? { x, ops, p50Ms, p99Ms, segments } : undefined;
+  if (x.length === 0) return undefined;
+  return redirections.some((count) => count !== null) ? { x, ops, p50Ms, p99Ms, redirections, segments } : { x, ops, p50Ms, p99Ms, segments };
 }
 
 const EVENT_WORDS: Record<string, string> = {
