@@ -6,6 +6,7 @@ import { breakdownRows } from '../../../src/results/breakdownRows';
 import { toRedisBenchmarkCsv } from '../../../src/results/export';
 import { mergeRuns } from '../../../src/results/merge';
 import { parseWebviewMessage } from '../../../src/views/messages';
+import { buildCompareViewModel } from '../../../src/views/compareModel';
 import { buildViewModel, exportTable, sortRows } from '../../../src/views/model';
 import { clusterLoad, clusterRun, THREE_MASTERS } from './fixtures';
 
@@ -77,5 +78,19 @@ describe('results panel model: merged runs', () => {
       ['node 127.0.0.1:7002', 'node', 2200],
     ]);
     assert.match(model.header.merged ?? '', /^2 load machines' runs \(shard 1\/2, shard 2\/2\)/);
+  });
+});
+
+describe('comparison panel model: cluster runs', () => {
+  it('lists each node under its test, with its change against the same node of the reference run', () => {
+    const slower = THREE_MASTERS.map((node) => (node.node === '127.0.0.1:7002' ? { ...node, latencies: [[400, 1100]] as [number, number][] } : node));
+    const model = buildCompareViewModel([clusterRun(), clusterRun(clusterLoad(slower), { id: 'b' })]);
+    const p50 = model.lines.filter((line) => line.metric === 'p50').map((line) => [line.test, line.command, line.cells[1].verdict]);
+    assert.deepEqual(p50, [
+      ['SET', false, 'worse'],
+      ['SET › node 127.0.0.1:7000', true, 'noise'],
+      ['SET › node 127.0.0.1:7001', true, 'noise'],
+      ['SET › node 127.0.0.1:7002', true, 'worse'],
+    ]);
   });
 });
