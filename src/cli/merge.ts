@@ -5,6 +5,7 @@ import { toTextTable } from '../results/export';
 import { formatDuration } from '../results/format';
 import { MergeError, mergeRuns } from '../results/merge';
 import { rowsWithParts } from '../results/partRows';
+import { clusterLine } from '../results/clusterSummary';
 import { readRunFiles } from '../results/baselines';
 import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
@@ -70,6 +71,8 @@ function report(run: RunFile, warnings: string[], out: string, several: boolean,
   }
   output.info(`\n${run.scenario.name}: ${run.merged!.parts.length} parts merged`);
   output.result(toTextTable(rowsWithParts(run)));
+  const cluster = clusterLine(run);
+  if (cluster) output.info(cluster);
   for (const warning of [...warnings, ...runWarnings(run)]) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));
