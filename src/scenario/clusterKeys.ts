@@ -4,6 +4,7 @@
 // request), or they are the same key. Anything else is reported here, before a run, with the fix.
 import { getKeyIndexes } from '@ioredis/commands';
 import { rangeOf } from './diagnostics';
+import { SUITE_TESTS } from './suites';
 import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TextFix } from './plan';
 
 export const CROSS_SLOT_CODE = 'cluster-cross-slot';
@@ -15,6 +16,7 @@ const argText = (arg: ArgTemplate) => arg.map(placeholderText).join('');
 /** Placeholders with one value for every argument of a request; `__rand_int__` and `__value__` are drawn per argument. */
 const STABLE: ReadonlySet<string> = new Set(['key', 'client']);
 const UNSTABLE = /__(rand_int|value)__/;
+const SUITE_TITLES: ReadonlySet<string> = new Set(SUITE_TESTS.map((test) => test.title));
 
 /**
  * The hash tag of a key template, as Redis reads it (the text between the first `{` and the next `}`, when
@@ -50,7 +52,12 @@ export function crossSlotReason(command: CommandTemplate): string | undefined {
   if (sameKey) return undefined;
   const tags = keys.map(hashTag);
   const missing = texts.filter((_, i) => !tags[i]);
-  if (missing.length > 0) return `${missing.map((t) => `\`${t}\``).join(', ')} ${missing.length === 1 ? 'has' : 'have'} no {hash tag}`;
+  if (missing.length > 0) {
+    const counts = new Map<string, number>();
+    for (const text of missing) counts.set(text, (counts.get(text) ?? 0) + 1);
+    const named = [...counts].map(([text, n]) => `\`${text}\`${n > 1 ? ` ×${n}` : ''}`).join(', ');
+    return `${named} ${missing.length === 1 ? 'has' : 'have'} no {hash tag}`;
+  }
   const unstable = tags.find((tag) => !tag!.stable);
   if (unstable) return `the hash tag {${unstable.text}} changes with every argument (__rand_int__ and __value__ are drawn per argument)`;
   const distinct = [...new Set(tags.map((tag) => tag!.text))];
@@ -111,12 +118,15 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
     for (const phase of point.phases) {
       for (const test of phase.tests) {
         for (const { command } of test.commands) {
-          const place = command.source ? `${command.source.start.line}:${command.source.start.character}` : command.label;
+          // A `suite` line holds several tests at one place: the label tells them apart.
+          const place = `${command.source ? `${command.source.start.line}:${command.source.start.character}` : ''} ${command.label}`;
           if (seen.has(place)) continue;
           seen.add(place);
           const reason = crossSlotReason(command);
           if (!reason) continue;
-          diagnostics.push(crossSlotDiagnostic(command, reason, lineText));
+          // A suite's test carries redis-benchmark's title (`MSET (10 keys)`).
+          const suiteTest = SUITE_TITLES.has(test.name) && test.name !== command.label ? test.name : undefined;
+          diagnostics.push(crossSlotDiagnostic(command, reason, suiteTest, lineText));
         }
       }
     }
@@ -124,7 +134,7 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
   return diagnostics;
 }
 
-function crossSlotDiagnostic(command: CommandTemplate, reason: string, lineText?: (line: number) => string | undefined): Diagnostic {
+function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest: string | undefined, lineText?: (line: number) => string | undefined): Diagnostic {
   const text = command.source ? lineText?.(command.source.start.line) : undefined;
   const ranges = text !== undefined && command.source ? argumentRanges(text, command.source, command) : undefined;
   const keys = ranges ? keyIndexes(command).map((i) => ({ arg: command.args[i], range: ranges[i] })) : [];
@@ -135,7 +145,9 @@ function crossSlotDiagnostic(command: CommandTemplate, reason: string, lineText?
     code: CROSS_SLOT_CODE,
     message:
       `${command.name} on a Redis Cluster needs all its keys in one hash slot, or the cluster answers CROSSSLOT: ${reason}. ` +
-      'Give every key the same {hash tag}, e.g. `k1:{__key__}` and `k2:{__key__}` (each request in one slot, requests spread over all slots)',
+      (suiteTest === undefined
+        ? 'Give every key the same {hash tag}, e.g. `k1:{__key__}` and `k2:{__key__}` (each request in one slot, requests spread over all slots)'
+        : `It is the suite's ${suiteTest} test: leave it out of the \`suite\` list, or write the command yourself with a shared tag, e.g. \`${command.name} (key:{__key__}:__rand_int__ __value__)*10\``),
   };
   const fixes = keys.length > 0 && text !== undefined ? tagFixes(text, keys) : [];
   if (fixes.length > 0) diagnostic.fixes = fixes;

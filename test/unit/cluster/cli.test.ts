@@ -36,6 +36,15 @@ describe('CLI with cluster results', function () {
     for (const node of ['7000', '7001', '7002']) assert.match(result.stdout, new RegExp(`^SET › node 127\\.0\\.0\\.1:${node}\\s+ops/s\\s`, 'm'));
   });
 
+  it('rbench check: a cluster scenario\'s MSET without a shared hash tag is an error at its keys (exit 2)', async () => {
+    const file = scratch.write('mset.rbench', '### mset\ncluster on\nrequests 10\nMSET a:__key__ v b:__key__ v\n');
+    const result = await runCli(['check', file], { cwd: scratch.dir });
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stdout + result.stderr, /mset\.rbench:4:6: error: MSET on a Redis Cluster needs all its keys in one hash slot/);
+    const tagged = scratch.write('tagged.rbench', '### mset\ncluster on\nrequests 10\nMSET a:{__key__} v b:{__key__} v\n');
+    assert.equal((await runCli(['check', tagged], { cwd: scratch.dir })).code, 0);
+  });
+
   it('rbench run --per-node against one server: accepted, and the table is the plain one', async () => {
     const file = scratch.write('set.rbench', '### set\nrequests 200\nclients 2\nSET k:__key__ v\n');
     const result = await runCli(['run', file, '--per-node', '--csv', 'out.csv'], { cwd: scratch.dir });

@@ -99,6 +99,16 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.deepEqual(crossSlot(fixed), []);
   });
 
+  it('refuses the suite\'s MSET test at the suite line, saying how to leave it out; the other suite tests pass', () => {
+    const problems = crossSlot(cluster('suite default'));
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0].range.start.line, 3);
+    assert.match(problems[0].message, /^MSET on a Redis Cluster needs all its keys in one hash slot/);
+    assert.match(problems[0].message, /the suite's MSET \(10 keys\) test: leave it out of the `suite` list/);
+    assert.deepEqual(crossSlot(cluster('suite set,get,lpush,lrange_100')), []);
+    assert.deepEqual(crossSlot(cluster('MSET (key:{__key__}:__rand_int__ __value__)*10')), []);
+  });
+
   it('offers no fix it cannot place (a key from a variable), but still reports the problem', () => {
     const text = '@other = b\n### c\ncluster on\nrequests 10\nMGET a ${other}\n';
     const [problem] = crossSlot(text);
