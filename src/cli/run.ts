@@ -265,6 +265,7 @@ function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) =
       output.progress(
         `[${at.index + 1}/${at.total}] ${at.point ? at.point + ' ' : ''}${at.test}${at.measured ? '' : ' (prefill)'}${event.tick.warmingUp ? ' (warm-up)' : ''}` +
           `  ${formatOps(second.ops)} ops/s  p50 ${formatLatency(second.p50Us)}  p99 ${formatLatency(second.p99Us)}` +
+          (second.moved || second.ask ? `  MOVED ${second.moved ?? 0} ASK ${second.ask ?? 0}` : '') +
           `  ${formatDuration(event.tick.elapsedMs)}${share}`,
       );
     } else if (event.kind === 'load-end') {
@@ -273,6 +274,7 @@ function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) =
         `[${at.index + 1}/${at.total}] ${at.point ? at.point + ' ' : ''}${at.test}${at.measured ? '' : ' (prefill)'}: ` +
           `${formatOps(result.total.opsPerSec)} ops/s, p99 ${formatLatency(result.total.latency.p99Us)}` +
           (result.total.errors ? `, ${result.total.errors} errors` : '') +
+          (result.cluster ? `, ${result.cluster.nodes.length} nodes, MOVED ${result.cluster.moved} ASK ${result.cluster.ask}` : '') +
           (result.status !== 'complete' ? ` (${result.status})` : ''),
       );
     }

@@ -8,19 +8,27 @@ export function clusterResults(run: RunFile): ClusterResult[] {
   return run.points.flatMap((point) => point.repeats.flat().flatMap((load) => (load.measured && load.cluster ? [load.cluster] : [])));
 }
 
-/** `detected (…) · 3 masters, 3 replicas took load · MOVED 12, ASK 0 · slot map reloaded 1×`, or undefined for a run on one server. */
-export function clusterDescription(run: RunFile): string | undefined {
+/** `3 masters, 3 replicas`: the nodes that took load in any measured load, or undefined for a run on one server. */
+export function clusterTopology(run: RunFile): string | undefined {
   const results = clusterResults(run);
   if (results.length === 0) return undefined;
   const nodes = new Map<string, 'master' | 'replica'>();
   for (const result of results) for (const node of result.nodes) nodes.set(node.node, node.role);
   const masters = [...nodes.values()].filter((role) => role === 'master').length;
   const replicas = nodes.size - masters;
-  const sum = (pick: (result: ClusterResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(masters, 'master')}${replicas ? `, ${plural(replicas, 'replica')}` : ''}`;
+}
+
+/** `detected (…) · 3 masters, 3 replicas took load · MOVED 12, ASK 0 · slot map reloaded 1×`, or undefined for a run on one server. */
+export function clusterDescription(run: RunFile): string | undefined {
+  const results = clusterResults(run);
+  const topology = clusterTopology(run);
+  if (!topology) return undefined;
+  const sum = (pick: (result: ClusterResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const parts: string[] = [];
   if (results.some((result) => result.detected)) parts.push('detected (the target did not say `cluster on`; INFO cluster did)');
-  parts.push(`${plural(masters, 'master')}${replicas ? `, ${plural(replicas, 'replica')}` : ''} took load`);
+  parts.push(`${topology} took load`);
   parts.push(`MOVED ${sum((r) => r.moved).toLocaleString('en-US')}, ASK ${sum((r) => r.ask).toLocaleString('en-US')}`);
   const refreshes = sum((r) => r.topologyRefreshes);
   if (refreshes > 0) parts.push(`slot map reloaded ${refreshes}×`);

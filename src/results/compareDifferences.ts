@@ -2,6 +2,7 @@
 // so that a changed setup is never read as a regression.
 import type { PhasePlan, ScenarioPlan, ValuePlan, WeightedCommand } from '../scenario/plan';
 import type { Difference, DifferenceKind } from './compare';
+import { clusterTopology } from './clusterSummary';
 import { formatDuration, formatOps } from './format';
 import { describeValueSize } from './rows';
 import type { RunFile } from './runFile';
@@ -119,6 +120,7 @@ function setupDifferences(runs: RunFile[], out: DifferenceList): void {
   out.add('setup', '', 'target', runs.map((run) => (run.target.local ? 'throwaway redis-server' : run.target.display)));
   out.add('setup', '', 'server version', runs.map((run) => run.target.server?.version ?? null));
   out.add('setup', '', 'server mode', runs.map((run) => run.target.server?.mode ?? null));
+  out.add('setup', '', 'cluster nodes', runs.map((run) => clusterTopology(run) ?? null));
   const configKeys = unionOf(runs.map((run) => Object.keys(run.target.server?.config ?? {})), (key) => key);
   for (const key of configKeys) out.add('setup', '', `server ${key}`, runs.map((run) => run.target.server?.config[key] ?? null));
   out.add('setup', '', 'machine', runs.map(machineOf));

@@ -109,6 +109,15 @@ describe('cluster results: rbench compare', () => {
     assert.equal(row.cells[1]?.metrics.p99.delta?.verdict, 'worse');
     assert.equal(comparison.rows.find((r) => r.command === 'node 127.0.0.1:7000')?.cells[1]?.metrics.p99.delta?.verdict, 'noise');
     assert.match(comparisonToText(comparison), /^SET › node 127\.0\.0\.1:7001\s+ops\/s\s/m);
+    assert.deepEqual(comparison.differences.filter((d) => d.field === 'cluster nodes'), []);
+  });
+
+  it('says when the clusters differ in their nodes (or one run is on one server), before the numbers', () => {
+    const six = [0, 1, 2, 3, 4, 5].map((i) => ({ node: `10.0.0.${i}:6379`, latencies: [[100, 500]] as [number, number][] }));
+    const plain = clusterLoad(THREE_MASTERS);
+    delete plain.cluster;
+    const comparison = compareRuns([clusterRun(), clusterRun(clusterLoad(six), { id: 'b' }), clusterRun(plain, { id: 'c' })]);
+    assert.deepEqual(comparison.differences.filter((d) => d.field === 'cluster nodes').map((d) => [d.kind, d.text]), [['setup', 'cluster nodes: 3 masters → 6 masters → —']]);
   });
 });
 
