@@ -4,7 +4,7 @@
 // liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
-import { breakdownRows } from '../results/breakdownRows';
+import { breakdownRows, nodeRowName } from '../results/breakdownRows';
 import { clusterDescription } from '../results/clusterSummary';
 import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
@@ -130,6 +130,9 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
   if (picked.length === 1) {
     const only = run.points[0].repeats.flat().find((l) => l.commands.length > 1);
     if (only) for (const command of only.commands) picked.push({ label: `${picked[0].label} › ${command.command}`, base64: command.histogram });
+    // One test on a cluster: each node's curve next to the total's.
+    const clustered = run.points[0].repeats.flat().find((l) => l.measured && l.cluster);
+    for (const node of clustered?.cluster?.nodes ?? []) picked.push({ label: `${picked[0].label} › ${nodeRowName(node.node)}`, base64: node.total.histogram });
   }
   return picked;
 }

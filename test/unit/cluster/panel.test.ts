@@ -51,6 +51,17 @@ describe('results panel model: cluster runs', () => {
     assert.match(exportTable(model.rows, 'markdown'), /\| node 127\.0\.0\.1:7001 \|.*\| master \| 5461-10922 \| 0 \/ 0 \|/);
   });
 
+  it('draws each node\'s latency curve next to the total\'s for a single test, from the node\'s own histogram', () => {
+    const model = buildViewModel(clusterRun());
+    assert.deepEqual(model.percentiles?.series.map((s) => s.label), ['SET', 'SET › node 127.0.0.1:7000', 'SET › node 127.0.0.1:7001', 'SET › node 127.0.0.1:7002']);
+    const p99 = (label: string) => {
+      const series = model.percentiles!.series.find((s) => s.label === label)!;
+      return series.values[model.percentiles!.percentiles.findIndex((p) => p >= 99)];
+    };
+    assert.ok(p99('SET › node 127.0.0.1:7000')! > 1.9, String(p99('SET › node 127.0.0.1:7000')));
+    assert.ok(p99('SET › node 127.0.0.1:7002')! < 0.1, String(p99('SET › node 127.0.0.1:7002')));
+  });
+
   it('draws redirections per bucket on the timeline; none for a run on one server', () => {
     const withRedirections = buildViewModel(clusterRun(clusterLoad(THREE_MASTERS, { timeline: [second(0, 0, 0), second(1, 7, 2), second(2, 0, 0)] })));
     assert.deepEqual(withRedirections.timeline?.redirections, [0, 9, 0]);
