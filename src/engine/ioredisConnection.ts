@@ -6,6 +6,7 @@ import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import type { ArgTemplate, TestPlan, ValuePlan } from '../scenario/plan';
 import { describeConnectionError, errorPlace } from '../redis/errors';
+import { sentinelClientOptions } from '../redis/sentinelClient';
 import { ValueSizes } from './batch';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { LoadError } from './errors';
@@ -168,6 +169,7 @@ export class IoredisConnection extends BudgetedConnection {
       autoResendUnfulfilledCommands: false,
       autoResubscribe: false,
       retryStrategy: () => null, // no retries while connecting: a failure must surface now
+      ...sentinelClientOptions(options),
     };
     const redis = new Redis(redisOptions);
     this.redis = redis;

@@ -55,6 +55,8 @@ export interface SettingValues {
   target: TargetValue;
   user: string;
   password: PasswordValue;
+  'sentinel-user': string;
+  'sentinel-password': PasswordValue;
   db: number;
   tls: boolean;
   'tls-ca': string;
@@ -261,6 +263,16 @@ function readPassword(reader: Reader): PasswordValue | undefined {
 
 const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
+/** The runner's own parse, said at the line; a password written in the file is refused as for redis:// URLs. */
+function readSentinelTarget(reader: Reader, arg: Reader['args'][number]): TargetValue | undefined {
+  const parsed = parseRedisUrl(arg.value);
+  if (typeof parsed === 'string') return reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${redactUrl(arg.value)}\``), 'invalid-target');
+  if (parsed.password !== undefined && reader.input.expanded.originsIn(arg.start, arg.end).has('file')) {
+    return reader.fail(arg, 'a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret`', 'literal-password');
+  }
+  return { url: arg.value };
+}
+
 function readTarget(reader: Reader): TargetValue | undefined {
   const arg = reader.one();
   if (!arg) return undefined;
@@ -272,13 +284,18 @@ function readTarget(reader: Reader): TargetValue | undefined {
     return reader.fail(arg, `\`${value}\` is neither a URL nor a profile name — write \`redis://${value}\` (or \`rediss://\` for TLS), or a profile name from the editor settings`, 'invalid-target', fixes);
   }
   const scheme = value.slice(0, schemeEnd).toLowerCase();
+  if (scheme === 'redis-sentinel' || scheme === 'rediss-sentinel') return readSentinelTarget(reader, arg);
   if (scheme === 'unix') {
     // The same checks the runner makes (absolute path, only ?db=N, length), said at the line.
     const parsed = parseRedisUrl(value);
     return typeof parsed === 'string' ? reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${value}\``), 'invalid-target') : { url: value };
   }
   if (scheme !== 'redis' && scheme !== 'rediss') {
-    return reader.fail(arg, `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL, or \`unix:///path/redis.sock\` for a unix socket`, 'invalid-target');
+    return reader.fail(
+      arg,
+      `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL, \`unix:///path/redis.sock\` for a unix socket, or \`redis-sentinel://host:26379/name\` for a Sentinel-managed primary`,
+      'invalid-target',
+    );
   }
   let url: URL;
   try {
