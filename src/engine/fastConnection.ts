@@ -8,6 +8,7 @@ import { BatchBuilder } from './batch';
 import type { RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { openTargetSocket } from './primarySocket';
+import { watchPrimary } from './primaryWatch';
 import { ReplyScanner, RespProtocolError } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
@@ -91,6 +92,7 @@ export class FastConnection extends BudgetedConnection {
     connection.onBytes(this.onData);
     socket.on('error', this.onSocketError);
     socket.on('close', this.onClose);
+    watchPrimary(this.load.config.connection, socket);
   }
 
   protected override sendNextBatch(now: number): void {

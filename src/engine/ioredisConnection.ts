@@ -256,7 +256,10 @@ export class IoredisConnection extends BudgetedConnection {
     this.inFlight += count;
     this.batchStarts.push(from);
     this.batchCounts.push(count);
-    const done = () => {
+    const done = (lost: boolean) => {
+      // The connection failed under this batch before ioredis said 'close' (a failover detector's
+      // disconnect): wait for 'ready' rather than sending into a closed stream, which fails at once, in a loop.
+      if (lost) this.onClose();
       this.inFlight -= count;
       this.batchStarts.shift();
       this.batchCounts.shift();
@@ -274,7 +277,7 @@ export class IoredisConnection extends BudgetedConnection {
       redis.call(command.name, args, (error) => {
         const now = performance.now();
         if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now);
-        done();
+        done(error != null && !isReplyError(error));
       });
       return;
     }
@@ -292,7 +295,7 @@ export class IoredisConnection extends BudgetedConnection {
           this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now);
         }
       }
-      done();
+      done(error != null || (results?.some(([reply]) => reply != null && !isReplyError(reply)) ?? false));
     });
   }
 

@@ -18,6 +18,8 @@ export function sentinelClientOptions(options: ConnectionOptions): RedisOptions 
     sentinelCommandTimeout: options.connectTimeoutMs,
     // All sentinels unreachable: a few more rounds, then the client gives up (ioredis would retry forever).
     sentinelRetryStrategy: (attempt) => (attempt <= 3 ? attempt * 200 : null),
+    // A demoted primary keeps its clients until the sentinels reconfigure it: ioredis listens for +switch-master instead.
+    failoverDetector: true,
     // A READONLY reply means the primary became a replica: reconnect, which asks the sentinels again.
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
   };

@@ -19,6 +19,8 @@ export interface SentinelSet {
   url: string;
   /** The server the sentinels name as primary now. */
   primary(): Promise<LocalServer>;
+  /** Resolves once the sentinels see a healthy replica to fail over to (bounded). */
+  readyForFailover(): Promise<void>;
   /** `SENTINEL FAILOVER` on the first sentinel; resolves once the sentinels name the other server (bounded). */
   failover(): Promise<LocalServer>;
   stop(): Promise<void>;
@@ -105,14 +107,28 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
       if (!server) throw new Error(`the sentinels name port ${port}, which is none of this set's servers`);
       return server;
     };
+    // A failover needs a replica the sentinel finds healthy (after an earlier failover: the demoted primary,
+    // which the sentinels reconfigure within their 10 s INFO period, once in sync).
+    const readyForFailover = () =>
+      waitUntil('the sentinel sees a healthy replica', 30_000, () =>
+        withClient(sentinels[0].port, async (r) => {
+          const replicas = (await r.call('SENTINEL', 'REPLICAS', PRIMARY_NAME)) as string[][];
+          return replicas.some((fields) => {
+            const field = (name: string) => fields[fields.indexOf(name) + 1];
+            return field('flags') === 'slave' && field('master-link-status') === 'ok';
+          });
+        }),
+      );
     const clientPorts = sentinels.map((s, i) => options.clientPort?.(s, i) ?? s.port);
     return {
       servers,
       sentinels,
       url: `redis-sentinel://${clientPorts.map((port) => `127.0.0.1:${port}`).join(',')}/${PRIMARY_NAME}`,
       primary: async () => byPort(await primaryPort()),
+      readyForFailover,
       failover: async () => {
         const before = await primaryPort();
+        await readyForFailover();
         await withClient(sentinels[0].port, (r) => r.call('SENTINEL', 'FAILOVER', PRIMARY_NAME));
         await waitUntil('the sentinels name the new primary', 20_000, async () => (await primaryPort()) !== before);
         const now = byPort(await primaryPort());
