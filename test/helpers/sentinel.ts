@@ -28,9 +28,11 @@ export interface SentinelSet {
 
 export interface SentinelSetOptions {
   sentinels?: 1 | 3;
-  /** Extra lines for the data nodes and for the sentinels (TLS ports and certificates). */
-  serverConfig?: ServerDirective[];
+  /** Extra lines for the data nodes (0: the first primary, 1: its replica) and the sentinels (TLS ports and certificates). */
+  serverConfig?: (index: number) => ServerDirective[];
   sentinelConfig?: (index: number) => ServerDirective[];
+  /** The port of a data node that the replica and the sentinels use, when not its plain port (its TLS port). */
+  dataPort?: (server: LocalServer, index: number) => number;
   /** The port clients reach a sentinel at, when not its plain port (a TLS port). */
   clientPort?: (sentinel: LocalServer, index: number) => number;
 }
@@ -67,9 +69,12 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
     rmSync(scriptDir, { recursive: true, force: true });
   };
   try {
-    const primary = await startLocalServer({ config: options.serverConfig });
+    const dataPort = (server: LocalServer, index: number) => options.dataPort?.(server, index) ?? server.port;
+    const primary = await startLocalServer({ config: options.serverConfig?.(0) });
     started.push(primary);
-    const replica = await startLocalServer({ config: [...(options.serverConfig ?? []), { name: 'replicaof', args: ['127.0.0.1', String(primary.port)] }] });
+    const replica = await startLocalServer({
+      config: [...(options.serverConfig?.(1) ?? []), { name: 'replicaof', args: ['127.0.0.1', String(dataPort(primary, 0))] }],
+    });
     started.push(replica);
     await waitUntil('the replica is in sync', 10_000, () => withClient(replica.port, async (r) => /master_link_status:up/.test(await r.info('replication'))));
 
@@ -80,7 +85,7 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
       const sentinel = await startLocalServer({
         binary: script,
         config: [
-          { name: 'sentinel', args: ['monitor', PRIMARY_NAME, '127.0.0.1', String(primary.port), quorum] },
+          { name: 'sentinel', args: ['monitor', PRIMARY_NAME, '127.0.0.1', String(dataPort(primary, 0)), quorum] },
           { name: 'sentinel', args: ['down-after-milliseconds', PRIMARY_NAME, '2000'] },
           { name: 'sentinel', args: ['failover-timeout', PRIMARY_NAME, '10000'] },
           ...(options.sentinelConfig?.(i) ?? []),
@@ -103,7 +108,7 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
     const primaryPort = () =>
       withClient(sentinels[0].port, async (r) => Number(((await r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', PRIMARY_NAME)) as string[])[1]));
     const byPort = (port: number) => {
-      const server = servers.find((s) => s.port === port);
+      const server = servers.find((s, i) => dataPort(s, i) === port);
       if (!server) throw new Error(`the sentinels name port ${port}, which is none of this set's servers`);
       return server;
     };
