@@ -295,7 +295,7 @@ export class IoredisConnection extends BudgetedConnection {
           this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now);
         }
       }
-      done(error != null || (results?.some(([reply]) => reply != null && !isReplyError(reply)) ?? false));
+      done(error != null || (results?.some(([failure]) => failure != null && !isReplyError(failure)) ?? false));
     });
   }
 
