@@ -1,10 +1,12 @@
 // Sentinel targets: the URL and its messages, the sentinels' credentials, and discovery against real
 // sentinels (`redis-server --sentinel`) watching a real primary and replica.
 import assert from 'node:assert/strict';
+import Redis from 'ioredis';
 import { openControlConnection, closeControlConnection, RedisConnectionError } from '../../../src/redis/control';
 import { discoverPrimary } from '../../../src/redis/sentinel';
 import { parseRedisUrl, resolveConnection, type ResolveContext } from '../../../src/redis/target';
 import type { ConnectionOptions } from '../../../src/redis/types';
+import type { TargetPlan } from '../../../src/scenario/plan';
 import { PRIMARY_NAME, useSentinelSet } from '../../helpers/sentinel';
 import { targetPlan } from './support';
 
@@ -140,5 +142,51 @@ describe('Sentinel discovery against real sentinels', function () {
   it('says when no sentinel answers', async () => {
     const none = options(`redis-sentinel://127.0.0.1:1/${PRIMARY_NAME}`);
     await assert.rejects(discoverPrimary({ ...none, sentinel: none.sentinel! }), /no sentinel of primary "rbench-primary" answered: .*127\.0\.0\.1:1/);
+  });
+});
+
+describe('Sentinel discovery with three sentinels', function () {
+  this.timeout(60_000);
+  const set = useSentinelSet({ sentinels: 3 });
+
+  it('asks the next sentinel when the first one stalls, within the connect timeout', async () => {
+    const [first, second] = set().sentinels;
+    const primary = await set().primary();
+    const resolved = resolveConnection(targetPlan({ url: set().url, connectTimeoutMs: 1000 }), noEnv);
+    const options = { ...resolved.options!, sentinel: resolved.options!.sentinel! };
+    assert.deepEqual(options.sentinel.nodes.map((node) => node.port), set().sentinels.map((s) => s.port));
+    process.kill(first.pid, 'SIGSTOP');
+    try {
+      const started = performance.now();
+      assert.deepEqual(await discoverPrimary(options), { host: '127.0.0.1', port: primary.port });
+      const took = performance.now() - started;
+      assert.ok(took >= 900 && took < 5000, `waited out the stalled sentinel, then asked sentinel ${second.port} (${Math.round(took)} ms)`);
+    } finally {
+      process.kill(first.pid, 'SIGCONT');
+    }
+  });
+  it('authenticates to a sentinel with `sentinel-user` and `sentinel-password`, and says when they are missing or wrong', async () => {
+    const sentinel = set().sentinels[2];
+    const url = `redis-sentinel://127.0.0.1:${sentinel.port}/${PRIMARY_NAME}`;
+    const admin = new Redis({ host: '127.0.0.1', port: sentinel.port, lazyConnect: true });
+    await admin.connect();
+    await admin.call('ACL', 'SETUSER', 'watcher', 'on', '>watch-pw', '+@all');
+    await admin.call('ACL', 'SETUSER', 'default', 'off');
+    admin.disconnect();
+    try {
+      const ask = (fields: Partial<TargetPlan>, env: Record<string, string> = {}) => {
+        const resolved = resolveConnection(targetPlan({ url, ...fields }), { env });
+        assert.equal(resolved.error, undefined);
+        return discoverPrimary({ ...resolved.options!, sentinel: resolved.options!.sentinel! });
+      };
+      await assert.rejects(ask({}), new RegExp(`sentinel 127\\.0\\.0\\.1:${sentinel.port} asks for a password — add \`sentinel-password env:NAME\``));
+      await assert.rejects(ask({ sentinelUser: 'watcher', sentinelPasswordEnv: 'SPW' }, { SPW: 'wrong' }), /sentinel authentication failed at .*wrong password for user "watcher".*SPW/);
+      assert.equal((await ask({ sentinelUser: 'watcher', sentinelPasswordEnv: 'SPW' }, { SPW: 'watch-pw' })).port, (await set().primary()).port);
+    } finally {
+      const restore = new Redis({ host: '127.0.0.1', port: sentinel.port, username: 'watcher', password: 'watch-pw', lazyConnect: true });
+      await restore.connect();
+      await restore.call('ACL', 'SETUSER', 'default', 'on', 'nopass', '+@all');
+      restore.disconnect();
+    }
   });
 });
