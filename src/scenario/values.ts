@@ -248,17 +248,19 @@ export function readSettingValue(input: ValueInput): unknown {
 }
 
 function readPassword(reader: Reader): PasswordValue | undefined {
-  const forms = 'write `password env:NAME` (an environment variable) or `password secret` (the editor\'s secret storage; the CLI reads RBENCH_PASSWORD) — never the password itself';
+  // `password` and `sentinel-password` read alike; the message names the one written.
+  const name = reader.input.setting.name;
+  const forms = `write \`${name} env:NAME\` (an environment variable) or \`${name} secret\` (the editor's secret storage; the CLI reads RBENCH_PASSWORD) — never the password itself`;
   const arg = reader.args[0];
   if (!arg) return reader.missing();
-  if (reader.args.length > 1) return reader.fail({ start: arg.start, end: reader.args[reader.args.length - 1].end }, `\`password\` takes one value: ${forms}`);
+  if (reader.args.length > 1) return reader.fail({ start: arg.start, end: reader.args[reader.args.length - 1].end }, `\`${name}\` takes one value: ${forms}`);
   if (arg.value === 'secret') return { secret: true };
   if (arg.value.startsWith('env:')) {
     const name = arg.value.slice(4);
     if (ENV_NAME.test(name)) return { env: name };
     return reader.fail(arg, `\`${name}\` is not an environment variable name — ${forms}`);
   }
-  return reader.fail(arg, `\`password\`: ${forms}`, 'literal-password');
+  return reader.fail(arg, `\`${name}\`: ${forms}`, 'literal-password');
 }
 
 const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;

@@ -34,5 +34,7 @@ describe('Sentinel targets in a scenario', () => {
     assert.match(noName[0].message, /names no primary: end it with \/NAME/);
     const literalSentinelPassword = check('### ha\ntarget redis-sentinel://s1/m\nsentinel-password hunter2\nPING\n').errors;
     assert.equal(literalSentinelPassword[0]?.code, 'literal-password');
+    assert.match(literalSentinelPassword[0].message, /^`sentinel-password`: write `sentinel-password env:NAME`/);
+    assert.doesNotMatch(literalSentinelPassword[0].message, /hunter2/);
   });
 });
