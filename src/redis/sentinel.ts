@@ -47,6 +47,13 @@ export async function withCurrentPrimary(options: ConnectionOptions): Promise<Co
   return { ...options, host: primary.host, port: primary.port };
 }
 
+/** A redis:// target that is a sentinel itself: the load would only collect "unknown command" errors. */
+export function sentinelAsDataNode(options: ConnectionOptions, mode: string): string | undefined {
+  if (mode !== 'sentinel' || options.sentinel) return undefined;
+  const at = address(options);
+  return `${at} is a sentinel, not a data node: to benchmark the primary it watches, write the target as redis-sentinel://${at}/NAME (NAME as in \`sentinel monitor NAME …\`)`;
+}
+
 async function askEachSentinel(options: ConnectionOptions & { sentinel: SentinelOptions }): Promise<PrimaryAddress> {
   const { sentinel } = options;
   const failures: string[] = [];

@@ -8,7 +8,7 @@ import { deleteKeysMatching } from '../redis/cleanup';
 import { openControlConnection } from '../redis/control';
 import { readServerFacts } from '../redis/info';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
-import { withCurrentPrimary } from '../redis/sentinel';
+import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import type { ScenarioPlan } from '../scenario/plan';
 import { evaluateThresholds } from '../results/thresholds';
@@ -81,6 +81,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     control = await openControlConnection(connection);
     connection = await withCurrentPrimary(connection);
     run.target.server = await readServerFacts(control);
+    const notData = sentinelAsDataNode(connection, run.target.server.mode);
+    if (notData) throw new Error(notData);
     monitor = new ServerMonitor(connection, {
       timeOrigin: started.getTime(),
       onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),

@@ -50,6 +50,16 @@ describe('rbench run with a Sentinel target', function () {
     assert.doesNotMatch(result.stdout + result.stderr, /\n\s+at /, 'no stack trace');
   });
 
+  it('says so when a redis:// target is a sentinel, rather than loading it with unknown commands', async () => {
+    const port = set().sentinels[0].port;
+    const file = scratch.write('direct.rbench', `### at the sentinel\ntarget redis://127.0.0.1:${port}\nrequests 10\nSET k v\n`);
+    const result = await runCli(['run', file], { cwd: scratch.dir });
+    assert.notEqual(result.code, 0);
+    assert.match(result.stdout + result.stderr, new RegExp(`127\\.0\\.0\\.1:${port} is a sentinel, not a data node: .*redis-sentinel://127\\.0\\.0\\.1:${port}/NAME`));
+    const [run] = scratch.runFiles();
+    assert.equal(run?.points.length ?? 0, 0, 'no load was run');
+  });
+
   it('follows a SENTINEL FAILOVER during a duration run: the run completes on the new primary', async () => {
     await set().readyForFailover();
     const old = await set().primary();
