@@ -20,7 +20,8 @@ Usage:
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
-  --url URL           target redis://[user@]host:port[/db], rediss://… or unix:///path/redis.sock;
+  --url URL           target redis://[user@]host:port[/db], rediss://…, unix:///path/redis.sock
+                      or redis-sentinel://host:26379[,host:port…]/primary-name;
                       overrides the files' target.
                       Without --url and without a target in the file, a throwaway local
                       redis-server is started on a free port and stopped after.

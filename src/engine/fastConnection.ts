@@ -5,8 +5,10 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from './batch';
-import { openSocket, type RawConnection } from './connect';
+import type { RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
+import { openTargetSocket } from './primarySocket';
+import { watchPrimary } from './primaryWatch';
 import { ReplyScanner, RespProtocolError } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
@@ -45,7 +47,7 @@ export class FastConnection extends BudgetedConnection {
   }
 
   override async open(): Promise<void> {
-    this.attach(await openSocket(this.load.config.connection));
+    this.attach(await openTargetSocket(this.load.config.connection));
     this.state = State.Running;
   }
 
@@ -90,6 +92,7 @@ export class FastConnection extends BudgetedConnection {
     connection.onBytes(this.onData);
     socket.on('error', this.onSocketError);
     socket.on('close', this.onClose);
+    watchPrimary(this.load.config.connection, socket);
   }
 
   protected override sendNextBatch(now: number): void {
@@ -125,9 +128,15 @@ export class FastConnection extends BudgetedConnection {
       this.socket?.destroy(error as Error);
       return;
     }
-    if (replies === 0) return;
-    this.countReplies(replies, now);
+    if (replies > 0) this.countReplies(replies, now);
+    if (this.demoted) {
+      this.demoted = false;
+      this.socket?.destroy();
+    }
   };
+
+  /** A READONLY reply came from a Sentinel target: the server is no longer the primary. */
+  private demoted = false;
 
   private countReplies(replies: number, now: number): void {
     if (this.load.openLoop) {
@@ -180,6 +189,8 @@ export class FastConnection extends BudgetedConnection {
   }
 
   private readonly onErrorReply = (kind: string, text: string, replyIndex: number): void => {
+    // A Sentinel target's primary turned replica (a failover): reconnect to the new one once this chunk is read.
+    if (kind === 'READONLY' && this.load.config.connection.sentinel) this.demoted = true;
     if (this.load.openLoop) {
       if (replyIndex >= this.ringSize) return;
       const at = (this.ringHead + replyIndex) % this.ringIntended.length;
@@ -217,7 +228,7 @@ export class FastConnection extends BudgetedConnection {
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (this.state !== State.Down) return;
-      openSocket(this.load.config.connection).then(
+      openTargetSocket(this.load.config.connection).then(
         (connection) => {
           if (this.state !== State.Down) {
             connection.socket.destroy();

@@ -6,6 +6,7 @@ import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import type { ArgTemplate, TestPlan, ValuePlan } from '../scenario/plan';
 import { describeConnectionError, errorPlace } from '../redis/errors';
+import { sentinelClientOptions } from '../redis/sentinelClient';
 import { ValueSizes } from './batch';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
 import { LoadError } from './errors';
@@ -168,6 +169,7 @@ export class IoredisConnection extends BudgetedConnection {
       autoResendUnfulfilledCommands: false,
       autoResubscribe: false,
       retryStrategy: () => null, // no retries while connecting: a failure must surface now
+      ...sentinelClientOptions(options),
     };
     const redis = new Redis(redisOptions);
     this.redis = redis;
@@ -254,7 +256,10 @@ export class IoredisConnection extends BudgetedConnection {
     this.inFlight += count;
     this.batchStarts.push(from);
     this.batchCounts.push(count);
-    const done = () => {
+    const done = (lost: boolean) => {
+      // The connection failed under this batch before ioredis said 'close' (a failover detector's
+      // disconnect): wait for 'ready' rather than sending into a closed stream, which fails at once, in a loop.
+      if (lost) this.onClose();
       this.inFlight -= count;
       this.batchStarts.shift();
       this.batchCounts.shift();
@@ -272,7 +277,7 @@ export class IoredisConnection extends BudgetedConnection {
       redis.call(command.name, args, (error) => {
         const now = performance.now();
         if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now);
-        done();
+        done(error != null && !isReplyError(error));
       });
       return;
     }
@@ -290,7 +295,7 @@ export class IoredisConnection extends BudgetedConnection {
           this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now);
         }
       }
-      done();
+      done(error != null || (results?.some(([failure]) => failure != null && !isReplyError(failure)) ?? false));
     });
   }
 

@@ -3,6 +3,8 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readServerFacts } from './info';
+import { discoverPrimary } from './sentinel';
+import { sentinelClientOptions } from './sentinelClient';
 import type { ConnectionOptions, ServerFacts } from './types';
 
 /** A failure to reach, authenticate with or use the server; the message is meant for the user as is. */
@@ -23,6 +25,8 @@ const COMMAND_TIMEOUT_MS = 10_000;
  * connection always speaks RESP2 (ioredis does not parse RESP3); `resp 3` only concerns the load connections.
  */
 export async function openControlConnection(options: ConnectionOptions): Promise<Redis> {
+  // Asked first by us, so that a wrong primary name or an unreachable sentinel gets a plain message.
+  if (options.sentinel) await discoverPrimary({ ...options, sentinel: options.sentinel }).catch((error: Error) => Promise.reject(new RedisConnectionError(error.message)));
   const redis = new Redis(controlClientOptions(options));
   // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
   redis.on('error', () => undefined);
@@ -96,7 +100,7 @@ function controlClientOptions(options: ConnectionOptions): RedisOptions {
   if (options.username !== undefined) settings.username = options.username;
   if (options.password !== undefined) settings.password = options.password;
   if (options.tls) settings.tls = options.tls;
-  return settings;
+  return { ...settings, ...sentinelClientOptions(options) };
 }
 
 /**

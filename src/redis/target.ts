@@ -5,7 +5,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type { TargetPlan, TlsPlan } from '../scenario/plan';
-import type { ConnectionOptions, ConnectionProfile } from './types';
+import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
+import type { ConnectionOptions, ConnectionProfile, SentinelOptions } from './types';
 
 export const DEFAULT_PORT = 6379;
 
@@ -34,6 +35,8 @@ interface ParsedUrl {
   user?: string;
   password?: string;
   db?: number;
+  /** A Sentinel target: host and port are then the first sentinel's until the primary is discovered. */
+  sentinel?: { name: string; nodes: SentinelNode[] };
 }
 
 export function resolveConnection(target: TargetPlan, context: ResolveContext): ResolvedConnection {
@@ -48,13 +51,16 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
   const user = merged.user ?? url.user;
   const db = merged.db ?? url.db ?? 0;
   const tlsEnabled = url.tls || merged.tls?.enabled === true;
-  const display = displayUrl({ tls: tlsEnabled, host: url.host, port: url.port, path: url.path, user, db });
+  const display = displayUrl({ tls: tlsEnabled, host: url.host, port: url.port, path: url.path, user, db, sentinel: url.sentinel });
   if (url.path !== undefined && tlsEnabled) {
     return { error: `the target ${display} is a unix socket, which Redis serves without TLS: remove the tls settings, or use a rediss:// URL`, display };
   }
 
   const password = lookUpPassword(merged, url, context);
   if (password.error) return { error: password.error, display };
+  if (merged.cluster && url.sentinel) {
+    return { error: `the target ${display} is a Sentinel target, which serves one primary, but cluster mode is on: turn cluster off, or name a cluster node with redis://`, display };
+  }
   if (merged.cluster && db !== 0) {
     return { error: `cluster mode has only database 0, but the target selects db ${db}: remove the db or turn cluster off`, display };
   }
@@ -79,7 +85,25 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
   }
   if (db !== 0) options.db = db;
   if (merged.cluster) options.cluster = true;
+  if (url.sentinel) {
+    const sentinel = sentinelOptions(merged, url.sentinel, context);
+    if (typeof sentinel === 'string') return { error: sentinel, display };
+    options.sentinel = sentinel;
+  }
   return { options, display };
+}
+
+/** Who the sentinels are and how they authenticate: `sentinel-user`, and `sentinel-password` from the environment or the secret. */
+function sentinelOptions(target: TargetPlan, url: { name: string; nodes: SentinelNode[] }, context: ResolveContext): SentinelOptions | string {
+  const sentinel: SentinelOptions = { name: url.name, nodes: url.nodes };
+  if (target.sentinelUser !== undefined) sentinel.username = target.sentinelUser;
+  const password = lookUpPassword({ ...target, passwordEnv: target.sentinelPasswordEnv, passwordSecret: target.sentinelPasswordSecret }, {}, context);
+  if (password.error) return password.error.replace(/`password /g, '`sentinel-password ');
+  if (password.value !== undefined) {
+    sentinel.password = password.value;
+    sentinel.passwordSource = password.source;
+  }
+  return sentinel;
 }
 
 /** True for names and addresses that stay on this machine (localhost, 127.0.0.0/8, ::1). */
@@ -95,9 +119,24 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
-/** `redis://user@host:port/db`, with IPv6 hosts in brackets and db only when not 0; `unix:///path` (`?db=N`) for a socket. */
-export function displayUrl(parts: { tls: boolean; host: string; port: number; path?: string; user?: string; db?: number }): string {
+/**
+ * `redis://user@host:port/db`, with IPv6 hosts in brackets and db only when not 0; `unix:///path` (`?db=N`) for a socket;
+ * `redis-sentinel://user@host:port,…/name` (`?db=N`) for a Sentinel target.
+ */
+export function displayUrl(parts: {
+  tls: boolean;
+  host: string;
+  port: number;
+  path?: string;
+  user?: string;
+  db?: number;
+  sentinel?: { name: string; nodes: SentinelNode[] };
+}): string {
   const user = parts.user ? `${encodeURIComponent(parts.user)}@` : '';
+  if (parts.sentinel) {
+    const scheme = parts.tls ? 'rediss-sentinel' : 'redis-sentinel';
+    return `${scheme}://${user}${sentinelList(parts.sentinel.nodes)}/${parts.sentinel.name}${parts.db ? `?db=${parts.db}` : ''}`;
+  }
   // A unix URL has no place for a user (its authority is empty): the `user` setting names it.
   if (parts.path !== undefined) return `unix://${encodeURI(parts.path)}${parts.db ? `?db=${parts.db}` : ''}`;
   const host = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
@@ -116,6 +155,7 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
     }`;
   }
   const ownPassword = target.passwordEnv !== undefined || target.passwordSecret === true;
+  const ownSentinelPassword = target.sentinelPasswordEnv !== undefined || target.sentinelPasswordSecret === true;
   const profileTls: TlsPlan | undefined = profile.tls ? { enabled: true, ...profile.tls } : undefined;
   return {
     ...target,
@@ -125,11 +165,15 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
     passwordSecret: ownPassword ? target.passwordSecret : profile.passwordSecret,
     tls: target.tls ?? profileTls,
     cluster: target.cluster || profile.cluster === true,
+    sentinelUser: target.sentinelUser ?? profile.sentinelUser,
+    sentinelPasswordEnv: ownSentinelPassword ? target.sentinelPasswordEnv : profile.sentinelPasswordEnv,
+    sentinelPasswordSecret: ownSentinelPassword ? target.sentinelPasswordSecret : profile.sentinelPasswordSecret,
   };
 }
 
 export function parseRedisUrl(text: string): ParsedUrl | string {
-  const expected = 'expected redis://[user@]host[:port][/db], rediss://… or unix:///path/redis.sock';
+  const expected = 'expected redis://[user@]host[:port][/db], rediss://…, unix:///path/redis.sock or redis-sentinel://host:port/primary-name';
+  if (isSentinelUrl(text)) return sentinelTarget(text);
   let url: URL;
   try {
     url = new URL(text);
@@ -138,7 +182,7 @@ export function parseRedisUrl(text: string): ParsedUrl | string {
   }
   if (url.protocol === 'unix:') return parseUnixUrl(url, redactUrl(text));
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    return `the target "${redactUrl(text)}" uses ${url.protocol}// : only redis:// and rediss:// (TLS) are supported, and unix:// for a socket`;
+    return `the target "${redactUrl(text)}" uses ${url.protocol}// : only redis:// and rediss:// (TLS) are supported, unix:// for a socket and redis-sentinel:// for a Sentinel-managed primary`;
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!host) return `the target "${redactUrl(text)}" has no host: ${expected}`;
@@ -156,6 +200,17 @@ export function parseRedisUrl(text: string): ParsedUrl | string {
   if (url.password) parsed.password = decodeURIComponent(url.password);
   if (db !== undefined) parsed.db = db;
   return parsed;
+}
+
+/** A Sentinel URL as a ParsedUrl: host and port of the first sentinel, the rest under `sentinel`. */
+function sentinelTarget(text: string): ParsedUrl | string {
+  const parsed = parseSentinelUrl(text, redactUrl(text));
+  if (typeof parsed === 'string') return parsed;
+  const url: ParsedUrl = { tls: parsed.tls, host: parsed.nodes[0].host, port: parsed.nodes[0].port, sentinel: { name: parsed.name, nodes: parsed.nodes } };
+  if (parsed.user !== undefined) url.user = parsed.user;
+  if (parsed.password !== undefined) url.password = parsed.password;
+  if (parsed.db !== undefined) url.db = parsed.db;
+  return url;
 }
 
 /** Longest unix socket path the kernel takes (sun_path is 108 bytes on Linux, 104 on macOS, with a NUL). */
@@ -201,7 +256,7 @@ export function redactUrl(text: string, mark = ':***'): string {
 
 function lookUpPassword(
   target: TargetPlan,
-  url: ParsedUrl,
+  url: Pick<ParsedUrl, 'password'>,
   context: ResolveContext,
 ): { value?: string; source?: string; error?: string } {
   if (target.passwordEnv !== undefined) {

@@ -16,7 +16,20 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   /** Cluster mode: the seed node is host:port; slots are discovered on connect. */
   cluster?: boolean;
+  /** A Sentinel target: host:port is the primary found when the run began; connections ask the sentinels again. */
+  sentinel?: SentinelOptions;
   /** Where the password came from (`environment variable REDIS_PASSWORD`), for error messages; never the password. */
+  passwordSource?: string;
+}
+
+/** Where the sentinels are and how to reach them; TLS (options.tls) applies to sentinels and data nodes alike. */
+export interface SentinelOptions {
+  /** The name the sentinels monitor the primary under. */
+  name: string;
+  nodes: { host: string; port: number }[];
+  /** Credentials of the sentinels themselves (`sentinel-user`, `sentinel-password`); the data nodes' are username/password. */
+  username?: string;
+  password?: string;
   passwordSource?: string;
 }
 
@@ -40,6 +53,10 @@ export interface ConnectionProfile {
     insecure?: boolean;
   };
   cluster?: boolean;
+  /** Sentinel targets (`redis-sentinel://…` URL): the ACL user and password source of the sentinels, never a literal password. */
+  sentinelUser?: string;
+  sentinelPasswordEnv?: string;
+  sentinelPasswordSecret?: boolean;
   /** Refuse scenarios that write (a shared or production server). */
   readOnly?: boolean;
 }

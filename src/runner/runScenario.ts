@@ -8,6 +8,7 @@ import { deleteKeysMatching } from '../redis/cleanup';
 import { openControlConnection } from '../redis/control';
 import { readServerFacts } from '../redis/info';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
+import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import type { ScenarioPlan } from '../scenario/plan';
 import { evaluateThresholds } from '../results/thresholds';
@@ -74,10 +75,15 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
 
   let control: Redis | undefined;
   let monitor: ServerMonitor | undefined;
+  // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
+  let connection = context.connection;
   try {
-    control = await openControlConnection(context.connection);
+    control = await openControlConnection(connection);
+    connection = await withCurrentPrimary(connection);
     run.target.server = await readServerFacts(control);
-    monitor = new ServerMonitor(context.connection, {
+    const notData = sentinelAsDataNode(connection, run.target.server.mode);
+    if (notData) throw new Error(notData);
+    monitor = new ServerMonitor(connection, {
       timeOrigin: started.getTime(),
       onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),
     });
@@ -111,7 +117,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           let result: LoadResult;
           try {
             result = await runLoad(
-              { phase, test, connection: context.connection, client: plan.target.client },
+              { phase, test, connection, client: plan.target.client },
               { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
             );
           } catch (error) {

@@ -4,7 +4,7 @@
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
 import { startLocalServer, type LocalServer } from '../redis/localServer';
-import { redactUrl, type ResolvedConnection } from '../redis/target';
+import { isLoopback, redactUrl, type ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
 import { checkText } from '../scenario';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
@@ -160,7 +160,8 @@ export class RunSession {
     const question = remoteQuestion(plan, actions, {
       file: file.recorded ?? file.display,
       target: connection.display,
-      host: connection.options.host,
+      // A Sentinel target counts as remote when any of its sentinels is (the primary is known only once connected).
+      host: connection.options.sentinel?.nodes.find((node) => !isLoopback(node.host))?.host ?? connection.options.host,
       namedByFile: choice.source === 'scenario',
     });
     if (question && !(await this.ports.confirm(question))) return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);

@@ -85,7 +85,7 @@ export interface ServerDirective {
 export type ClientPath = 'fast' | 'ioredis';
 
 export interface TargetPlan {
-  /** A redis:// or rediss:// URL after interpolation. Never holds a literal password from the file. */
+  /** A redis://, rediss://, unix:// or redis-sentinel:// URL after interpolation. Never holds a literal password from the file. */
   url?: string;
   /** The name of a connection profile defined in editor settings. */
   profile?: string;
@@ -98,6 +98,10 @@ export interface TargetPlan {
   db?: number;
   tls?: TlsPlan;
   cluster: boolean;
+  /** Sentinel targets: how the sentinels themselves authenticate (`sentinel-user`, `sentinel-password`). */
+  sentinelUser?: string;
+  sentinelPasswordEnv?: string;
+  sentinelPasswordSecret?: boolean;
   /** RESP protocol version; 3 sends HELLO 3 on connect. */
   resp: 2 | 3;
   client: ClientPath;

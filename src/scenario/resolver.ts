@@ -592,6 +592,11 @@ function targetPlan(layer: Layer, sink: DiagnosticSink): TargetPlan {
   const password = layer.get('password')?.value;
   if (password?.env) target.passwordEnv = password.env;
   if (password?.secret) target.passwordSecret = true;
+  const sentinelUser = layer.get('sentinel-user');
+  if (sentinelUser) target.sentinelUser = sentinelUser.value;
+  const sentinelPassword = layer.get('sentinel-password')?.value;
+  if (sentinelPassword?.env) target.sentinelPasswordEnv = sentinelPassword.env;
+  if (sentinelPassword?.secret) target.sentinelPasswordSecret = true;
   const db = layer.get('db');
   if (db) target.db = db.value;
 
@@ -599,7 +604,7 @@ function targetPlan(layer: Layer, sink: DiagnosticSink): TargetPlan {
   const files = { ca: layer.get('tls-ca'), cert: layer.get('tls-cert'), key: layer.get('tls-key') };
   const servername = layer.get('tls-servername');
   const insecure = layer.get('tls-insecure');
-  const rediss = target.url?.toLowerCase().startsWith('rediss://') ?? false;
+  const rediss = /^rediss(-sentinel)?:\/\//i.test(target.url ?? '');
   if (tlsSwitch?.value === false && rediss) {
     sink.error(tlsSwitch.range, 'tls-conflict', '`tls off` contradicts the `rediss://` target — use a `redis://` URL, or remove `tls off`');
   }

@@ -55,6 +55,8 @@ export interface SettingValues {
   target: TargetValue;
   user: string;
   password: PasswordValue;
+  'sentinel-user': string;
+  'sentinel-password': PasswordValue;
   db: number;
   tls: boolean;
   'tls-ca': string;
@@ -246,20 +248,32 @@ export function readSettingValue(input: ValueInput): unknown {
 }
 
 function readPassword(reader: Reader): PasswordValue | undefined {
-  const forms = 'write `password env:NAME` (an environment variable) or `password secret` (the editor\'s secret storage; the CLI reads RBENCH_PASSWORD) — never the password itself';
+  // `password` and `sentinel-password` read alike; the message names the one written.
+  const name = reader.input.setting.name;
+  const forms = `write \`${name} env:NAME\` (an environment variable) or \`${name} secret\` (the editor's secret storage; the CLI reads RBENCH_PASSWORD) — never the password itself`;
   const arg = reader.args[0];
   if (!arg) return reader.missing();
-  if (reader.args.length > 1) return reader.fail({ start: arg.start, end: reader.args[reader.args.length - 1].end }, `\`password\` takes one value: ${forms}`);
+  if (reader.args.length > 1) return reader.fail({ start: arg.start, end: reader.args[reader.args.length - 1].end }, `\`${name}\` takes one value: ${forms}`);
   if (arg.value === 'secret') return { secret: true };
   if (arg.value.startsWith('env:')) {
     const name = arg.value.slice(4);
     if (ENV_NAME.test(name)) return { env: name };
     return reader.fail(arg, `\`${name}\` is not an environment variable name — ${forms}`);
   }
-  return reader.fail(arg, `\`password\`: ${forms}`, 'literal-password');
+  return reader.fail(arg, `\`${name}\`: ${forms}`, 'literal-password');
 }
 
 const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+
+/** The runner's own parse, said at the line; a password written in the file is refused as for redis:// URLs. */
+function readSentinelTarget(reader: Reader, arg: Reader['args'][number]): TargetValue | undefined {
+  const parsed = parseRedisUrl(arg.value);
+  if (typeof parsed === 'string') return reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${redactUrl(arg.value)}\``), 'invalid-target');
+  if (parsed.password !== undefined && reader.input.expanded.originsIn(arg.start, arg.end).has('file')) {
+    return reader.fail(arg, 'a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret`', 'literal-password');
+  }
+  return { url: arg.value };
+}
 
 function readTarget(reader: Reader): TargetValue | undefined {
   const arg = reader.one();
@@ -272,13 +286,18 @@ function readTarget(reader: Reader): TargetValue | undefined {
     return reader.fail(arg, `\`${value}\` is neither a URL nor a profile name — write \`redis://${value}\` (or \`rediss://\` for TLS), or a profile name from the editor settings`, 'invalid-target', fixes);
   }
   const scheme = value.slice(0, schemeEnd).toLowerCase();
+  if (scheme === 'redis-sentinel' || scheme === 'rediss-sentinel') return readSentinelTarget(reader, arg);
   if (scheme === 'unix') {
     // The same checks the runner makes (absolute path, only ?db=N, length), said at the line.
     const parsed = parseRedisUrl(value);
     return typeof parsed === 'string' ? reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${value}\``), 'invalid-target') : { url: value };
   }
   if (scheme !== 'redis' && scheme !== 'rediss') {
-    return reader.fail(arg, `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL, or \`unix:///path/redis.sock\` for a unix socket`, 'invalid-target');
+    return reader.fail(
+      arg,
+      `\`${scheme}://\` is not supported — write a \`redis://\` or \`rediss://\` URL, \`unix:///path/redis.sock\` for a unix socket, or \`redis-sentinel://host:26379/name\` for a Sentinel-managed primary`,
+      'invalid-target',
+    );
   }
   let url: URL;
   try {

@@ -19,12 +19,7 @@ export function useTlsServer(options: { authClients: boolean }): () => TlsServer
   let state: TlsServer | undefined;
   before(async function () {
     this.timeout(20_000);
-    const certDir = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-    ], { stdio: 'pipe' });
+    const certDir = makeCertificate();
     const port = await freePort();
     const server = await startLocalServer({
       config: [
@@ -45,4 +40,15 @@ export function useTlsServer(options: { authClients: boolean }): () => TlsServer
     if (!state) throw new Error('the TLS server is not started: call useTlsServer() inside describe()');
     return state;
   };
+}
+
+/** A new temp folder holding a self-signed cert.pem (also the CA) and key.pem for localhost and 127.0.0.1. */
+export function makeCertificate(): string {
+  const certDir = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
+  ], { stdio: 'pipe' });
+  return certDir;
 }

@@ -1,0 +1,154 @@
+// Asks a target's sentinels where its primary is (`SENTINEL get-master-addr-by-name`), one sentinel after
+// the other until one knows. Plain sockets and the small RESP reader: the fast path's worker threads
+// call it on every (re)connect, and must not load a client library for it.
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import { encodeRespCommand } from '../engine/resp/encode';
+import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
+import { readRespValue, RespErrorReply, type RespValue } from './respValue';
+import { sentinelList } from './sentinelUrl';
+import type { ConnectionOptions, SentinelOptions } from './types';
+
+export interface PrimaryAddress {
+  host: string;
+  port: number;
+}
+
+/** A sentinel that answered, but knows no primary of that name. */
+const UNKNOWN_NAME = Symbol('unknown primary name');
+
+/** Queries in flight, shared by the connections that open at the same moment (a load's start, a failover). */
+const pending = new Map<string, Promise<PrimaryAddress>>();
+
+/**
+ * The primary's address as the first sentinel that knows it says; rejects with a message naming every
+ * sentinel asked and the fix. Concurrent calls for the same sentinels and name share one round of questions.
+ */
+export function discoverPrimary(options: ConnectionOptions & { sentinel: SentinelOptions }): Promise<PrimaryAddress> {
+  const key = JSON.stringify([options.sentinel.name, options.sentinel.nodes, options.sentinel.username ?? '', options.tls !== undefined]);
+  let query = pending.get(key);
+  if (!query) {
+    query = askEachSentinel(options).finally(() => pending.delete(key));
+    pending.set(key, query);
+  }
+  return query;
+}
+
+/** What the monitor, the messages and the run file call the target: `primary mymaster at 127.0.0.1:6380 (sentinels …)`. */
+export function describePrimary(sentinel: SentinelOptions, primary?: PrimaryAddress): string {
+  const at = primary ? ` at ${address(primary)}` : '';
+  return `primary "${sentinel.name}"${at} (sentinels ${sentinelList(sentinel.nodes)})`;
+}
+
+/** The options with host and port set to the primary the sentinels name now; other targets unchanged. */
+export async function withCurrentPrimary(options: ConnectionOptions): Promise<ConnectionOptions> {
+  if (!options.sentinel) return options;
+  const primary = await discoverPrimary({ ...options, sentinel: options.sentinel });
+  return { ...options, host: primary.host, port: primary.port };
+}
+
+/** A redis:// target that is a sentinel itself: the load would only collect "unknown command" errors. */
+export function sentinelAsDataNode(options: ConnectionOptions, mode: string): string | undefined {
+  if (mode !== 'sentinel' || options.sentinel) return undefined;
+  const at = address(options);
+  return `${at} is a sentinel, not a data node: to benchmark the primary it watches, write the target as redis-sentinel://${at}/NAME (NAME as in \`sentinel monitor NAME …\`)`;
+}
+
+async function askEachSentinel(options: ConnectionOptions & { sentinel: SentinelOptions }): Promise<PrimaryAddress> {
+  const { sentinel } = options;
+  const failures: string[] = [];
+  let answeredUnknown = 0;
+  for (const node of sentinel.nodes) {
+    const answer = await askSentinel(options, node).catch((error: Error) => error);
+    if (answer === UNKNOWN_NAME) answeredUnknown++;
+    else if (answer instanceof Error) failures.push(answer.message);
+    else return answer;
+  }
+  const list = sentinelList(sentinel.nodes);
+  if (answeredUnknown > 0) {
+    const unreachable = failures.length > 0 ? `; the others did not answer: ${failures.join('; ')}` : '';
+    return Promise.reject(
+      new Error(
+        `the sentinels at ${list} know no primary named "${sentinel.name}"${unreachable} — check the name after the last / of the target ` +
+          `(it is the NAME of \`sentinel monitor NAME host port quorum\`; \`SENTINEL MASTERS\` on a sentinel lists them)`,
+      ),
+    );
+  }
+  return Promise.reject(new Error(`no sentinel of primary "${sentinel.name}" answered: ${failures.join('; ')}`));
+}
+
+function sentinelConnection(options: ConnectionOptions, node: PrimaryAddress): ConnectionOptions {
+  const sentinel = options.sentinel!;
+  const connection: ConnectionOptions = { host: node.host, port: node.port, resp: 2, connectTimeoutMs: options.connectTimeoutMs };
+  // SNI per host: a sentinel's certificate is checked against its own name, not the primary's `tls-servername`.
+  if (options.tls) connection.tls = { ...options.tls, servername: net.isIP(node.host) ? undefined : node.host };
+  if (sentinel.username !== undefined) connection.username = sentinel.username;
+  if (sentinel.password !== undefined) connection.password = sentinel.password;
+  if (sentinel.passwordSource !== undefined) connection.passwordSource = sentinel.passwordSource;
+  return connection;
+}
+
+/** One sentinel's answer: the address, UNKNOWN_NAME, or a rejection with a message for the user. */
+function askSentinel(options: ConnectionOptions, node: PrimaryAddress): Promise<PrimaryAddress | typeof UNKNOWN_NAME> {
+  const connection = sentinelConnection(options, node);
+  const place = errorPlace(connection);
+  const name = options.sentinel!.name;
+  const commands: string[][] = [];
+  if (connection.password !== undefined) {
+    commands.push(connection.username !== undefined ? ['AUTH', connection.username, connection.password] : ['AUTH', connection.password]);
+  }
+  commands.push(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]);
+  return new Promise((resolve, reject) => {
+    const socket = connection.tls
+      ? tls.connect({ ...connection.tls, host: node.host, port: node.port })
+      : net.connect({ host: node.host, port: node.port });
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const finish = (outcome: PrimaryAddress | typeof UNKNOWN_NAME | Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const timer = setTimeout(() => finish(new Error(describeConnectionError(Object.assign(new Error('timeout'), { code: CONNECT_TIMEOUT }), place))), connection.connectTimeoutMs);
+    socket.on(connection.tls ? 'secureConnect' : 'connect', () => socket.write(Buffer.concat(commands.map(encodeRespCommand))));
+    socket.on('error', (error) => finish(new Error(`sentinel ${describeConnectionError(error, place)}`)));
+    socket.on('close', () => finish(new Error(`sentinel ${address(node)} closed the connection before answering`)));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const replies: RespValue[] = [];
+      try {
+        for (let at = 0, read = readRespValue(received, at); read; at = read.end, read = at < received.length ? readRespValue(received, at) : undefined) {
+          replies.push(read.value);
+        }
+      } catch (error) {
+        finish(new Error(`sentinel ${address(node)} answered with bytes that are not RESP (${(error as Error).message}): is it a sentinel port?`));
+        return;
+      }
+      if (replies.length < commands.length) return;
+      finish(interpret(replies, commands, node, name, place));
+    });
+  });
+}
+
+function interpret(replies: RespValue[], commands: string[][], node: PrimaryAddress, name: string, place: ReturnType<typeof errorPlace>): PrimaryAddress | typeof UNKNOWN_NAME | Error {
+  const at = address(node);
+  for (let i = 0; i < commands.length; i++) {
+    const reply = replies[i];
+    if (!(reply instanceof RespErrorReply)) continue;
+    if (/^NOAUTH/.test(reply.message)) {
+      return new Error(`sentinel ${at} asks for a password — add \`sentinel-password env:NAME\` (or \`sentinel-password secret\`) to the target`);
+    }
+    if (commands[i][0] === 'AUTH') return new Error(`sentinel ${describeHandshakeReply(reply.message, place, 'auth').replace(/remove the password from the target/, 'remove `sentinel-password` from the target')}`);
+    if (/unknown command|unknown subcommand/i.test(reply.message)) {
+      return new Error(`${at} is not a sentinel (it answered "${reply.message}"): list the sentinels' ports (26379 by default) in the target, not the data nodes'`);
+    }
+    return new Error(`sentinel ${at} refused SENTINEL get-master-addr-by-name ${name}: ${reply.message}`);
+  }
+  const answer = replies[commands.length - 1];
+  if (answer === null) return UNKNOWN_NAME;
+  if (Array.isArray(answer) && typeof answer[0] === 'string' && Number(answer[1]) > 0) return { host: answer[0], port: Number(answer[1]) };
+  return new Error(`sentinel ${at} gave an address for "${name}" that cannot be read: ${JSON.stringify(answer)}`);
+}
