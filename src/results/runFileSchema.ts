@@ -4,7 +4,9 @@
 import { z } from 'zod';
 
 /** The run-file format this RBench writes and reads (see docs/run-file.md, "Versions"). */
-export const RUN_FILE_FORMAT_VERSION = 1;
+import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
+
+export { RUN_FILE_FORMAT_VERSION };
 /** No run file RBench writes comes near this (timelines are capped); a bigger file is refused unread. */
 export const MAX_RUN_FILE_BYTES = 64 * 1024 * 1024;
 
