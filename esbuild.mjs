@@ -1,6 +1,6 @@
 // Builds the bundles: extension host, command-line runner, engine worker, and webview scripts.
 import * as esbuild from 'esbuild';
-import { readdirSync, chmodSync, existsSync } from 'node:fs';
+import { readdirSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -52,10 +52,22 @@ const builds = [
   },
 ];
 
+/**
+ * A bundle with any non-ASCII character (a µ in a comment or a regular expression, which esbuild leaves
+ * as is) is held as a two-byte string by V8: reading and parsing dist/cli.js then cost ~7 ms more CPU at
+ * every start. The rest become \u escapes, which mean the same in strings, regular expressions and comments.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  for (const file of ['dist/cli.js', 'dist/worker.js']) if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
 }
