@@ -1,7 +1,7 @@
 // Summaries of latency recorders: the figures of a LatencySummary and the compressed base64 histogram
 // (histogramEncoding.ts) straight from the recorder's slots. hdr-histogram-js's getters walk its
 // iterator (the mean twice for a standard deviation), which cost every load's summary 60–80 ms of CPU;
-// these loops give the same numbers (a test compares them) in well under a millisecond.
+// these loops give the same numbers (a test compares them) in a few milliseconds at most.
 import type { Histogram } from 'hdr-histogram-js';
 import { HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS, medianEquivalentValue, valueFromIndex, type LatencyRecorder } from './histogram';
 import { encodeRecorder } from './histogramEncoding';

@@ -2,8 +2,6 @@
 // cut short): before anything reads one, it is size-capped, parsed, version-checked and validated
 // against this schema. Unknown extra properties are kept (newer writers add fields).
 import { z } from 'zod';
-
-/** The run-file format this RBench writes and reads (see docs/run-file.md, "Versions"). */
 import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
 
 export { RUN_FILE_FORMAT_VERSION };
