@@ -21,6 +21,7 @@ const nodeCommon = {
 // The engine worker loads the ioredis client path only when a load uses it (worker.ts imports it
 // dynamically): built as its own file, so a fast-path worker thread does not parse ioredis (~0.3 MB)
 // at every start. The tsc output resolves the same relative import to out/src/engine/ioredisConnection.js.
+// The worker build turns that import() into a require(), so loading it needs no ES module loader.
 const ioredisConnectionApart = {
   name: 'ioredis-connection-apart',
   setup(build) {
@@ -80,7 +81,7 @@ const builds = [
 /**
  * A bundle with any non-ASCII character (a µ in a comment or a regular expression, which esbuild leaves
  * as is) is held as a two-byte string by V8: reading and parsing dist/cli.js then cost ~7 ms more CPU at
- * every start. The rest become \u escapes, which mean the same in strings, regular expressions and comments.
+ * every start. Such characters become \u escapes, which mean the same in strings, regular expressions and comments.
  */
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
