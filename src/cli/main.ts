@@ -4,7 +4,6 @@ import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput } from './output';
-import { mergeCommand } from './merge';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
 
@@ -130,7 +129,7 @@ function compareMain(argv: string[]): number {
 }
 
 /** `rbench merge …`: `--out` is a folder or a .json file. */
-function mergeMain(argv: string[]): number {
+async function mergeMain(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } } });
@@ -143,6 +142,8 @@ function mergeMain(argv: string[]): number {
     return ExitCode.Ok;
   }
   const output = consoleOutput({ quiet: Boolean(parsed.values.quiet), stdoutReserved: false });
+  // Loaded here: merging decodes histograms with hdr-histogram-js, which no other command needs at start-up.
+  const { mergeCommand } = await import('./merge');
   return mergeCommand({ files: parsed.positionals, out: parsed.values.out ?? '.rbench/runs' }, output);
 }
 

@@ -2,7 +2,6 @@
 // (HELLO 3 / AUTH, SELECT, PING) sent in one write. PING always goes last so that a server requiring a
 // password is caught here (NOAUTH) rather than as a wall of errors during the load.
 import * as net from 'node:net';
-import * as tls from 'node:tls';
 import type { ConnectionOptions } from '../redis/types';
 import {
   address,
@@ -17,6 +16,12 @@ import {
 import { LoadError } from './errors';
 import { encodeRespCommand } from './resp/encode';
 import { ReplyScanner } from './resp/scanner';
+
+/** node:tls (and the crypto it loads) only for TLS targets: evaluating it cost every engine thread ~5 ms at start. */
+function tlsModule(): typeof import('node:tls') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('node:tls') as typeof import('node:tls');
+}
 
 export function handshakeCommands(options: ConnectionOptions): { step: HandshakeStep; args: string[] }[] {
   const commands: { step: HandshakeStep; args: string[] }[] = [];
@@ -65,7 +70,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
     let socket: net.Socket;
     if (options.tls) {
       const isIp = net.isIP(options.host) !== 0;
-      socket = tls.connect({
+      socket = tlsModule().connect({
         ...options.tls,
         host: options.host,
         port: options.port,

@@ -52,6 +52,12 @@ export function highestEquivalentValue(index: number): number {
   return valueFromIndex(index) + 2 ** bucketIndex - 1;
 }
 
+/** The middle of slot `index`'s range: what HdrHistogram's mean and standard deviation count its values as. */
+export function medianEquivalentValue(index: number): number {
+  const bucketIndex = Math.max(0, (index >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1);
+  return valueFromIndex(index) + Math.floor(2 ** bucketIndex / 2);
+}
+
 /** Non-zero slots of a recorder: what workers send to the main thread (a few KB, transferable). */
 export interface SparseCounts {
   indexes: Uint32Array;
@@ -97,8 +103,7 @@ export class LatencyRecorder {
   }
 
   toSparse(): SparseCounts {
-    let nonZero = 0;
-    for (let i = this.lowestIndex; i <= this.highestIndex; i++) if (this.counts[i] !== 0) nonZero++;
+    const nonZero = this.nonEmptySlots();
     const indexes = new Uint32Array(nonZero);
     const counts = new Float64Array(nonZero);
     let at = 0;
@@ -121,6 +126,21 @@ export class LatencyRecorder {
       if (cumulative >= wanted) return percentile <= 0 ? valueFromIndex(i) : highestEquivalentValue(i);
     }
     return highestEquivalentValue(this.highestIndex);
+  }
+
+  /** The lowest and highest slot recorded into (COUNTS_LENGTH and -1 when empty). */
+  get lowestRecordedIndex(): number {
+    return this.lowestIndex;
+  }
+
+  get highestRecordedIndex(): number {
+    return this.highestIndex;
+  }
+
+  nonEmptySlots(): number {
+    let slots = 0;
+    for (let i = this.lowestIndex; i <= this.highestIndex; i++) if (this.counts[i] !== 0) slots++;
+    return slots;
   }
 
   maxValue(): number {

@@ -7,7 +7,16 @@ import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
 import { boundRunFile } from './runFileBounds';
-import { RUN_FILE_FORMAT_VERSION, runFileJsonProblem, runFileProblem, runFileSizeProblem } from './runFileSchema';
+import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
+
+/**
+ * The checks of run files read back, loaded on first use: their schema (zod, ~0.7 MB) costs every start
+ * ~30 ms of CPU, and writing a run file (every `rbench run`) never needs it.
+ */
+function schema(): typeof import('./runFileSchema') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./runFileSchema') as typeof import('./runFileSchema');
+}
 
 export const RUN_FILE_VERSION = RUN_FILE_FORMAT_VERSION;
 /** Run files end with this, so the editor can open them in the results view. */
@@ -192,7 +201,7 @@ export function readRunFile(path: string): RunFile {
 export function readRunFileJson(path: string): unknown {
   let text: string;
   try {
-    const tooLarge = runFileSizeProblem(statSync(path).size, path);
+    const tooLarge = schema().runFileSizeProblem(statSync(path).size, path);
     if (tooLarge) throw new RunFileError(tooLarge);
     text = readFileSync(path, 'utf8');
   } catch (error) {
@@ -206,7 +215,7 @@ export function parseRunFileJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new RunFileError(runFileJsonProblem(error, text, where));
+    throw new RunFileError(schema().runFileJsonProblem(error, text, where));
   }
 }
 
@@ -217,7 +226,7 @@ export function parseRunFileText(text: string, where: string): RunFile {
 
 /** Checks a parsed run file against the schema (runFileSchema.ts) before anything reads it. */
 export function parseRunFile(value: unknown, where = 'run file'): RunFile {
-  const problem = runFileProblem(value, where);
+  const problem = schema().runFileProblem(value, where);
   if (problem) throw new RunFileError(problem);
   return value as RunFile;
 }

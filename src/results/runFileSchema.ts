@@ -2,9 +2,9 @@
 // cut short): before anything reads one, it is size-capped, parsed, version-checked and validated
 // against this schema. Unknown extra properties are kept (newer writers add fields).
 import { z } from 'zod';
+import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
 
-/** The run-file format this RBench writes and reads (see docs/run-file.md, "Versions"). */
-export const RUN_FILE_FORMAT_VERSION = 1;
+export { RUN_FILE_FORMAT_VERSION };
 /** No run file RBench writes comes near this (timelines are capped); a bigger file is refused unread. */
 export const MAX_RUN_FILE_BYTES = 64 * 1024 * 1024;
 

@@ -48,6 +48,37 @@ describe('latency recorder (HdrHistogram layout)', () => {
     decoded.destroy();
   });
 
+  it('summarises and encodes exactly as hdr-histogram-js does (mean, standard deviation, min, base64 bytes)', () => {
+    const random = new Random(7);
+    const shapes: [string, (i: number) => number][] = [
+      ['empty', () => -1],
+      ['zeros and ones', (i) => i % 2],
+      ['one slot', () => 150],
+      ['log-uniform up to 60 s', () => Math.round(Math.exp(random.nextDouble() * Math.log(HIGHEST_TRACKABLE_US)))],
+      ['a mode and a far tail', (i) => (i % 997 === 0 ? 4_000_000 + i : 90 + (i % 40))],
+    ];
+    for (const [name, value] of shapes) {
+      const recorder = new LatencyRecorder();
+      const reference = referenceHistogram();
+      for (let i = 0; i < 20_000; i++) {
+        const v = value(i);
+        if (v < 0) continue;
+        // The recorder stores a slot; the reference gets the slot's lowest value, as summary.ts always gave it.
+        const count = 1 + (i % 5) * 1000;
+        recorder.record(v, count);
+        reference.recordValueWithCount(valueFromIndex(countsIndex(v)), count);
+      }
+      const { latency, histogram } = summarize(recorder);
+      assert.equal(histogram, hdr.encodeIntoCompressedBase64(reference), `${name}: encoding`);
+      assert.equal(latency.count, reference.totalCount, name);
+      assert.equal(latency.meanUs, reference.totalCount === 0 ? 0 : reference.mean, `${name}: mean`);
+      assert.equal(latency.stddevUs, reference.totalCount === 0 ? 0 : reference.stdDeviation, `${name}: stddev`);
+      const minNonZero = reference.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : reference.minNonZeroValue;
+      assert.equal(latency.minUs, reference.totalCount === 0 ? 0 : minNonZero, `${name}: min`);
+      reference.destroy();
+    }
+  });
+
   it('clamps values beyond 60 s, merges sparse copies and resets', () => {
     const a = new LatencyRecorder();
     a.record(100, 5);

@@ -1,0 +1,60 @@
+// The command-line runner's start-up stays lean (issue 10, "frugal engine"): at deep pipelines its fixed
+// cost decides the client CPU per request against redis-benchmark. A `rbench run` loads only the CLI
+// bundle and the engine worker; the libraries it does not use (zod for reading run files, hdr-histogram-js
+// for merging, ioredis's client path) are files of their own, loaded by the commands that need them.
+import assert from 'node:assert/strict';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { useRedisServer } from '../../helpers/redis';
+import { repoRoot, runCli, Scratch } from '../../helpers/cli';
+
+/** The files of dist/ the CLI process loaded, from Node's module debug log (NODE_DEBUG=module). */
+function loadedDistFiles(stderr: string): string[] {
+  const files = [...stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm)].map((match) => match[1]);
+  return [...new Set(files.filter((file) => file.startsWith(join(repoRoot, 'dist'))).map((file) => basename(file)))].sort();
+}
+
+const SET_SCENARIO = (client: string) => `### lean\nclient ${client}\nclients 2\npipeline 4\nrequests 200\nSET lean:__key__ __value__\n`;
+
+describe('rbench start-up', function () {
+  this.timeout(60_000);
+  const server = useRedisServer();
+  let scratch: Scratch;
+  beforeEach(() => (scratch = new Scratch()));
+  afterEach(() => scratch.remove());
+
+  it('keeps zod and hdr-histogram-js out of dist/cli.js (V8 parses all of it at every start)', () => {
+    // 1.9 MB with them; about 0.8 MB without.
+    const bytes = statSync(join(repoRoot, 'dist', 'cli.js')).size;
+    assert.ok(bytes < 1_200_000, `dist/cli.js is ${bytes} bytes`);
+  });
+
+  it('a fast-path run loads the CLI and the worker only, then compare loads zod and merge hdr-histogram-js', async () => {
+    const file = scratch.write('lean.rbench', SET_SCENARIO('fast'));
+    const env = { NODE_DEBUG: 'module' };
+    const run = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(loadedDistFiles(run.stderr), ['cli.js', 'worker.js']);
+
+    const second = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir });
+    assert.equal(second.code, 0, second.stderr);
+    const paths = readdirSync(join(scratch.dir, 'runs')).map((name) => join(scratch.dir, 'runs', name));
+    assert.equal(paths.length, 2);
+
+    const compare = await runCli(['compare', ...paths], { cwd: scratch.dir, env });
+    assert.equal(compare.code, 0, compare.stderr);
+    assert.deepEqual(loadedDistFiles(compare.stderr), ['cli.js', 'zod.js']);
+
+    const merge = await runCli(['merge', ...paths, '--out', join(scratch.dir, 'merged.json')], { cwd: scratch.dir, env });
+    assert.deepEqual(loadedDistFiles(merge.stderr), ['cli.js', 'hdr-histogram.js', 'zod.js']);
+  });
+
+  it('the ioredis path loads its own bundle and runs', async () => {
+    const file = scratch.write('lean.rbench', SET_SCENARIO('ioredis'));
+    const run = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env: { NODE_DEBUG: 'module' } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(loadedDistFiles(run.stderr), ['cli.js', 'ioredisConnection.js', 'worker.js']);
+    const [result] = scratch.runFiles('runs');
+    assert.equal(result.points[0].repeats[0][0].total.requests, 200);
+  });
+});
