@@ -1,0 +1,134 @@
+// Command groups: `group [NAME]` … `end` makes the command lines between them one request unit, and a
+// `MULTI` … `EXEC` inside one a transaction. This module reads the group lines of one section (a scenario
+// head or a phase) and checks the transaction's shape; the resolver turns a group into one test.
+import type { CommandTemplate, Range } from './plan';
+import type { DiagnosticSink } from './diagnostics';
+import { rangeOf } from './diagnostics';
+import type { DocLine, SettingLine } from './parser';
+
+const GROUP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:+-]*$/;
+
+export interface GroupItem {
+  kind: 'group';
+  name: string;
+  transaction: boolean;
+  commands: CommandTemplate[];
+  /** The `group` line's content. */
+  range: Range;
+}
+
+/** A group being read: from its `group` line to its `end`. */
+interface OpenGroup {
+  line: SettingLine;
+  name?: string;
+  commands: CommandTemplate[];
+}
+
+/** Tracks the group lines of one section, in order. */
+export class GroupReader {
+  private open: OpenGroup | undefined;
+
+  constructor(private readonly sink: DiagnosticSink) {}
+
+  /** True between a `group` line and its `end`. */
+  get inside(): boolean {
+    return this.open !== undefined;
+  }
+
+  /** A `group` or `end` line; returns the finished group at `end`. */
+  read(line: SettingLine): GroupItem | undefined {
+    if (line.setting.kind === 'group') {
+      this.start(line);
+      return undefined;
+    }
+    return this.end(line);
+  }
+
+  /** A command line inside the group (weights have no meaning there). */
+  add(template: CommandTemplate, weight: DocLine & { kind: 'command' }): void {
+    if (weight.weight) {
+      this.sink.error(weight.weight.range, 'weight-in-group', 'a command in a group has no weight: the group sends all its commands every time — remove the weight');
+    }
+    this.open!.commands.push(template);
+  }
+
+  /** A line a group cannot hold (a setting, a suite). */
+  refuse(line: DocLine & { kind: 'setting' | 'expect' }): void {
+    this.sink.error(
+      line.keyword.range,
+      'setting-in-group',
+      `\`${line.keyword.text}\` cannot be inside a group (line ${this.open!.line.line + 1}): a group holds command lines only — move it above the \`group\` line`,
+    );
+  }
+
+  /** The end of the section: a group still open is an error. */
+  finish(): void {
+    if (!this.open) return;
+    this.sink.error(this.open.line.keyword.range, 'unclosed-group', 'this group has no `end` — add an `end` line after its last command');
+    this.open = undefined;
+  }
+
+  private start(line: SettingLine): void {
+    if (this.open) {
+      this.sink.error(line.keyword.range, 'nested-group', `groups cannot be nested: the group on line ${this.open.line.line + 1} is still open — add \`end\` above this line`);
+      return;
+    }
+    const [name, extra] = line.args;
+    if (extra) this.sink.error(rangeOf(line.line, extra.start, line.contentEnd), 'invalid-group-name', 'a group name is one word — remove the rest or join it with `-`');
+    if (name && !GROUP_NAME.test(name.value)) {
+      this.sink.error(name.range, 'invalid-group-name', `\`${name.value}\` is not a group name — use letters, digits, \`_\`, \`-\`, \`.\`, \`:\` and \`+\``);
+    }
+    this.open = { line, name: name?.value, commands: [] };
+  }
+
+  private end(line: SettingLine): GroupItem | undefined {
+    const group = this.open;
+    if (!group) {
+      this.sink.error(line.keyword.range, 'end-without-group', '`end` closes a command group, but none is open — add a `group` line above the commands, or remove this line');
+      return undefined;
+    }
+    this.open = undefined;
+    if (line.args.length > 0) this.sink.error(rangeOf(line.line, line.args[0].start, line.contentEnd), 'invalid-group-end', '`end` takes nothing after it — remove the rest of the line');
+    if (group.commands.length === 0) {
+      this.sink.error(group.line.keyword.range, 'empty-group', 'this group has no commands — add command lines between `group` and `end`');
+      return undefined;
+    }
+    const transaction = checkTransaction(group.commands, this.sink);
+    return {
+      kind: 'group',
+      name: group.name ?? group.commands.map((command) => command.label).join('+'),
+      transaction,
+      commands: group.commands,
+      range: rangeOf(group.line.line, group.line.contentStart, group.line.contentEnd),
+    };
+  }
+}
+
+/**
+ * MULTI opens a transaction and EXEC or DISCARD closes it, once each, in this order; WATCH may come before
+ * MULTI (inside one the server refuses it). True when the group holds a transaction.
+ */
+function checkTransaction(commands: CommandTemplate[], sink: DiagnosticSink): boolean {
+  let multi: CommandTemplate | undefined;
+  let transaction = false;
+  const at = (command: CommandTemplate) => command.source ?? rangeOf(0, 0, 0);
+  for (const command of commands) {
+    switch (command.name) {
+      case 'MULTI':
+        if (multi) sink.error(at(command), 'nested-multi', `a transaction is already open (MULTI on line ${at(multi).start.line + 1}) — the server would answer "ERR MULTI calls can not be nested"; end it with EXEC first`);
+        else multi = command;
+        transaction = true;
+        break;
+      case 'EXEC':
+      case 'DISCARD':
+        if (!multi) sink.error(at(command), 'transaction-without-multi', `\`${command.name}\` needs a \`MULTI\` before it in the group — the server would answer "ERR ${command.name} without MULTI"`);
+        multi = undefined;
+        break;
+      case 'WATCH':
+        if (multi) sink.error(at(command), 'watch-in-multi', '`WATCH` inside MULTI is refused by the server ("ERR WATCH inside MULTI is not allowed") — put it before `MULTI`');
+        break;
+    }
+  }
+  if (multi) sink.error(at(multi), 'multi-without-exec', 'this transaction is never closed — add `EXEC` (or `DISCARD`) before the group\'s `end`');
+  return transaction;
+}
