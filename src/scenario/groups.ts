@@ -61,11 +61,11 @@ export class GroupReader {
     );
   }
 
-  /** The end of the section: a group still open is an error. */
-  finish(): void {
-    if (!this.open) return;
+  /** The end of the section: a group still open is an error (its commands still count, so no other error follows). */
+  finish(): GroupItem | undefined {
+    if (!this.open) return undefined;
     this.sink.error(this.open.line.keyword.range, 'unclosed-group', 'this group has no `end` — add an `end` line after its last command');
-    this.open = undefined;
+    return this.end(undefined);
   }
 
   private start(line: SettingLine): void {
@@ -81,14 +81,14 @@ export class GroupReader {
     this.open = { line, name: name?.value, commands: [] };
   }
 
-  private end(line: SettingLine): GroupItem | undefined {
+  private end(line: SettingLine | undefined): GroupItem | undefined {
     const group = this.open;
     if (!group) {
-      this.sink.error(line.keyword.range, 'end-without-group', '`end` closes a command group, but none is open — add a `group` line above the commands, or remove this line');
+      if (line) this.sink.error(line.keyword.range, 'end-without-group', '`end` closes a command group, but none is open — add a `group` line above the commands, or remove this line');
       return undefined;
     }
     this.open = undefined;
-    if (line.args.length > 0) this.sink.error(rangeOf(line.line, line.args[0].start, line.contentEnd), 'invalid-group-end', '`end` takes nothing after it — remove the rest of the line');
+    if (line && line.args.length > 0) this.sink.error(rangeOf(line.line, line.args[0].start, line.contentEnd), 'invalid-group-end', '`end` takes nothing after it — remove the rest of the line');
     if (group.commands.length === 0) {
       this.sink.error(group.line.keyword.range, 'empty-group', 'this group has no commands — add command lines between `group` and `end`');
       return undefined;

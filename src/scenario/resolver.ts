@@ -229,7 +229,8 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
       else if (item) section.items.push(item);
     }
   }
-  groups.finish();
+  const unclosed = groups.finish();
+  if (unclosed) section.items.push(unclosed);
   return section;
 }
 

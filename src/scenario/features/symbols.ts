@@ -44,6 +44,11 @@ function scenarioSymbol(node: ScenarioNode): SymbolData {
       children: [],
     });
   }
+  // A group in a phase is the phase's child; one before any phase, the scenario's.
+  for (const group of groupSymbols(node.lines)) {
+    const phase = children.find((child) => (child.kind === 'phase' || child.kind === 'prefill') && child.range.start.line < group.range.start.line && child.range.end.line >= group.range.end.line);
+    (phase?.children ?? children).push(group);
+  }
   children.sort((a, b) => a.range.start.line - b.range.start.line);
   return {
     name: node.name,
@@ -53,4 +58,30 @@ function scenarioSymbol(node: ScenarioNode): SymbolData {
     selectionRange: node.nameRange,
     children,
   };
+}
+
+/** `group NAME` … `end` blocks: one symbol each, named as results name the unit. */
+function groupSymbols(lines: readonly DocLine[]): SymbolData[] {
+  const symbols: SymbolData[] = [];
+  let open: { line: DocLine & { kind: 'setting' }; commands: string[] } | undefined;
+  for (const line of lines) {
+    if (line.kind === 'setting' && line.setting.kind === 'group') open = { line, commands: [] };
+    else if (line.kind === 'command' && open) open.commands.push(line.name);
+    else if ((line.kind === 'setting' && line.setting.kind === 'end') || line.kind === 'phase') {
+      if (open && line.kind === 'setting') {
+        const name = open.line.args[0]?.value || open.commands.join('+') || 'group';
+        const transaction = open.commands.includes('MULTI');
+        symbols.push({
+          name,
+          detail: `${transaction ? 'transaction' : 'group'} of ${open.commands.length} command${open.commands.length === 1 ? '' : 's'}`,
+          kind: 'group',
+          range: { start: open.line.range.start, end: line.range.end },
+          selectionRange: open.line.keyword.range,
+          children: [],
+        });
+      }
+      open = undefined;
+    }
+  }
+  return symbols;
 }
