@@ -14,6 +14,7 @@ import type { Payload } from './payload';
 import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
 import { errorKind } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from './unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const CHOICE_STREAM = 2;
@@ -34,6 +35,8 @@ interface CompiledArgs {
 /** Argument lists per request for ioredis, drawn from the same seeded sequences as the fast path. */
 export class IoredisRequests {
   readonly commands: CompiledArgs[];
+  /** A command group: every request is all `commands`, in order. */
+  readonly grouped: boolean;
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
   private readonly choices: Random;
@@ -47,7 +50,8 @@ export class IoredisRequests {
     private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[]; payload?: Payload },
   ) {
     this.values = new ValueSizes(value);
-    this.table = test.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
+    this.grouped = test.group !== undefined;
+    this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
     this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
     this.commands = test.commands.map((c, i) => this.compile(c.command.name, c.command.args, context.labelIndexes[i]));
@@ -58,6 +62,13 @@ export class IoredisRequests {
     const key = command.hasKey ? this.keys.next() : 0;
     const size = command.hasValue ? this.values.next(this.choices) : 0;
     return { command, args: command.build(key, size) };
+  }
+
+  /** A group's next unit: its commands with one key and one value size (values are cached per size, so the same bytes). */
+  nextUnit(): { command: CompiledArgs; args: Arg[] }[] {
+    const key = this.commands.some((c) => c.hasKey) ? this.keys.next() : 0;
+    const size = this.commands.some((c) => c.hasValue) ? this.values.next(this.choices) : 0;
+    return this.commands.map((command) => ({ command, args: command.build(key, size) }));
   }
 
   restart(): void {
@@ -131,6 +142,20 @@ export class IoredisRequests {
 
 function isReplyError(error: Error): boolean {
   return error.name === 'ReplyError';
+}
+
+const NIL_EXEC_ERROR = Object.assign(new Error(NIL_EXEC_TEXT), { name: 'ReplyError' });
+
+/** An error's kind, as the fast path names it. */
+function kindOf(error: Error): string {
+  return error === NIL_EXEC_ERROR ? NIL_EXEC_KIND : errorKind(error.message);
+}
+
+/** A reply that is not an error reply, yet fails a unit: EXEC answering nil (WATCH), or an error inside EXEC's reply. */
+function unitReplyError(name: string, reply: unknown): Error | undefined {
+  if (name !== 'EXEC') return undefined;
+  if (reply === null) return NIL_EXEC_ERROR;
+  return Array.isArray(reply) ? (reply.find((element) => element instanceof Error) as Error | undefined) : undefined;
 }
 
 export class IoredisConnection extends BudgetedConnection {
@@ -214,7 +239,7 @@ export class IoredisConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.inFlight > 0 && this.load.measuring) {
       // Labels of abandoned requests are not tracked on this path: count them against the first command.
-      const label = this.requests.commands[0].labelIndex;
+      const label = this.requests.grouped ? UNIT_LABEL : this.requests.commands[0].labelIndex;
       const now = performance.now();
       const timedOut = kind === TIMEOUT_ERROR_KIND;
       // Batches answer in order: the queue holds each unanswered batch's start, oldest first.
@@ -267,6 +292,10 @@ export class IoredisConnection extends BudgetedConnection {
         this.finishIfDone();
       }
     };
+    if (this.requests.grouped) {
+      this.sendUnits(count, from, measured, done);
+      return;
+    }
     if (count === 1 && this.load.config.pipeline === 1) {
       const { command, args } = this.requests.next();
       redis.call(command.name, args, (error) => {
@@ -292,6 +321,44 @@ export class IoredisConnection extends BudgetedConnection {
       }
       done();
     });
+  }
+
+  /**
+   * A group: each command is its own call, written back to back (ioredis hands a pipeline's replies over
+   * only when the last arrives, which would hide each command's own latency). A unit is recorded at its last reply.
+   */
+  private sendUnits(count: number, from: number, measured: boolean, done: () => void): void {
+    const redis = this.redis!;
+    const stats = this.load.stats;
+    let pending = count;
+    for (let u = 0; u < count; u++) {
+      const unit = this.requests.nextUnit();
+      let left = unit.length;
+      let failure: Error | undefined;
+      let lost: Error | undefined;
+      for (const { command, args } of unit) {
+        redis.call(command.name, args, (error, reply) => {
+          const now = performance.now();
+          const micros = Math.round((now - from) * 1000);
+          const replyError = error ?? unitReplyError(command.name, reply);
+          if (error && !isReplyError(error)) {
+            lost ??= error;
+            if (measured) stats.recordCommandUnanswered(command.labelIndex, CONNECTION_ERROR_KIND, `connection lost: ${error.message}`);
+          } else if (measured) {
+            stats.recordCommandReply(command.labelIndex, micros);
+            if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
+          }
+          failure ??= replyError ?? undefined;
+          if (--left > 0) return;
+          if (measured && lost) stats.recordUnanswered(UNIT_LABEL, 1, CONNECTION_ERROR_KIND, `connection lost: ${lost.message}`);
+          else if (measured) {
+            stats.recordReplies(UNIT_LABEL, micros, 1, now);
+            if (failure) stats.recordError(UNIT_LABEL, kindOf(failure), failure.message);
+          }
+          if (--pending === 0) done();
+        });
+      }
+    }
   }
 
   private recordOutcome(label: number, error: Error | null, elapsedMs: number, now: number): void {

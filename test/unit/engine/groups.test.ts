@@ -35,7 +35,7 @@ describe('command groups against a real redis-server', function () {
     });
   });
 
-  for (const client of ['fast'] as ClientPath[]) {
+  for (const client of ['fast', 'ioredis'] as ClientPath[]) {
     describe(`${client} client`, () => {
       it('sends each unit\'s commands on one key: SET, GET, DEL leave nothing, each command counted as INFO commandstats says', async () => {
         const units = 3001;
