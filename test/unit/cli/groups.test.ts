@@ -48,6 +48,6 @@ describe('rbench with command groups', function () {
     const loose = scratch.write('loose.rbench', '### tx\nMULTI\nSET k v\nEXEC\n');
     const refused = await runCli(['check', loose], { cwd: scratch.dir });
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stdout + refused.stderr, /loose\.rbench:2:1: error: `MULTI` cannot work on a line of its own.*command group/);
+    assert.match(refused.stdout + refused.stderr, /loose\.rbench:2:1: error: `MULTI` cannot work on a line of its own.*Put the transaction in a command group/);
   });
 });
