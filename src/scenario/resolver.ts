@@ -573,7 +573,10 @@ function checkExpectLabels(
   const labels = new Set<string>();
   for (const { phase, tests } of built) {
     if (!phase.measured) continue;
-    for (const test of tests) for (const { command } of test.commands) labels.add(command.label);
+    for (const test of tests) {
+      for (const { command } of test.commands) labels.add(command.label);
+      if (test.group) labels.add(test.name.toUpperCase()); // a group's units
+    }
   }
   for (const { expectation, commandRange } of expects) {
     if (!expectation.command || labels.has(expectation.command) || !commandRange) continue;

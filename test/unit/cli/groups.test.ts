@@ -19,7 +19,7 @@ describe('rbench with command groups', function () {
       await redis.config('RESETSTAT');
       const file = scratch.write(
         'tx.rbench',
-        `### tx\ntarget ${server().url}\nkeys 100\nclients 3\npipeline 2\nrequests 1500\ngroup counter-tx\n  MULTI\n  SET tx:__key__ __value__\n  INCR tx:hits\n  EXEC\nend\n`,
+        `### tx\ntarget ${server().url}\nkeys 100\nclients 3\npipeline 2\nrequests 1500\nexpect counter-tx errors = 0\nexpect EXEC p99 < 10s\ngroup counter-tx\n  MULTI\n  SET tx:__key__ __value__\n  INCR tx:hits\n  EXEC\nend\n`,
       );
       const checked = await runCli(['check', file], { cwd: scratch.dir });
       assert.equal(checked.code, 0, checked.stdout + checked.stderr);
@@ -37,6 +37,14 @@ describe('rbench with command groups', function () {
       assert.equal(load.test, 'counter-tx');
       assert.equal(load.total.requests, 1500);
       assert.equal(load.total.latency.count, 1500, 'a latency per unit');
+      // `expect NAME …` judges the group's units; `expect EXEC …` its EXEC row.
+      assert.deepEqual(
+        run.thresholds.map((t) => [t.expectation, t.test, t.actual === null ? null : t.metric === 'errors' ? t.actual : t.actual === load.commands.find((c) => c.command === 'EXEC')!.latency.p99Us, t.passed]),
+        [
+          ['expect counter-tx errors = 0', 'counter-tx', 0, true],
+          ['expect EXEC p99 < 10s', 'counter-tx', true, true],
+        ],
+      );
       for (const name of ['multi', 'set', 'incr', 'exec']) assert.equal(await commandCalls(redis, name), 1500, name);
       assert.equal(Number(await redis.get('tx:hits')), 1500);
     } finally {
