@@ -175,10 +175,7 @@ export class BatchBuilder {
 
   /** A group: `count` units, each all the commands in order with one key and one value size. */
   private buildUnits(count: number): number {
-    const buffer = this.buffer;
     const commands = this.commands;
-    const keyWidth = this.context.keyWidth;
-    const bound = this.context.keySpace;
     const hasKey = commands.some((c) => c.hasKey);
     const hasValue = commands.some((c) => c.hasValue);
     let offset = 0;
@@ -190,17 +187,9 @@ export class BatchBuilder {
       for (let c = 0; c < commands.length; c++) {
         const command = commands[c];
         this.labels[at++] = command.labelIndex;
-        if (this.layouts) {
-          const layout = this.layouts[c];
-          buffer.set(layout.bytes, offset);
-          for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, keyWidth, key);
-          for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
-          offset += layout.bytes.length;
-        } else {
-          // Every command of the unit writes the same value bytes: rewound to the unit's first value.
-          if (command.hasValue) this.context.payload?.rewind(start);
-          offset = command.encodeInto(buffer, offset, size, key, this.randInts, bound);
-        }
+        // Every command of the unit writes the same value bytes: rewound to the unit's first value.
+        if (command.hasValue && !this.layouts) this.context.payload?.rewind(start);
+        offset = this.encode(c, offset, key, size);
       }
     }
     return offset;
@@ -208,26 +197,27 @@ export class BatchBuilder {
 
   private rebuild(count: number): number {
     if (this.grouped) return this.buildUnits(count);
-    const buffer = this.buffer;
-    const keyWidth = this.context.keyWidth;
-    const bound = this.context.keySpace;
     let offset = 0;
     for (let i = 0; i < count; i++) {
       const index = this.table ? this.table.pick(this.choices) : 0;
       const command = this.commands[index];
       this.labels[i] = command.labelIndex;
       const key = command.hasKey ? this.keys.next() : 0;
-      if (this.layouts) {
-        const layout = this.layouts[index];
-        buffer.set(layout.bytes, offset);
-        for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, keyWidth, key);
-        for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
-        offset += layout.bytes.length;
-      } else {
-        const size = command.hasValue ? this.values.next(this.choices) : 0;
-        offset = command.encodeInto(buffer, offset, size, key, this.randInts, bound);
-      }
+      const size = command.hasValue && !this.layouts ? this.values.next(this.choices) : 0;
+      offset = this.encode(index, offset, key, size);
     }
     return offset;
+  }
+
+  /** Writes command `index` at `offset` with key number `key` (from its layout, or encoded with a value of `size` bytes); returns the offset after it. */
+  private encode(index: number, offset: number, key: number, size: number): number {
+    const buffer = this.buffer;
+    const bound = this.context.keySpace;
+    if (!this.layouts) return this.commands[index].encodeInto(buffer, offset, size, key, this.randInts, bound);
+    const layout = this.layouts[index];
+    buffer.set(layout.bytes, offset);
+    for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, this.context.keyWidth, key);
+    for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
+    return offset + layout.bytes.length;
   }
 }

@@ -1,9 +1,8 @@
 // Command groups and MULTI … EXEC transactions as one request unit, against a real redis-server.
 import assert from 'node:assert/strict';
-import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import type { ClientPath, TestPlan } from '../../../src/scenario/plan';
-import { commandCalls, useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { command, loadRequest } from './plans';
 
 function groupTest(name: string, lines: string[]): TestPlan {
@@ -12,16 +11,6 @@ function groupTest(name: string, lines: string[]): TestPlan {
     commands: lines.map((line) => ({ weight: 1, command: command(line) })),
     group: { transaction: lines.some((line) => line.startsWith('MULTI')) },
   };
-}
-
-async function withRedis<T>(server: { host: string; port: number }, fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
 }
 
 describe('command groups against a real redis-server', function () {
