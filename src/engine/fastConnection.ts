@@ -64,7 +64,7 @@ export class FastConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.ringSize < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && (this.units ? this.requestsInFlight() : this.ringSize) < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number, _now: number): number {
@@ -351,7 +351,12 @@ export class FastConnection extends BudgetedConnection {
     }
   }
 
+  /** Requests (a group's units, even when partly answered) sent and not answered yet. */
   protected override requestsInFlight(): number {
+    if (this.units) {
+      const size = this.builder.unitSize;
+      return this.load.openLoop ? Math.ceil((this.ringSize + this.unitPosition) / size) : this.batchSize / size - Math.floor(this.replied / size);
+    }
     return this.load.openLoop ? this.ringSize : this.batchSize - this.replied;
   }
 

@@ -167,12 +167,15 @@ export class IoredisConnection extends BudgetedConnection {
   private readonly batchCounts: number[] = [];
   private waitingForReady = false;
   private everReady = false;
+  /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
+  private readonly commandsInFlight: Int32Array;
 
   constructor(index: number, load: WorkerLoad) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
+    this.commandsInFlight = new Int32Array(config.labels.length);
   }
 
   override async open(): Promise<void> {
@@ -247,7 +250,13 @@ export class IoredisConnection extends BudgetedConnection {
         const waited = timedOut ? Math.round((now - this.batchStarts[i]) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, this.batchCounts[i], kind, text ?? kind, waited);
       }
+      // A group's unanswered commands, each on its row, with the oldest batch's wait.
+      const waited = timedOut && this.batchStarts.length > 0 ? Math.round((now - this.batchStarts[0]) * 1000) : undefined;
+      this.commandsInFlight.forEach((count, row) => {
+        for (let i = 0; i < count; i++) this.load.stats.recordCommandUnanswered(row, kind, text ?? kind, waited);
+      });
     }
+    this.commandsInFlight.fill(0);
     this.batchStarts.length = this.batchCounts.length = 0;
     this.inFlight = 0;
     this.finish();
@@ -279,8 +288,9 @@ export class IoredisConnection extends BudgetedConnection {
     this.inFlight += count;
     this.batchStarts.push(from);
     this.batchCounts.push(count);
-    const done = () => {
-      this.inFlight -= count;
+    // `answered`: requests of the batch not yet taken off inFlight (a group's units go one by one).
+    const done = (answered = count) => {
+      this.inFlight -= answered;
       this.batchStarts.shift();
       this.batchCounts.shift();
       if (closedLoop) {
@@ -327,7 +337,7 @@ export class IoredisConnection extends BudgetedConnection {
    * A group: each command is its own call, written back to back (ioredis hands a pipeline's replies over
    * only when the last arrives, which would hide each command's own latency). A unit is recorded at its last reply.
    */
-  private sendUnits(count: number, from: number, measured: boolean, done: () => void): void {
+  private sendUnits(count: number, from: number, measured: boolean, done: (answered: number) => void): void {
     const redis = this.redis!;
     const stats = this.load.stats;
     let pending = count;
@@ -337,8 +347,10 @@ export class IoredisConnection extends BudgetedConnection {
       let failure: Error | undefined;
       let lost: Error | undefined;
       for (const { command, args } of unit) {
+        this.commandsInFlight[command.labelIndex]++;
         redis.call(command.name, args, (error, reply) => {
           const now = performance.now();
+          if (this.commandsInFlight[command.labelIndex] > 0) this.commandsInFlight[command.labelIndex]--;
           const micros = Math.round((now - from) * 1000);
           const replyError = error ?? unitReplyError(command.name, reply);
           if (error && !isReplyError(error)) {
@@ -355,7 +367,10 @@ export class IoredisConnection extends BudgetedConnection {
             stats.recordReplies(UNIT_LABEL, micros, 1, now);
             if (failure) stats.recordError(UNIT_LABEL, kindOf(failure), failure.message);
           }
-          if (--pending === 0) done();
+          // Units answer in order: this one belongs to the oldest batch still in flight.
+          this.inFlight--;
+          if (this.batchCounts.length > 0) this.batchCounts[0]--;
+          if (--pending === 0) done(0);
         });
       }
     }

@@ -115,6 +115,38 @@ describe('command groups against a real redis-server', function () {
         assert.equal(clean.total.errors, 0, JSON.stringify(clean.total.errorsByKind));
       });
 
+      it('ends a group load on a frozen server after stall-timeout: unanswered units (and commands) as TIMEOUT errors, each unit once', async () => {
+        let frozen = false;
+        try {
+          const result = await runLoad(
+            loadRequest(server(), {
+              client,
+              test: groupTest('tx', ['MULTI', 'SET k:__key__ __value__', 'EXEC']),
+              load: { clients: 3, pipeline: 2, requests: 5_000_000, stallTimeoutMs: 1500 },
+            }),
+            {
+              onTick: (tick) => {
+                if (frozen || !tick.lastSecond) return;
+                frozen = true;
+                process.kill(server().pid, 'SIGSTOP');
+              },
+            },
+          );
+          assert.ok(frozen, 'the server was frozen during the load');
+          assert.equal(result.status, 'complete-with-errors');
+          assert.equal(result.windowKind, 'first-send-to-stall');
+          const timedOut = result.total.errorsByKind.TIMEOUT;
+          // Closed loop: each client had one batch of 2 units in flight (some possibly half answered).
+          assert.ok(timedOut >= 1 && timedOut <= 6, JSON.stringify(result.total.errorsByKind));
+          assert.match(result.errorStatusReason ?? '', new RegExp(`with ${timedOut} requests outstanding`));
+          assert.equal(result.total.latency.count, result.total.requests, 'timed-out units are in the histogram');
+          const commandTimeouts = result.commands.reduce((sum, row) => sum + (row.errorsByKind.TIMEOUT ?? 0), 0);
+          assert.ok(commandTimeouts >= timedOut, `commands ${commandTimeouts}, units ${timedOut}`);
+        } finally {
+          if (frozen) process.kill(server().pid, 'SIGCONT');
+        }
+      });
+
       it('paces units in the open loop: every unit and command counted', async () => {
         const result = await runLoad(
           loadRequest(
