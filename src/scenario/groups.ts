@@ -132,3 +132,14 @@ function checkTransaction(commands: CommandTemplate[], sink: DiagnosticSink): bo
   if (multi) sink.error(at(multi), 'multi-without-exec', 'this transaction is never closed — add `EXEC` (or `DISCARD`) before the group\'s `end`');
   return transaction;
 }
+
+/** True when line number `line` sits inside a group among `lines` (one section): a `group` above it, not yet ended. */
+export function insideGroup(lines: readonly DocLine[], line: number): boolean {
+  let open = false;
+  for (const candidate of lines) {
+    if (candidate.line >= line) break;
+    if (candidate.kind === 'setting' && candidate.setting.kind === 'group') open = true;
+    else if (candidate.kind === 'setting' && candidate.setting.kind === 'end') open = false;
+  }
+  return open;
+}

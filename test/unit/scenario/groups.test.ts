@@ -102,5 +102,11 @@ describe('command groups in the language', () => {
     assert.match(hover(TRANSACTION, { line: 7, character: 1 })?.contents ?? '', /End the command group/);
     const offered = completions('### s\ngr', { line: 1, character: 2 }).map((item) => item.label);
     assert.ok(offered.includes('group'), offered.join(', '));
+    // Inside a group: commands and `end`, no settings (they would be refused there).
+    const inside = completions('### s\ngroup\n  GET k\n  \nend\n', { line: 3, character: 2 }).map((item) => item.label);
+    assert.ok(inside.includes('end') && inside.includes('SET'), inside.slice(0, 20).join(', '));
+    assert.ok(!inside.includes('pipeline') && !inside.includes('group'), 'no settings inside a group');
+    const after = completions('### s\ngroup\n  GET k\nend\n\n', { line: 4, character: 0 }).map((item) => item.label);
+    assert.ok(after.includes('pipeline') && after.includes('group'), 'settings again after `end`');
   });
 });
