@@ -143,3 +143,25 @@ export function insideGroup(lines: readonly DocLine[], line: number): boolean {
   }
   return open;
 }
+
+/** A `group` … `end` block as written (for the outline and folding): its lines and its commands' names. */
+export interface GroupBlock {
+  line: SettingLine;
+  end: SettingLine;
+  commands: string[];
+}
+
+/** The closed groups among `lines` (a scenario's), in order; a group cut off by a phase line or left open is none. */
+export function groupBlocks(lines: readonly DocLine[]): GroupBlock[] {
+  const blocks: GroupBlock[] = [];
+  let open: { line: SettingLine; commands: string[] } | undefined;
+  for (const line of lines) {
+    if (line.kind === 'setting' && line.setting.kind === 'group') open = { line, commands: [] };
+    else if (line.kind === 'command') open?.commands.push(line.name);
+    else if (line.kind === 'setting' && line.setting.kind === 'end') {
+      if (open) blocks.push({ ...open, end: line });
+      open = undefined;
+    } else if (line.kind === 'phase') open = undefined;
+  }
+  return blocks;
+}

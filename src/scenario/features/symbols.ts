@@ -1,6 +1,7 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
 // file-level variables at the top.
 import { parseDocument, type DocLine, type ScenarioNode, type VariableLine } from '../parser';
+import { groupBlocks } from '../groups';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
 import type { SymbolData } from './types';
 
@@ -62,26 +63,12 @@ function scenarioSymbol(node: ScenarioNode): SymbolData {
 
 /** `group NAME` … `end` blocks: one symbol each, named as results name the unit. */
 function groupSymbols(lines: readonly DocLine[]): SymbolData[] {
-  const symbols: SymbolData[] = [];
-  let open: { line: DocLine & { kind: 'setting' }; commands: string[] } | undefined;
-  for (const line of lines) {
-    if (line.kind === 'setting' && line.setting.kind === 'group') open = { line, commands: [] };
-    else if (line.kind === 'command' && open) open.commands.push(line.name);
-    else if ((line.kind === 'setting' && line.setting.kind === 'end') || line.kind === 'phase') {
-      if (open && line.kind === 'setting') {
-        const name = open.line.args[0]?.value || open.commands.join('+') || 'group';
-        const transaction = open.commands.includes('MULTI');
-        symbols.push({
-          name,
-          detail: `${transaction ? 'transaction' : 'group'} of ${open.commands.length} command${open.commands.length === 1 ? '' : 's'}`,
-          kind: 'group',
-          range: { start: open.line.range.start, end: line.range.end },
-          selectionRange: open.line.keyword.range,
-          children: [],
-        });
-      }
-      open = undefined;
-    }
-  }
-  return symbols;
+  return groupBlocks(lines).map(({ line, end, commands }) => ({
+    name: line.args[0]?.value || commands.join('+') || 'group',
+    detail: `${commands.includes('MULTI') ? 'transaction' : 'group'} of ${commands.length} command${commands.length === 1 ? '' : 's'}`,
+    kind: 'group',
+    range: { start: line.range.start, end: end.range.end },
+    selectionRange: line.keyword.range,
+    children: [],
+  }));
 }

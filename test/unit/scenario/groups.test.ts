@@ -1,7 +1,7 @@
 // Command groups (`group … end`) and MULTI … EXEC transactions in the language: the plan, the checks,
 // and the editor features (hover, completion, formatting, outline).
 import assert from 'node:assert/strict';
-import { completions, documentSymbols, formatText, hover } from '../../../src/scenario/features';
+import { completions, documentSymbols, foldingRanges, formatText, hover } from '../../../src/scenario/features';
 import { check, codes, errors } from './helpers';
 
 const TRANSACTION = `### tx
@@ -84,6 +84,12 @@ describe('command groups in the language', () => {
     assert.equal(formatText(TRANSACTION), TRANSACTION);
     const plan = (text: string) => JSON.stringify(check(text).scenarios.map((s) => s.points.map((p) => p.phases.map((ph) => ph.tests.map((t) => [t.name, t.group?.transaction, t.commands.map((c) => [c.command.name, c.command.args])])))));
     assert.equal(plan(formatted), plan(messy));
+  });
+
+  it('fold from `group` to `end`', () => {
+    const ranges = foldingRanges('### s\ngroup tx\n  MULTI\n  EXEC\nend\nGET k\ngroup\nGET a\n');
+    assert.ok(ranges.some((r) => r.start === 1 && r.end === 4), JSON.stringify(ranges));
+    assert.ok(!ranges.some((r) => r.start === 6), 'an unclosed group does not fold');
   });
 
   it('show groups in the outline, inside their phase', () => {
