@@ -1,12 +1,14 @@
 // Command groups: `group [NAME]` … `end` makes the command lines between them one request unit, and a
 // `MULTI` … `EXEC` inside one a transaction. This module reads the group lines of one section (a scenario
 // head or a phase) and checks the transaction's shape; the resolver turns a group into one test.
-import type { CommandTemplate, Range } from './plan';
+import type { CommandTemplate, Range, TextFix } from './plan';
 import type { DiagnosticSink } from './diagnostics';
 import { rangeOf } from './diagnostics';
 import type { DocLine, SettingLine } from './parser';
 
 const GROUP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:+-]*$/;
+/** How `rbench format` indents a group's lines. */
+export const GROUP_INDENT = '  ';
 
 export interface GroupItem {
   kind: 'group';
@@ -164,4 +166,25 @@ export function groupBlocks(lines: readonly DocLine[]): GroupBlock[] {
     } else if (line.kind === 'phase') open = undefined;
   }
   return blocks;
+}
+
+/**
+ * A quick fix for a loose `MULTI` (lines[index]): put it and the lines up to its EXEC or DISCARD into a group.
+ * None when something other than commands, comments and blank lines sits between them, or nothing closes it.
+ */
+export function groupTransactionFix(lines: readonly DocLine[], index: number): TextFix | undefined {
+  const multi = lines[index];
+  for (let i = index + 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.kind === 'command' && (line.name === 'EXEC' || line.name === 'DISCARD')) {
+      const body = lines.slice(index, i + 1).map((each) => (each.kind === 'blank' ? '' : GROUP_INDENT + each.text.trim()));
+      return {
+        title: 'Put the transaction in a command group',
+        range: { start: { line: multi.line, character: 0 }, end: { line: line.line, character: line.text.length } },
+        newText: ['group', ...body, 'end'].join('\n'),
+      };
+    }
+    if ((line.kind === 'command' && line.name === 'MULTI') || (line.kind !== 'command' && line.kind !== 'comment' && line.kind !== 'blank')) return undefined;
+  }
+  return undefined;
 }

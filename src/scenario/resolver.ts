@@ -15,6 +15,7 @@ import type {
   ServerDirective,
   TargetPlan,
   TestPlan,
+  TextFix,
   TlsPlan,
   ValueFill,
   ValuePlan,
@@ -36,7 +37,7 @@ import {
 } from './settings';
 import type { SuiteTest } from './suites';
 import { readFind } from './find';
-import { GroupReader, type GroupItem } from './groups';
+import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
 import { closest } from './suggest';
 import { keyDigits } from './units';
 import {
@@ -224,7 +225,8 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
       else if (info.name === 'cleanup' && refuseEnvInTraffic(input.expanded, context.sink)) continue;
       else readSettingLine(line, input, section, context);
     } else if (line.kind === 'command' && scope !== 'file') {
-      const item = commandItem(line, vars, context.sink, groups.inside);
+      const fix = line.name === 'MULTI' && !groups.inside ? groupTransactionFix(lines, lines.indexOf(line)) : undefined;
+      const item = commandItem(line, vars, context.sink, groups.inside, fix);
       if (item && groups.inside) groups.add(item.template, line);
       else if (item) section.items.push(item);
     }
@@ -336,7 +338,7 @@ function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boole
   return true;
 }
 
-function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink, inGroup: boolean): Extract<PhaseItem, { kind: 'command' }> | undefined {
+function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink, inGroup: boolean, fix?: TextFix): Extract<PhaseItem, { kind: 'command' }> | undefined {
   const source = rangeOf(line.line, line.contentStart, line.contentEnd);
   const expanded = vars.expand(line, line.argsStart, line.contentEnd);
   // Reported, but the command still counts as one: the error alone blocks the run.
@@ -348,7 +350,7 @@ function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSin
     return undefined;
   }
   const transactionReply = TRANSACTION_REPLIES[line.name];
-  if (transactionReply && !inGroup) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply));
+  if (transactionReply && !inGroup) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply), fix && [fix]);
   return { kind: 'command', template, weight: line.weight?.percent, range: source };
 }
 

@@ -13,10 +13,9 @@
 // - lines the parser could not classify are only trimmed.
 import type { ArgLex } from '../lexer';
 import { tokenizeArgs } from '../lexer';
+import { GROUP_INDENT } from '../groups';
 import { parseDocument, type DocLine } from '../parser';
 import type { TextEdit } from './types';
-
-const GROUP_INDENT = '  ';
 
 export function formatText(text: string): string {
   const doc = parseDocument(text);

@@ -2,6 +2,7 @@
 // and the editor features (hover, completion, formatting, outline).
 import assert from 'node:assert/strict';
 import { completions, documentSymbols, foldingRanges, formatText, hover } from '../../../src/scenario/features';
+import { applyEdits } from '../features/helpers';
 import { check, codes, errors } from './helpers';
 
 const TRANSACTION = `### tx
@@ -49,6 +50,25 @@ describe('command groups in the language', () => {
         ['transaction-lines', 6],
       ],
     );
+  });
+
+  it('offer to put a loose MULTI … EXEC into a group, which then checks clean', () => {
+    const text = '### tx\nkeys 10\nMULTI\n  SET k:__key__ v\n# why\n\nEXEC\nGET k\n';
+    const multi = check(text).diagnostics.find((d) => d.code === 'transaction-lines' && d.range.start.line === 2)!;
+    assert.equal(multi.fixes?.length, 1);
+    const fixed = applyEdits(text, [{ range: multi.fixes![0].range, newText: multi.fixes![0].newText }]);
+    assert.equal(fixed, '### tx\nkeys 10\ngroup\n  MULTI\n  SET k:__key__ v\n  # why\n\n  EXEC\nend\nGET k\n');
+    const resolved = check(fixed);
+    assert.deepEqual(resolved.diagnostics, []);
+    assert.deepEqual(resolved.scenarios[0].points[0].phases[0].tests.map((t) => [t.name, t.group?.transaction]), [
+      ['MULTI+SET+EXEC', true],
+      ['GET', undefined],
+    ]);
+    // No fix when a setting sits in between (it cannot go into a group), or nothing closes the transaction.
+    for (const other of ['### tx\nMULTI\npipeline 2\nEXEC\n', '### tx\nMULTI\nSET k v\n']) {
+      const found = check(other).diagnostics.find((d) => d.code === 'transaction-lines' && d.range.start.line === 1)!;
+      assert.equal(found.fixes, undefined, other);
+    }
   });
 
   it('report a malformed group or transaction where it is, with the fix', () => {
