@@ -110,8 +110,13 @@ export class BatchBuilder {
     this.prebuilt = this.commands.length === 1 && !test.group && layoutSize !== undefined;
     // A group's commands are laid out with the same value bytes (the payload rewound for each).
     const valuesFrom = context.payload?.position ?? 0;
-    const sameValues = () => (test.group ? context.payload?.rewind(valuesFrom) : undefined);
-    this.layouts = layoutSize !== undefined ? this.commands.map((c) => (sameValues(), c.layout(layoutSize))) : undefined;
+    this.layouts =
+      layoutSize !== undefined
+        ? this.commands.map((c) => {
+            if (test.group) context.payload?.rewind(valuesFrom);
+            return c.layout(layoutSize);
+          })
+        : undefined;
 
     if (this.prebuilt) {
       const layout = this.layouts![0];

@@ -54,6 +54,32 @@ describe('command groups against a real redis-server', function () {
         for (const row of result.commands) assert.ok(result.total.latency.maxUs >= row.latency.maxUs && result.total.latency.minUs >= row.latency.minUs, row.command);
       });
 
+      it('gives every `__value__` of a unit the same bytes (fixed and varying sizes)', async () => {
+        for (const value of [{ kind: 'fixed', size: 40 } as const, { kind: 'range', min: 5, max: 60 } as const]) {
+          await withRedis(server(), (redis) => redis.flushall());
+          const result = await runLoad(
+            loadRequest(server(), {
+              client,
+              test: groupTest('pair', ['SET a:__key__ __value__', 'SET b:__key__ __value__']),
+              keys: { space: 50, distribution: 'sequential' },
+              value,
+              load: { clients: 2, pipeline: 3, requests: 50 },
+            }),
+          );
+          assert.equal(result.total.errors, 0);
+          await withRedis(server(), async (redis) => {
+            const sizes = new Set<number>();
+            for (let key = 0; key < 50; key++) {
+              const name = String(key).padStart(12, '0');
+              const [a, b] = await Promise.all([redis.getBuffer(`a:${name}`), redis.getBuffer(`b:${name}`)]);
+              assert.ok(a && b && a.equals(b), `${value.kind}: key ${key} has the same value twice`);
+              sizes.add(a.length);
+            }
+            if (value.kind === 'range') assert.ok(sizes.size > 5, `sizes vary: ${[...sizes].join(',')}`);
+          });
+        }
+      });
+
       it('runs MULTI … EXEC as one unit with per-unit and per-command latency', async () => {
         const units = 2000;
         const result = await runLoad(
