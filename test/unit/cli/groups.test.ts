@@ -2,6 +2,7 @@
 // one request unit with its own row, its commands' rows under it, and per-command counts as the server saw them.
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
+import { buildViewModel } from '../../../src/views/model';
 import { commandCalls, useRedisServer } from '../../helpers/redis';
 import { runCli, Scratch } from '../../helpers/cli';
 
@@ -45,6 +46,15 @@ describe('rbench with command groups', function () {
           ['expect EXEC p99 < 10s', 'counter-tx', true, true],
         ],
       );
+      // The results panel shows the same: the unit's row, then its commands'.
+      const panelRows = buildViewModel(run).rows.map((row) => [row.test, row.command, row.requests]);
+      assert.deepEqual(panelRows, [
+        ['counter-tx', 'total', 1500],
+        ['counter-tx', 'MULTI', 1500],
+        ['counter-tx', 'SET', 1500],
+        ['counter-tx', 'INCR', 1500],
+        ['counter-tx', 'EXEC', 1500],
+      ]);
       for (const name of ['multi', 'set', 'incr', 'exec']) assert.equal(await commandCalls(redis, name), 1500, name);
       assert.equal(Number(await redis.get('tx:hits')), 1500);
     } finally {
