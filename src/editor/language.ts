@@ -50,6 +50,7 @@ const SYMBOL_KINDS: Record<SymbolKind, vscode.SymbolKind> = {
   prefill: vscode.SymbolKind.Function,
   sweep: vscode.SymbolKind.Array,
   variable: vscode.SymbolKind.Variable,
+  group: vscode.SymbolKind.Struct,
 };
 
 function toCompletionItem(data: CompletionItemData): vscode.CompletionItem {

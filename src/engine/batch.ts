@@ -62,6 +62,12 @@ export class BatchBuilder {
   readonly buffer: Buffer;
   /** Label index of each command of the last batch. */
   readonly labels: Uint16Array;
+  /** Commands per request: a group's commands, else 1. A batch of `count` requests holds count × unitSize commands. */
+  readonly unitSize: number;
+  /** 1 at the positions of a unit that are `EXEC` (a nil reply there is an aborted transaction). */
+  readonly execAt: Uint8Array;
+  /** The test is a command group (even of one command): its requests are units. */
+  readonly grouped: boolean;
   /** True when every command has the same label (no per-slot bookkeeping needed). */
   readonly singleLabel: boolean;
   private readonly commands: CompiledCommand[];
@@ -86,20 +92,31 @@ export class BatchBuilder {
     private readonly context: BatchContext,
   ) {
     this.commands = test.commands.map((c, i) => new CompiledCommand(c.command, context.labelIndexes[i], context));
-    this.table = this.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
+    this.grouped = test.group !== undefined;
+    this.unitSize = test.group ? this.commands.length : 1;
+    this.execAt = Uint8Array.from(test.group ? test.commands.map((c) => (c.command.name === 'EXEC' ? 1 : 0)) : [0]);
+    this.table = this.commands.length > 1 && !test.group ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.values = new ValueSizes(values);
     this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
     this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
     const pipeline = context.pipeline;
-    this.labels = new Uint16Array(pipeline);
+    this.labels = new Uint16Array(pipeline * this.unitSize);
     this.singleLabel = new Set(context.labelIndexes).size === 1;
     this.labels.fill(context.labelIndexes[0]);
 
     const fixedSize = this.values.fixed;
     const valueIndependent = this.commands.every((c) => !c.hasValue);
     const layoutSize = fixedSize ?? (valueIndependent ? 0 : undefined);
-    this.prebuilt = this.commands.length === 1 && layoutSize !== undefined;
-    this.layouts = layoutSize !== undefined ? this.commands.map((c) => c.layout(layoutSize)) : undefined;
+    this.prebuilt = this.commands.length === 1 && !test.group && layoutSize !== undefined;
+    // A group's commands are laid out with the same value bytes (the payload rewound for each).
+    const valuesFrom = context.payload?.position ?? 0;
+    this.layouts =
+      layoutSize !== undefined
+        ? this.commands.map((c) => {
+            if (test.group) context.payload?.rewind(valuesFrom);
+            return c.layout(layoutSize);
+          })
+        : undefined;
 
     if (this.prebuilt) {
       const layout = this.layouts![0];
@@ -117,7 +134,8 @@ export class BatchBuilder {
         this.commandEnds[i] = (i + 1) * size;
       }
     } else {
-      const longest = Math.max(...this.commands.map((c) => c.encodedLength(this.values.max)));
+      const lengths = this.commands.map((c) => c.encodedLength(this.values.max));
+      const longest = test.group ? lengths.reduce((sum, length) => sum + length, 0) : Math.max(...lengths);
       this.buffer = Buffer.allocUnsafe(longest * pipeline);
       this.keySlots = this.randSlots = this.commandEnds = new Int32Array(0);
       this.keySlotsPerCommand = this.randSlotsPerCommand = 0;
@@ -160,27 +178,51 @@ export class BatchBuilder {
     return this.commandEnds[count - 1];
   }
 
+  /** A group: `count` units, each all the commands in order with one key and one value size. */
+  private buildUnits(count: number): number {
+    const commands = this.commands;
+    const hasKey = commands.some((c) => c.hasKey);
+    const hasValue = commands.some((c) => c.hasValue);
+    let offset = 0;
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const key = hasKey ? this.keys.next() : 0;
+      const size = hasValue && !this.layouts ? this.values.next(this.choices) : 0;
+      const start = this.context.payload?.position ?? 0;
+      for (let c = 0; c < commands.length; c++) {
+        const command = commands[c];
+        this.labels[at++] = command.labelIndex;
+        // Every command of the unit writes the same value bytes: rewound to the unit's first value.
+        if (command.hasValue && !this.layouts) this.context.payload?.rewind(start);
+        offset = this.encode(c, offset, key, size);
+      }
+    }
+    return offset;
+  }
+
   private rebuild(count: number): number {
-    const buffer = this.buffer;
-    const keyWidth = this.context.keyWidth;
-    const bound = this.context.keySpace;
+    if (this.grouped) return this.buildUnits(count);
     let offset = 0;
     for (let i = 0; i < count; i++) {
       const index = this.table ? this.table.pick(this.choices) : 0;
       const command = this.commands[index];
       this.labels[i] = command.labelIndex;
       const key = command.hasKey ? this.keys.next() : 0;
-      if (this.layouts) {
-        const layout = this.layouts[index];
-        buffer.set(layout.bytes, offset);
-        for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, keyWidth, key);
-        for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
-        offset += layout.bytes.length;
-      } else {
-        const size = command.hasValue ? this.values.next(this.choices) : 0;
-        offset = command.encodeInto(buffer, offset, size, key, this.randInts, bound);
-      }
+      const size = command.hasValue && !this.layouts ? this.values.next(this.choices) : 0;
+      offset = this.encode(index, offset, key, size);
     }
     return offset;
+  }
+
+  /** Writes command `index` at `offset` with key number `key` (from its layout, or encoded with a value of `size` bytes); returns the offset after it. */
+  private encode(index: number, offset: number, key: number, size: number): number {
+    const buffer = this.buffer;
+    const bound = this.context.keySpace;
+    if (!this.layouts) return this.commands[index].encodeInto(buffer, offset, size, key, this.randInts, bound);
+    const layout = this.layouts[index];
+    buffer.set(layout.bytes, offset);
+    for (const slot of layout.keySlots) writeDigits(buffer, offset + slot, this.context.keyWidth, key);
+    for (const slot of layout.randSlots) writeDigits(buffer, offset + slot, RAND_INT_WIDTH, this.randInts.nextInt(bound));
+    return offset + layout.bytes.length;
   }
 }

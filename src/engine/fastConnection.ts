@@ -11,6 +11,7 @@ import { openTargetSocket } from './primarySocket';
 import { watchPrimary } from './primaryWatch';
 import { ReplyScanner, RespProtocolError } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from './unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
@@ -33,17 +34,26 @@ export class FastConnection extends BudgetedConnection {
   private ringSize = 0;
   private reconnectAttempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
+  // Command groups: the unit accounting, and (open loop) the ring head's position in its unit.
+  private readonly units: UnitTally | undefined;
+  private unitPosition = 0;
 
   constructor(index: number, load: WorkerLoad) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
     this.builder = new BatchBuilder(config.test, config.value, keys, context);
-    const ringCapacity = load.openLoop ? OPEN_LOOP_MAX_IN_FLIGHT + config.pipeline : 0;
+    const unitSize = this.builder.unitSize;
+    const ringCapacity = load.openLoop ? (OPEN_LOOP_MAX_IN_FLIGHT + config.pipeline) * unitSize : 0;
     this.ringIntended = new Float64Array(ringCapacity);
     this.ringLabels = new Uint16Array(ringCapacity);
     this.ringMeasured = new Uint8Array(ringCapacity);
     this.scanner.onError = this.onErrorReply;
+    if (this.builder.grouped) {
+      this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats);
+      this.scanner.nestedErrors = config.test.group!.transaction;
+      if (this.builder.execAt.includes(1)) this.scanner.onNull = this.onNullReply;
+    }
   }
 
   override async open(): Promise<void> {
@@ -56,7 +66,7 @@ export class FastConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.ringSize < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && (this.units ? this.requestsInFlight() : this.ringSize) < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number, _now: number): number {
@@ -69,13 +79,14 @@ export class FastConnection extends BudgetedConnection {
     const capacity = this.ringIntended.length;
     const measured = this.load.measuring ? 1 : 0;
     let at = (this.ringHead + this.ringSize) % capacity;
-    for (let i = 0; i < count; i++) {
+    const commands = count * this.builder.unitSize;
+    for (let i = 0; i < commands; i++) {
       this.ringIntended[at] = intended;
       this.ringLabels[at] = this.builder.labels[i];
       this.ringMeasured[at] = measured;
       if (++at === capacity) at = 0;
     }
-    this.ringSize += count;
+    this.ringSize += commands;
     this.socket!.write(bytes);
     return count;
   }
@@ -107,7 +118,7 @@ export class FastConnection extends BudgetedConnection {
     const count = this.takeBudget();
     const length = this.builder.build(count);
     const buffer = this.builder.buffer;
-    this.batchSize = count;
+    this.batchSize = count * this.builder.unitSize;
     this.replied = 0;
     this.sentAt = now;
     this.batchMeasured = this.load.measuring;
@@ -144,7 +155,9 @@ export class FastConnection extends BudgetedConnection {
       return;
     }
     if (this.batchSize === 0) return; // nothing in flight: not a reply to us
-    if (this.batchMeasured) {
+    if (this.units) {
+      this.countUnitReplies(replies, now);
+    } else if (this.batchMeasured) {
       const micros = Math.round((now - this.sentAt) * 1000);
       const stats = this.load.stats;
       if (this.builder.singleLabel) {
@@ -163,7 +176,46 @@ export class FastConnection extends BudgetedConnection {
     }
   }
 
+  /** Closed loop, a group: each reply to its command's row, each completed unit once. */
+  private countUnitReplies(replies: number, now: number): void {
+    const micros = Math.round((now - this.sentAt) * 1000);
+    const size = this.builder.unitSize;
+    const labels = this.builder.labels;
+    const measured = this.batchMeasured;
+    for (let i = this.replied, end = Math.min(this.batchSize, this.replied + replies); i < end; i++) {
+      if (measured) this.load.stats.recordCommandReply(labels[i], micros);
+      if ((i + 1) % size === 0) this.units!.unitDone(i + 1 - size, micros, now, measured);
+    }
+  }
+
+  /** Open loop, a group: like countUnitReplies, with each unit's own intended time. */
+  private onOpenLoopUnitReplies(replies: number, now: number): void {
+    const capacity = this.ringIntended.length;
+    const size = this.builder.unitSize;
+    const stats = this.load.stats;
+    let at = this.ringHead;
+    const taken = Math.min(replies, this.ringSize);
+    for (let i = 0; i < taken; i++) {
+      const micros = Math.round((now - this.ringIntended[at]) * 1000);
+      const measured = this.ringMeasured[at] === 1;
+      if (measured) stats.recordCommandReply(this.ringLabels[at], micros);
+      if (++this.unitPosition === size) {
+        this.unitPosition = 0;
+        this.units!.unitDone((at - size + 1 + capacity) % capacity, micros, now, measured);
+      }
+      if (++at === capacity) at = 0;
+    }
+    this.ringHead = at;
+    this.ringSize -= taken;
+    if (this.state === State.Running) this.load.kick();
+    this.finishIfDone();
+  }
+
   private onOpenLoopReplies(replies: number, now: number): void {
+    if (this.units) {
+      this.onOpenLoopUnitReplies(replies, now);
+      return;
+    }
     const capacity = this.ringIntended.length;
     const stats = this.load.stats;
     let at = this.ringHead;
@@ -191,13 +243,33 @@ export class FastConnection extends BudgetedConnection {
   private readonly onErrorReply = (kind: string, text: string, replyIndex: number): void => {
     // A Sentinel target's primary turned replica (a failover): reconnect to the new one once this chunk is read.
     if (kind === 'READONLY' && this.load.config.connection.sentinel) this.demoted = true;
-    if (this.load.openLoop) {
+    if (this.units) {
+      this.onUnitErrorReply(kind, text, replyIndex);
+    } else if (this.load.openLoop) {
       if (replyIndex >= this.ringSize) return;
       const at = (this.ringHead + replyIndex) % this.ringIntended.length;
       if (this.ringMeasured[at]) this.load.stats.recordError(this.ringLabels[at], kind, text);
     } else if (this.batchMeasured) {
       this.load.stats.recordError(this.builder.labels[this.replied + replyIndex] ?? 0, kind, text);
     }
+  };
+
+  /** A group's error reply: its command's row and its unit (measured requests only). */
+  private onUnitErrorReply(kind: string, text: string, replyIndex: number): void {
+    if (this.load.openLoop) {
+      if (replyIndex >= this.ringSize) return;
+      const at = (this.ringHead + replyIndex) % this.ringIntended.length;
+      if (this.ringMeasured[at]) this.units!.error(at, this.ringLabels[at], kind, text);
+    } else if (this.batchMeasured && this.replied + replyIndex < this.batchSize) {
+      const entry = this.replied + replyIndex;
+      this.units!.error(entry, this.builder.labels[entry], kind, text);
+    }
+  }
+
+  /** A nil reply: at an EXEC position, the transaction was aborted (WATCH), an error of EXEC and of its unit. */
+  private readonly onNullReply = (replyIndex: number): void => {
+    const position = this.load.openLoop ? (this.unitPosition + replyIndex) % this.builder.unitSize : (this.replied + replyIndex) % this.builder.unitSize;
+    if (this.builder.execAt[position] === 1) this.onUnitErrorReply(NIL_EXEC_KIND, NIL_EXEC_TEXT, replyIndex);
   };
 
   private lastSocketError: NodeJS.ErrnoException | undefined;
@@ -259,21 +331,43 @@ export class FastConnection extends BudgetedConnection {
       const capacity = this.ringIntended.length;
       for (let i = 0, at = this.ringHead; i < this.ringSize; i++, at = (at + 1) % capacity) {
         const waited = timedOut ? Math.round((now - this.ringIntended[at]) * 1000) : undefined;
-        if (this.ringMeasured[at]) stats.recordUnanswered(this.ringLabels[at], 1, kind, text, waited);
+        if (!this.ringMeasured[at]) continue;
+        if (!this.units) {
+          stats.recordUnanswered(this.ringLabels[at], 1, kind, text, waited);
+          continue;
+        }
+        stats.recordCommandUnanswered(this.ringLabels[at], kind, text, waited);
+        // The unit counts once, at its last command.
+        if ((this.unitPosition + i + 1) % this.builder.unitSize === 0) stats.recordUnanswered(UNIT_LABEL, 1, kind, text, waited);
       }
       this.ringHead = 0;
       this.ringSize = 0;
+      this.unitPosition = 0;
+      this.units?.clear();
     } else {
-      if (this.batchMeasured) {
+      if (this.batchMeasured && this.units) {
+        const waited = timedOut ? Math.round((now - this.sentAt) * 1000) : undefined;
+        const size = this.builder.unitSize;
+        for (let i = this.replied; i < this.batchSize; i++) {
+          stats.recordCommandUnanswered(this.builder.labels[i], kind, text, waited);
+          if ((i + 1) % size === 0) stats.recordUnanswered(UNIT_LABEL, 1, kind, text, waited);
+        }
+      } else if (this.batchMeasured) {
         const waited = timedOut ? Math.round((now - this.sentAt) * 1000) : undefined;
         for (let i = this.replied; i < this.batchSize; i++) stats.recordUnanswered(this.builder.labels[i], 1, kind, text, waited);
       }
+      this.units?.clear();
       this.batchSize = 0;
       this.replied = 0;
     }
   }
 
+  /** Requests (a group's units, even when partly answered) sent and not answered yet. */
   protected override requestsInFlight(): number {
+    if (this.units) {
+      const size = this.builder.unitSize;
+      return this.load.openLoop ? Math.ceil((this.ringSize + this.unitPosition) / size) : this.batchSize / size - Math.floor(this.replied / size);
+    }
     return this.load.openLoop ? this.ringSize : this.batchSize - this.replied;
   }
 

@@ -15,6 +15,7 @@ import type { Payload } from './payload';
 import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
 import { errorKind } from './resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from './unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
 
 const CHOICE_STREAM = 2;
@@ -35,6 +36,8 @@ interface CompiledArgs {
 /** Argument lists per request for ioredis, drawn from the same seeded sequences as the fast path. */
 export class IoredisRequests {
   readonly commands: CompiledArgs[];
+  /** A command group: every request is all `commands`, in order. */
+  readonly grouped: boolean;
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
   private readonly choices: Random;
@@ -48,7 +51,8 @@ export class IoredisRequests {
     private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[]; payload?: Payload },
   ) {
     this.values = new ValueSizes(value);
-    this.table = test.commands.length > 1 ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
+    this.grouped = test.group !== undefined;
+    this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
     this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
     this.commands = test.commands.map((c, i) => this.compile(c.command.name, c.command.args, context.labelIndexes[i]));
@@ -59,6 +63,13 @@ export class IoredisRequests {
     const key = command.hasKey ? this.keys.next() : 0;
     const size = command.hasValue ? this.values.next(this.choices) : 0;
     return { command, args: command.build(key, size) };
+  }
+
+  /** A group's next unit: its commands with one key and one value size (values are cached per size, so the same bytes). */
+  nextUnit(): { command: CompiledArgs; args: Arg[] }[] {
+    const key = this.commands.some((c) => c.hasKey) ? this.keys.next() : 0;
+    const size = this.commands.some((c) => c.hasValue) ? this.values.next(this.choices) : 0;
+    return this.commands.map((command) => ({ command, args: command.build(key, size) }));
   }
 
   restart(): void {
@@ -134,6 +145,20 @@ function isReplyError(error: Error): boolean {
   return error.name === 'ReplyError';
 }
 
+const NIL_EXEC_ERROR = Object.assign(new Error(NIL_EXEC_TEXT), { name: 'ReplyError' });
+
+/** An error's kind, as the fast path names it. */
+function kindOf(error: Error): string {
+  return error === NIL_EXEC_ERROR ? NIL_EXEC_KIND : errorKind(error.message);
+}
+
+/** A reply that is not an error reply, yet fails a unit: EXEC answering nil (WATCH), or an error inside EXEC's reply. */
+function unitReplyError(name: string, reply: unknown): Error | undefined {
+  if (name !== 'EXEC') return undefined;
+  if (reply === null) return NIL_EXEC_ERROR;
+  return Array.isArray(reply) ? (reply.find((element) => element instanceof Error) as Error | undefined) : undefined;
+}
+
 export class IoredisConnection extends BudgetedConnection {
   private redis: Redis | undefined;
   private readonly requests: IoredisRequests;
@@ -143,12 +168,15 @@ export class IoredisConnection extends BudgetedConnection {
   private readonly batchCounts: number[] = [];
   private waitingForReady = false;
   private everReady = false;
+  /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
+  private readonly commandsInFlight: Int32Array;
 
   constructor(index: number, load: WorkerLoad) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
+    this.commandsInFlight = new Int32Array(config.labels.length);
   }
 
   override async open(): Promise<void> {
@@ -216,7 +244,7 @@ export class IoredisConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.inFlight > 0 && this.load.measuring) {
       // Labels of abandoned requests are not tracked on this path: count them against the first command.
-      const label = this.requests.commands[0].labelIndex;
+      const label = this.requests.grouped ? UNIT_LABEL : this.requests.commands[0].labelIndex;
       const now = performance.now();
       const timedOut = kind === TIMEOUT_ERROR_KIND;
       // Batches answer in order: the queue holds each unanswered batch's start, oldest first.
@@ -224,7 +252,13 @@ export class IoredisConnection extends BudgetedConnection {
         const waited = timedOut ? Math.round((now - this.batchStarts[i]) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, this.batchCounts[i], kind, text ?? kind, waited);
       }
+      // A group's unanswered commands, each on its row, with the oldest batch's wait.
+      const waited = timedOut && this.batchStarts.length > 0 ? Math.round((now - this.batchStarts[0]) * 1000) : undefined;
+      this.commandsInFlight.forEach((count, row) => {
+        for (let i = 0; i < count; i++) this.load.stats.recordCommandUnanswered(row, kind, text ?? kind, waited);
+      });
     }
+    this.commandsInFlight.fill(0);
     this.batchStarts.length = this.batchCounts.length = 0;
     this.inFlight = 0;
     this.finish();
@@ -256,11 +290,12 @@ export class IoredisConnection extends BudgetedConnection {
     this.inFlight += count;
     this.batchStarts.push(from);
     this.batchCounts.push(count);
-    const done = (lost: boolean) => {
-      // The connection failed under this batch before ioredis said 'close' (a failover detector's
-      // disconnect): wait for 'ready' rather than sending into a closed stream, which fails at once, in a loop.
+    // `lost`: the connection failed under this batch before ioredis said 'close' (a failover detector's
+    // disconnect): wait for 'ready' rather than sending into a closed stream, which fails at once, in a loop.
+    // `answered`: requests of the batch not yet taken off inFlight (a group's units go one by one).
+    const done = (lost: boolean, answered = count) => {
       if (lost) this.onClose();
-      this.inFlight -= count;
+      this.inFlight -= answered;
       this.batchStarts.shift();
       this.batchCounts.shift();
       if (closedLoop) {
@@ -272,6 +307,10 @@ export class IoredisConnection extends BudgetedConnection {
         this.finishIfDone();
       }
     };
+    if (this.requests.grouped) {
+      this.sendUnits(count, from, measured, done);
+      return;
+    }
     if (count === 1 && this.load.config.pipeline === 1) {
       const { command, args } = this.requests.next();
       redis.call(command.name, args, (error) => {
@@ -297,6 +336,51 @@ export class IoredisConnection extends BudgetedConnection {
       }
       done(error != null || (results?.some(([failure]) => failure != null && !isReplyError(failure)) ?? false));
     });
+  }
+
+  /**
+   * A group: each command is its own call, written back to back (ioredis hands a pipeline's replies over
+   * only when the last arrives, which would hide each command's own latency). A unit is recorded at its last reply.
+   */
+  private sendUnits(count: number, from: number, measured: boolean, done: (lost: boolean, answered: number) => void): void {
+    const redis = this.redis!;
+    const stats = this.load.stats;
+    let pending = count;
+    let anyLost = false;
+    for (let u = 0; u < count; u++) {
+      const unit = this.requests.nextUnit();
+      let left = unit.length;
+      let failure: Error | undefined;
+      let lost: Error | undefined;
+      for (const { command, args } of unit) {
+        this.commandsInFlight[command.labelIndex]++;
+        redis.call(command.name, args, (error, reply) => {
+          const now = performance.now();
+          if (this.commandsInFlight[command.labelIndex] > 0) this.commandsInFlight[command.labelIndex]--;
+          const micros = Math.round((now - from) * 1000);
+          const replyError = error ?? unitReplyError(command.name, reply);
+          if (error && !isReplyError(error)) {
+            lost ??= error;
+            if (measured) stats.recordCommandUnanswered(command.labelIndex, CONNECTION_ERROR_KIND, `connection lost: ${error.message}`);
+          } else if (measured) {
+            stats.recordCommandReply(command.labelIndex, micros);
+            if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
+          }
+          failure ??= replyError ?? undefined;
+          if (--left > 0) return;
+          if (lost) anyLost = true;
+          if (measured && lost) stats.recordUnanswered(UNIT_LABEL, 1, CONNECTION_ERROR_KIND, `connection lost: ${lost.message}`);
+          else if (measured) {
+            stats.recordReplies(UNIT_LABEL, micros, 1, now);
+            if (failure) stats.recordError(UNIT_LABEL, kindOf(failure), failure.message);
+          }
+          // Units answer in order: this one belongs to the oldest batch still in flight.
+          this.inFlight--;
+          if (this.batchCounts.length > 0) this.batchCounts[0]--;
+          if (--pending === 0) done(anyLost, 0);
+        });
+      }
+    }
   }
 
   private recordOutcome(label: number, error: Error | null, elapsedMs: number, now: number): void {

@@ -14,7 +14,9 @@ import { summarize } from './summary';
 import type { LabelReport, SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
 import { resolveThreads } from './threads';
 import type { ClientHealth, CommandResult, LoadOptions, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+import { UNIT_LABEL } from './unitTally';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
+import type { TestPlan } from '../scenario/plan';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
@@ -109,8 +111,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const { phase, test } = request;
   const plan = phase.load;
   const seed = request.seed ?? phase.keys.seed ?? randomInt(1, 2 ** 32);
-  const labels = [...new Set(test.commands.map((c) => c.command.label))];
-  const labelIndexes = test.commands.map((c) => labels.indexOf(c.command.label));
+  const { labels, labelIndexes } = testLabels(test);
   const threads = resolveThreads(plan);
   const ranges = splitConnections(plan.clients, threads);
   const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
@@ -341,6 +342,19 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   });
 }
 
+/**
+ * The rows a test records: one per distinct command label, each command's index among them. A command group
+ * records its unit first (UNIT_LABEL: the test's total), then its commands' rows.
+ */
+export function testLabels(test: TestPlan): { labels: string[]; labelIndexes: number[] } {
+  const commandLabels = [...new Set(test.commands.map((c) => c.command.label))];
+  const first = test.group ? 1 : 0;
+  return {
+    labels: test.group ? [test.name, ...commandLabels] : commandLabels,
+    labelIndexes: test.commands.map((c) => first + commandLabels.indexOf(c.command.label)),
+  };
+}
+
 interface AssemblyParts {
   status: LoadStatus;
   startedAt: string;
@@ -416,16 +430,18 @@ function commandResult(name: string, reports: LabelReport[], durationMs: number)
 function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
   const workers = parts.workers ?? [];
   const durationMs = workers.reduce((max, w) => Math.max(max, w.durationMs), 0);
-  const commands = parts.labels.map((label, i) =>
+  // A group's total is its units (UNIT_LABEL); its commands' rows follow.
+  const first = request.test.group ? 1 : 0;
+  const commands = parts.labels.slice(first).map((label, i) =>
     commandResult(
       label,
-      workers.map((w) => w.labels[i]),
+      workers.map((w) => w.labels[first + i]),
       durationMs,
     ),
   );
   const total = commandResult(
     'total',
-    workers.flatMap((w) => w.labels),
+    request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels),
     durationMs,
   );
   const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);

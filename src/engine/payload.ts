@@ -42,6 +42,15 @@ export class Payload {
     return this.bytes.subarray(start, start + size);
   }
 
+  /** Where the next value starts; `rewind` to it makes the following values repeat (a group's commands share their values). */
+  get position(): number {
+    return this.cursor;
+  }
+
+  rewind(position: number): void {
+    this.cursor = position;
+  }
+
   /** Writes the next value of `size` bytes at `offset`. */
   writeInto(target: Uint8Array, offset: number, size: number): void {
     target.set(this.next(size), offset);

@@ -74,6 +74,30 @@ export class WorkerStats {
     this.lastReplyAt = now;
   }
 
+  /**
+   * A reply to one command of a group's unit: its own row only. The unit itself is the request, recorded
+   * by recordReplies when its last reply arrives (requests, timeline and progress count units).
+   */
+  recordCommandReply(label: number, micros: number): void {
+    const stats = this.labels[label];
+    stats.recorder.record(micros, 1);
+    stats.requests++;
+  }
+
+  /** An error reply to one command of a unit: its own row only (the unit's error is recordError's). */
+  recordCommandError(label: number, kind: string, text: string): void {
+    this.labels[label].addError(kind, text, 1);
+  }
+
+  /** A command of a unit that will get no reply: its own row only (the unit goes to recordUnanswered). */
+  recordCommandUnanswered(label: number, kind: string, text: string, waitedMicros?: number): void {
+    const stats = this.labels[label];
+    if (waitedMicros !== undefined) stats.recorder.record(waitedMicros, 1);
+    stats.unanswered++;
+    stats.requests++;
+    stats.addError(kind, text, 1);
+  }
+
   /** An error reply (its round trip is recorded by recordReplies as well). */
   recordError(label: number, kind: string, text: string): void {
     this.labels[label].addError(kind, text, 1);

@@ -404,7 +404,8 @@ export class WorkerLoad {
       eventLoopUtilization,
       eventLoopLagP99Ms,
       ...(this.stall ? { stall: this.stall } : {}),
-      unanswered: this.stats.labels.reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
+      // A group's requests are its units: its commands' rows would count them again.
+      unanswered: (this.config.test.group ? this.stats.labels.slice(0, 1) : this.stats.labels).reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
     };
     this.post({ type: 'result', result, lastSecond });
   }

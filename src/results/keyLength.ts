@@ -16,9 +16,12 @@ function argLength(arg: ArgTemplate, phase: PhasePlan): number {
   return length;
 }
 
-/** The key length of a test's first command: its argument holding `__key__`, else its first argument; 0 without arguments. */
+/**
+ * The key length of a test's first command (a group's first command with arguments: MULTI has none): its
+ * argument holding `__key__`, else its first argument; 0 without arguments.
+ */
 export function testKeyLength(phase: PhasePlan, test: TestPlan | undefined): number {
-  const command = test?.commands[0]?.command;
+  const command = (test?.group ? test.commands.find((c) => c.command.args.length > 0) : test?.commands[0])?.command;
   if (!command || command.args.length === 0) return 0;
   const keyed = command.args.find((arg) => arg.some((part) => typeof part !== 'string' && (part.placeholder === 'key' || part.placeholder === 'rand_int')));
   return argLength(keyed ?? command.args[0], phase);

@@ -86,7 +86,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
   };
 }
 
-/** Rows of a run: each test's total, followed by its commands when the test is a mix. */
+/** Rows of a run: each test's total, followed by its commands when the test is a mix or a command group (the total is then its units). */
 export function resultRows(run: RunFile, options: { commands?: boolean } = {}): ResultRow[] {
   const rows: ResultRow[] = [];
   for (const point of run.points) {
@@ -94,7 +94,8 @@ export function resultRows(run: RunFile, options: { commands?: boolean } = {}): 
       const load = representativeLoad(point.repeats, summary);
       if (!load) continue;
       rows.push(rowFrom(run, point.label, summary, load, load.total, true));
-      if (options.commands !== false && load.commands.length > 1) {
+      const group = findPhase(run, point.label, summary.phase)?.tests.find((test) => test.name === summary.test)?.group;
+      if (options.commands !== false && (load.commands.length > 1 || group)) {
         for (const command of load.commands) rows.push(rowFrom(run, point.label, summary, load, command, false));
       }
     }

@@ -52,7 +52,8 @@ export function compare(actual: number, op: CompareOp, expected: number): boolea
 function commandResultFor(load: LoadResult, expectation: Expectation): CommandResult | undefined {
   if (!expectation.command) return load.total;
   const wanted = expectation.command.toUpperCase();
-  return load.commands.find((c) => c.command.toUpperCase() === wanted);
+  // A command group's name labels its units: its total.
+  return load.commands.find((c) => c.command.toUpperCase() === wanted) ?? (load.test.toUpperCase() === wanted ? load.total : undefined);
 }
 
 export function evaluateThresholds(expectations: Expectation[], points: PointResult[]): ThresholdOutcome[] {

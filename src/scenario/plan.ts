@@ -192,9 +192,23 @@ export type ValuePlan =
   | { kind: 'weighted'; choices: { size: number; weight: number }[] };
 
 export interface TestPlan {
-  /** Display name: the command label for a single command (`SET`, `LRANGE_100`), `mix` or the phase name for a mix. */
+  /** Display name: the command label for a single command (`SET`, `LRANGE_100`), `mix` or the phase name for a mix, a group's name. */
   name: string;
   commands: WeightedCommand[];
+  /** A command group (`group … end`): each request is one unit of all `commands`, in order, back to back. */
+  group?: GroupPlan;
+}
+
+/**
+ * A command group: every request sends all the test's commands in order with the unit's key (and value size),
+ * and counts once: its latency runs from the unit's send to its last reply; any error reply (EXECABORT, a nil
+ * EXEC) makes it an error unit. The commands keep their own rows (replies, errors, latency from the unit's send).
+ */
+export interface GroupPlan {
+  /** The group is a `MULTI … EXEC` (or `… DISCARD`) transaction. */
+  transaction: boolean;
+  /** The `group` line. */
+  source?: Range;
 }
 
 export interface WeightedCommand {

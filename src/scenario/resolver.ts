@@ -15,6 +15,7 @@ import type {
   ServerDirective,
   TargetPlan,
   TestPlan,
+  TextFix,
   TlsPlan,
   ValueFill,
   ValuePlan,
@@ -37,6 +38,7 @@ import {
 } from './settings';
 import type { SuiteTest } from './suites';
 import { readFind } from './find';
+import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
 import { closest } from './suggest';
 import { keyDigits } from './units';
 import {
@@ -123,7 +125,8 @@ class Layer {
 
 type PhaseItem =
   | { kind: 'command'; template: CommandTemplate; weight?: number; range: Range }
-  | { kind: 'suite'; tests: SuiteTest[]; range: Range };
+  | { kind: 'suite'; tests: SuiteTest[]; range: Range }
+  | GroupItem;
 
 /** What one scope's lines say. */
 interface Section {
@@ -202,8 +205,14 @@ const SCOPE_ADVICE: Record<SettingScope, string> = {
 
 function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: Context): Section {
   const section = emptySection();
+  const groups = new GroupReader(context.sink);
   for (const line of lines) {
-    if (line.kind === 'setting' || line.kind === 'expect') {
+    if (line.kind === 'setting' && (line.setting.kind === 'group' || line.setting.kind === 'end') && scope !== 'file') {
+      const group = groups.read(line);
+      if (group) section.items.push(group);
+    } else if (groups.inside && (line.kind === 'setting' || line.kind === 'expect')) {
+      groups.refuse(line);
+    } else if (line.kind === 'setting' || line.kind === 'expect') {
       const setting = line.kind === 'setting' ? line.setting : undefined;
       const info = setting ?? EXPECT_INFO;
       if (!info.scopes.includes(scope)) {
@@ -221,10 +230,14 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
       else if (info.name === 'cleanup' && refuseEnvInTraffic(input.expanded, context.sink)) continue;
       else readSettingLine(line, input, section, context);
     } else if (line.kind === 'command' && scope !== 'file') {
-      const item = commandItem(line, vars, context.sink);
-      if (item) section.items.push(item);
+      const fix = line.name === 'MULTI' && !groups.inside ? groupTransactionFix(lines, lines.indexOf(line)) : undefined;
+      const item = commandItem(line, vars, context.sink, groups.inside, fix);
+      if (item && groups.inside) groups.add(item.template, line);
+      else if (item) section.items.push(item);
     }
   }
+  const unclosed = groups.finish();
+  if (unclosed) section.items.push(unclosed);
   return section;
 }
 
@@ -330,7 +343,7 @@ function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boole
   return true;
 }
 
-function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink): PhaseItem | undefined {
+function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink, inGroup: boolean, fix?: TextFix): Extract<PhaseItem, { kind: 'command' }> | undefined {
   const source = rangeOf(line.line, line.contentStart, line.contentEnd);
   const expanded = vars.expand(line, line.argsStart, line.contentEnd);
   // Reported, but the command still counts as one: the error alone blocks the run.
@@ -342,7 +355,7 @@ function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSin
     return undefined;
   }
   const transactionReply = TRANSACTION_REPLIES[line.name];
-  if (transactionReply) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply));
+  if (transactionReply && !inGroup) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply), fix && [fix]);
   return { kind: 'command', template, weight: line.weight?.percent, range: source };
 }
 
@@ -357,9 +370,7 @@ function transactionMessage(name: string, reply: string): string {
   return (
     `\`${name}\` cannot work on a line of its own: each command line is a test of its own, sent over and over, ` +
     `so a MULTI … EXEC transaction never forms and the server answers "${reply}". ` +
-    'Transactions as one request unit (command groups) are not supported yet — for an atomic step use a Lua script, ' +
-    `such as \`EVAL "redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])" 1 key:__key__ __value__\`, ` +
-    'or benchmark the commands without MULTI/EXEC'
+    'Put the transaction in a command group, so that it is sent as one request unit: a `group` line, `MULTI`, the commands, `EXEC`, then `end`'
   );
 }
 
@@ -461,7 +472,7 @@ function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSi
   const items = phase.section.items;
   const weighted = items.filter((item) => item.kind === 'command' && item.weight !== undefined);
   if (weighted.length > 0) {
-    const unweighted = items.find((item) => item.kind === 'suite' || item.weight === undefined);
+    const unweighted = items.find((item) => item.kind !== 'command' || item.weight === undefined);
     if (unweighted) {
       sink.error(
         unweighted.range,
@@ -481,8 +492,15 @@ function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSi
     used.set(name, seen);
     tests.push({ name: seen === 1 ? name : `${name} #${seen}`, commands: [{ weight: 1, command }] });
   };
+  const addGroup = (group: GroupItem) => {
+    const seen = (used.get(group.name) ?? 0) + 1;
+    used.set(group.name, seen);
+    const commands = group.commands.map((command) => ({ weight: 1, command }));
+    tests.push({ name: seen === 1 ? group.name : `${group.name} #${seen}`, commands, group: { transaction: group.transaction, source: group.range } });
+  };
   for (const item of items) {
     if (item.kind === 'command') add(item.template.label, item.template);
+    else if (item.kind === 'group') addGroup(item);
     else for (const test of item.tests) add(test.title, suiteTemplate(test, randomKeys, item.range, sink));
   }
   return tests.slice(); // at its exact size: the plan keeps it
@@ -562,7 +580,10 @@ function checkExpectLabels(
   const labels = new Set<string>();
   for (const { phase, tests } of built) {
     if (!phase.measured) continue;
-    for (const test of tests) for (const { command } of test.commands) labels.add(command.label);
+    for (const test of tests) {
+      for (const { command } of test.commands) labels.add(command.label);
+      if (test.group) labels.add(test.name.toUpperCase()); // a group's units
+    }
   }
   for (const { expectation, commandRange } of expects) {
     if (!expectation.command || labels.has(expectation.command) || !commandRange) continue;

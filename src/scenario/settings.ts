@@ -28,7 +28,9 @@ export type SettingKind =
   | 'pattern' // a SCAN MATCH pattern
   | 'expect'
   | 'phase'
-  | 'prefill';
+  | 'prefill'
+  | 'group' // group [NAME]: starts a command group
+  | 'end'; // ends it
 
 export interface SettingInfo {
   name: string;
@@ -434,6 +436,24 @@ export const SETTINGS: readonly SettingInfo[] = [
     scopes: ['scenario'],
     group: 'structure',
     example: 'prefill load',
+  },
+  {
+    name: 'group',
+    syntax: 'group [NAME]',
+    doc: 'Start a command group: the command lines up to `end` form one request unit, sent back to back with the same `__key__` (and value size), and counted once — latency from the unit\'s send to its last reply, an error unit when any reply is an error. Put `MULTI` first and `EXEC` (or `DISCARD`) last to make the group a transaction. Each command keeps its own row. The name labels the unit (default: its commands joined by `+`).',
+    kind: 'group',
+    scopes: ['scenario', 'phase'],
+    group: 'structure',
+    example: 'group set-get',
+  },
+  {
+    name: 'end',
+    syntax: 'end',
+    doc: 'End the command group started by the last `group` line.',
+    kind: 'end',
+    scopes: ['scenario', 'phase'],
+    group: 'structure',
+    example: 'end',
   },
   {
     name: 'cleanup',

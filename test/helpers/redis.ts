@@ -1,6 +1,6 @@
 // Starts a real redis-server for a mocha suite and stops it after, and reads what it was sent. No mocks of Redis.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../src/redis/localServer';
 
 /**
@@ -33,4 +33,15 @@ export async function commandCalls(redis: Redis, command: string): Promise<numbe
 /** Polls every 20 ms, at most `tries` times, until the server has run `command` at least `count` times. */
 export async function waitForCalls(redis: Redis, command: string, count: number, tries: number): Promise<void> {
   for (let i = 0; i < tries && (await commandCalls(redis, command)) < count; i++) await sleep(20);
+}
+
+/** Runs `fn` with an ioredis client connected to `server`, disconnected after. */
+export async function withRedis<T>(server: { host: string; port: number }, fn: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -96,6 +96,28 @@ describe('RBench language features', function () {
     await document.save();
   });
 
+  it('outlines, folds and formats a command group, and wraps a loose MULTI … EXEC in one', async () => {
+    const grouped = await open('### tx\ngroup   counter\nMULTI\nincr  c:__key__\nEXEC\nend\n');
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', grouped.uri);
+    const group = symbols[0].children.find((child) => child.name === 'counter');
+    assert.ok(group, JSON.stringify(symbols[0].children.map((child) => child.name)));
+    assert.equal(group.kind, vscode.SymbolKind.Struct);
+    const ranges = await vscode.commands.executeCommand<vscode.FoldingRange[]>('vscode.executeFoldingRangeProvider', grouped.uri);
+    assert.ok(ranges.some((range) => range.start === 1 && range.end === 5), JSON.stringify(ranges));
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', grouped.uri, { tabSize: 2, insertSpaces: true });
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(grouped.uri, edits);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.equal(grouped.getText(), '### tx\ngroup counter\n  MULTI\n  INCR c:__key__\n  EXEC\nend\n');
+
+    const loose = await open('### tx\nMULTI\nINCR c\nEXEC\n');
+    await waitFor('the MULTI diagnostic', () => vscode.languages.getDiagnostics(loose.uri).find((d) => d.source === 'rbench' && d.range.start.line === 1));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', loose.uri, new vscode.Range(1, 0, 1, 5), vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((action) => action.title === 'Put the transaction in a command group');
+    assert.ok(fix?.edit && (await vscode.workspace.applyEdit(fix.edit)), actions.map((action) => action.title).join(', '));
+    assert.equal(loose.getText(), '### tx\ngroup\n  MULTI\n  INCR c\n  EXEC\nend\n');
+  });
+
   it('offers a quick fix replacing `pipline` with `pipeline`, in plain text', async () => {
     const document = await open('### s\npipline 10\nGET k\n');
     const word = new vscode.Range(1, 0, 1, 7);

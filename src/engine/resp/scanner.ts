@@ -64,6 +64,13 @@ export type ErrorListener = (kind: string, text: string, replyIndex: number) => 
 export class ReplyScanner {
   /** Called for every top-level error reply; replyIndex counts replies completed earlier in the same scan() call. */
   onError: ErrorListener | undefined;
+  /** Called for every top-level null reply (`*-1`, `$-1`, `_`): a nil EXEC is an aborted transaction. */
+  onNull: ((replyIndex: number) => void) | undefined;
+  /**
+   * Also report an error one level inside a top-level array, as an error of that reply (the first one only):
+   * EXEC's reply holds the replies of the queued commands, and one of them may be an error.
+   */
+  nestedErrors = false;
 
   private state = State.Type;
   private lengthOf = LengthOf.Bulk;
@@ -83,6 +90,7 @@ export class ReplyScanner {
   private errorLength = 0;
   private errorBodyLeft = 0;
   private repliesThisScan = 0;
+  private nullPending = false;
 
   /** Forget any partial reply (after a reconnect). */
   reset(): void {
@@ -92,6 +100,7 @@ export class ReplyScanner {
     this.errorPending = false;
     this.errorLength = 0;
     this.errorBodyLeft = 0;
+    this.nullPending = false;
     this.bodyLeft = 0;
     this.afterCR = false;
   }
@@ -125,13 +134,16 @@ export class ReplyScanner {
             case 58: // : integer
             case 44: // , double
             case 35: // # boolean
-            case 95: // _ null
             case 40: // ( big number
               this.state = State.Line;
               break;
+            case 95: // _ null
+              this.state = State.Line;
+              if (this.depth === 0 && this.onNull) this.nullPending = true;
+              break;
             case 45: // - error
               this.state = State.Line;
-              if (this.depth === 0) this.startErrorCapture();
+              if (this.depth === 0 || this.capturesNested()) this.startErrorCapture();
               break;
             case 10:
             case 13:
@@ -258,6 +270,11 @@ export class ReplyScanner {
     throw new RespProtocolError(`aggregate length ${written} is over ${MAX_AGGREGATE_LENGTH} elements`);
   }
 
+  /** An error element directly inside a top-level array, when asked for, and none of that reply was kept yet. */
+  private capturesNested(): boolean {
+    return this.nestedErrors && this.depth === 1 && !this.errorPending;
+  }
+
   private startErrorCapture(): void {
     this.capturing = true;
     this.errorPending = true;
@@ -268,6 +285,7 @@ export class ReplyScanner {
     if (this.negative && (this.length !== 1 || this.digits !== 1)) this.failLength(`-${this.length}`);
     const length = this.negative ? -1 : this.length;
     this.state = State.Type;
+    if (length < 0 && this.depth === 0 && this.onNull) this.nullPending = true;
     switch (this.lengthOf) {
       case LengthOf.Bulk:
       case LengthOf.BulkError:
@@ -275,7 +293,7 @@ export class ReplyScanner {
           this.elementDone(); // null bulk string
           return;
         }
-        if (this.lengthOf === LengthOf.BulkError && this.depth === 0) {
+        if (this.lengthOf === LengthOf.BulkError && (this.depth === 0 || this.capturesNested())) {
           this.errorPending = true;
           this.errorLength = 0;
           this.errorBodyLeft = length;
@@ -326,6 +344,10 @@ export class ReplyScanner {
       this.depth = top;
       const frame = this.frames[top];
       if (frame !== Frame.Normal) return; // attribute or push: not an element of anything, not a reply
+    }
+    if (this.nullPending) {
+      this.nullPending = false;
+      this.onNull?.(this.repliesThisScan);
     }
     if (this.errorPending) {
       this.errorPending = false;

@@ -1,5 +1,6 @@
 // Completion for `.rbench` files: what may be written at the cursor, from the same tables the parser
 // and resolver read (settings, metrics, placeholders, suites, the Redis command table).
+import { insideGroup } from '../groups';
 import { rangeOf } from '../diagnostics';
 import { isSpace, tokenizeArgs, ENV_NAME, type ArgLex } from '../lexer';
 import { parseDocument, type CommandLine, type DocLine, type ScenarioDocument } from '../parser';
@@ -152,7 +153,11 @@ function lineItems(cursor: Cursor): CompletionItemData[] {
 function keywordItems(cursor: Cursor, range: Range, endsLine: boolean): CompletionItemData[] {
   const context = lineContext(cursor.doc, cursor.line.line);
   // A phase line may follow another phase: it starts the next one.
-  const allowed = SETTINGS.filter((info) => info.scopes.includes(context.scope) || (context.scope === 'phase' && (info.kind === 'phase' || info.kind === 'prefill')));
+  // Inside a group only commands and its `end` belong.
+  const inGroup = context.scope !== 'file' && insideGroup(context.section, cursor.line.line);
+  const allowed = inGroup
+    ? SETTINGS.filter((info) => info.kind === 'end')
+    : SETTINGS.filter((info) => info.scopes.includes(context.scope) || (context.scope === 'phase' && (info.kind === 'phase' || info.kind === 'prefill')));
   const settings = allowed.map((info): CompletionItemData => {
     const item: CompletionItemData = {
       label: info.name,

@@ -1,5 +1,6 @@
-// Folding ranges: one per scenario (header to its last non-blank line), one per phase, and one per
-// run of full-line comments.
+// Folding ranges: one per scenario (header to its last non-blank line), one per phase, one per command
+// group (`group` to `end`), and one per run of full-line comments.
+import { groupBlocks } from '../groups';
 import { parseDocument } from '../parser';
 import type { Range } from '../plan';
 import { blockRange, phaseBlocks } from './locate';
@@ -15,6 +16,7 @@ export function foldingRanges(text: string): FoldingRangeData[] {
   for (const scenario of doc.scenarios) {
     if (scenario.header) addBlock(blockRange(scenario.header.range, scenario.lines));
     for (const { line, lines } of phaseBlocks(scenario)) addBlock(blockRange(line.range, lines));
+    for (const group of groupBlocks(scenario.lines)) add(group.line.line, group.end.line);
   }
   let commentsFrom: number | undefined;
   doc.lines.forEach((line, index) => {

@@ -1,7 +1,8 @@
 // Formatting `.rbench` files: normalises layout without changing what a file means (the tests check
 // that the resolved plans are identical before and after, on the examples and on generated files).
 //
-// - lines start flush left and lose trailing whitespace;
+// - lines start flush left and lose trailing whitespace, except a command group's lines (between `group`
+//   and `end`), indented by two spaces;
 // - words of settings, commands, expectations and phases are separated by one space, except inside
 //   quotes, inside `{{…}}` / `${…}`, and anywhere after the first interpolation of a line (the
 //   substituted text may open a quote, which would make that whitespace part of a value);
@@ -12,6 +13,7 @@
 // - lines the parser could not classify are only trimmed.
 import type { ArgLex } from '../lexer';
 import { tokenizeArgs } from '../lexer';
+import { GROUP_INDENT } from '../groups';
 import { parseDocument, type DocLine } from '../parser';
 import type { TextEdit } from './types';
 
@@ -20,6 +22,7 @@ export function formatText(text: string): string {
   const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   const out: string[] = [];
   let blankPending = false;
+  let inGroup = false;
   for (const line of doc.lines) {
     if (line.kind === 'blank') {
       blankPending = out.length > 0;
@@ -27,7 +30,10 @@ export function formatText(text: string): string {
     }
     if (blankPending || (line.kind === 'header' && out.length > 0)) out.push('');
     blankPending = false;
-    out.push(formatLine(line));
+    const groupLine = line.kind === 'setting' ? line.setting.kind : undefined;
+    if (groupLine === 'end' || line.kind === 'header' || line.kind === 'phase') inGroup = false;
+    out.push((inGroup ? GROUP_INDENT : '') + formatLine(line));
+    if (groupLine === 'group') inGroup = true;
   }
   return out.length === 0 ? '' : out.join(eol) + eol;
 }

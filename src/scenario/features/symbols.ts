@@ -1,6 +1,7 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
 // file-level variables at the top.
 import { parseDocument, type DocLine, type ScenarioNode, type VariableLine } from '../parser';
+import { groupBlocks } from '../groups';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
 import type { SymbolData } from './types';
 
@@ -44,6 +45,11 @@ function scenarioSymbol(node: ScenarioNode): SymbolData {
       children: [],
     });
   }
+  // A group in a phase is the phase's child; one before any phase, the scenario's.
+  for (const group of groupSymbols(node.lines)) {
+    const phase = children.find((child) => (child.kind === 'phase' || child.kind === 'prefill') && child.range.start.line < group.range.start.line && child.range.end.line >= group.range.end.line);
+    (phase?.children ?? children).push(group);
+  }
   children.sort((a, b) => a.range.start.line - b.range.start.line);
   return {
     name: node.name,
@@ -53,4 +59,16 @@ function scenarioSymbol(node: ScenarioNode): SymbolData {
     selectionRange: node.nameRange,
     children,
   };
+}
+
+/** `group NAME` … `end` blocks: one symbol each, named as results name the unit. */
+function groupSymbols(lines: readonly DocLine[]): SymbolData[] {
+  return groupBlocks(lines).map(({ line, end, commands }) => ({
+    name: line.args[0]?.value || commands.join('+') || 'group',
+    detail: `${commands.includes('MULTI') ? 'transaction' : 'group'} of ${commands.length} command${commands.length === 1 ? '' : 's'}`,
+    kind: 'group',
+    range: { start: line.range.start, end: end.range.end },
+    selectionRange: line.keyword.range,
+    children: [],
+  }));
 }

@@ -47,7 +47,7 @@ export interface HoverData {
   range: Range;
 }
 
-export type SymbolKind = 'scenario' | 'phase' | 'prefill' | 'sweep' | 'variable';
+export type SymbolKind = 'scenario' | 'phase' | 'prefill' | 'sweep' | 'variable' | 'group';
 
 export interface SymbolData {
   name: string;

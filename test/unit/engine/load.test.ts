@@ -3,22 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { runLoad, LoadError } from '../../../src/engine';
 import type { LoadResult, LoadTick } from '../../../src/engine/types';
 import { freePort, startLocalServer } from '../../../src/redis/localServer';
-import { commandCalls, useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { loadRequest, mixTest, singleTest } from './plans';
-
-async function withRedis<T>(server: { host: string; port: number }, fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 function assertConsistent(result: LoadResult): void {
   const sum = result.commands.reduce((s, c) => s + c.requests, 0);

@@ -38,6 +38,7 @@ const TEMPLATES = [
   '80% get k', '20% SET k v', 'SET {{pfx}} a b', 'SET {{q}} a b"', 'SET {{ pfx }}:x "{{sp}}"', 'SET ${env:SPACED} x y', 'SET a"b c"d e',
   '@pfx=bench', '@n = 100', '@q = "', '@sp = a   b', '@v=${env:QUOTE}', '@e =',
   'phase a', 'phase b', 'prefill', 'prefill warm', 'phase x y',
+  'group', 'group tx', 'group a b', 'end', 'end x', 'MULTI', 'exec', 'DISCARD', 'WATCH k', 'group', 'end',
   '# comment', '#', 'SET k v # trailing comment', 'pipeline 4 #tag#1',
   'pipline 10', '{{n}} x', 'SET k "unterminated', 'GET {{', 'kEYS *', 'KEYS *',
 ];

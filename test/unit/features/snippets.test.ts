@@ -88,8 +88,11 @@ describe('snippets', () => {
     it(`"${name}" resolves with no diagnostics at its defaults`, () => {
       let text = expandSnippet(snippet.body.join('\n'));
       // A snippet of file-level lines (no header) goes above the scenarios: check it with one.
-      const fileLevel = !text.includes('###');
+      // A group snippet goes inside a scenario: check it in one.
+      const inScenario = text.startsWith('group');
+      const fileLevel = !text.includes('###') && !inScenario;
       if (fileLevel) text += '\n### check\nGET key\n';
+      if (inScenario) text = `### check\n${text}`;
       const resolved = checkText(text, { env: {} });
       assert.deepEqual(resolved.diagnostics.map((diagnostic) => `${diagnostic.range.start.line + 1}: ${diagnostic.message}`), [], text);
       assert.equal(resolved.scenarios.length, 1);

@@ -183,10 +183,11 @@ describe('hostile input', () => {
 
   it('reports every setting with a missing or wrong value at a position', () => {
     // Free-text settings accept any word; for them only a missing value is wrong.
-    const freeText = new Set(['name', 'path', 'pattern', 'prefill']);
+    // `prefill`, `group` and `end` are complete without a value (groups: test/unit/scenario/groups.test.ts).
+    const freeText = new Set(['name', 'path', 'pattern', 'prefill', 'group', 'end']);
     for (const setting of SETTINGS) {
       const scoped = (line: string) => (setting.scopes.includes('scenario') ? `### s\n${line}\nGET k` : `### s\nphase p\n${line}\nGET k`);
-      if (setting.kind !== 'prefill') {
+      if (!freeText.has(setting.kind) || setting.kind === 'name' || setting.kind === 'path' || setting.kind === 'pattern') {
         const missing = check(scoped(setting.name));
         assert.ok(missing.diagnostics.some((d) => d.severity === 'error'), `${setting.name} without a value`);
         assertPositioned(missing, scoped(setting.name));

@@ -19,8 +19,10 @@ describe('settings table', () => {
       const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
       const scope = setting.scopes.includes('scenario') ? 'scenario' : 'phase';
       // A client certificate needs its key; a rate search a duration; an expect needs no command; a phase line needs a command under it.
-      const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : '';
-      const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k` : `### s\nphase p\n${setting.example}\nGET k`;
+      // A group needs its `end`, an `end` its group.
+      const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : setting.name === 'end' ? 'group\nGET k\n' : '';
+      const after = setting.name === 'group' ? '\nend' : '';
+      const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k${after}` : `### s\nphase p\n${setting.example}\nGET k`;
       try {
         clean(text, { env });
       } catch (error) {
@@ -64,7 +66,7 @@ describe('TextMate grammar', () => {
 
   it('recognises every keyword of the settings table, and commands apart from settings', () => {
     for (const setting of SETTINGS) {
-      const expected = setting.kind === 'expect' ? 'expect-line' : setting.kind === 'phase' || setting.kind === 'prefill' ? 'phase-line' : 'setting-line';
+      const expected = setting.kind === 'expect' ? 'expect-line' : ['phase', 'prefill', 'group', 'end'].includes(setting.kind) ? 'phase-line' : 'setting-line';
       assert.equal(lineRule(setting.example), expected, setting.example);
     }
     assert.equal(lineRule('### name'), 'header');

@@ -1,5 +1,5 @@
 // MULTI/EXEC written as separate command lines run as separate tests and cannot form a transaction:
-// `check` says so, with the server's reply and a fix, until command groups land.
+// `check` says so, with the server's reply and the fix: a command group (test/unit/scenario/groups.test.ts).
 import assert from 'node:assert/strict';
 import { check } from './helpers';
 
@@ -19,7 +19,7 @@ describe('transactions on separate lines', () => {
     assert.match(found[0].message, /^`MULTI` cannot work on a line of its own: each command line is a test of its own.*"ERR MULTI calls can not be nested"/);
     assert.match(found[1].message, /"ERR EXEC without MULTI"/);
     assert.match(found[3].message, /"ERR DISCARD without MULTI"/);
-    assert.match(found[0].message, /not supported yet — for an atomic step use a Lua script, such as `EVAL "redis\.call\('SET', KEYS\[1\], ARGV\[1\]\) return redis\.call\('GET', KEYS\[1\]\)" 1 key:__key__ __value__`/);
+    assert.match(found[0].message, /Put the transaction in a command group, so that it is sent as one request unit: a `group` line, `MULTI`, the commands, `EXEC`, then `end`$/);
     assert.equal(resolved.diagnostics.length, found.length, 'SET itself is fine');
   });
 
