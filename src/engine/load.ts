@@ -8,6 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ConnectionOptions } from '../redis/types';
 import { checkConnectionCapacity } from './capacity';
+import { clusterPlan } from './cluster/plan';
+import { ClusterTracker } from './cluster/tracker';
+import { discoverTopology } from './cluster/topology';
 import { LoadError } from './errors';
 import { LatencyRecorder } from './histogram';
 import { summarize } from './summary';
@@ -83,7 +86,9 @@ function validate(request: LoadRequest): void {
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }
-  if (request.connection.cluster) problems.push('cluster targets are not supported by the load engine yet: point the scenario at one node');
+  if (request.connection.cluster && request.client === 'ioredis') {
+    problems.push('cluster targets run on the fast client only for now: use `client fast`');
+  }
   if (problems.length > 0) throw new LoadError(problems.join('; '));
 }
 
@@ -91,6 +96,8 @@ interface FineBucket {
   t: number;
   count: number;
   errors: number;
+  moved: number;
+  ask: number;
   spanMs: number;
   counts: ReturnType<LatencyRecorder['toSparse']>;
 }
@@ -99,6 +106,8 @@ interface PendingSecond {
   reports: number;
   count: number;
   errors: number;
+  moved: number;
+  ask: number;
   spanMs: number;
   recorder: LatencyRecorder;
 }
@@ -114,11 +123,15 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const threads = resolveThreads(plan);
   const ranges = splitConnections(plan.clients, threads);
   const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
+  const cluster = request.connection.cluster ? new ClusterTracker(request.connection, await discoverTopology(request.connection)) : undefined;
   const startedAt = new Date().toISOString();
   const loadStart = performance.now();
 
-  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult =>
-    assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
+  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult => {
+    const assembled = assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
+    if (cluster) assembled.cluster = cluster.result(parts.workers ?? [], assembled.durationMs, request.clusterDetected === true, commandResult);
+    return assembled;
+  };
   if (options.signal?.aborted) return result('cancelled', {});
 
   const configs: WorkerConfig[] = ranges.map((range, worker) => ({
@@ -141,6 +154,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
     stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     fineBucketMs: FINE_BUCKET_MS,
+    ...(cluster ? { cluster: clusterPlan(test, labels, cluster.topology, request.connection.replicaReads === true) } : {}),
   }));
   const script = workerScriptPath();
 
@@ -198,12 +212,14 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
 
     const mergeSecond = (second: SecondReport) => {
       let entry = pending.get(second.t);
-      if (!entry) pending.set(second.t, (entry = { reports: 0, count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+      if (!entry) pending.set(second.t, (entry = { reports: 0, count: 0, errors: 0, spanMs: 0, moved: 0, ask: 0, recorder: new LatencyRecorder() }));
       entry.reports++;
       entry.count += second.count;
       entry.errors += second.errors;
       entry.spanMs = Math.max(entry.spanMs, second.spanMs);
       entry.recorder.addSparse(second.histogram);
+      entry.moved += second.moved ?? 0;
+      entry.ask += second.ask ?? 0;
       return entry;
     };
 
@@ -218,8 +234,14 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
         maxUs: entry.recorder.maxValue(),
       };
       if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
+      if (cluster) {
+        second.moved = entry.moved;
+        second.ask = entry.ask;
+        // Slots moved: reload the layout for every worker (they already follow each MOVED on their own).
+        if (entry.moved > 0) cluster.refresh((topology) => workers.forEach((w) => w.postMessage({ type: 'topology', topology })));
+      }
       if (plan.durationMs === undefined && entry.spanMs < 999) {
-        fineBuckets.push({ t, count: entry.count, errors: entry.errors, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
+        fineBuckets.push({ t, count: entry.count, errors: entry.errors, moved: entry.moved, ask: entry.ask, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
       }
       timeline.push(second);
       return second;
@@ -362,13 +384,15 @@ interface AssemblyParts {
 function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): void {
   const limit = FINE_TIMELINE_LIMIT_MS / 1000;
   if (fine.length === 0 || !timeline.some((s) => s.t >= limit)) return;
-  const seconds = new Map<number, { count: number; errors: number; spanMs: number; recorder: LatencyRecorder }>();
+  const seconds = new Map<number, { count: number; errors: number; moved: number; ask: number; spanMs: number; recorder: LatencyRecorder }>();
   for (const bucket of fine) {
     const t = Math.floor(bucket.t + 1e-9);
     let second = seconds.get(t);
-    if (!second) seconds.set(t, (second = { count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+    if (!second) seconds.set(t, (second = { count: 0, errors: 0, moved: 0, ask: 0, spanMs: 0, recorder: new LatencyRecorder() }));
     second.count += bucket.count;
     second.errors += bucket.errors;
+    second.moved += bucket.moved;
+    second.ask += bucket.ask;
     second.spanMs += bucket.spanMs;
     second.recorder.addSparse(bucket.counts);
   }
@@ -379,12 +403,13 @@ function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): voi
     p50Us: s.recorder.valueAtPercentile(50),
     p99Us: s.recorder.valueAtPercentile(99),
     maxUs: s.recorder.maxValue(),
+    ...(timeline.some((b) => b.moved !== undefined) ? { moved: s.moved, ask: s.ask } : {}),
   }));
   const rest = timeline.filter((s) => s.t >= limit);
   timeline.splice(0, timeline.length, ...coarse, ...rest);
 }
 
-function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
+export function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
   const recorder = new LatencyRecorder();
   const errorsByKind: Record<string, number> = {};
   const errorExamples: Record<string, string> = {};

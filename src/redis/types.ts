@@ -16,6 +16,8 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   /** Cluster mode: the seed node is host:port; slots are discovered on connect. */
   cluster?: boolean;
+  /** Cluster mode: read-only commands go to replicas (READONLY connections). */
+  replicaReads?: boolean;
   /** Where the password came from (`environment variable REDIS_PASSWORD`), for error messages; never the password. */
   passwordSource?: string;
 }
