@@ -158,7 +158,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   }));
   const script = workerScriptPath();
 
-  return new Promise<LoadResult>((resolve, reject) => {
+  const loaded = new Promise<LoadResult>((resolve, reject) => {
     const workers = configs.map((config) => new Worker(script, { workerData: config }));
     const results: (WorkerResult | undefined)[] = workers.map(() => undefined);
     const exited = workers.map(() => false);
@@ -361,6 +361,11 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
       worker.on('error', (error) => workerFailed(`the engine worker crashed: ${error.stack ?? error.message}`, false));
     });
   });
+  if (!cluster) return loaded;
+  const done = await loaded;
+  // The slot ranges each master served at the end of the load (a reshard may have moved some).
+  if (done.cluster) await cluster.finalSlots(done.cluster);
+  return done;
 }
 
 interface AssemblyParts {

@@ -31,6 +31,24 @@ export class ClusterTracker {
     );
   }
 
+  /** Re-reads the layout once the load is over and sets each master's slot ranges from it (kept as they were if that fails). */
+  async finalSlots(result: ClusterResult): Promise<void> {
+    try {
+      this.topology = await discoverTopology(this.connection);
+    } catch {
+      return;
+    }
+    const index = new Map<string, number>(this.topology.nodes.map((n, i) => [`${n.host}:${n.port}`, i]));
+    for (const node of result.nodes) {
+      const i = index.get(node.node);
+      if (i === undefined) continue;
+      node.role = this.topology.nodes[i].role;
+      const slots = node.role === 'master' ? slotRanges(this.topology, i) : '';
+      if (slots) node.slots = slots;
+      else delete node.slots;
+    }
+  }
+
   /** Joins the workers' per-node figures by node; node totals add up to the load's total. */
   result(workers: WorkerResult[], durationMs: number, detected: boolean, summarize: Summarize): ClusterResult {
     const byNode = new Map<string, { role: NodeResult['role']; reports: LabelReport[]; moved: number; ask: number }>();
