@@ -79,6 +79,7 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
   }
   if (db !== 0) options.db = db;
   if (merged.cluster) options.cluster = true;
+  if (merged.replicaReads) options.replicaReads = true;
   return { options, display };
 }
 
@@ -125,6 +126,7 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
     passwordSecret: ownPassword ? target.passwordSecret : profile.passwordSecret,
     tls: target.tls ?? profileTls,
     cluster: target.cluster || profile.cluster === true,
+    ...(target.replicaReads || profile.replicaReads === true ? { replicaReads: true } : {}),
   };
 }
 

@@ -42,6 +42,8 @@ export interface ConnectionProfile {
     insecure?: boolean;
   };
   cluster?: boolean;
+  /** Cluster mode: read-only commands go to replicas. */
+  replicaReads?: boolean;
   /** Refuse scenarios that write (a shared or production server). */
   readOnly?: boolean;
 }

@@ -14,6 +14,7 @@ import { evaluateThresholds } from '../results/thresholds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
+import { deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
 
 export interface LoadPosition {
@@ -74,9 +75,17 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
 
   let control: Redis | undefined;
   let monitor: ServerMonitor | undefined;
+  let connection = context.connection;
+  let clusterDetected = false;
   try {
     control = await openControlConnection(context.connection);
     run.target.server = await readServerFacts(control);
+    // A cluster node the target did not declare: run in cluster mode and say it was detected (LoadResult.cluster.detected).
+    // The lead may call the multi-key slot check (src/scenario/clusterKeys.ts) here when `clusterDetected`.
+    if (!connection.cluster && run.target.server.mode === 'cluster') {
+      connection = { ...connection, cluster: true };
+      clusterDetected = true;
+    }
     monitor = new ServerMonitor(context.connection, {
       timeOrigin: started.getTime(),
       onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),
@@ -111,7 +120,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           let result: LoadResult;
           try {
             result = await runLoad(
-              { phase, test, connection: context.connection, client: plan.target.client },
+              { phase, test, connection, client: plan.target.client, ...(clusterDetected ? { clusterDetected } : {}) },
               { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
             );
           } catch (error) {
@@ -147,7 +156,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // After a stall the server may still be frozen: clean-up would only wait on it.
   if (plan.cleanup && control && status !== 'failed' && !stalled) {
     try {
-      run.cleanedUpKeys = await deleteKeysMatching(control, plan.cleanup);
+      run.cleanedUpKeys = connection.cluster ? await deleteClusterKeysMatching(connection, plan.cleanup) : await deleteKeysMatching(control, plan.cleanup);
     } catch (error) {
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }

@@ -98,6 +98,8 @@ export interface TargetPlan {
   db?: number;
   tls?: TlsPlan;
   cluster: boolean;
+  /** Cluster mode: read-only commands go to replicas (`replica-reads on`). */
+  replicaReads?: boolean;
   /** RESP protocol version; 3 sends HELLO 3 on connect. */
   resp: 2 | 3;
   client: ClientPath;
