@@ -86,9 +86,6 @@ function validate(request: LoadRequest): void {
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }
-  if (request.connection.cluster && request.client === 'ioredis') {
-    problems.push('cluster targets run on the fast client only for now: use `client fast`');
-  }
   if (problems.length > 0) throw new LoadError(problems.join('; '));
 }
 

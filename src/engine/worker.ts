@@ -20,8 +20,14 @@ async function main(): Promise<void> {
   if (config.cluster) {
     const plan = config.cluster;
     // Loaded only when used, like ioredis; one routing state shared by this thread's connections.
-    const { ClusterConnection } = await import('./cluster/clusterConnection');
-    factory = (index, load) => new ClusterConnection(index, load, (cluster ??= new ClusterState(plan, load.stats)));
+    const state = (load: WorkerLoad) => (cluster ??= new ClusterState(plan, load.stats));
+    if (config.client === 'ioredis') {
+      const { IoredisClusterConnection } = await import('./cluster/ioredisClusterConnection');
+      factory = (index, load) => new IoredisClusterConnection(index, load, state(load));
+    } else {
+      const { ClusterConnection } = await import('./cluster/clusterConnection');
+      factory = (index, load) => new ClusterConnection(index, load, state(load));
+    }
   }
   const load = new WorkerLoad(config, (message: WorkerToMain) => port.postMessage(message), factory);
   load.cluster = cluster;

@@ -132,11 +132,12 @@ export async function startCluster(masters = 3, replicasPerMaster = 1): Promise<
       }
       return result;
     };
-    // Replicas must have synced before a test reads from them.
+    // Replicas must have synced before a test reads from them. CLUSTER SLOTS (what ioredis reads) leaves out
+    // replicas at replication offset 0, so every master replicates one write (FLUSHALL) first.
+    for (const port of (await roles()).masters) await client(port).flushall();
     for (let i = 0; i < STATE_TRIES; i++) {
-      const { replicas } = await roles();
-      const synced = await Promise.all(replicas.map(async (p) => ((await client(p).info('replication')) as string).includes('master_link_status:up')));
-      if (replicas.length === masters * replicasPerMaster && synced.every(Boolean)) break;
+      const ranges = (await client(nodes[0].port).cluster('SLOTS')) as unknown[][];
+      if (ranges.length > 0 && ranges.every((range) => range.length - 3 === replicasPerMaster)) break;
       await sleep(50);
     }
     return { nodes, url: `redis://127.0.0.1:${nodes[0].port}`, client, roles, stop };

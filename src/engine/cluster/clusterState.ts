@@ -97,7 +97,8 @@ export class ClusterState {
 
   report(): WorkerClusterReport {
     return {
-      nodes: this.nodes.map((n) => ({ node: `${n.host}:${n.port}`, role: n.role, report: n.stats.report(), moved: n.moved, ask: n.ask })),
+      // Replicas nothing was sent to (replica reads off) are left out; a master is always shown, even idle.
+      nodes: this.nodes.filter((n) => n.role === 'master' || n.stats.requests > 0 || n.moved + n.ask > 0).map((n) => ({ node: `${n.host}:${n.port}`, role: n.role, report: n.stats.report(), moved: n.moved, ask: n.ask })),
       moved: this.moved,
       ask: this.ask,
     };

@@ -129,6 +129,35 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     assertNodesAddUp(result);
   });
 
+  it('runs the ioredis path with ioredis Cluster: per-node counts match each node, reads on replicas', async () => {
+    const result = await runLoad(
+      loadRequest(seedOf(cluster()), {
+        client: 'ioredis',
+        test: mixTest([
+          [1, 'GET key:__key__'],
+          [1, 'SET key:__key__ __value__'],
+        ]),
+        load: { clients: 3, pipeline: 4, requests: 6000 },
+        keys: { space: 5000 },
+        connection: { cluster: true, replicaReads: true },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+    const { masters, replicas } = await cluster().roles();
+    for (const port of masters) {
+      const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${port}`)!;
+      assert.ok(node.total.requests > 300, `master ${port}: ${node.total.requests}`);
+      assert.equal(node.total.requests, await commandCalls(cluster().client(port), 'set'), `master ${port} served the writes`);
+    }
+    for (const port of replicas) {
+      const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${port}`);
+      assert.ok(node, `replica ${port} is in the breakdown`);
+      assert.equal(node.total.requests, await commandCalls(cluster().client(port), 'get'), `replica ${port} served the reads`);
+    }
+    assertNodesAddUp(result);
+  });
+
   it('survives a `redis-cli --cluster reshard` during a run: MOVED followed and counted, no errors', async function () {
     const c = cluster();
     const { masters } = await c.roles();
