@@ -1,9 +1,11 @@
-// What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to).
+// What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to) and INFO sampling.
 import { slotOf } from '../engine/cluster/slot';
 import { discoverTopology } from '../engine/cluster/topology';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { closeControlConnection, openControlConnection } from '../redis/control';
+import type { MonitorOptions } from '../redis/monitor';
 import type { ConnectionOptions } from '../redis/types';
+import { ClusterMonitor } from './clusterMonitor';
 
 /** Keys grouped by hash slot: one UNLINK per slot. */
 export function keysBySlot(keys: string[]): string[][] {
@@ -30,4 +32,10 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
     }
   }
   return deleted;
+}
+
+/** An INFO monitor over every master of the cluster. */
+export async function clusterMonitor(connection: ConnectionOptions, options: MonitorOptions): Promise<ClusterMonitor> {
+  const topology = await discoverTopology(connection);
+  return new ClusterMonitor(connection, topology.nodes.filter((n) => n.role === 'master'), options);
 }

@@ -14,7 +14,8 @@ import { evaluateThresholds } from '../results/thresholds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
-import { deleteClusterKeysMatching } from './clusterNodes';
+import type { ClusterMonitor } from './clusterMonitor';
+import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
 
 export interface LoadPosition {
@@ -74,7 +75,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   };
 
   let control: Redis | undefined;
-  let monitor: ServerMonitor | undefined;
+  let monitor: ServerMonitor | ClusterMonitor | undefined;
   let connection = context.connection;
   let clusterDetected = false;
   try {
@@ -86,10 +87,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       connection = { ...connection, cluster: true };
       clusterDetected = true;
     }
-    monitor = new ServerMonitor(context.connection, {
-      timeOrigin: started.getTime(),
-      onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),
-    });
+    const monitorOptions = { timeOrigin: started.getTime(), onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }) };
+    monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(context.connection, monitorOptions);
     await monitor.open();
     run.server.before = await monitor.sampleNow();
     await monitor.start(1000);
@@ -171,7 +170,7 @@ async function finish(
   status: RunStatus,
   error: string | undefined,
   control: Redis | undefined,
-  monitor: ServerMonitor | undefined,
+  monitor: ServerMonitor | ClusterMonitor | undefined,
   stalled = false,
 ): Promise<RunFile> {
   if (monitor) {
