@@ -115,15 +115,7 @@ export class ClusterConnection extends BudgetedConnection {
   }
 
   protected override sendNextBatch(now: number): void {
-    if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
-      this.drain();
-      return;
-    }
-    if (this.remaining === 0) {
-      this.finishIfDone();
-      return;
-    }
-    this.dispatch(this.takeBudget(), now);
+    if (this.mayBuildBatch(now)) this.dispatch(this.takeBudget(), now);
   }
 
   protected override requestsInFlight(): number {

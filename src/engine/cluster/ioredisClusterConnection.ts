@@ -107,15 +107,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   protected override sendNextBatch(): void {
     const now = performance.now();
-    if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
-      this.drain();
-      return;
-    }
-    if (this.remaining === 0) {
-      this.finishIfDone();
-      return;
-    }
-    this.sendBatch(this.takeBudget(), now, true);
+    if (this.mayBuildBatch(now)) this.sendBatch(this.takeBudget(), now, true);
   }
 
   /** The node serving `slot` in ioredis's slot map (the replica this connection reads from, for replica reads). */
