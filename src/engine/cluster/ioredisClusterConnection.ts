@@ -1,7 +1,6 @@
 // The ioredis path against a Redis Cluster: ioredis's own `Cluster` client, as an application would use it.
-// ioredis routes each request and follows MOVED/ASK itself; requests are sent one by one, with
-// auto-pipelining (ioredis groups them per node) unless reads go to replicas, since an ioredis cluster
-// pipeline must stay on one node.
+// ioredis routes each request and follows MOVED/ASK itself; requests are sent one by one (a batch of
+// `pipeline` back to back), since an ioredis cluster pipeline must stay on one node.
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
@@ -41,8 +40,9 @@ export class IoredisClusterConnection extends BudgetedConnection {
       redisOptions: { username: options.username, password: options.password, tls: options.tls, connectTimeout: options.connectTimeoutMs },
       // Replica reads: always the same replica of a slot for this connection, so each reply's node is known.
       scaleReads: this.cluster.plan.replicaReads ? (nodes: unknown[]) => (nodes.length > 1 ? nodes[1 + (spread % (nodes.length - 1))] : nodes[0]) : 'master',
-      // ioredis sends an auto-pipeline to the slot's master whatever scaleReads says: off for replica reads.
-      enableAutoPipelining: !this.cluster.plan.replicaReads,
+      // Off, as ioredis has it by default: its auto-pipelines go to the slot's master whatever scaleReads
+      // says, and fail while slots move ("All keys in the pipeline should belong to the same slots allocation group").
+      enableAutoPipelining: false,
       lazyConnect: true,
       maxRedirections: 16,
       retryDelayOnMoved: 0,
