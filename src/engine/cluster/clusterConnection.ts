@@ -74,6 +74,8 @@ export class ClusterConnection extends BudgetedConnection {
   /** Requests of the load sent or waiting, not yet answered. */
   private pending = 0;
   private readonly bounds = new Int32Array(2);
+  /** Per node index: the requests of the batch being dispatched. */
+  private readonly groups: Pending[][] = [];
   private closed = false;
 
   constructor(
@@ -138,7 +140,10 @@ export class ClusterConnection extends BudgetedConnection {
     const buffer = this.builder.buffer;
     const plan = this.cluster.plan;
     const measured = this.load.measuring;
-    const groups = new Map<number, Pending[]>();
+    // One copy of the batch (the builder rewrites its buffer next time); each request keeps a view of it
+    // for a resend after MOVED/ASK.
+    const bytes = Buffer.from(buffer.subarray(0, length));
+    const groups = this.groups;
     let at = 0;
     for (let i = 0; i < count; i++) {
       const label = this.builder.labels[i];
@@ -146,15 +151,19 @@ export class ClusterConnection extends BudgetedConnection {
       const keyed = buffer[at] === 0x2a && this.bounds[0] >= 0;
       const slot = keyed ? slotOfBytes(buffer, this.bounds[0], this.bounds[1]) : -1;
       const node = keyed ? this.cluster.route(slot, plan.readOnly[label], this.index) : this.cluster.anyMaster(this.index + i);
-      const entry: Pending = { bytes: Buffer.from(buffer.subarray(at, end)), label, slot, start, measured, redirects: 0, internal: false };
-      let group = groups.get(node);
-      if (!group) groups.set(node, (group = []));
-      group.push(entry);
+      const entry: Pending = { bytes: bytes.subarray(at, end), label, slot, start, measured, redirects: 0, internal: false };
+      while (groups.length <= node) groups.push([]);
+      groups[node].push(entry);
       at = end;
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} request bytes`);
     this.pending += count;
-    for (const [node, entries] of groups) this.send(this.link(node), entries);
+    for (let node = 0; node < groups.length; node++) {
+      const entries = groups[node];
+      if (entries.length === 0) continue;
+      groups[node] = [];
+      this.send(this.link(node), entries);
+    }
   }
 
   private link(node: number): NodeLink {

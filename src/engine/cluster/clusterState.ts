@@ -24,6 +24,8 @@ export class ClusterState {
   private readonly byAddress = new Map<string, number>();
   moved = 0;
   ask = 0;
+  /** Indexes of the masters (rebuilt when the nodes change). */
+  private masters: number[] = [];
 
   constructor(
     readonly plan: ClusterPlan,
@@ -34,6 +36,7 @@ export class ClusterState {
 
   /** Takes a freshly read layout: slot owners and replicas replaced, nodes kept (their figures too). */
   apply(topology: ClusterTopology): void {
+    this.masters = [];
     const indexes = topology.nodes.map((n) => this.node(n.host, n.port, n.role));
     this.replicas = new Map();
     topology.nodes.forEach((n, i) => {
@@ -52,9 +55,11 @@ export class ClusterState {
       const stats = new LabelStats();
       this.stats.nodes.push(stats);
       index = this.nodes.push({ index: this.nodes.length, host, port, role, stats, moved: 0, ask: 0 }) - 1;
+      this.masters = [];
       this.byAddress.set(key, index);
-    } else {
+    } else if (this.nodes[index].role !== role) {
       this.nodes[index].role = role;
+      this.masters = [];
     }
     return index;
   }
@@ -69,8 +74,8 @@ export class ClusterState {
 
   /** Masters, for requests with no key (spread over them by `spread`). */
   anyMaster(spread: number): number {
-    const masters = this.nodes.filter((n) => n.role === 'master');
-    return masters.length > 0 ? masters[spread % masters.length].index : 0;
+    if (this.masters.length === 0) this.masters = this.nodes.filter((n) => n.role === 'master').map((n) => n.index);
+    return this.masters.length > 0 ? this.masters[spread % this.masters.length] : 0;
   }
 
   /** A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named. Returns that node. */

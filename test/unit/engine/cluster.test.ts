@@ -68,12 +68,13 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     for (const size of sizes) assert.ok(size > 2000, `keys per master ${sizes.join(', ')}`);
   });
 
-  it('runs MSET with a shared hash tag in one slot, and a mix in open loop', async () => {
+  it('runs MSET with a shared hash tag in one slot, and a mix with a keyless command in open loop', async () => {
     const result = await runLoad(
       loadRequest(seedOf(cluster()), {
         test: mixTest([
           [1, 'MSET {user}:a:__key__ __value__ {user}:b:__key__ __value__'],
           [1, 'GET key:__key__'],
+          [1, 'PING'],
         ]),
         load: { clients: 3, pipeline: 4, requests: 3000, rate: 3000 },
         connection: { cluster: true },
@@ -89,6 +90,12 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     assert.deepEqual(
       msetCalls.filter((c) => c > 0),
       [mset.requests],
+    );
+    // PING has no key: spread over the masters.
+    const pings = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'ping')));
+    assert.ok(
+      pings.every((calls) => calls > 100),
+      `PING per master: ${pings.join(', ')}`,
     );
     assertNodesAddUp(result);
   });
