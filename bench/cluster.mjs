@@ -19,10 +19,18 @@ const { values } = parseArgs({
 const pairs = Number(values.pairs);
 
 const configs = [
-  { name: 'SET P1 c50', command: 'SET key:__key__ __value__', clients: 50, pipeline: 1 },
-  { name: 'SET P16 c50', command: 'SET key:__key__ __value__', clients: 50, pipeline: 16 },
-  { name: 'GET P16 c50', command: 'GET key:__key__', clients: 50, pipeline: 16 },
+  { name: 'SET P1 c50', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 1 },
+  { name: 'SET P16 c50', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 16 },
+  { name: 'GET P16 c50', test: 'get', command: 'GET key:__key__', clients: 50, pipeline: 16 },
 ];
+
+/** The peer for reference: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
+function redisBenchmarkCluster(port, c, requests) {
+  const args = ['--cluster', '-h', '127.0.0.1', '-p', String(port), '-t', c.test, '-n', String(requests), '-c', String(c.clients), '-P', String(c.pipeline), '-d', '3', '-r', '100000', '--csv'];
+  const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
+  const line = result.stdout.trim().split('\n').find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
+  return line ? Number(JSON.parse(`[${line}]`)[1]) : NaN;
+}
 
 const portFree = (port) =>
   new Promise((resolve) => {
@@ -78,21 +86,23 @@ ensureBuilt();
 const single = await startServer();
 const cluster = await startCluster(3);
 console.log(`one redis-server on ${single.port}; a 3-master cluster seeded at ${cluster.port}; ${pairs} pairs, ${values.seconds} s each, client path ${values.client}\n`);
-console.log('configuration        one node     cluster   ratio (median of pairs)   cluster per node (last run)');
+console.log('configuration        one node     cluster   ratio (median of pairs)   cluster per node (last run)   redis-benchmark --cluster');
 try {
   for (const c of configs) {
     const one = [];
     const many = [];
+    const peer = [];
     let split = '';
     for (let i = 0; i < pairs; i++) {
       one.push(run(single.port, c, false).total.opsPerSec);
       const load = run(cluster.port, c, true);
       many.push(load.total.opsPerSec);
       split = load.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
+      peer.push(redisBenchmarkCluster(cluster.port, c, Math.max(10_000, Math.round(load.total.requests))));
     }
     const ratios = many.map((m, i) => m / one[i]);
     console.log(
-      `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${split}`,
+      `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${split.padEnd(26)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(10)}/s`,
     );
   }
 } finally {

@@ -105,7 +105,8 @@ export class ClusterConnection extends BudgetedConnection {
 
   override sendScheduled(intended: number): number {
     const count = this.takeBudget();
-    this.dispatch(count, intended);
+    this.route(count, intended);
+    this.flush();
     return count;
   }
 
@@ -116,8 +117,19 @@ export class ClusterConnection extends BudgetedConnection {
     this.finish();
   }
 
+  /**
+   * Closed loop: one pipeline per master, so a batch holds `pipeline` requests per master (as much as the
+   * budget allows); they spread over the masters by slot, about `pipeline` each, and the next batch goes
+   * when all are answered.
+   */
   protected override sendNextBatch(now: number): void {
-    if (this.mayBuildBatch(now)) this.dispatch(this.takeBudget(), now);
+    if (!this.mayBuildBatch(now)) return;
+    for (let part = 0, parts = Math.max(1, this.cluster.masterCount); part < parts; part++) {
+      const count = this.takeBudget();
+      if (count === 0) break;
+      this.route(count, now);
+    }
+    this.flush();
   }
 
   protected override requestsInFlight(): number {
@@ -134,8 +146,8 @@ export class ClusterConnection extends BudgetedConnection {
     }
   }
 
-  /** Builds `count` requests, routes each by its key's slot and writes each node's share at once. */
-  private dispatch(count: number, start: number): void {
+  /** Builds `count` requests and routes each by its key's slot into its node's group (sent by flush). */
+  private route(count: number, start: number): void {
     const length = this.builder.build(count);
     const buffer = this.builder.buffer;
     const plan = this.cluster.plan;
@@ -158,6 +170,11 @@ export class ClusterConnection extends BudgetedConnection {
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} request bytes`);
     this.pending += count;
+  }
+
+  /** Writes each node's group at once. */
+  private flush(): void {
+    const groups = this.groups;
     for (let node = 0; node < groups.length; node++) {
       const entries = groups[node];
       if (entries.length === 0) continue;

@@ -74,8 +74,17 @@ export class ClusterState {
 
   /** Masters, for requests with no key (spread over them by `spread`). */
   anyMaster(spread: number): number {
+    const masters = this.masterIndexes();
+    return masters.length > 0 ? masters[spread % masters.length] : 0;
+  }
+
+  get masterCount(): number {
+    return this.masterIndexes().length;
+  }
+
+  private masterIndexes(): number[] {
     if (this.masters.length === 0) this.masters = this.nodes.filter((n) => n.role === 'master').map((n) => n.index);
-    return this.masters.length > 0 ? this.masters[spread % this.masters.length] : 0;
+    return this.masters;
   }
 
   /** A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named. Returns that node. */
