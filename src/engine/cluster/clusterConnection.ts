@@ -25,7 +25,10 @@ const READONLY = encodeRespCommand(['READONLY']);
 
 /** One request in flight (or waiting for its node's socket). `internal`: ASKING/READONLY, not a request of the load. */
 interface Pending {
+  /** The request is bytes[from … to): a copy of its batch (or a constant), shared by the batch's requests. */
   bytes: Buffer;
+  from: number;
+  to: number;
   label: number;
   slot: number;
   /** When its latency counts from: the first send (closed loop) or the intended time (open loop). */
@@ -163,7 +166,7 @@ export class ClusterConnection extends BudgetedConnection {
       const keyed = buffer[at] === 0x2a && this.bounds[0] >= 0;
       const slot = keyed ? slotOfBytes(buffer, this.bounds[0], this.bounds[1]) : -1;
       const node = keyed ? this.cluster.route(slot, plan.readOnly[label], this.index) : this.cluster.anyMaster(this.index + i);
-      const entry: Pending = { bytes: bytes.subarray(at, end), label, slot, start, measured, redirects: 0, internal: false };
+      const entry: Pending = { bytes, from: at, to: end, label, slot, start, measured, redirects: 0, internal: false };
       while (groups.length <= node) groups.push([]);
       groups[node].push(entry);
       at = end;
@@ -201,11 +204,16 @@ export class ClusterConnection extends BudgetedConnection {
       return;
     }
     for (const entry of entries) link.inFlight.push(entry);
-    link.socket!.write(entries.length === 1 ? entries[0].bytes : Buffer.concat(entries.map((e) => e.bytes)));
+    let length = 0;
+    for (const entry of entries) length += entry.to - entry.from;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const entry of entries) at += entry.bytes.copy(out, at, entry.from, entry.to);
+    link.socket!.write(out);
   }
 
   private internal(bytes: Buffer): Pending {
-    return { bytes, label: 0, slot: -1, start: 0, measured: false, redirects: 0, internal: true };
+    return { bytes, from: 0, to: bytes.length, label: 0, slot: -1, start: 0, measured: false, redirects: 0, internal: true };
   }
 
   private attach(link: NodeLink, connection: RawConnection): void {
