@@ -9,10 +9,11 @@ import { BatchBuilder } from '../batch';
 import { openSocket, type RawConnection } from '../connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { encodeRespCommand } from '../resp/encode';
-import { errorKind, ReplyScanner } from '../resp/scanner';
+import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
+import { NodeLink, type Pending } from './nodeLink';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
 
@@ -22,54 +23,6 @@ const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
 const ASKING = encodeRespCommand(['ASKING']);
 const READONLY = encodeRespCommand(['READONLY']);
-
-/** One request in flight (or waiting for its node's socket). `internal`: ASKING/READONLY, not a request of the load. */
-interface Pending {
-  /** The request is bytes[from … to): a copy of its batch (or a constant), shared by the batch's requests. */
-  bytes: Buffer;
-  from: number;
-  to: number;
-  label: number;
-  slot: number;
-  /** When its latency counts from: the first send (closed loop) or the intended time (open loop). */
-  start: number;
-  measured: boolean;
-  redirects: number;
-  internal: boolean;
-}
-
-class NodeLink {
-  socket: Socket | undefined;
-  up = false;
-  connecting = false;
-  readonly scanner = new ReplyScanner();
-  /** Sent, oldest first. */
-  readonly inFlight: Pending[] = [];
-  inFlightHead = 0;
-  /** Routed here while the socket is not up; sent once it is. */
-  waiting: Pending[] = [];
-  /** Error replies of the current scan: reply index → text. */
-  readonly errors = new Map<number, string>();
-  reconnectAttempt = 0;
-  timer: NodeJS.Timeout | undefined;
-
-  constructor(readonly node: number) {
-    this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);
-  }
-
-  take(): Pending {
-    const entry = this.inFlight[this.inFlightHead++];
-    if (this.inFlightHead > 1024 && this.inFlightHead * 2 > this.inFlight.length) {
-      this.inFlight.splice(0, this.inFlightHead);
-      this.inFlightHead = 0;
-    }
-    return entry;
-  }
-
-  get sent(): number {
-    return this.inFlight.length - this.inFlightHead;
-  }
-}
 
 export class ClusterConnection extends BudgetedConnection {
   private readonly builder: BatchBuilder;
