@@ -21,7 +21,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private readonly requests: IoredisRequests;
   private inFlight = 0;
   /** Start of each request in flight with its label, for the wait of timed-out ones. */
-  private readonly starts = new Set<{ start: number; label: number }>();
+  private readonly starts = new Set<{ start: number; label: number; slot: number; read: boolean }>();
 
   constructor(
     index: number,
@@ -95,9 +95,15 @@ export class IoredisClusterConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.load.measuring) {
       const now = performance.now();
-      for (const { start, label } of this.starts) {
+      for (const { start, label, slot, read } of this.starts) {
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - start) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, 1, kind, text ?? kind, waited);
+        // The node's share too, so node totals still add up to the load's.
+        const node = this.cluster.nodes[slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read)].stats;
+        if (waited !== undefined) node.recorder.record(waited, 1);
+        node.requests++;
+        node.unanswered++;
+        node.addError(kind, text ?? kind, 1);
       }
     }
     this.starts.clear();
@@ -130,7 +136,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const keyAt = plan.keyArguments[label] - 1;
       const key = keyAt >= 0 ? args[keyAt] : undefined;
       const slot = key === undefined ? -1 : typeof key === 'string' ? slotOf(key) : slotOfBytes(key, 0, key.length);
-      const entry = { start, label };
+      const entry = { start, label, slot, read: plan.readOnly[label] };
       this.starts.add(entry);
       // Lower case: ioredis looks the name up in its command table (case-sensitive) to see that it only reads.
       client.call(command.name.toLowerCase(), args, (error) => {
