@@ -209,3 +209,35 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     });
   }
 });
+
+describe('runLoad against a Redis Cluster with a frozen master', function () {
+  this.timeout(60_000);
+  const cluster = useCluster(3, 0);
+
+  it('ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up', async () => {
+    const c = cluster();
+    const frozen = c.nodes[1];
+    const running = runLoad(
+      loadRequest(seedOf(c), {
+        test: singleTest('SET key:__key__ __value__'),
+        load: { clients: 4, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+        keys: { space: 10_000 },
+        connection: { cluster: true },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    frozen.process.kill('SIGSTOP');
+    let result: LoadResult;
+    try {
+      result = await running;
+    } finally {
+      frozen.process.kill('SIGCONT');
+    }
+    assert.equal(result.windowKind, 'first-send-to-stall');
+    assert.equal(result.status, 'complete-with-errors');
+    const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${frozen.port}`)!;
+    assert.ok((node.total.errorsByKind.TIMEOUT ?? 0) > 0, JSON.stringify(node.total.errorsByKind));
+    assert.equal(node.total.errors, result.total.errors, 'only the frozen node has errors');
+    assertNodesAddUp(result);
+  });
+});
