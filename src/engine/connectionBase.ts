@@ -88,6 +88,19 @@ export abstract class BudgetedConnection implements LoadConnection {
   /** Closes the socket or client for good. */
   protected abstract close(): void;
 
+  /** Closed loop: whether another batch may go out now; if not, drains or finishes as the load requires. */
+  protected mayBuildBatch(now: number): boolean {
+    if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
+      this.drain();
+      return false;
+    }
+    if (this.remaining === 0) {
+      this.finishIfDone();
+      return false;
+    }
+    return true;
+  }
+
   /** Size of the next batch; taken from the budget when measuring. */
   protected takeBudget(): number {
     const count = Math.min(this.load.config.pipeline, this.remaining);

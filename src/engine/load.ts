@@ -8,6 +8,10 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ConnectionOptions } from '../redis/types';
 import { checkConnectionCapacity } from './capacity';
+import { clusterPlan } from './cluster/plan';
+import { ClusterTracker } from './cluster/tracker';
+import { discoverTopology } from './cluster/topology';
+import { GROUP_ON_CLUSTER } from '../scenario/clusterKeys';
 import { LoadError } from './errors';
 import { LatencyRecorder } from './histogram';
 import { summarize } from './summary';
@@ -82,10 +86,10 @@ function validate(request: LoadRequest): void {
   if (load.rate !== undefined && !(load.rate > 0)) problems.push(`rate must be > 0 (got ${load.rate})`);
   if (request.test.commands.length === 0) problems.push(`test ${request.test.name} has no command`);
   if (!(request.phase.keys.space >= 1)) problems.push(`the key space must be ≥ 1 (got ${request.phase.keys.space})`);
+  if (request.connection.cluster && request.test.group) problems.push(`group ${request.test.name}: ${GROUP_ON_CLUSTER}`);
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }
-  if (request.connection.cluster) problems.push('cluster targets are not supported by the load engine yet: point the scenario at one node');
   if (problems.length > 0) throw new LoadError(problems.join('; '));
 }
 
@@ -93,6 +97,8 @@ interface FineBucket {
   t: number;
   count: number;
   errors: number;
+  moved: number;
+  ask: number;
   spanMs: number;
   counts: ReturnType<LatencyRecorder['toSparse']>;
 }
@@ -101,6 +107,8 @@ interface PendingSecond {
   reports: number;
   count: number;
   errors: number;
+  moved: number;
+  ask: number;
   spanMs: number;
   recorder: LatencyRecorder;
 }
@@ -115,11 +123,15 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const threads = resolveThreads(plan);
   const ranges = splitConnections(plan.clients, threads);
   const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
+  const cluster = request.connection.cluster ? new ClusterTracker(request.connection, await discoverTopology(request.connection)) : undefined;
   const startedAt = new Date().toISOString();
   const loadStart = performance.now();
 
-  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult =>
-    assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
+  const result = (status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult => {
+    const assembled = assembleResult(request, { status, startedAt, seed, threads, labels, ...parts });
+    if (cluster) assembled.cluster = cluster.result(parts.workers ?? [], assembled.durationMs, request.clusterDetected === true, commandResult);
+    return assembled;
+  };
   if (options.signal?.aborted) return result('cancelled', {});
 
   const configs: WorkerConfig[] = ranges.map((range, worker) => ({
@@ -142,10 +154,11 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
     stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     fineBucketMs: FINE_BUCKET_MS,
+    ...(cluster ? { cluster: clusterPlan(test, labels, cluster.topology, request.connection.replicaReads === true) } : {}),
   }));
   const script = workerScriptPath();
 
-  return new Promise<LoadResult>((resolve, reject) => {
+  const loaded = new Promise<LoadResult>((resolve, reject) => {
     const workers = configs.map((config) => new Worker(script, { workerData: config }));
     const results: (WorkerResult | undefined)[] = workers.map(() => undefined);
     const exited = workers.map(() => false);
@@ -199,12 +212,14 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
 
     const mergeSecond = (second: SecondReport) => {
       let entry = pending.get(second.t);
-      if (!entry) pending.set(second.t, (entry = { reports: 0, count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+      if (!entry) pending.set(second.t, (entry = { reports: 0, count: 0, errors: 0, spanMs: 0, moved: 0, ask: 0, recorder: new LatencyRecorder() }));
       entry.reports++;
       entry.count += second.count;
       entry.errors += second.errors;
       entry.spanMs = Math.max(entry.spanMs, second.spanMs);
       entry.recorder.addSparse(second.histogram);
+      entry.moved += second.moved ?? 0;
+      entry.ask += second.ask ?? 0;
       return entry;
     };
 
@@ -219,8 +234,14 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
         maxUs: entry.recorder.maxValue(),
       };
       if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
+      if (cluster) {
+        second.moved = entry.moved;
+        second.ask = entry.ask;
+        // Slots moved: reload the layout for every worker (they already follow each MOVED on their own).
+        if (entry.moved > 0) cluster.refresh((topology) => workers.forEach((w) => w.postMessage({ type: 'topology', topology })));
+      }
       if (plan.durationMs === undefined && entry.spanMs < 999) {
-        fineBuckets.push({ t, count: entry.count, errors: entry.errors, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
+        fineBuckets.push({ t, count: entry.count, errors: entry.errors, moved: entry.moved, ask: entry.ask, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
       }
       timeline.push(second);
       return second;
@@ -340,6 +361,11 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
       worker.on('error', (error) => workerFailed(`the engine worker crashed: ${error.stack ?? error.message}`, false));
     });
   });
+  if (!cluster) return loaded;
+  const done = await loaded;
+  // The slot ranges each master served at the end of the load (a reshard may have moved some).
+  if (done.cluster) await cluster.finalSlots(done.cluster);
+  return done;
 }
 
 /**
@@ -376,13 +402,15 @@ interface AssemblyParts {
 function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): void {
   const limit = FINE_TIMELINE_LIMIT_MS / 1000;
   if (fine.length === 0 || !timeline.some((s) => s.t >= limit)) return;
-  const seconds = new Map<number, { count: number; errors: number; spanMs: number; recorder: LatencyRecorder }>();
+  const seconds = new Map<number, { count: number; errors: number; moved: number; ask: number; spanMs: number; recorder: LatencyRecorder }>();
   for (const bucket of fine) {
     const t = Math.floor(bucket.t + 1e-9);
     let second = seconds.get(t);
-    if (!second) seconds.set(t, (second = { count: 0, errors: 0, spanMs: 0, recorder: new LatencyRecorder() }));
+    if (!second) seconds.set(t, (second = { count: 0, errors: 0, moved: 0, ask: 0, spanMs: 0, recorder: new LatencyRecorder() }));
     second.count += bucket.count;
     second.errors += bucket.errors;
+    second.moved += bucket.moved;
+    second.ask += bucket.ask;
     second.spanMs += bucket.spanMs;
     second.recorder.addSparse(bucket.counts);
   }
@@ -393,12 +421,13 @@ function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): voi
     p50Us: s.recorder.valueAtPercentile(50),
     p99Us: s.recorder.valueAtPercentile(99),
     maxUs: s.recorder.maxValue(),
+    ...(timeline.some((b) => b.moved !== undefined) ? { moved: s.moved, ask: s.ask } : {}),
   }));
   const rest = timeline.filter((s) => s.t >= limit);
   timeline.splice(0, timeline.length, ...coarse, ...rest);
 }
 
-function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
+export function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
   const recorder = new LatencyRecorder();
   const errorsByKind: Record<string, number> = {};
   const errorExamples: Record<string, string> = {};

@@ -1,6 +1,7 @@
 // Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
 import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
+import type { ClusterTopology } from './cluster/topology';
 import type { SparseCounts } from './histogram';
 import type { LoadStatus } from './types';
 
@@ -30,9 +31,29 @@ export interface WorkerConfig {
   stallTimeoutMs: number;
   /** Timeline bucket length while the load is short (100 ms), switching to 1 s once it lasts 10 s. */
   fineBucketMs?: number;
+  /** Cluster targets: the layout and how to route each label. */
+  cluster?: ClusterPlan;
 }
 
-export type MainToWorker = { type: 'start' } | { type: 'stop' };
+export interface ClusterPlan {
+  topology: ClusterTopology;
+  /** Send read-only labels to replicas (READONLY connections). */
+  replicaReads: boolean;
+  /** Per label: RESP argument index of the key that routes it (1 = first after the name), or -1 for none. */
+  keyArguments: number[];
+  /** Per label: the command only reads (may go to a replica). */
+  readOnly: boolean[];
+}
+
+/** A worker's cluster figures: per node (by announced address), and redirections. */
+export interface WorkerClusterReport {
+  nodes: { node: string; role: 'master' | 'replica'; report: LabelReport; moved: number; ask: number }[];
+  moved: number;
+  ask: number;
+}
+
+/** `topology`: the main thread reloaded the cluster's layout (after MOVED replies). */
+export type MainToWorker = { type: 'start' } | { type: 'stop' } | { type: 'topology'; topology: ClusterTopology };
 
 export interface SecondReport {
   /** Start of the bucket in seconds since this worker began measuring (0.1 steps for fine buckets). */
@@ -41,6 +62,9 @@ export interface SecondReport {
   errors: number;
   spanMs: number;
   histogram: SparseCounts;
+  /** Cluster: redirections answered in this bucket. */
+  moved?: number;
+  ask?: number;
 }
 
 export interface LabelReport {
@@ -74,6 +98,7 @@ export interface WorkerResult {
   unanswered: number;
   /** The server stalled: no reply for `silentMs` with `outstanding` requests in flight; the load ended there. */
   stall?: { silentMs: number; outstanding: number };
+  cluster?: WorkerClusterReport;
 }
 
 export type WorkerToMain =

@@ -58,6 +58,11 @@ export class WorkerStats {
   errors = 0;
   /** performance.now() of the last measured reply. */
   lastReplyAt = 0;
+  /** Cluster: each node's share (reset and windowed with the labels). */
+  readonly nodes: LabelStats[] = [];
+  /** Cluster: MOVED and ASK redirections in the current bucket. */
+  secondMoved = 0;
+  secondAsk = 0;
 
   constructor(labelCount: number) {
     this.labels = Array.from({ length: labelCount }, () => new LabelStats());
@@ -125,6 +130,13 @@ export class WorkerStats {
   /** The throughput window is over: replies from now on (the drain) count in the summary, not in throughput. */
   closeWindow(): void {
     for (const label of this.labels) label.windowReplies = label.requests - label.unanswered;
+    for (const node of this.nodes) node.windowReplies = node.requests - node.unanswered;
+  }
+
+  /** Cluster: a MOVED or ASK redirection answered in the current bucket. */
+  recordRedirect(kind: 'MOVED' | 'ASK'): void {
+    if (kind === 'MOVED') this.secondMoved++;
+    else this.secondAsk++;
   }
 
   /** Closes the current timeline bucket (`t` in seconds): its report, and a fresh recorder for the next. */
@@ -135,8 +147,11 @@ export class WorkerStats {
       errors: this.secondErrors,
       spanMs,
       histogram: this.second.toSparse(),
+      ...(this.secondMoved > 0 ? { moved: this.secondMoved } : {}),
+      ...(this.secondAsk > 0 ? { ask: this.secondAsk } : {}),
     };
     this.second.reset();
+    this.secondMoved = this.secondAsk = 0;
     this.secondCount = 0;
     this.secondErrors = 0;
     return report;
@@ -144,7 +159,9 @@ export class WorkerStats {
 
   reset(): void {
     for (const label of this.labels) label.reset();
+    for (const node of this.nodes) node.reset();
     this.second.reset();
+    this.secondMoved = this.secondAsk = 0;
     this.secondCount = this.secondErrors = this.requests = this.errors = 0;
     this.lastReplyAt = 0;
   }

@@ -181,6 +181,8 @@ export interface LoadRequest {
   client: ClientPath;
   /** Overrides the plan's seed. */
   seed?: number;
+  /** The runner found a cluster (`INFO server` redis_mode) that neither the profile nor the scenario declared. */
+  clusterDetected?: boolean;
 }
 
 export interface LoadOptions {

@@ -1,6 +1,7 @@
 // Entry point of an engine worker thread: runs its share of the connections (WorkerLoad) and talks to
 // the main thread (load.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to load.js.
 import { parentPort, workerData } from 'node:worker_threads';
+import { ClusterState } from './cluster/clusterState';
 import { FastConnection } from './fastConnection';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './protocol';
 import { WorkerLoad, type ConnectionFactory } from './workerLoad';
@@ -15,13 +16,29 @@ async function main(): Promise<void> {
     const { IoredisConnection } = await import('./ioredisConnection');
     factory = (index, load) => new IoredisConnection(index, load);
   }
+  let cluster: ClusterState | undefined;
+  if (config.cluster) {
+    const plan = config.cluster;
+    // Loaded only when used, like ioredis; one routing state shared by this thread's connections.
+    const state = (load: WorkerLoad) => (cluster ??= new ClusterState(plan, load.stats));
+    if (config.client === 'ioredis') {
+      const { IoredisClusterConnection } = await import('./cluster/ioredisClusterConnection');
+      factory = (index, load) => new IoredisClusterConnection(index, load, state(load));
+    } else {
+      const { ClusterConnection } = await import('./cluster/clusterConnection');
+      factory = (index, load) => new ClusterConnection(index, load, state(load));
+    }
+  }
   const load = new WorkerLoad(config, (message: WorkerToMain) => port.postMessage(message), factory);
+  load.cluster = cluster;
   let started = false;
   let stopped = false;
   port.on('message', (message: MainToWorker) => {
     if (message.type === 'start' && !started && !stopped) {
       started = true;
       load.start();
+    } else if (message.type === 'topology') {
+      cluster?.apply(message.topology);
     } else if (message.type === 'stop' && !stopped) {
       stopped = true;
       load.stop();

@@ -3,7 +3,7 @@
 // but has no worker-specific code, so tests and tools can run it in process too.
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import { address } from '../redis/errors';
-import type { SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
+import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
 import type { LoadStatus } from './types';
 
@@ -90,6 +90,8 @@ export class WorkerLoad {
   private eluStart: EventLoopUtilization | undefined;
   private delayMonitor: IntervalHistogram | undefined;
   private opened = 0;
+  /** Cluster targets: the routing state the connections share (set by the connection factory). */
+  cluster: { report(): WorkerClusterReport; resetCounts(): void } | undefined;
 
   constructor(
     readonly config: WorkerConfig,
@@ -154,6 +156,7 @@ export class WorkerLoad {
     if (this.stopping) return;
     this.measuring = true;
     this.stats.reset();
+    this.cluster?.resetCounts();
     this.lateSends = 0;
     this.measureStart = performance.now();
     this.eluStart = performance.eventLoopUtilization();
@@ -406,6 +409,7 @@ export class WorkerLoad {
       ...(this.stall ? { stall: this.stall } : {}),
       // A group's requests are its units: its commands' rows would count them again.
       unanswered: (this.config.test.group ? this.stats.labels.slice(0, 1) : this.stats.labels).reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
+      ...(this.cluster ? { cluster: this.cluster.report() } : {}),
     };
     this.post({ type: 'result', result, lastSecond });
   }

@@ -4,13 +4,14 @@ import type Redis from 'ioredis';
 export interface DeleteKeysOptions {
   /** SCAN COUNT hint: roughly how many keys each round trip looks at. */
   count?: number;
+  /** Splits the keys of one SCAN round into groups each deleted by one UNLINK (a cluster node refuses keys of several slots in one command). */
+  groupKeys?: (keys: string[]) => string[][];
 }
 
 /**
  * Deletes the keys matching `pattern` (SCAN MATCH syntax) in the connection's database and returns how
  * many were deleted. UNLINK frees the memory in the background, so large values do not stall the server.
- * Cluster: this covers one node; for a cluster it would have to run on every master
- * (`cluster.nodes('master')`), since SCAN only sees the node it is sent to.
+ * Cluster: this covers one node, since SCAN only sees the node it is sent to (src/runner/clusterNodes.ts runs it on every master).
  */
 export async function deleteKeysMatching(redis: Redis, pattern: string, options: DeleteKeysOptions = {}): Promise<number> {
   const count = options.count ?? 1000;
@@ -20,7 +21,8 @@ export async function deleteKeysMatching(redis: Redis, pattern: string, options:
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
     cursor = next;
     // SCAN may return a key twice; UNLINK counts only keys that still existed, so the total stays exact.
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
+    if (keys.length === 0) continue;
+    for (const group of options.groupKeys ? options.groupKeys(keys) : [keys]) deleted += await redis.unlink(...group);
   } while (cursor !== '0');
   return deleted;
 }

@@ -1,6 +1,6 @@
 // Samples INFO once a second on a control connection of its own while a load runs, and derives the
 // persistence events (snapshots, AOF rewrites) that explain dips in a latency timeline.
-// Cluster: only the seed node is watched.
+// Cluster: one monitor per master, added up by src/runner/clusterMonitor.ts.
 import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';

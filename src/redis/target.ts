@@ -90,6 +90,7 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
     if (typeof sentinel === 'string') return { error: sentinel, display };
     options.sentinel = sentinel;
   }
+  if (merged.replicaReads) options.replicaReads = true;
   return { options, display };
 }
 
@@ -168,6 +169,7 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
     sentinelUser: target.sentinelUser ?? profile.sentinelUser,
     sentinelPasswordEnv: ownSentinelPassword ? target.sentinelPasswordEnv : profile.sentinelPasswordEnv,
     sentinelPasswordSecret: ownSentinelPassword ? target.sentinelPasswordSecret : profile.sentinelPasswordSecret,
+    ...(target.replicaReads || profile.replicaReads === true ? { replicaReads: true } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface ConnectionOptions {
   cluster?: boolean;
   /** A Sentinel target: host:port is the primary found when the run began; connections ask the sentinels again. */
   sentinel?: SentinelOptions;
+  /** Cluster mode: read-only commands go to replicas (READONLY connections). */
+  replicaReads?: boolean;
   /** Where the password came from (`environment variable REDIS_PASSWORD`), for error messages; never the password. */
   passwordSource?: string;
 }
@@ -57,6 +59,8 @@ export interface ConnectionProfile {
   sentinelUser?: string;
   sentinelPasswordEnv?: string;
   sentinelPasswordSecret?: boolean;
+  /** Cluster mode: read-only commands go to replicas. */
+  replicaReads?: boolean;
   /** Refuse scenarios that write (a shared or production server). */
   readOnly?: boolean;
 }

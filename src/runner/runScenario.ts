@@ -10,11 +10,14 @@ import { readServerFacts } from '../redis/info';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
+import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan } from '../scenario/plan';
 import { evaluateThresholds } from '../results/thresholds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
+import type { ClusterMonitor } from './clusterMonitor';
+import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
 
 export interface LoadPosition {
@@ -74,19 +77,25 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   };
 
   let control: Redis | undefined;
-  let monitor: ServerMonitor | undefined;
+  let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   let connection = context.connection;
+  let clusterDetected = false;
   try {
     control = await openControlConnection(connection);
     connection = await withCurrentPrimary(connection);
     run.target.server = await readServerFacts(control);
     const notData = sentinelAsDataNode(connection, run.target.server.mode);
     if (notData) throw new Error(notData);
-    monitor = new ServerMonitor(connection, {
-      timeOrigin: started.getTime(),
-      onSample: (sample) => context.onProgress?.({ kind: 'server-sample', sample }),
-    });
+    // A cluster node the target did not declare: run in cluster mode and say it was detected (LoadResult.cluster.detected).
+    if (!connection.cluster && run.target.server.mode === 'cluster') {
+      const crossSlot = crossSlotRefusal(plan, `the target ${context.targetDisplay}`);
+      if (crossSlot) throw new Error(crossSlot);
+      connection = { ...connection, cluster: true };
+      clusterDetected = true;
+    }
+    const monitorOptions = { timeOrigin: started.getTime(), onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }) };
+    monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(connection, monitorOptions);
     await monitor.open();
     run.server.before = await monitor.sampleNow();
     await monitor.start(1000);
@@ -117,7 +126,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           let result: LoadResult;
           try {
             result = await runLoad(
-              { phase, test, connection, client: plan.target.client },
+              { phase, test, connection, client: plan.target.client, ...(clusterDetected ? { clusterDetected } : {}) },
               { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
             );
           } catch (error) {
@@ -153,7 +162,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // After a stall the server may still be frozen: clean-up would only wait on it.
   if (plan.cleanup && control && status !== 'failed' && !stalled) {
     try {
-      run.cleanedUpKeys = await deleteKeysMatching(control, plan.cleanup);
+      run.cleanedUpKeys = connection.cluster ? await deleteClusterKeysMatching(connection, plan.cleanup) : await deleteKeysMatching(control, plan.cleanup);
     } catch (error) {
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }
@@ -168,7 +177,7 @@ async function finish(
   status: RunStatus,
   error: string | undefined,
   control: Redis | undefined,
-  monitor: ServerMonitor | undefined,
+  monitor: ServerMonitor | ClusterMonitor | undefined,
   stalled = false,
 ): Promise<RunFile> {
   if (monitor) {

@@ -117,6 +117,12 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
   for (const point of plan.points) {
     for (const phase of point.phases) {
       for (const test of phase.tests) {
+        if (test.group) {
+          const place = `group ${test.group.source?.start.line ?? test.name}`;
+          if (!seen.has(place)) diagnostics.push(groupOnClusterDiagnostic(test.name, test.group.source));
+          seen.add(place);
+          continue;
+        }
         for (const { command } of test.commands) {
           // A `suite` line holds several tests at one place: the label tells them apart.
           const place = `${command.source ? `${command.source.start.line}:${command.source.start.character}` : ''} ${command.label}`;
@@ -132,6 +138,18 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
     }
   }
   return diagnostics;
+}
+
+/** A group's commands go back to back on one connection; the cluster engine routes request by request, so a unit could straddle nodes. */
+export const GROUP_ON_CLUSTER = 'command groups do not run on a Redis Cluster yet (each command would be routed on its own, so a unit or a MULTI … EXEC could straddle nodes)';
+
+function groupOnClusterDiagnostic(name: string, source: Range | undefined): Diagnostic {
+  return {
+    range: source ?? rangeOf(0, 0, 0),
+    severity: 'error',
+    code: CROSS_SLOT_CODE,
+    message: `group ${name}: ${GROUP_ON_CLUSTER}. Benchmark its commands as separate tests, or run the group against one node (\`cluster off\`)`,
+  };
 }
 
 function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest: string | undefined, lineText?: (line: number) => string | undefined): Diagnostic {

@@ -102,6 +102,8 @@ export interface TargetPlan {
   sentinelUser?: string;
   sentinelPasswordEnv?: string;
   sentinelPasswordSecret?: boolean;
+  /** Cluster mode: read-only commands go to replicas (`replica-reads on`). */
+  replicaReads?: boolean;
   /** RESP protocol version; 3 sends HELLO 3 on connect. */
   resp: 2 | 3;
   client: ClientPath;

@@ -620,6 +620,7 @@ function targetPlan(layer: Layer, sink: DiagnosticSink): TargetPlan {
   if (sentinelPassword?.secret) target.sentinelPasswordSecret = true;
   const db = layer.get('db');
   if (db) target.db = db.value;
+  if (layer.get('replica-reads')?.value) target.replicaReads = true;
 
   const tlsSwitch = layer.get('tls');
   const files = { ca: layer.get('tls-ca'), cert: layer.get('tls-cert'), key: layer.get('tls-key') };

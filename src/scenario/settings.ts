@@ -194,6 +194,17 @@ export const SETTINGS: readonly SettingInfo[] = [
     example: 'cluster on',
   },
   {
+    name: 'replica-reads',
+    syntax: 'replica-reads on|off',
+    default: 'off',
+    doc: 'Cluster mode: read-only commands (GET, LRANGE…) go to the replicas of the slot\'s master, on connections that sent `READONLY`; writes still go to masters.',
+    values: SWITCH,
+    kind: 'switch',
+    scopes: WHOLE_SCENARIO,
+    group: 'connection',
+    example: 'replica-reads on',
+  },
+  {
     name: 'resp',
     syntax: 'resp 2|3',
     default: '2',

@@ -65,6 +65,7 @@ export interface SettingValues {
   'tls-servername': string;
   'tls-insecure': boolean;
   cluster: boolean;
+  'replica-reads': boolean;
   resp: 2 | 3;
   client: ClientPath;
   'connect-timeout': number;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLoopback, resolveConnection, type ResolveContext } from '../../../src/redis/target';
+import { checkText } from '../../../src/scenario';
 import type { ConnectionProfile } from '../../../src/redis/types';
 import { targetPlan } from './support';
 
@@ -144,6 +145,16 @@ describe('resolveConnection', () => {
       assert.equal(error, 'unknown connection profile "prod": known profiles are "staging", "local"');
       assert.match(resolveConnection(targetPlan({ profile: 'prod' }), noEnv).error ?? '', /no profiles are defined/);
     });
+  });
+
+  it('turns replica reads on from the scenario (`replica-reads on`) or from a profile', () => {
+    assert.equal(resolveConnection(targetPlan({ url: 'redis://h', cluster: true, replicaReads: true }), noEnv).options?.replicaReads, true);
+    assert.equal(resolveConnection(targetPlan({ url: 'redis://h', cluster: true }), noEnv).options?.replicaReads, undefined);
+    const profiles: Record<string, ConnectionProfile> = { shards: { url: 'redis://10.0.0.5:7000', cluster: true, replicaReads: true } };
+    const { options } = resolveConnection(targetPlan({ profile: 'shards' }), { ...noEnv, profiles });
+    assert.equal(options?.cluster, true);
+    assert.equal(options?.replicaReads, true);
+    assert.equal(checkText('### r\ncluster on\nreplica-reads on\nGET k\n').scenarios[0].target.replicaReads, true);
   });
 
   it('refuses a db other than 0 in cluster mode', () => {

@@ -124,4 +124,13 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.match(refusal ?? '', /^the profile "prod" is a Redis Cluster, but "bad" has a multi-key command across hash slots — line 6: MGET on a Redis Cluster/);
     assert.match(refusal ?? '', /\(and 1 more command\)$/);
   });
+
+  it('refuses a command group on a cluster at its group line (a unit could straddle nodes)', () => {
+    const text = 'cluster on\n### g\nrequests 10\ngroup tx\n  MULTI\n  SET {k}a 1\n  EXEC\nend\n';
+    const found = crossSlot(text);
+    assert.equal(found.length, 1);
+    assert.equal(found[0].range.start.line, 3);
+    assert.match(found[0].message, /^group tx: command groups do not run on a Redis Cluster yet/);
+    assert.deepEqual(crossSlot(text.replace('cluster on', 'cluster off')), []);
+  });
 });

@@ -1,0 +1,128 @@
+// One worker's view of the cluster: which node serves each slot, the nodes it knows (masters, replicas,
+// and nodes first met in a redirection), and what each node answered. Shared by the worker's connections.
+import type { ClusterPlan, WorkerClusterReport } from '../protocol';
+import { LabelStats, type WorkerStats } from '../stats';
+import { SLOT_COUNT } from './slot';
+import type { ClusterTopology } from './topology';
+
+export interface KnownNode {
+  index: number;
+  host: string;
+  port: number;
+  role: 'master' | 'replica';
+  stats: LabelStats;
+  moved: number;
+  ask: number;
+}
+
+export class ClusterState {
+  readonly nodes: KnownNode[] = [];
+  /** Slot → index of the master serving it. */
+  readonly owner = new Int32Array(SLOT_COUNT);
+  /** Master index → its replicas' indexes. */
+  private replicas = new Map<number, number[]>();
+  private readonly byAddress = new Map<string, number>();
+  moved = 0;
+  ask = 0;
+  /** Indexes of the masters (rebuilt when the nodes change). */
+  private masters: number[] = [];
+
+  constructor(
+    readonly plan: ClusterPlan,
+    private readonly stats: WorkerStats,
+  ) {
+    this.apply(plan.topology);
+  }
+
+  /** Takes a freshly read layout: slot owners and replicas replaced, nodes kept (their figures too). */
+  apply(topology: ClusterTopology): void {
+    this.masters = [];
+    const indexes = topology.nodes.map((n) => this.node(n.host, n.port, n.role));
+    this.replicas = new Map();
+    topology.nodes.forEach((n, i) => {
+      if (n.role !== 'replica' || n.master === undefined) return;
+      const master = indexes[n.master];
+      this.replicas.set(master, [...(this.replicas.get(master) ?? []), indexes[i]]);
+    });
+    for (const [first, last, master] of topology.slots) this.owner.fill(indexes[master], first, last + 1);
+  }
+
+  /** The node at host:port, added (with its own figures) the first time it is met. */
+  node(host: string, port: number, role: 'master' | 'replica' = 'master'): number {
+    const key = `${host}:${port}`;
+    let index = this.byAddress.get(key);
+    if (index === undefined) {
+      const stats = new LabelStats();
+      this.stats.nodes.push(stats);
+      index = this.nodes.push({ index: this.nodes.length, host, port, role, stats, moved: 0, ask: 0 }) - 1;
+      this.masters = [];
+      this.byAddress.set(key, index);
+    } else if (this.nodes[index].role !== role) {
+      this.nodes[index].role = role;
+      this.masters = [];
+    }
+    return index;
+  }
+
+  /** Where a request for `slot` goes: its master, or for a read with replica reads on, one of its replicas (spread by `spread`). */
+  route(slot: number, read: boolean, spread: number): number {
+    const master = this.owner[slot];
+    if (!read || !this.plan.replicaReads) return master;
+    const replicas = this.replicas.get(master);
+    return replicas && replicas.length > 0 ? replicas[spread % replicas.length] : master;
+  }
+
+  /** Masters, for requests with no key (spread over them by `spread`). */
+  anyMaster(spread: number): number {
+    const masters = this.masterIndexes();
+    return masters.length > 0 ? masters[spread % masters.length] : 0;
+  }
+
+  get masterCount(): number {
+    return this.masterIndexes().length;
+  }
+
+  private masterIndexes(): number[] {
+    if (this.masters.length === 0) this.masters = this.nodes.filter((n) => n.role === 'master').map((n) => n.index);
+    return this.masters;
+  }
+
+  /** A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named. Returns that node. */
+  redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number {
+    const target = this.node(host, port);
+    if (kind === 'MOVED') this.owner[slot] = target;
+    if (!measured) return target;
+    if (kind === 'MOVED') {
+      this.moved++;
+      this.nodes[from].moved++;
+    } else {
+      this.ask++;
+      this.nodes[from].ask++;
+    }
+    this.stats.recordRedirect(kind);
+    return target;
+  }
+
+  /** Measuring starts: redirections of the warm-up are not the load's. */
+  resetCounts(): void {
+    this.moved = this.ask = 0;
+    for (const node of this.nodes) node.moved = node.ask = 0;
+  }
+
+  report(): WorkerClusterReport {
+    return {
+      // Replicas nothing was sent to (replica reads off) are left out; a master is always shown, even idle.
+      nodes: this.nodes.filter((n) => n.role === 'master' || n.stats.requests > 0 || n.moved + n.ask > 0).map((n) => ({ node: `${n.host}:${n.port}`, role: n.role, report: n.stats.report(), moved: n.moved, ask: n.ask })),
+      moved: this.moved,
+      ask: this.ask,
+    };
+  }
+}
+
+/** `MOVED 3999 127.0.0.1:6381` / `ASK …` → slot and address, or undefined for anything else. */
+export function parseRedirect(text: string): { kind: 'MOVED' | 'ASK'; slot: number; host: string; port: number } | undefined {
+  const match = /^(MOVED|ASK) (\d+) (.*):(\d+)$/.exec(text);
+  if (!match) return undefined;
+  const host = match[3].startsWith('[') ? match[3].slice(1, -1) : match[3];
+  return { kind: match[1] as 'MOVED' | 'ASK', slot: Number(match[2]), host, port: Number(match[4]) };
+}

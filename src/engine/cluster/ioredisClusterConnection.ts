@@ -1,0 +1,185 @@
+// The ioredis path against a Redis Cluster: ioredis's own `Cluster` client, as an application would use it.
+// ioredis routes each request and follows MOVED/ASK itself; requests are sent one by one (a batch of
+// `pipeline` back to back), since an ioredis cluster pipeline must stay on one node.
+// Each reply is counted for the node that serves its slot in ioredis's slot map.
+import { Cluster, type ClusterOptions } from 'ioredis';
+import { performance } from 'node:perf_hooks';
+import { describeConnectionError, errorPlace } from '../../redis/errors';
+import { BudgetedConnection, requestSource, State } from '../connectionBase';
+import { LoadError } from '../errors';
+import { IoredisRequests } from '../ioredisConnection';
+import { errorKind } from '../resp/scanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
+import { parseRedirect, type ClusterState } from './clusterState';
+import { slotOf, slotOfBytes } from './slot';
+
+type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
+
+export class IoredisClusterConnection extends BudgetedConnection {
+  private client: Cluster | undefined;
+  private readonly requests: IoredisRequests;
+  private inFlight = 0;
+  /** Start of each request in flight with its label, for the wait of timed-out ones. */
+  private readonly starts = new Set<{ start: number; label: number; slot: number; read: boolean }>();
+
+  constructor(
+    index: number,
+    load: WorkerLoad,
+    private readonly cluster: ClusterState,
+  ) {
+    super(index, load);
+    const { keys, context } = requestSource(load.config, index);
+    this.requests = new IoredisRequests(load.config.test, load.config.value, keys, context);
+  }
+
+  override async open(): Promise<void> {
+    const options = this.load.config.connection;
+    const spread = this.index;
+    const clusterOptions: ClusterOptions = {
+      redisOptions: { username: options.username, password: options.password, tls: options.tls, connectTimeout: options.connectTimeoutMs },
+      // Replica reads: always the same replica of a slot for this connection, so each reply's node is known.
+      scaleReads: this.cluster.plan.replicaReads ? (nodes: unknown[]) => (nodes.length > 1 ? nodes[1 + (spread % (nodes.length - 1))] : nodes[0]) : 'master',
+      // Off, as ioredis has it by default: its auto-pipelines go to the slot's master whatever scaleReads
+      // says, and fail while slots move ("All keys in the pipeline should belong to the same slots allocation group").
+      enableAutoPipelining: false,
+      lazyConnect: true,
+      maxRedirections: 16,
+      retryDelayOnMoved: 0,
+      clusterRetryStrategy: (times: number) => (times > 3 ? null : 100 * times),
+    };
+    const client = new Cluster([{ host: options.host, port: options.port }], clusterOptions);
+    this.client = client;
+    let lastError: Error | undefined;
+    client.on('error', (error: Error) => (lastError = error));
+    this.countRedirections(client);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new LoadError(describeConnectionError(lastError ?? error, errorPlace(options)));
+    }
+    this.state = State.Running;
+  }
+
+  /** ioredis follows MOVED and ASK inside its error handler: count them there (per node and per bucket). */
+  private countRedirections(client: Cluster): void {
+    const target = client as unknown as { handleError?: ErrorHandler };
+    const original = target.handleError;
+    if (typeof original !== 'function') return;
+    target.handleError = (error, ttl, handlers) => {
+      const redirect = parseRedirect(error.message);
+      if (redirect) {
+        // ioredis does not say which node answered: the slot's owner before the move is the one that did.
+        const from = this.nodeOf(redirect.slot, false);
+        this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host, redirect.port, this.load.measuring);
+      }
+      return original.call(client, error, ttl, handlers);
+    };
+  }
+
+  protected override restartSequences(): void {
+    this.requests.restart();
+  }
+
+  override canSend(): boolean {
+    return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
+  }
+
+  override sendScheduled(intended: number): number {
+    const count = this.takeBudget();
+    this.sendBatch(count, intended, false);
+    return count;
+  }
+
+  override abandon(kind?: string, text?: string): void {
+    if (kind !== undefined && this.load.measuring) {
+      const now = performance.now();
+      for (const { start, label, slot, read } of this.starts) {
+        const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - start) * 1000) : undefined;
+        this.load.stats.recordUnanswered(label, 1, kind, text ?? kind, waited);
+        // The node's share too, so node totals still add up to the load's.
+        const node = this.cluster.nodes[slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read)].stats;
+        if (waited !== undefined) node.recorder.record(waited, 1);
+        node.requests++;
+        node.unanswered++;
+        node.addError(kind, text ?? kind, 1);
+      }
+    }
+    this.starts.clear();
+    this.inFlight = 0;
+    this.finish();
+  }
+
+  protected override sendNextBatch(): void {
+    const now = performance.now();
+    if (this.mayBuildBatch(now)) this.sendBatch(this.takeBudget(), now, true);
+  }
+
+  /** The node serving `slot` in ioredis's slot map (the replica this connection reads from, for replica reads). */
+  private nodeOf(slot: number, read: boolean): number {
+    const owners = this.client?.slots[slot];
+    if (!owners || owners.length === 0) return this.cluster.owner[slot];
+    const pick = read && this.cluster.plan.replicaReads && owners.length > 1 ? owners[1 + (this.index % (owners.length - 1))] : owners[0];
+    const colon = pick.lastIndexOf(':');
+    return this.cluster.node(pick.slice(0, colon), Number(pick.slice(colon + 1)), pick === owners[0] ? 'master' : 'replica');
+  }
+
+  private sendBatch(count: number, start: number, closedLoop: boolean): void {
+    const client = this.client!;
+    const measured = this.load.measuring;
+    const plan = this.cluster.plan;
+    this.inFlight += count;
+    for (let i = 0; i < count; i++) {
+      const { command, args } = this.requests.next();
+      const label = command.labelIndex;
+      const keyAt = plan.keyArguments[label] - 1;
+      const key = keyAt >= 0 ? args[keyAt] : undefined;
+      const slot = key === undefined ? -1 : typeof key === 'string' ? slotOf(key) : slotOfBytes(key, 0, key.length);
+      const entry = { start, label, slot, read: plan.readOnly[label] };
+      this.starts.add(entry);
+      // Lower case: ioredis looks the name up in its command table (case-sensitive) to see that it only reads.
+      client.call(command.name.toLowerCase(), args, (error) => {
+        if (!this.starts.delete(entry)) return; // abandoned
+        const now = performance.now();
+        if (measured) this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
+        this.inFlight--;
+        if (closedLoop) {
+          if (this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
+          else this.finishIfDone();
+        } else {
+          if (this.state === State.Running) this.load.kick();
+          this.finishIfDone();
+        }
+      });
+    }
+  }
+
+  private record(label: number, node: number, error: Error | null, elapsedMs: number, now: number): void {
+    const stats = this.load.stats;
+    const nodeStats = this.cluster.nodes[node].stats;
+    nodeStats.requests++;
+    if (error && error.name !== 'ReplyError') {
+      const text = `connection lost: ${error.message}`;
+      stats.recordUnanswered(label, 1, CONNECTION_ERROR_KIND, text);
+      nodeStats.unanswered++;
+      nodeStats.addError(CONNECTION_ERROR_KIND, text, 1);
+      return;
+    }
+    const micros = Math.round(elapsedMs * 1000);
+    stats.recordReplies(label, micros, 1, now);
+    nodeStats.recorder.record(micros, 1);
+    if (error) {
+      stats.recordError(label, errorKind(error.message), error.message);
+      nodeStats.addError(errorKind(error.message), error.message, 1);
+    }
+  }
+
+  protected override requestsInFlight(): number {
+    return this.inFlight;
+  }
+
+  protected override close(): void {
+    this.client?.disconnect();
+  }
+}

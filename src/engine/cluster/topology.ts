@@ -1,0 +1,119 @@
+// A cluster's layout, read on the main thread before a load: the masters with their slot ranges and their
+// replicas, from CLUSTER SHARDS (Redis 7.0+), else CLUSTER SLOTS. Workers get it as plain data.
+import type Redis from 'ioredis';
+import { closeControlConnection, openControlConnection } from '../../redis/control';
+import { address } from '../../redis/errors';
+import type { ConnectionOptions } from '../../redis/types';
+import { LoadError } from '../errors';
+
+export interface TopologyNode {
+  host: string;
+  port: number;
+  role: 'master' | 'replica';
+  /** For a replica: the index of its master in `nodes`. */
+  master?: number;
+}
+
+export interface ClusterTopology {
+  nodes: TopologyNode[];
+  /** [first slot, last slot, index of the master in `nodes`]. */
+  slots: [number, number, number][];
+}
+
+type Reply = string | number | Buffer | null | Reply[];
+
+function fields(list: Reply[]): Map<string, Reply> {
+  const map = new Map<string, Reply>();
+  for (let i = 0; i + 1 < list.length; i += 2) map.set(String(list[i]), list[i + 1]);
+  return map;
+}
+
+/** A node's announced address; an empty or `?` endpoint means "the address you reached me on". */
+function hostOf(endpoint: unknown, seed: ConnectionOptions): string {
+  const text = endpoint === undefined || endpoint === null ? '' : String(endpoint);
+  return text === '' || text === '?' ? seed.host : text;
+}
+
+class Builder {
+  readonly topology: ClusterTopology = { nodes: [], slots: [] };
+  private readonly byAddress = new Map<string, number>();
+
+  node(host: string, port: number, role: TopologyNode['role'], master?: number): number {
+    const key = `${host}:${port}`;
+    let index = this.byAddress.get(key);
+    if (index === undefined) {
+      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}) }) - 1;
+      this.byAddress.set(key, index);
+    }
+    return index;
+  }
+}
+
+export function topologyFromShards(shards: Reply[], seed: ConnectionOptions): ClusterTopology {
+  const builder = new Builder();
+  for (const shard of shards as Reply[][]) {
+    const info = fields(shard);
+    const nodes = ((info.get('nodes') as Reply[][]) ?? []).map(fields).filter((n) => String(n.get('health') ?? 'online') !== 'failed');
+    const masterFields = nodes.find((n) => String(n.get('role')) === 'master');
+    const slots = (info.get('slots') as Reply[]) ?? [];
+    if (!masterFields || slots.length === 0) continue;
+    const portOf = (n: Map<string, Reply>) => Number(seed.tls && n.has('tls-port') ? n.get('tls-port') : n.get('port'));
+    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), portOf(masterFields), 'master');
+    for (let i = 0; i + 1 < slots.length; i += 2) builder.topology.slots.push([Number(slots[i]), Number(slots[i + 1]), master]);
+    for (const replica of nodes) {
+      if (replica === masterFields || String(replica.get('health') ?? 'online') !== 'online') continue;
+      builder.node(hostOf(replica.get('endpoint') ?? replica.get('ip'), seed), portOf(replica), 'replica', master);
+    }
+  }
+  return builder.topology;
+}
+
+export function topologyFromSlots(ranges: Reply[], seed: ConnectionOptions): ClusterTopology {
+  const builder = new Builder();
+  for (const range of ranges as Reply[][]) {
+    const [first, last, masterInfo, ...replicas] = range as [number, number, Reply[], ...Reply[][]];
+    const master = builder.node(hostOf(masterInfo[0], seed), Number(masterInfo[1]), 'master');
+    builder.topology.slots.push([Number(first), Number(last), master]);
+    for (const replica of replicas) builder.node(hostOf(replica[0], seed), Number(replica[1]), 'replica', master);
+  }
+  return builder.topology;
+}
+
+export async function readTopology(redis: Redis, seed: ConnectionOptions): Promise<ClusterTopology> {
+  let topology: ClusterTopology;
+  try {
+    topology = topologyFromShards((await redis.call('CLUSTER', 'SHARDS')) as Reply[], seed);
+  } catch {
+    // Before 7.0 there is no CLUSTER SHARDS.
+    topology = topologyFromSlots((await redis.call('CLUSTER', 'SLOTS')) as Reply[], seed);
+  }
+  return topology;
+}
+
+/** Reads the topology through the seed node; a clear LoadError when the target is no cluster or not all slots are served. */
+export async function discoverTopology(connection: ConnectionOptions): Promise<ClusterTopology> {
+  const redis = await openControlConnection({ ...connection, cluster: false });
+  try {
+    const topology = await readTopology(redis, connection).catch((error: Error) => {
+      throw new LoadError(
+        `${address(connection)} is not a Redis Cluster node (${error.message}): turn \`cluster\` off for this target, or point it at a cluster node`,
+      );
+    });
+    const served = topology.slots.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+    if (served < 16384) {
+      throw new LoadError(`the cluster at ${address(connection)} serves ${served} of 16384 hash slots: fix the cluster (CLUSTER INFO on its nodes) before loading it`);
+    }
+    return topology;
+  } finally {
+    await closeControlConnection(redis);
+  }
+}
+
+/** `0-5460,10923-10923`: the slot ranges of master `index`. */
+export function slotRanges(topology: ClusterTopology, index: number): string {
+  return topology.slots
+    .filter(([, , master]) => master === index)
+    .sort((a, b) => a[0] - b[0])
+    .map(([first, last]) => (first === last ? String(first) : `${first}-${last}`))
+    .join(',');
+}

@@ -1,0 +1,89 @@
+// INFO sampling of a cluster: one ServerMonitor per master, their samples added up tick by tick, so the
+// run's server timeline covers the whole cluster (memory, keys, ops, persistence) and not the seed alone.
+import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
+import type { ConnectionOptions, ServerSample } from '../redis/types';
+
+/** The cluster's figures from one sample per master: counts added, flags OR-ed, the worst status kept. */
+export function sumSamples(samples: ServerSample[]): ServerSample {
+  const sum = (pick: (s: ServerSample) => number | undefined) => samples.reduce((total, s) => total + (pick(s) ?? 0), 0);
+  const status = (pick: (s: ServerSample) => string) => samples.map(pick).find((value) => value !== 'ok') ?? 'ok';
+  const errorstats: Record<string, number> = {};
+  for (const s of samples) for (const [kind, count] of Object.entries(s.errorstats)) errorstats[kind] = (errorstats[kind] ?? 0) + count;
+  const merged: ServerSample = {
+    t: Math.max(...samples.map((s) => s.t)),
+    usedMemory: sum((s) => s.usedMemory),
+    usedMemoryRss: sum((s) => s.usedMemoryRss),
+    connectedClients: sum((s) => s.connectedClients),
+    instantaneousOps: sum((s) => s.instantaneousOps),
+    totalCommandsProcessed: sum((s) => s.totalCommandsProcessed),
+    rdbBgsaveInProgress: samples.some((s) => s.rdbBgsaveInProgress),
+    rdbLastBgsaveStatus: status((s) => s.rdbLastBgsaveStatus),
+    rdbChangesSinceLastSave: sum((s) => s.rdbChangesSinceLastSave),
+    aofEnabled: samples.some((s) => s.aofEnabled),
+    aofRewriteInProgress: samples.some((s) => s.aofRewriteInProgress),
+    aofLastBgrewriteStatus: status((s) => s.aofLastBgrewriteStatus),
+    latestForkUsec: Math.max(...samples.map((s) => s.latestForkUsec)),
+    evictedKeys: sum((s) => s.evictedKeys),
+    expiredKeys: sum((s) => s.expiredKeys),
+    keys: sum((s) => s.keys),
+    errorstats,
+  };
+  if (samples.every((s) => s.rdbSaves !== undefined)) merged.rdbSaves = sum((s) => s.rdbSaves);
+  if (samples.every((s) => s.aofRewrites !== undefined)) merged.aofRewrites = sum((s) => s.aofRewrites);
+  return merged;
+}
+
+/** ServerMonitor's surface over every master of a cluster. */
+export class ClusterMonitor {
+  private readonly monitors: ServerMonitor[];
+  private readonly pending: ServerSample[][];
+
+  constructor(connection: ConnectionOptions, masters: { host: string; port: number }[], options: MonitorOptions = {}) {
+    this.pending = masters.map(() => []);
+    this.monitors = masters.map(
+      (master, i) =>
+        new ServerMonitor(
+          { ...connection, host: master.host, port: master.port, path: undefined, cluster: false },
+          {
+            timeOrigin: options.timeOrigin,
+            // Live: a cluster sample once every master has given its sample of that tick.
+            onSample: (sample) => {
+              this.pending[i].push(sample);
+              if (this.pending.every((queue) => queue.length > 0)) options.onSample?.(sumSamples(this.pending.map((queue) => queue.shift()!)));
+            },
+          },
+        ),
+    );
+  }
+
+  get lastError(): string | undefined {
+    return this.monitors.map((m) => m.lastError).find((e) => e !== undefined);
+  }
+
+  get gaps(): SamplingGap[] {
+    return this.monitors.flatMap((m) => m.gaps).sort((a, b) => a.fromT - b.fromT);
+  }
+
+  async open(): Promise<void> {
+    await Promise.all(this.monitors.map((m) => m.open()));
+  }
+
+  async start(intervalMs = 1000): Promise<void> {
+    await Promise.all(this.monitors.map((m) => m.start(intervalMs)));
+  }
+
+  async sampleNow(): Promise<ServerSample> {
+    return sumSamples(await Promise.all(this.monitors.map((m) => m.sampleNow())));
+  }
+
+  /** The samples added up tick by tick (as many ticks as every master has). */
+  async stop(): Promise<ServerSample[]> {
+    const series = await Promise.all(this.monitors.map((m) => m.stop()));
+    const ticks = Math.min(...series.map((s) => s.length));
+    return Array.from({ length: ticks }, (_, k) => sumSamples(series.map((s) => s[k])));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.monitors.map((m) => m.close()));
+  }
+}

@@ -1,0 +1,41 @@
+// What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to) and INFO sampling.
+import { slotOf } from '../engine/cluster/slot';
+import { discoverTopology } from '../engine/cluster/topology';
+import { deleteKeysMatching } from '../redis/cleanup';
+import { closeControlConnection, openControlConnection } from '../redis/control';
+import type { MonitorOptions } from '../redis/monitor';
+import type { ConnectionOptions } from '../redis/types';
+import { ClusterMonitor } from './clusterMonitor';
+
+/** Keys grouped by hash slot: one UNLINK per slot. */
+export function keysBySlot(keys: string[]): string[][] {
+  const groups = new Map<number, string[]>();
+  for (const key of keys) {
+    const slot = slotOf(key);
+    const group = groups.get(slot);
+    if (group) group.push(key);
+    else groups.set(slot, [key]);
+  }
+  return [...groups.values()];
+}
+
+/** Deletes the keys matching `pattern` on every master of the cluster; returns how many were deleted. */
+export async function deleteClusterKeysMatching(connection: ConnectionOptions, pattern: string): Promise<number> {
+  const topology = await discoverTopology(connection);
+  let deleted = 0;
+  for (const node of topology.nodes.filter((n) => n.role === 'master')) {
+    const redis = await openControlConnection({ ...connection, host: node.host, port: node.port, path: undefined, cluster: false });
+    try {
+      deleted += await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot });
+    } finally {
+      await closeControlConnection(redis);
+    }
+  }
+  return deleted;
+}
+
+/** An INFO monitor over every master of the cluster. */
+export async function clusterMonitor(connection: ConnectionOptions, options: MonitorOptions): Promise<ClusterMonitor> {
+  const topology = await discoverTopology(connection);
+  return new ClusterMonitor(connection, topology.nodes.filter((n) => n.role === 'master'), options);
+}

@@ -1,0 +1,173 @@
+// Starts a real Redis Cluster for a mocha suite: 3 masters + 3 replicas, each a `redis-server --cluster-enabled
+// yes` on a free loopback port with its own temp dir, joined by `redis-cli --cluster create`; stopped after.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { freePort } from '../../src/redis/localServer';
+
+const run = promisify(execFile);
+const START_TRIES = 100; // × 50 ms
+const STATE_TRIES = 200; // × 50 ms
+
+export interface ClusterNode {
+  port: number;
+  process: ChildProcess;
+  dir: string;
+}
+
+export interface TestCluster {
+  nodes: ClusterNode[];
+  /** `redis://127.0.0.1:port` of the first node (a seed). */
+  url: string;
+  /** A control connection to `port`; closed when the cluster stops. */
+  client(port: number): Redis;
+  /** Ports of the masters and of the replicas, as the cluster sees them now. */
+  roles(): Promise<{ masters: number[]; replicas: number[] }>;
+  stop(): Promise<void>;
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A free port whose cluster bus port (port + 10000) is free as well. */
+async function freeClusterPort(taken: Set<number>): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = await freePort();
+    if (port + 10000 < 65536 && !taken.has(port) && (await portFree(port + 10000))) return port;
+  }
+  throw new Error('no free port pair (port, port + 10000) on 127.0.0.1 for a cluster node');
+}
+
+async function answers(port: number): Promise<boolean> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function startNode(port: number): Promise<ClusterNode> {
+  const dir = mkdtempSync(join(tmpdir(), 'rbench-cluster-'));
+  const conf = join(dir, 'redis.conf');
+  writeFileSync(
+    conf,
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', 'cluster-node-timeout 2000', 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
+      '\n',
+  );
+  const child = spawn('redis-server', [conf], { stdio: 'ignore' });
+  for (let i = 0; i < START_TRIES && !(await answers(port)); i++) await sleep(50);
+  if (!(await answers(port))) {
+    child.kill('SIGKILL');
+    throw new Error(`cluster node on 127.0.0.1:${port} did not start`);
+  }
+  return { port, process: child, dir };
+}
+
+/** `cluster_state:ok` on every node and every node knows all the others. */
+async function waitForState(clients: Redis[], nodes: number): Promise<void> {
+  for (let i = 0; i < STATE_TRIES; i++) {
+    const infos = await Promise.all(clients.map((c) => c.cluster('INFO') as Promise<string>));
+    if (infos.every((info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${nodes}`))) return;
+    await sleep(50);
+  }
+  throw new Error(`the test cluster did not reach cluster_state:ok within ${(STATE_TRIES * 50) / 1000} s`);
+}
+
+export async function startCluster(masters = 3, replicasPerMaster = 1): Promise<TestCluster> {
+  const taken = new Set<number>();
+  const nodes: ClusterNode[] = [];
+  const clients = new Map<number, Redis>();
+  const stop = async () => {
+    for (const client of clients.values()) client.disconnect();
+    await Promise.all(
+      nodes.map(
+        (node) =>
+          new Promise<void>((resolve) => {
+            if (node.process.exitCode !== null || node.process.signalCode !== null) return resolve();
+            node.process.once('exit', () => resolve());
+            node.process.kill('SIGCONT');
+            node.process.kill('SIGKILL');
+          }),
+      ),
+    );
+    for (const node of nodes) rmSync(node.dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters * (1 + replicasPerMaster); i++) {
+      const port = await freeClusterPort(taken);
+      taken.add(port);
+      nodes.push(await startNode(port));
+    }
+    const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
+    const client = (port: number) => {
+      let redis = clients.get(port);
+      if (!redis) clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+      return redis;
+    };
+    await waitForState(
+      nodes.map((n) => client(n.port)),
+      nodes.length,
+    );
+    const roles = async () => {
+      const result = { masters: [] as number[], replicas: [] as number[] };
+      for (const node of nodes) {
+        const info = (await client(node.port).info('replication')) as string;
+        (info.includes('role:master') ? result.masters : result.replicas).push(node.port);
+      }
+      return result;
+    };
+    // Replicas must have synced before a test reads from them. CLUSTER SLOTS (what ioredis reads) leaves out
+    // replicas at replication offset 0, so every master replicates one write (FLUSHALL) first.
+    for (const port of (await roles()).masters) await client(port).flushall();
+    for (let i = 0; i < STATE_TRIES; i++) {
+      const ranges = (await client(nodes[0].port).cluster('SLOTS')) as unknown[][];
+      if (ranges.length > 0 && ranges.every((range) => range.length - 3 === replicasPerMaster)) break;
+      await sleep(50);
+    }
+    return { nodes, url: `redis://127.0.0.1:${nodes[0].port}`, client, roles, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Call inside a `describe`: a cluster started before the suite and stopped after it. */
+export function useCluster(masters = 3, replicasPerMaster = 1): () => TestCluster {
+  let cluster: TestCluster | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    cluster = await startCluster(masters, replicasPerMaster);
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (!cluster) throw new Error('the test cluster is not started yet (use it inside a test or hook)');
+    return cluster;
+  };
+}
+
+/** Moves `slots` slots from one master to another with `redis-cli --cluster reshard` (what an operator runs). */
+export async function reshard(seedPort: number, fromId: string, toId: string, slots: number): Promise<void> {
+  await run(
+    'redis-cli',
+    ['--cluster', 'reshard', `127.0.0.1:${seedPort}`, '--cluster-from', fromId, '--cluster-to', toId, '--cluster-slots', String(slots), '--cluster-yes'],
+    { timeout: 60_000 },
+  );
+}

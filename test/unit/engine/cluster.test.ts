@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { runLoad } from '../../../src/engine';
+import type { LoadResult } from '../../../src/engine/types';
+import { reshard, useCluster, type TestCluster } from '../../helpers/cluster';
+import { commandCalls } from '../../helpers/redis';
+import { loadRequest, mixTest, singleTest } from './plans';
+
+const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
+
+async function resetStats(cluster: TestCluster): Promise<void> {
+  await Promise.all(cluster.nodes.map((n) => cluster.client(n.port).config('RESETSTAT')));
+}
+
+/** Node totals add up to the load's total, requests and errors. */
+function assertNodesAddUp(result: LoadResult): void {
+  const nodes = result.cluster!.nodes;
+  assert.equal(
+    nodes.reduce((sum, n) => sum + n.total.requests, 0),
+    result.total.requests,
+    'per-node requests add up to the total',
+  );
+  assert.equal(
+    nodes.reduce((sum, n) => sum + n.total.errors, 0),
+    result.total.errors,
+    'per-node errors add up',
+  );
+}
+
+describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () {
+  this.timeout(90_000);
+  const cluster = useCluster();
+
+  beforeEach(async () => {
+    const { masters } = await cluster().roles();
+    await Promise.all(masters.map((port) => cluster().client(port).flushall()));
+    await resetStats(cluster());
+  });
+
+  it('routes every key to the master of its slot: every master gets load, and per-node counts match the servers', async () => {
+    const result = await runLoad(
+      loadRequest(seedOf(cluster()), {
+        test: singleTest('SET key:__key__ __value__'),
+        load: { clients: 6, pipeline: 16, requests: 30_000 },
+        keys: { space: 10_000 },
+        connection: { cluster: true },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.requests, 30_000);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorsByKind));
+    const { masters } = await cluster().roles();
+    const nodes = result.cluster!.nodes;
+    assert.equal(result.cluster!.detected, false);
+    assert.equal(nodes.filter((n) => n.role === 'master').length, 3);
+    for (const port of masters) {
+      const node = nodes.find((n) => n.node === `127.0.0.1:${port}`);
+      assert.ok(node, `master ${port} is in the breakdown`);
+      const calls = await commandCalls(cluster().client(port), 'set');
+      // Keys spread over all slots: each master owns a third of them.
+      assert.ok(node.total.requests > 5000, `master ${port} got ${node.total.requests} of 30000`);
+      assert.equal(node.total.requests, calls, `master ${port}: the breakdown matches INFO commandstats`);
+      assert.ok(node.slots && /^\d+-\d+/.test(node.slots), `slots ${node.slots}`);
+      assert.ok(node.total.opsPerSec > 0 && node.total.latency.p99Us > 0);
+    }
+    assertNodesAddUp(result);
+    // No key of the space stuck on one slot: thousands of distinct keys on every master.
+    const sizes = await Promise.all(masters.map((port) => cluster().client(port).dbsize()));
+    for (const size of sizes) assert.ok(size > 2000, `keys per master ${sizes.join(', ')}`);
+  });
+
+  it('runs MSET with a shared hash tag in one slot, and a mix with a keyless command in open loop', async () => {
+    const result = await runLoad(
+      loadRequest(seedOf(cluster()), {
+        test: mixTest([
+          [1, 'MSET {user}:a:__key__ __value__ {user}:b:__key__ __value__'],
+          [1, 'GET key:__key__'],
+          [1, 'PING'],
+        ]),
+        load: { clients: 3, pipeline: 4, requests: 3000, rate: 3000 },
+        connection: { cluster: true },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+    const mset = result.commands.find((c) => c.command === 'MSET')!;
+    assert.ok(mset.requests > 1000);
+    const { masters } = await cluster().roles();
+    const msetCalls = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'mset')));
+    // The tag pins every MSET to the one master that owns slot({user}).
+    assert.deepEqual(
+      msetCalls.filter((c) => c > 0),
+      [mset.requests],
+    );
+    // PING has no key: spread over the masters.
+    const pings = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'ping')));
+    assert.ok(
+      pings.every((calls) => calls > 100),
+      `PING per master: ${pings.join(', ')}`,
+    );
+    assertNodesAddUp(result);
+  });
+
+  it('sends reads to replicas with replica reads on (READONLY), writes still to masters', async () => {
+    const result = await runLoad(
+      loadRequest(seedOf(cluster()), {
+        test: mixTest([
+          [1, 'GET key:__key__'],
+          [1, 'SET key:__key__ __value__'],
+        ]),
+        load: { clients: 3, pipeline: 8, requests: 6000 },
+        connection: { cluster: true, replicaReads: true },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+    const gets = result.commands.find((c) => c.command === 'GET')!.requests;
+    const { masters, replicas } = await cluster().roles();
+    const replicaGets = await Promise.all(replicas.map((port) => commandCalls(cluster().client(port), 'get')));
+    const masterGets = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'get')));
+    for (const calls of replicaGets) assert.ok(calls > 0, `every replica served reads: ${replicaGets.join(', ')}`);
+    assert.equal(
+      replicaGets.reduce((a, b) => a + b, 0),
+      gets,
+      'every GET went to a replica',
+    );
+    assert.equal(
+      masterGets.reduce((a, b) => a + b, 0),
+      0,
+    );
+    const replicaRows = result.cluster!.nodes.filter((n) => n.role === 'replica');
+    assert.equal(replicaRows.length, 3);
+    assert.equal(
+      replicaRows.reduce((sum, n) => sum + n.total.requests, 0),
+      gets,
+    );
+    assertNodesAddUp(result);
+  });
+
+  it('runs the ioredis path with ioredis Cluster: per-node counts match each node, reads on replicas', async () => {
+    const result = await runLoad(
+      loadRequest(seedOf(cluster()), {
+        client: 'ioredis',
+        test: mixTest([
+          [1, 'GET key:__key__'],
+          [1, 'SET key:__key__ __value__'],
+        ]),
+        load: { clients: 3, pipeline: 4, requests: 6000 },
+        keys: { space: 5000 },
+        connection: { cluster: true, replicaReads: true },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+    const { masters, replicas } = await cluster().roles();
+    for (const port of masters) {
+      const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${port}`)!;
+      assert.ok(node.total.requests > 300, `master ${port}: ${node.total.requests}`);
+      assert.equal(node.total.requests, await commandCalls(cluster().client(port), 'set'), `master ${port} served the writes`);
+    }
+    for (const port of replicas) {
+      const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${port}`);
+      assert.ok(node, `replica ${port} is in the breakdown`);
+      assert.equal(node.total.requests, await commandCalls(cluster().client(port), 'get'), `replica ${port} served the reads`);
+    }
+    assertNodesAddUp(result);
+  });
+
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`survives a \`redis-cli --cluster reshard\` during a run (${client} client): MOVED followed and counted, no errors`, async function () {
+      const c = cluster();
+      const { masters } = await c.roles();
+      // Each run moves slots one step further round the masters.
+      const step = client === 'fast' ? 0 : 1;
+      const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => c.client(port).cluster('MYID') as Promise<string>));
+      const running = runLoad(
+        loadRequest(seedOf(c), {
+          client,
+          test: mixTest([
+            [1, 'SET key:__key__ __value__'],
+            [1, 'GET key:__key__'],
+          ]),
+          load: { clients: 4, pipeline: 4, durationMs: 6000 },
+          keys: { space: 20_000 },
+          connection: { cluster: true },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await reshard(c.nodes[0].port, from, to, 300);
+      const result = await running;
+      assert.equal(result.status, 'complete', result.error ?? result.errorStatusReason);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+      const info = result.cluster!;
+      assert.ok(info.moved > 0, `MOVED counted: ${info.moved}`);
+      assert.equal(
+        result.timeline.reduce((sum, s) => sum + (s.moved ?? 0), 0),
+        info.moved,
+        'MOVED per bucket add up',
+      );
+      // The fast path reloads the layout itself; ioredis reloads its own.
+      if (client === 'fast') assert.ok(info.topologyRefreshes >= 1, `slot map reloaded ${info.topologyRefreshes} times`);
+      assert.equal(
+        info.nodes.reduce((sum, n) => sum + n.moved, 0),
+        info.moved,
+      );
+      // The master that received the slots shows them at the end.
+      const gained = info.nodes.find((n) => n.node === `127.0.0.1:${masters[step + 1]}`)!;
+      assert.ok((gained.slots ?? '').split(',').length >= 2, `slots ${gained.slots}`);
+      assertNodesAddUp(result);
+    });
+  }
+});
+
+describe('runLoad against a Redis Cluster with a frozen master', function () {
+  this.timeout(60_000);
+  const cluster = useCluster(3, 0);
+
+  it('ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up', async () => {
+    const c = cluster();
+    const frozen = c.nodes[1];
+    const running = runLoad(
+      loadRequest(seedOf(c), {
+        test: singleTest('SET key:__key__ __value__'),
+        load: { clients: 4, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+        keys: { space: 10_000 },
+        connection: { cluster: true },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    frozen.process.kill('SIGSTOP');
+    let result: LoadResult;
+    try {
+      result = await running;
+    } finally {
+      frozen.process.kill('SIGCONT');
+    }
+    assert.equal(result.windowKind, 'first-send-to-stall');
+    assert.equal(result.status, 'complete-with-errors');
+    const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${frozen.port}`)!;
+    assert.ok((node.total.errorsByKind.TIMEOUT ?? 0) > 0, JSON.stringify(node.total.errorsByKind));
+    assert.equal(node.total.errors, result.total.errors, 'only the frozen node has errors');
+    assertNodesAddUp(result);
+  });
+});
