@@ -5,8 +5,6 @@ import * as vscode from 'vscode';
 import {
   codeActions,
   completions,
-  documentSymbols,
-  foldingRanges,
   formattingEdits,
   hover,
   type CompletionItemData,
@@ -15,6 +13,7 @@ import {
   type SymbolKind,
 } from '../scenario/features';
 import { toVscodeRange } from './diagnostics';
+import { documentChecks } from './documentChecks';
 import { plainText } from './plainText';
 import { readSettings } from './settings';
 
@@ -96,15 +95,16 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
     },
   };
 
+  // Outline and folding come with the document's check (off this thread for a large file).
   const symbolProvider: vscode.DocumentSymbolProvider = {
-    provideDocumentSymbols(document) {
-      return documentSymbols(document.getText()).map(toDocumentSymbol);
+    async provideDocumentSymbols(document) {
+      return (await documentChecks().outline(document)).symbols.map(toDocumentSymbol);
     },
   };
 
   const foldingProvider: vscode.FoldingRangeProvider = {
-    provideFoldingRanges(document) {
-      return foldingRanges(document.getText()).map(
+    async provideFoldingRanges(document) {
+      return (await documentChecks().outline(document)).folding.map(
         (range) => new vscode.FoldingRange(range.start, range.end, range.kind === 'comment' ? vscode.FoldingRangeKind.Comment : undefined),
       );
     },

@@ -451,7 +451,8 @@ function become<T extends DocLine>(base: LineFacts, kind: T['kind'], fields: Omi
 }
 
 function reportProblems(line: number, problems: LexProblem[], sink: DiagnosticSink): void {
-  for (const problem of problems) sink.error(rangeOf(line, problem.start, problem.end), problem.code, problem.message);
+  // An indexed loop: this runs for every line, mostly over an empty list.
+  for (let i = 0; i < problems.length; i++) sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
 }
 
 export function parseLine(text: string, line: number, sink: DiagnosticSink): DocLine {

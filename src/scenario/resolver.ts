@@ -70,13 +70,16 @@ type SettingName = keyof SettingValues;
 class Entry<T> {
   constructor(
     readonly value: T,
-    /** Where the value is written; its range is computed only for a diagnostic about it. */
-    private readonly at: { readonly range: Range },
-    readonly line: number,
+    /** The line the value is written on; the value's range is computed only for a diagnostic about it. */
+    private readonly source: SettingLine,
   ) {}
 
+  get line(): number {
+    return this.source.line;
+  }
+
   get range(): Range {
-    return this.at.range;
+    return (this.source.value ?? this.source.keyword).range;
   }
 }
 
@@ -151,7 +154,7 @@ interface Context {
   vars: Record<string, string>;
   baseDir?: string;
   /** Values of setting lines already read in this file, by setting and text (see `settingValue`). */
-  values: Map<string, unknown>;
+  values: Map<string, Map<string, unknown>>;
   /** Arguments and expectations already read in this file, by text (see `reused`). */
   args: Map<string, ArgTemplate[]>;
   expects: Map<string, ExpectValue>;
@@ -239,7 +242,8 @@ const SCOPE_ADVICE: Record<SettingScope, string> = {
 
 function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: Context): Section {
   const section = emptySection();
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (line.kind === 'setting' || line.kind === 'expect') {
       const setting = line.kind === 'setting' ? line.setting : undefined;
       const info = setting ?? EXPECT_INFO;
@@ -270,7 +274,7 @@ const EXPECT_INFO: SettingInfo = settingInfo('expect')!;
 
 function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section, context: Context): void {
   // An expectation naming a command holds its range: it is not reused.
-  const value = reused(context.expects, input.expanded, context.sink, () => readExpect(input), input.expanded.text, (read) => read.command === undefined);
+  const value = reused(context.expects, input.expanded, context.sink, () => readExpect(input), (read) => read.command === undefined);
   if (!value) return;
   // Built field by field (not by spreading): a large file has one per scenario.
   const text = line.text.slice(line.contentStart, line.contentEnd);
@@ -330,7 +334,7 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
     sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
     return;
   }
-  section.layer.set(name, new Entry(value, line.value ?? line.keyword, line.line));
+  section.layer.set(name, new Entry(value, line));
 }
 
 /**
@@ -341,7 +345,10 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
  */
 function settingValue(input: ValueInput, context: Context): unknown {
   if (!REUSED_KINDS.has(input.setting.kind)) return readSettingValue(input);
-  return reused(context.values, input.expanded, context.sink, () => readSettingValue(input), input.setting.name + ' ' + input.expanded.text);
+  const name = input.setting.name;
+  let values = context.values.get(name);
+  if (!values) context.values.set(name, (values = new Map()));
+  return reused(values, input.expanded, context.sink, () => readSettingValue(input));
 }
 
 /**
@@ -354,9 +361,9 @@ function reused<T>(
   expanded: ExpandedText,
   sink: DiagnosticSink,
   read: () => T | undefined,
-  key = expanded.text,
   keep: (value: T) => boolean = () => true,
 ): T | undefined {
+  const key = expanded.text;
   const reusable = !expanded.hasSubstitutions;
   if (reusable) {
     const known = cache.get(key);
@@ -374,8 +381,8 @@ function reused<T>(
 
 const REUSED_LIMIT = 10_000;
 
-/** Setting kinds whose values are numbers, switches, words, and key spaces (copied by the phase plan). */
-const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys']);
+/** Setting kinds whose values are numbers, switches, words, key spaces and value sizes (copied by the phase plan). */
+const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys', 'value']);
 
 /** Reports an environment value that would be sent to the server; true when there is one. */
 function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boolean {
@@ -618,11 +625,17 @@ function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestP
   }
 
   const sweptValue = swept.get('value');
-  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : (layer.get('value')?.value ?? { kind: 'fixed', size: 3 });
+  const written = layer.get('value')?.value;
+  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : written ? copyValuePlan(written) : { kind: 'fixed', size: 3 };
   const fill = layer.get('value-fill')?.value;
   const valueFill: ValueFill | undefined =
     fill === undefined ? undefined : fill === 'random' ? { kind: 'random' } : fill === 'redis-benchmark' ? { kind: 'redis-benchmark' } : { kind: 'literal', text: fill };
   return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
+}
+
+/** A value plan of the phase's own: `value` lines are read once per file for each text. */
+function copyValuePlan(value: ValuePlan): ValuePlan {
+  return value.kind === 'weighted' ? { kind: 'weighted', choices: value.choices.map((choice) => ({ ...choice })) } : { ...value };
 }
 
 function checkExpectLabels(
