@@ -114,4 +114,30 @@ describe('RBench language features', function () {
     assert.equal(document.lineAt(1).text, 'pipeline 10');
     await document.save();
   });
+  it('answers for a large document from its check in the worker: outline, folding, CodeLens, completion, diagnostics', async function () {
+    this.timeout(120_000);
+    // About 2 MB (the worker takes documents above 256 KB), one misspelt setting in the last scenario.
+    const blocks = Array.from({ length: 20_000 }, (_, i) => `### s${i}\nclients 5\nGET k:${i}\n\n`);
+    blocks[blocks.length - 1] = blocks[blocks.length - 1].replace('clients', 'clientz');
+    const document = await open(blocks.join(''));
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
+    assert.equal(symbols.length, 20_000);
+    assert.equal(symbols[19_999].name, 's19999');
+    assert.equal(symbols[19_999].range.start.line, 4 * 19_999);
+    const folds = await vscode.commands.executeCommand<vscode.FoldingRange[]>('vscode.executeFoldingRangeProvider', document.uri);
+    // VS Code keeps at most 5000 folding ranges of a provider by default.
+    assert.ok(folds.length > 0 && folds.every((fold) => fold.start % 4 === 0 && fold.end === fold.start + 2), JSON.stringify(folds.slice(0, 3)));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
+    assert.ok(lenses.some((lens) => lens.range.start.line === 4 * 19_999 && lens.command?.title === '▶ Run'), 'a Run lens on the last scenario');
+    const line = 4 * 19_999 + 1;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, 3));
+    const pipeline = list.items.find((item) => item.label === 'pipeline');
+    assert.ok(pipeline, 'settings are completed');
+    assert.equal((pipeline.range as vscode.Range).start.line, line, 'on the line of the document, not of the window');
+    const diagnostics = await waitFor('the diagnostic of the last scenario', () => {
+      const found = vscode.languages.getDiagnostics(document.uri);
+      return found.length > 0 ? found : undefined;
+    }, 60_000);
+    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line]), [['unknown-keyword', line]]);
+  });
 });
