@@ -71,12 +71,23 @@ function toDocumentSymbol(data: SymbolData): vscode.DocumentSymbol {
   return symbol;
 }
 
+/** The text of each open document's current version: getText() on a large document costs a copy each time. */
+const texts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
+
+function textOf(document: vscode.TextDocument): string {
+  const known = texts.get(document);
+  if (known?.version === document.version) return known.text;
+  const text = document.getText();
+  texts.set(document, { version: document.version, text });
+  return text;
+}
+
 /**
  * The text a feature at `line` reads: the whole document, or for a large one the window of its
  * file-level lines and the scenario at `line`, with the window's line of `line` and a map back.
  */
 function textAround(document: vscode.TextDocument, line: number): { text: string; line: number; toDocument: (range: Range) => Range } {
-  const text = document.getText();
+  const text = textOf(document);
   if (text.length <= INLINE_CHECK_MAX_CHARS) return { text, line, toDocument: (range) => range };
   const window: TextWindow = scenarioWindow(text, line);
   return { text: window.text, line: window.toWindow(line) ?? 0, toDocument: (range) => documentRange(range, window) };

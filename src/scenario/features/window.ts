@@ -13,48 +13,50 @@ export interface TextWindow {
   toWindow(line: number): number | undefined;
 }
 
-const LINE_BREAK = /\r\n|\r|\n/g;
-
-/** Offsets where the lines start, and which lines are headers (`###`). */
-function lineStarts(text: string): { starts: number[]; headers: number[] } {
-  const starts = [0];
-  const headers: number[] = [];
-  const isHeader = (from: number) => {
-    while (from < text.length && isSpace(text[from])) from++;
-    return text.startsWith('###', from);
+/** Where the header lines (`###`) are: their line numbers and the offsets where they start. */
+function findHeaders(text: string): { lines: number[]; offsets: number[] } {
+  const lines: number[] = [];
+  const offsets: number[] = [];
+  // Line breaks are found with indexOf (fast on a large text); a lone `\r` (rare) needs a pattern.
+  const loneReturn = /\r(?!\n)/.test(text);
+  const breaks = /\r\n|\r|\n/g;
+  const nextLine = (from: number): number => {
+    if (!loneReturn) {
+      const at = text.indexOf('\n', from);
+      return at < 0 ? -1 : at + 1;
+    }
+    breaks.lastIndex = from;
+    const match = breaks.exec(text);
+    return match ? match.index + match[0].length : -1;
   };
-  if (isHeader(0)) headers.push(0);
-  LINE_BREAK.lastIndex = 0;
-  for (let match = LINE_BREAK.exec(text); match; match = LINE_BREAK.exec(text)) {
-    const start = match.index + match[0].length;
-    if (isHeader(start)) headers.push(starts.length);
-    starts.push(start);
+  for (let line = 0, start = 0; start >= 0; line++, start = nextLine(start)) {
+    let at = start;
+    while (at < text.length && isSpace(text[at])) at++;
+    if (text.startsWith('###', at)) {
+      lines.push(line);
+      offsets.push(start);
+    }
   }
-  return { starts, headers };
+  return { lines, offsets };
 }
 
 /** The window around document line `line`: the file-level lines, then the lines of its scenario (the first one for a file-level line). */
 export function scenarioWindow(text: string, line: number): TextWindow {
-  const { starts, headers } = lineStarts(text);
-  const fileEnd = headers[0] ?? starts.length; // first line after the file-level lines
+  const headers = findHeaders(text);
   // A line above the first header gets the first scenario too: the file must still have one for the
   // line to read as file-level (a file without headers is one implicit scenario).
-  let scenarioStart = fileEnd;
-  let scenarioEnd = headers.length > 0 ? (headers[1] ?? starts.length) : fileEnd;
-  for (let i = 0; i < headers.length; i++) {
-    if (headers[i] > line) break;
-    scenarioStart = headers[i];
-    scenarioEnd = headers[i + 1] ?? starts.length;
-  }
-  /** Lines [from, to) with the line break after each, but the last one's only when `keepLastBreak`. */
-  const slice = (from: number, to: number, keepLastBreak: boolean) => {
-    if (from >= to) return '';
-    let end = to < starts.length ? starts[to] : text.length;
-    if (!keepLastBreak && to < starts.length) end -= text.startsWith('\r\n', end - 2) ? 2 : 1;
-    return text.slice(starts[from], end);
-  };
-  const windowText = slice(0, fileEnd, scenarioEnd > scenarioStart) + slice(scenarioStart, scenarioEnd, false);
+  let scenario = 0;
+  while (scenario + 1 < headers.lines.length && headers.lines[scenario + 1] <= line) scenario++;
+  if (headers.lines.length === 0) return { text, toDocument: (windowLine) => windowLine, toWindow: (documentLine) => documentLine };
+  const fileEnd = headers.lines[0];
+  const scenarioStart = headers.lines[scenario];
+  const nextHeader = headers.lines[scenario + 1];
+  // Without its last line break: the window's last line is the scenario's last line.
+  let end = headers.offsets[scenario + 1] ?? text.length;
+  if (nextHeader !== undefined) end -= text.startsWith('\r\n', end - 2) ? 2 : 1;
+  const windowText = text.slice(0, headers.offsets[0]) + text.slice(headers.offsets[scenario], end);
   const shift = scenarioStart - fileEnd;
+  const scenarioEnd = nextHeader ?? Infinity;
   return {
     text: windowText,
     toDocument: (windowLine) => (windowLine < fileEnd ? windowLine : windowLine + shift),
