@@ -364,7 +364,8 @@ function reused<T>(
   keep: (value: T) => boolean = () => true,
 ): T | undefined {
   const key = expanded.text;
-  const reusable = !expanded.hasSubstitutions;
+  // Long texts (payloads) rarely repeat, and hashing them costs more than reading them.
+  const reusable = key.length <= REUSED_MAX_CHARS && !expanded.hasSubstitutions;
   if (reusable) {
     const known = cache.get(key);
     if (known !== undefined) return known;
@@ -380,6 +381,7 @@ function reused<T>(
 }
 
 const REUSED_LIMIT = 10_000;
+const REUSED_MAX_CHARS = 256;
 
 /** Setting kinds whose values are numbers, switches, words, key spaces and value sizes (copied by the phase plan). */
 const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys', 'value']);
