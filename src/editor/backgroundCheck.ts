@@ -4,13 +4,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Diagnostic, ResolveOptions } from '../scenario';
+import type { ResolveOptions } from '../scenario';
+import type { CheckedDocument } from '../scenario/features/outline';
+import { decodeOutline } from '../scenario/features/outlineCodec';
 import type { CheckReply, CheckRequest } from './checkWorker';
 
 interface Pending {
   key: string;
   request: CheckRequest;
-  resolve: (diagnostics: Diagnostic[] | undefined) => void;
+  resolve: (checked: CheckedDocument | undefined) => void;
 }
 
 /** The worker script: next to this module in the esbuild bundle (dist/) and in tsc output. */
@@ -30,10 +32,10 @@ export class BackgroundChecker {
   constructor(private readonly script: string) {}
 
   /**
-   * The diagnostics of `text` for document `key`, or undefined when a newer check of the same
-   * document replaced this one before it finished.
+   * The diagnostics and outline of `text` for document `key`, or undefined when a newer check of the
+   * same document replaced this one before it finished.
    */
-  check(key: string, text: string, options: ResolveOptions): Promise<Diagnostic[] | undefined> {
+  check(key: string, text: string, options: ResolveOptions): Promise<CheckedDocument | undefined> {
     const stale = this.newest.get(key);
     if (stale !== undefined && this.pending.has(stale)) {
       // The worker handles one request at a time: when it is busy with this document's stale text, start afresh.
@@ -66,10 +68,10 @@ export class BackgroundChecker {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.script);
-    worker.on('message', (reply: CheckReply) => this.settle(reply.id, reply.diagnostics));
+    worker.on('message', (reply: CheckReply) => this.settle(reply.id, { diagnostics: reply.diagnostics, outline: decodeOutline(reply.outline) }));
     // A check that crashed the worker (it should not: checkText never throws) is not retried forever.
     worker.on('error', () => {
-      for (const id of [...this.pending.keys()]) this.settle(id, []);
+      for (const id of [...this.pending.keys()]) this.settle(id, { diagnostics: [], outline: { scenarios: [], symbols: [], folding: [] } });
       this.restart();
     });
     worker.unref();
@@ -85,10 +87,10 @@ export class BackgroundChecker {
     for (const { request } of this.pending.values()) this.ensureWorker().postMessage(request);
   }
 
-  private settle(id: number, diagnostics: Diagnostic[] | undefined): void {
+  private settle(id: number, checked: CheckedDocument | undefined): void {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
-    pending.resolve(this.newest.get(pending.key) === id ? diagnostics : undefined);
+    pending.resolve(this.newest.get(pending.key) === id ? checked : undefined);
   }
 }

@@ -1,8 +1,10 @@
-// Worker thread that checks `.rbench` text for the editor's diagnostics, so a large file never
+// Worker thread that checks `.rbench` text for the editor's diagnostics and outline, so a large file never
 // blocks the extension host (typing, other extensions). Bundled by esbuild to dist/checkWorker.js;
 // tsc puts it next to backgroundCheck.js. No `vscode` here.
 import { parentPort } from 'node:worker_threads';
-import { checkText, type Diagnostic, type ResolveOptions } from '../scenario';
+import type { Diagnostic, ResolveOptions } from '../scenario';
+import { checkWithOutline } from '../scenario/features/outline';
+import { encodeOutline, type EncodedOutline } from '../scenario/features/outlineCodec';
 
 export interface CheckRequest {
   id: number;
@@ -13,9 +15,12 @@ export interface CheckRequest {
 export interface CheckReply {
   id: number;
   diagnostics: Diagnostic[];
+  /** The outline (for CodeLens, symbols, folding and the Test Explorer) from the same parse, in compact form. */
+  outline: EncodedOutline;
 }
 
 parentPort?.on('message', (request: CheckRequest) => {
-  const { diagnostics } = checkText(request.text, request.options);
-  parentPort!.postMessage({ id: request.id, diagnostics } satisfies CheckReply);
+  const { diagnostics, outline } = checkWithOutline(request.text, request.options);
+  const encoded = encodeOutline(outline);
+  parentPort!.postMessage({ id: request.id, diagnostics, outline: encoded } satisfies CheckReply, [encoded.ints.buffer as ArrayBuffer]);
 });

@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { baselineFor, BASELINES_FILE } from '../results/baselines';
-import { parseDocument } from '../scenario';
 import { codeLensesFor, type LensSpec } from './codeLenses';
+import { documentChecks } from './documentChecks';
 import { scenarioRuns } from './historyModel';
 import type { RunService } from './runService';
 import { newestRun, recordedScenarioFile, resolveRunsFolder } from './runsIndex';
@@ -53,7 +53,7 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const settings = readSettings(document.uri);
     if (!settings.codeLensEnabled) return [];
-    const { scenarios } = parseDocument(document.getText());
+    const { scenarios } = await documentChecks().outline(document);
     let newestRunOf: (scenario: string) => ReturnType<typeof newestRun> = () => undefined;
     let previousRunOf: (scenario: string) => ReturnType<typeof newestRun> = () => undefined;
     let baselineOf: (scenario: string) => string | undefined = () => undefined;

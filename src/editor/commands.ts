@@ -1,9 +1,10 @@
 // The run commands: which scenarios a click, a menu or the palette means, handed to RunService.
 import * as vscode from 'vscode';
-import { checkText, parseDocument, type ScenarioPlan } from '../scenario';
+import { checkText, type ScenarioPlan } from '../scenario';
 import { estimateRuns } from '../runner/estimate';
 import { RESTRICTED_MESSAGE } from '../runner/session';
 import { batchQuestion } from './batch';
+import { documentChecks } from './documentChecks';
 import type { RunOutcome, RunService, ScenarioRef } from './runService';
 import { scenarioAtLine } from './scenarios';
 
@@ -24,7 +25,7 @@ export async function runScenarioCommand(runs: RunService, target?: vscode.Uri |
     return undefined;
   }
   const line = editor?.document === document ? editor.selection.active.line : 0;
-  const scenario = scenarioAtLine(parseDocument(document.getText()).scenarios, line);
+  const scenario = scenarioAtLine((await documentChecks().outline(document)).scenarios, line);
   if (!scenario) {
     void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(document.uri)} has no scenario to run: add a "### name" line followed by commands.`);
     return undefined;

@@ -5,8 +5,6 @@ import * as vscode from 'vscode';
 import {
   codeActions,
   completions,
-  documentSymbols,
-  foldingRanges,
   formattingEdits,
   hover,
   type CompletionItemData,
@@ -14,7 +12,10 @@ import {
   type SymbolData,
   type SymbolKind,
 } from '../scenario/features';
+import type { Range } from '../scenario/plan';
+import { documentCodeAction, documentRange, scenarioWindow, type TextWindow } from '../scenario/features/window';
 import { toVscodeRange } from './diagnostics';
+import { documentChecks, INLINE_CHECK_MAX_CHARS } from './documentChecks';
 import { plainText } from './plainText';
 import { readSettings } from './settings';
 
@@ -71,6 +72,28 @@ function toDocumentSymbol(data: SymbolData): vscode.DocumentSymbol {
   return symbol;
 }
 
+/** The text of each open document's current version: getText() on a large document costs a copy each time. */
+const texts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
+
+function textOf(document: vscode.TextDocument): string {
+  const known = texts.get(document);
+  if (known?.version === document.version) return known.text;
+  const text = document.getText();
+  texts.set(document, { version: document.version, text });
+  return text;
+}
+
+/**
+ * The text a feature at `line` reads: the whole document, or for a large one the window of its
+ * file-level lines and the scenario at `line`, with the window's line of `line` and a map back.
+ */
+function textAround(document: vscode.TextDocument, line: number): { text: string; line: number; toDocument: (range: Range) => Range } {
+  const text = textOf(document);
+  if (text.length <= INLINE_CHECK_MAX_CHARS) return { text, line, toDocument: (range) => range };
+  const window: TextWindow = scenarioWindow(text, line);
+  return { text: window.text, line: window.toWindow(line) ?? 0, toDocument: (range) => documentRange(range, window) };
+}
+
 function baseDirOf(document: vscode.TextDocument): string | undefined {
   return document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined;
 }
@@ -85,27 +108,30 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
 
   const completionProvider: vscode.CompletionItemProvider = {
     provideCompletionItems(document, position) {
-      const items = completions(document.getText(), position, { env: env(), profiles: profileNames(document.uri) });
-      return items.map(toCompletionItem);
+      const around = textAround(document, position.line);
+      const items = completions(around.text, { line: around.line, character: position.character }, { env: env(), profiles: profileNames(document.uri) });
+      return items.map((item) => toCompletionItem({ ...item, range: around.toDocument(item.range) }));
     },
   };
 
   const hoverProvider: vscode.HoverProvider = {
     provideHover(document, position) {
-      const data = hover(document.getText(), position, { env: env() });
-      return data && new vscode.Hover(new vscode.MarkdownString(data.contents), toVscodeRange(data.range));
+      const around = textAround(document, position.line);
+      const data = hover(around.text, { line: around.line, character: position.character }, { env: env() });
+      return data && new vscode.Hover(new vscode.MarkdownString(data.contents), toVscodeRange(around.toDocument(data.range)));
     },
   };
 
+  // Outline and folding come with the document's check (off this thread for a large file).
   const symbolProvider: vscode.DocumentSymbolProvider = {
-    provideDocumentSymbols(document) {
-      return documentSymbols(document.getText()).map(toDocumentSymbol);
+    async provideDocumentSymbols(document) {
+      return (await documentChecks().outline(document)).symbols.map(toDocumentSymbol);
     },
   };
 
   const foldingProvider: vscode.FoldingRangeProvider = {
-    provideFoldingRanges(document) {
-      return foldingRanges(document.getText()).map(
+    async provideFoldingRanges(document) {
+      return (await documentChecks().outline(document)).folding.map(
         (range) => new vscode.FoldingRange(range.start, range.end, range.kind === 'comment' ? vscode.FoldingRangeKind.Comment : undefined),
       );
     },
@@ -120,7 +146,10 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
   const codeActionProvider: vscode.CodeActionProvider = {
     provideCodeActions(document, range, actionContext) {
       if (actionContext.only && !actionContext.only.contains(vscode.CodeActionKind.QuickFix)) return [];
-      const actions = codeActions(document.getText(), { start: range.start, end: range.end }, { env: env(), baseDir: baseDirOf(document) });
+      const around = textAround(document, range.start.line);
+      const lines = range.end.line - range.start.line;
+      const asked = { start: { line: around.line, character: range.start.character }, end: { line: around.line + lines, character: range.end.character } };
+      const actions = codeActions(around.text, asked, { env: env(), baseDir: baseDirOf(document) }).map((data) => documentCodeAction(data, around.toDocument));
       return actions.map((data) => {
         const action = new vscode.CodeAction(plainText(data.title), vscode.CodeActionKind.QuickFix);
         const edit = new vscode.WorkspaceEdit();

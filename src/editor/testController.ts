@@ -3,8 +3,9 @@
 // other run; `expect` lines decide pass or fail.
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
-import { parseDocument } from '../scenario';
+import type { DocumentOutline, ScenarioOutline } from '../scenario/features/outline';
 import type { RunFile } from '../results/runFile';
+import { documentChecks } from './documentChecks';
 import { plainText } from './plainText';
 import { progressLogger } from './progress';
 import type { RunService } from './runService';
@@ -73,12 +74,18 @@ export class ScenarioTestController implements vscode.Disposable {
 
   /** Re-reads a file's scenarios (from the open document when there is one) and returns its item. */
   async refreshFile(uri: vscode.Uri): Promise<vscode.TestItem> {
-    return this.setScenarios(uri, await scenarioText(uri));
+    return this.setScenarios(uri, (await scenarioOutline(uri)).scenarios);
   }
 
   private followDocument(document: vscode.TextDocument): void {
     if (document.languageId !== 'rbench' || document.uri.scheme !== 'file') return;
-    this.setScenarios(document.uri, document.getText());
+    // The document's check gives the scenarios (off this thread for a large file); a stale answer is skipped.
+    const version = document.version;
+    void documentChecks()
+      .outline(document)
+      .then(({ scenarios }) => {
+        if (!document.isClosed && document.version === version) this.setScenarios(document.uri, scenarios);
+      });
   }
 
   private fileItem(uri: vscode.Uri): vscode.TestItem {
@@ -90,9 +97,9 @@ export class ScenarioTestController implements vscode.Disposable {
     return item;
   }
 
-  private setScenarios(uri: vscode.Uri, text: string): vscode.TestItem {
+  private setScenarios(uri: vscode.Uri, scenarios: readonly ScenarioOutline[]): vscode.TestItem {
     const file = this.fileItem(uri);
-    const children = parseDocument(text).scenarios.map((scenario) => {
+    const children = scenarios.map((scenario) => {
       // The same item object while a scenario exists, so a run in progress keeps reporting to it.
       const id = scenarioId(uri, scenario.name);
       const child = file.children.get(id) ?? this.controller.createTestItem(id, scenario.name, uri);
@@ -142,9 +149,8 @@ export class ScenarioTestController implements vscode.Disposable {
   private async runItem(item: vscode.TestItem, run: vscode.TestRun, signal: AbortSignal): Promise<void> {
     run.started(item);
     const uri = item.uri!;
-    const text = await scenarioText(uri);
     // The index the scenario has now: lines may have moved since the item was made.
-    const index = parseDocument(text).scenarios.findIndex((scenario) => scenarioId(uri, scenario.name) === item.id);
+    const index = (await scenarioOutline(uri)).scenarios.findIndex((scenario) => scenarioId(uri, scenario.name) === item.id);
     if (index < 0) {
       run.errored(item, new vscode.TestMessage(`the scenario "${item.label}" is no longer in ${basename(uri.fsPath)}`));
       return;
@@ -215,7 +221,9 @@ async function fileKind(uri: vscode.Uri): Promise<FileKind> {
   }
 }
 
-/** The open document's text, unsaved edits included; else the file on disk. */
-async function scenarioText(uri: vscode.Uri): Promise<string> {
-  return openDocument(uri)?.getText() ?? new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+/** The outline of the open document, unsaved edits included; else of the file on disk. */
+async function scenarioOutline(uri: vscode.Uri): Promise<DocumentOutline> {
+  const document = openDocument(uri);
+  if (document) return documentChecks().outline(document);
+  return documentChecks().outlineOfText(uri.toString(), new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
 }

@@ -29,6 +29,11 @@ export function argTemplate(value: string): ArgTemplate {
   return parts.length > 0 ? parts.slice() : [''];
 }
 
+/** A copy with its own placeholder objects (placeholders are drawn per occurrence). */
+export function copyArg(arg: ArgTemplate): ArgTemplate {
+  return arg.map((part) => (typeof part === 'string' ? part : { ...part }));
+}
+
 type ArgNode = { kind: 'word'; lex: ArgLex } | { kind: 'group'; open: ArgLex; close?: ArgLex; items: ArgNode[] };
 
 /**
@@ -100,7 +105,7 @@ function expandNodes(nodes: ArgNode[], expanded: ExpandedText, sink: DiagnosticS
         limit.exceeded = true;
         return;
       }
-      for (let i = 0; i < count; i++) for (const arg of once) out.push(arg.map((part) => (typeof part === 'string' ? part : { ...part })));
+      for (let i = 0; i < count; i++) for (const arg of once) out.push(copyArg(arg));
     }
   }
 }

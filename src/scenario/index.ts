@@ -1,12 +1,9 @@
 // The `.rbench` language: parse a file into a tree with exact ranges, resolve it into the plan the
 // engine runs, and format diagnostics for the command line. No `vscode` here: the CLI, the engine
 // tests and the extension share it.
-import type { ResolvedFile } from './plan';
-import { parseDocument } from './parser';
-import { resolveDocument, type ResolveOptions } from './resolver';
-
 export * from './plan';
 export { parseDocument } from './parser';
+export { checkText, checkDiagnostics } from './check';
 export type {
   ArgToken,
   BlankLine,
@@ -45,8 +42,3 @@ export { SUITE_TESTS, SUITE_NAMES, selectSuiteTests, type SuiteTest } from './su
 export { parseCount, parseDuration, parseSize, parseRate, parsePercent, type UnitResult } from './units';
 export { splitExpect } from './values';
 export { COMMAND_NAMES, isRedisCommand, isWriteCommand } from './commands';
-
-/** Parse and resolve in one step. Never throws. */
-export function checkText(text: string, options: ResolveOptions = {}): ResolvedFile {
-  return resolveDocument(parseDocument(text), options);
-}

@@ -302,9 +302,130 @@ const KEYWORDS = [...SETTING_NAMES, ...COMMAND_NAMES];
 
 export function parseDocument(text: string): ScenarioDocument {
   const sink = new DiagnosticSink();
-  const lines = splitLines(text).map((lineText, index) => parseLine(lineText, index, sink));
-  const { fileLines, scenarios } = groupScenarios(lines, sink);
+  const lines: DocLine[] = [];
+  let fileLines: DocLine[] = [];
+  const scenarios: ScenarioNode[] = [];
+  parseScenarios(text, sink, {
+    line: (line) => lines.push(line),
+    fileLines: (found) => (fileLines = found),
+    scenario: (node) => scenarios.push(node),
+  });
   return { lines, fileLines, scenarios, diagnostics: sink.finish(), droppedDiagnostics: sink.dropped };
+}
+
+/** What `parseScenarios` hands over, in file order. */
+export interface ScenarioVisitor {
+  /** Every line, as it is parsed. */
+  line?(line: DocLine): void;
+  /** The lines before the first header (all lines of a file without scenarios): once, before any scenario. */
+  fileLines(lines: DocLine[]): void;
+  /** A scenario, as soon as its last line is parsed. */
+  scenario(node: ScenarioNode): void;
+}
+
+/**
+ * Parses `text` one line at a time and hands each scenario over as soon as it ends. A caller that
+ * keeps no nodes lets them die young: on a large file, keeping every line's node alive until the
+ * end cost more garbage collection than the parsing itself.
+ */
+export function parseScenarios(text: string, sink: DiagnosticSink, visitor: ScenarioVisitor): void {
+  const grouper = new ScenarioGrouper(sink, visitor);
+  // Lines are cut one at a time (no array of all lines); a file with `\r` line breaks is split first.
+  if (text.includes('\r')) {
+    const lines = splitLines(text);
+    for (let index = 0; index < lines.length; index++) grouper.add(parseLine(lines[index], index, sink));
+  } else {
+    let from = 0;
+    for (let index = 0; ; index++) {
+      const end = text.indexOf('\n', from);
+      grouper.add(parseLine(end < 0 ? text.slice(from) : text.slice(from, end), index, sink));
+      if (end < 0) break;
+      from = end + 1;
+    }
+  }
+  grouper.finish();
+}
+
+/** Groups lines into the file-level lines and scenarios (from a header to the line before the next one). */
+class ScenarioGrouper {
+  private fileLines: DocLine[] = [];
+  private current: { header: HeaderLine; lines: DocLine[] } | undefined;
+  private count = 0;
+  private last: DocLine | undefined;
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly sink: DiagnosticSink,
+    private readonly visitor: ScenarioVisitor,
+  ) {}
+
+  add(line: DocLine): void {
+    this.visitor.line?.(line);
+    if (line.kind !== 'header') {
+      (this.current ? this.current.lines : this.fileLines).push(line);
+      this.last = line;
+      return;
+    }
+    if (this.current) this.close();
+    else this.closeFileLines();
+    this.current = { header: line, lines: [] };
+    this.last = line;
+  }
+
+  finish(): void {
+    if (this.current) {
+      this.close();
+      return;
+    }
+    const lines = this.fileLines;
+    // A file without headers is one implicit scenario when it has something to run.
+    const hasCommands = lines.some((line) => line.kind === 'command' || (line.kind === 'setting' && line.setting.kind === 'suite'));
+    if (!hasCommands) {
+      this.visitor.fileLines(lines);
+      return;
+    }
+    this.visitor.fileLines([]);
+    const firstLine = lines[0].range;
+    const range = { start: firstLine.start, end: lines[lines.length - 1].range.end };
+    this.visitor.scenario({ name: 'scenario 1', index: 0, nameRange: firstLine, headerRange: firstLine, range, lines });
+  }
+
+  private closeFileLines(): void {
+    for (const line of this.fileLines) {
+      if (line.kind === 'command') {
+        this.sink.error(line.command.range, 'command-outside-scenario', 'this command belongs to no scenario — add a `### name` line above it (lines before the first `###` only hold shared settings)');
+      }
+    }
+    this.visitor.fileLines(this.fileLines);
+  }
+
+  private close(): void {
+    const { header, lines } = this.current!;
+    const index = this.count++;
+    const name = header.name || `scenario ${index + 1}`;
+    const earlier = this.seen.get(name);
+    if (earlier !== undefined) {
+      this.sink.error(
+        header.name ? header.nameRange : header.range,
+        'duplicate-scenario',
+        `another scenario is already named \`${name}\` (line ${earlier + 1}) — results are stored by name, so give this one a different name`,
+      );
+    } else {
+      this.seen.set(name, header.line);
+    }
+    const headerRange = header.range;
+    const last = this.last!;
+    this.current = undefined;
+    this.visitor.scenario({
+      name,
+      index,
+      header,
+      nameRange: header.name ? header.nameRange : headerRange,
+      headerRange,
+      range: { start: headerRange.start, end: { line: last.line, character: last.text.length } },
+      lines,
+    });
+  }
 }
 
 function token(line: number, text: string, start: number, end: number): Token {
@@ -313,14 +434,25 @@ function token(line: number, text: string, start: number, end: number): Token {
 
 const NO_INTERPOLATIONS: readonly Interpolation[] = Object.freeze([]);
 
-/** Gives a line node its kind and kind-specific fields (one object per line, no copies). */
-function become<T extends DocLine>(base: LineBase, kind: T['kind'], fields: Omit<T, keyof LineBase>): T {
-  base.kind = kind;
-  return Object.assign(base, fields) as T;
+/** What is known of a line before its node is made (the node's class depends on its kind). */
+type LineFacts = Omit<LineBase, 'range'>;
+
+/** The line being parsed: one object for every line, so that each line makes one node, of its final class. */
+const facts: LineFacts = { kind: 'blank', line: 0, text: '', contentStart: 0, contentEnd: 0, comment: undefined, interpolations: NO_INTERPOLATIONS };
+
+/** Tokenizing problems of the line being parsed (emptied for each line). */
+const lineProblems: LexProblem[] = [];
+
+/** A plain line node of `kind` with kind-specific fields. */
+function become<T extends DocLine>(base: LineFacts, kind: T['kind'], fields: Omit<T, keyof LineBase>): T {
+  const node = promote(base, LineNode);
+  node.kind = kind;
+  return Object.assign(node, fields) as unknown as T;
 }
 
 function reportProblems(line: number, problems: LexProblem[], sink: DiagnosticSink): void {
-  for (const problem of problems) sink.error(rangeOf(line, problem.start, problem.end), problem.code, problem.message);
+  // An indexed loop: this runs for every line, mostly over an empty list.
+  for (let i = 0; i < problems.length; i++) sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
 }
 
 export function parseLine(text: string, line: number, sink: DiagnosticSink): DocLine {
@@ -337,17 +469,24 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
   const scan = scanLine(text, headerAt);
   const { contentStart, contentEnd } = scan;
   const interpolations = scan.interpolations.length === 0 ? NO_INTERPOLATIONS : scan.interpolations.map((ref) => new Interpolation(line, ref));
-  const base: LineBase = new LineNode('blank', line, text, contentStart, contentEnd, interpolations);
-  if (scan.commentStart !== undefined) base.comment = token(line, text, scan.commentStart, text.length);
+  const base = facts;
+  base.kind = 'blank';
+  base.line = line;
+  base.text = text;
+  base.contentStart = contentStart;
+  base.contentEnd = contentEnd;
+  base.interpolations = interpolations;
+  base.comment = scan.commentStart === undefined ? undefined : token(line, text, scan.commentStart, text.length);
   if (contentStart >= contentEnd) {
     base.kind = base.comment ? 'comment' : 'blank';
-    return base as BlankLine | CommentLine;
+    return promote(base, LineNode) as unknown as BlankLine | CommentLine;
   }
   reportProblems(line, scan.problems, sink);
   if (text[contentStart] === '@') return parseVariable(base, sink);
 
   // Only the first word decides the kind of line; the rest is read by the kind's own parser.
-  const problems: LexProblem[] = [];
+  const problems = lineProblems;
+  problems.length = 0;
   const first = firstWord(text, contentStart, contentEnd, problems);
   if (interpolations.some((ref) => ref.start < first.end)) {
     reportProblems(line, problems, sink);
@@ -372,7 +511,7 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
 }
 
 /** `base` as a node of a kind with arguments (a setting or command line). */
-function promote<T extends LineNode>(base: LineBase, Node: new (...args: ConstructorParameters<typeof LineNode>) => T): T {
+function promote<T extends LineNode>(base: LineFacts, Node: new (...args: ConstructorParameters<typeof LineNode>) => T): T {
   const node = new Node(base.kind, base.line, base.text, base.contentStart, base.contentEnd, base.interpolations);
   if (base.comment) node.comment = base.comment;
   return node;
@@ -408,7 +547,7 @@ function reportUnknownWord(word: Token, code: string, sink: DiagnosticSink, cand
   }
 }
 
-function parseVariable(base: LineBase, sink: DiagnosticSink): VariableLine | UnknownLine {
+function parseVariable(base: LineFacts, sink: DiagnosticSink): VariableLine | UnknownLine {
   const { text, line, contentStart, contentEnd } = base;
   const match = /^@([^\s=]*)\s*(=)?/.exec(text.slice(contentStart, contentEnd));
   const nameText = match?.[1] ?? '';
@@ -427,7 +566,7 @@ function parseVariable(base: LineBase, sink: DiagnosticSink): VariableLine | Unk
   return become<VariableLine>(base, 'variable', { name, value: token(line, text, valueStart, Math.max(valueStart, contentEnd)) });
 }
 
-function parseKeywordLine(base: LineBase, first: ArgLex, setting: SettingInfo, words: ArgLex[] | undefined, sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
+function parseKeywordLine(base: LineFacts, first: ArgLex, setting: SettingInfo, words: ArgLex[] | undefined, sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
   if (setting.kind === 'phase' || setting.kind === 'prefill') return parsePhase(base, setting, words!, sink);
   const { line, text, contentEnd } = base;
   let valueStart = words ? (words[1]?.start ?? contentEnd) : skipSpaces(text, first.end, contentEnd);
@@ -448,7 +587,7 @@ function parseKeywordLine(base: LineBase, first: ArgLex, setting: SettingInfo, w
   return node as unknown as SettingLine;
 }
 
-function parsePhase(base: LineBase, setting: SettingInfo, words: ArgLex[], sink: DiagnosticSink): PhaseLine {
+function parsePhase(base: LineFacts, setting: SettingInfo, words: ArgLex[], sink: DiagnosticSink): PhaseLine {
   const { line, text, contentEnd } = base;
   const keyword = token(line, text, words[0].start, words[0].end);
   const phase = become<PhaseLine>(base, 'phase', { keyword, measured: setting.kind === 'phase' });
@@ -464,7 +603,7 @@ function parsePhase(base: LineBase, setting: SettingInfo, words: ArgLex[], sink:
 }
 
 /** `first` is the first word of the content, which ends at `contentEnd`. */
-function parseCommand(base: LineBase, first: ArgLex, sink: DiagnosticSink): CommandLine | UnknownLine {
+function parseCommand(base: LineFacts, first: ArgLex, sink: DiagnosticSink): CommandLine | UnknownLine {
   const { line, text, contentStart, contentEnd } = base;
   // Without quotes, groups or `*N` the words are split at spaces: no need to tokenize the arguments now.
   let lexed: ArgLex[] | undefined;
@@ -509,60 +648,4 @@ function parseCommand(base: LineBase, first: ArgLex, sink: DiagnosticSink): Comm
   node.argsStart = commandLex.end;
   if (lexed) node.tokenized = argTokens(line, text, lexed, at + 1);
   return node as unknown as CommandLine;
-}
-
-function groupScenarios(lines: DocLine[], sink: DiagnosticSink): { fileLines: DocLine[]; scenarios: ScenarioNode[] } {
-  const headerIndexes: number[] = [];
-  lines.forEach((line, index) => line.kind === 'header' && headerIndexes.push(index));
-  const lastLine = lines[lines.length - 1];
-  const endOf = (index: number) => ({ line: lines[index].line, character: lines[index].text.length });
-
-  if (headerIndexes.length === 0) {
-    const hasCommands = lines.some((line) => line.kind === 'command' || (line.kind === 'setting' && line.setting.kind === 'suite'));
-    if (!hasCommands) return { fileLines: lines, scenarios: [] };
-    const firstLine = lines[0].range;
-    const scenario: ScenarioNode = {
-      name: 'scenario 1',
-      index: 0,
-      nameRange: firstLine,
-      headerRange: firstLine,
-      range: { start: firstLine.start, end: lastLine.range.end },
-      lines,
-    };
-    return { fileLines: [], scenarios: [scenario] };
-  }
-
-  const fileLines = lines.slice(0, headerIndexes[0]);
-  for (const line of fileLines) {
-    if (line.kind === 'command') {
-      sink.error(line.command.range, 'command-outside-scenario', 'this command belongs to no scenario — add a `### name` line above it (lines before the first `###` only hold shared settings)');
-    }
-  }
-  const seen = new Map<string, HeaderLine>();
-  const scenarios = headerIndexes.map((lineIndex, index): ScenarioNode => {
-    const header = lines[lineIndex] as HeaderLine;
-    const nextHeader = headerIndexes[index + 1] ?? lines.length;
-    const name = header.name || `scenario ${index + 1}`;
-    const earlier = seen.get(name);
-    if (earlier) {
-      sink.error(
-        header.name ? header.nameRange : header.range,
-        'duplicate-scenario',
-        `another scenario is already named \`${name}\` (line ${earlier.line + 1}) — results are stored by name, so give this one a different name`,
-      );
-    } else {
-      seen.set(name, header);
-    }
-    const headerRange = header.range;
-    return {
-      name,
-      index,
-      header,
-      nameRange: header.name ? header.nameRange : headerRange,
-      headerRange,
-      range: { start: headerRange.start, end: endOf(nextHeader - 1) },
-      lines: lines.slice(lineIndex + 1, nextHeader),
-    };
-  });
-  return { fileLines, scenarios };
 }

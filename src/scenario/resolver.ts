@@ -2,6 +2,7 @@
 // checked, defaults applied, phases formed, sweeps and suites expanded. Every problem becomes a
 // diagnostic; the plan is produced even for a file with errors (the runner refuses those).
 import type {
+  ArgTemplate,
   RateSearchPlan,
   CommandTemplate,
   Expectation,
@@ -21,7 +22,7 @@ import type {
   ValuePlan,
   WeightedCommand,
 } from './plan';
-import { buildArgs } from './arguments';
+import { buildArgs, copyArg } from './arguments';
 import { clusterKeyDiagnostics } from './clusterKeys';
 import { isWriteCommand } from './commands';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
@@ -43,6 +44,7 @@ import { closest } from './suggest';
 import { keyDigits } from './units';
 import {
   readExpect,
+  type ExpectValue,
   readServerDirective,
   readSettingValue,
   readSuite,
@@ -71,13 +73,16 @@ type SettingName = keyof SettingValues;
 class Entry<T> {
   constructor(
     readonly value: T,
-    /** Where the value is written; its range is computed only for a diagnostic about it. */
-    private readonly at: { readonly range: Range },
-    readonly line: number,
+    /** The line the value is written on; the value's range is computed only for a diagnostic about it. */
+    private readonly source: SettingLine,
   ) {}
 
+  get line(): number {
+    return this.source.line;
+  }
+
   get range(): Range {
-    return this.at.range;
+    return (this.source.value ?? this.source.keyword).range;
   }
 }
 
@@ -153,45 +158,87 @@ interface Context {
   vars: Record<string, string>;
   baseDir?: string;
   /** Values of setting lines already read in this file, by setting and text (see `settingValue`). */
-  values: Map<string, unknown>;
+  values: Map<string, Map<string, unknown>>;
+  /** Arguments and expectations already read in this file, by text (see `reused`). */
+  args: Map<string, ArgTemplate[]>;
+  expects: Map<string, ExpectValue>;
 }
 
 export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions = {}): ResolvedFile {
   const sink = new DiagnosticSink(doc.diagnostics, doc.droppedDiagnostics);
-  const context: Context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir, values: new Map() };
   const scenarios: ScenarioPlan[] = [];
-  try {
-    const fileVars = new VariableScope(variableDefinitions(doc.fileLines, sink), context.vars, context.env, sink, new Map(), new Set(options.allowEnv ?? []));
-    const file = readSection(doc.fileLines, 'file', fileVars, context);
-    for (const node of doc.scenarios) scenarios.push(resolveScenario(node, file, fileVars, context));
-    // `cluster on`: multi-key commands must keep their keys in one hash slot (src/scenario/clusterKeys.ts).
-    for (const plan of scenarios.filter((s) => s.target.cluster)) {
-      for (const d of clusterKeyDiagnostics(plan, (line) => doc.lines[line]?.text)) sink.error(d.range, d.code, d.message, d.fixes);
-    }
-    if (doc.scenarios.length === 0) {
-      const content = doc.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
-      if (content) sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
-    }
-  } catch (error) {
-    // A bug must not take the editor or the CLI down: report it where the user can see it.
-    sink.error(rangeOf(0, 0, 0), 'internal-error', `rbench could not check this file (${(error as Error).message}) — please report this`);
-  }
+  guarded(sink, () => {
+    const resolver = new FileResolver(sink, options);
+    resolver.fileLines(doc.fileLines);
+    for (const node of doc.scenarios) scenarios.push(resolver.scenario(node));
+    resolver.finish();
+  });
   return { scenarios, diagnostics: sink.finish() };
 }
 
+/** Runs `work`; a bug must not take the editor or the CLI down: it is reported where the user can see it. */
+export function guarded(sink: DiagnosticSink, work: () => void): void {
+  try {
+    work();
+  } catch (error) {
+    sink.error(rangeOf(0, 0, 0), 'internal-error', `rbench could not check this file (${(error as Error).message}) — please report this`);
+  }
+}
+
+/** Resolves a file one scope at a time: its file-level lines first, then each scenario as it comes. */
+export class FileResolver {
+  private readonly context: Context;
+  private file: { section: Section; vars: VariableScope; lines: DocLine[] } | undefined;
+  private scenarios = 0;
+
+  constructor(
+    sink: DiagnosticSink,
+    private readonly options: ResolveOptions,
+  ) {
+    this.context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir, values: new Map(), args: new Map(), expects: new Map() };
+  }
+
+  fileLines(lines: DocLine[]): void {
+    const { context, options } = this;
+    const vars = new VariableScope(variableDefinitions(lines, context.sink), context.vars, context.env, context.sink, new Map(), new Set(options.allowEnv ?? []));
+    this.file = { section: readSection(lines, 'file', vars, context), vars, lines };
+  }
+
+  scenario(node: ScenarioNode): ScenarioPlan {
+    this.scenarios++;
+    const plan = resolveScenario(node, this.file!.section, this.file!.vars, this.context);
+    // `cluster on`: multi-key commands must keep their keys in one hash slot (src/scenario/clusterKeys.ts).
+    if (plan.target.cluster) {
+      const texts = new Map(node.lines.map((line) => [line.line, line.text]));
+      for (const d of clusterKeyDiagnostics(plan, (line) => texts.get(line))) this.context.sink.error(d.range, d.code, d.message, d.fixes);
+    }
+    return plan;
+  }
+
+  /** After the last scenario. */
+  finish(): void {
+    if (this.scenarios > 0) return;
+    const content = this.file?.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
+    if (content) this.context.sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
+  }
+}
+
 /** The `@name = value` lines of a scope; a name defined twice warns. */
-function variableDefinitions(lines: DocLine[], sink: DiagnosticSink): Map<string, VariableLine> {
-  const own = new Map<string, VariableLine>();
+function variableDefinitions(lines: DocLine[], sink: DiagnosticSink): ReadonlyMap<string, VariableLine> {
+  let own: Map<string, VariableLine> | undefined;
   for (const line of lines) {
     if (line.kind !== 'variable') continue;
+    own ??= new Map();
     const earlier = own.get(line.name.text);
     if (earlier) {
       sink.warning(line.name.range, 'duplicate-variable', `\`@${line.name.text}\` is already defined on line ${earlier.line + 1} — the last definition wins; remove one`);
     }
     own.set(line.name.text, line);
   }
-  return own;
+  return own ?? NO_VARIABLES;
 }
+
+const NO_VARIABLES: ReadonlyMap<string, VariableLine> = new Map();
 
 function emptySection(): Section {
   return { layer: new Layer(), servers: [], expects: [], sweeps: [], items: [] };
@@ -206,7 +253,8 @@ const SCOPE_ADVICE: Record<SettingScope, string> = {
 function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: Context): Section {
   const section = emptySection();
   const groups = new GroupReader(context.sink);
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (line.kind === 'setting' && (line.setting.kind === 'group' || line.setting.kind === 'end') && scope !== 'file') {
       const group = groups.read(line);
       if (group) section.items.push(group);
@@ -219,19 +267,20 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
         context.sink.error(line.keyword.range, 'wrong-scope', `\`${info.name}\` ${SCOPE_ADVICE[scope]}`);
         continue;
       }
+      const keyword = line.keyword;
       const input: ValueInput = {
         setting: info,
-        expanded: vars.expand(line, line.keyword.end, line.contentEnd),
-        keyword: line.keyword,
+        expanded: vars.expand(line, keyword.end, line.contentEnd),
+        keyword,
         baseDir: context.baseDir,
         sink: context.sink,
       };
-      if (line.kind === 'expect') readExpectLine(line, input, section);
+      if (line.kind === 'expect') readExpectLine(line, input, section, context);
       else if (info.name === 'cleanup' && refuseEnvInTraffic(input.expanded, context.sink)) continue;
       else readSettingLine(line, input, section, context);
     } else if (line.kind === 'command' && scope !== 'file') {
-      const fix = line.name === 'MULTI' && !groups.inside ? groupTransactionFix(lines, lines.indexOf(line)) : undefined;
-      const item = commandItem(line, vars, context.sink, groups.inside, fix);
+      const fix = line.name === 'MULTI' && !groups.inside ? groupTransactionFix(lines, i) : undefined;
+      const item = commandItem(line, vars, context, groups.inside, fix);
       if (item && groups.inside) groups.add(item.template, line);
       else if (item) section.items.push(item);
     }
@@ -243,8 +292,9 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
 
 const EXPECT_INFO: SettingInfo = settingInfo('expect')!;
 
-function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section): void {
-  const value = readExpect(input);
+function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section, context: Context): void {
+  // An expectation naming a command holds its range: it is not reused.
+  const value = reused(context.expects, input.expanded, context.sink, () => readExpect(input), (read) => read.command === undefined);
   if (!value) return;
   // Built field by field (not by spreading): a large file has one per scenario.
   const text = line.text.slice(line.contentStart, line.contentEnd);
@@ -304,7 +354,7 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
     sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
     return;
   }
-  section.layer.set(name, new Entry(value, line.value ?? line.keyword, line.line));
+  section.layer.set(name, new Entry(value, line));
 }
 
 /**
@@ -314,21 +364,47 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
  * the phase plan copies) are kept, so no two scenarios share an object.
  */
 function settingValue(input: ValueInput, context: Context): unknown {
+  if (!REUSED_KINDS.has(input.setting.kind)) return readSettingValue(input);
   const name = input.setting.name;
-  const reusable = !input.expanded.hasSubstitutions && REUSED_KINDS.has(input.setting.kind);
-  const key = reusable ? name + ' ' + input.expanded.text : '';
+  let values = context.values.get(name);
+  if (!values) context.values.set(name, (values = new Map()));
+  return reused(values, input.expanded, context.sink, () => readSettingValue(input));
+}
+
+/**
+ * What `read` makes of an expanded text, read once per file for each text: a large file repeats its
+ * lines scenario after scenario. Kept only for text written out in the line and read without a
+ * problem; `read` must make values whose ranges, if any, are not kept (the caller places them).
+ */
+function reused<T>(
+  cache: Map<string, T>,
+  expanded: ExpandedText,
+  sink: DiagnosticSink,
+  read: () => T | undefined,
+  keep: (value: T) => boolean = () => true,
+): T | undefined {
+  const key = expanded.text;
+  // Long texts (payloads) rarely repeat, and hashing them costs more than reading them.
+  const reusable = key.length <= REUSED_MAX_CHARS && !expanded.hasSubstitutions;
   if (reusable) {
-    const known = context.values.get(key);
+    const known = cache.get(key);
     if (known !== undefined) return known;
   }
-  const reported = context.sink.reported;
-  const value = readSettingValue(input);
-  if (reusable && value !== undefined && context.sink.reported === reported) context.values.set(key, value);
+  const reported = sink.reported;
+  const value = read();
+  if (reusable && value !== undefined && sink.reported === reported && keep(value)) {
+    // Bounded: a file of all-different lines gains nothing from it.
+    if (cache.size >= REUSED_LIMIT) cache.clear();
+    cache.set(key, value);
+  }
   return value;
 }
 
-/** Setting kinds whose values are numbers, switches, words, and key spaces (copied by the phase plan). */
-const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys']);
+const REUSED_LIMIT = 10_000;
+const REUSED_MAX_CHARS = 256;
+
+/** Setting kinds whose values are numbers, switches, words, key spaces and value sizes (copied by the phase plan). */
+const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys', 'value']);
 
 /** Reports an environment value that would be sent to the server; true when there is one. */
 function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boolean {
@@ -343,12 +419,13 @@ function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boole
   return true;
 }
 
-function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSink, inGroup: boolean, fix?: TextFix): Extract<PhaseItem, { kind: 'command' }> | undefined {
+function commandItem(line: CommandLine, vars: VariableScope, context: Context, inGroup: boolean, fix?: TextFix): Extract<PhaseItem, { kind: 'command' }> | undefined {
+  const sink = context.sink;
   const source = rangeOf(line.line, line.contentStart, line.contentEnd);
   const expanded = vars.expand(line, line.argsStart, line.contentEnd);
   // Reported, but the command still counts as one: the error alone blocks the run.
   refuseEnvInTraffic(expanded, sink);
-  const args = buildArgs(expanded, sink);
+  const args = reusedArgs(expanded, sink, context);
   const template: CommandTemplate = { name: line.name, label: line.name, args, source };
   if (line.weight && !(line.weight.percent > 0)) {
     sink.error(line.weight.range, 'invalid-weight', 'a weight must be above 0% — remove the line or give it a share such as `10%`');
@@ -357,6 +434,16 @@ function commandItem(line: CommandLine, vars: VariableScope, sink: DiagnosticSin
   const transactionReply = TRANSACTION_REPLIES[line.name];
   if (transactionReply && !inGroup) sink.error(line.command.range, 'transaction-lines', transactionMessage(line.name, transactionReply), fix && [fix]);
   return { kind: 'command', template, weight: line.weight?.percent, range: source };
+}
+
+/** `buildArgs`, read once per file for each text; the plan gets its own copy (no two scenarios share an object). */
+function reusedArgs(expanded: ExpandedText, sink: DiagnosticSink, context: Context): ArgTemplate[] {
+  let fresh = false;
+  const args = reused(context.args, expanded, sink, () => {
+    fresh = true;
+    return buildArgs(expanded, sink);
+  })!;
+  return fresh ? args : args.map(copyArg);
 }
 
 /** What the server answers when a transaction command runs as a test of its own. */
@@ -386,6 +473,7 @@ function suiteTemplate(test: SuiteTest, randomKeys: boolean, source: Range, sink
 }
 
 function splitPhases(lines: DocLine[]): { head: DocLine[]; phases: { line: PhaseLine; lines: DocLine[] }[] } {
+  if (!lines.some((line) => line.kind === 'phase')) return { head: lines, phases: [] };
   const head: DocLine[] = [];
   const phases: { line: PhaseLine; lines: DocLine[] }[] = [];
   for (const line of lines) {
@@ -564,11 +652,17 @@ function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestP
   }
 
   const sweptValue = swept.get('value');
-  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : (layer.get('value')?.value ?? { kind: 'fixed', size: 3 });
+  const written = layer.get('value')?.value;
+  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : written ? copyValuePlan(written) : { kind: 'fixed', size: 3 };
   const fill = layer.get('value-fill')?.value;
   const valueFill: ValueFill | undefined =
     fill === undefined ? undefined : fill === 'random' ? { kind: 'random' } : fill === 'redis-benchmark' ? { kind: 'redis-benchmark' } : { kind: 'literal', text: fill };
   return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
+}
+
+/** A value plan of the phase's own: `value` lines are read once per file for each text. */
+function copyValuePlan(value: ValuePlan): ValuePlan {
+  return value.kind === 'weighted' ? { kind: 'weighted', choices: value.choices.map((choice) => ({ ...choice })) } : { ...value };
 }
 
 function checkExpectLabels(

@@ -5,6 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { RBenchEditorApi } from '../../src/editor';
+import { watchHostLag } from '../../src/editor/hostLag';
 
 const EXTENSION_ID = 'rbench.rbench';
 
@@ -135,5 +137,59 @@ describe('RBench language features', function () {
     assert.ok(fix.edit && (await vscode.workspace.applyEdit(fix.edit)));
     assert.equal(document.lineAt(1).text, 'pipeline 10');
     await document.save();
+  });
+  it('answers for a large document from its check in the worker: outline, folding, CodeLens, completion, diagnostics', async function () {
+    this.timeout(120_000);
+    // About 2 MB (the worker takes documents above 256 KB), one misspelt setting in the last scenario.
+    const blocks = Array.from({ length: 20_000 }, (_, i) => `### s${i}\nclients 5\nGET k:${i}\n\n`);
+    blocks[blocks.length - 1] = blocks[blocks.length - 1].replace('clients', 'clientz');
+    const document = await open(blocks.join(''));
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
+    assert.equal(symbols.length, 20_000);
+    assert.equal(symbols[19_999].name, 's19999');
+    assert.equal(symbols[19_999].range.start.line, 4 * 19_999);
+    const folds = await vscode.commands.executeCommand<vscode.FoldingRange[]>('vscode.executeFoldingRangeProvider', document.uri);
+    // VS Code keeps at most 5000 folding ranges of a provider by default.
+    assert.ok(folds.length > 0 && folds.every((fold) => fold.start % 4 === 0 && fold.end === fold.start + 2), JSON.stringify(folds.slice(0, 3)));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
+    assert.ok(lenses.some((lens) => lens.range.start.line === 4 * 19_999 && lens.command?.title === '▶ Run'), 'a Run lens on the last scenario');
+    const line = 4 * 19_999 + 1;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, 3));
+    const pipeline = list.items.find((item) => item.label === 'pipeline');
+    assert.ok(pipeline, 'settings are completed');
+    assert.equal((pipeline.range as vscode.Range).start.line, line, 'on the line of the document, not of the window');
+    const diagnostics = await waitFor('the diagnostic of the last scenario', () => {
+      const found = vscode.languages.getDiagnostics(document.uri);
+      return found.length > 0 ? found : undefined;
+    }, 60_000);
+    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line]), [['unknown-keyword', line]]);
+  });
+  it('completes and hovers in a 10 MB document without blocking the extension host', async function () {
+    this.timeout(240_000);
+    // About 10 MB of short lines; the misspelt setting in the last scenario tells when the worker's check is in.
+    const block = (i: number) => `### s${i}\nclients 50\npipeline 10\nrequests 1M\nkeys 100k uniform\nvalue 3\nSET bench:__key__ __value__\nGET bench:__key__\nexpect p99 < 2ms\n\n`;
+    const blocks: string[] = [];
+    for (let size = 0; size < 10 * 1024 * 1024; ) size += blocks[blocks.push(block(blocks.length)) - 1].length;
+    blocks[blocks.length - 1] = blocks[blocks.length - 1].replace('clients', 'clientz');
+    const document = await open(blocks.join(''));
+    const line = 10 * (blocks.length - 1) + 1;
+    await waitFor('the worker\'s check', () => (vscode.languages.getDiagnostics(document.uri).length > 0 ? true : undefined), 180_000);
+    // The Test Explorer lists the scenarios from the same check (VS Code's own work for 100k items takes a while).
+    const api = vscode.extensions.getExtension<RBenchEditorApi>(EXTENSION_ID)!.exports;
+    await waitFor('the scenarios in the Test Explorer', () => (api.testController.items.get(document.uri.toString())?.children.size === blocks.length ? true : undefined), 180_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Parsing the whole text on this thread (as completion and hover did) blocks it for 0.6–2 s each time.
+    const lag = watchHostLag();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, 3));
+        assert.ok(list.items.some((item) => item.label === 'clients'));
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line + 1, 2));
+        assert.ok(hovers.some((hover) => /pipeline N/.test(markdownOf(hover))), 'the hover of `pipeline`');
+      }
+    } finally {
+      const { maxMs } = lag.stop();
+      assert.ok(maxMs < 400, `the extension host was blocked for ${maxMs.toFixed(0)} ms`);
+    }
   });
 });

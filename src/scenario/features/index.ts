@@ -6,6 +6,7 @@ export { completions } from './completion';
 export { hover, type HoverOptions } from './hover';
 export { documentSymbols } from './symbols';
 export { foldingRanges } from './folding';
+export { checkWithOutline, documentOutline, type CheckedDocument, type DocumentOutline, type ScenarioOutline } from './outline';
 export { formatText, formattingEdits } from './formatting';
 export { codeActions, REDIS_PASSWORD_ENV, type QuickFixOptions } from './quickFixes';
 export { commandInfo, commandHint, type CommandInfo } from './commandInfo';

@@ -1,16 +1,16 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
 // file-level variables at the top.
-import { parseDocument, type DocLine, type ScenarioNode, type VariableLine } from '../parser';
 import { groupBlocks } from '../groups';
+import type { DocLine, ScenarioNode, VariableLine } from '../parser';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
+import { documentOutline } from './outline';
 import type { SymbolData } from './types';
 
 export function documentSymbols(text: string): SymbolData[] {
-  const doc = parseDocument(text);
-  return [...variableSymbols(doc.fileLines), ...doc.scenarios.map(scenarioSymbol)];
+  return documentOutline(text).symbols;
 }
 
-function variableSymbols(lines: readonly DocLine[]): SymbolData[] {
+export function variableSymbols(lines: readonly DocLine[]): SymbolData[] {
   return lines
     .filter((line): line is VariableLine => line.kind === 'variable')
     .map((line) => ({
@@ -23,7 +23,7 @@ function variableSymbols(lines: readonly DocLine[]): SymbolData[] {
     }));
 }
 
-function scenarioSymbol(node: ScenarioNode): SymbolData {
+export function scenarioSymbol(node: ScenarioNode): SymbolData {
   const children: SymbolData[] = [...variableSymbols(node.lines)];
   const sweeps: string[] = [];
   const phases = phaseBlocks(node);

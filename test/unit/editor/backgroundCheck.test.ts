@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { BackgroundChecker, checkWorkerPath } from '../../../src/editor/backgroundCheck';
 import { checkText } from '../../../src/scenario';
+import { documentOutline } from '../../../src/scenario/features';
 
 /** About `bytes` of short realistic lines, with one error per scenario so results differ by text. */
 function bigFile(bytes: number, typo = 'pipline'): string {
@@ -24,10 +25,16 @@ describe('diagnostics of large files in a worker thread', function () {
   });
   afterEach(() => checker.dispose());
 
-  it('gives the same diagnostics as checking in place', async () => {
+  it('gives the same diagnostics and outline as checking in place', async () => {
     const text = bigFile(300_000);
-    const diagnostics = await checker.check('a', text, { env: {} });
-    assert.deepEqual(diagnostics, checkText(text, { env: {} }).diagnostics);
+    const checked = await checker.check('a', text, { env: {} });
+    assert.deepEqual(checked?.diagnostics, checkText(text, { env: {} }).diagnostics);
+    // CodeLens, the outline, folding and the Test Explorer read this outline instead of parsing the text again.
+    const outline = documentOutline(text);
+    assert.deepEqual(checked?.outline, outline);
+    assert.equal(outline.scenarios.length, text.split('###').length - 1);
+    assert.equal(outline.symbols.length, outline.scenarios.length);
+    assert.ok(outline.folding.length >= outline.scenarios.length);
   });
 
   it('a 10 MB file does not block the thread that asked (typing stays responsive)', async () => {
@@ -40,8 +47,9 @@ describe('diagnostics of large files in a worker thread', function () {
       last = now;
     }, 10);
     try {
-      const diagnostics = await checker.check('big', text, { env: {} });
-      assert.ok(diagnostics && diagnostics.length > 0);
+      const checked = await checker.check('big', text, { env: {} });
+      assert.ok(checked && checked.diagnostics.length > 0);
+      assert.equal(checked.outline.scenarios.length, text.split('###').length - 1);
     } finally {
       clearInterval(ticker);
     }
@@ -56,10 +64,10 @@ describe('diagnostics of large files in a worker thread', function () {
     const started = performance.now();
     const fresh = checker.check('doc', '### s\nGET k\nclientz 4\n', { env: {} });
     assert.equal(await stale, undefined, 'the stale check gives nothing');
-    const diagnostics = await fresh;
-    assert.deepEqual(diagnostics?.map((d) => d.code), ['unknown-keyword']);
+    const checked = await fresh;
+    assert.deepEqual(checked?.diagnostics.map((d) => d.code), ['unknown-keyword']);
     // Without cancelling, the fresh result would wait for the whole 10 MB check first.
     assert.ok(performance.now() - started < 2000, `fresh result after ${(performance.now() - started).toFixed(0)} ms`);
-    assert.deepEqual((await other)?.map((d) => d.code), ['unknown-keyword']);
+    assert.deepEqual((await other)?.diagnostics.map((d) => d.code), ['unknown-keyword']);
   });
 });
