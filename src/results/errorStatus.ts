@@ -13,7 +13,12 @@ export interface ErrorStatusVerdict {
   reasons: string[];
 }
 
-function erroredLoads(run: Pick<RunFile, 'points'>): LoadResult[] {
+/**
+ * A rate search's probes are meant to find where the server gives out: a probe that failed on errors is the
+ * search's finding (it marks the rate as too high, and shows in the curve), not a failure of the run.
+ */
+function erroredLoads(run: Pick<RunFile, 'points' | 'plan'>): LoadResult[] {
+  if (run.plan.rateSearch) return [];
   return run.points.flatMap((point) => point.repeats.flat()).filter((load) => load.status === 'complete-with-errors');
 }
 

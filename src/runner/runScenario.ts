@@ -141,6 +141,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           if (phase.measured) measuredLoads.push(result);
           // Errors past the threshold mark the run, which goes on: the figures of the other tests still count.
           if (result.windowKind === 'first-send-to-stall') stalled = true;
+          // A rate search's probe that failed on errors found the rate too high (results/errorStatus.ts).
+          if (result.status === 'complete-with-errors' && plan.rateSearch && phase.measured) continue;
           if (result.status === 'complete-with-errors') {
             status = 'complete-with-errors';
             failure ??= `${test.name}: ${result.errorStatusReason ?? 'too many errors'}`;

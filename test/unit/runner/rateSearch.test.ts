@@ -7,6 +7,8 @@ import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
 import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/runner/rateSearch';
 import { checkRegression } from '../../../src/results/compare';
+import { errorStatusVerdict } from '../../../src/results/errorStatus';
+import { runVerdict } from '../../../src/results/verdict';
 import { evaluateThresholds } from '../../../src/results/thresholds';
 import { runScenario, type RunProgress } from '../../../src/runner/runScenario';
 import { checkText, type ScenarioPlan } from '../../../src/scenario';
@@ -75,6 +77,22 @@ describe('rate search: decisions', () => {
     assert.equal(slower.length, 1);
     assert.match(slower[0].message, /^the highest rate with p99 < 2\.00 ms dropped \d+\.\d% \([\d,]+\/s → [\d,]+\/s\), more than the 10% allowed$/);
     assert.match(checkRegression(baseline, runAt(500, 'none'), { maxRegressionPercent: 10 })[0].message, /^the search found no rate with p99 < 2\.00 ms \(the baseline found [\d,]+\/s\)$/);
+  });
+
+  it('a probe that failed on errors (timeouts past the limit) is the search\'s finding, not a failed run', () => {
+    const text = '### s\nfind rate where p99 < 2ms from 1k/s to 1M/s\nduration 1s\nSET k v\n';
+    const searched = planOf(text);
+    const points = searchAgainst(searched, 37_000).map((point) => {
+      if (point.sweep.rate! < 37_000) return point;
+      // Past capacity the open loop's backlog outlives the drain: TIMEOUT errors, and the engine marks the load.
+      const [[load]] = point.repeats;
+      const errored: LoadResult = { ...load, status: 'complete-with-errors', errorStatusReason: '12% of requests failed (TIMEOUT 759)', total: { ...load.total, errors: Math.round(load.total.requests * 0.12) } };
+      return { ...point, repeats: [[errored]] };
+    });
+    const run: RunFile = { ...makeRun({ text, id: 'search', results: {} }), points: points.map((point) => ({ ...point, summary: summariseRepeats(point.repeats) })) };
+    assert.ok(rateSearchOutcome(run.plan, run.points)!.foundRate! < 37_000);
+    assert.deepEqual(errorStatusVerdict(run), { failed: false, reasons: [] });
+    assert.deepEqual(runVerdict({ ...run, status: 'complete' }), { kind: 'passed' });
   });
 
   it('runs a plan without a search point by point, as written', () => {
