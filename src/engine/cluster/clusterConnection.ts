@@ -33,6 +33,9 @@ export class ClusterConnection extends BudgetedConnection {
   /** Per node index: the requests of the batch being dispatched. */
   private readonly groups: Pending[][] = [];
   private closed = false;
+  /** Links with their socket up; at none, the whole connection counts as down for the server-lost rule. */
+  private linksUp = 0;
+  private reportedDown = false;
 
   constructor(
     index: number,
@@ -56,7 +59,7 @@ export class ClusterConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.reportedDown && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -172,6 +175,11 @@ export class ClusterConnection extends BudgetedConnection {
   private attach(link: NodeLink, connection: RawConnection): void {
     link.socket = connection.socket;
     link.up = true;
+    this.linksUp++;
+    if (this.reportedDown) {
+      this.reportedDown = false;
+      this.load.connectionUp();
+    }
     link.connecting = false;
     link.reconnectAttempt = 0;
     link.scanner.reset();
@@ -277,8 +285,15 @@ export class ClusterConnection extends BudgetedConnection {
     if (link.socket !== socket) return;
     link.socket = undefined;
     link.up = false;
+    this.linksUp--;
     if (this.closed || this.state === State.Finished) return;
-    const lost = this.failLink(link, CONNECTION_ERROR_KIND, `connection to ${this.cluster.nodes[link.node].host}:${this.cluster.nodes[link.node].port} lost`);
+    const message = `connection to ${this.cluster.nodes[link.node].host}:${this.cluster.nodes[link.node].port} lost`;
+    const lost = this.failLink(link, CONNECTION_ERROR_KIND, message);
+    // Every node this connection talks to is gone: down as a whole, so the load's server-lost rule applies.
+    if (this.linksUp === 0 && !this.reportedDown) {
+      this.reportedDown = true;
+      this.load.connectionDown(message);
+    }
     link.reconnectAttempt++;
     this.connect(link);
     this.answered(lost, performance.now());
