@@ -12,7 +12,7 @@ import { encodeRespCommand } from '../resp/encode';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
+import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
@@ -252,6 +252,11 @@ export class ClusterConnection extends BudgetedConnection {
     const node = this.cluster.nodes[link.node];
     let answered = 0;
     const queue = link.inFlight;
+    // Replies to requests of one write share their label and start, so their latency too: recorded as one
+    // run (one histogram update) instead of one by one.
+    let runLabel = -1;
+    let runStart = 0;
+    let runCount = 0;
     for (let r = 0; r < replies && queue.size > 0; r++) {
       const i = queue.shift();
       const flags = queue.flags[i];
@@ -261,18 +266,31 @@ export class ClusterConnection extends BudgetedConnection {
       answered++;
       if (!(flags & MEASURED)) continue;
       const label = queue.label[i];
-      const micros = Math.round((now - queue.start[i]) * 1000);
-      stats.recordReplies(label, micros, 1, now);
-      node.stats.recorder.record(micros, 1);
-      node.stats.requests++;
+      const start = queue.start[i];
+      if (label !== runLabel || start !== runStart) {
+        if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
+        runLabel = label;
+        runStart = start;
+        runCount = 0;
+      }
+      runCount++;
       if (error !== undefined) {
         const kind = errorKind(error);
         stats.recordError(label, kind, error);
         node.stats.addError(kind, error, 1);
       }
     }
+    if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
     link.errors.clear();
     this.answered(answered, now);
+  }
+
+  /** `count` replies of one label whose latency counted from `start`: in the load's figures and the node's. */
+  private recordRun(node: KnownNode, label: number, start: number, count: number, now: number): void {
+    const micros = Math.round((now - start) * 1000);
+    this.load.stats.recordReplies(label, micros, count, now);
+    node.stats.recorder.record(micros, count);
+    node.stats.requests += count;
   }
 
   /** Follows a MOVED or ASK reply to the request at position `i` of `queue` (just taken): re-sent to the node named (after ASKING for ASK). */

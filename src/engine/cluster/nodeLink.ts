@@ -54,9 +54,15 @@ export class PendingQueue {
     return (this.head + k) & (this.capacity - 1);
   }
 
+  /** Removes the `count` oldest entries. */
+  drop(count: number): void {
+    for (let k = 0; k < count; k++) this.bytes[this.at(k)] = undefined;
+    this.head = this.at(count);
+    this.size -= count;
+  }
+
   clear(): void {
-    for (let k = 0; k < this.size; k++) this.bytes[this.at(k)] = undefined;
-    this.head = this.size = 0;
+    this.drop(this.size);
   }
 
   private grow(): void {
