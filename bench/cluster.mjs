@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A 3-master Redis Cluster against one redis-server, same machine, same scenario: A B A B … pairs.
-// Prints the median ops/s of each and their ratio per configuration, and the cluster's per-node split.
+// Prints the median ops/s of each and their ratio per configuration, the ratio of client CPU per request
+// (user + sys, start-up included), and the cluster's per-node split.
 // On one small machine the cluster's three servers and the client share the cores, so the cluster
 // cannot win here: this measures the routing's overhead, not the cluster's scaling (see bench/README.md).
 //
@@ -77,32 +78,36 @@ async function startCluster(masters) {
 
 function run(port, c, cluster) {
   const scenario = `### ${c.name}\nclient ${values.client}\n${cluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nduration ${values.seconds}s\nkeys 100000 uniform\nvalue 3\n${c.command}\n`;
-  const load = rbenchRun(scenario, `redis://127.0.0.1:${port}`)[0].points[0].repeats[0][0];
+  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true });
+  const load = runs[0].points[0].repeats[0][0];
   if (load.status !== 'complete') throw new Error(`${c.name}: ${load.status} ${load.error ?? load.errorStatusReason ?? ''}`);
-  return load;
+  return Object.assign(load, { cpuPerRequest: runs.cpuMs / load.total.requests });
 }
 
 ensureBuilt();
 const single = await startServer();
 const cluster = await startCluster(3);
 console.log(`one redis-server on ${single.port}; a 3-master cluster seeded at ${cluster.port}; ${pairs} pairs, ${values.seconds} s each, client path ${values.client}\n`);
-console.log('configuration        one node     cluster   ratio (median of pairs)   cluster per node (last run)   redis-benchmark --cluster');
+console.log('configuration        one node     cluster   ratio (median of pairs)   CPU/request ratio   cluster per node (last run)   redis-benchmark --cluster');
 try {
   for (const c of configs) {
     const one = [];
     const many = [];
+    const cpu = [];
     const peer = [];
     let split = '';
     for (let i = 0; i < pairs; i++) {
-      one.push(run(single.port, c, false).total.opsPerSec);
+      const alone = run(single.port, c, false);
+      one.push(alone.total.opsPerSec);
       const load = run(cluster.port, c, true);
       many.push(load.total.opsPerSec);
+      cpu.push(load.cpuPerRequest / alone.cpuPerRequest);
       split = load.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
       peer.push(redisBenchmarkCluster(cluster.port, c, Math.max(10_000, Math.round(load.total.requests))));
     }
     const ratios = many.map((m, i) => m / one[i]);
     console.log(
-      `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${split.padEnd(26)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(10)}/s`,
+      `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${`${median(cpu).toFixed(2)}×`.padStart(17)}   ${split.padEnd(26)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(10)}/s`,
     );
   }
 } finally {

@@ -12,8 +12,8 @@ import { encodeRespCommand } from '../resp/encode';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
-import { NodeLink, type Pending } from './nodeLink';
+import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
+import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
 
@@ -26,13 +26,17 @@ const READONLY = encodeRespCommand(['READONLY']);
 
 export class ClusterConnection extends BudgetedConnection {
   private readonly builder: BatchBuilder;
-  private readonly links = new Map<number, NodeLink>();
+  /** Node index → this connection's link to it. */
+  private readonly links: (NodeLink | undefined)[] = [];
   /** Requests of the load sent or waiting, not yet answered. */
   private pending = 0;
   private readonly bounds = new Int32Array(2);
-  /** Per node index: the requests of the batch being dispatched. */
-  private readonly groups: Pending[][] = [];
+  /** Batches per closed-loop round: one pipeline per master (as many as there were at the start). */
+  private readonly parts: number;
   private closed = false;
+  /** Links with their socket up; at none, the whole connection counts as down for the server-lost rule. */
+  private linksUp = 0;
+  private reportedDown = false;
 
   constructor(
     index: number,
@@ -41,7 +45,9 @@ export class ClusterConnection extends BudgetedConnection {
   ) {
     super(index, load);
     const { keys, context } = requestSource(load.config, index);
-    this.builder = new BatchBuilder(load.config.test, load.config.value, keys, context);
+    this.parts = Math.max(1, cluster.masterCount);
+    // One build per round: the builder holds a pipeline per master, routed and written from its buffer.
+    this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
   }
 
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
@@ -56,7 +62,7 @@ export class ClusterConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.reportedDown && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -68,7 +74,7 @@ export class ClusterConnection extends BudgetedConnection {
 
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined) {
-      for (const link of this.links.values()) this.failLink(link, kind, text ?? kind);
+      for (const link of this.links) if (link) this.failLink(link, kind, text ?? kind);
     }
     this.finish();
   }
@@ -80,11 +86,13 @@ export class ClusterConnection extends BudgetedConnection {
    */
   protected override sendNextBatch(now: number): void {
     if (!this.mayBuildBatch(now)) return;
-    for (let part = 0, parts = Math.max(1, this.cluster.masterCount); part < parts; part++) {
-      const count = this.takeBudget();
-      if (count === 0) break;
-      this.route(count, now);
+    let count = 0;
+    for (let part = 0; part < this.parts; part++) {
+      const taken = this.takeBudget();
+      if (taken === 0) break;
+      count += taken;
     }
+    if (count > 0) this.route(count, now);
     this.flush();
   }
 
@@ -94,7 +102,8 @@ export class ClusterConnection extends BudgetedConnection {
 
   protected override close(): void {
     this.closed = true;
-    for (const link of this.links.values()) {
+    for (const link of this.links) {
+      if (!link) continue;
       if (link.timer) clearTimeout(link.timer);
       link.socket?.destroy();
       link.socket = undefined;
@@ -102,46 +111,42 @@ export class ClusterConnection extends BudgetedConnection {
     }
   }
 
-  /** Builds `count` requests and routes each by its key's slot into its node's group (sent by flush). */
+  /** Builds `count` requests and stages each on the link of the node that owns its key's slot (written by flush). */
   private route(count: number, start: number): void {
     const length = this.builder.build(count);
     const buffer = this.builder.buffer;
+    const labels = this.builder.labels;
     const plan = this.cluster.plan;
-    const measured = this.load.measuring;
-    // One copy of the batch (the builder rewrites its buffer next time); each request keeps a view of it
-    // for a resend after MOVED/ASK.
-    const bytes = Buffer.from(buffer.subarray(0, length));
-    const groups = this.groups;
+    const flags = this.load.measuring ? MEASURED : 0;
+    const bounds = this.bounds;
     let at = 0;
     for (let i = 0; i < count; i++) {
-      const label = this.builder.labels[i];
-      const end = buffer[at] === 0x2a ? scanRequest(buffer, at, plan.keyArguments[label], this.bounds) : buffer.indexOf(10, at) + 1;
-      const keyed = buffer[at] === 0x2a && this.bounds[0] >= 0;
-      const slot = keyed ? slotOfBytes(buffer, this.bounds[0], this.bounds[1]) : -1;
+      const label = labels[i];
+      const resp = buffer[at] === 0x2a;
+      const end = resp ? scanRequest(buffer, at, plan.keyArguments[label], bounds) : buffer.indexOf(10, at) + 1;
+      const keyed = resp && bounds[0] >= 0;
+      const slot = keyed ? slotOfBytes(buffer, bounds[0], bounds[1]) : -1;
       const node = keyed ? this.cluster.route(slot, plan.readOnly[label], this.index) : this.cluster.anyMaster(this.index + i);
-      const entry: Pending = { bytes, from: at, to: end, label, slot, start, measured, redirects: 0, internal: false };
-      while (groups.length <= node) groups.push([]);
-      groups[node].push(entry);
+      this.link(node).staged.push(buffer, at, end, label, slot, start, flags, 0);
       at = end;
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} request bytes`);
     this.pending += count;
   }
 
-  /** Writes each node's group at once. */
+  /** Writes each node's staged requests at once: one buffer (kept by the requests for a resend), one write. */
   private flush(): void {
-    const groups = this.groups;
-    for (let node = 0; node < groups.length; node++) {
-      const entries = groups[node];
-      if (entries.length === 0) continue;
-      groups[node] = [];
-      this.send(this.link(node), entries);
+    for (const link of this.links) {
+      if (link && link.staged.size > 0) this.sendQueued(link, link.staged);
     }
   }
 
   private link(node: number): NodeLink {
-    let link = this.links.get(node);
-    if (!link) this.links.set(node, (link = new NodeLink(node)));
+    let link = this.links[node];
+    if (!link) {
+      while (this.links.length <= node) this.links.push(undefined);
+      this.links[node] = link = new NodeLink(node);
+    }
     return link;
   }
 
@@ -150,28 +155,50 @@ export class ClusterConnection extends BudgetedConnection {
     return { ...this.load.config.connection, host, port, path: undefined, db: 0 };
   }
 
-  private send(link: NodeLink, entries: Pending[]): void {
+  /** Empties `queue` onto the link: copied into one buffer and written (or held in waiting while the socket is not up). */
+  private sendQueued(link: NodeLink, queue: PendingQueue): void {
+    let length = 0;
+    for (let k = 0; k < queue.size; k++) {
+      const i = queue.at(k);
+      length += queue.to[i] - queue.from[i];
+    }
+    const out = Buffer.allocUnsafe(length);
+    const target = link.up ? link.inFlight : link.waiting;
+    let at = 0;
+    for (let k = 0; k < queue.size; k++) {
+      const i = queue.at(k);
+      const bytes = queue.bytes[i]!;
+      const from = at;
+      const end = queue.to[i];
+      // Requests are a few dozen bytes: a plain loop costs less than a native copy call each.
+      if (end - queue.from[i] < 64) for (let b = queue.from[i]; b < end; b++) out[at++] = bytes[b];
+      else at += bytes.copy(out, at, queue.from[i], end);
+      target.push(out, from, at, queue.label[i], queue.slot[i], queue.start[i], queue.flags[i], queue.redirects[i]);
+    }
+    queue.clear();
+    if (link.up) link.socket!.write(out);
+    else this.connect(link);
+  }
+
+  /** Sends one request (a redirected one, or ASKING/READONLY) on its own. */
+  private sendOne(link: NodeLink, bytes: Buffer, from: number, to: number, label: number, slot: number, start: number, flags: number, redirects: number): void {
     if (!link.up) {
-      link.waiting.push(...entries);
+      link.waiting.push(bytes, from, to, label, slot, start, flags, redirects);
       this.connect(link);
       return;
     }
-    for (const entry of entries) link.inFlight.push(entry);
-    let length = 0;
-    for (const entry of entries) length += entry.to - entry.from;
-    const out = Buffer.allocUnsafe(length);
-    let at = 0;
-    for (const entry of entries) at += entry.bytes.copy(out, at, entry.from, entry.to);
-    link.socket!.write(out);
-  }
-
-  private internal(bytes: Buffer): Pending {
-    return { bytes, from: 0, to: bytes.length, label: 0, slot: -1, start: 0, measured: false, redirects: 0, internal: true };
+    link.inFlight.push(bytes, from, to, label, slot, start, flags, redirects);
+    link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
   }
 
   private attach(link: NodeLink, connection: RawConnection): void {
     link.socket = connection.socket;
     link.up = true;
+    this.linksUp++;
+    if (this.reportedDown) {
+      this.reportedDown = false;
+      this.load.connectionUp();
+    }
     link.connecting = false;
     link.reconnectAttempt = 0;
     link.scanner.reset();
@@ -179,10 +206,8 @@ export class ClusterConnection extends BudgetedConnection {
     connection.onBytes((chunk, length) => this.onData(link, chunk, length));
     connection.socket.on('error', () => undefined);
     connection.socket.on('close', () => this.onClose(link, connection.socket));
-    const waiting = link.waiting;
-    link.waiting = [];
-    const first = this.cluster.nodes[link.node].role === 'replica' ? [this.internal(READONLY)] : [];
-    if (first.length + waiting.length > 0) this.send(link, [...first, ...waiting]);
+    if (this.cluster.nodes[link.node].role === 'replica') this.sendOne(link, READONLY, 0, READONLY.length, 0, -1, 0, INTERNAL, 0);
+    if (link.waiting.size > 0) this.sendQueued(link, link.waiting);
   }
 
   /** Opens the socket of a node met in a redirection, or reopens a lost one (with backoff). */
@@ -206,7 +231,7 @@ export class ClusterConnection extends BudgetedConnection {
           link.reconnectAttempt++;
           if (this.closed) return;
           this.load.reconnectFailed(error.message);
-          if (link.waiting.length > 0) this.connect(link);
+          if (link.waiting.size > 0) this.connect(link);
         },
       );
     }, delay);
@@ -226,37 +251,66 @@ export class ClusterConnection extends BudgetedConnection {
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
     let answered = 0;
-    for (let i = 0; i < replies && link.sent > 0; i++) {
-      const entry = link.take();
-      const error = link.errors.get(i);
-      if (entry.internal) continue;
-      if (error !== undefined && this.redirected(link, entry, error)) continue;
+    const queue = link.inFlight;
+    // Replies to requests of one write share their label and start, so their latency too: recorded as one
+    // run (one histogram update) instead of one by one.
+    let runLabel = -1;
+    let runStart = 0;
+    let runCount = 0;
+    for (let r = 0; r < replies && queue.size > 0; r++) {
+      const i = queue.shift();
+      const flags = queue.flags[i];
+      if (flags & INTERNAL) continue;
+      const error = link.errors.size > 0 ? link.errors.get(r) : undefined;
+      if (error !== undefined && this.redirected(link, queue, i, error)) continue;
       answered++;
-      if (!entry.measured) continue;
-      const micros = Math.round((now - entry.start) * 1000);
-      stats.recordReplies(entry.label, micros, 1, now);
-      node.stats.recorder.record(micros, 1);
-      node.stats.requests++;
+      if (!(flags & MEASURED)) continue;
+      const label = queue.label[i];
+      const start = queue.start[i];
+      if (label !== runLabel || start !== runStart) {
+        if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
+        runLabel = label;
+        runStart = start;
+        runCount = 0;
+      }
+      runCount++;
       if (error !== undefined) {
         const kind = errorKind(error);
-        stats.recordError(entry.label, kind, error);
+        stats.recordError(label, kind, error);
         node.stats.addError(kind, error, 1);
       }
     }
+    if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
     link.errors.clear();
     this.answered(answered, now);
   }
 
-  /** Follows a MOVED or ASK reply: re-sends the request to the node named (after ASKING for ASK). */
-  private redirected(link: NodeLink, entry: Pending, error: string): boolean {
+  /** `count` replies of one label whose latency counted from `start`: in the load's figures and the node's. */
+  private recordRun(node: KnownNode, label: number, start: number, count: number, now: number): void {
+    const micros = Math.round((now - start) * 1000);
+    this.load.stats.recordReplies(label, micros, count, now);
+    node.stats.recorder.record(micros, count);
+    node.stats.requests += count;
+  }
+
+  /** Follows a MOVED or ASK reply to the request at position `i` of `queue` (just taken): re-sent to the node named (after ASKING for ASK). */
+  private redirected(link: NodeLink, queue: PendingQueue, i: number, error: string): boolean {
     const redirect = parseRedirect(error);
-    if (!redirect || entry.redirects >= MAX_REDIRECTS) return false;
-    const from = this.cluster.nodes[link.node];
+    if (!redirect || queue.redirects[i] >= MAX_REDIRECTS) return false;
     // An empty host means "the address you reached me on".
-    const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || from.host, redirect.port, this.load.measuring);
-    entry.redirects++;
+    const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[link.node].host, redirect.port, this.load.measuring);
     const next = this.link(target);
-    this.send(next, redirect.kind === 'ASK' ? [this.internal(ASKING), entry] : [entry]);
+    // Read before any push: the position may be reused once written to.
+    const bytes = queue.bytes[i]!;
+    const from = queue.from[i];
+    const to = queue.to[i];
+    const label = queue.label[i];
+    const slot = queue.slot[i];
+    const start = queue.start[i];
+    const flags = queue.flags[i];
+    const redirects = queue.redirects[i] + 1;
+    if (redirect.kind === 'ASK') this.sendOne(next, ASKING, 0, ASKING.length, 0, -1, 0, INTERNAL, 0);
+    this.sendOne(next, bytes, from, to, label, slot, start, flags, redirects);
     return true;
   }
 
@@ -277,8 +331,15 @@ export class ClusterConnection extends BudgetedConnection {
     if (link.socket !== socket) return;
     link.socket = undefined;
     link.up = false;
+    this.linksUp--;
     if (this.closed || this.state === State.Finished) return;
-    const lost = this.failLink(link, CONNECTION_ERROR_KIND, `connection to ${this.cluster.nodes[link.node].host}:${this.cluster.nodes[link.node].port} lost`);
+    const message = `connection to ${this.cluster.nodes[link.node].host}:${this.cluster.nodes[link.node].port} lost`;
+    const lost = this.failLink(link, CONNECTION_ERROR_KIND, message);
+    // Every node this connection talks to is gone: down as a whole, so the load's server-lost rule applies.
+    if (this.linksUp === 0 && !this.reportedDown) {
+      this.reportedDown = true;
+      this.load.connectionDown(message);
+    }
     link.reconnectAttempt++;
     this.connect(link);
     this.answered(lost, performance.now());
@@ -290,20 +351,21 @@ export class ClusterConnection extends BudgetedConnection {
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
     let lost = 0;
-    const entries = [...link.inFlight.slice(link.inFlightHead), ...link.waiting];
-    link.inFlight.length = 0;
-    link.inFlightHead = 0;
-    link.waiting = [];
-    for (const entry of entries) {
-      if (entry.internal) continue;
-      lost++;
-      if (!entry.measured) continue;
-      const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - entry.start) * 1000) : undefined;
-      stats.recordUnanswered(entry.label, 1, kind, text, waited);
-      if (waited !== undefined) node.stats.recorder.record(waited, 1);
-      node.stats.unanswered++;
-      node.stats.requests++;
-      node.stats.addError(kind, text, 1);
+    for (const queue of [link.inFlight, link.waiting]) {
+      for (let k = 0; k < queue.size; k++) {
+        const i = queue.at(k);
+        const flags = queue.flags[i];
+        if (flags & INTERNAL) continue;
+        lost++;
+        if (!(flags & MEASURED)) continue;
+        const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - queue.start[i]) * 1000) : undefined;
+        stats.recordUnanswered(queue.label[i], 1, kind, text, waited);
+        if (waited !== undefined) node.stats.recorder.record(waited, 1);
+        node.stats.unanswered++;
+        node.stats.requests++;
+        node.stats.addError(kind, text, 1);
+      }
+      queue.clear();
     }
     return lost;
   }

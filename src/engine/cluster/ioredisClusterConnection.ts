@@ -22,6 +22,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private inFlight = 0;
   /** Start of each request in flight with its label, for the wait of timed-out ones. */
   private readonly starts = new Set<{ start: number; label: number; slot: number; read: boolean }>();
+  /** ioredis lost every node: told to the load (its server-lost rule), and nothing is sent until it is back. */
+  private reportedDown = false;
 
   constructor(
     index: number,
@@ -60,6 +62,22 @@ export class IoredisClusterConnection extends BudgetedConnection {
       throw new LoadError(describeConnectionError(lastError ?? error, errorPlace(options)));
     }
     this.state = State.Running;
+    // 'close': every node's connection is gone (ioredis retries, then gives up); 'ready': back.
+    client.on('close', () => this.down(lastError));
+    client.on('ready', () => this.backUp());
+  }
+
+  private down(error: Error | undefined): void {
+    if (this.reportedDown || this.state !== State.Running || this.load.stopping) return;
+    this.reportedDown = true;
+    this.load.connectionDown(`connection to the cluster lost${error ? `: ${error.message}` : ''}`);
+  }
+
+  private backUp(): void {
+    if (!this.reportedDown || this.state === State.Finished) return;
+    this.reportedDown = false;
+    this.load.connectionUp();
+    if (!this.load.openLoop && this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
   }
 
   /** ioredis follows MOVED and ASK inside its error handler: count them there (per node and per bucket). */
@@ -83,7 +101,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.reportedDown && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -113,6 +131,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   protected override sendNextBatch(): void {
     const now = performance.now();
+    // While every node is lost, requests would fail at once: none is sent (no spinning on errors).
+    if (this.reportedDown && !this.load.stopping && now < this.load.deadline) return;
     if (this.mayBuildBatch(now)) this.sendBatch(this.takeBudget(), now, true);
   }
 

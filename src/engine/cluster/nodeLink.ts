@@ -3,19 +3,87 @@
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../resp/scanner';
 
-/** One request in flight (or waiting for its node's socket). `internal`: ASKING/READONLY, not a request of the load. */
-export interface Pending {
-  /** The request is bytes[from … to): a copy of its batch (or a constant), shared by the batch's requests. */
-  bytes: Buffer;
-  from: number;
-  to: number;
-  label: number;
-  slot: number;
-  /** When its latency counts from: the first send (closed loop) or the intended time (open loop). */
-  start: number;
-  measured: boolean;
-  redirects: number;
-  internal: boolean;
+/** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
+export const INTERNAL = 1;
+export const MEASURED = 2;
+
+const FIRST_CAPACITY = 64;
+
+/**
+ * Requests in flight or waiting, oldest first: a ring of typed columns, so queueing and answering a request
+ * allocates nothing. A request is bytes[from … to) of the buffer that was written (shared by a write's
+ * requests, kept for a resend after MOVED/ASK); its latency counts from `start` (first send, or the intended
+ * time in open loop).
+ */
+export class PendingQueue {
+  private capacity = FIRST_CAPACITY;
+  private head = 0;
+  size = 0;
+  bytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(FIRST_CAPACITY);
+  from = new Int32Array(FIRST_CAPACITY);
+  to = new Int32Array(FIRST_CAPACITY);
+  label = new Int32Array(FIRST_CAPACITY);
+  slot = new Int32Array(FIRST_CAPACITY);
+  start = new Float64Array(FIRST_CAPACITY);
+  flags = new Uint8Array(FIRST_CAPACITY);
+  redirects = new Uint8Array(FIRST_CAPACITY);
+
+  push(bytes: Buffer, from: number, to: number, label: number, slot: number, start: number, flags: number, redirects: number): void {
+    if (this.size === this.capacity) this.grow();
+    const i = (this.head + this.size++) & (this.capacity - 1);
+    this.bytes[i] = bytes;
+    this.from[i] = from;
+    this.to[i] = to;
+    this.label[i] = label;
+    this.slot[i] = slot;
+    this.start[i] = start;
+    this.flags[i] = flags;
+    this.redirects[i] = redirects;
+  }
+
+  /** Takes the oldest entry: its position, whose columns (its bytes too) stay readable until the next push. */
+  shift(): number {
+    const i = this.head;
+    this.head = (i + 1) & (this.capacity - 1);
+    this.size--;
+    return i;
+  }
+
+  /** Position of the k-th oldest entry. */
+  at(k: number): number {
+    return (this.head + k) & (this.capacity - 1);
+  }
+
+  /** Removes the `count` oldest entries. */
+  drop(count: number): void {
+    for (let k = 0; k < count; k++) this.bytes[this.at(k)] = undefined;
+    this.head = this.at(count);
+    this.size -= count;
+  }
+
+  clear(): void {
+    this.drop(this.size);
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    this.bytes = this.reordered(this.bytes, new Array<Buffer | undefined>(capacity));
+    this.from = this.reordered(this.from, new Int32Array(capacity));
+    this.to = this.reordered(this.to, new Int32Array(capacity));
+    this.label = this.reordered(this.label, new Int32Array(capacity));
+    this.slot = this.reordered(this.slot, new Int32Array(capacity));
+    this.start = this.reordered(this.start, new Float64Array(capacity));
+    this.flags = this.reordered(this.flags, new Uint8Array(capacity));
+    this.redirects = this.reordered(this.redirects, new Uint8Array(capacity));
+    this.head = 0;
+    this.capacity = capacity;
+  }
+
+  /** `column`'s entries, oldest first, in `fresh`. */
+  private reordered<T extends { [i: number]: unknown }>(column: T, fresh: T): T {
+    for (let k = 0; k < this.size; k++) fresh[k] = column[this.at(k)];
+    return fresh;
+  }
 }
 
 export class NodeLink {
@@ -24,10 +92,11 @@ export class NodeLink {
   connecting = false;
   readonly scanner = new ReplyScanner();
   /** Sent, oldest first. */
-  readonly inFlight: Pending[] = [];
-  inFlightHead = 0;
+  readonly inFlight = new PendingQueue();
   /** Routed here while the socket is not up; sent once it is. */
-  waiting: Pending[] = [];
+  readonly waiting = new PendingQueue();
+  /** The batch being routed: positions in the batch builder's buffer, written out by the connection's flush. */
+  readonly staged = new PendingQueue();
   /** Error replies of the current scan: reply index → text. */
   readonly errors = new Map<number, string>();
   reconnectAttempt = 0;
@@ -35,18 +104,5 @@ export class NodeLink {
 
   constructor(readonly node: number) {
     this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);
-  }
-
-  take(): Pending {
-    const entry = this.inFlight[this.inFlightHead++];
-    if (this.inFlightHead > 1024 && this.inFlightHead * 2 > this.inFlight.length) {
-      this.inFlight.splice(0, this.inFlightHead);
-      this.inFlightHead = 0;
-    }
-    return entry;
-  }
-
-  get sent(): number {
-    return this.inFlight.length - this.inFlightHead;
   }
 }

@@ -1,25 +1,24 @@
 // Reads encoded RESP requests (`*N\r\n$len\r\narg\r\n…`) as the batch builder wrote them: where each one
-// ends and where a given argument lies, without copying.
-
-function readNumber(bytes: Uint8Array, at: number): { value: number; next: number } {
-  let value = 0;
-  let i = at;
-  while (bytes[i] !== 0x0d) value = value * 10 + (bytes[i++] - 0x30);
-  return { value, next: i + 2 };
-}
+// ends and where a given argument lies, without copying or allocating (this runs once per request).
 
 /** Offset just past the request that starts at `start`; `argument` (≥ 0) also gets the bounds of that argument. */
 export function scanRequest(bytes: Uint8Array, start: number, argument: number, bounds: Int32Array): number {
-  const count = readNumber(bytes, start + 1);
-  let at = count.next;
+  let at = start + 1;
+  let count = 0;
+  while (bytes[at] !== 0x0d) count = count * 10 + (bytes[at++] - 0x30);
+  at += 2;
   bounds[0] = bounds[1] = -1;
-  for (let i = 0; i < count.value; i++) {
-    const length = readNumber(bytes, at + 1);
+  for (let i = 0; i < count; i++) {
+    // `$len\r\n` then len bytes and `\r\n`.
+    let length = 0;
+    at++;
+    while (bytes[at] !== 0x0d) length = length * 10 + (bytes[at++] - 0x30);
+    at += 2;
     if (i === argument) {
-      bounds[0] = length.next;
-      bounds[1] = length.next + length.value;
+      bounds[0] = at;
+      bounds[1] = at + length;
     }
-    at = length.next + length.value + 2;
+    at += length + 2;
   }
   return at;
 }

@@ -241,3 +241,34 @@ describe('runLoad against a Redis Cluster with a frozen master', function () {
     assertNodesAddUp(result);
   });
 });
+
+for (const client of ['fast', 'ioredis'] as const) {
+  describe(`runLoad against a Redis Cluster whose masters are all lost (${client} client)`, function () {
+    this.timeout(60_000);
+    const cluster = useCluster(3, 0);
+
+    it('ends by the server-lost rule (3 s) with status failed, a plain message, and the figures measured until then', async () => {
+      const c = cluster();
+      const running = runLoad(
+        loadRequest(seedOf(c), {
+          client,
+          test: singleTest('SET key:__key__ __value__'),
+          // The stall limit is far beyond the server-lost one: only the server-lost rule can end this load in time.
+          load: { clients: 4, pipeline: 4, durationMs: 30_000, stallTimeoutMs: 25_000 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const killedAt = Date.now();
+      for (const node of c.nodes) node.process.kill('SIGKILL');
+      const result = await running;
+      const endedAfterMs = Date.now() - killedAt;
+      assert.equal(result.status, 'failed');
+      assert.match(result.error ?? '', /could not reconnect for \d+ s/);
+      assert.ok(endedAfterMs >= 3000 && endedAfterMs < 8000, `ended ${endedAfterMs} ms after every master was killed`);
+      assert.ok(result.total.requests > 0, 'what was measured before the loss is kept');
+      assertNodesAddUp(result);
+    });
+  });
+}
