@@ -122,7 +122,11 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
     const client = (port: number) => {
       let redis = clients.get(port);
-      if (!redis) clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+      if (!redis) {
+        clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+        // A node a test killed: its client's reconnect errors are expected, not news.
+        redis.on('error', () => undefined);
+      }
       return redis;
     };
     await waitForState(
