@@ -3,10 +3,10 @@
 // and the small RESP reader (no client library in the fast path's threads); one question at a time per
 // worker, at most every REFRESH_INTERVAL_MS.
 import { performance } from 'node:perf_hooks';
-import { readRespValue, RespErrorReply, type RespValue } from '../../redis/respValue';
+import { RespErrorReply } from '../../redis/respValue';
 import type { ConnectionOptions } from '../../redis/types';
 import { openSocket } from '../connect';
-import { encodeRespCommand } from '../resp/encode';
+import { askRaw } from '../rawReply';
 import type { ClusterState } from './clusterState';
 import { topologyFromShards, type ClusterTopology } from './topology';
 
@@ -33,35 +33,14 @@ export function refreshTopology(state: ClusterState, connection: ConnectionOptio
   })().finally(() => asking.delete(state));
 }
 
-function askShards(options: ConnectionOptions): Promise<ClusterTopology> {
-  return openSocket(options).then(
-    (connection) =>
-      new Promise<ClusterTopology>((resolve, reject) => {
-        let received = Buffer.alloc(0);
-        const done = (finish: () => void) => {
-          clearTimeout(timer);
-          connection.socket.destroy();
-          finish();
-        };
-        const timer = setTimeout(() => done(() => reject(new Error('no answer to CLUSTER SHARDS'))), options.connectTimeoutMs);
-        connection.socket.on('error', () => undefined);
-        connection.socket.on('close', () => done(() => reject(new Error('closed before answering CLUSTER SHARDS'))));
-        connection.onBytes((chunk, length) => {
-          // The chunk is only valid during the call: keep a copy.
-          received = Buffer.concat([received, chunk.subarray(0, length)]);
-          let reply: RespValue;
-          try {
-            const read = readRespValue(received);
-            if (!read) return;
-            reply = read.value;
-          } catch (error) {
-            done(() => reject(error as Error));
-            return;
-          }
-          if (reply instanceof RespErrorReply || !Array.isArray(reply)) done(() => reject(new Error(`CLUSTER SHARDS: ${JSON.stringify(reply)}`)));
-          else done(() => resolve(topologyFromShards(reply as Parameters<typeof topologyFromShards>[0], options)));
-        });
-        connection.socket.write(encodeRespCommand(['CLUSTER', 'SHARDS']));
-      }),
-  );
+async function askShards(options: ConnectionOptions): Promise<ClusterTopology> {
+  const connection = await openSocket(options);
+  connection.socket.on('error', () => undefined);
+  try {
+    const reply = await askRaw(connection, ['CLUSTER', 'SHARDS'], options.connectTimeoutMs);
+    if (reply instanceof RespErrorReply || !Array.isArray(reply)) throw new Error(`CLUSTER SHARDS: ${JSON.stringify(reply)}`);
+    return topologyFromShards(reply as Parameters<typeof topologyFromShards>[0], options);
+  } finally {
+    connection.socket.destroy();
+  }
 }
