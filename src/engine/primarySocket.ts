@@ -3,12 +3,12 @@
 // primary for a moment, which by then may be a replica); for any other target, host:port as given.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { address } from '../redis/errors';
-import { readRespValue, RespErrorReply, type RespValue } from '../redis/respValue';
+import { RespErrorReply } from '../redis/respValue';
 import { describePrimary, discoverPrimary } from '../redis/sentinel';
 import type { ConnectionOptions } from '../redis/types';
 import { openSocket, type RawConnection } from './connect';
 import { LoadError } from './errors';
-import { encodeRespCommand } from './resp/encode';
+import { askRaw } from './rawReply';
 
 /** A primary found to be a replica is asked about again this many times, this long apart. */
 const ROLE_ATTEMPTS = 5;
@@ -40,31 +40,9 @@ export async function openTargetSocket(options: ConnectionOptions): Promise<RawC
 }
 
 /** The first word of ROLE (`master`, `slave`), or undefined when the server refuses ROLE. */
-function askRole(connection: RawConnection, timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    let received = Buffer.alloc(0);
-    const done = (finish: () => void) => {
-      clearTimeout(timer);
-      connection.onBytes(() => {});
-      finish();
-    };
-    const timer = setTimeout(() => done(() => reject(new Error(`no answer to ROLE within ${timeoutMs} ms`))), timeoutMs);
-    connection.onBytes((chunk, length) => {
-      // The chunk is only valid during the call: keep a copy.
-      received = Buffer.concat([received, chunk.subarray(0, length)]);
-      let reply: RespValue;
-      try {
-        const read = readRespValue(received);
-        if (!read) return;
-        reply = read.value;
-      } catch (error) {
-        done(() => reject(error as Error));
-        return;
-      }
-      if (reply instanceof RespErrorReply) done(() => resolve(undefined));
-      else if (Array.isArray(reply) && typeof reply[0] === 'string') done(() => resolve(reply[0] as string));
-      else done(() => reject(new Error(`unexpected reply to ROLE: ${JSON.stringify(reply)}`)));
-    });
-    connection.socket.write(encodeRespCommand(['ROLE']));
-  });
+async function askRole(connection: RawConnection, timeoutMs: number): Promise<string | undefined> {
+  const reply = await askRaw(connection, ['ROLE'], timeoutMs);
+  if (reply instanceof RespErrorReply) return undefined;
+  if (Array.isArray(reply) && typeof reply[0] === 'string') return reply[0];
+  throw new Error(`unexpected reply to ROLE: ${JSON.stringify(reply)}`);
 }

@@ -2,7 +2,7 @@
 // open-loop schedule, per-second reports and the final result. Runs inside a worker thread (worker.ts)
 // but has no worker-specific code, so tests and tools can run it in process too.
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
-import { address } from '../redis/errors';
+import { serverLostLimitMs, serverLostMessage } from './failoverWait';
 import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
 import type { LoadStatus } from './types';
@@ -68,6 +68,8 @@ export class WorkerLoad {
   private finalized = false;
   private downCount = 0;
   private allDownSince = 0;
+  /** How long every connection may be down before the server counts as lost (longer for a Sentinel target). */
+  private serverLostLimit: number;
   private lastConnectionError = '';
   /** Start of the current timeline bucket, in ms since measuring began. */
   private bucketStartMs = 0;
@@ -99,6 +101,7 @@ export class WorkerLoad {
     factory: ConnectionFactory,
   ) {
     this.stats = new WorkerStats(config.labels.length);
+    this.serverLostLimit = config.serverLostTimeoutMs;
     this.openLoop = config.ratePerConnection !== undefined && config.ratePerConnection > 0;
     // Open loop: each connection sends a batch of `pipeline` requests every batchInterval ms.
     this.batchInterval = this.openLoop ? (config.pipeline * 1000) / config.ratePerConnection! : 0;
@@ -269,6 +272,13 @@ export class WorkerLoad {
     if (this.downCount === this.connections.length) {
       this.allDownSince = performance.now();
       this.after(this.config.serverLostTimeoutMs + 10, () => this.checkServerLost());
+      // A Sentinel target: asked now, while the sentinels may still be about to fail over.
+      const since = this.allDownSince;
+      void serverLostLimitMs(this.config.connection, this.config.serverLostTimeoutMs).then((limit) => {
+        if (this.allDownSince !== since || limit <= this.serverLostLimit) return;
+        this.serverLostLimit = limit;
+        this.after(since + limit + 10 - performance.now(), () => this.checkServerLost());
+      });
     }
   }
 
@@ -287,11 +297,9 @@ export class WorkerLoad {
   private checkServerLost(): void {
     if (this.finalized || this.downCount < this.connections.length) return;
     const downFor = performance.now() - this.allDownSince;
-    if (downFor < this.config.serverLostTimeoutMs) return;
+    if (downFor < this.serverLostLimit) return;
     this.status = 'failed';
-    this.error = `lost the connection to ${address(this.config.connection)} and could not reconnect for ${Math.round(
-      downFor / 1000,
-    )} s: ${this.lastConnectionError} (results measured until then are kept)`;
+    this.error = serverLostMessage(this.config.connection, downFor, this.lastConnectionError);
     this.stopping = true;
     for (const connection of this.connections) connection.abandon();
     this.finalize();

@@ -90,6 +90,11 @@ function sentinelConnection(options: ConnectionOptions, node: PrimaryAddress): C
 
 /** One sentinel's answer: the address, UNKNOWN_NAME, or a rejection with a message for the user. */
 function askSentinel(options: ConnectionOptions, node: PrimaryAddress): Promise<PrimaryAddress | typeof UNKNOWN_NAME> {
+  return askSentinelAbout(options, node, 'GET-MASTER-ADDR-BY-NAME', readAddress);
+}
+
+/** One sentinel's answer to `SENTINEL <question> <name>`, read by `read`; rejects with a message for the user. */
+function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, question: string, read: AnswerReader<T>): Promise<T | typeof UNKNOWN_NAME> {
   const connection = sentinelConnection(options, node);
   const place = errorPlace(connection);
   const name = options.sentinel!.name;
@@ -97,14 +102,14 @@ function askSentinel(options: ConnectionOptions, node: PrimaryAddress): Promise<
   if (connection.password !== undefined) {
     commands.push(connection.username !== undefined ? ['AUTH', connection.username, connection.password] : ['AUTH', connection.password]);
   }
-  commands.push(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]);
+  commands.push(['SENTINEL', question, name]);
   return new Promise((resolve, reject) => {
     const socket = connection.tls
       ? tls.connect({ ...connection.tls, host: node.host, port: node.port })
       : net.connect({ host: node.host, port: node.port });
     let received = Buffer.alloc(0);
     let settled = false;
-    const finish = (outcome: PrimaryAddress | typeof UNKNOWN_NAME | Error) => {
+    const finish = (outcome: T | typeof UNKNOWN_NAME | Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -128,12 +133,21 @@ function askSentinel(options: ConnectionOptions, node: PrimaryAddress): Promise<
         return;
       }
       if (replies.length < commands.length) return;
-      finish(interpret(replies, commands, node, name, place));
+      finish(interpret(replies, commands, node, name, place, read));
     });
   });
 }
 
-function interpret(replies: RespValue[], commands: string[][], node: PrimaryAddress, name: string, place: ReturnType<typeof errorPlace>): PrimaryAddress | typeof UNKNOWN_NAME | Error {
+type AnswerReader<T> = (answer: RespValue, at: string, name: string) => T | typeof UNKNOWN_NAME | Error;
+
+function interpret<T>(
+  replies: RespValue[],
+  commands: string[][],
+  node: PrimaryAddress,
+  name: string,
+  place: ReturnType<typeof errorPlace>,
+  read: AnswerReader<T>,
+): T | typeof UNKNOWN_NAME | Error {
   const at = address(node);
   for (let i = 0; i < commands.length; i++) {
     const reply = replies[i];
@@ -145,10 +159,31 @@ function interpret(replies: RespValue[], commands: string[][], node: PrimaryAddr
     if (/unknown command|unknown subcommand/i.test(reply.message)) {
       return new Error(`${at} is not a sentinel (it answered "${reply.message}"): list the sentinels' ports (26379 by default) in the target, not the data nodes'`);
     }
-    return new Error(`sentinel ${at} refused SENTINEL get-master-addr-by-name ${name}: ${reply.message}`);
+    return new Error(`sentinel ${at} refused SENTINEL ${commands[i].slice(1).join(' ')}: ${reply.message}`);
   }
-  const answer = replies[commands.length - 1];
+  return read(replies[commands.length - 1], at, name);
+}
+
+function readAddress(answer: RespValue, at: string, name: string): PrimaryAddress | typeof UNKNOWN_NAME | Error {
   if (answer === null) return UNKNOWN_NAME;
   if (Array.isArray(answer) && typeof answer[0] === 'string' && Number(answer[1]) > 0) return { host: answer[0], port: Number(answer[1]) };
   return new Error(`sentinel ${at} gave an address for "${name}" that cannot be read: ${JSON.stringify(answer)}`);
+}
+
+/**
+ * The sentinels' `down-after-milliseconds` for the target's primary (`SENTINEL MASTER name`): how long they
+ * wait before calling a silent primary down and starting a failover. Undefined when no sentinel tells.
+ */
+export async function primaryDownAfterMs(options: ConnectionOptions & { sentinel: SentinelOptions }): Promise<number | undefined> {
+  for (const node of options.sentinel.nodes) {
+    const answer = await askSentinelAbout(options, node, 'MASTER', readDownAfter).catch(() => undefined);
+    if (typeof answer === 'number') return answer;
+  }
+  return undefined;
+}
+
+function readDownAfter(answer: RespValue, at: string, name: string): number | typeof UNKNOWN_NAME | Error {
+  if (!Array.isArray(answer)) return UNKNOWN_NAME;
+  const value = Number(answer[answer.indexOf('down-after-milliseconds') + 1]);
+  return answer.includes('down-after-milliseconds') && value > 0 ? value : new Error(`sentinel ${at} gave no down-after-milliseconds for "${name}"`);
 }

@@ -61,12 +61,12 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-async function startNode(port: number): Promise<ClusterNode> {
+async function startNode(port: number, nodeTimeoutMs: number): Promise<ClusterNode> {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-cluster-'));
   const conf = join(dir, 'redis.conf');
   writeFileSync(
     conf,
-    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', 'cluster-node-timeout 2000', 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', `cluster-node-timeout ${nodeTimeoutMs}`, 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
       '\n',
   );
   const child = spawn('redis-server', [conf], { stdio: 'ignore' });
@@ -88,7 +88,12 @@ async function waitForState(clients: Redis[], nodes: number): Promise<void> {
   throw new Error(`the test cluster did not reach cluster_state:ok within ${(STATE_TRIES * 50) / 1000} s`);
 }
 
-export async function startCluster(masters = 3, replicasPerMaster = 1): Promise<TestCluster> {
+export interface ClusterOptions {
+  /** `cluster-node-timeout` (2000 unless given): how long a silent master lasts before its replica takes over. */
+  nodeTimeoutMs?: number;
+}
+
+export async function startCluster(masters = 3, replicasPerMaster = 1, options: ClusterOptions = {}): Promise<TestCluster> {
   const taken = new Set<number>();
   const nodes: ClusterNode[] = [];
   const clients = new Map<number, Redis>();
@@ -111,13 +116,17 @@ export async function startCluster(masters = 3, replicasPerMaster = 1): Promise<
     for (let i = 0; i < masters * (1 + replicasPerMaster); i++) {
       const port = await freeClusterPort(taken);
       taken.add(port);
-      nodes.push(await startNode(port));
+      nodes.push(await startNode(port, options.nodeTimeoutMs ?? 2000));
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
     const client = (port: number) => {
       let redis = clients.get(port);
-      if (!redis) clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+      if (!redis) {
+        clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+        // A node a test killed: its client's reconnect errors are expected, not news.
+        redis.on('error', () => undefined);
+      }
       return redis;
     };
     await waitForState(

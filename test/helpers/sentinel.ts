@@ -35,6 +35,8 @@ export interface SentinelSetOptions {
   dataPort?: (server: LocalServer, index: number) => number;
   /** The port clients reach a sentinel at, when not its plain port (a TLS port). */
   clientPort?: (sentinel: LocalServer, index: number) => number;
+  /** The sentinels' `down-after-milliseconds` (2000 unless given): short to let a crashed primary be replaced quickly. */
+  downAfterMs?: number;
 }
 
 /** Polls `check` every 100 ms for at most `ms`; throws `what` when it never holds. */
@@ -86,7 +88,7 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
         binary: script,
         config: [
           { name: 'sentinel', args: ['monitor', PRIMARY_NAME, '127.0.0.1', String(dataPort(primary, 0)), quorum] },
-          { name: 'sentinel', args: ['down-after-milliseconds', PRIMARY_NAME, '2000'] },
+          { name: 'sentinel', args: ['down-after-milliseconds', PRIMARY_NAME, String(options.downAfterMs ?? 2000)] },
           { name: 'sentinel', args: ['failover-timeout', PRIMARY_NAME, '10000'] },
           ...(options.sentinelConfig?.(i) ?? []),
         ],

@@ -16,6 +16,7 @@ import { parseRedirect, type ClusterState, type KnownNode } from './clusterState
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
+import { refreshTopology } from './topologyRefresh';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -231,7 +232,12 @@ export class ClusterConnection extends BudgetedConnection {
           link.reconnectAttempt++;
           if (this.closed) return;
           this.load.reconnectFailed(error.message);
-          if (link.waiting.size > 0) this.connect(link);
+          // A node that cannot be reached: what waited for it fails (the load goes on with the other
+          // nodes), and the slot map is read again in case a replica took over its slots.
+          const { host, port } = this.cluster.nodes[link.node];
+          const lost = this.failLink(link, CONNECTION_ERROR_KIND, `${host}:${port} unreachable: ${error.message}`);
+          refreshTopology(this.cluster, this.load.config.connection, link.node);
+          this.answered(lost, performance.now());
         },
       );
     }, delay);
