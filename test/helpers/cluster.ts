@@ -1,7 +1,8 @@
 // Starts a real Redis Cluster for a mocha suite: 3 masters + 3 replicas, each a `redis-server --cluster-enabled
 // yes` on a free loopback port with its own temp dir, joined by `redis-cli --cluster create`; stopped after.
+// With `tls`, every node listens on a tls-port only (port 0) and the cluster bus and replication use TLS too.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { freePort } from '../../src/redis/localServer';
+import { makeCertificate } from './tls';
 
 const run = promisify(execFile);
 const START_TRIES = 100; // × 50 ms
@@ -22,8 +24,10 @@ export interface ClusterNode {
 
 export interface TestCluster {
   nodes: ClusterNode[];
-  /** `redis://127.0.0.1:port` of the first node (a seed). */
+  /** `redis://127.0.0.1:port` (`rediss://` with TLS) of the first node (a seed). */
   url: string;
+  /** With TLS: the folder holding cert.pem (also the CA) and key.pem the nodes use. */
+  certDir?: string;
   /** A control connection to `port`; closed when the cluster stops. */
   client(port: number): Redis;
   /** Ports of the masters and of the replicas, as the cluster sees them now. */
@@ -48,8 +52,13 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   throw new Error('no free port pair (port, port + 10000) on 127.0.0.1 for a cluster node');
 }
 
-async function answers(port: number): Promise<boolean> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+/** ioredis's `tls` option for a node of a cluster made with `certDir` (none without TLS). */
+function tlsOption(certDir: string | undefined) {
+  return certDir ? { tls: { ca: readFileSync(join(certDir, 'cert.pem')) } } : {};
+}
+
+async function answers(port: number, certDir: string | undefined): Promise<boolean> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...tlsOption(certDir) });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -61,17 +70,34 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-async function startNode(port: number, nodeTimeoutMs: number): Promise<ClusterNode> {
+/** Config lines for a TLS-only node: no plain port; the cluster bus (tls-port + 10000) and replication on TLS. */
+function tlsConfig(port: number, certDir: string): string[] {
+  const cert = join(certDir, 'cert.pem');
+  return [
+    'port 0',
+    `tls-port ${port}`,
+    `tls-cert-file ${cert}`,
+    `tls-key-file ${join(certDir, 'key.pem')}`,
+    `tls-ca-cert-file ${cert}`,
+    // Nodes present their certificate to each other on the bus and for replication; clients need none.
+    'tls-auth-clients no',
+    'tls-cluster yes',
+    'tls-replication yes',
+  ];
+}
+
+async function startNode(port: number, nodeTimeoutMs: number, certDir: string | undefined): Promise<ClusterNode> {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-cluster-'));
   const conf = join(dir, 'redis.conf');
+  const listen = certDir ? tlsConfig(port, certDir) : [`port ${port}`];
   writeFileSync(
     conf,
-    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', `cluster-node-timeout ${nodeTimeoutMs}`, 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
+    [...listen, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', `cluster-node-timeout ${nodeTimeoutMs}`, 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
       '\n',
   );
   const child = spawn('redis-server', [conf], { stdio: 'ignore' });
-  for (let i = 0; i < START_TRIES && !(await answers(port)); i++) await sleep(50);
-  if (!(await answers(port))) {
+  for (let i = 0; i < START_TRIES && !(await answers(port, certDir)); i++) await sleep(50);
+  if (!(await answers(port, certDir))) {
     child.kill('SIGKILL');
     throw new Error(`cluster node on 127.0.0.1:${port} did not start`);
   }
@@ -91,12 +117,15 @@ async function waitForState(clients: Redis[], nodes: number): Promise<void> {
 export interface ClusterOptions {
   /** `cluster-node-timeout` (2000 unless given): how long a silent master lasts before its replica takes over. */
   nodeTimeoutMs?: number;
+  /** TLS on every node (certificates made here, removed when the cluster stops). */
+  tls?: boolean;
 }
 
 export async function startCluster(masters = 3, replicasPerMaster = 1, options: ClusterOptions = {}): Promise<TestCluster> {
   const taken = new Set<number>();
   const nodes: ClusterNode[] = [];
   const clients = new Map<number, Redis>();
+  const certDir = options.tls ? makeCertificate() : undefined;
   const stop = async () => {
     for (const client of clients.values()) client.disconnect();
     await Promise.all(
@@ -111,19 +140,21 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
       ),
     );
     for (const node of nodes) rmSync(node.dir, { recursive: true, force: true });
+    if (certDir) rmSync(certDir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; i < masters * (1 + replicasPerMaster); i++) {
       const port = await freeClusterPort(taken);
       taken.add(port);
-      nodes.push(await startNode(port, options.nodeTimeoutMs ?? 2000));
+      nodes.push(await startNode(port, options.nodeTimeoutMs ?? 2000, certDir));
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
+    const cliTls = certDir ? ['--tls', '--cacert', join(certDir, 'cert.pem')] : [];
+    await run('redis-cli', [...cliTls, '--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
     const client = (port: number) => {
       let redis = clients.get(port);
       if (!redis) {
-        clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })));
+        clients.set(port, (redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, ...tlsOption(certDir) })));
         // A node a test killed: its client's reconnect errors are expected, not news.
         redis.on('error', () => undefined);
       }
@@ -149,7 +180,8 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
       if (ranges.length > 0 && ranges.every((range) => range.length - 3 === replicasPerMaster)) break;
       await sleep(50);
     }
-    return { nodes, url: `redis://127.0.0.1:${nodes[0].port}`, client, roles, stop };
+    const url = `${certDir ? 'rediss' : 'redis'}://127.0.0.1:${nodes[0].port}`;
+    return { nodes, url, ...(certDir ? { certDir } : {}), client, roles, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -157,11 +189,11 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
 }
 
 /** Call inside a `describe`: a cluster started before the suite and stopped after it. */
-export function useCluster(masters = 3, replicasPerMaster = 1): () => TestCluster {
+export function useCluster(masters = 3, replicasPerMaster = 1, options: ClusterOptions = {}): () => TestCluster {
   let cluster: TestCluster | undefined;
   before(async function () {
     this.timeout(60_000);
-    cluster = await startCluster(masters, replicasPerMaster);
+    cluster = await startCluster(masters, replicasPerMaster, options);
   });
   after(async () => {
     await cluster?.stop();
