@@ -14,6 +14,7 @@ import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
+import { nodeTls } from './nodeTls';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
 import { refreshTopology } from './topologyRefresh';
@@ -153,7 +154,8 @@ export class ClusterConnection extends BudgetedConnection {
 
   private options(node: number) {
     const { host, port } = this.cluster.nodes[node];
-    return { ...this.load.config.connection, host, port, path: undefined, db: 0 };
+    const seed = this.load.config.connection;
+    return { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
   }
 
   /** Empties `queue` onto the link: copied into one buffer and written (or held in waiting while the socket is not up). */

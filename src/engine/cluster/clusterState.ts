@@ -10,6 +10,8 @@ export interface KnownNode {
   host: string;
   port: number;
   role: 'master' | 'replica';
+  /** Announced hostname, when the cluster gives one: the name its TLS certificate is checked against. */
+  hostname?: string;
   stats: LabelStats;
   moved: number;
   ask: number;
@@ -38,6 +40,9 @@ export class ClusterState {
   apply(topology: ClusterTopology): void {
     this.masters = [];
     const indexes = topology.nodes.map((n) => this.node(n.host, n.port, n.role));
+    topology.nodes.forEach((n, i) => {
+      if (n.hostname) this.nodes[indexes[i]].hostname = n.hostname;
+    });
     this.replicas = new Map();
     topology.nodes.forEach((n, i) => {
       if (n.role !== 'replica' || n.master === undefined) return;

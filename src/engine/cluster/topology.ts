@@ -12,6 +12,8 @@ export interface TopologyNode {
   role: 'master' | 'replica';
   /** For a replica: the index of its master in `nodes`. */
   master?: number;
+  /** The node's announced hostname (CLUSTER SHARDS, `cluster-announce-hostname`): its TLS server name. */
+  hostname?: string;
 }
 
 export interface ClusterTopology {
@@ -38,11 +40,11 @@ class Builder {
   readonly topology: ClusterTopology = { nodes: [], slots: [] };
   private readonly byAddress = new Map<string, number>();
 
-  node(host: string, port: number, role: TopologyNode['role'], master?: number): number {
+  node(host: string, port: number, role: TopologyNode['role'], master?: number, hostname?: string): number {
     const key = `${host}:${port}`;
     let index = this.byAddress.get(key);
     if (index === undefined) {
-      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}) }) - 1;
+      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}), ...(hostname ? { hostname } : {}) }) - 1;
       this.byAddress.set(key, index);
     }
     return index;
@@ -58,11 +60,12 @@ export function topologyFromShards(shards: Reply[], seed: ConnectionOptions): Cl
     const slots = (info.get('slots') as Reply[]) ?? [];
     if (!masterFields || slots.length === 0) continue;
     const portOf = (n: Map<string, Reply>) => Number(seed.tls && n.has('tls-port') ? n.get('tls-port') : n.get('port'));
-    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), portOf(masterFields), 'master');
+    const hostnameOf = (n: Map<string, Reply>) => (n.get('hostname') ? String(n.get('hostname')) : undefined);
+    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), portOf(masterFields), 'master', undefined, hostnameOf(masterFields));
     for (let i = 0; i + 1 < slots.length; i += 2) builder.topology.slots.push([Number(slots[i]), Number(slots[i + 1]), master]);
     for (const replica of nodes) {
       if (replica === masterFields || String(replica.get('health') ?? 'online') !== 'online') continue;
-      builder.node(hostOf(replica.get('endpoint') ?? replica.get('ip'), seed), portOf(replica), 'replica', master);
+      builder.node(hostOf(replica.get('endpoint') ?? replica.get('ip'), seed), portOf(replica), 'replica', master, hostnameOf(replica));
     }
   }
   return builder.topology;
