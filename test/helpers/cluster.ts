@@ -26,7 +26,7 @@ export interface TestCluster {
   nodes: ClusterNode[];
   /** `redis://127.0.0.1:port` (`rediss://` with TLS) of the first node (a seed). */
   url: string;
-  /** With TLS: the folder holding cert.pem (also the CA) and key.pem the nodes use. */
+  /** With TLS: the folder holding ca.pem (what clients trust), and cert.pem and key.pem of the nodes after the first. */
   certDir?: string;
   /** A control connection to `port`; closed when the cluster stops. */
   client(port: number): Redis;
@@ -52,9 +52,9 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   throw new Error('no free port pair (port, port + 10000) on 127.0.0.1 for a cluster node');
 }
 
-/** ioredis's `tls` option for a node of a cluster made with `certDir` (none without TLS). */
-function tlsOption(certDir: string | undefined) {
-  return certDir ? { tls: { ca: readFileSync(join(certDir, 'cert.pem')) } } : {};
+/** ioredis's `tls` option for a node of a cluster whose CA bundle is in `caDir` (none without TLS); no name check, as names differ per test. */
+function tlsOption(caDir: string | undefined) {
+  return caDir ? { tls: { ca: readFileSync(join(caDir, 'ca.pem')), checkServerIdentity: () => undefined } } : {};
 }
 
 async function answers(port: number, certDir: string | undefined): Promise<boolean> {
@@ -71,14 +71,13 @@ async function answers(port: number, certDir: string | undefined): Promise<boole
 }
 
 /** Config lines for a TLS-only node: no plain port; the cluster bus (tls-port + 10000) and replication on TLS. */
-function tlsConfig(port: number, certDir: string): string[] {
-  const cert = join(certDir, 'cert.pem');
+function tlsConfig(port: number, certDir: string, caDir: string): string[] {
   return [
     'port 0',
     `tls-port ${port}`,
-    `tls-cert-file ${cert}`,
+    `tls-cert-file ${join(certDir, 'cert.pem')}`,
     `tls-key-file ${join(certDir, 'key.pem')}`,
-    `tls-ca-cert-file ${cert}`,
+    `tls-ca-cert-file ${join(caDir, 'ca.pem')}`,
     // Nodes present their certificate to each other on the bus and for replication; clients need none.
     'tls-auth-clients no',
     'tls-cluster yes',
@@ -86,18 +85,29 @@ function tlsConfig(port: number, certDir: string): string[] {
   ];
 }
 
-async function startNode(port: number, nodeTimeoutMs: number, certDir: string | undefined): Promise<ClusterNode> {
+interface NodeSetup {
+  nodeTimeoutMs: number;
+  /** Folder of this node's cert.pem and key.pem, and of the CA bundle every node trusts (ca.pem); none without TLS. */
+  certDir?: string;
+  caDir?: string;
+  announceHostname?: string;
+}
+
+async function startNode(port: number, setup: NodeSetup): Promise<ClusterNode> {
+  const { nodeTimeoutMs, caDir } = setup;
+  const trustDir = setup.certDir ? caDir : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'rbench-cluster-'));
   const conf = join(dir, 'redis.conf');
-  const listen = certDir ? tlsConfig(port, certDir) : [`port ${port}`];
+  const listen = setup.certDir && caDir ? tlsConfig(port, setup.certDir, caDir) : [`port ${port}`];
+  if (setup.announceHostname) listen.push(`cluster-announce-hostname ${setup.announceHostname}`);
   writeFileSync(
     conf,
     [...listen, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', `cluster-node-timeout ${nodeTimeoutMs}`, 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
       '\n',
   );
   const child = spawn('redis-server', [conf], { stdio: 'ignore' });
-  for (let i = 0; i < START_TRIES && !(await answers(port, certDir)); i++) await sleep(50);
-  if (!(await answers(port, certDir))) {
+  for (let i = 0; i < START_TRIES && !(await answers(port, trustDir)); i++) await sleep(50);
+  if (!(await answers(port, trustDir))) {
     child.kill('SIGKILL');
     throw new Error(`cluster node on 127.0.0.1:${port} did not start`);
   }
@@ -119,13 +129,20 @@ export interface ClusterOptions {
   nodeTimeoutMs?: number;
   /** TLS on every node (certificates made here, removed when the cluster stops). */
   tls?: boolean;
+  /** With TLS: subjectAltNames of the first node's certificate and of the others' (one shared certificate unless given). */
+  tlsNames?: { seed: string; others: string };
+  /** `cluster-announce-hostname` of every node (shown in CLUSTER SHARDS as `hostname`). */
+  announceHostname?: string;
 }
 
 export async function startCluster(masters = 3, replicasPerMaster = 1, options: ClusterOptions = {}): Promise<TestCluster> {
   const taken = new Set<number>();
   const nodes: ClusterNode[] = [];
   const clients = new Map<number, Redis>();
-  const certDir = options.tls ? makeCertificate() : undefined;
+  const certDir = options.tls ? makeCertificate(options.tlsNames?.others) : undefined;
+  const seedCertDir = certDir && options.tlsNames ? makeCertificate(options.tlsNames.seed) : certDir;
+  // The CA bundle every node and client trusts: each self-signed certificate is its own CA.
+  if (certDir) writeFileSync(join(certDir, 'ca.pem'), [...new Set([certDir, seedCertDir!])].map((d) => readFileSync(join(d, 'cert.pem'), 'utf8')).join(''));
   const stop = async () => {
     for (const client of clients.values()) client.disconnect();
     await Promise.all(
@@ -140,16 +157,17 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
       ),
     );
     for (const node of nodes) rmSync(node.dir, { recursive: true, force: true });
-    if (certDir) rmSync(certDir, { recursive: true, force: true });
+    for (const folder of new Set([certDir, seedCertDir])) if (folder) rmSync(folder, { recursive: true, force: true });
   };
   try {
     for (let i = 0; i < masters * (1 + replicasPerMaster); i++) {
       const port = await freeClusterPort(taken);
       taken.add(port);
-      nodes.push(await startNode(port, options.nodeTimeoutMs ?? 2000, certDir));
+      const setup = { nodeTimeoutMs: options.nodeTimeoutMs ?? 2000, certDir: i === 0 ? seedCertDir : certDir, caDir: certDir, announceHostname: options.announceHostname };
+      nodes.push(await startNode(port, setup));
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-    const cliTls = certDir ? ['--tls', '--cacert', join(certDir, 'cert.pem')] : [];
+    const cliTls = certDir ? ['--tls', '--cacert', join(certDir, 'ca.pem')] : [];
     await run('redis-cli', [...cliTls, '--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
     const client = (port: number) => {
       let redis = clients.get(port);

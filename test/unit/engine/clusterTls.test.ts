@@ -7,13 +7,14 @@ import { runLoad } from '../../../src/engine';
 import { useCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
 import { makeCertificate } from '../../helpers/tls';
+import { nodeTls } from '../../../src/engine/cluster/nodeTls';
 import { loadRequest, singleTest } from './plans';
 
 describe('runLoad against a Redis Cluster on TLS (3 masters, 3 replicas)', function () {
   this.timeout(90_000);
   const cluster = useCluster(3, 1, { tls: true });
   const seed = () => ({ host: '127.0.0.1', port: cluster().nodes[0].port });
-  const ca = () => readFileSync(join(cluster().certDir!, 'cert.pem'));
+  const ca = () => readFileSync(join(cluster().certDir!, 'ca.pem'));
 
   beforeEach(async () => {
     const { masters } = await cluster().roles();
@@ -79,4 +80,39 @@ describe('runLoad against a Redis Cluster on TLS (3 masters, 3 replicas)', funct
       }
     });
   }
+});
+
+describe('SNI per node in a TLS cluster: the seed under its `tls servername`, the others under their announced hostname', function () {
+  this.timeout(90_000);
+  // The seed's certificate names only seed.test; the other nodes' only localhost, which they announce
+  // (cluster-announce-hostname). One servername for every node fails on all but the seed.
+  const cluster = useCluster(3, 1, { tls: true, tlsNames: { seed: 'DNS:seed.test', others: 'DNS:localhost' }, announceHostname: 'localhost' });
+
+  it('fast: loads every master, each checked against its own name', async () => {
+    const seed = { host: '127.0.0.1', port: cluster().nodes[0].port };
+    const result = await runLoad(
+      loadRequest(seed, {
+        test: singleTest('SET key:__key__ __value__'),
+        load: { clients: 2, pipeline: 8, requests: 3000 },
+        connection: { cluster: true, tls: { ca: readFileSync(join(cluster().certDir!, 'ca.pem')), servername: 'seed.test' } },
+      }),
+    );
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorsByKind));
+    const masters = result.cluster!.nodes.filter((n) => n.role === 'master');
+    assert.equal(masters.length, 3);
+    for (const node of masters) assert.ok(node.total.requests > 500, `${node.node} got ${node.total.requests} of 3000`);
+  });
+});
+
+describe('nodeTls: the TLS settings for one cluster node', () => {
+  const seed = { host: '127.0.0.1', port: 7000, resp: 2 as const, connectTimeoutMs: 1000, tls: { servername: 'seed.test', rejectUnauthorized: true } };
+
+  it('keeps the seed as configured, and gives the others their hostname, their host name, or no SNI for an IP', () => {
+    assert.equal(nodeTls(seed, { host: '127.0.0.1', port: 7000 }), seed.tls);
+    assert.deepEqual(nodeTls(seed, { host: '127.0.0.1', port: 7001, hostname: 'node1.test' }), { servername: 'node1.test', rejectUnauthorized: true });
+    assert.deepEqual(nodeTls(seed, { host: 'node2.test', port: 7002 }), { servername: 'node2.test', rejectUnauthorized: true });
+    assert.deepEqual(nodeTls(seed, { host: '10.0.0.3', port: 7003 }), { servername: undefined, rejectUnauthorized: true });
+    assert.equal(nodeTls({ ...seed, tls: undefined }, { host: '127.0.0.1', port: 7001 }), undefined);
+  });
 });
