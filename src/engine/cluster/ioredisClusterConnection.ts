@@ -12,6 +12,7 @@ import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
+import { nodeTls } from './nodeTls';
 import { slotOf, slotOfBytes } from './slot';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
@@ -50,7 +51,12 @@ export class IoredisClusterConnection extends BudgetedConnection {
       retryDelayOnMoved: 0,
       clusterRetryStrategy: (times: number) => (times > 3 ? null : 100 * times),
     };
-    const client = new Cluster([{ host: options.host, port: options.port }], clusterOptions);
+    // Every known node is a start node with its own TLS settings, which ioredis keeps for that address
+    // (SNI per node: the seed's `tls servername` is not sent to the others).
+    const seed = { host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) };
+    const known = this.cluster.nodes.filter((n) => n.host !== options.host || n.port !== options.port);
+    const startNodes = [seed, ...known.map((n) => ({ host: n.host, port: n.port, ...(options.tls ? { tls: nodeTls(options, n) } : {}) }))];
+    const client = new Cluster(startNodes, clusterOptions);
     this.client = client;
     let lastError: Error | undefined;
     client.on('error', (error: Error) => (lastError = error));
