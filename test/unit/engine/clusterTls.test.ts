@@ -89,22 +89,22 @@ describe('SNI per node in a TLS cluster: the seed under its `tls servername`, th
   const cluster = useCluster(3, 1, { tls: true, tlsNames: { seed: 'DNS:seed.test', others: 'DNS:localhost' }, announceHostname: 'localhost' });
 
   for (const client of ['fast', 'ioredis'] as const) {
-  it(`${client}: loads every master, each checked against its own name`, async () => {
-    const seed = { host: '127.0.0.1', port: cluster().nodes[0].port };
-    const result = await runLoad(
-      loadRequest(seed, {
-        client,
-        test: singleTest('SET key:__key__ __value__'),
-        load: { clients: 2, pipeline: 8, requests: 3000 },
-        connection: { cluster: true, tls: { ca: readFileSync(join(cluster().certDir!, 'ca.pem')), servername: 'seed.test' } },
-      }),
-    );
-    assert.equal(result.status, 'complete', result.error);
-    assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorsByKind));
-    const masters = result.cluster!.nodes.filter((n) => n.role === 'master');
-    assert.equal(masters.length, 3);
-    for (const node of masters) assert.ok(node.total.requests > 500, `${node.node} got ${node.total.requests} of 3000`);
-  });
+    it(`${client}: loads every master, each checked against its own name`, async () => {
+      const seed = { host: '127.0.0.1', port: cluster().nodes[0].port };
+      const result = await runLoad(
+        loadRequest(seed, {
+          client,
+          test: singleTest('SET key:__key__ __value__'),
+          load: { clients: 2, pipeline: 8, requests: 3000 },
+          connection: { cluster: true, tls: { ca: readFileSync(join(cluster().certDir!, 'ca.pem')), servername: 'seed.test' } },
+        }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorsByKind));
+      const masters = result.cluster!.nodes.filter((n) => n.role === 'master');
+      assert.equal(masters.length, 3);
+      for (const node of masters) assert.ok(node.total.requests > 500, `${node.node} got ${node.total.requests} of 3000`);
+    });
   }
 });
 
