@@ -40,7 +40,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const options = this.load.config.connection;
     const spread = this.index;
     const clusterOptions: ClusterOptions = {
-      redisOptions: { username: options.username, password: options.password, tls: options.tls, connectTimeout: options.connectTimeoutMs },
+      // A node met later (not in the topology read before the load) gets no `tls servername`: that names the seed.
+      redisOptions: { username: options.username, password: options.password, tls: options.tls && { ...options.tls, servername: undefined }, connectTimeout: options.connectTimeoutMs },
       // Replica reads: always the same replica of a slot for this connection, so each reply's node is known.
       scaleReads: this.cluster.plan.replicaReads ? (nodes: unknown[]) => (nodes.length > 1 ? nodes[1 + (spread % (nodes.length - 1))] : nodes[0]) : 'master',
       // Off, as ioredis has it by default: its auto-pipelines go to the slot's master whatever scaleReads
@@ -51,11 +52,11 @@ export class IoredisClusterConnection extends BudgetedConnection {
       retryDelayOnMoved: 0,
       clusterRetryStrategy: (times: number) => (times > 3 ? null : 100 * times),
     };
-    // Every known node is a start node with its own TLS settings, which ioredis keeps for that address
-    // (SNI per node: the seed's `tls servername` is not sent to the others).
+    // With TLS, every known node is a start node with its own TLS settings, which ioredis keeps for that
+    // address (SNI per node: the seed's `tls servername` is not sent to the others).
     const seed = { host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) };
-    const known = this.cluster.nodes.filter((n) => n.host !== options.host || n.port !== options.port);
-    const startNodes = [seed, ...known.map((n) => ({ host: n.host, port: n.port, ...(options.tls ? { tls: nodeTls(options, n) } : {}) }))];
+    const others = options.tls ? this.cluster.nodes.filter((n) => n.host !== options.host || n.port !== options.port) : [];
+    const startNodes = [seed, ...others.map((n) => ({ host: n.host, port: n.port, tls: nodeTls(options, n) }))];
     const client = new Cluster(startNodes, clusterOptions);
     this.client = client;
     let lastError: Error | undefined;
