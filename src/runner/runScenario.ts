@@ -98,6 +98,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(connection, monitorOptions);
     await monitor.open();
     run.server.before = await monitor.sampleNow();
+    // DBSIZE counted the seed's keys only; on a cluster the masters' sum is the target's count.
+    if (connection.cluster && run.target.server.keys !== undefined) run.target.server.keys = run.server.before.keys;
     await monitor.start(1000);
   } catch (error) {
     return finish(run, started, 'failed', (error as Error).message, control, monitor);

@@ -51,6 +51,8 @@ describe('runScenario against a Redis Cluster', function () {
     );
     // INFO sampled on every master and added up (the seed alone holds about a third of the keys).
     assert.equal(run.server.before?.keys, 2000);
+    // The target's key count (run file, panel, CLI) is the cluster's, not the seed's.
+    assert.equal(run.target.server?.keys, 2000);
     assert.equal(run.server.after?.keys, 2000);
     assert.ok(run.server.samples.length > 0 && run.server.samples.every((s) => s.keys >= 2000), `keys sampled: ${run.server.samples.map((s) => s.keys).join(', ')}`);
   });
