@@ -4,6 +4,7 @@ import type { RunFile } from './runFile';
 import { formatOps, formatOpsShort } from './format';
 import { valuesPerRequest } from './keyLength';
 import { clusterLine } from './clusterSummary';
+import { primaryLine } from './sentinelPrimaries';
 
 /** Bytes as `8.94 GB` (powers of 1024, as Redis's used_memory_human). */
 export function formatBytes(bytes: number): string {
@@ -21,6 +22,8 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
   const lines: string[] = [];
   const cluster = clusterLine(run);
   if (cluster) lines.push(options.perNode ? cluster : `${cluster} (each node's figures: --per-node)`);
+  const primary = primaryLine(run);
+  if (primary) lines.push(primary);
   const samples = [...run.server.samples, ...(run.server.after ? [run.server.after] : [])];
   if (samples.length > 0) {
     const peak = Math.max(...samples.map((sample) => sample.usedMemory));

@@ -99,6 +99,8 @@ export interface RunFile {
     local: boolean;
     /** TLS without certificate verification (`tls-insecure on`): the server was not authenticated. */
     tlsInsecure?: boolean;
+    /** A Sentinel target: the primary measured (`host:port`) when the run started, then each one a failover moved it to. */
+    primaries?: string[];
     server?: ServerFacts;
   };
   client: ClientPath;

@@ -98,7 +98,7 @@ export const runFileSchema = z.looseObject({
   id: text.min(1),
   scenario: z.looseObject({ name: text, index: z.number().int().nonnegative(), file: text.optional(), source: text }),
   plan: z.looseObject({ name: text, points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })), expects: z.array(z.looseObject({ text })) }),
-  target: z.looseObject({ display: text, local: z.boolean() }),
+  target: z.looseObject({ display: text, local: z.boolean(), primaries: z.array(text).optional() }),
   client: text,
   machine: z.looseObject({ platform: text, cpuModel: text, cores: count }),
   startedAt: text,

@@ -19,6 +19,7 @@ import { TOOL_VERSION } from '../version';
 import type { ClusterMonitor } from './clusterMonitor';
 import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
+import { notePrimary, recordPrimary } from './sentinelPrimaries';
 
 export interface LoadPosition {
   point: string;
@@ -84,6 +85,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   try {
     control = await openControlConnection(connection);
     connection = await withCurrentPrimary(connection);
+    if (connection.sentinel) recordPrimary(run.target, connection);
     run.target.server = await readServerFacts(control);
     const notData = sentinelAsDataNode(connection, run.target.server.mode);
     if (notData) throw new Error(notData);
@@ -138,6 +140,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             break outer;
           }
           index++;
+          await notePrimary(run.target, connection);
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);

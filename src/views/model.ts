@@ -6,6 +6,7 @@ import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
 import { breakdownRows, nodeRowName } from '../results/breakdownRows';
 import { clusterDescription } from '../results/clusterSummary';
+import { primaryDescription } from '../results/sentinelPrimaries';
 import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
@@ -72,10 +73,11 @@ export const MAX_CHART_SERIES = 12;
 
 function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): HeaderInfo {
   const server = run.target.server;
+  const primary = primaryDescription(run);
   const header: HeaderInfo = {
     scenario: run.scenario.name,
     file: run.scenario.file,
-    target: run.target.display || (live ? 'connecting…' : 'unknown'),
+    target: `${run.target.display || (live ? 'connecting…' : 'unknown')}${primary ? ` · primary ${primary}` : ''}`,
     server: server ? `Redis ${server.version} · ${server.mode}` : undefined,
     local: run.target.local,
     client: run.client,

@@ -34,6 +34,8 @@ describe('rbench run with a Sentinel target', function () {
     const [run] = scratch.runFiles();
     assert.equal(run.status, 'complete');
     assert.equal(run.target.display, set().url);
+    assert.deepEqual(run.target.primaries, [`127.0.0.1:${primary.port}`], 'the run file names the primary measured');
+    assert.match(result.stdout + result.stderr, new RegExp(`^sentinel primary: 127\\.0\\.0\\.1:${primary.port}$`, 'm'));
     assert.equal(run.points[0].repeats[0][0].total.requests, 3000);
     assert.equal((await onServer(primary, (r) => commandCalls(r, 'set'))) - before, 3000, 'every SET reached the primary');
     assert.ok(run.server.before && run.server.before.totalCommandsProcessed > 0, 'INFO was read from a data node');
@@ -80,5 +82,9 @@ describe('rbench run with a Sentinel target', function () {
     const last = run.server.samples[run.server.samples.length - 1];
     assert.ok(last && last.t > 5000, 'INFO sampling went on after the failover');
     assert.match(run.target.display, new RegExp(`/${PRIMARY_NAME}$`));
+    // The run file names both primaries measured, in order, and so does the summary.
+    const [was, now] = [`127.0.0.1:${old.port}`, `127.0.0.1:${promoted.port}`];
+    assert.deepEqual(run.target.primaries, [was, now]);
+    assert.ok((result.stdout + result.stderr).includes(`sentinel primary: ${was}, then ${now} after a failover`), result.stdout + result.stderr);
   });
 });

@@ -53,6 +53,12 @@ describe('run-file readers: schema, size cap, versions', () => {
     assert.equal(problem(text), undefined);
   });
 
+  it("reads a Sentinel run's primaries, and refuses them when they are not addresses (files without them still read)", () => {
+    assert.equal(problem(edited((run) => (run.target.primaries = ['127.0.0.1:6380', '127.0.0.1:6381']))), undefined);
+    assert.match(problem(edited((run) => (run.target.primaries = '127.0.0.1:6380'))) ?? '', /target\.primaries/);
+    assert.match(problem(edited((run) => (run.target.primaries = [6380]))) ?? '', /target\.primaries\[0\]/);
+  });
+
   it('a file cut short anywhere says it ends too early', () => {
     const text = fixtureText();
     for (let cut = 1; cut < text.length - 2; cut += Math.ceil(text.length / 40)) {

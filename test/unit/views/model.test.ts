@@ -53,6 +53,15 @@ describe('results view-model', () => {
     assert.match(model.header.server ?? '', /^Redis \d+\.\d+\.\d+ · standalone$/);
   });
 
+  it("names a Sentinel target's primary on the target line, and the new one after a failover", () => {
+    const run = fixture('finished');
+    assert.doesNotMatch(buildViewModel(run).header.target, /primary/, 'not for a run on one server');
+    run.target.primaries = ['127.0.0.1:6380'];
+    assert.equal(buildViewModel(run).header.target, `${run.target.display} · primary 127.0.0.1:6380`);
+    run.target.primaries.push('127.0.0.1:6381');
+    assert.equal(buildViewModel(run).header.target, `${run.target.display} · primary 127.0.0.1:6380, then 127.0.0.1:6381 after a failover`);
+  });
+
   it('lists thresholds and warnings from the run file', () => {
     const run = fixture('finished');
     const model = buildViewModel(run);
