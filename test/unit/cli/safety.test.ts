@@ -14,6 +14,8 @@ const useRedisServerNow = (config: ServerDirective[]) => startLocalServer({ conf
 
 function tryConnect(port: number): Promise<boolean> {
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
+  // A refused connection is the answer asked for, not an unhandled error event to print.
+  client.on('error', () => undefined);
   return client.connect().then(
     () => (client.disconnect(), true),
     () => (client.disconnect(), false),
