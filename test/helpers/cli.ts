@@ -82,3 +82,27 @@ export class Scratch {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Call inside a `describe`: a fresh scratch folder for every test, removed after it. The returned object
+ * always stands for the current test's folder.
+ */
+export function useScratch(): Pick<Scratch, 'dir' | 'write' | 'runFiles'> {
+  let current: Scratch | undefined;
+  beforeEach(() => (current = new Scratch()));
+  afterEach(() => {
+    current?.remove();
+    current = undefined;
+  });
+  const now = (): Scratch => {
+    if (!current) throw new Error('the scratch folder exists only while a test runs (use it inside a test or hook)');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    write: (name, text) => now().write(name, text),
+    runFiles: (folder) => now().runFiles(folder),
+  };
+}

@@ -48,7 +48,8 @@ async function waitUntil(what: string, ms: number, check: () => Promise<boolean>
   }
 }
 
-async function withClient<T>(port: number, fn: (redis: Redis) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client of 127.0.0.1:`port` that does not retry, disconnected after. */
+export async function withClient<T>(port: number, fn: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {

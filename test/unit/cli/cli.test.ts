@@ -4,12 +4,10 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { useRedisServer } from '../../helpers/redis';
 import { freePort } from '../../../src/redis/localServer';
-import { repoRoot, runCli, Scratch, startCli } from '../../helpers/cli';
+import { repoRoot, runCli, startCli, useScratch } from '../../helpers/cli';
 
 describe('rbench check', () => {
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('passes every shipped example', async () => {
     const examples = readdirSync(join(repoRoot, 'examples'))
@@ -38,9 +36,7 @@ describe('rbench check', () => {
 describe('rbench run', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('runs exact request counts, prints the table and writes a run file', async () => {
     const file = scratch.write(

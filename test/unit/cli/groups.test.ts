@@ -4,14 +4,12 @@ import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { buildViewModel } from '../../../src/views/model';
 import { commandCalls, useRedisServer } from '../../helpers/redis';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 
 describe('rbench with command groups', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('runs a MULTI … EXEC group as one unit: a unit row, its commands under it, counts as INFO commandstats says', async () => {
     const redis = new Redis({ host: server().host, port: server().port, lazyConnect: true });

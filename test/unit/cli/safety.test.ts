@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { useRedisServer } from '../../helpers/redis';
-import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { startLocalServer } from '../../../src/redis/localServer';
 import type { ServerDirective } from '../../../src/scenario/plan';
 
@@ -34,9 +34,7 @@ async function until(condition: () => Promise<boolean> | boolean, timeoutMs: num
 describe('rbench run: what a shared file may not do', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('does not run against a server on another machine that the file names, without --yes or --url', async () => {
     // 192.0.2.1 is TEST-NET: nothing is contacted, the refusal comes first.

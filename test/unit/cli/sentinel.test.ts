@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import type { LocalServer } from '../../../src/redis/localServer';
-import { runCli, startCli, Scratch } from '../../helpers/cli';
+import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { commandCalls } from '../../helpers/redis';
 import { PRIMARY_NAME, useSentinelSet } from '../../helpers/sentinel';
 
@@ -20,9 +20,7 @@ async function onServer<T>(server: LocalServer, fn: (redis: Redis) => Promise<T>
 describe('rbench run with a Sentinel target', function () {
   this.timeout(90_000);
   const set = useSentinelSet();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('runs `--url redis-sentinel://…` on the primary, with INFO sampled and clean-up done there', async () => {
     const primary = await set().primary();

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../../src/redis/localServer';
 import type { ServerDirective } from '../../../src/scenario/plan';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 import { startSentinelSet, type SentinelSet } from '../../helpers/sentinel';
 import { makeCertificate } from '../../helpers/tls';
 
@@ -16,7 +16,7 @@ describe('TLS to sentinels and data nodes', function () {
   let certDir = '';
   let otherCertDir = '';
   let sentinelTlsPort = 0;
-  let scratch: Scratch;
+  const scratch = useScratch();
 
   const tlsLines = (port: number): ServerDirective[] => [
     { name: 'tls-port', args: [String(port)] },
@@ -46,8 +46,6 @@ describe('TLS to sentinels and data nodes', function () {
     await set?.stop();
     for (const dir of [certDir, otherCertDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
 
   it('runs through `rediss-sentinel://` with the CA, on the primary\'s TLS port', async () => {
     const url = `rediss-sentinel://127.0.0.1:${sentinelTlsPort}/${set!.url.split('/').pop()}`;

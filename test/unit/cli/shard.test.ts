@@ -8,7 +8,7 @@ import Redis from 'ioredis';
 import type { RunFile } from '../../../src/results/runFile';
 import { parseShard, parseStartAt, shardPlan } from '../../../src/runner/shard';
 import { commandCalls, useRedisServer } from '../../helpers/redis';
-import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { check } from '../scenario/helpers';
 
 describe('--shard and --start-at', () => {
@@ -64,9 +64,7 @@ function addedHistogram(encoded: string[]): hdr.Histogram {
 describe('rbench run --shard, then rbench merge', function () {
   this.timeout(120_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   const SCENARIO = '### spread\nclients 4\npipeline 4\nrequests 20000\nkeys 20000 sequential\nvalue 8\nSET shard:__key__ __value__\n';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
-import { startCli, Scratch, type CliResult } from '../../helpers/cli';
+import { startCli, type CliResult, useScratch } from '../../helpers/cli';
 import { useRedisServer, waitForCalls } from '../../helpers/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,9 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('rbench run: a server that stops answering for good', function () {
   this.timeout(90_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   for (const client of ['fast', 'ioredis'] as const) {
     it(`${client}: \`stall-timeout 2s\` ends the count run: complete-with-errors, the reason printed, exit 1`, async () => {

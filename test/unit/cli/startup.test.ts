@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
-import { repoRoot, runCli, Scratch } from '../../helpers/cli';
+import { repoRoot, runCli, useScratch } from '../../helpers/cli';
 
 /** The files of dist/ the CLI process loaded, from Node's module debug log (NODE_DEBUG=module). */
 function loadedDistFiles(stderr: string): string[] {
@@ -19,9 +19,7 @@ const SET_SCENARIO = (client: string) => `### lean\nclient ${client}\nclients 2\
 describe('rbench start-up', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('keeps zod and hdr-histogram-js out of dist/cli.js (V8 parses all of it at every start)', () => {
     // 1.9 MB with them; about 0.8 MB without.

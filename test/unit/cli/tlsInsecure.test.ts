@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildViewModel } from '../../../src/views/model';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 import { useTlsServer } from '../../helpers/tls';
 
 describe('tls-insecure as a warning', function () {
@@ -12,9 +12,7 @@ describe('tls-insecure as a warning', function () {
   let certDir: string;
   let tlsPort: number;
   before(() => ({ certDir, port: tlsPort } = tlsServer()));
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   const WARNING = /TLS certificate verification was off \(`tls-insecure on`\): the connection was encrypted, but the server was not authenticated/;
 

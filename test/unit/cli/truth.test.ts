@@ -5,16 +5,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import Redis from 'ioredis';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
-import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { useRedisServer, waitForCalls } from '../../helpers/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('rbench run: stalls and errors decide the exit code', function () {
   this.timeout(60_000);
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   describe('a frozen server', () => {
     const server = useRedisServer();

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { commandCalls, useRedisServer } from '../../helpers/redis';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 
 async function setCalls(socket: string): Promise<number> {
   const redis = new Redis({ path: socket, lazyConnect: true });
@@ -20,9 +20,7 @@ async function setCalls(socket: string): Promise<number> {
 describe('unix socket targets', function () {
   this.timeout(60_000);
   const server = useRedisServer({ unixSocket: true });
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('gives the throwaway server a socket in its temp dir and points its URL there', () => {
     const socket = server().socket;
@@ -78,9 +76,7 @@ describe('unix socket targets', function () {
 
 describe('server unixsocket on', function () {
   this.timeout(60_000);
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('benchmarks the throwaway server through its socket', async () => {
     const file = scratch.write('local.rbench', '### local socket\nserver unixsocket on\nclients 2\nrequests 2000\nSET s:__key__ __value__\n');

@@ -4,14 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunFile } from '../../../src/results/runFile';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 import { clusterLoad, clusterRun, THREE_MASTERS } from './fixtures';
 
 describe('CLI with cluster results', function () {
   this.timeout(60_000);
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   const part = (index: number) => {
     const run = clusterRun(clusterLoad(THREE_MASTERS, { measuredFrom: '2026-11-29T10:00:00.000Z', detected: index === 2 }), { id: `part-${index}` });

@@ -4,15 +4,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { Comparison } from '../../../src/results/compare';
-import { runCli, Scratch, startCli } from '../../helpers/cli';
+import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { useRedisServer } from '../../helpers/redis';
 
 describe('rbench compare and the regression gate (CLI)', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   /** Run files in the scratch folder's run folder, oldest first (relative paths). */
   const runPaths = () =>

@@ -7,28 +7,20 @@
 // name the old one, then the sentinels are pointed at the new primary.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import type { LocalServer } from '../../../src/redis/localServer';
 import { withCurrentPrimary } from '../../../src/redis/sentinel';
 import { resolveConnection } from '../../../src/redis/target';
 import { commandCalls } from '../../helpers/redis';
-import { PRIMARY_NAME, useSentinelSet } from '../../helpers/sentinel';
+import { PRIMARY_NAME, useSentinelSet, withClient } from '../../helpers/sentinel';
 import { targetPlan } from '../redis/support';
 import { loadRequest, singleTest } from './plans';
 
 const DURATION_MS = 6000;
 
-async function on<T>(server: Pick<LocalServer, 'port'>, fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ host: '127.0.0.1', port: server.port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
+/** A client of a server or sentinel of the set. */
+const on = <T>(server: Pick<LocalServer, 'port'>, fn: (redis: Redis) => Promise<T>): Promise<T> => withClient(server.port, fn);
 
 describe('a Sentinel target whose old primary answers READONLY to connected clients', function () {
   this.timeout(90_000);
