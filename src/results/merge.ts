@@ -327,6 +327,9 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
     },
   };
   if (runs.some((r) => r.target.tlsInsecure)) run.target.tlsInsecure = true;
+  // A Sentinel target: every primary any machine measured, each once, in the order the parts met them.
+  const primaries = [...new Set(runs.flatMap((r) => r.target.primaries ?? []))];
+  if (primaries.length > 0) run.target.primaries = primaries;
   delete run.error;
   if (errors.length > 0) run.error = errors.join('; ');
   const cleaned = runs.filter((r) => r.cleanedUpKeys !== undefined);

@@ -163,6 +163,15 @@ describe('cluster results: rbench merge', () => {
     assert.equal(runFileProblem(JSON.parse(JSON.stringify(run)), 'merged.json'), undefined);
   });
 
+  it('keeps every Sentinel primary the machines measured, each once (a failover seen by one part only)', () => {
+    const a = part(1, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
+    const b = part(2, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
+    a.target.primaries = ['127.0.0.1:6380'];
+    b.target.primaries = ['127.0.0.1:6380', '127.0.0.1:6381'];
+    assert.deepEqual(mergeRuns([a, b]).run.target.primaries, ['127.0.0.1:6380', '127.0.0.1:6381']);
+    assert.equal(mergeRuns([b, a]).run.target.primaries?.length, 2);
+  });
+
   it('rbench merge\'s table: each machine\'s row and each node\'s row under the merged total', () => {
     const a = part(1, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
     const b = part(2, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
