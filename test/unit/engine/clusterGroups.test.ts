@@ -150,4 +150,39 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
       assertNodesAddUp(result);
     });
   }
+
+  for (const client of ['fast', 'ioredis'] as ClientPath[]) {
+    it(`ends at the stall limit with the frozen master's units as TIMEOUT errors, each unit once, on that node (${client} client)`, async () => {
+      const c = cluster();
+      const frozen = c.nodes[1];
+      const running = runLoad(
+        loadRequest(seedOf(c), {
+          client,
+          test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
+          load: { clients: 3, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      frozen.process.kill('SIGSTOP');
+      let result: LoadResult;
+      try {
+        result = await running;
+      } finally {
+        frozen.process.kill('SIGCONT');
+      }
+      assert.equal(result.windowKind, 'first-send-to-stall');
+      assert.equal(result.status, 'complete-with-errors');
+      const units = result.total.errorsByKind.TIMEOUT ?? 0;
+      assert.ok(units > 0 && units === result.total.errors, JSON.stringify(result.total.errorsByKind));
+      const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${frozen.port}`)!;
+      assert.equal(node.total.errorsByKind.TIMEOUT, units, 'the timed-out units are the frozen node\'s');
+      // A unit left unanswered always misses its last command's reply; earlier ones at most once per unit.
+      const rows = Object.fromEntries(result.commands.map((row) => [row.command, row.errorsByKind.TIMEOUT ?? 0]));
+      assert.equal(rows.DEL, units, JSON.stringify(rows));
+      assert.ok(rows.SET >= 1 && rows.SET <= units && rows.GET <= units, JSON.stringify(rows));
+      assertNodesAddUp(result);
+    });
+  }
 });
