@@ -25,6 +25,8 @@ interface InFlight {
   slot: number;
   read: boolean;
   unit?: { labels: number[]; answered: number };
+  /** The node a unit was sent to. */
+  node?: number;
 }
 
 export class IoredisClusterConnection extends BudgetedConnection {
@@ -35,6 +37,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private readonly starts = new Set<InFlight>();
   /** ioredis lost every node: told to the load (its server-lost rule), and nothing is sent until it is back. */
   private reportedDown = false;
+  /** Units sent without a key: spread over the masters. */
+  private unitsSent = 0;
 
   constructor(
     index: number,
@@ -130,12 +134,13 @@ export class IoredisClusterConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.load.measuring) {
       const now = performance.now();
-      for (const { start, label, slot, read, unit } of this.starts) {
+      for (const entry of this.starts) {
+        const { start, label, slot, read, unit } = entry;
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - start) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, 1, kind, text ?? kind, waited);
         for (let c = unit?.answered ?? 0; c < (unit?.labels.length ?? 0); c++) this.load.stats.recordCommandUnanswered(unit!.labels[c], kind, text ?? kind, waited);
         // The node's share too, so node totals still add up to the load's.
-        const node = this.cluster.nodes[slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read)].stats;
+        const node = this.cluster.nodes[entry.node ?? (slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read))].stats;
         if (waited !== undefined) node.recorder.record(waited, 1);
         node.requests++;
         node.unanswered++;
@@ -213,10 +218,15 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const keyed = unit.findIndex((_, c) => keyAt[c] >= 0);
     const key = keyed >= 0 ? unit[keyed].args[keyAt[keyed]] : undefined;
     const slot = key === undefined ? -1 : typeof key === 'string' ? slotOf(key) : slotOfBytes(key, 0, key.length);
-    const entry: InFlight = { start, label: UNIT_LABEL, slot, read: false, unit: { labels: unit.map(({ command }) => command.labelIndex), answered: 0 } };
+    // The slot's master (a master of our choice for a unit without keys): the whole unit goes there, reads
+    // too (ioredis would send a pipeline's reads to a replica with replica reads on, splitting a transaction).
+    const node = slot < 0 ? this.cluster.anyMaster(this.index + this.unitsSent++) : this.nodeOf(slot, false);
+    const entry: InFlight = { start, label: UNIT_LABEL, slot, read: false, unit: { labels: unit.map(({ command }) => command.labelIndex), answered: 0 }, node };
     this.starts.add(entry);
     const replyAt = new Float64Array(unit.length);
     const pipeline = this.client!.pipeline();
+    // ioredis's own field for the node a cluster pipeline goes to (it sets it itself after a MOVED).
+    (pipeline as unknown as { preferKey?: string }).preferKey = `${this.cluster.nodes[node].host}:${this.cluster.nodes[node].port}`;
     unit.forEach(({ command, args }, c) => {
       pipeline.call(command.name.toLowerCase(), args, (error) => {
         entry.unit!.answered++;
@@ -234,7 +244,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   private recordUnit(names: string[], entry: InFlight, replyAt: Float64Array, results: [Error | null, unknown][], failed: Error | undefined, now: number): void {
     const stats = this.load.stats;
-    const node = this.cluster.nodes[entry.slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(entry.slot, false)].stats;
+    const node = this.cluster.nodes[entry.node!].stats;
     const labels = entry.unit!.labels;
     const lost = failed && failed.name !== 'ReplyError' ? `connection lost: ${failed.message}` : undefined;
     node.requests++;

@@ -186,3 +186,38 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     });
   }
 });
+
+describe('command groups on a Redis Cluster with replicas, replica reads on', function () {
+  this.timeout(90_000);
+  const cluster = useCluster(3, 1);
+
+  for (const client of ['fast', 'ioredis'] as ClientPath[]) {
+    it(`keeps each unit whole on its slot's master, its reads too (${client} client)`, async () => {
+      const c = cluster();
+      const { masters, replicas } = await c.roles();
+      await Promise.all([...masters, ...replicas].map((port) => c.client(port).config('RESETSTAT')));
+      const units = 2000;
+      const result = await runLoad(
+        loadRequest(seedOf(c), {
+          client,
+          // A read first: ioredis would send such a pipeline to a replica whole.
+          test: groupTest('get-set-del', ['GET k:__key__', 'SET k:__key__ __value__', 'DEL k:__key__']),
+          load: { clients: 3, pipeline: 4, requests: units },
+          keys: { space: 10_000 },
+          connection: { cluster: true, replicaReads: true },
+        }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+      const replicaGets = await Promise.all(replicas.map((port) => commandCalls(c.client(port), 'get')));
+      assert.deepEqual(replicaGets, replicas.map(() => 0), 'no read of a unit went to a replica');
+      const perMaster = await unitsPerMaster(c, result, 'get');
+      assert.equal(
+        perMaster.reduce((a, b) => a + b, 0),
+        units,
+      );
+      for (const port of masters) assert.equal(await commandCalls(c.client(port), 'set'), await commandCalls(c.client(port), 'get'), `master ${port}`);
+      assertNodesAddUp(result);
+    });
+  }
+});
