@@ -6,9 +6,8 @@ import type { LoadResult } from '../../../src/engine/types';
 import type { ClientPath } from '../../../src/scenario/plan';
 import { reshard, useCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
+import { assertNodesAddUp, seedOf, withNodeFrozen } from './clusterChecks';
 import { groupTest, loadRequest } from './plans';
-
-const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
 
 /** Units per master as the breakdown says, checked against what each master ran (INFO commandstats `name`). */
 async function unitsPerMaster(cluster: TestCluster, result: LoadResult, name: string): Promise<number[]> {
@@ -22,20 +21,6 @@ async function unitsPerMaster(cluster: TestCluster, result: LoadResult, name: st
     units.push(node.total.requests);
   }
   return units;
-}
-
-function assertNodesAddUp(result: LoadResult): void {
-  const nodes = result.cluster!.nodes;
-  assert.equal(
-    nodes.reduce((sum, n) => sum + n.total.requests, 0),
-    result.total.requests,
-    'per-node units add up to the total',
-  );
-  assert.equal(
-    nodes.reduce((sum, n) => sum + n.total.errors, 0),
-    result.total.errors,
-    'per-node errors add up',
-  );
 }
 
 describe('command groups on a Redis Cluster (3 masters)', function () {
@@ -155,23 +140,19 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     it(`ends at the stall limit with the frozen master's units as TIMEOUT errors, each unit once, on that node (${client} client)`, async () => {
       const c = cluster();
       const frozen = c.nodes[1];
-      const running = runLoad(
-        loadRequest(seedOf(c), {
-          client,
-          test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
-          load: { clients: 3, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
-          keys: { space: 10_000 },
-          connection: { cluster: true },
-        }),
+      const result = await withNodeFrozen(
+        frozen,
+        800,
+        runLoad(
+          loadRequest(seedOf(c), {
+            client,
+            test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
+            load: { clients: 3, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+            keys: { space: 10_000 },
+            connection: { cluster: true },
+          }),
+        ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      frozen.process.kill('SIGSTOP');
-      let result: LoadResult;
-      try {
-        result = await running;
-      } finally {
-        frozen.process.kill('SIGCONT');
-      }
       assert.equal(result.windowKind, 'first-send-to-stall');
       assert.equal(result.status, 'complete-with-errors');
       const units = result.total.errorsByKind.TIMEOUT ?? 0;
