@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import { reshard, useCluster, type TestCluster } from '../../helpers/cluster';
+import { useCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
-import { assertNodesAddUp, seedOf, withNodeFrozen } from './clusterChecks';
+import { assertNodesAddUp, seedOf, withNodeFrozen, withReshard } from './clusterChecks';
 import { loadRequest, mixTest, singleTest } from './plans';
 
 async function resetStats(cluster: TestCluster): Promise<void> {
@@ -151,25 +151,22 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
   for (const client of ['fast', 'ioredis'] as const) {
     it(`survives a \`redis-cli --cluster reshard\` during a run (${client} client): MOVED followed and counted, no errors`, async function () {
       const c = cluster();
-      const { masters } = await c.roles();
       // Each run moves slots one step further round the masters.
       const step = client === 'fast' ? 0 : 1;
-      const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => c.client(port).cluster('MYID') as Promise<string>));
-      const running = runLoad(
-        loadRequest(seedOf(c), {
-          client,
-          test: mixTest([
-            [1, 'SET key:__key__ __value__'],
-            [1, 'GET key:__key__'],
-          ]),
-          load: { clients: 4, pipeline: 4, durationMs: 6000 },
-          keys: { space: 20_000 },
-          connection: { cluster: true },
-        }),
+      const result = await withReshard(c, step, () =>
+        runLoad(
+          loadRequest(seedOf(c), {
+            client,
+            test: mixTest([
+              [1, 'SET key:__key__ __value__'],
+              [1, 'GET key:__key__'],
+            ]),
+            load: { clients: 4, pipeline: 4, durationMs: 6000 },
+            keys: { space: 20_000 },
+            connection: { cluster: true },
+          }),
+        ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await reshard(c.nodes[0].port, from, to, 300);
-      const result = await running;
       assert.equal(result.status, 'complete', result.error ?? result.errorStatusReason);
       assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
       const info = result.cluster!;
@@ -186,6 +183,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
         info.moved,
       );
       // The master that received the slots shows them at the end.
+      const { masters } = await c.roles();
       const gained = info.nodes.find((n) => n.node === `127.0.0.1:${masters[step + 1]}`)!;
       assert.ok((gained.slots ?? '').split(',').length >= 2, `slots ${gained.slots}`);
       assertNodesAddUp(result);

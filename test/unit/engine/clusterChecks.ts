@@ -1,7 +1,7 @@
 // What the cluster engine tests check of every cluster load.
 import assert from 'node:assert/strict';
 import type { LoadResult } from '../../../src/engine/types';
-import type { ClusterNode, TestCluster } from '../../helpers/cluster';
+import { reshard, type ClusterNode, type TestCluster } from '../../helpers/cluster';
 
 export const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
 
@@ -29,4 +29,14 @@ export async function withNodeFrozen(node: ClusterNode, afterMs: number, running
   } finally {
     node.process.kill('SIGCONT');
   }
+}
+
+/** The load `start` begins, with 300 slots moved (`redis-cli --cluster reshard`) from master `step` to the next, a second into it. */
+export async function withReshard(cluster: TestCluster, step: number, start: () => Promise<LoadResult>): Promise<LoadResult> {
+  const { masters } = await cluster.roles();
+  const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => cluster.client(port).cluster('MYID') as Promise<string>));
+  const running = start();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await reshard(cluster.nodes[0].port, from, to, 300);
+  return running;
 }
