@@ -153,6 +153,10 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
   return diagnostics;
 }
 
+/** How to keep a group's unit in one slot. */
+export const GROUP_SLOT_FIX =
+  'Use the same key in every command (e.g. `k:__key__` each time), or give every key the same {hash tag}, e.g. `a:{__key__}` and `b:{__key__}` (each unit in one slot, units spread over all slots)';
+
 /** The commands of a test that name keys, with the indexes of their key arguments. */
 function keyedCommands(test: TestPlan): { command: CommandTemplate; indexes: number[] }[] {
   return test.commands.map(({ command }) => ({ command, indexes: keyIndexes(command) })).filter(({ indexes }) => indexes.length > 0);
@@ -178,7 +182,7 @@ function groupDiagnostic(test: TestPlan, lineText?: (line: number) => string | u
     code: CROSS_SLOT_CODE,
     message:
       `group ${test.name}: on a Redis Cluster a unit goes whole to the master of its hash slot, so all the keys of its commands must be in one slot, or the cluster answers CROSSSLOT: ${reason}. ` +
-      'Use the same key in every command (e.g. `k:__key__` each time), or give every key the same {hash tag}, e.g. `a:{__key__}` and `b:{__key__}` (each unit in one slot, units spread over all slots)',
+      GROUP_SLOT_FIX,
   };
   const keys: { arg: ArgTemplate; range: Range }[] = [];
   for (const { command, indexes } of keyed) {

@@ -102,6 +102,15 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     });
   }
 
+  it('refuses, before sending anything, a group whose keys can straddle slots', async () => {
+    await assert.rejects(
+      runLoad(loadRequest(seedOf(cluster()), { test: groupTest('pair', ['SET a:__key__ x', 'GET b:__key__']), connection: { cluster: true } })),
+      /^LoadError: group pair: on a Redis Cluster all keys of a unit must be in one hash slot: `a:__key__`, `b:__key__` have no \{hash tag\}\. Use the same key in every command .* `a:\{__key__\}` and `b:\{__key__\}`/,
+    );
+    const { masters } = await cluster().roles();
+    for (const port of masters) assert.equal(await commandCalls(cluster().client(port), 'set'), 0, `master ${port} got nothing`);
+  });
+
   for (const client of ['fast', 'ioredis'] as ClientPath[]) {
     it(`counts a transaction that meets MOVED during a reshard as one error unit, reloads the slot map and goes on (${client} client)`, async () => {
       const c = cluster();
