@@ -35,6 +35,7 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     }));
   });
 
+  // Each client runs one of these in open loop (a rate) and the other in closed loop.
   for (const client of ['fast', 'ioredis'] as ClientPath[]) {
     describe(`${client} client`, () => {
       it('sends a SET/GET/DEL unit on one key whole to its slot\'s master: every master gets units, counts match the servers', async () => {
@@ -43,7 +44,7 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
           loadRequest(seedOf(cluster()), {
             client,
             test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
-            load: { clients: 4, pipeline: 4, requests: units },
+            load: { clients: 4, pipeline: 4, requests: units, rate: client === 'ioredis' ? 3000 : undefined },
             keys: { space: 10_000 },
             connection: { cluster: true },
           }),
