@@ -2,7 +2,7 @@
 // master, and each replica for replica reads). Every request of a batch is routed by its key's slot, so a
 // batch of `pipeline` requests is split over the masters and each node's part goes out in one write.
 // MOVED and ASK replies are followed (latency still counts from the first send), counted, and a MOVED
-// re-routes the slot at once.
+// re-routes the slot at once. A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from '../batch';

@@ -1,6 +1,7 @@
 // The ioredis path against a Redis Cluster: ioredis's own `Cluster` client, as an application would use it.
 // ioredis routes each request and follows MOVED/ASK itself; requests are sent one by one (a batch of
 // `pipeline` back to back), since an ioredis cluster pipeline must stay on one node.
+// A command group's unit is one cluster pipeline, sent whole to its slot's master.
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
