@@ -103,6 +103,20 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     });
   }
 
+  for (const client of ['fast', 'ioredis'] as ClientPath[]) {
+    it(`spreads units without a key over the masters, each counted where it ran (${client} client)`, async () => {
+      const units = 600;
+      const result = await runLoad(
+        loadRequest(seedOf(cluster()), { client, test: groupTest('ping-echo', ['PING', 'ECHO x']), load: { clients: 3, pipeline: 2, requests: units }, connection: { cluster: true } }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+      const perMaster = await unitsPerMaster(cluster(), result, 'echo');
+      for (const count of perMaster) assert.ok(count > 0, `units per master: ${perMaster.join(', ')}`);
+      assertNodesAddUp(result);
+    });
+  }
+
   it('refuses, before sending anything, a group whose keys can straddle slots', async () => {
     await assert.rejects(
       runLoad(loadRequest(seedOf(cluster()), { test: groupTest('pair', ['SET a:__key__ x', 'GET b:__key__']), connection: { cluster: true } })),
