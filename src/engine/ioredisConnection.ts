@@ -148,12 +148,12 @@ function isReplyError(error: Error): boolean {
 const NIL_EXEC_ERROR = Object.assign(new Error(NIL_EXEC_TEXT), { name: 'ReplyError' });
 
 /** An error's kind, as the fast path names it. */
-function kindOf(error: Error): string {
+export function kindOf(error: Error): string {
   return error === NIL_EXEC_ERROR ? NIL_EXEC_KIND : errorKind(error.message);
 }
 
 /** A reply that is not an error reply, yet fails a unit: EXEC answering nil (WATCH), or an error inside EXEC's reply. */
-function unitReplyError(name: string, reply: unknown): Error | undefined {
+export function unitReplyError(name: string, reply: unknown): Error | undefined {
   if (name !== 'EXEC') return undefined;
   if (reply === null) return NIL_EXEC_ERROR;
   return Array.isArray(reply) ? (reply.find((element) => element instanceof Error) as Error | undefined) : undefined;

@@ -11,7 +11,7 @@ import { checkConnectionCapacity } from './capacity';
 import { clusterPlan } from './cluster/plan';
 import { ClusterTracker } from './cluster/tracker';
 import { discoverTopology } from './cluster/topology';
-import { GROUP_ON_CLUSTER } from '../scenario/clusterKeys';
+import { GROUP_SLOT_FIX, groupCrossSlotReason } from '../scenario/clusterKeys';
 import { LoadError } from './errors';
 import { LatencyRecorder } from './histogram';
 import { summarize } from './summary';
@@ -86,7 +86,9 @@ function validate(request: LoadRequest): void {
   if (load.rate !== undefined && !(load.rate > 0)) problems.push(`rate must be > 0 (got ${load.rate})`);
   if (request.test.commands.length === 0) problems.push(`test ${request.test.name} has no command`);
   if (!(request.phase.keys.space >= 1)) problems.push(`the key space must be ≥ 1 (got ${request.phase.keys.space})`);
-  if (request.connection.cluster && request.test.group) problems.push(`group ${request.test.name}: ${GROUP_ON_CLUSTER}`);
+  // A group's unit goes whole to one master: its keys must share a slot (`check` says so with the fix).
+  const straddles = request.connection.cluster && request.test.group ? groupCrossSlotReason(request.test) : undefined;
+  if (straddles) problems.push(`group ${request.test.name}: on a Redis Cluster all keys of a unit must be in one hash slot: ${straddles}. ${GROUP_SLOT_FIX}`);
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }

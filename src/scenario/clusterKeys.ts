@@ -5,7 +5,7 @@
 import { getKeyIndexes } from '@ioredis/commands';
 import { rangeOf } from './diagnostics';
 import { SUITE_TESTS } from './suites';
-import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TextFix } from './plan';
+import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TestPlan, TextFix } from './plan';
 
 export const CROSS_SLOT_CODE = 'cluster-cross-slot';
 
@@ -45,7 +45,11 @@ export function keyIndexes(command: CommandTemplate): number[] {
 
 /** Why the keys of `command` may land in different slots, or undefined when they cannot. */
 export function crossSlotReason(command: CommandTemplate): string | undefined {
-  const keys = keyIndexes(command).map((i) => command.args[i]);
+  return keysCrossSlotReason(keyIndexes(command).map((i) => command.args[i]));
+}
+
+/** Why `keys` (of one request: a command, or a group's unit) may land in different slots, or undefined when they cannot. */
+function keysCrossSlotReason(keys: ArgTemplate[]): string | undefined {
   if (keys.length < 2) return undefined;
   const texts = keys.map(argText);
   const sameKey = texts.every((text) => text === texts[0]) && keys[0].every((part) => typeof part === 'string' || STABLE.has(part.placeholder));
@@ -81,23 +85,32 @@ function argumentRanges(lineText: string, range: Range, command: CommandTemplate
   return args.map((token) => rangeOf(range.start.line, token.start, token.end));
 }
 
-/** The fixes: wrap `__key__` in a tag (keys spread over all slots), or one literal tag for all keys (one slot). */
-function tagFixes(lineText: string, keys: { arg: ArgTemplate; range: Range }[]): TextFix[] {
+/** The fixes: wrap `__key__` in a tag (keys spread over all slots), or one literal tag for all keys (one slot). Keys may sit on several lines (a group). */
+function tagFixes(lineText: (line: number) => string | undefined, keys: { arg: ArgTemplate; range: Range }[]): TextFix[] {
   const fixes: TextFix[] = [];
   const braceFree = keys.every(({ arg }) => !argText(arg).includes('{'));
   if (!braceFree) return fixes;
-  const line = keys[0].range.start.line;
+  const first = keys[0].range.start;
+  const last = keys[keys.length - 1].range.end;
+  const lines: string[] = [];
+  for (let line = first.line; line <= last.line; line++) {
+    const text = lineText(line);
+    if (text === undefined) return fixes;
+    lines.push(text);
+  }
+  // Offsets into the keys' lines joined by \n, so one edit makes the whole fix.
+  const joined = lines.join('\n');
+  const offset = (at: { line: number; character: number }) => lines.slice(0, at.line - first.line).reduce((sum, text) => sum + text.length + 1, 0) + at.character;
+  const base = offset(first);
+  const span = joined.slice(base, offset(last));
   const edits = (rewrite: (text: string) => string) => {
-    // One edit over the keys' span keeps the fix a single replacement.
-    const from = keys[0].range.start.character;
-    const to = keys[keys.length - 1].range.end.character;
-    let text = lineText.slice(from, to);
+    let text = span;
     for (const key of [...keys].reverse()) {
-      const start = key.range.start.character - from;
-      const end = key.range.end.character - from;
+      const start = offset(key.range.start) - base;
+      const end = offset(key.range.end) - base;
       text = text.slice(0, start) + rewrite(text.slice(start, end)) + text.slice(end);
     }
-    return { range: rangeOf(line, from, to), newText: text };
+    return { range: { start: first, end: last }, newText: text };
   };
   if (keys.every(({ arg }) => argText(arg).includes('__key__'))) {
     fixes.push({ title: 'Put `__key__` in a shared hash tag `{__key__}` (each request in one slot, requests over all slots)', ...edits((text) => text.replace('__key__', '{__key__}')) });
@@ -119,9 +132,9 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
       for (const test of phase.tests) {
         if (test.group) {
           const place = `group ${test.group.source?.start.line ?? test.name}`;
-          if (!seen.has(place)) diagnostics.push(groupOnClusterDiagnostic(test.name, test.group.source));
+          const problem = seen.has(place) ? undefined : groupDiagnostic(test, lineText);
           seen.add(place);
-          continue;
+          if (problem) diagnostics.push(problem);
         }
         for (const { command } of test.commands) {
           // A `suite` line holds several tests at one place: the label tells them apart.
@@ -140,16 +153,47 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
   return diagnostics;
 }
 
-/** A group's commands go back to back on one connection; the cluster engine routes request by request, so a unit could straddle nodes. */
-export const GROUP_ON_CLUSTER = 'command groups do not run on a Redis Cluster yet (each command would be routed on its own, so a unit or a MULTI … EXEC could straddle nodes)';
+/** How to keep a group's unit in one slot. */
+export const GROUP_SLOT_FIX =
+  'Use the same key in every command (e.g. `k:__key__` each time), or give every key the same {hash tag}, e.g. `a:{__key__}` and `b:{__key__}` (each unit in one slot, units spread over all slots)';
 
-function groupOnClusterDiagnostic(name: string, source: Range | undefined): Diagnostic {
-  return {
-    range: source ?? rangeOf(0, 0, 0),
+/** The commands of a test that name keys, with the indexes of their key arguments. */
+function keyedCommands(test: TestPlan): { command: CommandTemplate; indexes: number[] }[] {
+  return test.commands.map(({ command }) => ({ command, indexes: keyIndexes(command) })).filter(({ indexes }) => indexes.length > 0);
+}
+
+/** Why the keys of a group's unit may land in different slots, or undefined when they cannot (the engine's check too). */
+export function groupCrossSlotReason(test: TestPlan): string | undefined {
+  return keysCrossSlotReason(keyedCommands(test).flatMap(({ command, indexes }) => indexes.map((i) => command.args[i])));
+}
+
+/**
+ * A group's unit goes whole to the master of its slot (a MULTI … EXEC cannot span nodes): every key of every
+ * command of the unit must hash to one slot. The problem is reported at the `group` line, with the fixes.
+ */
+function groupDiagnostic(test: TestPlan, lineText?: (line: number) => string | undefined): Diagnostic | undefined {
+  const commands = test.commands.map(({ command }) => command);
+  const keyed = keyedCommands(test);
+  const reason = groupCrossSlotReason(test);
+  if (!reason) return undefined;
+  const diagnostic: Diagnostic = {
+    range: test.group!.source ?? commands[0]?.source ?? rangeOf(0, 0, 0),
     severity: 'error',
     code: CROSS_SLOT_CODE,
-    message: `group ${name}: ${GROUP_ON_CLUSTER}. Benchmark its commands as separate tests, or run the group against one node (\`cluster off\`)`,
+    message:
+      `group ${test.name}: on a Redis Cluster a unit goes whole to the master of its hash slot, so all the keys of its commands must be in one slot, or the cluster answers CROSSSLOT: ${reason}. ` +
+      GROUP_SLOT_FIX,
   };
+  const keys: { arg: ArgTemplate; range: Range }[] = [];
+  for (const { command, indexes } of keyed) {
+    const text = command.source ? lineText?.(command.source.start.line) : undefined;
+    const ranges = text !== undefined && command.source ? argumentRanges(text, command.source, command) : undefined;
+    if (!ranges) return diagnostic;
+    for (const i of indexes) keys.push({ arg: command.args[i], range: ranges[i] });
+  }
+  const fixes = lineText ? tagFixes(lineText, keys) : [];
+  if (fixes.length > 0) diagnostic.fixes = fixes;
+  return diagnostic;
 }
 
 function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest: string | undefined, lineText?: (line: number) => string | undefined): Diagnostic {
@@ -167,7 +211,7 @@ function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest
         ? 'Give every key the same {hash tag}, e.g. `k1:{__key__}` and `k2:{__key__}` (each request in one slot, requests spread over all slots)'
         : `It is the suite's ${suiteTest} test: leave it out of the \`suite\` list, or write the command yourself with a shared tag, e.g. \`${command.name} (key:{__key__}:__rand_int__ __value__)*10\``),
   };
-  const fixes = keys.length > 0 && text !== undefined ? tagFixes(text, keys) : [];
+  const fixes = keys.length > 0 && lineText ? tagFixes(lineText, keys) : [];
   if (fixes.length > 0) diagnostic.fixes = fixes;
   return diagnostic;
 }

@@ -2,7 +2,7 @@
 // master, and each replica for replica reads). Every request of a batch is routed by its key's slot, so a
 // batch of `pipeline` requests is split over the masters and each node's part goes out in one write.
 // MOVED and ASK replies are followed (latency still counts from the first send), counted, and a MOVED
-// re-routes the slot at once.
+// re-routes the slot at once. A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from '../batch';
@@ -11,8 +11,10 @@ import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { encodeRespCommand } from '../resp/encode';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
+import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
+import { ClusterUnits, UNIT } from './clusterUnits';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { nodeTls } from './nodeTls';
 import { scanRequest } from './request';
@@ -39,6 +41,8 @@ export class ClusterConnection extends BudgetedConnection {
   /** Links with their socket up; at none, the whole connection counts as down for the server-lost rule. */
   private linksUp = 0;
   private reportedDown = false;
+  /** A command group: its units' reply accounting. */
+  private readonly units: ClusterUnits | undefined;
 
   constructor(
     index: number,
@@ -50,6 +54,7 @@ export class ClusterConnection extends BudgetedConnection {
     this.parts = Math.max(1, cluster.masterCount);
     // One build per round: the builder holds a pipeline per master, routed and written from its buffer.
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
+    if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, load, cluster);
   }
 
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
@@ -115,6 +120,10 @@ export class ClusterConnection extends BudgetedConnection {
 
   /** Builds `count` requests and stages each on the link of the node that owns its key's slot (written by flush). */
   private route(count: number, start: number): void {
+    if (this.units) {
+      this.routeUnits(count, start);
+      return;
+    }
     const length = this.builder.build(count);
     const buffer = this.builder.buffer;
     const labels = this.builder.labels;
@@ -136,6 +145,30 @@ export class ClusterConnection extends BudgetedConnection {
     this.pending += count;
   }
 
+  /** A group: `count` units, each staged whole on the master of its slot (the slot of its first key: check keeps a unit's keys in one). */
+  private routeUnits(count: number, start: number): void {
+    const length = this.builder.build(count);
+    const buffer = this.builder.buffer;
+    const labels = this.builder.labels;
+    const keyArguments = this.cluster.plan.keyArguments;
+    const size = this.units!.size;
+    const flags = (this.load.measuring ? MEASURED : 0) | UNIT;
+    const bounds = this.bounds;
+    let at = 0;
+    for (let i = 0, command = 0; i < count; i++) {
+      const from = at;
+      let slot = -1;
+      for (let c = 0; c < size; c++, command++) {
+        at = scanRequest(buffer, at, slot < 0 ? keyArguments[labels[command]] : -1, bounds);
+        if (slot < 0 && bounds[0] >= 0) slot = slotOfBytes(buffer, bounds[0], bounds[1]);
+      }
+      const node = slot >= 0 ? this.cluster.route(slot, false, this.index) : this.cluster.anyMaster(this.index + i);
+      this.link(node).staged.push(buffer, from, at, UNIT_LABEL, slot, start, flags, 0);
+    }
+    if (at !== length) throw new Error(`cluster routing read ${at} of ${length} unit bytes`);
+    this.pending += count;
+  }
+
   /** Writes each node's staged requests at once: one buffer (kept by the requests for a resend), one write. */
   private flush(): void {
     for (const link of this.links) {
@@ -148,6 +181,12 @@ export class ClusterConnection extends BudgetedConnection {
     if (!link) {
       while (this.links.length <= node) this.links.push(undefined);
       this.links[node] = link = new NodeLink(node);
+      if (this.units) {
+        const newLink = link;
+        // Errors inside EXEC's reply fail the unit; a nil EXEC is a transaction that did not run.
+        link.scanner.nestedErrors = this.load.config.test.group!.transaction;
+        if (this.builder.execAt.includes(1)) link.scanner.onNull = (reply) => newLink.nulls.add(reply);
+      }
     }
     return link;
   }
@@ -266,6 +305,10 @@ export class ClusterConnection extends BudgetedConnection {
     let runStart = 0;
     let runCount = 0;
     for (let r = 0; r < replies && queue.size > 0; r++) {
+      if (queue.flags[queue.at(0)] & UNIT) {
+        if (this.units!.reply(link, r, now)) answered++;
+        continue;
+      }
       const i = queue.shift();
       const flags = queue.flags[i];
       if (flags & INTERNAL) continue;
@@ -290,6 +333,7 @@ export class ClusterConnection extends BudgetedConnection {
     }
     if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
     link.errors.clear();
+    link.nulls.clear();
     this.answered(answered, now);
   }
 
@@ -367,7 +411,9 @@ export class ClusterConnection extends BudgetedConnection {
         lost++;
         if (!(flags & MEASURED)) continue;
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - queue.start[i]) * 1000) : undefined;
-        stats.recordUnanswered(queue.label[i], 1, kind, text, waited);
+        // The head unit of inFlight may be partly answered.
+        if (flags & UNIT) this.units!.unanswered(queue === link.inFlight && k === 0 ? link.unitReplies : 0, kind, text, waited);
+        else stats.recordUnanswered(queue.label[i], 1, kind, text, waited);
         if (waited !== undefined) node.stats.recorder.record(waited, 1);
         node.stats.unanswered++;
         node.stats.requests++;
@@ -375,6 +421,7 @@ export class ClusterConnection extends BudgetedConnection {
       }
       queue.clear();
     }
+    this.units?.reset(link);
     return lost;
   }
 }

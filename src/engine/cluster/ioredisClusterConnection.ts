@@ -1,15 +1,17 @@
 // The ioredis path against a Redis Cluster: ioredis's own `Cluster` client, as an application would use it.
 // ioredis routes each request and follows MOVED/ASK itself; requests are sent one by one (a batch of
 // `pipeline` back to back), since an ioredis cluster pipeline must stay on one node.
+// A command group's unit is one cluster pipeline, sent whole to its slot's master.
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { describeConnectionError, errorPlace } from '../../redis/errors';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { LoadError } from '../errors';
-import { IoredisRequests } from '../ioredisConnection';
+import { IoredisRequests, kindOf, unitReplyError } from '../ioredisConnection';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
+import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
 import { nodeTls } from './nodeTls';
@@ -17,14 +19,27 @@ import { slotOf, slotOfBytes } from './slot';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
 
+/** A request in flight; a group's unit also has its commands' labels and how many of them were answered. */
+interface InFlight {
+  start: number;
+  label: number;
+  slot: number;
+  read: boolean;
+  unit?: { labels: number[]; answered: number };
+  /** The node a unit was sent to. */
+  node?: number;
+}
+
 export class IoredisClusterConnection extends BudgetedConnection {
   private client: Cluster | undefined;
   private readonly requests: IoredisRequests;
   private inFlight = 0;
   /** Start of each request in flight with its label, for the wait of timed-out ones. */
-  private readonly starts = new Set<{ start: number; label: number; slot: number; read: boolean }>();
+  private readonly starts = new Set<InFlight>();
   /** ioredis lost every node: told to the load (its server-lost rule), and nothing is sent until it is back. */
   private reportedDown = false;
+  /** Units sent without a key: spread over the masters. */
+  private unitsSent = 0;
 
   constructor(
     index: number,
@@ -120,11 +135,13 @@ export class IoredisClusterConnection extends BudgetedConnection {
   override abandon(kind?: string, text?: string): void {
     if (kind !== undefined && this.load.measuring) {
       const now = performance.now();
-      for (const { start, label, slot, read } of this.starts) {
+      for (const entry of this.starts) {
+        const { start, label, slot, read, unit } = entry;
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - start) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, 1, kind, text ?? kind, waited);
+        for (let c = unit?.answered ?? 0; c < (unit?.labels.length ?? 0); c++) this.load.stats.recordCommandUnanswered(unit!.labels[c], kind, text ?? kind, waited);
         // The node's share too, so node totals still add up to the load's.
-        const node = this.cluster.nodes[slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read)].stats;
+        const node = this.cluster.nodes[entry.node ?? (slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read))].stats;
         if (waited !== undefined) node.recorder.record(waited, 1);
         node.requests++;
         node.unanswered++;
@@ -157,6 +174,10 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const measured = this.load.measuring;
     const plan = this.cluster.plan;
     this.inFlight += count;
+    if (this.requests.grouped) {
+      for (let i = 0; i < count; i++) this.sendUnit(start, measured, () => this.requestDone(closedLoop));
+      return;
+    }
     for (let i = 0; i < count; i++) {
       const { command, args } = this.requests.next();
       const label = command.labelIndex;
@@ -170,15 +191,93 @@ export class IoredisClusterConnection extends BudgetedConnection {
         if (!this.starts.delete(entry)) return; // abandoned
         const now = performance.now();
         if (measured) this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
-        this.inFlight--;
-        if (closedLoop) {
-          if (this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
-          else this.finishIfDone();
-        } else {
-          if (this.state === State.Running) this.load.kick();
-          this.finishIfDone();
-        }
+        this.requestDone(closedLoop);
       });
+    }
+  }
+
+  private requestDone(closedLoop: boolean): void {
+    this.inFlight--;
+    if (closedLoop) {
+      if (this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
+      else this.finishIfDone();
+    } else {
+      if (this.state === State.Running) this.load.kick();
+      this.finishIfDone();
+    }
+  }
+
+  /**
+   * A group's unit as an ioredis cluster pipeline: ioredis sends it whole to the node of its slot (and
+   * follows a MOVED itself when it safely can: every command redirected, none a write that ran). Each
+   * command's latency ends at its own reply; the unit at its last. A redirection ioredis did not follow
+   * (inside MULTI: EXECABORT) fails the unit, is counted once, and reloads ioredis's slot map.
+   */
+  private sendUnit(start: number, measured: boolean, done: () => void): void {
+    const unit = this.requests.nextUnit();
+    const keyAt = unit.map(({ command }) => this.cluster.plan.keyArguments[command.labelIndex] - 1);
+    const keyed = unit.findIndex((_, c) => keyAt[c] >= 0);
+    const key = keyed >= 0 ? unit[keyed].args[keyAt[keyed]] : undefined;
+    const slot = key === undefined ? -1 : typeof key === 'string' ? slotOf(key) : slotOfBytes(key, 0, key.length);
+    // The slot's master (a master of our choice for a unit without keys): the whole unit goes there, reads
+    // too (ioredis would send a pipeline's reads to a replica with replica reads on, splitting a transaction).
+    const node = slot < 0 ? this.cluster.anyMaster(this.index + this.unitsSent++) : this.nodeOf(slot, false);
+    const entry: InFlight = { start, label: UNIT_LABEL, slot, read: false, unit: { labels: unit.map(({ command }) => command.labelIndex), answered: 0 }, node };
+    this.starts.add(entry);
+    const replyAt = new Float64Array(unit.length);
+    const pipeline = this.client!.pipeline();
+    // ioredis's own field for the node a cluster pipeline goes to (it sets it itself after a MOVED).
+    (pipeline as unknown as { preferKey?: string }).preferKey = `${this.cluster.nodes[node].host}:${this.cluster.nodes[node].port}`;
+    unit.forEach(({ command, args }, c) => {
+      pipeline.call(command.name.toLowerCase(), args, (error) => {
+        entry.unit!.answered++;
+        // A redirection ioredis may follow: the command's latency then ends with the unit's.
+        if (!(error && parseRedirect(error.message))) replyAt[c] = performance.now();
+      });
+    });
+    void pipeline.exec((error, results) => {
+      if (!this.starts.delete(entry)) return; // abandoned
+      const now = performance.now();
+      if (measured) this.recordUnit(unit.map(({ command }) => command.name), entry, replyAt, results ?? [], error ?? undefined, now);
+      done();
+    });
+  }
+
+  private recordUnit(names: string[], entry: InFlight, replyAt: Float64Array, results: [Error | null, unknown][], failed: Error | undefined, now: number): void {
+    const stats = this.load.stats;
+    const node = this.cluster.nodes[entry.node!].stats;
+    const labels = entry.unit!.labels;
+    const lost = failed && failed.name !== 'ReplyError' ? `connection lost: ${failed.message}` : undefined;
+    node.requests++;
+    if (lost) {
+      labels.forEach((label) => stats.recordCommandUnanswered(label, CONNECTION_ERROR_KIND, lost));
+      stats.recordUnanswered(UNIT_LABEL, 1, CONNECTION_ERROR_KIND, lost);
+      node.unanswered++;
+      node.addError(CONNECTION_ERROR_KIND, lost, 1);
+      return;
+    }
+    let unitError: Error | undefined;
+    let redirected = false;
+    names.forEach((name, c) => {
+      const [error, reply] = results[c] ?? [failed ?? null, undefined];
+      const replyError = error ?? unitReplyError(name, reply);
+      const redirect = error ? parseRedirect(error.message) : undefined;
+      if (redirect && !redirected) {
+        redirected = true;
+        this.cluster.redirect(this.nodeOf(redirect.slot, false), redirect.kind, redirect.slot, redirect.host, redirect.port, true);
+        if (redirect.kind === 'MOVED') void this.client?.refreshSlotsCache();
+      }
+      const at = replyAt[c] > 0 ? replyAt[c] : now;
+      stats.recordCommandReply(labels[c], Math.round((at - entry.start) * 1000));
+      if (replyError) stats.recordCommandError(labels[c], kindOf(replyError), replyError.message);
+      unitError ??= replyError ?? undefined;
+    });
+    const micros = Math.round((now - entry.start) * 1000);
+    stats.recordReplies(UNIT_LABEL, micros, 1, now);
+    node.recorder.record(micros, 1);
+    if (unitError) {
+      stats.recordError(UNIT_LABEL, kindOf(unitError), unitError.message);
+      node.addError(kindOf(unitError), unitError.message, 1);
     }
   }
 

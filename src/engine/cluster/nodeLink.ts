@@ -101,6 +101,13 @@ export class NodeLink {
   readonly errors = new Map<number, string>();
   reconnectAttempt = 0;
   timer: NodeJS.Timeout | undefined;
+  /** Nil replies of the current scan (reply indexes), read for a transaction's EXEC. */
+  readonly nulls = new Set<number>();
+  // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.
+  unitReplies = 0;
+  unitRedirected = false;
+  unitErrorKind: string | undefined;
+  unitErrorText: string | undefined;
 
   constructor(readonly node: number) {
     this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);

@@ -15,6 +15,8 @@ export function clusterPlan(test: TestPlan, labels: string[], topology: ClusterT
   const keyArguments = labels.map(() => -1);
   const readOnly = labels.map(() => false);
   labels.forEach((label, i) => {
+    // A group's first row is its unit (UNIT_LABEL), not a command: it is routed by its commands' keys.
+    if (test.group && i === 0) return;
     const command = test.commands.find((c) => c.command.label === label)!.command;
     const args = command.args.map(sample);
     readOnly[i] = isReadOnlyCommand(classifyCommand(command.name, args[0]));

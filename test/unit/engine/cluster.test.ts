@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import type { LoadResult } from '../../../src/engine/types';
-import { reshard, useCluster, type TestCluster } from '../../helpers/cluster';
+import { useCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
+import { assertNodesAddUp, seedOf, withNodeFrozen, withReshard } from './clusterChecks';
 import { loadRequest, mixTest, singleTest } from './plans';
-
-const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
 
 async function resetStats(cluster: TestCluster): Promise<void> {
   await Promise.all(cluster.nodes.map((n) => cluster.client(n.port).config('RESETSTAT')));
-}
-
-/** Node totals add up to the load's total, requests and errors. */
-function assertNodesAddUp(result: LoadResult): void {
-  const nodes = result.cluster!.nodes;
-  assert.equal(
-    nodes.reduce((sum, n) => sum + n.total.requests, 0),
-    result.total.requests,
-    'per-node requests add up to the total',
-  );
-  assert.equal(
-    nodes.reduce((sum, n) => sum + n.total.errors, 0),
-    result.total.errors,
-    'per-node errors add up',
-  );
 }
 
 describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () {
@@ -168,25 +151,22 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
   for (const client of ['fast', 'ioredis'] as const) {
     it(`survives a \`redis-cli --cluster reshard\` during a run (${client} client): MOVED followed and counted, no errors`, async function () {
       const c = cluster();
-      const { masters } = await c.roles();
       // Each run moves slots one step further round the masters.
       const step = client === 'fast' ? 0 : 1;
-      const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => c.client(port).cluster('MYID') as Promise<string>));
-      const running = runLoad(
-        loadRequest(seedOf(c), {
-          client,
-          test: mixTest([
-            [1, 'SET key:__key__ __value__'],
-            [1, 'GET key:__key__'],
-          ]),
-          load: { clients: 4, pipeline: 4, durationMs: 6000 },
-          keys: { space: 20_000 },
-          connection: { cluster: true },
-        }),
+      const result = await withReshard(c, step, () =>
+        runLoad(
+          loadRequest(seedOf(c), {
+            client,
+            test: mixTest([
+              [1, 'SET key:__key__ __value__'],
+              [1, 'GET key:__key__'],
+            ]),
+            load: { clients: 4, pipeline: 4, durationMs: 6000 },
+            keys: { space: 20_000 },
+            connection: { cluster: true },
+          }),
+        ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await reshard(c.nodes[0].port, from, to, 300);
-      const result = await running;
       assert.equal(result.status, 'complete', result.error ?? result.errorStatusReason);
       assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
       const info = result.cluster!;
@@ -203,6 +183,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
         info.moved,
       );
       // The master that received the slots shows them at the end.
+      const { masters } = await c.roles();
       const gained = info.nodes.find((n) => n.node === `127.0.0.1:${masters[step + 1]}`)!;
       assert.ok((gained.slots ?? '').split(',').length >= 2, `slots ${gained.slots}`);
       assertNodesAddUp(result);
@@ -217,22 +198,18 @@ describe('runLoad against a Redis Cluster with a frozen master', function () {
   it('ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up', async () => {
     const c = cluster();
     const frozen = c.nodes[1];
-    const running = runLoad(
-      loadRequest(seedOf(c), {
-        test: singleTest('SET key:__key__ __value__'),
-        load: { clients: 4, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
-        keys: { space: 10_000 },
-        connection: { cluster: true },
-      }),
+    const result = await withNodeFrozen(
+      frozen,
+      800,
+      runLoad(
+        loadRequest(seedOf(c), {
+          test: singleTest('SET key:__key__ __value__'),
+          load: { clients: 4, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+      ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    frozen.process.kill('SIGSTOP');
-    let result: LoadResult;
-    try {
-      result = await running;
-    } finally {
-      frozen.process.kill('SIGCONT');
-    }
     assert.equal(result.windowKind, 'first-send-to-stall');
     assert.equal(result.status, 'complete-with-errors');
     const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${frozen.port}`)!;

@@ -1,17 +1,9 @@
 // Command groups and MULTI … EXEC transactions as one request unit, against a real redis-server.
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import type { ClientPath, TestPlan } from '../../../src/scenario/plan';
+import type { ClientPath } from '../../../src/scenario/plan';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
-import { command, loadRequest } from './plans';
-
-function groupTest(name: string, lines: string[]): TestPlan {
-  return {
-    name,
-    commands: lines.map((line) => ({ weight: 1, command: command(line) })),
-    group: { transaction: lines.some((line) => line.startsWith('MULTI')) },
-  };
-}
+import { groupTest, loadRequest } from './plans';
 
 describe('command groups against a real redis-server', function () {
   this.timeout(30_000);

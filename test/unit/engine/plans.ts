@@ -33,6 +33,15 @@ export function mixTest(entries: [number, string][]): TestPlan {
   return { name: 'mix', commands: entries.map(([weight, line]) => ({ weight, command: command(line) })) };
 }
 
+/** A command group (`group … end`) of these lines; a transaction when one is MULTI. */
+export function groupTest(name: string, lines: string[]): TestPlan {
+  return {
+    name,
+    commands: lines.map((line) => ({ weight: 1, command: command(line) })),
+    group: { transaction: lines.some((line) => line.startsWith('MULTI')) },
+  };
+}
+
 export interface PhaseOptions {
   load?: Partial<LoadPlan>;
   keys?: Partial<KeyPlan>;

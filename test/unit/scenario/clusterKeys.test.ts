@@ -125,12 +125,43 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.match(refusal ?? '', /\(and 1 more command\)$/);
   });
 
-  it('refuses a command group on a cluster at its group line (a unit could straddle nodes)', () => {
-    const text = 'cluster on\n### g\nrequests 10\ngroup tx\n  MULTI\n  SET {k}a 1\n  EXEC\nend\n';
+  it('accepts a group whose unit stays in one slot: the same key in every command, a shared tag, no key at all', () => {
+    const text =
+      'cluster on\n### g\nrequests 10\ngroup sgd\n  SET k:__key__ __value__\n  GET k:__key__\n  DEL k:__key__\nend\n' +
+      'group tx\n  MULTI\n  SET {__key__}:v __value__\n  INCR {__key__}:n\n  EXEC\nend\ngroup ping\n  PING\n  ECHO x\nend\n';
+    assert.deepEqual(crossSlot(text), []);
+  });
+
+  it('refuses a group whose keys can straddle slots, at its group line, saying why, with the fixes', () => {
+    const text = 'cluster on\n### g\nrequests 10\ngroup pair\n  SET a:__key__ x\n  GET b:__key__\nend\n';
     const found = crossSlot(text);
     assert.equal(found.length, 1);
     assert.equal(found[0].range.start.line, 3);
-    assert.match(found[0].message, /^group tx: command groups do not run on a Redis Cluster yet/);
+    assert.match(found[0].message, /^group pair: on a Redis Cluster a unit goes whole to the master of its hash slot/);
+    assert.match(found[0].message, /CROSSSLOT: `a:__key__`, `b:__key__` have no \{hash tag\}/);
+    assert.match(found[0].message, /a:\{__key__\}/);
     assert.deepEqual(crossSlot(text.replace('cluster on', 'cluster off')), []);
+    const actions = codeActions(text, { start: { line: 3, character: 2 }, end: { line: 3, character: 2 } }, { env: {} }).filter((a) => a.diagnostic.code === CODE);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      [
+        'Put `__key__` in a shared hash tag `{__key__}` (each request in one slot, requests over all slots)',
+        'Prefix every key with the hash tag `{rbench}` (all of them in one slot, on one node)',
+      ],
+    );
+    const wrapped = applyEdits(text, actions[0].edits);
+    assert.deepEqual(wrapped.split('\n').slice(4, 6), ['  SET a:{__key__} x', '  GET b:{__key__}']);
+    assert.deepEqual(crossSlot(wrapped), []);
+    const prefixed = applyEdits(text, actions[1].edits);
+    assert.deepEqual(prefixed.split('\n').slice(4, 6), ['  SET {rbench}a:__key__ x', '  GET {rbench}b:__key__']);
+    assert.deepEqual(crossSlot(prefixed), []);
+  });
+
+  it('refuses a transaction whose keys differ (a constant key beside __key__), and a group key drawn per argument', () => {
+    const tx = crossSlot('cluster on\n### g\nrequests 10\ngroup tx\n  MULTI\n  SET k:__key__ v\n  INCR counter\n  EXEC\nend\n');
+    assert.equal(tx.length, 1);
+    assert.match(tx[0].message, /^group tx: .*have no \{hash tag\}/);
+    const drawn = crossSlot('cluster on\n### g\nrequests 10\ngroup r\n  SET k:__rand_int__ v\n  GET k:__rand_int__\nend\n');
+    assert.equal(drawn.length, 1);
   });
 });

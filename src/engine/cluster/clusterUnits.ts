@@ -1,0 +1,83 @@
+// Command groups on the cluster fast path: a unit (a group's commands, or a MULTI … EXEC) is one entry of a
+// node link's queue, sent whole to the master of its slot. Its replies arrive in order on that link: each
+// goes to its command's row, and the unit is recorded once, at its last reply, for the load and for the node.
+// A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
+// EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
+import { errorKind } from '../resp/scanner';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
+import type { WorkerLoad } from '../workerLoad';
+import { parseRedirect, type ClusterState } from './clusterState';
+import { MEASURED, type NodeLink } from './nodeLink';
+
+/** Entry flag: the entry is a unit of `size` commands (expects that many replies). */
+export const UNIT = 4;
+
+export class ClusterUnits {
+  constructor(
+    /** Commands per unit. */
+    readonly size: number,
+    /** Label of each command of a unit, in order. */
+    private readonly labels: readonly number[],
+    /** 1 where the command is EXEC (a nil reply there: the transaction did not run). */
+    private readonly execAt: Uint8Array,
+    private readonly load: WorkerLoad,
+    private readonly cluster: ClusterState,
+  ) {}
+
+  /** Reply `reply` of the current scan, to the unit at the head of `link`'s in-flight queue; true when it completes the unit. */
+  reply(link: NodeLink, reply: number, now: number): boolean {
+    const queue = link.inFlight;
+    const i = queue.at(0);
+    const position = link.unitReplies;
+    const measured = (queue.flags[i] & MEASURED) !== 0;
+    const micros = Math.round((now - queue.start[i]) * 1000);
+    const label = this.labels[position];
+    let text = link.errors.size > 0 ? link.errors.get(reply) : undefined;
+    let kind: string | undefined;
+    if (text === undefined && this.execAt[position] === 1 && link.nulls.has(reply)) {
+      kind = NIL_EXEC_KIND;
+      text = NIL_EXEC_TEXT;
+    }
+    if (text !== undefined) {
+      const redirect = parseRedirect(text);
+      kind ??= redirect ? redirect.kind : errorKind(text);
+      if (redirect && !link.unitRedirected) {
+        link.unitRedirected = true;
+        this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[link.node].host, redirect.port, measured);
+      }
+      if (measured) this.load.stats.recordCommandError(label, kind, text);
+      if (link.unitErrorKind === undefined) {
+        link.unitErrorKind = kind;
+        link.unitErrorText = text;
+      }
+    }
+    if (measured) this.load.stats.recordCommandReply(label, micros);
+    if (++link.unitReplies < this.size) return false;
+    queue.shift();
+    if (measured) {
+      const node = this.cluster.nodes[link.node].stats;
+      this.load.stats.recordReplies(UNIT_LABEL, micros, 1, now);
+      node.recorder.record(micros, 1);
+      node.requests++;
+      if (link.unitErrorKind !== undefined) {
+        this.load.stats.recordError(UNIT_LABEL, link.unitErrorKind, link.unitErrorText!);
+        node.addError(link.unitErrorKind, link.unitErrorText!, 1);
+      }
+    }
+    this.reset(link);
+    return true;
+  }
+
+  /** A unit that will get no (more) reply: its unanswered commands (the first `answered` were answered), and the unit once. */
+  unanswered(answered: number, kind: string, text: string, waited: number | undefined): void {
+    for (let position = answered; position < this.size; position++) this.load.stats.recordCommandUnanswered(this.labels[position], kind, text, waited);
+    this.load.stats.recordUnanswered(UNIT_LABEL, 1, kind, text, waited);
+  }
+
+  /** The link's unit in progress is over (answered, or its socket lost). */
+  reset(link: NodeLink): void {
+    link.unitReplies = 0;
+    link.unitRedirected = false;
+    link.unitErrorKind = link.unitErrorText = undefined;
+  }
+}
