@@ -3,14 +3,12 @@
 import assert from 'node:assert/strict';
 import { commandCalls } from '../../helpers/redis';
 import { useCluster } from '../../helpers/cluster';
-import { runCli, Scratch } from '../../helpers/cli';
+import { runCli, useScratch } from '../../helpers/cli';
 
 describe('rbench with command groups on a Redis Cluster', function () {
   this.timeout(90_000);
   const cluster = useCluster(3, 0);
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(() => scratch.remove());
+  const scratch = useScratch();
 
   it('check refuses a group whose keys are in different slots, naming the group line and the fix', async () => {
     const file = scratch.write('pair.rbench', `### pair\ntarget ${cluster().url}\ncluster on\nrequests 100\ngroup pair\n  SET a:__key__ x\n  GET b:__key__\nend\n`);
