@@ -82,6 +82,9 @@ export class BatchBuilder {
   private readonly randSlots: Int32Array;
   private readonly randSlotsPerCommand: number;
   private readonly commandEnds: Int32Array;
+  /** Digits rewritten per `__key__` and `__rand_int__` slot (the low ones: see rewrite). */
+  private readonly keyDigits: number = 0;
+  private readonly randDigits: number = 0;
   // Rebuild mode with fixed value size: each command's encoding and relative slots.
   private readonly layouts: { bytes: Buffer; keySlots: number[]; randSlots: number[] }[] | undefined;
 
@@ -127,10 +130,16 @@ export class BatchBuilder {
       this.keySlots = new Int32Array(pipeline * this.keySlotsPerCommand);
       this.randSlots = new Int32Array(pipeline * this.randSlotsPerCommand);
       this.commandEnds = new Int32Array(pipeline);
+      // Slots point at the first digit rewritten: the key space bounds every number drawn.
+      const largest = decimalDigits(context.keySpace - 1);
+      this.keyDigits = Math.min(context.keyWidth, largest);
+      this.randDigits = Math.min(RAND_INT_WIDTH, largest);
+      const keySkip = context.keyWidth - this.keyDigits;
+      const randSkip = RAND_INT_WIDTH - this.randDigits;
       for (let i = 0; i < pipeline; i++) {
         layout.bytes.copy(this.buffer, i * size);
-        layout.keySlots.forEach((slot, j) => (this.keySlots[i * this.keySlotsPerCommand + j] = i * size + slot));
-        layout.randSlots.forEach((slot, j) => (this.randSlots[i * this.randSlotsPerCommand + j] = i * size + slot));
+        layout.keySlots.forEach((slot, j) => (this.keySlots[i * this.keySlotsPerCommand + j] = i * size + slot + keySkip));
+        layout.randSlots.forEach((slot, j) => (this.randSlots[i * this.randSlotsPerCommand + j] = i * size + slot + randSkip));
         this.commandEnds[i] = (i + 1) * size;
       }
     } else {
@@ -158,22 +167,30 @@ export class BatchBuilder {
     const buffer = this.buffer;
     const keysPer = this.keySlotsPerCommand;
     const randsPer = this.randSlotsPerCommand;
+    const keySlots = this.keySlots;
+    const randSlots = this.randSlots;
+    const keys = this.keys;
+    const randInts = this.randInts;
     const bound = this.context.keySpace;
     // Numbers are below the key space: the digits above its largest number are the layout's zeros, written
     // once, so only the low digits are rewritten (same bytes, fewer divisions).
-    const keyDigits = Math.min(this.context.keyWidth, decimalDigits(bound - 1));
-    const keySkip = this.context.keyWidth - keyDigits;
-    const randDigits = Math.min(RAND_INT_WIDTH, decimalDigits(bound - 1));
-    const randSkip = RAND_INT_WIDTH - randDigits;
+    const keyDigits = this.keyDigits;
+    const randDigits = this.randDigits;
+    if (keysPer <= 1 && randsPer <= 1) {
+      // The usual command (at most one `__key__` and one `__rand_int__`): one flat loop, no inner ones.
+      for (let i = 0; i < count; i++) {
+        if (keysPer === 1) writeDigits(buffer, keySlots[i], keyDigits, keys.next());
+        if (randsPer === 1) writeDigits(buffer, randSlots[i], randDigits, randInts.nextInt(bound));
+      }
+      return this.commandEnds[count - 1];
+    }
     for (let i = 0; i < count; i++) {
       if (keysPer > 0) {
         // All `__key__` of one command name the same key: the request's key.
-        const key = this.keys.next();
-        for (let j = i * keysPer, end = j + keysPer; j < end; j++) writeDigits(buffer, this.keySlots[j] + keySkip, keyDigits, key);
+        const key = keys.next();
+        for (let j = i * keysPer, end = j + keysPer; j < end; j++) writeDigits(buffer, keySlots[j], keyDigits, key);
       }
-      for (let j = i * randsPer, end = j + randsPer; j < end; j++) {
-        writeDigits(buffer, this.randSlots[j] + randSkip, randDigits, this.randInts.nextInt(bound));
-      }
+      for (let j = i * randsPer, end = j + randsPer; j < end; j++) writeDigits(buffer, randSlots[j], randDigits, randInts.nextInt(bound));
     }
     return this.commandEnds[count - 1];
   }

@@ -44,21 +44,24 @@ export function writeDigits(target: Uint8Array, offset: number, width: number, v
     writeLargeDigits(target, offset, width, value);
     return;
   }
-  // Hot path (a key and a random integer per request): int32 division, three digits per division.
+  // Hot path (a key and a random integer per request): three digits per division. The value is made an
+  // int32 first: a draw arrives as a double (Math.floor), and V8 then divides in floating point, twice
+  // as slow as the int32 division by a constant it compiles to a multiplication.
+  let rest = value | 0;
   let at = offset + width;
   while (at - offset >= 3) {
-    const quotient = (value / 1000) | 0;
-    const triple = (value - quotient * 1000) * 3;
+    const quotient = (rest / 1000) | 0;
+    const triple = (rest - quotient * 1000) * 3;
     target[at - 3] = DIGIT_TRIPLES[triple];
     target[at - 2] = DIGIT_TRIPLES[triple + 1];
     target[at - 1] = DIGIT_TRIPLES[triple + 2];
-    value = quotient;
+    rest = quotient;
     at -= 3;
   }
   while (at > offset) {
-    const quotient = (value / 10) | 0;
-    target[--at] = 48 + (value - quotient * 10);
-    value = quotient;
+    const quotient = (rest / 10) | 0;
+    target[--at] = 48 + (rest - quotient * 10);
+    rest = quotient;
   }
 }
 

@@ -42,6 +42,8 @@ const MAX_ERROR_TEXT = 512;
 export const MAX_BULK_LENGTH = 512 * 1024 * 1024;
 /** Aggregates longer than this cannot be real (a map's count is doubled in an Int32Array). */
 export const MAX_AGGREGATE_LENGTH = 2 ** 30 - 1;
+/** Bulk lengths the fast lane reads: up to 9 digits (the 512 MB limit has 9). */
+const MAX_FAST_LENGTH_DIGITS = 9;
 /** Nesting deeper than this is a hostile server, not a reply: the stack would grow without bound. */
 export const MAX_NESTING = 4096;
 
@@ -128,6 +130,10 @@ export class ReplyScanner {
     while (i < end) {
       switch (this.state) {
         case State.Type: {
+          if (this.depth === 0) {
+            i = this.skipWholeReplies(chunk, i, end);
+            if (i === end) break;
+          }
           const type = chunk[i++];
           switch (type) {
             case 43: // + simple string
@@ -246,6 +252,46 @@ export class ReplyScanner {
         }
       }
     }
+  }
+
+  /**
+   * The fast lane for what a load gets back: simple strings, integers and bulk strings at top level (OK,
+   * a counter, a GET's value), each read whole while it lies entirely in the chunk and is well formed.
+   * It stops at the first byte of any other reply (errors, nulls, aggregates, a reply the chunk cuts, or
+   * a malformed one), which the state machine then reads byte by byte and judges as before.
+   */
+  private skipWholeReplies(chunk: Uint8Array, start: number, end: number): number {
+    let i = start;
+    let replies = this.repliesThisScan;
+    while (i < end) {
+      const type = chunk[i];
+      if (type === 43 || type === 58) {
+        // + simple string, : integer: up to "\r\n".
+        let lf = i + 1;
+        while (lf < end && chunk[lf] !== LF) lf++;
+        if (lf === end || chunk[lf - 1] !== CR || lf - 1 === i) break;
+        i = lf + 1;
+      } else if (type === 36) {
+        // $ bulk string: a length of 1 to 9 digits (below Redis's 512 MB limit), "\r\n", the payload, "\r\n".
+        let at = i + 1;
+        let length = 0;
+        while (at < end && at - i <= MAX_FAST_LENGTH_DIGITS) {
+          const byte = chunk[at];
+          if (byte < 48 || byte > 57) break;
+          length = length * 10 + (byte - 48);
+          at++;
+        }
+        if (at === i + 1 || length > MAX_BULK_LENGTH || at + 1 >= end || chunk[at] !== CR || chunk[at + 1] !== LF) break;
+        const bodyEnd = at + 2 + length;
+        if (bodyEnd + 2 > end || chunk[bodyEnd] !== CR || chunk[bodyEnd + 1] !== LF) break;
+        i = bodyEnd + 2;
+      } else {
+        break;
+      }
+      replies++;
+    }
+    this.repliesThisScan = replies;
+    return i;
   }
 
   private startLength(of: LengthOf): void {
