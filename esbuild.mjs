@@ -100,6 +100,6 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  for (const file of ['dist/cli.js', 'dist/worker.js', 'dist/ioredisConnection.js', 'dist/ioredisClusterConnection.js', ...vendors.map((v) => `dist/${v.file}.js`)]) if (existsSync(file)) asciiOnly(file);
+  for (const file of ['dist/cli.js', 'dist/worker.js', 'dist/ioredisConnection.js', 'dist/ioredisClusterConnection.js', 'dist/clusterConnection.js', ...vendors.map((v) => `dist/${v.file}.js`)]) if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
 }
