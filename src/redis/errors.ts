@@ -100,6 +100,14 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
   return `cannot connect to ${place}: ${withCode(message, code) || 'unknown error'}`;
 }
 
+/**
+ * The message of a failed TLS handshake that trying again cannot mend (certificate not trusted or not for
+ * that name, no TLS on the port, a client certificate required); undefined for any other failure.
+ */
+export function tlsRefusal(error: unknown, where: ErrorPlace): string | undefined {
+  return describeTlsError(errorCode(error), errorMessage(error), address(where), { ...where, tls: true });
+}
+
 /** Failures particular to unix sockets: the file is missing, not a socket, or not ours to open. */
 function describeSocketError(code: string | undefined, path: string): string | undefined {
   switch (code) {
