@@ -7,9 +7,9 @@ import { errorPlace, tlsRefusal } from '../../redis/errors';
 import type { ConnectionOptions } from '../../redis/types';
 import type { ClusterState } from './clusterState';
 
-export function nodeTls(seed: ConnectionOptions, node: { host: string; port: number; hostname?: string }): TlsConnectionOptions | undefined {
+export function nodeTls(seed: ConnectionOptions, node: { host: string; port: number; hostname?: string; seed?: true }): TlsConnectionOptions | undefined {
   if (!seed.tls) return undefined;
-  if (node.host === seed.host && node.port === seed.port) return seed.tls;
+  if (node.seed || (node.host === seed.host && node.port === seed.port)) return seed.tls;
   const name = node.hostname ?? (isIP(node.host) ? undefined : node.host);
   return { ...seed.tls, servername: name };
 }
