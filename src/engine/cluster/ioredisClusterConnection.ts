@@ -4,32 +4,17 @@
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import { address, describeConnectionError, errorPlace } from '../../redis/errors';
-import type { ConnectionOptions } from '../../redis/types';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { LoadError } from '../errors';
 import { IoredisRequests } from '../ioredisConnection';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
-import { nodeTls, nodeTlsRefusal } from './nodeTls';
+import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
+import { nodeTls } from './nodeTls';
 import { slotOf, slotOfBytes } from './slot';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
-
-/** ioredis's tries to reach the cluster (clusterRetryStrategy: 4, 100 to 300 ms apart), each up to the connect timeout. */
-const CLUSTER_CONNECT_TRIES = 4;
-const CLUSTER_RETRY_DELAYS_MS = 600;
-
-function openLimitMs(connectTimeoutMs: number): number {
-  return CLUSTER_CONNECT_TRIES * connectTimeoutMs + CLUSTER_RETRY_DELAYS_MS;
-}
-
-function notReadyMessage(options: ConnectionOptions, limitMs: number, lastError: Error | undefined): string {
-  const cause = lastError ? `: ${describeConnectionError(lastError, errorPlace(options))}` : '';
-  return `the cluster at ${address(options)} was not ready within ${limitMs} ms${cause} — check that every node is up and reachable`;
-}
 
 export class IoredisClusterConnection extends BudgetedConnection {
   private client: Cluster | undefined;
@@ -64,7 +49,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       lazyConnect: true,
       maxRedirections: 16,
       retryDelayOnMoved: 0,
-      clusterRetryStrategy: (times: number) => (times >= CLUSTER_CONNECT_TRIES ? null : 100 * times),
+      clusterRetryStrategy,
     };
     // With TLS, every known node is a start node with its own TLS settings, which ioredis keeps for that
     // address (SNI per node: the seed's `tls servername` is not sent to the others).
@@ -75,33 +60,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     this.client = client;
     let lastError: Error | undefined;
     client.on('error', (error: Error) => (lastError = error));
-    // A node refusing TLS never mends, while ioredis retries each request sent to it 16 times (a run of
-    // minutes): the load ends at once, naming the node.
-    let refused: ((message: string) => void) | undefined;
-    client.on('node error', (error: Error, key: string) => {
-      const refusal = nodeTlsRefusal(options, this.cluster, key, error);
-      if (refusal && this.state === State.Running) this.load.fail(refusal);
-      else if (refusal) refused?.(refusal);
-    });
     this.countRedirections(client);
-    const limitMs = openLimitMs(options.connectTimeoutMs);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        refused = (message) => reject(new LoadError(message));
-        // ioredis's connect() never settles when its ready check fails and it reconnects: 'end' (it gave up)
-        // and a time limit end the wait.
-        client.once('end', () => reject(lastError ?? new Error('Connection is closed.')));
-        timer = setTimeout(() => reject(new LoadError(notReadyMessage(options, limitMs, lastError))), limitMs);
-        client.connect().then(resolve, reject);
-      });
-    } catch (error) {
-      client.disconnect();
-      throw error instanceof LoadError ? error : new LoadError(describeConnectionError(lastError ?? error, errorPlace(options)));
-    } finally {
-      clearTimeout(timer);
-      refused = undefined;
-    }
+    await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
     this.state = State.Running;
     // 'close': every node's connection is gone (ioredis retries, then gives up); 'ready': back.
     client.on('close', () => this.down(lastError));
