@@ -11,6 +11,7 @@ import {
   describeHandshakeReply,
   errorPlace,
   TLS_TIMEOUT,
+  type ErrorPlace,
   type HandshakeStep,
 } from '../redis/errors';
 import { LoadError } from './errors';
@@ -61,12 +62,11 @@ const READ_BUFFER_SIZE = 64 * 1024;
  * besides the bytes handler) or rejects with a LoadError. Plain TCP sockets read with `onread` into
  * one reused buffer: no Buffer allocation and no stream machinery per read.
  */
-export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
+export function openSocket(options: ConnectionOptions, place: ErrorPlace = errorPlace(options)): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     let handler: BytesHandler = () => {};
     const deliver = (chunk: Buffer, length: number) => handler(chunk, length);
     const commands = handshakeCommands(options);
-    const place = errorPlace(options);
     let socket: net.Socket;
     if (options.tls) {
       const isIp = net.isIP(options.host) !== 0;

@@ -14,7 +14,7 @@ import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
-import { nodeTls } from './nodeTls';
+import { nodeErrorPlace, nodeTls } from './nodeTls';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
 import { refreshTopology } from './topologyRefresh';
@@ -55,7 +55,7 @@ export class ClusterConnection extends BudgetedConnection {
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
   override async open(): Promise<void> {
     const wanted = this.cluster.nodes.filter((n) => n.role === 'master' || this.cluster.plan.replicaReads);
-    await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await openSocket(this.options(n.index)))));
+    await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await this.openNode(n.index))));
     this.state = State.Running;
   }
 
@@ -152,10 +152,11 @@ export class ClusterConnection extends BudgetedConnection {
     return link;
   }
 
-  private options(node: number) {
+  private openNode(node: number): Promise<RawConnection> {
     const { host, port } = this.cluster.nodes[node];
     const seed = this.load.config.connection;
-    return { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
+    const options = { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
+    return openSocket(options, nodeErrorPlace(seed, this.cluster.nodes[node]));
   }
 
   /** Empties `queue` onto the link: copied into one buffer and written (or held in waiting while the socket is not up). */
@@ -220,7 +221,7 @@ export class ClusterConnection extends BudgetedConnection {
     const delay = link.reconnectAttempt === 0 ? 0 : Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** link.reconnectAttempt);
     link.timer = setTimeout(() => {
       link.timer = undefined;
-      openSocket(this.options(link.node)).then(
+      this.openNode(link.node).then(
         (connection) => {
           if (this.closed) {
             connection.socket.destroy();
