@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from '../batch';
 import { openSocket, type RawConnection } from '../connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
+import { TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../resp/encode';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
@@ -234,6 +235,8 @@ export class ClusterConnection extends BudgetedConnection {
           link.connecting = false;
           link.reconnectAttempt++;
           if (this.closed) return;
+          // A node refusing TLS (met in a redirection, or a replica promoted) never mends: the load ends.
+          if (error instanceof TlsRefusedError) return this.load.fail(error.message);
           this.load.reconnectFailed(error.message);
           // A node that cannot be reached: what waited for it fails (the load goes on with the other
           // nodes), and the slot map is read again in case a replica took over its slots.

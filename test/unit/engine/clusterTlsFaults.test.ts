@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import { useCluster } from '../../helpers/cluster';
 import { loadRequest, singleTest } from './plans';
@@ -55,6 +57,74 @@ describe('a TLS cluster whose other nodes refuse the name they are checked again
       assert.match(named[2], /the hostname it announces, not `tls servername`.*put "localhost" in its certificate, or set the node's cluster-announce-hostname/);
       assert.doesNotMatch(message, /\n\s+at /, 'no stack trace');
       assert.ok(Date.now() - started < END_WITHIN_MS, `ended in ${Date.now() - started} ms`);
+    });
+  }
+});
+
+/** The hostname node `port` announces, as the seed's CLUSTER SHARDS shows it ('' for none). */
+async function announcedHostname(seed: Redis, port: number): Promise<string> {
+  const shards = (await seed.call('CLUSTER', 'SHARDS')) as unknown[][];
+  for (const shard of shards) {
+    const nodes = shard[shard.indexOf('nodes') + 1] as unknown[][];
+    for (const node of nodes) {
+      const fields = new Map<string, unknown>();
+      for (let i = 0; i + 1 < node.length; i += 2) fields.set(String(node[i]), node[i + 1]);
+      if (Number(fields.get('tls-port') ?? fields.get('port')) === port) return String(fields.get('hostname') ?? '');
+    }
+  }
+  return '';
+}
+
+describe('a TLS cluster node met during the run that refuses its name (a replica promoted by CLUSTER FAILOVER)', function () {
+  this.timeout(90_000);
+  // One certificate for every node (localhost, 127.0.0.1); the replica to be promoted announces a name it lacks.
+  const cluster = useCluster(3, 1, { tls: true });
+  const RUN_MS = 20_000;
+  const FAILOVER_AFTER_MS = 1000;
+
+  async function announce(port: number, hostname: string): Promise<void> {
+    await cluster().client(port).config('SET', 'cluster-announce-hostname', hostname);
+    const seed = cluster().client(cluster().nodes[0].port);
+    for (let i = 0; i < 200 && (await announcedHostname(seed, port)) !== hostname; i++) await sleep(50);
+    assert.equal(await announcedHostname(seed, port), hostname, `node ${port} announces "${hostname}"`);
+  }
+
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: the run ends within seconds of the failover, naming the promoted node`, async () => {
+      const replica = (await cluster().roles()).replicas[0];
+      await announce(replica, 'bad.test');
+      try {
+        const started = Date.now();
+        const run = runLoad(
+          loadRequest(
+            { host: '127.0.0.1', port: cluster().nodes[0].port },
+            {
+              client,
+              test: singleTest('SET key:__key__ __value__'),
+              load: { clients: 2, pipeline: 4, durationMs: RUN_MS, requests: undefined },
+              connection: { cluster: true, tls: { ca: readFileSync(join(cluster().certDir!, 'ca.pem')) } },
+            },
+          ),
+        ).then(
+          (result) => ({ result, error: undefined as Error | undefined }),
+          (error: Error) => ({ result: undefined, error }),
+        );
+        await sleep(FAILOVER_AFTER_MS);
+        assert.equal(await cluster().client(replica).cluster('FAILOVER'), 'OK');
+        const outcome = await within(run, END_WITHIN_MS, 'the run');
+        const elapsed = Date.now() - started;
+        const message = outcome.error?.message ?? outcome.result?.error ?? '';
+        assert.match(message, new RegExp(`^TLS handshake with 127\\.0\\.0\\.1:${replica} failed: the certificate is not issued for the name "bad\\.test".*put "bad\\.test" in its certificate`));
+        assert.doesNotMatch(message, /\n\s+at /, 'no stack trace');
+        assert.ok(elapsed < FAILOVER_AFTER_MS + END_WITHIN_MS && elapsed < RUN_MS, `ended after ${elapsed} ms`);
+        if (client === 'fast') {
+          // The fast path opens only the masters: it meets the promoted replica during the run, and keeps what it measured.
+          assert.equal(outcome.result?.status, 'failed', 'a failed run with its figures');
+          assert.ok(outcome.result!.total.requests > 0, 'what was measured before is kept');
+        }
+      } finally {
+        await announce(replica, '');
+      }
     });
   }
 });
