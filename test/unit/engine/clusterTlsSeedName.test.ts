@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad } from '../../../src/engine';
-import { discoverTopology } from '../../../src/engine/cluster/topology';
+import { nodeTls } from '../../../src/engine/cluster/nodeTls';
+import { discoverTopology, topologyFromShards, topologyFromSlots } from '../../../src/engine/cluster/topology';
 import { useCluster } from '../../helpers/cluster';
 import { connectionTo, loadRequest, singleTest } from './plans';
 
@@ -42,4 +43,30 @@ describe('a TLS cluster target given by host name while CLUSTER SHARDS names the
       for (const node of masters) assert.ok(node.total.requests > 500, `${node.node} got ${node.total.requests} of 3000`);
     });
   }
+});
+
+describe('the seed in a cluster layout, by node ID', () => {
+  const seed = { host: 'localhost', port: 7000, resp: 2 as const, connectTimeoutMs: 1000, tls: { servername: 'seed.test', rejectUnauthorized: true } };
+  const node = (port: number, role: string) => ['id', `n${port}`, 'port', 0, 'tls-port', port, 'ip', '127.0.0.1', 'endpoint', '127.0.0.1', 'hostname', 'localhost', 'role', role, 'health', 'online'];
+  const shards = [
+    ['slots', [0, 8191], 'nodes', [node(7000, 'master'), node(7002, 'replica')]],
+    ['slots', [8192, 16383], 'nodes', [node(7001, 'master')]],
+  ];
+  const slots = [
+    [0, 8191, ['127.0.0.1', 7000, 'n7000'], ['127.0.0.1', 7002, 'n7002']],
+    [8192, 16383, ['127.0.0.1', 7001, 'n7001']],
+  ];
+
+  it('marks the node whose ID the seed gave (CLUSTER SHARDS and CLUSTER SLOTS), none without an ID', () => {
+    const marked = (nodes: { port: number; seed?: true }[]) => nodes.filter((n) => n.seed).map((n) => n.port);
+    assert.deepEqual(marked(topologyFromShards(shards, seed, 'n7000').nodes), [7000]);
+    assert.deepEqual(marked(topologyFromSlots(slots, seed, 'n7002').nodes), [7002]);
+    assert.deepEqual(marked(topologyFromShards(shards, seed).nodes), []);
+  });
+
+  it('gives the marked seed the target’s TLS settings although its address differs from the target’s', () => {
+    const [first] = topologyFromShards(shards, seed, 'n7000').nodes;
+    assert.equal(nodeTls(seed, first), seed.tls);
+    assert.deepEqual(nodeTls(seed, { ...first, seed: undefined }), { servername: 'localhost', rejectUnauthorized: true });
+  });
 });
