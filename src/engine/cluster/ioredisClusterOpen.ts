@@ -31,25 +31,30 @@ export async function connectCluster(client: Cluster, seed: ConnectionOptions, c
   const onError = (error: Error) => (lastError = error);
   client.on('error', onError);
   let refused: ((message: string) => void) | undefined;
+  let connected = false;
   client.on('node error', (error: Error, key: string) => {
     const refusal = nodeTlsRefusal(seed, cluster, key, error);
-    if (refusal) (refused ?? refusedLater)(refusal);
+    if (refusal && refused) refused(refusal);
+    else if (refusal && connected) refusedLater(refusal);
   });
   const limitMs = openLimitMs(seed.connectTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
+  let onEnd: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       refused = (message) => reject(new LoadError(message));
-      client.once('end', () => reject(lastError ?? new Error('Connection is closed.')));
+      client.once('end', (onEnd = () => reject(lastError ?? new Error('Connection is closed.'))));
       timer = setTimeout(() => reject(new LoadError(notReadyMessage(seed, limitMs, lastError))), limitMs);
       client.connect().then(resolve, reject);
     });
+    connected = true;
   } catch (error) {
     client.disconnect();
     throw error instanceof LoadError ? error : new LoadError(describeConnectionError(lastError ?? error, errorPlace(seed)));
   } finally {
     clearTimeout(timer);
     refused = undefined;
+    if (onEnd) client.off('end', onEnd);
     client.off('error', onError);
   }
 }
