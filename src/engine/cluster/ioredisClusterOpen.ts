@@ -1,5 +1,5 @@
 // Connecting the ioredis path's Cluster client, with a bounded wait: ioredis's connect() never settles when
-// its ready check fails and it reconnects. A node refusing TLS ends the wait at once (and, once the load
+// its ready check fails and it reconnects (its 'ready' and 'end' events still tell). A node refusing TLS ends the wait at once (and, once the load
 // runs, the load): that never mends, while ioredis retries each request sent to it 16 times, seconds each.
 import type { Cluster } from 'ioredis';
 import { address, describeConnectionError, errorPlace } from '../../redis/errors';
@@ -40,9 +40,12 @@ export async function connectCluster(client: Cluster, seed: ConnectionOptions, c
   const limitMs = openLimitMs(seed.connectTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   let onEnd: (() => void) | undefined;
+  let onReady: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       refused = (message) => reject(new LoadError(message));
+      // Ready after a reconnect of ioredis's own: its first connect() promise stays pending then.
+      client.once('ready', (onReady = resolve));
       client.once('end', (onEnd = () => reject(lastError ?? new Error('Connection is closed.'))));
       timer = setTimeout(() => reject(new LoadError(notReadyMessage(seed, limitMs, lastError))), limitMs);
       client.connect().then(resolve, reject);
@@ -55,6 +58,7 @@ export async function connectCluster(client: Cluster, seed: ConnectionOptions, c
     clearTimeout(timer);
     refused = undefined;
     if (onEnd) client.off('end', onEnd);
+    if (onReady) client.off('ready', onReady);
     client.off('error', onError);
   }
 }
