@@ -11,9 +11,11 @@ import {
   describeHandshakeReply,
   errorPlace,
   TLS_TIMEOUT,
+  tlsRefusal,
+  type ErrorPlace,
   type HandshakeStep,
 } from '../redis/errors';
-import { LoadError } from './errors';
+import { LoadError, TlsRefusedError } from './errors';
 import { encodeRespCommand } from './resp/encode';
 import { ReplyScanner } from './resp/scanner';
 
@@ -61,12 +63,11 @@ const READ_BUFFER_SIZE = 64 * 1024;
  * besides the bytes handler) or rejects with a LoadError. Plain TCP sockets read with `onread` into
  * one reused buffer: no Buffer allocation and no stream machinery per read.
  */
-export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
+export function openSocket(options: ConnectionOptions, place: ErrorPlace = errorPlace(options)): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     let handler: BytesHandler = () => {};
     const deliver = (chunk: Buffer, length: number) => handler(chunk, length);
     const commands = handshakeCommands(options);
-    const place = errorPlace(options);
     let socket: net.Socket;
     if (options.tls) {
       const isIp = net.isIP(options.host) !== 0;
@@ -98,7 +99,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
     let answered = 0;
     let settled = false;
     let failure: string | undefined;
-    const finish = (error?: string) => {
+    const finish = (error?: string, refused = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -107,7 +108,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
       socket.removeListener(options.tls ? 'secureConnect' : 'connect', onConnect);
       if (error !== undefined) {
         socket.destroy();
-        reject(new LoadError(error));
+        reject(refused ? new TlsRefusedError(error) : new LoadError(error));
       } else {
         handler = () => {};
         resolve({ socket, onBytes: (next) => (handler = next) });
@@ -130,7 +131,7 @@ export function openSocket(options: ConnectionOptions): Promise<RawConnection> {
       if (failure !== undefined) finish(failure);
       else if (answered >= commands.length) finish();
     };
-    const onError = (error: NodeJS.ErrnoException) => finish(describeConnectionError(error, place));
+    const onError = (error: NodeJS.ErrnoException) => finish(describeConnectionError(error, place), options.tls !== undefined && tlsRefusal(error, place) !== undefined);
     const onClose = () => finish(describeConnectionError(errorWithCode('connection closed', CLOSED_IN_HANDSHAKE), place));
     const onConnect = () => socket.write(Buffer.concat(commands.map((c) => encodeRespCommand(c.args))));
     // TCP up but no TLS handshake: typically a plain-text server, which waits for a line that never comes.

@@ -5,3 +5,8 @@
 export class LoadError extends Error {
   override name = 'LoadError';
 }
+
+/** The server refused the TLS handshake (certificate, name, protocol): trying again cannot mend it. */
+export class TlsRefusedError extends LoadError {
+  override name = 'TlsRefusedError';
+}

@@ -298,8 +298,14 @@ export class WorkerLoad {
     if (this.finalized || this.downCount < this.connections.length) return;
     const downFor = performance.now() - this.allDownSince;
     if (downFor < this.serverLostLimit) return;
+    this.fail(serverLostMessage(this.config.connection, downFor, this.lastConnectionError));
+  }
+
+  /** A fault that waiting cannot mend (lost server, a node refusing TLS): stop now, keep what was measured, say why. */
+  fail(message: string): void {
+    if (this.finalized) return;
     this.status = 'failed';
-    this.error = serverLostMessage(this.config.connection, downFor, this.lastConnectionError);
+    this.error = message;
     this.stopping = true;
     for (const connection of this.connections) connection.abandon();
     this.finalize();

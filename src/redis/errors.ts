@@ -20,6 +20,8 @@ export interface ErrorPlace {
   connectTimeoutMs?: number;
   /** The connection had been working: a close or reset now means the server went away mid-run. */
   wasConnected?: boolean;
+  /** The fix when the certificate is not issued for the name checked, where `tls servername` is not it (a cluster node other than the seed). */
+  nameFix?: string;
 }
 
 /** The handshake command an error reply answered; the raw load sockets know it, ioredis does not say. */
@@ -98,6 +100,14 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
   }
   if (isReplyText(message)) return describeHandshakeReply(message, where);
   return `cannot connect to ${place}: ${withCode(message, code) || 'unknown error'}`;
+}
+
+/**
+ * The message of a failed TLS handshake that trying again cannot mend (certificate not trusted or not for
+ * that name, no TLS on the port, a client certificate required); undefined for any other failure.
+ */
+export function tlsRefusal(error: unknown, where: ErrorPlace): string | undefined {
+  return describeTlsError(errorCode(error), errorMessage(error), address(where), { ...where, tls: true });
 }
 
 /** Failures particular to unix sockets: the file is missing, not a socket, or not ours to open. */
@@ -235,7 +245,7 @@ function describeTlsError(code: string | undefined, message: string, place: stri
     case 'CERT_NOT_YET_VALID':
       return `${handshake}: the server's certificate is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not valid yet'} — renew it, or check the clocks`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `${handshake}: the certificate is not issued for the name "${where.servername ?? where.host}" (${message.replace(/^.*?: /, '')}) — set \`tls servername\` to a name in the certificate, or connect by that name`;
+      return `${handshake}: the certificate is not issued for the name "${where.servername ?? where.host}" (${message.replace(/^.*?: /, '')}) — ${where.nameFix ?? 'set `tls servername` to a name in the certificate, or connect by that name'}`;
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|unknown protocol/i.test(message)) {
     return `${handshake}: EPROTO / wrong version number — the server does not speak TLS on this port; use redis:// (no TLS) or the server's tls-port`;

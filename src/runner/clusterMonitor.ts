@@ -1,5 +1,7 @@
 // INFO sampling of a cluster: one ServerMonitor per master, their samples added up tick by tick, so the
 // run's server timeline covers the whole cluster (memory, keys, ops, persistence) and not the seed alone.
+import { nodeTls } from '../engine/cluster/nodeTls';
+import type { TopologyNode } from '../engine/cluster/topology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 
@@ -38,12 +40,12 @@ export class ClusterMonitor {
   private readonly monitors: ServerMonitor[];
   private readonly pending: ServerSample[][];
 
-  constructor(connection: ConnectionOptions, masters: { host: string; port: number }[], options: MonitorOptions = {}) {
+  constructor(connection: ConnectionOptions, masters: TopologyNode[], options: MonitorOptions = {}) {
     this.pending = masters.map(() => []);
     this.monitors = masters.map(
       (master, i) =>
         new ServerMonitor(
-          { ...connection, host: master.host, port: master.port, path: undefined, cluster: false },
+          { ...connection, host: master.host, port: master.port, path: undefined, cluster: false, tls: nodeTls(connection, master) },
           {
             timeOrigin: options.timeOrigin,
             // Live: a cluster sample once every master has given its sample of that tick.

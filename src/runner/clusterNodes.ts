@@ -1,5 +1,6 @@
 // What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to) and INFO sampling.
 import { slotOf } from '../engine/cluster/slot';
+import { nodeTls } from '../engine/cluster/nodeTls';
 import { discoverTopology } from '../engine/cluster/topology';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { closeControlConnection, openControlConnection } from '../redis/control';
@@ -24,7 +25,7 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
   const topology = await discoverTopology(connection);
   let deleted = 0;
   for (const node of topology.nodes.filter((n) => n.role === 'master')) {
-    const redis = await openControlConnection({ ...connection, host: node.host, port: node.port, path: undefined, cluster: false });
+    const redis = await openControlConnection({ ...connection, host: node.host, port: node.port, path: undefined, cluster: false, tls: nodeTls(connection, node) });
     try {
       deleted += await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot });
     } finally {

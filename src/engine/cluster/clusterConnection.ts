@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { BatchBuilder } from '../batch';
 import { openSocket, type RawConnection } from '../connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
+import { TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../resp/encode';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
@@ -16,7 +17,7 @@ import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
-import { nodeTls } from './nodeTls';
+import { nodeErrorPlace, nodeTls } from './nodeTls';
 import { scanRequest } from './request';
 import { slotOfBytes } from './slot';
 import { refreshTopology } from './topologyRefresh';
@@ -60,7 +61,7 @@ export class ClusterConnection extends BudgetedConnection {
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
   override async open(): Promise<void> {
     const wanted = this.cluster.nodes.filter((n) => n.role === 'master' || this.cluster.plan.replicaReads);
-    await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await openSocket(this.options(n.index)))));
+    await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await this.openNode(n.index))));
     this.state = State.Running;
   }
 
@@ -191,10 +192,11 @@ export class ClusterConnection extends BudgetedConnection {
     return link;
   }
 
-  private options(node: number) {
+  private openNode(node: number): Promise<RawConnection> {
     const { host, port } = this.cluster.nodes[node];
     const seed = this.load.config.connection;
-    return { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
+    const options = { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
+    return openSocket(options, nodeErrorPlace(seed, this.cluster.nodes[node]));
   }
 
   /** Empties `queue` onto the link: copied into one buffer and written (or held in waiting while the socket is not up). */
@@ -259,7 +261,7 @@ export class ClusterConnection extends BudgetedConnection {
     const delay = link.reconnectAttempt === 0 ? 0 : Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** link.reconnectAttempt);
     link.timer = setTimeout(() => {
       link.timer = undefined;
-      openSocket(this.options(link.node)).then(
+      this.openNode(link.node).then(
         (connection) => {
           if (this.closed) {
             connection.socket.destroy();
@@ -272,6 +274,8 @@ export class ClusterConnection extends BudgetedConnection {
           link.connecting = false;
           link.reconnectAttempt++;
           if (this.closed) return;
+          // A node refusing TLS (met in a redirection, or a replica promoted) never mends: the load ends.
+          if (error instanceof TlsRefusedError) return this.load.fail(error.message);
           this.load.reconnectFailed(error.message);
           // A node that cannot be reached: what waited for it fails (the load goes on with the other
           // nodes), and the slot map is read again in case a replica took over its slots.

@@ -12,6 +12,8 @@ export interface KnownNode {
   role: 'master' | 'replica';
   /** Announced hostname, when the cluster gives one: the name its TLS certificate is checked against. */
   hostname?: string;
+  /** The node the target names: checked under the target's `tls servername`. */
+  seed?: true;
   stats: LabelStats;
   moved: number;
   ask: number;
@@ -42,6 +44,7 @@ export class ClusterState {
     const indexes = topology.nodes.map((n) => this.node(n.host, n.port, n.role));
     topology.nodes.forEach((n, i) => {
       if (n.hostname) this.nodes[indexes[i]].hostname = n.hostname;
+      if (n.seed) this.nodes[indexes[i]].seed = true;
     });
     this.replicas = new Map();
     topology.nodes.forEach((n, i) => {

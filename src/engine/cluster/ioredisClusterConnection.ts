@@ -5,15 +5,14 @@
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import { describeConnectionError, errorPlace } from '../../redis/errors';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { LoadError } from '../errors';
 import { IoredisRequests, kindOf, unitReplyError } from '../ioredisConnection';
 import { errorKind } from '../resp/scanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
+import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
 import { nodeTls } from './nodeTls';
 import { slotOf, slotOfBytes } from './slot';
 
@@ -65,7 +64,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       lazyConnect: true,
       maxRedirections: 16,
       retryDelayOnMoved: 0,
-      clusterRetryStrategy: (times: number) => (times > 3 ? null : 100 * times),
+      clusterRetryStrategy,
     };
     // With TLS, every known node is a start node with its own TLS settings, which ioredis keeps for that
     // address (SNI per node: the seed's `tls servername` is not sent to the others).
@@ -77,12 +76,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     let lastError: Error | undefined;
     client.on('error', (error: Error) => (lastError = error));
     this.countRedirections(client);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new LoadError(describeConnectionError(lastError ?? error, errorPlace(options)));
-    }
+    await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
     this.state = State.Running;
     // 'close': every node's connection is gone (ioredis retries, then gives up); 'ready': back.
     client.on('close', () => this.down(lastError));

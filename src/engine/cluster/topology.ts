@@ -14,6 +14,8 @@ export interface TopologyNode {
   master?: number;
   /** The node's announced hostname (CLUSTER SHARDS, `cluster-announce-hostname`): its TLS server name. */
   hostname?: string;
+  /** The node the target names (its `tls servername` is this node's), recognised by node ID whatever address it is announced at. */
+  seed?: true;
 }
 
 export interface ClusterTopology {
@@ -40,19 +42,23 @@ class Builder {
   readonly topology: ClusterTopology = { nodes: [], slots: [] };
   private readonly byAddress = new Map<string, number>();
 
-  node(host: string, port: number, role: TopologyNode['role'], master?: number, hostname?: string): number {
+  constructor(private readonly seedId: string | undefined) {}
+
+  node(host: string, port: number, role: TopologyNode['role'], master?: number, hostname?: string, id?: Reply): number {
     const key = `${host}:${port}`;
     let index = this.byAddress.get(key);
     if (index === undefined) {
-      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}), ...(hostname ? { hostname } : {}) }) - 1;
+      const seed = this.seedId !== undefined && id !== undefined && id !== null && String(id) === this.seedId;
+      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}), ...(hostname ? { hostname } : {}), ...(seed ? { seed } : {}) }) - 1;
       this.byAddress.set(key, index);
     }
     return index;
   }
 }
 
-export function topologyFromShards(shards: Reply[], seed: ConnectionOptions): ClusterTopology {
-  const builder = new Builder();
+/** `seedId`: the node ID of the node `seed` names (CLUSTER MYID), marked `seed` in the layout. */
+export function topologyFromShards(shards: Reply[], seed: ConnectionOptions, seedId?: string): ClusterTopology {
+  const builder = new Builder(seedId);
   for (const shard of shards as Reply[][]) {
     const info = fields(shard);
     const nodes = ((info.get('nodes') as Reply[][]) ?? []).map(fields).filter((n) => String(n.get('health') ?? 'online') !== 'failed');
@@ -61,34 +67,39 @@ export function topologyFromShards(shards: Reply[], seed: ConnectionOptions): Cl
     if (!masterFields || slots.length === 0) continue;
     const portOf = (n: Map<string, Reply>) => Number(seed.tls && n.has('tls-port') ? n.get('tls-port') : n.get('port'));
     const hostnameOf = (n: Map<string, Reply>) => (n.get('hostname') ? String(n.get('hostname')) : undefined);
-    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), portOf(masterFields), 'master', undefined, hostnameOf(masterFields));
+    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), portOf(masterFields), 'master', undefined, hostnameOf(masterFields), masterFields.get('id'));
     for (let i = 0; i + 1 < slots.length; i += 2) builder.topology.slots.push([Number(slots[i]), Number(slots[i + 1]), master]);
     for (const replica of nodes) {
       if (replica === masterFields || String(replica.get('health') ?? 'online') !== 'online') continue;
-      builder.node(hostOf(replica.get('endpoint') ?? replica.get('ip'), seed), portOf(replica), 'replica', master, hostnameOf(replica));
+      builder.node(hostOf(replica.get('endpoint') ?? replica.get('ip'), seed), portOf(replica), 'replica', master, hostnameOf(replica), replica.get('id'));
     }
   }
   return builder.topology;
 }
 
-export function topologyFromSlots(ranges: Reply[], seed: ConnectionOptions): ClusterTopology {
-  const builder = new Builder();
+export function topologyFromSlots(ranges: Reply[], seed: ConnectionOptions, seedId?: string): ClusterTopology {
+  const builder = new Builder(seedId);
   for (const range of ranges as Reply[][]) {
     const [first, last, masterInfo, ...replicas] = range as [number, number, Reply[], ...Reply[][]];
-    const master = builder.node(hostOf(masterInfo[0], seed), Number(masterInfo[1]), 'master');
+    const master = builder.node(hostOf(masterInfo[0], seed), Number(masterInfo[1]), 'master', undefined, undefined, masterInfo[2]);
     builder.topology.slots.push([Number(first), Number(last), master]);
-    for (const replica of replicas) builder.node(hostOf(replica[0], seed), Number(replica[1]), 'replica', master);
+    for (const replica of replicas) builder.node(hostOf(replica[0], seed), Number(replica[1]), 'replica', master, undefined, replica[2]);
   }
   return builder.topology;
 }
 
+/** Reads the layout through `redis`, connected to the node `seed` names (marked `seed`: the nodes announce IPs where the target may give a name). */
 export async function readTopology(redis: Redis, seed: ConnectionOptions): Promise<ClusterTopology> {
+  const seedId = await (redis.call('CLUSTER', 'MYID') as Promise<Reply>).then(
+    (id) => (id === null ? undefined : String(id)),
+    () => undefined,
+  );
   let topology: ClusterTopology;
   try {
-    topology = topologyFromShards((await redis.call('CLUSTER', 'SHARDS')) as Reply[], seed);
+    topology = topologyFromShards((await redis.call('CLUSTER', 'SHARDS')) as Reply[], seed, seedId);
   } catch {
     // Before 7.0 there is no CLUSTER SHARDS.
-    topology = topologyFromSlots((await redis.call('CLUSTER', 'SLOTS')) as Reply[], seed);
+    topology = topologyFromSlots((await redis.call('CLUSTER', 'SLOTS')) as Reply[], seed, seedId);
   }
   return topology;
 }

@@ -8,6 +8,7 @@ import type { ConnectionOptions } from '../../redis/types';
 import { openSocket } from '../connect';
 import { askRaw } from '../rawReply';
 import type { ClusterState } from './clusterState';
+import { nodeTls } from './nodeTls';
 import { topologyFromShards, type ClusterTopology } from './topology';
 
 export const REFRESH_INTERVAL_MS = 250;
@@ -24,7 +25,7 @@ export function refreshTopology(state: ClusterState, connection: ConnectionOptio
   void (async () => {
     for (const node of [...state.nodes]) {
       if (node.index === unreachable || node.role !== 'master') continue;
-      const topology = await askShards({ ...connection, host: node.host, port: node.port, path: undefined, db: 0 }).catch(() => undefined);
+      const topology = await askShards({ ...connection, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(connection, node) }).catch(() => undefined);
       if (topology && topology.slots.length > 0) {
         state.apply(topology);
         return;
