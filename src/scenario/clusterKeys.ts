@@ -223,6 +223,6 @@ function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest
 export function crossSlotRefusal(plan: ScenarioPlan, where: string): string | undefined {
   const [first, ...more] = clusterKeyDiagnostics(plan);
   if (!first) return undefined;
-  const others = more.length > 0 ? ` (and ${more.length} more command${more.length === 1 ? '' : 's'})` : '';
-  return `${where} is a Redis Cluster, but "${plan.name}" has a multi-key command across hash slots — line ${first.range.start.line + 1}: ${first.message}${others}`;
+  const others = more.length > 0 ? ` (and ${more.length} more)` : '';
+  return `${where} is a Redis Cluster, but "${plan.name}" has a request whose keys can fall in different hash slots — line ${first.range.start.line + 1}: ${first.message}${others}`;
 }

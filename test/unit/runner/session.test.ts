@@ -108,7 +108,7 @@ describe('run session', function () {
     it('refuses a multi-key command across hash slots, naming the profile, the line and the fix', async () => {
       const outcome = await prepareOn('### mset\nrequests 10\nMSET a:__key__ v b:__key__ v\n');
       assert.ok('kind' in outcome && outcome.kind === 'not-run');
-      assert.match(outcome.message, /the profile "shards" is a Redis Cluster, but "mset" has a multi-key command across hash slots — line 3: MSET/);
+      assert.match(outcome.message, /the profile "shards" is a Redis Cluster, but "mset" has a request whose keys can fall in different hash slots — line 3: MSET/);
       assert.match(outcome.message, /\{__key__\}/);
     });
 

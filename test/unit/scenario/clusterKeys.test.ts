@@ -121,8 +121,8 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.deepEqual(clusterKeyDiagnostics(plans[0]), []);
     assert.equal(crossSlotRefusal(plans[0], 'the profile "prod"'), undefined);
     const refusal = crossSlotRefusal(plans[1], 'the profile "prod"');
-    assert.match(refusal ?? '', /^the profile "prod" is a Redis Cluster, but "bad" has a multi-key command across hash slots — line 6: MGET on a Redis Cluster/);
-    assert.match(refusal ?? '', /\(and 1 more command\)$/);
+    assert.match(refusal ?? '', /^the profile "prod" is a Redis Cluster, but "bad" has a request whose keys can fall in different hash slots — line 6: MGET on a Redis Cluster/);
+    assert.match(refusal ?? '', /\(and 1 more\)$/);
   });
 
   it('accepts a group whose unit stays in one slot: the same key in every command, a shared tag, no key at all', () => {
