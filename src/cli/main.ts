@@ -51,6 +51,11 @@ Run options:
                       repeatable
   --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
                       REPLICAOF…); a file alone never can
+  --cluster           the target is a Redis Cluster (as \`cluster on\` says): its nodes on the
+                      target's host are reached; without it, a server that says it is a cluster
+                      node and announces other nodes is not run
+  --allow-host HOST   a cluster's nodes (or the primary the sentinels name) may also be on HOST;
+                      repeatable. RBench connects to no other host a server announces
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -173,6 +178,8 @@ export async function main(argv: string[]): Promise<number> {
         'per-node': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
+        cluster: { type: 'boolean' },
+        'allow-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -251,6 +258,8 @@ export async function main(argv: string[]): Promise<number> {
             env: process.env,
             allowEnv: values['allow-env'] ?? [],
             allowAdmin: Boolean(values['allow-admin']),
+            cluster: Boolean(values.cluster),
+            allowHosts: values['allow-host'] ?? [],
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

@@ -42,6 +42,10 @@ export interface RunOptions {
   allowEnv?: string[];
   /** `--allow-admin`: scenarios may send CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF… */
   allowAdmin?: boolean;
+  /** `--cluster`: the target is a Redis Cluster (its nodes on the target's host are reached). */
+  cluster?: boolean;
+  /** `--allow-host HOST`: hosts a cluster's nodes or a Sentinel's primary may be on besides the target's (the network gate). */
+  allowHosts?: string[];
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -130,6 +134,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       vars: options.vars,
       allowEnv: options.allowEnv,
       allowAdmin: options.allowAdmin,
+      cluster: options.cluster,
+      allowHosts: options.allowHosts,
       trusted: true,
       userTarget: options.url ? { value: options.url, override: true } : undefined,
       runsFolder: options.out,

@@ -156,13 +156,21 @@ export function activeSecretKey(active: ParsedActiveTarget): string | undefined 
  */
 export function connectionFor(
   choice: TargetChoice,
-  context: { profiles: Record<string, ConnectionProfile>; storedPassword?: string; env: Record<string, string | undefined>; baseDir?: string; localUrl?: string },
+  context: {
+    profiles: Record<string, ConnectionProfile>;
+    storedPassword?: string;
+    env: Record<string, string | undefined>;
+    baseDir?: string;
+    localUrl?: string;
+    /** `--allow-host`: hosts besides the target's that its nodes may be on (the network gate). */
+    allowHosts?: readonly string[];
+  },
 ): ResolvedConnection {
   const target: TargetPlan = choice.local && context.localUrl ? { ...choice.target, url: context.localUrl } : { ...choice.target };
   const profile = target.profile ? context.profiles[target.profile] : undefined;
   const namesPassword = target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
   if (!choice.local && !namesPassword && context.storedPassword) target.passwordSecret = true;
-  return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir });
+  return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir, allowHosts: context.allowHosts });
 }
 
 /** `local`, a profile's label, or host:port: how the status bar names the selected target. */

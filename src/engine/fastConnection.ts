@@ -4,6 +4,7 @@
 // on the schedule of WorkerLoad, each remembered with its intended time in a ring.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { NodeRefusedError } from '../gates/network';
 import { BatchBuilder } from './batch';
 import type { RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from './connectionBase';
@@ -315,6 +316,8 @@ export class FastConnection extends BudgetedConnection {
         },
         (error: Error) => {
           if (this.state !== State.Down) return;
+          // The sentinels name a primary the network gate refuses: waiting cannot mend that.
+          if (error instanceof NodeRefusedError) return this.load.fail(error.message);
           this.load.reconnectFailed(error.message);
           if (this.state === State.Down) this.scheduleReconnect();
         },

@@ -2,6 +2,7 @@
 // sentinels name at this moment, checked with ROLE (during a failover a sentinel can still name the old
 // primary for a moment, which by then may be a replica); for any other target, host:port as given.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NodeRefusedError } from '../gates/network';
 import { address } from '../redis/errors';
 import { RespErrorReply } from '../redis/respValue';
 import { describePrimary, discoverPrimary } from '../redis/sentinel';
@@ -21,7 +22,8 @@ export async function openTargetSocket(options: ConnectionOptions): Promise<RawC
   let lastAddress = '';
   for (let attempt = 0; attempt < ROLE_ATTEMPTS; attempt++) {
     if (attempt > 0) await sleep(ROLE_RETRY_MS);
-    const primary = await discoverPrimary({ ...options, sentinel }).catch((error: Error) => Promise.reject(new LoadError(error.message)));
+    // A primary the network gate refuses stays a NodeRefusedError: the load ends at once (fastConnection.ts).
+    const primary = await discoverPrimary({ ...options, sentinel }).catch((error: Error) => Promise.reject(error instanceof NodeRefusedError ? error : new LoadError(error.message)));
     const connection = await openSocket({ ...options, host: primary.host, port: primary.port });
     const role = await askRole(connection, options.connectTimeoutMs).catch((error: Error) => {
       connection.socket.destroy();

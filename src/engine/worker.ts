@@ -1,6 +1,7 @@
 // Entry point of an engine worker thread: runs its share of the connections (WorkerLoad) and talks to
 // the main thread (load.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to load.js.
 import { parentPort, workerData } from 'node:worker_threads';
+import { approvedNodes } from '../gates/network';
 import { ClusterState } from './cluster/clusterState';
 import { FastConnection } from './fastConnection';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './protocol';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   if (config.cluster) {
     const plan = config.cluster;
     // Loaded only when used, like ioredis; one routing state shared by this thread's connections.
-    const state = (load: WorkerLoad) => (cluster ??= new ClusterState(plan, load.stats));
+    const state = (load: WorkerLoad) => (cluster ??= new ClusterState(plan, load.stats, approvedNodes(config.connection)));
     if (config.client === 'ioredis') {
       const { IoredisClusterConnection } = await import('./cluster/ioredisClusterConnection');
       factory = (index, load) => new IoredisClusterConnection(index, load, state(load));
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
       started = true;
       load.start();
     } else if (message.type === 'topology') {
-      cluster?.apply(message.topology);
+      // A layout naming a node the network gate refuses is not taken, and ends the load.
+      const refusal = cluster?.apply(message.topology);
+      if (refusal) load.fail(refusal);
     } else if (message.type === 'stop' && !stopped) {
       stopped = true;
       load.stop();

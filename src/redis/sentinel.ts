@@ -3,6 +3,7 @@
 // call it on every (re)connect, and must not load a client library for it.
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import { approvedNodes, NodeRefusedError, withNetworkRule } from '../gates/network';
 import { encodeRespCommand } from '../engine/resp/encode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
 import { readRespValue, RespErrorReply, type RespValue } from './respValue';
@@ -23,6 +24,8 @@ const pending = new Map<string, Promise<PrimaryAddress>>();
 /**
  * The primary's address as the first sentinel that knows it says; rejects with a message naming every
  * sentinel asked and the fix. Concurrent calls for the same sentinels and name share one round of questions.
+ * A primary the network gate does not approve (src/gates/network.ts) rejects with NodeRefusedError: nothing
+ * is sent to it.
  */
 export function discoverPrimary(options: ConnectionOptions & { sentinel: SentinelOptions }): Promise<PrimaryAddress> {
   const key = JSON.stringify([options.sentinel.name, options.sentinel.nodes, options.sentinel.username ?? '', options.tls !== undefined]);
@@ -31,7 +34,11 @@ export function discoverPrimary(options: ConnectionOptions & { sentinel: Sentine
     query = askEachSentinel(options).finally(() => pending.delete(key));
     pending.set(key, query);
   }
-  return query;
+  // Each caller's own rule: a shared round of questions is checked against the rule of whoever asked.
+  return query.then((primary) => {
+    const refusal = approvedNodes(options).check(primary.host, primary.port, `the sentinels name the primary "${options.sentinel.name}" at`);
+    return refusal ? Promise.reject(new NodeRefusedError(refusal)) : primary;
+  });
 }
 
 /** What the monitor, the messages and the run file call the target: `primary mymaster at 127.0.0.1:6380 (sentinels …)`. */
@@ -43,8 +50,10 @@ export function describePrimary(sentinel: SentinelOptions, primary?: PrimaryAddr
 /** The options with host and port set to the primary the sentinels name now; other targets unchanged. */
 export async function withCurrentPrimary(options: ConnectionOptions): Promise<ConnectionOptions> {
   if (!options.sentinel) return options;
-  const primary = await discoverPrimary({ ...options, sentinel: options.sentinel });
-  return { ...options, host: primary.host, port: primary.port };
+  // The rule is fixed before host and port change: the sentinels stay the seeds, not the primary they name.
+  const fixed = withNetworkRule(options);
+  const primary = await discoverPrimary({ ...fixed, sentinel: options.sentinel });
+  return { ...fixed, host: primary.host, port: primary.port };
 }
 
 /** A redis:// target that is a sentinel itself: the load would only collect "unknown command" errors. */
@@ -166,7 +175,11 @@ function interpret<T>(
 
 function readAddress(answer: RespValue, at: string, name: string): PrimaryAddress | typeof UNKNOWN_NAME | Error {
   if (answer === null) return UNKNOWN_NAME;
-  if (Array.isArray(answer) && typeof answer[0] === 'string' && Number(answer[1]) > 0) return { host: answer[0], port: Number(answer[1]) };
+  const port = Array.isArray(answer) && (typeof answer[1] === 'string' || typeof answer[1] === 'number') ? Number(answer[1]) : NaN;
+  // A host name or address is printable and has no spaces; a port is a whole number up to 65535.
+  if (Array.isArray(answer) && typeof answer[0] === 'string' && /^[!-~\u0080-\uffff]+$/.test(answer[0]) && Number.isInteger(port) && port > 0 && port <= 65535) {
+    return { host: answer[0], port };
+  }
   return new Error(`sentinel ${at} gave an address for "${name}" that cannot be read: ${JSON.stringify(answer)}`);
 }
 
@@ -184,6 +197,10 @@ export async function primaryDownAfterMs(options: ConnectionOptions & { sentinel
 
 function readDownAfter(answer: RespValue, at: string, name: string): number | typeof UNKNOWN_NAME | Error {
   if (!Array.isArray(answer)) return UNKNOWN_NAME;
-  const value = Number(answer[answer.indexOf('down-after-milliseconds') + 1]);
-  return answer.includes('down-after-milliseconds') && value > 0 ? value : new Error(`sentinel ${at} gave no down-after-milliseconds for "${name}"`);
+  // Read as name/value pairs from a Map (never an object: the names are the server's).
+  const fields = new Map<string, RespValue>();
+  for (let i = 0; i + 1 < answer.length; i += 2) if (typeof answer[i] === 'string') fields.set(answer[i] as string, answer[i + 1]);
+  const raw = fields.get('down-after-milliseconds');
+  const value = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : new Error(`sentinel ${at} gave no down-after-milliseconds for "${name}"`);
 }

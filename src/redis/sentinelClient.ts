@@ -1,6 +1,7 @@
 // ioredis's own Sentinel mode for the control connection (INFO monitor, facts, clean-up) and the ioredis
 // load path: it asks the sentinels on every (re)connect, so both follow a failover.
 import type { RedisOptions } from 'ioredis';
+import { approvedNodes, NodeRefusedError } from '../gates/network';
 import type { ConnectionOptions } from './types';
 
 /** The settings that turn an ioredis client at host:port into one at the primary the sentinels name; {} for other targets. */
@@ -22,6 +23,9 @@ export function sentinelClientOptions(options: ConnectionOptions): RedisOptions 
     failoverDetector: true,
     // A READONLY reply means the primary became a replica: reconnect, which asks the sentinels again.
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
+    // The network gate on the primary the sentinels name: ioredis passes it through natMap before it connects,
+    // and a refusal thrown there counts as that sentinel's failure, so no socket opens to it.
+    natMap: primaryGate(options),
   };
   if (sentinel.username !== undefined) settings.sentinelUsername = sentinel.username;
   if (sentinel.password !== undefined) settings.sentinelPassword = sentinel.password;
@@ -31,4 +35,15 @@ export function sentinelClientOptions(options: ConnectionOptions): RedisOptions 
     settings.sentinelTLS = { ...options.tls, servername: undefined };
   }
   return settings;
+}
+
+/** ioredis's `natMap` for a Sentinel target: every address stays as named, but one the network gate refuses throws the refusal. */
+function primaryGate(options: ConnectionOptions): (key: string) => null {
+  const approved = approvedNodes(options);
+  return (key) => {
+    const colon = key.lastIndexOf(':');
+    const refusal = approved.check(key.slice(0, colon), Number(key.slice(colon + 1)), `the sentinels name the primary "${options.sentinel?.name}" at`);
+    if (refusal) throw new NodeRefusedError(refusal);
+    return null;
+  };
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import { networkRuleFor, readAllowedHost } from '../gates/network';
 import type { TargetPlan, TlsPlan } from '../scenario/plan';
 import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
 import type { ConnectionOptions, ConnectionProfile, SentinelOptions } from './types';
@@ -17,6 +18,8 @@ export interface ResolveContext {
   profiles?: Record<string, ConnectionProfile>;
   /** Folder that relative TLS file paths are resolved against (the scenario file's folder). */
   baseDir?: string;
+  /** Hosts the user allows a cluster's nodes or a Sentinel's primary to be on (`--allow-host`), besides the profile's `allowHosts`. */
+  allowHosts?: readonly string[];
 }
 
 export interface ResolvedConnection {
@@ -91,7 +94,28 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
     options.sentinel = sentinel;
   }
   if (merged.replicaReads) options.replicaReads = true;
+  const allowHosts = allowedHosts(target.profile ? context.profiles?.[target.profile] : undefined, target.profile, context.allowHosts ?? []);
+  if (typeof allowHosts === 'string') return { error: allowHosts, display };
+  // The network gate's rule, fixed now (before any contact) from what the user named.
+  options.network = networkRuleFor(options, allowHosts);
   return { options, display };
+}
+
+/** The profile's `allowHosts` and the user's own (`--allow-host`), normalised; or a message naming the bad entry. */
+function allowedHosts(profile: ConnectionProfile | undefined, name: string | undefined, own: readonly string[]): string[] | string {
+  const listed = profile?.allowHosts;
+  if (listed !== undefined && !Array.isArray(listed)) {
+    return `connection profile "${name}" has "allowHosts" ${JSON.stringify(listed)}: it must be a list of hosts, such as ["10.0.0.6", "10.0.0.7"]`;
+  }
+  const hosts: string[] = [];
+  for (const [from, entries] of [[`connection profile "${name}" "allowHosts"`, listed ?? []], ['--allow-host', own]] as const) {
+    for (const entry of entries) {
+      const host = readAllowedHost(entry);
+      if (typeof host !== 'string') return `${from}: ${host.error}`;
+      hosts.push(host);
+    }
+  }
+  return hosts;
 }
 
 /** Who the sentinels are and how they authenticate: `sentinel-user`, and `sentinel-password` from the environment or the secret. */

@@ -1,5 +1,6 @@
 // Connection settings and server observations shared by the engine, the CLI and the extension.
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import type { NetworkRule } from '../gates/network';
 
 /** Everything needed to open a connection; the password is already looked up (env or secret storage). */
 export interface ConnectionOptions {
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   replicaReads?: boolean;
   /** Where the password came from (`environment variable REDIS_PASSWORD`), for error messages; never the password. */
   passwordSource?: string;
+  /** The network gate's rule (src/gates/network.ts), fixed before any contact; absent: read from these options. */
+  network?: NetworkRule;
 }
 
 /** Where the sentinels are and how to reach them; TLS (options.tls) applies to sentinels and data nodes alike. */
@@ -63,6 +66,8 @@ export interface ConnectionProfile {
   replicaReads?: boolean;
   /** Refuse scenarios that write (a shared or production server). */
   readOnly?: boolean;
+  /** Hosts besides the URL's that the cluster's nodes or the primary the sentinels name may be on (the network gate). */
+  allowHosts?: string[];
 }
 
 /** Facts about the server, read once before a run. */

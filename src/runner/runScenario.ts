@@ -3,6 +3,7 @@
 // fails or is cancelled midway keeps what it measured. Used by the CLI and the extension alike.
 import type Redis from 'ioredis';
 import { runLoad } from '../engine';
+import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine/types';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { openControlConnection } from '../redis/control';
@@ -80,7 +81,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let control: Redis | undefined;
   let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
-  let connection = context.connection;
+  // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
+  let connection = withNetworkRule(context.connection);
   let clusterDetected = false;
   try {
     control = await openControlConnection(connection);
@@ -90,6 +92,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     const notData = sentinelAsDataNode(connection, run.target.server.mode);
     if (notData) throw new Error(notData);
     // A cluster node the target did not declare: run in cluster mode and say it was detected (LoadResult.cluster.detected).
+    // Undeclared, it may reach no node but the seed (src/gates/network.ts): one that announces others stops here.
     if (!connection.cluster && run.target.server.mode === 'cluster') {
       const crossSlot = crossSlotRefusal(plan, `the target ${context.targetDisplay}`);
       if (crossSlot) throw new Error(crossSlot);

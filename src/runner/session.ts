@@ -40,6 +40,10 @@ export interface SessionSettings {
   allowAdmin?: boolean;
   /** False in a restricted (untrusted) workspace: nothing runs and no server starts. */
   trusted?: boolean;
+  /** `--cluster`: every target but the throwaway server is a Redis Cluster, as if it said `cluster on`. */
+  cluster?: boolean;
+  /** Hosts a cluster's nodes or a Sentinel's primary may be on besides the target's (`--allow-host`; the network gate). */
+  allowHosts?: readonly string[];
   /**
    * The user's own target: a redis:// URL, a profile name or `local`. `override` (the CLI's --url) applies to
    * every scenario; otherwise (the editor's selected target) only to scenarios that name no target.
@@ -226,8 +230,10 @@ export class RunSession {
   }
 
   private connect(prepared: PreparedRun, localUrl?: string): ResolvedConnection {
-    return connectionFor(prepared.choice, {
+    const choice = this.settings.cluster && !prepared.choice.local ? { ...prepared.choice, target: { ...prepared.choice.target, cluster: true } } : prepared.choice;
+    return connectionFor(choice, {
       profiles: this.settings.profiles ?? {},
+      allowHosts: this.settings.allowHosts,
       storedPassword: prepared.storedPassword,
       env: this.settings.env,
       baseDir: prepared.file.baseDir,

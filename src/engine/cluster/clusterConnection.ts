@@ -5,6 +5,7 @@
 // re-routes the slot at once. A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { NodeRefusedError } from '../../gates/network';
 import { BatchBuilder } from '../batch';
 import { openSocket, type RawConnection } from '../connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
@@ -60,6 +61,7 @@ export class ClusterConnection extends BudgetedConnection {
 
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
   override async open(): Promise<void> {
+    if (this.cluster.refused) throw new NodeRefusedError(this.cluster.refused);
     const wanted = this.cluster.nodes.filter((n) => n.role === 'master' || this.cluster.plan.replicaReads);
     await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await this.openNode(n.index))));
     this.state = State.Running;
@@ -195,6 +197,9 @@ export class ClusterConnection extends BudgetedConnection {
   private openNode(node: number): Promise<RawConnection> {
     const { host, port } = this.cluster.nodes[node];
     const seed = this.load.config.connection;
+    // Every node is gated when it becomes known; this is the last check before a socket opens.
+    const refusal = this.cluster.approved.check(host, port, 'the cluster names');
+    if (refusal) return Promise.reject(new NodeRefusedError(refusal));
     const options = { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
     return openSocket(options, nodeErrorPlace(seed, this.cluster.nodes[node]));
   }
@@ -275,13 +280,13 @@ export class ClusterConnection extends BudgetedConnection {
           link.reconnectAttempt++;
           if (this.closed) return;
           // A node refusing TLS (met in a redirection, or a replica promoted) never mends: the load ends.
-          if (error instanceof TlsRefusedError) return this.load.fail(error.message);
+          if (error instanceof TlsRefusedError || error instanceof NodeRefusedError) return this.load.fail(error.message);
           this.load.reconnectFailed(error.message);
           // A node that cannot be reached: what waited for it fails (the load goes on with the other
           // nodes), and the slot map is read again in case a replica took over its slots.
           const { host, port } = this.cluster.nodes[link.node];
           const lost = this.failLink(link, CONNECTION_ERROR_KIND, `${host}:${port} unreachable: ${error.message}`);
-          refreshTopology(this.cluster, this.load.config.connection, link.node);
+          refreshTopology(this.cluster, this.load.config.connection, link.node, (refusal) => this.load.fail(refusal));
           this.answered(lost, performance.now());
         },
       );
@@ -355,6 +360,12 @@ export class ClusterConnection extends BudgetedConnection {
     if (!redirect || queue.redirects[i] >= MAX_REDIRECTS) return false;
     // An empty host means "the address you reached me on".
     const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[link.node].host, redirect.port, this.load.measuring);
+    if (typeof target === 'string') {
+      // The network gate refused the node named: not followed (the reply counts as the error it is), and the
+      // load ends with the refusal once this read is done.
+      queueMicrotask(() => this.load.fail(target));
+      return false;
+    }
     const next = this.link(target);
     // Read before any push: the position may be reused once written to.
     const bytes = queue.bytes[i]!;

@@ -1,5 +1,6 @@
 // One worker's view of the cluster: which node serves each slot, the nodes it knows (masters, replicas,
 // and nodes first met in a redirection), and what each node answered. Shared by the worker's connections.
+import { formatAddress, type ApprovedNodes } from '../../gates/network';
 import type { ClusterPlan, WorkerClusterReport } from '../protocol';
 import { LabelStats, type WorkerStats } from '../stats';
 import { SLOT_COUNT } from './slot';
@@ -30,16 +31,25 @@ export class ClusterState {
   ask = 0;
   /** Indexes of the masters (rebuilt when the nodes change). */
   private masters: number[] = [];
+  /** The network gate refused the layout the load began with: the connections refuse to open, with this message. */
+  readonly refused: string | undefined;
 
   constructor(
     readonly plan: ClusterPlan,
     private readonly stats: WorkerStats,
+    /** The network gate: every node this worker learns of (layout, MOVED, ASK) passes it before it is known. */
+    readonly approved: ApprovedNodes,
   ) {
-    this.apply(plan.topology);
+    this.refused = this.apply(plan.topology);
   }
 
-  /** Takes a freshly read layout: slot owners and replicas replaced, nodes kept (their figures too). */
-  apply(topology: ClusterTopology): void {
+  /**
+   * Takes a freshly read layout: slot owners and replicas replaced, nodes kept (their figures too). A layout
+   * naming a node the network gate refuses is not taken: the refusal is returned instead.
+   */
+  apply(topology: ClusterTopology): string | undefined {
+    const refusal = this.approved.refusal(topology.nodes, 'the cluster layout names');
+    if (refusal) return refusal;
     this.masters = [];
     const indexes = topology.nodes.map((n) => this.node(n.host, n.port, n.role));
     topology.nodes.forEach((n, i) => {
@@ -53,6 +63,7 @@ export class ClusterState {
       this.replicas.set(master, [...(this.replicas.get(master) ?? []), indexes[i]]);
     });
     for (const [first, last, master] of topology.slots) this.owner.fill(indexes[master], first, last + 1);
+    return undefined;
   }
 
   /** The node at host:port, added (with its own figures) the first time it is met. */
@@ -95,8 +106,13 @@ export class ClusterState {
     return this.masters;
   }
 
-  /** A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named. Returns that node. */
-  redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number {
+  /**
+   * A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named.
+   * Returns that node, or the network gate's refusal when it may not be contacted (nothing re-routed then).
+   */
+  redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number | string {
+    const refusal = this.approved.check(host, port, `a ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`);
+    if (refusal) return refusal;
     const target = this.node(host, port);
     if (kind === 'MOVED') this.owner[slot] = target;
     if (!measured) return target;

@@ -5,6 +5,7 @@
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
+import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { IoredisRequests, kindOf, unitReplyError } from '../ioredisConnection';
 import { errorKind } from '../resp/scanner';
@@ -13,6 +14,7 @@ import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 import { parseRedirect, type ClusterState } from './clusterState';
 import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
+import { gatedConnector, keepHostNames } from './ioredisGate';
 import { nodeTls } from './nodeTls';
 import { slotOf, slotOfBytes } from './slot';
 
@@ -51,11 +53,26 @@ export class IoredisClusterConnection extends BudgetedConnection {
   }
 
   override async open(): Promise<void> {
+    if (this.cluster.refused) throw new NodeRefusedError(this.cluster.refused);
     const options = this.load.config.connection;
     const spread = this.index;
+    let refusedAtOpen: string | undefined;
+    // The network gate: ioredis opens no socket to a node it does not approve (ioredisGate.ts); a refusal ends the load.
+    const refused = (message: string) => {
+      if (this.state === State.Running) queueMicrotask(() => this.load.fail(message));
+      else refusedAtOpen ??= message;
+    };
     const clusterOptions: ClusterOptions = {
       // A node met later (not in the topology read before the load) gets no `tls servername`: that names the seed.
-      redisOptions: { username: options.username, password: options.password, tls: options.tls && { ...options.tls, servername: undefined }, connectTimeout: options.connectTimeoutMs },
+      redisOptions: {
+        username: options.username,
+        password: options.password,
+        tls: options.tls && { ...options.tls, servername: undefined },
+        connectTimeout: options.connectTimeoutMs,
+        Connector: gatedConnector(this.cluster.approved, refused),
+      },
+      // Start nodes keep the names the target gives (ioredis would put the addresses they resolve to in their place).
+      dnsLookup: keepHostNames,
       // Replica reads: always the same replica of a slot for this connection, so each reply's node is known.
       scaleReads: this.cluster.plan.replicaReads ? (nodes: unknown[]) => (nodes.length > 1 ? nodes[1 + (spread % (nodes.length - 1))] : nodes[0]) : 'master',
       // Off, as ioredis has it by default: its auto-pipelines go to the slot's master whatever scaleReads
@@ -76,7 +93,21 @@ export class IoredisClusterConnection extends BudgetedConnection {
     let lastError: Error | undefined;
     client.on('error', (error: Error) => (lastError = error));
     this.countRedirections(client);
-    await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
+    // A node ioredis learned of (its own CLUSTER SLOTS) that the gate refuses: refused before any command goes there.
+    client.on('+node', (node: { options: { host?: string; port?: number } }) => {
+      const refusal = this.cluster.approved.check(node.options.host ?? 'localhost', node.options.port ?? 6379, 'the cluster client learned of');
+      if (refusal) refused(refusal);
+    });
+    try {
+      await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
+    } catch (error) {
+      if (refusedAtOpen) throw new NodeRefusedError(refusedAtOpen);
+      throw error;
+    }
+    if (refusedAtOpen) {
+      client.disconnect();
+      throw new NodeRefusedError(refusedAtOpen);
+    }
     this.state = State.Running;
     // 'close': every node's connection is gone (ioredis retries, then gives up); 'ready': back.
     client.on('close', () => this.down(lastError));
@@ -106,7 +137,12 @@ export class IoredisClusterConnection extends BudgetedConnection {
       if (redirect) {
         // ioredis does not say which node answered: the slot's owner before the move is the one that did.
         const from = this.nodeOf(redirect.slot, false);
-        this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host, redirect.port, this.load.measuring);
+        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[from].host, redirect.port, this.load.measuring);
+        if (typeof target === 'string') {
+          // The network gate refused the node named: not followed (the command fails with the refusal), and the load ends.
+          queueMicrotask(() => this.load.fail(target));
+          return (handlers as { maxRedirections(error: Error): unknown }).maxRedirections(new NodeRefusedError(target));
+        }
       }
       return original.call(client, error, ttl, handlers);
     };
@@ -258,8 +294,10 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const redirect = error ? parseRedirect(error.message) : undefined;
       if (redirect && !redirected) {
         redirected = true;
-        this.cluster.redirect(this.nodeOf(redirect.slot, false), redirect.kind, redirect.slot, redirect.host, redirect.port, true);
-        if (redirect.kind === 'MOVED') void this.client?.refreshSlotsCache();
+        const from = this.nodeOf(redirect.slot, false);
+        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[from].host, redirect.port, true);
+        if (typeof target === 'string') queueMicrotask(() => this.load.fail(target));
+        else if (redirect.kind === 'MOVED') void this.client?.refreshSlotsCache();
       }
       const at = replyAt[c] > 0 ? replyAt[c] : now;
       stats.recordCommandReply(labels[c], Math.round((at - entry.start) * 1000));

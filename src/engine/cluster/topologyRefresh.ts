@@ -16,8 +16,11 @@ export const REFRESH_INTERVAL_MS = 250;
 const lastAsked = new WeakMap<ClusterState, number>();
 const asking = new WeakSet<ClusterState>();
 
-/** Asks the other masters for the slot map (node `unreachable` is skipped) and applies the first answer. */
-export function refreshTopology(state: ClusterState, connection: ConnectionOptions, unreachable: number): void {
+/**
+ * Asks the other masters for the slot map (node `unreachable` is skipped) and applies the first answer. A
+ * map naming a node the network gate refuses is not applied: `refused` gets the refusal.
+ */
+export function refreshTopology(state: ClusterState, connection: ConnectionOptions, unreachable: number, refused: (message: string) => void): void {
   const now = performance.now();
   if (asking.has(state) || now - (lastAsked.get(state) ?? -Infinity) < REFRESH_INTERVAL_MS) return;
   asking.add(state);
@@ -27,7 +30,8 @@ export function refreshTopology(state: ClusterState, connection: ConnectionOptio
       if (node.index === unreachable || node.role !== 'master') continue;
       const topology = await askShards({ ...connection, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(connection, node) }).catch(() => undefined);
       if (topology && topology.slots.length > 0) {
-        state.apply(topology);
+        const refusal = state.apply(topology);
+        if (refusal) refused(refusal);
         return;
       }
     }
