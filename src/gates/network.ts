@@ -105,8 +105,8 @@ export function networkRuleFor(source: RuleSource, allowHosts: readonly string[]
 }
 
 /** The target with its rule fixed (kept when it has one): call before the first contact, and before settings change (a detected cluster, a Sentinel's primary). */
-export function withNetworkRule<T extends RuleSource>(source: T): T {
-  return source.network ? source : { ...source, network: networkRuleFor(source) };
+export function withNetworkRule<T extends RuleSource>(source: T): T & { network: NetworkRule } {
+  return source.network ? (source as T & { network: NetworkRule }) : { ...source, network: networkRuleFor(source) };
 }
 
 /** The gate of a target: its own rule, else the rule its settings give. */
@@ -163,7 +163,7 @@ export class ApprovedNodes {
     const loopback: string[] = [];
     const refused: string[] = [];
     for (const node of nodes) {
-      const shown = formatAddress(node);
+      const shown = formatAddress({ host: normaliseHost(node.host), port: node.port });
       if (seen.has(shown)) continue;
       seen.add(shown);
       const verdict = this.verdict(node.host, node.port);

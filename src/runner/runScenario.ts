@@ -82,7 +82,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
-  let connection = withNetworkRule(context.connection);
+  let connection: ConnectionOptions = withNetworkRule(context.connection);
   let clusterDetected = false;
   try {
     control = await openControlConnection(connection);

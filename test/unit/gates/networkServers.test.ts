@@ -72,15 +72,15 @@ describe('the network gate against servers that name other servers', function ()
           local: false,
           source: text,
         });
+        // The real server: not one connection from RBench (no AUTH, no SET, no SCAN/UNLINK), its keys intact.
+        assert.equal(await connectionsReceived(watcher), seen, 'RBench connected to the announced server');
+        assert.deepEqual(await watcher.mget('user:1', 'user:2', 'user:3'), ['a', 'b', 'c']);
+        assert.equal(await watcher.dbsize(), 3);
         assert.equal(run.status, 'failed');
         assert.match(run.error ?? '', new RegExp(`127\\.0\\.0\\.1:${fake.port} says it is a Redis Cluster node .*announces 127\\.0\\.0\\.1:${target.port} `));
         assert.match(run.error ?? '', /declare it: `cluster on`/);
         assert.equal(run.points.length, 0, 'no load ran');
         assert.equal(run.cleanedUpKeys, undefined, 'no clean-up ran');
-        // The real server: not one connection from RBench (no AUTH, no SET, no SCAN/UNLINK), its keys intact.
-        assert.equal(await connectionsReceived(watcher), seen);
-        assert.deepEqual(await watcher.mget('user:1', 'user:2', 'user:3'), ['a', 'b', 'c']);
-        assert.equal(await watcher.dbsize(), 3);
       } finally {
         watcher.disconnect();
       }
@@ -95,9 +95,9 @@ describe('the network gate against servers that name other servers', function ()
       const message = await loadFailure(
         runLoad(loadRequest(seed, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 200 }, connection: { cluster: true, password: 'hunter2' } })),
       );
+      assert.equal(listener.connections, 0, `RBench connected to the announced node and sent: ${JSON.stringify(listener.received)}`);
       assert.match(message, new RegExp(`the cluster at 127\\.0\\.0\\.1:${fake.port} announces 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`));
       assert.match(message, /--allow-host HOST/);
-      assert.equal(listener.connections, 0, `RBench connected to the announced node and sent: ${JSON.stringify(listener.received)}`);
     });
 
     it(`${client}: a MOVED reply naming an unannounced host is not followed: the load stops, no connection there`, async () => {
@@ -112,8 +112,8 @@ describe('the network gate against servers that name other servers', function ()
       const message = await loadFailure(
         runLoad(loadRequest(seed, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 200 }, connection: { cluster: true, password: 'hunter2' } })),
       );
-      assert.match(message, new RegExp(`a MOVED reply from 127\\.0\\.0\\.1:${fake.port} names 127\\.0\\.0\\.2:${listener.port} `));
       assert.equal(listener.connections, 0, `RBench followed the MOVED and sent: ${JSON.stringify(listener.received)}`);
+      assert.match(message, new RegExp(`a MOVED reply from 127\\.0\\.0\\.1:${fake.port} names 127\\.0\\.0\\.2:${listener.port} `));
       assert.ok(fake.commands.some((c) => c[0] === 'SET'), 'the load reached the seed');
     });
   }
@@ -140,8 +140,8 @@ describe('the network gate against servers that name other servers', function ()
         }),
       ),
     );
-    assert.match(message, new RegExp(`127\\.0\\.0\\.2:${listener.port} .*which RBench may not contact`));
     assert.equal(listener.connections, 0, `ioredis connected to the node and sent: ${JSON.stringify(listener.received)}`);
+    assert.match(message, new RegExp(`127\\.0\\.0\\.2:${listener.port} .*which RBench may not contact`));
   });
 
   describe('Sentinel targets', () => {
@@ -165,8 +165,8 @@ describe('the network gate against servers that name other servers', function ()
         listener = await startListener('127.0.0.2');
         fake = await fakeSentinel(listener);
         const message = await loadFailure(runLoad({ ...loadRequest(fake, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 100 } }), connection: sentinelTarget(fake) }));
-        assert.match(message, new RegExp(`the sentinels name the primary "mymaster" at 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1`));
         assert.equal(listener.connections, 0, `RBench connected to the primary named and sent: ${JSON.stringify(listener.received)}`);
+        assert.match(message, new RegExp(`the sentinels name the primary "mymaster" at 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1`));
       });
     }
 
@@ -175,9 +175,9 @@ describe('the network gate against servers that name other servers', function ()
       fake = await fakeSentinel(listener);
       const text = '### sentinel\nrequests 100\nSET key:__key__ __value__\n';
       const run = await runScenario(planOf(text), { connection: sentinelTarget(fake), targetDisplay: 'redis-sentinel://…', local: false, source: text });
+      assert.equal(listener.connections, 0);
       assert.equal(run.status, 'failed');
       assert.match(run.error ?? '', /the sentinels name the primary "mymaster" at 127\.0\.0\.2/);
-      assert.equal(listener.connections, 0);
     });
 
     it('ioredis Sentinel mode (control connection, ioredis load path) opens no socket to a refused primary', async () => {

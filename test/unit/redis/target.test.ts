@@ -14,7 +14,8 @@ describe('resolveConnection', () => {
     it('defaults the port to 6379 and leaves user, password and db unset', () => {
       const { options, error, display } = resolveConnection(targetPlan({ url: 'redis://10.0.0.5' }), noEnv);
       assert.equal(error, undefined);
-      assert.deepEqual(options, { host: '10.0.0.5', port: 6379, resp: 2, connectTimeoutMs: 2000 });
+      // With the network gate's rule, fixed before any contact: this server only.
+      assert.deepEqual(options, { host: '10.0.0.5', port: 6379, resp: 2, connectTimeoutMs: 2000, network: { seeds: [{ host: '10.0.0.5', port: 6379 }], allowHosts: [] } });
       assert.equal(display, 'redis://10.0.0.5:6379');
     });
 

@@ -8,7 +8,15 @@ describe('unix socket targets', () => {
   it('connect to the path, on this machine, with the db from ?db=N or the setting', () => {
     const { options, error, display } = resolveConnection(targetPlan({ url: 'unix:///run/redis/redis.sock?db=3' }), { env: {} });
     assert.equal(error, undefined);
-    assert.deepEqual(options, { host: 'localhost', port: 0, path: '/run/redis/redis.sock', db: 3, resp: 2, connectTimeoutMs: 2000 });
+    assert.deepEqual(options, {
+      host: 'localhost',
+      port: 0,
+      path: '/run/redis/redis.sock',
+      db: 3,
+      resp: 2,
+      connectTimeoutMs: 2000,
+      network: { seeds: [{ host: 'localhost', port: 0 }], allowHosts: [] },
+    });
     assert.equal(display, 'unix:///run/redis/redis.sock?db=3');
     assert.equal(address(options!), 'unix:/run/redis/redis.sock');
     const fromSetting = resolveConnection(targetPlan({ url: 'unix:///run/a%20b.sock', db: 2 }), { env: {} });
