@@ -111,7 +111,7 @@ export class ClusterState {
    * Returns that node, or the network gate's refusal when it may not be contacted (nothing re-routed then).
    */
   redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number | string {
-    const refusal = this.approved.check(host, port, `a ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`);
+    const refusal = this.approved.check(host, port, `${kind === 'ASK' ? 'an' : 'a'} ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`);
     if (refusal) return refusal;
     const target = this.node(host, port);
     if (kind === 'MOVED') this.owner[slot] = target;
