@@ -1,5 +1,6 @@
 // INFO sampling of a cluster: one ServerMonitor per master, their samples added up tick by tick, so the
 // run's server timeline covers the whole cluster (memory, keys, ops, persistence) and not the seed alone.
+import { approvedNodes } from '../gates/network';
 import { nodeTls } from '../engine/cluster/nodeTls';
 import type { TopologyNode } from '../engine/cluster/topology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
@@ -39,8 +40,11 @@ export function sumSamples(samples: ServerSample[]): ServerSample {
 export class ClusterMonitor {
   private readonly monitors: ServerMonitor[];
   private readonly pending: ServerSample[][];
+  /** The network gate's refusal of a master (none opens then). */
+  private readonly refusal: string | undefined;
 
   constructor(connection: ConnectionOptions, masters: TopologyNode[], options: MonitorOptions = {}) {
+    this.refusal = approvedNodes(connection).refusal(masters, 'INFO sampling would reach');
     this.pending = masters.map(() => []);
     this.monitors = masters.map(
       (master, i) =>
@@ -67,6 +71,7 @@ export class ClusterMonitor {
   }
 
   async open(): Promise<void> {
+    if (this.refusal) throw new Error(this.refusal);
     await Promise.all(this.monitors.map((m) => m.open()));
   }
 

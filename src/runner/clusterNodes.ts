@@ -1,4 +1,5 @@
 // What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to) and INFO sampling.
+import { approvedNodes } from '../gates/network';
 import { slotOf } from '../engine/cluster/slot';
 import { nodeTls } from '../engine/cluster/nodeTls';
 import { discoverTopology } from '../engine/cluster/topology';
@@ -23,8 +24,12 @@ export function keysBySlot(keys: string[]): string[][] {
 /** Deletes the keys matching `pattern` on every master of the cluster; returns how many were deleted. */
 export async function deleteClusterKeysMatching(connection: ConnectionOptions, pattern: string): Promise<number> {
   const topology = await discoverTopology(connection);
+  const masters = topology.nodes.filter((n) => n.role === 'master');
+  // discoverTopology passed the layout through the network gate; asked again where the sockets open.
+  const refusal = approvedNodes(connection).refusal(masters, 'the clean-up would reach');
+  if (refusal) throw new Error(refusal);
   let deleted = 0;
-  for (const node of topology.nodes.filter((n) => n.role === 'master')) {
+  for (const node of masters) {
     const redis = await openControlConnection({ ...connection, host: node.host, port: node.port, path: undefined, cluster: false, tls: nodeTls(connection, node) });
     try {
       deleted += await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot });

@@ -5,6 +5,7 @@ import { ClusterState } from '../../../src/engine/cluster/clusterState';
 import type { ClusterTopology } from '../../../src/engine/cluster/topology';
 import { WorkerStats } from '../../../src/engine/stats';
 import { ApprovedNodes } from '../../../src/gates/network';
+import { ClusterMonitor } from '../../../src/runner/clusterMonitor';
 
 const layout = (hosts: [string, number][]): ClusterTopology => ({
   nodes: hosts.map(([host, port]) => ({ host, port, role: 'master' as const })),
@@ -57,5 +58,14 @@ describe('network gate: a worker’s cluster state', () => {
     const s = state(layout([['10.0.0.5', 7000]]), false);
     assert.equal(s.refused, undefined);
     assert.match(String(s.redirect(0, 'MOVED', 1, '10.0.0.5', 7001, true)), /^a MOVED reply from 10\.0\.0\.5:7000 names 10\.0\.0\.5:7001 \(the target 10\.0\.0\.5:7000 was not declared a cluster/);
+  });
+});
+
+describe('network gate: INFO sampling of a cluster', () => {
+  it('opens no monitor when a master is refused', async () => {
+    const seed = { host: '10.0.0.5', port: 7000, resp: 2 as const, connectTimeoutMs: 500, cluster: true };
+    const monitor = new ClusterMonitor(seed, [{ host: '10.0.0.5', port: 7001, role: 'master' }, { host: '127.0.0.1', port: 7002, role: 'master' }]);
+    await assert.rejects(monitor.open(), /^Error: INFO sampling would reach 127\.0\.0\.1:7002 \(on this machine, while the target is not/);
+    await monitor.close();
   });
 });
