@@ -89,7 +89,7 @@ export function readAllowedHost(text: unknown): string | { error: string } {
   if (typeof text !== 'string') return { error: `an allowed host must be text, such as "10.0.0.6" (got ${JSON.stringify(text) ?? String(text)})` };
   const host = normaliseHost(text);
   const ipv6 = isIPv6(host);
-  if (host === '' || /[\s/@?#]/.test(host) || host.includes('://') || (!ipv6 && host.includes(':')) || /[[\]]/.test(host)) {
+  if (host === '' || /[\s/@?#[\]]/.test(host) || (!ipv6 && host.includes(':'))) {
     return { error: `"${text}" is not a host name or address: give the host alone, such as 10.0.0.6, redis-2.internal or [fd00::6] (no scheme, port or path)` };
   }
   return host;

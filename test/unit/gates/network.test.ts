@@ -123,6 +123,7 @@ describe('network gate: which nodes are approved', () => {
     assert.equal(sentinel.allows('s2', 6379), true);
     assert.equal(sentinel.allows('S1', 6380), true);
     assert.equal(sentinel.allows('s3', 6379), false);
+    assert.equal(gate({ seeds: [{ host: 'Redis.Internal.', port: 7000 }] }).allows('redis.internal', 7000), true);
   });
 
   it('never a loopback node when no seed is loopback, even an allowed one', () => {
@@ -200,6 +201,10 @@ describe('network gate: messages', () => {
     assert.equal(
       gate({ seeds: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], declared: 'sentinel' }).describe(),
       'sentinels s1:26379, s2:26379, and a primary they name on s1, s2',
+    );
+    assert.equal(
+      gate({ seeds: [{ host: 'S1', port: 26379 }], declared: 'sentinel', allowHosts: ['10.0.0.8'] }).describe(),
+      'sentinels s1:26379, and a primary they name on s1, and nodes on 10.0.0.8 (allowed hosts)',
     );
   });
 });
