@@ -51,7 +51,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
       return cancelled;
     }),
     command('rbench.forgetRemoteAnswers', async () => {
-      const forgotten = await forgetRemoteAnswers(context.workspaceState);
+      const forgotten = await forgetRemoteAnswers(context.globalState, context.workspaceState);
       void vscode.window.showInformationMessage(
         forgotten === 0 ? 'RBench remembers no answers about remote targets.' : `RBench forgot ${forgotten} answer${forgotten === 1 ? '' : 's'}: it asks again before running against those targets.`,
       );
