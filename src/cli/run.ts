@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { RunProgress } from '../runner/runScenario';
-import { consentText, type ConsentRequest } from '../runner/consent';
+import type { ConsentRequest } from '../runner/consent';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
 import { formatDiagnostic } from '../scenario';
@@ -83,11 +83,11 @@ export function consentRefusal(request: ConsentRequest): string {
   if (effects.commands.admin?.length) flags.push('--allow-admin');
   if (effects.destructive.length > 0) flags.push('--allow-destructive');
   for (const item of effects.env) if (item.use === 'commands') flags.push(`--allow-env ${item.name}`);
-  return (
-    `${consentText(request.question)}\n` +
-    `${effects.file}: "${request.scenario}" was not run: rbench asks before any run on a server other than its throwaway one. ` +
-    `To run it as listed, pass ${flags.join(' ')}.`
-  );
+  return [
+    `${effects.file}: "${request.scenario}" was not run on ${effects.target.display}: rbench asks before any run on a server other than its throwaway one. What it would do:`,
+    ...request.question.lines.map((line) => `  ${line}`),
+    `To run it as listed, pass ${flags.join(' ')}.`,
+  ].join('\n');
 }
 
 /** Reads, resolves and selects every file's scenarios, printing diagnostics; then prepares each (safety rules, questions). */

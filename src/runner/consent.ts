@@ -345,7 +345,10 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
     if (credential.user) lines.push(`${who} user: ${credential.user.name} (${credential.user.from}; ${SUPPLIER_WORDS[credential.user.supplier]})`);
     if (credential.password) lines.push(`${who} password: ${credential.password.from} (${SUPPLIER_WORDS[credential.password.supplier]})`);
   }
-  for (const item of effects.env) lines.push(`Sends environment variable ${item.name}: as the ${item.use} (${SUPPLIER_WORDS[item.supplier]})`);
+  for (const item of effects.env) {
+    const how = item.use === 'commands' ? 'in commands' : `as the ${item.use}`;
+    lines.push(`Sends environment variable ${item.name}: ${how} (${SUPPLIER_WORDS[item.supplier]})`);
+  }
   for (const item of effects.tls) lines.push(`TLS: ${item.item}`);
   for (const kind of ORDER) {
     const list = effects.commands[kind];
@@ -354,11 +357,6 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
   if (effects.writePatterns.length > 0) lines.push(`Deletes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
-}
-
-/** The question as one text: the message, then each item on its own line. */
-export function consentText(question: ConsentQuestion): string {
-  return [question.message, ...question.lines.map((line) => `  ${line}`)].join('\n');
 }
 
 /** What a session hands its confirm port: the effects, their digest (the key an answer is kept under) and the question. */

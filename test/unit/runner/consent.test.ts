@@ -8,7 +8,6 @@ import { chooseTarget, connectionFor, parseActiveTarget } from '../../../src/edi
 import {
   consentQuestion,
   consentRequest,
-  consentText,
   effectsDigest,
   needsConsent,
   nodeRule,
@@ -241,7 +240,9 @@ describe('consent: the effects of a run', () => {
 
     it('a variable the user lets into commands is listed as the user\'s, only when the file uses it', () => {
       const text = `target redis://10.0.0.5:6379\n### s\nrequests 10\nECHO \${env:TOKEN}\n`;
-      assert.deepEqual(effectsOf(text, { env: { TOKEN: 't' }, allowEnv: ['TOKEN', 'OTHER'] }).env, [{ name: 'TOKEN', use: 'commands', supplier: 'user' }]);
+      const effects = effectsOf(text, { env: { TOKEN: 't' }, allowEnv: ['TOKEN', 'OTHER'] });
+      assert.deepEqual(effects.env, [{ name: 'TOKEN', use: 'commands', supplier: 'user' }]);
+      assert.ok(consentQuestion(effects, 's').lines.includes('Sends environment variable TOKEN: in commands (yours)'));
     });
   });
 
@@ -396,7 +397,6 @@ describe('consent: the question', () => {
       'Deletes keys matching: bench:*',
       'Can destroy keys it did not create: FLUSHALL',
     ]);
-    assert.equal(consentText({ message: 'm', lines: ['a', 'b'] }), 'm\n  a\n  b');
   });
 
   it('says yours for the user\'s own pieces, and leaves out what is absent', () => {
