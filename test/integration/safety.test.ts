@@ -1,12 +1,14 @@
-// What a shared scenario may not do, seen from the editor in a real VS Code: admin commands and environment
-// values in commands are refused, a runs folder that cannot be written still gives the results, and the
-// throwaway server (started through its watchdog from the extension host) works and goes away.
+// What a shared scenario may not do, seen from the editor in a real VS Code: a workspace-supplied target asks
+// first (and a "no" contacts nothing), admin commands and environment values in commands are refused, a runs
+// folder that cannot be written still gives the results, and the throwaway server (started through its
+// watchdog from the extension host) works and goes away.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../src/editor/runService';
+import { answerDialogs } from './helpers';
 
 describe('Safety of shared scenarios in the editor', function () {
   let scratch: string;
@@ -53,6 +55,40 @@ describe('Safety of shared scenarios in the editor', function () {
       socket.on('error', () => resolve(true));
     });
     assert.equal(refused, true, 'the throwaway server is stopped once the run is saved');
+  });
+
+  it('asks first for a target from the workspace settings; Enter (the default) and Cancel contact nothing', async function () {
+    this.timeout(40_000);
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const url = `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    const config = vscode.workspace.getConfiguration('rbench');
+    try {
+      // As a cloned repository's .vscode/settings.json would: the workspace selects the target.
+      await config.update('target', url, vscode.ConfigurationTarget.Workspace);
+      const pressEnter = await answerDialogs('Enter');
+      const read = '### read\nrequests 10\nGET k\n';
+      const entered = await run('workspace-target.rbench', read);
+      assert.equal(entered?.kind === 'not-run' && entered.reason, 'declined', JSON.stringify(entered));
+      const [dialog] = pressEnter.seen();
+      assert.ok(dialog, 'a question was shown');
+      assert.match(dialog.text, /Run "read" from .*workspace-target\.rbench against redis:\/\/127\.0\.0\.1:\d+\?/);
+      assert.match(dialog.text, /Target: redis:\/\/127\.0\.0\.1:\d+ \(from the workspace settings/);
+      assert.match(dialog.text, /Reads: GET/);
+      assert.notEqual(dialog.focused.trim(), 'Run', 'the default button does not run');
+
+      const cancel = await answerDialogs('Cancel');
+      const cancelled = await run('workspace-target.rbench', read);
+      assert.equal(cancelled?.kind === 'not-run' && cancelled.reason, 'declined');
+      assert.equal(cancel.seen().length, 1, 'a "no" is not remembered: it asks again');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(connections, 0, 'the listener saw no connection');
+    } finally {
+      await answerDialogs('none');
+      await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it('refuses admin commands and environment values in commands, with a diagnostic for the latter', async function () {
