@@ -16,7 +16,7 @@ import { plainText } from './plainText';
 import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
-import { consentConfirmer, storedPassword } from './sessionPorts';
+import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 export interface ScenarioRef {
@@ -90,9 +90,17 @@ export class RunService implements vscode.Disposable {
   readonly onActiveRunsChanged = this.activeChanged.event;
   /** Bumped by cancelAll(), so a batch started earlier stops instead of going on to its next scenario. */
   private cancelGeneration = 0;
+  /** The consent question: a modal warning; in extension tests (no dialogs there) what the test answers. */
+  private ask: Ask = (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons);
+  private readonly modalAsk = this.ask;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('RBench');
+  }
+
+  /** ExtensionMode.Test only (see RBenchEditorApi.testing): VS Code refuses modal dialogs under its test harness. */
+  answerConsentForTests(ask: Ask | undefined): void {
+    this.ask = ask ?? this.modalAsk;
   }
 
   dispose(): void {
@@ -258,7 +266,7 @@ export class RunService implements vscode.Disposable {
       },
       {
         // Remembered by digest in globalState: the digest names the file and every effect, and a workspace cannot write there.
-        confirm: consentConfirmer(this.context.globalState, (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons), asked),
+        confirm: consentConfirmer(this.context.globalState, (message, options, ...buttons) => this.ask(message, options, ...buttons), asked),
         secret: storedPassword((key) => this.context.secrets.get(key)),
         log: (line) => this.output.appendLine(line),
         started: (run, target) => this.started.fire({ uri: this.uriOf(run), plan: run.plan, target }),

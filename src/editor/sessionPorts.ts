@@ -39,7 +39,13 @@ export function consentConfirmer(store: AnswerStore, ask: Ask, asked?: Map<strin
     const earlier = asked?.get(request.digest);
     if (earlier !== undefined) return earlier;
     const detail = [...request.question.lines, '', `RBench remembers a "Run" for exactly this list: a changed file asks again ("RBench: Forget Remote Target Answers" forgets).`].join('\n');
-    const answer = await ask(plainText(request.question.message), { modal: true, detail: plainText(detail) }, DEFAULT_BUTTON, RUN_BUTTON);
+    let answer: string | undefined;
+    try {
+      answer = await ask(plainText(request.question.message), { modal: true, detail: plainText(detail) }, DEFAULT_BUTTON, RUN_BUTTON);
+    } catch {
+      // A question that cannot be shown is a "no" (fail closed): nothing runs unasked.
+      answer = undefined;
+    }
     const run = answer === RUN_BUTTON;
     asked?.set(request.digest, run);
     if (run) await store.update(key, true);

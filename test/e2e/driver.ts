@@ -35,8 +35,6 @@ const verbose = process.env.RBENCH_E2E_VERBOSE === '1';
 const started = Date.now();
 /** Must match test/integration/index.ts. */
 const REPORT_PREFIX = 'rbench-e2e| ';
-/** Must match test/integration/helpers.ts: a test tells the driver how to answer modal dialogs. */
-const DIALOG_PREFIX = 'rbench-e2e-dialog| ';
 const serverLog = path.join(artifacts, 'code-server.log');
 const browserLog = path.join(artifacts, 'browser-console.log');
 const resultFile = path.join(artifacts, 'result.json');
@@ -97,12 +95,9 @@ async function runSuite(playwright: Playwright, port: number): Promise<number> {
       }
       exit(code);
     });
-    const dialogs = answerDialogs(page);
     page.on('console', (message) => {
       const text = message.text();
       appendFileSync(browserLog, `[console.${message.type()}] ${text}\n`);
-      const dialogAt = text.indexOf(DIALOG_PREFIX);
-      if (dialogAt >= 0) dialogs.setPolicy(text.slice(dialogAt + DIALOG_PREFIX.length));
       // The suite's report (test/integration/index.ts) comes through the extension host's console.
       const at = text.indexOf(REPORT_PREFIX);
       if (at >= 0) console.log(`  ${text.slice(at + REPORT_PREFIX.length)}`);
@@ -119,7 +114,6 @@ async function runSuite(playwright: Playwright, port: number): Promise<number> {
       timer = setTimeout(() => resolve(-1), suiteTimeoutMs);
     });
     const code = await Promise.race([exited, timedOut]);
-    dialogs.stop();
     if (code === -1) {
       const shot = path.join(artifacts, 'timeout.png');
       await page.screenshot({ path: shot, timeout: 5000 }).catch(() => undefined);
@@ -131,59 +125,6 @@ async function runSuite(playwright: Playwright, port: number): Promise<number> {
     clearTimeout(timer);
     await context?.close().catch(() => undefined);
   }
-}
-
-interface DialogPolicy {
-  /** A button's label to click, a key to press (`Enter`: the default button; `Escape`: Cancel), or `none`. */
-  answer: string;
-  /** Where to append each dialog seen ({ text, focused }) as a JSON line; the policy itself is acknowledged there first. */
-  log: string;
-}
-
-/**
- * Answers the workbench's modal dialogs as the running test asked (the tests run in the extension host and
- * cannot press a key in the window): each dialog's text and its focused (default) button go to the test's
- * log, then the answer is given as a person would, by key or click.
- */
-function answerDialogs(page: Page): { setPolicy(json: string): void; stop(): void } {
-  let policy: DialogPolicy = { answer: 'none', log: '' };
-  let stopped = false;
-  const loop = async () => {
-    while (!stopped) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      if (policy.answer === 'none' || stopped) continue;
-      try {
-        const box = page.locator('.monaco-dialog-box');
-        if ((await box.count()) === 0) continue;
-        const current = policy;
-        const text = await box.first().innerText({ timeout: 2000 });
-        // Evaluated in the page (a string: this file is compiled without the DOM types).
-        const focused = String(await page.evaluate('document.activeElement ? document.activeElement.innerText : ""'));
-        appendFileSync(current.log, `${JSON.stringify({ text, focused })}\n`);
-        if (current.answer === 'Enter' || current.answer === 'Escape') await page.keyboard.press(current.answer);
-        else {
-          const label = new RegExp(`^\\s*${current.answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-          await box.first().locator('.monaco-button').filter({ hasText: label }).first().click({ timeout: 2000 });
-        }
-        await box.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-      } catch (error) {
-        appendFileSync(browserLog, `[e2e dialogs] ${(error as Error).message}\n`);
-      }
-    }
-  };
-  void loop();
-  return {
-    setPolicy: (json) => {
-      try {
-        // The console line may carry more after the JSON object (the extension host's formatting).
-        policy = JSON.parse(json.slice(json.indexOf('{'), json.lastIndexOf('}') + 1)) as DialogPolicy;
-        appendFileSync(policy.log, `${JSON.stringify({ policy: policy.answer })}\n`);
-      } catch (error) {
-        appendFileSync(browserLog, `[e2e dialogs] bad policy ${json}: ${(error as Error).message}\n`);
-      }
-    },
-    stop: () => void (stopped = true),
-  };
 }
 
 async function main(): Promise<number> {

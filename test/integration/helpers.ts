@@ -1,8 +1,6 @@
 // Helpers shared by the integration tests (they run inside the extension host).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { RBenchEditorApi } from '../../src/editor';
 
 /** Every open tab, across editor groups. */
 export function tabs(): vscode.Tab[] {
@@ -20,26 +18,35 @@ export async function waitFor<T>(what: string, find: () => T | undefined, timeou
   }
 }
 
-/** Must match test/e2e/driver.ts. */
-const DIALOG_PREFIX = 'rbench-e2e-dialog| ';
+export interface ConsentAsked {
+  message: string;
+  detail: string;
+  /** In order: VS Code makes the first its default button (Enter presses it) and adds Cancel itself. */
+  buttons: string[];
+}
 
-export interface DialogSeen {
-  /** The dialog's whole text: message, detail and buttons. */
-  text: string;
-  /** The label of the button that has the focus (Enter presses it). */
-  focused: string;
+async function editorApi(): Promise<RBenchEditorApi> {
+  const extension = vscode.extensions.getExtension<RBenchEditorApi>('rbench.rbench');
+  if (!extension) throw new Error('the extension is not loaded');
+  return extension.activate();
 }
 
 /**
- * Tells the driver (test/e2e/driver.ts, outside the extension host) how to answer the window's modal
- * dialogs from now on: click the button `answer`, press `Enter` or `Escape`, or `none`. Resolves once the
- * driver has taken the policy; `seen()` lists the dialogs answered under it.
+ * Under the extension test harness VS Code refuses modal dialogs, so the consent question is answered here
+ * as the user's click would answer it: `Run`, or undefined for Cancel. Returns the questions asked.
  */
-export async function answerDialogs(answer: string): Promise<{ seen(): DialogSeen[] }> {
-  const log = path.join(tmpdir(), `rbench-dialogs-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
-  appendFileSync(log, '');
-  console.log(`${DIALOG_PREFIX}${JSON.stringify({ answer, log })}`);
-  const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>) : []);
-  await waitFor(`the e2e driver to take the dialog policy "${answer}"`, () => (lines().some((line) => line.policy === answer) ? true : undefined));
-  return { seen: () => lines().filter((line): line is Record<string, string> & DialogSeen => typeof line.text === 'string') };
+export async function answerConsent(answer: string | undefined): Promise<ConsentAsked[]> {
+  const api = await editorApi();
+  if (!api.testing) throw new Error('the extension does not run in test mode');
+  const asked: ConsentAsked[] = [];
+  api.testing.answerConsent(async (message, options, ...buttons) => {
+    asked.push({ message, detail: options.detail, buttons });
+    return answer;
+  });
+  return asked;
+}
+
+/** Puts the consent dialog back. */
+export async function restoreConsentDialog(): Promise<void> {
+  (await editorApi()).testing?.answerConsent(undefined);
 }

@@ -8,7 +8,7 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../src/editor/runService';
-import { answerDialogs } from './helpers';
+import { answerConsent, restoreConsentDialog } from './helpers';
 
 describe('Safety of shared scenarios in the editor', function () {
   let scratch: string;
@@ -57,7 +57,7 @@ describe('Safety of shared scenarios in the editor', function () {
     assert.equal(refused, true, 'the throwaway server is stopped once the run is saved');
   });
 
-  it('asks first for a target from the workspace settings; Enter (the default) and Cancel contact nothing', async function () {
+  it('asks first for a target from the workspace settings and, answered Cancel, contacts nothing', async function () {
     this.timeout(40_000);
     let connections = 0;
     const listener = createServer((socket) => (connections++, socket.destroy()));
@@ -67,25 +67,42 @@ describe('Safety of shared scenarios in the editor', function () {
     try {
       // As a cloned repository's .vscode/settings.json would: the workspace selects the target.
       await config.update('target', url, vscode.ConfigurationTarget.Workspace);
-      const pressEnter = await answerDialogs('Enter');
+      const asked = await answerConsent(undefined);
       const read = '### read\nrequests 10\nGET k\n';
-      const entered = await run('workspace-target.rbench', read);
-      assert.equal(entered?.kind === 'not-run' && entered.reason, 'declined', JSON.stringify(entered));
-      const [dialog] = pressEnter.seen();
-      assert.ok(dialog, 'a question was shown');
-      assert.match(dialog.text, /Run "read" from .*workspace-target\.rbench against redis:\/\/127\.0\.0\.1:\d+\?/);
-      assert.match(dialog.text, /Target: redis:\/\/127\.0\.0\.1:\d+ \(from the workspace settings/);
-      assert.match(dialog.text, /Reads: GET/);
-      assert.notEqual(dialog.focused.trim(), 'Run', 'the default button does not run');
-
-      const cancel = await answerDialogs('Cancel');
       const cancelled = await run('workspace-target.rbench', read);
-      assert.equal(cancelled?.kind === 'not-run' && cancelled.reason, 'declined');
-      assert.equal(cancel.seen().length, 1, 'a "no" is not remembered: it asks again');
+      assert.equal(cancelled?.kind === 'not-run' && cancelled.reason, 'declined', JSON.stringify(cancelled));
+      assert.equal(asked.length, 1, 'a question was asked');
+      assert.match(asked[0].message, /^Run "read" from .*workspace-target\.rbench against redis:\/\/127\.0\.0\.1:\d+\?$/);
+      assert.match(asked[0].detail, /^Target: redis:\/\/127\.0\.0\.1:\d+ \(from the workspace settings: the workspace settings select it/);
+      assert.match(asked[0].detail, /\nReads: GET\n/);
+      assert.equal(asked[0].buttons.length, 2);
+      assert.notEqual(asked[0].buttons[0], 'Run', 'the default button (the first) does not run');
+
+      await run('workspace-target.rbench', read);
+      assert.equal(asked.length, 2, 'a "no" is not remembered: it asks again');
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(connections, 0, 'the listener saw no connection');
     } finally {
-      await answerDialogs('none');
+      await restoreConsentDialog();
+      await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+
+  it('declines when VS Code cannot show the question (as under this test harness): nothing runs unasked', async function () {
+    this.timeout(40_000);
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const config = vscode.workspace.getConfiguration('rbench');
+    try {
+      await config.update('target', `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Workspace);
+      await restoreConsentDialog();
+      const outcome = await run('no-dialog.rbench', '### read\nrequests 10\nGET k\n');
+      assert.equal(outcome?.kind === 'not-run' && outcome.reason, 'declined', JSON.stringify(outcome));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(connections, 0);
+    } finally {
       await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     }

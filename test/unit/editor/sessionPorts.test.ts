@@ -104,6 +104,13 @@ describe('editor: the consent modal', () => {
     assert.deepEqual([...asked], [[declined.digest, false], [other.digest, true]]);
   });
 
+  it('a question VS Code refuses to show (it throws) is a "no"', async () => {
+    const store = new FakeStore();
+    const confirm = consentConfirmer(store, () => Promise.reject(new Error('DialogService: refused to show dialog in tests')));
+    assert.equal(await confirm(consentRequest(effects(), 's')), false);
+    assert.deepEqual(store.keys(), []);
+  });
+
   it('forgets this version\'s answers and older ones, in every store, and nothing else', async () => {
     const global = new FakeStore();
     const workspace = new FakeStore();
