@@ -103,10 +103,10 @@ function targetOf(input: EffectsInput): { supplier: Supplier; via: string[]; url
   }
   let urlSupplier = supplier;
   if (profile !== undefined) {
+    // A target names a profile or a URL, never both: the URL is the profile's.
     const defined = profileSupplier(input, profile);
     if (defined === 'workspace') via.push(`profile "${profile}" is defined in the workspace settings`);
-    // The URL comes from the profile unless the file states its own.
-    urlSupplier = input.choice.target.url !== undefined && input.choice.source === 'scenario' ? 'file' : defined;
+    urlSupplier = defined;
     supplier = worse(supplier, defined);
   }
   return { supplier, via, urlSupplier };
@@ -157,7 +157,12 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
     else if (profile?.user !== undefined) server.user = { name: username, from: `profile "${profileName}"`, supplier: fromProfile };
     else server.user = { name: username, from: `the target URL${fromEnv}`, supplier: urlSupplier };
   }
-  const password = passwordOf(input, own.passwordEnv, own.passwordSecret, profile?.passwordEnv, profile?.passwordSecret, connection.options.password !== undefined, urlSupplier, fromProfile);
+  const password = passwordOf(
+    input,
+    { fileEnv: own.passwordEnv, fileSecret: own.passwordSecret, profileEnv: profile?.passwordEnv, profileSecret: profile?.passwordSecret, storedFallback: input.storedPasswordUsed === true, urlPassword: connection.options.password !== undefined },
+    urlSupplier,
+    fromProfile,
+  );
   if (password) {
     server.password = password.effect;
     if (password.env) env.push({ name: password.env, use: 'password', supplier: password.effect.supplier });
@@ -175,8 +180,13 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
         ? { name: sentinel.username, from: `the file's sentinel-user line${fromEnv}`, supplier: 'file' }
         : { name: sentinel.username, from: `profile "${profileName}"`, supplier: fromProfile };
     }
-    const sentinelPassword = passwordOf(input, own.sentinelPasswordEnv, own.sentinelPasswordSecret, profile?.sentinelPasswordEnv, profile?.sentinelPasswordSecret, false, urlSupplier, fromProfile);
-    if (sentinelPassword && sentinel.password !== undefined) {
+    const sentinelPassword = passwordOf(
+      input,
+      { fileEnv: own.sentinelPasswordEnv, fileSecret: own.sentinelPasswordSecret, profileEnv: profile?.sentinelPasswordEnv, profileSecret: profile?.sentinelPasswordSecret, storedFallback: false, urlPassword: false },
+      urlSupplier,
+      fromProfile,
+    );
+    if (sentinelPassword) {
       effect.password = sentinelPassword.effect;
       if (sentinelPassword.env) env.push({ name: sentinelPassword.env, use: 'sentinel password', supplier: sentinelPassword.effect.supplier });
     }
@@ -185,27 +195,29 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
   return credentials;
 }
 
+interface PasswordSources {
+  fileEnv?: string;
+  fileSecret?: boolean;
+  profileEnv?: string;
+  profileSecret?: boolean;
+  /** The data nodes take a stored password when nothing else names one; sentinels never do. */
+  storedFallback: boolean;
+  urlPassword: boolean;
+}
+
 /** Where a password comes from, in resolveConnection's order: the file's, the profile's, a stored one, the URL's. */
-function passwordOf(
-  input: EffectsInput,
-  fileEnv: string | undefined,
-  fileSecret: boolean | undefined,
-  profileEnv: string | undefined,
-  profileSecret: boolean | undefined,
-  urlPassword: boolean,
-  urlSupplier: Supplier,
-  fromProfile: Supplier,
-): { effect: { from: string; supplier: Supplier }; env?: string } | undefined {
+function passwordOf(input: EffectsInput, sources: PasswordSources, urlSupplier: Supplier, fromProfile: Supplier): { effect: { from: string; supplier: Supplier }; env?: string } | undefined {
   const secret = (supplier: Supplier) =>
     input.secretEnv !== undefined
       ? { effect: { from: `environment variable ${input.secretEnv} (password secret)`, supplier }, env: input.secretEnv }
       : { effect: { from: 'the password you stored for this target', supplier } };
+  const { fileEnv, profileEnv } = sources;
   if (fileEnv !== undefined) return { effect: { from: `environment variable ${fileEnv} (the file's password env:${fileEnv})`, supplier: 'file' }, env: fileEnv };
-  if (fileSecret) return secret('file');
+  if (sources.fileSecret) return secret('file');
   if (profileEnv !== undefined) return { effect: { from: `environment variable ${profileEnv} (passwordEnv of the profile)`, supplier: fromProfile }, env: profileEnv };
-  if (profileSecret) return secret(fromProfile);
-  if (input.storedPasswordUsed) return secret('user');
-  if (urlPassword) return { effect: { from: 'the target URL', supplier: urlSupplier } };
+  if (sources.profileSecret) return secret(fromProfile);
+  if (sources.storedFallback) return secret('user');
+  if (sources.urlPassword) return { effect: { from: 'the target URL', supplier: urlSupplier } };
   return undefined;
 }
 

@@ -223,6 +223,16 @@ describe('consent: the effects of a run', () => {
       ]);
     });
 
+    it('a Sentinel target without credentials lists none; a stored password goes to the data nodes only', () => {
+      assert.deepEqual(effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\n${READ}`).credentials, []);
+      const profiles = { s: { url: 'redis-sentinel://127.0.0.1:26379/cache', sentinelUser: 'watcher' } };
+      const effects = effectsOf(READ, { selected: user('s'), profiles, storedPassword: 'pw' });
+      assert.deepEqual(effects.credentials, [
+        { role: 'server', password: { from: 'the password you stored for this target', supplier: 'user' } },
+        { role: 'sentinels', user: { name: 'watcher', from: 'profile "s"', supplier: 'user' } },
+      ]);
+    });
+
     it('a profile\'s sentinel user, literal', () => {
       const profiles = { s: { url: 'redis-sentinel://127.0.0.1:26379/cache', sentinelUser: 'watcher' } };
       const effects = effectsOf(READ, { selected: user('s'), profiles, workspaceProfiles: ['s'] });
