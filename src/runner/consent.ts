@@ -240,7 +240,7 @@ function tlsOf(input: EffectsInput): TlsEffect[] {
 
 function envOf(input: EffectsInput, env: EnvEffect[]): void {
   for (const { setting, names } of input.plan.wireEnv ?? []) {
-    for (const name of names) env.push({ name, use: WIRE_USES[setting] ?? setting, supplier: 'file' });
+    for (const name of names) env.push({ name, use: WIRE_USES[setting], supplier: 'file' });
   }
   // Allowed into commands by the user (--allow-env, rbench.allowEnvInCommands): listed, the user's own choice.
   for (const name of input.allowEnv ?? []) {

@@ -291,6 +291,9 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles }).tls, [{ item: "the server's certificate is not verified (tls-insecure on)", supplier: 'user' }]);
       assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles, workspaceProfiles: ['lab'] }).tls[0].supplier, 'workspace');
       assert.deepEqual(effectsOf(READ, { selected: user('tlsp'), profiles: tlsProfile }).tls, []);
+      // The file's TLS settings replace the profile's, tls-insecure included: verified again.
+      const replaced = effectsOf(`tls-servername lab.example\n${READ}`, { selected: user('lab'), profiles });
+      assert.deepEqual(replaced.tls.map((item) => item.item), ['the file\'s TLS settings replace those of profile "lab"', 'TLS server name lab.example (tls-servername in the file)']);
     });
   });
 
