@@ -44,8 +44,10 @@ Run options:
   --per-client        also print each test's throughput per client
   --per-node          cluster targets: a row per node under each test (ops/s, latency,
                       errors, MOVED/ASK, role, slots), in the table and in --csv
-  --yes               run against a server on another machine that a file names as its target
-                      (without --yes or --url, such a scenario is not run)
+  --yes               consent to what each run does on a server other than the throwaway one
+                      (loopback included): without it, such a run is refused with the list of
+                      its hosts, credentials, environment variables, TLS changes and commands;
+                      only reads on your own --url with nothing from the file run without it
   --allow-env NAME    let the environment variable NAME into commands sent to the server
                       (\${env:NAME} may otherwise set only the target, password, TLS files and numbers);
                       repeatable

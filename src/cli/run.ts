@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { RunProgress } from '../runner/runScenario';
-import { describeActions } from '../runner/safety';
+import type { ConsentRequest } from '../runner/consent';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
 import { formatDiagnostic } from '../scenario';
@@ -50,7 +50,7 @@ export interface RunOptions {
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
   perNode?: boolean;
-  /** `--yes`: run against a server on another machine that a file names, without asking. */
+  /** `--yes`: consent to every run's effects as listed (any target but the throwaway server), without asking. */
   yes?: boolean;
   signal?: AbortSignal;
   /** `--shard I/N`: run part I of every scenario (src/runner/shard.ts). */
@@ -62,12 +62,9 @@ export interface RunOptions {
 /** The session's ports in a terminal: questions are answered by flags, never by a prompt (CI has none). */
 function cliPorts(options: RunOptions, output: Output): SessionPorts {
   return {
-    confirm: async (question) => {
+    confirm: async (request) => {
       if (options.yes) return true;
-      output.error(
-        `${question.file}: "${question.scenario}" would run against ${question.target}, a server on another machine, and ${describeActions(question.actions)}. ` +
-          'Pass --yes to run it there, or --url to choose the target yourself.',
-      );
+      output.error(consentRefusal(request));
       return false;
     },
     // `password secret` in the CLI reads RBENCH_PASSWORD.
@@ -78,6 +75,23 @@ function cliPorts(options: RunOptions, output: Output): SessionPorts {
       return (_run, event) => print(event);
     })(),
   };
+}
+
+/**
+ * Why a run did not start without --yes: every effect, then the flags that consent to them (--allow-admin,
+ * --allow-destructive and --allow-env were needed to get this far; --yes is the answer itself).
+ */
+export function consentRefusal(request: ConsentRequest): string {
+  const { effects } = request;
+  const flags = ['--yes'];
+  if (effects.commands.admin?.length) flags.push('--allow-admin');
+  if (effects.destructive.length > 0) flags.push('--allow-destructive');
+  for (const item of effects.env) if (item.use === 'commands') flags.push(`--allow-env ${item.name}`);
+  return [
+    `${effects.file}: "${request.scenario}" was not run on ${effects.target.display}: rbench asks before any run on a server other than its throwaway one. What it would do:`,
+    ...request.question.lines.map((line) => `  ${line}`),
+    `To run it as listed, pass ${flags.join(' ')}.`,
+  ].join('\n');
 }
 
 /** Reads, resolves and selects every file's scenarios, printing diagnostics; then prepares each (safety rules, questions). */
@@ -137,7 +151,8 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       cluster: options.cluster,
       allowHosts: options.allowHosts,
       trusted: true,
-      userTarget: options.url ? { value: options.url, override: true } : undefined,
+      userTarget: options.url ? { value: options.url, override: true, supplier: 'user' } : undefined,
+      secretEnv: 'RBENCH_PASSWORD',
       runsFolder: options.out,
       shard: options.shard,
     },

@@ -6,9 +6,9 @@ import { closeControlConnection, openControlConnection, testConnection } from '.
 import { parseInfo } from '../redis/info';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
-import { readSettings, SECTION, targetSettingScope } from './settings';
+import { readSettings, SECTION } from './settings';
 import { plainText } from './plainText';
-import { pickTarget } from './targetPicker';
+import { pickTarget, userSettingsSaver } from './targetPicker';
 import {
   activeSecretKey,
   chooseTarget,
@@ -74,14 +74,7 @@ export async function selectTarget(): Promise<string | undefined> {
         ),
       input: ({ title, prompt, placeHolder, value, validate }) =>
         vscode.window.showInputBox({ title, prompt, placeHolder, value, valueSelection: value ? [value.length, value.length] : undefined, validateInput: validate, ignoreFocusOut: true }),
-      setTarget: async (value) => config().update('target', value, targetSettingScope()),
-      addProfile: async (name, profile) => {
-        // Written where the target goes, next to the profiles already there (as written, even malformed ones).
-        const scope = targetSettingScope();
-        const inspected = config().inspect<Record<string, unknown>>('profiles');
-        const current = (scope === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
-        await config().update('profiles', { ...current, [name]: profile }, scope);
-      },
+      ...userSettingsSaver(config, (message) => void vscode.window.showWarningMessage(message)),
     },
     settings,
   );

@@ -7,7 +7,7 @@ import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
-import { forgetRemoteAnswers } from './sessionPorts';
+import { forgetRemoteAnswers, type Ask } from './sessionPorts';
 
 export interface RBenchEditorApi {
   /** Fires after each run from the editor, once its run file is written. */
@@ -21,6 +21,11 @@ export interface RBenchEditorApi {
   readonly runningCount: () => number;
   /** The Benchmark Runs view. */
   readonly history: HistoryApi;
+  /**
+   * Only when VS Code runs the extension's tests (ExtensionMode.Test), where it refuses to show modal dialogs:
+   * answers the consent question in the dialog's place (undefined restores the dialog).
+   */
+  readonly testing?: { answerConsent(ask: Ask | undefined): void };
 }
 
 export interface EditorOptions {
@@ -51,7 +56,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
       return cancelled;
     }),
     command('rbench.forgetRemoteAnswers', async () => {
-      const forgotten = await forgetRemoteAnswers(context.workspaceState);
+      const forgotten = await forgetRemoteAnswers(context.globalState, context.workspaceState);
       void vscode.window.showInformationMessage(
         forgotten === 0 ? 'RBench remembers no answers about remote targets.' : `RBench forgot ${forgotten} answer${forgotten === 1 ? '' : 's'}: it asks again before running against those targets.`,
       );
@@ -67,10 +72,12 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
 
   const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
 
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask) } : undefined;
   return {
     history,
     onRunFinished: runs.onRunFinished,
     onRunStarted: runs.onRunStarted,
     onRunProgress: runs.onRunProgress,
-    testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount };
+    testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount,
+    ...(testing ? { testing } : {}) };
 }

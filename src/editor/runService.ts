@@ -16,7 +16,7 @@ import { plainText } from './plainText';
 import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
-import { remoteConfirmer, storedPassword } from './sessionPorts';
+import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 export interface ScenarioRef {
@@ -90,9 +90,17 @@ export class RunService implements vscode.Disposable {
   readonly onActiveRunsChanged = this.activeChanged.event;
   /** Bumped by cancelAll(), so a batch started earlier stops instead of going on to its next scenario. */
   private cancelGeneration = 0;
+  /** The consent question: a modal warning; in extension tests (no dialogs there) what the test answers. */
+  private ask: Ask = (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons);
+  private readonly modalAsk = this.ask;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('RBench');
+  }
+
+  /** ExtensionMode.Test only (see RBenchEditorApi.testing): VS Code refuses modal dialogs under its test harness. */
+  answerConsentForTests(ask: Ask | undefined): void {
+    this.ask = ask ?? this.modalAsk;
   }
 
   dispose(): void {
@@ -165,19 +173,28 @@ export class RunService implements vscode.Disposable {
    */
   async runBatch(refs: readonly ScenarioRef[], title: string): Promise<RunOutcome[]> {
     const outcomes: RunOutcome[] = [];
+    const generation = this.cancelGeneration;
+    // Every question first, before the first run: the user answers them all up front rather than when the
+    // batch reaches each scenario; equal effects ask once.
+    const asked = new Map<string, boolean>();
+    const steps: (PreparedRun | NotRun)[] = [];
+    for (const ref of refs) {
+      if (this.cancelGeneration !== generation) break;
+      const prepared = await this.prepare(ref, asked);
+      steps.push(prepared);
+      if ('kind' in prepared && prepared.reason === 'restricted') break;
+    }
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RBench: ${title}`, cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      const generation = this.cancelGeneration;
-      for (const [position, ref] of refs.entries()) {
+      for (const [position, prepared] of steps.entries()) {
         if (abort.signal.aborted || this.cancelGeneration !== generation) break;
-        const step = `${position + 1}/${refs.length}`;
-        const prepared = await this.prepare(ref);
+        const step = `${position + 1}/${steps.length}`;
         let outcome: RunOutcome;
         if ('kind' in prepared) {
           outcome = prepared;
         } else {
-          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / refs.length });
+          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / steps.length });
           outcome = await this.execute(prepared, {
             signal: abort.signal,
             onProgress: (event) => {
@@ -187,7 +204,6 @@ export class RunService implements vscode.Disposable {
         }
         if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
         outcomes.push(outcome);
-        if (outcome.kind === 'not-run' && outcome.reason === 'restricted') break;
       }
     });
     const summary = batchSummary(outcomes);
@@ -205,7 +221,7 @@ export class RunService implements vscode.Disposable {
   }
 
   /** Reads the scenario and its target, and applies the safety checks (asking when needed). Starts nothing. */
-  private async prepare(ref: ScenarioRef): Promise<PreparedRun | NotRun> {
+  private async prepare(ref: ScenarioRef, asked?: Map<string, boolean>): Promise<PreparedRun | NotRun> {
     const notRun = (reason: NotRun['reason'], message: string): NotRun => ({ kind: 'not-run', reason, message });
     let text: string;
     try {
@@ -214,7 +230,7 @@ export class RunService implements vscode.Disposable {
     } catch (error) {
       return notRun('error', `cannot read ${ref.uri.fsPath}: ${(error as Error).message}`);
     }
-    const session = this.session(ref);
+    const session = this.session(ref, asked);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : undefined;
     const file = {
       display: basename(ref.uri.fsPath),
@@ -232,24 +248,25 @@ export class RunService implements vscode.Disposable {
     return { ref, key, plan, session, prepared };
   }
 
-  /** A session with this file's settings; the editor answers its questions. */
-  private session(ref: ScenarioRef): RunSession {
+  /** A session with this file's settings; the editor answers its questions (`asked`: the answers of one batch). */
+  private session(ref: ScenarioRef, asked?: Map<string, boolean>): RunSession {
     const settings = readSettings(ref.uri);
     for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
-    const ask = (message: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true }, ...buttons);
     return new RunSession(
       {
         env: process.env,
         allowEnv: settings.allowEnvInCommands,
         allowAdmin: settings.allowAdminCommands,
         trusted: vscode.workspace.isTrusted,
-        userTarget: settings.target ? { value: settings.target, override: false } : undefined,
+        userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
         profiles: settings.profiles,
+        workspaceProfiles: settings.workspaceProfiles,
         runsFolder: resolveRunsFolder(settings.runsFolder, workspaceRoot(), baseDir),
       },
       {
-        confirm: remoteConfirmer(this.context.workspaceState, ask),
+        // Remembered by digest in globalState: the digest names the file and every effect, and a workspace cannot write there.
+        confirm: consentConfirmer(this.context.globalState, (message, options, ...buttons) => this.ask(message, options, ...buttons), asked),
         secret: storedPassword((key) => this.context.secrets.get(key)),
         log: (line) => this.output.appendLine(line),
         started: (run, target) => this.started.fire({ uri: this.uriOf(run), plan: run.plan, target }),

@@ -1,37 +1,67 @@
 // The editor's side of a RunSession's questions, in plain code (no `vscode`) so it is unit-tested with fakes:
-// remote targets asked about per file and target, answers remembered and revocable, stored passwords.
-import { CONFIRMATION_PREFIX, remoteQuestionText, type RemoteQuestion } from '../runner/safety';
+// the consent question as a modal whose default button does not run, answers remembered by the digest of
+// the run's effects (a changed file asks again) and revocable, stored passwords.
+import type { ConsentRequest } from '../runner/consent';
 import type { TargetPlan } from '../scenario/plan';
+import { plainText } from './plainText';
 import { secretKey } from './targets';
 
-/** Where answers are remembered (the extension's workspaceState). */
+/** Where answers are remembered (the extension's globalState: a digest names the file and everything the run does). */
 export interface AnswerStore {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
   keys(): readonly string[];
 }
 
-/** Shows a modal question with buttons; resolves with the button pressed, or undefined when dismissed. */
-export type Ask = (message: string, buttons: string[]) => Thenable<string | undefined>;
+/** `vscode.window.showWarningMessage` as the consent uses it: modal, the effects in the detail, its buttons. */
+export type Ask = (message: string, options: { modal: true; detail: string }, ...buttons: string[]) => Thenable<string | undefined>;
 
 export const RUN_BUTTON = 'Run';
+/**
+ * VS Code makes the first button of a modal its default (focused, so Enter presses it) and adds Cancel
+ * itself: the first button is therefore one that does not run.
+ */
+export const DEFAULT_BUTTON = "Don't Run";
 
-/** Asks before a run against a server on another machine; a "Run" answer holds for that file and target. */
-export function remoteConfirmer(store: AnswerStore, ask: Ask): (question: RemoteQuestion) => Promise<boolean> {
-  return async (question) => {
-    if (store.get<boolean>(question.key) === true) return true;
-    const answer = await ask(`${remoteQuestionText(question)} RBench remembers a "Run" for this file and target (forget with "RBench: Forget Remote Target Answers").`, [RUN_BUTTON]);
-    if (answer !== RUN_BUTTON) return false;
-    await store.update(question.key, true);
-    return true;
+/** Where a "Run" is remembered: one key per digest of the effects. */
+export const CONSENT_PREFIX = 'rbench.consent.';
+/** Answers of earlier versions, kept per file and target in the workspace state: forgotten with the rest. */
+export const LEGACY_CONFIRMATION_PREFIX = 'rbench.remoteConfirmed.';
+
+/**
+ * Asks before a run with its effects; a "Run" holds for that digest. `asked` (one Run All) keeps every
+ * answer of the batch, so two scenarios with the same effects ask once.
+ */
+export function consentConfirmer(store: AnswerStore, ask: Ask, asked?: Map<string, boolean>): (request: ConsentRequest) => Promise<boolean> {
+  return async (request) => {
+    const key = CONSENT_PREFIX + request.digest;
+    if (store.get<boolean>(key) === true) return true;
+    const earlier = asked?.get(request.digest);
+    if (earlier !== undefined) return earlier;
+    const detail = [...request.question.lines, '', `RBench remembers a "Run" for exactly this list: a changed file asks again ("RBench: Forget Remote Target Answers" forgets).`].join('\n');
+    let answer: string | undefined;
+    try {
+      answer = await ask(plainText(request.question.message), { modal: true, detail: plainText(detail) }, DEFAULT_BUTTON, RUN_BUTTON);
+    } catch {
+      // A question that cannot be shown is a "no" (fail closed): nothing runs unasked.
+      answer = undefined;
+    }
+    const run = answer === RUN_BUTTON;
+    asked?.set(request.digest, run);
+    if (run) await store.update(key, true);
+    return run;
   };
 }
 
-/** Forgets every remembered answer; returns how many there were. */
-export async function forgetRemoteAnswers(store: AnswerStore): Promise<number> {
-  const keys = store.keys().filter((key) => key.startsWith(CONFIRMATION_PREFIX));
-  for (const key of keys) await store.update(key, undefined);
-  return keys.length;
+/** Forgets every remembered answer (this version's and older ones); returns how many there were. */
+export async function forgetRemoteAnswers(...stores: AnswerStore[]): Promise<number> {
+  let count = 0;
+  for (const store of stores) {
+    const keys = store.keys().filter((key) => key.startsWith(CONSENT_PREFIX) || key.startsWith(LEGACY_CONFIRMATION_PREFIX));
+    for (const key of keys) await store.update(key, undefined);
+    count += keys.length;
+  }
+  return count;
 }
 
 /** Reads the stored password of a target from secret storage. */

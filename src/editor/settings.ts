@@ -1,7 +1,7 @@
 // Typed access to RBench's settings (see `contributes.configuration` in package.json).
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../redis/types';
-import { readProfiles } from './targets';
+import { readProfiles, settingsProvenance } from './targets';
 
 export const SECTION = 'rbench';
 
@@ -11,6 +11,10 @@ export interface EditorSettings {
   profileProblems: string[];
   /** `rbench.target`: a profile name, `local`, or a URL. */
   target: string | undefined;
+  /** `workspace` when a workspace's settings set rbench.target (it came with the repository): runs on it ask. */
+  targetSupplier: 'workspace' | 'user';
+  /** Profiles a workspace's settings define or change. */
+  workspaceProfiles: string[];
   codeLensEnabled: boolean;
   /** `rbench.runsFolder` as written (resolve it with resolveRunsFolder). */
   runsFolder: string | undefined;
@@ -28,6 +32,7 @@ export function readSettings(scope?: vscode.Uri): EditorSettings {
     profiles,
     profileProblems: problems,
     target: config.get<string>('target'),
+    ...settingsProvenance(config.inspect('target'), config.inspect('profiles')),
     codeLensEnabled: config.get<boolean>('codeLens.enabled', true),
     runsFolder: config.get<string>('runsFolder'),
     ...userOnlySettings(config),
@@ -50,9 +55,4 @@ function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSet
 /** The first workspace folder: where relative runs folders and recorded scenario paths start. */
 export function workspaceRoot(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-}
-
-/** Where a new `rbench.target` is saved: the workspace when one is open, else the user settings. */
-export function targetSettingScope(): vscode.ConfigurationTarget {
-  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
 }

@@ -1,7 +1,8 @@
 // "RBench: Select Target" as a flow over a small UI interface (quick pick, input box, settings), so the
-// steps are unit-tested without VS Code; connections.ts supplies the real UI.
+// steps are unit-tested without VS Code; connections.ts supplies the real UI. The choice goes into the
+// user's own settings: one saved into .vscode/settings.json would look like one committed with the repository.
 import type { ConnectionProfile } from '../redis/types';
-import { targetPickItems, targetUrlFromInput, validateProfileName, validateTargetUrl, type TargetPickItem } from './targets';
+import { targetPickItems, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from './targets';
 
 export interface InputRequest {
   title: string;
@@ -59,4 +60,36 @@ export async function pickTarget(ui: TargetPickerUi, settings: { target?: string
   }
   await ui.setTarget(value);
   return value;
+}
+
+/** The part of `vscode.WorkspaceConfiguration` the picker saves through (`true`: the user's global settings). */
+export interface SettingsLike {
+  inspect(section: string): InspectedSetting | undefined;
+  update(section: string, value: unknown, global: true): PromiseLike<void>;
+}
+
+/**
+ * Saves into the user's settings. A workspace value of rbench.target would still win over it: `warn` says
+ * so, naming the value, rather than writing into the workspace's files.
+ */
+export function userSettingsSaver(config: () => SettingsLike, warn: (message: string) => void): Pick<TargetPickerUi, 'setTarget' | 'addProfile'> {
+  return {
+    setTarget: async (value) => {
+      await config().update('target', value, true);
+      const inspected = config().inspect('target');
+      const shadow = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+      if (shadow !== undefined && shadow !== value) {
+        warn(
+          `Saved "${value}" in your user settings, but this workspace's settings set rbench.target to "${String(shadow)}", which wins there: ` +
+            'remove rbench.target from the workspace settings (.vscode/settings.json) to use your choice',
+        );
+      }
+    },
+    addProfile: async (name, profile) => {
+      // Next to the user's profiles already there (as written, even malformed ones).
+      const current = config().inspect('profiles')?.globalValue;
+      const profiles = current && typeof current === 'object' && !Array.isArray(current) ? current : {};
+      await config().update('profiles', { ...profiles, [name]: profile }, true);
+    },
+  };
 }

@@ -47,6 +47,34 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
   return { profiles, problems };
 }
 
+/** What `WorkspaceConfiguration.inspect` reports of a setting, as far as provenance goes. */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+function fromWorkspace(inspected: InspectedSetting | undefined): unknown[] {
+  if (!inspected) return [];
+  return [inspected.workspaceValue, inspected.workspaceFolderValue, inspected.workspaceLanguageValue, inspected.workspaceFolderLanguageValue].filter((value) => value !== undefined);
+}
+
+/**
+ * Which of `rbench.target` and `rbench.profiles` came with the workspace (.vscode/settings.json, a
+ * .code-workspace file, a folder's settings) rather than from the user: a workspace value wins over the
+ * user's, so any workspace value makes the target the workspace's; a profile the workspace names (even
+ * in part: objects merge) is the workspace's.
+ */
+export function settingsProvenance(target: InspectedSetting | undefined, profiles: InspectedSetting | undefined): { targetSupplier: 'workspace' | 'user'; workspaceProfiles: string[] } {
+  const names = new Set<string>();
+  for (const value of fromWorkspace(profiles)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
+  }
+  return { targetSupplier: fromWorkspace(target).length > 0 ? 'workspace' : 'user', workspaceProfiles: [...names].sort() };
+}
+
 /** A name for a new connection profile: undefined when fine, else why not. */
 export function validateProfileName(text: string, profiles: Record<string, ConnectionProfile>): string | undefined {
   const name = text.trim();

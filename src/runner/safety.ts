@@ -1,7 +1,6 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
-// (classes of its commands), which commands need the user's own opt-in, what a read-only target refuses,
-// and when a remote target must be confirmed first. Plain data, no `vscode`.
-import { isLoopback } from '../redis/target';
+// (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
+// the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
 import { classifyCommand, isReadOnlyCommand, type CommandClass } from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
 
@@ -10,6 +9,13 @@ export interface ScenarioActions {
   classes: Set<CommandClass>;
   /** The first command of each class, as written (`SET`, `CONFIG SET`, `cleanup bench:*`). */
   examples: Partial<Record<CommandClass, string>>;
+  // g-consent interim (the contract g-commands fills in properly; the lead reconciles):
+  /** Every command of each class, as shown (`SET`, `CLIENT KILL`, `cleanup bench:*`), each once. */
+  commands: Partial<Record<CommandClass, string[]>>;
+  /** Key patterns the run deletes or rewrites beyond its own keys (`cleanup bench:*`). */
+  writePatterns: string[];
+  /** What can destroy or rewrite keys the run did not create (FLUSHALL, SWAPDB, a broad cleanup…). */
+  destructive: string[];
 }
 
 function firstLiteral(command: CommandTemplate): string | undefined {
@@ -23,10 +29,14 @@ function commandsOf(plan: ScenarioPlan): CommandTemplate[] {
 
 /** What the scenario will do to the server, by class, with an example of each. */
 export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
-  const actions: ScenarioActions = { classes: new Set(), examples: {} };
+  const actions: ScenarioActions = { classes: new Set(), examples: {}, commands: {}, writePatterns: [], destructive: [] };
   const add = (kind: CommandClass, example: string) => {
     actions.classes.add(kind);
     actions.examples[kind] ??= example;
+    // g-consent interim: every command per class, and the dangerous ones as destructive (g-commands refines).
+    const list = (actions.commands[kind] ??= []);
+    if (!list.includes(example)) list.push(example);
+    if (kind === 'dangerous' && !actions.destructive.includes(example)) actions.destructive.push(example);
   };
   for (const command of commandsOf(plan)) {
     const sub = firstLiteral(command);
@@ -34,7 +44,10 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     const shown = sub && /^[a-z-]+$/i.test(sub) && !classes.has('read') ? `${command.name} ${sub.toUpperCase()}` : command.name;
     for (const kind of classes) add(kind, kind === 'admin' || kind === 'scripting' ? shown : command.name);
   }
-  if (plan.cleanup !== undefined) add('write', `cleanup ${plan.cleanup}`);
+  if (plan.cleanup !== undefined) {
+    add('write', `cleanup ${plan.cleanup}`);
+    actions.writePatterns.push(plan.cleanup); // g-consent interim
+  }
   return actions;
 }
 
@@ -70,45 +83,4 @@ export function readOnlyRefusal(plan: ScenarioPlan, actions: ScenarioActions, pr
   if (!profileName || !readOnly) return undefined;
   if (isReadOnlyCommand(actions.classes)) return undefined;
   return `connection profile "${profileName}" is read-only, but "${plan.name}" ${describeActions({ ...actions, classes: new Set([...actions.classes].filter((kind) => kind !== 'read' && kind !== 'blocking')) })}: run it against another target, or remove "readOnly" from the profile`;
-}
-
-export interface RemoteQuestion {
-  /** The scenario file as shown to people. */
-  file: string;
-  scenario: string;
-  /** The target without password: `redis://10.0.0.5:6379`. */
-  target: string;
-  host: string;
-  /** The file names the target itself (not the user's selection or --url). */
-  namedByFile: boolean;
-  actions: ScenarioActions;
-  /** Remembers the answer: per file and target. */
-  key: string;
-}
-
-/**
- * The question to ask before the run, or undefined when none is needed: a server on another machine that the
- * file names itself, or one the scenario would change (write, wipe, script, administer).
- */
-export function remoteQuestion(
-  plan: ScenarioPlan,
-  actions: ScenarioActions,
-  where: { file: string; target: string; host: string; namedByFile: boolean },
-): RemoteQuestion | undefined {
-  if (isLoopback(where.host)) return undefined;
-  const changes = !isReadOnlyCommand(actions.classes);
-  if (!where.namedByFile && !changes) return undefined;
-  return { ...where, scenario: plan.name, actions, key: confirmationKey(where.file, where.target) };
-}
-
-export const CONFIRMATION_PREFIX = 'rbench.remoteConfirmed.';
-
-/** The key an answer is remembered under: the file and the target (display URL, no password). */
-export function confirmationKey(file: string, target: string): string {
-  return `${CONFIRMATION_PREFIX}${file}\u0000${target}`;
-}
-
-export function remoteQuestionText(question: RemoteQuestion): string {
-  const who = question.namedByFile ? `${question.file} names ${question.target}` : `"${question.scenario}" runs against ${question.target}`;
-  return `${who}, a server on another machine (${question.host}). "${question.scenario}" ${describeActions(question.actions)}. Run it there?`;
 }

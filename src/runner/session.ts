@@ -4,7 +4,7 @@
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
 import { startLocalServer, type LocalServer } from '../redis/localServer';
-import { isLoopback, redactUrl, type ResolvedConnection } from '../redis/target';
+import { redactUrl, type ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
 import { checkText } from '../scenario';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
@@ -13,7 +13,8 @@ import type { RunFile } from '../results/runFile';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
-import { adminRefusal, readOnlyRefusal, remoteQuestion, scenarioActions, type RemoteQuestion } from './safety';
+import { adminRefusal, readOnlyRefusal, scenarioActions } from './safety';
+import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { saveRun } from './save';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
@@ -48,8 +49,12 @@ export interface SessionSettings {
    * The user's own target: a redis:// URL, a profile name or `local`. `override` (the CLI's --url) applies to
    * every scenario; otherwise (the editor's selected target) only to scenarios that name no target.
    */
-  userTarget?: { value: string; override: boolean };
+  userTarget?: { value: string; override: boolean; supplier?: 'workspace' | 'user' };
   profiles?: Record<string, ConnectionProfile>;
+  /** Profiles that a workspace's settings define or change (they came with the repository): runs on them ask. */
+  workspaceProfiles?: readonly string[];
+  /** The CLI: `password secret` reads this environment variable (RBENCH_PASSWORD); the editor's secret storage otherwise. */
+  secretEnv?: string;
   /** Where run files go. */
   runsFolder: string;
   /** `--shard I/N`: every scenario runs its part I of N (src/runner/shard.ts). */
@@ -57,8 +62,11 @@ export interface SessionSettings {
 }
 
 export interface SessionPorts {
-  /** Asks before running against a server on another machine; true to run. Remembering answers is the port's job. */
-  confirm(question: RemoteQuestion): Promise<boolean>;
+  /**
+   * Asks before a run on any server but the throwaway one, listing its effects; true to run. Remembering
+   * answers (by `request.digest`) is the port's job. Nothing has been contacted when it is called.
+   */
+  confirm(request: ConsentRequest): Promise<boolean>;
   /** The stored password for a target (the editor's secret storage; the CLI's RBENCH_PASSWORD). */
   secret(target: TargetPlan): Promise<string | undefined>;
   /** Notes and warnings for people (already redacted). */
@@ -161,14 +169,24 @@ export class RunSession {
     // A scenario saying `cluster on` was checked with the file; a profile marked cluster is checked here.
     const crossSlot = connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
     if (crossSlot) return this.notRun('error', `${file.display}: ${crossSlot}`, file, plan);
-    const question = remoteQuestion(plan, actions, {
+    const effects = runEffects({
       file: file.recorded ?? file.display,
-      target: connection.display,
-      // A Sentinel target counts as remote when any of its sentinels is (the primary is known only once connected).
-      host: connection.options.sentinel?.nodes.find((node) => !isLoopback(node.host))?.host ?? connection.options.host,
-      namedByFile: choice.source === 'scenario',
+      plan,
+      actions,
+      choice: { source: choice.source === 'scenario' ? 'scenario' : 'selected', target: choice.target },
+      selected: this.selectedTarget(),
+      profiles,
+      workspaceProfiles: new Set(this.settings.workspaceProfiles ?? []),
+      connection: { display: connection.display, options: connection.options },
+      // connectionFor uses a stored password when nothing else names one; passwordOf keeps that order.
+      storedPasswordUsed: Boolean(prepared.storedPassword),
+      secretEnv: this.settings.secretEnv,
+      allowEnv: this.settings.allowEnv,
+      text: file.text,
     });
-    if (question && !(await this.ports.confirm(question))) return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);
+    if (needsConsent(effects) && !(await this.ports.confirm(consentRequest(effects, plan.name)))) {
+      return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);
+    }
     return prepared;
   }
 
@@ -214,6 +232,15 @@ export class RunSession {
     } finally {
       await local?.stop();
     }
+  }
+
+  /** Who chose the selected target, for the consent: --url, or rbench.target from the user's or a workspace's settings. */
+  private selectedTarget(): { supplier: 'workspace' | 'user'; via: string } | undefined {
+    const user = this.settings.userTarget;
+    if (!user) return undefined;
+    if (user.override) return { supplier: 'user', via: 'you chose it (--url)' };
+    if (user.supplier === 'workspace') return { supplier: 'workspace', via: 'the workspace settings select it (rbench.target in .vscode/settings.json)' };
+    return { supplier: 'user', via: 'you selected it (rbench.target in your settings)' };
   }
 
   private chooseTarget(scenario: TargetPlan): TargetChoice | string {

@@ -58,6 +58,11 @@ export interface ScenarioPlan {
   cleanup?: string;
   /** True when any command of any phase writes (from the command table's flags). */
   writes: boolean;
+  /**
+   * Environment variables whose values the connection or the traffic carries (`user ${env:X}`,
+   * `tls-servername`, `value-fill`…), by setting, names only: the run's consent lists them.
+   */
+  wireEnv?: { setting: string; names: string[] }[];
   /** Set by `rbench run --shard I/N`: this run is part `index` (1-based) of `count`; see src/runner/shard.ts. */
   shard?: { index: number; count: number };
   /** `find rate where p99 < 2ms`: the runner searches for the highest rate (runner/rateSearch.ts) instead of running `points`' one point once. */

@@ -75,6 +75,8 @@ class Entry<T> {
     readonly value: T,
     /** The line the value is written on; the value's range is computed only for a diagnostic about it. */
     private readonly source: SettingLine,
+    /** Environment variables whose values are in the value (`user ${env:X}`): the run's consent lists them. */
+    readonly envNames?: readonly string[],
   ) {}
 
   get line(): number {
@@ -354,7 +356,33 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
     sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
     return;
   }
-  section.layer.set(name, new Entry(value, line));
+  section.layer.set(name, new Entry(value, line, envNamesIn(input.expanded)));
+}
+
+/** The environment variables a setting's text came from, or undefined (most lines). */
+function envNamesIn(expanded: ExpandedText): string[] | undefined {
+  if (!expanded.hasSubstitutions) return undefined;
+  const names = expanded.pieces().flatMap((piece) => (piece.origin === 'env' || piece.origin === 'user-env') && piece.envName ? [piece.envName] : []);
+  return names.length > 0 ? [...new Set(names)] : undefined;
+}
+
+/** Settings whose values reach the server or its DNS (the host, AUTH, SELECT, SNI, the client certificate, every value). */
+const WIRE_SETTINGS = ['target', 'user', 'sentinel-user', 'db', 'tls-servername', 'tls-ca', 'tls-cert', 'tls-key'] as const;
+
+/** `user ${env:X}`, `value-fill ${env:Y}`…: which environment values the connection and the traffic carry, by setting. */
+function wireEnv(base: Layer, phases: readonly Layer[]): ScenarioPlan['wireEnv'] {
+  const found = new Map<string, Set<string>>();
+  const add = (setting: string, names: readonly string[] | undefined) => {
+    for (const name of names ?? []) {
+      let set = found.get(setting);
+      if (!set) found.set(setting, (set = new Set()));
+      set.add(name);
+    }
+  };
+  for (const setting of WIRE_SETTINGS) add(setting, base.get(setting)?.envNames);
+  for (const layer of phases) add('value-fill', layer.get('value-fill')?.envNames);
+  if (found.size === 0) return undefined;
+  return [...found].map(([setting, names]) => ({ setting, names: [...names].sort() }));
 }
 
 /**
@@ -547,6 +575,8 @@ function resolveScenario(node: ScenarioNode, file: Section, fileVars: VariableSc
   };
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
+  const fromEnv = wireEnv(base, built.map(({ layer }) => layer));
+  if (fromEnv) plan.wireEnv = fromEnv;
   if (scenario.find) {
     const counted = points[0]?.phases.some((phase) => phase.measured && phase.load.durationMs === undefined);
     if (sweeps.length > 0) sink.error(scenario.find.range, 'find-with-sweep', '`find rate` chooses its own rates — remove the `sweep` lines, or this line');

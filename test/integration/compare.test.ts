@@ -9,7 +9,7 @@ import type { RBenchEditorApi } from '../../src/editor';
 import type { HistoryNode } from '../../src/editor/history';
 import type { RunOutcome } from '../../src/editor/runService';
 import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
-import { tabs, waitFor } from './helpers';
+import { answerConsent, restoreConsentDialog, tabs, waitFor } from './helpers';
 
 const SCENARIO = ['### tiny compare', 'clients 1', 'requests 300', 'PING', ''].join('\n');
 
@@ -36,6 +36,8 @@ describe('Benchmark Runs view and comparison', function () {
     scratch = mkdtempSync(path.join(root, 'rbench-compare-it-'));
     const config = vscode.workspace.getConfiguration('rbench');
     await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
+    // Every run on this server asks first (consent): answered "Run", as the user would.
+    await answerConsent('Run');
     await config.update('runsFolder', path.join(scratch, 'runs'), vscode.ConfigurationTarget.Workspace);
     scenario = vscode.Uri.file(path.join(scratch, 'tiny.rbench'));
     writeFileSync(scenario.fsPath, SCENARIO);
@@ -49,6 +51,7 @@ describe('Benchmark Runs view and comparison', function () {
 
   after(async () => {
     const config = vscode.workspace.getConfiguration('rbench');
+    await restoreConsentDialog();
     await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
     await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -1,5 +1,6 @@
 // Helpers shared by the integration tests (they run inside the extension host).
 import * as vscode from 'vscode';
+import type { RBenchEditorApi } from '../../src/editor';
 
 /** Every open tab, across editor groups. */
 export function tabs(): vscode.Tab[] {
@@ -15,4 +16,37 @@ export async function waitFor<T>(what: string, find: () => T | undefined, timeou
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tabs: ${tabs().map((t) => t.label).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export interface ConsentAsked {
+  message: string;
+  detail: string;
+  /** In order: VS Code makes the first its default button (Enter presses it) and adds Cancel itself. */
+  buttons: string[];
+}
+
+async function editorApi(): Promise<RBenchEditorApi> {
+  const extension = vscode.extensions.getExtension<RBenchEditorApi>('rbench.rbench');
+  if (!extension) throw new Error('the extension is not loaded');
+  return extension.activate();
+}
+
+/**
+ * Under the extension test harness VS Code refuses modal dialogs, so the consent question is answered here
+ * as the user's click would answer it: `Run`, or undefined for Cancel. Returns the questions asked.
+ */
+export async function answerConsent(answer: string | undefined): Promise<ConsentAsked[]> {
+  const api = await editorApi();
+  if (!api.testing) throw new Error('the extension does not run in test mode');
+  const asked: ConsentAsked[] = [];
+  api.testing.answerConsent(async (message, options, ...buttons) => {
+    asked.push({ message, detail: options.detail, buttons });
+    return answer;
+  });
+  return asked;
+}
+
+/** Puts the consent dialog back. */
+export async function restoreConsentDialog(): Promise<void> {
+  (await editorApi()).testing?.answerConsent(undefined);
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RBenchEditorApi } from '../../src/editor';
 import type { RunOutcome } from '../../src/editor/runService';
 import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
-import { tabs, waitFor } from './helpers';
+import { answerConsent, restoreConsentDialog, tabs, waitFor } from './helpers';
 
 const SCENARIO = ['### panel check', 'clients 2', 'duration 3s', 'SET rbench:panel:__key__ x', ''].join('\n');
 
@@ -26,11 +26,14 @@ describe('Results panel', function () {
     scratch = mkdtempSync(path.join(root, 'rbench-results-it-'));
     const config = vscode.workspace.getConfiguration('rbench');
     await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
+    // Every run on this server asks first (consent): answered "Run", as the user would.
+    await answerConsent('Run');
     await config.update('runsFolder', path.join(scratch, 'runs'), vscode.ConfigurationTarget.Workspace);
   });
 
   after(async () => {
     const config = vscode.workspace.getConfiguration('rbench');
+    await restoreConsentDialog();
     await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
     await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

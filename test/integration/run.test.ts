@@ -9,6 +9,7 @@ import type { RBenchEditorApi } from '../../src/editor';
 import { watchHostLag } from '../../src/editor/hostLag';
 import type { RunOutcome } from '../../src/editor/runService';
 import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
+import { answerConsent, restoreConsentDialog } from './helpers';
 import { resultRows } from '../../src/results/rows';
 import { readRunFile } from '../../src/results/runFile';
 
@@ -80,11 +81,14 @@ describe('Running scenarios from the editor', function () {
     runsFolder = path.join(scratch, 'runs');
     const config = vscode.workspace.getConfiguration('rbench');
     await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
+    // Every run on this server asks first (consent): answered "Run", as the user would.
+    await answerConsent('Run');
     await config.update('runsFolder', runsFolder, vscode.ConfigurationTarget.Workspace);
   });
 
   after(async () => {
     const config = vscode.workspace.getConfiguration('rbench');
+    await restoreConsentDialog();
     await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
     await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
     await server?.stop();

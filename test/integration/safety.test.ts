@@ -1,12 +1,14 @@
-// What a shared scenario may not do, seen from the editor in a real VS Code: admin commands and environment
-// values in commands are refused, a runs folder that cannot be written still gives the results, and the
-// throwaway server (started through its watchdog from the extension host) works and goes away.
+// What a shared scenario may not do, seen from the editor in a real VS Code: a workspace-supplied target asks
+// first (and a "no" contacts nothing), admin commands and environment values in commands are refused, a runs
+// folder that cannot be written still gives the results, and the throwaway server (started through its
+// watchdog from the extension host) works and goes away.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../src/editor/runService';
+import { answerConsent, restoreConsentDialog } from './helpers';
 
 describe('Safety of shared scenarios in the editor', function () {
   let scratch: string;
@@ -53,6 +55,57 @@ describe('Safety of shared scenarios in the editor', function () {
       socket.on('error', () => resolve(true));
     });
     assert.equal(refused, true, 'the throwaway server is stopped once the run is saved');
+  });
+
+  it('asks first for a target from the workspace settings and, answered Cancel, contacts nothing', async function () {
+    this.timeout(40_000);
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const url = `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    const config = vscode.workspace.getConfiguration('rbench');
+    try {
+      // As a cloned repository's .vscode/settings.json would: the workspace selects the target.
+      await config.update('target', url, vscode.ConfigurationTarget.Workspace);
+      const asked = await answerConsent(undefined);
+      const read = '### read\nrequests 10\nGET k\n';
+      const cancelled = await run('workspace-target.rbench', read);
+      assert.equal(cancelled?.kind === 'not-run' && cancelled.reason, 'declined', JSON.stringify(cancelled));
+      assert.equal(asked.length, 1, 'a question was asked');
+      assert.match(asked[0].message, /^Run "read" from .*workspace-target\.rbench against redis:\/\/127\.0\.0\.1:\d+\?$/);
+      assert.match(asked[0].detail, /^Target: redis:\/\/127\.0\.0\.1:\d+ \(from the workspace settings: the workspace settings select it/);
+      assert.match(asked[0].detail, /\nReads: GET\n/);
+      assert.equal(asked[0].buttons.length, 2);
+      assert.notEqual(asked[0].buttons[0], 'Run', 'the default button (the first) does not run');
+
+      await run('workspace-target.rbench', read);
+      assert.equal(asked.length, 2, 'a "no" is not remembered: it asks again');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(connections, 0, 'the listener saw no connection');
+    } finally {
+      await restoreConsentDialog();
+      await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+
+  it('declines when VS Code cannot show the question (as under this test harness): nothing runs unasked', async function () {
+    this.timeout(40_000);
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const config = vscode.workspace.getConfiguration('rbench');
+    try {
+      await config.update('target', `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Workspace);
+      await restoreConsentDialog();
+      const outcome = await run('no-dialog.rbench', '### read\nrequests 10\nGET k\n');
+      assert.equal(outcome?.kind === 'not-run' && outcome.reason, 'declined', JSON.stringify(outcome));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(connections, 0);
+    } finally {
+      await config.update('target', 'local', vscode.ConfigurationTarget.Workspace);
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it('refuses admin commands and environment values in commands, with a diagnostic for the latter', async function () {

@@ -43,7 +43,7 @@ describe('rbench run', function () {
       'counts.rbench',
       '### exact counts\nclients 4\npipeline 8\nrequests 20000\nkeys 20000 sequential\nkey-size 8\nvalue 16\nSET cli:__key__ __value__\nGET cli:__key__\n',
     );
-    const result = await runCli(['run', file, '--url', server().url, '--csv', join(scratch.dir, 'out.csv')], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--url', server().url, '--csv', join(scratch.dir, 'out.csv')], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+errors/);
     // key size: the real key length, `cli:` and 8 characters of key number.
@@ -95,19 +95,19 @@ describe('rbench run', function () {
 
   it('exits 1 when an expectation fails and 0 when it holds', async () => {
     const failing = scratch.write('fail.rbench', '### strict\nclients 2\nrequests 2000\nPING\nexpect ops > 1G/s\nexpect errors = 0\n');
-    const failed = await runCli(['run', failing, '--url', server().url], { cwd: scratch.dir });
+    const failed = await runCli(['run', '--yes', failing, '--url', server().url], { cwd: scratch.dir });
     assert.equal(failed.code, 1, failed.stderr);
     assert.match(failed.stderr, /FAIL\s+expect ops > 1G\/s/);
     assert.match(failed.stdout, /pass\s+expect errors = 0/);
 
     const passing = scratch.write('pass.rbench', '### easy\nclients 2\nrequests 2000\nPING\nexpect ops > 1/s\nexpect p99 < 10s\n');
-    const passed = await runCli(['run', passing, '--url', server().url], { cwd: scratch.dir });
+    const passed = await runCli(['run', '--yes', passing, '--url', server().url], { cwd: scratch.dir });
     assert.equal(passed.code, 0, passed.stderr);
   });
 
   it('exits 2 on a scenario error without connecting', async () => {
     const file = scratch.write('bad.rbench', '### bad\nclients many\nPING\n');
-    const result = await runCli(['run', file, '--url', 'redis://127.0.0.1:1'], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--url', 'redis://127.0.0.1:1'], { cwd: scratch.dir });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /bad\.rbench:2:9: error:/);
     assert.deepEqual(scratch.runFiles(), []);
@@ -115,7 +115,7 @@ describe('rbench run', function () {
 
   it('runs the scenarios an error does not block (one rule with the editor), and still exits 2', async () => {
     const file = scratch.write('mixed.rbench', '### broken\nclients many\nPING\n### fine\nrequests 300\nPING\n');
-    const result = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /mixed\.rbench:2:9: error:/);
     assert.deepEqual(scratch.runFiles().map((run) => run.scenario.name), ['fine']);
@@ -124,21 +124,21 @@ describe('rbench run', function () {
   it('exits 3 with a clear message when the server is unreachable', async () => {
     const port = await freePort();
     const file = scratch.write('refused.rbench', '### refused\nrequests 10\nPING\n');
-    const result = await runCli(['run', file, '--url', `redis://127.0.0.1:${port}`], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--url', `redis://127.0.0.1:${port}`], { cwd: scratch.dir });
     assert.equal(result.code, 3);
     assert.match(result.stderr, new RegExp(`127\\.0\\.0\\.1:${port}.*refused`));
   });
 
   it('applies --var overrides', async () => {
     const file = scratch.write('vars.rbench', '@n = 100\n### vars\nclients 1\nrequests {{n}}\nPING\n');
-    const result = await runCli(['run', file, '--url', server().url, '--var', 'n=345'], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--url', server().url, '--var', 'n=345'], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(scratch.runFiles()[0].points[0].repeats[0][0].total.requests, 345);
   });
 
   it('saves partial results and exits 130 when interrupted', async () => {
     const file = scratch.write('long.rbench', '### long\nclients 4\nduration 60s\nPING\n');
-    const run = startCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+    const run = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const interruptedAt = Date.now();
     run.kill('SIGINT');

@@ -27,7 +27,7 @@ describe('rbench run with a Sentinel target', function () {
     const replica = set().servers.find((server) => server !== primary)!;
     const before = await onServer(primary, (r) => commandCalls(r, 'set'));
     const file = scratch.write('ha.rbench', '### via sentinel\nclients 3\npipeline 4\nrequests 3000\ncleanup sentinel-cli:*\nSET sentinel-cli:__key__ __value__\n');
-    const result = await runCli(['run', '--url', set().url, file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', '--url', set().url, file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     const [run] = scratch.runFiles();
     assert.equal(run.status, 'complete');
@@ -44,7 +44,7 @@ describe('rbench run with a Sentinel target', function () {
 
   it('says when the sentinels know no such primary, with exit code 3', async () => {
     const file = scratch.write('wrong.rbench', `### wrong name\ntarget redis-sentinel://127.0.0.1:${set().sentinels[0].port}/nope\nrequests 10\nPING\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 3, result.stdout + result.stderr);
     assert.match(result.stdout + result.stderr, /know no primary named "nope"/);
     assert.doesNotMatch(result.stdout + result.stderr, /\n\s+at /, 'no stack trace');
@@ -53,7 +53,7 @@ describe('rbench run with a Sentinel target', function () {
   it('says so when a redis:// target is a sentinel, rather than loading it with unknown commands', async () => {
     const port = set().sentinels[0].port;
     const file = scratch.write('direct.rbench', `### at the sentinel\ntarget redis://127.0.0.1:${port}\nrequests 10\nSET k v\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.notEqual(result.code, 0);
     assert.match(result.stdout + result.stderr, new RegExp(`127\\.0\\.0\\.1:${port} is a sentinel, not a data node: .*redis-sentinel://127\\.0\\.0\\.1:${port}/NAME`));
     const [run] = scratch.runFiles();
@@ -64,7 +64,7 @@ describe('rbench run with a Sentinel target', function () {
     await set().readyForFailover();
     const old = await set().primary();
     const file = scratch.write('failover.rbench', `### through a failover\ntarget ${set().url}\nclients 4\nduration 8s\nSET sentinel-failover:__key__ __value__\n`);
-    const cli = startCli(['run', file], { cwd: scratch.dir });
+    const cli = startCli(['run', '--yes', file], { cwd: scratch.dir });
     await cli.waitFor(/through a failover/, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const promoted = await set().failover();

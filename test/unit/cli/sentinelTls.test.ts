@@ -51,7 +51,7 @@ describe('TLS to sentinels and data nodes', function () {
     const url = `rediss-sentinel://127.0.0.1:${sentinelTlsPort}/${set!.url.split('/').pop()}`;
     for (const client of ['fast', 'ioredis']) {
       const file = scratch.write(`${client}.rbench`, `### over TLS\ntarget ${url}\ntls-ca ${join(certDir, 'cert.pem')}\nclient ${client}\nclients 2\nrequests 1000\nSET tls-sentinel:__key__ __value__\n`);
-      const result = await runCli(['run', file], { cwd: scratch.dir });
+      const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
       assert.equal(result.code, 0, result.stdout + result.stderr);
     }
     const runs = scratch.runFiles();
@@ -67,7 +67,7 @@ describe('TLS to sentinels and data nodes', function () {
   it('names the sentinel when its certificate is not trusted', async () => {
     const url = `rediss-sentinel://127.0.0.1:${sentinelTlsPort}/${set!.url.split('/').pop()}`;
     const file = scratch.write('wrong-ca.rbench', `### wrong CA\ntarget ${url}\ntls-ca ${join(otherCertDir, 'cert.pem')}\nrequests 10\nPING\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 3, result.stdout + result.stderr);
     assert.match(result.stdout + result.stderr, new RegExp(`sentinel .*127\\.0\\.0\\.1:${sentinelTlsPort}.*certificate`, 'i'));
   });

@@ -73,7 +73,7 @@ describe('rbench run --shard, then rbench merge', function () {
     const startAt = Date.now() + 3000;
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        runCli(['run', file, '--url', server().url, '--shard', `${i + 1}/${count}`, '--start-at', String(startAt), '--out', `part${i + 1}`], { cwd: scratch.dir }),
+        runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i + 1}/${count}`, '--start-at', String(startAt), '--out', `part${i + 1}`], { cwd: scratch.dir }),
       ),
     );
     results.forEach((result, i) => {
@@ -171,7 +171,7 @@ describe('rbench run --shard, then rbench merge', function () {
       'two.rbench',
       '### first\nclients 2\nrequests 2000\nexpect throughput > 100000000/s\nSET a:__key__ v\n### second\nclients 2\nrequests 1000\nGET a:__key__\n',
     );
-    const parts = await Promise.all([1, 2].map((i) => runCli(['run', file, '--url', server().url, '--shard', `${i}/2`, '--out', `p${i}`], { cwd: scratch.dir })));
+    const parts = await Promise.all([1, 2].map((i) => runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i}/2`, '--out', `p${i}`], { cwd: scratch.dir })));
     for (const part of parts) {
       assert.equal(part.code, 0, part.stderr);
       assert.match(part.stdout, /Expectations are checked on the whole: rbench merge the parts' run files\./);
@@ -189,7 +189,7 @@ describe('rbench run --shard, then rbench merge', function () {
   it('waits for --start-at, and Ctrl-C during the wait cancels without running', async () => {
     const file = scratch.write('spread.rbench', SCENARIO);
     const before = await serverCounts(server().port);
-    const cli = startCli(['run', file, '--url', server().url, '--shard', '1/2', '--start-at', new Date(Date.now() + 60_000).toISOString()], { cwd: scratch.dir });
+    const cli = startCli(['run', '--yes', file, '--url', server().url, '--shard', '1/2', '--start-at', new Date(Date.now() + 60_000).toISOString()], { cwd: scratch.dir });
     await cli.waitFor(/Waiting until \d{4}-\d\d-\d\dT/);
     cli.kill('SIGINT');
     const started = Date.now();

@@ -22,7 +22,7 @@ describe('rbench run: a server that stops answering for good', function () {
       // Counts from zero, whatever earlier tests sent to this server.
       const reset = new Redis({ host: server().host, port: server().port });
       await reset.config('RESETSTAT').finally(() => reset.disconnect());
-      const cli = startCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+      const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
       let frozenAt: number | undefined;
       let result: CliResult;
       try {

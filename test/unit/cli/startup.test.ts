@@ -36,11 +36,11 @@ describe('rbench start-up', function () {
   it('a fast-path run loads the CLI and the worker only, then compare loads zod and merge hdr-histogram-js', async () => {
     const file = scratch.write('lean.rbench', SET_SCENARIO('fast'));
     const env = { NODE_DEBUG: 'module' };
-    const run = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env });
+    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(loadedDistFiles(run.stderr), ['cli.js', 'worker.js']);
 
-    const second = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir });
+    const second = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir });
     assert.equal(second.code, 0, second.stderr);
     const paths = readdirSync(join(scratch.dir, 'runs')).map((name) => join(scratch.dir, 'runs', name));
     assert.equal(paths.length, 2);
@@ -55,7 +55,7 @@ describe('rbench start-up', function () {
 
   it('the ioredis path loads its own bundle and runs', async () => {
     const file = scratch.write('lean.rbench', SET_SCENARIO('ioredis'));
-    const run = await runCli(['run', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env: { NODE_DEBUG: 'module' } });
+    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env: { NODE_DEBUG: 'module' } });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(loadedDistFiles(run.stderr), ['cli.js', 'ioredisConnection.js', 'worker.js']);
     const [result] = scratch.runFiles('runs');

@@ -18,7 +18,7 @@ describe('tls-insecure as a warning', function () {
 
   it('warns under the table, in the panel and in the run file', async () => {
     const file = scratch.write('insecure.rbench', `### insecure\ntarget rediss://127.0.0.1:${tlsPort}\ntls-insecure on\nclients 2\nrequests 500\nPING\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`^PING\\s+500[\\s\\S]*^! ${WARNING.source}`, 'm'));
     const [run] = scratch.runFiles();
@@ -29,7 +29,7 @@ describe('tls-insecure as a warning', function () {
 
   it('says nothing when the certificate is verified', async () => {
     const file = scratch.write('verified.rbench', `### verified\ntarget rediss://localhost:${tlsPort}\ntls-ca ${join(certDir, 'cert.pem')}\nclients 2\nrequests 500\nPING\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stdout, WARNING);
     const [run] = scratch.runFiles();

@@ -19,7 +19,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
 
     it('fails `expect max < 1s` when the server froze for longer than the window and its drain', async () => {
       const file = scratch.write('freeze.rbench', '### freeze\nclients 4\nduration 2s\nexpect max < 1s\nGET k:__key__\n');
-      const cli = startCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+      const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
       let frozen = false;
       try {
         // Freeze once the load is under way (the server has answered some thousands of GETs).
@@ -101,7 +101,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
 
     it('ends complete-with-errors with exit 1', async () => {
       const file = scratch.write('misconf.rbench', misconf);
-      const result = await runCli(['run', file, '--url', server.url], { cwd: scratch.dir });
+      const result = await runCli(['run', '--yes', file, '--url', server.url], { cwd: scratch.dir });
       assert.equal(result.code, 1, result.stdout + result.stderr);
       assert.match(result.stderr, /of requests failed \(MISCONF [\d,]+\)/);
       assert.equal(scratch.runFiles()[0].status, 'complete-with-errors');
@@ -109,7 +109,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
 
     it('exits 0 with `expect error-rate < 100%`', async () => {
       const file = scratch.write('misconf-accepted.rbench', misconf.replace('### misconf\n', '### misconf\nexpect error-rate < 100%\n'));
-      const result = await runCli(['run', file, '--url', server.url], { cwd: scratch.dir });
+      const result = await runCli(['run', '--yes', file, '--url', server.url], { cwd: scratch.dir });
       assert.equal(result.code, 0, result.stdout + result.stderr);
     });
   });

@@ -38,7 +38,7 @@ describe('unix socket targets', function () {
         'unix.rbench',
         `### over the socket\ntarget unix://${socket}\nclient ${client}\nclients 3\npipeline 4\nrequests 3000\nSET unix:__key__ __value__\n`,
       );
-      const result = await runCli(['run', file], { cwd: scratch.dir });
+      const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, new RegExp(`over the socket\\s+→\\s+unix://${socket}`));
       const [run] = scratch.runFiles();
@@ -57,7 +57,7 @@ describe('unix socket targets', function () {
   it('says which socket is missing, with exit code 3', async () => {
     const missing = join(scratch.dir, 'nowhere.sock');
     const file = scratch.write('missing.rbench', `### missing\ntarget unix://${missing}\nrequests 10\nPING\n`);
-    const result = await runCli(['run', file], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, new RegExp(`cannot connect to unix:${missing}: no such socket — is redis-server running with \`unixsocket ${missing}\`\\?`));
   });

@@ -20,7 +20,7 @@ describe('rbench compare and the regression gate (CLI)', function () {
       .map((name) => join('.rbench/runs', name));
 
   async function run(args: string[], expectedCode = 0) {
-    const result = await runCli(['run', ...args, '--url', server().url], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', ...args, '--url', server().url], { cwd: scratch.dir });
     assert.equal(result.code, expectedCode, result.stdout + result.stderr);
     return result;
   }
@@ -34,7 +34,7 @@ describe('rbench compare and the regression gate (CLI)', function () {
    * (a timer between stalls would stretch on a loaded machine and let the stalls fall below p99).
    */
   async function slowedRun(args: string[], expectedCode = 0) {
-    const cli = startCli(['run', ...args, '--url', server().url], { cwd: scratch.dir });
+    const cli = startCli(['run', '--yes', ...args, '--url', server().url], { cwd: scratch.dir });
     let finished = false;
     const done = cli.done.then((r) => ((finished = true), r));
     const side = new Redis(server().url, { enableOfflineQueue: false });

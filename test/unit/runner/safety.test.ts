@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { classifyCommand } from '../../../src/scenario/commands';
-import { adminRefusal, describeActions, readOnlyRefusal, remoteQuestion, scenarioActions } from '../../../src/runner/safety';
+import { adminRefusal, describeActions, readOnlyRefusal, scenarioActions } from '../../../src/runner/safety';
 import { planOf } from '../editor/fixtures';
 
 const classes = (name: string, sub?: string) => [...classifyCommand(name, sub)].sort();
@@ -43,15 +43,5 @@ describe('run safety rules', () => {
       assert.ok(readOnlyRefusal(plan, scenarioActions(plan), 'p', true), text);
       assert.equal(readOnlyRefusal(plan, scenarioActions(plan), 'p', false), undefined);
     }
-  });
-
-  it('asks for remote targets the file names, and for changes on any remote target; never for loopback', () => {
-    const read = planOf('### s\nGET k\n');
-    const write = planOf('### s\nSET k v\n');
-    const where = (host: string, namedByFile: boolean) => ({ file: 'f.rbench', target: `redis://${host}:6379`, host, namedByFile });
-    assert.ok(remoteQuestion(read, scenarioActions(read), where('10.0.0.5', true)));
-    assert.equal(remoteQuestion(read, scenarioActions(read), where('10.0.0.5', false)), undefined);
-    assert.ok(remoteQuestion(write, scenarioActions(write), where('10.0.0.5', false)));
-    for (const host of ['127.0.0.1', 'localhost', '::1']) assert.equal(remoteQuestion(write, scenarioActions(write), where(host, true)), undefined);
   });
 });

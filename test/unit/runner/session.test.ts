@@ -2,12 +2,13 @@
 // drive it, against real redis-servers.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
 import { RunSession, type SessionOutcome, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
-import type { RemoteQuestion } from '../../../src/runner/safety';
-import { forgetRemoteAnswers, remoteConfirmer, type AnswerStore } from '../../../src/editor/sessionPorts';
+import type { ConsentRequest } from '../../../src/runner/consent';
+import { consentConfirmer, forgetRemoteAnswers, RUN_BUTTON, type AnswerStore } from '../../../src/editor/sessionPorts';
 import { runReport } from '../../../src/editor/runSummary';
 
 class FakeStore implements AnswerStore {
@@ -25,7 +26,7 @@ class FakeStore implements AnswerStore {
 }
 
 interface Recorded {
-  questions: RemoteQuestion[];
+  questions: ConsentRequest[];
   lines: string[];
   events: string[];
 }
@@ -99,7 +100,8 @@ describe('run session', function () {
     // Preparing only: the refusal comes before any connection, so the profile's address is never dialled.
     const prepareOn = async (text: string) => {
       const profiles = { shards: { url: 'redis://127.0.0.1:1', cluster: true } };
-      const session = new RunSession(settings({ profiles, userTarget: { value: 'shards', override: false } }), fakePorts(recorded));
+      // The writes on the user's own profile are consented to: the refusal under test comes before.
+      const session = new RunSession(settings({ profiles, userTarget: { value: 'shards', override: false } }), fakePorts(recorded, { confirm: async () => true }));
       const file = { display: 'scenario.rbench', text, recorded: 'scenario.rbench' };
       const resolved = session.resolve(file);
       return session.prepare(file, resolved, resolved.scenarios[0]);
@@ -118,30 +120,34 @@ describe('run session', function () {
     });
   });
 
-  describe('remote targets named by a file (editor answers)', () => {
-    it('asks with the host and what the scenario does; remembers per file and target; forgets on request', async () => {
+  describe('consent (editor answers)', () => {
+    // Preparing only, except where a test says otherwise: nothing leaves the machine.
+    const prepareWith = async (session: RunSession, text: string, display: string) => {
+      const file = { display, text, recorded: display };
+      const resolved = session.resolve(file);
+      return session.prepare(file, resolved, resolved.scenarios[0]);
+    };
+
+    it('asks with the target, hosts and every command; remembers per file and effects; forgets on request', async () => {
       const store = new FakeStore();
       const asked: string[] = [];
-      let answer: string | undefined = 'Run';
-      const confirm = remoteConfirmer(store, async (message) => (asked.push(message), answer));
-      // Executing would connect: only preparation is checked here, so nothing leaves the machine.
-      const prepare = async (text: string, display: string) => {
-        const session = new RunSession(settings(), fakePorts(recorded, { confirm }));
-        const file = { display, text, recorded: display };
-        const resolved = session.resolve(file);
-        return session.prepare(file, resolved, resolved.scenarios[0]);
-      };
+      let answer: string | undefined = RUN_BUTTON;
+      const confirm = consentConfirmer(store, async (message, options) => (asked.push(`${message}\n${options.detail}`), answer));
+      const prepare = (text: string, display: string) => prepareWith(new RunSession(settings(), fakePorts(recorded, { confirm })), text, display);
       const text = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\nSET k v\nCONFIG GET maxmemory\n';
       const refusedAdmin = await prepare(text, 'a.rbench');
       assert.ok('kind' in refusedAdmin && /admin command/.test(refusedAdmin.message), 'admin commands need the user\'s opt-in first');
       assert.equal(asked.length, 0);
 
-      const rw = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\nSET k v\n';
+      const rw = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\nSET k v\nINCR n\n';
       assert.ok(!('kind' in (await prepare(rw, 'a.rbench'))));
       assert.equal(asked.length, 1);
-      assert.match(asked[0], /a\.rbench names redis:\/\/192\.0\.2\.1:6379, a server on another machine \(192\.0\.2\.1\)\. "s" reads, writes \(SET\)\. Run it there\?/);
+      assert.match(asked[0], /^Run "s" from a\.rbench against redis:\/\/192\.0\.2\.1:6379\?/);
+      assert.match(asked[0], /Target: redis:\/\/192\.0\.2\.1:6379 \(from the file: the file names it/);
+      assert.match(asked[0], /Connects to: 192\.0\.2\.1:6379/);
+      assert.match(asked[0], /Reads: GET\nWrites: SET, INCR/);
       await prepare(rw, 'a.rbench');
-      assert.equal(asked.length, 1, 'remembered for this file and target');
+      assert.equal(asked.length, 1, 'remembered for this file and these effects');
       await prepare(rw, 'b.rbench');
       assert.equal(asked.length, 2, 'another file asks again');
       await prepare(rw.replace('192.0.2.1', '192.0.2.2'), 'a.rbench');
@@ -152,6 +158,97 @@ describe('run session', function () {
       const declined = await prepare(rw, 'a.rbench');
       assert.equal(asked.length, 4, 'asks again after forgetting');
       assert.ok('kind' in declined && declined.reason === 'declined');
+    });
+
+    it('seen 7: a read-only version approved, a version with FLUSHALL and password env:GITHUB_TOKEN asks again, naming all it sends', async () => {
+      const store = new FakeStore();
+      const requests: ConsentRequest[] = [];
+      let current: ConsentRequest | undefined;
+      // The modal's answer: "Run", recording each question actually shown.
+      const confirm = consentConfirmer(store, async () => (requests.push(current!), RUN_BUTTON));
+      const ports = fakePorts(recorded, { confirm: (request) => ((current = request), confirm(request)) });
+      const env = { GITHUB_TOKEN: 'ghp_never_shown', BENCH_USER: 'from-env-user' };
+      // FLUSHALL may need the user's own opt-in elsewhere (--allow-destructive): given here so the question is reached.
+      const optIns = { allowDestructive: true };
+      const session = new RunSession(settings({ env, ...optIns }), ports);
+      const readOnly = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\n';
+      assert.ok(!('kind' in (await prepareWith(session, readOnly, 'bench.rbench'))));
+      assert.equal(requests.length, 1);
+      assert.ok(!('kind' in (await prepareWith(session, readOnly, 'bench.rbench'))));
+      assert.equal(requests.length, 1, 'the approved version runs without a new question');
+
+      // Same file, same target URL: only what it does changed.
+      const changed = 'target redis://192.0.2.1:6379\npassword env:GITHUB_TOKEN\n### s\nrequests 10\nGET k\nFLUSHALL\n';
+      await prepareWith(session, changed, 'bench.rbench');
+      assert.equal(requests.length, 2, 'the changed file asks again');
+      const asked = requests[1].question.lines.join('\n');
+      assert.match(asked, /Server password: environment variable GITHUB_TOKEN \(the file's password env:GITHUB_TOKEN\)/);
+      assert.match(asked, /Sends environment variable GITHUB_TOKEN: as the password \(from the file\)/);
+      assert.match(asked, /Wipes data: FLUSHALL/);
+      assert.match(asked, /Can destroy keys it did not create: FLUSHALL/);
+
+      const more = 'target redis://192.0.2.1:6379\nuser ${env:BENCH_USER}\npassword env:GITHUB_TOKEN\ntls-insecure on\n### s\nrequests 10\nGET k\nFLUSHALL\n';
+      await prepareWith(session, more, 'bench.rbench');
+      assert.equal(requests.length, 3);
+      const lines = requests[2].question.lines.join('\n');
+      assert.match(lines, /Server user: from-env-user \(the file's user line \(from environment variable BENCH_USER\); from the file\)/);
+      assert.match(lines, /Sends environment variable BENCH_USER: as the user name/);
+      assert.match(lines, /TLS: the server's certificate is not verified \(tls-insecure on\)/);
+      assert.ok(!JSON.stringify(requests).includes('ghp_never_shown'), 'never the value');
+    });
+
+    it('asks before writes on the user\'s own loopback target, and not before reads there', async () => {
+      const session = new RunSession(settings({ userTarget: { value: 'redis://127.0.0.1:1', override: false, supplier: 'user' } }), fakePorts(recorded));
+      const write = await prepareWith(session, '### w\nrequests 10\nSET k v\n', 'w.rbench');
+      assert.equal(recorded.questions.length, 1, 'loopback asks too: port-forwards to production live there');
+      assert.ok('kind' in write && write.reason === 'declined');
+      assert.match(recorded.questions[0].question.lines.join('\n'), /Target: redis:\/\/127\.0\.0\.1:1 \(yours: you selected it/);
+      const read = await prepareWith(session, '### r\nrequests 10\nGET k\n', 'r.rbench');
+      assert.ok(!('kind' in read), 'reads on the user\'s own target run without a question');
+      assert.equal(recorded.questions.length, 1);
+    });
+
+    describe('seen 10: a workspace-supplied target and profile', () => {
+      let listener: Server;
+      let connections = 0;
+      beforeEach(async () => {
+        connections = 0;
+        listener = createServer((socket) => (connections++, socket.destroy()));
+        await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      });
+      afterEach(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+
+      it('asks before a read-only scenario, lists the passwordEnv it sends, and declined makes no connection', async () => {
+        const port = (listener.address() as AddressInfo).port;
+        const workspace = settings({
+          env: { GITHUB_TOKEN: 'ghp_workspace_wants_this' },
+          userTarget: { value: 'cache', override: false, supplier: 'workspace' },
+          profiles: { cache: { url: `redis://127.0.0.1:${port}`, passwordEnv: 'GITHUB_TOKEN' } },
+          workspaceProfiles: ['cache'],
+        });
+        const session = new RunSession(workspace, fakePorts(recorded));
+        const outcomes = await runText(session, '### read\nrequests 10\nGET k\n');
+        assert.equal(recorded.questions.length, 1);
+        const lines = recorded.questions[0].question.lines.join('\n');
+        assert.match(lines, /from the workspace settings: the workspace settings select it \(rbench\.target/);
+        assert.match(lines, /profile "cache" is defined in the workspace settings/);
+        assert.match(lines, /Sends environment variable GITHUB_TOKEN: as the password \(from the workspace settings\)/);
+        assert.equal(outcomes[0].kind === 'not-run' && outcomes[0].reason, 'declined');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(connections, 0, 'nothing reached the listener');
+      });
+
+      it('a user target on a workspace-defined profile asks too', async () => {
+        const port = (listener.address() as AddressInfo).port;
+        const session = new RunSession(
+          settings({ userTarget: { value: 'cache', override: false, supplier: 'user' }, profiles: { cache: { url: `redis://127.0.0.1:${port}` } }, workspaceProfiles: ['cache'] }),
+          fakePorts(recorded),
+        );
+        await runText(session, '### read\nrequests 10\nGET k\n');
+        assert.equal(recorded.questions.length, 1);
+        assert.equal(recorded.questions[0].effects.target.supplier, 'workspace');
+        assert.equal(connections, 0);
+      });
     });
   });
 });
@@ -186,7 +283,8 @@ describe('run session: no password anywhere', function () {
     ];
     const statuses: string[] = [];
     for (const { text, secret } of cases) {
-      const session = new RunSession({ env, runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret }));
+      // Every target here is the file's: consented to, so the runs go ahead.
+      const session = new RunSession({ env, runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret, confirm: async () => true }));
       const file = { display: 'secret.rbench', text, recorded: 'secret.rbench' };
       const resolved = session.resolve(file);
       everything.push(...resolved.diagnostics.map((diagnostic) => diagnostic.message));
