@@ -109,7 +109,8 @@ export async function testSelectedConnection(secrets: vscode.SecretStorage): Pro
         if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
         const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
         const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
-        void vscode.window.showInformationMessage(message);
+        // The facts are the server's own words (version, mode): shown as text.
+        void vscode.window.showInformationMessage(plainText(message));
         return message;
       },
     );

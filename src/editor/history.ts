@@ -3,6 +3,7 @@
 // too) and when a run from the editor finishes. Actions: open, compare, compare with the baseline, pin as
 // baseline (.rbench/baselines.json), reveal in the explorer, delete. Also the `rbench.compareRuns` command.
 import * as vscode from 'vscode';
+import { plainText } from './plainText';
 import { basename } from 'node:path';
 import { BASELINES_FILE, BaselinesError, pinBaseline, readBaselines, type Baselines } from '../results/baselines';
 import { RUN_FILE_SUFFIX } from '../results/runFile';
@@ -266,7 +267,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       if (!run) return [];
       const baseline = run.scenario.baselinePath;
       if (!baseline) {
-        void vscode.window.showInformationMessage(`No baseline is pinned for "${run.scenario.name}": use Pin as Baseline on one of its runs.`);
+        void vscode.window.showInformationMessage(plainText(`No baseline is pinned for "${run.scenario.name}": use Pin as Baseline on one of its runs.`));
         return [];
       }
       if (run.run.isBaseline) {
@@ -288,7 +289,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       const pinned = pinBaseline(root, { scenarioFile: run.run.entry.file, scenarioName: run.scenario.name, runFile: run.run.entry.path });
       provider.refresh();
       onBaselinePinned();
-      void vscode.window.showInformationMessage(`Pinned ${pinned.runFile} as the baseline of ${pinned.key} in ${BASELINES_FILE}.`);
+      void vscode.window.showInformationMessage(plainText(`Pinned ${pinned.runFile} as the baseline of ${pinned.key} in ${BASELINES_FILE}.`));
       return pinned;
     }),
     command(HISTORY_COMMANDS.reveal, async (node?: HistoryNode) => {
@@ -301,7 +302,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       if (nodes.length === 0) return 0;
       const pinned = nodes.filter((n) => n.run.isBaseline).length;
       const answer = await vscode.window.showWarningMessage(
-        nodes.length === 1 ? `Delete the run file ${basename(nodes[0].run.entry.path)}?` : `Delete ${nodes.length} run files?`,
+        nodes.length === 1 ? plainText(`Delete the run file ${basename(nodes[0].run.entry.path)}?`) : `Delete ${nodes.length} run files?`,
         { modal: true, detail: `They go to the trash.${pinned ? ' A pinned baseline is among them: its entry in .rbench/baselines.json will point at a missing file.' : ''}` },
         'Move to Trash',
       );

@@ -13,6 +13,7 @@ import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncremen
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
 import { plainText } from './plainText';
+import { escapedOutputChannel } from './outputChannel';
 import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
@@ -92,7 +93,7 @@ export class RunService implements vscode.Disposable {
   private cancelGeneration = 0;
 
   constructor(private readonly context: vscode.ExtensionContext) {
-    this.output = vscode.window.createOutputChannel('RBench');
+    this.output = escapedOutputChannel(vscode.window.createOutputChannel('RBench'));
   }
 
   dispose(): void {
@@ -131,7 +132,7 @@ export class RunService implements vscode.Disposable {
         continue;
       }
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `RBench: ${prepared.plan.name}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${prepared.plan.name}`), cancellable: true },
         (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -140,9 +141,9 @@ export class RunService implements vscode.Disposable {
             signal: abort.signal,
             onProgress: (event) => {
               if (event.kind === 'tick') {
-                progress.report({ message: formatProgressMessage(event.at, event.tick), increment: increments.advance(runPercent(event.at, event.tick.fraction)) });
+                progress.report({ message: plainText(formatProgressMessage(event.at, event.tick)), increment: increments.advance(runPercent(event.at, event.tick.fraction)) });
               } else if (event.kind === 'load-start') {
-                progress.report({ message: `${formatLoadName(event.at)} · starting`, increment: increments.advance(runPercent(event.at, 0)) });
+                progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
               }
             },
           });
@@ -165,7 +166,7 @@ export class RunService implements vscode.Disposable {
    */
   async runBatch(refs: readonly ScenarioRef[], title: string): Promise<RunOutcome[]> {
     const outcomes: RunOutcome[] = [];
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RBench: ${title}`, cancellable: true }, async (progress, token) => {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       const generation = this.cancelGeneration;
@@ -177,11 +178,11 @@ export class RunService implements vscode.Disposable {
         if ('kind' in prepared) {
           outcome = prepared;
         } else {
-          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / refs.length });
+          progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / refs.length });
           outcome = await this.execute(prepared, {
             signal: abort.signal,
             onProgress: (event) => {
-              if (event.kind === 'tick') progress.report({ message: `${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}` });
+              if (event.kind === 'tick') progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
             },
           });
         }
@@ -237,7 +238,7 @@ export class RunService implements vscode.Disposable {
     const settings = readSettings(ref.uri);
     for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
-    const ask = (message: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true }, ...buttons);
+    const ask = (message: string, buttons: string[]) => vscode.window.showWarningMessage(plainText(message), { modal: true }, ...buttons);
     return new RunSession(
       {
         env: process.env,
