@@ -186,7 +186,8 @@ describe('run session: no password anywhere', function () {
     ];
     const statuses: string[] = [];
     for (const { text, secret } of cases) {
-      const session = new RunSession({ env, runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret }));
+      // The user allows the variables (the environment rule): the test is about where their secrets go.
+      const session = new RunSession({ env, allowEnv: Object.keys(env), runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret }));
       const file = { display: 'secret.rbench', text, recorded: 'secret.rbench' };
       const resolved = session.resolve(file);
       everything.push(...resolved.diagnostics.map((diagnostic) => diagnostic.message));
