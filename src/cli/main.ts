@@ -46,9 +46,9 @@ Run options:
                       errors, MOVED/ASK, role, slots), in the table and in --csv
   --yes               run against a server on another machine that a file names as its target
                       (without --yes or --url, such a scenario is not run)
-  --allow-env NAME    let the environment variable NAME into commands sent to the server
-                      (\${env:NAME} may otherwise set only the target, password, TLS files and numbers);
-                      repeatable
+  --allow-env NAME    let the environment variable NAME into the files' commands and settings: any other
+                      \${env:NAME} is refused, as it could reach the server, a run file or the target's
+                      name (\`password env:NAME\` needs no flag); repeatable
   --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
                       REPLICAOF…); a file alone never can
 

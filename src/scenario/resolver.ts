@@ -62,8 +62,8 @@ export interface ResolveOptions {
   /** The scenario file's folder: relative TLS file paths are resolved against it. */
   baseDir?: string;
   /**
-   * Environment variables the user lets into commands sent to the server (`--allow-env`, the setting
-   * `rbench.allowEnvInCommands`). Any other `${env:…}` may feed connection lines and numbers only.
+   * Environment variables the user lets into the file's text (`--allow-env`, the setting
+   * `rbench.allowEnvInCommands`). Any other `${env:…}` is refused wherever it is (src/scenario/interpolate.ts).
    */
   allowEnv?: readonly string[];
 }

@@ -24,8 +24,10 @@ function parseCsvRecord(line: string): string[] {
       let value = '';
       i++;
       while (i < line.length) {
-        if (line[i] === '"' && line[i + 1] === '"') (value += '"'), (i += 2);
-        else if (line[i] === '"') break;
+        if (line[i] === '"' && line[i + 1] === '"') {
+          value += '"';
+          i += 2;
+        } else if (line[i] === '"') break;
         else value += line[i++];
       }
       assert.equal(line[i], '"', `unterminated quoted field in ${JSON.stringify(line)}`);
