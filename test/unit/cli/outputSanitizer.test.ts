@@ -138,3 +138,17 @@ describe('CLI output: escape sequences from run files and servers are shown as t
     for (const line of table) assert.equal(columns(line), columns(table[0]), line);
   });
 });
+
+describe('exports of one run (rbench run --csv, the panel’s Copy as CSV / Markdown) use the same cells', () => {
+  it('a formula in a test name is text in the redis-benchmark CSV; HTML and `|` are escaped in the Markdown table', async () => {
+    const { breakdownRows } = await import('../../../src/results/breakdownRows');
+    const { toMarkdown, toRedisBenchmarkCsv } = await import('../../../src/results/export');
+    const [formula] = hostileRuns('=HYPERLINK("http://evil.example","x")');
+    const csv = toRedisBenchmarkCsv(breakdownRows(formula));
+    assert.match(csv, /\n"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",/);
+    const [html] = hostileRuns('<img src=x onerror=alert(1)>|GET');
+    const markdown = toMarkdown(breakdownRows(html));
+    assert.ok(!markdown.includes('<img'), markdown);
+    assert.match(markdown, /\| &lt;img src=x onerror=alert\(1\)&gt;\\\|GET \|/);
+  });
+});
