@@ -100,7 +100,7 @@ export async function testSelectedConnection(secrets: vscode.SecretStorage): Pro
   let local: LocalServer | undefined;
   try {
     return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `RBench: testing ${describeActiveTarget(active, settings.profiles)}…` },
+      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${describeActiveTarget(active, settings.profiles)}…`) },
       async () => {
         if (choice.local) local = await startLocalServer();
         const connection = connectionFor(choice, { profiles: settings.profiles, storedPassword, env: process.env, localUrl: local?.url });
@@ -169,7 +169,7 @@ export async function setPassword(secrets: vscode.SecretStorage): Promise<boolea
   const password = await vscode.window.showInputBox({ title: `RBench: password for ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in the editor\'s secret storage, not in settings' });
   if (password === undefined) return false;
   await secrets.store(key, password);
-  void vscode.window.showInformationMessage(`Password for ${name} stored.`);
+  void vscode.window.showInformationMessage(plainText(`Password for ${name} stored.`));
   return true;
 }
 
@@ -178,6 +178,6 @@ export async function clearPassword(secrets: vscode.SecretStorage): Promise<bool
   const key = activeSecretKey(active);
   if (!key) return false;
   await secrets.delete(key);
-  void vscode.window.showInformationMessage(`Password for ${describeActiveTarget(active, settings.profiles)} removed.`);
+  void vscode.window.showInformationMessage(plainText(`Password for ${describeActiveTarget(active, settings.profiles)} removed.`));
   return true;
 }
