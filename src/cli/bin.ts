@@ -1,12 +1,13 @@
 // Entry point of dist/cli.js (the `rbench` bin).
 import { main } from './main';
+import { printErrorLine } from './output';
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`rbench: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    printErrorLine(`rbench: internal error: ${(error as Error).stack ?? String(error)}`);
     process.exitCode = 70;
   },
 );

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
-import { ExitCode, consoleOutput } from './output';
+import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
 
@@ -48,9 +48,9 @@ Run options:
                       (loopback included): without it, such a run is refused with the list of
                       its hosts, credentials, environment variables, TLS changes and commands;
                       only reads on your own --url with nothing from the file run without it
-  --allow-env NAME    let the environment variable NAME into commands sent to the server
-                      (\${env:NAME} may otherwise set only the target, password, TLS files and numbers);
-                      repeatable
+  --allow-env NAME    let the environment variable NAME into the files' commands and settings: any other
+                      \${env:NAME} is refused, as it could reach the server, a run file or the target's
+                      name (\`password env:NAME\` needs no flag); repeatable
   --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
                       REPLICAOF…); a file alone never can
   --cluster           the target is a Redis Cluster (as \`cluster on\` says): its nodes on the
@@ -103,21 +103,21 @@ function compareMain(argv: string[]): number {
       },
     });
   } catch (error) {
-    process.stderr.write(`rbench compare: ${(error as Error).message}\n\n${USAGE}\n`);
+    printErrorLine(`rbench compare: ${(error as Error).message}\n\n${USAGE}`);
     return ExitCode.ScenarioError;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    printLine(USAGE);
     return ExitCode.Ok;
   }
   const noise = values.noise === undefined ? undefined : percentOption(values.noise, '--noise');
   if (typeof noise === 'string') {
-    process.stderr.write(`rbench compare: ${noise}\n`);
+    printErrorLine(`rbench compare: ${noise}`);
     return ExitCode.ScenarioError;
   }
   if (positionals.length === 0) {
-    process.stderr.write('rbench compare: name the run files to compare\n');
+    printErrorLine('rbench compare: name the run files to compare');
     return ExitCode.ScenarioError;
   }
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: Boolean(values.json || values.markdown || values.csv === '-') });
@@ -141,11 +141,11 @@ async function mergeMain(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
-    process.stderr.write(`rbench merge: ${(error as Error).message}\n\n${USAGE}\n`);
+    printErrorLine(`rbench merge: ${(error as Error).message}\n\n${USAGE}`);
     return ExitCode.ScenarioError;
   }
   if (parsed.values.help) {
-    process.stdout.write(USAGE + '\n');
+    printLine(USAGE);
     return ExitCode.Ok;
   }
   const output = consoleOutput({ quiet: Boolean(parsed.values.quiet), stdoutReserved: false });
@@ -187,43 +187,43 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    process.stderr.write(`rbench: ${(error as Error).message}\n\n${USAGE}\n`);
+    printErrorLine(`rbench: ${(error as Error).message}\n\n${USAGE}`);
     return ExitCode.ScenarioError;
   }
   const { values, positionals } = parsed;
   if (values.version) {
-    process.stdout.write(`${TOOL_VERSION}\n`);
+    printLine(TOOL_VERSION);
     return ExitCode.Ok;
   }
   const [command, ...files] = positionals;
   if (values.help || !command) {
-    process.stdout.write(USAGE + '\n');
+    printLine(USAGE);
     return values.help ? ExitCode.Ok : ExitCode.ScenarioError;
   }
   const vars = parseVars(values.var);
   if (typeof vars === 'string') {
-    process.stderr.write(`rbench: ${vars}\n`);
+    printErrorLine(`rbench: ${vars}`);
     return ExitCode.ScenarioError;
   }
   const maxRegression = values['max-regression'] === undefined ? undefined : percentOption(values['max-regression'], '--max-regression');
   if (typeof maxRegression === 'string') {
-    process.stderr.write(`rbench: ${maxRegression}\n`);
+    printErrorLine(`rbench: ${maxRegression}`);
     return ExitCode.ScenarioError;
   }
   if (maxRegression !== undefined && !values.baseline) {
-    process.stderr.write('rbench: --max-regression needs --baseline (a run file, or pinned)\n');
+    printErrorLine('rbench: --max-regression needs --baseline (a run file, or pinned)');
     return ExitCode.ScenarioError;
   }
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const startAt = values['start-at'] === undefined ? undefined : parseStartAt(values['start-at']);
   for (const problem of [shard, startAt]) {
     if (typeof problem === 'string') {
-      process.stderr.write(`rbench: ${problem}\n`);
+      printErrorLine(`rbench: ${problem}`);
       return ExitCode.ScenarioError;
     }
   }
   if (files.length === 0) {
-    process.stderr.write(`rbench ${command}: name at least one .rbench file\n`);
+    printErrorLine(`rbench ${command}: name at least one .rbench file`);
     return ExitCode.ScenarioError;
   }
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
@@ -275,7 +275,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     default:
-      process.stderr.write(`rbench: unknown command "${command}"\n\n${USAGE}\n`);
+      printErrorLine(`rbench: unknown command "${command}"\n\n${USAGE}`);
       return ExitCode.ScenarioError;
   }
 }

@@ -1,4 +1,8 @@
 // Where the CLI writes: results on stdout, diagnostics on stderr, a live progress line on a terminal.
+// Every text passes escapeControl here, the one place the CLI writes: run files, scenario names and server
+// replies must not reach the terminal as escape sequences (OSC 52 writes the clipboard). The progress
+// line's own `\r\x1b[2K` is written around the text, not through it.
+import { escapeControl } from '../gates/output';
 
 export enum ExitCode {
   Ok = 0,
@@ -42,30 +46,41 @@ export function consoleOutput(options: ConsoleOutputOptions): Output {
     progressShown = false;
   };
   return {
-    result: (text) => {
+    result: (raw) => {
+      const text = escapeControl(raw);
       clearProgress();
       if (!options.quiet || options.stdoutReserved) stdout.write(text.endsWith('\n') ? text : text + '\n');
     },
     info: (line) => {
       if (options.quiet) return;
       clearProgress();
-      notes.write(line + '\n');
+      notes.write(escapeControl(line) + '\n');
     },
     error: (line) => {
       clearProgress();
-      stderr.write(line + '\n');
+      stderr.write(escapeControl(line) + '\n');
     },
     progress: (line) => {
       if (options.quiet || !live) return;
       const width = stderr.columns ? stderr.columns - 1 : 120;
-      stderr.write('\r\x1b[2K' + line.slice(0, width));
+      stderr.write('\r\x1b[2K' + escapeControl(line).slice(0, width));
       progressShown = true;
     },
     progressDone: (line) => {
       if (options.quiet) return;
       clearProgress();
-      stderr.write(line + '\n');
+      stderr.write(escapeControl(line) + '\n');
     },
     clearProgress,
   };
+}
+
+/** A line on stdout before an Output exists (`--help`, `--version`), escaped like the rest. */
+export function printLine(text: string): void {
+  process.stdout.write(escapeControl(text) + '\n');
+}
+
+/** A line on stderr before an Output exists (a usage error: its text quotes the command line). */
+export function printErrorLine(text: string): void {
+  process.stderr.write(escapeControl(text) + '\n');
 }

@@ -93,7 +93,7 @@ export async function testSelectedConnection(secrets: vscode.SecretStorage): Pro
   let local: LocalServer | undefined;
   try {
     return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `RBench: testing ${describeActiveTarget(active, settings.profiles)}…` },
+      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${describeActiveTarget(active, settings.profiles)}…`) },
       async () => {
         if (choice.local) local = await startLocalServer();
         const connection = connectionFor(choice, { profiles: settings.profiles, storedPassword, env: process.env, localUrl: local?.url });
@@ -102,7 +102,8 @@ export async function testSelectedConnection(secrets: vscode.SecretStorage): Pro
         if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
         const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
         const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
-        void vscode.window.showInformationMessage(message);
+        // The facts are the server's own words (version, mode): shown as text.
+        void vscode.window.showInformationMessage(plainText(message));
         return message;
       },
     );
@@ -161,7 +162,7 @@ export async function setPassword(secrets: vscode.SecretStorage): Promise<boolea
   const password = await vscode.window.showInputBox({ title: `RBench: password for ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in the editor\'s secret storage, not in settings' });
   if (password === undefined) return false;
   await secrets.store(key, password);
-  void vscode.window.showInformationMessage(`Password for ${name} stored.`);
+  void vscode.window.showInformationMessage(plainText(`Password for ${name} stored.`));
   return true;
 }
 
@@ -170,6 +171,6 @@ export async function clearPassword(secrets: vscode.SecretStorage): Promise<bool
   const key = activeSecretKey(active);
   if (!key) return false;
   await secrets.delete(key);
-  void vscode.window.showInformationMessage(`Password for ${describeActiveTarget(active, settings.profiles)} removed.`);
+  void vscode.window.showInformationMessage(plainText(`Password for ${describeActiveTarget(active, settings.profiles)} removed.`));
   return true;
 }

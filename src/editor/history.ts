@@ -3,6 +3,8 @@
 // too) and when a run from the editor finishes. Actions: open, compare, compare with the baseline, pin as
 // baseline (.rbench/baselines.json), reveal in the explorer, delete. Also the `rbench.compareRuns` command.
 import * as vscode from 'vscode';
+import { plainText } from './plainText';
+import { escapeControl } from '../gates/output';
 import { basename } from 'node:path';
 import { BASELINES_FILE, BaselinesError, pinBaseline, readBaselines, type Baselines } from '../results/baselines';
 import { RUN_FILE_SUFFIX } from '../results/runFile';
@@ -126,7 +128,8 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
   getTreeItem(node: HistoryNode): vscode.TreeItem {
     switch (node.kind) {
       case 'file': {
-        const item = new vscode.TreeItem(node.file.label, vscode.TreeItemCollapsibleState.Expanded);
+        // Labels come from run files: their control characters (bidi overrides reorder a label) are shown as text.
+        const item = new vscode.TreeItem(escapeControl(node.file.label), vscode.TreeItemCollapsibleState.Expanded);
         item.iconPath = vscode.ThemeIcon.File;
         if (node.file.file) item.resourceUri = vscode.Uri.file(node.file.file);
         item.description = `${node.file.scenarios.length} scenario${node.file.scenarios.length === 1 ? '' : 's'}`;
@@ -135,7 +138,7 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
       }
       case 'scenario': {
         const { runs, baselinePath } = node.scenario;
-        const item = new vscode.TreeItem(node.scenario.name, vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(escapeControl(node.scenario.name), vscode.TreeItemCollapsibleState.Expanded);
         item.iconPath = new vscode.ThemeIcon('beaker');
         item.description = `${runs.length} run${runs.length === 1 ? '' : 's'}${runs[0] ? ` · last ${formatAge(Date.now() - Date.parse(runs[0].entry.finishedAt))}` : ''}${baselinePath ? ' · baseline pinned' : ''}`;
         item.contextValue = 'rbenchScenario';
@@ -143,10 +146,10 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
       }
       case 'run': {
         const { run, scenario } = node;
-        const item = new vscode.TreeItem(run.label, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(escapeControl(run.label), vscode.TreeItemCollapsibleState.None);
         item.id = run.entry.path;
-        item.description = run.description;
-        item.tooltip = run.tooltip;
+        item.description = escapeControl(run.description);
+        item.tooltip = escapeControl(run.tooltip);
         item.iconPath = ICONS[run.icon];
         item.resourceUri = vscode.Uri.file(run.entry.path);
         item.command = { command: HISTORY_COMMANDS.open, title: 'Open', arguments: [node] };
@@ -207,9 +210,9 @@ export async function compareRunsCommand(provider: HistoryProvider, compare: Com
     const now = Date.now();
     const picked = await vscode.window.showQuickPick(
       entries.map((entry) => ({
-        label: entry.headline,
-        description: `${entry.scenario} · ${formatAge(now - Date.parse(entry.finishedAt))}`,
-        detail: `${entry.file ?? 'no scenario file'} — ${basename(entry.path)}`,
+        label: escapeControl(entry.headline),
+        description: escapeControl(`${entry.scenario} · ${formatAge(now - Date.parse(entry.finishedAt))}`),
+        detail: escapeControl(`${entry.file ?? 'no scenario file'} — ${basename(entry.path)}`),
         picked: paths.includes(entry.path),
         entry,
       })),
@@ -266,7 +269,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       if (!run) return [];
       const baseline = run.scenario.baselinePath;
       if (!baseline) {
-        void vscode.window.showInformationMessage(`No baseline is pinned for "${run.scenario.name}": use Pin as Baseline on one of its runs.`);
+        void vscode.window.showInformationMessage(plainText(`No baseline is pinned for "${run.scenario.name}": use Pin as Baseline on one of its runs.`));
         return [];
       }
       if (run.run.isBaseline) {
@@ -288,7 +291,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       const pinned = pinBaseline(root, { scenarioFile: run.run.entry.file, scenarioName: run.scenario.name, runFile: run.run.entry.path });
       provider.refresh();
       onBaselinePinned();
-      void vscode.window.showInformationMessage(`Pinned ${pinned.runFile} as the baseline of ${pinned.key} in ${BASELINES_FILE}.`);
+      void vscode.window.showInformationMessage(plainText(`Pinned ${pinned.runFile} as the baseline of ${pinned.key} in ${BASELINES_FILE}.`));
       return pinned;
     }),
     command(HISTORY_COMMANDS.reveal, async (node?: HistoryNode) => {
@@ -301,7 +304,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       if (nodes.length === 0) return 0;
       const pinned = nodes.filter((n) => n.run.isBaseline).length;
       const answer = await vscode.window.showWarningMessage(
-        nodes.length === 1 ? `Delete the run file ${basename(nodes[0].run.entry.path)}?` : `Delete ${nodes.length} run files?`,
+        nodes.length === 1 ? plainText(`Delete the run file ${basename(nodes[0].run.entry.path)}?`) : `Delete ${nodes.length} run files?`,
         { modal: true, detail: `They go to the trash.${pinned ? ' A pinned baseline is among them: its entry in .rbench/baselines.json will point at a missing file.' : ''}` },
         'Move to Trash',
       );

@@ -13,6 +13,7 @@ import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncremen
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
 import { plainText } from './plainText';
+import { escapedOutputChannel } from './outputChannel';
 import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
@@ -91,11 +92,12 @@ export class RunService implements vscode.Disposable {
   /** Bumped by cancelAll(), so a batch started earlier stops instead of going on to its next scenario. */
   private cancelGeneration = 0;
   /** The consent question: a modal warning; in extension tests (no dialogs there) what the test answers. */
-  private ask: Ask = (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons);
+  private ask: Ask = (message, options, ...buttons) =>
+    vscode.window.showWarningMessage(plainText(message), { ...options, detail: plainText(options.detail) }, ...buttons);
   private readonly modalAsk = this.ask;
 
   constructor(private readonly context: vscode.ExtensionContext) {
-    this.output = vscode.window.createOutputChannel('RBench');
+    this.output = escapedOutputChannel(vscode.window.createOutputChannel('RBench'));
   }
 
   /** ExtensionMode.Test only (see RBenchEditorApi.testing): VS Code refuses modal dialogs under its test harness. */
@@ -139,7 +141,7 @@ export class RunService implements vscode.Disposable {
         continue;
       }
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `RBench: ${prepared.plan.name}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${prepared.plan.name}`), cancellable: true },
         (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -148,9 +150,9 @@ export class RunService implements vscode.Disposable {
             signal: abort.signal,
             onProgress: (event) => {
               if (event.kind === 'tick') {
-                progress.report({ message: formatProgressMessage(event.at, event.tick), increment: increments.advance(runPercent(event.at, event.tick.fraction)) });
+                progress.report({ message: plainText(formatProgressMessage(event.at, event.tick)), increment: increments.advance(runPercent(event.at, event.tick.fraction)) });
               } else if (event.kind === 'load-start') {
-                progress.report({ message: `${formatLoadName(event.at)} · starting`, increment: increments.advance(runPercent(event.at, 0)) });
+                progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
               }
             },
           });
@@ -184,7 +186,7 @@ export class RunService implements vscode.Disposable {
       steps.push(prepared);
       if ('kind' in prepared && prepared.reason === 'restricted') break;
     }
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RBench: ${title}`, cancellable: true }, async (progress, token) => {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       for (const [position, prepared] of steps.entries()) {
@@ -194,11 +196,11 @@ export class RunService implements vscode.Disposable {
         if ('kind' in prepared) {
           outcome = prepared;
         } else {
-          progress.report({ message: `${step} ${prepared.plan.name}`, increment: 100 / steps.length });
+          progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
           outcome = await this.execute(prepared, {
             signal: abort.signal,
             onProgress: (event) => {
-              if (event.kind === 'tick') progress.report({ message: `${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}` });
+              if (event.kind === 'tick') progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
             },
           });
         }

@@ -1,6 +1,7 @@
 // A comparison as text for a terminal, Markdown for a pull-request comment, and CSV for spreadsheets.
 import { COMPARED_METRICS, METRIC_INFO, type ComparedMetric, type ComparedRun, type Comparison, type ComparisonCell, type ComparisonRow, type Delta, type Verdict } from './compare';
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
+import { markdownCell, markdownCode } from '../gates/output';
 
 type Style = 'emoji' | 'words';
 
@@ -23,7 +24,11 @@ export function formatCell(metric: ComparedMetric, cell: ComparisonCell | null, 
   return delta ? `${text} (${formatChange(metric, delta)} ${VERDICT_MARK[style][delta.verdict]})` : text;
 }
 
-function describeRun(run: ComparedRun, reference: boolean): string {
+/** `text` as it goes into the output: as it is for a terminal (the CLI's writer escapes it), escaped for Markdown. */
+type Inline = (text: string) => string;
+const asIs: Inline = (text) => text;
+
+function describeRun(run: ComparedRun, reference: boolean, inline: Inline = asIs, id: Inline = asIs): string {
   const facts = [
     run.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
     run.scenario,
@@ -33,7 +38,7 @@ function describeRun(run: ComparedRun, reference: boolean): string {
     run.target,
     run.machine,
   ];
-  return `${run.label}${reference ? ' (reference)' : ''}: ${run.id} — ${facts.join(', ')}`;
+  return `${inline(run.label)}${reference ? ' (reference)' : ''}: ${id(run.id)} — ${facts.map(inline).join(', ')}`;
 }
 
 /** The metrics worth a line for a row: errors only when some run had any. */
@@ -108,23 +113,23 @@ function summaryLine(comparison: Comparison): string {
   );
 }
 
-function title(comparison: Comparison): string {
+function title(comparison: Comparison, inline: Inline = asIs): string {
   const scenarios = [...new Set(comparison.runs.map((run) => run.scenario))];
-  const runs = comparison.runs.length === 2 ? `${comparison.runs[1].label} vs ${comparison.runs[0].label}` : `${comparison.runs.length} runs`;
-  return `${scenarios.map((s) => `"${s}"`).join(' / ')}: ${runs}`;
+  const runs = comparison.runs.length === 2 ? `${inline(comparison.runs[1].label)} vs ${inline(comparison.runs[0].label)}` : `${comparison.runs.length} runs`;
+  return `${scenarios.map((s) => `"${inline(s)}"`).join(' / ')}: ${runs}`;
 }
 
 const NO_DIFFERENCES = 'No differences in plan, server, client path, machine or status.';
 
 /** For a pull-request comment: the runs, what differs between them, then the numbers. */
 export function comparisonToMarkdown(comparison: Comparison): string {
-  const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
-  const lines = [`### RBench comparison: ${title(comparison)}`, ''];
-  comparison.runs.forEach((run, i) => lines.push(`- ${describeRun(run, i === 0).replace(run.id, code(run.id))}`));
+  // Every text from the run files is escaped: a PR comment must not render a stranger's HTML, links or table cells.
+  const lines = [`### RBench comparison: ${title(comparison, markdownCell)}`, ''];
+  comparison.runs.forEach((run, i) => lines.push(`- ${describeRun(run, i === 0, markdownCell, markdownCode)}`));
   lines.push('');
   if (comparison.differences.length > 0) {
     lines.push(`**⚠️ Differences — read these before the numbers:**`, '');
-    for (const difference of comparison.differences) lines.push(`- ${difference.text}`);
+    for (const difference of comparison.differences) lines.push(`- ${markdownCell(difference.text)}`);
   } else {
     lines.push(NO_DIFFERENCES);
   }

@@ -3,9 +3,11 @@
 import type { ResultRow } from './rows';
 import { clusterColumns } from './clusterColumns';
 import { formatMs, formatOps } from './format';
+import { csvCell, markdownCell } from '../gates/output';
 
+/** A CSV cell: quoted, and text that a spreadsheet would run as a formula marked as text (src/gates/output.ts). */
 export function csvField(value: string): string {
-  return `"${value.replace(/"/g, '""')}"`;
+  return csvCell(value);
 }
 
 /** The name redis-benchmark would print: the test, plus the sweep point and mix command when present. */
@@ -58,11 +60,11 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   return columns;
 }
 
-/** A Markdown table: `|` in cells is escaped, right-aligned columns get `---:`. */
+/** A Markdown table: headers and cells shown as written (markdownCell: no HTML, no `|` ending a cell), right-aligned columns get `---:`. */
 export function renderMarkdownTable(columns: Pick<TableColumn, 'header' | 'align'>[], cells: string[][]): string {
-  const escape = (text: string) => text.replace(/\|/g, '\\|').trim();
+  const escape = (text: string) => markdownCell(text).trim();
   const lines = [
-    `| ${columns.map((c) => c.header).join(' | ')} |`,
+    `| ${columns.map((c) => escape(c.header)).join(' | ')} |`,
     `| ${columns.map((c) => (c.align === 'right' ? '---:' : ':---')).join(' | ')} |`,
     ...cells.map((row) => `| ${row.map(escape).join(' | ')} |`),
   ];

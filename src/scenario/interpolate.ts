@@ -87,16 +87,13 @@ export class ExpandedText {
     return origins;
   }
 
-  /** The first stretch of text from the environment, with the variable's name (expanded-text offsets). */
-  firstFromEnv(): { start: number; end: number; name: string } | undefined {
-    const segment = this.segments?.find((candidate) => candidate.origin === 'env');
-    return segment ? { start: segment.from, end: segment.to, name: segment.envName ?? '' } : undefined;
-  }
-
   /** True when `text[start, end)` contains substituted text. */
   isSubstituted(start: number, end: number): boolean {
     return this.segments !== undefined && this.segments.some((segment) => segment.substituted && segment.from < end && segment.to > start);
   }
+
+  /** Environment variables whose values the rule refused here (left out of `text`, reported). */
+  refusedEnv: readonly string[] = [];
 
   /** True when some of the text was substituted. */
   get hasSubstitutions(): boolean {
@@ -107,6 +104,26 @@ export class ExpandedText {
     if (!this.segments) return [{ text: this.text, origin: this.origin }];
     return this.segments.map((segment) => ({ text: this.text.slice(segment.from, segment.to), origin: segment.origin, envName: segment.envName }));
   }
+}
+
+/**
+ * How a line's text may leave this machine, for the environment rule: every line's text can (a command is
+ * sent, a setting is sent, stored in the run file — the plan is — or names the target, whose host is
+ * looked up), so an environment value passes only when the user allowed its variable (`--allow-env NAME`,
+ * `rbench.allowEnvInCommands`); else it is refused with the diagnostic `code`, saying it would `goTo`.
+ * (`password env:NAME` is no expansion: it names the variable, and the runner reads it.)
+ */
+export interface EnvUse {
+  code: string;
+  goTo: string;
+}
+
+/** The diagnostic for an environment value refused by `use`, with the ways to allow it. */
+export function envRefusal(name: string, goTo: string): string {
+  return (
+    `the value of the environment variable ${name} would ${goTo} — a file cannot send your environment. ` +
+    `If you mean it, allow it yourself: \`rbench run --allow-env ${name}\` or the setting rbench.allowEnvInCommands; for a secret, write \`password env:${name}\``
+  );
 }
 
 /**
@@ -171,19 +188,31 @@ export class VariableScope {
     return new VariableScope(definitions, this.cliVars, this.env, this.sink, visible, this.allowedEnv, this.budget);
   }
 
-  /** Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. */
-  expand(source: ExpandableLine, from: number, to: number): ExpandedText {
+  /**
+   * Expands `line.text[from, to)`, reporting unknown variables and unset environment variables. This is
+   * where `${env:…}` becomes text, so the environment rule is applied here, for every line: a value whose
+   * variable the user did not allow is reported at its reference (the `${env:…}`, or the `{{name}}` that
+   * brought it in) and left out of the text, so it reaches no plan, run file, host lookup or server.
+   * `use` only words the diagnostic. (Variable definitions are expanded when used, through here.)
+   */
+  expand(source: ExpandableLine, from: number, to: number, use: EnvUse): ExpandedText {
     let substitutes = false;
     for (const ref of source.interpolations) if (ref.start >= from && ref.end <= to) substitutes = true;
     if (!substitutes) return new ExpandedText(source.text.slice(from, to), source.line, undefined, from);
-    const expansion = this.expandRefs(source, from, to);
+    // The first reference of each refused variable: one diagnostic per variable and line.
+    const refused = new Map<string, Interpolation>();
+    const expansion = this.expandRefs(source, from, to, (name, ref) => void (refused.has(name) || refused.set(name, ref)));
     if (expansion.tooLarge) {
       this.sink.error(rangeOf(source.line, from, to), 'expansion-too-large', `this line expands \`{{…}}\` to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — use shorter values, or a \`__data__\` placeholder for large payloads`);
     }
-    return new ExpandedText(expansion.text, source.line, expansion.segments);
+    const expanded = new ExpandedText(expansion.text, source.line, expansion.segments);
+    for (const [name, ref] of refused) this.sink.error(rangeOf(source.line, ref.start, ref.end), use.code, envRefusal(name, use.goTo));
+    expanded.refusedEnv = [...refused.keys()];
+    return expanded;
   }
 
-  private expandRefs(source: ExpandableLine, from: number, to: number): Expansion {
+  /** `refuse`: given (a line, not a variable's definition), an environment value not allowed goes to it instead of into the text. */
+  private expandRefs(source: ExpandableLine, from: number, to: number, refuse?: (envName: string, ref: Interpolation) => void): Expansion {
     const parts: string[] = [];
     const segments: Segment[] = [];
     let length = 0;
@@ -203,6 +232,10 @@ export class VariableScope {
       if (ref.start > at) push(source.text.slice(at, ref.start), at, ref.start, false, 'file');
       const pieces = this.budget.exhausted ? [] : this.valueOf(ref);
       for (const piece of pieces) {
+        if (refuse && piece.origin === 'env') {
+          refuse(piece.envName ?? '', ref);
+          continue;
+        }
         if (length + segments.length + piece.text.length + 1 > EXPANSION_LIMITS.perValue) {
           tooLarge = true;
           break;

@@ -26,7 +26,7 @@ import { buildArgs, copyArg } from './arguments';
 import { clusterKeyDiagnostics } from './clusterKeys';
 import { isWriteCommand } from './commands';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
-import { ExpandedText, VariableScope } from './interpolate';
+import { ExpandedText, VariableScope, type EnvUse } from './interpolate';
 import type { CommandLine, DocLine, PhaseLine, ScenarioDocument, ScenarioNode, SettingLine, VariableLine } from './parser';
 import {
   DEFAULT_GAUSSIAN_STDDEV,
@@ -62,8 +62,8 @@ export interface ResolveOptions {
   /** The scenario file's folder: relative TLS file paths are resolved against it. */
   baseDir?: string;
   /**
-   * Environment variables the user lets into commands sent to the server (`--allow-env`, the setting
-   * `rbench.allowEnvInCommands`). Any other `${env:…}` may feed connection lines and numbers only.
+   * Environment variables the user lets into the file's text (`--allow-env`, the setting
+   * `rbench.allowEnvInCommands`). Any other `${env:…}` is refused wherever it is (src/scenario/interpolate.ts).
    */
   allowEnv?: readonly string[];
 }
@@ -270,15 +270,11 @@ function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope,
         continue;
       }
       const keyword = line.keyword;
-      const input: ValueInput = {
-        setting: info,
-        expanded: vars.expand(line, keyword.end, line.contentEnd),
-        keyword,
-        baseDir: context.baseDir,
-        sink: context.sink,
-      };
+      const expanded = vars.expand(line, keyword.end, line.contentEnd, settingUse(info));
+      // Refused (reported at the reference): the rest of the line is not read, so no follow-up errors.
+      if (expanded.refusedEnv.length > 0) continue;
+      const input: ValueInput = { setting: info, expanded, keyword, baseDir: context.baseDir, sink: context.sink };
       if (line.kind === 'expect') readExpectLine(line, input, section, context);
-      else if (info.name === 'cleanup' && refuseEnvInTraffic(input.expanded, context.sink)) continue;
       else readSettingLine(line, input, section, context);
     } else if (line.kind === 'command' && scope !== 'file') {
       const fix = line.name === 'MULTI' && !groups.inside ? groupTransactionFix(lines, i) : undefined;
@@ -434,25 +430,26 @@ const REUSED_MAX_CHARS = 256;
 /** Setting kinds whose values are numbers, switches, words, key spaces and value sizes (copied by the phase plan). */
 const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys', 'value']);
 
-/** Reports an environment value that would be sent to the server; true when there is one. */
-function refuseEnvInTraffic(expanded: ExpandedText, sink: DiagnosticSink): boolean {
-  const fromEnv = expanded.firstFromEnv();
-  if (!fromEnv) return false;
-  sink.error(
-    expanded.range(fromEnv.start, fromEnv.end),
-    'env-in-command',
-    `the value of the environment variable ${fromEnv.name} would be sent to the server — environment values may set the target, user, password, TLS files and numbers, not what commands send. ` +
-      `If you mean to send it, allow it yourself: \`rbench run --allow-env ${fromEnv.name}\` or the setting rbench.allowEnvInCommands`,
-  );
-  return true;
+/** Command arguments (and `cleanup` patterns, which are sent in SCAN and DEL): the environment rule's strictest wording. */
+const COMMAND_USE: EnvUse = { code: 'env-in-command', goTo: 'be sent to the server' };
+
+const settingUses = new Map<string, EnvUse>();
+
+/** How the environment rule words a refusal on a setting line: the rule itself is the same for every line. */
+function settingUse(info: SettingInfo): EnvUse {
+  let use = settingUses.get(info.name);
+  if (!use) {
+    use = info.name === 'cleanup' ? COMMAND_USE : { code: 'env-in-setting', goTo: `reach the server, a run file or the target's name through \`${info.name}\`` };
+    settingUses.set(info.name, use);
+  }
+  return use;
 }
 
 function commandItem(line: CommandLine, vars: VariableScope, context: Context, inGroup: boolean, fix?: TextFix): Extract<PhaseItem, { kind: 'command' }> | undefined {
   const sink = context.sink;
   const source = rangeOf(line.line, line.contentStart, line.contentEnd);
-  const expanded = vars.expand(line, line.argsStart, line.contentEnd);
-  // Reported, but the command still counts as one: the error alone blocks the run.
-  refuseEnvInTraffic(expanded, sink);
+  // A refused environment value is reported and left out; the command still counts as one: the error alone blocks the run.
+  const expanded = vars.expand(line, line.argsStart, line.contentEnd, COMMAND_USE);
   const args = reusedArgs(expanded, sink, context);
   const template: CommandTemplate = { name: line.name, label: line.name, args, source };
   if (line.weight && !(line.weight.percent > 0)) {

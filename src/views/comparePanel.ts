@@ -1,6 +1,7 @@
 // The comparison panel in VS Code: one reused webview panel ("Compare: …") that shows two or more run
 // files side by side. The webview renders (webview/compare.ts, from src/views/compareModel); this side
 // reads the run files, owns the clipboard and the save dialogs, and checks every message the webview sends.
+import { escapeControl } from '../gates/output';
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { comparisonToCsv, comparisonToMarkdown } from '../results/compare';
@@ -78,7 +79,7 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   private updateTitle(): void {
-    if (this.panel) this.panel.title = this.shown.runs.length > 0 ? compareTitle(this.shown.runs) : 'Compare';
+    if (this.panel) this.panel.title = this.shown.runs.length > 0 ? escapeControl(compareTitle(this.shown.runs)) : 'Compare';
   }
 
   private post(message: CompareHostMessage): void {

@@ -2,6 +2,7 @@
 // run file; a read-only custom editor for *.rbench-run.json; a serializer that restores panels after a
 // window reload. The webview renders (webview/results.ts); this side owns files, dialogs and the clipboard,
 // and checks every message the webview sends.
+import { escapeControl } from '../gates/output';
 import * as vscode from 'vscode';
 import { persistenceEvents } from '../redis/monitor';
 import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
@@ -239,7 +240,7 @@ export class ResultsPanels implements vscode.Disposable {
     source.error = undefined;
     source.run = run;
     source.path = path;
-    entry.panel.title = `RBench: ${run.scenario.name}`;
+    entry.panel.title = escapeControl(`RBench: ${run.scenario.name}`);
     entry.view.sendAll();
     if (saveError) entry.view.post({ type: 'notice', text: `Not saved: ${saveError}` });
   }
@@ -284,7 +285,7 @@ export class ResultsPanels implements vscode.Disposable {
     this.focus.opened(focus);
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
-      `RBench: ${key.scenario}`,
+      escapeControl(`RBench: ${key.scenario}`),
       { viewColumn: this.resultsColumn(focus?.viewColumn), preserveFocus: true },
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );

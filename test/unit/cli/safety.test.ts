@@ -131,7 +131,8 @@ describe('rbench run: what a shared file may not do', function () {
       const file = scratch.write('url.rbench', 'target ${env:REDIS_URL}\n### url\nrequests 200\nSET k v\n');
       const outputs: string[] = [];
       for (const url of [`redis://:${password}@127.0.0.1:${local.port}`, `redis://:${password}x@127.0.0.1:${local.port}`, `redis://:${password}@127.0.0.1:notaport`]) {
-        const result = await runCli(['run', '--yes', file, '--json', 'all.json', '--csv', 'all.csv'], { cwd: scratch.dir, env: { REDIS_URL: url } });
+        // --allow-env: a file alone cannot put an environment value into the target (the environment rule).
+        const result = await runCli(['run', '--yes', file, '--allow-env', 'REDIS_URL', '--json', 'all.json', '--csv', 'all.csv'], { cwd: scratch.dir, env: { REDIS_URL: url } });
         outputs.push(`exit ${result.code}`, result.stdout, result.stderr);
         for (const name of ['all.json', 'all.csv']) outputs.push(existsSync(join(scratch.dir, name)) ? readFileSync(join(scratch.dir, name), 'utf8') : '');
       }

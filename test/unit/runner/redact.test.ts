@@ -25,7 +25,7 @@ describe('secrets never stored', () => {
   });
 
   it('stores the plan with the target URL stripped and a throwaway server password hidden', () => {
-    const plan = check('target ${env:U}\nserver requirepass ${env:P}\n### s\nGET k\n', { env: { U: 'redis://:hunter22@10.0.0.1:6379', P: 'hunter22' } }).scenarios[0];
+    const plan = check('target ${env:U}\nserver requirepass ${env:P}\n### s\nGET k\n', { env: { U: 'redis://:hunter22@10.0.0.1:6379', P: 'hunter22' }, allowEnv: ['U', 'P'] }).scenarios[0];
     const stored = storedPlan(plan);
     assert.equal(stored.target.url, 'redis://10.0.0.1:6379');
     assert.deepEqual(stored.server, [{ name: 'requirepass', args: ['***'] }]);

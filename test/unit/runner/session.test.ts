@@ -284,7 +284,7 @@ describe('run session: no password anywhere', function () {
     const statuses: string[] = [];
     for (const { text, secret } of cases) {
       // Every target here is the file's: consented to, so the runs go ahead.
-      const session = new RunSession({ env, runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret, confirm: async () => true }));
+      const session = new RunSession({ env, allowEnv: Object.keys(env), runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret, confirm: async () => true }));
       const file = { display: 'secret.rbench', text, recorded: 'secret.rbench' };
       const resolved = session.resolve(file);
       everything.push(...resolved.diagnostics.map((diagnostic) => diagnostic.message));

@@ -121,8 +121,10 @@ describe('resolver: interpolation', () => {
 
   it('reads environment variables, with and without defaults', () => {
     const text = '### s\n@host = ${env:HOST:-localhost}\ntarget redis://{{host}}:${env:PORT}\nGET k';
-    assert.equal(clean(text, { env: { PORT: '7000' } }).scenarios[0].target.url, 'redis://localhost:7000');
-    assert.equal(clean(text, { env: { PORT: '7000', HOST: 'h' } }).scenarios[0].target.url, 'redis://h:7000');
+    // Allowed by the user: a file alone cannot put environment values into the target (the environment rule).
+    const allowEnv = ['PORT', 'HOST'];
+    assert.equal(clean(text, { env: { PORT: '7000' }, allowEnv }).scenarios[0].target.url, 'redis://localhost:7000');
+    assert.equal(clean(text, { env: { PORT: '7000', HOST: 'h' }, allowEnv }).scenarios[0].target.url, 'redis://h:7000');
     const unset = check(text);
     const diagnostic = only(unset, 'unset-env');
     assert.deepEqual(span(diagnostic), [2, 24, 35]);
@@ -357,10 +359,11 @@ describe('resolver: target and password', () => {
     assert.ok(codes(check('### s\ntarget ${env:U:-redis://:pw@h}\nGET k')).includes('literal-password'), 'an env default is in the file');
   });
 
-  it('accepts a password that comes from the environment', () => {
+  it('accepts a password that comes from the environment (the user allowing the variable into the target)', () => {
     const env = { REDIS_URL: 'redis://:s3cret@h:6379', PW: 's3cret' };
-    assert.equal(clean('### s\ntarget ${env:REDIS_URL}\nGET k', { env }).scenarios[0].target.url, 'redis://:s3cret@h:6379');
-    assert.equal(clean('### s\ntarget redis://:${env:PW}@h\nGET k', { env }).scenarios[0].target.url, 'redis://:s3cret@h');
+    const allowEnv = ['REDIS_URL', 'PW'];
+    assert.equal(clean('### s\ntarget ${env:REDIS_URL}\nGET k', { env, allowEnv }).scenarios[0].target.url, 'redis://:s3cret@h:6379');
+    assert.equal(clean('### s\ntarget redis://:${env:PW}@h\nGET k', { env, allowEnv }).scenarios[0].target.url, 'redis://:s3cret@h');
   });
 
   it('names both password forms for anything else', () => {

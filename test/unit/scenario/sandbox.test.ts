@@ -63,8 +63,10 @@ describe('environment values in commands', () => {
     only('### s\ncleanup ${env:AWS_ACCESS_KEY_ID}:*\nGET k', 'env-in-command', { env });
   });
 
-  it('lets it feed the target and numbers', () => {
-    const resolved = check('target ${env:REDIS_URL}\n### s\nclients ${env:N}\nGET k', { env });
+  it('refuses it in the target and numbers too unless the user allows it (the plan and the target name reach the run file)', () => {
+    const text = 'target ${env:REDIS_URL}\n### s\nclients ${env:N}\nGET k';
+    assert.deepEqual(errors(check(text, { env })).map((e) => e.code), ['env-in-setting', 'env-in-setting']);
+    const resolved = check(text, { env, allowEnv: ['REDIS_URL', 'N'] });
     assert.deepEqual(errors(resolved).map((e) => e.code), []);
     assert.equal(resolved.scenarios[0].points[0].phases[0].load.clients, 5);
   });

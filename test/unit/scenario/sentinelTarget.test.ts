@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { checkText } from '../../../src/scenario';
 
 function check(text: string, env: Record<string, string> = {}) {
-  const result = checkText(text, { env });
+  // The variables given are the user's to allow: a file alone cannot put them into the target.
+  const result = checkText(text, { env, allowEnv: Object.keys(env) });
   return { target: result.scenarios[0]?.target, errors: result.diagnostics.filter((d) => d.severity === 'error') };
 }
 
