@@ -11,7 +11,7 @@ import type { RunFile } from '../results/runFile';
 import { watchHostLag, type HostLag } from './hostLag';
 import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
-import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
+import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
 import { plainText } from './plainText';
 import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
@@ -237,6 +237,8 @@ export class RunService implements vscode.Disposable {
     const settings = readSettings(ref.uri);
     for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
+    const runs = runsFolderPlace(settings.runsFolder, settings.runsFolderScope, workspaceRoot(), baseDir);
+    if (runs.problem) this.output.appendLine(`! ${runs.problem}`);
     const ask = (message: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true }, ...buttons);
     return new RunSession(
       {
@@ -246,7 +248,8 @@ export class RunService implements vscode.Disposable {
         trusted: vscode.workspace.isTrusted,
         userTarget: settings.target ? { value: settings.target, override: false } : undefined,
         profiles: settings.profiles,
-        runsFolder: resolveRunsFolder(settings.runsFolder, workspaceRoot(), baseDir),
+        runsFolder: runs.folder,
+        runsFolderRoot: runs.root,
       },
       {
         confirm: remoteConfirmer(this.context.workspaceState, ask),

@@ -12,8 +12,10 @@ export interface EditorSettings {
   /** `rbench.target`: a profile name, `local`, or a URL. */
   target: string | undefined;
   codeLensEnabled: boolean;
-  /** `rbench.runsFolder` as written (resolve it with resolveRunsFolder). */
+  /** `rbench.runsFolder` as written (resolve it with runsFolderPlace). */
   runsFolder: string | undefined;
+  /** Where the effective `rbench.runsFolder` comes from: a workspace's settings may not send run files outside it. */
+  runsFolderScope: 'user' | 'workspace' | undefined;
   /** `rbench.allowEnvInCommands`: environment variables the user lets into commands (user settings only). */
   allowEnvInCommands: string[];
   /** `rbench.allowAdminCommands`: scenarios may send admin commands (user settings only). */
@@ -30,8 +32,16 @@ export function readSettings(scope?: vscode.Uri): EditorSettings {
     target: config.get<string>('target'),
     codeLensEnabled: config.get<boolean>('codeLens.enabled', true),
     runsFolder: config.get<string>('runsFolder'),
+    runsFolderScope: settingScope(config, 'runsFolder'),
     ...userOnlySettings(config),
   };
+}
+
+/** `workspace` when a workspace (or folder) setting gives the value, `user` when only the user's settings do. */
+function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'user' | 'workspace' | undefined {
+  const inspected = config.inspect<unknown>(name);
+  if (inspected?.workspaceFolderValue !== undefined || inspected?.workspaceValue !== undefined) return 'workspace';
+  return inspected?.globalValue !== undefined ? 'user' : undefined;
 }
 
 /**
