@@ -86,6 +86,7 @@ export function resolveInside(root: string, path: string): string {
 }
 
 function kindOf(stats: Stats): string {
+  if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'folder';
   if (stats.isFIFO()) return 'FIFO (named pipe)';
   if (stats.isCharacterDevice()) return 'character device';
@@ -161,6 +162,7 @@ function planReadSync(path: string, place: Place): ReadPlan {
   if (place.userNamed) {
     const absolute = resolve(path);
     try {
+      refuseSystemFile(path, absolute);
       const real = realpathSync(absolute);
       checkBeforeOpen(path, statSync(real), real);
       return { shown: path, open: real, flags: constants.O_RDONLY | NONBLOCK };
@@ -185,6 +187,7 @@ async function planRead(path: string, place: Place): Promise<ReadPlan> {
   if (place.userNamed) {
     const absolute = resolve(path);
     try {
+      refuseSystemFile(path, absolute);
       const real = await realpath(absolute);
       checkBeforeOpen(path, await stat(real), real);
       return { shown: path, open: real, flags: constants.O_RDONLY | NONBLOCK };
@@ -217,7 +220,7 @@ function outsideThroughLink(path: string, root: string): FileGateError {
  * Collects at most `maxBytes`: the buffer starts at the size the file claims and grows (files under
  * /proc claim 0 bytes); one byte past the cap refuses the file.
  */
-class CappedReader {
+export class CappedReader {
   buffer: Buffer;
   length = 0;
 
