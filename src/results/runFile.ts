@@ -2,7 +2,7 @@
 // Documented in docs/run-file.md. Written atomically; never holds a password.
 import { mkdirSync, statSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describeSystemError, FileGateError, readBoundedText, writeFileSafely, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
@@ -191,13 +191,16 @@ export interface RunFileFolder {
  * file gate. Returns the path written; throws FileGateError.
  */
 export function writeRunFile(folder: string, run: RunFile, where: RunFileFolder = {}): string {
+  // Shown as given (relative to the working folder); written by its absolute path.
   const path = join(folder, runFileName(run));
   if (where.root === undefined) {
     // The user's own folder (--out, a user setting): created as named, the file kept directly inside it.
     mkdirUserFolder(folder);
-    return writeFileSafely(path, runFileText(run), { root: folder });
+    writeFileSafely(resolve(path), runFileText(run), { root: resolve(folder) });
+  } else {
+    writeFileSafely(resolve(path), runFileText(run), { root: where.root });
   }
-  return writeFileSafely(path, runFileText(run), { root: where.root });
+  return path;
 }
 
 /** A run file at a path the user named (`rbench merge --out FILE.json`). */
