@@ -124,12 +124,14 @@ function tooLarge(path: string, maxBytes: number): FileGateError {
   return new FileGateError(`${path}: larger than ${megabytes(maxBytes)} — not read; name a smaller file`, path, 'too-large');
 }
 
+/** The system folder `path` (absolute) lies in (`/dev`, `/proc`, `/sys`), if any. */
+function systemFolderOf(path: string): string | undefined {
+  return SYSTEM_FOLDERS.find((folder) => path === folder || path.startsWith(folder + '/'));
+}
+
 function refuseSystemFile(shown: string, real: string): void {
-  for (const folder of SYSTEM_FOLDERS) {
-    if (real === folder || real.startsWith(folder + '/')) {
-      throw new FileGateError(`${shown}: a system file under ${folder} — not read; name a regular file`, shown, 'system-file');
-    }
-  }
+  const folder = systemFolderOf(real);
+  if (folder) throw new FileGateError(`${shown}: a system file under ${folder} — not read; name a regular file`, shown, 'system-file');
 }
 
 export interface ReadOptions {
@@ -383,22 +385,22 @@ function lstatOrUndefined(path: string, shown: string): Stats | undefined {
 function writeUserNamed(path: string, data: Uint8Array): void {
   const absolute = resolve(path);
   const own = lstatOrUndefined(absolute, path);
-  let real = absolute;
+  let stats = own;
   if (own?.isSymbolicLink()) {
     try {
-      real = realpathSync(absolute);
+      // The kernel follows the link (also /dev/stdout's /proc/self/fd/1, which realpath cannot name).
+      stats = statSync(absolute);
     } catch (error) {
       // A link to nothing: writing would create a file wherever it points.
       throw new FileGateError(`${path}: a symbolic link to a missing file (${describeSystemError(error)}) — name the file itself`, path, 'link');
     }
   }
-  const stats = own?.isSymbolicLink() ? statSync(real) : own;
   if (stats?.isDirectory()) throw new FileGateError(`${path}: a folder — name a file inside it`, path, 'not-regular');
-  if (stats && !stats.isFile()) {
-    // /dev/stdout, a FIFO, a terminal: written as they are, never replaced by a file.
+  // A device, a FIFO, or /dev/stdout leading to the very file the shell sends output to: appended to, never replaced.
+  if (stats !== undefined && (!stats.isFile() || systemFolderOf(absolute) !== undefined)) {
     let fd: number | undefined;
     try {
-      fd = openSync(real, constants.O_WRONLY);
+      fd = openSync(absolute, constants.O_WRONLY | constants.O_APPEND);
       writeAll(fd, data);
     } catch (error) {
       throw systemError(path, error, 'write it');
@@ -407,14 +409,16 @@ function writeUserNamed(path: string, data: Uint8Array): void {
     }
     return;
   }
-  let folder: string;
+  let real: string;
   try {
+    // A regular file through a link: the file it points to is replaced, the link kept.
+    real = own?.isSymbolicLink() ? realpathSync(absolute) : absolute;
     mkdirSync(dirname(real), { recursive: true });
-    folder = realpathSync(dirname(real));
+    real = join(realpathSync(dirname(real)), basename(real));
   } catch (error) {
     throw systemError(dirname(path) || '.', error, 'create the folder');
   }
-  replaceAtomically(folder, basename(real), data, path);
+  replaceAtomically(dirname(real), basename(real), data, path);
 }
 
 /**

@@ -2,6 +2,7 @@
 // baselines.json entries naming devices and files outside, TLS files that are devices. `rbench` (dist/cli.js)
 // must write nothing outside the workspace, read nothing it was not allowed to, and never hang.
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,11 +113,19 @@ describe('rbench and the file gate (a cloned repository with links and devices)'
     }
   });
 
-  it('--json and --csv to a device are written in place; a folder is refused', async () => {
+  // A FIFO stands for a device: a broken gate running as root would rename a file over a real one.
+  it('--json to a FIFO is written in place (never replaced by a file); a folder is refused', async () => {
     scratch.write('bench.rbench', SCENARIO);
-    const result = await runCli(['run', 'bench.rbench', '--json', '/dev/null', '--csv', '/dev/null'], { cwd: scratch.dir });
+    const fifo = join(scratch.dir, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let read = '';
+    reader.stdout.on('data', (chunk) => (read += chunk));
+    const result = await runCli(['run', 'bench.rbench', '--json', fifo], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(lstatSync('/dev/null').isCharacterDevice(), true);
+    assert.equal(lstatSync(fifo).isFIFO(), true);
+    assert.match(read, /^\[\n \{\n {2}"version": 1/);
+    reader.kill();
     const folder = await runCli(['run', 'bench.rbench', '--json', outside], { cwd: scratch.dir });
     assert.equal(folder.code, SAVE_ERROR);
     assert.match(folder.stderr, /a folder — name a file inside it/);

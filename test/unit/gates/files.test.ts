@@ -269,9 +269,8 @@ describe('file gate: writing', function () {
     assert.throws(() => writeFileSafely(join(dir, 'blocker', 'x.json'), 'x', { userNamed: true }), refused('io', /cannot create the folder \(a file stands where|ENOTDIR|EEXIST/));
   });
 
-  it('a non-regular file the user named is written in place, never replaced: /dev/null, a FIFO with a reader', async () => {
-    writeFileSafely('/dev/null', 'x', { userNamed: true });
-    assert.equal(lstatSync('/dev/null').isCharacterDevice(), true);
+  // Never a real device here: a broken gate (or a mutant) running as root would rename a file over it.
+  it('a non-regular file the user named is written in place, never replaced: a FIFO with a reader, through a link too', async () => {
     const fifo = join(dir, 'fifo');
     mkfifo(fifo);
     const { spawn } = await import('node:child_process');
@@ -284,6 +283,16 @@ describe('file gate: writing', function () {
     assert.equal(read, 'through the pipe');
     assert.equal(lstatSync(fifo).isFIFO(), true, 'still a FIFO');
     assert.deepEqual(readdirSync(dir), ['fifo']);
+    symlinkSync(fifo, join(dir, 'link'));
+    const second = spawn('cat', [fifo]);
+    let more = '';
+    second.stdout.on('data', (chunk) => (more += chunk));
+    const secondClosed = new Promise((done) => second.on('close', done));
+    writeFileSafely(join(dir, 'link'), 'via the link', { userNamed: true });
+    await secondClosed;
+    assert.equal(more, 'via the link');
+    assert.equal(lstatSync(join(dir, 'link')).isSymbolicLink(), true);
+    assert.equal(lstatSync(fifo).isFIFO(), true);
   });
 });
 
