@@ -341,7 +341,10 @@ describe('file gate: generated variants', function () {
           let path = join(root, file);
           if (kind === 'regular') writeFileSync(path, 'ok');
           else if (kind === 'link') symlinkSync(join(outside, file), path);
-          else if (kind === 'folder-link') (symlinkSync(outside, join(root, 'sub')), (path = join(root, 'sub', file)));
+          else if (kind === 'folder-link') {
+            symlinkSync(outside, join(root, 'sub'));
+            path = join(root, 'sub', file);
+          }
           else if (kind === 'fifo') mkfifo(path);
           else if (kind === 'folder') mkdirSync(path);
           else if (kind === 'escape') path = join(root, '..', outside.split('/').pop()!, file);
