@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   CappedReader,
@@ -164,6 +165,23 @@ describe('file gate: reading', function () {
     // A link that stays inside the root leads nowhere new: read.
     assert.equal(readBoundedText('inner-link/f', root), 'ok');
     assert.equal(await readBoundedTextAsync('inner-link/f', root), 'ok');
+  });
+
+  it('a file standing where a folder should be, and a socket, are refused with their cause', async () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    assert.throws(() => readBoundedFile('file/x', { root: dir, maxBytes: 10 }), refused('io', /file\/x: cannot read it \(a file stands where a folder is needed \(ENOTDIR\)\)$/));
+    assert.throws(() => readBoundedFile(join(dir, 'file', 'x'), { userNamed: true, maxBytes: 10 }), (error: unknown) => error instanceof FileGateError && error.code === 'ENOTDIR');
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(dir, 'sock'), done));
+    try {
+      assert.throws(() => readBoundedFile('sock', { root: dir, maxBytes: 10 }), refused('not-regular', /sock: not a regular file \(it is a socket\)/));
+      assert.throws(() => readBoundedFile(join(dir, 'sock'), { userNamed: true, maxBytes: 10 }), refused('not-regular', /it is a socket/));
+      assert.throws(() => writeFileSafely('sock', 'x', { root: dir }), refused('not-regular', /it is a socket/));
+      assert.throws(() => writeFileSafely(join(dir, 'sock'), 'x', { userNamed: true }), refused('io', /sock: cannot write it \(nothing is reading it \(ENXIO\)\)$/));
+      assert.equal(lstatSync(join(dir, 'sock')).isSocket(), true, 'never replaced');
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('CappedReader grows past a claimed size of 0 (files under /proc) and refuses one byte past the cap', () => {
