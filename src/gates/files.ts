@@ -363,7 +363,11 @@ function replaceAtomically(folder: string, name: string, data: Uint8Array, shown
     renameSync(temp, join(folder, name));
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
-    rmSync(temp, { force: true });
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Never created (a name the system refuses): nothing to remove.
+    }
     throw systemError(shown, error, 'write it');
   }
 }

@@ -260,6 +260,15 @@ describe('file gate: writing', function () {
     assert.throws(() => writeFileSafely('x.json', 'x', { root: join(dir, 'missing-root') }), (error: unknown) => error instanceof FileGateError && error.code === 'ENOENT');
   });
 
+  it('a failed write leaves neither a temp file nor a changed target (the temp name is too long here)', () => {
+    const name = 'n'.repeat(240); // fine as a name; the temp file's longer name is refused by the system
+    writeFileSync(join(dir, name), 'old');
+    assert.throws(() => writeFileSafely(name, 'new', { root: dir }), refused('io', /: cannot write it \(.*ENAMETOOLONG/));
+    assert.throws(() => writeFileSafely(join(dir, name), 'new', { userNamed: true }), refused('io', /ENAMETOOLONG/));
+    assert.deepEqual(readdirSync(dir), [name]);
+    assert.equal(readFileSync(join(dir, name), 'utf8'), 'old');
+  });
+
   it('ensureFolderInside returns the real folder, creating each level', () => {
     assert.equal(ensureFolderInside(dir, join(dir, 'p', 'q')), join(dir, 'p', 'q'));
     assert.equal(lstatSync(join(dir, 'p', 'q')).isDirectory(), true);

@@ -1,7 +1,7 @@
 // The one run-file writer: every path that writes a run file (a run through RunSession's saveRun, a merge,
 // `--json`) bounds what a long run or a hostile server puts in it (issue 18, seen 9; issue 19).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TimelineSecond } from '../../../src/engine/types';
@@ -80,6 +80,19 @@ describe('the one run-file writer', function () {
     const list = writeRunListAt(join(dir, 'runs.json'), [run]);
     assert.ok(statSync(list).size < 4 * MB, `${statSync(list).size} bytes`);
     assert.equal((readRunFileJson(list) as RunFile[]).length, 1);
+  });
+
+  it('saveRun names the cause and the fix: a folder outside its root, a link, a system error', () => {
+    const outside = saveRun(join(tmpdir(), 'elsewhere'), fixture(), { root: dir });
+    assert.ok('saveError' in outside);
+    assert.match(outside.saveError, /^the run file could not be saved in .*elsewhere: .*elsewhere\/.*: outside .* — replace the link with a real folder, or choose a runs folder yourself \(--out, or rbench\.runsFolder in your user settings\)$/);
+    writeFileSync(join(dir, 'blocker'), '');
+    const blocked = saveRun(join(dir, 'blocker', 'runs'), fixture(), { root: dir });
+    assert.ok('saveError' in blocked);
+    assert.match(blocked.saveError, /blocker: not a folder \(it is a file\) — move it away or choose another folder — pick a writable runs folder \(--out, or the setting rbench\.runsFolder\)$/);
+    const system = saveRun(join(dir, 'blocker', 'runs'), fixture());
+    assert.ok('saveError' in system);
+    assert.match(system.saveError, /blocker\/runs: a file stands where a folder is needed \(ENOTDIR\) — pick a writable runs folder/);
   });
 
   it('a short, ordinary run is written unchanged', () => {
