@@ -2,7 +2,7 @@
 // changes, when a run finishes and when run files appear in the runs folder.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { baselineKey, baselinesInside, BASELINES_FILE, readBaselinesAsync, type Baselines } from '../results/baselines';
+import { baselineKey, readableBaselines, BASELINES_FILE, readBaselinesAsync, type Baselines } from '../results/baselines';
 import { resolve } from 'node:path';
 import { codeLensesFor, type LensSpec } from './codeLenses';
 import { documentChecks } from './documentChecks';
@@ -96,7 +96,7 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
 async function pinnedBaselines(root: string): Promise<Baselines> {
   if (!vscode.workspace.isTrusted) return {};
   try {
-    return baselinesInside(root, await readBaselinesAsync(root));
+    return await readableBaselines(root, await readBaselinesAsync(root));
   } catch {
     return {}; // A broken or refused baselines.json: the Benchmark Runs view says so.
   }

@@ -4,7 +4,7 @@
 // baseline (.rbench/baselines.json), reveal in the explorer, delete. Also the `rbench.compareRuns` command.
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { BASELINES_FILE, BaselinesError, baselinesInside, pinBaseline, readBaselinesAsync, type Baselines } from '../results/baselines';
+import { BASELINES_FILE, BaselinesError, pinBaseline, readableBaselines, readBaselinesAsync, type Baselines } from '../results/baselines';
 import { RUN_FILE_SUFFIX } from '../results/runFile';
 import { groupRuns, oldestFirst, type HistoryFile, type HistoryRun, type HistoryScenario, type RunIcon } from './historyModel';
 import { formatAge } from './runSummary';
@@ -107,7 +107,7 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     // A restricted workspace's baselines.json is not read at all; a trusted one's without blocking, through the file gate.
     if (root && vscode.workspace.isTrusted) {
       try {
-        baselines = baselinesInside(root, await readBaselinesAsync(root));
+        baselines = await readableBaselines(root, await readBaselinesAsync(root));
       } catch (error) {
         if (!(error instanceof BaselinesError)) throw error;
         this.problem = error.message;

@@ -300,6 +300,17 @@ export async function readBoundedFileAsync(path: string, options: ReadOptions & 
   }
 }
 
+/** Whether `path` passes the read rules of `place` (inside, no link, a regular file), without reading it. */
+export async function isReadable(path: string, place: Place): Promise<boolean> {
+  try {
+    await planRead(path, place);
+    return true;
+  } catch (error) {
+    if (error instanceof FileGateError) return false;
+    throw error;
+  }
+}
+
 /** readBoundedFile as UTF-8 text. */
 export function readBoundedText(path: string, options: ReadOptions & Place): string {
   return readBoundedFile(path, options).toString('utf8');

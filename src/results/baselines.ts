@@ -3,7 +3,7 @@
 // the run file it is compared against. Meant to be committed: keys are sorted and the file is written
 // atomically, so diffs stay clean. Shared by the CLI (`--pin`, `--baseline pinned`) and the editor.
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { FileGateError, isInside, readBoundedText, readBoundedTextAsync, writeFileSafely, type Place } from '../gates/files';
+import { FileGateError, isInside, isReadable, readBoundedText, readBoundedTextAsync, writeFileSafely, type Place } from '../gates/files';
 import { parseRunFile, readRunFileJson, RunFileError, type RunFile } from './runFile';
 
 export const BASELINES_FILE = '.rbench/baselines.json';
@@ -63,6 +63,16 @@ export async function readBaselinesAsync(root: string): Promise<Baselines> {
 export function baselinesInside(root: string, baselines: Baselines): Baselines {
   const kept: Baselines = {};
   for (const [key, path] of Object.entries(baselines)) if (isInside(resolve(root), resolve(root, path))) kept[key] = path;
+  return kept;
+}
+
+/**
+ * baselinesInside, and also dropping entries that reach outside `root` through a link, or are not regular
+ * files: the editor opens the rest as user-chosen files (the comparison panel).
+ */
+export async function readableBaselines(root: string, baselines: Baselines): Promise<Baselines> {
+  const kept: Baselines = {};
+  for (const [key, path] of Object.entries(baselinesInside(root, baselines))) if (await isReadable(path, { root })) kept[key] = path;
   return kept;
 }
 

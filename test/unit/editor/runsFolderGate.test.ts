@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunsIndex, runsFolderPlace } from '../../../src/editor/runsIndex';
-import { baselinesInside, BaselinesError, pinBaseline, readBaselines, readBaselinesAsync } from '../../../src/results/baselines';
+import { baselinesInside, BaselinesError, pinBaseline, readableBaselines, readBaselines, readBaselinesAsync } from '../../../src/results/baselines';
+import { isReadable } from '../../../src/gates/files';
 import { RunSession, type SessionPorts } from '../../../src/runner/session';
 import { useRedisServer } from '../../helpers/redis';
 import { repoRoot } from '../scenario/helpers';
@@ -117,5 +118,19 @@ describe('editor: the runs folder and the file gate', function () {
       baselinesInside(ws, { in: 'runs/x.json', abs: join(ws, 'y.json'), dev: '/dev/zero', up: '../../x', proc: '/proc/self/environ', passwd: '/etc/passwd' }),
       { in: 'runs/x.json', abs: join(ws, 'y.json') },
     );
+  });
+
+  it('readableBaselines keeps only regular files really inside the workspace (no link out, no FIFO, no missing file)', async () => {
+    mkdirSync(join(ws, 'runs'));
+    writeFileSync(join(ws, 'runs', 'good.json'), '{}');
+    writeFileSync(join(outside, 'secret'), 'SECRET');
+    symlinkSync(join(outside, 'secret'), join(ws, 'runs', 'link.json'));
+    symlinkSync(outside, join(ws, 'out'));
+    execFileSync('mkfifo', [join(ws, 'runs', 'fifo.json')]);
+    const kept = await readableBaselines(ws, { good: 'runs/good.json', link: 'runs/link.json', through: 'out/secret', fifo: 'runs/fifo.json', gone: 'runs/gone.json', dev: '/dev/zero' });
+    assert.deepEqual(kept, { good: 'runs/good.json' });
+    assert.equal(await isReadable('runs/good.json', { root: ws }), true);
+    assert.equal(await isReadable(join(outside, 'secret'), { userNamed: true }), true);
+    assert.equal(await isReadable('/dev/zero', { userNamed: true }), false);
   });
 });

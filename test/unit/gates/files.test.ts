@@ -11,6 +11,7 @@ import {
   ensureFolderInside,
   FileGateError,
   isInside,
+  isReadable,
   readBoundedFile,
   readBoundedFileAsync,
   readBoundedText,
@@ -182,6 +183,17 @@ describe('file gate: reading', function () {
     } finally {
       await new Promise((done) => server.close(done));
     }
+  });
+
+  it('isReadable answers the read rules without reading', async () => {
+    writeFileSync(join(dir, 'f'), 'x');
+    symlinkSync(join(outside, 'secret'), join(dir, 'link'));
+    assert.equal(await isReadable('f', { root: dir }), true);
+    assert.equal(await isReadable('link', { root: dir }), false);
+    assert.equal(await isReadable(join(dir, 'link'), { userNamed: true }), true);
+    assert.equal(await isReadable('../x', { root: dir }), false);
+    assert.equal(await isReadable('missing', { root: dir }), false);
+    assert.equal(await isReadable('/dev/zero', { userNamed: true }), false);
   });
 
   it('CappedReader grows past a claimed size of 0 (files under /proc) and refuses one byte past the cap', () => {
