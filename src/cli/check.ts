@@ -1,8 +1,9 @@
 // `rbench check`: validates scenario files and prints `file:line:col: severity: message` lines.
-import { readFileSync } from 'node:fs';
+import { FileGateError, readBoundedText } from '../gates/files';
 import { dirname, resolve } from 'node:path';
 import { checkText, formatDiagnostic } from '../scenario';
 import { ExitCode, type Output } from './output';
+import { MAX_SCENARIO_FILE_BYTES } from './run';
 
 export interface CheckOptions {
   files: string[];
@@ -18,9 +19,10 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
   for (const file of options.files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readBoundedText(file, { userNamed: true, maxBytes: MAX_SCENARIO_FILE_BYTES });
     } catch (error) {
-      output.error(`${file}:1:1: error: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      if (!(error instanceof FileGateError)) throw error;
+      output.error(`${file}:1:1: error: cannot read the file: ${error.message}`);
       errors++;
       continue;
     }

@@ -1,6 +1,6 @@
 // `rbench compare`: prints what differs between runs, then their numbers side by side (text, Markdown,
 // JSON or CSV). Also where `rbench run --baseline` finds each scenario's baseline.
-import { writeFileSync } from 'node:fs';
+import { writeFileSafely } from '../gates/files';
 import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
 import { compareRuns, comparisonToCsv, comparisonToMarkdown, comparisonToText, type Comparison } from '../results/compare';
 import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
@@ -36,7 +36,13 @@ export function findBaseline(source: BaselineSource, run: RunFile, scenariosRun:
   }
   const path = run.scenario.file ? baselineFor(source.root, run.scenario.file, run.scenario.name) : undefined;
   if (!path) return { warning: `no pinned baseline for "${run.scenario.file ?? '?'}#${run.scenario.name}" in .rbench/baselines.json; not compared (pin one with rbench run --pin)` };
-  return { baseline: readRunFile(path), path };
+  // baselines.json is shared: its entries are read inside the root only, no link followed, regular files only.
+  try {
+    return { baseline: readRunFile(path, { root: source.root }), path };
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    throw new RunFileError(`the baseline pinned in .rbench/baselines.json: ${error.message}`);
+  }
 }
 
 export interface CompareCommandOptions {
@@ -88,7 +94,7 @@ export function compareCommand(options: CompareCommandOptions, output: Output): 
   if (options.csv) {
     const csv = comparisons.map((c, i) => (i === 0 ? comparisonToCsv(c) : comparisonToCsv(c).replace(/^.*\n/, ''))).join('');
     if (options.csv === '-') output.result(csv);
-    else writeFileSync(options.csv, csv);
+    else writeFileSafely(options.csv, csv, { userNamed: true });
   }
   if (options.json) output.result(JSON.stringify(source ? comparisons : comparisons[0], null, 2));
   else if (options.markdown) output.result(comparisons.map(comparisonToMarkdown).join('\n'));

@@ -151,7 +151,7 @@ async function mergeMain(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(parsed.values.quiet), stdoutReserved: false });
   // Loaded here: merging decodes histograms with hdr-histogram-js, which no other command needs at start-up.
   const { mergeCommand } = await import('./merge');
-  return mergeCommand({ files: parsed.positionals, out: parsed.values.out ?? '.rbench/runs' }, output);
+  return mergeCommand({ files: parsed.positionals, out: parsed.values.out ?? '.rbench/runs', outNamed: parsed.values.out !== undefined }, output);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -248,6 +248,7 @@ export async function main(argv: string[]): Promise<number> {
             scenarios: values.scenario ?? [],
             url: values.url,
             out: values.out ?? '.rbench/runs',
+            outNamed: values.out !== undefined,
             json: values.json,
             csv: values.csv,
             quiet: Boolean(values.quiet),

@@ -7,7 +7,9 @@ import { MergeError, mergeRuns } from '../results/merge';
 import { rowsWithParts } from '../results/partRows';
 import { clusterLine } from '../results/clusterSummary';
 import { readRunFiles } from '../results/baselines';
-import { RunFileError, writeJsonAtomically, writeRunFile, type RunFile } from '../results/runFile';
+import { RunFileError, writeRunFileAt, type RunFile } from '../results/runFile';
+import { FileGateError } from '../gates/files';
+import { saveRun } from '../runner/save';
 import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
 import { ExitCode, type Output } from './output';
@@ -16,6 +18,8 @@ export interface MergeOptions {
   files: string[];
   /** A folder for the merged run files (default .rbench/runs), or a file path ending in .json (one scenario). */
   out: string;
+  /** True when the user named `out` (--out): it may be anywhere; the default .rbench/runs stays inside the working folder. */
+  outNamed?: boolean;
 }
 
 export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
@@ -56,19 +60,27 @@ export function mergeCommand(options: MergeOptions, output: Output): ExitCode {
       output.error(`rbench merge: ${groups.size > 1 ? `scenario "${group.runs[0].scenario.name}": ` : ''}${error.message}`);
       return ExitCode.ScenarioError;
     }
-    exitCode = Math.max(exitCode, report(merged.run, merged.warnings, options.out, groups.size > 1, output));
+    exitCode = Math.max(exitCode, report(merged.run, merged.warnings, options, groups.size > 1, output));
   }
   return exitCode;
 }
 
-function report(run: RunFile, warnings: string[], out: string, several: boolean, output: Output): ExitCode {
-  let path: string;
+/** Writes the merged run with the one run-file writer (bounded, atomic, through the file gate): its path, or why not. */
+function saveMerged(run: RunFile, options: MergeOptions, several: boolean): { path: string } | { saveError: string } {
+  const { out } = options;
   if (out.endsWith('.json') && !several) {
-    writeJsonAtomically(out, run);
-    path = out;
-  } else {
-    path = writeRunFile(out.endsWith('.json') ? dirname(out) : out, run);
+    try {
+      return { path: writeRunFileAt(out, run) };
+    } catch (error) {
+      if (!(error instanceof FileGateError)) throw error;
+      return { saveError: `the merged run file could not be saved: ${error.message}` };
+    }
   }
+  return saveRun(out.endsWith('.json') ? dirname(out) : out, run, { root: options.outNamed ? undefined : process.cwd() });
+}
+
+function report(run: RunFile, warnings: string[], options: MergeOptions, several: boolean, output: Output): ExitCode {
+  const saved = saveMerged(run, options, several);
   output.info(`\n${run.scenario.name}: ${run.merged!.parts.length} parts merged`);
   output.result(toTextTable(rowsWithParts(run)));
   const cluster = clusterLine(run);
@@ -78,7 +90,11 @@ function report(run: RunFile, warnings: string[], out: string, several: boolean,
     if (outcome.passed) output.info(thresholdLine(outcome));
     else output.error(thresholdLine(outcome));
   }
-  output.info(`Merged run saved: ${path}  (${formatDuration(run.durationMs)} from the first start to the last end)`);
+  if ('saveError' in saved) {
+    output.error(`error: ${saved.saveError}`);
+    return ExitCode.SaveError;
+  }
+  output.info(`Merged run saved: ${saved.path}  (${formatDuration(run.durationMs)} from the first start to the last end)`);
   if (run.status === 'failed') return ExitCode.ConnectionError;
   if (run.status === 'cancelled') return ExitCode.Cancelled;
   return run.thresholds.some((outcome) => !outcome.passed) ? ExitCode.ThresholdFailed : ExitCode.Ok;

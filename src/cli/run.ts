@@ -1,19 +1,19 @@
 // `rbench run`: resolves scenario files, runs the chosen scenarios against a target (or a throwaway local
 // redis-server), prints the table, writes run files and exits with a code CI can gate on.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
 import { formatDiagnostic } from '../scenario';
-import { pinBaseline } from '../results/baselines';
+import { BaselinesError, pinBaseline } from '../results/baselines';
+import { FileGateError, readBoundedText, writeFileSafely } from '../gates/files';
 import { rateCurve, rateCurveText } from '../results/rateCurve';
 import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
-import { RunFileError, writeJsonAtomically, type RunFile } from '../results/runFile';
+import { RunFileError, writeRunListAt, type RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
 import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
@@ -22,11 +22,16 @@ import { findBaseline, openBaselineSource, type BaselineSource } from './compare
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
 
+/** Scenario files are text written by people: far below this. */
+export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
+
 export interface RunOptions {
   files: string[];
   scenarios: string[];
   url?: string;
   out: string;
+  /** True when the user named `out` (--out): it may be anywhere. The default .rbench/runs stays inside the working folder, no link followed. */
+  outNamed?: boolean;
   json?: string;
   csv?: string;
   quiet: boolean;
@@ -102,9 +107,10 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
     let text: string;
     const display = path;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readBoundedText(path, { userNamed: true, maxBytes: MAX_SCENARIO_FILE_BYTES });
     } catch (error) {
-      output.error(`${path}: cannot read the scenario file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      if (!(error instanceof FileGateError)) throw error;
+      output.error(`cannot read the scenario file: ${error.message}`);
       blocked.push({ kind: 'not-run', reason: 'error', message: '', file: { display, text: '' } });
       continue;
     }
@@ -154,6 +160,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       userTarget: options.url ? { value: options.url, override: true, supplier: 'user' } : undefined,
       secretEnv: 'RBENCH_PASSWORD',
       runsFolder: options.out,
+      runsFolderRoot: options.outNamed ? undefined : process.cwd(),
       shard: options.shard,
     },
     cliPorts(options, output),
@@ -189,11 +196,11 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
 /** `--json` and `--csv`: a failure to write them is reported like a failed run-file save. */
 function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output): ExitCode {
   try {
-    if (options.json) writeJsonAtomically(options.json, runs);
+    if (options.json) writeRunListAt(options.json, runs);
     if (options.csv) {
       const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode })));
       if (options.csv === '-') output.result(csv);
-      else writeFileSync(options.csv, csv);
+      else writeFileSafely(options.csv, csv, { userNamed: true });
     }
     return ExitCode.Ok;
   } catch (error) {
@@ -275,7 +282,14 @@ function pinRun(run: RunFile, path: string, gate: ExitCode, output: Output): voi
     output.error('not pinned: the run regressed against its baseline');
     return;
   }
-  const pinned = pinBaseline(process.cwd(), { scenarioFile: run.scenario.file, scenarioName: run.scenario.name, runFile: path });
+  let pinned;
+  try {
+    pinned = pinBaseline(process.cwd(), { scenarioFile: run.scenario.file, scenarioName: run.scenario.name, runFile: path });
+  } catch (error) {
+    if (!(error instanceof BaselinesError)) throw error;
+    output.error(`not pinned: ${error.message}`);
+    return;
+  }
   output.info(`Pinned as the baseline of ${pinned.key} in .rbench/baselines.json`);
 }
 

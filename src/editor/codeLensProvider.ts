@@ -2,12 +2,13 @@
 // changes, when a run finishes and when run files appear in the runs folder.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { baselineFor, BASELINES_FILE } from '../results/baselines';
+import { baselineKey, readableBaselines, BASELINES_FILE, readBaselinesAsync, type Baselines } from '../results/baselines';
+import { resolve } from 'node:path';
 import { codeLensesFor, type LensSpec } from './codeLenses';
 import { documentChecks } from './documentChecks';
 import { scenarioRuns } from './historyModel';
 import type { RunService } from './runService';
-import { newestRun, recordedScenarioFile, resolveRunsFolder } from './runsIndex';
+import { newestRun, recordedScenarioFile, runsFolderPlace } from './runsIndex';
 import { readSettings, SECTION, workspaceRoot } from './settings';
 
 export const COMMANDS = {
@@ -59,18 +60,16 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
     let baselineOf: (scenario: string) => string | undefined = () => undefined;
     if (document.uri.scheme === 'file') {
       const root = workspaceRoot();
-      const folder = resolveRunsFolder(settings.runsFolder, root, dirname(document.uri.fsPath));
-      this.watchRunsFolder(folder);
-      const entries = await this.runs.runsIndex.entries(folder);
+      const place = runsFolderPlace(settings.runsFolder, settings.runsFolderScope, root, dirname(document.uri.fsPath));
+      this.watchRunsFolder(place.folder);
+      const entries = await this.runs.runsIndex.entries(place.folder, place.root);
       const file = recordedScenarioFile(document.uri.fsPath, root);
       newestRunOf = (scenario) => newestRun(entries, file, scenario);
       previousRunOf = (scenario) => scenarioRuns(entries, file, scenario)[1];
+      const baselines = root ? await pinnedBaselines(root) : {};
       baselineOf = (scenario) => {
-        try {
-          return root ? baselineFor(root, document.uri.fsPath, scenario) : undefined;
-        } catch {
-          return undefined; // A broken baselines.json: the Benchmark Runs view says so.
-        }
+        const pinned = root ? baselines[baselineKey(root, document.uri.fsPath, scenario)] : undefined;
+        return pinned === undefined || !root ? undefined : resolve(root, pinned);
       };
     }
     return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now(), previousRunOf, baselineOf }).map((spec) => toCodeLens(spec, document.uri));
@@ -87,6 +86,19 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
       this.runs.runsIndex.forget(uri.fsPath);
       this.changed.fire();
     });
+  }
+}
+
+/**
+ * The baselines for "Compare with baseline": none in a restricted workspace (its files are not read), else
+ * read once per refresh without blocking, entries outside the workspace dropped.
+ */
+async function pinnedBaselines(root: string): Promise<Baselines> {
+  if (!vscode.workspace.isTrusted) return {};
+  try {
+    return await readableBaselines(root, await readBaselinesAsync(root));
+  } catch {
+    return {}; // A broken or refused baselines.json: the Benchmark Runs view says so.
   }
 }
 

@@ -6,12 +6,12 @@ import * as vscode from 'vscode';
 import { plainText } from './plainText';
 import { escapeControl } from '../gates/output';
 import { basename } from 'node:path';
-import { BASELINES_FILE, BaselinesError, pinBaseline, readBaselines, type Baselines } from '../results/baselines';
+import { BASELINES_FILE, BaselinesError, pinBaseline, readableBaselines, readBaselinesAsync, type Baselines } from '../results/baselines';
 import { RUN_FILE_SUFFIX } from '../results/runFile';
 import { groupRuns, oldestFirst, type HistoryFile, type HistoryRun, type HistoryScenario, type RunIcon } from './historyModel';
 import { formatAge } from './runSummary';
 import type { RunService } from './runService';
-import { resolveRunsFolder, type RunEntry } from './runsIndex';
+import { runsFolderPlace, type RunEntry, type RunsFolderPlace } from './runsIndex';
 import { readSettings, SECTION, workspaceRoot } from './settings';
 
 export const HISTORY_VIEW_ID = 'rbench.history';
@@ -82,17 +82,23 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
 
   /** The runs folder the view follows: `rbench.runsFolder`, relative to the first workspace folder. */
   folder(): string | undefined {
+    return this.place()?.folder;
+  }
+
+  /** The runs folder and the folder its files must be read inside (runsIndex.ts: runsFolderPlace). */
+  place(): RunsFolderPlace | undefined {
     const root = workspaceRoot();
     if (!root && !readSettings().runsFolder) return undefined;
-    return resolveRunsFolder(readSettings(root ? vscode.Uri.file(root) : undefined).runsFolder, root, root ?? '.');
+    const settings = readSettings(root ? vscode.Uri.file(root) : undefined);
+    return runsFolderPlace(settings.runsFolder, settings.runsFolderScope, root, root ?? '.');
   }
 
   /** Every run file in the runs folder. */
   async entries(): Promise<RunEntry[]> {
-    const folder = this.folder();
-    if (!folder) return [];
-    this.watch(folder);
-    return this.runs.runsIndex.entries(folder);
+    const place = this.place();
+    if (!place) return [];
+    this.watch(place.folder);
+    return this.runs.runsIndex.entries(place.folder, place.root);
   }
 
   /** The runs grouped as the view shows them. */
@@ -100,14 +106,17 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     const root = workspaceRoot();
     let baselines: Baselines = {};
     this.problem = undefined;
-    if (root) {
+    // A restricted workspace's baselines.json is not read at all; a trusted one's without blocking, through the file gate.
+    if (root && vscode.workspace.isTrusted) {
       try {
-        baselines = readBaselines(root);
+        baselines = await readableBaselines(root, await readBaselinesAsync(root));
       } catch (error) {
         if (!(error instanceof BaselinesError)) throw error;
         this.problem = error.message;
       }
     }
+    const runsProblem = this.place()?.problem;
+    if (runsProblem) this.problem = this.problem ? `${this.problem}\n${runsProblem}` : runsProblem;
     const groups = groupRuns(await this.entries(), { now: Date.now(), root, baselines });
     const unreadable = this.runs.runsIndex.unreadable;
     if (unreadable.length > 0) {
@@ -288,7 +297,14 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
         void vscode.window.showWarningMessage('A baseline is pinned per scenario file in the workspace: this run names no scenario file, or no folder is open.');
         return undefined;
       }
-      const pinned = pinBaseline(root, { scenarioFile: run.run.entry.file, scenarioName: run.scenario.name, runFile: run.run.entry.path });
+      let pinned;
+      try {
+        pinned = pinBaseline(root, { scenarioFile: run.run.entry.file, scenarioName: run.scenario.name, runFile: run.run.entry.path });
+      } catch (error) {
+        if (!(error instanceof BaselinesError)) throw error;
+        void vscode.window.showErrorMessage(`Not pinned: ${error.message}`);
+        return undefined;
+      }
       provider.refresh();
       onBaselinePinned();
       void vscode.window.showInformationMessage(plainText(`Pinned ${pinned.runFile} as the baseline of ${pinned.key} in ${BASELINES_FILE}.`));

@@ -11,7 +11,7 @@ import type { RunFile } from '../results/runFile';
 import { watchHostLag, type HostLag } from './hostLag';
 import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
-import { recordedScenarioFile, resolveRunsFolder, runEntry, RunsIndex } from './runsIndex';
+import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
 import { plainText } from './plainText';
 import { escapedOutputChannel } from './outputChannel';
 import { finishedNotice, runReport } from './runSummary';
@@ -255,6 +255,8 @@ export class RunService implements vscode.Disposable {
     const settings = readSettings(ref.uri);
     for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
+    const runs = runsFolderPlace(settings.runsFolder, settings.runsFolderScope, workspaceRoot(), baseDir);
+    if (runs.problem) this.output.appendLine(`! ${runs.problem}`);
     return new RunSession(
       {
         env: process.env,
@@ -264,7 +266,8 @@ export class RunService implements vscode.Disposable {
         userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
         profiles: settings.profiles,
         workspaceProfiles: settings.workspaceProfiles,
-        runsFolder: resolveRunsFolder(settings.runsFolder, workspaceRoot(), baseDir),
+        runsFolder: runs.folder,
+        runsFolderRoot: runs.root,
       },
       {
         // Remembered by digest in globalState: the digest names the file and every effect, and a workspace cannot write there.

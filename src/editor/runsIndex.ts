@@ -1,9 +1,10 @@
 // The runs folder as the editor sees it: which run files exist, and the newest one per scenario file +
 // scenario name (for the summary CodeLens). Run files never change once written, so each is read once.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FileGateError, isInside, readBoundedTextAsync } from '../gates/files';
 import { parseRunFile, parseRunFileJson, RUN_FILE_SUFFIX, RunFileError, type RunFile, type RunStatus } from '../results/runFile';
-import { runFileSizeProblem } from '../results/runFileSchema';
+import { MAX_RUN_FILE_BYTES } from '../results/runFileSchema';
 import { runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
 import { runHeadline } from './runSummary';
 
@@ -28,6 +29,33 @@ export function resolveRunsFolder(setting: string | undefined, workspaceRoot: st
   const folder = (setting ?? '').trim() || '.rbench/runs';
   if (isAbsolute(folder)) return folder;
   return resolve(workspaceRoot ?? scenarioDir, folder);
+}
+
+/** Where run files go, and the folder they must stay inside (no link followed below it; unset: the user's own folder). */
+export interface RunsFolderPlace {
+  folder: string;
+  root?: string;
+  /** Why a workspace's `rbench.runsFolder` was not used (it points outside the workspace folder). */
+  problem?: string;
+}
+
+/**
+ * `rbench.runsFolder` as a place to write. A workspace's settings came with the repository: the folder they
+ * name must lie inside the workspace folder (else the default is used, with a problem to show). The user's
+ * own setting may point anywhere; a relative one inside the workspace stays under the same rules as the default.
+ */
+export function runsFolderPlace(setting: string | undefined, scope: 'user' | 'workspace' | undefined, workspaceRoot: string | undefined, scenarioDir: string): RunsFolderPlace {
+  const base = resolve(workspaceRoot ?? scenarioDir);
+  const folder = resolveRunsFolder(setting, workspaceRoot, scenarioDir);
+  if (isInside(base, folder)) return { folder, root: base };
+  if (scope !== 'workspace') return { folder };
+  return {
+    folder: resolveRunsFolder(undefined, workspaceRoot, scenarioDir),
+    root: base,
+    problem:
+      `rbench.runsFolder in this workspace's settings (${setting}) points outside the workspace folder, so run files go to .rbench/runs: ` +
+      "a repository's settings may not choose where RBench writes — set rbench.runsFolder in your user settings instead",
+  };
 }
 
 /** How a scenario file is recorded in run files: relative to the workspace folder, with `/`. */
@@ -63,8 +91,8 @@ export class RunsIndex {
   /** The unreadable files met by the last `entries()` call, for the history view's message. */
   unreadable: UnreadableRun[] = [];
 
-  /** Every run file in `folder` (none when it does not exist yet). */
-  async entries(folder: string): Promise<RunEntry[]> {
+  /** Every run file in `folder` (none when it does not exist yet); read inside `root` only, no link followed. */
+  async entries(folder: string, root: string = folder): Promise<RunEntry[]> {
     let names: string[];
     try {
       names = await readdir(folder);
@@ -78,7 +106,7 @@ export class RunsIndex {
       const path = join(folder, name);
       let entry = this.cache.get(path);
       if (entry === undefined) {
-        entry = await readEntry(path);
+        entry = await readEntry(path, root);
         this.cache.set(path, entry);
       }
       if ('message' in entry) unreadable.push(entry);
@@ -114,12 +142,13 @@ export function runEntry(path: string, run: RunFile): RunEntry {
   };
 }
 
-async function readEntry(path: string): Promise<RunEntry | UnreadableRun> {
+/** A run file through the file gate: a regular file inside `root`, at most 64 MB, never blocking. */
+async function readEntry(path: string, root: string): Promise<RunEntry | UnreadableRun> {
   try {
-    const tooLarge = runFileSizeProblem((await stat(path)).size, path);
-    if (tooLarge) return { path, message: tooLarge };
-    return runEntry(path, parseRunFile(parseRunFileJson(await readFile(path, 'utf8'), path), path));
+    const text = await readBoundedTextAsync(path, { root, maxBytes: MAX_RUN_FILE_BYTES });
+    return runEntry(path, parseRunFile(parseRunFileJson(text, path), path));
   } catch (error) {
+    if (error instanceof FileGateError && error.problem === 'too-large') return { path, message: `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read` };
     // Half-copied, hand-edited or foreign files are not runs: listed apart, with the reason.
     return { path, message: error instanceof RunFileError ? error.message : `${path}: not a readable run file (${(error as Error).message})` };
   }

@@ -16,8 +16,10 @@ export interface EditorSettings {
   /** Profiles a workspace's settings define or change. */
   workspaceProfiles: string[];
   codeLensEnabled: boolean;
-  /** `rbench.runsFolder` as written (resolve it with resolveRunsFolder). */
+  /** `rbench.runsFolder` as written (resolve it with runsFolderPlace). */
   runsFolder: string | undefined;
+  /** Where the effective `rbench.runsFolder` comes from: a workspace's settings may not send run files outside it. */
+  runsFolderScope: 'user' | 'workspace' | undefined;
   /** `rbench.allowEnvInCommands`: environment variables the user lets into commands (user settings only). */
   allowEnvInCommands: string[];
   /** `rbench.allowAdminCommands`: scenarios may send admin commands (user settings only). */
@@ -35,8 +37,16 @@ export function readSettings(scope?: vscode.Uri): EditorSettings {
     ...settingsProvenance(config.inspect('target'), config.inspect('profiles')),
     codeLensEnabled: config.get<boolean>('codeLens.enabled', true),
     runsFolder: config.get<string>('runsFolder'),
+    runsFolderScope: settingScope(config, 'runsFolder'),
     ...userOnlySettings(config),
   };
+}
+
+/** `workspace` when a workspace (or folder) setting gives the value, `user` when only the user's settings do. */
+function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'user' | 'workspace' | undefined {
+  const inspected = config.inspect<unknown>(name);
+  if (inspected?.workspaceFolderValue !== undefined || inspected?.workspaceValue !== undefined) return 'workspace';
+  return inspected?.globalValue !== undefined ? 'user' : undefined;
 }
 
 /**

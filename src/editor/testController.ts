@@ -3,6 +3,7 @@
 // other run; `expect` lines decide pass or fail.
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
+import { FileGateError, readBoundedTextAsync } from '../gates/files';
 import type { DocumentOutline, ScenarioOutline } from '../scenario/features/outline';
 import type { RunFile } from '../results/runFile';
 import { documentChecks } from './documentChecks';
@@ -225,5 +226,19 @@ async function fileKind(uri: vscode.Uri): Promise<FileKind> {
 async function scenarioOutline(uri: vscode.Uri): Promise<DocumentOutline> {
   const document = openDocument(uri);
   if (document) return documentChecks().outline(document);
-  return documentChecks().outlineOfText(uri.toString(), new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+  if (uri.scheme !== 'file') return documentChecks().outlineOfText(uri.toString(), new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+  // Found by a search of the workspace: a committed `x.rbench` may be a link to /dev/zero or a FIFO. Read
+  // through the file gate: a regular file inside its workspace folder, bounded, never blocking.
+  const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+  const place = folder ? { root: folder } : ({ userNamed: true } as const);
+  let text = '';
+  try {
+    text = await readBoundedTextAsync(uri.fsPath, { ...place, maxBytes: MAX_DISCOVERED_SCENARIO_BYTES });
+  } catch (error) {
+    if (!(error instanceof FileGateError)) throw error; // refused: listed without scenarios
+  }
+  return documentChecks().outlineOfText(uri.toString(), text);
 }
+
+/** Scenario files are text written by people: far below this. */
+const MAX_DISCOVERED_SCENARIO_BYTES = 16 * 1024 * 1024;

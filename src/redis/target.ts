@@ -1,6 +1,6 @@
 // Turns a scenario's target (URL, profile, user, password source, TLS files) into ConnectionOptions,
 // plus a display form of the URL that never contains the password.
-import { readFileSync } from 'node:fs';
+import { FileGateError, readBoundedFile } from '../gates/files';
 import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
@@ -329,12 +329,19 @@ function buildTlsOptions(plan: TlsPlan | undefined, baseDir: string): TlsConnect
   return options;
 }
 
+/** Certificates and keys are a few KB; a bundle of every public CA is ~200 KB. */
+export const MAX_TLS_FILE_BYTES = 1024 * 1024;
+
+/**
+ * A TLS file through the file gate: a regular file, at most MAX_TLS_FILE_BYTES, opened without blocking
+ * (`tls ca /dev/stdin` or a FIFO cannot hang the run, `/dev/zero` cannot fill memory).
+ */
 function readTlsFile(kind: 'ca' | 'cert' | 'key', path: string): Buffer | string {
   try {
-    return readFileSync(path);
+    return readBoundedFile(path, { userNamed: true, maxBytes: MAX_TLS_FILE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return `TLS ${kind} file not found: ${path} (check the \`tls ${kind}\` path; relative paths start at the scenario's folder)`;
-    return `cannot read TLS ${kind} file ${path}: ${(error as Error).message}`;
+    if (!(error instanceof FileGateError)) throw error;
+    if (error.problem === 'missing') return `TLS ${kind} file not found: ${path} (check the \`tls ${kind}\` path; relative paths start at the scenario's folder)`;
+    return `cannot read TLS ${kind} file: ${error.message} (check the \`tls ${kind}\` path)`;
   }
 }

@@ -2,11 +2,13 @@
 // scenario — `<scenario file>#<scenario name>`, the file relative to that folder with forward slashes — to
 // the run file it is compared against. Meant to be committed: keys are sorted and the file is written
 // atomically, so diffs stay clean. Shared by the CLI (`--pin`, `--baseline pinned`) and the editor.
-import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseRunFile, readRunFileJson, RunFileError, writeJsonAtomically, type RunFile } from './runFile';
+import { FileGateError, isInside, isReadable, readBoundedText, readBoundedTextAsync, writeFileSafely, type Place } from '../gates/files';
+import { parseRunFile, readRunFileJson, RunFileError, type RunFile } from './runFile';
 
 export const BASELINES_FILE = '.rbench/baselines.json';
+/** A baselines file maps scenarios to paths: far below this. */
+export const MAX_BASELINES_BYTES = 1024 * 1024;
 
 /** Scenario key → run file path (relative to the root, forward slashes). */
 export type Baselines = Record<string, string>;
@@ -28,13 +30,63 @@ export function baselinesPath(root: string): string {
   return join(root, BASELINES_FILE);
 }
 
-/** The pinned baselines under `root`; empty when the file does not exist. Throws BaselinesError on a broken file. */
+/**
+ * The pinned baselines under `root`; empty when the file does not exist. Read through the file gate: a
+ * regular file inside `root`, no link followed, at most MAX_BASELINES_BYTES. Throws BaselinesError on a
+ * broken or refused file.
+ */
 export function readBaselines(root: string): Baselines {
-  const path = baselinesPath(root);
-  if (!existsSync(path)) return {};
+  let text: string | undefined;
+  try {
+    text = readBoundedText(BASELINES_FILE, { root, maxBytes: MAX_BASELINES_BYTES });
+  } catch (error) {
+    text = baselinesReadProblem(error);
+  }
+  return text === undefined ? {} : parseBaselines(text, baselinesPath(root));
+}
+
+/** readBaselines without blocking the thread (CodeLens, the history view). */
+export async function readBaselinesAsync(root: string): Promise<Baselines> {
+  let text: string | undefined;
+  try {
+    text = await readBoundedTextAsync(BASELINES_FILE, { root, maxBytes: MAX_BASELINES_BYTES });
+  } catch (error) {
+    text = baselinesReadProblem(error);
+  }
+  return text === undefined ? {} : parseBaselines(text, baselinesPath(root));
+}
+
+/**
+ * The entries whose run file lies inside `root` (the editor drops the others: a shared baselines.json may
+ * name `/dev/zero` or `../../x`; the CLI refuses them when it reads them, with a message).
+ */
+export function baselinesInside(root: string, baselines: Baselines): Baselines {
+  const kept: Baselines = {};
+  for (const [key, path] of Object.entries(baselines)) if (isInside(resolve(root), resolve(root, path))) kept[key] = path;
+  return kept;
+}
+
+/**
+ * baselinesInside, and also dropping entries that reach outside `root` through a link, or are not regular
+ * files: the editor opens the rest as user-chosen files (the comparison panel).
+ */
+export async function readableBaselines(root: string, baselines: Baselines): Promise<Baselines> {
+  const kept: Baselines = {};
+  for (const [key, path] of Object.entries(baselinesInside(root, baselines))) if (await isReadable(path, { root })) kept[key] = path;
+  return kept;
+}
+
+/** A missing file is no baselines (undefined); any other refusal is a BaselinesError naming the file. */
+function baselinesReadProblem(error: unknown): undefined {
+  if (!(error instanceof FileGateError)) throw error;
+  if (error.problem === 'missing') return undefined;
+  throw new BaselinesError(error.message);
+}
+
+function parseBaselines(text: string, path: string): Baselines {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new BaselinesError(`${path}: not readable JSON (${(error as Error).message})`);
   }
@@ -51,7 +103,12 @@ export function readBaselines(root: string): Baselines {
 export function writeBaselines(root: string, baselines: Baselines): void {
   const sorted: Baselines = {};
   for (const key of Object.keys(baselines).sort()) sorted[key] = baselines[key];
-  writeJsonAtomically(baselinesPath(root), sorted);
+  try {
+    writeFileSafely(BASELINES_FILE, JSON.stringify(sorted, null, 1) + '\n', { root });
+  } catch (error) {
+    if (!(error instanceof FileGateError)) throw error;
+    throw new BaselinesError(`${BASELINES_FILE} could not be written: ${error.message}`);
+  }
 }
 
 export interface PinRequest {
@@ -82,8 +139,8 @@ export function baselineFor(root: string, scenarioFile: string, scenarioName: st
  * Reads a run file, or the JSON array `rbench run --json` writes (one run per scenario). Throws
  * RunFileError with a message naming the file and the problem.
  */
-export function readRunFiles(path: string): RunFile[] {
-  const parsed = readRunFileJson(path);
+export function readRunFiles(path: string, place: Place = { userNamed: true }): RunFile[] {
+  const parsed = readRunFileJson(path, place);
   if (!Array.isArray(parsed)) return [parseRunFile(parsed, path)];
   if (parsed.length === 0) throw new RunFileError(`${path}: an empty list of runs`);
   return parsed.map((run, i) => parseRunFile(run, `${path} [${i}]`));

@@ -1,8 +1,9 @@
 // The run file: one JSON document per scenario run (a sweep: one file with a result per point).
 // Documented in docs/run-file.md. Written atomically; never holds a password.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { describeSystemError, FileGateError, readBoundedText, writeFileSafely, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
@@ -176,39 +177,75 @@ export function runFileName(run: Pick<RunFile, 'id'>): string {
   return run.id + RUN_FILE_SUFFIX;
 }
 
-/** Writes the run file atomically (temp file + rename) into `folder`, creating it; returns the path. */
-export function writeRunFile(folder: string, run: RunFile): string {
-  mkdirSync(folder, { recursive: true });
+/**
+ * Where a run file may be written: inside `root` (the workspace folder, or the folder `rbench` runs from:
+ * no symbolic link followed, src/gates/files.ts), or, without one, anywhere in a folder the user named.
+ */
+export interface RunFileFolder {
+  root?: string;
+}
+
+/**
+ * THE run-file writer (every run, `rbench merge`, the editor): bounded (runFileBounds.ts: timelines,
+ * samples, INFO fields, errorstats), atomic (temp file + rename in the same real folder) and through the
+ * file gate. Returns the path written; throws FileGateError.
+ */
+export function writeRunFile(folder: string, run: RunFile, where: RunFileFolder = {}): string {
+  // Shown as given (relative to the working folder); written by its absolute path.
   const path = join(folder, runFileName(run));
-  // Long runs: timelines and INFO samples are capped, so the file stays small (runFileBounds.ts).
-  writeJsonAtomically(path, boundRunFile(run));
+  if (where.root === undefined) {
+    // The user's own folder (--out, a user setting): created as named, the file kept directly inside it.
+    mkdirUserFolder(folder);
+    writeFileSafely(resolve(path), runFileText(run), { root: resolve(folder) });
+  } else {
+    writeFileSafely(resolve(path), runFileText(run), { root: where.root });
+  }
   return path;
 }
 
-export function writeJsonAtomically(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(temp, JSON.stringify(value, null, 1) + '\n');
-  renameSync(temp, path);
+/** A run file at a path the user named (`rbench merge --out FILE.json`). */
+export function writeRunFileAt(path: string, run: RunFile): string {
+  return writeFileSafely(path, runFileText(run), { userNamed: true });
+}
+
+/** A list of runs (`rbench run --json FILE`), each bounded like a run file, at a path the user named. */
+export function writeRunListAt(path: string, runs: readonly RunFile[]): string {
+  return writeFileSafely(path, JSON.stringify(runs.map(boundRunFile), null, 1) + '\n', { userNamed: true });
+}
+
+/** A run file's text: bounded, then JSON. */
+export function runFileText(run: RunFile): string {
+  return JSON.stringify(boundRunFile(run), null, 1) + '\n';
+}
+
+function mkdirUserFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw new FileGateError(`${folder}: cannot create the folder (${describeSystemError(error)})`, folder, 'io', (error as NodeJS.ErrnoException).code);
+  }
 }
 
 export class RunFileError extends Error {}
 
 /** Reads and checks a run file; throws RunFileError with a message naming the file and the problem. */
-export function readRunFile(path: string): RunFile {
-  return parseRunFile(readRunFileJson(path), path);
+export function readRunFile(path: string, place: Place = { userNamed: true }): RunFile {
+  return parseRunFile(readRunFileJson(path, place), path);
 }
 
-/** The JSON of a file that should hold runs: refused unread when too large; RunFileError when not JSON. */
-export function readRunFileJson(path: string): unknown {
+/**
+ * The JSON of a file that should hold runs: refused unread when too large, not a regular file, or (with a
+ * root) outside it or reached through a link (src/gates/files.ts); RunFileError when not JSON.
+ */
+export function readRunFileJson(path: string, place: Place = { userNamed: true }): unknown {
   let text: string;
   try {
-    const tooLarge = schema().runFileSizeProblem(statSync(path).size, path);
-    if (tooLarge) throw new RunFileError(tooLarge);
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, { maxBytes: schema().MAX_RUN_FILE_BYTES, ...place });
   } catch (error) {
-    if (error instanceof RunFileError) throw error;
-    throw new RunFileError(`${path}: not a readable run file (${(error as Error).message})`);
+    if (!(error instanceof FileGateError)) throw error;
+    if (error.problem === 'too-large') throw new RunFileError(schema().runFileSizeProblem(statSync(error.path).size, path) ?? error.message);
+    if (error.problem === 'io' || error.problem === 'missing') throw new RunFileError(`${path}: not a readable run file (${error.code ? describeSystemError(error) : error.message})`);
+    throw new RunFileError(error.message);
   }
   return parseRunFileJson(text, path);
 }

@@ -57,6 +57,11 @@ export interface SessionSettings {
   secretEnv?: string;
   /** Where run files go. */
   runsFolder: string;
+  /**
+   * The folder the runs folder must stay inside, no symbolic link followed (the workspace folder, or the
+   * folder `rbench` runs from). Unset: runsFolder is the user's own choice (--out, a user setting).
+   */
+  runsFolderRoot?: string;
   /** `--shard I/N`: every scenario runs its part I of N (src/runner/shard.ts). */
   shard?: ShardSpec;
 }
@@ -225,7 +230,7 @@ export class RunSession {
       });
       markPart(run);
       const safeRun = redactor.deep(run);
-      const saved = saveRun(this.settings.runsFolder, safeRun);
+      const saved = saveRun(this.settings.runsFolder, safeRun, { root: this.settings.runsFolderRoot });
       return { kind: 'finished', file, plan, run: safeRun, ...saved };
     } catch (error) {
       return this.notRun('error', redactor.text(`${file.display}: "${plan.name}" failed: ${(error as Error).message}`), file, plan);

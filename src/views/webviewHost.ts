@@ -2,6 +2,7 @@
 // resources only from dist/webview), its HTML with a fresh nonce, and the save dialog for exports.
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
+import { FileGateError, writeFileSafely } from '../gates/files';
 import { newNonce, panelHtml } from './html';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -27,6 +28,17 @@ export async function saveWithDialog(folder: vscode.Uri | undefined, fileName: s
     saveLabel: 'Save',
   });
   if (!target) return undefined;
-  await vscode.workspace.fs.writeFile(target, bytes);
+  // On disk through the file gate (the user chose the path): a link's file replaced atomically, the link
+  // kept; a device written in place; a folder refused.
+  if (target.scheme !== 'file') await vscode.workspace.fs.writeFile(target, bytes);
+  else {
+    try {
+      writeFileSafely(target.fsPath, bytes, { userNamed: true });
+    } catch (error) {
+      if (!(error instanceof FileGateError)) throw error;
+      void vscode.window.showErrorMessage(`Not saved: ${error.message}`);
+      return undefined;
+    }
+  }
   return target;
 }
