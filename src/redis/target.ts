@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import { ownValue } from '../gates/plainData';
 import type { TargetPlan, TlsPlan } from '../scenario/plan';
 import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
 import type { ConnectionOptions, ConnectionProfile, SentinelOptions } from './types';
@@ -148,7 +149,8 @@ export function displayUrl(parts: {
 /** The profile's settings, overridden by whatever the scenario's target states itself. */
 function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionProfile>): TargetPlan | string {
   if (!target.profile) return target;
-  const profile = profiles[target.profile];
+  // By own property only: a profile named `constructor` is unknown, not Object.
+  const profile = ownValue(profiles, target.profile);
   if (!profile) {
     const known = Object.keys(profiles);
     return `unknown connection profile "${target.profile}": ${

@@ -4,6 +4,7 @@
 // atomically, so diffs stay clean. Shared by the CLI (`--pin`, `--baseline pinned`) and the editor.
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dictionary, parseJson } from '../gates/plainData';
 import { parseRunFile, readRunFileJson, RunFileError, writeJsonAtomically, type RunFile } from './runFile';
 
 export const BASELINES_FILE = '.rbench/baselines.json';
@@ -31,15 +32,16 @@ export function baselinesPath(root: string): string {
 /** The pinned baselines under `root`; empty when the file does not exist. Throws BaselinesError on a broken file. */
 export function readBaselines(root: string): Baselines {
   const path = baselinesPath(root);
-  if (!existsSync(path)) return {};
+  if (!existsSync(path)) return dictionary();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = parseJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new BaselinesError(`${path}: not readable JSON (${(error as Error).message})`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BaselinesError(`${path}: expected an object of "file#scenario": "run file" entries`);
-  const baselines: Baselines = {};
+  // No prototype: a scenario key such as `constructor` is looked up as data, never inherited.
+  const baselines = dictionary<string>();
   for (const [key, value] of Object.entries(parsed)) {
     if (typeof value !== 'string') throw new BaselinesError(`${path}: the entry "${key}" is not a run file path`);
     baselines[key] = value;
