@@ -76,7 +76,8 @@ function withoutPrototypes(root: unknown): unknown {
       continue;
     }
     const record = item as Record<string, unknown>;
-    if (Object.hasOwn(record, PROTO_KEY)) delete record[PROTO_KEY];
+    // `delete` only ever removes an own property: without one, nothing happens.
+    delete record[PROTO_KEY];
     Object.setPrototypeOf(record, null);
     for (const key of Object.keys(record)) pending.push(record[key]);
   }
