@@ -14,9 +14,11 @@ export interface FakeRedis {
 
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 
-/** The reply of the fake to one command. */
-function answer(words: string[], info: string): string {
+/** The reply of the fake to one command: the test's own reply for its name, else a table's. */
+function answer(words: string[], info: string, replies: ReadonlyMap<string, string>): string {
   const name = (words[0] ?? '').toUpperCase();
+  const own = replies.get(name);
+  if (own !== undefined) return own;
   switch (name) {
     case 'PING':
       return '+PONG\r\n';
@@ -77,8 +79,8 @@ function listen(server: Server, sockets: Set<Socket>, commands: string[][]): Pro
   });
 }
 
-/** A fake Redis whose INFO (every section asked for) is `info`. */
-export function fakeRedis(info: string): Promise<FakeRedis> {
+/** A fake Redis whose INFO (every section asked for) is `info`; `replies`: raw RESP replies by command name (upper case). */
+export function fakeRedis(info: string, replies: ReadonlyMap<string, string> = new Map()): Promise<FakeRedis> {
   const commands: string[][] = [];
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -88,7 +90,7 @@ export function fakeRedis(info: string): Promise<FakeRedis> {
       pending = taken.rest;
       for (const words of taken.commands) {
         commands.push(words);
-        socket.write(answer(words, info));
+        socket.write(answer(words, info, replies));
         if ((words[0] ?? '').toUpperCase() === 'QUIT') socket.end();
       }
     });
