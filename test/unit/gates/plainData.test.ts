@@ -113,14 +113,15 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       ]);
     });
 
-    it('recordFromMap defines own properties, __proto__ included, on an ordinary object', () => {
+    it('recordFromMap makes own properties, __proto__ included, on a record without a prototype', () => {
       const record = recordFromMap(new Map<string, number>([
         ['__proto__', 1],
         ['constructor', 2],
         ['toString', 3],
       ]));
       assert.deepEqual(Object.keys(record), ['__proto__', 'constructor', 'toString']);
-      assert.equal(Object.getPrototypeOf(record), Object.prototype);
+      assert.equal(Object.getPrototypeOf(record), null);
+      assert.equal(record.hasOwnProperty, undefined);
       assert.equal(record.constructor, 2 as unknown);
       assert.equal(Object.getOwnPropertyDescriptor(record, '__proto__')?.value, 1);
       assert.deepEqual({ ...recordFromMap(new Map()) }, {});
