@@ -40,12 +40,12 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
   if (typeof raw !== 'object' || Array.isArray(raw)) return { profiles, problems: ['rbench.profiles must be an object: profile name → { "url": "redis://host:port" }'] };
   // Own properties only, copied into records without prototypes: nothing a prototype holds (a polluted one,
   // or a `__proto__` in settings.json) can add a field such as passwordEnv to a profile.
-  const settings = plainCopy(raw) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(settings)) {
+  for (const name of Object.keys(raw)) {
     if (isPrototypeName(name)) {
       problems.push(`connection profile "${name}" is ignored: the name is reserved by JavaScript — rename the profile in rbench.profiles`);
       continue;
     }
+    const value = plainCopy((raw as Record<string, unknown>)[name]);
     if (!value || typeof value !== 'object' || typeof ownValue(value as Record<string, unknown>, 'url') !== 'string') {
       problems.push(`connection profile "${name}" needs a "url" such as "redis://host:6379"`);
       continue;

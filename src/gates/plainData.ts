@@ -37,9 +37,11 @@ export function addFirsts<T>(into: Map<string, T>, from: Readonly<Record<string,
   for (const [name, value] of Object.entries(from)) if (!into.has(name)) into.set(name, value);
 }
 
-/** A Map as a record of own data properties (Object.fromEntries defines, never assigns: no key reaches a prototype). */
+/** A Map as a record without a prototype: each key, `__proto__` included, an own data property. */
 export function recordFromMap<T>(map: ReadonlyMap<string, T>): Record<string, T> {
-  return Object.fromEntries(map) as Record<string, T>;
+  const record = dictionary<T>();
+  for (const [key, value] of map) record[key] = value;
+  return record;
 }
 
 /**

@@ -265,7 +265,7 @@ function lookUpPassword(
 ): { value?: string; source?: string; error?: string } {
   if (target.passwordEnv !== undefined) {
     const name = target.passwordEnv;
-    const value = context.env[name];
+    const value = ownValue(context.env, name);
     if (value === undefined || value === '') {
       return {
         error:
