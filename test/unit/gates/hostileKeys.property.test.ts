@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { topologyFromShards, topologyFromSlots } from '../../../src/engine/cluster/topology';
+import { resolveConnection } from '../../../src/redis/target';
+import { checkText } from '../../../src/scenario';
 import { commandResult } from '../../../src/engine/load';
 import { errorKind } from '../../../src/engine/resp/scanner';
 import { LabelStats } from '../../../src/engine/stats';
@@ -257,6 +259,29 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         assert.doesNotMatch(JSON.stringify(total), /native code|\[object Object\]/);
       }),
       RUNS,
+    );
+  });
+
+  it('names a scenario looks up (`${env:NAME}`, `password env:NAME`, `--var`) answer from own properties only', () => {
+    const exact = fc.constantFrom(...PROTOTYPE_NAMES.filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)));
+    fc.assert(
+      fc.property(exact, (name) => {
+        // process.env itself inherits from Object.prototype: `process.env.constructor` is Object.
+        const env = { ...process.env, SOME_SECRET: 'hunter2' };
+        const resolved = checkText(`### s\nrequests 1\nSET k \${env:${name}}\n`, { env, vars: { other: 'x' } });
+        const args = JSON.stringify(resolved.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []);
+        assert.doesNotMatch(args, /native code|function|\[object/, name);
+        assert.ok(resolved.diagnostics.some((d) => d.message.includes('is not set')), `${name}: reported as unset`);
+        const variable = checkText(`### s\nrequests 1\nSET k {{${name}}}\n`, { env, vars: { other: 'x' } });
+        assert.doesNotMatch(JSON.stringify(variable.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []), /native code|function|\[object/, name);
+        assert.ok(variable.diagnostics.some((d) => d.message.includes('unknown variable')), `${name}: an unknown variable`);
+        const target = { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, url: 'redis://127.0.0.1:6379', passwordEnv: name } as Parameters<typeof resolveConnection>[0];
+        const connection = resolveConnection(target, { env: process.env });
+        assert.match(connection.error ?? '', /is not set/, name);
+        assert.equal(connection.options?.password, undefined, name);
+        unchanged();
+      }),
+      { numRuns: 60 },
     );
   });
 
