@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
 import { readServerFacts } from '../../../src/redis/info';
+import { discoverPrimary, primaryDownAfterMs } from '../../../src/redis/sentinel';
 import { RunSession, type SessionPorts } from '../../../src/runner/session';
 import { optionsFor } from '../redis/support';
 import { fakeRedis, type FakeRedis } from './fakeRedis';
@@ -51,6 +52,18 @@ describe('gate: hostile words in server replies are data', function () {
       }
     });
   }
+
+  it('SENTINEL replies with prototype names as field names and values change nothing shared', async () => {
+    const words = ['__proto__', 'passwordEnv', 'constructor', 'x', 'down-after-milliseconds', '5000', 'toString', '1'];
+    const master = `*${words.length}\r\n${words.map((word) => `$${word.length}\r\n${word}\r\n`).join('')}`;
+    const fake = await fakeRedis(INFO, new Map([['SENTINEL', master]]));
+    servers.push(fake);
+    const options = { ...optionsFor({ host: '127.0.0.1', port: fake.port }), sentinel: { name: '__proto__', nodes: [{ host: '127.0.0.1', port: fake.port }] } };
+    assert.equal(await primaryDownAfterMs(options), 5000);
+    const address = await discoverPrimary(options).catch((error: Error) => error);
+    assert.ok(address instanceof Error || typeof address.host === 'string');
+    assert.deepEqual(watch.changes(), []);
+  });
 
   it('CONFIG GET pairs named like prototype machinery are dropped; the real ones kept', async () => {
     const pairs = ['__proto__', 'x', 'constructor', 'y', 'save', '', 'toString', 'z'];
