@@ -9,8 +9,8 @@
  */
 export const PROTO_KEY = '__proto__';
 
-/** Names that mean something to the prototype chain: `__proto__`, `constructor`, `prototype` and every member of Object.prototype. */
-const PROTOTYPE_NAMES: ReadonlySet<string> = new Set([PROTO_KEY, 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
+/** Names that mean something to the prototype chain: `prototype` and every member of Object.prototype (`__proto__` and `constructor` among them). */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** True for a key that names prototype machinery rather than data (exact spelling: property names are case-sensitive). */
 export function isPrototypeName(key: string): boolean {
@@ -25,6 +25,11 @@ export function dictionary<T>(): Record<string, T> {
 /** `record[key]` when `key` is the record's own property; never a value inherited from a prototype. */
 export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && record !== null && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** `object[key]` when it is the object's own property: for the fields that decide credentials, which a polluted prototype must not supply. */
+export function ownField<T extends object, K extends keyof T & string>(object: T, key: K): T[K] | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /** Adds each counter of `from` to `counts` (a Map: any name, `__proto__` and `constructor` included, is just a key). */
@@ -54,15 +59,15 @@ export function parseJson(text: string): unknown {
 
 /**
  * A deep copy of JSON-like data (a setting as the editor hands it over) built like parseJson's result: own
- * enumerable properties only, whatever the prototype chain of the original holds. Undefined for a value
- * JSON cannot hold (a cycle, a BigInt) and for undefined itself.
+ * enumerable properties only, whatever the prototype chain of the original holds. Null for a value JSON
+ * cannot hold (a cycle, a BigInt); undefined for undefined (and a function).
  */
 export function plainCopy(value: unknown): unknown {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
   } catch {
-    return undefined;
+    text = 'null';
   }
   return text === undefined ? undefined : parseJson(text);
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
-import { ownValue } from '../gates/plainData';
+import { ownField, ownValue } from '../gates/plainData';
 import type { TargetPlan, TlsPlan } from '../scenario/plan';
 import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
 import type { ConnectionOptions, ConnectionProfile, SentinelOptions } from './types';
@@ -99,7 +99,7 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
 function sentinelOptions(target: TargetPlan, url: { name: string; nodes: SentinelNode[] }, context: ResolveContext): SentinelOptions | string {
   const sentinel: SentinelOptions = { name: url.name, nodes: url.nodes };
   if (target.sentinelUser !== undefined) sentinel.username = target.sentinelUser;
-  const password = lookUpPassword({ ...target, passwordEnv: target.sentinelPasswordEnv, passwordSecret: target.sentinelPasswordSecret }, {}, context);
+  const password = lookUpPassword({ ...target, passwordEnv: ownField(target, 'sentinelPasswordEnv'), passwordSecret: ownField(target, 'sentinelPasswordSecret') }, {}, context);
   if (password.error) return password.error.replace(/`password /g, '`sentinel-password ');
   if (password.value !== undefined) {
     sentinel.password = password.value;
@@ -157,20 +157,25 @@ function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionPro
       known.length ? `known profiles are ${known.map((name) => `"${name}"`).join(', ')}` : 'no profiles are defined in the settings'
     }`;
   }
-  const ownPassword = target.passwordEnv !== undefined || target.passwordSecret === true;
-  const ownSentinelPassword = target.sentinelPasswordEnv !== undefined || target.sentinelPasswordSecret === true;
+  // Credential fields by own property only: a polluted Object.prototype must not name a password source.
+  const passwordEnv = ownField(target, 'passwordEnv');
+  const passwordSecret = ownField(target, 'passwordSecret');
+  const sentinelPasswordEnv = ownField(target, 'sentinelPasswordEnv');
+  const sentinelPasswordSecret = ownField(target, 'sentinelPasswordSecret');
+  const ownPassword = passwordEnv !== undefined || passwordSecret === true;
+  const ownSentinelPassword = sentinelPasswordEnv !== undefined || sentinelPasswordSecret === true;
   const profileTls: TlsPlan | undefined = profile.tls ? { enabled: true, ...profile.tls } : undefined;
   return {
     ...target,
     url: target.url ?? profile.url,
     user: target.user ?? profile.user,
-    passwordEnv: ownPassword ? target.passwordEnv : profile.passwordEnv,
-    passwordSecret: ownPassword ? target.passwordSecret : profile.passwordSecret,
+    passwordEnv: ownPassword ? passwordEnv : ownField(profile, 'passwordEnv'),
+    passwordSecret: ownPassword ? passwordSecret : ownField(profile, 'passwordSecret'),
     tls: target.tls ?? profileTls,
     cluster: target.cluster || profile.cluster === true,
     sentinelUser: target.sentinelUser ?? profile.sentinelUser,
-    sentinelPasswordEnv: ownSentinelPassword ? target.sentinelPasswordEnv : profile.sentinelPasswordEnv,
-    sentinelPasswordSecret: ownSentinelPassword ? target.sentinelPasswordSecret : profile.sentinelPasswordSecret,
+    sentinelPasswordEnv: ownSentinelPassword ? sentinelPasswordEnv : ownField(profile, 'sentinelPasswordEnv'),
+    sentinelPasswordSecret: ownSentinelPassword ? sentinelPasswordSecret : ownField(profile, 'sentinelPasswordSecret'),
     ...(target.replicaReads || profile.replicaReads === true ? { replicaReads: true } : {}),
   };
 }
@@ -263,8 +268,9 @@ function lookUpPassword(
   url: Pick<ParsedUrl, 'password'>,
   context: ResolveContext,
 ): { value?: string; source?: string; error?: string } {
-  if (target.passwordEnv !== undefined) {
-    const name = target.passwordEnv;
+  // Own fields only: a polluted Object.prototype must not name a password source.
+  const name = ownField(target, 'passwordEnv');
+  if (name !== undefined) {
     const value = ownValue(context.env, name);
     if (value === undefined || value === '') {
       return {
@@ -275,7 +281,7 @@ function lookUpPassword(
     }
     return { value, source: `environment variable ${name}` };
   }
-  if (target.passwordSecret) {
+  if (ownField(target, 'passwordSecret')) {
     if (context.secret === undefined || context.secret === '') {
       return {
         error:

@@ -202,16 +202,16 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       assert.equal(copy.p.passwordEnv, undefined);
     });
 
-    it('copies arrays and primitives, and is undefined for what JSON cannot hold', () => {
+    it('copies arrays and primitives; null for what JSON cannot hold, undefined for undefined and functions', () => {
       assert.deepEqual(plainCopy([1, 'a', null]), [1, 'a', null]);
       assert.equal(plainCopy('text'), 'text');
       assert.equal(plainCopy(0), 0);
       assert.equal(plainCopy(undefined), undefined);
       assert.equal(plainCopy(() => 1), undefined);
-      assert.equal(plainCopy(1n), undefined);
+      assert.equal(plainCopy(1n), null);
       const cycle: Record<string, unknown> = {};
       cycle.self = cycle;
-      assert.equal(plainCopy(cycle), undefined);
+      assert.equal(plainCopy(cycle), null);
     });
   });
 });
