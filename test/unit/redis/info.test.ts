@@ -96,6 +96,26 @@ describe('INFO and server facts on a real server', () => {
 });
 
 describe('parseInfo', () => {
+  it('drops sections and fields named like prototype machinery (any case of a section name), keeping the rest', () => {
+    const text = '__proto__:x\r\n# __proto__\r\npasswordEnv:SOME_SECRET\r\n# CONSTRUCTOR\r\nprototype:y\r\n# Server\r\nconstructor:1\r\ntoString:2\r\nredis_version:7.2.4\r\nConstructor:3\r\n';
+    const info = parseInfo(text);
+    assert.deepEqual(Object.keys(info), ['server']);
+    assert.deepEqual(Object.keys(info.server), ['redis_version', 'Constructor']);
+    assert.equal(info.server.Constructor, '3', 'another spelling is just a name');
+    assert.equal(Object.getPrototypeOf(info.server), null);
+    assert.equal(({} as Record<string, unknown>).passwordEnv, undefined);
+    assert.deepEqual(Object.keys(parseInfoFields('keys=1,__proto__=2,constructor=3,hasOwnProperty=4,expires=0')), ['keys', 'expires']);
+  });
+
+  it('a sample counts errorstats of any kind the server names, and reads no field from a prototype', () => {
+    const sample = sampleFromInfo(parseInfo('# Errorstats\r\nerrorstat_constructor:count=2\r\nerrorstat___proto__:count=1\r\n'), 0);
+    assert.deepEqual(Object.keys(sample.errorstats), ['constructor', '__proto__']);
+    assert.equal(Object.getOwnPropertyDescriptor(sample.errorstats, '__proto__')?.value, 1);
+    assert.equal(sample.errorstats.constructor, 2 as unknown);
+    const inherited = Object.create({ memory: { used_memory: '999' } }) as Parameters<typeof sampleFromInfo>[0];
+    assert.equal(sampleFromInfo(inherited, 0).usedMemory, 0, 'sections inherited by a caller’s object are not read');
+  });
+
   it('keeps colons inside values and ignores blank lines', () => {
     const info = parseInfo('# Server\r\nexecutable:/usr/bin/redis-server\r\nconfig_file:C:\\redis.conf\r\n\r\n# Errorstats\r\nerrorstat_ERR:count=5\r\n');
     // Records without prototypes (src/gates/plainData.ts): compared by their content.
