@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
 import { readServerFacts } from '../../../src/redis/info';
 import { discoverPrimary, primaryDownAfterMs } from '../../../src/redis/sentinel';
+import { readRunFile } from '../../../src/results/runFile';
+import { runWarnings } from '../../../src/results/warnings';
 import { RunSession, type SessionPorts } from '../../../src/runner/session';
+import { buildViewModel } from '../../../src/views/model';
 import { optionsFor } from '../redis/support';
 import { fakeRedis, type FakeRedis } from './fakeRedis';
 import { GlobalsWatch } from './globals';
@@ -48,6 +51,13 @@ describe('gate: hostile words in server replies are data', function () {
         assert.deepEqual(Object.keys(total.errorsByKind), [kind]);
         assert.equal(Object.getOwnPropertyDescriptor(total.errorsByKind, kind)?.value, 20, `${kind} counted as a number`);
         assert.equal(Object.getOwnPropertyDescriptor(total.errorExamples, kind)?.value, `${kind} oops`);
+        // The run file written reads back with the count (a `__proto__` key is dropped on reading) and shows.
+        assert.ok(outcome.kind === 'finished' && outcome.path, 'a run file was written');
+        const stored = readRunFile(outcome.path);
+        const storedKinds = stored.points[0].repeats[0][0].total.errorsByKind;
+        assert.equal(Object.getOwnPropertyDescriptor(storedKinds, kind)?.value, kind === '__proto__' ? undefined : 20, kind);
+        assert.match(runWarnings(stored).join('\n'), kind === '__proto__' ? /^/ : new RegExp(`20 ${kind} errors`));
+        buildViewModel(stored);
         assert.deepEqual(watch.changes(), [], kind);
       }
     });
