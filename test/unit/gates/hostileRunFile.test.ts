@@ -27,6 +27,7 @@ function hostileRunText(id: string): string {
     (result as unknown as Record<string, unknown>).errorExamples = 'EXAMPLES';
   }
   (run.target.server!.config as unknown) = 'CONFIG';
+  run.server.events = ['constructor', '__proto__', 'toString', 'bgsave-start'].map((kind, t) => ({ t: t * 1000, kind }));
   return JSON.stringify({ ...run, polluter: 'TOP' })
     .split('"COUNTS"')
     .join(HOSTILE_COUNTS)
@@ -63,6 +64,9 @@ describe('gate: hostile names in run files are data (issue 18, seen 1)', functio
     const b = parseRunFileText(hostileRunText('b'), 'b.rbench-run.json');
     const model = buildViewModel(a);
     assert.ok(model.rows.length > 0);
+    assert.equal(model.marks.length, 4);
+    for (const mark of model.marks) assert.equal(typeof mark.label, 'string', mark.kind);
+    assert.deepEqual(model.marks.slice(0, 3).map((mark) => mark.label), ['constructor', '__proto__', 'toString'], 'unknown kinds are shown as written');
     assert.doesNotMatch(JSON.stringify(model), /function|native code|\[object Object\]/);
     const compare = buildCompareViewModel([a, b]);
     assert.doesNotMatch(JSON.stringify(compare), /function|native code|\[object Object\]/);
