@@ -275,6 +275,11 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         const variable = checkText(`### s\nrequests 1\nSET k {{${name}}}\n`, { env, vars: { other: 'x' } });
         assert.doesNotMatch(JSON.stringify(variable.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []), /native code|function|\[object/, name);
         assert.ok(variable.diagnostics.some((d) => d.message.includes('unknown variable')), `${name}: an unknown variable`);
+        // Words a scenario writes are looked up in the language's own tables (aliases, did-you-mean).
+        for (const text of [`### s\nsweep ${name} 1 2\nPING\n`, `### s\nrequests 1\nPING\nexpect ${name} < 1\n`, `### s\nclient ${name}\nPING\n`, `### s\nrequests 1\n${name} x\n`]) {
+          const messages = JSON.stringify(checkText(text, { env }).diagnostics.map((d) => [d.message, d.fixes]));
+          assert.doesNotMatch(messages, /native code|function |\[object/, text);
+        }
         const target = { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, url: 'redis://127.0.0.1:6379', passwordEnv: name } as Parameters<typeof resolveConnection>[0];
         const connection = resolveConnection(target, { env: process.env });
         assert.match(connection.error ?? '', /is not set/, name);
