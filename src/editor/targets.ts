@@ -3,6 +3,7 @@
 // precedence rules are unit-tested; src/editor/connections.ts and runService.ts do the VS Code side.
 import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
+import { dictionary, isPrototypeName, ownValue, plainCopy } from '../gates/plainData';
 import { address } from '../redis/errors';
 import { parseRedisUrl, resolveConnection, type ResolvedConnection } from '../redis/target';
 import { checkText } from '../scenario';
@@ -33,12 +34,19 @@ export function parseActiveTarget(setting: string | undefined, profiles: Record<
 
 /** Checks the `rbench.profiles` setting (hand-written JSON) and keeps the well-formed profiles. */
 export function readProfiles(raw: unknown): { profiles: Record<string, ConnectionProfile>; problems: string[] } {
-  const profiles: Record<string, ConnectionProfile> = {};
+  const profiles = dictionary<ConnectionProfile>();
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { profiles, problems };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { profiles, problems: ['rbench.profiles must be an object: profile name → { "url": "redis://host:port" }'] };
-  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!value || typeof value !== 'object' || typeof (value as { url?: unknown }).url !== 'string') {
+  // Own properties only, copied into records without prototypes: nothing a prototype holds (a polluted one,
+  // or a `__proto__` in settings.json) can add a field such as passwordEnv to a profile.
+  for (const name of Object.keys(raw)) {
+    if (isPrototypeName(name)) {
+      problems.push(`connection profile "${name}" is ignored: the name is reserved by JavaScript — rename the profile in rbench.profiles`);
+      continue;
+    }
+    const value = plainCopy((raw as Record<string, unknown>)[name]);
+    if (!value || typeof value !== 'object' || typeof ownValue(value as Record<string, unknown>, 'url') !== 'string') {
       problems.push(`connection profile "${name}" needs a "url" such as "redis://host:6379"`);
       continue;
     }
@@ -82,6 +90,7 @@ export function validateProfileName(text: string, profiles: Record<string, Conne
   if (name === LOCAL_TARGET) return `"${LOCAL_TARGET}" means the throwaway server: pick another name`;
   if (HOST_AND_PORT.test(name) || name.includes('://')) return 'that reads as an address: name the profile (host:port comes next)';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return 'use letters, digits, ".", "_" and "-" (scenarios name it in their target line)';
+  if (isPrototypeName(name)) return `"${name}" is reserved by JavaScript: pick another name`;
   if (Object.hasOwn(profiles, name)) return `a profile "${name}" exists already`;
   return undefined;
 }
@@ -124,7 +133,7 @@ export function settingsPasswordError(choice: TargetChoice, profiles: Record<str
   const advice = 'remove it and store the password with "RBench: Set Password" (or use passwordEnv)';
   const profileName = choice.target.profile;
   if (profileName && Object.hasOwn(profiles, profileName)) {
-    const profile = profiles[profileName] as ConnectionProfile & { password?: unknown };
+    const profile = ownValue(profiles, profileName) as ConnectionProfile & { password?: unknown };
     if (profile.password !== undefined) return `connection profile "${profileName}" has a "password" in the settings: ${advice}`;
     if (urlHasPassword(profile.url)) return `the URL of connection profile "${profileName}" holds a password: ${advice}`;
   }
@@ -195,7 +204,7 @@ export function connectionFor(
   },
 ): ResolvedConnection {
   const target: TargetPlan = choice.local && context.localUrl ? { ...choice.target, url: context.localUrl } : { ...choice.target };
-  const profile = target.profile ? context.profiles[target.profile] : undefined;
+  const profile = target.profile ? ownValue(context.profiles, target.profile) : undefined;
   const namesPassword = target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
   if (!choice.local && !namesPassword && context.storedPassword) target.passwordSecret = true;
   return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir, allowHosts: context.allowHosts });
@@ -207,7 +216,7 @@ export function describeActiveTarget(active: ParsedActiveTarget, profiles: Recor
     case 'local':
       return LOCAL_TARGET;
     case 'profile':
-      return profiles[active.name]?.label ?? active.name;
+      return ownValue(profiles, active.name)?.label ?? active.name;
     case 'url': {
       const parsed = parseRedisUrl(active.url);
       if (typeof parsed === 'string') return active.url.replace(/\/\/[^@/]*@/, '//');

@@ -21,6 +21,7 @@ import type { ClientHealth, CommandResult, LoadOptions, LoadRequest, LoadResult,
 import { UNIT_LABEL } from './unitTally';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
 import type { TestPlan } from '../scenario/plan';
+import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
@@ -431,8 +432,9 @@ function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): voi
 
 export function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
   const recorder = new LatencyRecorder();
-  const errorsByKind: Record<string, number> = {};
-  const errorExamples: Record<string, string> = {};
+  // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
+  const errorsByKind = new Map<string, number>();
+  const errorExamples = new Map<string, string>();
   let requests = 0;
   let errors = 0;
   let windowReplies = 0;
@@ -441,16 +443,16 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
     requests += report.requests;
     errors += report.errors;
     windowReplies += report.windowReplies;
-    for (const [kind, count] of Object.entries(report.errorsByKind)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + count;
-    for (const [kind, text] of Object.entries(report.errorExamples)) errorExamples[kind] ??= text;
+    addCounts(errorsByKind, report.errorsByKind);
+    addFirsts(errorExamples, report.errorExamples);
   }
   const { latency, histogram } = summarize(recorder);
   return {
     command: name,
     requests,
     errors,
-    errorsByKind,
-    errorExamples,
+    errorsByKind: recordFromMap(errorsByKind),
+    errorExamples: recordFromMap(errorExamples),
     // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
     opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
     latency,

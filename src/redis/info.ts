@@ -1,8 +1,13 @@
 // Reading INFO and CONFIG: server facts before a run and the per-second samples during it.
 import type Redis from 'ioredis';
+import { dictionary, isPrototypeName, ownValue, recordFromMap } from '../gates/plainData';
 import type { ServerFacts, ServerSample } from './types';
 
-/** INFO output by lower-case section name (`server`, `keyspace`, `errorstats`) → field → raw value. */
+/**
+ * INFO output by lower-case section name (`server`, `keyspace`, `errorstats`) → field → raw value. The records
+ * have no prototype, and a section or field named like prototype machinery (`# __proto__`, `constructor:…`) is
+ * dropped: the server chooses these names, and no real INFO uses them.
+ */
 export type InfoSections = Record<string, Record<string, string>>;
 
 /** The INFO sections a ServerSample is built from. */
@@ -12,44 +17,53 @@ export const SAMPLE_SECTIONS = ['memory', 'clients', 'stats', 'persistence', 'ke
 export const FACT_CONFIG_KEYS = ['save', 'appendonly', 'maxmemory', 'maxmemory-policy'] as const;
 
 export function parseInfo(text: string): InfoSections {
-  const sections: InfoSections = {};
-  let current: Record<string, string> = (sections[''] = {});
+  const sections = dictionary<Record<string, string>>();
+  let current: Record<string, string> = (sections[''] = dictionary());
   for (const rawLine of text.split('\n')) {
     const line = rawLine.trim();
     if (line === '') continue;
     if (line.startsWith('#')) {
-      current = sections[line.slice(1).trim().toLowerCase()] ??= {};
+      const name = line.slice(1).trim().toLowerCase();
+      // A dropped section's fields go into a record nobody keeps.
+      current = isPrototypeName(name) ? dictionary() : (sections[name] ??= dictionary());
       continue;
     }
     // Values may contain ':' (paths, `errorstat_ERR:count=1`): split at the first one only.
     const colon = line.indexOf(':');
-    if (colon > 0) current[line.slice(0, colon)] = line.slice(colon + 1);
+    if (colon > 0) setField(current, line.slice(0, colon), line.slice(colon + 1));
   }
   if (Object.keys(sections['']).length === 0) delete sections[''];
   return sections;
 }
 
-/** `keys=10,expires=2,avg_ttl=0` → { keys: '10', expires: '2', avg_ttl: '0' }. */
+/** `keys=10,expires=2,avg_ttl=0` → { keys: '10', expires: '2', avg_ttl: '0' } (no prototype; prototype names dropped). */
 export function parseInfoFields(value: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields = dictionary<string>();
   for (const pair of value.split(',')) {
     const equals = pair.indexOf('=');
-    if (equals > 0) fields[pair.slice(0, equals)] = pair.slice(equals + 1);
+    if (equals > 0) setField(fields, pair.slice(0, equals), pair.slice(equals + 1));
   }
   return fields;
 }
 
+function setField(fields: Record<string, string>, name: string, value: string): void {
+  if (!isPrototypeName(name)) fields[name] = value;
+}
+
 /** One sample from parsed INFO; fields a server version does not report read as 0 (counters) or are left out. */
 export function sampleFromInfo(info: InfoSections, t: number): ServerSample {
-  const field = (section: string, name: string): string | undefined => info[section]?.[name];
+  // Own properties only: a caller's plain object must not answer from its prototype either.
+  const field = (section: string, name: string): string | undefined => ownValue(ownValue(info, section), name);
   const num = (section: string, name: string): number => Number(field(section, name) ?? 0) || 0;
   const flag = (section: string, name: string): boolean => field(section, name) === '1';
 
   let keys = 0;
-  for (const value of Object.values(info.keyspace ?? {})) keys += Number(parseInfoFields(value).keys ?? 0) || 0;
-  const errorstats: Record<string, number> = {};
-  for (const [name, value] of Object.entries(info.errorstats ?? {})) {
-    errorstats[name.replace(/^errorstat_/, '')] = Number(parseInfoFields(value).count ?? 0) || 0;
+  for (const value of Object.values(ownValue(info, 'keyspace') ?? {})) keys += Number(parseInfoFields(value).keys ?? 0) || 0;
+  // Error kinds are the server's words (`errorstat_constructor` is the kind `constructor`): counted in a Map.
+  const errorstats = new Map<string, number>();
+  for (const [name, value] of Object.entries(ownValue(info, 'errorstats') ?? {})) {
+    const kind = name.replace(/^errorstat_/, '');
+    errorstats.set(kind, Number(parseInfoFields(value).count ?? 0) || 0);
   }
 
   const sample: ServerSample = {
@@ -69,7 +83,7 @@ export function sampleFromInfo(info: InfoSections, t: number): ServerSample {
     evictedKeys: num('stats', 'evicted_keys'),
     expiredKeys: num('stats', 'expired_keys'),
     keys,
-    errorstats,
+    errorstats: recordFromMap(errorstats),
   };
   if (field('persistence', 'rdb_saves') !== undefined) sample.rdbSaves = num('persistence', 'rdb_saves');
   if (field('persistence', 'aof_rewrites') !== undefined) sample.aofRewrites = num('persistence', 'aof_rewrites');
@@ -101,7 +115,7 @@ export async function readServerFacts(redis: Redis): Promise<ServerFacts> {
 async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os'>> {
   const info = await unlessRefused(redis.info('server'));
   if (info !== undefined) {
-    const server = parseInfo(info).server ?? {};
+    const server = parseInfo(info).server ?? dictionary<string>();
     const identity: Pick<ServerFacts, 'version' | 'mode' | 'os'> = {
       version: server.redis_version ?? 'unknown',
       mode: server.redis_mode ?? 'standalone',
@@ -120,15 +134,15 @@ async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' |
 }
 
 async function readConfig(redis: Redis): Promise<Record<string, string>> {
-  const config: Record<string, string> = {};
+  const config = new Map<string, string>();
   // One key per call: CONFIG GET takes several only since Redis 7.
   for (const key of FACT_CONFIG_KEYS) {
     const reply = await unlessRefused(redis.config('GET', key));
     if (reply === undefined) break; // denied or renamed: the other keys would be refused the same way
     const pairs = reply as string[];
-    for (let i = 0; i + 1 < pairs.length; i += 2) config[pairs[i]] = pairs[i + 1];
+    for (let i = 0; i + 1 < pairs.length; i += 2) if (!isPrototypeName(String(pairs[i]))) config.set(String(pairs[i]), String(pairs[i + 1]));
   }
-  return config;
+  return recordFromMap(config);
 }
 
 /** The reply, or undefined when the server answered with an error (NOPERM, unknown command); connection failures still throw. */

@@ -5,6 +5,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { networkRuleFor, readAllowedHost } from '../gates/network';
+import { ownField, ownValue } from '../gates/plainData';
 import type { TargetPlan, TlsPlan } from '../scenario/plan';
 import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
 import type { ConnectionOptions, ConnectionProfile, SentinelOptions } from './types';
@@ -122,7 +123,7 @@ function allowedHosts(profile: ConnectionProfile | undefined, name: string | und
 function sentinelOptions(target: TargetPlan, url: { name: string; nodes: SentinelNode[] }, context: ResolveContext): SentinelOptions | string {
   const sentinel: SentinelOptions = { name: url.name, nodes: url.nodes };
   if (target.sentinelUser !== undefined) sentinel.username = target.sentinelUser;
-  const password = lookUpPassword({ ...target, passwordEnv: target.sentinelPasswordEnv, passwordSecret: target.sentinelPasswordSecret }, {}, context);
+  const password = lookUpPassword({ ...target, passwordEnv: ownField(target, 'sentinelPasswordEnv'), passwordSecret: ownField(target, 'sentinelPasswordSecret') }, {}, context);
   if (password.error) return password.error.replace(/`password /g, '`sentinel-password ');
   if (password.value !== undefined) {
     sentinel.password = password.value;
@@ -172,27 +173,33 @@ export function displayUrl(parts: {
 /** The profile's settings, overridden by whatever the scenario's target states itself. */
 function applyProfile(target: TargetPlan, profiles: Record<string, ConnectionProfile>): TargetPlan | string {
   if (!target.profile) return target;
-  const profile = profiles[target.profile];
+  // By own property only: a profile named `constructor` is unknown, not Object.
+  const profile = ownValue(profiles, target.profile);
   if (!profile) {
     const known = Object.keys(profiles);
     return `unknown connection profile "${target.profile}": ${
       known.length ? `known profiles are ${known.map((name) => `"${name}"`).join(', ')}` : 'no profiles are defined in the settings'
     }`;
   }
-  const ownPassword = target.passwordEnv !== undefined || target.passwordSecret === true;
-  const ownSentinelPassword = target.sentinelPasswordEnv !== undefined || target.sentinelPasswordSecret === true;
+  // Credential fields by own property only: a polluted Object.prototype must not name a password source.
+  const passwordEnv = ownField(target, 'passwordEnv');
+  const passwordSecret = ownField(target, 'passwordSecret');
+  const sentinelPasswordEnv = ownField(target, 'sentinelPasswordEnv');
+  const sentinelPasswordSecret = ownField(target, 'sentinelPasswordSecret');
+  const ownPassword = passwordEnv !== undefined || passwordSecret === true;
+  const ownSentinelPassword = sentinelPasswordEnv !== undefined || sentinelPasswordSecret === true;
   const profileTls: TlsPlan | undefined = profile.tls ? { enabled: true, ...profile.tls } : undefined;
   return {
     ...target,
     url: target.url ?? profile.url,
     user: target.user ?? profile.user,
-    passwordEnv: ownPassword ? target.passwordEnv : profile.passwordEnv,
-    passwordSecret: ownPassword ? target.passwordSecret : profile.passwordSecret,
+    passwordEnv: ownPassword ? passwordEnv : ownField(profile, 'passwordEnv'),
+    passwordSecret: ownPassword ? passwordSecret : ownField(profile, 'passwordSecret'),
     tls: target.tls ?? profileTls,
     cluster: target.cluster || profile.cluster === true,
     sentinelUser: target.sentinelUser ?? profile.sentinelUser,
-    sentinelPasswordEnv: ownSentinelPassword ? target.sentinelPasswordEnv : profile.sentinelPasswordEnv,
-    sentinelPasswordSecret: ownSentinelPassword ? target.sentinelPasswordSecret : profile.sentinelPasswordSecret,
+    sentinelPasswordEnv: ownSentinelPassword ? sentinelPasswordEnv : ownField(profile, 'sentinelPasswordEnv'),
+    sentinelPasswordSecret: ownSentinelPassword ? sentinelPasswordSecret : ownField(profile, 'sentinelPasswordSecret'),
     ...(target.replicaReads || profile.replicaReads === true ? { replicaReads: true } : {}),
   };
 }
@@ -285,9 +292,10 @@ function lookUpPassword(
   url: Pick<ParsedUrl, 'password'>,
   context: ResolveContext,
 ): { value?: string; source?: string; error?: string } {
-  if (target.passwordEnv !== undefined) {
-    const name = target.passwordEnv;
-    const value = context.env[name];
+  // Own fields only: a polluted Object.prototype must not name a password source.
+  const name = ownField(target, 'passwordEnv');
+  if (name !== undefined) {
+    const value = ownValue(context.env, name);
     if (value === undefined || value === '') {
       return {
         error:
@@ -297,7 +305,7 @@ function lookUpPassword(
     }
     return { value, source: `environment variable ${name}` };
   }
-  if (target.passwordSecret) {
+  if (ownField(target, 'passwordSecret')) {
     if (context.secret === undefined || context.secret === '') {
       return {
         error:

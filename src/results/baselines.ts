@@ -4,6 +4,7 @@
 // atomically, so diffs stay clean. Shared by the CLI (`--pin`, `--baseline pinned`) and the editor.
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { FileGateError, isInside, isReadable, readBoundedText, readBoundedTextAsync, writeFileSafely, type Place } from '../gates/files';
+import { dictionary, parseJson } from '../gates/plainData';
 import { parseRunFile, readRunFileJson, RunFileError, type RunFile } from './runFile';
 
 export const BASELINES_FILE = '.rbench/baselines.json';
@@ -42,7 +43,7 @@ export function readBaselines(root: string): Baselines {
   } catch (error) {
     text = baselinesReadProblem(error);
   }
-  return text === undefined ? {} : parseBaselines(text, baselinesPath(root));
+  return text === undefined ? dictionary<string>() : parseBaselines(text, baselinesPath(root));
 }
 
 /** readBaselines without blocking the thread (CodeLens, the history view). */
@@ -53,7 +54,7 @@ export async function readBaselinesAsync(root: string): Promise<Baselines> {
   } catch (error) {
     text = baselinesReadProblem(error);
   }
-  return text === undefined ? {} : parseBaselines(text, baselinesPath(root));
+  return text === undefined ? dictionary<string>() : parseBaselines(text, baselinesPath(root));
 }
 
 /**
@@ -61,7 +62,7 @@ export async function readBaselinesAsync(root: string): Promise<Baselines> {
  * name `/dev/zero` or `../../x`; the CLI refuses them when it reads them, with a message).
  */
 export function baselinesInside(root: string, baselines: Baselines): Baselines {
-  const kept: Baselines = {};
+  const kept = dictionary<string>();
   for (const [key, path] of Object.entries(baselines)) if (isInside(resolve(root), resolve(root, path))) kept[key] = path;
   return kept;
 }
@@ -71,7 +72,7 @@ export function baselinesInside(root: string, baselines: Baselines): Baselines {
  * files: the editor opens the rest as user-chosen files (the comparison panel).
  */
 export async function readableBaselines(root: string, baselines: Baselines): Promise<Baselines> {
-  const kept: Baselines = {};
+  const kept = dictionary<string>();
   for (const [key, path] of Object.entries(baselinesInside(root, baselines))) if (await isReadable(path, { root })) kept[key] = path;
   return kept;
 }
@@ -86,12 +87,13 @@ function baselinesReadProblem(error: unknown): undefined {
 function parseBaselines(text: string, path: string): Baselines {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (error) {
     throw new BaselinesError(`${path}: not readable JSON (${(error as Error).message})`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BaselinesError(`${path}: expected an object of "file#scenario": "run file" entries`);
-  const baselines: Baselines = {};
+  // No prototype: a scenario key such as `constructor` is looked up as data, never inherited.
+  const baselines = dictionary<string>();
   for (const [key, value] of Object.entries(parsed)) {
     if (typeof value !== 'string') throw new BaselinesError(`${path}: the entry "${key}" is not a run file path`);
     baselines[key] = value;
@@ -101,7 +103,7 @@ function parseBaselines(text: string, path: string): Baselines {
 
 /** Writes the baselines with sorted keys, atomically. */
 export function writeBaselines(root: string, baselines: Baselines): void {
-  const sorted: Baselines = {};
+  const sorted = dictionary<string>();
   for (const key of Object.keys(baselines).sort()) sorted[key] = baselines[key];
   try {
     writeFileSafely(BASELINES_FILE, JSON.stringify(sorted, null, 1) + '\n', { root });

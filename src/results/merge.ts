@@ -12,6 +12,7 @@ import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus 
 import { summariseRepeats } from './summary';
 import { mergeClusterResults } from './mergeCluster';
 import { evaluateThresholds } from './thresholds';
+import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 
 export class MergeError extends Error {}
 
@@ -121,11 +122,12 @@ function worstStatus<T extends string>(statuses: T[]): T {
 const measuredStart = (load: LoadResult) => Date.parse(load.measuredFrom ?? load.startedAt);
 
 function mergeCommand(name: string, results: CommandResult[], windowMs: number): CommandResult {
-  const errorsByKind: Record<string, number> = {};
-  const errorExamples: Record<string, string> = {};
+  // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
+  const errorsByKind = new Map<string, number>();
+  const errorExamples = new Map<string, string>();
   for (const result of results) {
-    for (const [kind, count] of Object.entries(result.errorsByKind)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + count;
-    for (const [kind, text] of Object.entries(result.errorExamples)) errorExamples[kind] ??= text;
+    addCounts(errorsByKind, result.errorsByKind);
+    addFirsts(errorExamples, result.errorExamples);
   }
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
   const { latency, histogram } = mergeHistograms(results.map((r) => r.histogram));
@@ -133,8 +135,8 @@ function mergeCommand(name: string, results: CommandResult[], windowMs: number):
     command: name,
     requests,
     errors: results.reduce((sum, r) => sum + r.errors, 0),
-    errorsByKind,
-    errorExamples,
+    errorsByKind: recordFromMap(errorsByKind),
+    errorExamples: recordFromMap(errorExamples),
     opsPerSec: windowMs > 0 ? (requests * 1000) / windowMs : 0,
     latency,
     histogram,

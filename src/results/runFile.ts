@@ -7,6 +7,7 @@ import { describeSystemError, FileGateError, readBoundedText, writeFileSafely, t
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
+import { parseJson } from '../gates/plainData';
 import { boundRunFile } from './runFileBounds';
 import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
 
@@ -250,9 +251,10 @@ export function readRunFileJson(path: string, place: Place = { userNamed: true }
   return parseRunFileJson(text, path);
 }
 
+/** The JSON of a run file, objects without prototypes and `__proto__` keys (src/gates/plainData.ts): a stranger's file stays data. */
 export function parseRunFileJson(text: string, where: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     throw new RunFileError(schema().runFileJsonProblem(error, text, where));
   }

@@ -1,4 +1,5 @@
 // Plain-word warnings about a run: things that change how its numbers should be read.
+import { ownValue } from '../gates/plainData';
 import { describeServerError } from '../redis/errors';
 import type { RunFile } from './runFile';
 
@@ -20,7 +21,7 @@ export function runWarnings(run: RunFile): string[] {
   const errorsByKind = new Map<string, { count: number; example?: string }>();
   for (const load of loads) {
     for (const [kind, count] of Object.entries(load.total.errorsByKind)) {
-      const entry = errorsByKind.get(kind) ?? { count: 0, example: load.total.errorExamples[kind] };
+      const entry = errorsByKind.get(kind) ?? { count: 0, example: ownValue(load.total.errorExamples, kind) };
       entry.count += count;
       errorsByKind.set(kind, entry);
     }

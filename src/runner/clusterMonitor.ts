@@ -2,6 +2,7 @@
 // run's server timeline covers the whole cluster (memory, keys, ops, persistence) and not the seed alone.
 import { approvedNodes } from '../gates/network';
 import { nodeTls } from '../engine/cluster/nodeTls';
+import { addCounts, recordFromMap } from '../gates/plainData';
 import type { TopologyNode } from '../engine/cluster/topology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
@@ -10,8 +11,8 @@ import type { ConnectionOptions, ServerSample } from '../redis/types';
 export function sumSamples(samples: ServerSample[]): ServerSample {
   const sum = (pick: (s: ServerSample) => number | undefined) => samples.reduce((total, s) => total + (pick(s) ?? 0), 0);
   const status = (pick: (s: ServerSample) => string) => samples.map(pick).find((value) => value !== 'ok') ?? 'ok';
-  const errorstats: Record<string, number> = {};
-  for (const s of samples) for (const [kind, count] of Object.entries(s.errorstats)) errorstats[kind] = (errorstats[kind] ?? 0) + count;
+  const errorstats = new Map<string, number>();
+  for (const s of samples) addCounts(errorstats, s.errorstats);
   const merged: ServerSample = {
     t: Math.max(...samples.map((s) => s.t)),
     usedMemory: sum((s) => s.usedMemory),
@@ -29,7 +30,7 @@ export function sumSamples(samples: ServerSample[]): ServerSample {
     evictedKeys: sum((s) => s.evictedKeys),
     expiredKeys: sum((s) => s.expiredKeys),
     keys: sum((s) => s.keys),
-    errorstats,
+    errorstats: recordFromMap(errorstats),
   };
   if (samples.every((s) => s.rdbSaves !== undefined)) merged.rdbSaves = sum((s) => s.rdbSaves);
   if (samples.every((s) => s.aofRewrites !== undefined)) merged.aofRewrites = sum((s) => s.aofRewrites);

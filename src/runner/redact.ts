@@ -38,9 +38,8 @@ export class Redactor {
       if (typeof item === 'string') return this.text(item);
       if (Array.isArray(item)) return item.map(walk);
       if (item && typeof item === 'object') {
-        const copy: Record<string, unknown> = {};
-        for (const [key, child] of Object.entries(item)) copy[this.text(key)] = walk(child);
-        return copy;
+        // Defined, never assigned: a `__proto__` key from the server stays a key.
+        return Object.fromEntries(Object.entries(item).map(([key, child]) => [this.text(key), walk(child)]));
       }
       return item;
     };

@@ -3,6 +3,7 @@
 // (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
+import { ownValue } from '../gates/plainData';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl, type ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
@@ -163,7 +164,7 @@ export class RunSession {
     const actions = scenarioActions(plan);
     const refusal =
       adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
-      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? profiles[choice.target.profile]?.readOnly : undefined);
+      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined);
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
 
     const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };

@@ -2,6 +2,7 @@
 // expanded text keeps a map back to the source, so a problem in a substituted value is reported at
 // the `{{name}}` that brought it in, and every character knows whether it came from the file, the
 // environment or the command line (a password must not come from the file).
+import { ownValue } from '../gates/plainData';
 import type { Range } from './plan';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import type { Interpolation, VariableLine } from './parser';
@@ -260,7 +261,8 @@ export class VariableScope {
 
   private valueOf(ref: Interpolation): Piece[] {
     if (ref.kind === 'env') {
-      const value = this.env[ref.name];
+      // Own properties only: `${env:constructor}` names no variable, not Object.
+      const value = ownValue(this.env, ref.name);
       if (value !== undefined && value !== '') return [{ text: value, origin: this.allowedEnv.has(ref.name) ? 'user-env' : 'env', envName: ref.name }];
       // The default is written in the file, so it counts as file text.
       if (ref.defaultValue !== undefined) return [{ text: ref.defaultValue, origin: 'file' }];
@@ -274,7 +276,7 @@ export class VariableScope {
 
   /** A variable's expanded value, or undefined (reported) when it is not defined. */
   variable(name: string, usedAt: Range): Piece[] | undefined {
-    const cli = this.cliVars[name];
+    const cli = ownValue(this.cliVars, name);
     if (cli !== undefined) return [{ text: cli, origin: 'cli' }];
     const definition = this.definitions.get(name) ?? this.inherited.get(name);
     if (!definition) {

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { ClientPath, CompareOp, Expectation, KeyDistribution, Range, ServerDirective, ValuePlan } from './plan';
 import { DiagnosticSink, replaceFix } from './diagnostics';
+import { ownValue } from '../gates/plainData';
 import type { ExpandedText } from './interpolate';
 import { ENV_NAME, isSpace, tokenizeArgs, type ArgLex, type LexProblem } from './lexer';
 import {
@@ -181,7 +182,8 @@ export class Reader {
   /** A word from a list, with a did-you-mean fix. */
   choice<T extends string>(arg: ArgLex, allowed: readonly T[], aliases: Record<string, T> = {}): T | undefined {
     if ((allowed as readonly string[]).includes(arg.value)) return arg.value as T;
-    const suggestion = aliases[arg.value.toLowerCase()] ?? (this.input.sink.full ? undefined : closest(arg.value, allowed));
+    // Own aliases only: `sweep constructor` suggests nothing, not Object.
+    const suggestion = ownValue(aliases, arg.value.toLowerCase()) ?? (this.input.sink.full ? undefined : closest(arg.value, allowed));
     const list = allowed.map((value) => `\`${value}\``).join(', ');
     const fixes = suggestion && !this.input.expanded.isSubstituted(arg.start, arg.end) ? [replaceFix(this.range(arg), suggestion)] : undefined;
     const hint = suggestion ? ` — did you mean \`${suggestion}\`?` : '';

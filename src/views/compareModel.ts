@@ -5,6 +5,7 @@
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
 import { compareRuns, formatChange, type CompareOptions, metricsShown, METRIC_INFO, verdictCounts, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
 import type { RunFile } from '../results/runFile';
+import { ownValue } from '../gates/plainData';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
 
 export interface CompareColumn {
@@ -114,7 +115,7 @@ const COUNTED_SETTINGS: Record<string, [string, string]> = {
 export function leadSentence(differences: readonly Difference[]): string | undefined {
   if (differences.length === 0) return undefined;
   for (const difference of differences) {
-    const nouns = COUNTED_SETTINGS[difference.field];
+    const nouns = ownValue(COUNTED_SETTINGS, difference.field);
     const values = difference.values.filter((v): v is string => v !== null);
     if (difference.kind === 'plan' && nouns && new Set(values).size === 2) {
       const [a, b] = [...new Set(values)];

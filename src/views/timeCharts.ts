@@ -2,6 +2,7 @@
 // persistence events, the server's samples, and each test's median and spread over points or repeats.
 // Pure: bundled into the webview and unit-tested.
 import type { TimelineSecond } from '../engine/types';
+import { ownValue } from '../gates/plainData';
 import { formatLatency, formatOps } from '../results/format';
 import type { PersistenceEvent, RunFile } from '../results/runFile';
 import type { ServerSample } from '../redis/types';
@@ -111,7 +112,7 @@ export function eventMarks(events: readonly PersistenceEvent[]): EventMark[] {
   return events.map((event) => ({
     t: event.t / 1000,
     kind: event.kind,
-    label: EVENT_WORDS[event.kind] ?? event.kind,
+    label: ownValue(EVENT_WORDS, event.kind) ?? event.kind,
     failed: event.kind.endsWith('-failed'),
   }));
 }

@@ -12,6 +12,7 @@ import { commandInfo } from './commandInfo';
 import { code, commandMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { looksSecret, MASK, visibleVariables } from './locate';
 import type { HoverData } from './types';
+import { ownValue } from '../../gates/plainData';
 
 export interface HoverOptions {
   /** Environment for `${env:…}`; values of secret-looking names are masked. */
@@ -93,7 +94,7 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
 function interpolationHover(doc: ScenarioDocument, ref: Interpolation, options: HoverOptions): HoverData {
   const env = options.env ?? {};
   if (ref.kind === 'env') {
-    const value = env[ref.name];
+    const value = ownValue(env, ref.name);
     const secret = looksSecret(ref.name);
     let contents: string;
     if (value !== undefined && value !== '') contents = `= ${code(secret ? MASK : value)} (from the environment)`;

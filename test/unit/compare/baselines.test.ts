@@ -22,7 +22,7 @@ describe('baselines', () => {
   const file = () => readFileSync(join(root, '.rbench', 'baselines.json'), 'utf8');
 
   it('reads nothing when no baseline is pinned', () => {
-    assert.deepEqual(readBaselines(root), {});
+    assert.deepEqual({ ...readBaselines(root) }, {});
     assert.equal(baselineFor(root, 'bench/a.rbench', 'x'), undefined);
   });
 
@@ -40,7 +40,7 @@ describe('baselines', () => {
     pinBaseline(root, { scenarioFile: 'a.rbench', scenarioName: 'a', runFile: 'runs/a1.json' });
     pinBaseline(root, { scenarioFile: 'z.rbench', scenarioName: 'z', runFile: 'runs/z2.json' });
     assert.deepEqual(Object.keys(JSON.parse(file())), ['a.rbench#a', 'z.rbench#z']);
-    assert.deepEqual(readBaselines(root), { 'a.rbench#a': 'runs/a1.json', 'z.rbench#z': 'runs/z2.json' });
+    assert.deepEqual({ ...readBaselines(root) }, { 'a.rbench#a': 'runs/a1.json', 'z.rbench#z': 'runs/z2.json' });
     writeBaselines(root, { 'm#m': 'm.json', 'b#b': 'b.json' });
     assert.deepEqual(Object.keys(JSON.parse(file())), ['b#b', 'm#m']);
     assert.ok(file().endsWith('\n'));

@@ -59,7 +59,7 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
     const root = mkdtempSync(join(tmpdir(), 'rbench-history-'));
     const entries = ENTRIES.map((e) => ({ ...e, path: e.path.replace(ROOT, root) }));
     pinBaseline(root, { scenarioFile: 'bench/cache.rbench', scenarioName: 'writes', runFile: entries[0].path });
-    assert.deepEqual(readBaselines(root), { 'bench/cache.rbench#writes': '.rbench/runs/20261130-100000-000-writes.rbench-run.json' });
+    assert.deepEqual({ ...readBaselines(root) }, { 'bench/cache.rbench#writes': '.rbench/runs/20261130-100000-000-writes.rbench-run.json' });
     const groups = groupRuns(entries, { now: NOW, root, baselines: readBaselines(root) });
     const writes = groups[1].scenarios[1];
     assert.equal(writes.baselinePath, entries[0].path);

@@ -31,16 +31,16 @@ describe('INFO and server facts on a real server', () => {
     }
     assert.equal(info.server.redis_version, installedVersion);
     assert.equal(info.server.tcp_port, String(server().port));
-    assert.deepEqual(parseInfoFields(info.keyspace.db0), { keys: '3', expires: '1', avg_ttl: parseInfoFields(info.keyspace.db0).avg_ttl });
+    assert.deepEqual({ ...parseInfoFields(info.keyspace.db0) }, { keys: '3', expires: '1', avg_ttl: parseInfoFields(info.keyspace.db0).avg_ttl });
     assert.equal(parseInfoFields(info.keyspace.db1).keys, '1');
-    assert.deepEqual(parseInfoFields(info.errorstats.errorstat_WRONGTYPE), { count: '2' });
+    assert.deepEqual({ ...parseInfoFields(info.errorstats.errorstat_WRONGTYPE) }, { count: '2' });
   });
 
   it('builds a sample from real INFO', async () => {
     const sample = sampleFromInfo(parseInfo(await redis.info('everything')), 1234);
     assert.equal(sample.t, 1234);
     assert.equal(sample.keys, 4);
-    assert.deepEqual(sample.errorstats, { WRONGTYPE: 2 });
+    assert.deepEqual({ ...sample.errorstats }, { WRONGTYPE: 2 });
     assert.ok(sample.usedMemory > 100_000 && sample.usedMemoryRss > 0, `memory ${sample.usedMemory}`);
     assert.ok(sample.connectedClients >= 1);
     assert.ok(sample.totalCommandsProcessed >= 8);
@@ -57,7 +57,7 @@ describe('INFO and server facts on a real server', () => {
     assert.equal(facts.version, installedVersion);
     assert.equal(facts.mode, 'standalone');
     assert.match(facts.os ?? '', /Linux/);
-    assert.deepEqual(facts.config, { save: '', appendonly: 'no', maxmemory: String(64 * 1024 * 1024), 'maxmemory-policy': 'allkeys-lru' });
+    assert.deepEqual({ ...facts.config }, { save: '', appendonly: 'no', maxmemory: String(64 * 1024 * 1024), 'maxmemory-policy': 'allkeys-lru' });
     assert.equal(facts.keys, 3);
   });
 
@@ -68,7 +68,7 @@ describe('INFO and server facts on a real server', () => {
       const facts = await readServerFacts(limited);
       assert.equal(facts.version, installedVersion);
       assert.equal(facts.mode, 'standalone');
-      assert.deepEqual(facts.config, {});
+      assert.deepEqual({ ...facts.config }, {});
       assert.equal(facts.keys, 3);
     } finally {
       await closeControlConnection(limited);
@@ -81,7 +81,7 @@ describe('INFO and server facts on a real server', () => {
     try {
       assert.match(await limited.info().catch((error: Error) => error.message), /^NOPERM/);
       const facts = await readServerFacts(limited);
-      assert.deepEqual(facts, { version: installedVersion, mode: 'standalone', config: {}, keys: 3 });
+      assert.deepEqual({ ...facts, config: { ...facts.config } }, { version: installedVersion, mode: 'standalone', config: {}, keys: 3 });
     } finally {
       await closeControlConnection(limited);
     }
@@ -96,9 +96,31 @@ describe('INFO and server facts on a real server', () => {
 });
 
 describe('parseInfo', () => {
+  it('drops sections and fields named like prototype machinery (any case of a section name), keeping the rest', () => {
+    const text = '__proto__:x\r\n# __proto__\r\npasswordEnv:SOME_SECRET\r\n# CONSTRUCTOR\r\nprototype:y\r\n# Server\r\nconstructor:1\r\ntoString:2\r\nredis_version:7.2.4\r\nConstructor:3\r\n';
+    const info = parseInfo(text);
+    assert.deepEqual(Object.keys(info), ['server']);
+    assert.deepEqual(Object.keys(info.server), ['redis_version', 'Constructor']);
+    assert.equal(info.server.Constructor, '3', 'another spelling is just a name');
+    assert.equal(Object.getPrototypeOf(info.server), null);
+    assert.equal(({} as Record<string, unknown>).passwordEnv, undefined);
+    assert.deepEqual(Object.keys(parseInfoFields('keys=1,__proto__=2,constructor=3,hasOwnProperty=4,expires=0')), ['keys', 'expires']);
+  });
+
+  it('a sample counts errorstats of any kind the server names, and reads no field from a prototype', () => {
+    const sample = sampleFromInfo(parseInfo('# Errorstats\r\nerrorstat_constructor:count=2\r\nerrorstat___proto__:count=1\r\n'), 0);
+    assert.deepEqual(Object.keys(sample.errorstats), ['constructor', '__proto__']);
+    assert.equal(Object.getOwnPropertyDescriptor(sample.errorstats, '__proto__')?.value, 1);
+    assert.equal(sample.errorstats.constructor, 2 as unknown);
+    const inherited = Object.create({ memory: { used_memory: '999' } }) as Parameters<typeof sampleFromInfo>[0];
+    assert.equal(sampleFromInfo(inherited, 0).usedMemory, 0, 'sections inherited by a caller’s object are not read');
+  });
+
   it('keeps colons inside values and ignores blank lines', () => {
     const info = parseInfo('# Server\r\nexecutable:/usr/bin/redis-server\r\nconfig_file:C:\\redis.conf\r\n\r\n# Errorstats\r\nerrorstat_ERR:count=5\r\n');
-    assert.deepEqual(info, {
+    // Records without prototypes (src/gates/plainData.ts): compared by their content.
+    assert.equal(Object.getPrototypeOf(info), null);
+    assert.deepEqual(JSON.parse(JSON.stringify(info)), {
       server: { executable: '/usr/bin/redis-server', config_file: 'C:\\redis.conf' },
       errorstats: { errorstat_ERR: 'count=5' },
     });
