@@ -2,6 +2,7 @@
 // (hosts, credentials and the environment variables they come from, TLS weakening, every command by
 // class), worked out before any contact, shown in full, and remembered by a digest of exactly that, so a
 // file that changes what it does asks again. Plain data, no `vscode`, no network.
+import { approvedNodes } from '../gates/network';
 import { createHash } from 'node:crypto';
 import { address } from '../redis/errors';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
@@ -117,11 +118,11 @@ function hostsOf(options: ConnectionOptions): string[] {
   return [address(options)];
 }
 
-/** The rule for nodes beyond the first contact, as the network gate applies it. */
+/** The nodes RBench may reach, in the network gate's own words (src/gates/network.ts): one rule, shown and applied. */
 export function nodeRule(options: ConnectionOptions): string | undefined {
-  if (options.sentinel) return `and the primary and replicas the sentinels name for "${options.sentinel.name}"`;
-  if (options.cluster) return `and the nodes its cluster announces on ${options.host}${options.replicaReads ? ' (replicas too: replica-reads on)' : ''}`;
-  return undefined;
+  if (!options.sentinel && !options.cluster && !options.network?.allowHosts?.length) return undefined;
+  const rule = approvedNodes(options).describe();
+  return options.replicaReads && options.cluster ? `${rule} (replicas too: replica-reads on)` : rule;
 }
 
 function wireEnvNames(plan: ScenarioPlan, setting: string): string[] {
@@ -242,8 +243,9 @@ function envOf(input: EffectsInput, env: EnvEffect[]): void {
   for (const { setting, names } of input.plan.wireEnv ?? []) {
     for (const name of names) env.push({ name, use: WIRE_USES[setting], supplier: 'file' });
   }
-  // Allowed into commands by the user (--allow-env, rbench.allowEnvInCommands): listed, the user's own choice.
+  // Allowed by the user (--allow-env, rbench.allowEnvInCommands) and used elsewhere than the settings above: in commands.
   for (const name of input.allowEnv ?? []) {
+    if (env.some((item) => item.name === name)) continue;
     if (input.text?.includes(`\${env:${name}`)) env.push({ name, use: 'commands', supplier: 'user' });
   }
 }
@@ -351,7 +353,7 @@ export interface ConsentQuestion {
 export function consentQuestion(effects: RunEffects, scenario: string): ConsentQuestion {
   const lines: string[] = [];
   lines.push(`Target: ${effects.target.display} (${SUPPLIER_WORDS[effects.target.supplier]}: ${effects.target.via.join('; ')})`);
-  lines.push(`Connects to: ${effects.hosts.join(', ')}${effects.nodeRule ? ` ${effects.nodeRule}` : ''}`);
+  lines.push(`Connects to: ${effects.nodeRule ?? effects.hosts.join(', ')}`);
   for (const credential of effects.credentials) {
     const who = credential.role === 'sentinels' ? 'Sentinels' : 'Server';
     if (credential.user) lines.push(`${who} user: ${credential.user.name} (${credential.user.from}; ${SUPPLIER_WORDS[credential.user.supplier]})`);

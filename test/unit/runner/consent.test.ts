@@ -31,7 +31,9 @@ interface Setup {
 /** The effects of the first scenario of `text`, worked out as the session does (no connection is opened). */
 function effectsOf(text: string, setup: Setup = {}): RunEffects {
   const env = setup.env ?? {};
-  const resolved = checkText(text, { env, allowEnv: setup.allowEnv });
+  // The environment rule refuses `${env:…}` a file uses unless the user allows it: these tests allow every variable they set.
+  const allowEnv = setup.allowEnv ?? Object.keys(env);
+  const resolved = checkText(text, { env, allowEnv });
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
   assert.deepEqual(errors.map((e) => e.message), []);
   const plan = resolved.scenarios[0];
@@ -53,7 +55,7 @@ function effectsOf(text: string, setup: Setup = {}): RunEffects {
     connection: { display: connection.display, options: connection.options },
     storedPasswordUsed: Boolean(setup.storedPassword),
     secretEnv: setup.secretEnv,
-    allowEnv: setup.allowEnv,
+    allowEnv,
     text,
   });
 }
@@ -129,12 +131,12 @@ describe('consent: the effects of a run', () => {
     it('every sentinel, and the rule for the nodes they name', () => {
       const effects = effectsOf(`target redis-sentinel://10.0.0.7:26379,10.0.0.8:26380/cache\n${READ}`);
       assert.deepEqual(effects.hosts, ['10.0.0.7:26379', '10.0.0.8:26380']);
-      assert.equal(effects.nodeRule, 'and the primary and replicas the sentinels name for "cache"');
+      assert.equal(effects.nodeRule, 'sentinels 10.0.0.7:26379, 10.0.0.8:26380, and a primary they name on 10.0.0.7, 10.0.0.8');
     });
 
     it('a cluster seed, and the rule for the nodes its cluster announces (replicas with replica-reads)', () => {
-      assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\n${READ}`).nodeRule, 'and the nodes its cluster announces on 10.0.0.5');
-      assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\nreplica-reads on\n${READ}`).nodeRule, 'and the nodes its cluster announces on 10.0.0.5 (replicas too: replica-reads on)');
+      assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\n${READ}`).nodeRule, '10.0.0.5:7000, and nodes on 10.0.0.5 the cluster announces');
+      assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\nreplica-reads on\n${READ}`).nodeRule, '10.0.0.5:7000, and nodes on 10.0.0.5 the cluster announces (replicas too: replica-reads on)');
       assert.equal(nodeRule({ host: 'h', port: 1, resp: 2, connectTimeoutMs: 1 }), undefined);
     });
   });
@@ -379,7 +381,7 @@ describe('consent: the question', () => {
       effects({
         target: { display: 'redis-sentinel://10.0.0.7:26379/cache', supplier: 'workspace', via: ['the workspace selects it', 'profile "c" is defined in the workspace settings'] },
         hosts: ['10.0.0.7:26379'],
-        nodeRule: 'and the primary and replicas the sentinels name for "cache"',
+        nodeRule: 'sentinels 10.0.0.7:26379, and a primary they name on 10.0.0.7',
         credentials: [
           { role: 'server', user: { name: 'u', from: 'profile "c"', supplier: 'workspace' }, password: { from: 'environment variable P', supplier: 'workspace' } },
           { role: 'sentinels', user: { name: 'w', from: 'the file', supplier: 'file' } },
@@ -395,7 +397,7 @@ describe('consent: the question', () => {
     assert.equal(question.message, 'Run "reads" from f.rbench against redis-sentinel://10.0.0.7:26379/cache?');
     assert.deepEqual(question.lines, [
       'Target: redis-sentinel://10.0.0.7:26379/cache (from the workspace settings: the workspace selects it; profile "c" is defined in the workspace settings)',
-      'Connects to: 10.0.0.7:26379 and the primary and replicas the sentinels name for "cache"',
+      'Connects to: sentinels 10.0.0.7:26379, and a primary they name on 10.0.0.7',
       'Server user: u (profile "c"; from the workspace settings)',
       'Server password: environment variable P (from the workspace settings)',
       'Sentinels user: w (the file; from the file)',
