@@ -13,7 +13,8 @@ import { RunSession, type SessionPorts } from '../../../src/runner/session';
 import { useRedisServer } from '../../helpers/redis';
 import { repoRoot } from '../scenario/helpers';
 
-const ports: SessionPorts = { confirm: async () => false, secret: async () => undefined, log: () => undefined };
+// Consent is answered yes: these tests are about where files go, not about the question.
+const ports: SessionPorts = { confirm: async () => true, secret: async () => undefined, log: () => undefined };
 
 function fixtureText(): string {
   return readFileSync(join(repoRoot(), 'test', 'browser', 'fixtures', 'finished.rbench-run.json'), 'utf8');
@@ -109,13 +110,13 @@ describe('editor: the runs folder and the file gate', function () {
     execFileSync('mkfifo', [join(ws, '.rbench', 'baselines.json')]);
     await assert.rejects(readBaselinesAsync(ws), /not a regular file/);
     rmSync(join(ws, '.rbench', 'baselines.json'));
-    assert.deepEqual(await readBaselinesAsync(ws), {}, 'no file: no baselines');
+    assert.deepEqual({ ...(await readBaselinesAsync(ws)) }, {}, 'no file: no baselines');
     writeFileSync(join(ws, '.rbench', 'baselines.json'), '{"a#b": "runs/x.json"}');
-    assert.deepEqual(await readBaselinesAsync(ws), { 'a#b': 'runs/x.json' });
+    assert.deepEqual({ ...(await readBaselinesAsync(ws)) }, { 'a#b': 'runs/x.json' });
     writeFileSync(join(ws, '.rbench', 'baselines.json'), 'not json');
     await assert.rejects(readBaselinesAsync(ws), /not readable JSON/);
     assert.deepEqual(
-      baselinesInside(ws, { in: 'runs/x.json', abs: join(ws, 'y.json'), dev: '/dev/zero', up: '../../x', proc: '/proc/self/environ', passwd: '/etc/passwd' }),
+      { ...baselinesInside(ws, { in: 'runs/x.json', abs: join(ws, 'y.json'), dev: '/dev/zero', up: '../../x', proc: '/proc/self/environ', passwd: '/etc/passwd' }) },
       { in: 'runs/x.json', abs: join(ws, 'y.json') },
     );
   });
@@ -128,7 +129,7 @@ describe('editor: the runs folder and the file gate', function () {
     symlinkSync(outside, join(ws, 'out'));
     execFileSync('mkfifo', [join(ws, 'runs', 'fifo.json')]);
     const kept = await readableBaselines(ws, { good: 'runs/good.json', link: 'runs/link.json', through: 'out/secret', fifo: 'runs/fifo.json', gone: 'runs/gone.json', dev: '/dev/zero' });
-    assert.deepEqual(kept, { good: 'runs/good.json' });
+    assert.deepEqual({ ...kept }, { good: 'runs/good.json' });
     assert.equal(await isReadable('runs/good.json', { root: ws }), true);
     assert.equal(await isReadable(join(outside, 'secret'), { userNamed: true }), true);
     assert.equal(await isReadable('/dev/zero', { userNamed: true }), false);

@@ -169,7 +169,7 @@ describe('run session', function () {
       const ports = fakePorts(recorded, { confirm: (request) => ((current = request), confirm(request)) });
       const env = { GITHUB_TOKEN: 'ghp_never_shown', BENCH_USER: 'from-env-user' };
       // FLUSHALL may need the user's own opt-in elsewhere (--allow-destructive): given here so the question is reached.
-      const optIns = { allowDestructive: true };
+      const optIns = { allowDestructive: true, allowEnv: ['BENCH_USER'] };
       const session = new RunSession(settings({ env, ...optIns }), ports);
       const readOnly = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\n';
       assert.ok(!('kind' in (await prepareWith(session, readOnly, 'bench.rbench'))));
