@@ -51,6 +51,9 @@ Run options:
                       repeatable
   --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
                       REPLICAOF…); a file alone never can
+  --allow-destructive let scenarios send commands that can destroy or rewrite keys beyond their
+                      own (FLUSHALL, SWAPDB, MIGRATE, scripts, DEL of keys they do not create,
+                      a cleanup pattern wider than their keys); a file alone never can
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -173,6 +176,7 @@ export async function main(argv: string[]): Promise<number> {
         'per-node': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
+        'allow-destructive': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -251,6 +255,7 @@ export async function main(argv: string[]): Promise<number> {
             env: process.env,
             allowEnv: values['allow-env'] ?? [],
             allowAdmin: Boolean(values['allow-admin']),
+            allowDestructive: Boolean(values['allow-destructive']),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

@@ -42,6 +42,8 @@ export interface RunOptions {
   allowEnv?: string[];
   /** `--allow-admin`: scenarios may send CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF… */
   allowAdmin?: boolean;
+  /** `--allow-destructive`: scenarios may send commands that destroy or rewrite keys beyond their own (FLUSHALL, `cleanup *`, scripts…). */
+  allowDestructive?: boolean;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -130,6 +132,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       vars: options.vars,
       allowEnv: options.allowEnv,
       allowAdmin: options.allowAdmin,
+      allowDestructive: options.allowDestructive,
       trusted: true,
       userTarget: options.url ? { value: options.url, override: true } : undefined,
       runsFolder: options.out,

@@ -13,7 +13,7 @@ import type { RunFile } from '../results/runFile';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
-import { adminRefusal, readOnlyRefusal, remoteQuestion, scenarioActions, type RemoteQuestion } from './safety';
+import { adminRefusal, destructiveRefusal, readOnlyRefusal, remoteQuestion, scenarioActions, type RemoteQuestion } from './safety';
 import { saveRun } from './save';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
@@ -38,6 +38,8 @@ export interface SessionSettings {
   allowEnv?: readonly string[];
   /** Admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…) allowed by the user (`--allow-admin`, rbench.allowAdminCommands). */
   allowAdmin?: boolean;
+  /** Commands that can destroy or rewrite keys beyond the scenario's own (FLUSHALL, `cleanup *`, scripts…), allowed by the user (`--allow-destructive`, rbench.allowDestructiveCommands). */
+  allowDestructive?: boolean;
   /** False in a restricted (untrusted) workspace: nothing runs and no server starts. */
   trusted?: boolean;
   /**
@@ -146,6 +148,7 @@ export class RunSession {
     const actions = scenarioActions(plan);
     const refusal =
       adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
+      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local }) ??
       readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? profiles[choice.target.profile]?.readOnly : undefined);
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
 
