@@ -148,8 +148,8 @@ export class RunSession {
     const actions = scenarioActions(plan);
     const refusal =
       adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
-      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local }) ??
-      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? profiles[choice.target.profile]?.readOnly : undefined);
+      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? profiles[choice.target.profile]?.readOnly : undefined) ??
+      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local });
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
 
     const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };

@@ -100,7 +100,7 @@ function classesFromFlags(flags: readonly string[], harmless: boolean): Set<Comm
   if (flags.includes('blocking')) classes.add('blocking');
   // EVAL_RO and FCALL_RO carry `readonly`: the server refuses any write from their scripts.
   if (flags.includes('script_runner') && !flags.includes('readonly')) classes.add('scripting');
-  if (flags.includes('readonly') && !classes.has('write')) classes.add('read');
+  if (flags.includes('readonly')) classes.add('read');
   if (!classes.has('read') && !classes.has('write') && !classes.has('admin') && !classes.has('scripting')) classes.add(harmless ? 'read' : 'write');
   return classes;
 }
@@ -197,12 +197,8 @@ export function keyPositions(name: string, args: readonly ArgTemplate[]): number
   // A container's keys depend on its subcommand (XGROUP CREATE key…, OBJECT ENCODING key): a computed or unknown one hides them.
   if (isContainer(command) && !CONTAINERS.get(command)?.has(literalOf(args[0])?.toLowerCase() ?? '')) return undefined;
   const sample = args.map((arg) => literalOf(arg) ?? '1');
-  let keys: number[];
-  try {
-    keys = getKeyIndexes(command, sample) as number[];
-  } catch {
-    return undefined;
-  }
+  // Known commands only: getKeyIndexes throws for others.
+  const keys = getKeyIndexes(command, sample) as number[];
   if (entry.flags.includes('movablekeys') && args.some((arg, i) => literalOf(arg) === undefined && !keys.includes(i))) return undefined;
   return keys.filter((i) => i < args.length);
 }
