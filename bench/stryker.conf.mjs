@@ -11,7 +11,7 @@ const tests = (process.env.RBENCH_MUTATION_TESTS ?? '').split(',').filter(Boolea
 export default {
   mutate,
   testRunner: 'command',
-  commandRunner: { command: `npx mocha --no-config --timeout 30000 ${tests.join(' ')}` },
+  commandRunner: { command: `node node_modules/mocha/bin/mocha.js --no-config --timeout 30000 ${tests.join(' ')}` },
   buildCommand: 'npx tsc -p . --outDir out',
   coverageAnalysis: 'off',
   checkers: [],

@@ -46,9 +46,10 @@ export function hasLiteral(glob: readonly GlobToken[]): boolean {
 
 /** True when every key `inner` matches is matched by `outer`. */
 export function covers(outer: readonly GlobToken[], inner: readonly GlobToken[]): boolean {
-  const memo = new Map<number, boolean>();
+  // Memoised: patterns with many stars would otherwise take exponential time.
+  const memo = new Map<string, boolean>();
   const from = (i: number, j: number): boolean => {
-    const key = i * (outer.length + 1) + j;
+    const key = `${i} ${j}`;
     const known = memo.get(key);
     if (known !== undefined) return known;
     let result: boolean;

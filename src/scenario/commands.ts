@@ -13,7 +13,7 @@ export const COMMAND_NAMES: readonly string[] = list.map((name) => name.toUpperC
 const KNOWN = new Set(list);
 
 export function isRedisCommand(word: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_|-]*$/.test(word) && KNOWN.has(word.toLowerCase());
+  return KNOWN.has(word.toLowerCase());
 }
 
 /** True when the command modifies data (the `write` flag). */
@@ -42,7 +42,7 @@ interface TableEntry {
 }
 const ENTRIES = table as unknown as Record<string, TableEntry>;
 
-/** The table's entry of a known command (own properties only: `constructor` is no command). */
+/** The table's entry of a known command, by lower-case name (own properties only: `constructor` is no command). */
 function entryOf(command: string): TableEntry | undefined {
   return KNOWN.has(command) ? ENTRIES[command] : undefined;
 }
@@ -118,7 +118,7 @@ function subcommandClasses(command: string, subcommands: Record<string, TableEnt
 
 const CONTAINERS = new Map<string, Map<string, Set<CommandClass>>>();
 for (const command of list) {
-  const subcommands = entryOf(command)?.subcommands;
+  const subcommands = ENTRIES[command].subcommands;
   if (subcommands) CONTAINERS.set(command, subcommandClasses(command, subcommands));
 }
 
@@ -140,7 +140,7 @@ export function subcommandsOf(name: string): string[] {
  */
 export function classifyCommand(name: string, subcommand?: string): Set<CommandClass> {
   const command = name.toLowerCase();
-  const entry = isRedisCommand(command) ? entryOf(command) : undefined;
+  const entry = entryOf(command);
   if (!entry) return new Set(UNKNOWN_CLASSES);
   // DEBUG's subcommands (RELOAD, SET-ACTIVE-EXPIRE, CHANGE-REPL-ID…) are not in the table: all count alike.
   if (command === 'debug') return new Set(UNKNOWN_CLASSES);
@@ -192,10 +192,11 @@ export function createsItsKeys(name: string, keyCount: number): boolean {
  */
 export function keyPositions(name: string, args: readonly ArgTemplate[]): number[] | undefined {
   const command = name.toLowerCase();
-  const entry = isRedisCommand(command) ? entryOf(command) : undefined;
+  const entry = entryOf(command);
   if (!entry) return undefined;
   // A container's keys depend on its subcommand (XGROUP CREATE key…, OBJECT ENCODING key): a computed or unknown one hides them.
-  if (isContainer(command) && !CONTAINERS.get(command)?.has(literalOf(args[0])?.toLowerCase() ?? '')) return undefined;
+  const sub = literalOf(args[0]);
+  if (isContainer(command) && (sub === undefined || !CONTAINERS.get(command)?.has(sub.toLowerCase()))) return undefined;
   const sample = args.map((arg) => literalOf(arg) ?? '1');
   // Known commands only: getKeyIndexes throws for others.
   const keys = getKeyIndexes(command, sample) as number[];

@@ -23,6 +23,12 @@ describe('scenario actions', () => {
       ['### s\nCOPY bench:1 bench:2 DB 1\n', ['COPY … DB writes into another database']],
       ['### s\nRESTORE user:1 0 payload REPLACE\n', ['RESTORE … REPLACE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nRESTORE user:1 0 payload replace\n', ['RESTORE … REPLACE removes or replaces user:1, keys the scenario does not create']],
+      ['### s\nRESTORE-ASKING user:1 0 payload REPLACE\n', ['RESTORE-ASKING … REPLACE removes or replaces user:1, keys the scenario does not create']],
+      ['### s\nFLUSHALL\nFLUSHALL\n', ['FLUSHALL wipes every key of every database']],
+      [
+        'cleanup *\n### s\nSET bench:__key__ v\nINCR counter\nSET bench:__key__ w\n',
+        ["`cleanup *` deletes keys beyond the scenario's own bench:*, counter"],
+      ],
       ['### s\nFLUSHALL\n', ['FLUSHALL wipes every key of every database']],
       ['### s\nFlushDb\n', ['FLUSHDB wipes every key of the database']],
       ['### s\nEVAL "redis.call(\'flushall\')" 0\n', ['EVAL runs or installs server-side code that may touch any key']],
@@ -126,6 +132,27 @@ describe('gates (seen 3)', () => {
       const plan = planOf(text);
       assert.match(readOnlyRefusal(plan, scenarioActions(plan), 'p', true) ?? '', /is read-only/, text);
     }
+  });
+});
+
+describe('admin and read-only refusals', () => {
+  it('name the command and the fix', () => {
+    const plan = planOf('### tune\nCONFIG SET maxmemory 1\n');
+    assert.equal(
+      adminRefusal(plan, scenarioActions(plan), false),
+      '"tune" sends CONFIG SET, an admin command (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…), which a scenario file cannot send on its own: ' +
+        'if you mean it, allow admin commands yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands',
+    );
+    assert.equal(adminRefusal(planOf('### s\nGET k\n'), scenarioActions(planOf('### s\nGET k\n')), false), undefined);
+  });
+
+  it('a read-only profile names what the scenario does beyond reading and blocking', () => {
+    const plan = planOf('### pop\nBLPOP l 0\nGET k\n');
+    const actions = scenarioActions(plan);
+    assert.equal(readOnlyRefusal(plan, actions, 'shared', true), 'connection profile "shared" is read-only, but "pop" writes (BLPOP): run it against another target, or remove "readOnly" from the profile');
+    assert.equal(readOnlyRefusal(plan, actions, undefined, true), undefined);
+    assert.equal(readOnlyRefusal(plan, actions, 'shared', undefined), undefined);
+    assert.equal(readOnlyRefusal(plan, actions, 'shared', false), undefined);
   });
 });
 

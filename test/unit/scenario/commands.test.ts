@@ -1,6 +1,7 @@
 // Command classes from the command table, failing closed (issue 18, seen 3), and the key arguments of commands.
 import assert from 'node:assert/strict';
 import {
+  COMMAND_NAMES,
   classifyCommand,
   createsItsKeys,
   isContainer,
@@ -160,6 +161,13 @@ describe('command classes', () => {
     assert.equal(of('read', 'blocking'), true);
     assert.equal(of('blocking'), true);
     for (const kind of ['write', 'admin', 'dangerous', 'scripting'] as const) assert.equal(of('read', kind), false, kind);
+  });
+
+  it('COMMAND_NAMES: the table`s names in upper case', () => {
+    assert.ok(COMMAND_NAMES.includes('GET'));
+    assert.ok(COMMAND_NAMES.includes('RESTORE-ASKING'));
+    assert.ok(COMMAND_NAMES.length > 200);
+    for (const name of COMMAND_NAMES) assert.equal(name, name.toUpperCase());
   });
 
   it('isRedisCommand and isWriteCommand look at the table only', () => {
