@@ -31,8 +31,8 @@ export function matchPattern(pattern: string): GlobToken[] {
     else if (c === '\\' && i + 1 < pattern.length) tokens.push(pattern[++i]);
     else if (c === '[') {
       // To the closing `]`, skipping escaped characters; Redis reads an unclosed `[` to the end of the pattern.
-      i++;
-      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      do i += pattern[i] === '\\' ? 2 : 1;
+      while (pattern[i] !== undefined && pattern[i] !== ']');
       tokens.push(ANY);
     } else tokens.push(c);
   }
@@ -42,6 +42,11 @@ export function matchPattern(pattern: string): GlobToken[] {
 /** True when the glob has a literal character: one made of placeholders alone (`__key__`) looks like anybody's keys. */
 export function hasLiteral(glob: readonly GlobToken[]): boolean {
   return glob.some((token) => typeof token === 'string');
+}
+
+/** True when the outer token matches whatever the inner one does: ANY takes any one character, a character itself only. */
+function accepts(outer: GlobToken, inner: GlobToken): boolean {
+  return outer === ANY ? inner !== STAR : inner === outer;
 }
 
 /** True when every key `inner` matches is matched by `outer`. */
@@ -54,10 +59,8 @@ export function covers(outer: readonly GlobToken[], inner: readonly GlobToken[])
     if (known !== undefined) return known;
     let result: boolean;
     if (j === outer.length) result = i === inner.length;
-    else if (outer[j] === STAR) result = from(i, j + 1) || (i < inner.length && from(i + 1, j));
-    else if (i === inner.length || inner[i] === STAR) result = false;
-    else if (outer[j] === ANY) result = from(i + 1, j + 1);
-    else result = inner[i] === outer[j] && from(i + 1, j + 1);
+    else if (outer[j] === STAR) result = from(i, j + 1) || (i !== inner.length && from(i + 1, j));
+    else result = i !== inner.length && accepts(outer[j], inner[i]) && from(i + 1, j + 1);
     memo.set(key, result);
     return result;
   };

@@ -87,7 +87,7 @@ const SUBCOMMAND_CLASSES: Record<string, Record<string, readonly CommandClass[]>
 };
 
 /** Commands that reach beyond the keys they name. */
-const DANGEROUS = new Set(['flushall', 'flushdb', 'swapdb', 'migrate', 'move', 'select', 'debug']);
+const DANGEROUS = new Set(['flushall', 'flushdb', 'swapdb', 'migrate', 'move', 'select']);
 
 /** The most dangerous a command can be: what a command unknown to the table (a module's) is taken for. */
 const UNKNOWN_CLASSES: readonly CommandClass[] = ['admin', 'dangerous', 'write'];
@@ -101,7 +101,8 @@ function classesFromFlags(flags: readonly string[], harmless: boolean): Set<Comm
   // EVAL_RO and FCALL_RO carry `readonly`: the server refuses any write from their scripts.
   if (flags.includes('script_runner') && !flags.includes('readonly')) classes.add('scripting');
   if (flags.includes('readonly')) classes.add('read');
-  if (!classes.has('read') && !classes.has('write') && !classes.has('admin') && !classes.has('scripting')) classes.add(harmless ? 'read' : 'write');
+  // (A write stays a write: no harmless command has the write flag, and a read beside it would not make it read-only.)
+  if (!classes.has('read') && !classes.has('admin') && !classes.has('scripting')) classes.add(harmless ? 'read' : 'write');
   return classes;
 }
 

@@ -104,6 +104,7 @@ describe('scenario actions', () => {
     assert.deepEqual(actionsOf('cleanup bench:*\n### s\nSET bench:__key__ v\nSORT bench:__key__ STORE out\nGET other\n').writePatterns, ['bench:*', 'out']);
     assert.deepEqual(actionsOf('cleanup x:*\n### s\nGET k\n').writePatterns, ['x:*']);
     assert.deepEqual(actionsOf('### s\nXGROUP __value__ s g\n').writePatterns, []);
+    assert.deepEqual(actionsOf('### s\nMIGRATE 10.0.0.9 6379 bench:__key__ 0 1000\n').writePatterns, ['bench:*']);
   });
 
   it('the scenario`s classes are the union of its commands`, in groups too (seen 3)', () => {

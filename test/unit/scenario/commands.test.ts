@@ -115,6 +115,13 @@ describe('command classes', () => {
       for (const [name, subs] of Object.entries(harmless)) for (const sub of subs) assert.equal(classes(name, sub), 'read', `${name} ${sub}`);
     });
 
+    it('a subcommand whose flags say neither read nor write, and not known harmless, is a write', () => {
+      // Table entries this project knows nothing more about.
+      assert.equal(classes('BLESS', 'GET'), 'write');
+      assert.equal(classes('HIMPORT', 'DISCARD'), 'write');
+      assert.equal(classes('CLIENT', 'HELP'), 'read');
+    });
+
     it('a command unknown to the table (a module) is the most dangerous: admin, dangerous and write', () => {
       assert.equal(classes('FT.SEARCH'), 'admin,dangerous,write');
       assert.equal(classes('NOPE'), 'admin,dangerous,write');
