@@ -58,6 +58,9 @@ Run options:
                       node and announces other nodes is not run
   --allow-host HOST   a cluster's nodes (or the primary the sentinels name) may also be on HOST;
                       repeatable. RBench connects to no other host a server announces
+  --allow-destructive let scenarios send commands that can destroy or rewrite keys beyond their
+                      own (FLUSHALL, SWAPDB, MIGRATE, scripts, DEL of keys they do not create,
+                      a cleanup pattern wider than their keys); a file alone never can
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -182,6 +185,7 @@ export async function main(argv: string[]): Promise<number> {
         'allow-admin': { type: 'boolean' },
         cluster: { type: 'boolean' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-destructive': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -263,6 +267,7 @@ export async function main(argv: string[]): Promise<number> {
             allowAdmin: Boolean(values['allow-admin']),
             cluster: Boolean(values.cluster),
             allowHosts: values['allow-host'] ?? [],
+            allowDestructive: Boolean(values['allow-destructive']),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

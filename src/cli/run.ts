@@ -51,6 +51,8 @@ export interface RunOptions {
   cluster?: boolean;
   /** `--allow-host HOST`: hosts a cluster's nodes or a Sentinel's primary may be on besides the target's (the network gate). */
   allowHosts?: string[];
+  /** `--allow-destructive`: scenarios may send commands that destroy or rewrite keys beyond their own (FLUSHALL, `cleanup *`, scripts…). */
+  allowDestructive?: boolean;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -156,6 +158,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       allowAdmin: options.allowAdmin,
       cluster: options.cluster,
       allowHosts: options.allowHosts,
+      allowDestructive: options.allowDestructive,
       trusted: true,
       userTarget: options.url ? { value: options.url, override: true, supplier: 'user' } : undefined,
       secretEnv: 'RBENCH_PASSWORD',

@@ -262,6 +262,7 @@ export class RunService implements vscode.Disposable {
         env: process.env,
         allowEnv: settings.allowEnvInCommands,
         allowAdmin: settings.allowAdminCommands,
+        allowDestructive: settings.allowDestructiveCommands,
         trusted: vscode.workspace.isTrusted,
         userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
         profiles: settings.profiles,

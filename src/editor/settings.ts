@@ -24,6 +24,8 @@ export interface EditorSettings {
   allowEnvInCommands: string[];
   /** `rbench.allowAdminCommands`: scenarios may send admin commands (user settings only). */
   allowAdminCommands: boolean;
+  /** `rbench.allowDestructiveCommands`: scenarios may destroy or rewrite keys beyond their own (user settings only). */
+  allowDestructiveCommands: boolean;
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -53,12 +55,14 @@ function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'use
  * The opt-ins a shared file must never grant: read from the user's own settings only, never from a
  * workspace's .vscode/settings.json (which came with the repository).
  */
-function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands'> {
+function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
+  const destructive = config.inspect<unknown>('allowDestructiveCommands')?.globalValue;
   return {
     allowEnvInCommands: Array.isArray(env) ? env.filter((name): name is string => typeof name === 'string') : [],
     allowAdminCommands: admin === true,
+    allowDestructiveCommands: destructive === true,
   };
 }
 

@@ -1,52 +1,111 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
-import { classifyCommand, isReadOnlyCommand, type CommandClass } from '../scenario/commands';
+import { classifyCommand, createsItsKeys, isContainer, isReadOnlyCommand, keyPositions, literalOf, removesKeys, type CommandClass } from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
+import { covers, hasLiteral, keyGlob, matchPattern, showGlob, type GlobToken } from './keyGlobs';
 
 export interface ScenarioActions {
   /** Every class of command the scenario sends, `cleanup` counting as a write. */
   classes: Set<CommandClass>;
-  /** The first command of each class, as written (`SET`, `CONFIG SET`, `cleanup bench:*`). */
+  /** The first command of each class, as shown (`SET`, `CONFIG SET`, `cleanup bench:*`). */
   examples: Partial<Record<CommandClass, string>>;
-  // g-consent interim (the contract g-commands fills in properly; the lead reconciles):
-  /** Every command of each class, as shown (`SET`, `CLIENT KILL`, `cleanup bench:*`), each once. */
+  /** Every distinct command of each class, as shown: `SET`, `CONFIG SET`, `CLIENT <computed subcommand>`, `cleanup user:*`. */
   commands: Partial<Record<CommandClass, string[]>>;
-  /** Key patterns the run deletes or rewrites beyond its own keys (`cleanup bench:*`). */
+  /** Key globs the scenario writes (deletes included): `bench:*`, `counter`. */
   writePatterns: string[];
-  /** What can destroy or rewrite keys the run did not create (FLUSHALL, SWAPDB, a broad cleanup…). */
+  /** What can destroy or rewrite keys beyond the scenario's own, one plain phrase each; empty when nothing can. */
   destructive: string[];
-}
-
-function firstLiteral(command: CommandTemplate): string | undefined {
-  const [first] = command.args;
-  return first && first.every((part) => typeof part === 'string') ? first.join('') : undefined;
 }
 
 function commandsOf(plan: ScenarioPlan): CommandTemplate[] {
   return plan.points.flatMap((point) => point.phases.flatMap((phase) => phase.tests.flatMap((test) => test.commands.map(({ command }) => command))));
 }
 
-/** What the scenario will do to the server, by class, with an example of each. */
+/** A command as people read it: `SET`, `CONFIG SET`, `CLIENT <computed subcommand>`. */
+function shownName(command: CommandTemplate): string {
+  const name = command.name.toUpperCase();
+  if (!isContainer(name)) return name;
+  const sub = literalOf(command.args[0]);
+  return sub === undefined ? `${name} <computed subcommand>` : `${name} ${sub.toUpperCase()}`;
+}
+
+/** What the commands that reach beyond their keys do, by command. */
+const REACH: Record<string, string> = {
+  flushall: 'wipes every key of every database',
+  flushdb: 'wipes every key of the database',
+  swapdb: 'swaps whole databases',
+  select: 'switches to another database than the one the target names',
+  move: 'moves keys into another database',
+  migrate: 'moves keys to another server',
+  debug: 'can reload, change or wipe the whole dataset',
+};
+
+/** Why a command can touch keys beyond those it names, or undefined. */
+function reachPhrase(command: CommandTemplate, shown: string, classes: ReadonlySet<CommandClass>, keys: number[] | undefined): string | undefined {
+  const name = command.name.toLowerCase();
+  if (REACH[name]) return `${shown} ${REACH[name]}`;
+  if (classes.has('scripting')) return `${shown} runs or installs server-side code that may touch any key`;
+  if (classes.has('dangerous')) return `${shown} can destroy data beyond the scenario's own keys`;
+  if (classes.has('write') && keys === undefined) return `${shown} writes keys the command table cannot tell`;
+  return undefined;
+}
+
+/** COPY … DB / REPLACE and RESTORE … REPLACE, written or possibly computed (a placeholder may expand to the word). */
+function optionAfter(command: CommandTemplate, from: number, word: string): boolean {
+  return command.args.slice(from).some((arg) => {
+    const text = literalOf(arg);
+    return text === undefined || text.toLowerCase() === word;
+  });
+}
+
+/** A key a command removes or replaces whole: it must be one the scenario creates. */
+interface Removal {
+  shown: string;
+  glob: GlobToken[];
+}
+
+/** What the scenario will do to the server: classes and commands, the keys it writes, what reaches beyond its own keys. */
 export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
   const actions: ScenarioActions = { classes: new Set(), examples: {}, commands: {}, writePatterns: [], destructive: [] };
-  const add = (kind: CommandClass, example: string) => {
+  const add = (kind: CommandClass, shown: string) => {
     actions.classes.add(kind);
-    actions.examples[kind] ??= example;
-    // g-consent interim: every command per class, and the dangerous ones as destructive (g-commands refines).
+    actions.examples[kind] ??= shown;
     const list = (actions.commands[kind] ??= []);
-    if (!list.includes(example)) list.push(example);
-    if (kind === 'dangerous' && !actions.destructive.includes(example)) actions.destructive.push(example);
+    if (!list.includes(shown)) list.push(shown);
   };
+  const note = (list: string[], text: string) => {
+    if (!list.includes(text)) list.push(text);
+  };
+  const own: GlobToken[][] = [];
+  const removals: Removal[] = [];
   for (const command of commandsOf(plan)) {
-    const sub = firstLiteral(command);
-    const classes = classifyCommand(command.name, sub);
-    const shown = sub && /^[a-z-]+$/i.test(sub) && !classes.has('read') ? `${command.name} ${sub.toUpperCase()}` : command.name;
-    for (const kind of classes) add(kind, kind === 'admin' || kind === 'scripting' ? shown : command.name);
+    const shown = shownName(command);
+    const classes = classifyCommand(command.name, literalOf(command.args[0]));
+    for (const kind of classes) add(kind, shown);
+    const keys = keyPositions(command.name, command.args);
+    const reach = reachPhrase(command, shown, classes, keys);
+    if (reach) note(actions.destructive, reach);
+    if (!classes.has('write') || keys === undefined) continue;
+    const globs = keys.map((i) => keyGlob(command.args[i]));
+    for (const glob of globs) note(actions.writePatterns, showGlob(glob));
+    const name = command.name.toLowerCase();
+    const replaces = (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
+    if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
+    if (removesKeys(name)) removals.push(...globs.map((glob) => ({ shown, glob })));
+    else if (replaces) removals.push({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1] });
+    else if (createsItsKeys(name, globs.length)) own.push(...globs.filter(hasLiteral));
+  }
+  const ownKeys = own.map(showGlob).filter((glob, i, all) => all.indexOf(glob) === i);
+  const beyond = ownKeys.length > 0 ? `beyond the scenario's own ${ownKeys.join(', ')}` : 'and the scenario creates no keys of its own';
+  for (const removal of removals) {
+    if (!own.some((glob) => covers(glob, removal.glob))) note(actions.destructive, `${removal.shown} removes or replaces ${showGlob(removal.glob)}, keys the scenario does not create`);
   }
   if (plan.cleanup !== undefined) {
     add('write', `cleanup ${plan.cleanup}`);
-    actions.writePatterns.push(plan.cleanup); // g-consent interim
+    note(actions.writePatterns, plan.cleanup);
+    const pattern = matchPattern(plan.cleanup);
+    if (!own.some((glob) => covers(glob, pattern))) note(actions.destructive, `\`cleanup ${plan.cleanup}\` deletes keys ${beyond}`);
   }
   return actions;
 }
@@ -75,6 +134,18 @@ export function adminRefusal(plan: ScenarioPlan, actions: ScenarioActions, allow
   return (
     `"${plan.name}" sends ${actions.examples.admin}, an admin command (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…), which a scenario file cannot send on its own: ` +
     'if you mean it, allow admin commands yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands'
+  );
+}
+
+/**
+ * Why the scenario may not run because it can destroy or rewrite keys it does not own and the user has not
+ * allowed that; or undefined. The throwaway local server holds nothing but the run's own keys.
+ */
+export function destructiveRefusal(plan: ScenarioPlan, actions: ScenarioActions, options: { allowDestructive: boolean; throwaway: boolean }): string | undefined {
+  if (options.throwaway || options.allowDestructive || actions.destructive.length === 0) return undefined;
+  return (
+    `"${plan.name}" can destroy or rewrite keys that are not its own: ${actions.destructive.join('; ')}. A scenario file cannot do that on its own: ` +
+    'if you mean it, allow it yourself with `rbench run --allow-destructive` or the user setting rbench.allowDestructiveCommands'
   );
 }
 

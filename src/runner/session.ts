@@ -14,7 +14,7 @@ import type { RunFile } from '../results/runFile';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
-import { adminRefusal, readOnlyRefusal, scenarioActions } from './safety';
+import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { saveRun } from './save';
 import { markPart, shardPlan, type ShardSpec } from './shard';
@@ -40,6 +40,8 @@ export interface SessionSettings {
   allowEnv?: readonly string[];
   /** Admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…) allowed by the user (`--allow-admin`, rbench.allowAdminCommands). */
   allowAdmin?: boolean;
+  /** Commands that can destroy or rewrite keys beyond the scenario's own (FLUSHALL, `cleanup *`, scripts…), allowed by the user (`--allow-destructive`, rbench.allowDestructiveCommands). */
+  allowDestructive?: boolean;
   /** False in a restricted (untrusted) workspace: nothing runs and no server starts. */
   trusted?: boolean;
   /** `--cluster`: every target but the throwaway server is a Redis Cluster, as if it said `cluster on`. */
@@ -164,7 +166,8 @@ export class RunSession {
     const actions = scenarioActions(plan);
     const refusal =
       adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
-      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined);
+      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined) ??
+      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local });
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
 
     const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };

@@ -1,5 +1,10 @@
-// The Redis command table (@ioredis/commands): which words are commands, and which commands write.
-import { hasFlag, list } from '@ioredis/commands';
+// The Redis command table (@ioredis/commands): which words are commands, what each command (and each
+// subcommand of a container such as CONFIG or CLIENT) can do to a server, and which arguments are keys.
+// Classification fails closed: only what the table marks read-only, or a short list of harmless commands,
+// counts as a read; a subcommand that is computed or unknown counts as the most dangerous one its container has.
+import { getKeyIndexes, hasFlag, list } from '@ioredis/commands';
+import table from '@ioredis/commands/built/commands.json';
+import type { ArgTemplate } from './plan';
 
 /** Upper-case command names, for did-you-mean suggestions. */
 export const COMMAND_NAMES: readonly string[] = list.map((name) => name.toUpperCase());
@@ -8,7 +13,7 @@ export const COMMAND_NAMES: readonly string[] = list.map((name) => name.toUpperC
 const KNOWN = new Set(list);
 
 export function isRedisCommand(word: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_|-]*$/.test(word) && KNOWN.has(word.toLowerCase());
+  return KNOWN.has(word.toLowerCase());
 }
 
 /** True when the command modifies data (the `write` flag). */
@@ -17,54 +22,185 @@ export function isWriteCommand(name: string): boolean {
 }
 
 /**
- * What a command can do to a server, from the command table's flags plus the subcommands of container
- * commands (CONFIG, SCRIPT, CLIENT…), which the table lists without flags.
- * read: reads data only; write: changes data; admin: changes or stops the server, its users or its
- * replication; dangerous: wipes or moves the whole dataset; scripting: runs server-side code that may
- * do anything; blocking: may wait for data.
+ * What a command can do to a server.
+ * read: reads data or the server's state only; write: changes data (or reaches other clients, as PUBLISH);
+ * admin: changes or stops the server, its users, its replication or other clients' connections, or installs
+ * code that outlives the run; dangerous: reaches beyond the keys it names (wipes, swaps or moves databases
+ * or keys, switches the database); scripting: runs server-side code that may touch any key; blocking: may
+ * wait for data.
  */
 export type CommandClass = 'read' | 'write' | 'admin' | 'dangerous' | 'scripting' | 'blocking';
 
-const DANGEROUS = new Set(['flushall', 'flushdb', 'swapdb', 'migrate', 'restore', 'restore-asking']);
-/** Container commands whose every subcommand administers the server. */
-const ADMIN_CONTAINERS = new Set(['config', 'module', 'acl', 'debug', 'cluster']);
-/** Subcommands that administer the server, for containers that also have harmless ones. */
-const ADMIN_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
-  client: new Set(['kill', 'pause', 'unpause', 'no-evict', 'no-touch', 'list']),
-  script: new Set(['flush', 'kill']),
-  function: new Set(['flush', 'delete', 'kill', 'restore']),
-  latency: new Set(['reset']),
-  slowlog: new Set(['reset']),
-  memory: new Set(['purge']),
-};
-const SCRIPTING_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
-  script: new Set(['load']),
-  function: new Set(['load']),
+export const COMMAND_CLASSES: readonly CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin', 'blocking'];
+
+interface TableEntry {
+  flags: string[];
+  keyStart: number;
+  keyStop: number;
+  step: number;
+  subcommands?: Record<string, TableEntry>;
+}
+const ENTRIES = table as unknown as Record<string, TableEntry>;
+
+/** The table's entry of a known command, by lower-case name (own properties only: `constructor` is no command). */
+function entryOf(command: string): TableEntry | undefined {
+  return KNOWN.has(command) ? ENTRIES[command] : undefined;
+}
+
+/**
+ * Commands with neither the `readonly` nor the `write` flag that still only read or touch the client's own
+ * connection: replies (PING, ECHO), server facts (TIME, LASTSAVE, ROLE, INFO), the connection's protocol, user
+ * and mode (HELLO, AUTH, READONLY, READWRITE, ASKING, RESET, QUIT), and transaction framing (MULTI, EXEC,
+ * DISCARD, WATCH, UNWATCH), whose member commands are classified on their own. Everything else without a flag
+ * (PUBLISH, SELECT, WAIT, SUBSCRIBE…) is not a read.
+ */
+const HARMLESS = new Set(['ping', 'echo', 'time', 'lastsave', 'role', 'info', 'hello', 'auth', 'readonly', 'readwrite', 'asking', 'reset', 'quit', 'multi', 'exec', 'discard', 'watch', 'unwatch']);
+
+/** Subcommands without flags that only read or set the client's own connection, or describe the server. */
+const HARMLESS_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
+  acl: new Set(['cat', 'genpass', 'whoami']),
+  client: new Set(['caching', 'getname', 'getredir', 'id', 'info', 'no-touch', 'reply', 'setinfo', 'setname', 'tracking', 'trackinginfo']),
+  cluster: new Set(['countkeysinslot', 'getkeysinslot', 'info', 'keyslot', 'links', 'myid', 'myshardid', 'nodes', 'shards', 'slot-stats', 'slots']),
+  command: new Set(['count', 'docs', 'getkeys', 'getkeysandflags', 'info', 'list']),
+  function: new Set(['dump', 'list', 'stats']),
+  memory: new Set(['doctor', 'malloc-stats', 'stats']),
+  pubsub: new Set(['channels', 'numpat', 'numsub', 'shardchannels', 'shardnumsub']),
+  script: new Set(['exists']),
 };
 
-/** The classes of `name` called with `firstArg` (its subcommand, for container commands). */
-export function classifyCommand(name: string, firstArg?: string): Set<CommandClass> {
-  const command = name.toLowerCase();
-  const sub = firstArg?.toLowerCase() ?? '';
+/**
+ * Subcommands whose flags say less than they do: they stop other clients' work, drop what other clients
+ * rely on, or install code that outlives the run. These replace the classes the flags give.
+ */
+const SUBCOMMAND_CLASSES: Record<string, Record<string, readonly CommandClass[]>> = {
+  function: {
+    delete: ['admin', 'write'],
+    flush: ['admin', 'write', 'dangerous'],
+    kill: ['admin'],
+    load: ['admin', 'scripting', 'write'],
+    restore: ['admin', 'scripting', 'write', 'dangerous'],
+  },
+  script: { debug: ['admin'], flush: ['admin'], kill: ['admin'], load: ['scripting'] },
+  memory: { purge: ['admin'] },
+  module: { load: ['admin', 'scripting', 'dangerous'], loadex: ['admin', 'scripting', 'dangerous'] },
+  cluster: { reset: ['admin', 'dangerous'], flushslots: ['admin', 'dangerous'] },
+};
+
+/** Commands that reach beyond the keys they name. */
+const DANGEROUS = new Set(['flushall', 'flushdb', 'swapdb', 'migrate', 'move', 'select']);
+
+/** The most dangerous a command can be: what a command unknown to the table (a module's) is taken for. */
+const UNKNOWN_CLASSES: readonly CommandClass[] = ['admin', 'dangerous', 'write'];
+
+/** Classes from a table entry's flags; a command without read, write, admin or script flags counts as a write unless harmless. */
+function classesFromFlags(flags: readonly string[], harmless: boolean): Set<CommandClass> {
   const classes = new Set<CommandClass>();
-  if (!isRedisCommand(command)) {
-    // Unknown to the table (a module's command): it may do anything.
-    classes.add('admin');
-    return classes;
+  if (flags.includes('admin')) classes.add('admin');
+  if (flags.includes('write')) classes.add('write');
+  if (flags.includes('blocking')) classes.add('blocking');
+  // EVAL_RO and FCALL_RO carry `readonly`: the server refuses any write from their scripts.
+  if (flags.includes('script_runner') && !flags.includes('readonly')) classes.add('scripting');
+  if (flags.includes('readonly')) classes.add('read');
+  // (A write stays a write: no harmless command has the write flag, and a read beside it would not make it read-only.)
+  if (!classes.has('read') && !classes.has('admin') && !classes.has('scripting')) classes.add(harmless ? 'read' : 'write');
+  return classes;
+}
+
+/** The classes of each known subcommand of a container, by lower-case name. */
+function subcommandClasses(command: string, subcommands: Record<string, TableEntry>): Map<string, Set<CommandClass>> {
+  const result = new Map<string, Set<CommandClass>>();
+  for (const [sub, entry] of Object.entries(subcommands)) {
+    const fixed = SUBCOMMAND_CLASSES[command]?.[sub];
+    const harmless = sub === 'help' || HARMLESS_SUBCOMMANDS[command]?.has(sub) === true;
+    result.set(sub, fixed ? new Set(fixed) : classesFromFlags(entry.flags, harmless));
   }
-  if (hasFlag(command, 'admin') || ADMIN_CONTAINERS.has(command) || ADMIN_SUBCOMMANDS[command]?.has(sub)) classes.add('admin');
+  return result;
+}
+
+const CONTAINERS = new Map<string, Map<string, Set<CommandClass>>>();
+for (const command of list) {
+  const subcommands = ENTRIES[command].subcommands;
+  if (subcommands) CONTAINERS.set(command, subcommandClasses(command, subcommands));
+}
+
+/** True for a command whose first argument names a subcommand (CONFIG, CLIENT, XGROUP…; DEBUG, which the table lists without them). */
+export function isContainer(name: string): boolean {
+  const command = name.toLowerCase();
+  return CONTAINERS.has(command) || command === 'debug';
+}
+
+/** The known subcommands of a container, lower-case; empty for other commands. */
+export function subcommandsOf(name: string): string[] {
+  return [...(CONTAINERS.get(name.toLowerCase())?.keys() ?? [])];
+}
+
+/**
+ * The classes of `name` called with `subcommand` (its first argument as written, for a container). An
+ * undefined subcommand is one that is computed (a placeholder) or absent: for a container it counts, like an
+ * unknown one, as the union of all its subcommands' classes.
+ */
+export function classifyCommand(name: string, subcommand?: string): Set<CommandClass> {
+  const command = name.toLowerCase();
+  const entry = entryOf(command);
+  if (!entry) return new Set(UNKNOWN_CLASSES);
+  // DEBUG's subcommands (RELOAD, SET-ACTIVE-EXPIRE, CHANGE-REPL-ID…) are not in the table: all count alike.
+  if (command === 'debug') return new Set(UNKNOWN_CLASSES);
+  const subcommands = CONTAINERS.get(command);
+  if (subcommands) {
+    const known = subcommand === undefined ? undefined : subcommands.get(subcommand.toLowerCase());
+    if (known) return new Set(known);
+    const union = new Set<CommandClass>();
+    for (const classes of subcommands.values()) for (const kind of classes) union.add(kind);
+    // A read-only container's unknown subcommand is still no proof of a read.
+    union.delete('read');
+    if (union.size === 0) union.add('write');
+    return union;
+  }
+  const classes = classesFromFlags(entry.flags, HARMLESS.has(command));
   if (DANGEROUS.has(command)) classes.add('dangerous');
-  if (hasFlag(command, 'script_runner') || SCRIPTING_SUBCOMMANDS[command]?.has(sub)) {
-    // EVAL_RO and FCALL_RO are refused by the server if the script writes.
-    classes.add(hasFlag(command, 'readonly') ? 'read' : 'scripting');
-  }
-  if (hasFlag(command, 'write')) classes.add('write');
-  if (hasFlag(command, 'blocking')) classes.add('blocking');
-  if (classes.size === 0 || (classes.size === 1 && classes.has('blocking'))) classes.add('read');
   return classes;
 }
 
 /** True when a read-only target may run it: it reads, and nothing else but perhaps blocks. */
 export function isReadOnlyCommand(classes: ReadonlySet<CommandClass>): boolean {
   return [...classes].every((kind) => kind === 'read' || kind === 'blocking');
+}
+
+/** The literal text of an argument, or undefined when part of it is computed (a placeholder). */
+export function literalOf(arg: ArgTemplate | undefined): string | undefined {
+  return arg && arg.every((part) => typeof part === 'string') ? arg.join('') : undefined;
+}
+
+/** Commands that delete a whole key, give it a time to live or move it away. */
+const KEY_REMOVERS = new Set(['del', 'unlink', 'getdel', 'delex', 'getex', 'expire', 'pexpire', 'expireat', 'pexpireat', 'rename', 'renamenx', 'move']);
+
+export function removesKeys(name: string): boolean {
+  return KEY_REMOVERS.has(name.toLowerCase());
+}
+
+/** Writes to which every key argument is written whole (a single key, or MSET's pairs): the keys the command creates. */
+export function createsItsKeys(name: string, keyCount: number): boolean {
+  const command = name.toLowerCase();
+  if (removesKeys(command) || !isWriteCommand(command)) return false;
+  return keyCount === 1 || command === 'mset' || command === 'msetnx' || command === 'msetex';
+}
+
+/**
+ * The positions (0-based, among `args`) of the command's key arguments, from the table's key specs and the
+ * known special cases (SORT … STORE, MIGRATE, numkeys, STREAMS…); undefined when the table cannot tell: an
+ * unknown command, or a command whose keys move with its arguments (`movablekeys`) given a computed argument
+ * that is not itself a key (a computed numkeys could make any later argument a key).
+ */
+export function keyPositions(name: string, args: readonly ArgTemplate[]): number[] | undefined {
+  const command = name.toLowerCase();
+  const entry = entryOf(command);
+  if (!entry) return undefined;
+  // A container's keys depend on its subcommand (XGROUP CREATE key…, OBJECT ENCODING key): a computed or unknown one hides them.
+  const sub = literalOf(args[0]);
+  if (isContainer(command) && (sub === undefined || !CONTAINERS.get(command)?.has(sub.toLowerCase()))) return undefined;
+  const sample = args.map((arg) => literalOf(arg) ?? '1');
+  // Known commands only: getKeyIndexes throws for others.
+  const keys = getKeyIndexes(command, sample) as number[];
+  if (entry.flags.includes('movablekeys') && args.some((arg, i) => literalOf(arg) === undefined && !keys.includes(i))) return undefined;
+  return keys.filter((i) => i < args.length);
 }

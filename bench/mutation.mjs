@@ -1,0 +1,48 @@
+// Mutation testing of the gate modules (issue 18): StrykerJS with bench/stryker.conf.mjs.
+//   node bench/mutation.mjs [--gate NAME] [MODULE[:FROM-TO] …] [--tests out/test/….test.js,…] [--concurrency N]
+// --gate picks a gate of the table below (default: classification); modules and tests named on the
+// command line replace the gate's.
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args.splice(at, 2)[1];
+};
+const tests = option('--tests');
+const concurrency = option('--concurrency');
+
+/** The gate modules of issue 18 and the unit tests that pin each down: one table, `--gate NAME` picks one. */
+const GATES = {
+  classification: {
+    modules: ['src/scenario/commands.ts', 'src/runner/keyGlobs.ts', 'src/runner/safety.ts'],
+    tests: [
+      'out/test/unit/scenario/commands.test.js',
+      'out/test/unit/scenario/commands.property.test.js',
+      'out/test/unit/runner/keyGlobs.test.js',
+      'out/test/unit/runner/destructive.test.js',
+      'out/test/unit/runner/safety.test.js',
+    ],
+  },
+  consent: { modules: ['src/runner/consent.ts'], tests: ['out/test/unit/runner/consent.test.js'] },
+  files: { modules: ['src/gates/files.ts'], tests: ['out/test/unit/gates/files.test.js'] },
+  network: { modules: ['src/gates/network.ts'], tests: ['out/test/unit/gates/network.test.js'] },
+  data: { modules: ['src/gates/plainData.ts'], tests: ['out/test/unit/gates/plainData.test.js'] },
+  output: { modules: ['src/gates/output.ts'], tests: ['out/test/unit/gates/output.test.js'] },
+};
+const gate = option('--gate') ?? 'classification';
+if (!GATES[gate]) {
+  console.error(`no gate named ${gate}; the gates are: ${Object.keys(GATES).join(', ')}`);
+  process.exit(2);
+}
+const modules = args.length > 0 ? args : GATES[gate].modules;
+const defaultTests = GATES[gate].tests;
+const env = {
+  ...process.env,
+  RBENCH_MUTATE: modules.join(','),
+  RBENCH_MUTATION_TESTS: tests ?? defaultTests.join(','),
+  ...(concurrency ? { RBENCH_MUTATION_CONCURRENCY: concurrency } : {}),
+};
+console.log(`mutating ${env.RBENCH_MUTATE}\ntests ${env.RBENCH_MUTATION_TESTS}`);
+const result = spawnSync('npx', ['stryker', 'run', 'bench/stryker.conf.mjs'], { stdio: 'inherit', env });
+process.exit(result.status ?? 1);
