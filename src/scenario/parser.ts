@@ -452,7 +452,11 @@ function become<T extends DocLine>(base: LineFacts, kind: T['kind'], fields: Omi
 
 function reportProblems(line: number, problems: LexProblem[], sink: DiagnosticSink): void {
   // An indexed loop: this runs for every line, mostly over an empty list.
-  for (let i = 0; i < problems.length; i++) sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
+  for (let i = 0; i < problems.length; i++) {
+    // One line's problems are distinct (their places differ): past the cap they are only counted.
+    if (sink.full) return sink.countDropped(problems.length - i);
+    sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
+  }
 }
 
 export function parseLine(text: string, line: number, sink: DiagnosticSink): DocLine {
