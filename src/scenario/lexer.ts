@@ -2,6 +2,7 @@
 // `${env:…}` references, and argument tokens (quotes, escapes, `*N` repetition, `( … )*N` groups).
 // Everything works on character offsets within one line and runs in linear time; callers turn
 // offsets into ranges (the parser on source lines, the resolver on interpolated text).
+import { DIAGNOSTIC_LIMIT } from './diagnostics';
 
 export interface LexProblem {
   start: number;
@@ -43,8 +44,17 @@ export interface LineScan {
   /** Where a trailing ` # comment` starts. */
   commentStart?: number;
   interpolations: InterpolationRef[];
+  /** At most `LINE_PROBLEM_LIMIT`; the rest are only counted in `moreProblems`. */
   problems: LexProblem[];
+  moreProblems: number;
 }
+
+/**
+ * Problems a line lists, at most: no more are shown for a whole file, and a line of a million bad
+ * markers must not make a million objects nobody reads. The parser counts the rest as dropped,
+ * which holds because the listed ones, all at different places, fill the file's list.
+ */
+export const LINE_PROBLEM_LIMIT = DIAGNOSTIC_LIMIT;
 
 /**
  * Finds the content of a line (without a trailing comment) and its interpolations. A `#` starts a
@@ -63,7 +73,7 @@ export function scanLine(text: string, from = 0): LineScan {
   let interpolating = true;
   // The closing `}}` / `}` each reference searches for: reused while it lies ahead, so a line of a
   // million `{{` searches once, not a million times.
-  const closes = { variable: -1, env: -1 };
+  const state: LineState = { variableClose: -1, envClose: -1, moreProblems: 0 };
   let i = contentStart;
   while (i < length) {
     const char = text[i];
@@ -72,7 +82,7 @@ export function scanLine(text: string, from = 0): LineScan {
         interpolations = [];
         problems = [];
       }
-      const ref = char === '{' ? readVariableRef(text, i, problems, closes) : readEnvRef(text, i, problems, closes);
+      const ref = char === '{' ? readVariableRef(text, i, problems, state) : readEnvRef(text, i, problems, state);
       if (ref === 'unterminated') {
         interpolating = false;
         i += 2;
@@ -101,7 +111,7 @@ export function scanLine(text: string, from = 0): LineScan {
   }
   let contentEnd = commentStart ?? length;
   while (contentEnd > contentStart && isSpace(text[contentEnd - 1])) contentEnd--;
-  return { contentStart, contentEnd, commentStart, interpolations, problems };
+  return { contentStart, contentEnd, commentStart, interpolations, problems, moreProblems: state.moreProblems };
 }
 
 const NO_REFS = Object.freeze([]) as unknown as InterpolationRef[];
@@ -109,10 +119,19 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as LexProblem[];
 
 type RefResult = { ref: InterpolationRef } | 'unterminated' | undefined;
 
-/** The closing marks found so far on a line (offsets; -1 before the first search). */
-interface Closes {
-  variable: number;
-  env: number;
+/** What the reference readers keep over a line. */
+interface LineState {
+  /** The closing `}}` / `}` found by the last search: -1 before the first, -2 when there is none. */
+  variableClose: number;
+  envClose: number;
+  /** Problems past `LINE_PROBLEM_LIMIT`. */
+  moreProblems: number;
+}
+
+/** Adds the problem `make` describes, or only counts it once the line has listed its share. */
+function addProblem(problems: LexProblem[], state: LineState, make: () => LexProblem): void {
+  if (problems.length >= LINE_PROBLEM_LIMIT) state.moreProblems++;
+  else problems.push(make());
 }
 
 /** Messages quote at most this much of a bad reference: a hostile line's problems stay small. */
@@ -137,24 +156,24 @@ function nameEnd(text: string, at: number, to: number, allowed: RegExp): number 
 }
 
 /** The first `mark` at or after `from`, reusing the last search while its result lies ahead. */
-function closeAt(text: string, mark: '}}' | '}', from: number, closes: Closes): number {
-  const kind = mark === '}}' ? 'variable' : 'env';
+function closeAt(text: string, mark: '}}' | '}', from: number, state: LineState): number {
+  const kind = mark === '}}' ? 'variableClose' : 'envClose';
   // Once a search found none, none lies further on either.
-  if (closes[kind] === -2) return -1;
-  if (closes[kind] < from) closes[kind] = text.indexOf(mark, from);
-  if (closes[kind] < 0) {
-    closes[kind] = -2;
+  if (state[kind] === -2) return -1;
+  if (state[kind] < from) state[kind] = text.indexOf(mark, from);
+  if (state[kind] < 0) {
+    state[kind] = -2;
     return -1;
   }
-  return closes[kind];
+  return state[kind];
 }
 
 // Both readers look only at the reference's own name (never slice or search past it), so a line
 // of nested or unclosed markers costs time in proportion to its length.
-function readVariableRef(text: string, start: number, problems: LexProblem[], closes: Closes): RefResult {
-  const close = closeAt(text, '}}', start + 2, closes);
+function readVariableRef(text: string, start: number, problems: LexProblem[], state: LineState): RefResult {
+  const close = closeAt(text, '}}', start + 2, state);
   if (close < 0) {
-    problems.push({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' });
+    addProblem(problems, state, () => ({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' }));
     return 'unterminated';
   }
   const end = close + 2;
@@ -165,46 +184,55 @@ function readVariableRef(text: string, start: number, problems: LexProblem[], cl
   let after = nameStop;
   while (after < close && TRIMMED.test(text[after])) after++;
   if (nameStop === nameStart || after < close) {
-    // The name as written, trimmed (only a bounded part of it is quoted).
-    let last = close;
-    if (close - nameStart <= QUOTE_LIMIT) while (last > nameStart && TRIMMED.test(text[last - 1])) last--;
-    problems.push({
-      start,
-      end,
-      code: 'invalid-variable-name',
-      message:
-        last > nameStart
-          ? `\`${quoteText(text, nameStart, last)}\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
-          : 'empty `{{}}` — write a variable name inside: `{{name}}`',
+    addProblem(problems, state, () => {
+      // The name as written, trimmed (only a bounded part of it is quoted).
+      let last = close;
+      if (close - nameStart <= QUOTE_LIMIT) while (last > nameStart && TRIMMED.test(text[last - 1])) last--;
+      return {
+        start,
+        end,
+        code: 'invalid-variable-name',
+        message:
+          last > nameStart
+            ? `\`${quoteText(text, nameStart, last)}\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
+            : 'empty `{{}}` — write a variable name inside: `{{name}}`',
+      };
     });
     return undefined;
   }
   return { ref: { kind: 'variable', start, end, name: text.slice(nameStart, nameStop), nameStart, nameEnd: nameStop } };
 }
 
-function readEnvRef(text: string, start: number, problems: LexProblem[], closes: Closes): RefResult {
-  const close = closeAt(text, '}', start + 2, closes);
+function readEnvRef(text: string, start: number, problems: LexProblem[], state: LineState): RefResult {
+  const close = closeAt(text, '}', start + 2, state);
   if (close < 0) {
-    problems.push({ start, end: text.length, code: 'unterminated-env', message: 'unterminated `${` — close it with `}`: `${env:NAME}`' });
+    addProblem(problems, state, () => ({ start, end: text.length, code: 'unterminated-env', message: 'unterminated `${` — close it with `}`: `${env:NAME}`' }));
     return 'unterminated';
   }
   const end = close + 1;
   if (close < start + 6 || !text.startsWith('env:', start + 2)) {
-    problems.push({ start, end, code: 'unknown-interpolation', message: `\`\${${quoteText(text, start + 2, close)}}\` is not supported — write \`\${env:NAME}\` or \`\${env:NAME:-default}\`` });
+    addProblem(problems, state, () => ({
+      start,
+      end,
+      code: 'unknown-interpolation',
+      message: `\`\${${quoteText(text, start + 2, close)}}\` is not supported — write \`\${env:NAME}\` or \`\${env:NAME:-default}\``,
+    }));
     return undefined;
   }
   const nameStart = start + 2 + 4;
   const nameStop = nameEnd(text, nameStart, close, ENV_CHAR);
   const hasDefault = nameStop + 1 < close && text[nameStop] === ':' && text[nameStop + 1] === '-';
   if (nameStop === nameStart || (nameStop < close && !hasDefault)) {
-    // The name is what comes before the first `:-` (looked for within the quoted part only).
-    const shown = Math.min(close, nameStart + QUOTE_LIMIT + 1);
-    const dash = text.slice(nameStart, shown).indexOf(':-');
-    problems.push({
-      start,
-      end,
-      code: 'invalid-env-name',
-      message: `\`${quoteText(text, nameStart, dash < 0 ? close : nameStart + dash)}\` is not an environment variable name — write letters, digits and \`_\`: \`\${env:NAME}\``,
+    addProblem(problems, state, () => {
+      // The name is what comes before the first `:-` (looked for within the quoted part only).
+      const shown = Math.min(close, nameStart + QUOTE_LIMIT + 1);
+      const dash = text.slice(nameStart, shown).indexOf(':-');
+      return {
+        start,
+        end,
+        code: 'invalid-env-name',
+        message: `\`${quoteText(text, nameStart, dash < 0 ? close : nameStart + dash)}\` is not an environment variable name — write letters, digits and \`_\`: \`\${env:NAME}\``,
+      };
     });
     return undefined;
   }

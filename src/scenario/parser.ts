@@ -486,6 +486,7 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
     return promote(base, LineNode) as unknown as BlankLine | CommentLine;
   }
   reportProblems(line, scan.problems, sink);
+  if (scan.moreProblems > 0) sink.countDropped(scan.moreProblems);
   if (text[contentStart] === '@') return parseVariable(base, sink);
 
   // Only the first word decides the kind of line; the rest is read by the kind's own parser.
