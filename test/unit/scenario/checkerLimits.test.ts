@@ -3,6 +3,7 @@ import { DIAGNOSTIC_LIMIT } from '../../../src/scenario';
 import { MAX_GROUP_DEPTH } from '../../../src/scenario/arguments';
 import { DiagnosticSink, rangeOf, REMEMBERED_PROBLEMS } from '../../../src/scenario/diagnostics';
 import { MAX_VARIABLE_DEPTH } from '../../../src/scenario/interpolate';
+import { MAX_PHASE_TESTS } from '../../../src/scenario/resolver';
 import { LINE_PROBLEM_LIMIT, QUOTE_LIMIT, quoteText, scanLine } from '../../../src/scenario/lexer';
 import { hover } from '../../../src/scenario/features';
 import { check, codes } from './helpers';
@@ -86,6 +87,30 @@ describe('checker limits (issue 18: costly input)', () => {
       sink.countDropped(7);
       assert.deepEqual([sink.items.length, sink.dropped, sink.reported], [0, 7, 7]);
       assert.equal(sink.finish().at(-1)?.message, '7 more problems not shown — fix the ones above first');
+    });
+  });
+
+  describe('plan size', () => {
+    it(`a phase keeps at most ${MAX_PHASE_TESTS.toLocaleString('en-US')} tests and says where it passes them`, () => {
+      assert.equal(MAX_PHASE_TESTS, 50_000);
+      const lines = MAX_PHASE_TESTS / 20; // `suite default` is 20 tests
+      const full = check(`### s\n${'suite default\n'.repeat(lines)}`);
+      assert.deepEqual(codes(full), []);
+      assert.equal(full.scenarios[0].points[0].phases[0].tests.length, MAX_PHASE_TESTS);
+      const over = check(`### s\n${'suite default\n'.repeat(lines)}GET k\nGET k\n`);
+      assert.deepEqual(codes(over), ['too-many-tests']);
+      assert.deepEqual(over.diagnostics[0].range, rangeOf(lines + 1, 0, 5));
+      assert.equal(over.diagnostics[0].message, 'this phase passes 50,000 tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and `suite` lines');
+      assert.equal(over.scenarios[0].points[0].phases[0].tests.length, MAX_PHASE_TESTS);
+    });
+
+    it('suite tests still get arguments of their own (placeholders are drawn per occurrence)', () => {
+      const resolved = check('### s\nsuite mset\nsuite mset\n');
+      const [first, second] = resolved.scenarios[0].points[0].phases[0].tests.map((test) => test.commands[0].command.args);
+      assert.deepEqual(first, second);
+      assert.notEqual(first, second);
+      assert.notEqual(first[0], second[0]);
+      assert.notEqual(first[0][1], first[2][1], 'each repetition of the group is its own placeholder object');
     });
   });
 
