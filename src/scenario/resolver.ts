@@ -39,6 +39,7 @@ import {
 } from './settings';
 import type { SuiteTest } from './suites';
 import { readFind } from './find';
+import type { MemoryLimits } from './memory';
 import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
 import { closest } from './suggest';
 import { keyDigits } from './units';
@@ -66,6 +67,8 @@ export interface ResolveOptions {
    * `rbench.allowEnvInCommands`). Any other `${env:…}` may feed connection lines and numbers only.
    */
   allowEnv?: readonly string[];
+  /** The memory a plan may ask for (src/scenario/memory.ts); the defaults when absent. */
+  memory?: MemoryLimits;
 }
 
 type SettingName = keyof SettingValues;
