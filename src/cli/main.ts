@@ -6,6 +6,7 @@ import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput } from './output';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
+import { parseSize } from '../scenario/units';
 
 const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario files
 
@@ -51,6 +52,8 @@ Run options:
                       repeatable
   --allow-admin       let scenarios send admin commands (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL,
                       REPLICAOF…); a file alone never can
+  --max-memory SIZE   the memory a scenario may ask for, on the server and in rbench (default 4gb
+                      on the server, 1gb in rbench); also for check
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -173,6 +176,7 @@ export async function main(argv: string[]): Promise<number> {
         'per-node': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
+        'max-memory': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -213,6 +217,12 @@ export async function main(argv: string[]): Promise<number> {
       return ExitCode.ScenarioError;
     }
   }
+  const maxMemory = values['max-memory'] === undefined ? undefined : parseSize(values['max-memory']);
+  if (maxMemory && !maxMemory.ok) {
+    process.stderr.write(`rbench: --max-memory ${values['max-memory']}: ${maxMemory.message}\n`);
+    return ExitCode.ScenarioError;
+  }
+  const maxMemoryBytes = maxMemory?.ok ? maxMemory.value : undefined;
   if (files.length === 0) {
     process.stderr.write(`rbench ${command}: name at least one .rbench file\n`);
     return ExitCode.ScenarioError;
@@ -220,7 +230,7 @@ export async function main(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
-      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [] }, output);
+      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes }, output);
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;
@@ -251,6 +261,7 @@ export async function main(argv: string[]): Promise<number> {
             env: process.env,
             allowEnv: values['allow-env'] ?? [],
             allowAdmin: Boolean(values['allow-admin']),
+            maxMemory: maxMemoryBytes,
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

@@ -42,6 +42,8 @@ export interface RunOptions {
   allowEnv?: string[];
   /** `--allow-admin`: scenarios may send CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF… */
   allowAdmin?: boolean;
+  /** `--max-memory SIZE`: bytes a scenario may ask for on the server and in rbench (src/scenario/memory.ts). */
+  maxMemory?: number;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -91,7 +93,12 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
       continue;
     }
     const file: ScenarioFile = { display, text, baseDir: dirname(resolve(path)), recorded: relative(process.cwd(), resolve(path)) };
-    const resolved = session.resolve(file);
+    const resolved = await session.check(file);
+    if ('kind' in resolved) {
+      output.error(resolved.message);
+      blocked.push(resolved);
+      continue;
+    }
     for (const diagnostic of resolved.diagnostics) {
       if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(path, diagnostic));
     }
@@ -134,6 +141,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       userTarget: options.url ? { value: options.url, override: true } : undefined,
       runsFolder: options.out,
       shard: options.shard,
+      maxMemory: options.maxMemory,
     },
     cliPorts(options, output),
   );

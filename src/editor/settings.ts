@@ -1,6 +1,7 @@
 // Typed access to RBench's settings (see `contributes.configuration` in package.json).
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../redis/types';
+import { parseSize } from '../scenario/units';
 import { readProfiles } from './targets';
 
 export const SECTION = 'rbench';
@@ -18,6 +19,8 @@ export interface EditorSettings {
   allowEnvInCommands: string[];
   /** `rbench.allowAdminCommands`: scenarios may send admin commands (user settings only). */
   allowAdminCommands: boolean;
+  /** `rbench.maxMemory` in bytes: what a scenario may ask for on the server and in rbench (user settings only). */
+  maxMemory: number | undefined;
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -38,12 +41,15 @@ export function readSettings(scope?: vscode.Uri): EditorSettings {
  * The opt-ins a shared file must never grant: read from the user's own settings only, never from a
  * workspace's .vscode/settings.json (which came with the repository).
  */
-function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands'> {
+function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'maxMemory'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
+  const memory = config.inspect<unknown>('maxMemory')?.globalValue;
+  const size = typeof memory === 'string' && memory.trim() ? parseSize(memory.trim()) : undefined;
   return {
     allowEnvInCommands: Array.isArray(env) ? env.filter((name): name is string => typeof name === 'string') : [],
     allowAdminCommands: admin === true,
+    maxMemory: size?.ok ? size.value : undefined,
   };
 }
 
