@@ -38,6 +38,8 @@ export interface LocalServer {
   dir: string;
   /** The redis-server process (not its watchdog). */
   pid: number;
+  /** The `maxmemory` given by default (bytes); absent when the scenario's `server maxmemory` line set it. */
+  maxMemory?: number;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -172,6 +174,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     ...(socket ? { socket } : {}),
     dir,
     pid,
+    ...(options.config?.some((directive) => directive.name === 'maxmemory') ? {} : { maxMemory: options.maxMemory ?? defaultMaxMemory() }),
     stop: once(() => stopChild(child, exited, dir, pid)),
   };
 }

@@ -8,6 +8,7 @@ import { isLoopback, redactUrl, type ResolvedConnection } from '../redis/target'
 import type { ConnectionProfile } from '../redis/types';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';
+import { formatBytes } from '../scenario/memory';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { scenarioSource } from '../scenario/source';
 import type { RunFile } from '../results/runFile';
@@ -211,7 +212,7 @@ export class RunSession {
 
       const target = { display: connection.display, local: Boolean(local) };
       const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
-      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
+      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display}${local.maxMemory ? `, maxmemory ${formatBytes(local.maxMemory)}` : ''})` : connection.display}${part}`);
       this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(plan), {
         connection: connection.options,

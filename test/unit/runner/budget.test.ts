@@ -12,6 +12,7 @@ import { estimateMemory, formatBytes, largestValue, MEMORY_LIMITS, memoryRefusal
 import { memoryLimits, SCENARIO_FILE_LIMIT, scenarioFileRefusal } from '../../../src/runner/budget';
 import { RunSession, type SessionPorts } from '../../../src/runner/session';
 import { BackgroundChecker } from '../../../src/editor/backgroundCheck';
+import { defaultMaxMemory } from '../../../src/redis/localServer';
 import { runCli, Scratch } from '../../helpers/cli';
 
 /** The seen file: 8 lines, 40 keys of 256 MB each. */
@@ -159,6 +160,22 @@ describe('run budgets (issue 18)', () => {
       checker.dispose();
       await assert.rejects(pending, /the check worker stopped before answering/);
     });
+  });
+
+  it("a run on the throwaway server records its default maxmemory and noeviction in the run file's server facts", async function () {
+    this.timeout(60_000);
+    const scratch = new Scratch();
+    try {
+      const path = scratch.write('small.rbench', '### small\nrequests 100\nclients 1\nPING\n');
+      const ran = await runCli(['run', path], { cwd: scratch.dir });
+      assert.equal(ran.code, 0, ran.stderr);
+      const [run] = scratch.runFiles();
+      assert.equal(run.target.server?.config.maxmemory, String(defaultMaxMemory()));
+      assert.equal(run.target.server?.config['maxmemory-policy'], 'noeviction');
+      assert.match(ran.stdout + ran.stderr, new RegExp(`throwaway redis-server \\(redis://127\\.0\\.0\\.1:\\d+, maxmemory ${formatBytes(defaultMaxMemory()).replace('.', '\\.')}\\)`));
+    } finally {
+      scratch.remove();
+    }
   });
 
   describe('the seen case is refused before any contact', () => {
