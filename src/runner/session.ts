@@ -212,7 +212,7 @@ export class RunSession {
 
       const target = { display: connection.display, local: Boolean(local) };
       const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
-      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display}${local.maxMemory ? `, maxmemory ${formatBytes(local.maxMemory)}` : ''})` : connection.display}${part}`);
+      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`);
       this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(plan), {
         connection: connection.options,

@@ -172,7 +172,7 @@ describe('run budgets (issue 18)', () => {
       const [run] = scratch.runFiles();
       assert.equal(run.target.server?.config.maxmemory, String(defaultMaxMemory()));
       assert.equal(run.target.server?.config['maxmemory-policy'], 'noeviction');
-      assert.match(ran.stdout + ran.stderr, new RegExp(`throwaway redis-server \\(redis://127\\.0\\.0\\.1:\\d+, maxmemory ${formatBytes(defaultMaxMemory()).replace('.', '\\.')}\\)`));
+      assert.match(ran.stdout + ran.stderr, new RegExp(`throwaway redis-server \\(redis://127\\.0\\.0\\.1:\\d+\\) · maxmemory ${formatBytes(defaultMaxMemory()).replace('.', '\\.')}\n`));
     } finally {
       scratch.remove();
     }
