@@ -2,6 +2,7 @@
 import { FileGateError, readBoundedText } from '../gates/files';
 import { dirname, resolve } from 'node:path';
 import { checkText, formatDiagnostic } from '../scenario';
+import { memoryLimits } from '../runner/budget';
 import { ExitCode, type Output } from './output';
 import { MAX_SCENARIO_FILE_BYTES } from './run';
 
@@ -11,6 +12,8 @@ export interface CheckOptions {
   env: Record<string, string | undefined>;
   /** `--allow-env NAME`: environment variables the user lets into commands. */
   allowEnv?: string[];
+  /** `--max-memory SIZE`: bytes a scenario may ask for on the server and in rbench. */
+  maxMemory?: number;
 }
 
 export function checkCommand(options: CheckOptions, output: Output): ExitCode {
@@ -26,7 +29,7 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
       errors++;
       continue;
     }
-    const resolved = checkText(text, { env: options.env, vars: options.vars, allowEnv: options.allowEnv, baseDir: dirname(resolve(file)) });
+    const resolved = checkText(text, { env: options.env, vars: options.vars, allowEnv: options.allowEnv, baseDir: dirname(resolve(file)), memory: memoryLimits(options.maxMemory) });
     scenarios += resolved.scenarios.length;
     for (const diagnostic of resolved.diagnostics) {
       output.error(formatDiagnostic(file, diagnostic));

@@ -6,6 +6,7 @@ import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
+import { parseSize } from '../scenario/units';
 
 const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario files
 
@@ -61,6 +62,8 @@ Run options:
   --allow-destructive let scenarios send commands that can destroy or rewrite keys beyond their
                       own (FLUSHALL, SWAPDB, MIGRATE, scripts, DEL of keys they do not create,
                       a cleanup pattern wider than their keys); a file alone never can
+  --max-memory SIZE   the memory a scenario may ask for, on the server and in rbench (default 4gb
+                      on the server, 1gb in rbench); also for check
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -186,6 +189,7 @@ export async function main(argv: string[]): Promise<number> {
         cluster: { type: 'boolean' },
         'allow-host': { type: 'string', multiple: true },
         'allow-destructive': { type: 'boolean' },
+        'max-memory': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -226,6 +230,12 @@ export async function main(argv: string[]): Promise<number> {
       return ExitCode.ScenarioError;
     }
   }
+  const maxMemory = values['max-memory'] === undefined ? undefined : parseSize(values['max-memory']);
+  if (maxMemory && !maxMemory.ok) {
+    process.stderr.write(`rbench: --max-memory ${values['max-memory']}: ${maxMemory.message}\n`);
+    return ExitCode.ScenarioError;
+  }
+  const maxMemoryBytes = maxMemory?.ok ? maxMemory.value : undefined;
   if (files.length === 0) {
     printErrorLine(`rbench ${command}: name at least one .rbench file`);
     return ExitCode.ScenarioError;
@@ -233,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
-      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [] }, output);
+      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes }, output);
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;
@@ -268,6 +278,7 @@ export async function main(argv: string[]): Promise<number> {
             cluster: Boolean(values.cluster),
             allowHosts: values['allow-host'] ?? [],
             allowDestructive: Boolean(values['allow-destructive']),
+            maxMemory: maxMemoryBytes,
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

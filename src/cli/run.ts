@@ -53,6 +53,8 @@ export interface RunOptions {
   allowHosts?: string[];
   /** `--allow-destructive`: scenarios may send commands that destroy or rewrite keys beyond their own (FLUSHALL, `cleanup *`, scripts…). */
   allowDestructive?: boolean;
+  /** `--max-memory SIZE`: bytes a scenario may ask for on the server and in rbench (src/scenario/memory.ts). */
+  maxMemory?: number;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -117,7 +119,12 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
       continue;
     }
     const file: ScenarioFile = { display, text, baseDir: dirname(resolve(path)), recorded: relative(process.cwd(), resolve(path)) };
-    const resolved = session.resolve(file);
+    const resolved = await session.check(file);
+    if ('kind' in resolved) {
+      output.error(resolved.message);
+      blocked.push(resolved);
+      continue;
+    }
     for (const diagnostic of resolved.diagnostics) {
       if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(path, diagnostic));
     }
@@ -165,6 +172,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       runsFolder: options.out,
       runsFolderRoot: options.outNamed ? undefined : process.cwd(),
       shard: options.shard,
+      maxMemory: options.maxMemory,
     },
     cliPorts(options, output),
   );

@@ -4,16 +4,22 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ResolveOptions } from '../scenario';
+import type { ResolvedFile, ResolveOptions } from '../scenario';
 import type { CheckedDocument } from '../scenario/features/outline';
-import { decodeOutline } from '../scenario/features/outlineCodec';
+import { decodeOutline, encodeOutline } from '../scenario/features/outlineCodec';
 import type { CheckReply, CheckRequest } from './checkWorker';
 
 interface Pending {
   key: string;
   request: CheckRequest;
-  resolve: (checked: CheckedDocument | undefined) => void;
+  /** The worker's reply; undefined when the request was replaced or the worker failed. */
+  resolve: (reply: CheckReply | undefined) => void;
 }
+
+const EMPTY_ENCODED = encodeOutline({ scenarios: [], symbols: [], folding: [] });
+
+/** The failure a run's check reports when the worker did not answer. */
+const NO_ANSWER = 'the check worker stopped before answering';
 
 /** The worker script: next to this module in the esbuild bundle (dist/) and in tsc output. */
 export function checkWorkerPath(): string | undefined {
@@ -47,7 +53,27 @@ export class BackgroundChecker {
     this.newest.set(key, id);
     const request: CheckRequest = { id, text, options };
     return new Promise((resolve) => {
-      this.pending.set(id, { key, request, resolve });
+      this.pending.set(id, { key, request, resolve: (reply) => resolve(reply?.outline ? { diagnostics: reply.diagnostics, outline: decodeOutline(reply.outline) } : undefined) });
+      this.ensureWorker().postMessage(request);
+    });
+  }
+
+  /** The plans and diagnostics of `text`, for a run (each request is answered: none replaces another). */
+  resolve(text: string, options: ResolveOptions): Promise<ResolvedFile> {
+    const id = this.nextId++;
+    const key = `#plans-${id}`;
+    this.newest.set(key, id);
+    const request: CheckRequest = { id, text, options, plans: true };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {
+        key,
+        request,
+        resolve: (reply) => {
+          this.newest.delete(key);
+          if (reply?.resolved) resolve(reply.resolved);
+          else reject(new Error(NO_ANSWER));
+        },
+      });
       this.ensureWorker().postMessage(request);
     });
   }
@@ -68,10 +94,10 @@ export class BackgroundChecker {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.script);
-    worker.on('message', (reply: CheckReply) => this.settle(reply.id, { diagnostics: reply.diagnostics, outline: decodeOutline(reply.outline) }));
+    worker.on('message', (reply: CheckReply) => this.settle(reply.id, reply));
     // A check that crashed the worker (it should not: checkText never throws) is not retried forever.
     worker.on('error', () => {
-      for (const id of [...this.pending.keys()]) this.settle(id, { diagnostics: [], outline: { scenarios: [], symbols: [], folding: [] } });
+      for (const id of [...this.pending.keys()]) this.settle(id, this.pending.get(id)!.request.plans ? undefined : { id, diagnostics: [], outline: EMPTY_ENCODED });
       this.restart();
     });
     worker.unref();
@@ -87,10 +113,10 @@ export class BackgroundChecker {
     for (const { request } of this.pending.values()) this.ensureWorker().postMessage(request);
   }
 
-  private settle(id: number, checked: CheckedDocument | undefined): void {
+  private settle(id: number, reply: CheckReply | undefined): void {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
-    pending.resolve(this.newest.get(pending.key) === id ? checked : undefined);
+    pending.resolve(this.newest.get(pending.key) === id ? reply : undefined);
   }
 }

@@ -1,6 +1,7 @@
 // The run commands: which scenarios a click, a menu or the palette means, handed to RunService.
 import * as vscode from 'vscode';
-import { checkText, type ScenarioPlan } from '../scenario';
+import type { ScenarioPlan } from '../scenario';
+import { scenarioFileRefusal } from '../runner/budget';
 import { estimateRuns } from '../runner/estimate';
 import { RESTRICTED_MESSAGE } from '../runner/session';
 import { batchQuestion } from './batch';
@@ -63,7 +64,13 @@ async function runFiles(runs: RunService, files: vscode.Uri[], where: string, as
   const plans: ScenarioPlan[] = [];
   for (const uri of sortByPath(files)) {
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
-    const resolved = checkText(text, { env: process.env });
+    // A file past the size a run accepts is not checked here: its run says why.
+    if (scenarioFileRefusal(uri.fsPath, text)) {
+      refs.push({ uri, index: 0 });
+      continue;
+    }
+    // Off this thread: a costly file never blocks the extension host.
+    const resolved = await documentChecks().resolve(text, { env: process.env });
     for (const scenario of resolved.scenarios) {
       refs.push({ uri, index: scenario.index });
       plans.push(scenario);

@@ -4,7 +4,8 @@
 // the extension host's thread, and an edit is parsed once, not once per feature.
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { ResolveOptions } from '../scenario';
+import { checkText, type ResolvedFile, type ResolveOptions } from '../scenario';
+import { memoryLimits } from '../runner/budget';
 import { checkWithOutline, type CheckedDocument, type DocumentOutline } from '../scenario/features/outline';
 import { BackgroundChecker, checkWorkerPath } from './backgroundCheck';
 import { readSettings } from './settings';
@@ -52,6 +53,12 @@ export class DocumentChecks implements vscode.Disposable {
     return (await this.checkText(`${key}#text`, text, { env: {} }))?.outline ?? EMPTY_OUTLINE;
   }
 
+  /** The plans of a text for a run (Run, Run All): in the worker thread whatever the size, so no run parses on this thread. */
+  resolve(text: string, options: ResolveOptions): Promise<ResolvedFile> {
+    if (!this.background) return Promise.resolve(checkText(text, options));
+    return this.background.resolve(text, { ...options, env: { ...options.env } });
+  }
+
   forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.entries.delete(key);
@@ -74,10 +81,12 @@ export class DocumentChecks implements vscode.Disposable {
 
 /** What the check of a document reads besides its text: the environment, the user's allowed variables, its folder. */
 function optionsFor(document: vscode.TextDocument): ResolveOptions {
+  const settings = readSettings(document.uri);
   return {
     env: process.env,
-    // The same rule as a run: environment values reach commands only when the user allowed them.
-    allowEnv: readSettings(document.uri).allowEnvInCommands,
+    // The same rules as a run: environment values reach commands only when the user allowed them; the user's memory limit.
+    allowEnv: settings.allowEnvInCommands,
+    memory: memoryLimits(settings.maxMemory),
     baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
   };
 }

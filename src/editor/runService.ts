@@ -18,6 +18,7 @@ import { finishedNotice, runReport } from './runSummary';
 import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
 import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
+import { documentChecks } from './documentChecks';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 export interface ScenarioRef {
@@ -240,7 +241,8 @@ export class RunService implements vscode.Disposable {
       baseDir,
       recorded: ref.uri.scheme === 'file' ? recordedScenarioFile(ref.uri.fsPath, workspaceRoot()) : ref.uri.toString(),
     };
-    const resolved = session.resolve(file);
+    const resolved = await session.check(file);
+    if ('kind' in resolved) return notRun('error', resolved.message);
     const plan = resolved.scenarios[ref.index];
     if (!plan) return notRun('error', `${basename(ref.uri.fsPath)} has no scenario number ${ref.index + 1} (it has ${resolved.scenarios.length})`);
     const key = runKey(ref);
@@ -263,6 +265,7 @@ export class RunService implements vscode.Disposable {
         allowEnv: settings.allowEnvInCommands,
         allowAdmin: settings.allowAdminCommands,
         allowDestructive: settings.allowDestructiveCommands,
+        maxMemory: settings.maxMemory,
         trusted: vscode.workspace.isTrusted,
         userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
         profiles: settings.profiles,
@@ -277,6 +280,8 @@ export class RunService implements vscode.Disposable {
         log: (line) => this.output.appendLine(line),
         started: (run, target) => this.started.fire({ uri: this.uriOf(run), plan: run.plan, target }),
         progress: (run, event) => this.progressHooks.get(run)?.(event),
+        // Checked in the worker thread: a large or costly file never blocks the extension host.
+        check: (text, options) => documentChecks().resolve(text, options),
       },
     );
   }

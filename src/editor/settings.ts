@@ -1,6 +1,7 @@
 // Typed access to RBench's settings (see `contributes.configuration` in package.json).
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../redis/types';
+import { parseSize } from '../scenario/units';
 import { readProfiles, settingsProvenance } from './targets';
 
 export const SECTION = 'rbench';
@@ -26,6 +27,8 @@ export interface EditorSettings {
   allowAdminCommands: boolean;
   /** `rbench.allowDestructiveCommands`: scenarios may destroy or rewrite keys beyond their own (user settings only). */
   allowDestructiveCommands: boolean;
+  /** `rbench.maxMemory` in bytes: what a scenario may ask for on the server and in rbench (user settings only). */
+  maxMemory: number | undefined;
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -55,14 +58,17 @@ function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'use
  * The opt-ins a shared file must never grant: read from the user's own settings only, never from a
  * workspace's .vscode/settings.json (which came with the repository).
  */
-function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands'> {
+function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
   const destructive = config.inspect<unknown>('allowDestructiveCommands')?.globalValue;
+  const memory = config.inspect<unknown>('maxMemory')?.globalValue;
+  const size = typeof memory === 'string' && memory.trim() ? parseSize(memory.trim()) : undefined;
   return {
     allowEnvInCommands: Array.isArray(env) ? env.filter((name): name is string => typeof name === 'string') : [],
     allowAdminCommands: admin === true,
     allowDestructiveCommands: destructive === true,
+    maxMemory: size?.ok ? size.value : undefined,
   };
 }
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { ServerDirective } from '../scenario/plan';
 import { BINARY_NOT_FOUND, WATCHDOG_SOURCE, watchdogEnv } from './watchdog';
@@ -19,6 +19,13 @@ export interface LocalServerOptions {
   unixSocket?: boolean;
   /** Tests only: allow DEBUG (to slow a server on purpose). A scenario never can. */
   debugCommand?: boolean;
+  /** The server's `maxmemory` in bytes unless a `server maxmemory` line sets it; default `defaultMaxMemory()`. */
+  maxMemory?: number;
+}
+
+/** The throwaway server's default `maxmemory`: half the machine's memory, in whole MiB. */
+export function defaultMaxMemory(total = totalmem()): number {
+  return Math.max(64, Math.floor(total / 2 / 1024 ** 2)) * 1024 ** 2;
 }
 
 export interface LocalServer {
@@ -31,6 +38,8 @@ export interface LocalServer {
   dir: string;
   /** The redis-server process (not its watchdog). */
   pid: number;
+  /** The `maxmemory` given by default (bytes); absent when the scenario's `server maxmemory` line set it. */
+  maxMemory?: number;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -105,6 +114,11 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
     'enable-module-command no',
     'enable-protected-configs no',
   ];
+  // A memory cap unless the scenario sets one: a plan that outgrows the machine gets OOM errors in its
+  // results, not a swapping machine; noeviction, so that nothing is dropped silently.
+  const config = options.config ?? [];
+  if (!config.some((directive) => directive.name === 'maxmemory')) lines.push(`maxmemory ${options.maxMemory ?? defaultMaxMemory()}`);
+  if (!config.some((directive) => directive.name === 'maxmemory-policy')) lines.push('maxmemory-policy noeviction');
   // Only this user may open the socket, as only loopback clients may reach the port.
   if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
   for (const directive of options.config ?? []) {
@@ -160,6 +174,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     ...(socket ? { socket } : {}),
     dir,
     pid,
+    ...(options.config?.some((directive) => directive.name === 'maxmemory') ? {} : { maxMemory: options.maxMemory ?? defaultMaxMemory() }),
     stop: once(() => stopChild(child, exited, dir, pid)),
   };
 }

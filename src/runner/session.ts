@@ -7,7 +7,9 @@ import { ownValue } from '../gates/plainData';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl, type ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
-import { checkText } from '../scenario';
+import { checkText, type ResolveOptions } from '../scenario';
+import { memoryLimits, scenarioFileRefusal } from './budget';
+import { formatBytes } from '../scenario/memory';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { scenarioSource } from '../scenario/source';
 import type { RunFile } from '../results/runFile';
@@ -67,6 +69,8 @@ export interface SessionSettings {
   runsFolderRoot?: string;
   /** `--shard I/N`: every scenario runs its part I of N (src/runner/shard.ts). */
   shard?: ShardSpec;
+  /** Bytes a plan may ask for on the server and in rbench (`--max-memory`, rbench.maxMemory); the defaults when absent. */
+  maxMemory?: number;
 }
 
 export interface SessionPorts {
@@ -82,6 +86,8 @@ export interface SessionPorts {
   /** A run is about to start against this target. */
   started?(run: PreparedRun, target: { display: string; local: boolean }): void;
   progress?(run: PreparedRun, event: RunProgress): void;
+  /** Checks a file's text (the editor: in its worker thread); the CLI leaves it out and checks in place. */
+  check?(text: string, options: ResolveOptions): Promise<ResolvedFile>;
 }
 
 /** `invalid`: the file's errors block the scenario (its diagnostics say where). */
@@ -128,10 +134,26 @@ export class RunSession {
     private readonly ports: SessionPorts,
   ) {}
 
-  /** Parses and resolves a file with the user's environment rules. */
+  /** Parses and resolves a file with the user's environment rules and memory limit. */
   resolve(file: ScenarioFile): ResolvedFile {
-    const { env, vars, allowEnv } = this.settings;
-    return checkText(file.text, { env, vars, allowEnv, baseDir: file.baseDir });
+    return checkText(file.text, this.checkOptions(file));
+  }
+
+  /** As `resolve`, through the check port when there is one; a file over the size cap is refused before any parsing. */
+  async check(file: ScenarioFile): Promise<ResolvedFile | NotRun> {
+    const tooLarge = scenarioFileRefusal(file.display, file.text);
+    if (tooLarge) return this.notRun('error', tooLarge, file);
+    if (!this.ports.check) return this.resolve(file);
+    try {
+      return await this.ports.check(file.text, this.checkOptions(file));
+    } catch (error) {
+      return this.notRun('error', `${file.display}: could not be checked (${(error as Error).message})`, file);
+    }
+  }
+
+  private checkOptions(file: ScenarioFile): ResolveOptions {
+    const { env, vars, allowEnv, maxMemory } = this.settings;
+    return { env, vars, allowEnv, baseDir: file.baseDir, memory: memoryLimits(maxMemory) };
   }
 
   /** The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty), or why there are none. */
@@ -221,7 +243,7 @@ export class RunSession {
 
       const target = { display: connection.display, local: Boolean(local) };
       const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
-      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})` : connection.display}${part}`);
+      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`);
       this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(plan), {
         connection: connection.options,

@@ -11,6 +11,9 @@ import { parseCount } from './units';
 /** A command expanding to more arguments than this is refused: it would not fit a sane request. */
 export const MAX_ARGS = 1_000_000;
 
+/** Groups nest at most this deep: each level is a stack frame when the groups are expanded. */
+export const MAX_GROUP_DEPTH = 32;
+
 const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client)__)/;
 const PLACEHOLDER_BY_TEXT = new Map(PLACEHOLDERS.map((info) => [info.name, info.placeholder]));
 const PLACEHOLDER_NAMES = PLACEHOLDERS.map((info) => info.name);
@@ -52,6 +55,10 @@ export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemp
   for (const lex of tokens) {
     const items = stack.length > 0 ? stack[stack.length - 1].items : root;
     if (lex.kind === 'group-open') {
+      if (stack.length >= MAX_GROUP_DEPTH) {
+        sink.error(expanded.range(lex.start, lex.end), 'group-too-deep', `groups nest more than ${MAX_GROUP_DEPTH} deep here — write the inner groups out, or multiply their \`*N\` counts`);
+        return [];
+      }
       const group: ArgNode = { kind: 'group', open: lex, items: [] };
       items.push(group);
       stack.push(group);

@@ -2,7 +2,8 @@
 // the document tree of a large file never lives as a whole (its garbage collection was most of the cost).
 import type { Diagnostic, ResolvedFile, ScenarioPlan } from './plan';
 import { DiagnosticSink } from './diagnostics';
-import { parseScenarios, type ScenarioVisitor } from './parser';
+import { reportMemory } from './memory';
+import { parseScenarios, type DocLine, type ScenarioVisitor } from './parser';
 import { FileResolver, guarded, type ResolveOptions } from './resolver';
 
 /** Parse and resolve in one step. Never throws. */
@@ -25,15 +26,18 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
   const sink = new DiagnosticSink();
   guarded(sink, () => {
     const resolver = new FileResolver(sink, options);
+    let fileLines: DocLine[] = [];
     parseScenarios(text, sink, {
       line: also.line?.bind(also),
       fileLines: (lines) => {
         also.fileLines?.(lines);
         resolver.fileLines(lines);
+        fileLines = lines;
       },
       scenario: (node) => {
         also.scenario?.(node);
         const plan = resolver.scenario(node);
+        reportMemory(plan, node.lines, fileLines, options.memory, sink);
         keep?.(plan);
       },
     });

@@ -5,6 +5,13 @@ import type { Diagnostic, Range, Severity, TextFix } from './plan';
 export const DIAGNOSTIC_LIMIT = 1000;
 export const TOO_MANY_PROBLEMS = 'too-many-problems';
 
+/**
+ * Problems remembered to drop repeats. Past the cap the rest are only counted; once this many are
+ * remembered, they are counted without a look back (a hostile file's million problems must not cost
+ * a key each), so the count of a file that bad may include some repeats.
+ */
+export const REMEMBERED_PROBLEMS = 10 * DIAGNOSTIC_LIMIT;
+
 export function rangeOf(line: number, start: number, end: number): Range {
   return { start: { line, character: start }, end: { line, character: end } };
 }
@@ -37,6 +44,12 @@ export class DiagnosticSink {
     this.push(diagnostic);
   }
 
+  /** Problems known to be new (none repeats an earlier one) that arrive once the cap is reached. */
+  countDropped(count: number): void {
+    this.reported += count;
+    this.dropped += count;
+  }
+
   error(range: Range, code: string, message: string, fixes?: TextFix[]): void {
     this.add(range, 'error', code, message, fixes);
   }
@@ -46,6 +59,10 @@ export class DiagnosticSink {
   }
 
   private push(diagnostic: Diagnostic): void {
+    if (this.seen.size >= REMEMBERED_PROBLEMS) {
+      this.dropped++;
+      return;
+    }
     // The same problem reached twice (a file-level line checked for each scenario) is reported once.
     const { start, end } = diagnostic.range;
     const key = `${start.line}:${start.character}:${end.line}:${end.character}:${diagnostic.code}:${diagnostic.message}`;

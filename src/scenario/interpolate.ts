@@ -134,6 +134,9 @@ export function envRefusal(name: string, goTo: string): string {
  */
 export const EXPANSION_LIMITS = { perValue: 1 << 20, perFile: 16 << 20 };
 
+/** How deep variables may use variables: each level is a stack frame, and thousands would overflow the stack. */
+export const MAX_VARIABLE_DEPTH = 100;
+
 /** The units spent on substitution over one file, shared by its scopes. */
 class ExpansionBudget {
   used = 0;
@@ -293,6 +296,10 @@ export class VariableScope {
     if (cached) return cached;
     if (this.expanding.has(name)) {
       this.sink.error(usedAt, 'variable-cycle', `variable \`${name}\` refers to itself through \`{{…}}\` — give it a value that does not depend on itself`);
+      return [];
+    }
+    if (this.expanding.size >= MAX_VARIABLE_DEPTH) {
+      this.sink.error(usedAt, 'variable-depth', `variable \`${name}\` is reached through more than ${MAX_VARIABLE_DEPTH} variables using each other — define it with fewer levels of \`{{…}}\``);
       return [];
     }
     this.expanding.add(name);

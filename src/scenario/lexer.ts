@@ -2,6 +2,7 @@
 // `${env:…}` references, and argument tokens (quotes, escapes, `*N` repetition, `( … )*N` groups).
 // Everything works on character offsets within one line and runs in linear time; callers turn
 // offsets into ranges (the parser on source lines, the resolver on interpolated text).
+import { DIAGNOSTIC_LIMIT } from './diagnostics';
 
 export interface LexProblem {
   start: number;
@@ -43,8 +44,17 @@ export interface LineScan {
   /** Where a trailing ` # comment` starts. */
   commentStart?: number;
   interpolations: InterpolationRef[];
+  /** At most `LINE_PROBLEM_LIMIT`; the rest are only counted in `moreProblems`. */
   problems: LexProblem[];
+  moreProblems: number;
 }
+
+/**
+ * Problems a line lists, at most: no more are shown for a whole file, and a line of a million bad
+ * markers must not make a million objects nobody reads. The parser counts the rest as dropped,
+ * which holds because the listed ones, all at different places, fill the file's list.
+ */
+export const LINE_PROBLEM_LIMIT = DIAGNOSTIC_LIMIT;
 
 /**
  * Finds the content of a line (without a trailing comment) and its interpolations. A `#` starts a
@@ -61,6 +71,9 @@ export function scanLine(text: string, from = 0): LineScan {
   let commentStart: number | undefined;
   let quote = '';
   let interpolating = true;
+  // The closing `}}` / `}` each reference searches for: reused while it lies ahead, so a line of a
+  // million `{{` searches once, not a million times.
+  const state: LineState = { variableClose: -1, envClose: -1, moreProblems: 0 };
   let i = contentStart;
   while (i < length) {
     const char = text[i];
@@ -69,7 +82,7 @@ export function scanLine(text: string, from = 0): LineScan {
         interpolations = [];
         problems = [];
       }
-      const ref = char === '{' ? readVariableRef(text, i, problems) : readEnvRef(text, i, problems);
+      const ref = char === '{' ? readVariableRef(text, i, problems, state) : readEnvRef(text, i, problems, state);
       if (ref === 'unterminated') {
         interpolating = false;
         i += 2;
@@ -98,7 +111,7 @@ export function scanLine(text: string, from = 0): LineScan {
   }
   let contentEnd = commentStart ?? length;
   while (contentEnd > contentStart && isSpace(text[contentEnd - 1])) contentEnd--;
-  return { contentStart, contentEnd, commentStart, interpolations, problems };
+  return { contentStart, contentEnd, commentStart, interpolations, problems, moreProblems: state.moreProblems };
 }
 
 const NO_REFS = Object.freeze([]) as unknown as InterpolationRef[];
@@ -106,56 +119,125 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as LexProblem[];
 
 type RefResult = { ref: InterpolationRef } | 'unterminated' | undefined;
 
-function readVariableRef(text: string, start: number, problems: LexProblem[]): RefResult {
-  const close = text.indexOf('}}', start + 2);
+/** What the reference readers keep over a line. */
+interface LineState {
+  /** The closing `}}` / `}` found by the last search: -1 before the first, -2 when there is none. */
+  variableClose: number;
+  envClose: number;
+  /** Problems past `LINE_PROBLEM_LIMIT`. */
+  moreProblems: number;
+}
+
+/** Adds the problem `make` describes, or only counts it once the line has listed its share. */
+function addProblem(problems: LexProblem[], state: LineState, make: () => LexProblem): void {
+  if (problems.length >= LINE_PROBLEM_LIMIT) state.moreProblems++;
+  else problems.push(make());
+}
+
+/** Messages quote at most this much of a bad reference: a hostile line's problems stay small. */
+export const QUOTE_LIMIT = 40;
+
+/** `text[from, to)` for a message, cut to `QUOTE_LIMIT` characters with `…`. */
+export function quoteText(text: string, from: number, to: number): string {
+  return to - from > QUOTE_LIMIT ? `${text.slice(from, from + QUOTE_LIMIT)}…` : text.slice(from, to);
+}
+
+const NAME_START = /[A-Za-z_]/;
+const VARIABLE_CHAR = /[A-Za-z0-9_.-]/;
+const ENV_CHAR = /[A-Za-z0-9_]/;
+const TRIMMED = /\s/;
+
+/** The end of a run of `allowed` characters (the first one also `first`) from `at`, before `to`. */
+function nameEnd(text: string, at: number, to: number, allowed: RegExp): number {
+  if (at >= to || !NAME_START.test(text[at])) return at;
+  let end = at + 1;
+  while (end < to && allowed.test(text[end])) end++;
+  return end;
+}
+
+/** The first `mark` at or after `from`, reusing the last search while its result lies ahead. */
+function closeAt(text: string, mark: '}}' | '}', from: number, state: LineState): number {
+  const kind = mark === '}}' ? 'variableClose' : 'envClose';
+  // Once a search found none, none lies further on either.
+  if (state[kind] === -2) return -1;
+  if (state[kind] < from) state[kind] = text.indexOf(mark, from);
+  if (state[kind] < 0) {
+    state[kind] = -2;
+    return -1;
+  }
+  return state[kind];
+}
+
+// Both readers look only at the reference's own name (never slice or search past it), so a line
+// of nested or unclosed markers costs time in proportion to its length.
+function readVariableRef(text: string, start: number, problems: LexProblem[], state: LineState): RefResult {
+  const close = closeAt(text, '}}', start + 2, state);
   if (close < 0) {
-    problems.push({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' });
+    addProblem(problems, state, () => ({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' }));
     return 'unterminated';
   }
   const end = close + 2;
-  const inner = text.slice(start + 2, close);
-  const name = inner.trim();
-  const nameStart = start + 2 + inner.indexOf(name);
-  if (!VARIABLE_NAME.test(name)) {
-    problems.push({
-      start,
-      end,
-      code: 'invalid-variable-name',
-      message: name
-        ? `\`${name}\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
-        : 'empty `{{}}` — write a variable name inside: `{{name}}`',
+  let nameStart = start + 2;
+  // Spaces around the name as `trim()` sees them.
+  while (nameStart < close && TRIMMED.test(text[nameStart])) nameStart++;
+  const nameStop = nameEnd(text, nameStart, close, VARIABLE_CHAR);
+  let after = nameStop;
+  while (after < close && TRIMMED.test(text[after])) after++;
+  if (nameStop === nameStart || after < close) {
+    addProblem(problems, state, () => {
+      // The name as written, trimmed (only a bounded part of it is quoted).
+      let last = close;
+      if (close - nameStart <= QUOTE_LIMIT) while (last > nameStart && TRIMMED.test(text[last - 1])) last--;
+      return {
+        start,
+        end,
+        code: 'invalid-variable-name',
+        message:
+          last > nameStart
+            ? `\`${quoteText(text, nameStart, last)}\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``
+            : 'empty `{{}}` — write a variable name inside: `{{name}}`',
+      };
     });
     return undefined;
   }
-  return { ref: { kind: 'variable', start, end, name, nameStart, nameEnd: nameStart + name.length } };
+  return { ref: { kind: 'variable', start, end, name: text.slice(nameStart, nameStop), nameStart, nameEnd: nameStop } };
 }
 
-function readEnvRef(text: string, start: number, problems: LexProblem[]): RefResult {
-  const close = text.indexOf('}', start + 2);
+function readEnvRef(text: string, start: number, problems: LexProblem[], state: LineState): RefResult {
+  const close = closeAt(text, '}', start + 2, state);
   if (close < 0) {
-    problems.push({ start, end: text.length, code: 'unterminated-env', message: 'unterminated `${` — close it with `}`: `${env:NAME}`' });
+    addProblem(problems, state, () => ({ start, end: text.length, code: 'unterminated-env', message: 'unterminated `${` — close it with `}`: `${env:NAME}`' }));
     return 'unterminated';
   }
   const end = close + 1;
-  const inner = text.slice(start + 2, close);
-  if (!inner.startsWith('env:')) {
-    problems.push({ start, end, code: 'unknown-interpolation', message: `\`\${${inner}}\` is not supported — write \`\${env:NAME}\` or \`\${env:NAME:-default}\`` });
-    return undefined;
-  }
-  const defaultAt = inner.indexOf(':-', 4);
-  const name = defaultAt < 0 ? inner.slice(4) : inner.slice(4, defaultAt);
-  const nameStart = start + 2 + 4;
-  if (!ENV_NAME.test(name)) {
-    problems.push({
+  if (close < start + 6 || !text.startsWith('env:', start + 2)) {
+    addProblem(problems, state, () => ({
       start,
       end,
-      code: 'invalid-env-name',
-      message: `\`${name}\` is not an environment variable name — write letters, digits and \`_\`: \`\${env:NAME}\``,
+      code: 'unknown-interpolation',
+      message: `\`\${${quoteText(text, start + 2, close)}}\` is not supported — write \`\${env:NAME}\` or \`\${env:NAME:-default}\``,
+    }));
+    return undefined;
+  }
+  const nameStart = start + 2 + 4;
+  const nameStop = nameEnd(text, nameStart, close, ENV_CHAR);
+  const hasDefault = nameStop + 1 < close && text[nameStop] === ':' && text[nameStop + 1] === '-';
+  if (nameStop === nameStart || (nameStop < close && !hasDefault)) {
+    addProblem(problems, state, () => {
+      // The name is what comes before the first `:-` (looked for within the quoted part only).
+      const shown = Math.min(close, nameStart + QUOTE_LIMIT + 1);
+      const dash = text.slice(nameStart, shown).indexOf(':-');
+      return {
+        start,
+        end,
+        code: 'invalid-env-name',
+        message: `\`${quoteText(text, nameStart, dash < 0 ? close : nameStart + dash)}\` is not an environment variable name — write letters, digits and \`_\`: \`\${env:NAME}\``,
+      };
     });
     return undefined;
   }
-  const ref: InterpolationRef = { kind: 'env', start, end, name, nameStart, nameEnd: nameStart + name.length };
-  if (defaultAt >= 0) ref.defaultValue = inner.slice(defaultAt + 2);
+  const ref: InterpolationRef = { kind: 'env', start, end, name: text.slice(nameStart, nameStop), nameStart, nameEnd: nameStop };
+  if (hasDefault) ref.defaultValue = text.slice(nameStop + 2, close);
   return { ref };
 }
 

@@ -452,7 +452,11 @@ function become<T extends DocLine>(base: LineFacts, kind: T['kind'], fields: Omi
 
 function reportProblems(line: number, problems: LexProblem[], sink: DiagnosticSink): void {
   // An indexed loop: this runs for every line, mostly over an empty list.
-  for (let i = 0; i < problems.length; i++) sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
+  for (let i = 0; i < problems.length; i++) {
+    // One line's problems are distinct (their places differ): past the cap they are only counted.
+    if (sink.full) return sink.countDropped(problems.length - i);
+    sink.error(rangeOf(line, problems[i].start, problems[i].end), problems[i].code, problems[i].message);
+  }
 }
 
 export function parseLine(text: string, line: number, sink: DiagnosticSink): DocLine {
@@ -482,6 +486,7 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
     return promote(base, LineNode) as unknown as BlankLine | CommentLine;
   }
   reportProblems(line, scan.problems, sink);
+  if (scan.moreProblems > 0) sink.countDropped(scan.moreProblems);
   if (text[contentStart] === '@') return parseVariable(base, sink);
 
   // Only the first word decides the kind of line; the rest is read by the kind's own parser.

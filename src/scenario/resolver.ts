@@ -39,6 +39,7 @@ import {
 } from './settings';
 import type { SuiteTest } from './suites';
 import { readFind } from './find';
+import type { MemoryLimits } from './memory';
 import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
 import { closest } from './suggest';
 import { keyDigits } from './units';
@@ -66,6 +67,8 @@ export interface ResolveOptions {
    * `rbench.allowEnvInCommands`). Any other `${env:…}` is refused wherever it is (src/scenario/interpolate.ts).
    */
   allowEnv?: readonly string[];
+  /** The memory a plan may ask for (src/scenario/memory.ts); the defaults when absent. */
+  memory?: MemoryLimits;
 }
 
 type SettingName = keyof SettingValues;
@@ -486,12 +489,21 @@ function transactionMessage(name: string, reply: string): string {
   );
 }
 
+/** Tests one phase may have: each runs for its own duration, so more is a mistake (or a file built to cost). */
+export const MAX_PHASE_TESTS = 50_000;
+
+/** The arguments of each suite command, read once: a file of `suite default` lines has twenty tests a line. */
+const SUITE_ARGS = new Map<string, ArgTemplate[]>();
+
 /** A suite test as a command template, written where the `suite` line is. */
-function suiteTemplate(test: SuiteTest, randomKeys: boolean, source: Range, sink: DiagnosticSink): CommandTemplate {
+function suiteTemplate(test: SuiteTest, randomKeys: boolean, source: Range): CommandTemplate {
   const text = (randomKeys && test.randomKeysCommand) || test.command;
   const space = text.indexOf(' ');
   const name = space < 0 ? text : text.slice(0, space);
-  const args = space < 0 ? [] : buildArgs(ExpandedText.literal(text.slice(space + 1), source.start.line), sink);
+  let read = SUITE_ARGS.get(text);
+  // The suites' own commands are well formed: reading them reports nothing.
+  if (!read) SUITE_ARGS.set(text, (read = space < 0 ? [] : buildArgs(ExpandedText.literal(text.slice(space + 1)), new DiagnosticSink())));
+  const args = read.map(copyArg);
   const template: CommandTemplate = { name, label: test.label, args, source };
   if (test.inline) template.inline = true;
   return template;
@@ -614,9 +626,14 @@ function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSi
     tests.push({ name: seen === 1 ? group.name : `${group.name} #${seen}`, commands, group: { transaction: group.transaction, source: group.range } });
   };
   for (const item of items) {
+    // A plan of a million tests (lines of `suite default`) would take the checker's time and memory, and never finish running.
+    if (tests.length >= MAX_PHASE_TESTS) {
+      sink.error(item.range, 'too-many-tests', `this phase passes ${MAX_PHASE_TESTS.toLocaleString('en-US')} tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and \`suite\` lines`);
+      break;
+    }
     if (item.kind === 'command') add(item.template.label, item.template);
     else if (item.kind === 'group') addGroup(item);
-    else for (const test of item.tests) add(test.title, suiteTemplate(test, randomKeys, item.range, sink));
+    else for (const test of item.tests) add(test.title, suiteTemplate(test, randomKeys, item.range));
   }
   return tests.slice(); // at its exact size: the plan keeps it
 }

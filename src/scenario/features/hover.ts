@@ -119,10 +119,19 @@ function interpolationHover(doc: ScenarioDocument, ref: Interpolation, options: 
 }
 
 /** True when the variable's name, or any variable or environment name its value draws on, looks secret. */
-function referencesSecret(name: string, definitions: ReadonlyMap<string, { interpolations: readonly Interpolation[] }>, seen = new Set<string>()): boolean {
-  if (looksSecret(name)) return true;
-  if (seen.has(name)) return false;
-  seen.add(name);
-  const definition = definitions.get(name);
-  return (definition?.interpolations ?? []).some((ref) => (ref.kind === 'env' ? looksSecret(ref.name) : referencesSecret(ref.name, definitions, seen)));
+function referencesSecret(name: string, definitions: ReadonlyMap<string, { interpolations: readonly Interpolation[] }>): boolean {
+  // A walk with a list, not recursion: variables may use each other thousands deep.
+  const seen = new Set<string>();
+  const pending = [name];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (looksSecret(next)) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const ref of definitions.get(next)?.interpolations ?? []) {
+      if (ref.kind === 'variable') pending.push(ref.name);
+      else if (looksSecret(ref.name)) return true;
+    }
+  }
+  return false;
 }

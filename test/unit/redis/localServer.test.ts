@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { startLocalServer, LocalServerError } from '../../../src/redis/localServer';
+import { defaultMaxMemory, localServerConfig, startLocalServer, LocalServerError } from '../../../src/redis/localServer';
 
 function sendInline(port: number, line: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -32,6 +32,24 @@ describe('local throwaway redis-server', () => {
     }
     assert.equal(existsSync(server.dir), false);
     await server.stop(); // idempotent
+  });
+
+  it('caps its memory by default (half the machine, noeviction) unless the scenario sets maxmemory (issue 18)', async () => {
+    const server = await startLocalServer();
+    try {
+      assert.match(await sendInline(server.port, 'CONFIG GET maxmemory'), new RegExp(`\\r\\n${defaultMaxMemory()}\\r\\n$`));
+      assert.match(await sendInline(server.port, 'CONFIG GET maxmemory-policy'), /noeviction\r\n$/);
+    } finally {
+      await server.stop();
+    }
+    assert.ok(defaultMaxMemory() > 0);
+    assert.equal(defaultMaxMemory(8 * 1024 ** 3), 4 * 1024 ** 3);
+    assert.equal(defaultMaxMemory(3 * 1024 ** 2 + 5), 64 * 1024 ** 2, 'at least 64 MiB');
+    assert.equal(defaultMaxMemory(1000 * 1024 ** 2 + 3 * 1024 ** 2), 501 * 1024 ** 2, 'whole MiB');
+    const own = localServerConfig('/tmp/x', 1, { config: [{ name: 'maxmemory', args: ['1gb'] }, { name: 'maxmemory-policy', args: ['allkeys-lru'] }] });
+    assert.deepEqual(own.split('\n').filter((line) => line.startsWith('maxmemory')), ['maxmemory 1gb', 'maxmemory-policy allkeys-lru']);
+    const chosen = localServerConfig('/tmp/x', 1, { maxMemory: 1234 });
+    assert.deepEqual(chosen.split('\n').filter((line) => line.startsWith('maxmemory')), ['maxmemory 1234', 'maxmemory-policy noeviction']);
   });
 
   it('names the package to install when the binary is missing', async () => {

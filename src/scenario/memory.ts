@@ -1,0 +1,162 @@
+// How much memory a plan asks for, before it runs: on the server, the data its largest test writes
+// (keys × value size, plus Redis's own cost per key); on the client, the payloads in flight (clients ×
+// pipeline × value size). Past a limit the checker reports an error at the scenario's `value` (or
+// `keys`) line, so `rbench check`, the editor and a run all refuse `value 256MB` × 40 keys alike.
+import { isWriteCommand } from './commands';
+import type { DiagnosticSink } from './diagnostics';
+import type { DocLine } from './parser';
+import type { ArgTemplate, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
+
+export interface MemoryLimits {
+  /** Bytes the plan may store on the server. */
+  server: number;
+  /** Bytes of payloads the client may hold in flight. */
+  client: number;
+  /** Set when the user chose the limits (the message then names the setting that did). */
+  raised?: boolean;
+}
+
+const GiB = 1024 ** 3;
+
+/** The defaults, raised by `rbench run --max-memory SIZE` or the user setting `rbench.maxMemory`. */
+export const MEMORY_LIMITS: MemoryLimits = { server: 4 * GiB, client: 1 * GiB };
+
+/** Redis's own bytes per key beyond the value (dict entry, key object and string headers), rounded up. */
+export const PER_KEY_OVERHEAD = 96;
+
+/** Commands that add to one key on every request (a list, set, stream or string grows). */
+const APPENDING = new Set(['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'SADD', 'XADD', 'APPEND']);
+
+export interface MemoryEstimate {
+  bytes: number;
+  /** What the estimate is made of, for the message: `40 keys × 256 MiB`. */
+  detail: string;
+  /** The test it comes from, and the sweep point (empty without sweeps). */
+  test: string;
+  point: string;
+}
+
+/** `256 MiB`, `10.0 GiB`, `512 B`. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} B`;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The largest value the plan may send. */
+export function largestValue(value: ValuePlan): number {
+  if (value.kind === 'fixed') return value.size;
+  if (value.kind === 'range') return value.max;
+  return value.choices.reduce((largest, choice) => Math.max(largest, choice.size), 0);
+}
+
+function countPlaceholders(args: readonly ArgTemplate[], names: readonly string[]): number {
+  let count = 0;
+  for (const arg of args) for (const part of arg) if (typeof part !== 'string' && names.includes(part.placeholder)) count++;
+  return count;
+}
+
+/** Bytes one test leaves on the server: each write command's entries × (values per entry + overhead). */
+function testServerBytes(test: TestPlan, phase: PhasePlan, valueSize: number): { bytes: number; entries: number } {
+  let bytes = 0;
+  let entries = 0;
+  for (const { command } of test.commands) {
+    if (!isWriteCommand(command.name)) continue;
+    const values = countPlaceholders(command.args, ['value']);
+    const keyed = countPlaceholders(command.args, ['key', 'rand_int']);
+    const requests = phase.load.requests;
+    let written: number;
+    if (keyed > 0) written = requests === undefined ? phase.keys.space : Math.min(phase.keys.space, requests * keyed);
+    // One key, grown on every request (when the request count is known); or overwritten.
+    else written = APPENDING.has(command.name) && requests !== undefined ? requests : 1;
+    const perEntry = values > 0 ? (values / Math.max(keyed, 1)) * valueSize : 0;
+    bytes += written * (perEntry + PER_KEY_OVERHEAD);
+    entries += written;
+  }
+  return { bytes, entries };
+}
+
+/** Bytes of payloads one test keeps in flight: every client's pipeline of requests (or their replies). */
+function testClientBytes(test: TestPlan, phase: PhasePlan, valueSize: number, scenarioWritesValues: boolean): number {
+  let perRequest = 0;
+  for (const { command } of test.commands) {
+    const values = countPlaceholders(command.args, ['value']);
+    // A read may answer with a value the scenario wrote.
+    perRequest = Math.max(perRequest, values > 0 ? values : scenarioWritesValues && !isWriteCommand(command.name) ? 1 : 0);
+  }
+  return phase.load.clients * phase.load.pipeline * perRequest * valueSize;
+}
+
+function writesValues(plan: ScenarioPlan): boolean {
+  return plan.points.some((point) => point.phases.some((phase) => phase.tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name) && countPlaceholders(command.args, ['value']) > 0))));
+}
+
+/** The largest server and client estimates over the plan's points, phases and tests. */
+export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; client: MemoryEstimate } {
+  const server: MemoryEstimate = { bytes: 0, detail: '', test: '', point: '' };
+  const client: MemoryEstimate = { bytes: 0, detail: '', test: '', point: '' };
+  const valuesWritten = writesValues(plan);
+  for (const point of plan.points) {
+    for (const phase of point.phases) {
+      const valueSize = largestValue(phase.value);
+      for (const test of phase.tests) {
+        const stored = testServerBytes(test, phase, valueSize);
+        if (stored.bytes > server.bytes) {
+          Object.assign(server, { bytes: stored.bytes, detail: `${stored.entries.toLocaleString('en-US')} keys × ${formatBytes(valueSize)} values`, test: test.name, point: point.label });
+        }
+        const inFlight = testClientBytes(test, phase, valueSize, valuesWritten);
+        if (inFlight > client.bytes) {
+          Object.assign(client, { bytes: inFlight, detail: `${phase.load.clients} clients × pipeline ${phase.load.pipeline} × ${formatBytes(valueSize)}`, test: test.name, point: point.label });
+        }
+      }
+    }
+  }
+  return { server, client };
+}
+
+/** A limit to suggest: the estimate rounded up to whole GiB. */
+function suggestedLimit(bytes: number): string {
+  return `${Math.ceil(bytes / GiB)}gb`;
+}
+
+/** The refusals of a plan's estimates past `limits`, as messages (empty when it fits). */
+export function memoryRefusals(plan: ScenarioPlan, limits: MemoryLimits = MEMORY_LIMITS): string[] {
+  const { server, client } = estimateMemory(plan);
+  const messages: string[] = [];
+  const raise = (bytes: number) => `raise the limit with \`rbench run --max-memory ${suggestedLimit(bytes)}\` or the user setting \`rbench.maxMemory\``;
+  const where = (estimate: MemoryEstimate) => `test ${estimate.test}${estimate.point ? ` at ${estimate.point}` : ''}`;
+  if (server.bytes > limits.server) {
+    messages.push(`this scenario stores about ${formatBytes(server.bytes)} on the server (${server.detail}, ${where(server)}), more than the ${formatBytes(limits.server)} limit${limits.raised ? ' you set' : ''} — use smaller values or fewer keys, or ${raise(server.bytes)}`);
+  }
+  if (client.bytes > limits.client) {
+    messages.push(`this scenario keeps about ${formatBytes(client.bytes)} of payloads in flight in rbench (${client.detail}, ${where(client)}), more than the ${formatBytes(limits.client)} limit${limits.raised ? ' you set' : ''} — use smaller values, fewer clients or a shorter pipeline, or ${raise(client.bytes)}`);
+  }
+  return messages;
+}
+
+/** The line a memory problem is reported at: the scenario's `value` line, else its `keys` line (its own, then the file's), else its header. */
+function memoryLine(scenarioLines: readonly DocLine[], fileLines: readonly DocLine[], header: Range): Range {
+  for (const name of ['value', 'keys']) {
+    for (const lines of [scenarioLines, fileLines]) {
+      for (let index = lines.length - 1; index >= 0; index--) {
+        const line = lines[index];
+        if (line.kind === 'setting' && line.setting.name === name) return line.range;
+      }
+    }
+  }
+  return header;
+}
+
+/** Reports the plan's memory refusals as errors at its `value`/`keys` line. */
+export function reportMemory(plan: ScenarioPlan, scenarioLines: readonly DocLine[], fileLines: readonly DocLine[], limits: MemoryLimits | undefined, sink: DiagnosticSink): void {
+  const messages = memoryRefusals(plan, limits);
+  if (messages.length === 0) return;
+  const range = memoryLine(scenarioLines, fileLines, plan.headerRange);
+  for (const message of messages) sink.error(range, 'memory-budget', message);
+}
