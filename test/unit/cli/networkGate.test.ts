@@ -30,17 +30,17 @@ describe('rbench run: which nodes it contacts', function () {
   it('stops an undeclared cluster, then a declared one on another host, and runs once the host is allowed', async () => {
     const file = scratch.write('set.rbench', scenario);
     const url = `redis://127.0.0.1:${seed!.port}`;
-    const undeclared = await runCli(['run', file, '--url', url], { cwd: scratch.dir });
+    const undeclared = await runCli(['run', '--yes', file, '--url', url], { cwd: scratch.dir });
     assert.notEqual(undeclared.code, 0);
     assert.match(undeclared.stderr + undeclared.stdout, /says it is a Redis Cluster node .*declare it: `cluster on` in the scenario, `--cluster` on the command line/s);
     assert.equal(other!.connections, 0);
 
-    const declared = await runCli(['run', file, '--url', url, '--cluster'], { cwd: scratch.dir });
+    const declared = await runCli(['run', '--yes', file, '--url', url, '--cluster'], { cwd: scratch.dir });
     assert.notEqual(declared.code, 0);
     assert.match(declared.stderr + declared.stdout, new RegExp(`announces 127\\.0\\.0\\.2:${other!.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`));
     assert.equal(other!.connections, 0);
 
-    const allowed = await runCli(['run', file, '--url', url, '--cluster', '--allow-host', '127.0.0.2'], { cwd: scratch.dir });
+    const allowed = await runCli(['run', '--yes', file, '--url', url, '--cluster', '--allow-host', '127.0.0.2'], { cwd: scratch.dir });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.ok(other!.commands.filter((c) => c[0] === 'SET').length > 0, 'the allowed node took load');
   });
