@@ -1,6 +1,6 @@
 // The selected target in the status bar, and the commands around it: Select Target, Test Connection,
 // Set Password and Clear Password (passwords live in SecretStorage, never in settings).
-import { RESTRICTED_MESSAGE } from '../runner/session';
+import { RESTRICTED_MESSAGE, type PreparedRun, type RunSession } from '../runner/session';
 import * as vscode from 'vscode';
 import { closeControlConnection, openControlConnection, testConnection } from '../redis/control';
 import { parseInfo } from '../redis/info';
@@ -11,12 +11,8 @@ import { plainText } from './plainText';
 import { pickTarget, userSettingsSaver } from './targetPicker';
 import {
   activeSecretKey,
-  chooseTarget,
-  connectionFor,
   describeActiveTarget,
   parseActiveTarget,
-  settingsPasswordError,
-  defaultTargetPlan,
   type ParsedActiveTarget,
 } from './targets';
 
@@ -80,23 +76,25 @@ export async function selectTarget(): Promise<string | undefined> {
   );
 }
 
+/** Prepares the connection test through a run's gates (RunService.prepareConnectionTest). */
+export type PrepareConnectionTest = (scope: vscode.Uri | undefined) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
+
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
-export async function testSelectedConnection(secrets: vscode.SecretStorage): Promise<string> {
+export async function testSelectedConnection(prepareTest: PrepareConnectionTest): Promise<string> {
   if (!vscode.workspace.isTrusted) return showFailure(RESTRICTED_MESSAGE);
   const { active, settings } = activeTarget();
   if (active.kind === 'invalid') return showFailure(active.error);
-  const choice = chooseTarget(defaultTargetPlan(), active);
-  const settingsError = settingsPasswordError(choice, settings.profiles);
-  if (settingsError) return showFailure(settingsError);
-  const key = activeSecretKey(active);
-  const storedPassword = key ? await secrets.get(key) : undefined;
+  // The same consent, password and network rules as a run: nothing is contacted before they pass.
+  const ready = await prepareTest(settingsScope());
+  if ('kind' in ready) return ready.reason === 'declined' ? `Connection not tested: ${ready.message}` : showFailure(ready.message);
+  const { session, prepared } = ready;
   let local: LocalServer | undefined;
   try {
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${describeActiveTarget(active, settings.profiles)}…`) },
       async () => {
-        if (choice.local) local = await startLocalServer();
-        const connection = connectionFor(choice, { profiles: settings.profiles, storedPassword, env: process.env, localUrl: local?.url });
+        if (prepared.choice.local) local = await startLocalServer();
+        const connection = session.connectionOf(prepared, local?.url);
         if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
         const result = await testConnection(connection.options);
         if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);

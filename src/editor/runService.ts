@@ -21,6 +21,9 @@ import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
 import { documentChecks } from './documentChecks';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
+/** What Test Connection sends, as a scenario: it reads and nothing else, so only a target you did not choose asks. */
+const CONNECTION_TEST_SCENARIO = '### Test Connection\nrequests 1\nPING\n';
+
 export interface ScenarioRef {
   uri: vscode.Uri;
   index: number;
@@ -250,6 +253,22 @@ export class RunService implements vscode.Disposable {
     const prepared = await session.prepare(file, resolved, plan);
     if ('kind' in prepared) return notRun(prepared.reason === 'invalid' ? 'error' : prepared.reason, prepared.message);
     return { ref, key, plan, session, prepared };
+  }
+
+  /**
+   * "Test Connection" goes through a run's gates: the consent (a workspace-supplied target asks first), the
+   * password rules and the network rule, as a one-request read-only scenario on the selected target.
+   */
+  async prepareConnectionTest(scope: vscode.Uri | undefined): Promise<{ session: RunSession; prepared: SessionRun } | NotRun> {
+    const notRun = (reason: NotRun['reason'], message: string): NotRun => ({ kind: 'not-run', reason, message });
+    const uri = scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.cwd());
+    const session = this.session({ uri, index: 0 });
+    const file = { display: 'Test Connection', text: CONNECTION_TEST_SCENARIO, recorded: 'rbench:test-connection' };
+    const resolved = await session.check(file);
+    if ('kind' in resolved) return notRun('error', resolved.message);
+    const prepared = await session.prepare(file, resolved, resolved.scenarios[0]);
+    if ('kind' in prepared) return notRun(prepared.reason === 'invalid' ? 'error' : prepared.reason, prepared.message);
+    return { session, prepared };
   }
 
   /** A session with this file's settings; the editor answers its questions (`asked`: the answers of one batch). */

@@ -287,6 +287,11 @@ export class RunSession {
     return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active);
   }
 
+  /** The connection a prepared run opens (for a connection test that goes through the same gates as a run). */
+  connectionOf(prepared: PreparedRun, localUrl?: string): ResolvedConnection {
+    return this.connect(prepared, localUrl);
+  }
+
   private connect(prepared: PreparedRun, localUrl?: string): ResolvedConnection {
     const choice = this.settings.cluster && !prepared.choice.local ? { ...prepared.choice, target: { ...prepared.choice.target, cluster: true } } : prepared.choice;
     return connectionFor(choice, {

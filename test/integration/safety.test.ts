@@ -57,7 +57,7 @@ describe('Safety of shared scenarios in the editor', function () {
     assert.equal(refused, true, 'the throwaway server is stopped once the run is saved');
   });
 
-  it('asks first for a target from the workspace settings and, answered Cancel, contacts nothing', async function () {
+  it('asks first for a target from the workspace settings (a run, Test Connection) and, answered Cancel, contacts nothing', async function () {
     this.timeout(40_000);
     let connections = 0;
     const listener = createServer((socket) => (connections++, socket.destroy()));
@@ -80,6 +80,12 @@ describe('Safety of shared scenarios in the editor', function () {
 
       await run('workspace-target.rbench', read);
       assert.equal(asked.length, 2, 'a "no" is not remembered: it asks again');
+
+      // Test Connection is a contact like a run: the same question first, and Cancel contacts nothing.
+      const tested = await vscode.commands.executeCommand<string>('rbench.testConnection');
+      assert.equal(asked.length, 3, 'Test Connection asked too');
+      assert.match(asked[2].detail, /^Target: redis:\/\/127\.0\.0\.1:\d+ \(from the workspace settings/);
+      assert.match(tested ?? '', /^Connection not tested: /);
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(connections, 0, 'the listener saw no connection');
     } finally {
