@@ -368,7 +368,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
     const list = effects.commands[kind];
     if (list && list.length > 0) lines.push(`${CLASS_WORDS[kind]}: ${list.join(', ')}`);
   }
-  if (effects.writePatterns.length > 0) lines.push(`Deletes keys matching: ${effects.writePatterns.join(', ')}`);
+  if (effects.writePatterns.length > 0) lines.push(`Writes or deletes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
 }

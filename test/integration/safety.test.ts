@@ -140,7 +140,7 @@ describe('Safety of shared scenarios in the editor', function () {
     assert.equal(outcome?.kind, 'finished', outcome?.kind === 'not-run' ? outcome.message : '');
     if (outcome?.kind !== 'finished') return;
     assert.equal(outcome.path, undefined);
-    assert.match(outcome.saveError ?? '', /could not be saved in .*blocker.runs: a file stands where a folder is needed/);
+    assert.match(outcome.saveError ?? '', /could not be saved in .*blocker.runs: .*blocker: not a folder \(it is a file\)/);
     assert.equal(outcome.run.points[0].repeats[0][0].total.requests, 300);
   });
 });
