@@ -5,10 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunSession, type SessionOutcome, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
+import { RunSession, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
 import { useRedisServer } from '../../helpers/redis';
 import { commandsCarrying, fakeRedis, loggingRelay, type FakeRedis } from './fakeRedis';
 import { GlobalsWatch } from './globals';
+import { runScenarios } from '../../helpers/session';
+
+const runAll = (session: RunSession, text: string) => runScenarios(session, text, 'hostile.rbench');
 
 const SECRET = 'hunter2-from-SOME_SECRET';
 
@@ -39,17 +42,6 @@ const ports: SessionPorts = {
   secret: async () => undefined,
   log: () => undefined,
 };
-
-async function runAll(session: RunSession, text: string): Promise<SessionOutcome[]> {
-  const file = { display: 'hostile.rbench', text, recorded: 'hostile.rbench' };
-  const resolved = session.resolve(file);
-  const outcomes: SessionOutcome[] = [];
-  for (const plan of resolved.scenarios) {
-    const prepared = await session.prepare(file, resolved, plan);
-    outcomes.push('kind' in prepared ? prepared : await session.execute(prepared));
-  }
-  return outcomes;
-}
 
 describe('gate: a server reply cannot change process state (issue 18, seen 1)', function () {
   this.timeout(60_000);

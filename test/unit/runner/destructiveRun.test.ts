@@ -6,18 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
-import { RunSession, type SessionOutcome, type SessionSettings } from '../../../src/runner/session';
+import { RunSession, type SessionSettings } from '../../../src/runner/session';
+import { runScenarios } from '../../helpers/session';
 
-async function runText(session: RunSession, text: string): Promise<SessionOutcome[]> {
-  const file = { display: 'shared.rbench', text, recorded: 'shared.rbench' };
-  const resolved = session.resolve(file);
-  const outcomes: SessionOutcome[] = [];
-  for (const plan of resolved.scenarios) {
-    const prepared = await session.prepare(file, resolved, plan);
-    outcomes.push('kind' in prepared ? prepared : await session.execute(prepared));
-  }
-  return outcomes;
-}
+const runText = (session: RunSession, text: string) => runScenarios(session, text, 'shared.rbench');
 
 const WIPES = [
   '### flushall\nrequests 5\nFLUSHALL\n',

@@ -6,10 +6,11 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
-import { RunSession, type SessionOutcome, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
+import { RunSession, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
 import type { ConsentRequest } from '../../../src/runner/consent';
 import { consentConfirmer, forgetRemoteAnswers, RUN_BUTTON, type AnswerStore } from '../../../src/editor/sessionPorts';
 import { runReport } from '../../../src/editor/runSummary';
+import { runScenarios } from '../../helpers/session';
 
 class FakeStore implements AnswerStore {
   readonly values = new Map<string, unknown>();
@@ -42,17 +43,6 @@ function fakePorts(recorded: Recorded, overrides: Partial<SessionPorts> = {}): S
   };
 }
 
-async function runText(session: RunSession, text: string, display = 'scenario.rbench'): Promise<SessionOutcome[]> {
-  const file = { display, text, recorded: display };
-  const resolved = session.resolve(file);
-  const outcomes: SessionOutcome[] = [];
-  for (const plan of resolved.scenarios) {
-    const prepared = await session.prepare(file, resolved, plan);
-    outcomes.push('kind' in prepared ? prepared : await session.execute(prepared));
-  }
-  return outcomes;
-}
-
 describe('run session', function () {
   this.timeout(60_000);
   let runs: string;
@@ -68,7 +58,7 @@ describe('run session', function () {
   it('in a restricted workspace runs nothing, starts no server and asks nothing', async () => {
     const before = readdirSync(tmpdir()).filter((name) => name.startsWith('rbench-redis-')).length;
     const session = new RunSession(settings({ trusted: false }), fakePorts(recorded));
-    const [outcome] = await runText(session, 'target redis://192.0.2.1:6379\n### s\nrequests 10\nSET k v\n');
+    const [outcome] = await runScenarios(session, 'target redis://192.0.2.1:6379\n### s\nrequests 10\nSET k v\n');
     assert.equal(outcome.kind, 'not-run');
     assert.equal(outcome.kind === 'not-run' && outcome.reason, 'restricted');
     assert.match(outcome.kind === 'not-run' ? outcome.message : '', /not trusted/);
@@ -84,7 +74,7 @@ describe('run session', function () {
 
     it('refuses EVAL … flushall, SCRIPT FLUSH and writes; runs reads', async () => {
       const session = new RunSession(settings({ profiles: profiles(), userTarget: { value: 'shared', override: false } }), fakePorts(recorded));
-      const outcomes = await runText(
+      const outcomes = await runScenarios(
         session,
         '### eval\nrequests 5\nEVAL "redis.call(\'flushall\')" 0\n### script\nrequests 5\nSCRIPT FLUSH\n### write\nrequests 5\nSET k v\n### read\nrequests 50\nGET k\n',
       );
@@ -227,7 +217,7 @@ describe('run session', function () {
           workspaceProfiles: ['cache'],
         });
         const session = new RunSession(workspace, fakePorts(recorded));
-        const outcomes = await runText(session, '### read\nrequests 10\nGET k\n');
+        const outcomes = await runScenarios(session, '### read\nrequests 10\nGET k\n');
         assert.equal(recorded.questions.length, 1);
         const lines = recorded.questions[0].question.lines.join('\n');
         assert.match(lines, /from the workspace settings: the workspace settings select it \(rbench\.target/);
@@ -244,7 +234,7 @@ describe('run session', function () {
           settings({ userTarget: { value: 'cache', override: false, supplier: 'user' }, profiles: { cache: { url: `redis://127.0.0.1:${port}` } }, workspaceProfiles: ['cache'] }),
           fakePorts(recorded),
         );
-        await runText(session, '### read\nrequests 10\nGET k\n');
+        await runScenarios(session, '### read\nrequests 10\nGET k\n');
         assert.equal(recorded.questions.length, 1);
         assert.equal(recorded.questions[0].effects.target.supplier, 'workspace');
         assert.equal(connections, 0);
@@ -288,7 +278,7 @@ describe('run session: no password anywhere', function () {
       const file = { display: 'secret.rbench', text, recorded: 'secret.rbench' };
       const resolved = session.resolve(file);
       everything.push(...resolved.diagnostics.map((diagnostic) => diagnostic.message));
-      for (const outcome of await runText(session, text, 'secret.rbench')) {
+      for (const outcome of await runScenarios(session, text, 'secret.rbench')) {
         if (outcome.kind === 'not-run') {
           statuses.push(`not-run: ${outcome.message}`);
           everything.push(outcome.message);
