@@ -2,9 +2,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'This layer is shared with the CLI and tests: keep `vscode` out (see DEVELOPERS.md).' }] }],
-};
+const VSCODE = { name: 'vscode', message: 'This layer is shared with the CLI and tests: keep `vscode` out (see DEVELOPERS.md).' };
+// The file gate (src/gates/files.ts) is the one door to the file system: regular files only, size caps, no
+// blocking reads, no link followed out of the workspace (docs/safety.md). New code reads and writes through it.
+const FS_MESSAGE = 'Read and write files through the file gate (src/gates/files.ts), so the caps and the link rules apply (docs/safety.md).';
+const FS = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises'].map((name) => ({ name, message: FS_MESSAGE }));
+const restricted = (...paths) => ({ 'no-restricted-imports': ['error', { paths }] });
+/** Files that touch the file system themselves, each for a reason the gate does not serve. */
+const OWN_FILES = [
+  'src/gates/files.ts', // the gate itself
+  'src/redis/localServer.ts', // the throwaway server's own temp folder, config (0600) and pid file
+  'src/engine/capacity.ts', // /proc/self/limits: this process's own open-file limit
+  'src/engine/load.ts', // whether RBench's own worker bundle exists
+  'src/editor/backgroundCheck.ts', // whether RBench's own check worker bundle exists
+  'src/editor/runsIndex.ts', // lists the runs folder; each run file is then read through the gate
+  'src/results/runFile.ts', // creates a runs folder the user named (--out), sizes a refused file for its message
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
@@ -16,7 +29,9 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
-  { files: ['src/scenario/**', 'src/engine/**', 'src/redis/**', 'src/results/**', 'src/cli/**', 'src/runner/**'], rules: noVscode },
+  { files: ['src/**'], ignores: OWN_FILES, rules: restricted(...FS) },
+  { files: ['src/gates/**', 'src/scenario/**', 'src/engine/**', 'src/redis/**', 'src/results/**', 'src/cli/**', 'src/runner/**'], ignores: OWN_FILES, rules: restricted(VSCODE, ...FS) },
+  { files: OWN_FILES.filter((file) => !file.startsWith('src/editor/')), rules: restricted(VSCODE) },
   // The view-models are bundled into the webviews and unit-tested in Node; only the webview hosts use `vscode`.
-  { files: ['src/views/**'], ignores: ['src/views/resultsPanels.ts', 'src/views/comparePanel.ts', 'src/views/webviewHost.ts'], rules: noVscode },
+  { files: ['src/views/**'], ignores: ['src/views/resultsPanels.ts', 'src/views/comparePanel.ts', 'src/views/webviewHost.ts'], rules: restricted(VSCODE, ...FS) },
 );
