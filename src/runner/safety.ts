@@ -1,7 +1,7 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
-import { classifyCommand, createsItsKeys, isContainer, isReadOnlyCommand, keyPositions, literalOf, removesKeys, type CommandClass } from '../scenario/commands';
+import { classifyCommand, createsItsKeys, isContainer, isReadOnlyCommand, keyPositions, literalOf, removesData, removesKeys, type CommandClass } from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
 import { covers, hasLiteral, keyGlob, matchPattern, showGlob, type GlobToken } from './keyGlobs';
 
@@ -59,10 +59,12 @@ function optionAfter(command: CommandTemplate, from: number, word: string): bool
   });
 }
 
-/** A key a command removes or replaces whole: it must be one the scenario creates. */
+/** A key a command removes, replaces or takes data out of: it must be one the scenario creates. */
 interface Removal {
   shown: string;
   glob: GlobToken[];
+  /** `removes or replaces`, `removes data from`. */
+  does: string;
 }
 
 /** What the scenario will do to the server: classes and commands, the keys it writes, what reaches beyond its own keys. */
@@ -92,14 +94,17 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     const name = command.name.toLowerCase();
     const replaces = (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
     if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
-    if (removesKeys(name)) removals.push(...globs.map((glob) => ({ shown, glob })));
-    else if (replaces) removals.push({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1] });
-    else if (createsItsKeys(name, globs.length)) own.push(...globs.filter(hasLiteral));
+    const sub = isContainer(name) ? literalOf(command.args[0]) : undefined;
+    const drained = removesData(name, sub);
+    if (removesKeys(name)) removals.push(...globs.map((glob) => ({ shown, glob, does: 'removes or replaces' })));
+    else if (replaces) removals.push({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1], does: 'removes or replaces' });
+    else if (drained) removals.push(...(drained === 'first' ? globs.slice(0, 1) : globs).map((glob) => ({ shown, glob, does: 'removes data from' })));
+    else if (createsItsKeys(name, globs.length, sub)) own.push(...globs.filter(hasLiteral));
   }
   const ownKeys = own.map(showGlob).filter((glob, i, all) => all.indexOf(glob) === i);
   const beyond = ownKeys.length > 0 ? `beyond the scenario's own ${ownKeys.join(', ')}` : 'and the scenario creates no keys of its own';
   for (const removal of removals) {
-    if (!own.some((glob) => covers(glob, removal.glob))) note(actions.destructive, `${removal.shown} removes or replaces ${showGlob(removal.glob)}, keys the scenario does not create`);
+    if (!own.some((glob) => covers(glob, removal.glob))) note(actions.destructive, `${removal.shown} ${removal.does} ${showGlob(removal.glob)}, keys the scenario does not create`);
   }
   if (plan.cleanup !== undefined) {
     add('write', `cleanup ${plan.cleanup}`);

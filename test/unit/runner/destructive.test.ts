@@ -67,6 +67,50 @@ describe('scenario actions', () => {
     }
   });
 
+  it('taking data out of a key the scenario does not create is destructive (fields, members, elements, entries, groups)', () => {
+    const drains: [string, string][] = [
+      ['HDEL user:1 f', 'HDEL'],
+      ['SREM users x', 'SREM'],
+      ['SPOP users', 'SPOP'],
+      ['LPOP queue', 'LPOP'],
+      ['RPOP queue', 'RPOP'],
+      ['LTRIM queue 0 0', 'LTRIM'],
+      ['BLPOP queue 1', 'BLPOP'],
+      ['ZPOPMIN board', 'ZPOPMIN'],
+      ['ZREMRANGEBYRANK board 0 -1', 'ZREMRANGEBYRANK'],
+      ['XTRIM stream MAXLEN 0', 'XTRIM'],
+      ['XDEL stream 0-1', 'XDEL'],
+      ['PERSIST session', 'PERSIST'],
+      ['XGROUP DESTROY stream g', 'XGROUP DESTROY'],
+      ['XGROUP DELCONSUMER stream g c', 'XGROUP DELCONSUMER'],
+      ['XGROUP SETID stream g $', 'XGROUP SETID'],
+    ];
+    for (const [command, shown] of drains) {
+      const key = command.split(' ')[command.startsWith('XGROUP') ? 2 : 1];
+      assert.deepEqual(destructiveOf(`### s\nSET bench:__key__ v\n${command}\n`), [`${shown} removes data from ${key}, keys the scenario does not create`], command);
+    }
+    // A move takes from its first key only.
+    assert.deepEqual(destructiveOf('### s\nLPUSH bench:list v\nLMOVE user:list bench:list LEFT RIGHT\n'), ['LMOVE removes data from user:list, keys the scenario does not create']);
+    assert.deepEqual(destructiveOf('### s\nSADD bench:set m\nSMOVE users bench:set m\n'), ['SMOVE removes data from users, keys the scenario does not create']);
+    assert.deepEqual(destructiveOf('### s\nLPUSH bench:list v\nLMOVE bench:list user:list LEFT RIGHT\n'), []);
+    // Nor does a drain make the key the scenario's own: a later cleanup of it is still refused.
+    assert.deepEqual(destructiveOf('cleanup queue\n### s\nRPOP queue\n'), [
+      'RPOP removes data from queue, keys the scenario does not create',
+      '`cleanup queue` deletes keys and the scenario creates no keys of its own',
+    ]);
+  });
+
+  it('taking data out of the scenario`s own keys is not destructive (LPUSH then RPOP, SADD then SPOP…)', () => {
+    for (const text of [
+      '### s\nLPUSH mylist __value__\nRPOP mylist\n',
+      '### s\nSADD bench:set:__key__ m\nSPOP bench:set:__key__\n',
+      '### s\nXADD bench:s * f v\nXTRIM bench:s MAXLEN 10\nXGROUP DESTROY bench:s g\n',
+      '### s\nHSET bench:h f v\nHDEL bench:h f\n',
+    ]) {
+      assert.deepEqual(destructiveOf(text), [], text);
+    }
+  });
+
   it('keys made of placeholders alone are nobody`s own: their cleanup is refused', () => {
     assert.deepEqual(destructiveOf('cleanup *\n### s\nSET __key__ v\n'), ['`cleanup *` deletes keys and the scenario creates no keys of its own']);
     assert.deepEqual(destructiveOf('### s\nSET __key__ v\nDEL __key__\n'), ['DEL removes or replaces *, keys the scenario does not create']);

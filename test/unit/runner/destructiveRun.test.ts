@@ -26,6 +26,8 @@ const WIPES = [
   '### transaction\nrequests 5\ngroup tx\n  MULTI\n  FLUSHDB\n  EXEC\nend\n',
   '### select\nrequests 5\nSELECT 1\nFLUSHDB\n',
   '### swapdb\nrequests 5\nSWAPDB 0 1\n',
+  '### hdel\nrequests 5\nSET bench:__key__ v\nHDEL user:profile name\n',
+  '### rpop\nrequests 5\nRPOP user:queue\n',
 ];
 
 describe('destructive commands against a server on 127.0.0.1 (seen 2)', function () {
@@ -38,6 +40,8 @@ describe('destructive commands against a server on 127.0.0.1 (seen 2)', function
       await redis.flushall();
       await redis.set('user:1', 'alice');
       await redis.set('user:2', 'bob');
+      await redis.hset('user:profile', 'name', 'carol');
+      await redis.rpush('user:queue', 'job-1', 'job-2');
       await redis.select(1);
       await redis.set('other-db', 'kept');
     });
@@ -49,7 +53,9 @@ describe('destructive commands against a server on 127.0.0.1 (seen 2)', function
       assert.equal(await redis.get('user:1'), 'alice');
       assert.equal(await redis.get('user:2'), 'bob');
       assert.equal(await redis.ttl('user:1'), -1);
-      for (const command of ['flushall', 'flushdb', 'del', 'unlink', 'expire', 'rename', 'move', 'copy', 'eval', 'swapdb', 'multi']) {
+      assert.equal(await redis.hget('user:profile', 'name'), 'carol');
+      assert.deepEqual(await redis.lrange('user:queue', 0, -1), ['job-1', 'job-2']);
+      for (const command of ['flushall', 'flushdb', 'del', 'unlink', 'expire', 'rename', 'move', 'copy', 'eval', 'swapdb', 'multi', 'hdel', 'rpop']) {
         assert.equal(await commandCalls(redis, command), 0, `${command} was sent`);
       }
       await redis.select(1);
