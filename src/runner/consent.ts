@@ -3,6 +3,7 @@
 // class), worked out before any contact, shown in full, and remembered by a digest of exactly that, so a
 // file that changes what it does asks again. Plain data, no `vscode`, no network.
 import { approvedNodes } from '../gates/network';
+import { ownValue } from '../gates/plainData';
 import { createHash } from 'node:crypto';
 import { address } from '../redis/errors';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
@@ -145,7 +146,7 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
   const { plan, choice, connection } = input;
   const own = plan.target;
   const profileName = choice.target.profile;
-  const profile = profileName !== undefined ? input.profiles[profileName] : undefined;
+  const profile = profileName !== undefined ? ownValue(input.profiles, profileName) : undefined;
   const fromProfile = profileSupplier(input, profileName);
   const credentials: CredentialEffect[] = [];
 
@@ -225,7 +226,7 @@ function passwordOf(input: EffectsInput, sources: PasswordSources, urlSupplier: 
 function tlsOf(input: EffectsInput): TlsEffect[] {
   const own = input.plan.target.tls;
   const profileName = input.choice.target.profile;
-  const profile = profileName !== undefined ? input.profiles[profileName] : undefined;
+  const profile = profileName !== undefined ? ownValue(input.profiles, profileName) : undefined;
   const fromProfile = profileSupplier(input, profileName);
   const items: TlsEffect[] = [];
   if (own && profile?.tls) items.push({ item: `the file's TLS settings replace those of profile "${profileName}"`, supplier: 'file' });
@@ -236,6 +237,8 @@ function tlsOf(input: EffectsInput): TlsEffect[] {
   }
   if (own?.ca !== undefined) items.push({ item: `trusts the CA certificate ${own.ca} (tls-ca in the file)`, supplier: 'file' });
   if (own?.servername !== undefined) items.push({ item: `TLS server name ${own.servername} (tls-servername in the file)`, supplier: 'file' });
+  // The certificate's content goes to the server in the handshake: which file it is belongs in the question.
+  if (own?.cert !== undefined) items.push({ item: `sends the client certificate ${own.cert} (tls-cert in the file, signed with tls-key ${own.key})`, supplier: 'file' });
   return items;
 }
 

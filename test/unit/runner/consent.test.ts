@@ -288,6 +288,11 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(effects.tls, [{ item: `trusts the CA certificate ${__filename} (tls-ca in the file)`, supplier: 'file' }]);
     });
 
+    it('a client certificate from the file is listed, with its key: its content goes to the server', () => {
+      const effects = effectsOf(`target rediss://10.0.0.5:6379\ntls-cert ${__filename}\ntls-key ${__filename}\n${READ}`);
+      assert.deepEqual(effects.tls, [{ item: `sends the client certificate ${__filename} (tls-cert in the file, signed with tls-key ${__filename})`, supplier: 'file' }]);
+    });
+
     it('a profile\'s own tls-insecure is listed as its supplier\'s, and the profile\'s other TLS settings are not', () => {
       const profiles = { lab: { url: 'rediss://127.0.0.1:6399', tls: { insecure: true, servername: 'lab.example' } } };
       assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles }).tls, [{ item: "the server's certificate is not verified (tls-insecure on)", supplier: 'user' }]);
