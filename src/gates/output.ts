@@ -24,8 +24,11 @@ export function escapeControl(text: string): string {
   return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A number as a spreadsheet reads it: it evaluates to itself, so it is no formula (`-1.5`, `+3`, `2e-3`). */
-const PLAIN_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+/**
+ * A signed number as a spreadsheet reads it: it evaluates to itself, so it is no formula (`-1.5`, `+3`, `-2e-3`).
+ * Consulted only for text that starts like a formula, so the sign is always there.
+ */
+const SIGNED_NUMBER = /^[-+](?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * What a spreadsheet may run as a formula (OWASP "CSV injection"): a cell starting with `=`, `+`, `-`,
@@ -40,7 +43,7 @@ const FORMULA_START = /^[=+\-@\t]/;
  */
 export function csvCell(value: string): string {
   const text = escapeControl(value);
-  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  const safe = FORMULA_START.test(text) && !SIGNED_NUMBER.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

@@ -34,6 +34,17 @@ describe('network gate: host names', () => {
     assert.equal(normaliseHost('[::FFFF:7f00:1]'), '127.0.0.1');
     assert.equal(normaliseHost('::ffff:1'), '::ffff:1');
     assert.equal(normaliseHost('fe80::1%eth0'), 'fe80::1%eth0');
+    // Only an address that is ::ffff: and two groups, whole, is IPv4-mapped; a low group of up to 4 digits.
+    assert.equal(normaliseHost('::ffff:127.0.1.1'), '127.0.1.1');
+    assert.equal(normaliseHost('::FFFF:c0a8:101'), '192.168.1.1');
+    assert.equal(normaliseHost('1::ffff:7f00:1'), '1::ffff:7f00:1');
+    assert.equal(normaliseHost('::ffff:a:b:c'), '::ffff:a:b:c');
+  });
+
+  it('removes brackets only when they enclose the whole host', () => {
+    assert.equal(normaliseHost('x[::1]'), 'x[::1]');
+    assert.equal(normaliseHost('[::1]x'), '[::1]x');
+    assert.equal(normaliseHost('[redis]'), 'redis');
   });
 
   it('reads the IPv4 forms a socket connects to, and leaves names that only look like numbers alone', () => {
@@ -71,6 +82,11 @@ describe('network gate: host names', () => {
     }
     assert.deepEqual(readAllowedHost(6379), { error: 'an allowed host must be text, such as "10.0.0.6" (got 6379)' });
     assert.deepEqual(readAllowedHost(undefined), { error: 'an allowed host must be text, such as "10.0.0.6" (got undefined)' });
+    assert.deepEqual(readAllowedHost(['h']), { error: 'an allowed host must be text, such as "10.0.0.6" (got ["h"])' });
+    assert.deepEqual(readAllowedHost(Symbol('h')), { error: 'an allowed host must be text, such as "10.0.0.6" (got Symbol(h))' });
+    for (const bad of ['h[x]', '[h]x']) {
+      assert.deepEqual(readAllowedHost(bad), { error: `"${bad}" is not a host name or address: ${fix}` }, bad);
+    }
   });
 });
 
@@ -139,6 +155,10 @@ describe('network gate: which nodes are approved', () => {
     assert.equal(gate({ seeds: [{ host: '127.0.0.1', port: 7000 }] }).allows('localhost', 7000), true);
     assert.equal(gate({ seeds: [{ host: '127.0.0.1', port: 7000 }] }).allows('localhost', 7001), false);
     assert.equal(gate({ seeds: [{ host: '127.0.0.1', port: 7000 }], allowHosts: ['127.0.0.2'] }).allows('127.0.0.2', 1), true);
+    // One loopback seed among remote ones is enough: the target is on this machine too.
+    const mixed = gate({ seeds: [remote, { host: 'localhost', port: 7000 }], declared: 'cluster' });
+    assert.equal(mixed.allows('127.0.0.1', 7001), true);
+    assert.match(mixed.check('127.0.0.2', 7001) ?? '', /^the server names 127\.0\.0\.2:7001 \(not on 10\.0\.0\.5, localhost, the hosts the target names\)/);
   });
 
   it('check and refusal: undefined for approved nodes', () => {

@@ -125,6 +125,8 @@ describe('gates/output: csvCell', () => {
 
   it('leaves plain numbers numeric, negative ones included', () => {
     for (const number of ['-1.5', '+3', '-12', '2e-3', '-.5', '1.', '-1E+9', '0']) assert.equal(csvCell(number), `"${number}"`);
+    // Several digits after the point and in the exponent, and an exponent without a sign.
+    for (const number of ['-1.25', '+.25', '-1e5', '-1e10', '+2.50E-12']) assert.equal(csvCell(number), `"${number}"`);
     for (const formula of ['-1.5+1', '-e1', '+', '-1e', '--1', '-1.5 ']) assert.equal(csvCell(formula), `"'${formula}"`);
   });
 
