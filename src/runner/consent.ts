@@ -52,6 +52,7 @@ export interface RunEffects {
   tls: TlsEffect[];
   /** Every command, by class. */
   commands: Partial<Record<CommandClass, string[]>>;
+  /** Every key glob the run writes (the cleanup pattern included): `bench:*`, `counter`. */
   writePatterns: string[];
   destructive: string[];
 }
@@ -368,7 +369,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
     const list = effects.commands[kind];
     if (list && list.length > 0) lines.push(`${CLASS_WORDS[kind]}: ${list.join(', ')}`);
   }
-  if (effects.writePatterns.length > 0) lines.push(`Deletes keys matching: ${effects.writePatterns.join(', ')}`);
+  if (effects.writePatterns.length > 0) lines.push(`Writes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
 }

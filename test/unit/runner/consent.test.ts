@@ -303,8 +303,11 @@ describe('consent: the effects of a run', () => {
     it('every command by class, cleanup patterns and destructive ones', () => {
       const effects = effectsOf(`target redis://10.0.0.5:6379\ncleanup bench:*\n### s\nrequests 10\nGET k\nMGET a b\nSET k v\nFLUSHALL\nEVAL "return 1" 0\n`);
       assert.deepEqual(effects.commands, { read: ['GET', 'MGET'], write: ['SET', 'FLUSHALL', 'cleanup bench:*'], dangerous: ['FLUSHALL'], scripting: ['EVAL'] });
-      assert.deepEqual(effects.writePatterns, ['bench:*']);
+      assert.deepEqual(effects.writePatterns, ['k', 'bench:*']);
       assert.deepEqual(effects.destructive, ['FLUSHALL']);
+      // SET k writes k, it does not delete it: the question says writes (it said "Deletes keys matching: k").
+      const lines = consentQuestion(effects, 's').lines;
+      assert.ok(lines.includes('Writes keys matching: k, bench:*'), lines.join('\n'));
     });
   });
 });
@@ -409,7 +412,7 @@ describe('consent: the question', () => {
       'Runs scripts: EVAL',
       'Administers the server: CLIENT KILL',
       'Blocks: BLPOP',
-      'Deletes keys matching: bench:*',
+      'Writes keys matching: bench:*',
       'Can destroy keys it did not create: FLUSHALL',
     ]);
   });
