@@ -304,7 +304,11 @@ describe('consent: the effects of a run', () => {
       const effects = effectsOf(`target redis://10.0.0.5:6379\ncleanup bench:*\n### s\nrequests 10\nGET k\nMGET a b\nSET k v\nFLUSHALL\nEVAL "return 1" 0\n`);
       assert.deepEqual(effects.commands, { read: ['GET', 'MGET'], write: ['SET', 'FLUSHALL', 'cleanup bench:*'], dangerous: ['FLUSHALL'], scripting: ['EVAL'] });
       assert.deepEqual(effects.writePatterns, ['k', 'bench:*']);
-      assert.deepEqual(effects.destructive, ['FLUSHALL']);
+      assert.deepEqual(effects.destructive, [
+        'FLUSHALL wipes every key of every database',
+        'EVAL runs or installs server-side code that may touch any key',
+        "`cleanup bench:*` deletes keys beyond the scenario's own k",
+      ]);
       // SET k writes k, it does not delete it: the question says writes (it said "Deletes keys matching: k").
       const lines = consentQuestion(effects, 's').lines;
       assert.ok(lines.includes('Writes keys matching: k, bench:*'), lines.join('\n'));
