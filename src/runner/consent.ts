@@ -83,8 +83,14 @@ const ORDER: CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin
 
 /** The worse of two suppliers: a file outranks a workspace, a workspace the user. */
 function worse(a: Supplier, b: Supplier): Supplier {
-  const rank: Record<Supplier, number> = { user: 0, workspace: 1, file: 2 };
-  return rank[a] >= rank[b] ? a : b;
+  const rank: Supplier[] = ['user', 'workspace', 'file'];
+  return rank[Math.max(rank.indexOf(a), rank.indexOf(b))];
+}
+
+/** The profile the chosen target names, if any. */
+function chosenProfile(input: EffectsInput): ConnectionProfile | undefined {
+  const name = input.choice.target.profile;
+  return name === undefined ? undefined : input.profiles[name];
 }
 
 function profileSupplier(input: EffectsInput, name: string | undefined): Supplier {
@@ -121,7 +127,7 @@ function hostsOf(options: ConnectionOptions): string[] {
 
 /** The nodes RBench may reach, in the network gate's own words (src/gates/network.ts): one rule, shown and applied. */
 export function nodeRule(options: ConnectionOptions): string | undefined {
-  if (!options.sentinel && !options.cluster && !options.network?.allowHosts?.length) return undefined;
+  if (!options.sentinel && !options.cluster && !options.network?.allowHosts.length) return undefined;
   const rule = approvedNodes(options).describe();
   return options.replicaReads && options.cluster ? `${rule} (replicas too: replica-reads on)` : rule;
 }
@@ -146,7 +152,7 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
   const { plan, choice, connection } = input;
   const own = plan.target;
   const profileName = choice.target.profile;
-  const profile = profileName !== undefined ? input.profiles[profileName] : undefined;
+  const profile = chosenProfile(input);
   const fromProfile = profileSupplier(input, profileName);
   const credentials: CredentialEffect[] = [];
 
@@ -226,11 +232,11 @@ function passwordOf(input: EffectsInput, sources: PasswordSources, urlSupplier: 
 function tlsOf(input: EffectsInput): TlsEffect[] {
   const own = input.plan.target.tls;
   const profileName = input.choice.target.profile;
-  const profile = profileName !== undefined ? input.profiles[profileName] : undefined;
+  const profile = chosenProfile(input);
   const fromProfile = profileSupplier(input, profileName);
   const items: TlsEffect[] = [];
   if (own && profile?.tls) items.push({ item: `the file's TLS settings replace those of profile "${profileName}"`, supplier: 'file' });
-  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(profile?.url ?? ''))) items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
+  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(String(profile?.url)))) items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
   const insecure = own ? own.insecure === true : profile?.tls?.insecure === true;
   if (insecure && input.connection.options.tls) {
     items.push({ item: 'the server\'s certificate is not verified (tls-insecure on)', supplier: own ? 'file' : fromProfile });
@@ -245,9 +251,11 @@ function envOf(input: EffectsInput, env: EnvEffect[]): void {
     for (const name of names) env.push({ name, use: WIRE_USES[setting], supplier: 'file' });
   }
   // Allowed by the user (--allow-env, rbench.allowEnvInCommands) and used elsewhere than the settings above: in commands.
-  for (const name of input.allowEnv ?? []) {
+  const text = input.text;
+  if (!input.allowEnv || text === undefined) return;
+  for (const name of input.allowEnv) {
     if (env.some((item) => item.name === name)) continue;
-    if (input.text?.includes(`\${env:${name}`)) env.push({ name, use: 'commands', supplier: 'user' });
+    if (text.includes(`\${env:${name}`)) env.push({ name, use: 'commands', supplier: 'user' });
   }
 }
 
@@ -304,8 +312,10 @@ export function needsConsent(effects: RunEffects): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // Keys are distinct: the default sort (by UTF-16 code units) orders them fully.
+    const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
