@@ -53,6 +53,7 @@ export interface RunEffects {
   tls: TlsEffect[];
   /** Every command, by class. */
   commands: Partial<Record<CommandClass, string[]>>;
+  /** Every key glob the run writes (the cleanup pattern included): `bench:*`, `counter`. */
   writePatterns: string[];
   destructive: string[];
 }
@@ -83,8 +84,14 @@ const ORDER: CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin
 
 /** The worse of two suppliers: a file outranks a workspace, a workspace the user. */
 function worse(a: Supplier, b: Supplier): Supplier {
-  const rank: Record<Supplier, number> = { user: 0, workspace: 1, file: 2 };
-  return rank[a] >= rank[b] ? a : b;
+  const rank: Supplier[] = ['user', 'workspace', 'file'];
+  return rank[Math.max(rank.indexOf(a), rank.indexOf(b))];
+}
+
+/** The profile the chosen target names, if any. */
+function chosenProfile(input: EffectsInput): ConnectionProfile | undefined {
+  const name = input.choice.target.profile;
+  return name === undefined ? undefined : ownValue(input.profiles, name);
 }
 
 function profileSupplier(input: EffectsInput, name: string | undefined): Supplier {
@@ -121,7 +128,7 @@ function hostsOf(options: ConnectionOptions): string[] {
 
 /** The nodes RBench may reach, in the network gate's own words (src/gates/network.ts): one rule, shown and applied. */
 export function nodeRule(options: ConnectionOptions): string | undefined {
-  if (!options.sentinel && !options.cluster && !options.network?.allowHosts?.length) return undefined;
+  if (!options.sentinel && !options.cluster && !options.network?.allowHosts.length) return undefined;
   const rule = approvedNodes(options).describe();
   return options.replicaReads && options.cluster ? `${rule} (replicas too: replica-reads on)` : rule;
 }
@@ -146,7 +153,7 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
   const { plan, choice, connection } = input;
   const own = plan.target;
   const profileName = choice.target.profile;
-  const profile = profileName !== undefined ? ownValue(input.profiles, profileName) : undefined;
+  const profile = chosenProfile(input);
   const fromProfile = profileSupplier(input, profileName);
   const credentials: CredentialEffect[] = [];
 
@@ -226,11 +233,11 @@ function passwordOf(input: EffectsInput, sources: PasswordSources, urlSupplier: 
 function tlsOf(input: EffectsInput): TlsEffect[] {
   const own = input.plan.target.tls;
   const profileName = input.choice.target.profile;
-  const profile = profileName !== undefined ? ownValue(input.profiles, profileName) : undefined;
+  const profile = chosenProfile(input);
   const fromProfile = profileSupplier(input, profileName);
   const items: TlsEffect[] = [];
   if (own && profile?.tls) items.push({ item: `the file's TLS settings replace those of profile "${profileName}"`, supplier: 'file' });
-  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(profile?.url ?? ''))) items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
+  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(String(profile?.url)))) items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
   const insecure = own ? own.insecure === true : profile?.tls?.insecure === true;
   if (insecure && input.connection.options.tls) {
     items.push({ item: 'the server\'s certificate is not verified (tls-insecure on)', supplier: own ? 'file' : fromProfile });
@@ -247,9 +254,11 @@ function envOf(input: EffectsInput, env: EnvEffect[]): void {
     for (const name of names) env.push({ name, use: WIRE_USES[setting], supplier: 'file' });
   }
   // Allowed by the user (--allow-env, rbench.allowEnvInCommands) and used elsewhere than the settings above: in commands.
-  for (const name of input.allowEnv ?? []) {
+  const text = input.text;
+  if (!input.allowEnv || text === undefined) return;
+  for (const name of input.allowEnv) {
     if (env.some((item) => item.name === name)) continue;
-    if (input.text?.includes(`\${env:${name}`)) env.push({ name, use: 'commands', supplier: 'user' });
+    if (text.includes(`\${env:${name}`)) env.push({ name, use: 'commands', supplier: 'user' });
   }
 }
 
@@ -306,8 +315,10 @@ export function needsConsent(effects: RunEffects): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // Keys are distinct: the default sort (by UTF-16 code units) orders them fully.
+    const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -371,7 +382,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
     const list = effects.commands[kind];
     if (list && list.length > 0) lines.push(`${CLASS_WORDS[kind]}: ${list.join(', ')}`);
   }
-  if (effects.writePatterns.length > 0) lines.push(`Writes or deletes keys matching: ${effects.writePatterns.join(', ')}`);
+  if (effects.writePatterns.length > 0) lines.push(`Writes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
 }

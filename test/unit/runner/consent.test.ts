@@ -2,6 +2,7 @@
 // opened), who supplied each piece, when the question is needed, its text, and the digest answers are kept under.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { checkText } from '../../../src/scenario';
 import type { ConnectionProfile } from '../../../src/redis/types';
 import { chooseTarget, connectionFor, parseActiveTarget } from '../../../src/editor/targets';
@@ -314,6 +315,9 @@ describe('consent: the effects of a run', () => {
         'EVAL runs or installs server-side code that may touch any key',
         "`cleanup bench:*` deletes keys beyond the scenario's own k",
       ]);
+      // SET k writes k, it does not delete it: the question says writes (it said "Deletes keys matching: k").
+      const lines = consentQuestion(effects, 's').lines;
+      assert.ok(lines.includes('Writes keys matching: k, bench:*'), lines.join('\n'));
     });
   });
 });
@@ -418,7 +422,7 @@ describe('consent: the question', () => {
       'Runs scripts: EVAL',
       'Administers the server: CLIENT KILL',
       'Blocks: BLPOP',
-      'Writes or deletes keys matching: bench:*',
+      'Writes keys matching: bench:*',
       'Can destroy keys it did not create: FLUSHALL',
     ]);
   });
@@ -546,5 +550,116 @@ describe('consent: the digest', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+});
+
+describe('consent: the edges (mutation tests, issue 18)', () => {
+  /** runEffects of READ on a URL the user selected, built by hand so optional inputs can be left out. */
+  function bare(more: { profile?: string; profiles?: Record<string, ConnectionProfile>; allowEnv?: string[]; text?: string } = {}): RunEffects {
+    const plan = checkText(READ, { env: {} }).scenarios[0];
+    const profiles = more.profiles ?? {};
+    const choice = chooseTarget(plan.target, more.profile !== undefined ? { kind: 'profile', name: more.profile } : { kind: 'url', url: 'redis://127.0.0.1:6399' });
+    const connection = connectionFor(choice, { profiles, env: {} });
+    assert.ok(connection.options, connection.error);
+    return runEffects({ file: 'f', plan, actions: scenarioActions(plan), choice: { source: 'selected', target: choice.target }, profiles, connection: { display: connection.display, options: connection.options }, allowEnv: more.allowEnv, text: more.text });
+  }
+
+  it('a profile without workspaceProfiles given is the user\'s; a profile named "undefined" is not taken for no profile', () => {
+    const profiles = { p: { url: 'redis://bob@127.0.0.1:6399' } };
+    const effects = bare({ profile: 'p', profiles });
+    assert.equal(effects.target.supplier, 'user');
+    assert.deepEqual(effects.credentials, [{ role: 'server', user: { name: 'bob', from: 'the target URL', supplier: 'user' } }]);
+    const odd = { undefined: { url: 'rediss://127.0.0.1:6399', user: 'mallory', tls: { insecure: true } } };
+    const plain = effectsOf(`tls off\n${READ}`, { selected: user('redis://alice@127.0.0.1:6399'), profiles: odd });
+    assert.deepEqual(plain.credentials, [{ role: 'server', user: { name: 'alice', from: 'the target URL', supplier: 'user' } }]);
+    assert.deepEqual(plain.tls, []);
+  });
+
+  it('allowEnv or the text left out: no variable in commands, and no failure', () => {
+    assert.deepEqual(bare({ text: '${env:X}' }).env, []);
+    assert.deepEqual(bare({ allowEnv: ['X'] }).env, []);
+    assert.deepEqual(bare({ allowEnv: ['X'], text: 'ECHO ${env:X}' }).env, [{ name: 'X', use: 'commands', supplier: 'user' }]);
+  });
+
+  it('a variable in commands is listed beside others, and once when it is also the password', () => {
+    const text = `target redis://10.0.0.5:6379\npassword env:P\n### s\nrequests 10\nECHO \${env:TOKEN}\n`;
+    assert.deepEqual(effectsOf(text, { env: { P: 'x', TOKEN: 't' } }).env, [
+      { name: 'P', use: 'password', supplier: 'file' },
+      { name: 'TOKEN', use: 'commands', supplier: 'user' },
+    ]);
+    const twice = `target redis://10.0.0.5:6379\npassword env:TOKEN\n### s\nrequests 10\nECHO \${env:TOKEN}\n`;
+    assert.deepEqual(effectsOf(twice, { env: { TOKEN: 't' } }).env, [{ name: 'TOKEN', use: 'password', supplier: 'file' }]);
+  });
+
+  it('the URL\'s user is not said to come from another setting\'s variable', () => {
+    const effects = effectsOf(`target redis://bob@10.0.0.5:6379\ndb \${env:DB}\n${READ}`, { env: { DB: '1' } });
+    assert.deepEqual(effects.credentials, [{ role: 'server', user: { name: 'bob', from: 'the target URL', supplier: 'file' } }]);
+  });
+
+  it('a user made of two variables names both', () => {
+    const effects = effectsOf(`target redis://10.0.0.5:6379\nuser \${env:A}\${env:B}\n${READ}`, { env: { A: 'u', B: 'v' } });
+    assert.equal(effects.credentials[0].user?.from, "the file's user line (from environment variable A, environment variable B)");
+    const sentinel = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-user \${env:A}\${env:B}\n${READ}`, { env: { A: 'u', B: 'v' } });
+    assert.equal(sentinel.credentials[0].user?.from, "the file's sentinel-user line (from environment variable A, environment variable B)");
+  });
+
+  it('the sentinels\' literal user, and a password without a user', () => {
+    const literal = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-user watcher\n${READ}`);
+    assert.deepEqual(literal.credentials, [{ role: 'sentinels', user: { name: 'watcher', from: "the file's sentinel-user line", supplier: 'file' } }]);
+    const passwordOnly = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-password env:S_PASS\n${READ}`, { env: { S_PASS: 'x' } });
+    assert.deepEqual(passwordOnly.credentials, [{ role: 'sentinels', password: { from: "environment variable S_PASS (the file's password env:S_PASS)", supplier: 'file' } }]);
+    const stored = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-password secret\n${READ}`, { storedPassword: 's' });
+    assert.deepEqual(stored.credentials.find((c) => c.role === 'sentinels'), { role: 'sentinels', password: { from: 'the password you stored for this target', supplier: 'file' } });
+    assert.deepEqual(stored.env, []);
+  });
+
+  it('TLS file paths from variables', () => {
+    const text = `target rediss://10.0.0.5:6379\ntls-ca \${env:CA}\ntls-cert \${env:CERT}\ntls-key \${env:KEY}\n${READ}`;
+    const effects = effectsOf(text, { env: { CA: __filename, CERT: __filename, KEY: __filename } });
+    assert.deepEqual(effects.env.map((item) => `${item.name}: ${item.use}`).sort(), ['CA: TLS CA file path', 'CERT: TLS client certificate path', 'KEY: TLS client key path']);
+  });
+
+  it('tls off names a profile\'s TLS only when its URL starts with rediss', () => {
+    const effects = effectsOf(`tls off\n${READ}`, { selected: user('p'), profiles: { p: { url: 'redis://rediss.example:6399' } } });
+    assert.deepEqual(effects.tls, []);
+    const upper = effectsOf(`tls off\n${READ}`, { selected: user('p'), profiles: { p: { url: 'REDISS://127.0.0.1:6399' } } });
+    assert.deepEqual(upper.tls, [{ item: 'TLS is turned off (tls off in the file)', supplier: 'file' }]);
+  });
+
+  it('no node rule: no nodeRule key at all; a network rule with no further hosts is none', () => {
+    assert.ok(!('nodeRule' in effectsOf(`target redis://10.0.0.5:6380\n${READ}`)));
+    assert.equal(nodeRule({ host: 'h', port: 1, resp: 2, connectTimeoutMs: 1, network: { seeds: [], allowHosts: [] } }), undefined);
+  });
+
+  it('onlyReads skips a class listed as undefined', () => {
+    assert.equal(onlyReads(effects({ commands: { read: ['GET'], write: undefined } })), true);
+  });
+
+  it('the question joins hosts and destructive items with commas, and lists a password without a user', () => {
+    const question = consentQuestion(
+      effects({ hosts: ['a:1', 'b:2'], credentials: [{ role: 'server', password: { from: 'the target URL', supplier: 'user' } }], destructive: ['FLUSHALL x', 'FLUSHDB y'] }),
+      's',
+    );
+    assert.deepEqual(question.lines, [
+      'Target: redis://127.0.0.1:6379 (yours: you selected it)',
+      'Connects to: a:1, b:2',
+      'Server password: the target URL (yours)',
+      'Reads: GET',
+      'Can destroy keys it did not create: FLUSHALL x, FLUSHDB y',
+    ]);
+  });
+
+  it('the digest is the sha256 of a fixed canonical text (answers stored under it stay valid)', () => {
+    const given = effects({
+      hosts: ['b:2', 'a:1'],
+      credentials: [{ role: 'server', user: undefined, password: { supplier: 'file', from: 'x' } }],
+      commands: { write: ['SET', 'DEL'], read: ['GET'] },
+    });
+    const text =
+      '{"commands":{"read":["GET"],"write":["DEL","SET"]},' +
+      '"credentials":["{\\"password\\":{\\"from\\":\\"x\\",\\"supplier\\":\\"file\\"},\\"role\\":\\"server\\"}"],' +
+      '"destructive":[],"env":[],"file":"f.rbench","hosts":["a:1","b:2"],"nodeRule":null,' +
+      '"target":{"display":"redis://127.0.0.1:6379","supplier":"user","via":["you selected it"]},"tls":[],"writePatterns":[]}';
+    assert.equal(effectsDigest(given), createHash('sha256').update(text).digest('hex'));
   });
 });
