@@ -391,7 +391,7 @@ function replaceAtomically(folder: string, name: string, data: Uint8Array, shown
 }
 
 function bytesOf(data: string | Uint8Array): Uint8Array {
-  return typeof data === 'string' ? Buffer.from(data) : data;
+  return Buffer.from(data); // a string as UTF-8; bytes copied as they are
 }
 
 function lstatOrUndefined(path: string, shown: string): Stats | undefined {
