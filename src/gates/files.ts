@@ -47,8 +47,11 @@ export class FileGateError extends Error {
   }
 }
 
-/** Folders of the kernel's pseudo files (endless, or secrets such as /proc/self/environ): never read. */
-const SYSTEM_FOLDERS = process.platform === 'win32' ? [] : ['/proc', '/sys', '/dev'];
+/**
+ * Folders of the kernel's pseudo files (endless, or secrets such as /proc/self/environ): never read. On
+ * Windows a resolved path starts with a drive or `\\`, so none matches there.
+ */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
 
 const CAUSES: Record<string, string> = {
   EACCES: 'permission denied',
@@ -73,7 +76,8 @@ export function describeSystemError(error: unknown): string {
 /** True when `path` (absolute) is `root` or lies below it. */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
+  // The root itself gives '' (neither `..` nor absolute).
+  return rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
 }
 
 /** `path` (absolute, or relative to `root`) made absolute; FileGateError when it leaves `root`. */
@@ -85,7 +89,8 @@ export function resolveInside(root: string, path: string): string {
   return absolute;
 }
 
-function kindOf(stats: Stats): string {
+/** What a non-regular file is, in words (exported for its unit test). */
+export function kindOf(stats: Stats): string {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'folder';
   if (stats.isFIFO()) return 'FIFO (named pipe)';
@@ -139,8 +144,9 @@ export interface ReadOptions {
   maxBytes: number;
 }
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
+// Undefined on Windows, where `|` reads them as 0.
+const NOFOLLOW: number = constants.O_NOFOLLOW;
+const NONBLOCK: number = constants.O_NONBLOCK;
 
 /** The checks before opening, on a path already made absolute: returns the path to open and its flags. */
 interface ReadPlan {
@@ -155,7 +161,8 @@ function checkBeforeOpen(shown: string, stats: Stats, real: string): void {
   if (!stats.isFile()) throw notRegular(shown, stats);
 }
 
-function checkOpened(shown: string, stats: Stats, maxBytes: number): void {
+/** The checks again on the opened file: the path may have been swapped between the checks and the open (exported for its unit test). */
+export function checkOpened(shown: string, stats: Stats, maxBytes: number): void {
   if (!stats.isFile()) throw notRegular(shown, stats);
   if (stats.size > maxBytes) throw tooLarge(shown, maxBytes);
 }
@@ -359,7 +366,7 @@ export function ensureFolderInside(root: string, folder: string): string {
 /** Writes `data` in full to an open file descriptor. */
 function writeAll(fd: number, data: Uint8Array): void {
   let written = 0;
-  while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+  while (written < data.length) written += writeSync(fd, data, written);
 }
 
 /** Replaces `name` in the real folder `folder` by a temp file renamed over it (a reader never sees half a file). */
@@ -375,16 +382,16 @@ function replaceAtomically(folder: string, name: string, data: Uint8Array, shown
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     try {
-      rmSync(temp, { force: true });
+      rmSync(temp);
     } catch {
-      // Never created (a name the system refuses): nothing to remove.
+      // Never created (a name the system refuses, ENOENT): nothing to remove.
     }
     throw systemError(shown, error, 'write it');
   }
 }
 
 function bytesOf(data: string | Uint8Array): Uint8Array {
-  return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  return Buffer.from(data); // a string as UTF-8; bytes copied as they are
 }
 
 function lstatOrUndefined(path: string, shown: string): Stats | undefined {
@@ -431,7 +438,7 @@ function writeUserNamed(path: string, data: Uint8Array): void {
     mkdirSync(dirname(real), { recursive: true });
     real = join(realpathSync(dirname(real)), basename(real));
   } catch (error) {
-    throw systemError(dirname(path) || '.', error, 'create the folder');
+    throw systemError(dirname(path), error, 'create the folder');
   }
   replaceAtomically(dirname(real), basename(real), data, path);
 }

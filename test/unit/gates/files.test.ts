@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   CappedReader,
+  checkOpened,
   describeSystemError,
   ensureFolderInside,
   FileGateError,
   isInside,
   isReadable,
+  kindOf,
   readBoundedFile,
   readBoundedFileAsync,
   readBoundedText,
@@ -29,6 +31,17 @@ function refused(problem: FileGateProblem, message?: RegExp): (error: unknown) =
     if (message) assert.match(error.message, message);
     return true;
   };
+}
+
+/** Stats that answer true to `kind` only (isFile, isFIFO…): no device file needed to test the words for one. */
+function statsOf(kind: string | undefined, size = 0): Stats {
+  const answers = ['isFile', 'isDirectory', 'isFIFO', 'isCharacterDevice', 'isBlockDevice', 'isSocket', 'isSymbolicLink'];
+  return Object.fromEntries([...answers.map((name) => [name, () => name === kind]), ['size', size]]) as unknown as Stats;
+}
+
+/** How many file descriptors this process holds open (Linux). */
+function openFds(): number {
+  return readdirSync('/proc/self/fd').length;
 }
 
 function mkfifo(path: string): void {
@@ -69,6 +82,23 @@ describe('file gate: paths', () => {
     assert.equal(describeSystemError(error('ENOENT')), 'not found (ENOENT)');
     assert.equal(describeSystemError(error('EWEIRD')), 'raw EWEIRD');
     assert.equal(describeSystemError(new Error('no code')), 'no code');
+  });
+
+  it('kindOf names each kind of file in words', () => {
+    assert.equal(kindOf(statsOf('isFile')), 'file');
+    assert.equal(kindOf(statsOf('isDirectory')), 'folder');
+    assert.equal(kindOf(statsOf('isFIFO')), 'FIFO (named pipe)');
+    assert.equal(kindOf(statsOf('isCharacterDevice')), 'character device');
+    assert.equal(kindOf(statsOf('isBlockDevice')), 'block device');
+    assert.equal(kindOf(statsOf('isSocket')), 'socket');
+    assert.equal(kindOf(statsOf('isSymbolicLink')), 'symbolic link');
+    assert.equal(kindOf(statsOf(undefined)), 'special file');
+  });
+
+  it('checkOpened refuses what the path turned into after the checks: not a regular file, or past the cap', () => {
+    checkOpened('p', statsOf('isFile', 10), 10);
+    assert.throws(() => checkOpened('p', statsOf('isFIFO', 0), 10), refused('not-regular', /^p: not a regular file \(it is a FIFO \(named pipe\)\) — name a regular file$/));
+    assert.throws(() => checkOpened('p', statsOf('isFile', 11), 10), refused('too-large', /^p: larger than 10 bytes — not read; name a smaller file$/));
   });
 });
 
@@ -185,6 +215,35 @@ describe('file gate: reading', function () {
     }
   });
 
+  it('a link loop is refused as a link; a name merely starting like a system folder is not a system file', async () => {
+    symlinkSync('loop', join(dir, 'loop'));
+    assert.throws(() => readBoundedFile(join(dir, 'loop'), { userNamed: true, maxBytes: 10 }), refused('link', /loop: a symbolic link — RBench does not follow links here/));
+    await assert.rejects(readBoundedFileAsync(join(dir, 'loop'), { userNamed: true, maxBytes: 10 }), refused('link'));
+    assert.throws(() => readBoundedFile('/procfoo-rbench-none', { userNamed: true, maxBytes: 10 }), refused('missing', /^\/procfoo-rbench-none: not found$/));
+    assert.throws(() => readBoundedFile('/devices-rbench-none', { userNamed: true, maxBytes: 10 }), refused('missing'));
+  });
+
+  it('a system error while planning the read names the path and what failed, sync and async, for both places', async () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    const userPath = join(dir, 'file', 'x');
+    const expected = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read it \\(a file stands where a folder is needed \\(ENOTDIR\\)\\)$`);
+    assert.throws(() => readBoundedFile(userPath, { userNamed: true, maxBytes: 10 }), refused('io', expected(userPath)));
+    await assert.rejects(readBoundedFileAsync(userPath, { userNamed: true, maxBytes: 10 }), refused('io', expected(userPath)));
+    await assert.rejects(readBoundedFileAsync('file/x', { root: dir, maxBytes: 10 }), refused('io', expected(userPath)));
+  });
+
+  it('every read closes its file, also when it refuses one past the cap', async () => {
+    writeFileSync(join(dir, 'f'), 'abcde');
+    const before = openFds();
+    for (let i = 0; i < 5; i++) {
+      readBoundedFile(join(dir, 'f'), { userNamed: true, maxBytes: 10 });
+      assert.throws(() => readBoundedFile('f', { root: dir, maxBytes: 4 }), refused('too-large'));
+      await readBoundedFileAsync('f', { root: dir, maxBytes: 10 });
+      await assert.rejects(readBoundedFileAsync(join(dir, 'f'), { userNamed: true, maxBytes: 4 }), refused('too-large'));
+    }
+    assert.equal(openFds(), before);
+  });
+
   it('isReadable answers the read rules without reading', async () => {
     writeFileSync(join(dir, 'f'), 'x');
     symlinkSync(join(outside, 'secret'), join(dir, 'link'));
@@ -194,6 +253,8 @@ describe('file gate: reading', function () {
     assert.equal(await isReadable('../x', { root: dir }), false);
     assert.equal(await isReadable('missing', { root: dir }), false);
     assert.equal(await isReadable('/dev/zero', { userNamed: true }), false);
+    // Not a refusal but a caller's mistake: passed on.
+    await assert.rejects(isReadable(42 as unknown as string, { userNamed: true }), TypeError);
   });
 
   it('CappedReader grows past a claimed size of 0 (files under /proc) and refuses one byte past the cap', () => {
@@ -217,6 +278,9 @@ describe('file gate: reading', function () {
     assert.throws(() => reader.more(1), refused('too-large', /^p: larger than 10 bytes/));
     const claimed = new CappedReader('q', 10, 4);
     assert.equal(claimed.buffer.length, 5);
+    assert.equal(claimed.more(2), true);
+    assert.equal(claimed.buffer.length, 5, 'not grown while there is room');
+    assert.equal(claimed.room(), 3);
     assert.equal(new CappedReader('r', 10, 50).buffer.length, 11);
   });
 });
@@ -281,6 +345,24 @@ describe('file gate: writing', function () {
     assert.equal(readFileSync(join(dir, name), 'utf8'), 'old');
   });
 
+  it('ensureFolderInside names what failed: the root, or a level the system refuses to look at', () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    const root = join(dir, 'file', 'root');
+    assert.throws(() => ensureFolderInside(root, join(root, 'a')), (error: unknown) => {
+      assert.ok(error instanceof FileGateError);
+      assert.equal(error.message, `${root}: cannot use the folder (a file stands where a folder is needed (ENOTDIR))`);
+      return true;
+    });
+    const long = join(dir, 'n'.repeat(300));
+    assert.throws(() => ensureFolderInside(dir, join(long, 'x')), (error: unknown) => {
+      assert.ok(error instanceof FileGateError);
+      assert.match(error.message, /: cannot use the folder \(.*ENAMETOOLONG/);
+      assert.equal(error.path, long);
+      return true;
+    });
+    assert.deepEqual(readdirSync(dir), ['file']);
+  });
+
   it('ensureFolderInside returns the real folder, creating each level', () => {
     assert.equal(ensureFolderInside(dir, join(dir, 'p', 'q')), join(dir, 'p', 'q'));
     assert.equal(lstatSync(join(dir, 'p', 'q')).isDirectory(), true);
@@ -305,7 +387,36 @@ describe('file gate: writing', function () {
     assert.deepEqual(readdirSync(outside), []);
     assert.throws(() => writeFileSafely(dir, 'x', { userNamed: true }), refused('not-regular', /: a folder — name a file inside it$/));
     writeFileSync(join(dir, 'blocker'), '');
-    assert.throws(() => writeFileSafely(join(dir, 'blocker', 'x.json'), 'x', { userNamed: true }), refused('io', /cannot create the folder \(a file stands where|ENOTDIR|EEXIST/));
+    const blocked = join(dir, 'blocker', 'x.json');
+    assert.throws(() => writeFileSafely(blocked, 'x', { userNamed: true }), (error: unknown) => {
+      assert.ok(error instanceof FileGateError);
+      assert.equal(error.message, `${blocked}: cannot write it (a file stands where a folder is needed (ENOTDIR))`);
+      assert.equal(error.problem, 'io');
+      return true;
+    });
+    // A link to nothing on the way: the folders cannot be made there.
+    symlinkSync(join(outside, 'nowhere'), join(dir, 'gone'));
+    assert.throws(() => writeFileSafely(join(dir, 'gone', 'x.json'), 'x', { userNamed: true }), (error: unknown) => {
+      assert.ok(error instanceof FileGateError);
+      assert.equal(error.message, `${join(dir, 'gone')}: not found`);
+      assert.equal(error.problem, 'missing');
+      return true;
+    });
+    assert.deepEqual(readdirSync(outside), []);
+  });
+
+  // A temp folder of our own under /dev (tmpfs /dev/shm): only our own file could be replaced there.
+  it('a regular file the user named under /dev is appended to in place, never replaced (/dev/stdout sent to a file)', () => {
+    const shm = realpathSync(mkdtempSync('/dev/shm/rbench-gate-'));
+    try {
+      const file = join(shm, 'out.txt');
+      writeFileSync(file, 'old ');
+      writeFileSafely(file, 'new', { userNamed: true });
+      assert.equal(readFileSync(file, 'utf8'), 'old new');
+      assert.deepEqual(readdirSync(shm), ['out.txt']);
+    } finally {
+      rmSync(shm, { recursive: true, force: true });
+    }
   });
 
   // Never a real device here: a broken gate (or a mutant) running as root would rename a file over it.

@@ -6,6 +6,7 @@ import {
   addFirsts,
   dictionary,
   isPrototypeName,
+  ownField,
   ownValue,
   parseJson,
   plainCopy,
@@ -81,6 +82,25 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       assert.equal(ownValue({ a: 1 }, 'b'), undefined);
       assert.equal(ownValue(undefined, 'a'), undefined);
       assert.equal(ownValue(null as unknown as undefined, 'a'), undefined);
+    });
+  });
+
+  describe('ownField', () => {
+    it('returns an own field, also a falsy one, and undefined for a missing one', () => {
+      const target: { passwordEnv?: string; port?: number; tls?: boolean } = { passwordEnv: 'REDIS_PASSWORD', port: 0, tls: false };
+      assert.equal(ownField(target, 'passwordEnv'), 'REDIS_PASSWORD');
+      assert.equal(ownField(target, 'port'), 0);
+      assert.equal(ownField(target, 'tls'), false);
+      assert.equal(ownField({} as { passwordEnv?: string }, 'passwordEnv'), undefined);
+    });
+
+    it('never returns a field a prototype supplies (a polluted prototype cannot choose credentials)', () => {
+      const target = Object.create({ passwordEnv: 'GITHUB_TOKEN', passwordSecret: 'stolen' }) as { passwordEnv?: string; passwordSecret?: string };
+      assert.equal(target.passwordEnv, 'GITHUB_TOKEN', 'a plain lookup would answer');
+      assert.equal(ownField(target, 'passwordEnv'), undefined);
+      assert.equal(ownField(target, 'passwordSecret'), undefined);
+      target.passwordSecret = 'own';
+      assert.equal(ownField(target, 'passwordSecret'), 'own');
     });
   });
 
