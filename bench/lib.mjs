@@ -76,7 +76,8 @@ export function rbenchRun(scenarioText, url, extraArgs = [], { timed = false } =
     const file = join(dir, 'bench.rbench');
     writeFileSync(file, scenarioText);
     const json = join(dir, 'out.json');
-    const args = [cli, 'run', file, '--url', url, '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs];
+    // --yes: the bench started this server itself (the consent gate asks before any other target).
+    const args = [cli, 'run', file, '--url', url, '--yes', '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs];
     const result = timed ? spawnTimed(process.execPath, args) : spawnSync(process.execPath, args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`rbench run failed (${result.status}): ${result.stderr}`);
     const runs = JSON.parse(readFileSync(json, 'utf8'));

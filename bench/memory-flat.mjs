@@ -17,7 +17,7 @@ async function measure(requests, url) {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-mem-'));
   const file = join(dir, 'mem.rbench');
   writeFileSync(file, `### memory ${requests}\nclients 50\npipeline 100\nrequests ${requests}\nkeys 100k uniform\nSET key:__key__ __value__\n`);
-  const child = spawn(process.execPath, [cli, 'run', file, '--url', url, '--out', join(dir, 'runs'), '--quiet'], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [cli, 'run', file, '--url', url, '--yes', '--out', join(dir, 'runs'), '--quiet'], { stdio: 'inherit' });
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, peakRss(child.pid))), 100);
   const code = await new Promise((resolve) => child.on('exit', resolve));

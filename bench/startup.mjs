@@ -25,7 +25,7 @@ const url = `redis://127.0.0.1:${server.port}`;
 const subjects = [
   { name: 'node -e 0', command: process.execPath, args: ['-e', '0'] },
   { name: 'rbench --version', command: process.execPath, args: [cli, '--version'] },
-  { name: 'rbench run (100 requests)', command: process.execPath, args: [cli, 'run', scenario, '--url', url, '--out', join(dir, 'runs'), '--quiet'] },
+  { name: 'rbench run (100 requests)', command: process.execPath, args: [cli, 'run', scenario, '--url', url, '--yes', '--out', join(dir, 'runs'), '--quiet'] },
   { name: 'redis-benchmark -n 100', command: 'redis-benchmark', args: ['-p', String(server.port), '-t', 'set', '-n', '100', '-c', '50', '-P', '100', '-r', '100000', '-q'] },
 ];
 
