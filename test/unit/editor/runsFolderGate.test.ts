@@ -43,7 +43,7 @@ describe('editor: the runs folder and the file gate', function () {
   it("runsFolderPlace: the user's own setting may point anywhere; a workspace's may not (the default is used, and said)", () => {
     assert.deepEqual(runsFolderPlace('/var/runs', 'user', '/srv/ws', '/srv/ws/bench'), { folder: '/var/runs' });
     assert.deepEqual(runsFolderPlace('../runs', 'user', '/srv/ws', '/srv/ws/bench'), { folder: '/srv/runs' });
-    for (const setting of ['/home/me/.bashrc.d', '../../../.bashrc.d']) {
+    for (const setting of ['/srv/me/.bashrc.d', '../../../.bashrc.d']) {
       const place = runsFolderPlace(setting, 'workspace', '/srv/ws', '/srv/ws/bench');
       assert.equal(place.folder, '/srv/ws/.rbench/runs');
       assert.equal(place.root, '/srv/ws');
