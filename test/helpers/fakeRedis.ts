@@ -74,6 +74,11 @@ function listen(server: Server, host: string): Promise<number> {
   });
 }
 
+/** A test's own server on 127.0.0.1, listening; `close` ends the sockets it tracks in `sockets`, then the server. */
+export async function serveOnLoopback(server: Server, sockets: Set<Socket>): Promise<{ port: number; close(): Promise<void> }> {
+  return { port: await listen(server, '127.0.0.1'), close: closer(server, sockets) };
+}
+
 function closer(server: Server, sockets: Set<Socket>): () => Promise<void> {
   return () =>
     new Promise<void>((done) => {

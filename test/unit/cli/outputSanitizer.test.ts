@@ -11,6 +11,7 @@ import type { RunFile } from '../../../src/results/runFile';
 import { runCli, useScratch } from '../../helpers/cli';
 import { useRedisServer } from '../../helpers/redis';
 import { loadResult, makeRun } from '../compare/fixtures';
+import { serveOnLoopback } from '../../helpers/fakeRedis';
 
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4K\x07';
 const COLOUR = '\x1b[31mred\x1b[0m';
@@ -48,19 +49,7 @@ function erringServer(): Promise<{ port: number; close(): Promise<void> }> {
       for (let i = 0; i < commands; i++) socket.write(`-ERR \x1b[2J\x1b[H${OSC52}owned\r\n`);
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : 0,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return serveOnLoopback(server, sockets);
 }
 
 describe('CLI output: escape sequences from run files and servers are shown as text (issue 18, seen 11)', function () {

@@ -5,6 +5,7 @@ import { ReplyScanner } from '../../../src/engine/resp/scanner';
 import type { LoadResult } from '../../../src/engine/types';
 import { useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
+import { serveOnLoopback } from '../../helpers/fakeRedis';
 
 // A hostile server: a proxy in front of a real redis-server that forwards faithfully until a
 // connection has had `after` replies, then misbehaves at a reply boundary (or half-way into the
@@ -51,19 +52,7 @@ function hostileProxy(upstreamPort: number, fault: Fault, after: number): Promis
       if (fault === 'close-mid-bulk') client.destroy();
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : 0,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return serveOnLoopback(server, sockets);
 }
 
 function connectionErrors(result: LoadResult): { count: number; text: string } {

@@ -125,7 +125,7 @@ describe('consent: the effects of a run', () => {
     it('one host:port for a server, with IPv6 in brackets; a unix socket by path', () => {
       assert.deepEqual(effectsOf(`target redis://10.0.0.5:6380\n${READ}`).hosts, ['10.0.0.5:6380']);
       assert.deepEqual(effectsOf(`target redis://[::1]:6380\n${READ}`).hosts, ['[::1]:6380']);
-      assert.deepEqual(effectsOf(`target unix:///tmp/redis.sock\n${READ}`).hosts, ['unix:/tmp/redis.sock']);
+      assert.deepEqual(effectsOf(`target unix:///var/run/redis.sock\n${READ}`).hosts, ['unix:/var/run/redis.sock']);
       assert.equal(effectsOf(`target redis://10.0.0.5:6380\n${READ}`).nodeRule, undefined);
     });
 
