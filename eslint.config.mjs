@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules, plus the project's one hard rule: pure layers never import `vscode`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 const VSCODE = { name: 'vscode', message: 'This layer is shared with the CLI and tests: keep `vscode` out (see DEVELOPERS.md).' };
 // The file gate (src/gates/files.ts) is the one door to the file system: regular files only, size caps, no
@@ -19,6 +20,36 @@ const OWN_FILES = [
   'src/results/runFile.ts', // creates a runs folder the user named (--out), sizes a refused file for its message
 ];
 
+// The layer map (docs/architecture.md): each row may import its own folder and the rows below it, never a row
+// above or a sibling in its own row. The ground floor imports nothing else from src (protocol: the gates at most).
+const LAYERS = [
+  ['gates'],
+  ['protocol'],
+  ['scenario'],
+  ['redis'],
+  ['engine'],
+  ['results'],
+  ['runner'],
+  ['cli', 'editor', 'views'],
+];
+// Browser code runs the view-models and the formatting only: nothing that needs Node or the editor's host.
+const WEBVIEW_REFUSES = ['gates', 'redis', 'engine', 'runner', 'cli', 'editor'];
+const layerZones = LAYERS.flatMap((row, level) =>
+  row.flatMap((folder) =>
+    LAYERS.flatMap((other, otherLevel) => (otherLevel > level ? other : otherLevel === level ? other.filter((name) => name !== folder) : []))
+      .map((above) => ({
+        target: `./src/${folder}`,
+        from: `./src/${above}`,
+        message: `src/${folder} sits below src/${above} in the layer map (docs/architecture.md): move the shared piece down, or pass it in.`,
+      })),
+  ),
+);
+const webviewZones = WEBVIEW_REFUSES.map((folder) => ({
+  target: './webview',
+  from: `./src/${folder}`,
+  message: `webview/ is browser code: it may use src/views' view-models and src/results' formatting, not src/${folder} (docs/architecture.md).`,
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -27,6 +58,20 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    // Imports point down the layer map, and no module imports itself back through others (a circle).
+    files: ['src/**', 'webview/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...webviewZones] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   { files: ['src/**'], ignores: OWN_FILES, rules: restricted(...FS) },
