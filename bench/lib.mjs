@@ -69,15 +69,18 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs a scenario text with `rbench run`; returns the parsed run files (and, timed, `cpuMs` of the process). */
-export function rbenchRun(scenarioText, url, extraArgs = [], { timed = false } = {}) {
+/**
+ * Runs a scenario text with `rbench run`; returns the parsed run files (and, timed, `cpuMs` of the process).
+ * `cliPath` runs another build (an older checkout's dist/cli.js, for a before/after comparison).
+ */
+export function rbenchRun(scenarioText, url, extraArgs = [], { timed = false, cliPath = cli } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-run-'));
   try {
     const file = join(dir, 'bench.rbench');
     writeFileSync(file, scenarioText);
     const json = join(dir, 'out.json');
     // --yes: the bench started this server itself (the consent gate asks before any other target).
-    const args = [cli, 'run', file, '--url', url, '--yes', '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs];
+    const args = [cliPath, 'run', file, '--url', url, '--yes', '--out', join(dir, 'runs'), '--json', json, '--quiet', ...extraArgs];
     const result = timed ? spawnTimed(process.execPath, args) : spawnSync(process.execPath, args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`rbench run failed (${result.status}): ${result.stderr}`);
     const runs = JSON.parse(readFileSync(json, 'utf8'));

@@ -4,12 +4,21 @@
 // Prints the median ratio rbench/redis-benchmark per configuration, for throughput and for client CPU
 // per request (user + sys of each tool's process, from /usr/bin/time; process start-up included for both).
 //
-//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"]
+//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"] [--before OLD/dist/cli.js]
+//
+// --before adds a third leg to each round (A B C A B C): another build of rbench, e.g. a checkout of the
+// commit before a refactor (`git worktree add --detach ../before <commit> && cd ../before && npm ci &&
+// npm run build`), and prints this build's throughput and CPU as ratios to that one's.
 import { parseArgs } from 'node:util';
 import { ensureBuilt, median, rbenchRun, spawnTimed, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
-  options: { pairs: { type: 'string', default: '3' }, client: { type: 'string', default: 'fast' }, only: { type: 'string' } },
+  options: {
+    pairs: { type: 'string', default: '3' },
+    client: { type: 'string', default: 'fast' },
+    only: { type: 'string' },
+    before: { type: 'string' },
+  },
 });
 const pairs = Number(values.pairs);
 
@@ -33,10 +42,10 @@ function redisBenchmark(port, c) {
   return { ops: Number(JSON.parse(`[${line}]`)[1]), cpuUs: (result.cpuMs * 1000) / c.requests };
 }
 
-function rbench(port, c) {
+function rbench(port, c, cliPath) {
   const command = c.test === 'set' ? 'SET key:__rand_int__ __value__' : 'GET key:__rand_int__';
   const scenario = `### ${c.name}\nclient ${values.client}\nclients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue ${c.size}\nvalue-fill redis-benchmark\n${command}\n`;
-  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true });
+  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true, cliPath });
   const load = runs[0].points[0].repeats[0][0];
   if (load.total.requests !== c.requests) throw new Error(`rbench counted ${load.total.requests} of ${c.requests} replies`);
   return { ops: load.total.opsPerSec, cpuUs: (runs.cpuMs * 1000) / c.requests };
@@ -54,6 +63,8 @@ try {
     const cpuRb = [];
     const cpuOurs = [];
     const cpuRatios = [];
+    const againstBefore = [];
+    const cpuAgainstBefore = [];
     // GET needs the keys: fill them once with redis-benchmark's own SET.
     if (c.test === 'get') redisBenchmark(server.port, { ...c, test: 'set', requests: KEYSPACE * 3 });
     for (let i = 0; i < pairs; i++) {
@@ -65,11 +76,22 @@ try {
       cpuRb.push(a.cpuUs);
       cpuOurs.push(b.cpuUs);
       cpuRatios.push(b.cpuUs / a.cpuUs);
+      if (values.before) {
+        const old = rbench(server.port, c, values.before);
+        againstBefore.push(b.ops / old.ops);
+        cpuAgainstBefore.push(b.cpuUs / old.cpuUs);
+      }
     }
     console.log(
       `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]` +
         `   ${median(cpuRb).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${cpuRatios.map((r) => r.toFixed(2)).join(' ')}] (lower is better)`,
     );
+    if (values.before) {
+      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
+      console.log(
+        `${''.padEnd(16)} this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,
+      );
+    }
   }
 } finally {
   await server.stop();
