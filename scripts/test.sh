@@ -12,6 +12,7 @@ ensure_chromium
 
 npm run --silent typecheck
 npm run --silent lint
+npm run --silent format:check || { echo "error: files above are not formatted: run npm run format" >&2; exit 1; }
 npm run --silent build >/dev/null
 # Only the unit output: the e2e harness keeps its own files under out/.
 rm -rf out/test/unit out/test/browser out/src
