@@ -13,7 +13,8 @@ import { compareRuns, comparisonToText, gateComparison, runGate } from '../resul
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
-import { RunFileError, writeRunListAt, type RunFile } from '../results/runFile';
+import { RunFileError, type RunFile } from '../results/runFile';
+import { writeRunListAt } from '../results/runFileWriter';
 import { thresholdLine } from '../results/thresholds';
 import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
