@@ -19,7 +19,7 @@ import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, 
 import { TOOL_VERSION } from '../version';
 import type { ClusterMonitor } from './clusterMonitor';
 import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
-import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
+import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch';
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 
 export interface LoadPosition {

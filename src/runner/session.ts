@@ -15,7 +15,7 @@ import { scenarioSource } from '../scenario/source';
 import type { RunFile } from '../results/runFile';
 import type { RunFileLimits } from '../results/runFileBounds';
 import { saveRun } from '../results/runFileWriter';
-import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
+import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
 import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';

@@ -5,7 +5,7 @@ import type { LoadResult } from '../../../src/engine/types';
 import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
 import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
-import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/runner/rateSearch';
+import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/results/rateSearch';
 import { checkRegression } from '../../../src/results/compare';
 import { errorStatusVerdict } from '../../../src/results/errorStatus';
 import { runVerdict } from '../../../src/results/verdict';
