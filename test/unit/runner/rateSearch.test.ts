@@ -6,7 +6,7 @@ import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
 import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
 import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/results/rateSearch';
-import { checkRegression } from '../../../src/results/compare';
+import { checkRegression } from '../../../src/results/regression';
 import { errorStatusVerdict } from '../../../src/results/errorStatus';
 import { runVerdict } from '../../../src/results/verdict';
 import { evaluateThresholds } from '../../../src/results/thresholds';
