@@ -4,7 +4,7 @@
 // The load itself runs in the engine's worker threads; this only orchestrates.
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
-import type { RunProgress } from '../runner/runScenario';
+import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import {
   RunSession,
   type FinishedRun as SessionFinishedRun,
@@ -14,7 +14,7 @@ import {
 } from '../runner/session';
 import type { ScenarioPlan } from '../scenario/plan';
 import { watchHostLag, type HostLag } from './hostLag';
-import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
+import { formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
 import { plainText } from './plainText';

@@ -33,6 +33,11 @@ export interface LoadPosition {
   total: number;
 }
 
+/** `[2/3] value=100 GET (prefill)`: which load of the run this is (the CLI's progress lines, the editor's notification and output channel). */
+export function formatLoadName(at: LoadPosition): string {
+  return `[${at.index + 1}/${at.total}] ${at.point ? `${at.point} ` : ''}${at.test}${at.measured ? '' : ' (prefill)'}`;
+}
+
 export type RunProgress =
   | { kind: 'load-start'; at: LoadPosition }
   | { kind: 'tick'; at: LoadPosition; tick: LoadTick }
