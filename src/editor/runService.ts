@@ -1,4 +1,4 @@
-// Runs scenarios from the editor through the same runner as the CLI (runner/runScenario): picks the target,
+// Runs scenarios from the editor through the same pipeline as the CLI (runner/session.ts, RunSession): picks the target,
 // applies the safety checks, starts a throwaway redis-server when needed, writes the run file, reports in
 // the "RBench" output channel and tells subscribers (CodeLens, Test Explorer, a results view) when done.
 // The load itself runs in the engine's worker threads; this only orchestrates.
