@@ -17,7 +17,8 @@ const OWN_FILES = [
   'src/engine/load.ts', // whether RBench's own worker bundle exists
   'src/editor/backgroundCheck.ts', // whether RBench's own check worker bundle exists
   'src/editor/runsIndex.ts', // lists the runs folder; each run file is then read through the gate
-  'src/results/runFile.ts', // creates a runs folder the user named (--out), sizes a refused file for its message
+  'src/results/runFile.ts', // sizes a refused file for its message
+  'src/results/runFileWriter.ts', // creates a runs folder the user named (--out)
 ];
 
 // The layer map (docs/architecture.md): each row may import its own folder and the rows below it, never a row

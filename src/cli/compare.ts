@@ -2,7 +2,8 @@
 // JSON or CSV). Also where `rbench run --baseline` finds each scenario's baseline.
 import { writeFileSafely } from '../gates/files';
 import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
-import { compareRuns, comparisonToCsv, comparisonToMarkdown, comparisonToText, type Comparison } from '../results/compare';
+import { compareRuns, type Comparison } from '../results/compare';
+import { comparisonToCsv, comparisonToMarkdown, comparisonToText } from '../results/compareFormat';
 import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
 import { parsePercent } from '../scenario/units';
 import { ExitCode, type Output } from './output';

@@ -1,7 +1,7 @@
 // `rbench run`: resolves scenario files, runs the chosen scenarios against a target (or a throwaway local
 // redis-server), prints the table, writes run files and exits with a code CI can gate on.
 import { dirname, relative, resolve } from 'node:path';
-import type { RunProgress } from '../runner/runScenario';
+import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
@@ -9,15 +9,18 @@ import { formatDiagnostic } from '../scenario';
 import { BaselinesError, pinBaseline } from '../results/baselines';
 import { FileGateError, readBoundedText, writeFileSafely } from '../gates/files';
 import { rateCurve, rateCurveText } from '../results/rateCurve';
-import { compareRuns, comparisonToText, gateComparison, runGate } from '../results/compare';
+import { compareRuns } from '../results/compare';
+import { comparisonToText } from '../results/compareFormat';
+import { gateComparison, runGate } from '../results/regression';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
-import { RunFileError, writeRunListAt, type RunFile } from '../results/runFile';
+import { RunFileError, type RunFile } from '../results/runFile';
+import { writeRunListAt } from '../results/runFileWriter';
 import { thresholdLine } from '../results/thresholds';
 import { runHeadlines } from '../results/headlines';
 import { runWarnings } from '../results/warnings';
-import { savedLine } from '../results/verdict';
+import { savedAtLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
@@ -240,7 +243,7 @@ function reportRun(outcome: FinishedRun, output: Output, rows: { perClient: bool
   const errorStatus = errorStatusVerdict(run);
   for (const reason of errorStatus.reasons) output.error(`${run.status}  ${reason}`);
   if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
-  if (path) output.info(`${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`);
+  if (path) output.info(savedAtLine(run, path));
   let code = ExitCode.Ok;
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);
@@ -312,7 +315,7 @@ function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) =
       const { at } = event;
       const share = event.tick.fraction !== undefined ? ` ${Math.round(event.tick.fraction * 100)}%` : '';
       output.progress(
-        `[${at.index + 1}/${at.total}] ${at.point ? at.point + ' ' : ''}${at.test}${at.measured ? '' : ' (prefill)'}${event.tick.warmingUp ? ' (warm-up)' : ''}` +
+        `${formatLoadName(at)}${event.tick.warmingUp ? ' (warm-up)' : ''}` +
           `  ${formatOps(second.ops)} ops/s  p50 ${formatLatency(second.p50Us)}  p99 ${formatLatency(second.p99Us)}` +
           (second.moved || second.ask ? `  MOVED ${second.moved ?? 0} ASK ${second.ask ?? 0}` : '') +
           `  ${formatDuration(event.tick.elapsedMs)}${share}`,
@@ -320,7 +323,7 @@ function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) =
     } else if (event.kind === 'load-end') {
       const { at, result } = event;
       output.progressDone(
-        `[${at.index + 1}/${at.total}] ${at.point ? at.point + ' ' : ''}${at.test}${at.measured ? '' : ' (prefill)'}: ` +
+        `${formatLoadName(at)}: ` +
           `${formatOps(result.total.opsPerSec)} ops/s, p99 ${formatLatency(result.total.latency.p99Us)}` +
           (result.total.errors ? `, ${result.total.errors} errors` : '') +
           (result.cluster ? `, ${result.cluster.nodes.length} nodes, MOVED ${result.cluster.moved} ASK ${result.cluster.ask}` : '') +

@@ -14,7 +14,7 @@ import {
   describeActiveTarget,
   parseActiveTarget,
   type ParsedActiveTarget,
-} from './targets';
+} from '../runner/targets';
 
 /** The resource whose settings apply: the active editor's file, else the workspace. */
 function settingsScope(): vscode.Uri | undefined {

@@ -1,12 +1,7 @@
 // Live progress text for the notification, the output channel and the Test Explorer output. Plain data.
 import type { LoadResult, LoadTick } from '../engine/types';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
-import type { LoadPosition, RunProgress } from '../runner/runScenario';
-
-/** `[2/3] value=100 GET (prefill)`: which load of the run this is. */
-export function formatLoadName(at: LoadPosition): string {
-  return `[${at.index + 1}/${at.total}] ${at.point ? `${at.point} ` : ''}${at.test}${at.measured ? '' : ' (prefill)'}`;
-}
+import { formatLoadName, type LoadPosition, type RunProgress } from '../runner/runScenario';
 
 /**
  * `[2/3] GET · 412k ops/s · p99 1.9 ms · 12s elapsed · 48s left`. The numbers are the last second's;

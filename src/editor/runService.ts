@@ -1,15 +1,20 @@
-// Runs scenarios from the editor through the same runner as the CLI (runner/runScenario): picks the target,
+// Runs scenarios from the editor through the same pipeline as the CLI (runner/session.ts, RunSession): picks the target,
 // applies the safety checks, starts a throwaway redis-server when needed, writes the run file, reports in
 // the "RBench" output channel and tells subscribers (CodeLens, Test Explorer, a results view) when done.
 // The load itself runs in the engine's worker threads; this only orchestrates.
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
-import type { RunProgress } from '../runner/runScenario';
-import { RunSession, type PreparedRun as SessionRun } from '../runner/session';
+import { formatLoadName, type RunProgress } from '../runner/runScenario';
+import {
+  RunSession,
+  type FinishedRun as SessionFinishedRun,
+  type NotRun as SessionNotRun,
+  type NotRunReason,
+  type PreparedRun as SessionRun,
+} from '../runner/session';
 import type { ScenarioPlan } from '../scenario/plan';
-import type { RunFile } from '../results/runFile';
 import { watchHostLag, type HostLag } from './hostLag';
-import { formatLoadName, formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
+import { formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
 import { plainText } from './plainText';
@@ -29,24 +34,28 @@ export interface ScenarioRef {
   index: number;
 }
 
-export interface FinishedRun {
+/**
+ * A finished run as the editor tells of it: the runner's outcome (the run, its run file or why it was not
+ * saved) with the document it came from and the host's responsiveness.
+ */
+export interface FinishedRun extends Pick<SessionFinishedRun, 'run' | 'path' | 'saveError'> {
   uri: vscode.Uri;
-  run: RunFile;
-  /** The run file written; absent when it could not be saved (saveError says why). */
-  path?: string;
-  saveError?: string;
   /** How responsive the extension host stayed while the run went on. */
   hostLag: HostLag;
 }
 
 /**
- * Not started: `busy` (already running), `declined` (the user said no), `restricted` (an untrusted workspace),
- * `error` (the message says why).
+ * Not started, for one of the runner's reasons — `declined` (the user said no), `restricted` (an untrusted
+ * workspace), `error` (the message says why; a scenario blocked by its file's errors counts as one here) —
+ * or `busy` (already running).
  */
-export interface NotRun {
-  kind: 'not-run';
-  reason: 'busy' | 'declined' | 'error' | 'restricted';
-  message: string;
+export interface NotRun extends Pick<SessionNotRun, 'kind' | 'message'> {
+  reason: Exclude<NotRunReason, 'invalid'> | 'busy';
+}
+
+/** The runner's not-run as the editor reports it. */
+function editorNotRun(outcome: SessionNotRun): NotRun {
+  return { kind: 'not-run', reason: outcome.reason === 'invalid' ? 'error' : outcome.reason, message: outcome.message };
 }
 
 export interface StartedRun {
@@ -251,7 +260,7 @@ export class RunService implements vscode.Disposable {
     const key = runKey(ref);
     if (this.activeRuns.has(key)) return notRun('busy', busyMessage(plan));
     const prepared = await session.prepare(file, resolved, plan);
-    if ('kind' in prepared) return notRun(prepared.reason === 'invalid' ? 'error' : prepared.reason, prepared.message);
+    if ('kind' in prepared) return editorNotRun(prepared);
     return { ref, key, plan, session, prepared };
   }
 
@@ -267,7 +276,7 @@ export class RunService implements vscode.Disposable {
     const resolved = await session.check(file);
     if ('kind' in resolved) return notRun('error', resolved.message);
     const prepared = await session.prepare(file, resolved, resolved.scenarios[0]);
-    if ('kind' in prepared) return notRun(prepared.reason === 'invalid' ? 'error' : prepared.reason, prepared.message);
+    if ('kind' in prepared) return editorNotRun(prepared);
     return { session, prepared };
   }
 
@@ -335,7 +344,7 @@ export class RunService implements vscode.Disposable {
     try {
       const outcome = await session.execute(prepared.prepared, controller.signal);
       const hostLag = lag.stop();
-      if (outcome.kind === 'not-run') return { kind: 'not-run', reason: outcome.reason === 'invalid' ? 'error' : outcome.reason, message: outcome.message };
+      if (outcome.kind === 'not-run') return editorNotRun(outcome);
       const { run, path, saveError } = outcome;
       if (path) this.runsIndex.remember(path, runEntry(path, run));
       this.output.appendLine(runReport(run, path, hostLag.p99Ms));

@@ -6,7 +6,7 @@ import { formatDuration, formatLatency, formatOpsShort } from '../results/format
 import { resultRows } from '../results/rows';
 import type { RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
-import { measuredAnything, runVerdict, savedLine, statusWords, verdictSummary } from '../results/verdict';
+import { measuredAnything, runVerdict, savedAtLine, statusWords, verdictSummary } from '../results/verdict';
 import { runWarnings } from '../results/warnings';
 
 /**
@@ -48,7 +48,7 @@ export function runReport(run: RunFile, runFilePath: string | undefined, hostLag
   for (const warning of runWarnings(run)) lines.push(`! ${warning}`);
   for (const outcome of run.thresholds) lines.push(thresholdLine(outcome));
   if (run.status === 'failed') lines.push(`error: ${run.error ?? 'the run failed'}`);
-  if (runFilePath) lines.push(`${savedLine(run)}: ${runFilePath}  (${formatDuration(run.durationMs)})`);
+  if (runFilePath) lines.push(savedAtLine(run, runFilePath));
   else lines.push(`Run ${run.status}, not saved  (${formatDuration(run.durationMs)})`);
   if (hostLagP99Ms !== undefined) lines.push(`Editor responsiveness during the run: event-loop lag p99 ${hostLagP99Ms.toFixed(1)} ms`);
   return lines.join('\n');

@@ -4,7 +4,7 @@
 import type { ConsentRequest } from '../runner/consent';
 import type { TargetPlan } from '../scenario/plan';
 import { plainText } from './plainText';
-import { secretKey } from './targets';
+import { secretKey } from '../runner/targets';
 
 /** Where answers are remembered (the extension's globalState: a digest names the file and everything the run does). */
 export interface AnswerStore {

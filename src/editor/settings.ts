@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../redis/types';
 import { parseSize } from '../scenario/units';
-import { readProfiles, settingsProvenance } from './targets';
+import { readProfiles, settingsProvenance } from '../runner/targets';
 
 export const SECTION = 'rbench';
 

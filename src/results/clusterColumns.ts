@@ -1,7 +1,6 @@
 // The cluster columns of the result table, present only when a row has them: each node's role and slots,
 // and the MOVED/ASK redirections of a load and of each node.
-import type { TableColumn } from './export';
-import type { ResultRow } from './rows';
+import type { ResultRow, TableColumn } from './rows';
 
 /** `12 / 0`: MOVED then ASK. */
 export function redirectionsText(redirections: ResultRow['redirections']): string {

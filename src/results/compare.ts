@@ -1,12 +1,12 @@
 // Comparing runs: aligns the result rows of several runs, computes each run's change against the first
 // (the reference) and classifies it as better, worse or noise. What differs between the runs besides the
 // numbers is in compareDifferences, the regression gate in regression, the text, Markdown and CSV output
-// in compareFormat. Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
+// in compareFormat (each imported from its own file). Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
 // view renders it.
 import type { CommandResult, LoadStatus } from '../engine/types';
 import type { ExpectMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
-import { machineOf, runDifferences, serverOf } from './compareDifferences';
+import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
 import { breakdownRows, nodeResult } from './breakdownRows';
 import type { ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
@@ -94,25 +94,6 @@ export interface ComparedRun {
   /** `redis 7.2.4 standalone`, or undefined when the server was not read. */
   server?: string;
   machine: string;
-}
-
-export type DifferenceKind =
-  /** The resolved plan or the client path differ: the numbers measure different things. */
-  | 'plan'
-  /** Scenario name, target, server version/mode/config, machine: the numbers may not be comparable. */
-  | 'setup'
-  /** A run was cancelled or failed: it holds partial results. */
-  | 'status';
-
-export interface Difference {
-  kind: DifferenceKind;
-  /** `point clients=4, phase main`; empty for the whole run. */
-  scope: string;
-  field: string;
-  /** One per run; null where the run has nothing there (a point or phase it did not run). */
-  values: (string | null)[];
-  /** `clients: 1 → 50`, with the scope first when there is one. */
-  text: string;
 }
 
 export interface Comparison {
@@ -241,7 +222,3 @@ export function compareRuns(runs: RunFile[], options: CompareOptions = {}): Comp
 export function plansMatch(comparison: Comparison): boolean {
   return !comparison.differences.some((d) => d.kind === 'plan');
 }
-
-export * from './compareDifferences';
-export * from './regression';
-export * from './compareFormat';

@@ -1,11 +1,29 @@
 // What differs between compared runs besides the numbers — plan, server, client path, machine, status —
 // so that a changed setup is never read as a regression.
 import type { PhasePlan, ScenarioPlan, ValuePlan, WeightedCommand } from '../scenario/plan';
-import type { Difference, DifferenceKind } from './compare';
 import { clusterTopology } from './clusterSummary';
 import { formatDuration, formatOps } from './format';
 import { describeValueSize } from './rows';
 import type { RunFile } from './runFile';
+
+export type DifferenceKind =
+  /** The resolved plan or the client path differ: the numbers measure different things. */
+  | 'plan'
+  /** Scenario name, target, server version/mode/config, machine: the numbers may not be comparable. */
+  | 'setup'
+  /** A run was cancelled or failed: it holds partial results. */
+  | 'status';
+
+export interface Difference {
+  kind: DifferenceKind;
+  /** `point clients=4, phase main`; empty for the whole run. */
+  scope: string;
+  field: string;
+  /** One per run; null where the run has nothing there (a point or phase it did not run). */
+  values: (string | null)[];
+  /** `clients: 1 → 50`, with the scope first when there is one. */
+  text: string;
+}
 
 function describeValuePlan(value: ValuePlan): string {
   return value.kind === 'weighted' ? value.choices.map((c) => `${c.size} (weight ${c.weight})`).join(' / ') : describeValueSize(value);

@@ -1,6 +1,6 @@
 // CSV and Markdown exports of result rows. The CSV uses redis-benchmark's `--csv` columns so the two
 // tools' output can be diffed.
-import type { ResultRow } from './rows';
+import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
 import { formatMs, formatOps } from './format';
 import { csvCell, markdownCell } from '../gates/output';
@@ -30,12 +30,6 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
     );
   }
   return lines.join('\n') + '\n';
-}
-
-export interface TableColumn {
-  header: string;
-  align: 'left' | 'right';
-  cell: (row: ResultRow) => string;
 }
 
 /** The columns of the result table, as the seed blogs printed them. Sweep points come first when present. */

@@ -1,6 +1,6 @@
 // Latency against offered load: for a `sweep rate` run or a `find rate` search, each measured test's
 // achieved throughput, p50 and p99 at each offered rate, in rate order. The panel draws it, the CLI prints it.
-import { rateSearchOutcome, type RateSearchOutcome } from '../runner/rateSearch';
+import { rateSearchOutcome, type RateSearchOutcome } from './rateSearch';
 import { renderTextTable } from './export';
 import { formatMetric, formatMs, formatOps } from './format';
 import type { RateSearchPlan } from '../scenario/plan';

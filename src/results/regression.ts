@@ -1,7 +1,7 @@
 // The regression gate of `rbench run --baseline … --max-regression`: a run against its baseline, test by test.
 import { compareRuns, DEFAULT_NOISE_PERCENT, type Comparison, type ComparisonCell, type ComparisonRow } from './compare';
 import { formatMs, formatOps } from './format';
-import { rateSearchOutcome } from '../runner/rateSearch';
+import { rateSearchOutcome } from './rateSearch';
 import { searchCondition } from './rateCurve';
 import type { RunFile } from './runFile';
 

@@ -40,6 +40,13 @@ export interface ResultRow {
   redirections?: { moved: number; ask: number };
 }
 
+/** A column of a result table (the CLI's text table, Markdown): its header, alignment and cell text. */
+export interface TableColumn {
+  header: string;
+  align: 'left' | 'right';
+  cell: (row: ResultRow) => string;
+}
+
 export function describeValueSize(value: ValuePlan): string {
   switch (value.kind) {
     case 'fixed':

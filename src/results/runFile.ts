@@ -1,14 +1,12 @@
 // The run file: one JSON document per scenario run (a sweep: one file with a result per point).
-// Documented in docs/run-file.md. Written atomically; never holds a password.
-import { mkdirSync, statSync } from 'node:fs';
+// Documented in docs/run-file.md. Written atomically by runFileWriter.ts; never holds a password.
+import { statSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
-import { describeSystemError, FileGateError, readBoundedText, writeFileSafely, type Place } from '../gates/files';
+import { describeSystemError, FileGateError, readBoundedText, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine/types';
 import type { ServerFacts, ServerSample } from '../redis/types';
 import { parseJson } from '../gates/plainData';
-import { boundRunFile } from './runFileBounds';
 import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
 
 /**
@@ -176,55 +174,6 @@ export function runId(startedAt: Date, scenarioName: string): string {
 
 export function runFileName(run: Pick<RunFile, 'id'>): string {
   return run.id + RUN_FILE_SUFFIX;
-}
-
-/**
- * Where a run file may be written: inside `root` (the workspace folder, or the folder `rbench` runs from:
- * no symbolic link followed, src/gates/files.ts), or, without one, anywhere in a folder the user named.
- */
-export interface RunFileFolder {
-  root?: string;
-}
-
-/**
- * THE run-file writer (every run, `rbench merge`, the editor): bounded (runFileBounds.ts: timelines,
- * samples, INFO fields, errorstats), atomic (temp file + rename in the same real folder) and through the
- * file gate. Returns the path written; throws FileGateError.
- */
-export function writeRunFile(folder: string, run: RunFile, where: RunFileFolder = {}): string {
-  // Shown as given (relative to the working folder); written by its absolute path.
-  const path = join(folder, runFileName(run));
-  if (where.root === undefined) {
-    // The user's own folder (--out, a user setting): created as named, the file kept directly inside it.
-    mkdirUserFolder(folder);
-    writeFileSafely(resolve(path), runFileText(run), { root: resolve(folder) });
-  } else {
-    writeFileSafely(resolve(path), runFileText(run), { root: where.root });
-  }
-  return path;
-}
-
-/** A run file at a path the user named (`rbench merge --out FILE.json`). */
-export function writeRunFileAt(path: string, run: RunFile): string {
-  return writeFileSafely(path, runFileText(run), { userNamed: true });
-}
-
-/** A list of runs (`rbench run --json FILE`), each bounded like a run file, at a path the user named. */
-export function writeRunListAt(path: string, runs: readonly RunFile[]): string {
-  return writeFileSafely(path, JSON.stringify(runs.map(boundRunFile), null, 1) + '\n', { userNamed: true });
-}
-
-/** A run file's text: bounded, then JSON. */
-export function runFileText(run: RunFile): string {
-  return JSON.stringify(boundRunFile(run), null, 1) + '\n';
-}
-
-function mkdirUserFolder(folder: string): void {
-  try {
-    mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    throw new FileGateError(`${folder}: cannot create the folder (${describeSystemError(error)})`, folder, 'io', (error as NodeJS.ErrnoException).code);
-  }
 }
 
 export class RunFileError extends Error {}

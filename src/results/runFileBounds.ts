@@ -12,6 +12,15 @@ export const MAX_TIMELINE_POINTS = 3600;
 /** INFO samples kept per run (one a second is taken): one hour's worth, then every k-th. */
 export const MAX_SERVER_SAMPLES = 3600;
 
+/** How much of a long run a run file keeps: timeline entries per load, INFO samples per run. */
+export interface RunFileLimits {
+  timelinePoints: number;
+  serverSamples: number;
+}
+
+/** The caps of every run file written (docs/run-file.md); a caller may pass lower ones. */
+export const RUN_FILE_LIMITS: Readonly<RunFileLimits> = { timelinePoints: MAX_TIMELINE_POINTS, serverSamples: MAX_SERVER_SAMPLES };
+
 export interface TimelineDownsampled {
   /** Entries of the measured timeline merged into each stored one. */
   entriesPerPoint: number;
@@ -151,10 +160,10 @@ export function boundCommand(result: Command): Command {
   return bounded;
 }
 
-function boundLoad(load: LoadResult): LoadResult {
+function boundLoad(load: LoadResult, maxTimelinePoints: number): LoadResult {
   let bounded = load;
-  if (load.timeline.length > MAX_TIMELINE_POINTS) {
-    const per = Math.ceil(load.timeline.length / MAX_TIMELINE_POINTS);
+  if (load.timeline.length > maxTimelinePoints) {
+    const per = Math.ceil(load.timeline.length / maxTimelinePoints);
     const timelineDownsampled: TimelineDownsampled = { entriesPerPoint: per, originalPoints: load.timeline.length };
     bounded = { ...bounded, timeline: downsampleTimeline(load.timeline, per), timelineDownsampled } as LoadResult;
   }
@@ -175,10 +184,10 @@ function boundLoad(load: LoadResult): LoadResult {
   return bounded;
 }
 
-function boundServer(server: RunFile['server']): RunFile['server'] {
+function boundServer(server: RunFile['server'], maxSamples: number): RunFile['server'] {
   let bounded = server;
-  if (server.samples.length > MAX_SERVER_SAMPLES) {
-    const every = Math.ceil(server.samples.length / MAX_SERVER_SAMPLES);
+  if (server.samples.length > maxSamples) {
+    const every = Math.ceil(server.samples.length / maxSamples);
     const samples = server.samples.filter((_, i) => i % every === 0);
     // The last sample closes the run: keep it.
     if (samples[samples.length - 1] !== server.samples[server.samples.length - 1]) samples.push(server.samples[server.samples.length - 1]);
@@ -195,20 +204,20 @@ function boundServer(server: RunFile['server']): RunFile['server'] {
 }
 
 /**
- * `run` within the caps (a copy where something changed): timelines, INFO samples, the server's facts,
- * errorstats and error kinds. Every run file written goes through this (writeRunFile).
+ * `run` within the caps (a copy where something changed): timelines and INFO samples (`limits`), the
+ * server's facts, errorstats and error kinds. Every run file written goes through this (runFileWriter.ts).
  */
-export function boundRunFile(run: RunFile): RunFile {
+export function boundRunFile(run: RunFile, limits: Readonly<RunFileLimits> = RUN_FILE_LIMITS): RunFile {
   let changed = false;
   const points = run.points.map((point) => {
-    const repeats = point.repeats.map((loads) => loads.map(boundLoad));
+    const repeats = point.repeats.map((loads) => loads.map((load) => boundLoad(load, limits.timelinePoints)));
     if (repeats.some((loads, r) => loads.some((load, i) => load !== point.repeats[r][i]))) {
       changed = true;
       return { ...point, repeats };
     }
     return point;
   });
-  const server = boundServer(run.server);
+  const server = boundServer(run.server, limits.serverSamples);
   const facts = run.target.server ? boundServerFacts(run.target.server) : undefined;
   if (server !== run.server || facts !== run.target.server) changed = true;
   if (!changed) return run;

@@ -3,6 +3,7 @@
 // (status `complete-with-errors`) fails even when every `expect` line passed, unless the scenario states
 // the errors it accepts (`expect error-rate < X`, results/errorStatus.ts).
 import { errorStatusVerdict } from './errorStatus';
+import { formatDuration } from './format';
 import type { RunFile } from './runFile';
 import { thresholdLine } from './thresholds';
 
@@ -52,6 +53,11 @@ export function savedNote(run: Pick<RunFile, 'status' | 'points'>): string {
 /** `Run saved`, `Run cancelled, partial results saved`, `Run failed, nothing was measured`. */
 export function savedLine(run: Pick<RunFile, 'status' | 'points'>): string {
   return run.status === 'complete' ? 'Run saved' : `Run ${statusWords(run)}, ${savedNote(run)}`;
+}
+
+/** `Run saved: .rbench/runs/….rbench-run.json  (12s)`: the run file's path after a run's report (the CLI, the output channel). */
+export function savedAtLine(run: Pick<RunFile, 'status' | 'points' | 'durationMs'>, path: string): string {
+  return `${savedLine(run)}: ${path}  (${formatDuration(run.durationMs)})`;
 }
 
 /** `complete with errors` rather than the run file's `complete-with-errors`. */

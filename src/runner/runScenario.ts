@@ -19,7 +19,7 @@ import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, 
 import { TOOL_VERSION } from '../version';
 import type { ClusterMonitor } from './clusterMonitor';
 import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
-import { pointCount, pointsToRun, thresholdPoints } from './rateSearch';
+import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch';
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 
 export interface LoadPosition {
@@ -31,6 +31,11 @@ export interface LoadPosition {
   /** 0-based index of this load among all loads of the run, and their count. */
   index: number;
   total: number;
+}
+
+/** `[2/3] value=100 GET (prefill)`: which load of the run this is (the CLI's progress lines, the editor's notification and output channel). */
+export function formatLoadName(at: LoadPosition): string {
+  return `[${at.index + 1}/${at.total}] ${at.point ? `${at.point} ` : ''}${at.test}${at.measured ? '' : ' (prefill)'}`;
 }
 
 export type RunProgress =

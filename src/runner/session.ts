@@ -13,12 +13,13 @@ import { formatBytes } from '../scenario/memory';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { scenarioSource } from '../scenario/source';
 import type { RunFile } from '../results/runFile';
-import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from '../editor/targets';
+import type { RunFileLimits } from '../results/runFileBounds';
+import { saveRun } from '../results/runFileWriter';
+import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
 import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
-import { saveRun } from './save';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
@@ -67,6 +68,8 @@ export interface SessionSettings {
    * folder `rbench` runs from). Unset: runsFolder is the user's own choice (--out, a user setting).
    */
   runsFolderRoot?: string;
+  /** How much of a long run its run file keeps (timeline entries, INFO samples); the documented caps when absent. */
+  runFileLimits?: RunFileLimits;
   /** `--shard I/N`: every scenario runs its part I of N (src/runner/shard.ts). */
   shard?: ShardSpec;
   /** Bytes a plan may ask for on the server and in rbench (`--max-memory`, rbench.maxMemory); the defaults when absent. */
@@ -256,7 +259,7 @@ export class RunSession {
       });
       markPart(run);
       const safeRun = redactor.deep(run);
-      const saved = saveRun(this.settings.runsFolder, safeRun, { root: this.settings.runsFolderRoot });
+      const saved = saveRun(this.settings.runsFolder, safeRun, { root: this.settings.runsFolderRoot }, this.settings.runFileLimits);
       return { kind: 'finished', file, plan, run: safeRun, ...saved };
     } catch (error) {
       return this.notRun('error', redactor.text(`${file.display}: "${plan.name}" failed: ${(error as Error).message}`), file, plan);

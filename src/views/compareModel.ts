@@ -3,7 +3,9 @@
 // series of all runs overlaid on shared axes. Built on results/compare (the same comparison the CLI
 // prints) and the results panel's view-model (its timeline, percentile and sweep series per run).
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
-import { compareRuns, formatChange, type CompareOptions, metricsShown, METRIC_INFO, verdictCounts, type ComparedMetric, type Comparison, type ComparisonRow, type Difference, type DifferenceKind, type Verdict } from '../results/compare';
+import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
+import type { Difference, DifferenceKind } from '../results/compareDifferences';
+import { formatChange, metricsShown, verdictCounts } from '../results/compareFormat';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';

@@ -4,7 +4,7 @@
 import { escapeControl } from '../gates/output';
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { comparisonToCsv, comparisonToMarkdown } from '../results/compare';
+import { comparisonToCsv, comparisonToMarkdown } from '../results/compareFormat';
 import { readRunFile, type RunFile } from '../results/runFile';
 import { comparisonOf, compareTitle } from './compareModel';
 import { pngBytes } from './exportFiles';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import type { LoadResult, TimelineSecond } from '../../../src/engine/types';
 import { breakdownRows } from '../../../src/results/breakdownRows';
-import { compareRuns, comparisonToText } from '../../../src/results/compare';
+import { compareRuns } from '../../../src/results/compare';
+import { comparisonToText } from '../../../src/results/compareFormat';
 import { toRedisBenchmarkCsv, toTextTable } from '../../../src/results/export';
 import { runHeadlines } from '../../../src/results/headlines';
 import { mergeHistograms, mergeRuns } from '../../../src/results/merge';

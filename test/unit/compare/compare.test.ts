@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
-import {
-  compareRuns,
-  comparisonToCsv,
-  comparisonToMarkdown,
-  comparisonToText,
-  COMPARED_METRICS,
-  deltaOf,
-  plansMatch,
-  type ComparisonRow,
-} from '../../../src/results/compare';
+import { compareRuns, COMPARED_METRICS, deltaOf, plansMatch, type ComparisonRow } from '../../../src/results/compare';
+import { comparisonToCsv, comparisonToMarkdown, comparisonToText } from '../../../src/results/compareFormat';
 import { loadResult, makeRun, setGetRun } from './fixtures';
 
 const rowIds = (rows: ComparisonRow[]) => rows.map((row) => [row.point, row.test, row.command].filter(Boolean).join(' '));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { checkRegression, compareRuns, gateComparison, runGate } from '../../../src/results/compare';
+import { compareRuns } from '../../../src/results/compare';
+import { checkRegression, gateComparison, runGate } from '../../../src/results/regression';
 import { loadResult, makeRun, setGetRun } from './fixtures';
 
 describe('compare: the regression gate', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newestRun, recordedScenarioFile, resolveRunsFolder, RunsIndex, type RunEntry } from '../../../src/editor/runsIndex';
-import { writeRunFile } from '../../../src/results/runFile';
+import { writeRunFile } from '../../../src/results/runFileWriter';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 function entry(id: string, file: string | undefined, scenario: string): RunEntry {

@@ -14,7 +14,7 @@ import { checkText } from '../../../src/scenario';
 import { commandResult } from '../../../src/engine/load';
 import { errorKind } from '../../../src/engine/resp/scanner';
 import { LabelStats } from '../../../src/engine/stats';
-import { connectionFor, readProfiles } from '../../../src/editor/targets';
+import { connectionFor, readProfiles } from '../../../src/runner/targets';
 import { isPrototypeName, parseJson } from '../../../src/gates/plainData';
 import { parseInfo, parseInfoFields, sampleFromInfo } from '../../../src/redis/info';
 import { baselineFor, readBaselines } from '../../../src/results/baselines';

@@ -1,7 +1,7 @@
 // Settings are data too: connection profiles are read by own property, profile names that are prototype
 // names are refused with a plain message, and a polluted Object.prototype names no password source.
 import assert from 'node:assert/strict';
-import { connectionFor, readProfiles, validateProfileName } from '../../../src/editor/targets';
+import { connectionFor, readProfiles, validateProfileName } from '../../../src/runner/targets';
 import { ownField } from '../../../src/gates/plainData';
 import { resolveConnection } from '../../../src/redis/target';
 import type { TargetPlan } from '../../../src/scenario/plan';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Difference } from '../../../src/results/compare';
+import type { Difference } from '../../../src/results/compareDifferences';
 import type { RunFile } from '../../../src/results/runFile';
 import { buildCompareViewModel, compareLabels, compareTitle, leadSentence, mergeOnX } from '../../../src/views/compareModel';
 import { buildViewModel } from '../../../src/views/model';

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TimelineSecond } from '../../../src/engine/types';
-import { readRunFile, writeRunFile, type RunFile } from '../../../src/results/runFile';
+import { readRunFile, type RunFile } from '../../../src/results/runFile';
+import { writeRunFile } from '../../../src/results/runFileWriter';
 import { MAX_SERVER_SAMPLES, MAX_TIMELINE_POINTS } from '../../../src/results/runFileBounds';
 import { repoRoot } from '../scenario/helpers';
 

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TimelineSecond } from '../../../src/engine/types';
-import { saveRun } from '../../../src/runner/save';
-import { readRunFile, readRunFileJson, writeRunFileAt, writeRunListAt, type RunFile } from '../../../src/results/runFile';
+import { saveRun, writeRunFileAt, writeRunListAt } from '../../../src/results/runFileWriter';
+import { readRunFile, readRunFileJson, type RunFile } from '../../../src/results/runFile';
 import {
   boundCommand,
   boundRunFile,

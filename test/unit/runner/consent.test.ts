@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { checkText } from '../../../src/scenario';
 import type { ConnectionProfile } from '../../../src/redis/types';
-import { chooseTarget, connectionFor, parseActiveTarget } from '../../../src/editor/targets';
+import { chooseTarget, connectionFor, parseActiveTarget } from '../../../src/runner/targets';
 import {
   consentQuestion,
   consentRequest,

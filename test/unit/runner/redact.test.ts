@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactUrl } from '../../../src/redis/target';
 import { Redactor, stripUrlPassword } from '../../../src/runner/redact';
-import { saveRun } from '../../../src/runner/save';
+import { saveRun } from '../../../src/results/runFileWriter';
 import { storedPlan } from '../../../src/runner/session';
 import { check } from '../scenario/helpers';
 import { loadResult, planOf, runFileOf } from '../editor/fixtures';

@@ -1,6 +1,7 @@
-// Which Redis a run from the editor talks to: the `rbench.target` and `rbench.profiles` settings, the
-// scenario's own `target` line, and stored passwords. Plain data in, plain data out (no `vscode`), so the
-// precedence rules are unit-tested; src/editor/connections.ts and runService.ts do the VS Code side.
+// Which Redis a run talks to: the selected target (`rbench.target`, the CLI's --url), the connection
+// profiles (`rbench.profiles`), the scenario's own `target` line, and stored passwords. Plain data in, plain
+// data out (no `vscode`), so the precedence rules are unit-tested; RunSession (session.ts) chooses with it,
+// src/editor/connections.ts and runService.ts do the VS Code side.
 import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
 import { dictionary, isPrototypeName, ownValue, plainCopy } from '../gates/plainData';

@@ -11,9 +11,9 @@ import {
   settingsPasswordError,
   targetPickItems,
   validateTargetUrl,
-} from '../../../src/editor/targets';
+} from '../../../src/runner/targets';
 import type { ConnectionProfile } from '../../../src/redis/types';
-import { planOf } from './fixtures';
+import { planOf } from '../editor/fixtures';
 
 const PROFILES: Record<string, ConnectionProfile> = {
   staging: { url: 'redis://10.0.0.5:6380', label: 'Staging cache', readOnly: true },

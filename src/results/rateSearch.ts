@@ -3,9 +3,9 @@
 // runner asks pointsToRun for the next point after each one ran; a probe is an ordinary point `rate=N`.
 // Search: double from `from` until a probe fails or `to` is reached, then bisect (geometric mean) until the
 // highest passing and lowest failing rates are within SEARCH_RESOLUTION, at most MAX_PROBES probes.
-import type { PointResult } from '../results/runFile';
-import { representativeLoad, summariseRepeats } from '../results/summary';
-import { metricValue } from '../results/thresholds';
+import type { PointResult } from './runFile';
+import { representativeLoad, summariseRepeats } from './summary';
+import { metricValue } from './thresholds';
 import type { PointPlan, RateSearchPlan, ScenarioPlan } from '../scenario/plan';
 
 /** Doubling over a 1,000× range takes 10 probes, bisecting to 10% about 4 more. */
