@@ -924,3 +924,14 @@ export function useFakeVscode(): typeof fake {
   after(() => fake.reset());
   return fake;
 }
+
+/** The extension answers the fake editor asynchronously (webview messages, redraws, runs): polls until `find` gives a value. */
+export async function waitFor<T>(what: string, find: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined && found !== false) return found;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}

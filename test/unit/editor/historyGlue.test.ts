@@ -1,30 +1,27 @@
 // The "Benchmark Runs" view (src/editor/history.ts) against a fake editor (test/helpers/fakeVscode.ts): the
 // tree it builds from real run files in a temporary workspace's runs folder, its refreshes, and what its
 // compare, pin and delete commands do, as test/integration/compare.test.ts sees them in a real VS Code.
-import { commands, ConfigurationTarget, extensionContext, Uri, useFakeVscode, workspace, type TreeItem } from '../../helpers/fakeVscode';
+import { commands, ConfigurationTarget, Uri, workspace, type TreeItem } from '../../helpers/fakeVscode';
+import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { HISTORY_COMMANDS, registerHistory, type HistoryApi, type HistoryNode } from '../../../src/editor/history';
-import { RunService } from '../../../src/editor/runService';
 import { writeRunFile } from '../../../src/results/runFile';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
-const REPO = resolve(__dirname, '../../../..');
 const WRITES = planOf('### writes\nrequests 1000\nSET k v\nexpect p99 < 1ms\n');
 const READS = planOf('### reads\nrequests 1000\nGET k\n');
 
 type RunNode = Extract<HistoryNode, { kind: 'run' }>;
 
 describe('editor glue: the Benchmark Runs view with a fake editor', () => {
-  const editor = useFakeVscode();
+  const glue = useGlueWorkspace('history');
+  const editor = glue.editor;
   let root: string;
   let runs: string;
-  let service: RunService;
   let history: HistoryApi;
-  let context: ReturnType<typeof extensionContext>;
   const compared: string[][] = [];
   let pinned = 0;
 
@@ -34,20 +31,12 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
   }
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'rbench-glue-history-'));
+    root = glue.root();
     runs = join(root, '.rbench', 'runs');
     mkdirSync(runs, { recursive: true });
-    editor.setWorkspaceFolders(root);
-    context = extensionContext(REPO);
-    service = new RunService(context as unknown as vscode.ExtensionContext);
     compared.length = 0;
     pinned = 0;
-    history = registerHistory(context as unknown as vscode.ExtensionContext, service, (paths) => compared.push(paths), () => pinned++);
-  });
-  afterEach(() => {
-    for (const disposable of context.subscriptions) disposable.dispose();
-    service.dispose();
-    rmSync(root, { recursive: true, force: true });
+    history = registerHistory(glue.context() as unknown as vscode.ExtensionContext, glue.service(), (paths) => compared.push(paths), () => pinned++);
   });
 
   const item = (node: HistoryNode) => history.provider.getTreeItem(node) as unknown as TreeItem;

@@ -1,32 +1,20 @@
 // The editor's run service (src/editor/runService.ts) against a fake editor (test/helpers/fakeVscode.ts) and
 // a real redis-server: the progress notification, Cancel, the consent modal and the error notifications, as
 // the real-VS-Code suite (test/integration/run.test.ts) sees them, without starting VS Code.
-import { ConfigurationTarget, extensionContext, Uri, useFakeVscode, workspace, type MessageCall } from '../../helpers/fakeVscode';
+import { Uri, waitFor, type MessageCall } from '../../helpers/fakeVscode';
+import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
-import { RunService, type RunOutcome } from '../../../src/editor/runService';
-import { disposeDocumentChecks } from '../../../src/editor/documentChecks';
+import type { RunOutcome, RunService } from '../../../src/editor/runService';
 import { DEFAULT_BUTTON, RUN_BUTTON } from '../../../src/editor/sessionPorts';
 import { readRunFile } from '../../../src/results/runFile';
 import { resultRows } from '../../../src/results/rows';
 
-const REPO = resolve(__dirname, '../../../..');
 const WRITES = ['### writes', 'clients 2', 'requests 2000', 'SET rbench:glue:__key__ x', 'expect errors = 0', ''].join('\n');
 const LONG = ['### long', 'clients 2', 'duration 30s', 'rate 2000/s', 'GET rbench:glue:long', ''].join('\n');
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function waitUntil(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 function finished(outcome: RunOutcome | undefined): Extract<RunOutcome, { kind: 'finished' }> {
   assert.ok(outcome, 'no outcome');
@@ -43,23 +31,15 @@ const isConsent = (call: MessageCall) => call.options?.modal === true && call.it
 
 describe('editor glue: the run service with a fake editor', function () {
   this.timeout(60_000);
-  const editor = useFakeVscode();
   const server = useRedisServer();
+  const glue = useGlueWorkspace('run', () => server().url);
+  const editor = glue.editor;
   let folder: string;
   let service: RunService;
-
-  beforeEach(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'rbench-glue-run-'));
-    editor.setWorkspaceFolders(folder);
-    // Your own choice of target (user settings): a run that writes still asks, as docs/safety.md says.
-    await workspace.getConfiguration('rbench').update('target', server().url, ConfigurationTarget.Global);
-    service = new RunService(extensionContext(REPO) as unknown as vscode.ExtensionContext);
+  beforeEach(() => {
+    folder = glue.root();
+    service = glue.service();
   });
-  afterEach(() => {
-    service.dispose();
-    rmSync(folder, { recursive: true, force: true });
-  });
-  after(() => disposeDocumentChecks());
 
   function scenario(name: string, text: string): vscode.Uri {
     const file = join(folder, name);
@@ -105,7 +85,7 @@ describe('editor glue: the run service with a fake editor', function () {
   it('opens the run file when the notification\'s button is pressed', async () => {
     editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : call.items.includes('Open run file') ? 'Open run file' : undefined));
     const run = finished((await service.runWithProgress([{ uri: scenario('writes.rbench', WRITES), index: 0 }]))[0]);
-    await waitUntil('the run file to open', () => editor.state.executed.some((call) => call.id === 'vscode.open'));
+    await waitFor('the run file to open', () => editor.state.executed.some((call) => call.id === 'vscode.open'));
     const open = editor.state.executed.find((call) => call.id === 'vscode.open');
     assert.equal((open?.args[0] as vscode.Uri).fsPath, run.path);
   });
@@ -113,7 +93,7 @@ describe('editor glue: the run service with a fake editor', function () {
   it('Cancel on the progress notification ends the run as cancelled, keeping what was measured', async () => {
     const running = service.runWithProgress([{ uri: scenario('long.rbench', LONG), index: 0 }]);
     // A read on a target you chose asks nothing.
-    await waitUntil('a progress tick', () => editor.state.progress[0]?.reports.some((report) => /\d/.test(report.message ?? '') && !/starting/.test(report.message ?? '')) ?? false);
+    await waitFor('a progress tick', () => editor.state.progress[0]?.reports.some((report) => /\d/.test(report.message ?? '') && !/starting/.test(report.message ?? '')) ?? false);
     assert.equal(service.runningCount, 1);
     const cancelledAt = Date.now();
     editor.state.progress[0].cancel();

@@ -1,18 +1,14 @@
 // The Test Explorer (src/editor/testController.ts) against a fake editor (test/helpers/fakeVscode.ts) and a
 // real redis-server: one item per .rbench file of the workspace, one child per scenario on its header line,
 // and a run that marks each scenario passed or failed from its `expect` lines, pointing at the line that failed.
-import { CancellationTokenSource, extensionContext, TestRunRequest, useFakeVscode, workspace, ConfigurationTarget, type TestController, type TestItem } from '../../helpers/fakeVscode';
+import { CancellationTokenSource, TestRunRequest, waitFor, type TestController, type TestItem } from '../../helpers/fakeVscode';
+import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type * as vscode from 'vscode';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
-import { disposeDocumentChecks } from '../../../src/editor/documentChecks';
-import { RunService } from '../../../src/editor/runService';
 import { ScenarioTestController } from '../../../src/editor/testController';
 
-const REPO = resolve(__dirname, '../../../..');
 // Reads only, on a target you chose: no consent question (docs/safety.md).
 const CHECKS = [
   '# two checked scenarios',
@@ -30,8 +26,6 @@ const CHECKS = [
   '',
 ].join('\n');
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 function children(item: TestItem): TestItem[] {
   const list: TestItem[] = [];
   item.children.forEach((child) => list.push(child));
@@ -40,27 +34,19 @@ function children(item: TestItem): TestItem[] {
 
 describe('editor glue: the Test Explorer with a fake editor', function () {
   this.timeout(60_000);
-  const editor = useFakeVscode();
   const server = useRedisServer();
+  const glue = useGlueWorkspace('tests', () => server().url);
+  const editor = glue.editor;
   let root: string;
-  let service: RunService;
   let tests: ScenarioTestController;
   let controller: TestController;
 
-  beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'rbench-glue-tests-'));
-    editor.setWorkspaceFolders(root);
-    await workspace.getConfiguration('rbench').update('target', server().url, ConfigurationTarget.Global);
-    service = new RunService(extensionContext(REPO) as unknown as vscode.ExtensionContext);
-    tests = new ScenarioTestController(service);
+  beforeEach(() => {
+    root = glue.root();
+    tests = new ScenarioTestController(glue.service());
     controller = editor.state.testControllers[0];
   });
-  afterEach(() => {
-    tests.dispose();
-    service.dispose();
-    rmSync(root, { recursive: true, force: true });
-  });
-  after(() => disposeDocumentChecks());
+  afterEach(() => tests.dispose());
 
   function write(relative: string, text: string): string {
     const file = join(root, relative);
@@ -103,14 +89,13 @@ describe('editor glue: the Test Explorer with a fake editor', function () {
     const file = write('a.rbench', CHECKS);
     const item = await fileItem(file);
     const document = editor.openDocument(file, '### renamed\nPING\n\n### added\nPING\n');
-    for (let i = 0; i < 100 && children(item).length !== 2; i++) await sleep(10);
-    for (let i = 0; i < 100 && children(item)[0]?.label !== 'renamed'; i++) await sleep(10);
+    await waitFor('the edited scenarios', () => children(item)[0]?.label === 'renamed');
     assert.deepEqual(children(item).map((child) => [child.label, child.range?.start.line]), [
       ['renamed', 0],
       ['added', 3],
     ]);
     document.edit('### only\nPING\n');
-    for (let i = 0; i < 100 && children(item).length !== 1; i++) await sleep(10);
+    await waitFor('the edit to be followed', () => children(item).length === 1);
     assert.deepEqual(children(item).map((child) => child.label), ['only']);
   });
 

@@ -3,7 +3,7 @@
 // its webview gets, the refusal of what the webview sends in any other shape, and the HTML's nonce-only CSP.
 // (test/browser renders what the webview does with these messages; test/integration/results.test.ts opens
 // the panels in a real VS Code.)
-import { extensionContext, FAKE_CSP_SOURCE, Uri, useFakeVscode, window, type WebviewPanel } from '../../helpers/fakeVscode';
+import { extensionContext, FAKE_CSP_SOURCE, Uri, useFakeVscode, waitFor, window, type WebviewPanel } from '../../helpers/fakeVscode';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +19,6 @@ const REPO = resolve(__dirname, '../../../..');
 const PLAN = planOf('### gets\nrequests 1000\nGET k\n');
 const KEY = { file: 'bench/a.rbench', scenario: 'gets' };
 const AT: LoadPosition = { point: '', phase: 'main', test: 'GET', repeat: 0, measured: true, index: 0, total: 1 };
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('editor glue: the results panels with a fake editor', function () {
   this.timeout(20_000);
@@ -85,8 +83,7 @@ describe('editor glue: the results panels with a fake editor', function () {
     const result = loadResult('GET', 40_000, 900);
     panels.progress(KEY, { kind: 'load-end', at: AT, result });
     assert.equal(posted(panel).length, 1);
-    for (let i = 0; i < 150 && posted(panel).length < 2; i++) await sleep(10);
-    const progress = posted(panel)[1];
+    const progress = await waitFor('the progress batch', () => posted(panel)[1]);
     assert.equal(progress?.type, 'progress');
     assert.deepEqual(progress.type === 'progress' && progress.events.map((event) => event.event.kind), ['load-end']);
 
@@ -137,7 +134,7 @@ describe('editor glue: the results panels with a fake editor', function () {
     assert.deepEqual(editor.state.executed, []);
 
     await panel.webview.send({ type: 'export', format: 'csv', to: 'clipboard' });
-    for (let i = 0; i < 50 && panel.webview.posted.length === before; i++) await sleep(10);
+    await waitFor('the export', () => panel.webview.posted.length > before);
     assert.match(editor.state.clipboard, /^"test","rps",/);
     assert.match(editor.state.clipboard, /^"GET","40000\.00",/m);
     assert.deepEqual(posted(panel).at(-1), { type: 'notice', text: 'Copied the table as CSV.' });
@@ -150,7 +147,7 @@ describe('editor glue: the results panels with a fake editor', function () {
     const panel = onlyPanel();
     await panel.webview.send({ type: 'ready' });
     await panel.webview.send({ type: 'open-scenario' });
-    for (let i = 0; i < 50 && posted(panel).at(-1)?.type !== 'notice'; i++) await sleep(10);
+    await waitFor('the notice', () => posted(panel).at(-1)?.type === 'notice');
     assert.match(JSON.stringify(posted(panel).at(-1)), /Cannot open the scenario file \/etc\/passwd/);
     assert.deepEqual(editor.state.shownDocuments, []);
   });
