@@ -130,6 +130,39 @@ describe('editor glue: the run service with a fake editor', function () {
     });
   }
 
+  it('Run All asks every question before the first run, shows one progress for all and one summary', async () => {
+    const asked: string[] = [];
+    editor.answerWith((call) => {
+      if (!isConsent(call)) return undefined;
+      // The first run has not started when the question comes: nothing was written yet.
+      asked.push(`${call.message} · runs so far: ${runFiles().length}`);
+      return RUN_BUTTON;
+    });
+    const uri = scenario('two.rbench', `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', ''].join('\n')}`);
+    const outcomes = await service.runBatch([{ uri, index: 0 }, { uri, index: 1 }], 'two.rbench');
+    assert.deepEqual(outcomes.map((outcome) => finished(outcome).run.scenario.name), ['writes', 'other writes']);
+    // Two scenarios writing other keys: two questions, both before the first run.
+    assert.equal(asked.length, 2);
+    assert.deepEqual(asked.map((line) => line.replace(/.* · /, '')), ['runs so far: 0', 'runs so far: 0']);
+    assert.equal(editor.state.progress.length, 1);
+    assert.equal(editor.state.progress[0].options.title, 'RBench: two.rbench');
+    assert.deepEqual(editor.state.progress[0].reports.filter((r) => r.increment).map((r) => r.message), ['1/2 writes', '2/2 other writes']);
+    assert.equal(runFiles().length, 2);
+    const summary = editor.messages().filter((call) => !isConsent(call));
+    assert.deepEqual(summary.map((call) => [call.severity, call.message, call.items]), [['information', 'RBench: 2 scenarios: 2 passed', ['Show output']]]);
+  });
+
+  it('refuses to start a scenario that is already running', async () => {
+    const uri = scenario('long.rbench', LONG);
+    const first = service.run({ uri, index: 0 });
+    await waitFor('the first run to start', () => service.runningCount === 1);
+    const [second] = await service.runWithProgress([{ uri, index: 0 }]);
+    assert.equal(second.kind === 'not-run' && second.reason, 'busy');
+    assert.match(editor.messages('information').at(-1)?.message ?? '', /"long" is already running/);
+    assert.equal(service.cancelAll(), 1);
+    assert.equal(finished(await first).run.status, 'cancelled');
+  });
+
   it('remembers a "Run" for the same effects: the second run does not ask', async () => {
     editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : undefined));
     const uri = scenario('writes.rbench', WRITES);
