@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { HISTORY_COMMANDS, registerHistory, type HistoryApi, type HistoryNode } from '../../../src/editor/history';
-import { writeRunFile } from '../../../src/results/runFile';
+import { writeRunFile } from '../../../src/results/runFileWriter';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 const WRITES = planOf('### writes\nrequests 1000\nSET k v\nexpect p99 < 1ms\n');

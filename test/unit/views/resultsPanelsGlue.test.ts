@@ -12,7 +12,7 @@ import type * as vscode from 'vscode';
 import { RESULTS_PANEL_VIEW_TYPE, ResultsPanels } from '../../../src/views/resultsPanels';
 import type { HostMessage } from '../../../src/views/messages';
 import type { LoadPosition } from '../../../src/runner/runScenario';
-import { writeRunFile } from '../../../src/results/runFile';
+import { writeRunFile } from '../../../src/results/runFileWriter';
 import { loadResult, planOf, runFileOf } from '../editor/fixtures';
 
 const REPO = resolve(__dirname, '../../../..');
