@@ -19,11 +19,11 @@ import {
 } from './settings';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 import { serverDirectiveRefusal } from './serverDirectives';
-import { redactUrl } from '../redis/target';
+import { redactUrl } from '../protocol/redisUrl';
 import { closest } from './suggest';
 import { parseCount, parseDuration, parseInteger, parsePercent, parseRate, parseSize, type UnitResult } from './units';
 import { isRedisCommand } from './commands';
-import { parseRedisUrl } from '../redis/target';
+import { parseRedisUrl } from '../protocol/redisUrl';
 
 export interface TargetValue {
   url?: string;
