@@ -20,7 +20,7 @@ export type {
   Token,
   UnknownLine,
   VariableLine,
-} from './parser';
+} from './syntax';
 export { resolveDocument, type ResolveOptions } from './resolver';
 export { formatDiagnostic, DIAGNOSTIC_LIMIT } from './diagnostics';
 export {

@@ -27,7 +27,7 @@ import { clusterKeyDiagnostics } from './clusterKeys';
 import { isWriteCommand } from './commands';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import { ExpandedText, VariableScope, type EnvUse } from './interpolate';
-import type { CommandLine, DocLine, PhaseLine, ScenarioDocument, ScenarioNode, SettingLine, VariableLine } from './parser';
+import type { CommandLine, DocLine, PhaseLine, ScenarioDocument, ScenarioNode, SettingLine, VariableLine } from './syntax';
 import {
   DEFAULT_GAUSSIAN_STDDEV,
   DEFAULT_REQUESTS,

@@ -2,7 +2,8 @@
 // placeholder, metric, suite test) and the resolved value of a `{{variable}}` or `${env:NAME}`.
 import { DiagnosticSink, rangeOf } from '../diagnostics';
 import { VariableScope } from '../interpolate';
-import { parseDocument, type DocLine, type Interpolation, type ScenarioDocument } from '../parser';
+import { parseDocument } from '../parser';
+import type { DocLine, Interpolation, ScenarioDocument } from '../syntax';
 import type { Position } from '../plan';
 import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settings';
 import { FIND_METRICS } from '../find';

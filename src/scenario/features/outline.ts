@@ -5,7 +5,8 @@
 import { checkStream } from '../check';
 import { DiagnosticSink } from '../diagnostics';
 import { groupBlocks } from '../groups';
-import { parseScenarios, type DocLine, type ScenarioNode, type ScenarioVisitor } from '../parser';
+import { parseScenarios, type ScenarioVisitor } from '../parser';
+import type { DocLine, ScenarioNode } from '../syntax';
 import type { Diagnostic, Range } from '../plan';
 import type { ResolveOptions } from '../resolver';
 import { blockRange, phaseBlocks } from './locate';

@@ -1,7 +1,7 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
 // file-level variables at the top.
 import { groupBlocks } from '../groups';
-import type { DocLine, ScenarioNode, VariableLine } from '../parser';
+import type { DocLine, ScenarioNode, VariableLine } from '../syntax';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
 import { documentOutline } from './outline';
 import type { SymbolData } from './types';
