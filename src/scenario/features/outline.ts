@@ -10,7 +10,7 @@ import type { DocLine, ScenarioNode } from '../syntax';
 import type { Diagnostic, Range } from '../plan';
 import type { ResolveOptions } from '../resolver';
 import { blockRange, phaseBlocks } from './locate';
-import { scenarioSymbol, variableSymbols } from './symbols';
+import { scenarioSymbol, variableSymbols } from './symbolTree';
 import type { FoldingRangeData, SymbolData } from './types';
 
 export interface ScenarioOutline {
