@@ -4,7 +4,7 @@
 export * from './types';
 export { completions } from './completion';
 export { hover, type HoverOptions } from './hover';
-export { documentSymbols } from './symbolTree';
+export { documentSymbols } from './symbols';
 export { foldingRanges } from './folding';
 export { checkWithOutline, documentOutline, type CheckedDocument, type DocumentOutline, type ScenarioOutline } from './outline';
 export { formatText, formattingEdits } from './formatting';

@@ -1,14 +1,9 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
-// file-level variables at the top.
+// file-level variables at the top. outline.ts builds the document's symbols from these as the parser goes.
 import { groupBlocks } from '../groups';
 import type { DocLine, ScenarioNode, VariableLine } from '../syntax';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
-import { documentOutline } from './outline';
 import type { SymbolData } from './types';
-
-export function documentSymbols(text: string): SymbolData[] {
-  return documentOutline(text).symbols;
-}
 
 export function variableSymbols(lines: readonly DocLine[]): SymbolData[] {
   return lines
