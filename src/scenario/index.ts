@@ -40,5 +40,5 @@ export {
 } from './settings';
 export { SUITE_TESTS, SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 export { parseCount, parseDuration, parseSize, parseRate, parsePercent, type UnitResult } from './units';
-export { splitExpect } from './values';
+export { splitExpect } from './expect';
 export { COMMAND_NAMES, isRedisCommand, isWriteCommand } from './commands';

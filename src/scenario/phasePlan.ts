@@ -6,7 +6,7 @@ import type { PhaseSection } from './scopeLines';
 import { DEFAULT_GAUSSIAN_STDDEV, DEFAULT_REQUESTS, DEFAULT_ZIPF_EXPONENT, MAX_SWEEP_POINTS } from './settings';
 import type { Layer } from './settingLayer';
 import { keyDigits } from './units';
-import type { SweepAxis } from './values';
+import type { SweepAxis } from './sweep';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 

@@ -5,7 +5,9 @@ import type { DiagnosticSink } from './diagnostics';
 import type { ExpandedText } from './interpolate';
 import type { ArgTemplate } from './plan';
 import type { SettingInfo } from './settings';
-import { readSettingValue, type ExpectValue, type ValueInput } from './values';
+import type { ExpectValue } from './expect';
+import type { ValueInput } from './valueReader';
+import { readSettingValue } from './values';
 
 /** What a file's lines have already been read into, by text; kept for the whole file. */
 export interface ReadOnce {

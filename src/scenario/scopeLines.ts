@@ -11,7 +11,10 @@ import { settingInfo, type SettingInfo, type SettingScope } from './settings';
 import { Entry, Layer, type SettingName } from './settingLayer';
 import type { SuiteTest } from './suites';
 import type { DocLine, PhaseLine, SettingLine, VariableLine } from './syntax';
-import { readExpect, readServerDirective, readSuite, readSweep, type SweepAxis, type ValueInput } from './values';
+import { readExpect } from './expect';
+import { readSweep, type SweepAxis } from './sweep';
+import type { ValueInput } from './valueReader';
+import { readServerDirective, readSuite } from './values';
 
 export type PhaseItem = CommandItem | { kind: 'suite'; tests: SuiteTest[]; range: Range } | GroupItem;
 

@@ -8,7 +8,7 @@ import type { Position } from '../plan';
 import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settings';
 import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
-import { splitExpect } from '../values';
+import { splitExpect } from '../expect';
 import { commandInfo } from './commandInfo';
 import { code, commandMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { looksSecret, MASK, visibleVariables } from './locate';
