@@ -1,6 +1,7 @@
 // `.rbench` text → document tree. Every line is classified (header, setting, variable, command,
 // expect, phase, comment, blank, unknown) and every token keeps its exact range, for diagnostics
 // and for editor features built on this tree. Syntax problems become diagnostics; nothing throws.
+// Here: the document and its scenarios; one line's parse is lineParser.ts's, the tree's types syntax.ts's.
 import { DiagnosticSink } from './diagnostics';
 import { splitLines } from './lexer';
 import { parseLine } from './lineParser';

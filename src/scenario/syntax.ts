@@ -82,7 +82,6 @@ export class Interpolation {
   }
 }
 
-
 export interface LineBase {
   kind: DocLine['kind'];
   line: number;
