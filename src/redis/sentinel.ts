@@ -7,7 +7,7 @@ import { approvedNodes, NodeRefusedError, withNetworkRule } from '../gates/netwo
 import { encodeRespCommand } from '../engine/resp/encode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
 import { readRespValue, RespErrorReply, type RespValue } from './respValue';
-import { sentinelList } from './sentinelUrl';
+import { sentinelList } from '../protocol/sentinelUrl';
 import type { ConnectionOptions, SentinelOptions } from './types';
 
 export interface PrimaryAddress {

@@ -2,7 +2,7 @@
 // source; environment values the user let into commands) is replaced before a run file is written or a line
 // is printed. Plain data, no `vscode`.
 
-import { redactUrl } from '../redis/target';
+import { redactUrl } from '../protocol/redisUrl';
 
 /** `redis://user:pw@host` → `redis://user@host`: a URL without its password, for storing and printing. */
 export function stripUrlPassword(url: string): string {

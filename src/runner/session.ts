@@ -5,7 +5,8 @@
 // implement. Plain Node, no `vscode`.
 import { ownValue } from '../gates/plainData';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
-import { redactUrl, type ResolvedConnection } from '../redis/target';
+import { redactUrl } from '../protocol/redisUrl';
+import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';

@@ -6,7 +6,8 @@ import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
 import { dictionary, isPrototypeName, ownValue, plainCopy } from '../gates/plainData';
 import { address } from '../redis/errors';
-import { parseRedisUrl, resolveConnection, type ResolvedConnection } from '../redis/target';
+import { parseRedisUrl } from '../protocol/redisUrl';
+import { resolveConnection, type ResolvedConnection } from '../redis/target';
 import { checkText } from '../scenario';
 
 /** The value of `rbench.target` that means "a throwaway redis-server per run". */

@@ -3,7 +3,8 @@
 import type { Diagnostic, ResolvedFile, ScenarioPlan } from './plan';
 import { DiagnosticSink } from './diagnostics';
 import { reportMemory } from './memory';
-import { parseScenarios, type DocLine, type ScenarioVisitor } from './parser';
+import { parseScenarios, type ScenarioVisitor } from './parser';
+import type { DocLine } from './syntax';
 import { FileResolver, guarded, type ResolveOptions } from './resolver';
 
 /** Parse and resolve in one step. Never throws. */

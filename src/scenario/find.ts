@@ -2,7 +2,7 @@
 // RateSearchPlan; every problem gets a diagnostic on the word at fault.
 import type { RateSearchPlan } from './plan';
 import { parseDuration, parseRate } from './units';
-import { Reader, type ValueInput } from './values';
+import { Reader, type ValueInput } from './valueReader';
 
 export const FIND_METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'] as const satisfies readonly RateSearchPlan['metric'][];
 export const DEFAULT_FIND_FROM = 1_000;

@@ -4,7 +4,7 @@
 import type { CommandTemplate, Range, TextFix } from './plan';
 import type { DiagnosticSink } from './diagnostics';
 import { rangeOf } from './diagnostics';
-import type { DocLine, SettingLine } from './parser';
+import type { DocLine, SettingLine } from './syntax';
 
 const GROUP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:+-]*$/;
 /** How `rbench format` indents a group's lines. */

@@ -20,7 +20,7 @@ export type {
   Token,
   UnknownLine,
   VariableLine,
-} from './parser';
+} from './syntax';
 export { resolveDocument, type ResolveOptions } from './resolver';
 export { formatDiagnostic, DIAGNOSTIC_LIMIT } from './diagnostics';
 export {
@@ -40,5 +40,5 @@ export {
 } from './settings';
 export { SUITE_TESTS, SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 export { parseCount, parseDuration, parseSize, parseRate, parsePercent, type UnitResult } from './units';
-export { splitExpect } from './values';
+export { splitExpect } from './expect';
 export { COMMAND_NAMES, isRedisCommand, isWriteCommand } from './commands';

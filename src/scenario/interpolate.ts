@@ -5,7 +5,7 @@
 import { ownValue } from '../gates/plainData';
 import type { Range } from './plan';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
-import type { Interpolation, VariableLine } from './parser';
+import type { Interpolation, VariableLine } from './syntax';
 import { closest } from './suggest';
 
 /** `user-env`: an environment variable the user (not the file) allowed into commands. */

@@ -4,7 +4,7 @@
 // `keys`) line, so `rbench check`, the editor and a run all refuse `value 256MB` × 40 keys alike.
 import { isWriteCommand } from './commands';
 import type { DiagnosticSink } from './diagnostics';
-import type { DocLine } from './parser';
+import type { DocLine } from './syntax';
 import type { ArgTemplate, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
 
 export interface MemoryLimits {

@@ -3,7 +3,8 @@
 import { insideGroup } from '../groups';
 import { rangeOf } from '../diagnostics';
 import { isSpace, tokenizeArgs, ENV_NAME, type ArgLex } from '../lexer';
-import { parseDocument, type CommandLine, type DocLine, type ScenarioDocument } from '../parser';
+import { parseDocument } from '../parser';
+import type { CommandLine, DocLine, ScenarioDocument } from '../syntax';
 import type { Position, Range } from '../plan';
 import { resolveDocument } from '../resolver';
 import {

@@ -14,7 +14,8 @@
 import type { ArgLex } from '../lexer';
 import { tokenizeArgs } from '../lexer';
 import { GROUP_INDENT } from '../groups';
-import { parseDocument, type DocLine } from '../parser';
+import { parseDocument } from '../parser';
+import type { DocLine } from '../syntax';
 import type { TextEdit } from './types';
 
 export function formatText(text: string): string {

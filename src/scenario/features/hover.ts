@@ -2,12 +2,13 @@
 // placeholder, metric, suite test) and the resolved value of a `{{variable}}` or `${env:NAME}`.
 import { DiagnosticSink, rangeOf } from '../diagnostics';
 import { VariableScope } from '../interpolate';
-import { parseDocument, type DocLine, type Interpolation, type ScenarioDocument } from '../parser';
+import { parseDocument } from '../parser';
+import type { DocLine, Interpolation, ScenarioDocument } from '../syntax';
 import type { Position } from '../plan';
 import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settings';
 import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
-import { splitExpect } from '../values';
+import { splitExpect } from '../expect';
 import { commandInfo } from './commandInfo';
 import { code, commandMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { looksSecret, MASK, visibleVariables } from './locate';

@@ -1,7 +1,7 @@
 // Where a line sits in a parsed document: its scenario, the scope a setting on it is read in, the
 // lines read together with it, and the variables it sees. Shared by completion, hover, symbols and
 // quick fixes so that they agree with the resolver about structure.
-import type { DocLine, PhaseLine, ScenarioDocument, ScenarioNode, VariableLine } from '../parser';
+import type { DocLine, PhaseLine, ScenarioDocument, ScenarioNode, VariableLine } from '../syntax';
 import type { Range } from '../plan';
 import type { SettingScope } from '../settings';
 

@@ -5,11 +5,12 @@
 import { checkStream } from '../check';
 import { DiagnosticSink } from '../diagnostics';
 import { groupBlocks } from '../groups';
-import { parseScenarios, type DocLine, type ScenarioNode, type ScenarioVisitor } from '../parser';
+import { parseScenarios, type ScenarioVisitor } from '../parser';
+import type { DocLine, ScenarioNode } from '../syntax';
 import type { Diagnostic, Range } from '../plan';
 import type { ResolveOptions } from '../resolver';
 import { blockRange, phaseBlocks } from './locate';
-import { scenarioSymbol, variableSymbols } from './symbols';
+import { scenarioSymbol, variableSymbols } from './symbolTree';
 import type { FoldingRangeData, SymbolData } from './types';
 
 export interface ScenarioOutline {

@@ -2,7 +2,8 @@
 // a password from a URL, adding `redis://`), plus the ones that are certain from the document alone
 // and that the resolver does not attach (see `addedFixes`).
 import { replaceFix } from '../diagnostics';
-import { parseDocument, type DocLine, type ScenarioDocument } from '../parser';
+import { parseDocument } from '../parser';
+import type { DocLine, ScenarioDocument } from '../syntax';
 import type { Diagnostic, Range, TextFix } from '../plan';
 import { resolveDocument } from '../resolver';
 import { unitSuggestions, unknownUnitFamily } from '../units';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redactUrl } from '../../../src/redis/target';
+import { redactUrl } from '../../../src/protocol/redisUrl';
 import { Redactor, stripUrlPassword } from '../../../src/runner/redact';
 import { saveRun } from '../../../src/results/runFileWriter';
 import { storedPlan } from '../../../src/runner/session';

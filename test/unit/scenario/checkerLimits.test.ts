@@ -3,7 +3,7 @@ import { DIAGNOSTIC_LIMIT } from '../../../src/scenario';
 import { MAX_GROUP_DEPTH } from '../../../src/scenario/arguments';
 import { DiagnosticSink, rangeOf, REMEMBERED_PROBLEMS } from '../../../src/scenario/diagnostics';
 import { MAX_VARIABLE_DEPTH } from '../../../src/scenario/interpolate';
-import { MAX_PHASE_TESTS } from '../../../src/scenario/resolver';
+import { MAX_PHASE_TESTS } from '../../../src/scenario/phaseTests';
 import { LINE_PROBLEM_LIMIT, QUOTE_LIMIT, quoteText, scanLine } from '../../../src/scenario/lexer';
 import { hover } from '../../../src/scenario/features';
 import { check, codes } from './helpers';

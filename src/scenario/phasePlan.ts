@@ -1,0 +1,80 @@
+// A phase at one sweep point → its plan: the load (clients, threads, pipeline, requests or duration, rate),
+// the keys, the values, from the swept value, the phase's settings or the defaults.
+import { rangeOf, type DiagnosticSink } from './diagnostics';
+import type { KeyPlan, LoadPlan, PhasePlan, TestPlan, ValueFill, ValuePlan } from './plan';
+import type { PhaseSection } from './scopeLines';
+import { DEFAULT_GAUSSIAN_STDDEV, DEFAULT_REQUESTS, DEFAULT_ZIPF_EXPONENT, MAX_SWEEP_POINTS } from './settings';
+import type { Layer } from './settingLayer';
+import { keyDigits } from './units';
+import type { SweepAxis } from './sweep';
+
+export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
+
+/** The cross product of the sweeps, the first varying slowest; one empty point without sweeps. */
+export function sweepPoints(sweeps: SweepAxis[], sink: DiagnosticSink): Point[] {
+  const total = sweeps.reduce((product, sweep) => product * sweep.values.length, 1);
+  if (total > MAX_SWEEP_POINTS) {
+    sink.error(sweeps[0].range, 'too-many-points', `these sweeps make ${total.toLocaleString('en-US')} points, more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} — sweep fewer values`);
+    return [[]];
+  }
+  let points: Point[] = [[]];
+  for (const axis of sweeps) points = points.flatMap((point) => axis.values.map((value) => [...point, { axis, value }]));
+  return points;
+}
+
+const NOT_SWEPT: ReadonlyMap<string, SweepAxis['values'][number]> = new Map();
+
+export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestPlan[], sink: DiagnosticSink): PhasePlan {
+  const swept = point.length === 0 ? NOT_SWEPT : new Map(point.map(({ axis, value }) => [axis.name, value]));
+  const number = <K extends 'clients' | 'pipeline' | 'key-size'>(name: K, fallback: number): number => swept.get(name)?.value ?? layer.get(name)?.value ?? fallback;
+
+  const load: LoadPlan = {
+    clients: number('clients', 50),
+    threads: swept.get('threads')?.value ?? layer.get('threads')?.value ?? 'auto',
+    pipeline: number('pipeline', 1),
+    warmupMs: layer.get('warmup')?.value ?? 0,
+  };
+  const duration = layer.get('duration');
+  const sweptRequests = swept.get('requests');
+  if (duration && !sweptRequests) load.durationMs = duration.value;
+  else load.requests = sweptRequests?.value ?? layer.get('requests')?.value ?? DEFAULT_REQUESTS;
+  const rate = swept.get('rate') ?? layer.get('rate');
+  if (rate) load.rate = rate.value;
+  const stallTimeout = layer.get('stall-timeout');
+  if (stallTimeout) load.stallTimeoutMs = stallTimeout.value;
+
+  const keysEntry = layer.get('keys');
+  const keysValue = keysEntry?.value;
+  const distribution = keysValue?.distribution ?? 'uniform';
+  const keys: KeyPlan = {
+    space: swept.get('keys')?.value ?? keysValue?.space ?? 1,
+    distribution,
+    zipfExponent: distribution === 'zipf' ? (keysValue?.parameter ?? DEFAULT_ZIPF_EXPONENT) : DEFAULT_ZIPF_EXPONENT,
+    gaussianStddev: distribution === 'gaussian' ? (keysValue?.parameter ?? DEFAULT_GAUSSIAN_STDDEV) : DEFAULT_GAUSSIAN_STDDEV,
+    size: number('key-size', 12),
+  };
+  const seed = layer.get('seed');
+  if (seed) keys.seed = seed.value;
+  if (keyDigits(keys.space) > keys.size) {
+    const at = swept.get('key-size')?.range ?? layer.get('key-size')?.range ?? swept.get('keys')?.range ?? keysEntry?.range ?? rangeOf(0, 0, 0);
+    const digits = keyDigits(keys.space);
+    sink.error(
+      at,
+      'key-size-too-small',
+      `\`key-size ${keys.size}\` is too small for \`keys ${keys.space}\`: key numbers go up to ${keys.space - 1} (${digits} digits) — use \`key-size ${digits}\` or more`,
+    );
+  }
+
+  const sweptValue = swept.get('value');
+  const written = layer.get('value')?.value;
+  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : written ? copyValuePlan(written) : { kind: 'fixed', size: 3 };
+  const fill = layer.get('value-fill')?.value;
+  const valueFill: ValueFill | undefined =
+    fill === undefined ? undefined : fill === 'random' ? { kind: 'random' } : fill === 'redis-benchmark' ? { kind: 'redis-benchmark' } : { kind: 'literal', text: fill };
+  return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
+}
+
+/** A value plan of the phase's own: `value` lines are read once per file for each text. */
+function copyValuePlan(value: ValuePlan): ValuePlan {
+  return value.kind === 'weighted' ? { kind: 'weighted', choices: value.choices.map((choice) => ({ ...choice })) } : { ...value };
+}

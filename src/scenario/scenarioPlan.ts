@@ -1,0 +1,145 @@
+// A scenario node → its plan: its head and phases read into sections, layered over the file's settings,
+// each phase's tests built, one phase plan per sweep point, expectations checked against what is measured.
+import { isWriteCommand } from './commands';
+import { replaceFix, type DiagnosticSink } from './diagnostics';
+import type { VariableScope } from './interpolate';
+import type { PointPlan, ScenarioPlan, TestPlan } from './plan';
+import { phasePlan, sweepPoints } from './phasePlan';
+import { buildTests } from './phaseTests';
+import { emptySection, readSection, variableDefinitions, type PhaseSection, type ReadContext, type Section } from './scopeLines';
+import type { Layer } from './settingLayer';
+import { closest } from './suggest';
+import type { DocLine, PhaseLine, ScenarioNode } from './syntax';
+import { targetPlan } from './targetPlan';
+
+function splitPhases(lines: DocLine[]): { head: DocLine[]; phases: { line: PhaseLine; lines: DocLine[] }[] } {
+  if (!lines.some((line) => line.kind === 'phase')) return { head: lines, phases: [] };
+  const head: DocLine[] = [];
+  const phases: { line: PhaseLine; lines: DocLine[] }[] = [];
+  for (const line of lines) {
+    if (line.kind === 'phase') phases.push({ line, lines: [] });
+    else if (phases.length > 0) phases[phases.length - 1].lines.push(line);
+    else head.push(line);
+  }
+  return { head, phases };
+}
+
+export function resolveScenario(node: ScenarioNode, file: Section, fileVars: VariableScope, context: ReadContext): ScenarioPlan {
+  const sink = context.sink;
+  // A scenario without variables of its own sees the file's: it shares their expansions.
+  const own = variableDefinitions(node.lines, sink);
+  const vars = own.size === 0 ? fileVars : fileVars.inner(own);
+  const { head, phases: phaseLines } = splitPhases(node.lines);
+  const scenario = readSection(head, 'scenario', vars, context);
+
+  const phases: PhaseSection[] = [];
+  if (scenario.items.length > 0) phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
+  for (const { line, lines } of phaseLines) {
+    const name = line.name?.text ?? 'prefill';
+    const section = readSection(lines, 'phase', vars, context);
+    if (phases.some((phase) => phase.name === name)) {
+      sink.error(line.name?.range ?? line.keyword.range, 'duplicate-phase', `another phase is already named \`${name}\` in this scenario — give this one a different name`);
+    }
+    if (section.items.length === 0) {
+      sink.error(line.keyword.range, 'empty-phase', `phase \`${name}\` has no commands — add a command line below it, such as \`GET key\``);
+    }
+    phases.push({ name, measured: line.measured, line, section });
+  }
+  if (phases.length === 0 || phases.every((phase) => phase.section.items.length === 0)) {
+    if (phaseLines.length === 0) {
+      sink.error(node.nameRange, 'no-commands', `scenario \`${node.name}\` has no commands — add a command line such as \`GET key\`, or \`suite default\``);
+    }
+  }
+
+  const base = scenario.layer.over(file.layer);
+  const sweeps = scenario.sweeps;
+  const keysSwept = sweeps.some((sweep) => sweep.name === 'keys');
+  const built = phases.map((phase) => {
+    const layer = phase.section.layer.over(base);
+    const tests = buildTests(phase, layer.has('keys') || keysSwept, sink);
+    return { phase, layer, tests };
+  });
+
+  const points = sweepPoints(sweeps, sink).map(
+    (point): PointPlan => ({
+      label: point.map(({ axis, value }) => `${axis.name}=${value.value}`).join(' '),
+      sweep: Object.fromEntries(point.map(({ axis, value }) => [axis.name, value.value])),
+      phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
+    }),
+  );
+
+  const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
+  if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
+  const writes = built.some(({ tests }) => tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name))));
+
+  const plan: ScenarioPlan = {
+    name: node.name,
+    index: node.index,
+    headerRange: node.headerRange,
+    range: node.range,
+    target: targetPlan(base, sink),
+    server: [...file.servers, ...scenario.servers],
+    sweepAxes: sweeps.map((sweep) => sweep.name),
+    points,
+    repeat: base.get('repeat')?.value ?? 1,
+    expects: expects.map(({ expectation }) => expectation),
+    writes,
+  };
+  const cleanup = base.get('cleanup');
+  if (cleanup) plan.cleanup = cleanup.value;
+  const fromEnv = wireEnv(base, built.map(({ layer }) => layer));
+  if (fromEnv) plan.wireEnv = fromEnv;
+  if (scenario.find) {
+    const counted = points[0]?.phases.some((phase) => phase.measured && phase.load.durationMs === undefined);
+    if (sweeps.length > 0) sink.error(scenario.find.range, 'find-with-sweep', '`find rate` chooses its own rates — remove the `sweep` lines, or this line');
+    else if (counted) sink.error(scenario.find.range, 'find-needs-duration', '`find rate` runs each probe for a fixed time — add `duration 5s` (with a request count, slow probes would take very long)');
+    else plan.rateSearch = scenario.find;
+  }
+  return plan;
+}
+
+function checkExpectLabels(
+  expects: Section['expects'],
+  built: { phase: PhaseSection; tests: TestPlan[] }[],
+  scenarioName: string,
+  sink: DiagnosticSink,
+): void {
+  const labels = new Set<string>();
+  for (const { phase, tests } of built) {
+    if (!phase.measured) continue;
+    for (const test of tests) {
+      for (const { command } of test.commands) labels.add(command.label);
+      if (test.group) labels.add(test.name.toUpperCase()); // a group's units
+    }
+  }
+  for (const { expectation, commandRange } of expects) {
+    if (!expectation.command || labels.has(expectation.command) || !commandRange) continue;
+    const suggestion = sink.full ? undefined : closest(expectation.command, labels);
+    const known = labels.size > 0 ? ` (measured here: ${[...labels].join(', ')})` : '';
+    sink.error(
+      commandRange,
+      'unknown-expect-command',
+      `scenario \`${scenarioName}\` measures no command \`${expectation.command}\`${suggestion ? ` — did you mean \`${suggestion}\`?` : known}`,
+      suggestion ? [replaceFix(commandRange, suggestion)] : undefined,
+    );
+  }
+}
+
+/** Settings whose values reach the server or its DNS (the host, AUTH, SELECT, SNI, the client certificate, every value). */
+const WIRE_SETTINGS = ['target', 'user', 'sentinel-user', 'db', 'tls-servername', 'tls-ca', 'tls-cert', 'tls-key'] as const;
+
+/** `user ${env:X}`, `value-fill ${env:Y}`…: which environment values the connection and the traffic carry, by setting. */
+function wireEnv(base: Layer, phases: readonly Layer[]): ScenarioPlan['wireEnv'] {
+  const found = new Map<string, Set<string>>();
+  const add = (setting: string, names: readonly string[] | undefined) => {
+    for (const name of names ?? []) {
+      let set = found.get(setting);
+      if (!set) found.set(setting, (set = new Set()));
+      set.add(name);
+    }
+  };
+  for (const setting of WIRE_SETTINGS) add(setting, base.get(setting)?.envNames);
+  for (const layer of phases) add('value-fill', layer.get('value-fill')?.envNames);
+  if (found.size === 0) return undefined;
+  return [...found].map(([setting, names]) => ({ setting, names: [...names].sort() }));
+}
