@@ -9,12 +9,8 @@ import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION } from './settings';
 import { plainText } from './plainText';
 import { pickTarget, userSettingsSaver } from './targetPicker';
-import {
-  activeSecretKey,
-  describeActiveTarget,
-  parseActiveTarget,
-  type ParsedActiveTarget,
-} from '../runner/targets';
+import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
+import { activeSecretKey, describeActiveTarget } from './targetChoices';
 
 /** The resource whose settings apply: the active editor's file, else the workspace. */
 function settingsScope(): vscode.Uri | undefined {

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../redis/types';
 import { parseSize } from '../scenario/units';
-import { readProfiles, settingsProvenance } from '../runner/targets';
+import { readProfiles } from '../runner/targets';
+import { settingsProvenance } from './targetChoices';
 
 export const SECTION = 'rbench';
 

@@ -2,7 +2,7 @@
 // steps are unit-tested without VS Code; connections.ts supplies the real UI. The choice goes into the
 // user's own settings: one saved into .vscode/settings.json would look like one committed with the repository.
 import type { ConnectionProfile } from '../redis/types';
-import { targetPickItems, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from '../runner/targets';
+import { targetPickItems, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from './targetChoices';
 
 export interface InputRequest {
   title: string;

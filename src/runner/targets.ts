@@ -1,7 +1,7 @@
 // Which Redis a run talks to: the selected target (`rbench.target`, the CLI's --url), the connection
 // profiles (`rbench.profiles`), the scenario's own `target` line, and stored passwords. Plain data in, plain
 // data out (no `vscode`), so the precedence rules are unit-tested; RunSession (session.ts) chooses with it,
-// src/editor/connections.ts and runService.ts do the VS Code side.
+// src/editor/targetChoices.ts, connections.ts and runService.ts do the VS Code side.
 import type { TargetPlan } from '../scenario/plan';
 import type { ConnectionProfile } from '../redis/types';
 import { dictionary, isPrototypeName, ownValue, plainCopy } from '../gates/plainData';
@@ -17,6 +17,9 @@ export const LOCAL_TARGET = 'local';
 export type ActiveTarget = { kind: 'local' } | { kind: 'profile'; name: string } | { kind: 'url'; url: string };
 
 export type ParsedActiveTarget = ActiveTarget | { kind: 'invalid'; error: string };
+
+/** `host:port`, `[::1]:6379`, optionally `/db`: a target written without `redis://`. */
+export const HOST_AND_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._-]*):\d{1,5}(?:\/\d+)?$/;
 
 export function parseActiveTarget(setting: string | undefined, profiles: Record<string, ConnectionProfile>): ParsedActiveTarget {
   const value = (setting ?? '').trim();
@@ -55,46 +58,6 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
     profiles[name] = value as ConnectionProfile;
   }
   return { profiles, problems };
-}
-
-/** What `WorkspaceConfiguration.inspect` reports of a setting, as far as provenance goes. */
-export interface InspectedSetting {
-  globalValue?: unknown;
-  workspaceValue?: unknown;
-  workspaceFolderValue?: unknown;
-  workspaceLanguageValue?: unknown;
-  workspaceFolderLanguageValue?: unknown;
-}
-
-function fromWorkspace(inspected: InspectedSetting | undefined): unknown[] {
-  if (!inspected) return [];
-  return [inspected.workspaceValue, inspected.workspaceFolderValue, inspected.workspaceLanguageValue, inspected.workspaceFolderLanguageValue].filter((value) => value !== undefined);
-}
-
-/**
- * Which of `rbench.target` and `rbench.profiles` came with the workspace (.vscode/settings.json, a
- * .code-workspace file, a folder's settings) rather than from the user: a workspace value wins over the
- * user's, so any workspace value makes the target the workspace's; a profile the workspace names (even
- * in part: objects merge) is the workspace's.
- */
-export function settingsProvenance(target: InspectedSetting | undefined, profiles: InspectedSetting | undefined): { targetSupplier: 'workspace' | 'user'; workspaceProfiles: string[] } {
-  const names = new Set<string>();
-  for (const value of fromWorkspace(profiles)) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
-  }
-  return { targetSupplier: fromWorkspace(target).length > 0 ? 'workspace' : 'user', workspaceProfiles: [...names].sort() };
-}
-
-/** A name for a new connection profile: undefined when fine, else why not. */
-export function validateProfileName(text: string, profiles: Record<string, ConnectionProfile>): string | undefined {
-  const name = text.trim();
-  if (name === '') return 'give the profile a name, such as "staging"';
-  if (name === LOCAL_TARGET) return `"${LOCAL_TARGET}" means the throwaway server: pick another name`;
-  if (HOST_AND_PORT.test(name) || name.includes('://')) return 'that reads as an address: name the profile (host:port comes next)';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return 'use letters, digits, ".", "_" and "-" (scenarios name it in their target line)';
-  if (isPrototypeName(name)) return `"${name}" is reserved by JavaScript: pick another name`;
-  if (Object.hasOwn(profiles, name)) return `a profile "${name}" exists already`;
-  return undefined;
 }
 
 /** The target settings of a scenario that sets none (resp, timeouts…): what Test Connection uses. */
@@ -150,25 +113,6 @@ function urlHasPassword(url: string): boolean {
   return typeof parsed !== 'string' && parsed.password !== undefined;
 }
 
-/** `host:port`, `[::1]:6379`, optionally `/db`: a target written without `redis://`. */
-const HOST_AND_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._-]*):\d{1,5}(?:\/\d+)?$/;
-/** The same, or a host alone. */
-const HOST_MAYBE_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._-]*)(?::\d{1,5})?(?:\/\d+)?$/;
-
-/** What was typed into "Enter a URL…" as a URL: `localhost:6399` and `localhost` become `redis://…`. */
-export function targetUrlFromInput(text: string): string {
-  const value = text.trim();
-  return HOST_MAYBE_PORT.test(value) ? `redis://${value}` : value;
-}
-
-/** A URL (or `host:port`, or a host) typed into "Enter a URL…": undefined when fine, else why not. */
-export function validateTargetUrl(text: string): string | undefined {
-  const parsed = parseRedisUrl(targetUrlFromInput(text));
-  if (typeof parsed === 'string') return parsed;
-  if (parsed.password !== undefined) return 'leave the password out of the URL (settings are plain text): use "RBench: Set Password" after selecting it';
-  return undefined;
-}
-
 /**
  * The SecretStorage key of a target's password: per profile name, else per host:port of the URL.
  * Undefined for a target without either (a throwaway local server has no password).
@@ -179,13 +123,6 @@ export function secretKey(target: Pick<TargetPlan, 'url' | 'profile'>): string |
   const parsed = parseRedisUrl(target.url);
   if (typeof parsed === 'string') return undefined;
   return `rbench.password.${address(parsed)}`;
-}
-
-/** The key for the active target's password (Set/Clear Password act on the selected target). */
-export function activeSecretKey(active: ParsedActiveTarget): string | undefined {
-  if (active.kind === 'profile') return secretKey({ profile: active.name });
-  if (active.kind === 'url') return secretKey({ url: active.url });
-  return undefined;
 }
 
 /**
@@ -210,46 +147,4 @@ export function connectionFor(
   const namesPassword = target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
   if (!choice.local && !namesPassword && context.storedPassword) target.passwordSecret = true;
   return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir, allowHosts: context.allowHosts });
-}
-
-/** `local`, a profile's label, or host:port: how the status bar names the selected target. */
-export function describeActiveTarget(active: ParsedActiveTarget, profiles: Record<string, ConnectionProfile>): string {
-  switch (active.kind) {
-    case 'local':
-      return LOCAL_TARGET;
-    case 'profile':
-      return ownValue(profiles, active.name)?.label ?? active.name;
-    case 'url': {
-      const parsed = parseRedisUrl(active.url);
-      if (typeof parsed === 'string') return active.url.replace(/\/\/[^@/]*@/, '//');
-      return address(parsed);
-    }
-    case 'invalid':
-      return 'invalid target';
-  }
-}
-
-export interface TargetPickItem {
-  label: string;
-  description?: string;
-  /** What `rbench.target` becomes, or ask for a URL, or add a connection profile. */
-  value: string | { enterUrl: true } | { addProfile: true };
-  picked: boolean;
-}
-
-/** The choices of "RBench: Select Target": each profile, the throwaway server, a URL of one's own. */
-export function targetPickItems(profiles: Record<string, ConnectionProfile>, setting: string | undefined): TargetPickItem[] {
-  const current = (setting ?? '').trim() || LOCAL_TARGET;
-  const items: TargetPickItem[] = Object.entries(profiles).map(([name, profile]) => ({
-    label: profile.label ?? name,
-    description: `${profile.label ? `${name} · ` : ''}${profile.url}${profile.readOnly ? ' · read-only' : ''}`,
-    value: name,
-    picked: current === name,
-  }));
-  items.push({ label: 'Throwaway local redis-server', description: 'a fresh server on a free port for each run', value: LOCAL_TARGET, picked: current === LOCAL_TARGET });
-  const customUrl = current.includes('://') ? current : undefined;
-  if (customUrl) items.push({ label: describeActiveTarget({ kind: 'url', url: customUrl }, profiles), description: customUrl, value: customUrl, picked: true });
-  items.push({ label: 'Enter a URL…', description: 'host:port, redis://host:port or rediss://…', value: { enterUrl: true }, picked: false });
-  items.push({ label: 'Add connection profile…', description: 'a name and a URL, saved in rbench.profiles', value: { addProfile: true }, picked: false });
-  return items;
 }

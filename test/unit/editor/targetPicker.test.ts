@@ -1,7 +1,8 @@
 // "RBench: Select Target" with a fake UI standing in for VS Code's quick pick, input box and settings.
 import assert from 'node:assert/strict';
 import { pickTarget, userSettingsSaver, type InputRequest, type SettingsLike, type TargetPickerUi } from '../../../src/editor/targetPicker';
-import { parseActiveTarget, settingsProvenance, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from '../../../src/runner/targets';
+import { parseActiveTarget } from '../../../src/runner/targets';
+import { settingsProvenance, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from '../../../src/editor/targetChoices';
 import type { ConnectionProfile } from '../../../src/redis/types';
 
 /** Picks the item with `label` and answers input boxes in order; records what was asked and saved. */

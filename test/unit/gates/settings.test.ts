@@ -1,7 +1,8 @@
 // Settings are data too: connection profiles are read by own property, profile names that are prototype
 // names are refused with a plain message, and a polluted Object.prototype names no password source.
 import assert from 'node:assert/strict';
-import { connectionFor, readProfiles, validateProfileName } from '../../../src/runner/targets';
+import { connectionFor, readProfiles } from '../../../src/runner/targets';
+import { validateProfileName } from '../../../src/editor/targetChoices';
 import { ownField } from '../../../src/gates/plainData';
 import { resolveConnection } from '../../../src/redis/target';
 import type { TargetPlan } from '../../../src/scenario/plan';

@@ -1,17 +1,6 @@
 import assert from 'node:assert/strict';
-import {
-  activeSecretKey,
-  chooseTarget,
-  connectionFor,
-  defaultTargetPlan,
-  describeActiveTarget,
-  parseActiveTarget,
-  readProfiles,
-  secretKey,
-  settingsPasswordError,
-  targetPickItems,
-  validateTargetUrl,
-} from '../../../src/runner/targets';
+import { chooseTarget, connectionFor, defaultTargetPlan, parseActiveTarget, readProfiles, secretKey, settingsPasswordError } from '../../../src/runner/targets';
+import { activeSecretKey, describeActiveTarget, targetPickItems, validateTargetUrl } from '../../../src/editor/targetChoices';
 import type { ConnectionProfile } from '../../../src/redis/types';
 import { planOf } from '../editor/fixtures';
 
