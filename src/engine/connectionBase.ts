@@ -3,7 +3,7 @@
 // reading replies and recording stay in the subclasses, with no indirection added per request.
 import { keyWidth, ValueSizes, type BatchContext } from './batch';
 import { payloadFor } from './payload';
-import type { WorkerConfig } from './protocol';
+import type { WorkerConfig } from './workerMessages';
 import { createKeySource, type KeySource } from './random';
 import type { LoadConnection, WorkerLoad } from './workerLoad';
 

@@ -10,12 +10,12 @@ import type { ConnectionOptions } from '../redis/types';
 import { checkConnectionCapacity } from './capacity';
 import { clusterPlan } from './cluster/plan';
 import { ClusterTracker } from './cluster/tracker';
-import { discoverTopology } from './cluster/topology';
+import { ClusterTopologyError, discoverTopology } from '../redis/clusterTopology';
 import { GROUP_SLOT_FIX, groupCrossSlotReason } from '../scenario/clusterKeys';
 import { LoadError } from './errors';
 import { LatencyRecorder } from './histogram';
 import { summarize } from './summary';
-import type { LabelReport, SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
+import type { LabelReport, SecondReport, WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
 import { resolveThreads } from './threads';
 import type { ClientHealth, CommandResult, LoadOptions, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
 import { UNIT_LABEL } from './unitTally';
@@ -126,7 +126,7 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const threads = resolveThreads(plan);
   const ranges = splitConnections(plan.clients, threads);
   const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
-  const cluster = request.connection.cluster ? new ClusterTracker(request.connection, await discoverTopology(request.connection)) : undefined;
+  const cluster = request.connection.cluster ? new ClusterTracker(request.connection, await loadTopology(request.connection)) : undefined;
   const startedAt = new Date().toISOString();
   const loadStart = performance.now();
 
@@ -369,6 +369,15 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   // The slot ranges each master served at the end of the load (a reshard may have moved some).
   if (done.cluster) await cluster.finalSlots(done.cluster);
   return done;
+}
+
+/** The cluster's layout before a load: what makes it unreadable or refused ends the load as a LoadError. */
+async function loadTopology(connection: ConnectionOptions) {
+  try {
+    return await discoverTopology(connection);
+  } catch (error) {
+    throw error instanceof ClusterTopologyError ? new LoadError(error.message) : error;
+  }
 }
 
 /**

@@ -3,8 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { approvedNodes } from '../gates/network';
 import { ClusterState } from './cluster/clusterState';
-import { FastConnection } from './fastConnection';
-import type { MainToWorker, WorkerConfig, WorkerToMain } from './protocol';
+import { FastConnection } from './fast/fastConnection';
+import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 import { WorkerLoad, type ConnectionFactory } from './workerLoad';
 
 async function main(): Promise<void> {
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   let factory: ConnectionFactory = (index, load) => new FastConnection(index, load);
   if (config.client === 'ioredis') {
     // Loaded only when used: the fast path does not pay for evaluating ioredis in every worker.
-    const { IoredisConnection } = await import('./ioredisConnection');
+    const { IoredisConnection } = await import('./ioredis/ioredisConnection');
     factory = (index, load) => new IoredisConnection(index, load);
   }
   let cluster: ClusterState | undefined;
@@ -23,10 +23,10 @@ async function main(): Promise<void> {
     // Loaded only when used, like ioredis; one routing state shared by this thread's connections.
     const state = (load: WorkerLoad) => (cluster ??= new ClusterState(plan, load.stats, approvedNodes(config.connection)));
     if (config.client === 'ioredis') {
-      const { IoredisClusterConnection } = await import('./cluster/ioredisClusterConnection');
+      const { IoredisClusterConnection } = await import('./ioredis/ioredisClusterConnection');
       factory = (index, load) => new IoredisClusterConnection(index, load, state(load));
     } else {
-      const { ClusterConnection } = await import('./cluster/clusterConnection');
+      const { ClusterConnection } = await import('./fast/fastClusterConnection');
       factory = (index, load) => new ClusterConnection(index, load, state(load));
     }
   }

@@ -3,7 +3,7 @@
 // but has no worker-specific code, so tests and tools can run it in process too.
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import { serverLostLimitMs, serverLostMessage } from './failoverWait';
-import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
+import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
 import type { LoadStatus } from './types';
 

@@ -3,7 +3,7 @@
 import { approvedNodes } from '../gates/network';
 import { nodeTls } from '../engine/cluster/nodeTls';
 import { addCounts, recordFromMap } from '../gates/plainData';
-import type { TopologyNode } from '../engine/cluster/topology';
+import type { TopologyNode } from '../redis/clusterTopology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 

@@ -2,7 +2,7 @@
 import { approvedNodes } from '../gates/network';
 import { slotOf } from '../engine/cluster/slot';
 import { nodeTls } from '../engine/cluster/nodeTls';
-import { discoverTopology } from '../engine/cluster/topology';
+import { discoverTopology } from '../redis/clusterTopology';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { closeControlConnection, openControlConnection } from '../redis/control';
 import type { MonitorOptions } from '../redis/monitor';

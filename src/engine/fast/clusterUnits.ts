@@ -3,10 +3,10 @@
 // goes to its command's row, and the unit is recorded once, at its last reply, for the load and for the node.
 // A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
-import { errorKind } from '../resp/scanner';
+import { errorKind } from '../../protocol/respScanner';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
 import type { WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
+import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';
 
 /** Entry flag: the entry is a unit of `size` commands (expects that many replies). */

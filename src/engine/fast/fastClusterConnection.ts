@@ -7,20 +7,20 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BatchBuilder } from '../batch';
-import { openSocket, type RawConnection } from '../connect';
+import { openSocket, type RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { TlsRefusedError } from '../errors';
-import { encodeRespCommand } from '../resp/encode';
-import { errorKind } from '../resp/scanner';
+import { encodeRespCommand } from '../../protocol/respEncode';
+import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
+import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
-import { nodeErrorPlace, nodeTls } from './nodeTls';
+import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { scanRequest } from './request';
-import { slotOfBytes } from './slot';
+import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */

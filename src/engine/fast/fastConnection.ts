@@ -4,16 +4,16 @@
 // on the schedule of WorkerLoad, each remembered with its intended time in a ring.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { NodeRefusedError } from '../gates/network';
-import { BatchBuilder } from './batch';
+import { NodeRefusedError } from '../../gates/network';
+import { BatchBuilder } from '../batch';
 import type { RawConnection } from './connect';
-import { BudgetedConnection, requestSource, State } from './connectionBase';
+import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { openTargetSocket } from './primarySocket';
 import { watchPrimary } from './primaryWatch';
-import { ReplyScanner, RespProtocolError } from './resp/scanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from './unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
+import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../unitTally';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;

@@ -7,16 +7,16 @@ import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { IoredisRequests, kindOf, unitReplyError } from '../ioredisConnection';
-import { errorKind } from '../resp/scanner';
+import { IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
+import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { UNIT_LABEL } from '../unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
+import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
 import { gatedConnector, keepHostNames } from './ioredisGate';
-import { nodeTls } from './nodeTls';
-import { slotOf, slotOfBytes } from './slot';
+import { nodeTls } from '../cluster/nodeTls';
+import { slotOf, slotOfBytes } from '../cluster/slot';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
 
