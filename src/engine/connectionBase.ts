@@ -5,7 +5,7 @@ import { keyWidth, ValueSizes, type BatchContext } from './batch';
 import { payloadFor } from './payload';
 import type { WorkerConfig } from './workerMessages';
 import { createKeySource, type KeySource } from './random';
-import type { LoadConnection, WorkerLoad } from './workerLoad';
+import type { ConnectionHost, LoadConnection } from './connection';
 
 export const enum State {
   Idle,
@@ -39,7 +39,7 @@ export abstract class BudgetedConnection implements LoadConnection {
 
   constructor(
     readonly index: number,
-    protected readonly load: WorkerLoad,
+    protected readonly load: ConnectionHost,
   ) {}
 
   get finished(): boolean {

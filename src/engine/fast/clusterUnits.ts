@@ -5,7 +5,7 @@
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
 import { errorKind } from '../../protocol/respScanner';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
-import type { WorkerLoad } from '../workerLoad';
+import type { ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';
 
@@ -20,7 +20,7 @@ export class ClusterUnits {
     private readonly labels: readonly number[],
     /** 1 where the command is EXEC (a nil reply there: the transaction did not run). */
     private readonly execAt: Uint8Array,
-    private readonly load: WorkerLoad,
+    private readonly load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {}
 

@@ -11,12 +11,13 @@ import { IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { UNIT_LABEL } from '../unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
 import { gatedConnector, keepHostNames } from './ioredisGate';
 import { nodeTls } from '../cluster/nodeTls';
 import { slotOf, slotOfBytes } from '../cluster/slot';
+import { clusterPathConnections } from '../cluster/clusterPathConnections';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
 
@@ -44,7 +45,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   constructor(
     index: number,
-    load: WorkerLoad,
+    load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {
     super(index, load);
@@ -341,3 +342,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     this.client?.disconnect();
   }
 }
+
+/** The ioredis cluster path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = (config) =>
+  clusterPathConnections(config, (index, load, cluster) => new IoredisClusterConnection(index, load, cluster));

@@ -16,7 +16,7 @@ import { RAND_INT_WIDTH, VALUE_BYTE } from '../templateEncoder';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -171,7 +171,7 @@ export class IoredisConnection extends BudgetedConnection {
   /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
   private readonly commandsInFlight: Int32Array;
 
-  constructor(index: number, load: WorkerLoad) {
+  constructor(index: number, load: ConnectionHost) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
@@ -421,3 +421,6 @@ export class IoredisConnection extends BudgetedConnection {
     this.redis?.disconnect();
   }
 }
+
+/** The ioredis single-node path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = () => ({ factory: (index, load) => new IoredisConnection(index, load), cluster: () => undefined });
