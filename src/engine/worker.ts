@@ -1,5 +1,5 @@
 // Entry point of an engine worker thread: runs its share of the connections (WorkerLoad) and talks to
-// the main thread (load.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to load.js.
+// the main thread (workerThreads.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to workerThreads.js.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openClientPath } from './clientPaths';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';

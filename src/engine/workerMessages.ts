@@ -1,4 +1,4 @@
-// Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
+// Messages between the main thread (workerThreads.ts) and the engine's worker threads (worker.ts).
 import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClusterTopology } from '../redis/clusterTopology';

@@ -5,7 +5,7 @@ import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeSystemError, FileGateError, readBoundedText, writeFileSafely, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
-import type { LoadResult, LoadStatus } from '../engine/types';
+import type { LoadResult, LoadStatus } from '../engine';
 import type { ServerFacts, ServerSample } from '../redis/types';
 import { parseJson } from '../gates/plainData';
 import { boundRunFile } from './runFileBounds';

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { topologyFromShards, topologyFromSlots } from '../../../src/redis/clusterTopology';
 import { resolveConnection } from '../../../src/redis/target';
 import { checkText } from '../../../src/scenario';
-import { commandResult } from '../../../src/engine/load';
+import { commandResult } from '../../../src/engine/resultAssembly';
 import { errorKind } from '../../../src/protocol/respScanner';
 import { LabelStats } from '../../../src/engine/stats';
 import { connectionFor, readProfiles } from '../../../src/editor/targets';

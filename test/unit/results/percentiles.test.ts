@@ -36,7 +36,7 @@ function runOf(samples: Samples) {
   const load: LoadResult = loadResult('main', 'SET', { ops: 1000, p99: 0 });
   load.total = { ...load.total, requests: latency.count, latency, histogram };
   load.commands = [{ ...load.total, command: 'SET' }];
-  // engine/load.ts closeSecond: the per-second p50 and p99 come from the second's recorder.
+  // engine/timelineMerge.ts close: the per-second p50 and p99 come from the second's recorder.
   load.timeline = [{ t: 0, ops: latency.count, errors: 0, p50Us: recorder.valueAtPercentile(50), p99Us: recorder.valueAtPercentile(99), maxUs: recorder.maxValue() }];
   return { run: makeRun({ text: '### one\nrequests 1000\nSET k v\n', results: { '': [[load]] } }), recorder, load };
 }
