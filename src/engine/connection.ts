@@ -1,7 +1,7 @@
 // What a connection and the thread's load (WorkerLoad) see of each other, whatever client path drives the
 // connection (clientPaths.ts): the connection's life-cycle calls, and the little of the load it uses.
 import type { ClusterState } from './cluster/clusterState';
-import type { WorkerStats } from './stats';
+import type { WorkerStats } from './measure/stats';
 import type { WorkerConfig } from './workerMessages';
 
 /** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */

@@ -1,10 +1,10 @@
 // What the fast and the ioredis load connections share: the life cycle, the measured request budget and
 // when a connection counts as finished. Only per-batch and life-cycle code lives here; sending requests,
 // reading replies and recording stay in the subclasses, with no indirection added per request.
-import { keyWidth, ValueSizes, type BatchContext } from './batch';
-import { payloadFor } from './payload';
+import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
+import { payloadFor } from './requests/payload';
 import type { WorkerConfig } from './workerMessages';
-import { createKeySource, type KeySource } from './random';
+import { createKeySource, type KeySource } from './requests/random';
 import type { ConnectionHost, LoadConnection } from './connection';
 
 export const enum State {

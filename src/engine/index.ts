@@ -1,6 +1,6 @@
 // The load engine's public face: runs one test of a phase against Redis and measures it. Code outside
 // src/engine imports the engine from here only (tests may reach into its files to test them). One
-// exception: src/views/latencyCharts.ts, part of the webview's browser bundle, imports ./percentile
+// exception: src/views/latencyCharts.ts, part of the webview's browser bundle, imports ./measure/percentile
 // itself, since this face names node-only modules (worker threads, sockets) a browser bundle cannot take.
 
 // Running a load: the entry point, its errors, and how its connections and threads are spread.
@@ -13,9 +13,9 @@ export { resolveThreads } from './threads';
 export type * from './types';
 
 // Latency histograms as the engine records them, summarized, and read at percentiles (merging runs, charts).
-export { LatencyRecorder } from './histogram';
-export { summarize, toHdrHistogram } from './summary';
-export { valuesAtPercentiles } from './percentile';
+export { LatencyRecorder } from './measure/histogram';
+export { summarize, toHdrHistogram } from './measure/summary';
+export { valuesAtPercentiles } from './measure/percentile';
 
 // Cluster routing the runner shares with the workers: a key's hash slot, and the TLS settings for a node.
 export { slotOf } from './cluster/slot';

@@ -1,10 +1,10 @@
 // The LoadResult of a load: its workers' figures summed per command and in total, the client's health
 // and the verdicts (verdicts.ts).
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
-import { LatencyRecorder } from './histogram';
-import { summarize } from './summary';
+import { LatencyRecorder } from './measure/histogram';
+import { summarize } from './measure/summary';
 import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
-import { UNIT_LABEL } from './unitTally';
+import { UNIT_LABEL } from './measure/unitTally';
 import { bottleneck, errorStatusWhy, stallWhy } from './verdicts';
 import type { LabelReport, WorkerResult } from './workerMessages';
 

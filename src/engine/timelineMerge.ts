@@ -1,7 +1,7 @@
 // The load's timeline on the main thread: every worker reports each bucket (100 ms while the load is short,
 // then seconds); a bucket closes once all workers reported it (or when the load ends) into one entry
 // with the merged latency histogram.
-import { LatencyRecorder } from './histogram';
+import { LatencyRecorder } from './measure/histogram';
 import type { TimelineSecond } from './types';
 import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';

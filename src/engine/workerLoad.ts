@@ -5,7 +5,7 @@ import { monitorEventLoopDelay, performance, type EventLoopUtilization, type Int
 import { serverLostLimitMs, serverLostMessage } from './failoverWait';
 import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
 import type { ConnectionFactory, ConnectionHost, LoadConnection } from './connection';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './measure/stats';
 import type { LoadStatus } from './types';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */

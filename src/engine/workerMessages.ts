@@ -2,7 +2,7 @@
 import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClusterTopology } from '../redis/clusterTopology';
-import type { SparseCounts } from './histogram';
+import type { SparseCounts } from './measure/histogram';
 import type { LoadStatus } from './types';
 
 export interface WorkerConfig {

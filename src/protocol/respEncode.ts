@@ -1,5 +1,5 @@
 // RESP encoding of plain commands (handshakes, control reads, sentinel queries). The load's command
-// templates have their own compiled encoder (src/engine/templateEncoder.ts), checked against this one.
+// templates have their own compiled encoder (src/engine/requests/templateEncoder.ts), checked against this one.
 
 const CRLF = Buffer.from('\r\n');
 

@@ -2,7 +2,7 @@
 // and nodes first met in a redirection), and what each node answered. Shared by the worker's connections.
 import { formatAddress, type ApprovedNodes } from '../../gates/network';
 import type { ClusterPlan, WorkerClusterReport } from '../workerMessages';
-import { LabelStats, type WorkerStats } from '../stats';
+import { LabelStats, type WorkerStats } from '../measure/stats';
 import { SLOT_COUNT } from './slot';
 import type { ClusterTopology } from '../../redis/clusterTopology';
 

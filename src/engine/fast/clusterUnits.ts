@@ -4,7 +4,7 @@
 // A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
 import { errorKind } from '../../protocol/respScanner';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
 import type { ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';

@@ -6,14 +6,14 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
-import { BatchBuilder } from '../batch';
+import { BatchBuilder } from '../requests/batch';
 import { openSocket, type RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { errorKind } from '../../protocol/respScanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
-import { UNIT_LABEL } from '../unitTally';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';

@@ -5,14 +5,14 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
-import { BatchBuilder } from '../batch';
+import { BatchBuilder } from '../requests/batch';
 import type { RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { openTargetSocket } from './primarySocket';
 import { watchPrimary } from './primaryWatch';
 import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../unitTally';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 
 const RECONNECT_FIRST_DELAY_MS = 50;

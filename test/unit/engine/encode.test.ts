@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { BatchBuilder, keyWidth } from '../../../src/engine/batch';
-import { Random, type KeySource } from '../../../src/engine/random';
+import { BatchBuilder, keyWidth } from '../../../src/engine/requests/batch';
+import { Random, type KeySource } from '../../../src/engine/requests/random';
 import { encodeInlineCommand, encodeRespCommand } from '../../../src/protocol/respEncode';
-import { writeDigits } from '../../../src/engine/templateEncoder';
+import { writeDigits } from '../../../src/engine/requests/templateEncoder';
 import type { TestPlan, ValuePlan } from '../../../src/scenario/plan';
 import { ReplyScanner } from '../../../src/protocol/respScanner';
 import { mixTest, singleTest } from './plans';

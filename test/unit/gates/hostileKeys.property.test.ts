@@ -13,7 +13,7 @@ import { resolveConnection } from '../../../src/redis/target';
 import { checkText } from '../../../src/scenario';
 import { commandResult } from '../../../src/engine/resultAssembly';
 import { errorKind } from '../../../src/protocol/respScanner';
-import { LabelStats } from '../../../src/engine/stats';
+import { LabelStats } from '../../../src/engine/measure/stats';
 import { connectionFor, readProfiles } from '../../../src/editor/targets';
 import { isPrototypeName, parseJson } from '../../../src/gates/plainData';
 import { parseInfo, parseInfoFields, sampleFromInfo } from '../../../src/redis/info';

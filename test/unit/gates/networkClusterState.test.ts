@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ClusterState } from '../../../src/engine/cluster/clusterState';
 import type { ClusterTopology } from '../../../src/redis/clusterTopology';
-import { WorkerStats } from '../../../src/engine/stats';
+import { WorkerStats } from '../../../src/engine/measure/stats';
 import { ApprovedNodes } from '../../../src/gates/network';
 import { ClusterMonitor } from '../../../src/runner/clusterMonitor';
 

@@ -2,10 +2,10 @@
 // curve), CSV, compare and `expect` give the same figures, and those figures follow redis-benchmark's rule
 // (HdrHistogram_c: rank = p/100 × n rounded half up, the highest value of that sample's slot).
 import assert from 'node:assert/strict';
-import { countsIndex, highestEquivalentValue, LatencyRecorder, valueFromIndex } from '../../../src/engine/histogram';
-import { percentileRank } from '../../../src/engine/percentile';
-import { Random } from '../../../src/engine/random';
-import { summarize } from '../../../src/engine/summary';
+import { countsIndex, highestEquivalentValue, LatencyRecorder, valueFromIndex } from '../../../src/engine/measure/histogram';
+import { percentileRank } from '../../../src/engine/measure/percentile';
+import { Random } from '../../../src/engine/requests/random';
+import { summarize } from '../../../src/engine/measure/summary';
 import type { LoadResult } from '../../../src/engine/types';
 import { compareRuns, comparisonToCsv } from '../../../src/results/compare';
 import { toRedisBenchmarkCsv } from '../../../src/results/export';

@@ -1,7 +1,7 @@
 // Encoding of command templates into RESP bytes. A template is compiled once per connection into a
 // short program of literal byte runs and fixed-width slots; for a fixed value size the whole command is
 // encoded once and only the slots (key digits, random integers) are rewritten before each send.
-import type { CommandTemplate, Placeholder } from '../scenario/plan';
+import type { CommandTemplate, Placeholder } from '../../scenario/plan';
 import type { Payload } from './payload';
 import type { Random } from './random';
 
