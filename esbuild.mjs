@@ -18,20 +18,14 @@ const nodeCommon = {
   external: ['vscode'],
 };
 
-// The engine worker loads the ioredis client path only when a load uses it (worker.ts imports it
-// dynamically): built as its own file, so a fast-path worker thread does not parse ioredis (~0.3 MB)
-// at every start. The tsc output resolves the same relative import to out/src/engine/ioredisConnection.js.
-// The worker build turns that import() into a require(), so loading it needs no ES module loader.
-// The ioredis cluster path (worker.ts imports it dynamically too) is a file of its own for the same
-// reason: inside worker.js it brought all of ioredis back (0.49 MB instead of ~0.13 MB to parse per thread).
-const ioredisConnectionApart = {
-  name: 'ioredis-connection-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/ioredisConnection$/ }, () => ({ path: './ioredisConnection.js', external: true }));
-    build.onResolve({ filter: /^\.\/cluster\/ioredisClusterConnection$/ }, () => ({ path: './ioredisClusterConnection.js', external: true }));
-    build.onResolve({ filter: /^\.\/cluster\/clusterConnection$/ }, () => ({ path: './clusterConnection.js', external: true }));
-  },
-};
+// The engine's client paths other than the fast single-node one (src/engine/clientPaths.ts) are files of
+// their own, loaded by the worker only when a load uses them: a fast-path worker thread does not parse
+// ioredis (~0.3 MB) at every start, and with the cluster paths inside worker.js it parsed 0.49 MB instead
+// of ~0.13 MB. Each is built at the place relative to dist/worker.js that tsc gives it relative to
+// out/src/engine/worker.js (dist/ioredis/ioredisConnection.js ...), so the worker's one require finds it
+// in both; esbuild leaves that require (its argument is no literal) out of the worker bundle.
+const clientPathModules = Object.values(JSON.parse(readFileSync('src/engine/clientPathModules.json', 'utf8')));
+const clientPathBuilds = clientPathModules.map((module) => ({ ...nodeCommon, entryPoints: { [module]: `src/engine/${module}.ts` }, outdir: 'dist' }));
 
 // Libraries the command-line runner rarely needs, bundled into files of their own that it requires when
 // used: zod checks run files read back (runFileSchema.ts), hdr-histogram-js merges histograms (rbench
@@ -65,10 +59,8 @@ const builds = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [vendorsApart] },
   ...vendorBuilds,
-  { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist', plugins: [ioredisConnectionApart], supported: { 'dynamic-import': false } },
-  { ...nodeCommon, entryPoints: { ioredisConnection: 'src/engine/ioredisConnection.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { ioredisClusterConnection: 'src/engine/cluster/ioredisClusterConnection.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { clusterConnection: 'src/engine/cluster/clusterConnection.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
+  ...clientPathBuilds,
   { ...nodeCommon, entryPoints: { checkWorker: 'src/editor/checkWorker.ts' }, outdir: 'dist' },
   {
     bundle: true,
@@ -100,6 +92,6 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  for (const file of ['dist/cli.js', 'dist/worker.js', 'dist/ioredisConnection.js', 'dist/ioredisClusterConnection.js', 'dist/clusterConnection.js', ...vendors.map((v) => `dist/${v.file}.js`)]) if (existsSync(file)) asciiOnly(file);
+  for (const file of ['dist/cli.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`)]) if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
 }

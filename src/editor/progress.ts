@@ -1,5 +1,5 @@
 // Live progress text for the notification, the output channel and the Test Explorer output. Plain data.
-import type { LoadResult, LoadTick } from '../engine/types';
+import type { LoadResult, LoadTick } from '../engine';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
 import { formatLoadName, type LoadPosition, type RunProgress } from '../runner/runScenario';
 

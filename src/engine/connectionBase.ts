@@ -1,11 +1,11 @@
 // What the fast and the ioredis load connections share: the life cycle, the measured request budget and
 // when a connection counts as finished. Only per-batch and life-cycle code lives here; sending requests,
 // reading replies and recording stay in the subclasses, with no indirection added per request.
-import { keyWidth, ValueSizes, type BatchContext } from './batch';
-import { payloadFor } from './payload';
-import type { WorkerConfig } from './protocol';
-import { createKeySource, type KeySource } from './random';
-import type { LoadConnection, WorkerLoad } from './workerLoad';
+import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
+import { payloadFor } from './requests/payload';
+import type { WorkerConfig } from './workerMessages';
+import { createKeySource, type KeySource } from './requests/random';
+import type { ConnectionHost, LoadConnection } from './connection';
 
 export const enum State {
   Idle,
@@ -39,7 +39,7 @@ export abstract class BudgetedConnection implements LoadConnection {
 
   constructor(
     readonly index: number,
-    protected readonly load: WorkerLoad,
+    protected readonly load: ConnectionHost,
   ) {}
 
   get finished(): boolean {

@@ -1,5 +1,22 @@
-// The load engine: runs one test of a phase against Redis and measures it.
-export { runLoad, splitRequests, DEFAULT_SERVER_LOST_TIMEOUT_MS } from './load';
+// The load engine's public face: runs one test of a phase against Redis and measures it. Code outside
+// src/engine imports the engine from here only (tests may reach into its files to test them). One
+// exception: src/views/latencyCharts.ts, part of the webview's browser bundle, imports ./measure/percentile
+// itself, since this face names node-only modules (worker threads, sockets) a browser bundle cannot take.
+
+// Running a load: the entry point, its errors, and how its connections and threads are spread.
+export { runLoad } from './load';
 export { LoadError } from './errors';
+export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
+
+// What a load is asked and what it gives back: requests, options, progress ticks, results.
 export type * from './types';
+
+// Latency histograms as the engine records them, summarized, and read at percentiles (merging runs, charts).
+export { LatencyRecorder } from './measure/histogram';
+export { summarize, toHdrHistogram } from './measure/summary';
+export { valuesAtPercentiles } from './measure/percentile';
+
+// Cluster routing the runner shares with the workers: a key's hash slot, and the TLS settings for a node.
+export { slotOf } from './cluster/slot';
+export { nodeTls } from './cluster/nodeTls';

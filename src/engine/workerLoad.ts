@@ -3,8 +3,9 @@
 // but has no worker-specific code, so tests and tools can run it in process too.
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import { serverLostLimitMs, serverLostMessage } from './failoverWait';
-import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './protocol';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './stats';
+import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
+import type { ConnectionFactory, ConnectionHost, LoadConnection } from './connection';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './measure/stats';
 import type { LoadStatus } from './types';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
@@ -20,39 +21,7 @@ export const CANCEL_DRAIN_MS = 250;
 export const LATE_SEND_THRESHOLD_MS = 3;
 /** Timeline buckets switch from the fine length to whole seconds once a load has lasted this long. */
 export const FINE_TIMELINE_LIMIT_MS = 10_000;
-/** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
-export const OPEN_LOOP_MAX_IN_FLIGHT = 4096;
-
-/** What the thread's life cycle needs from a connection, whatever client library drives it. */
-export interface LoadConnection {
-  readonly index: number;
-  /** Finished: no more requests to send and none in flight (or closed). */
-  readonly finished: boolean;
-  readonly up: boolean;
-  readonly reconnects: number;
-  /** Requests sent and not answered yet. */
-  readonly outstanding: number;
-  /** Connects and runs the handshake; rejects with a LoadError. */
-  open(): Promise<void>;
-  /** Closed loop: keep the pipeline full from now on. */
-  startClosedLoop(now: number): void;
-  /** Measuring starts: restart the key and choice sequences; `requests` is the measured budget (absent: unlimited). */
-  beginMeasuring(requests: number | undefined): void;
-  /** Open loop: whether the budget allows another batch. */
-  hasBudget(): boolean;
-  /** Open loop: whether a batch can go out now (connected, below the in-flight cap). */
-  canSend(): boolean;
-  /** Open loop: sends one batch that was due at `intended`; returns how many requests it held. */
-  sendScheduled(intended: number, now: number): number;
-  /** Sends nothing more; finishes once the replies in flight are in. */
-  drain(): void;
-  /** Gives up on the replies in flight: counts them as errors of `kind` (when given) and closes. */
-  abandon(kind?: string, text?: string): void;
-}
-
-export type ConnectionFactory = (index: number, load: WorkerLoad) => LoadConnection;
-
-export class WorkerLoad {
+export class WorkerLoad implements ConnectionHost {
   readonly stats: WorkerStats;
   measuring = false;
   /** No new requests (deadline, cancellation or failure). */

@@ -4,9 +4,9 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { approvedNodes, NodeRefusedError, withNetworkRule } from '../gates/network';
-import { encodeRespCommand } from '../engine/resp/encode';
+import { encodeRespCommand } from '../protocol/respEncode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
-import { readRespValue, RespErrorReply, type RespValue } from './respValue';
+import { readRespValue, RespErrorReply, type RespValue } from '../protocol/respValue';
 import { sentinelList } from '../protocol/sentinelUrl';
 import type { ConnectionOptions, SentinelOptions } from './types';
 

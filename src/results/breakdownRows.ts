@@ -1,7 +1,7 @@
 // The result rows with their breakdowns: under each test's total (and a mix's commands), one row per cluster
 // node (LoadResult.cluster) and one per load machine of a merged run (LoadResult.parts). The CLI table
 // (`--per-node`, `rbench merge`), the exports and the results panel read these rows.
-import type { LoadResult } from '../engine/types';
+import type { LoadResult } from '../engine';
 import { rowFrom, type ResultRow } from './rows';
 import type { RunFile } from './runFile';
 import { representativeLoad } from './summary';

@@ -1,6 +1,6 @@
 // One line about a cluster run for the CLI and the results panel's header: how many masters and replicas
 // carried the load, whether the cluster was detected (not declared), and the redirections followed.
-import type { ClusterResult } from '../engine/types';
+import type { ClusterResult } from '../engine';
 import type { RunFile } from './runFile';
 
 /** The measured loads' cluster results, in run order. */

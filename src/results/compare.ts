@@ -3,7 +3,7 @@
 // numbers is in compareDifferences, the regression gate in regression, the text, Markdown and CSV output
 // in compareFormat (each imported from its own file). Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
 // view renders it.
-import type { CommandResult, LoadStatus } from '../engine/types';
+import type { CommandResult, LoadStatus } from '../engine';
 import type { ExpectMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';

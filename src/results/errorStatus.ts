@@ -2,7 +2,7 @@
 // timeouts pass its threshold (1% of requests) or nothing succeeded. Such a run fails (CLI exit 1, failed
 // test) unless the scenario states which errors it accepts (`expect error-rate < 80%`); then its
 // expectations decide. A load where nothing succeeded fails whatever the scenario accepts.
-import type { LoadResult } from '../engine/types';
+import type { LoadResult } from '../engine';
 import type { RunFile } from './runFile';
 import { acceptsErrors } from './thresholds';
 

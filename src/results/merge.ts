@@ -4,9 +4,7 @@
 // part's start to the last part's end; timelines line up by wall clock. Each part's figures stay in `parts`.
 import type { JsHistogram } from 'hdr-histogram-js';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js/dist/encoding';
-import { LatencyRecorder } from '../engine/histogram';
-import { summarize, toHdrHistogram } from '../engine/summary';
-import type { CommandResult, LoadPart, LoadResult, LoadStatus, TimelineSecond } from '../engine/types';
+import { LatencyRecorder, summarize, toHdrHistogram, type CommandResult, type LoadPart, type LoadResult, type LoadStatus, type TimelineSecond } from '../engine';
 import type { ScenarioPlan } from '../scenario/plan';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';

@@ -1,6 +1,6 @@
 // `rbench merge` for cluster loads: each node's figures from every load machine joined exactly — requests
 // and errors added, histograms added and read again (never percentiles averaged), redirections added.
-import type { ClusterResult, CommandResult, LoadResult, NodeResult } from '../engine/types';
+import type { ClusterResult, CommandResult, LoadResult, NodeResult } from '../engine';
 
 /** The cluster breakdown of loads run at once on several machines; undefined when none ran on a cluster. */
 export function mergeClusterResults(loads: readonly LoadResult[], mergeTotal: (name: string, results: CommandResult[]) => CommandResult): ClusterResult | undefined {

@@ -1,6 +1,6 @@
 // The result table of a run: one row per measured test at each point, with the settings that shaped it.
 // The CLI's table, the CSV and Markdown exports and the results panel all read these rows.
-import type { CommandResult, LoadResult } from '../engine/types';
+import type { CommandResult, LoadResult } from '../engine';
 import type { PhasePlan, ValuePlan } from '../scenario/plan';
 import type { RunFile, TestSummary } from './runFile';
 import { representativeLoad } from './summary';

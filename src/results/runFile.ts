@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { describeSystemError, FileGateError, readBoundedText, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
-import type { LoadResult, LoadStatus } from '../engine/types';
+import type { LoadResult, LoadStatus } from '../engine';
 import type { ServerFacts, ServerSample } from '../redis/types';
 import { parseJson } from '../gates/plainData';
 import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';

@@ -4,7 +4,7 @@
 // samples thinned, texts cut and rare error kinds dropped, and the file says so (`timelineDownsampled`,
 // `server.samplesThinned`, `errorstatsOmitted`, `errorKindsOmitted`, `… (n more characters)`), so a
 // reader never mistakes a bucket for a second. Documented in docs/run-file.md.
-import type { LoadResult, TimelineSecond } from '../engine/types';
+import type { LoadResult, TimelineSecond } from '../engine';
 import type { RunFile } from './runFile';
 
 /** One hour of 1-second entries; a longer load is stored in buckets of several seconds. */

@@ -1,5 +1,5 @@
 // Summaries over repeats: the median and spread of each measured test at a sweep point.
-import type { LoadResult } from '../engine/types';
+import type { LoadResult } from '../engine';
 import type { Spread, TestSummary } from './runFile';
 
 export function spreadOf(values: number[]): Spread {

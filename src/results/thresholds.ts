@@ -1,6 +1,6 @@
 // Evaluates a scenario's `expect` lines against its results. Each expectation applies to every measured
 // test at every point (a per-command one to the tests that ran that command).
-import type { CommandResult, LoadResult } from '../engine/types';
+import type { CommandResult, LoadResult } from '../engine';
 import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
 import { formatMetric } from './format';
 import type { PointResult, ThresholdOutcome } from './runFile';

@@ -1,9 +1,9 @@
 // INFO sampling of a cluster: one ServerMonitor per master, their samples added up tick by tick, so the
 // run's server timeline covers the whole cluster (memory, keys, ops, persistence) and not the seed alone.
 import { approvedNodes } from '../gates/network';
-import { nodeTls } from '../engine/cluster/nodeTls';
+import { nodeTls } from '../engine';
 import { addCounts, recordFromMap } from '../gates/plainData';
-import type { TopologyNode } from '../engine/cluster/topology';
+import type { TopologyNode } from '../redis/clusterTopology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 

@@ -1,8 +1,7 @@
 // What a run does on every master of a cluster: clean-up (SCAN sees only the node it is sent to) and INFO sampling.
 import { approvedNodes } from '../gates/network';
-import { slotOf } from '../engine/cluster/slot';
-import { nodeTls } from '../engine/cluster/nodeTls';
-import { discoverTopology } from '../engine/cluster/topology';
+import { nodeTls, slotOf } from '../engine';
+import { discoverTopology } from '../redis/clusterTopology';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { closeControlConnection, openControlConnection } from '../redis/control';
 import type { MonitorOptions } from '../redis/monitor';

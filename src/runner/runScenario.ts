@@ -4,7 +4,7 @@
 import type Redis from 'ioredis';
 import { runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
-import type { LoadResult, LoadTick } from '../engine/types';
+import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { openControlConnection } from '../redis/control';
 import { readServerFacts } from '../redis/info';

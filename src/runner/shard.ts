@@ -4,7 +4,7 @@
 // keys keep their stride (each key is written by one part only), `__client__` stays unique, and with a
 // fixed `seed` random keys and values are the very ones a single machine would draw.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { splitRequests } from '../engine/load';
+import { splitRequests } from '../engine';
 import type { RunFile } from '../results/runFile';
 import { formatDuration } from '../results/format';
 import type { LoadPlan, ScenarioPlan } from '../scenario/plan';

@@ -2,7 +2,7 @@
 // the log-binned histogram. Pure: bundled into the webview and unit-tested. Charts are computed from the
 // HDR histograms only, never from raw samples.
 import * as hdr from 'hdr-histogram-js';
-import { valuesAtPercentiles as valuesAtSlots } from '../engine/percentile';
+import { valuesAtPercentiles as valuesAtSlots } from '../engine/measure/percentile';
 
 export interface CurveSeries {
   label: string;

@@ -1,6 +1,6 @@
 // A run in progress as the results panel follows it: the state rebuilt from RunProgress events, and the
 // run so far as a run file. Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested.
-import type { LoadResult, LoadTick, TimelineSecond } from '../engine/types';
+import type { LoadResult, LoadTick, TimelineSecond } from '../engine';
 import type { PersistenceEvent, RunFile } from '../results/runFile';
 import { summariseRepeats } from '../results/summary';
 import type { ServerFacts, ServerSample } from '../redis/types';

@@ -1,6 +1,6 @@
 // The results panel's table: rows from the run's result rows (plus the load running now), its columns,
 // sorting, and the table exported in the order shown. Pure: bundled into the webview and unit-tested.
-import type { LoadStatus } from '../engine/types';
+import type { LoadStatus } from '../engine';
 import { toMarkdown, toRedisBenchmarkCsv } from '../results/export';
 import { formatLatency, formatOps } from '../results/format';
 import type { ResultRow } from '../results/rows';

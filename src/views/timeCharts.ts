@@ -1,7 +1,7 @@
 // The results panel's charts over time and over sweep points: the per-second timeline of each load, the
 // persistence events, the server's samples, and each test's median and spread over points or repeats.
 // Pure: bundled into the webview and unit-tested.
-import type { TimelineSecond } from '../engine/types';
+import type { TimelineSecond } from '../engine';
 import { ownValue } from '../gates/plainData';
 import { formatLatency, formatOps } from '../results/format';
 import type { PersistenceEvent, RunFile } from '../results/runFile';

@@ -2,7 +2,7 @@
 // have defaults), records every command it received, and counts connections. And a bare listener that
 // only records who connects and what they send. Both on a loopback address (127.0.0.0/8) the test picks.
 import { createServer, type Server, type Socket } from 'node:net';
-import { readRespValue, type RespValue } from '../../src/redis/respValue';
+import { readRespValue, type RespValue } from '../../src/protocol/respValue';
 
 /** What the fake answers: a string is a bulk string, `{ status }` a simple string, `{ error }` an error, null a nil. */
 export type FakeReply = string | number | null | { status: string } | { error: string } | FakeReply[];

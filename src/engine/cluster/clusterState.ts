@@ -1,10 +1,10 @@
 // One worker's view of the cluster: which node serves each slot, the nodes it knows (masters, replicas,
 // and nodes first met in a redirection), and what each node answered. Shared by the worker's connections.
 import { formatAddress, type ApprovedNodes } from '../../gates/network';
-import type { ClusterPlan, WorkerClusterReport } from '../protocol';
-import { LabelStats, type WorkerStats } from '../stats';
+import type { ClusterPlan, WorkerClusterReport } from '../workerMessages';
+import { LabelStats, type WorkerStats } from '../measure/stats';
 import { SLOT_COUNT } from './slot';
-import type { ClusterTopology } from './topology';
+import type { ClusterTopology } from '../../redis/clusterTopology';
 
 export interface KnownNode {
   index: number;

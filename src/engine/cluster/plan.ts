@@ -3,8 +3,8 @@
 import { getKeyIndexes } from '@ioredis/commands';
 import { classifyCommand, isReadOnlyCommand } from '../../scenario/commands';
 import type { ArgTemplate, TestPlan } from '../../scenario/plan';
-import type { ClusterPlan } from '../protocol';
-import type { ClusterTopology } from './topology';
+import type { ClusterPlan } from '../workerMessages';
+import type { ClusterTopology } from '../../redis/clusterTopology';
 
 /** A stand-in for an argument: its literal text, with placeholders as sample text (key specs only look at literals like numkeys). */
 function sample(arg: ArgTemplate): string {

@@ -1,9 +1,9 @@
 // The main thread's side of a cluster load: the layout (reloaded when workers meet MOVED replies) and the
 // per-node breakdown joined from every worker's figures.
 import type { ConnectionOptions } from '../../redis/types';
-import type { LabelReport, WorkerResult } from '../protocol';
+import type { LabelReport, WorkerResult } from '../workerMessages';
 import type { ClusterResult, CommandResult, NodeResult } from '../types';
-import { discoverTopology, slotRanges, type ClusterTopology } from './topology';
+import { discoverTopology, slotRanges, type ClusterTopology } from '../../redis/clusterTopology';
 
 type Summarize = (name: string, reports: LabelReport[], durationMs: number) => CommandResult;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReplyScanner } from '../../../src/engine/resp/scanner';
+import { ReplyScanner } from '../../../src/protocol/respScanner';
 import type { RunFile } from '../../../src/results/runFile';
 import { runCli, useScratch } from '../../helpers/cli';
 import { useRedisServer } from '../../helpers/redis';

@@ -1,7 +1,7 @@
 // Cluster run files for the display tests: real plans from the resolver, made-up but self-consistent
 // measurements — each node's histogram holds its own latencies and the load's total holds them all.
-import { LatencyRecorder } from '../../../src/engine/histogram';
-import { summarize } from '../../../src/engine/summary';
+import { LatencyRecorder } from '../../../src/engine/measure/histogram';
+import { summarize } from '../../../src/engine/measure/summary';
 import type { ClusterResult, CommandResult, LoadResult, TimelineSecond } from '../../../src/engine/types';
 import type { RunFile } from '../../../src/results/runFile';
 import { loadResult, makeRun } from '../compare/fixtures';

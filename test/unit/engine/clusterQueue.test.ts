@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MEASURED, PendingQueue } from '../../../src/engine/cluster/nodeLink';
+import { MEASURED, PendingQueue } from '../../../src/engine/fast/nodeLink';
 
 describe('cluster pending queue (typed columns, a ring)', () => {
   it('keeps requests oldest first across wrap-around and growth, with every column', () => {

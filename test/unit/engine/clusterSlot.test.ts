@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { parseRedirect } from '../../../src/engine/cluster/clusterState';
-import { scanRequest } from '../../../src/engine/cluster/request';
+import { scanRequest } from '../../../src/engine/fast/request';
 import { slotOf } from '../../../src/engine/cluster/slot';
-import { topologyFromShards, topologyFromSlots } from '../../../src/engine/cluster/topology';
-import { encodeRespCommand } from '../../../src/engine/resp/encode';
+import { topologyFromShards, topologyFromSlots } from '../../../src/redis/clusterTopology';
+import { encodeRespCommand } from '../../../src/protocol/respEncode';
 import { keysBySlot } from '../../../src/runner/clusterNodes';
 
 describe('cluster hash slots and routing helpers', () => {

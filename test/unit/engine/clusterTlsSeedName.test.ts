@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad } from '../../../src/engine';
 import { nodeTls } from '../../../src/engine/cluster/nodeTls';
-import { discoverTopology, topologyFromShards, topologyFromSlots } from '../../../src/engine/cluster/topology';
+import { discoverTopology, topologyFromShards, topologyFromSlots } from '../../../src/redis/clusterTopology';
 import { useCluster } from '../../helpers/cluster';
 import { connectionTo, loadRequest, singleTest } from './plans';
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { BatchBuilder, keyWidth } from '../../../src/engine/batch';
-import { Random, type KeySource } from '../../../src/engine/random';
-import { encodeInlineCommand, encodeRespCommand, writeDigits } from '../../../src/engine/resp/encode';
+import { BatchBuilder, keyWidth } from '../../../src/engine/requests/batch';
+import { Random, type KeySource } from '../../../src/engine/requests/random';
+import { encodeInlineCommand, encodeRespCommand } from '../../../src/protocol/respEncode';
+import { writeDigits } from '../../../src/engine/requests/templateEncoder';
 import type { TestPlan, ValuePlan } from '../../../src/scenario/plan';
-import { ReplyScanner } from '../../../src/engine/resp/scanner';
+import { ReplyScanner } from '../../../src/protocol/respScanner';
 import { mixTest, singleTest } from './plans';
 
 /** A key source that remembers what it handed out, so the test can rebuild the expected commands. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as hdr from 'hdr-histogram-js';
-import { HIGHEST_TRACKABLE_US, LatencyRecorder, countsIndex, highestEquivalentValue, valueFromIndex } from '../../../src/engine/histogram';
-import { summarize } from '../../../src/engine/summary';
-import { Random } from '../../../src/engine/random';
+import { HIGHEST_TRACKABLE_US, LatencyRecorder, countsIndex, highestEquivalentValue, valueFromIndex } from '../../../src/engine/measure/histogram';
+import { summarize } from '../../../src/engine/measure/summary';
+import { Random } from '../../../src/engine/requests/random';
 
 function referenceHistogram(): hdr.Histogram {
   return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_TRACKABLE_US, numberOfSignificantValueDigits: 3, autoResize: false });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { LoadError, runLoad } from '../../../src/engine';
-import { ReplyScanner } from '../../../src/engine/resp/scanner';
+import { ReplyScanner } from '../../../src/protocol/respScanner';
 import type { LoadResult } from '../../../src/engine/types';
 import { useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';

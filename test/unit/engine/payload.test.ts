@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
-import { Payload } from '../../../src/engine/payload';
+import { Payload } from '../../../src/engine/requests/payload';
 import type { ValueFill } from '../../../src/scenario/plan';
 import { useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';

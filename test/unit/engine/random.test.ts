@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { Random, WeightedTable, createKeySource, type KeySource } from '../../../src/engine/random';
-import { splitRequests } from '../../../src/engine/load';
+import { Random, WeightedTable, createKeySource, type KeySource } from '../../../src/engine/requests/random';
+import { splitRequests } from '../../../src/engine/loadPlan';
 import { resolveThreads } from '../../../src/engine/threads';
 import type { KeyPlan } from '../../../src/scenario/plan';
 

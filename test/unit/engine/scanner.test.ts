@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ReplyScanner, errorKind } from '../../../src/engine/resp/scanner';
+import { ReplyScanner, errorKind } from '../../../src/protocol/respScanner';
 
 interface Scanned {
   replies: number;

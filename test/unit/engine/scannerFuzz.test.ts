@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { PerformanceObserver } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { encodeRespCommand } from '../../../src/engine/resp/encode';
-import { MAX_BULK_LENGTH, MAX_NESTING, ReplyScanner, RespProtocolError } from '../../../src/engine/resp/scanner';
+import { encodeRespCommand } from '../../../src/protocol/respEncode';
+import { MAX_BULK_LENGTH, MAX_NESTING, ReplyScanner, RespProtocolError } from '../../../src/protocol/respScanner';
 import { useRedisServer } from '../../helpers/redis';
 
 // Differential fuzzing of the RESP reply scanner: a plain recursive reader written from the protocol

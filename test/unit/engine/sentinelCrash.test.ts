@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import { FAILOVER_ALLOWANCE_MS } from '../../../src/engine/failoverWait';
-import { DEFAULT_SERVER_LOST_TIMEOUT_MS } from '../../../src/engine/load';
+import { DEFAULT_SERVER_LOST_TIMEOUT_MS } from '../../../src/engine/loadPlan';
 import type { LoadResult } from '../../../src/engine/types';
 import type { LocalServer } from '../../../src/redis/localServer';
 import { withCurrentPrimary } from '../../../src/redis/sentinel';

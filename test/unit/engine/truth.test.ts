@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
-import { ERROR_STATUS_THRESHOLD } from '../../../src/engine/load';
+import { ERROR_STATUS_THRESHOLD } from '../../../src/engine/verdicts';
 import { DRAIN_TIMEOUT_MS } from '../../../src/engine/workerLoad';
 import type { LoadRequest, LoadResult } from '../../../src/engine/types';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';

@@ -2,7 +2,7 @@
 // text chosen by the test), or a logging relay in front of a real redis-server. Both log every command
 // they receive, so a test can tell whether a secret (an AUTH) reached them.
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { readRespValue, type RespValue } from '../../../src/redis/respValue';
+import { readRespValue, type RespValue } from '../../../src/protocol/respValue';
 
 export interface FakeRedis {
   port: number;

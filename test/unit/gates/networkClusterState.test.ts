@@ -2,8 +2,8 @@
 // refused node is not taken, a MOVED or ASK to one re-routes nothing, and the refusal says which reply named it.
 import assert from 'node:assert/strict';
 import { ClusterState } from '../../../src/engine/cluster/clusterState';
-import type { ClusterTopology } from '../../../src/engine/cluster/topology';
-import { WorkerStats } from '../../../src/engine/stats';
+import type { ClusterTopology } from '../../../src/redis/clusterTopology';
+import { WorkerStats } from '../../../src/engine/measure/stats';
 import { ApprovedNodes } from '../../../src/gates/network';
 import { ClusterMonitor } from '../../../src/runner/clusterMonitor';
 

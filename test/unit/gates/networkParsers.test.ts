@@ -3,7 +3,7 @@
 // and a reply that is no layout is refused with a plain message, never read half-way.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { topologyFromShards, topologyFromSlots } from '../../../src/engine/cluster/topology';
+import { topologyFromShards, topologyFromSlots } from '../../../src/redis/clusterTopology';
 import { primaryDownAfterMs } from '../../../src/redis/sentinel';
 import { startFakeRedis, type FakeReply } from '../../helpers/fakeRedis';
 

@@ -2,10 +2,10 @@
 // curve), CSV, compare and `expect` give the same figures, and those figures follow redis-benchmark's rule
 // (HdrHistogram_c: rank = p/100 × n rounded half up, the highest value of that sample's slot).
 import assert from 'node:assert/strict';
-import { countsIndex, highestEquivalentValue, LatencyRecorder, valueFromIndex } from '../../../src/engine/histogram';
-import { percentileRank } from '../../../src/engine/percentile';
-import { Random } from '../../../src/engine/random';
-import { summarize } from '../../../src/engine/summary';
+import { countsIndex, highestEquivalentValue, LatencyRecorder, valueFromIndex } from '../../../src/engine/measure/histogram';
+import { percentileRank } from '../../../src/engine/measure/percentile';
+import { Random } from '../../../src/engine/requests/random';
+import { summarize } from '../../../src/engine/measure/summary';
 import type { LoadResult } from '../../../src/engine/types';
 import { compareRuns } from '../../../src/results/compare';
 import { comparisonToCsv } from '../../../src/results/compareFormat';
@@ -37,7 +37,7 @@ function runOf(samples: Samples) {
   const load: LoadResult = loadResult('main', 'SET', { ops: 1000, p99: 0 });
   load.total = { ...load.total, requests: latency.count, latency, histogram };
   load.commands = [{ ...load.total, command: 'SET' }];
-  // engine/load.ts closeSecond: the per-second p50 and p99 come from the second's recorder.
+  // engine/timelineMerge.ts close: the per-second p50 and p99 come from the second's recorder.
   load.timeline = [{ t: 0, ops: latency.count, errors: 0, p50Us: recorder.valueAtPercentile(50), p99Us: recorder.valueAtPercentile(99), maxUs: recorder.maxValue() }];
   return { run: makeRun({ text: '### one\nrequests 1000\nSET k v\n', results: { '': [[load]] } }), recorder, load };
 }

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { LatencyRecorder } from '../../../src/engine/histogram';
+import { LatencyRecorder } from '../../../src/engine/measure/histogram';
 import type { LoadResult } from '../../../src/engine/types';
 import { toRedisBenchmarkCsv } from '../../../src/results/export';
 import { resultRows } from '../../../src/results/rows';

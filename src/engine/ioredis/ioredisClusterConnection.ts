@@ -7,16 +7,17 @@ import { Cluster, type ClusterOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { IoredisRequests, kindOf, unitReplyError } from '../ioredisConnection';
-import { errorKind } from '../resp/scanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
-import { UNIT_LABEL } from '../unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
+import { IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
+import { errorKind } from '../../protocol/respScanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { UNIT_LABEL } from '../measure/unitTally';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
+import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
 import { gatedConnector, keepHostNames } from './ioredisGate';
-import { nodeTls } from './nodeTls';
-import { slotOf, slotOfBytes } from './slot';
+import { nodeTls } from '../cluster/nodeTls';
+import { slotOf, slotOfBytes } from '../cluster/slot';
+import { clusterPathConnections } from '../cluster/clusterPathConnections';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
 
@@ -44,7 +45,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   constructor(
     index: number,
-    load: WorkerLoad,
+    load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {
     super(index, load);
@@ -341,3 +342,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     this.client?.disconnect();
   }
 }
+
+/** The ioredis cluster path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = (config) =>
+  clusterPathConnections(config, (index, load, cluster) => new IoredisClusterConnection(index, load, cluster));

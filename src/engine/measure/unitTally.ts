@@ -4,7 +4,7 @@
 // Entries are positions of commands in the connection's batch (closed loop) or ring (open loop).
 import type { WorkerStats } from './stats';
 
-/** The label index of a group's unit row; its commands' labels follow (load.ts). */
+/** The label index of a group's unit row; its commands' labels follow (loadPlan.ts testLabels). */
 export const UNIT_LABEL = 0;
 /** Error kind of a transaction EXEC answered with nil (a WATCHed key changed: nothing ran). */
 export const NIL_EXEC_KIND = 'EXEC-NIL';

@@ -5,8 +5,8 @@ import type { Cluster } from 'ioredis';
 import { address, describeConnectionError, errorPlace } from '../../redis/errors';
 import type { ConnectionOptions } from '../../redis/types';
 import { LoadError } from '../errors';
-import type { ClusterState } from './clusterState';
-import { nodeTlsRefusal } from './nodeTls';
+import type { ClusterState } from '../cluster/clusterState';
+import { nodeTlsRefusal } from '../cluster/nodeTls';
 
 /** Tries to reach the cluster (ioredis's clusterRetryStrategy), 100 ms × try apart. */
 const CONNECT_TRIES = 4;

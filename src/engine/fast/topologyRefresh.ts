@@ -3,13 +3,13 @@
 // and the small RESP reader (no client library in the fast path's threads); one question at a time per
 // worker, at most every REFRESH_INTERVAL_MS.
 import { performance } from 'node:perf_hooks';
-import { RespErrorReply } from '../../redis/respValue';
+import { RespErrorReply } from '../../protocol/respValue';
 import type { ConnectionOptions } from '../../redis/types';
-import { openSocket } from '../connect';
-import { askRaw } from '../rawReply';
-import type { ClusterState } from './clusterState';
-import { nodeTls } from './nodeTls';
-import { topologyFromShards, type ClusterTopology } from './topology';
+import { openSocket } from './connect';
+import { askRaw } from './rawReply';
+import type { ClusterState } from '../cluster/clusterState';
+import { nodeTls } from '../cluster/nodeTls';
+import { topologyFromShards, type ClusterTopology } from '../../redis/clusterTopology';
 
 export const REFRESH_INTERVAL_MS = 250;
 

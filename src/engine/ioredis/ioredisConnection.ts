@@ -4,19 +4,19 @@
 // (maxRetriesPerRequest 0) and count as CONNECTION errors.
 import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import type { ArgTemplate, TestPlan, ValuePlan } from '../scenario/plan';
-import { describeConnectionError, errorPlace } from '../redis/errors';
-import { sentinelClientOptions } from '../redis/sentinelClient';
-import { ValueSizes } from './batch';
-import { BudgetedConnection, requestSource, State } from './connectionBase';
-import { LoadError } from './errors';
-import { Random, WeightedTable, type KeySource } from './random';
-import type { Payload } from './payload';
-import { RAND_INT_WIDTH, VALUE_BYTE } from './resp/encode';
-import { errorKind } from './resp/scanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from './unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
+import type { ArgTemplate, TestPlan, ValuePlan } from '../../scenario/plan';
+import { describeConnectionError, errorPlace } from '../../redis/errors';
+import { sentinelClientOptions } from '../../redis/sentinelClient';
+import { ValueSizes } from '../requests/batch';
+import { BudgetedConnection, requestSource, State } from '../connectionBase';
+import { LoadError } from '../errors';
+import { Random, WeightedTable, type KeySource } from '../requests/random';
+import type { Payload } from '../requests/payload';
+import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
+import { errorKind } from '../../protocol/respScanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -171,7 +171,7 @@ export class IoredisConnection extends BudgetedConnection {
   /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
   private readonly commandsInFlight: Int32Array;
 
-  constructor(index: number, load: WorkerLoad) {
+  constructor(index: number, load: ConnectionHost) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
@@ -421,3 +421,6 @@ export class IoredisConnection extends BudgetedConnection {
     this.redis?.disconnect();
   }
 }
+
+/** The ioredis single-node path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = () => ({ factory: (index, load) => new IoredisConnection(index, load), cluster: () => undefined });

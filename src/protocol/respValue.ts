@@ -1,5 +1,5 @@
 // A small reader of whole RESP values, for the few replies whose content matters outside ioredis (a
-// sentinel's primary address, ROLE on a load connection). The load itself only counts replies (engine/resp).
+// sentinel's primary address, ROLE on a load connection). The load itself only counts replies (respScanner.ts).
 
 /** An error reply (`-ERR …`), kept apart from strings so a caller cannot mistake it for data. */
 export class RespErrorReply {

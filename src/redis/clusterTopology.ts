@@ -1,11 +1,10 @@
 // A cluster's layout, read on the main thread before a load: the masters with their slot ranges and their
 // replicas, from CLUSTER SHARDS (Redis 7.0+), else CLUSTER SLOTS. Workers get it as plain data.
 import type Redis from 'ioredis';
-import { approvedNodes } from '../../gates/network';
-import { closeControlConnection, openControlConnection } from '../../redis/control';
-import { address } from '../../redis/errors';
-import type { ConnectionOptions } from '../../redis/types';
-import { LoadError } from '../errors';
+import { approvedNodes } from '../gates/network';
+import { closeControlConnection, openControlConnection } from './control';
+import { address } from './errors';
+import type { ConnectionOptions } from './types';
 
 export interface TopologyNode {
   host: string;
@@ -29,6 +28,11 @@ type Reply = string | number | Buffer | null | Reply[];
 
 /** A reply the layout cannot be read from: the server's own words, for the message. */
 class LayoutError extends Error {}
+
+/** The target is no cluster, its layout cannot be read or is refused, or not all slots are served: the message is meant for the user as is (the engine reports it as a LoadError). */
+export class ClusterTopologyError extends Error {
+  override name = 'ClusterTopologyError';
+}
 
 /** A RESP array of name/value pairs as a Map (never an object: the names are the server's). */
 function fields(list: Reply): Map<string, Reply> {
@@ -156,22 +160,22 @@ export function topologyRefusal(topology: ClusterTopology, connection: Connectio
   return approved.refusal(topology.nodes, what);
 }
 
-/** Reads the topology through the seed node; a clear LoadError when the target is no cluster or not all slots are served. */
+/** Reads the topology through the seed node; a clear ClusterTopologyError when the target is no cluster or not all slots are served. */
 export async function discoverTopology(connection: ConnectionOptions): Promise<ClusterTopology> {
   const redis = await openControlConnection({ ...connection, cluster: false });
   try {
     const topology = await readTopology(redis, connection).catch((error: Error) => {
-      if (error instanceof LayoutError) throw new LoadError(`the cluster at ${address(connection)} gave a layout that cannot be read: ${error.message}`);
-      throw new LoadError(
+      if (error instanceof LayoutError) throw new ClusterTopologyError(`the cluster at ${address(connection)} gave a layout that cannot be read: ${error.message}`);
+      throw new ClusterTopologyError(
         `${address(connection)} is not a Redis Cluster node (${error.message}): turn \`cluster\` off for this target, or point it at a cluster node`,
       );
     });
     // Before any node is contacted: only those the user approved (src/gates/network.ts).
     const refusal = topologyRefusal(topology, connection);
-    if (refusal) throw new LoadError(refusal);
+    if (refusal) throw new ClusterTopologyError(refusal);
     const served = topology.slots.reduce((sum, [first, last]) => sum + last - first + 1, 0);
     if (served < 16384) {
-      throw new LoadError(`the cluster at ${address(connection)} serves ${served} of 16384 hash slots: fix the cluster (CLUSTER INFO on its nodes) before loading it`);
+      throw new ClusterTopologyError(`the cluster at ${address(connection)} serves ${served} of 16384 hash slots: fix the cluster (CLUSTER INFO on its nodes) before loading it`);
     }
     return topology;
   } finally {

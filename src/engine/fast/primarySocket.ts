@@ -2,13 +2,13 @@
 // sentinels name at this moment, checked with ROLE (during a failover a sentinel can still name the old
 // primary for a moment, which by then may be a replica); for any other target, host:port as given.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NodeRefusedError } from '../gates/network';
-import { address } from '../redis/errors';
-import { RespErrorReply } from '../redis/respValue';
-import { describePrimary, discoverPrimary } from '../redis/sentinel';
-import type { ConnectionOptions } from '../redis/types';
+import { NodeRefusedError } from '../../gates/network';
+import { address } from '../../redis/errors';
+import { RespErrorReply } from '../../protocol/respValue';
+import { describePrimary, discoverPrimary } from '../../redis/sentinel';
+import type { ConnectionOptions } from '../../redis/types';
 import { openSocket, type RawConnection } from './connect';
-import { LoadError } from './errors';
+import { LoadError } from '../errors';
 import { askRaw } from './rawReply';
 
 /** A primary found to be a replica is asked about again this many times, this long apart. */

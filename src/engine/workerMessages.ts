@@ -1,8 +1,8 @@
-// Messages between the main thread (load.ts) and the engine's worker threads (worker.ts).
+// Messages between the main thread (workerThreads.ts) and the engine's worker threads (worker.ts).
 import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../scenario/plan';
 import type { ConnectionOptions } from '../redis/types';
-import type { ClusterTopology } from './cluster/topology';
-import type { SparseCounts } from './histogram';
+import type { ClusterTopology } from '../redis/clusterTopology';
+import type { SparseCounts } from './measure/histogram';
 import type { LoadStatus } from './types';
 
 export interface WorkerConfig {

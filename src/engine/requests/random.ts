@@ -1,7 +1,7 @@
 // Seeded pseudo-random numbers and key distributions for the load generator. Everything here is on
 // the hot path (one or two draws per request), so the generators are allocation-free and use 32-bit
 // integer arithmetic that V8 compiles to machine instructions.
-import type { KeyPlan } from '../scenario/plan';
+import type { KeyPlan } from '../../scenario/plan';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_53 = 9007199254740992;

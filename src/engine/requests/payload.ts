@@ -4,7 +4,7 @@
 // compressible data). `redis-benchmark`: redis-benchmark 7's own generator (an LCG from state 1234
 // writing characters '0'…'o'; redis-benchmark up to 6.0 wrote 'x'). Any other text: that literal,
 // repeated to the value's size (`x` is the old redis-benchmark fill).
-import type { ValueFill } from '../scenario/plan';
+import type { ValueFill } from '../../scenario/plan';
 import { Random } from './random';
 
 const PAYLOAD_STREAM = 4;

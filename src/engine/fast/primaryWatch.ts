@@ -3,8 +3,8 @@
 // asks the sentinels every half second while it has connections, and closes those attached to an
 // address that is no longer the primary. They reconnect through the sentinels (openTargetSocket).
 import type { Socket } from 'node:net';
-import { discoverPrimary, type PrimaryAddress } from '../redis/sentinel';
-import type { ConnectionOptions } from '../redis/types';
+import { discoverPrimary, type PrimaryAddress } from '../../redis/sentinel';
+import type { ConnectionOptions } from '../../redis/types';
 
 export const PRIMARY_POLL_MS = 500;
 

@@ -1,7 +1,7 @@
 // Builds the bytes of each pipeline batch for one connection: which command each slot runs (mix),
 // which key and value size it uses, all drawn from seeded generators, written into one reusable buffer.
-import type { TestPlan, ValuePlan } from '../scenario/plan';
-import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './resp/encode';
+import type { TestPlan, ValuePlan } from '../../scenario/plan';
+import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './templateEncoder';
 import { Random, WeightedTable, type KeySource } from './random';
 
 const CHOICE_STREAM = 2;

@@ -1,7 +1,7 @@
 // What one worker thread measured: per command label (latency histogram, requests, errors by kind)
 // and the current second (for the timeline). Memory is flat whatever the number of requests.
 import { LatencyRecorder } from './histogram';
-import type { LabelReport, SecondReport } from './protocol';
+import type { LabelReport, SecondReport } from '../workerMessages';
 
 /** Error kind for requests lost with their connection (no reply ever came). */
 export const CONNECTION_ERROR_KIND = 'CONNECTION';

@@ -2,7 +2,7 @@
 // (HELLO 3 / AUTH, SELECT, PING) sent in one write. PING always goes last so that a server requiring a
 // password is caught here (NOAUTH) rather than as a wall of errors during the load.
 import * as net from 'node:net';
-import type { ConnectionOptions } from '../redis/types';
+import type { ConnectionOptions } from '../../redis/types';
 import {
   address,
   CLOSED_IN_HANDSHAKE,
@@ -14,10 +14,10 @@ import {
   tlsRefusal,
   type ErrorPlace,
   type HandshakeStep,
-} from '../redis/errors';
-import { LoadError, TlsRefusedError } from './errors';
-import { encodeRespCommand } from './resp/encode';
-import { ReplyScanner } from './resp/scanner';
+} from '../../redis/errors';
+import { LoadError, TlsRefusedError } from '../errors';
+import { encodeRespCommand } from '../../protocol/respEncode';
+import { ReplyScanner } from '../../protocol/respScanner';
 
 /** node:tls (and the crypto it loads) only for TLS targets: evaluating it cost every engine thread ~5 ms at start. */
 function tlsModule(): typeof import('node:tls') {

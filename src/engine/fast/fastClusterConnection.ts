@@ -6,22 +6,23 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
-import { BatchBuilder } from '../batch';
-import { openSocket, type RawConnection } from '../connect';
+import { BatchBuilder } from '../requests/batch';
+import { openSocket, type RawConnection } from './connect';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { TlsRefusedError } from '../errors';
-import { encodeRespCommand } from '../resp/encode';
-import { errorKind } from '../resp/scanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../stats';
-import { UNIT_LABEL } from '../unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState, type KnownNode } from './clusterState';
+import { encodeRespCommand } from '../../protocol/respEncode';
+import { errorKind } from '../../protocol/respScanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { UNIT_LABEL } from '../measure/unitTally';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
+import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
-import { nodeErrorPlace, nodeTls } from './nodeTls';
+import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { scanRequest } from './request';
-import { slotOfBytes } from './slot';
+import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
+import { clusterPathConnections } from '../cluster/clusterPathConnections';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -30,7 +31,7 @@ const RECONNECT_MAX_DELAY_MS = 1000;
 const ASKING = encodeRespCommand(['ASKING']);
 const READONLY = encodeRespCommand(['READONLY']);
 
-export class ClusterConnection extends BudgetedConnection {
+export class FastClusterConnection extends BudgetedConnection {
   private readonly builder: BatchBuilder;
   /** Node index → this connection's link to it. */
   private readonly links: (NodeLink | undefined)[] = [];
@@ -48,7 +49,7 @@ export class ClusterConnection extends BudgetedConnection {
 
   constructor(
     index: number,
-    load: WorkerLoad,
+    load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {
     super(index, load);
@@ -440,3 +441,7 @@ export class ClusterConnection extends BudgetedConnection {
     return lost;
   }
 }
+
+/** The fast cluster path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = (config) =>
+  clusterPathConnections(config, (index, load, cluster) => new FastClusterConnection(index, load, cluster));

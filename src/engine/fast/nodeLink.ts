@@ -1,7 +1,7 @@
 // One load connection's socket to one cluster node: the requests it has sent (oldest first), those
 // waiting for it to connect, and the error replies of the current read.
 import type { Socket } from 'node:net';
-import { ReplyScanner } from '../resp/scanner';
+import { ReplyScanner } from '../../protocol/respScanner';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;

@@ -5,7 +5,7 @@
 import type { Histogram } from 'hdr-histogram-js';
 import { HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS, medianEquivalentValue, valueFromIndex, type LatencyRecorder } from './histogram';
 import { encodeRecorder } from './histogramEncoding';
-import type { LatencySummary } from './types';
+import type { LatencySummary } from '../types';
 
 /**
  * An hdr-histogram-js histogram with the recorder's counts (plain JS build, no WebAssembly to free), for

@@ -4,16 +4,16 @@
 // on the schedule of WorkerLoad, each remembered with its intended time in a ring.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { NodeRefusedError } from '../gates/network';
-import { BatchBuilder } from './batch';
+import { NodeRefusedError } from '../../gates/network';
+import { BatchBuilder } from '../requests/batch';
 import type { RawConnection } from './connect';
-import { BudgetedConnection, requestSource, State } from './connectionBase';
+import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { openTargetSocket } from './primarySocket';
 import { watchPrimary } from './primaryWatch';
-import { ReplyScanner, RespProtocolError } from './resp/scanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from './stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from './unitTally';
-import { OPEN_LOOP_MAX_IN_FLIGHT, type WorkerLoad } from './workerLoad';
+import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../measure/unitTally';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
@@ -39,7 +39,7 @@ export class FastConnection extends BudgetedConnection {
   private readonly units: UnitTally | undefined;
   private unitPosition = 0;
 
-  constructor(index: number, load: WorkerLoad) {
+  constructor(index: number, load: ConnectionHost) {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(config, index);
@@ -380,3 +380,6 @@ export class FastConnection extends BudgetedConnection {
     this.socket = undefined;
   }
 }
+
+/** The fast single-node path (clientPaths.ts). */
+export const openClientPath: ClientPathModule['openClientPath'] = () => ({ factory: (index, load) => new FastConnection(index, load), cluster: () => undefined });

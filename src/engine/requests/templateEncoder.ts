@@ -2,30 +2,13 @@
 // short program of literal byte runs and fixed-width slots; for a fixed value size the whole command is
 // encoded once and only the slots (key digits, random integers) are rewritten before each send.
 import type { CommandTemplate, Placeholder } from '../../scenario/plan';
-import type { Payload } from '../payload';
-import type { Random } from '../random';
+import type { Payload } from './payload';
+import type { Random } from './random';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
 /** Value bytes when no payload is given (redis-benchmark ≤ 6.0's fill; the engine passes a Payload). */
 export const VALUE_BYTE = 0x78;
-
-const CRLF = Buffer.from('\r\n');
-
-/** Reference encoder: a RESP array of bulk strings. Used for handshakes and to check the fast encoder. */
-export function encodeRespCommand(args: (string | Uint8Array)[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`)];
-  for (const arg of args) {
-    const bytes = typeof arg === 'string' ? Buffer.from(arg, 'utf8') : Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength);
-    parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, CRLF);
-  }
-  return Buffer.concat(parts);
-}
-
-/** Reference encoder for an inline command (`PING\r\n`). */
-export function encodeInlineCommand(args: string[]): Buffer {
-  return Buffer.from(args.join(' ') + '\r\n', 'utf8');
-}
 
 /** ASCII digits of 000 … 999, three bytes each: key and `__rand_int__` digits are written three at a time. */
 const DIGIT_TRIPLES = (() => {

@@ -3,10 +3,10 @@
 // goes to its command's row, and the unit is recorded once, at its last reply, for the load and for the node.
 // A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
-import { errorKind } from '../resp/scanner';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../unitTally';
-import type { WorkerLoad } from '../workerLoad';
-import { parseRedirect, type ClusterState } from './clusterState';
+import { errorKind } from '../../protocol/respScanner';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
+import type { ConnectionHost } from '../connection';
+import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';
 
 /** Entry flag: the entry is a unit of `size` commands (expects that many replies). */
@@ -20,7 +20,7 @@ export class ClusterUnits {
     private readonly labels: readonly number[],
     /** 1 where the command is EXEC (a nil reply there: the transaction did not run). */
     private readonly execAt: Uint8Array,
-    private readonly load: WorkerLoad,
+    private readonly load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {}
 

@@ -1,8 +1,8 @@
 // One command and its whole reply on a raw connection, outside the load: ROLE after a Sentinel connect,
 // CLUSTER SHARDS on a cluster node. The connection stays open and its bytes handler is released after.
-import { readRespValue, type RespValue } from '../redis/respValue';
+import { readRespValue, type RespValue } from '../../protocol/respValue';
 import type { RawConnection } from './connect';
-import { encodeRespCommand } from './resp/encode';
+import { encodeRespCommand } from '../../protocol/respEncode';
 
 /** Sends `args` and resolves with the reply (an error reply as RespErrorReply); rejects on timeout, close or bytes that are not RESP. */
 export function askRaw(connection: RawConnection, args: string[], timeoutMs: number): Promise<RespValue> {

@@ -1,0 +1,19 @@
+// What both cluster paths give their worker thread: connections that share one routing state, made with
+// the first connection (it counts into the thread's stats), behind the network gate's approved nodes.
+import { approvedNodes } from '../../gates/network';
+import type { ConnectionHost, LoadConnection, PathConnections } from '../connection';
+import type { WorkerConfig } from '../workerMessages';
+import { ClusterState } from './clusterState';
+
+export function clusterPathConnections(
+  config: WorkerConfig,
+  connection: (index: number, load: ConnectionHost, cluster: ClusterState) => LoadConnection,
+): PathConnections {
+  const plan = config.cluster;
+  if (!plan) throw new Error('a cluster client path needs the cluster plan');
+  let state: ClusterState | undefined;
+  return {
+    factory: (index, load) => connection(index, load, (state ??= new ClusterState(plan, load.stats, approvedNodes(config.connection)))),
+    cluster: () => state,
+  };
+}

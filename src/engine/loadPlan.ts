@@ -1,0 +1,94 @@
+// How a load is spread over worker threads: each thread's share of the connections and of the requests,
+// and the settings (WorkerConfig) each thread gets.
+import type { ClusterTopology } from '../redis/clusterTopology';
+import type { ConnectionOptions } from '../redis/types';
+import type { TestPlan } from '../scenario/plan';
+import { clusterPlan } from './cluster/plan';
+import type { LoadOptions, LoadRequest } from './types';
+import type { WorkerConfig } from './workerMessages';
+
+/** Give up on a server that stays unreachable (all connections down) for this long. */
+export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
+/** No reply on any connection while requests are outstanding for this long ends a load as stalled (`stall-timeout`). */
+export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
+/** Timeline bucket length for short loads (duration under 10 s, or a count-based load's first 10 s). */
+export const FINE_BUCKET_MS = 100;
+
+/** Requests per connection: as even as possible, the remainder on the lowest connections (sequential keys rely on it). */
+export function splitRequests(requests: number, connections: number): number[] {
+  const base = Math.floor(requests / connections);
+  const remainder = requests - base * connections;
+  return Array.from({ length: connections }, (_, c) => base + (c < remainder ? 1 : 0));
+}
+
+/** Contiguous ranges of connection indexes, one per thread. */
+export function splitConnections(connections: number, threads: number): number[][] {
+  const counts = splitRequests(connections, threads);
+  const ranges: number[][] = [];
+  let next = 0;
+  for (const count of counts) {
+    ranges.push(Array.from({ length: count }, (_, i) => next + i));
+    next += count;
+  }
+  return ranges.filter((r) => r.length > 0);
+}
+
+/** Structured clone cannot carry functions (e.g. checkServerIdentity); workers get plain data. */
+function cloneableConnection(connection: ConnectionOptions): ConnectionOptions {
+  if (!connection.tls) return { ...connection };
+  const tls = Object.fromEntries(Object.entries(connection.tls).filter(([, v]) => typeof v !== 'function'));
+  return { ...connection, tls };
+}
+
+/**
+ * The rows a test records: one per distinct command label, each command's index among them. A command group
+ * records its unit first (UNIT_LABEL: the test's total), then its commands' rows.
+ */
+export function testLabels(test: TestPlan): { labels: string[]; labelIndexes: number[] } {
+  const commandLabels = [...new Set(test.commands.map((c) => c.command.label))];
+  const first = test.group ? 1 : 0;
+  return {
+    labels: test.group ? [test.name, ...commandLabels] : commandLabels,
+    labelIndexes: test.commands.map((c) => first + commandLabels.indexOf(c.command.label)),
+  };
+}
+
+/** What a load's threads share besides the request: its seed, rows, and (cluster targets) the layout. */
+export interface LoadShares {
+  seed: number;
+  threads: number;
+  labels: string[];
+  labelIndexes: number[];
+  topology?: ClusterTopology;
+}
+
+/** One WorkerConfig per thread: its range of connections, their request budgets, and the load's settings. */
+export function workerConfigs(request: LoadRequest, options: LoadOptions, shares: LoadShares): WorkerConfig[] {
+  const { phase, test } = request;
+  const plan = phase.load;
+  const { seed, labels, labelIndexes, topology } = shares;
+  const ranges = splitConnections(plan.clients, shares.threads);
+  const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
+  return ranges.map((range, worker) => ({
+    worker,
+    client: request.client,
+    connection: cloneableConnection(request.connection),
+    test,
+    keys: phase.keys,
+    value: phase.value,
+    ...(phase.valueFill ? { valueFill: phase.valueFill } : {}),
+    labels,
+    labelIndexes,
+    pipeline: plan.pipeline,
+    totalConnections: plan.shard?.totalClients ?? plan.clients,
+    connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index, requests: perConnection?.[index] })),
+    durationMs: plan.durationMs,
+    warmupMs: plan.warmupMs,
+    ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
+    seed,
+    serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
+    stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+    fineBucketMs: FINE_BUCKET_MS,
+    ...(topology ? { cluster: clusterPlan(test, labels, topology, request.connection.replicaReads === true) } : {}),
+  }));
+}

@@ -1,0 +1,26 @@
+// The checks a load request passes before anything connects: the plan's figures, and what the target's
+// kind forbids (a group straddling cluster slots, RESP3 on the ioredis client).
+import { GROUP_SLOT_FIX, groupCrossSlotReason } from '../scenario/clusterKeys';
+import { LoadError } from './errors';
+import type { LoadRequest } from './types';
+
+/** Throws a LoadError naming every problem of the request. */
+export function validateLoad(request: LoadRequest): void {
+  const { load } = request.phase;
+  const problems: string[] = [];
+  if (!(load.clients >= 1) || !Number.isInteger(load.clients)) problems.push(`clients must be a whole number ≥ 1 (got ${load.clients})`);
+  if (!(load.pipeline >= 1) || !Number.isInteger(load.pipeline)) problems.push(`pipeline must be a whole number ≥ 1 (got ${load.pipeline})`);
+  if ((load.requests === undefined) === (load.durationMs === undefined)) problems.push('exactly one of requests and duration must be set');
+  if (load.requests !== undefined && !(load.requests >= 0 && Number.isInteger(load.requests))) problems.push(`requests must be a whole number ≥ 0 (got ${load.requests})`);
+  if (load.durationMs !== undefined && !(load.durationMs > 0)) problems.push(`duration must be > 0 (got ${load.durationMs} ms)`);
+  if (load.rate !== undefined && !(load.rate > 0)) problems.push(`rate must be > 0 (got ${load.rate})`);
+  if (request.test.commands.length === 0) problems.push(`test ${request.test.name} has no command`);
+  if (!(request.phase.keys.space >= 1)) problems.push(`the key space must be ≥ 1 (got ${request.phase.keys.space})`);
+  // A group's unit goes whole to one master: its keys must share a slot (`check` says so with the fix).
+  const straddles = request.connection.cluster && request.test.group ? groupCrossSlotReason(request.test) : undefined;
+  if (straddles) problems.push(`group ${request.test.name}: on a Redis Cluster all keys of a unit must be in one hash slot: ${straddles}. ${GROUP_SLOT_FIX}`);
+  if (request.client === 'ioredis' && request.connection.resp === 3) {
+    problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
+  }
+  if (problems.length > 0) throw new LoadError(problems.join('; '));
+}

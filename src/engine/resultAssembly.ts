@@ -1,0 +1,120 @@
+// The LoadResult of a load: its workers' figures summed per command and in total, the client's health
+// and the verdicts (verdicts.ts).
+import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
+import { LatencyRecorder } from './measure/histogram';
+import { summarize } from './measure/summary';
+import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+import { UNIT_LABEL } from './measure/unitTally';
+import { bottleneck, errorStatusWhy, stallWhy } from './verdicts';
+import type { LabelReport, WorkerResult } from './workerMessages';
+
+export interface AssemblyParts {
+  status: LoadStatus;
+  startedAt: string;
+  seed: number;
+  threads: number;
+  labels: string[];
+  error?: string;
+  workers?: WorkerResult[];
+  timeline?: TimelineSecond[];
+  cpuPercent?: number;
+  measuredFrom?: string;
+}
+
+export function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
+  const recorder = new LatencyRecorder();
+  // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
+  const errorsByKind = new Map<string, number>();
+  const errorExamples = new Map<string, string>();
+  let requests = 0;
+  let errors = 0;
+  let windowReplies = 0;
+  for (const report of reports) {
+    recorder.addSparse(report.histogram);
+    requests += report.requests;
+    errors += report.errors;
+    windowReplies += report.windowReplies;
+    addCounts(errorsByKind, report.errorsByKind);
+    addFirsts(errorExamples, report.errorExamples);
+  }
+  const { latency, histogram } = summarize(recorder);
+  return {
+    command: name,
+    requests,
+    errors,
+    errorsByKind: recordFromMap(errorsByKind),
+    errorExamples: recordFromMap(errorExamples),
+    // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
+    opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
+    latency,
+    histogram,
+  };
+}
+
+export function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
+  const workers = parts.workers ?? [];
+  const durationMs = workers.reduce((max, w) => Math.max(max, w.durationMs), 0);
+  // A group's total is its units (UNIT_LABEL); its commands' rows follow.
+  const first = request.test.group ? 1 : 0;
+  const commands = parts.labels.slice(first).map((label, i) =>
+    commandResult(
+      label,
+      workers.map((w) => w.labels[first + i]),
+      durationMs,
+    ),
+  );
+  const total = commandResult(
+    'total',
+    request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels),
+    durationMs,
+  );
+  const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
+  const plan = request.phase.load;
+  const scheduled = workers.reduce((sum, w) => sum + w.scheduledSends, 0);
+  const late = workers.reduce((sum, w) => sum + w.lateSends, 0);
+  const lateShare = plan.rate !== undefined && scheduled > 0 ? late / scheduled : undefined;
+  const health: ClientHealth = {
+    threads: parts.threads,
+    cpuPercent: parts.cpuPercent ?? 0,
+    eventLoopLagP99Ms: workers.reduce((max, w) => Math.max(max, w.eventLoopLagP99Ms), 0),
+    eventLoopUtilization: utilization,
+    ...(lateShare !== undefined ? { lateShare } : {}),
+    bottleneck: bottleneck(workers, durationMs, parts.threads, parts.cpuPercent ?? 0, lateShare),
+  };
+  const stallReason = parts.status === 'complete' ? stallWhy(workers, total.requests, plan, durationMs) : undefined;
+  const errorStatusReason = parts.status === 'complete' ? stallReason ?? errorStatusWhy(total) : undefined;
+  const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
+  return {
+    test: request.test.name,
+    phase: request.phase.name,
+    measured: request.phase.measured,
+    client: request.client,
+    status: errorStatusReason ? 'complete-with-errors' : parts.status,
+    ...(parts.error !== undefined ? { error: parts.error } : {}),
+    ...(errorStatusReason ? { errorStatusReason } : {}),
+    startedAt: parts.startedAt,
+    ...(parts.measuredFrom !== undefined ? { measuredFrom: parts.measuredFrom } : {}),
+    durationMs,
+    windowMs: durationMs,
+    windowKind: stallReason
+      ? 'first-send-to-stall'
+      : parts.status === 'complete'
+        ? plan.durationMs !== undefined
+          ? 'planned-duration'
+          : 'first-send-to-last-reply'
+        : 'until-stopped',
+    ...(drainMs > 0 ? { drainMs } : {}),
+    total,
+    commands,
+    timeline: parts.timeline ?? [],
+    ...(plan.rate !== undefined
+      ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } }
+      : {}),
+    connections: {
+      opened: workers.reduce((sum, w) => sum + w.opened, 0),
+      reconnects: workers.reduce((sum, w) => sum + w.reconnects, 0),
+    },
+    health,
+    seed: parts.seed,
+  };
+}

@@ -1,0 +1,62 @@
+// The verdicts on a finished load, from what its workers measured: whether the client or the server set
+// the pace, whether the server stalled, and whether errors make the load count as failed work.
+import type { ClientHealth, CommandResult, LoadRequest } from './types';
+import type { WorkerResult } from './workerMessages';
+
+/** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
+const CLIENT_BOUND_UTILIZATION = 0.9;
+/** Below this the engine clearly had headroom, so the server (or network) set the pace. */
+const SERVER_BOUND_UTILIZATION = 0.75;
+/** Open loop: the client is the limit only if it also fell behind its schedule for more than this share of sends. */
+const CLIENT_BOUND_LATE_SHARE = 0.01;
+/**
+ * Error replies and timeouts above this share of a load's requests end it as `complete-with-errors`
+ * (documented in docs/rbench-format.md; a scenario accepts errors with `expect error-rate < X`).
+ */
+export const ERROR_STATUS_THRESHOLD = 0.01;
+
+/**
+ * Whether the client was the limit, from its own CPU time: the busiest thread busy (its CPU time where the
+ * runtime can tell, else event-loop busy time, which no longer counts waiting since the open loop sleeps
+ * on timers) and the process using about a core per thread; in the open loop, sends late as well.
+ */
+export function bottleneck(workers: WorkerResult[], durationMs: number, threads: number, cpuPercent: number, lateShare: number | undefined): ClientHealth['bottleneck'] {
+  if (workers.length === 0 || durationMs === 0) return 'unknown';
+  const busy = workers.reduce((max, w) => Math.max(max, w.threadCpuMs !== undefined ? w.threadCpuMs / durationMs : w.eventLoopUtilization), 0);
+  const processBusy = cpuPercent / 100 / Math.max(1, threads);
+  const behind = lateShare === undefined || lateShare > CLIENT_BOUND_LATE_SHARE;
+  if (busy >= CLIENT_BOUND_UTILIZATION && processBusy >= CLIENT_BOUND_UTILIZATION * 0.9 && behind) return 'client';
+  if (busy < SERVER_BOUND_UTILIZATION || !behind) return 'server';
+  return 'unknown';
+}
+
+/** A load that ended because the server stopped answering: how long it was silent, and what was sent of the plan. */
+export function stallWhy(workers: WorkerResult[], sent: number, plan: LoadRequest['phase']['load'], windowMs: number): string | undefined {
+  const stalled = workers.filter((w) => w.stall !== undefined);
+  if (stalled.length === 0) return undefined;
+  const silentS = Math.max(...stalled.map((w) => w.stall!.silentMs)) / 1000;
+  const outstanding = stalled.reduce((sum, w) => sum + w.stall!.outstanding, 0);
+  const format = (n: number) => n.toLocaleString('en-US');
+  const seconds = (s: number) => `${s < 10 ? s.toFixed(1).replace(/\.0$/, '') : Math.round(s)} s`;
+  const sentOfPlan =
+    plan.requests !== undefined
+      ? `${format(sent)} of ${format(plan.requests)} planned requests sent`
+      : `stopped after ${seconds(windowMs / 1000)} of the planned ${seconds(plan.durationMs! / 1000)}`;
+  return `the server sent no reply for ${seconds(silentS)} with ${format(outstanding)} requests outstanding (now TIMEOUT errors); ${sentOfPlan}`;
+}
+
+/** Why a load that ran to its end counts as failed work: nothing succeeded, or errors above the threshold. */
+export function errorStatusWhy(total: CommandResult): string | undefined {
+  if (total.requests === 0 || total.errors === 0) return undefined;
+  const share = total.errors / total.requests;
+  const kinds = Object.entries(total.errorsByKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
+    .join(', ');
+  const percent = `${(share * 100).toFixed(share < 0.1 ? 2 : 1)}%`;
+  if (total.errors >= total.requests) return `nothing succeeded: all ${total.requests.toLocaleString('en-US')} requests failed (${kinds})`;
+  if (share > ERROR_STATUS_THRESHOLD) {
+    return `${percent} of requests failed (${kinds}), above the ${ERROR_STATUS_THRESHOLD * 100}% threshold`;
+  }
+  return undefined;
+}

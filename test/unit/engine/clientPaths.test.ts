@@ -1,0 +1,34 @@
+// The one table of the engine's client paths (clientPaths.ts): each client × target opens its own
+// module, found beside the worker as clientPathModules.json names it (the list esbuild builds from).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openClientPath } from '../../../src/engine/clientPaths';
+import modules from '../../../src/engine/clientPathModules.json';
+import type { ClusterPlan, WorkerConfig } from '../../../src/engine/workerMessages';
+import type { ClientPath } from '../../../src/scenario/plan';
+
+const engineDir = join(__dirname, '..', '..', '..', 'src', 'engine');
+const clusterPlan = { topology: { nodes: [], slots: [] }, replicaReads: false, keyArguments: [], readOnly: [] } as unknown as ClusterPlan;
+const config = (client: ClientPath, cluster: boolean) => ({ client, connection: { host: '127.0.0.1', port: 6379 }, ...(cluster ? { cluster: clusterPlan } : {}) }) as WorkerConfig;
+
+describe('client paths', () => {
+  const cases: { client: ClientPath; cluster: boolean; module?: string }[] = [
+    { client: 'fast', cluster: false },
+    { client: 'fast', cluster: true, module: modules.fastCluster },
+    { client: 'ioredis', cluster: false, module: modules.ioredis },
+    { client: 'ioredis', cluster: true, module: modules.ioredisCluster },
+  ];
+  for (const { client, cluster, module } of cases) {
+    it(`${client} ${cluster ? 'cluster' : 'single node'}: opens ${module ?? 'the path inside the worker'}`, () => {
+      const path = openClientPath(config(client, cluster));
+      assert.equal(typeof path.factory, 'function');
+      // No connection made yet: no routing state either.
+      assert.equal(path.cluster(), undefined);
+      if (module) assert.ok(require.cache[require.resolve(join(engineDir, module))], `${module} was loaded`);
+    });
+  }
+
+  it('lists each module apart from the worker once', () => {
+    assert.deepEqual(new Set(Object.values(modules)).size, Object.values(modules).length);
+  });
+});
