@@ -6,7 +6,6 @@ import type { EventMark, ViewModel } from '../src/views/model';
 import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
 
-
 export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep' | 'rate';
 
 export interface ChartSpec {
@@ -169,10 +168,7 @@ const PERCENTILE_AXIS_LABELS: Record<number, string> = { 1: '0%', 10: '90%', 100
 export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series[]): ChartSpec['options'] {
   return {
     scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
-    series: [
-      { label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) },
-      ...latencySeries,
-    ],
+    series: [{ label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) }, ...latencySeries],
     axes: [
       axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? '') }),
       axis(theme, { values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
@@ -206,14 +202,34 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
           { label: 'p50', scale: 'ms', stroke: theme.green, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
           { label: 'p99', scale: 'ms', stroke: theme.orange, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
           ...(redirections
-            ? [{ label: 'MOVED+ASK', scale: 'redirections', stroke: theme.red, width: 1, dash: [4, 3], value: legendValue((v) => `${Math.round(v)} in the bucket`), spanGaps: false }]
+            ? [
+                {
+                  label: 'MOVED+ASK',
+                  scale: 'redirections',
+                  stroke: theme.red,
+                  width: 1,
+                  dash: [4, 3],
+                  value: legendValue((v) => `${Math.round(v)} in the bucket`),
+                  spanGaps: false,
+                },
+              ]
             : []),
         ],
         axes: [
           timeAxis,
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
-          ...(redirections ? [axis(theme, { scale: 'redirections', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map((v) => String(Math.round(v)))), size: 48 })] : []),
+          ...(redirections
+            ? [
+                axis(theme, {
+                  scale: 'redirections',
+                  side: 1,
+                  grid: { show: false },
+                  values: (_u, splits) => dedupeTicks(splits.map((v) => String(Math.round(v)))),
+                  size: 48,
+                }),
+              ]
+            : []),
         ],
         hooks: { draw: [marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
       },
@@ -245,7 +261,10 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
       description: `Bar chart: share of requests (percent) in each latency bin from ${formatLatency(h.x[0] * 1000)} to ${formatLatency(h.x[h.x.length - 1] * 1000 * h.ratio)}, ${h.series.length} series.`,
       signature: `histogram:${h.series.map((s) => s.label).join('|')}:${h.x.length}:${h.x[0]}`,
       options: {
-        scales: { x: { time: false, distr: 3, log: 10, range: [h.x[0], h.x[h.x.length - 1] * h.ratio] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: {
+          x: { time: false, distr: 3, log: 10, range: [h.x[0], h.x[h.x.length - 1] * h.ratio] },
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         series: [
           { label: 'latency ≥', value: legendValue((v) => `${ms(v)} ms`) },
           ...h.series.map((s, i) => ({
@@ -260,7 +279,10 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
             value: legendValue((v: number) => `${v.toFixed(2)}%`),
           })),
         ],
-        axes: [axis(theme, { splits: (_u, _i, min, max) => oneTwoFive(min, max), values: (_u, splits) => splits.map((v) => (v === null ? '' : `${ms(v)} ms`)) }), axis(theme, { values: (_u, splits) => splits.map((v) => `${v}%`), size: 52 })],
+        axes: [
+          axis(theme, { splits: (_u, _i, min, max) => oneTwoFive(min, max), values: (_u, splits) => splits.map((v) => (v === null ? '' : `${ms(v)} ms`)) }),
+          axis(theme, { values: (_u, splits) => splits.map((v) => `${v}%`), size: 52 }),
+        ],
       },
       data: [h.x, ...h.series.map((s) => s.values)],
     });
@@ -275,16 +297,33 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
       signature: `server:${model.marks.length}`,
       note: marksNote(model.marks),
       options: {
-        scales: { x: { time: false }, mem: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, clients: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] } },
+        scales: {
+          x: { time: false },
+          mem: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          clients: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] },
+        },
         series: [
           { label: 'time', value: legendValue(seconds) },
           { label: 'used_memory', scale: 'mem', stroke: theme.purple, width: 1.5, value: legendValue((v) => `${v.toFixed(1)} MiB`) },
-          { label: 'connected clients', scale: 'clients', stroke: theme.blue, width: 1.25, paths: uPlot.paths.stepped?.({ align: 1 }), value: legendValue((v) => String(Math.round(v))) },
+          {
+            label: 'connected clients',
+            scale: 'clients',
+            stroke: theme.blue,
+            width: 1.25,
+            paths: uPlot.paths.stepped?.({ align: 1 }),
+            value: legendValue((v) => String(Math.round(v))),
+          },
         ],
         axes: [
           timeAxis,
           axis(theme, { scale: 'mem', values: (_u, splits) => splits.map((v) => `${v.toFixed(v < 10 ? 1 : 0)} MiB`), size: 70 }),
-          axis(theme, { scale: 'clients', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')), size: 44 }),
+          axis(theme, {
+            scale: 'clients',
+            side: 1,
+            grid: { show: false },
+            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
+            size: 44,
+          }),
         ],
         hooks: { draw: [marksHook(model.marks, theme)] },
       },
@@ -421,7 +460,8 @@ export function chartResizer(charts: Map<ChartId, MountedChart>): ResizeObserver
     timer = setTimeout(() => {
       for (const chart of charts.values()) {
         const target = chart.plot.root.parentElement;
-        if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4) chart.plot.setSize({ width: target.clientWidth, height: 260 });
+        if (target && target.clientWidth > 0 && Math.abs(target.clientWidth - chart.plot.width) > 4)
+          chart.plot.setSize({ width: target.clientWidth, height: 260 });
       }
     }, 50);
   });

@@ -36,7 +36,11 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
       description: `Line chart of requests per second (solid, left axis) and p99 latency in milliseconds (dashed, right axis) for each second since each run started, one colour per run: ${runs}.`,
       signature: `timeline:${t.series.map((s) => s.label).join('|')}`,
       options: {
-        scales: { x: { time: false }, ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: {
+          x: { time: false },
+          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         series: [
           { label: 'time', value: legendValue(seconds) },
           ...t.series.map((s) => (s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms'))),
@@ -58,7 +62,10 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
       title: 'Latency by percentile',
       description: `Percentile curves (HDR style) of latency in milliseconds from p0 to p99.999, one colour per run (${runs}), one dash pattern per test. The table lists p50, p90, p99, p99.9 and max.`,
       signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
-      options: percentileChartOptions(theme, p.series.map((s) => line(theme, s, s.variant, msValue))),
+      options: percentileChartOptions(
+        theme,
+        p.series.map((s) => line(theme, s, s.variant, msValue)),
+      ),
       data: [p.x, ...p.series.map((s) => s.values)] as uPlot.AlignedData,
     });
   }

@@ -1,7 +1,11 @@
 // Small DOM helpers shared by the panels' scripts: elements, VS Code Elements custom tags, buttons, and
 // the panel's styles injected as <style nonce> elements (the CSP allows no inline style without it).
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (name === 'class') node.className = value;

@@ -46,7 +46,12 @@ export function readTheme(): Theme {
   const yellow = chart('yellow', ['--vscode-editorWarning-foreground']);
   const red = chart('red', ['--vscode-errorForeground', '--vscode-editorError-foreground']);
   const classes = document.body.classList;
-  const kind = classes.contains('vscode-high-contrast') || classes.contains('vscode-high-contrast-light') ? 'high-contrast' : classes.contains('vscode-light') ? 'light' : 'dark';
+  const kind =
+    classes.contains('vscode-high-contrast') || classes.contains('vscode-high-contrast-light')
+      ? 'high-contrast'
+      : classes.contains('vscode-light')
+        ? 'light'
+        : 'dark';
   const fontFamily = variable(style, ['--vscode-font-family'], bodyStyle.fontFamily);
   const fontSize = parseFloat(variable(style, ['--vscode-font-size'], bodyStyle.fontSize)) || parseFloat(bodyStyle.fontSize) || 13;
   return {

@@ -77,7 +77,12 @@ function renderToolbar(): HTMLElement {
 }
 
 function renderDifferences(m: CompareViewModel): HTMLElement {
-  if (!m.lead) return el('p', { class: 'no-differences', id: 'differences' }, 'No differences in plan, server, client path, machine or status: the numbers below compare like with like.');
+  if (!m.lead)
+    return el(
+      'p',
+      { class: 'no-differences', id: 'differences' },
+      'No differences in plan, server, client path, machine or status: the numbers below compare like with like.',
+    );
   return el(
     'section',
     { class: 'warnings', id: 'differences', 'aria-label': 'Differences between the runs' },
@@ -94,7 +99,14 @@ function renderTable(m: CompareViewModel): HTMLElement {
     {},
     el('th', { scope: 'col' }, 'Test'),
     el('th', { scope: 'col' }, 'Metric'),
-    ...m.columns.map((column, i) => el('th', { scope: 'col', class: `num series-${i % 6}` }, el('span', { class: 'swatch', 'aria-hidden': 'true' }), column.label + (column.reference ? ' (reference)' : ''))),
+    ...m.columns.map((column, i) =>
+      el(
+        'th',
+        { scope: 'col', class: `num series-${i % 6}` },
+        el('span', { class: 'swatch', 'aria-hidden': 'true' }),
+        column.label + (column.reference ? ' (reference)' : ''),
+      ),
+    ),
   );
   const body = el('tbody');
   for (const line of m.lines) {
@@ -127,10 +139,14 @@ function renderCharts(m: CompareViewModel, section: HTMLElement): void {
   const targets: { spec: (typeof specs)[number]; target: HTMLElement }[] = [];
   for (const spec of specs) {
     const target = el('div', { class: 'chart', role: 'img', 'aria-label': spec.description, 'aria-describedby': 'compare-table' });
-    const save = button('Save PNG…', () => {
-      const chart = charts.get(spec.id);
-      if (chart) vscode.postMessage({ type: 'save-png', chart: spec.id, dataUrl: chartPng(chart, theme) });
-    }, { secondary: true });
+    const save = button(
+      'Save PNG…',
+      () => {
+        const chart = charts.get(spec.id);
+        if (chart) vscode.postMessage({ type: 'save-png', chart: spec.id, dataUrl: chartPng(chart, theme) });
+      },
+      { secondary: true },
+    );
     save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
     section.append(el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), target));
     targets.push({ spec, target });

@@ -69,7 +69,14 @@ function renderHeader(m: ViewModel): void {
   ];
   const meta = el('dl', { class: 'meta' }, ...facts.map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))));
   const parts: Node[] = [title, meta];
-  if (h.error) parts.push(el('p', { class: 'error-message', role: 'alert' }, `${h.status === 'cancelled' ? 'Cancelled' : h.status === 'complete-with-errors' ? 'Complete with errors' : 'Failed'}: ${h.error}`));
+  if (h.error)
+    parts.push(
+      el(
+        'p',
+        { class: 'error-message', role: 'alert' },
+        `${h.status === 'cancelled' ? 'Cancelled' : h.status === 'complete-with-errors' ? 'Complete with errors' : 'Failed'}: ${h.error}`,
+      ),
+    );
   if (h.progress) {
     const bar = custom('vscode-progress-bar', { 'aria-label': 'Run progress', max: '1' });
     if (h.fraction === undefined) bar.setAttribute('indeterminate', '');
@@ -81,7 +88,8 @@ function renderHeader(m: ViewModel): void {
 }
 
 function renderToolbar(): void {
-  const exportTo = (format: 'csv' | 'markdown' | 'json', to: 'clipboard' | 'file') => vscode.postMessage({ type: 'export', format, to, ...(sort ? { sort } : {}) });
+  const exportTo = (format: 'csv' | 'markdown' | 'json', to: 'clipboard' | 'file') =>
+    vscode.postMessage({ type: 'export', format, to, ...(sort ? { sort } : {}) });
   const finished = Boolean(run);
   sections.toolbar.replaceChildren(
     button('Copy as Markdown', () => exportTo('markdown', 'clipboard'), { id: 'copy-markdown' }),
@@ -90,7 +98,9 @@ function renderToolbar(): void {
     button('Save Markdown…', () => exportTo('markdown', 'file'), { secondary: true }),
     button('Save run JSON…', () => exportTo('json', 'file'), { secondary: true, disabled: !finished }),
     button('Open as JSON', () => vscode.postMessage({ type: 'open-raw' }), { secondary: true, id: 'open-raw', disabled: !runPath }),
-    ...(run?.scenario.file ?? live?.file ? [button('Open scenario', () => vscode.postMessage({ type: 'open-scenario' }), { secondary: true, id: 'open-scenario' })] : []),
+    ...((run?.scenario.file ?? live?.file)
+      ? [button('Open scenario', () => vscode.postMessage({ type: 'open-scenario' }), { secondary: true, id: 'open-scenario' })]
+      : []),
     el('span', { class: 'notice', id: 'notice', role: 'status' }),
   );
 }
@@ -108,7 +118,15 @@ function renderThresholds(m: ViewModel): void {
     el(
       'ul',
       {},
-      ...m.thresholds.map((t) => el('li', {}, el('span', { class: t.passed ? 'pass' : 'fail' }, t.passed ? 'pass' : 'FAIL'), ` ${t.text} `, el('span', { class: 'detail' }, `— ${t.detail}`))),
+      ...m.thresholds.map((t) =>
+        el(
+          'li',
+          {},
+          el('span', { class: t.passed ? 'pass' : 'fail' }, t.passed ? 'pass' : 'FAIL'),
+          ` ${t.text} `,
+          el('span', { class: 'detail' }, `— ${t.detail}`),
+        ),
+      ),
     ),
   );
 }
@@ -117,12 +135,32 @@ function renderTable(m: ViewModel): void {
   const rows = sortRows(m.rows, sort);
   const table = el('table', { id: 'results-table' });
   // The span, not the caption, can stay in view while the table scrolls sideways.
-  table.append(el('caption', {}, el('span', {}, 'Results per test' + (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : ''))));
+  table.append(
+    el(
+      'caption',
+      {},
+      el(
+        'span',
+        {},
+        'Results per test' +
+          (sort ? ` (sorted by ${m.columns.find((c) => c.key === sort?.key)?.header ?? sort.key}, ${sort.descending ? 'descending' : 'ascending'})` : ''),
+      ),
+    ),
+  );
   const headRow = el('tr');
   for (const column of m.columns) {
     const active = sort?.key === column.key;
-    const th = el('th', { scope: 'col', class: column.numeric ? 'num' : column.key === 'test' ? 'row-label' : '', 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' });
-    const b = el('button', { class: 'sort', type: 'button', 'data-key': column.key, title: `Sort by ${column.header}` }, column.header, el('span', { class: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''));
+    const th = el('th', {
+      scope: 'col',
+      class: column.numeric ? 'num' : column.key === 'test' ? 'row-label' : '',
+      'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none',
+    });
+    const b = el(
+      'button',
+      { class: 'sort', type: 'button', 'data-key': column.key, title: `Sort by ${column.header}` },
+      column.header,
+      el('span', { class: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''),
+    );
     b.addEventListener('click', () => {
       // Numbers sort high-to-low first (the interesting end); then the other way; then back to run order.
       const firstDescending = column.numeric;
@@ -139,11 +177,23 @@ function renderTable(m: ViewModel): void {
   const body = el('tbody');
   const labelColumn = m.columns.findIndex((c) => c.key === 'test');
   for (const row of rows) {
-    const tr = el('tr', { class: [row.command !== 'total' ? 'command' : '', row.detail ? `detail-${row.detail}` : '', row.status === 'running' ? 'running' : '', row.status === 'failed' ? 'failed' : ''].filter(Boolean).join(' ') });
+    const tr = el('tr', {
+      class: [
+        row.command !== 'total' ? 'command' : '',
+        row.detail ? `detail-${row.detail}` : '',
+        row.status === 'running' ? 'running' : '',
+        row.status === 'failed' ? 'failed' : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    });
     m.columns.forEach((column, i) => {
       const text = column.cell(row);
       if (i === labelColumn) tr.append(el('th', { scope: 'row' }, text));
-      else tr.append(el('td', { class: [column.numeric ? 'num' : '', column.key === 'errors' && row.errors > 0 ? 'has-errors' : ''].filter(Boolean).join(' ') }, text));
+      else
+        tr.append(
+          el('td', { class: [column.numeric ? 'num' : '', column.key === 'errors' && row.errors > 0 ? 'has-errors' : ''].filter(Boolean).join(' ') }, text),
+        );
     });
     body.append(tr);
   }
@@ -157,12 +207,30 @@ function sweepTable(m: ViewModel): HTMLElement | undefined {
   const table = el('table', { class: 'sweep-table', id: 'sweep-table' });
   table.append(
     el('caption', {}, sw.axis === 'test' ? 'Median (min–max) over repeats' : `Sweep over ${sw.axis}: median (min–max)`),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, sw.axis === 'test' ? 'Test' : 'Point'), ...(sw.axis === 'test' ? [] : [el('th', { scope: 'col' }, 'Test')]), el('th', { scope: 'col', class: 'num' }, 'Ops/s'), el('th', { scope: 'col', class: 'num' }, 'p99'))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, sw.axis === 'test' ? 'Test' : 'Point'),
+        ...(sw.axis === 'test' ? [] : [el('th', { scope: 'col' }, 'Test')]),
+        el('th', { scope: 'col', class: 'num' }, 'Ops/s'),
+        el('th', { scope: 'col', class: 'num' }, 'p99'),
+      ),
+    ),
     el(
       'tbody',
       {},
       ...sw.table.map((r) =>
-        el('tr', {}, el('th', { scope: 'row' }, r.label), ...(sw.axis === 'test' ? [] : [el('td', {}, r.test)]), el('td', { class: 'num' }, r.ops), el('td', { class: 'num' }, r.p99)),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, r.label),
+          ...(sw.axis === 'test' ? [] : [el('td', {}, r.test)]),
+          el('td', { class: 'num' }, r.ops),
+          el('td', { class: 'num' }, r.p99),
+        ),
       ),
     ),
   );
@@ -201,13 +269,23 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
       continue;
     }
     const target = el('div', { class: 'chart', role: 'img', 'aria-label': spec.description, 'aria-describedby': 'results-table' });
-    const save = button('Save PNG…', () => {
-      const chart = charts.get(spec.id);
-      if (chart) vscode.postMessage({ type: 'save-png', chart: spec.id, dataUrl: chartPng(chart, theme) });
-    }, { secondary: true });
+    const save = button(
+      'Save PNG…',
+      () => {
+        const chart = charts.get(spec.id);
+        if (chart) vscode.postMessage({ type: 'save-png', chart: spec.id, dataUrl: chartPng(chart, theme) });
+      },
+      { secondary: true },
+    );
     save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
-    const body: HTMLElement = spec.id === 'sweep' ? el('div', { class: 'sweep-row' }, target, ...[sweepTable(m)].filter((t): t is HTMLElement => Boolean(t))) : target;
-    const figure = el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), body);
+    const body: HTMLElement =
+      spec.id === 'sweep' ? el('div', { class: 'sweep-row' }, target, ...[sweepTable(m)].filter((t): t is HTMLElement => Boolean(t))) : target;
+    const figure = el(
+      'figure',
+      { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' ? 'wide' : '' },
+      el('header', {}, el('h2', {}, spec.title), save),
+      body,
+    );
     if (spec.note) figure.append(el('p', { class: 'chart-note' }, spec.note));
     // Insert in spec order.
     const order = specs.map((s) => s.id);
@@ -304,4 +382,3 @@ watchTheme(() => {
 });
 
 vscode.postMessage({ type: 'ready' });
-

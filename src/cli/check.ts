@@ -29,13 +29,21 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
       errors++;
       continue;
     }
-    const resolved = checkText(text, { env: options.env, vars: options.vars, allowEnv: options.allowEnv, baseDir: dirname(resolve(file)), memory: memoryLimits(options.maxMemory) });
+    const resolved = checkText(text, {
+      env: options.env,
+      vars: options.vars,
+      allowEnv: options.allowEnv,
+      baseDir: dirname(resolve(file)),
+      memory: memoryLimits(options.maxMemory),
+    });
     scenarios += resolved.scenarios.length;
     for (const diagnostic of resolved.diagnostics) {
       output.error(formatDiagnostic(file, diagnostic));
       if (diagnostic.severity === 'error') errors++;
     }
   }
-  output.info(`${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`);
+  output.info(
+    `${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`,
+  );
   return errors > 0 ? ExitCode.ScenarioError : ExitCode.Ok;
 }

@@ -36,7 +36,10 @@ export function findBaseline(source: BaselineSource, run: RunFile, scenariosRun:
     return { warning: `no baseline for scenario "${run.scenario.name}" in ${source.path}; not compared` };
   }
   const path = run.scenario.file ? baselineFor(source.root, run.scenario.file, run.scenario.name) : undefined;
-  if (!path) return { warning: `no pinned baseline for "${run.scenario.file ?? '?'}#${run.scenario.name}" in .rbench/baselines.json; not compared (pin one with rbench run --pin)` };
+  if (!path)
+    return {
+      warning: `no pinned baseline for "${run.scenario.file ?? '?'}#${run.scenario.name}" in .rbench/baselines.json; not compared (pin one with rbench run --pin)`,
+    };
   // baselines.json is shared: its entries are read inside the root only, no link followed, regular files only.
   try {
     return { baseline: readRunFile(path, { root: source.root }), path };

@@ -145,7 +145,11 @@ function compareMain(argv: string[]): number {
 async function mergeMain(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (error) {
     printErrorLine(`rbench merge: ${(error as Error).message}\n\n${USAGE}`);
     return ExitCode.ScenarioError;

@@ -196,7 +196,10 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     }
     const { run } = outcome;
     runs.push(run);
-    exitCode = Math.max(exitCode, reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, options.quiet && options.csv !== '-'));
+    exitCode = Math.max(
+      exitCode,
+      reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, options.quiet && options.csv !== '-'),
+    );
     const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
     exitCode = Math.max(exitCode, gate);
     if (options.pin && outcome.path) pinRun(run, outcome.path, gate, output);
@@ -242,7 +245,7 @@ function reportRun(outcome: FinishedRun, output: Output, rows: { perClient: bool
   }
   const errorStatus = errorStatusVerdict(run);
   for (const reason of errorStatus.reasons) output.error(`${run.status}  ${reason}`);
-  if (run.plan.shard && run.plan.expects.length > 0) output.info('Expectations are checked on the whole: rbench merge the parts\' run files.');
+  if (run.plan.shard && run.plan.expects.length > 0) output.info("Expectations are checked on the whole: rbench merge the parts' run files.");
   if (path) output.info(savedAtLine(run, path));
   let code = ExitCode.Ok;
   if (run.status === 'failed') {

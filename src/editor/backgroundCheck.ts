@@ -53,7 +53,11 @@ export class BackgroundChecker {
     this.newest.set(key, id);
     const request: CheckRequest = { id, text, options };
     return new Promise((resolve) => {
-      this.pending.set(id, { key, request, resolve: (reply) => resolve(reply?.outline ? { diagnostics: reply.diagnostics, outline: decodeOutline(reply.outline) } : undefined) });
+      this.pending.set(id, {
+        key,
+        request,
+        resolve: (reply) => resolve(reply?.outline ? { diagnostics: reply.diagnostics, outline: decodeOutline(reply.outline) } : undefined),
+      });
       this.ensureWorker().postMessage(request);
     });
   }
@@ -97,7 +101,8 @@ export class BackgroundChecker {
     worker.on('message', (reply: CheckReply) => this.settle(reply.id, reply));
     // A check that crashed the worker (it should not: checkText never throws) is not retried forever.
     worker.on('error', () => {
-      for (const id of [...this.pending.keys()]) this.settle(id, this.pending.get(id)!.request.plans ? undefined : { id, diagnostics: [], outline: EMPTY_ENCODED });
+      for (const id of [...this.pending.keys()])
+        this.settle(id, this.pending.get(id)!.request.plans ? undefined : { id, diagnostics: [], outline: EMPTY_ENCODED });
       this.restart();
     });
     worker.unref();

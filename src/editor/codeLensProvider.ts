@@ -38,7 +38,12 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
     const root = workspaceRoot();
     if (root) {
       const baselines = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), BASELINES_FILE));
-      this.disposables.push(baselines, baselines.onDidCreate(() => this.changed.fire()), baselines.onDidChange(() => this.changed.fire()), baselines.onDidDelete(() => this.changed.fire()));
+      this.disposables.push(
+        baselines,
+        baselines.onDidCreate(() => this.changed.fire()),
+        baselines.onDidChange(() => this.changed.fire()),
+        baselines.onDidDelete(() => this.changed.fire()),
+      );
     }
   }
 
@@ -106,12 +111,22 @@ function toCodeLens(spec: LensSpec, uri: vscode.Uri): vscode.CodeLens {
   const range = new vscode.Range(spec.line, 0, spec.line, 0);
   switch (spec.kind) {
     case 'run':
-      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runScenario, arguments: [uri, spec.scenarioIndex], tooltip: 'Run this scenario' });
+      return new vscode.CodeLens(range, {
+        title: spec.title,
+        command: COMMANDS.runScenario,
+        arguments: [uri, spec.scenarioIndex],
+        tooltip: 'Run this scenario',
+      });
     case 'runAll':
       return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runFile, arguments: [uri], tooltip: 'Run every scenario of this file' });
     case 'lastRun':
       return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.openRun, arguments: [vscode.Uri.file(spec.runPath)], tooltip: spec.tooltip });
     case 'compare':
-      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.compareRuns, arguments: [spec.runPaths.map((path) => vscode.Uri.file(path))], tooltip: spec.tooltip });
+      return new vscode.CodeLens(range, {
+        title: spec.title,
+        command: COMMANDS.compareRuns,
+        arguments: [spec.runPaths.map((path) => vscode.Uri.file(path))],
+        tooltip: spec.tooltip,
+      });
   }
 }

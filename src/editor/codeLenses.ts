@@ -42,11 +42,23 @@ export function codeLensesFor(
       lenses.push({ kind: 'lastRun', line, title: `${last.headline} · ${age}`, tooltip: `Open the last run: ${last.path}`, runPath: last.path });
       const previous = options.previousRunOf?.(scenario.name);
       if (previous) {
-        lenses.push({ kind: 'compare', line, title: 'Compare with last', tooltip: `Compare the newest run with the one before it (${previous.path})`, runPaths: [previous.path, last.path] });
+        lenses.push({
+          kind: 'compare',
+          line,
+          title: 'Compare with last',
+          tooltip: `Compare the newest run with the one before it (${previous.path})`,
+          runPaths: [previous.path, last.path],
+        });
       }
       const baseline = options.baselineOf?.(scenario.name);
       if (baseline && baseline !== last.path) {
-        lenses.push({ kind: 'compare', line, title: 'Compare with baseline', tooltip: `Compare the newest run with the pinned baseline (${baseline})`, runPaths: [baseline, last.path] });
+        lenses.push({
+          kind: 'compare',
+          line,
+          title: 'Compare with baseline',
+          tooltip: `Compare the newest run with the pinned baseline (${baseline})`,
+          runPaths: [baseline, last.path],
+        });
       }
     }
   }

@@ -28,7 +28,9 @@ export async function runScenarioCommand(runs: RunService, target?: vscode.Uri |
   const line = editor?.document === document ? editor.selection.active.line : 0;
   const scenario = scenarioAtLine((await documentChecks().outline(document)).scenarios, line);
   if (!scenario) {
-    void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(document.uri)} has no scenario to run: add a "### name" line followed by commands.`);
+    void vscode.window.showInformationMessage(
+      `${vscode.workspace.asRelativePath(document.uri)} has no scenario to run: add a "### name" line followed by commands.`,
+    );
     return undefined;
   }
   return first(await runs.runWithProgress([{ uri: document.uri, index: scenario.index }]));

@@ -65,7 +65,15 @@ export async function selectTarget(): Promise<string | undefined> {
           { title: 'RBench: Select Target', placeHolder: 'Where scenarios without their own target line run' },
         ),
       input: ({ title, prompt, placeHolder, value, validate }) =>
-        vscode.window.showInputBox({ title, prompt, placeHolder, value, valueSelection: value ? [value.length, value.length] : undefined, validateInput: validate, ignoreFocusOut: true }),
+        vscode.window.showInputBox({
+          title,
+          prompt,
+          placeHolder,
+          value,
+          valueSelection: value ? [value.length, value.length] : undefined,
+          validateInput: validate,
+          ignoreFocusOut: true,
+        }),
       ...userSettingsSaver(config, (message) => void vscode.window.showWarningMessage(message)),
     },
     settings,
@@ -73,7 +81,9 @@ export async function selectTarget(): Promise<string | undefined> {
 }
 
 /** Prepares the connection test through a run's gates (RunService.prepareConnectionTest). */
-export type PrepareConnectionTest = (scope: vscode.Uri | undefined) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
+export type PrepareConnectionTest = (
+  scope: vscode.Uri | undefined,
+) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
 export async function testSelectedConnection(prepareTest: PrepareConnectionTest): Promise<string> {
@@ -149,11 +159,18 @@ export async function setPassword(secrets: vscode.SecretStorage): Promise<boolea
   const { active, settings } = activeTarget();
   const key = activeSecretKey(active);
   if (!key) {
-    void vscode.window.showInformationMessage('The selected target is a throwaway local redis-server, which has no password: select a profile or URL first ("RBench: Select Target").');
+    void vscode.window.showInformationMessage(
+      'The selected target is a throwaway local redis-server, which has no password: select a profile or URL first ("RBench: Select Target").',
+    );
     return false;
   }
   const name = describeActiveTarget(active, settings.profiles);
-  const password = await vscode.window.showInputBox({ title: `RBench: password for ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in the editor\'s secret storage, not in settings' });
+  const password = await vscode.window.showInputBox({
+    title: `RBench: password for ${name}`,
+    password: true,
+    ignoreFocusOut: true,
+    prompt: "Kept in the editor's secret storage, not in settings",
+  });
   if (password === undefined) return false;
   await secrets.store(key, password);
   void vscode.window.showInformationMessage(plainText(`Password for ${name} stored.`));

@@ -39,10 +39,13 @@ export function registerDiagnostics(context: vscode.ExtensionContext): vscode.Di
     const key = document.uri.toString();
     clearTimeout(pending.get(key));
     const delay = document.getText().length > INLINE_CHECK_MAX_CHARS ? 400 : 150;
-    pending.set(key, setTimeout(() => {
-      pending.delete(key);
-      refresh(document);
-    }, delay));
+    pending.set(
+      key,
+      setTimeout(() => {
+        pending.delete(key);
+        refresh(document);
+      }, delay),
+    );
   };
   context.subscriptions.push(
     collection,

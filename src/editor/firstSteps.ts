@@ -23,7 +23,10 @@ export function registerFirstSteps(context: vscode.ExtensionContext): void {
 export async function newScenario(): Promise<vscode.Uri> {
   const document = await createScenarioFile('benchmark.rbench', NEW_SCENARIO_TEMPLATE);
   const editor = await vscode.window.showTextDocument(document, { preview: false });
-  const header = document.getText().split('\n').findIndex((line) => line.startsWith('### '));
+  const header = document
+    .getText()
+    .split('\n')
+    .findIndex((line) => line.startsWith('### '));
   if (header >= 0) editor.selection = new vscode.Selection(header, 4, header, document.lineAt(header).text.length);
   return document.uri;
 }
@@ -71,17 +74,22 @@ export async function openExample(extensionUri: vscode.Uri, name?: string): Prom
 async function exampleFiles(folder: vscode.Uri): Promise<string[]> {
   try {
     const entries = await vscode.workspace.fs.readDirectory(folder);
-    return entries.filter(([file, type]) => file.endsWith('.rbench') && type & vscode.FileType.File).map(([file]) => file).sort();
+    return entries
+      .filter(([file, type]) => file.endsWith('.rbench') && type & vscode.FileType.File)
+      .map(([file]) => file)
+      .sort();
   } catch {
     return [];
   }
 }
 
 async function pickExample(folder: vscode.Uri, files: string[]): Promise<string | undefined> {
-  const items = await Promise.all(files.map(async (file) => {
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, file)));
-    return { label: file, detail: exampleSummary(text) };
-  }));
+  const items = await Promise.all(
+    files.map(async (file) => {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, file)));
+      return { label: file, detail: exampleSummary(text) };
+    }),
+  );
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Open an example scenario',
     placeHolder: 'Examples shipped with RBench: a copy opens in your workspace, yours to edit and run',

@@ -29,9 +29,7 @@ export const HISTORY_COMMANDS = {
 } as const;
 
 export type HistoryNode =
-  | { kind: 'file'; file: HistoryFile }
-  | { kind: 'scenario'; scenario: HistoryScenario }
-  | { kind: 'run'; run: HistoryRun; scenario: HistoryScenario };
+  { kind: 'file'; file: HistoryFile } | { kind: 'scenario'; scenario: HistoryScenario } | { kind: 'run'; run: HistoryRun; scenario: HistoryScenario };
 
 /** Opens a comparison of run files, the reference first. */
 export type CompareRuns = (paths: string[]) => void;
@@ -66,7 +64,12 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     const root = workspaceRoot();
     if (root) {
       const baselines = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), BASELINES_FILE));
-      this.disposables.push(baselines, baselines.onDidCreate(() => this.refresh()), baselines.onDidChange(() => this.refresh()), baselines.onDidDelete(() => this.refresh()));
+      this.disposables.push(
+        baselines,
+        baselines.onDidCreate(() => this.refresh()),
+        baselines.onDidChange(() => this.refresh()),
+        baselines.onDidDelete(() => this.refresh()),
+      );
     }
   }
 
@@ -121,7 +124,8 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     const unreadable = this.runs.runsIndex.unreadable;
     if (unreadable.length > 0) {
       const first = unreadable[0].message;
-      const problem = unreadable.length === 1 ? `A run file could not be read — ${first}` : `${unreadable.length} run files could not be read; the first: ${first}`;
+      const problem =
+        unreadable.length === 1 ? `A run file could not be read — ${first}` : `${unreadable.length} run files could not be read; the first: ${first}`;
       this.problem = this.problem ? `${this.problem}\n${problem}` : problem;
     }
     return groups;
@@ -163,7 +167,12 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
         item.resourceUri = vscode.Uri.file(run.entry.path);
         item.command = { command: HISTORY_COMMANDS.open, title: 'Open', arguments: [node] };
         // Menus key on these: a run of a scenario file can be pinned; "with baseline" needs another run pinned.
-        item.contextValue = ['rbenchRun', run.entry.file !== undefined ? 'pinnable' : '', run.isBaseline ? 'baseline' : '', scenario.baselinePath && !run.isBaseline ? 'hasBaseline' : '']
+        item.contextValue = [
+          'rbenchRun',
+          run.entry.file !== undefined ? 'pinnable' : '',
+          run.isBaseline ? 'baseline' : '',
+          scenario.baselinePath && !run.isBaseline ? 'hasBaseline' : '',
+        ]
           .filter(Boolean)
           .join('.');
         return item;
@@ -188,9 +197,15 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
 }
 
 /** The run nodes a command means: the selection when the clicked node is part of it, else the clicked node. */
-function runNodes(node: HistoryNode | undefined, selected: readonly HistoryNode[] | undefined, view: vscode.TreeView<HistoryNode>): Extract<HistoryNode, { kind: 'run' }>[] {
+function runNodes(
+  node: HistoryNode | undefined,
+  selected: readonly HistoryNode[] | undefined,
+  view: vscode.TreeView<HistoryNode>,
+): Extract<HistoryNode, { kind: 'run' }>[] {
   const nodes = selected && selected.length > 0 ? selected : node ? [node] : view.selection;
-  return nodes.flatMap((n) => (n.kind === 'run' ? [n] : n.kind === 'scenario' ? n.scenario.runs.slice(0, 2).map((run) => ({ kind: 'run' as const, run, scenario: n.scenario })) : []));
+  return nodes.flatMap((n) =>
+    n.kind === 'run' ? [n] : n.kind === 'scenario' ? n.scenario.runs.slice(0, 2).map((run) => ({ kind: 'run' as const, run, scenario: n.scenario })) : [],
+  );
 }
 
 function isRunFile(uri: vscode.Uri): boolean {
@@ -202,7 +217,12 @@ function isRunFile(uri: vscode.Uri): boolean {
  * (the clicked file and the selection: compared oldest first), or from the palette (a multi-pick over
  * the history). Returns the run files compared, reference first (nothing when cancelled).
  */
-export async function compareRunsCommand(provider: HistoryProvider, compare: CompareRuns, target?: vscode.Uri | vscode.Uri[], selected?: vscode.Uri[]): Promise<string[]> {
+export async function compareRunsCommand(
+  provider: HistoryProvider,
+  compare: CompareRuns,
+  target?: vscode.Uri | vscode.Uri[],
+  selected?: vscode.Uri[],
+): Promise<string[]> {
   let paths: string[];
   if (Array.isArray(target)) {
     paths = target.filter(isRunFile).map((uri) => uri.fsPath);
@@ -213,7 +233,9 @@ export async function compareRunsCommand(provider: HistoryProvider, compare: Com
   if (paths.length < 2) {
     const entries = (await provider.entries()).sort((a, b) => (a.id < b.id ? 1 : -1));
     if (entries.length < 2) {
-      void vscode.window.showInformationMessage(`Comparing needs two runs or more; ${entries.length === 0 ? 'there are none' : 'there is one'} in ${provider.folder() ?? 'the runs folder'}.`);
+      void vscode.window.showInformationMessage(
+        `Comparing needs two runs or more; ${entries.length === 0 ? 'there are none' : 'there is one'} in ${provider.folder() ?? 'the runs folder'}.`,
+      );
       return [];
     }
     const now = Date.now();
@@ -225,7 +247,13 @@ export async function compareRunsCommand(provider: HistoryProvider, compare: Com
         picked: paths.includes(entry.path),
         entry,
       })),
-      { canPickMany: true, title: 'Compare runs', placeHolder: 'Pick two runs or more (the oldest is the reference)', matchOnDescription: true, matchOnDetail: true },
+      {
+        canPickMany: true,
+        title: 'Compare runs',
+        placeHolder: 'Pick two runs or more (the oldest is the reference)',
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     if (!picked) return [];
     if (picked.length < 2) {
@@ -294,7 +322,9 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       const root = workspaceRoot();
       if (!run) return undefined;
       if (!root || run.run.entry.file === undefined) {
-        void vscode.window.showWarningMessage('A baseline is pinned per scenario file in the workspace: this run names no scenario file, or no folder is open.');
+        void vscode.window.showWarningMessage(
+          'A baseline is pinned per scenario file in the workspace: this run names no scenario file, or no folder is open.',
+        );
         return undefined;
       }
       let pinned;
@@ -316,12 +346,17 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
     }),
     command(HISTORY_COMMANDS.delete, async (node?: HistoryNode, selected?: HistoryNode[]) => {
       // Only runs picked one by one: deleting never expands a scenario into its runs.
-      const nodes = (selected && selected.length > 0 ? selected : node ? [node] : view.selection).filter((n): n is Extract<HistoryNode, { kind: 'run' }> => n.kind === 'run');
+      const nodes = (selected && selected.length > 0 ? selected : node ? [node] : view.selection).filter(
+        (n): n is Extract<HistoryNode, { kind: 'run' }> => n.kind === 'run',
+      );
       if (nodes.length === 0) return 0;
       const pinned = nodes.filter((n) => n.run.isBaseline).length;
       const answer = await vscode.window.showWarningMessage(
         nodes.length === 1 ? plainText(`Delete the run file ${basename(nodes[0].run.entry.path)}?`) : `Delete ${nodes.length} run files?`,
-        { modal: true, detail: `They go to the trash.${pinned ? ' A pinned baseline is among them: its entry in .rbench/baselines.json will point at a missing file.' : ''}` },
+        {
+          modal: true,
+          detail: `They go to the trash.${pinned ? ' A pinned baseline is among them: its entry in .rbench/baselines.json will point at a missing file.' : ''}`,
+        },
         'Move to Trash',
       );
       if (answer !== 'Move to Trash') return 0;
@@ -332,7 +367,9 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
       provider.refresh();
       return nodes.length;
     }),
-    command(HISTORY_COMMANDS.compareRuns, (target?: vscode.Uri | vscode.Uri[], selected?: vscode.Uri[]) => compareRunsCommand(provider, compare, target, selected)),
+    command(HISTORY_COMMANDS.compareRuns, (target?: vscode.Uri | vscode.Uri[], selected?: vscode.Uri[]) =>
+      compareRunsCommand(provider, compare, target, selected),
+    ),
   );
   return { provider, view };
 }

@@ -80,7 +80,10 @@ export function historyRun(entry: RunEntry, options: { now: number; isBaseline: 
     `${entry.scenario}${entry.file ? ` — ${entry.file}` : ''}`,
     entry.headline,
     ...(entry.verdictText ? [entry.verdictText] : []),
-    `${entry.status}, finished ${new Date(entry.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${age})`,
+    `${entry.status}, finished ${new Date(entry.finishedAt)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC')} (${age})`,
     ...(options.isBaseline ? ['Pinned as this scenario’s baseline (.rbench/baselines.json)'] : []),
     entry.path,
   ].join('\n');
@@ -120,7 +123,9 @@ export function groupRuns(entries: readonly RunEntry[], options: GroupOptions): 
             file,
             name,
             baselinePath,
-            runs: [...runs].sort(newestFirst).map((entry) => historyRun(entry, { now: options.now, isBaseline: baselinePath !== undefined && resolve(entry.path) === baselinePath })),
+            runs: [...runs]
+              .sort(newestFirst)
+              .map((entry) => historyRun(entry, { now: options.now, isBaseline: baselinePath !== undefined && resolve(entry.path) === baselinePath })),
           };
         }),
     }));

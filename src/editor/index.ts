@@ -58,7 +58,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.forgetRemoteAnswers', async () => {
       const forgotten = await forgetRemoteAnswers(context.globalState, context.workspaceState);
       void vscode.window.showInformationMessage(
-        forgotten === 0 ? 'RBench remembers no answers about remote targets.' : `RBench forgot ${forgotten} answer${forgotten === 1 ? '' : 's'}: it asks again before running against those targets.`,
+        forgotten === 0
+          ? 'RBench remembers no answers about remote targets.'
+          : `RBench forgot ${forgotten} answer${forgotten === 1 ? '' : 's'}: it asks again before running against those targets.`,
       );
       return forgotten;
     }),
@@ -72,12 +74,16 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
 
   const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
 
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask) } : undefined;
+  const testing =
+    context.extensionMode === vscode.ExtensionMode.Test ? { answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask) } : undefined;
   return {
     history,
     onRunFinished: runs.onRunFinished,
     onRunStarted: runs.onRunStarted,
     onRunProgress: runs.onRunProgress,
-    testController: tests.controller, runProfile: tests.runProfile, runningCount: () => runs.runningCount,
-    ...(testing ? { testing } : {}) };
+    testController: tests.controller,
+    runProfile: tests.runProfile,
+    runningCount: () => runs.runningCount,
+    ...(testing ? { testing } : {}),
+  };
 }

@@ -67,7 +67,13 @@ function toCompletionItem(data: CompletionItemData): vscode.CompletionItem {
 
 function toDocumentSymbol(data: SymbolData): vscode.DocumentSymbol {
   // VS Code rejects a symbol with an empty name.
-  const symbol = new vscode.DocumentSymbol(data.name || '(unnamed)', data.detail, SYMBOL_KINDS[data.kind], toVscodeRange(data.range), toVscodeRange(data.selectionRange));
+  const symbol = new vscode.DocumentSymbol(
+    data.name || '(unnamed)',
+    data.detail,
+    SYMBOL_KINDS[data.kind],
+    toVscodeRange(data.range),
+    toVscodeRange(data.selectionRange),
+  );
   symbol.children = data.children.map(toDocumentSymbol);
   return symbol;
 }

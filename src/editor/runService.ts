@@ -163,7 +163,10 @@ export class RunService implements vscode.Disposable {
             signal: abort.signal,
             onProgress: (event) => {
               if (event.kind === 'tick') {
-                progress.report({ message: plainText(formatProgressMessage(event.at, event.tick)), increment: increments.advance(runPercent(event.at, event.tick.fraction)) });
+                progress.report({
+                  message: plainText(formatProgressMessage(event.at, event.tick)),
+                  increment: increments.advance(runPercent(event.at, event.tick.fraction)),
+                });
               } else if (event.kind === 'load-start') {
                 progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
               }
@@ -199,31 +202,35 @@ export class RunService implements vscode.Disposable {
       steps.push(prepared);
       if ('kind' in prepared && prepared.reason === 'restricted') break;
     }
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true }, async (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      for (const [position, prepared] of steps.entries()) {
-        if (abort.signal.aborted || this.cancelGeneration !== generation) break;
-        const step = `${position + 1}/${steps.length}`;
-        let outcome: RunOutcome;
-        if ('kind' in prepared) {
-          outcome = prepared;
-        } else {
-          progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
-          outcome = await this.execute(prepared, {
-            signal: abort.signal,
-            onProgress: (event) => {
-              if (event.kind === 'tick') progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
-            },
-          });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        for (const [position, prepared] of steps.entries()) {
+          if (abort.signal.aborted || this.cancelGeneration !== generation) break;
+          const step = `${position + 1}/${steps.length}`;
+          let outcome: RunOutcome;
+          if ('kind' in prepared) {
+            outcome = prepared;
+          } else {
+            progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
+            outcome = await this.execute(prepared, {
+              signal: abort.signal,
+              onProgress: (event) => {
+                if (event.kind === 'tick')
+                  progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
+              },
+            });
+          }
+          if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
+          outcomes.push(outcome);
         }
-        if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
-        outcomes.push(outcome);
-      }
-    });
+      },
+    );
     const summary = batchSummary(outcomes);
     this.output.appendLine(`\n${summary}`);
-    const bad = outcomes.some((outcome) => outcome.kind === 'not-run' ? outcome.reason !== 'declined' : runVerdict(outcome.run).kind !== 'passed');
+    const bad = outcomes.some((outcome) => (outcome.kind === 'not-run' ? outcome.reason !== 'declined' : runVerdict(outcome.run).kind !== 'passed'));
     const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(`RBench: ${summary}`, 'Show output').then((choice) => choice && this.output.show(true));
     return outcomes;

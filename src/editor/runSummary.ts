@@ -66,6 +66,7 @@ export function finishedNotice(run: RunFile): FinishedNotice {
   const status = statusWords(run);
   const figures = runFigures(run);
   if (verdict.kind === 'failed') return { severity: 'warning', text: `Run ${status}: ${figures} — ${verdictSummary(verdict, run.thresholds.length)}` };
-  if (verdict.kind === 'cancelled') return { severity: 'info', text: `Run cancelled: ${measuredAnything(run) ? `${figures} (partial)` : 'nothing was measured'}` };
+  if (verdict.kind === 'cancelled')
+    return { severity: 'info', text: `Run cancelled: ${measuredAnything(run) ? `${figures} (partial)` : 'nothing was measured'}` };
   return { severity: 'info', text: `Run ${status}: ${figures}` };
 }

@@ -44,7 +44,12 @@ export interface RunsFolderPlace {
  * name must lie inside the workspace folder (else the default is used, with a problem to show). The user's
  * own setting may point anywhere; a relative one inside the workspace stays under the same rules as the default.
  */
-export function runsFolderPlace(setting: string | undefined, scope: 'user' | 'workspace' | undefined, workspaceRoot: string | undefined, scenarioDir: string): RunsFolderPlace {
+export function runsFolderPlace(
+  setting: string | undefined,
+  scope: 'user' | 'workspace' | undefined,
+  workspaceRoot: string | undefined,
+  scenarioDir: string,
+): RunsFolderPlace {
   const base = resolve(workspaceRoot ?? scenarioDir);
   const folder = resolveRunsFolder(setting, workspaceRoot, scenarioDir);
   if (isInside(base, folder)) return { folder, root: base };
@@ -148,7 +153,8 @@ async function readEntry(path: string, root: string): Promise<RunEntry | Unreada
     const text = await readBoundedTextAsync(path, { root, maxBytes: MAX_RUN_FILE_BYTES });
     return runEntry(path, parseRunFile(parseRunFileJson(text, path), path));
   } catch (error) {
-    if (error instanceof FileGateError && error.problem === 'too-large') return { path, message: `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read` };
+    if (error instanceof FileGateError && error.problem === 'too-large')
+      return { path, message: `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read` };
     // Half-copied, hand-edited or foreign files are not runs: listed apart, with the reason.
     return { path, message: error instanceof RunFileError ? error.message : `${path}: not a readable run file (${(error as Error).message})` };
   }

@@ -38,7 +38,11 @@ export function consentConfirmer(store: AnswerStore, ask: Ask, asked?: Map<strin
     if (store.get<boolean>(key) === true) return true;
     const earlier = asked?.get(request.digest);
     if (earlier !== undefined) return earlier;
-    const detail = [...request.question.lines, '', `RBench remembers a "Run" for exactly this list: a changed file asks again ("RBench: Forget Remote Target Answers" forgets).`].join('\n');
+    const detail = [
+      ...request.question.lines,
+      '',
+      `RBench remembers a "Run" for exactly this list: a changed file asks again ("RBench: Forget Remote Target Answers" forgets).`,
+    ].join('\n');
     let answer: string | undefined;
     try {
       answer = await ask(plainText(request.question.message), { modal: true, detail: plainText(detail) }, DEFAULT_BUTTON, RUN_BUTTON);

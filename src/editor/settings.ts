@@ -59,7 +59,9 @@ function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'use
  * The opt-ins a shared file must never grant: read from the user's own settings only, never from a
  * workspace's .vscode/settings.json (which came with the repository).
  */
-function userOnlySettings(config: vscode.WorkspaceConfiguration): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory'> {
+function userOnlySettings(
+  config: vscode.WorkspaceConfiguration,
+): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
   const destructive = config.inspect<unknown>('allowDestructiveCommands')?.globalValue;

@@ -18,7 +18,9 @@ export interface InspectedSetting {
 
 function fromWorkspace(inspected: InspectedSetting | undefined): unknown[] {
   if (!inspected) return [];
-  return [inspected.workspaceValue, inspected.workspaceFolderValue, inspected.workspaceLanguageValue, inspected.workspaceFolderLanguageValue].filter((value) => value !== undefined);
+  return [inspected.workspaceValue, inspected.workspaceFolderValue, inspected.workspaceLanguageValue, inspected.workspaceFolderLanguageValue].filter(
+    (value) => value !== undefined,
+  );
 }
 
 /**
@@ -27,7 +29,10 @@ function fromWorkspace(inspected: InspectedSetting | undefined): unknown[] {
  * user's, so any workspace value makes the target the workspace's; a profile the workspace names (even
  * in part: objects merge) is the workspace's.
  */
-export function settingsProvenance(target: InspectedSetting | undefined, profiles: InspectedSetting | undefined): { targetSupplier: 'workspace' | 'user'; workspaceProfiles: string[] } {
+export function settingsProvenance(
+  target: InspectedSetting | undefined,
+  profiles: InspectedSetting | undefined,
+): { targetSupplier: 'workspace' | 'user'; workspaceProfiles: string[] } {
   const names = new Set<string>();
   for (const value of fromWorkspace(profiles)) {
     if (value && typeof value === 'object' && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
@@ -105,7 +110,12 @@ export function targetPickItems(profiles: Record<string, ConnectionProfile>, set
     value: name,
     picked: current === name,
   }));
-  items.push({ label: 'Throwaway local redis-server', description: 'a fresh server on a free port for each run', value: LOCAL_TARGET, picked: current === LOCAL_TARGET });
+  items.push({
+    label: 'Throwaway local redis-server',
+    description: 'a fresh server on a free port for each run',
+    value: LOCAL_TARGET,
+    picked: current === LOCAL_TARGET,
+  });
   const customUrl = current.includes('://') ? current : undefined;
   if (customUrl) items.push({ label: describeActiveTarget({ kind: 'url', url: customUrl }, profiles), description: customUrl, value: customUrl, picked: true });
   items.push({ label: 'Enter a URL…', description: 'host:port, redis://host:port or rediss://…', value: { enterUrl: true }, picked: false });

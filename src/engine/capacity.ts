@@ -55,7 +55,11 @@ export async function checkConnectionCapacity(connection: ConnectionOptions, cli
   try {
     const clientsInfo = parseInfo(String(await redis.info('clients'))).clients ?? {};
     const number = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
-    const problem = maxClientsProblem(clients, { maxclients: number(clientsInfo.maxclients), connected: number(clientsInfo.connected_clients) }, address(connection));
+    const problem = maxClientsProblem(
+      clients,
+      { maxclients: number(clientsInfo.maxclients), connected: number(clientsInfo.connected_clients) },
+      address(connection),
+    );
     if (problem) throw new LoadError(problem);
   } catch (error) {
     if (error instanceof LoadError) throw error;

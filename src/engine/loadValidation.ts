@@ -11,7 +11,8 @@ export function validateLoad(request: LoadRequest): void {
   if (!(load.clients >= 1) || !Number.isInteger(load.clients)) problems.push(`clients must be a whole number ≥ 1 (got ${load.clients})`);
   if (!(load.pipeline >= 1) || !Number.isInteger(load.pipeline)) problems.push(`pipeline must be a whole number ≥ 1 (got ${load.pipeline})`);
   if ((load.requests === undefined) === (load.durationMs === undefined)) problems.push('exactly one of requests and duration must be set');
-  if (load.requests !== undefined && !(load.requests >= 0 && Number.isInteger(load.requests))) problems.push(`requests must be a whole number ≥ 0 (got ${load.requests})`);
+  if (load.requests !== undefined && !(load.requests >= 0 && Number.isInteger(load.requests)))
+    problems.push(`requests must be a whole number ≥ 0 (got ${load.requests})`);
   if (load.durationMs !== undefined && !(load.durationMs > 0)) problems.push(`duration must be > 0 (got ${load.durationMs} ms)`);
   if (load.rate !== undefined && !(load.rate > 0)) problems.push(`rate must be > 0 (got ${load.rate})`);
   if (request.test.commands.length === 0) problems.push(`test ${request.test.name} has no command`);

@@ -63,11 +63,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
       durationMs,
     ),
   );
-  const total = commandResult(
-    'total',
-    request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels),
-    durationMs,
-  );
+  const total = commandResult('total', request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels), durationMs);
   const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
   const plan = request.phase.load;
   const scheduled = workers.reduce((sum, w) => sum + w.scheduledSends, 0);
@@ -82,7 +78,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     bottleneck: bottleneck(workers, durationMs, parts.threads, parts.cpuPercent ?? 0, lateShare),
   };
   const stallReason = parts.status === 'complete' ? stallWhy(workers, total.requests, plan, durationMs) : undefined;
-  const errorStatusReason = parts.status === 'complete' ? stallReason ?? errorStatusWhy(total) : undefined;
+  const errorStatusReason = parts.status === 'complete' ? (stallReason ?? errorStatusWhy(total)) : undefined;
   const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
   return {
     test: request.test.name,
@@ -107,9 +103,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     total,
     commands,
     timeline: parts.timeline ?? [],
-    ...(plan.rate !== undefined
-      ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } }
-      : {}),
+    ...(plan.rate !== undefined ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } } : {}),
     connections: {
       opened: workers.reduce((sum, w) => sum + w.opened, 0),
       reconnects: workers.reduce((sum, w) => sum + w.reconnects, 0),

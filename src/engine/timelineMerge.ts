@@ -76,7 +76,15 @@ export class TimelineMerge {
       if (entry.moved > 0) this.cluster.onMoved();
     }
     if (this.countMode && entry.spanMs < 999) {
-      this.fineBuckets.push({ t, count: entry.count, errors: entry.errors, moved: entry.moved, ask: entry.ask, spanMs: entry.spanMs, counts: entry.recorder.toSparse() });
+      this.fineBuckets.push({
+        t,
+        count: entry.count,
+        errors: entry.errors,
+        moved: entry.moved,
+        ask: entry.ask,
+        spanMs: entry.spanMs,
+        counts: entry.recorder.toSparse(),
+      });
     }
     this.timeline.push(second);
     return second;

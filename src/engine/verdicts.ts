@@ -20,7 +20,13 @@ export const ERROR_STATUS_THRESHOLD = 0.01;
  * runtime can tell, else event-loop busy time, which no longer counts waiting since the open loop sleeps
  * on timers) and the process using about a core per thread; in the open loop, sends late as well.
  */
-export function bottleneck(workers: WorkerResult[], durationMs: number, threads: number, cpuPercent: number, lateShare: number | undefined): ClientHealth['bottleneck'] {
+export function bottleneck(
+  workers: WorkerResult[],
+  durationMs: number,
+  threads: number,
+  cpuPercent: number,
+  lateShare: number | undefined,
+): ClientHealth['bottleneck'] {
   if (workers.length === 0 || durationMs === 0) return 'unknown';
   const busy = workers.reduce((max, w) => Math.max(max, w.threadCpuMs !== undefined ? w.threadCpuMs / durationMs : w.eventLoopUtilization), 0);
   const processBusy = cpuPercent / 100 / Math.max(1, threads);

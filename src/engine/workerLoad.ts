@@ -230,7 +230,7 @@ export class WorkerLoad implements ConnectionHost {
 
   /** A connection may have finished: when all have, the load is over. */
   connectionFinished(): void {
-    if (this.finalized || !this.measuring && !this.stopping) return;
+    if (this.finalized || (!this.measuring && !this.stopping)) return;
     for (const connection of this.connections) if (!connection.finished) return;
     this.finalize();
   }
@@ -324,10 +324,13 @@ export class WorkerLoad implements ConnectionHost {
   };
 
   private after(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     this.timers.add(timer);
   }
 
@@ -391,7 +394,10 @@ export class WorkerLoad implements ConnectionHost {
       eventLoopLagP99Ms,
       ...(this.stall ? { stall: this.stall } : {}),
       // A group's requests are its units: its commands' rows would count them again.
-      unanswered: (this.config.test.group ? this.stats.labels.slice(0, 1) : this.stats.labels).reduce((sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0), 0),
+      unanswered: (this.config.test.group ? this.stats.labels.slice(0, 1) : this.stats.labels).reduce(
+        (sum, l) => sum + (l.errorsByKind.get(TIMEOUT_ERROR_KIND) ?? 0),
+        0,
+      ),
       ...(this.cluster ? { cluster: this.cluster.report() } : {}),
     };
     this.post({ type: 'result', result, lastSecond });

@@ -358,7 +358,8 @@ export function ensureFolderInside(root: string, folder: string): string {
       stats = lstatSync(real);
     }
     if (stats.isSymbolicLink()) throw linkRefused(shown);
-    if (!stats.isDirectory()) throw new FileGateError(`${shown}: not a folder (it is a ${kindOf(stats)}) — move it away or choose another folder`, shown, 'not-regular');
+    if (!stats.isDirectory())
+      throw new FileGateError(`${shown}: not a folder (it is a ${kindOf(stats)}) — move it away or choose another folder`, shown, 'not-regular');
   }
   return real;
 }

@@ -38,7 +38,11 @@ const LOCALHOST_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
  * their canonical form (`127.1` → `127.0.0.1`, `0:0::1` → `::1`, `::ffff:10.0.0.5` → `10.0.0.5`).
  */
 export function normaliseHost(host: string): string {
-  let bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  let bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (isIPv6(bare)) {
     // A zone (`fe80::1%eth0`) is no URL host: such an address is compared as written.
     if (bare.includes('%')) return bare;

@@ -54,8 +54,10 @@ export function parseSentinelUrl(text: string, shown: string): ParsedSentinelUrl
 
   const question = rest.indexOf('?');
   const name = decodeURIComponent(question < 0 ? rest : rest.slice(0, question));
-  if (!name) return `the target "${shown}" names no primary: end it with /NAME, the name the sentinels monitor (\`sentinel monitor NAME …\`), e.g. redis-sentinel://10.0.0.5:26379/mymaster`;
-  if (!PRIMARY_NAME.test(name)) return `the target "${shown}" names the primary "${name}": a primary name is one word (letters, digits, _ . : -) after the hosts, e.g. /mymaster`;
+  if (!name)
+    return `the target "${shown}" names no primary: end it with /NAME, the name the sentinels monitor (\`sentinel monitor NAME …\`), e.g. redis-sentinel://10.0.0.5:26379/mymaster`;
+  if (!PRIMARY_NAME.test(name))
+    return `the target "${shown}" names the primary "${name}": a primary name is one word (letters, digits, _ . : -) after the hosts, e.g. /mymaster`;
   parsed.name = name;
   if (question >= 0) {
     for (const [option, value] of new URLSearchParams(rest.slice(question + 1))) {
@@ -78,7 +80,8 @@ function readNodes(list: string, shown: string): SentinelNode[] | string {
       return `the target "${shown}" has the sentinel address "${item}": write host or host:port (an IPv6 address in brackets), separated by commas`;
     }
     const port = match[2] ? Number(match[2]) : DEFAULT_SENTINEL_PORT;
-    if (match[2] === '' || port < 1 || port > 65535) return `the target "${shown}" has the sentinel address "${item}": the port must be a number from 1 to 65535`;
+    if (match[2] === '' || port < 1 || port > 65535)
+      return `the target "${shown}" has the sentinel address "${item}": the port must be a number from 1 to 65535`;
     nodes.push({ host, port });
   }
   return nodes;

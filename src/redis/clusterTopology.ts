@@ -82,7 +82,15 @@ class Builder {
     let index = this.byAddress.get(key);
     if (index === undefined) {
       const seed = this.seedId !== undefined && id !== undefined && id !== null && String(id) === this.seedId;
-      index = this.topology.nodes.push({ host, port, role, ...(master !== undefined ? { master } : {}), ...(hostname ? { hostname } : {}), ...(seed ? { seed } : {}) }) - 1;
+      index =
+        this.topology.nodes.push({
+          host,
+          port,
+          role,
+          ...(master !== undefined ? { master } : {}),
+          ...(hostname ? { hostname } : {}),
+          ...(seed ? { seed } : {}),
+        }) - 1;
       this.byAddress.set(key, index);
     }
     return index;
@@ -100,13 +108,22 @@ export function topologyFromShards(shards: Reply, seed: ConnectionOptions, seedI
   const builder = new Builder(seedId);
   for (const shard of listOf(shards, 'CLUSTER SHARDS')) {
     const info = fields(shard);
-    const nodes = listOf(info.get('nodes'), "a shard's nodes").map(fields).filter((n) => String(n.get('health') ?? 'online') !== 'failed');
+    const nodes = listOf(info.get('nodes'), "a shard's nodes")
+      .map(fields)
+      .filter((n) => String(n.get('health') ?? 'online') !== 'failed');
     const masterFields = nodes.find((n) => String(n.get('role')) === 'master');
     const slots = listOf(info.get('slots'), "a shard's slots");
     if (!masterFields || slots.length === 0) continue;
     const nodePort = (n: Map<string, Reply>) => portOf(seed.tls && n.has('tls-port') ? n.get('tls-port') : n.get('port'));
     const hostnameOf = (n: Map<string, Reply>) => (n.get('hostname') && !Array.isArray(n.get('hostname')) ? String(n.get('hostname')) : undefined);
-    const master = builder.node(hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed), nodePort(masterFields), 'master', undefined, hostnameOf(masterFields), masterFields.get('id'));
+    const master = builder.node(
+      hostOf(masterFields.get('endpoint') ?? masterFields.get('ip'), seed),
+      nodePort(masterFields),
+      'master',
+      undefined,
+      hostnameOf(masterFields),
+      masterFields.get('id'),
+    );
     for (let i = 0; i + 1 < slots.length; i += 2) builder.slots(slotOf(slots[i]), slotOf(slots[i + 1]), master);
     for (const replica of nodes) {
       if (replica === masterFields || String(replica.get('health') ?? 'online') !== 'online') continue;
@@ -165,7 +182,8 @@ export async function discoverTopology(connection: ConnectionOptions): Promise<C
   const redis = await openControlConnection({ ...connection, cluster: false });
   try {
     const topology = await readTopology(redis, connection).catch((error: Error) => {
-      if (error instanceof LayoutError) throw new ClusterTopologyError(`the cluster at ${address(connection)} gave a layout that cannot be read: ${error.message}`);
+      if (error instanceof LayoutError)
+        throw new ClusterTopologyError(`the cluster at ${address(connection)} gave a layout that cannot be read: ${error.message}`);
       throw new ClusterTopologyError(
         `${address(connection)} is not a Redis Cluster node (${error.message}): turn \`cluster\` off for this target, or point it at a cluster node`,
       );
@@ -175,7 +193,9 @@ export async function discoverTopology(connection: ConnectionOptions): Promise<C
     if (refusal) throw new ClusterTopologyError(refusal);
     const served = topology.slots.reduce((sum, [first, last]) => sum + last - first + 1, 0);
     if (served < 16384) {
-      throw new ClusterTopologyError(`the cluster at ${address(connection)} serves ${served} of 16384 hash slots: fix the cluster (CLUSTER INFO on its nodes) before loading it`);
+      throw new ClusterTopologyError(
+        `the cluster at ${address(connection)} serves ${served} of 16384 hash slots: fix the cluster (CLUSTER INFO on its nodes) before loading it`,
+      );
     }
     return topology;
   } finally {

@@ -26,7 +26,8 @@ const COMMAND_TIMEOUT_MS = 10_000;
  */
 export async function openControlConnection(options: ConnectionOptions): Promise<Redis> {
   // Asked first by us, so that a wrong primary name or an unreachable sentinel gets a plain message.
-  if (options.sentinel) await discoverPrimary({ ...options, sentinel: options.sentinel }).catch((error: Error) => Promise.reject(new RedisConnectionError(error.message)));
+  if (options.sentinel)
+    await discoverPrimary({ ...options, sentinel: options.sentinel }).catch((error: Error) => Promise.reject(new RedisConnectionError(error.message)));
   const redis = new Redis(controlClientOptions(options));
   // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
   redis.on('error', () => undefined);
@@ -48,9 +49,7 @@ export async function openControlConnection(options: ConnectionOptions): Promise
   return redis;
 }
 
-export type ConnectionTest =
-  | { ok: true; facts: ServerFacts; roundTripMs: number }
-  | { ok: false; error: string };
+export type ConnectionTest = { ok: true; facts: ServerFacts; roundTripMs: number } | { ok: false; error: string };
 
 /** Backs the editor's "Test Connection" command: connects, reads the facts, closes. */
 export async function testConnection(options: ConnectionOptions): Promise<ConnectionTest> {

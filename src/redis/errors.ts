@@ -88,7 +88,9 @@ export function describeConnectionError(error: unknown, where: ErrorPlace): stri
     case 'ECONNRESET':
     case 'EPIPE':
       return `the connection to ${place} was reset by the server — ${
-        where.tls ? 'check that the port speaks TLS and the server accepts this client' : 'if that port expects TLS, use rediss://; otherwise check the server log (maxclients, protected-mode)'
+        where.tls
+          ? 'check that the port speaks TLS and the server accepts this client'
+          : 'if that port expects TLS, use rediss://; otherwise check the server log (maxclients, protected-mode)'
       }`;
   }
   const tlsMessage = describeTlsError(code, message, place, where);
@@ -138,7 +140,11 @@ export function describeHandshakeReply(reply: string, where: ErrorPlace, step?: 
     const from = where.passwordSource ? ` (the password came from ${where.passwordSource})` : '';
     return `authentication failed at ${place}: wrong password for ${user}, or that user does not exist or is disabled${from} — check the user and the password`;
   }
-  if (/^ERR (AUTH <password> called without any password configured|Client sent AUTH, but no password is set)|without any password configured|no password is set/i.test(text)) {
+  if (
+    /^ERR (AUTH <password> called without any password configured|Client sent AUTH, but no password is set)|without any password configured|no password is set/i.test(
+      text,
+    )
+  ) {
     return `${place} has no password set, but the target sends one — remove the password from the target`;
   }
   if (/^NOPERM/.test(text)) {

@@ -153,9 +153,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     const result = await Promise.race([exited, delay(50).then(() => undefined)]);
     if (result) {
       if (result.code === BINARY_NOT_FOUND) {
-        throw new LocalServerError(
-          `redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`,
-        );
+        throw new LocalServerError(`redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`);
       }
       throw new LocalServerError(`redis-server exited with code ${result.code}: ${output.trim() || result.error?.message}`);
     }

@@ -104,9 +104,7 @@ export class ServerMonitor {
       return sampleFromInfo(await readSampleInfo(redis), t);
     } catch (error) {
       throw new RedisConnectionError(
-        isReplyError(error)
-          ? describeServerError(error.message)
-          : describeConnectionError(error, { ...errorPlace(this.options), wasConnected: true }),
+        isReplyError(error) ? describeServerError(error.message) : describeConnectionError(error, { ...errorPlace(this.options), wasConnected: true }),
       );
     }
   }
@@ -181,13 +179,7 @@ export class ServerMonitor {
   }
 }
 
-export type PersistenceEventKind =
-  | 'bgsave-start'
-  | 'bgsave-end'
-  | 'bgsave-failed'
-  | 'aof-rewrite-start'
-  | 'aof-rewrite-end'
-  | 'aof-rewrite-failed';
+export type PersistenceEventKind = 'bgsave-start' | 'bgsave-end' | 'bgsave-failed' | 'aof-rewrite-start' | 'aof-rewrite-end' | 'aof-rewrite-failed';
 
 export interface PersistenceEvent {
   /** `t` of the first sample that shows the event. */
@@ -233,8 +225,7 @@ export function persistenceEvents(samples: readonly ServerSample[]): Persistence
       const outcome = job.lastStatus(current) === 'err' ? 'failed' : 'end';
       const before = job.started(previous);
       const after = job.started(current);
-      const started =
-        before !== undefined && after !== undefined ? after > before : !job.running(previous) && job.running(current);
+      const started = before !== undefined && after !== undefined ? after > before : !job.running(previous) && job.running(current);
       let ended = false;
       // The job running before has finished (possibly followed at once by another one).
       if (job.running(previous) && (!job.running(current) || started)) {

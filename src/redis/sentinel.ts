@@ -113,9 +113,7 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
   }
   commands.push(['SENTINEL', question, name]);
   return new Promise((resolve, reject) => {
-    const socket = connection.tls
-      ? tls.connect({ ...connection.tls, host: node.host, port: node.port })
-      : net.connect({ host: node.host, port: node.port });
+    const socket = connection.tls ? tls.connect({ ...connection.tls, host: node.host, port: node.port }) : net.connect({ host: node.host, port: node.port });
     let received = Buffer.alloc(0);
     let settled = false;
     const finish = (outcome: T | typeof UNKNOWN_NAME | Error) => {
@@ -126,7 +124,10 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const timer = setTimeout(() => finish(new Error(describeConnectionError(Object.assign(new Error('timeout'), { code: CONNECT_TIMEOUT }), place))), connection.connectTimeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(describeConnectionError(Object.assign(new Error('timeout'), { code: CONNECT_TIMEOUT }), place))),
+      connection.connectTimeoutMs,
+    );
     socket.on(connection.tls ? 'secureConnect' : 'connect', () => socket.write(Buffer.concat(commands.map(encodeRespCommand))));
     socket.on('error', (error) => finish(new Error(`sentinel ${describeConnectionError(error, place)}`)));
     socket.on('close', () => finish(new Error(`sentinel ${address(node)} closed the connection before answering`)));
@@ -164,9 +165,14 @@ function interpret<T>(
     if (/^NOAUTH/.test(reply.message)) {
       return new Error(`sentinel ${at} asks for a password — add \`sentinel-password env:NAME\` (or \`sentinel-password secret\`) to the target`);
     }
-    if (commands[i][0] === 'AUTH') return new Error(`sentinel ${describeHandshakeReply(reply.message, place, 'auth').replace(/remove the password from the target/, 'remove `sentinel-password` from the target')}`);
+    if (commands[i][0] === 'AUTH')
+      return new Error(
+        `sentinel ${describeHandshakeReply(reply.message, place, 'auth').replace(/remove the password from the target/, 'remove `sentinel-password` from the target')}`,
+      );
     if (/unknown command|unknown subcommand/i.test(reply.message)) {
-      return new Error(`${at} is not a sentinel (it answered "${reply.message}"): list the sentinels' ports (26379 by default) in the target, not the data nodes'`);
+      return new Error(
+        `${at} is not a sentinel (it answered "${reply.message}"): list the sentinels' ports (26379 by default) in the target, not the data nodes'`,
+      );
     }
     return new Error(`sentinel ${at} refused SENTINEL ${commands[i].slice(1).join(' ')}: ${reply.message}`);
   }
@@ -177,7 +183,14 @@ function readAddress(answer: RespValue, at: string, name: string): PrimaryAddres
   if (answer === null) return UNKNOWN_NAME;
   const port = Array.isArray(answer) && (typeof answer[1] === 'string' || typeof answer[1] === 'number') ? Number(answer[1]) : NaN;
   // A host name or address is printable and has no spaces; a port is a whole number up to 65535.
-  if (Array.isArray(answer) && typeof answer[0] === 'string' && /^[!-~\u0080-\uffff]+$/.test(answer[0]) && Number.isInteger(port) && port > 0 && port <= 65535) {
+  if (
+    Array.isArray(answer) &&
+    typeof answer[0] === 'string' &&
+    /^[!-~\u0080-\uffff]+$/.test(answer[0]) &&
+    Number.isInteger(port) &&
+    port > 0 &&
+    port <= 65535
+  ) {
     return { host: answer[0], port };
   }
   return new Error(`sentinel ${at} gave an address for "${name}" that cannot be read: ${JSON.stringify(answer)}`);

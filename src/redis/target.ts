@@ -50,7 +50,10 @@ export function resolveConnection(target: TargetPlan, context: ResolveContext): 
   const password = lookUpPassword(merged, url, context);
   if (password.error) return { error: password.error, display };
   if (merged.cluster && url.sentinel) {
-    return { error: `the target ${display} is a Sentinel target, which serves one primary, but cluster mode is on: turn cluster off, or name a cluster node with redis://`, display };
+    return {
+      error: `the target ${display} is a Sentinel target, which serves one primary, but cluster mode is on: turn cluster off, or name a cluster node with redis://`,
+      display,
+    };
   }
   if (merged.cluster && db !== 0) {
     return { error: `cluster mode has only database 0, but the target selects db ${db}: remove the db or turn cluster off`, display };
@@ -96,7 +99,10 @@ function allowedHosts(profile: ConnectionProfile | undefined, name: string | und
     return `connection profile "${name}" has "allowHosts" ${JSON.stringify(listed)}: it must be a list of hosts, such as ["10.0.0.6", "10.0.0.7"]`;
   }
   const hosts: string[] = [];
-  for (const [from, entries] of [[`connection profile "${name}" "allowHosts"`, listed ?? []], ['--allow-host', own]] as const) {
+  for (const [from, entries] of [
+    [`connection profile "${name}" "allowHosts"`, listed ?? []],
+    ['--allow-host', own],
+  ] as const) {
     for (const entry of entries) {
       const host = readAllowedHost(entry);
       if (typeof host !== 'string') return `${from}: ${host.error}`;
@@ -110,7 +116,11 @@ function allowedHosts(profile: ConnectionProfile | undefined, name: string | und
 function sentinelOptions(target: TargetPlan, url: { name: string; nodes: SentinelNode[] }, context: ResolveContext): SentinelOptions | string {
   const sentinel: SentinelOptions = { name: url.name, nodes: url.nodes };
   if (target.sentinelUser !== undefined) sentinel.username = target.sentinelUser;
-  const password = lookUpPassword({ ...target, passwordEnv: ownField(target, 'sentinelPasswordEnv'), passwordSecret: ownField(target, 'sentinelPasswordSecret') }, {}, context);
+  const password = lookUpPassword(
+    { ...target, passwordEnv: ownField(target, 'sentinelPasswordEnv'), passwordSecret: ownField(target, 'sentinelPasswordSecret') },
+    {},
+    context,
+  );
   if (password.error) return password.error.replace(/`password /g, '`sentinel-password ');
   if (password.value !== undefined) {
     sentinel.password = password.value;
@@ -228,7 +238,8 @@ function readTlsFile(kind: 'ca' | 'cert' | 'key', path: string): Buffer | string
     return readBoundedFile(path, { userNamed: true, maxBytes: MAX_TLS_FILE_BYTES });
   } catch (error) {
     if (!(error instanceof FileGateError)) throw error;
-    if (error.problem === 'missing') return `TLS ${kind} file not found: ${path} (check the \`tls ${kind}\` path; relative paths start at the scenario's folder)`;
+    if (error.problem === 'missing')
+      return `TLS ${kind} file not found: ${path} (check the \`tls ${kind}\` path; relative paths start at the scenario's folder)`;
     return `cannot read TLS ${kind} file: ${error.message} (check the \`tls ${kind}\` path)`;
   }
 }

@@ -91,7 +91,8 @@ function parseBaselines(text: string, path: string): Baselines {
   } catch (error) {
     throw new BaselinesError(`${path}: not readable JSON (${(error as Error).message})`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BaselinesError(`${path}: expected an object of "file#scenario": "run file" entries`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new BaselinesError(`${path}: expected an object of "file#scenario": "run file" entries`);
   // No prototype: a scenario key such as `constructor` is looked up as data, never inherited.
   const baselines = dictionary<string>();
   for (const [key, value] of Object.entries(parsed)) {

@@ -124,7 +124,9 @@ function repeatResults(run: RunFile, row: ResultRow): CommandResult[] {
   const results: CommandResult[] = [];
   for (const loads of point.repeats) {
     const load = loads.find((l) => l.phase === row.phase && l.test === row.test);
-    const result = load && (row.command === 'total' ? load.total : row.detail === 'node' ? nodeResult(load, row.command) : load.commands.find((c) => c.command === row.command));
+    const result =
+      load &&
+      (row.command === 'total' ? load.total : row.detail === 'node' ? nodeResult(load, row.command) : load.commands.find((c) => c.command === row.command));
     if (result) results.push(result);
   }
   return results;

@@ -107,9 +107,19 @@ function unionOf<T>(lists: T[][], key: (item: T) => string): string[] {
 
 function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
   const settings = runs.map((run) => scenarioSettings(run.plan, run));
-  settings[0].forEach(([field], i) => out.add('plan', '', field, settings.map((s) => s[i][1])));
+  settings[0].forEach(([field], i) =>
+    out.add(
+      'plan',
+      '',
+      field,
+      settings.map((s) => s[i][1]),
+    ),
+  );
 
-  const pointLabels = unionOf(runs.map((run) => run.plan.points), (p) => p.label);
+  const pointLabels = unionOf(
+    runs.map((run) => run.plan.points),
+    (p) => p.label,
+  );
   const severalPhases = runs.some((run) => run.plan.points.some((point) => point.phases.length > 1));
   for (const label of pointLabels) {
     const points = runs.map((run) => run.plan.points.find((p) => p.label === label));
@@ -118,7 +128,10 @@ function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList)
       out.addPresence(pointScope || 'point', 'point', labels, points.map(Boolean));
       continue;
     }
-    const phaseNames = unionOf(points.map((p) => p!.phases), (phase) => phase.name);
+    const phaseNames = unionOf(
+      points.map((p) => p!.phases),
+      (phase) => phase.name,
+    );
     for (const name of phaseNames) {
       const phases = points.map((p) => p!.phases.find((phase) => phase.name === name));
       const scope = [pointScope, severalPhases || phases.some((p) => !p) ? `phase ${name}` : ''].filter(Boolean).join(', ');
@@ -127,20 +140,61 @@ function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList)
         continue;
       }
       const described = phases.map((phase) => phaseSettings(phase!));
-      described[0].forEach(([field], i) => out.add('plan', scope, field, described.map((d) => d[i][1])));
+      described[0].forEach(([field], i) =>
+        out.add(
+          'plan',
+          scope,
+          field,
+          described.map((d) => d[i][1]),
+        ),
+      );
     }
   }
 }
 
 function setupDifferences(runs: RunFile[], out: DifferenceList): void {
-  out.add('setup', '', 'scenario', runs.map((run) => run.scenario.name));
+  out.add(
+    'setup',
+    '',
+    'scenario',
+    runs.map((run) => run.scenario.name),
+  );
   // Every throwaway server is the same setup (its free port differs run to run); version, config and machine still count.
-  out.add('setup', '', 'target', runs.map((run) => (run.target.local ? 'throwaway redis-server' : run.target.display)));
-  out.add('setup', '', 'server version', runs.map((run) => run.target.server?.version ?? null));
-  out.add('setup', '', 'server mode', runs.map((run) => run.target.server?.mode ?? null));
-  out.add('setup', '', 'cluster nodes', runs.map((run) => clusterTopology(run) ?? null));
-  const configKeys = unionOf(runs.map((run) => Object.keys(run.target.server?.config ?? {})), (key) => key);
-  for (const key of configKeys) out.add('setup', '', `server ${key}`, runs.map((run) => run.target.server?.config[key] ?? null));
+  out.add(
+    'setup',
+    '',
+    'target',
+    runs.map((run) => (run.target.local ? 'throwaway redis-server' : run.target.display)),
+  );
+  out.add(
+    'setup',
+    '',
+    'server version',
+    runs.map((run) => run.target.server?.version ?? null),
+  );
+  out.add(
+    'setup',
+    '',
+    'server mode',
+    runs.map((run) => run.target.server?.mode ?? null),
+  );
+  out.add(
+    'setup',
+    '',
+    'cluster nodes',
+    runs.map((run) => clusterTopology(run) ?? null),
+  );
+  const configKeys = unionOf(
+    runs.map((run) => Object.keys(run.target.server?.config ?? {})),
+    (key) => key,
+  );
+  for (const key of configKeys)
+    out.add(
+      'setup',
+      '',
+      `server ${key}`,
+      runs.map((run) => run.target.server?.config[key] ?? null),
+    );
   out.add('setup', '', 'machine', runs.map(machineOf));
 }
 

@@ -1,5 +1,15 @@
 // A comparison as text for a terminal, Markdown for a pull-request comment, and CSV for spreadsheets.
-import { COMPARED_METRICS, METRIC_INFO, type ComparedMetric, type ComparedRun, type Comparison, type ComparisonCell, type ComparisonRow, type Delta, type Verdict } from './compare';
+import {
+  COMPARED_METRICS,
+  METRIC_INFO,
+  type ComparedMetric,
+  type ComparedRun,
+  type Comparison,
+  type ComparisonCell,
+  type ComparisonRow,
+  type Delta,
+  type Verdict,
+} from './compare';
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
 import { markdownCell, markdownCode } from '../gates/output';
 

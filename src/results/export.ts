@@ -48,7 +48,16 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
     { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
     { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
     { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
-    { header: 'errors', align: 'right', cell: (r) => (r.errors ? `${r.errors} (${Object.entries(r.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : '0') },
+    {
+      header: 'errors',
+      align: 'right',
+      cell: (r) =>
+        r.errors
+          ? `${r.errors} (${Object.entries(r.errorsByKind)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ')})`
+          : '0',
+    },
   );
   columns.push(...clusterColumns(rows));
   return columns;
@@ -69,18 +78,36 @@ export function renderMarkdownTable(columns: Pick<TableColumn, 'header' | 'align
 export function renderTextTable(columns: Pick<TableColumn, 'header' | 'align'>[], cells: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i].length)));
   const pad = (text: string, i: number) => (columns[i].align === 'right' ? text.padStart(widths[i]) : text.padEnd(widths[i]));
-  const lines = [columns.map((c, i) => pad(c.header, i)).join('  ').trimEnd(), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const row of cells) lines.push(row.map((text, i) => pad(text, i)).join('  ').trimEnd());
+  const lines = [
+    columns
+      .map((c, i) => pad(c.header, i))
+      .join('  ')
+      .trimEnd(),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+  ];
+  for (const row of cells)
+    lines.push(
+      row
+        .map((text, i) => pad(text, i))
+        .join('  ')
+        .trimEnd(),
+    );
   return lines.join('\n') + '\n';
 }
 
 export function toMarkdown(rows: ResultRow[]): string {
   const columns = resultColumns(rows);
-  return renderMarkdownTable(columns, rows.map((row) => columns.map((c) => c.cell(row))));
+  return renderMarkdownTable(
+    columns,
+    rows.map((row) => columns.map((c) => c.cell(row))),
+  );
 }
 
 /** The result table for terminals. */
 export function toTextTable(rows: ResultRow[]): string {
   const columns = resultColumns(rows);
-  return renderTextTable(columns, rows.map((row) => columns.map((c) => c.cell(row))));
+  return renderTextTable(
+    columns,
+    rows.map((row) => columns.map((c) => c.cell(row))),
+  );
 }

@@ -38,11 +38,15 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
       const name = `${point.label ? point.label + ' ' : ''}${summary.test}`;
       const values = valuesPerRequest(test);
       if (values > 1) {
-        lines.push(`${name}: ${formatOpsShort(summary.opsPerSec.median)} commands/s × ${values} values = ${formatOpsShort(summary.opsPerSec.median * values)} values/s`);
+        lines.push(
+          `${name}: ${formatOpsShort(summary.opsPerSec.median)} commands/s × ${values} values = ${formatOpsShort(summary.opsPerSec.median * values)} values/s`,
+        );
       }
       if (options.perClient && phase) {
         const clients = phase.load.clients;
-        lines.push(`${name}: ${formatOps(summary.opsPerSec.median / clients)} ops/s per client (${clients} client${clients === 1 ? '' : 's'}, ${formatOps(summary.opsPerSec.median)} ops/s in all)`);
+        lines.push(
+          `${name}: ${formatOps(summary.opsPerSec.median / clients)} ops/s per client (${clients} client${clients === 1 ? '' : 's'}, ${formatOps(summary.opsPerSec.median)} ops/s in all)`,
+        );
       }
     }
   }

@@ -4,7 +4,16 @@
 // part's start to the last part's end; timelines line up by wall clock. Each part's figures stay in `parts`.
 import type { JsHistogram } from 'hdr-histogram-js';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js/dist/encoding';
-import { LatencyRecorder, summarize, toHdrHistogram, type CommandResult, type LoadPart, type LoadResult, type LoadStatus, type TimelineSecond } from '../engine';
+import {
+  LatencyRecorder,
+  summarize,
+  toHdrHistogram,
+  type CommandResult,
+  type LoadPart,
+  type LoadResult,
+  type LoadStatus,
+  type TimelineSecond,
+} from '../engine';
 import type { ScenarioPlan } from '../scenario/plan';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
@@ -85,7 +94,9 @@ function checkMergeable(runs: RunFile[], names: string[]): string[] {
   });
   const sharded = runs.filter((run) => run.plan.shard);
   if (sharded.length > 0 && sharded.length < runs.length) {
-    throw new MergeError(`${names[runs.indexOf(runs.find((run) => !run.plan.shard)!)]} is a whole run, the others are parts (--shard): merge either parts of one split or whole runs`);
+    throw new MergeError(
+      `${names[runs.indexOf(runs.find((run) => !run.plan.shard)!)]} is a whole run, the others are parts (--shard): merge either parts of one split or whole runs`,
+    );
   }
   const warnings: string[] = [];
   if (sharded.length > 0) {
@@ -93,14 +104,17 @@ function checkMergeable(runs: RunFile[], names: string[]): string[] {
     const seen = new Map<number, string>();
     runs.forEach((run, i) => {
       const shard = run.plan.shard!;
-      if (shard.count !== count) throw new MergeError(`${names[i]} is part ${shard.index}/${shard.count}, ${names[0]} a part of ${count}: merge the parts of one split`);
+      if (shard.count !== count)
+        throw new MergeError(`${names[i]} is part ${shard.index}/${shard.count}, ${names[0]} a part of ${count}: merge the parts of one split`);
       const twice = seen.get(shard.index);
       if (twice) throw new MergeError(`${names[i]} and ${twice} are both part ${shard.index}/${count}: give each part once`);
       seen.set(shard.index, names[i]);
     });
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
     if (missing.length > 0) {
-      warnings.push(`Parts ${missing.map((index) => `${index}/${count}`).join(', ')} are missing: these figures are ${seen.size} of ${count} parts, not the whole scenario.`);
+      warnings.push(
+        `Parts ${missing.map((index) => `${index}/${count}`).join(', ')} are missing: these figures are ${seen.size} of ${count} parts, not the whole scenario.`,
+      );
     }
   }
   const targets = [...new Set(runs.map((run) => run.target.display))];
@@ -185,7 +199,11 @@ function mergeTimelines(loads: LoadResult[], origin: number): TimelineSecond[] {
 }
 
 /** Adds `from` into `into`: requests and errors add; the span adds along one part's time (`consecutive`), else the longest counts; latencies take the highest (an upper bound: per-bucket histograms are not stored). */
-function addBucket(into: { second: TimelineSecond; requests: number; spanMs: number }, from: { second: TimelineSecond; requests: number; spanMs: number }, consecutive: boolean): void {
+function addBucket(
+  into: { second: TimelineSecond; requests: number; spanMs: number },
+  from: { second: TimelineSecond; requests: number; spanMs: number },
+  consecutive: boolean,
+): void {
   into.requests += from.requests;
   into.spanMs = consecutive ? into.spanMs + from.spanMs : Math.max(into.spanMs, from.spanMs);
   into.second.errors += from.second.errors;
@@ -212,8 +230,18 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
     startedAt: new Date(Math.min(...loads.map((load) => Date.parse(load.startedAt)))).toISOString(),
     measuredFrom: new Date(origin).toISOString(),
     durationMs: windowMs,
-    total: mergeCommand('total', loads.map((load) => load.total), windowMs),
-    commands: labels.map((label) => mergeCommand(label, loads.flatMap((load) => load.commands.filter((c) => c.command === label)), windowMs)),
+    total: mergeCommand(
+      'total',
+      loads.map((load) => load.total),
+      windowMs,
+    ),
+    commands: labels.map((label) =>
+      mergeCommand(
+        label,
+        loads.flatMap((load) => load.commands.filter((c) => c.command === label)),
+        windowMs,
+      ),
+    ),
     timeline: mergeTimelines(loads, origin),
     connections: {
       opened: loads.reduce((sum, load) => sum + load.connections.opened, 0),
@@ -225,12 +253,24 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
       eventLoopLagP99Ms: Math.max(...loads.map((load) => load.health.eventLoopLagP99Ms)),
       eventLoopUtilization: Math.max(...loads.map((load) => load.health.eventLoopUtilization ?? 0)),
       // One saturated machine understates the server for the whole.
-      bottleneck: loads.some((load) => load.health.bottleneck === 'client') ? 'client' : loads.every((load) => load.health.bottleneck === 'server') ? 'server' : 'unknown',
+      bottleneck: loads.some((load) => load.health.bottleneck === 'client')
+        ? 'client'
+        : loads.every((load) => load.health.bottleneck === 'server')
+          ? 'server'
+          : 'unknown',
     },
     seed: first.seed,
     parts: loads.map((load, i): LoadPart => {
       const { histogram: _histogram, ...total } = load.total;
-      return { part: partNames[i], clients: clients[i], status: load.status, ...(load.measuredFrom ? { measuredFrom: load.measuredFrom } : {}), durationMs: load.durationMs, seed: load.seed, total };
+      return {
+        part: partNames[i],
+        clients: clients[i],
+        status: load.status,
+        ...(load.measuredFrom ? { measuredFrom: load.measuredFrom } : {}),
+        durationMs: load.durationMs,
+        seed: load.seed,
+        total,
+      };
     }),
   };
   const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, windowMs));
@@ -274,24 +314,34 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
   const finished = Math.max(...runs.map((run) => Date.parse(run.finishedAt)));
   const first = runs[0];
 
-  const points: PointResult[] = first.plan.points.map((pointPlan) => {
-    const sources = runs.map((run) => run.points.find((point) => point.label === pointPlan.label));
-    const repeatCount = Math.max(0, ...sources.map((point) => point?.repeats.length ?? 0));
-    const repeats: LoadResult[][] = [];
-    for (let r = 0; r < repeatCount; r++) {
-      const loadCount = Math.max(0, ...sources.map((point) => point?.repeats[r]?.length ?? 0));
-      const loads: LoadResult[] = [];
-      for (let l = 0; l < loadCount; l++) {
-        const present = sources
-          .map((point, i) => ({ load: point?.repeats[r]?.[l], name: partNames[i], run: runs[i] }))
-          .filter((entry) => entry.load !== undefined);
-        const clients = present.map(({ run, load }) => run.plan.points.find((p) => p.label === pointPlan.label)?.phases.find((f) => f.name === load!.phase)?.load.clients ?? 0);
-        loads.push(mergeLoads(present.map((entry) => entry.load!), present.map((entry) => entry.name), clients));
+  const points: PointResult[] = first.plan.points
+    .map((pointPlan) => {
+      const sources = runs.map((run) => run.points.find((point) => point.label === pointPlan.label));
+      const repeatCount = Math.max(0, ...sources.map((point) => point?.repeats.length ?? 0));
+      const repeats: LoadResult[][] = [];
+      for (let r = 0; r < repeatCount; r++) {
+        const loadCount = Math.max(0, ...sources.map((point) => point?.repeats[r]?.length ?? 0));
+        const loads: LoadResult[] = [];
+        for (let l = 0; l < loadCount; l++) {
+          const present = sources
+            .map((point, i) => ({ load: point?.repeats[r]?.[l], name: partNames[i], run: runs[i] }))
+            .filter((entry) => entry.load !== undefined);
+          const clients = present.map(
+            ({ run, load }) => run.plan.points.find((p) => p.label === pointPlan.label)?.phases.find((f) => f.name === load!.phase)?.load.clients ?? 0,
+          );
+          loads.push(
+            mergeLoads(
+              present.map((entry) => entry.load!),
+              present.map((entry) => entry.name),
+              clients,
+            ),
+          );
+        }
+        repeats.push(loads);
       }
-      repeats.push(loads);
-    }
-    return { label: pointPlan.label, sweep: pointPlan.sweep, repeats, summary: summariseRepeats(repeats) };
-  }).filter((point) => point.repeats.length > 0);
+      return { label: pointPlan.label, sweep: pointPlan.sweep, repeats, summary: summariseRepeats(repeats) };
+    })
+    .filter((point) => point.repeats.length > 0);
 
   const plan = wholePlan(runs);
   const errors = runs.filter((run) => run.error).map((run) => `${partName(run)}: ${run.error}`);

@@ -3,8 +3,13 @@
 import type { ClusterResult, CommandResult, LoadResult, NodeResult } from '../engine';
 
 /** The cluster breakdown of loads run at once on several machines; undefined when none ran on a cluster. */
-export function mergeClusterResults(loads: readonly LoadResult[], mergeTotal: (name: string, results: CommandResult[]) => CommandResult): ClusterResult | undefined {
-  const results = loads.flatMap((load) => (load.cluster ? [{ cluster: load.cluster, end: Date.parse(load.measuredFrom ?? load.startedAt) + load.durationMs }] : []));
+export function mergeClusterResults(
+  loads: readonly LoadResult[],
+  mergeTotal: (name: string, results: CommandResult[]) => CommandResult,
+): ClusterResult | undefined {
+  const results = loads.flatMap((load) =>
+    load.cluster ? [{ cluster: load.cluster, end: Date.parse(load.measuredFrom ?? load.startedAt) + load.durationMs }] : [],
+  );
   if (results.length === 0) return undefined;
   // Role and slots as the last part to finish saw them: a node's slots are those it served at the end.
   results.sort((a, b) => a.end - b.end);
@@ -23,7 +28,10 @@ export function mergeClusterResults(loads: readonly LoadResult[], mergeTotal: (n
       node: name,
       role: last.role,
       ...(last.slots !== undefined ? { slots: last.slots } : {}),
-      total: mergeTotal(last.total.command, parts.map((part) => part.total)),
+      total: mergeTotal(
+        last.total.command,
+        parts.map((part) => part.total),
+      ),
       moved: sum(parts, (part) => part.moved),
       ask: sum(parts, (part) => part.ask),
     };

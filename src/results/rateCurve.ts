@@ -43,7 +43,14 @@ export function rateCurve(run: RunFile): RateCurve | undefined {
       if (!load) continue;
       const test = summary.phase === 'main' || summary.phase === summary.test ? summary.test : `${summary.phase} ${summary.test}`;
       if (!tests.includes(test)) tests.push(test);
-      const row: RateCurveRow = { test, offered, achieved: summary.opsPerSec.median, p50Us: load.total.latency.p50Us, p99Us: load.total.latency.p99Us, errors: load.total.errors };
+      const row: RateCurveRow = {
+        test,
+        offered,
+        achieved: summary.opsPerSec.median,
+        p50Us: load.total.latency.p50Us,
+        p99Us: load.total.latency.p99Us,
+        errors: load.total.errors,
+      };
       if (search) row.passed = passedAt.get(offered);
       if (search && extraMetric(search)) row.metricUs = metricValue(load.total, search.search.metric);
       rows.push(row);
@@ -71,7 +78,9 @@ export function searchSentence(outcome: RateSearchOutcome): string {
   const probes = `${outcome.probes.length} probe${outcome.probes.length === 1 ? '' : 's'}`;
   const rate = (value: number) => `${formatOps(value)}/s`;
   if (outcome.foundRate === undefined) {
-    return outcome.probes.length === 0 ? `No rate probed for ${condition}.` : `No rate met ${condition}: the first probe, ${rate(search.fromRate)}, failed (lower \`from\`).`;
+    return outcome.probes.length === 0
+      ? `No rate probed for ${condition}.`
+      : `No rate met ${condition}: the first probe, ${rate(search.fromRate)}, failed (lower \`from\`).`;
   }
   const found = `Highest rate with ${condition}: ${rate(outcome.foundRate)}`;
   switch (outcome.end) {

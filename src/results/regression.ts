@@ -100,9 +100,10 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
         baseline: before,
         actual: after ?? 0,
         percent: -drop,
-        message: after === undefined
-          ? `the search found no rate with ${condition} (the baseline found ${formatOps(before)}/s)`
-          : `the highest rate with ${condition} dropped ${drop.toFixed(1)}% (${formatOps(before)}/s → ${formatOps(after)}/s), more than the ${limit}% allowed`,
+        message:
+          after === undefined
+            ? `the search found no rate with ${condition} (the baseline found ${formatOps(before)}/s)`
+            : `the highest rate with ${condition} dropped ${drop.toFixed(1)}% (${formatOps(before)}/s → ${formatOps(after)}/s), more than the ${limit}% allowed`,
       });
     }
     return { regressions, withinNoise };
@@ -121,7 +122,9 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
     const ops = after.metrics.ops.delta!;
     const drop = ops.percent === null ? 0 : -ops.percent;
     if (drop > limit && ops.verdict === 'noise') {
-      withinNoise.push(`${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`);
+      withinNoise.push(
+        `${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`,
+      );
     } else if (drop > limit) {
       regressions.push({
         kind: 'throughput',
@@ -136,7 +139,9 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
     const rise = p99.percent ?? (p99.absolute > 0 ? Infinity : 0);
     const riseText = Number.isFinite(rise) ? `${rise.toFixed(1)}%` : 'from 0';
     if (rise > limit && p99.verdict === 'noise') {
-      withinNoise.push(`${name}: p99 rose ${riseText} (${figure('p99', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`);
+      withinNoise.push(
+        `${name}: p99 rose ${riseText} (${figure('p99', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`,
+      );
     } else if (rise > limit) {
       regressions.push({
         kind: 'p99',

@@ -75,7 +75,12 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     requests: result.requests,
     clients: phase?.load.clients ?? 0,
     pipeline: phase?.load.pipeline ?? 0,
-    keySize: phase ? testKeyLength(phase, phase.tests.find((test) => test.name === summary.test)) : 0,
+    keySize: phase
+      ? testKeyLength(
+          phase,
+          phase.tests.find((test) => test.name === summary.test),
+        )
+      : 0,
     valueSize: phase ? describeValueSize(phase.value) : '',
     opsPerSec: repeated ? summary.opsPerSec.median : result.opsPerSec,
     opsRange: repeated ? [summary.opsPerSec.min, summary.opsPerSec.max] : undefined,

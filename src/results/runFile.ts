@@ -168,7 +168,11 @@ export function slug(text: string): string {
 
 /** `20261129-224000-123-set-and-get`: sorts by time, names the scenario. */
 export function runId(startedAt: Date, scenarioName: string): string {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\.(\d+)Z$/, '-$1');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace('T', '-')
+    .replace(/\.(\d+)Z$/, '-$1');
   return `${stamp}-${slug(scenarioName)}`;
 }
 
@@ -194,7 +198,8 @@ export function readRunFileJson(path: string, place: Place = { userNamed: true }
   } catch (error) {
     if (!(error instanceof FileGateError)) throw error;
     if (error.problem === 'too-large') throw new RunFileError(schema().runFileSizeProblem(statSync(error.path).size, path) ?? error.message);
-    if (error.problem === 'io' || error.problem === 'missing') throw new RunFileError(`${path}: not a readable run file (${error.code ? describeSystemError(error) : error.message})`);
+    if (error.problem === 'io' || error.problem === 'missing')
+      throw new RunFileError(`${path}: not a readable run file (${error.code ? describeSystemError(error) : error.message})`);
     throw new RunFileError(error.message);
   }
   return parseRunFileJson(text, path);

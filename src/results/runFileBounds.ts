@@ -51,7 +51,14 @@ export function downsampleTimeline(timeline: readonly TimelineSecond[], per: num
       p99 = Math.max(p99, entry.p99Us);
       max = Math.max(max, entry.maxUs);
     }
-    const merged: TimelineSecond = { t: bucket[0].t, ops: seconds > 0 ? ops / seconds : 0, errors, p50Us: Math.round(p50 / bucket.length), p99Us: p99, maxUs: max };
+    const merged: TimelineSecond = {
+      t: bucket[0].t,
+      ops: seconds > 0 ? ops / seconds : 0,
+      errors,
+      p50Us: Math.round(p50 / bucket.length),
+      p99Us: p99,
+      maxUs: max,
+    };
     // Cluster redirections are counts: the bucket's total.
     if (bucket.some((entry) => entry.moved !== undefined || entry.ask !== undefined)) {
       merged.moved = bucket.reduce((sum, entry) => sum + (entry.moved ?? 0), 0);
@@ -199,7 +206,8 @@ function boundServer(server: RunFile['server'], maxSamples: number): RunFile['se
     const sample = bounded[field];
     if (sample && boundSample(sample) !== sample) bounded = { ...bounded, [field]: boundSample(sample) };
   }
-  if (typeof server.error === 'string' && server.error.length > MAX_SERVER_TEXT * 4) bounded = { ...bounded, error: capText(server.error, MAX_SERVER_TEXT * 4) };
+  if (typeof server.error === 'string' && server.error.length > MAX_SERVER_TEXT * 4)
+    bounded = { ...bounded, error: capText(server.error, MAX_SERVER_TEXT * 4) };
   return bounded;
 }
 

@@ -46,7 +46,6 @@ const clusterResult = z.looseObject({
   nodes: z.array(z.looseObject({ node: text, role: z.enum(['master', 'replica']), slots: text.optional(), total: commandResult, moved: count, ask: count })),
 });
 
-
 /** `complete-with-errors` and any status a newer engine adds are accepted; readers treat unknown ones as not passing. */
 const status = text.min(1);
 
@@ -97,7 +96,11 @@ export const runFileSchema = z.looseObject({
   tool: z.looseObject({ name: text, version: text }),
   id: text.min(1),
   scenario: z.looseObject({ name: text, index: z.number().int().nonnegative(), file: text.optional(), source: text }),
-  plan: z.looseObject({ name: text, points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })), expects: z.array(z.looseObject({ text })) }),
+  plan: z.looseObject({
+    name: text,
+    points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })),
+    expects: z.array(z.looseObject({ text })),
+  }),
   target: z.looseObject({ display: text, local: z.boolean(), primaries: z.array(text).optional() }),
   client: text,
   machine: z.looseObject({ platform: text, cpuModel: text, cores: count }),

@@ -59,7 +59,15 @@ export function writeRunFileAt(path: string, run: RunFile): string {
 
 /** A list of runs (`rbench run --json FILE`), each bounded like a run file, at a path the user named. */
 export function writeRunListAt(path: string, runs: readonly RunFile[]): string {
-  return writeFileSafely(path, JSON.stringify(runs.map((run) => boundRunFile(run)), null, 1) + '\n', { userNamed: true });
+  return writeFileSafely(
+    path,
+    JSON.stringify(
+      runs.map((run) => boundRunFile(run)),
+      null,
+      1,
+    ) + '\n',
+    { userNamed: true },
+  );
 }
 
 /** A run file's text: bounded, then JSON. */

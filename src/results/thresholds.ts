@@ -67,8 +67,7 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
         const result = commandResultFor(load, expectation);
         if (!result) continue; // this test did not run the command the expectation names
         // Over repeats, throughput is judged on its median; the rest on the representative run.
-        const actual =
-          expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
+        const actual = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
         outcomes.push({
           expectation: expectation.text,
           metric: expectation.metric,
@@ -87,7 +86,15 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
     }
     // Nothing measured what the expectation names (the run stopped early): that is not a pass.
     if (outcomes.length === before) {
-      outcomes.push({ expectation: expectation.text, metric: expectation.metric, point: '', test: expectation.command ?? '', phase: '', actual: null, passed: false });
+      outcomes.push({
+        expectation: expectation.text,
+        metric: expectation.metric,
+        point: '',
+        test: expectation.command ?? '',
+        phase: '',
+        actual: null,
+        passed: false,
+      });
     }
   }
   return outcomes;
@@ -103,4 +110,3 @@ export function thresholdLine(outcome: ThresholdOutcome): string {
   const actual = outcome.actual === null ? 'not measured' : formatMetric(outcome.metric, outcome.actual);
   return `${outcome.passed ? 'pass' : 'FAIL'}  ${outcome.expectation}${where ? `  [${where}]` : ''}  (actual ${actual})`;
 }
-

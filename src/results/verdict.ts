@@ -31,7 +31,9 @@ export function runVerdict(run: VerdictInput): RunVerdict {
     case 'cancelled':
       return { kind: 'cancelled', message: `cancelled; ${savedNote(run)}` };
   }
-  const failures = run.thresholds.filter((outcome) => !outcome.passed).map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation }));
+  const failures = run.thresholds
+    .filter((outcome) => !outcome.passed)
+    .map((outcome) => ({ message: thresholdLine(outcome), expectation: outcome.expectation }));
   if (run.status === 'complete-with-errors') {
     const errors = errorStatusVerdict(run);
     if (errors.failed) return { kind: 'failed', failures, errors: errors.reasons.join('; ') };

@@ -7,7 +7,7 @@ export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
   if (run.target.tlsInsecure) {
     warnings.push(
-      'TLS certificate verification was off (`tls-insecure on`): the connection was encrypted, but the server was not authenticated. Use `tls-ca` with the server\'s CA for anything but a test server.',
+      "TLS certificate verification was off (`tls-insecure on`): the connection was encrypted, but the server was not authenticated. Use `tls-ca` with the server's CA for anything but a test server.",
     );
   }
   const loads = run.points.flatMap((point) => point.repeats.flat());

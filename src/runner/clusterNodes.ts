@@ -29,7 +29,14 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
   if (refusal) throw new Error(refusal);
   let deleted = 0;
   for (const node of masters) {
-    const redis = await openControlConnection({ ...connection, host: node.host, port: node.port, path: undefined, cluster: false, tls: nodeTls(connection, node) });
+    const redis = await openControlConnection({
+      ...connection,
+      host: node.host,
+      port: node.port,
+      path: undefined,
+      cluster: false,
+      tls: nodeTls(connection, node),
+    });
     try {
       deleted += await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot });
     } finally {
@@ -42,5 +49,9 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
 /** An INFO monitor over every master of the cluster. */
 export async function clusterMonitor(connection: ConnectionOptions, options: MonitorOptions): Promise<ClusterMonitor> {
   const topology = await discoverTopology(connection);
-  return new ClusterMonitor(connection, topology.nodes.filter((n) => n.role === 'master'), options);
+  return new ClusterMonitor(
+    connection,
+    topology.nodes.filter((n) => n.role === 'master'),
+    options,
+  );
 }

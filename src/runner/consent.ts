@@ -168,7 +168,14 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
   }
   const password = passwordOf(
     input,
-    { fileEnv: own.passwordEnv, fileSecret: own.passwordSecret, profileEnv: profile?.passwordEnv, profileSecret: profile?.passwordSecret, storedFallback: input.storedPasswordUsed === true, urlPassword: connection.options.password !== undefined },
+    {
+      fileEnv: own.passwordEnv,
+      fileSecret: own.passwordSecret,
+      profileEnv: profile?.passwordEnv,
+      profileSecret: profile?.passwordSecret,
+      storedFallback: input.storedPasswordUsed === true,
+      urlPassword: connection.options.password !== undefined,
+    },
     urlSupplier,
     fromProfile,
   );
@@ -191,7 +198,14 @@ function credentialsOf(input: EffectsInput, urlSupplier: Supplier, env: EnvEffec
     }
     const sentinelPassword = passwordOf(
       input,
-      { fileEnv: own.sentinelPasswordEnv, fileSecret: own.sentinelPasswordSecret, profileEnv: profile?.sentinelPasswordEnv, profileSecret: profile?.sentinelPasswordSecret, storedFallback: false, urlPassword: false },
+      {
+        fileEnv: own.sentinelPasswordEnv,
+        fileSecret: own.sentinelPasswordSecret,
+        profileEnv: profile?.sentinelPasswordEnv,
+        profileSecret: profile?.sentinelPasswordSecret,
+        storedFallback: false,
+        urlPassword: false,
+      },
       urlSupplier,
       fromProfile,
     );
@@ -215,15 +229,22 @@ interface PasswordSources {
 }
 
 /** Where a password comes from, in resolveConnection's order: the file's, the profile's, a stored one, the URL's. */
-function passwordOf(input: EffectsInput, sources: PasswordSources, urlSupplier: Supplier, fromProfile: Supplier): { effect: { from: string; supplier: Supplier }; env?: string } | undefined {
+function passwordOf(
+  input: EffectsInput,
+  sources: PasswordSources,
+  urlSupplier: Supplier,
+  fromProfile: Supplier,
+): { effect: { from: string; supplier: Supplier }; env?: string } | undefined {
   const secret = (supplier: Supplier) =>
     input.secretEnv !== undefined
       ? { effect: { from: `environment variable ${input.secretEnv} (password secret)`, supplier }, env: input.secretEnv }
       : { effect: { from: 'the password you stored for this target', supplier } };
   const { fileEnv, profileEnv } = sources;
-  if (fileEnv !== undefined) return { effect: { from: `environment variable ${fileEnv} (the file's password env:${fileEnv})`, supplier: 'file' }, env: fileEnv };
+  if (fileEnv !== undefined)
+    return { effect: { from: `environment variable ${fileEnv} (the file's password env:${fileEnv})`, supplier: 'file' }, env: fileEnv };
   if (sources.fileSecret) return secret('file');
-  if (profileEnv !== undefined) return { effect: { from: `environment variable ${profileEnv} (passwordEnv of the profile)`, supplier: fromProfile }, env: profileEnv };
+  if (profileEnv !== undefined)
+    return { effect: { from: `environment variable ${profileEnv} (passwordEnv of the profile)`, supplier: fromProfile }, env: profileEnv };
   if (sources.profileSecret) return secret(fromProfile);
   if (sources.storedFallback) return secret('user');
   if (sources.urlPassword) return { effect: { from: 'the target URL', supplier: urlSupplier } };
@@ -237,15 +258,17 @@ function tlsOf(input: EffectsInput): TlsEffect[] {
   const fromProfile = profileSupplier(input, profileName);
   const items: TlsEffect[] = [];
   if (own && profile?.tls) items.push({ item: `the file's TLS settings replace those of profile "${profileName}"`, supplier: 'file' });
-  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(String(profile?.url)))) items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
+  if (own && !own.enabled && (profile?.tls || /^rediss/i.test(String(profile?.url))))
+    items.push({ item: 'TLS is turned off (tls off in the file)', supplier: 'file' });
   const insecure = own ? own.insecure === true : profile?.tls?.insecure === true;
   if (insecure && input.connection.options.tls) {
-    items.push({ item: 'the server\'s certificate is not verified (tls-insecure on)', supplier: own ? 'file' : fromProfile });
+    items.push({ item: "the server's certificate is not verified (tls-insecure on)", supplier: own ? 'file' : fromProfile });
   }
   if (own?.ca !== undefined) items.push({ item: `trusts the CA certificate ${own.ca} (tls-ca in the file)`, supplier: 'file' });
   if (own?.servername !== undefined) items.push({ item: `TLS server name ${own.servername} (tls-servername in the file)`, supplier: 'file' });
   // The certificate's content goes to the server in the handshake: which file it is belongs in the question.
-  if (own?.cert !== undefined) items.push({ item: `sends the client certificate ${own.cert} (tls-cert in the file, signed with tls-key ${own.key})`, supplier: 'file' });
+  if (own?.cert !== undefined)
+    items.push({ item: `sends the client certificate ${own.cert} (tls-cert in the file, signed with tls-key ${own.key})`, supplier: 'file' });
   return items;
 }
 
@@ -317,7 +340,9 @@ function canonical(value: unknown): string {
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
     // Keys are distinct: the default sort (by UTF-16 code units) orders them fully.
-    const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -28,6 +28,9 @@ export function estimateRuns(plans: readonly ScenarioPlan[]): RunEstimate {
 export function describeEstimate(estimate: RunEstimate): string {
   const parts: string[] = [];
   if (estimate.timedMs > 0 || estimate.countedTests === 0) parts.push(`about ${formatDuration(estimate.timedMs)}`);
-  if (estimate.countedTests > 0) parts.push(`${parts.length ? 'plus ' : ''}${estimate.countedTests} ${estimate.countedTests === 1 ? 'test that runs' : 'tests that run'} a request count (as long as the server needs)`);
+  if (estimate.countedTests > 0)
+    parts.push(
+      `${parts.length ? 'plus ' : ''}${estimate.countedTests} ${estimate.countedTests === 1 ? 'test that runs' : 'tests that run'} a request count (as long as the server needs)`,
+    );
   return parts.join(', ');
 }

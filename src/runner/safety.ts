@@ -1,7 +1,17 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
-import { classifyCommand, createsItsKeys, isContainer, isReadOnlyCommand, keyPositions, literalOf, removesData, removesKeys, type CommandClass } from '../scenario/commands';
+import {
+  classifyCommand,
+  createsItsKeys,
+  isContainer,
+  isReadOnlyCommand,
+  keyPositions,
+  literalOf,
+  removesData,
+  removesKeys,
+  type CommandClass,
+} from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
 import { covers, hasLiteral, keyGlob, matchPattern, showGlob, type GlobToken } from './keyGlobs';
 
@@ -92,7 +102,8 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     const globs = keys.map((i) => keyGlob(command.args[i]));
     for (const glob of globs) note(actions.writePatterns, showGlob(glob));
     const name = command.name.toLowerCase();
-    const replaces = (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
+    const replaces =
+      (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
     if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
     const sub = isContainer(name) ? literalOf(command.args[0]) : undefined;
     const drained = removesData(name, sub);
@@ -104,7 +115,8 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
   const ownKeys = own.map(showGlob).filter((glob, i, all) => all.indexOf(glob) === i);
   const beyond = ownKeys.length > 0 ? `beyond the scenario's own ${ownKeys.join(', ')}` : 'and the scenario creates no keys of its own';
   for (const removal of removals) {
-    if (!own.some((glob) => covers(glob, removal.glob))) note(actions.destructive, `${removal.shown} ${removal.does} ${showGlob(removal.glob)}, keys the scenario does not create`);
+    if (!own.some((glob) => covers(glob, removal.glob)))
+      note(actions.destructive, `${removal.shown} ${removal.does} ${showGlob(removal.glob)}, keys the scenario does not create`);
   }
   if (plan.cleanup !== undefined) {
     add('write', `cleanup ${plan.cleanup}`);
@@ -146,7 +158,11 @@ export function adminRefusal(plan: ScenarioPlan, actions: ScenarioActions, allow
  * Why the scenario may not run because it can destroy or rewrite keys it does not own and the user has not
  * allowed that; or undefined. The throwaway local server holds nothing but the run's own keys.
  */
-export function destructiveRefusal(plan: ScenarioPlan, actions: ScenarioActions, options: { allowDestructive: boolean; throwaway: boolean }): string | undefined {
+export function destructiveRefusal(
+  plan: ScenarioPlan,
+  actions: ScenarioActions,
+  options: { allowDestructive: boolean; throwaway: boolean },
+): string | undefined {
   if (options.throwaway || options.allowDestructive || actions.destructive.length === 0) return undefined;
   return (
     `"${plan.name}" can destroy or rewrite keys that are not its own: ${actions.destructive.join('; ')}. A scenario file cannot do that on its own: ` +
@@ -155,7 +171,12 @@ export function destructiveRefusal(plan: ScenarioPlan, actions: ScenarioActions,
 }
 
 /** Why a read-only target refuses the scenario (it does more than read), or undefined. */
-export function readOnlyRefusal(plan: ScenarioPlan, actions: ScenarioActions, profileName: string | undefined, readOnly: boolean | undefined): string | undefined {
+export function readOnlyRefusal(
+  plan: ScenarioPlan,
+  actions: ScenarioActions,
+  profileName: string | undefined,
+  readOnly: boolean | undefined,
+): string | undefined {
   if (!profileName || !readOnly) return undefined;
   if (isReadOnlyCommand(actions.classes)) return undefined;
   return `connection profile "${profileName}" is read-only, but "${plan.name}" ${describeActions({ ...actions, classes: new Set([...actions.classes].filter((kind) => kind !== 'read' && kind !== 'blocking')) })}: run it against another target, or remove "readOnly" from the profile`;

@@ -175,7 +175,8 @@ export class RunSession {
   async prepare(file: ScenarioFile, resolved: ResolvedFile, plan: ScenarioPlan): Promise<PreparedRun | NotRun> {
     if (this.settings.trusted === false) return this.notRun('restricted', `"${plan.name}" was not run: ${RESTRICTED_MESSAGE}`, file, plan);
     const errors = blockingErrors(resolved, plan);
-    if (errors.length > 0) return this.notRun('invalid', `${file.display}: "${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`, file, plan);
+    if (errors.length > 0)
+      return this.notRun('invalid', `${file.display}: "${plan.name}" cannot run until its errors are fixed — ${describeErrors(errors)}`, file, plan);
 
     if (this.settings.shard) {
       const part = shardPlan(plan, this.settings.shard);
@@ -202,7 +203,8 @@ export class RunSession {
     const connection = this.connect(prepared);
     if (!connection.options) return this.notRun('error', `${file.display}: "${plan.name}": ${connection.error}`, file, plan, true);
     // A scenario saying `cluster on` was checked with the file; a profile marked cluster is checked here.
-    const crossSlot = connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
+    const crossSlot =
+      connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
     if (crossSlot) return this.notRun('error', `${file.display}: ${crossSlot}`, file, plan);
     const effects = runEffects({
       file: file.recorded ?? file.display,
@@ -247,7 +249,9 @@ export class RunSession {
 
       const target = { display: connection.display, local: Boolean(local) };
       const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
-      this.ports.log(`\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`);
+      this.ports.log(
+        `\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`,
+      );
       this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(plan), {
         connection: connection.options,
@@ -297,7 +301,8 @@ export class RunSession {
   }
 
   private connect(prepared: PreparedRun, localUrl?: string): ResolvedConnection {
-    const choice = this.settings.cluster && !prepared.choice.local ? { ...prepared.choice, target: { ...prepared.choice.target, cluster: true } } : prepared.choice;
+    const choice =
+      this.settings.cluster && !prepared.choice.local ? { ...prepared.choice, target: { ...prepared.choice.target, cluster: true } } : prepared.choice;
     return connectionFor(choice, {
       profiles: this.settings.profiles ?? {},
       allowHosts: this.settings.allowHosts,

@@ -42,7 +42,8 @@ export function readProfiles(raw: unknown): { profiles: Record<string, Connectio
   const profiles = dictionary<ConnectionProfile>();
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { profiles, problems };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { profiles, problems: ['rbench.profiles must be an object: profile name → { "url": "redis://host:port" }'] };
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    return { profiles, problems: ['rbench.profiles must be an object: profile name → { "url": "redis://host:port" }'] };
   // Own properties only, copied into records without prototypes: nothing a prototype holds (a polluted one,
   // or a `__proto__` in settings.json) can add a field such as passwordEnv to a profile.
   for (const name of Object.keys(raw)) {
@@ -144,7 +145,14 @@ export function connectionFor(
 ): ResolvedConnection {
   const target: TargetPlan = choice.local && context.localUrl ? { ...choice.target, url: context.localUrl } : { ...choice.target };
   const profile = target.profile ? ownValue(context.profiles, target.profile) : undefined;
-  const namesPassword = target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
+  const namesPassword =
+    target.passwordEnv !== undefined || target.passwordSecret === true || profile?.passwordEnv !== undefined || profile?.passwordSecret === true;
   if (!choice.local && !namesPassword && context.storedPassword) target.passwordSecret = true;
-  return resolveConnection(target, { env: context.env, secret: context.storedPassword, profiles: context.profiles, baseDir: context.baseDir, allowHosts: context.allowHosts });
+  return resolveConnection(target, {
+    env: context.env,
+    secret: context.storedPassword,
+    profiles: context.profiles,
+    baseDir: context.baseDir,
+    allowHosts: context.allowHosts,
+  });
 }

@@ -56,7 +56,11 @@ export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemp
     const items = stack.length > 0 ? stack[stack.length - 1].items : root;
     if (lex.kind === 'group-open') {
       if (stack.length >= MAX_GROUP_DEPTH) {
-        sink.error(expanded.range(lex.start, lex.end), 'group-too-deep', `groups nest more than ${MAX_GROUP_DEPTH} deep here — write the inner groups out, or multiply their \`*N\` counts`);
+        sink.error(
+          expanded.range(lex.start, lex.end),
+          'group-too-deep',
+          `groups nest more than ${MAX_GROUP_DEPTH} deep here — write the inner groups out, or multiply their \`*N\` counts`,
+        );
         return [];
       }
       const group: ArgNode = { kind: 'group', open: lex, items: [] };
@@ -72,13 +76,21 @@ export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemp
     }
   }
   for (const open of stack) {
-    sink.error(expanded.range(open.open.start, open.open.end), 'unbalanced-group', 'unclosed `(` — close the group with `)*N`, such as `(__key__ __value__)*10`');
+    sink.error(
+      expanded.range(open.open.start, open.open.end),
+      'unbalanced-group',
+      'unclosed `(` — close the group with `)*N`, such as `(__key__ __value__)*10`',
+    );
   }
   const args: ArgTemplate[] = [];
   const limit = { exceeded: false };
   expandNodes(root, expanded, sink, args, limit);
   if (limit.exceeded) {
-    sink.error(expanded.range(0, expanded.text.length), 'too-many-args', `this command expands to more than ${MAX_ARGS.toLocaleString('en-US')} arguments — lower the \`*N\` counts`);
+    sink.error(
+      expanded.range(0, expanded.text.length),
+      'too-many-args',
+      `this command expands to more than ${MAX_ARGS.toLocaleString('en-US')} arguments — lower the \`*N\` counts`,
+    );
   }
   return args.slice(); // at its exact size: the plan keeps it
 }
@@ -129,7 +141,12 @@ function lintPlaceholders(expanded: ExpandedText, lex: ArgLex, sink: DiagnosticS
     const at = lex.start + (match.index ?? 0);
     const range: Range = expanded.range(at, at + match[0].length);
     const fixes = expanded.isSubstituted(lex.start, lex.end) ? undefined : [replaceFix(range, suggestion)];
-    sink.warning(range, 'unknown-placeholder', `\`${match[0]}\` is not a placeholder — did you mean \`${suggestion}\`? (quote the argument to silence this)`, fixes);
+    sink.warning(
+      range,
+      'unknown-placeholder',
+      `\`${match[0]}\` is not a placeholder — did you mean \`${suggestion}\`? (quote the argument to silence this)`,
+      fixes,
+    );
   }
   if (!clean) return;
   // The same arguments come back in scenario after scenario; the set is bounded, so it cannot grow with a file.

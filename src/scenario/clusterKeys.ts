@@ -100,7 +100,8 @@ function tagFixes(lineText: (line: number) => string | undefined, keys: { arg: A
   }
   // Offsets into the keys' lines joined by \n, so one edit makes the whole fix.
   const joined = lines.join('\n');
-  const offset = (at: { line: number; character: number }) => lines.slice(0, at.line - first.line).reduce((sum, text) => sum + text.length + 1, 0) + at.character;
+  const offset = (at: { line: number; character: number }) =>
+    lines.slice(0, at.line - first.line).reduce((sum, text) => sum + text.length + 1, 0) + at.character;
   const base = offset(first);
   const span = joined.slice(base, offset(last));
   const edits = (rewrite: (text: string) => string) => {
@@ -113,7 +114,10 @@ function tagFixes(lineText: (line: number) => string | undefined, keys: { arg: A
     return { range: { start: first, end: last }, newText: text };
   };
   if (keys.every(({ arg }) => argText(arg).includes('__key__'))) {
-    fixes.push({ title: 'Put `__key__` in a shared hash tag `{__key__}` (each request in one slot, requests over all slots)', ...edits((text) => text.replace('__key__', '{__key__}')) });
+    fixes.push({
+      title: 'Put `__key__` in a shared hash tag `{__key__}` (each request in one slot, requests over all slots)',
+      ...edits((text) => text.replace('__key__', '{__key__}')),
+    });
   }
   fixes.push({ title: 'Prefix every key with the hash tag `{rbench}` (all of them in one slot, on one node)', ...edits((text) => `{rbench}${text}`) });
   return fixes;
@@ -196,7 +200,12 @@ function groupDiagnostic(test: TestPlan, lineText?: (line: number) => string | u
   return diagnostic;
 }
 
-function crossSlotDiagnostic(command: CommandTemplate, reason: string, suiteTest: string | undefined, lineText?: (line: number) => string | undefined): Diagnostic {
+function crossSlotDiagnostic(
+  command: CommandTemplate,
+  reason: string,
+  suiteTest: string | undefined,
+  lineText?: (line: number) => string | undefined,
+): Diagnostic {
   const text = command.source ? lineText?.(command.source.start.line) : undefined;
   const ranges = text !== undefined && command.source ? argumentRanges(text, command.source, command) : undefined;
   const keys = ranges ? keyIndexes(command).map((i) => ({ arg: command.args[i], range: ranges[i] })) : [];

@@ -54,7 +54,26 @@ function entryOf(command: string): TableEntry | undefined {
  * DISCARD, WATCH, UNWATCH), whose member commands are classified on their own. Everything else without a flag
  * (PUBLISH, SELECT, WAIT, SUBSCRIBE…) is not a read.
  */
-const HARMLESS = new Set(['ping', 'echo', 'time', 'lastsave', 'role', 'info', 'hello', 'auth', 'readonly', 'readwrite', 'asking', 'reset', 'quit', 'multi', 'exec', 'discard', 'watch', 'unwatch']);
+const HARMLESS = new Set([
+  'ping',
+  'echo',
+  'time',
+  'lastsave',
+  'role',
+  'info',
+  'hello',
+  'auth',
+  'readonly',
+  'readwrite',
+  'asking',
+  'reset',
+  'quit',
+  'multi',
+  'exec',
+  'discard',
+  'watch',
+  'unwatch',
+]);
 
 /** Subcommands without flags that only read or set the client's own connection, or describe the server. */
 const HARMLESS_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
@@ -185,7 +204,9 @@ export function removesKeys(name: string): boolean {
  */
 const DATA_REMOVERS = new Map<string, 'all' | 'first'>([
   ...['hdel', 'hgetdel', 'srem', 'spop', 'lpop', 'rpop', 'lrem', 'ltrim', 'lmpop', 'blpop', 'brpop', 'blmpop'].map((name) => [name, 'all'] as const),
-  ...['zrem', 'zremrangebyscore', 'zremrangebyrank', 'zremrangebylex', 'zpopmin', 'zpopmax', 'bzpopmin', 'bzpopmax', 'zmpop', 'bzmpop'].map((name) => [name, 'all'] as const),
+  ...['zrem', 'zremrangebyscore', 'zremrangebyrank', 'zremrangebylex', 'zpopmin', 'zpopmax', 'bzpopmin', 'bzpopmax', 'zmpop', 'bzmpop'].map(
+    (name) => [name, 'all'] as const,
+  ),
   ...['xdel', 'xtrim', 'persist'].map((name) => [name, 'all'] as const),
   ...['lmove', 'blmove', 'rpoplpush', 'brpoplpush', 'smove'].map((name) => [name, 'first'] as const),
 ]);

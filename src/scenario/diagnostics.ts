@@ -77,9 +77,7 @@ export class DiagnosticSink {
 
   /** The diagnostics in source order, with a final note when some were dropped. */
   finish(): Diagnostic[] {
-    const sorted = [...this.items].sort(
-      (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
-    );
+    const sorted = [...this.items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     if (this.dropped > 0) {
       const last = sorted[sorted.length - 1]?.range ?? rangeOf(0, 0, 0);
       sorted.push({

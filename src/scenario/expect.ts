@@ -38,10 +38,17 @@ export function readExpect(input: ValueInput): ExpectValue | undefined {
   const whole = reader.whole();
   if (!whole) return undefined;
   const parts = splitExpect(input.expanded.text, whole.start, whole.end);
-  if (!parts) return reader.fail(whole, `write \`expect [COMMAND] METRIC OP VALUE\`, such as \`expect p99 < 2ms\` or \`expect GET throughput > 100k/s\` — not \`${whole.text}\``);
+  if (!parts)
+    return reader.fail(
+      whole,
+      `write \`expect [COMMAND] METRIC OP VALUE\`, such as \`expect p99 < 2ms\` or \`expect GET throughput > 100k/s\` — not \`${whole.text}\``,
+    );
   const metricInfo = EXPECT_METRICS.find((info) => info.name === parts.metric.text);
   if (!metricInfo) {
-    reader.choice({ kind: 'word', start: parts.metric.start, end: parts.metric.end, value: parts.metric.text, quoted: false }, EXPECT_METRICS.map((info) => info.name));
+    reader.choice(
+      { kind: 'word', start: parts.metric.start, end: parts.metric.end, value: parts.metric.text, quoted: false },
+      EXPECT_METRICS.map((info) => info.name),
+    );
     return undefined;
   }
   const op = (parts.op.text === '==' ? '=' : parts.op.text) as CompareOp;

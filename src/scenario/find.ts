@@ -14,13 +14,18 @@ export function readFind(input: ValueInput): Omit<RateSearchPlan, 'text' | 'rang
   const [what, where, metricArg, opArg, limitArg, ...options] = reader.args;
   if (!what) return reader.missing();
   if (what.value !== 'rate') return reader.fail(what, `\`find\` searches for a rate — write ${EXAMPLE}, not \`find ${what.value}\``);
-  if (!where || where.value !== 'where') return reader.fail(where ?? what, `write \`where\` after \`find rate\`, as in ${EXAMPLE}`, where ? 'invalid-value' : 'missing-value');
-  if (!metricArg) return reader.fail(where, `name a latency after \`where\`: ${FIND_METRICS.map((m) => `\`${m}\``).join(', ')} — as in ${EXAMPLE}`, 'missing-value');
+  if (!where || where.value !== 'where')
+    return reader.fail(where ?? what, `write \`where\` after \`find rate\`, as in ${EXAMPLE}`, where ? 'invalid-value' : 'missing-value');
+  if (!metricArg)
+    return reader.fail(where, `name a latency after \`where\`: ${FIND_METRICS.map((m) => `\`${m}\``).join(', ')} — as in ${EXAMPLE}`, 'missing-value');
   const metric = reader.choice(metricArg, FIND_METRICS, { throughput: 'p99', ops: 'p99' });
   if (!metric) return undefined;
   if (!opArg) return reader.fail(metricArg, `write the limit after \`${metric}\`, as in \`find rate where ${metric} < 2ms\``, 'missing-value');
   if (opArg.value !== '<' && opArg.value !== '<=') {
-    return reader.fail(opArg, `\`find rate\` looks for the latency under a limit — write \`${metric} < LIMIT\`, not \`${opArg.value}\` (separate the words with spaces)`);
+    return reader.fail(
+      opArg,
+      `\`find rate\` looks for the latency under a limit — write \`${metric} < LIMIT\`, not \`${opArg.value}\` (separate the words with spaces)`,
+    );
   }
   if (!limitArg) return reader.fail(opArg, `write the limit after \`${opArg.value}\`, such as \`2ms\``, 'missing-value');
   const limit = parseDuration(limitArg.value);
@@ -30,11 +35,13 @@ export function readFind(input: ValueInput): Omit<RateSearchPlan, 'text' | 'rang
   const seen = new Set<string>();
   for (let i = 0; i < options.length; i += 2) {
     const word = options[i];
-    if (word.value !== 'from' && word.value !== 'to') return reader.fail(word, `after the limit, write \`from RATE\` and/or \`to RATE\` (such as \`from 5k/s to 200k/s\`) — not \`${word.value}\``);
+    if (word.value !== 'from' && word.value !== 'to')
+      return reader.fail(word, `after the limit, write \`from RATE\` and/or \`to RATE\` (such as \`from 5k/s to 200k/s\`) — not \`${word.value}\``);
     if (seen.has(word.value)) return reader.fail(word, `\`${word.value}\` is given twice — keep one`);
     seen.add(word.value);
     const value = options[i + 1];
-    if (!value) return reader.fail(word, `\`${word.value}\` needs a rate, such as \`${word.value} ${word.value === 'from' ? '5k/s' : '200k/s'}\``, 'missing-value');
+    if (!value)
+      return reader.fail(word, `\`${word.value}\` needs a rate, such as \`${word.value} ${word.value === 'from' ? '5k/s' : '200k/s'}\``, 'missing-value');
     const rate = parseRate(value.value, true);
     if (!rate.ok) return reader.fail(value, `\`${word.value}\`: ${rate.message}`);
     if (rate.value < 1) return reader.fail(value, `\`${word.value}\` must be at least 1/s`, 'out-of-range');
@@ -43,8 +50,11 @@ export function readFind(input: ValueInput): Omit<RateSearchPlan, 'text' | 'rang
   }
   if (plan.fromRate >= plan.toRate) {
     const at = options.find((o) => o.value === 'to') ?? options.find((o) => o.value === 'from') ?? limitArg;
-    return reader.fail(at, `the search starts at ${plan.fromRate.toLocaleString('en-US')}/s and must end above it (\`to\` ${plan.toRate.toLocaleString('en-US')}/s) — raise \`to\` or lower \`from\``, 'out-of-range');
+    return reader.fail(
+      at,
+      `the search starts at ${plan.fromRate.toLocaleString('en-US')}/s and must end above it (\`to\` ${plan.toRate.toLocaleString('en-US')}/s) — raise \`to\` or lower \`from\``,
+      'out-of-range',
+    );
   }
   return plan;
 }
-

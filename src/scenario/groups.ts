@@ -49,7 +49,11 @@ export class GroupReader {
   /** A command line inside the group (weights have no meaning there). */
   add(template: CommandTemplate, weight: DocLine & { kind: 'command' }): void {
     if (weight.weight) {
-      this.sink.error(weight.weight.range, 'weight-in-group', 'a command in a group has no weight: the group sends all its commands every time — remove the weight');
+      this.sink.error(
+        weight.weight.range,
+        'weight-in-group',
+        'a command in a group has no weight: the group sends all its commands every time — remove the weight',
+      );
     }
     this.open!.commands.push(template);
   }
@@ -72,11 +76,16 @@ export class GroupReader {
 
   private start(line: SettingLine): void {
     if (this.open) {
-      this.sink.error(line.keyword.range, 'nested-group', `groups cannot be nested: the group on line ${this.open.line.line + 1} is still open — add \`end\` above this line`);
+      this.sink.error(
+        line.keyword.range,
+        'nested-group',
+        `groups cannot be nested: the group on line ${this.open.line.line + 1} is still open — add \`end\` above this line`,
+      );
       return;
     }
     const [name, extra] = line.args;
-    if (extra) this.sink.error(rangeOf(line.line, extra.start, line.contentEnd), 'invalid-group-name', 'a group name is one word — remove the rest or join it with `-`');
+    if (extra)
+      this.sink.error(rangeOf(line.line, extra.start, line.contentEnd), 'invalid-group-name', 'a group name is one word — remove the rest or join it with `-`');
     if (name && !GROUP_NAME.test(name.value)) {
       this.sink.error(name.range, 'invalid-group-name', `\`${name.value}\` is not a group name — use letters, digits, \`_\`, \`-\`, \`.\`, \`:\` and \`+\``);
     }
@@ -86,11 +95,21 @@ export class GroupReader {
   private end(line: SettingLine | undefined): GroupItem | undefined {
     const group = this.open;
     if (!group) {
-      if (line) this.sink.error(line.keyword.range, 'end-without-group', '`end` closes a command group, but none is open — add a `group` line above the commands, or remove this line');
+      if (line)
+        this.sink.error(
+          line.keyword.range,
+          'end-without-group',
+          '`end` closes a command group, but none is open — add a `group` line above the commands, or remove this line',
+        );
       return undefined;
     }
     this.open = undefined;
-    if (line && line.args.length > 0) this.sink.error(rangeOf(line.line, line.args[0].start, line.contentEnd), 'invalid-group-end', '`end` takes nothing after it — remove the rest of the line');
+    if (line && line.args.length > 0)
+      this.sink.error(
+        rangeOf(line.line, line.args[0].start, line.contentEnd),
+        'invalid-group-end',
+        '`end` takes nothing after it — remove the rest of the line',
+      );
     if (group.commands.length === 0) {
       this.sink.error(group.line.keyword.range, 'empty-group', 'this group has no commands — add command lines between `group` and `end`');
       return undefined;
@@ -117,21 +136,36 @@ function checkTransaction(commands: CommandTemplate[], sink: DiagnosticSink): bo
   for (const command of commands) {
     switch (command.name) {
       case 'MULTI':
-        if (multi) sink.error(at(command), 'nested-multi', `a transaction is already open (MULTI on line ${at(multi).start.line + 1}) — the server would answer "ERR MULTI calls can not be nested"; end it with EXEC first`);
+        if (multi)
+          sink.error(
+            at(command),
+            'nested-multi',
+            `a transaction is already open (MULTI on line ${at(multi).start.line + 1}) — the server would answer "ERR MULTI calls can not be nested"; end it with EXEC first`,
+          );
         else multi = command;
         transaction = true;
         break;
       case 'EXEC':
       case 'DISCARD':
-        if (!multi) sink.error(at(command), 'transaction-without-multi', `\`${command.name}\` needs a \`MULTI\` before it in the group — the server would answer "ERR ${command.name} without MULTI"`);
+        if (!multi)
+          sink.error(
+            at(command),
+            'transaction-without-multi',
+            `\`${command.name}\` needs a \`MULTI\` before it in the group — the server would answer "ERR ${command.name} without MULTI"`,
+          );
         multi = undefined;
         break;
       case 'WATCH':
-        if (multi) sink.error(at(command), 'watch-in-multi', '`WATCH` inside MULTI is refused by the server ("ERR WATCH inside MULTI is not allowed") — put it before `MULTI`');
+        if (multi)
+          sink.error(
+            at(command),
+            'watch-in-multi',
+            '`WATCH` inside MULTI is refused by the server ("ERR WATCH inside MULTI is not allowed") — put it before `MULTI`',
+          );
         break;
     }
   }
-  if (multi) sink.error(at(multi), 'multi-without-exec', 'this transaction is never closed — add `EXEC` (or `DISCARD`) before the group\'s `end`');
+  if (multi) sink.error(at(multi), 'multi-without-exec', "this transaction is never closed — add `EXEC` (or `DISCARD`) before the group's `end`");
   return transaction;
 }
 

@@ -207,7 +207,11 @@ export class VariableScope {
     const refused = new Map<string, Interpolation>();
     const expansion = this.expandRefs(source, from, to, (name, ref) => void (refused.has(name) || refused.set(name, ref)));
     if (expansion.tooLarge) {
-      this.sink.error(rangeOf(source.line, from, to), 'expansion-too-large', `this line expands \`{{…}}\` to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — use shorter values, or a \`__data__\` placeholder for large payloads`);
+      this.sink.error(
+        rangeOf(source.line, from, to),
+        'expansion-too-large',
+        `this line expands \`{{…}}\` to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — use shorter values, or a \`__data__\` placeholder for large payloads`,
+      );
     }
     const expanded = new ExpandedText(expansion.text, source.line, expansion.segments);
     for (const [name, ref] of refused) this.sink.error(rangeOf(source.line, ref.start, ref.end), use.code, envRefusal(name, use.goTo));
@@ -251,7 +255,11 @@ export class VariableScope {
     }
     if (!tooLarge && (to > at || segments.length === 0)) push(source.text.slice(at, to), at, to, false, 'file');
     this.spend(length + segments.length, source.line);
-    return { text: parts.join(''), segments: segments.length > 0 ? segments : [{ from: 0, to: 0, srcStart: from, srcEnd: from, substituted: false, origin: 'file' }], tooLarge };
+    return {
+      text: parts.join(''),
+      segments: segments.length > 0 ? segments : [{ from: 0, to: 0, srcStart: from, srcEnd: from, substituted: false, origin: 'file' }],
+      tooLarge,
+    };
   }
 
   private spend(units: number, line: number): void {
@@ -259,7 +267,11 @@ export class VariableScope {
     budget.used += units;
     if (budget.used <= EXPANSION_LIMITS.perFile || budget.exhausted) return;
     budget.exhausted = true;
-    this.sink.error(rangeOf(line, 0, 0), 'expansion-budget', `\`{{…}}\` substitutions in this file add up to more than ${formatUnits(EXPANSION_LIMITS.perFile)} — from here on they are not expanded; use shorter values, or \`__data__\` placeholders for large payloads`);
+    this.sink.error(
+      rangeOf(line, 0, 0),
+      'expansion-budget',
+      `\`{{…}}\` substitutions in this file add up to more than ${formatUnits(EXPANSION_LIMITS.perFile)} — from here on they are not expanded; use shorter values, or \`__data__\` placeholders for large payloads`,
+    );
   }
 
   private valueOf(ref: Interpolation): Piece[] {
@@ -299,7 +311,11 @@ export class VariableScope {
       return [];
     }
     if (this.expanding.size >= MAX_VARIABLE_DEPTH) {
-      this.sink.error(usedAt, 'variable-depth', `variable \`${name}\` is reached through more than ${MAX_VARIABLE_DEPTH} variables using each other — define it with fewer levels of \`{{…}}\``);
+      this.sink.error(
+        usedAt,
+        'variable-depth',
+        `variable \`${name}\` is reached through more than ${MAX_VARIABLE_DEPTH} variables using each other — define it with fewer levels of \`{{…}}\``,
+      );
       return [];
     }
     this.expanding.add(name);
@@ -309,7 +325,11 @@ export class VariableScope {
     let pieces = new ExpandedText(expansion.text, definition.line, expansion.segments).pieces();
     if (expansion.tooLarge) {
       // Reported at the definition that crosses the limit; the variables built on it then stay small.
-      this.sink.error(definition.name.range, 'expansion-too-large', `\`@${name}\` expands to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — a variable may not grow by using others over and over; shorten it or the variables it uses`);
+      this.sink.error(
+        definition.name.range,
+        'expansion-too-large',
+        `\`@${name}\` expands to more than ${formatUnits(EXPANSION_LIMITS.perValue)} — a variable may not grow by using others over and over; shorten it or the variables it uses`,
+      );
       pieces = [];
     }
     this.memo.set(name, pieces);

@@ -173,7 +173,12 @@ function closeAt(text: string, mark: '}}' | '}', from: number, state: LineState)
 function readVariableRef(text: string, start: number, problems: LexProblem[], state: LineState): RefResult {
   const close = closeAt(text, '}}', start + 2, state);
   if (close < 0) {
-    addProblem(problems, state, () => ({ start, end: text.length, code: 'unterminated-variable', message: 'unterminated `{{` — close it with `}}`: `{{name}}`' }));
+    addProblem(problems, state, () => ({
+      start,
+      end: text.length,
+      code: 'unterminated-variable',
+      message: 'unterminated `{{` — close it with `}}`: `{{name}}`',
+    }));
     return 'unterminated';
   }
   const end = close + 2;
@@ -365,7 +370,12 @@ function readQuoted(text: string, start: number, to: number, chunks: string[], p
   }
   if (i > runFrom) chunks.push(text.slice(runFrom, i));
   if (i >= to) {
-    problems.push({ start, end: to, code: 'unterminated-quote', message: `unterminated ${quote === '"' ? 'double' : 'single'} quote — add the closing \`${quote}\`` });
+    problems.push({
+      start,
+      end: to,
+      code: 'unterminated-quote',
+      message: `unterminated ${quote === '"' ? 'double' : 'single'} quote — add the closing \`${quote}\``,
+    });
     return to;
   }
   return i + 1;

@@ -106,7 +106,11 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
   const first = firstWord(text, contentStart, contentEnd, problems);
   if (interpolations.some((ref) => ref.start < first.end)) {
     reportProblems(line, problems, sink);
-    sink.error(rangeOf(line, first.start, first.end), 'interpolated-keyword', 'a line must start with a setting or command name written out — it cannot come from `{{…}}` or `${…}`');
+    sink.error(
+      rangeOf(line, first.start, first.end),
+      'interpolated-keyword',
+      'a line must start with a setting or command name written out — it cannot come from `{{…}}` or `${…}`',
+    );
     return become<UnknownLine>(base, 'unknown', { word: token(line, text, first.start, first.end) });
   }
   const setting = settingInfo(first.value);
@@ -152,7 +156,11 @@ function reportUnknownWord(word: Token, code: string, sink: DiagnosticSink, cand
   } else if (suggestion) {
     sink.error(word.range, code, `unknown ${what} \`${word.text}\` — did you mean \`${suggestion}\`?`, [replaceFix(word.range, suggestion)]);
   } else {
-    sink.error(word.range, code, `unknown ${what} \`${word.text}\` — start the line with a setting (such as \`clients\`), a Redis command (such as \`GET\`), \`@name = value\` or \`# comment\``);
+    sink.error(
+      word.range,
+      code,
+      `unknown ${what} \`${word.text}\` — start the line with a setting (such as \`clients\`), a Redis command (such as \`GET\`), \`@name = value\` or \`# comment\``,
+    );
   }
 }
 
@@ -175,7 +183,13 @@ function parseVariable(base: LineFacts, sink: DiagnosticSink): VariableLine | Un
   return become<VariableLine>(base, 'variable', { name, value: token(line, text, valueStart, Math.max(valueStart, contentEnd)) });
 }
 
-function parseKeywordLine(base: LineFacts, first: ArgLex, setting: SettingInfo, words: ArgLex[] | undefined, sink: DiagnosticSink): SettingLine | ExpectLine | PhaseLine {
+function parseKeywordLine(
+  base: LineFacts,
+  first: ArgLex,
+  setting: SettingInfo,
+  words: ArgLex[] | undefined,
+  sink: DiagnosticSink,
+): SettingLine | ExpectLine | PhaseLine {
   if (setting.kind === 'phase' || setting.kind === 'prefill') return parsePhase(base, setting, words!, sink);
   const { line, text, contentEnd } = base;
   let valueStart = words ? (words[1]?.start ?? contentEnd) : skipSpaces(text, first.end, contentEnd);

@@ -94,7 +94,11 @@ function testClientBytes(test: TestPlan, phase: PhasePlan, valueSize: number, sc
 }
 
 function writesValues(plan: ScenarioPlan): boolean {
-  return plan.points.some((point) => point.phases.some((phase) => phase.tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name) && countPlaceholders(command.args, ['value']) > 0))));
+  return plan.points.some((point) =>
+    point.phases.some((phase) =>
+      phase.tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name) && countPlaceholders(command.args, ['value']) > 0)),
+    ),
+  );
 }
 
 /** The largest server and client estimates over the plan's points, phases and tests. */
@@ -108,11 +112,21 @@ export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; cl
       for (const test of phase.tests) {
         const stored = testServerBytes(test, phase, valueSize);
         if (stored.bytes > server.bytes) {
-          Object.assign(server, { bytes: stored.bytes, detail: `${stored.entries.toLocaleString('en-US')} keys × ${formatBytes(valueSize)} values`, test: test.name, point: point.label });
+          Object.assign(server, {
+            bytes: stored.bytes,
+            detail: `${stored.entries.toLocaleString('en-US')} keys × ${formatBytes(valueSize)} values`,
+            test: test.name,
+            point: point.label,
+          });
         }
         const inFlight = testClientBytes(test, phase, valueSize, valuesWritten);
         if (inFlight > client.bytes) {
-          Object.assign(client, { bytes: inFlight, detail: `${phase.load.clients} clients × pipeline ${phase.load.pipeline} × ${formatBytes(valueSize)}`, test: test.name, point: point.label });
+          Object.assign(client, {
+            bytes: inFlight,
+            detail: `${phase.load.clients} clients × pipeline ${phase.load.pipeline} × ${formatBytes(valueSize)}`,
+            test: test.name,
+            point: point.label,
+          });
         }
       }
     }
@@ -132,10 +146,14 @@ export function memoryRefusals(plan: ScenarioPlan, limits: MemoryLimits = MEMORY
   const raise = (bytes: number) => `raise the limit with \`rbench run --max-memory ${suggestedLimit(bytes)}\` or the user setting \`rbench.maxMemory\``;
   const where = (estimate: MemoryEstimate) => `test ${estimate.test}${estimate.point ? ` at ${estimate.point}` : ''}`;
   if (server.bytes > limits.server) {
-    messages.push(`this scenario stores about ${formatBytes(server.bytes)} on the server (${server.detail}, ${where(server)}), more than the ${formatBytes(limits.server)} limit${limits.raised ? ' you set' : ''} — use smaller values or fewer keys, or ${raise(server.bytes)}`);
+    messages.push(
+      `this scenario stores about ${formatBytes(server.bytes)} on the server (${server.detail}, ${where(server)}), more than the ${formatBytes(limits.server)} limit${limits.raised ? ' you set' : ''} — use smaller values or fewer keys, or ${raise(server.bytes)}`,
+    );
   }
   if (client.bytes > limits.client) {
-    messages.push(`this scenario keeps about ${formatBytes(client.bytes)} of payloads in flight in rbench (${client.detail}, ${where(client)}), more than the ${formatBytes(limits.client)} limit${limits.raised ? ' you set' : ''} — use smaller values, fewer clients or a shorter pipeline, or ${raise(client.bytes)}`);
+    messages.push(
+      `this scenario keeps about ${formatBytes(client.bytes)} of payloads in flight in rbench (${client.detail}, ${where(client)}), more than the ${formatBytes(limits.client)} limit${limits.raised ? ' you set' : ''} — use smaller values, fewer clients or a shorter pipeline, or ${raise(client.bytes)}`,
+    );
   }
   return messages;
 }
@@ -154,7 +172,13 @@ function memoryLine(scenarioLines: readonly DocLine[], fileLines: readonly DocLi
 }
 
 /** Reports the plan's memory refusals as errors at its `value`/`keys` line. */
-export function reportMemory(plan: ScenarioPlan, scenarioLines: readonly DocLine[], fileLines: readonly DocLine[], limits: MemoryLimits | undefined, sink: DiagnosticSink): void {
+export function reportMemory(
+  plan: ScenarioPlan,
+  scenarioLines: readonly DocLine[],
+  fileLines: readonly DocLine[],
+  limits: MemoryLimits | undefined,
+  sink: DiagnosticSink,
+): void {
   const messages = memoryRefusals(plan, limits);
   if (messages.length === 0) return;
   const range = memoryLine(scenarioLines, fileLines, plan.headerRange);

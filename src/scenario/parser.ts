@@ -100,7 +100,11 @@ class ScenarioGrouper {
   private closeFileLines(): void {
     for (const line of this.fileLines) {
       if (line.kind === 'command') {
-        this.sink.error(line.command.range, 'command-outside-scenario', 'this command belongs to no scenario — add a `### name` line above it (lines before the first `###` only hold shared settings)');
+        this.sink.error(
+          line.command.range,
+          'command-outside-scenario',
+          'this command belongs to no scenario — add a `### name` line above it (lines before the first `###` only hold shared settings)',
+        );
       }
     }
     this.visitor.fileLines(this.fileLines);

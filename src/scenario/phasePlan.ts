@@ -14,7 +14,11 @@ export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 export function sweepPoints(sweeps: SweepAxis[], sink: DiagnosticSink): Point[] {
   const total = sweeps.reduce((product, sweep) => product * sweep.values.length, 1);
   if (total > MAX_SWEEP_POINTS) {
-    sink.error(sweeps[0].range, 'too-many-points', `these sweeps make ${total.toLocaleString('en-US')} points, more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} — sweep fewer values`);
+    sink.error(
+      sweeps[0].range,
+      'too-many-points',
+      `these sweeps make ${total.toLocaleString('en-US')} points, more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} — sweep fewer values`,
+    );
     return [[]];
   }
   let points: Point[] = [[]];
@@ -26,7 +30,8 @@ const NOT_SWEPT: ReadonlyMap<string, SweepAxis['values'][number]> = new Map();
 
 export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests: TestPlan[], sink: DiagnosticSink): PhasePlan {
   const swept = point.length === 0 ? NOT_SWEPT : new Map(point.map(({ axis, value }) => [axis.name, value]));
-  const number = <K extends 'clients' | 'pipeline' | 'key-size'>(name: K, fallback: number): number => swept.get(name)?.value ?? layer.get(name)?.value ?? fallback;
+  const number = <K extends 'clients' | 'pipeline' | 'key-size'>(name: K, fallback: number): number =>
+    swept.get(name)?.value ?? layer.get(name)?.value ?? fallback;
 
   const load: LoadPlan = {
     clients: number('clients', 50),
@@ -70,7 +75,13 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : written ? copyValuePlan(written) : { kind: 'fixed', size: 3 };
   const fill = layer.get('value-fill')?.value;
   const valueFill: ValueFill | undefined =
-    fill === undefined ? undefined : fill === 'random' ? { kind: 'random' } : fill === 'redis-benchmark' ? { kind: 'redis-benchmark' } : { kind: 'literal', text: fill };
+    fill === undefined
+      ? undefined
+      : fill === 'random'
+        ? { kind: 'random' }
+        : fill === 'redis-benchmark'
+          ? { kind: 'redis-benchmark' }
+          : { kind: 'literal', text: fill };
   return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
 }
 

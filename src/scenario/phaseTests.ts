@@ -42,7 +42,11 @@ export function buildTests(phase: PhaseSection, randomKeys: boolean, sink: Diagn
   for (const item of items) {
     // A plan of a million tests (lines of `suite default`) would take the checker's time and memory, and never finish running.
     if (tests.length >= MAX_PHASE_TESTS) {
-      sink.error(item.range, 'too-many-tests', `this phase passes ${MAX_PHASE_TESTS.toLocaleString('en-US')} tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and \`suite\` lines`);
+      sink.error(
+        item.range,
+        'too-many-tests',
+        `this phase passes ${MAX_PHASE_TESTS.toLocaleString('en-US')} tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and \`suite\` lines`,
+      );
       break;
     }
     if (item.kind === 'command') add(item.template.label, item.template);

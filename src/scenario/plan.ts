@@ -194,9 +194,7 @@ export interface KeyPlan {
 export type ValueFill = { kind: 'random' } | { kind: 'redis-benchmark' } | { kind: 'literal'; text: string };
 
 export type ValuePlan =
-  | { kind: 'fixed'; size: number }
-  | { kind: 'range'; min: number; max: number }
-  | { kind: 'weighted'; choices: { size: number; weight: number }[] };
+  { kind: 'fixed'; size: number } | { kind: 'range'; min: number; max: number } | { kind: 'weighted'; choices: { size: number; weight: number }[] };
 
 export interface TestPlan {
   /** Display name: the command label for a single command (`SET`, `LRANGE_100`), `mix` or the phase name for a mix, a group's name. */
@@ -244,17 +242,7 @@ export type Placeholder = 'key' | 'rand_int' | 'value' | 'client';
 /** Literal text, or a placeholder expanded per request. */
 export type ArgPart = string | { placeholder: Placeholder };
 
-export type ExpectMetric =
-  | 'ops'
-  | 'mean'
-  | 'p50'
-  | 'p90'
-  | 'p95'
-  | 'p99'
-  | 'p99.9'
-  | 'max'
-  | 'errors'
-  | 'error-rate';
+export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate';
 
 export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 

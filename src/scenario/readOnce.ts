@@ -66,7 +66,19 @@ const REUSED_LIMIT = 10_000;
 const REUSED_MAX_CHARS = 256;
 
 /** Setting kinds whose values are numbers, switches, words, key spaces and value sizes (copied by the phase plan). */
-const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set(['count', 'integer', 'duration', 'rate', 'switch', 'choice', 'threads', 'name', 'pattern', 'keys', 'value']);
+const REUSED_KINDS: ReadonlySet<SettingInfo['kind']> = new Set([
+  'count',
+  'integer',
+  'duration',
+  'rate',
+  'switch',
+  'choice',
+  'threads',
+  'name',
+  'pattern',
+  'keys',
+  'value',
+]);
 
 /** `buildArgs`, read once per file for each text; the plan gets its own copy (no two scenarios share an object). */
 export function reusedArgs(expanded: ExpandedText, sink: DiagnosticSink, context: ReadOnce): ArgTemplate[] {

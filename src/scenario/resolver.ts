@@ -60,12 +60,27 @@ export class FileResolver {
     sink: DiagnosticSink,
     private readonly options: ResolveOptions,
   ) {
-    this.context = { sink, env: options.env ?? process.env, vars: options.vars ?? {}, baseDir: options.baseDir, values: new Map(), args: new Map(), expects: new Map() };
+    this.context = {
+      sink,
+      env: options.env ?? process.env,
+      vars: options.vars ?? {},
+      baseDir: options.baseDir,
+      values: new Map(),
+      args: new Map(),
+      expects: new Map(),
+    };
   }
 
   fileLines(lines: DocLine[]): void {
     const { context, options } = this;
-    const vars = new VariableScope(variableDefinitions(lines, context.sink), context.vars, context.env, context.sink, new Map(), new Set(options.allowEnv ?? []));
+    const vars = new VariableScope(
+      variableDefinitions(lines, context.sink),
+      context.vars,
+      context.env,
+      context.sink,
+      new Map(),
+      new Set(options.allowEnv ?? []),
+    );
     this.file = { section: readSection(lines, 'file', vars, context), vars, lines };
   }
 
@@ -84,6 +99,7 @@ export class FileResolver {
   finish(): void {
     if (this.scenarios > 0) return;
     const content = this.file?.lines.find((line) => line.kind !== 'blank' && line.kind !== 'comment');
-    if (content) this.context.sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
+    if (content)
+      this.context.sink.warning(content.range, 'no-scenario', 'this file has no scenario — add a `### name` line followed by commands, such as `GET key`');
   }
 }

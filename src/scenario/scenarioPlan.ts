@@ -38,7 +38,11 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     const name = line.name?.text ?? 'prefill';
     const section = readSection(lines, 'phase', vars, context);
     if (phases.some((phase) => phase.name === name)) {
-      sink.error(line.name?.range ?? line.keyword.range, 'duplicate-phase', `another phase is already named \`${name}\` in this scenario — give this one a different name`);
+      sink.error(
+        line.name?.range ?? line.keyword.range,
+        'duplicate-phase',
+        `another phase is already named \`${name}\` in this scenario — give this one a different name`,
+      );
     }
     if (section.items.length === 0) {
       sink.error(line.keyword.range, 'empty-phase', `phase \`${name}\` has no commands — add a command line below it, such as \`GET key\``);
@@ -60,13 +64,11 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     return { phase, layer, tests };
   });
 
-  const points = sweepPoints(sweeps, sink).map(
-    (point): PointPlan => ({
-      label: point.map(({ axis, value }) => `${axis.name}=${value.value}`).join(' '),
-      sweep: Object.fromEntries(point.map(({ axis, value }) => [axis.name, value.value])),
-      phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
-    }),
-  );
+  const points = sweepPoints(sweeps, sink).map((point): PointPlan => ({
+    label: point.map(({ axis, value }) => `${axis.name}=${value.value}`).join(' '),
+    sweep: Object.fromEntries(point.map(({ axis, value }) => [axis.name, value.value])),
+    phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
+  }));
 
   const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
   if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
@@ -87,23 +89,26 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
   };
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
-  const fromEnv = wireEnv(base, built.map(({ layer }) => layer));
+  const fromEnv = wireEnv(
+    base,
+    built.map(({ layer }) => layer),
+  );
   if (fromEnv) plan.wireEnv = fromEnv;
   if (scenario.find) {
     const counted = points[0]?.phases.some((phase) => phase.measured && phase.load.durationMs === undefined);
     if (sweeps.length > 0) sink.error(scenario.find.range, 'find-with-sweep', '`find rate` chooses its own rates — remove the `sweep` lines, or this line');
-    else if (counted) sink.error(scenario.find.range, 'find-needs-duration', '`find rate` runs each probe for a fixed time — add `duration 5s` (with a request count, slow probes would take very long)');
+    else if (counted)
+      sink.error(
+        scenario.find.range,
+        'find-needs-duration',
+        '`find rate` runs each probe for a fixed time — add `duration 5s` (with a request count, slow probes would take very long)',
+      );
     else plan.rateSearch = scenario.find;
   }
   return plan;
 }
 
-function checkExpectLabels(
-  expects: Section['expects'],
-  built: { phase: PhaseSection; tests: TestPlan[] }[],
-  scenarioName: string,
-  sink: DiagnosticSink,
-): void {
+function checkExpectLabels(expects: Section['expects'], built: { phase: PhaseSection; tests: TestPlan[] }[], scenarioName: string, sink: DiagnosticSink): void {
   const labels = new Set<string>();
   for (const { phase, tests } of built) {
     if (!phase.measured) continue;

@@ -52,7 +52,11 @@ export function variableDefinitions(lines: DocLine[], sink: DiagnosticSink): Rea
     own ??= new Map();
     const earlier = own.get(line.name.text);
     if (earlier) {
-      sink.warning(line.name.range, 'duplicate-variable', `\`@${line.name.text}\` is already defined on line ${earlier.line + 1} — the last definition wins; remove one`);
+      sink.warning(
+        line.name.range,
+        'duplicate-variable',
+        `\`@${line.name.text}\` is already defined on line ${earlier.line + 1} — the last definition wins; remove one`,
+      );
     }
     own.set(line.name.text, line);
   }
@@ -111,13 +115,20 @@ const EXPECT_INFO: SettingInfo = settingInfo('expect')!;
 
 function readExpectLine(line: DocLine & { kind: 'expect' }, input: ValueInput, section: Section, context: ReadContext): void {
   // An expectation naming a command holds its range: it is not reused.
-  const value = reused(context.expects, input.expanded, context.sink, () => readExpect(input), (read) => read.command === undefined);
+  const value = reused(
+    context.expects,
+    input.expanded,
+    context.sink,
+    () => readExpect(input),
+    (read) => read.command === undefined,
+  );
   if (!value) return;
   // Built field by field (not by spreading): a large file has one per scenario.
   const text = line.text.slice(line.contentStart, line.contentEnd);
   const range = rangeOf(line.line, line.contentStart, line.contentEnd);
   const { metric, op, command } = value;
-  const expectation: Expectation = command === undefined ? { metric, op, value: value.value, text, range } : { metric, op, value: value.value, command, text, range };
+  const expectation: Expectation =
+    command === undefined ? { metric, op, value: value.value, text, range } : { metric, op, value: value.value, command, text, range };
   section.expects.push({ expectation, commandRange: value.commandRange });
 }
 
@@ -163,12 +174,20 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
   const name = setting.name as SettingName;
   const earlier = section.layer.own(name);
   if (earlier) {
-    sink.warning(line.keyword.range, 'duplicate-setting', `\`${name}\` is already set on line ${earlier.line + 1} in this scope — the last one wins; remove one`);
+    sink.warning(
+      line.keyword.range,
+      'duplicate-setting',
+      `\`${name}\` is already set on line ${earlier.line + 1} in this scope — the last one wins; remove one`,
+    );
   }
   const other = name === 'requests' ? 'duration' : name === 'duration' ? 'requests' : undefined;
   const conflicting = other && section.layer.own(other);
   if (conflicting) {
-    sink.error(line.keyword.range, 'requests-and-duration', `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`);
+    sink.error(
+      line.keyword.range,
+      'requests-and-duration',
+      `\`requests\` and \`duration\` cannot both be set here (\`${other}\` is on line ${conflicting.line + 1}) — keep one`,
+    );
     return;
   }
   section.layer.set(name, new Entry(value, line, envNamesIn(input.expanded)));
@@ -177,7 +196,7 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
 /** The environment variables a setting's text came from, or undefined (most lines). */
 function envNamesIn(expanded: ExpandedText): string[] | undefined {
   if (!expanded.hasSubstitutions) return undefined;
-  const names = expanded.pieces().flatMap((piece) => (piece.origin === 'env' || piece.origin === 'user-env') && piece.envName ? [piece.envName] : []);
+  const names = expanded.pieces().flatMap((piece) => ((piece.origin === 'env' || piece.origin === 'user-env') && piece.envName ? [piece.envName] : []));
   return names.length > 0 ? [...new Set(names)] : undefined;
 }
 
@@ -187,7 +206,8 @@ const settingUses = new Map<string, EnvUse>();
 function settingUse(info: SettingInfo): EnvUse {
   let use = settingUses.get(info.name);
   if (!use) {
-    use = info.name === 'cleanup' ? COMMAND_USE : { code: 'env-in-setting', goTo: `reach the server, a run file or the target's name through \`${info.name}\`` };
+    use =
+      info.name === 'cleanup' ? COMMAND_USE : { code: 'env-in-setting', goTo: `reach the server, a run file or the target's name through \`${info.name}\`` };
     settingUses.set(info.name, use);
   }
   return use;

@@ -103,7 +103,7 @@ export const ALLOWED_SERVER_DIRECTIVES: ReadonlySet<string> = new Set([...PERSIS
 const REASONS: Record<string, string> = {
   loadmodule: 'it would load and run a shared library inside the server',
   include: 'it would read another configuration file',
-  logfile: 'it would write a file outside the server\'s temp folder',
+  logfile: "it would write a file outside the server's temp folder",
   dbfilename: 'it would name the file the server writes',
   appendfilename: 'it would name the file the server writes',
   appenddirname: 'it would name the folder the server writes',

@@ -30,20 +30,23 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
   const axis = axisArg.value;
   const text = input.expanded.text;
   const rest = { start: axisArg.end, end: text.length };
-  if (reader.args.length < 2) return reader.fail(axisArg, `\`sweep ${axis}\` needs values — write \`sweep ${axis} 1, 2, 4\` or \`sweep ${axis} 1..64 step x2\``, 'missing-value');
+  if (reader.args.length < 2)
+    return reader.fail(axisArg, `\`sweep ${axis}\` needs values — write \`sweep ${axis} 1, 2, 4\` or \`sweep ${axis} 1..64 step x2\``, 'missing-value');
   const kind = SWEEP_AXES[axis];
   const info = settingInfo(axis)!;
   const parseValue = (span: Span): number | undefined => {
     const result = kind === 'size' ? parseSize(span.text) : kind === 'rate' ? parseRate(span.text, true) : parseCount(span.text);
     if (!result.ok) return reader.fail(span, `\`sweep ${axis}\`: ${result.message}`);
     if (info.min !== undefined && result.value < info.min) return reader.fail(span, `\`${axis}\` must be at least ${info.min}`, 'out-of-range');
-    if (info.max !== undefined && result.value > info.max) return reader.fail(span, `\`${axis}\` must be at most ${info.max.toLocaleString('en-US')}`, 'out-of-range');
+    if (info.max !== undefined && result.value > info.max)
+      return reader.fail(span, `\`${axis}\` must be at most ${info.max.toLocaleString('en-US')}`, 'out-of-range');
     return result.value;
   };
   const values: SweepValue[] = [];
   for (const item of splitList(text, rest.start, rest.end)) {
     const parts = words(item);
-    if (parts.length === 0) return reader.fail({ start: Math.max(0, item.start - 1), end: item.start + 1 }, `\`sweep ${axis}\` has an empty value — remove the extra comma`);
+    if (parts.length === 0)
+      return reader.fail({ start: Math.max(0, item.start - 1), end: item.start + 1 }, `\`sweep ${axis}\` has an empty value — remove the extra comma`);
     const range = reader.range(item);
     const dots = parts[0].text.indexOf('..');
     if (dots < 0) {
@@ -70,12 +73,14 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
         if (first === 0) return reader.fail(parts[0], 'a geometric range cannot start at 0 — start at 1 or more');
       } else {
         const parsed = kind === 'size' ? parseSize(stepText) : kind === 'rate' ? parseRate(stepText, true) : parseCount(stepText);
-        if (!parsed.ok || parsed.value < 1) return reader.fail(parts[2], `\`step\` takes a whole number above 0 or a factor such as \`x2\` — not \`${stepText}\``);
+        if (!parsed.ok || parsed.value < 1)
+          return reader.fail(parts[2], `\`step\` takes a whole number above 0 or a factor such as \`x2\` — not \`${stepText}\``);
         step = parsed.value;
       }
     }
     const count = factor ? Math.floor(Math.log(last / first) / Math.log(factor) + 1e-9) + 1 : Math.floor((last - first) / step) + 1;
-    if (values.length + count > MAX_SWEEP_POINTS) return reader.fail(item, `this sweep has more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} values — use a larger step`, 'too-many-points');
+    if (values.length + count > MAX_SWEEP_POINTS)
+      return reader.fail(item, `this sweep has more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} values — use a larger step`, 'too-many-points');
     let previous = -1;
     for (let i = 0; i < count; i++) {
       const value = factor ? Math.round(first * factor ** i) : first + i * step;

@@ -45,7 +45,13 @@ export function targetPlan(layer: Layer, sink: DiagnosticSink): TargetPlan {
     if (servername) tls.servername = servername.value;
     if (insecure) tls.insecure = insecure.value;
     if (!tls.enabled) {
-      for (const [name, entry] of Object.entries({ 'tls-ca': files.ca, 'tls-cert': files.cert, 'tls-key': files.key, 'tls-servername': servername, 'tls-insecure': insecure })) {
+      for (const [name, entry] of Object.entries({
+        'tls-ca': files.ca,
+        'tls-cert': files.cert,
+        'tls-key': files.key,
+        'tls-servername': servername,
+        'tls-insecure': insecure,
+      })) {
         if (entry) sink.warning(entry.range, 'tls-off', `\`${name}\` has no effect with \`tls off\` — remove it, or turn TLS on`);
       }
     }

@@ -17,7 +17,11 @@ function readSentinelTarget(reader: Reader, arg: Reader['args'][number]): Target
   const parsed = parseRedisUrl(arg.value);
   if (typeof parsed === 'string') return reader.fail(arg, parsed.replace(/^the target "[^"]*"/, `\`${redactUrl(arg.value)}\``), 'invalid-target');
   if (parsed.password !== undefined && reader.input.expanded.originsIn(arg.start, arg.end).has('file')) {
-    return reader.fail(arg, 'a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret`', 'literal-password');
+    return reader.fail(
+      arg,
+      'a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret`',
+      'literal-password',
+    );
   }
   return { url: arg.value };
 }
@@ -30,7 +34,12 @@ export function readTarget(reader: Reader): TargetValue | undefined {
   if (schemeEnd < 0) {
     if (PROFILE_NAME.test(value)) return { profile: value };
     const fixes = /^[\w.-]+(:\d+)?(\/\d+)?$/.test(value) ? [replaceFix(reader.range(arg), `redis://${value}`)] : undefined;
-    return reader.fail(arg, `\`${value}\` is neither a URL nor a profile name — write \`redis://${value}\` (or \`rediss://\` for TLS), or a profile name from the editor settings`, 'invalid-target', fixes);
+    return reader.fail(
+      arg,
+      `\`${value}\` is neither a URL nor a profile name — write \`redis://${value}\` (or \`rediss://\` for TLS), or a profile name from the editor settings`,
+      'invalid-target',
+      fixes,
+    );
   }
   const scheme = value.slice(0, schemeEnd).toLowerCase();
   if (scheme === 'redis-sentinel' || scheme === 'rediss-sentinel') return readSentinelTarget(reader, arg);
@@ -50,10 +59,15 @@ export function readTarget(reader: Reader): TargetValue | undefined {
   try {
     url = new URL(value);
   } catch {
-    return reader.fail(arg, `\`${redactUrl(value)}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``, 'invalid-target');
+    return reader.fail(
+      arg,
+      `\`${redactUrl(value)}\` is not a valid URL — write \`${scheme}://host:port/db\`, such as \`redis://127.0.0.1:6379\``,
+      'invalid-target',
+    );
   }
   if (!url.hostname) return reader.fail(arg, `\`${redactUrl(value)}\` has no host — write \`${scheme}://host:port\``, 'invalid-target');
-  if (url.search || url.hash) return reader.fail(arg, 'URL options (`?…`, `#…`) are not read — use the settings `db`, `tls` and `user` instead', 'invalid-target');
+  if (url.search || url.hash)
+    return reader.fail(arg, 'URL options (`?…`, `#…`) are not read — use the settings `db`, `tls` and `user` instead', 'invalid-target');
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) {
     return reader.fail(arg, `\`${url.pathname}\` is not a database number — end the URL with \`/N\`, such as \`/0\`, or use \`db N\``, 'invalid-target');
   }
@@ -72,7 +86,7 @@ export function readTarget(reader: Reader): TargetValue | undefined {
         : [replaceFix(reader.range(arg), withoutPassword, 'Remove the password from the URL')];
       return reader.fail(
         arg,
-        'a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret` (the editor\'s secret storage)',
+        "a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret` (the editor's secret storage)",
         'literal-password',
         fixes,
       );

@@ -19,7 +19,8 @@ export function parseCount(text: string): UnitResult {
     const dividend = parseSimpleCount(text.slice(0, slash));
     if (!dividend.ok) return dividend;
     const divisor = parseSimpleCount(text.slice(slash + 1));
-    if (!divisor.ok) return fail(`\`${text}\` divides by \`${text.slice(slash + 1)}\`, which is not a count — write ${COUNT_FORM}, optionally divided by one: \`1M/100\``);
+    if (!divisor.ok)
+      return fail(`\`${text}\` divides by \`${text.slice(slash + 1)}\`, which is not a count — write ${COUNT_FORM}, optionally divided by one: \`1M/100\``);
     if (divisor.value === 0) return fail(`\`${text}\` divides by zero`);
     return ok(Math.ceil(dividend.value / divisor.value));
   }
@@ -32,7 +33,8 @@ function parseSimpleCount(text: string): UnitResult {
   const [, whole, fraction, suffix] = match;
   let multiplier = 1;
   if (suffix) {
-    if (suffix === 'm') return fail(`\`${text}\` is ambiguous — write \`${whole}${fraction ? '.' + fraction : ''}M\` for millions (durations go in \`duration\`)`);
+    if (suffix === 'm')
+      return fail(`\`${text}\` is ambiguous — write \`${whole}${fraction ? '.' + fraction : ''}M\` for millions (durations go in \`duration\`)`);
     const known = COUNT_SUFFIX[suffix];
     if (known === undefined) return fail(`\`${text}\` has an unknown suffix \`${suffix}\` — ${UNIT_HINTS.count}: ${COUNT_FORM}`);
     multiplier = known;
@@ -53,7 +55,7 @@ export function parseInteger(text: string): UnitResult {
   return ok(value);
 }
 
-const DURATION_MS: Record<string, number> = { us: 0.001, 'µs': 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_MS: Record<string, number> = { us: 0.001, µs: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION_PATTERN = /^(\d+(?:\.\d+)?)([a-zµ]*)$/;
 export const DURATION_FORM = 'a number with a unit: `500us`, `2ms`, `30s`, `5m` or `1h`';
 
@@ -152,7 +154,10 @@ export function unitSuggestions(text: string, family: UnitFamily): string[] {
   const distances = UNIT_NAMES[family].map((name) => ({ name, distance: editDistance(fold(unit), fold(name), 2) }));
   const best = Math.min(...distances.map((d) => d.distance));
   if (best > 1) return [];
-  return distances.filter((d) => d.distance === best).slice(0, 3).map((d) => `${number}${d.name}`);
+  return distances
+    .filter((d) => d.distance === best)
+    .slice(0, 3)
+    .map((d) => `${number}${d.name}`);
 }
 
 /** The number of decimal digits of the largest key number in a space of `space` keys. */

@@ -65,7 +65,11 @@ export class Reader {
 
   missing(): undefined {
     const { setting } = this.input;
-    this.input.sink.error(this.input.keyword.range, 'missing-value', `\`${setting.name}\` needs a value — write \`${setting.syntax}\`, such as \`${setting.example}\``);
+    this.input.sink.error(
+      this.input.keyword.range,
+      'missing-value',
+      `\`${setting.name}\` needs a value — write \`${setting.syntax}\`, such as \`${setting.example}\``,
+    );
     return undefined;
   }
 

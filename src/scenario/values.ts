@@ -139,7 +139,12 @@ function readKeys(reader: Reader): KeysValue | undefined {
   const distribution = reader.choice(distributionArg, KEY_DISTRIBUTIONS);
   if (!distribution) return undefined;
   keys.distribution = distribution;
-  if (extra.length > 0) return reader.fail({ start: extra[0].start, end: extra[extra.length - 1].end }, '`keys` takes at most a count, a distribution and its parameter', 'extra-value');
+  if (extra.length > 0)
+    return reader.fail(
+      { start: extra[0].start, end: extra[extra.length - 1].end },
+      '`keys` takes at most a count, a distribution and its parameter',
+      'extra-value',
+    );
   if (!parameterArg) return keys;
   if (distribution !== 'zipf' && distribution !== 'gaussian') {
     return reader.fail(parameterArg, `the \`${distribution}\` distribution takes no parameter — remove \`${parameterArg.value}\``, 'extra-value');
@@ -149,7 +154,10 @@ function readKeys(reader: Reader): KeysValue | undefined {
     return reader.fail(parameterArg, `the zipf exponent must be a number above 0, such as \`0.99\` — not \`${parameterArg.value}\``);
   }
   if (distribution === 'gaussian' && !(number > 0 && number <= 1)) {
-    return reader.fail(parameterArg, `the gaussian standard deviation is a fraction of the key space, above 0 and at most 1, such as \`0.1\` — not \`${parameterArg.value}\``);
+    return reader.fail(
+      parameterArg,
+      `the gaussian standard deviation is a fraction of the key space, above 0 and at most 1, such as \`0.1\` — not \`${parameterArg.value}\``,
+    );
   }
   keys.parameter = number;
   return keys;
@@ -179,7 +187,11 @@ function readValueSizes(reader: Reader): ValuePlan | undefined {
   const choices: { size: number; weight: number; weighted: boolean; span: Span }[] = [];
   for (const item of items) {
     const parts = words(item);
-    if (parts.length === 0) return reader.fail(item.start === item.end ? { start: Math.max(0, item.start - 1), end: item.start + 1 } : item, '`value` has an empty choice — remove the extra comma');
+    if (parts.length === 0)
+      return reader.fail(
+        item.start === item.end ? { start: Math.max(0, item.start - 1), end: item.start + 1 } : item,
+        '`value` has an empty choice — remove the extra comma',
+      );
     if (parts.length > 2 || (parts.length === 2 && !parts[1].text.endsWith('%'))) {
       return reader.fail(item, `\`value\` choices are \`SIZE\` or \`SIZE W%\`, separated by commas: \`64 80%, 1KB 20%\` — not \`${item.text}\``);
     }
@@ -215,7 +227,12 @@ export function readSuite(input: ValueInput): SuiteTest[] | undefined {
       const span = { start, end: start + match[0].length };
       const suggestion = input.sink.full ? undefined : closest(name, ['default', ...SUITE_NAMES]);
       const fixes = suggestion && !input.expanded.isSubstituted(span.start, span.end) ? [replaceFix(reader.range(span), suggestion)] : undefined;
-      reader.fail(span, `\`${match[0]}\` is not a redis-benchmark test${suggestion ? ` — did you mean \`${suggestion}\`?` : ` — use \`default\` or names such as ${SUITE_NAMES.slice(2, 6).join(', ')}`}`, 'unknown-suite-test', fixes);
+      reader.fail(
+        span,
+        `\`${match[0]}\` is not a redis-benchmark test${suggestion ? ` — did you mean \`${suggestion}\`?` : ` — use \`default\` or names such as ${SUITE_NAMES.slice(2, 6).join(', ')}`}`,
+        'unknown-suite-test',
+        fixes,
+      );
       continue;
     }
     names.push(name);
@@ -230,14 +247,24 @@ export function readServerDirective(input: ValueInput): ServerDirective | undefi
   const reader = new Reader(input);
   const [name, ...args] = reader.args;
   if (!name) return reader.missing();
-  if (!DIRECTIVE.test(name.value)) return reader.fail(name, `\`${name.value}\` is not a redis.conf directive — write \`server DIRECTIVE ARGS…\`, such as \`server save 60 10000\``);
+  if (!DIRECTIVE.test(name.value))
+    return reader.fail(name, `\`${name.value}\` is not a redis.conf directive — write \`server DIRECTIVE ARGS…\`, such as \`server save 60 10000\``);
   const directive = name.value.toLowerCase();
   const refusal = serverDirectiveRefusal(directive);
   if (refusal) return reader.fail(name, refusal, MANAGED_SERVER_DIRECTIVES.includes(directive) ? 'managed-directive' : 'unsafe-directive');
   if (directive === 'unixsocket' && !(args.length === 1 && /^(on|off|yes|no)$/i.test(args[0].value))) {
     const where = args.length > 0 ? { start: args[0].start, end: args[args.length - 1].end } : name;
-    return reader.fail(where, '`server unixsocket` takes `on` or `off`: the throwaway server\'s socket lives in its own temp dir, and with `on` every connection goes through it', 'invalid-value');
+    return reader.fail(
+      where,
+      "`server unixsocket` takes `on` or `off`: the throwaway server's socket lives in its own temp dir, and with `on` every connection goes through it",
+      'invalid-value',
+    );
   }
-  if (args.length === 0) return reader.fail(name, `\`server ${directive}\` needs a value, such as \`server ${directive} ${directive === 'save' ? '60 10000' : 'yes'}\``, 'missing-value');
+  if (args.length === 0)
+    return reader.fail(
+      name,
+      `\`server ${directive}\` needs a value, such as \`server ${directive} ${directive === 'save' ? '60 10000' : 'yes'}\``,
+      'missing-value',
+    );
   return { name: directive, args: args.map((arg) => arg.value) };
 }

@@ -125,8 +125,10 @@ export function leadSentence(differences: readonly Difference[]): string | undef
       return `Comparing ${say(a)} with ${say(b)} is not a regression: the runs measured different loads. Read these differences before the numbers.`;
     }
   }
-  if (differences.some((d) => d.kind === 'plan')) return 'The runs measured different loads, so a change in the numbers is not a regression. Read these differences before the numbers.';
-  if (differences.some((d) => d.kind === 'setup')) return 'The runs ran on different setups: the numbers may not be comparable. Read these differences before the numbers.';
+  if (differences.some((d) => d.kind === 'plan'))
+    return 'The runs measured different loads, so a change in the numbers is not a regression. Read these differences before the numbers.';
+  if (differences.some((d) => d.kind === 'setup'))
+    return 'The runs ran on different setups: the numbers may not be comparable. Read these differences before the numbers.';
   return 'Some runs hold partial results: read these before the numbers.';
 }
 
@@ -226,7 +228,10 @@ function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<Co
   if (first && first.axis !== 'test' && first.axis !== 'point' && sweeps.every((s) => s && s.axis === first.axis)) {
     const merged = mergeOnX(
       sweeps.flatMap((s, run) =>
-        s!.series.map((series, i) => ({ x: s!.x, series: { label: `${labels[run]} ${series.label}`, run, variant: i, metric: series.metric, values: series.median } })),
+        s!.series.map((series, i) => ({
+          x: s!.x,
+          series: { label: `${labels[run]} ${series.label}`, run, variant: i, metric: series.metric, values: series.median },
+        })),
       ),
     );
     const labelOf = new Map(sweeps.flatMap((s) => s!.x.map((x, i) => [x, s!.xLabels[i]] as const)));

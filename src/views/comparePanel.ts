@@ -120,7 +120,12 @@ export class ComparePanel implements vscode.Disposable {
           this.post({ type: 'notice', text: `Copied the comparison as ${markdown ? 'Markdown' : 'CSV'}.` });
           return;
         }
-        const saved = await this.saveAs(`${this.fileStem()}.${markdown ? 'md' : 'csv'}`, markdown ? 'Markdown' : 'CSV', markdown ? 'md' : 'csv', Buffer.from(text, 'utf8'));
+        const saved = await this.saveAs(
+          `${this.fileStem()}.${markdown ? 'md' : 'csv'}`,
+          markdown ? 'Markdown' : 'CSV',
+          markdown ? 'md' : 'csv',
+          Buffer.from(text, 'utf8'),
+        );
         if (saved) this.post({ type: 'notice', text: `Saved ${vscode.workspace.asRelativePath(saved)}.` });
         return;
       }

@@ -122,7 +122,9 @@ export interface CompareState {
 /** The host's check of a comparison webview message: the results panel's shapes, narrowed, plus `open-run`. */
 export function parseCompareMessage(value: unknown): CompareWebviewMessage | undefined {
   if (isRecord(value) && value.type === 'open-run') {
-    return typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 64 ? { type: 'open-run', index: value.index } : undefined;
+    return typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 64
+      ? { type: 'open-run', index: value.index }
+      : undefined;
   }
   const message = parseWebviewMessage(value);
   if (!message) return undefined;

@@ -14,7 +14,19 @@ import { rateChart, type RateChart } from './rateChart';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
 import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatus, type TableRow } from './panelTable';
-import { eventMarks, loadLabel, serverSeries, sweepSeries, testName, timelineSeries, type EventMark, type ServerSeries, type SweepSeries, type TimedLoad, type TimelineSeries } from './timeCharts';
+import {
+  eventMarks,
+  loadLabel,
+  serverSeries,
+  sweepSeries,
+  testName,
+  timelineSeries,
+  type EventMark,
+  type ServerSeries,
+  type SweepSeries,
+  type TimedLoad,
+  type TimelineSeries,
+} from './timeCharts';
 
 export * from './liveRun';
 export * from './panelTable';
@@ -88,7 +100,8 @@ function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): Hea
   };
   const cluster = clusterDescription(run);
   if (cluster) header.cluster = cluster;
-  if (run.merged) header.merged = `${run.merged.parts.length} load machines' runs (${run.merged.parts.map((part) => part.part).join(', ')}): rows under each test`;
+  if (run.merged)
+    header.merged = `${run.merged.parts.length} load machines' runs (${run.merged.parts.map((part) => part.part).join(', ')}): rows under each test`;
   if (live) {
     const load = currentLoad(live);
     const done = live.loads.filter((l) => l.result).length;
@@ -96,7 +109,11 @@ function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): Hea
     if (load) {
       const fraction = load.tick?.fraction;
       const name = [load.at.point, load.at.phase !== 'main' && load.at.phase ? load.at.phase : '', load.at.test].filter(Boolean).join(' ');
-      const phase = load.tick?.warmingUp ? 'warming up' : fraction !== undefined ? `${Math.round(fraction * 100)}%` : `${formatDuration(load.tick?.elapsedMs ?? 0)}`;
+      const phase = load.tick?.warmingUp
+        ? 'warming up'
+        : fraction !== undefined
+          ? `${Math.round(fraction * 100)}%`
+          : `${formatDuration(load.tick?.elapsedMs ?? 0)}`;
       header.progress = `${load.at.index + 1}/${load.at.total} ${name}${live.plan.repeat > 1 ? ` · repeat ${load.at.repeat + 1}` : ''} · ${phase}`;
       header.fraction = total > 0 ? (load.at.index + (fraction ?? 0)) / total : undefined;
     } else if (total > 0) {

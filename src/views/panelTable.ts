@@ -43,8 +43,39 @@ export interface TableRow {
   ask?: number;
 }
 
-export type SortKey = 'point' | 'phase' | 'test' | 'requests' | 'opsPerSec' | 'meanUs' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors' | 'role' | 'slots' | 'redirections';
-export const SORT_KEYS: readonly SortKey[] = ['point', 'phase', 'test', 'requests', 'opsPerSec', 'meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs', 'errors', 'role', 'slots', 'redirections'];
+export type SortKey =
+  | 'point'
+  | 'phase'
+  | 'test'
+  | 'requests'
+  | 'opsPerSec'
+  | 'meanUs'
+  | 'p50Us'
+  | 'p90Us'
+  | 'p99Us'
+  | 'p999Us'
+  | 'maxUs'
+  | 'errors'
+  | 'role'
+  | 'slots'
+  | 'redirections';
+export const SORT_KEYS: readonly SortKey[] = [
+  'point',
+  'phase',
+  'test',
+  'requests',
+  'opsPerSec',
+  'meanUs',
+  'p50Us',
+  'p90Us',
+  'p99Us',
+  'p999Us',
+  'maxUs',
+  'errors',
+  'role',
+  'slots',
+  'redirections',
+];
 /** Columns sorted as text; the others as numbers. */
 const TEXT_KEYS: ReadonlySet<SortKey> = new Set(['point', 'phase', 'test', 'role', 'slots']);
 
@@ -116,7 +147,12 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
   if (rows.some((row) => row.point)) columns.push({ key: 'point', header: 'Point', numeric: false, cell: (r) => r.point });
   if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ key: 'phase', header: 'Phase', numeric: false, cell: (r) => r.phase });
   columns.push(
-    { key: 'test', header: 'Test', numeric: false, cell: (r) => (r.command === 'total' ? r.test : `${r.test} › ${r.command}`) + (r.status === 'running' ? ' (running)' : '') },
+    {
+      key: 'test',
+      header: 'Test',
+      numeric: false,
+      cell: (r) => (r.command === 'total' ? r.test : `${r.test} › ${r.command}`) + (r.status === 'running' ? ' (running)' : ''),
+    },
     { key: 'requests', header: 'Requests', numeric: true, cell: (r) => r.requests.toLocaleString('en-US') },
     {
       key: 'opsPerSec',
@@ -145,10 +181,18 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
     },
   );
   if (rows.some((row) => row.role !== undefined)) {
-    columns.push({ key: 'role', header: 'Role', numeric: false, cell: (r) => r.role ?? '' }, { key: 'slots', header: 'Slots', numeric: false, cell: (r) => r.slots ?? '' });
+    columns.push(
+      { key: 'role', header: 'Role', numeric: false, cell: (r) => r.role ?? '' },
+      { key: 'slots', header: 'Slots', numeric: false, cell: (r) => r.slots ?? '' },
+    );
   }
   if (rows.some((row) => row.redirections !== undefined)) {
-    columns.push({ key: 'redirections', header: 'MOVED / ASK', numeric: true, cell: (r) => (r.moved === undefined ? '' : `${r.moved.toLocaleString('en-US')} / ${(r.ask ?? 0).toLocaleString('en-US')}`) });
+    columns.push({
+      key: 'redirections',
+      header: 'MOVED / ASK',
+      numeric: true,
+      cell: (r) => (r.moved === undefined ? '' : `${r.moved.toLocaleString('en-US')} / ${(r.ask ?? 0).toLocaleString('en-US')}`),
+    });
   }
   return columns;
 }

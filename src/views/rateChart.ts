@@ -38,7 +38,9 @@ export function rateChart(run: RunFile): RateChart | undefined {
   const series: RateSeries[] = curve.tests.flatMap((test): RateSeries[] => [
     { label: `${prefix(test)}p50`, metric: 'latency', dashed: false, values: at(test, (row) => row.p50Us / 1000) },
     { label: `${prefix(test)}p99`, metric: 'latency', dashed: false, values: at(test, (row) => row.p99Us / 1000) },
-    ...(extra ? [{ label: `${prefix(test)}${extra}`, metric: 'latency' as const, dashed: false, values: at(test, (row) => (row.metricUs ?? NaN) / 1000) }] : []),
+    ...(extra
+      ? [{ label: `${prefix(test)}${extra}`, metric: 'latency' as const, dashed: false, values: at(test, (row) => (row.metricUs ?? NaN) / 1000) }]
+      : []),
     { label: `${prefix(test)}achieved ops/s`, metric: 'achieved', dashed: true, values: at(test, (row) => row.achieved) },
   ]);
   const chart: RateChart = { x, series: [{ label: 'offered ops/s', metric: 'achieved', dashed: true, values: [...x] }, ...series] };

@@ -55,7 +55,11 @@ async function readRunFileText(path: string): Promise<string> {
     return await readBoundedTextAsync(path, { userNamed: true, maxBytes: MAX_RUN_FILE_BYTES });
   } catch (error) {
     if (!(error instanceof FileGateError)) throw error;
-    throw new RunFileError(error.problem === 'too-large' ? `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read` : error.message);
+    throw new RunFileError(
+      error.problem === 'too-large'
+        ? `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read`
+        : error.message,
+    );
   }
 }
 
@@ -131,14 +135,24 @@ class ResultsWebview implements vscode.Disposable {
           this.post({ type: 'notice', text: `Copied the ${message.format === 'json' ? 'run' : 'table'} as ${what}.` });
           return;
         }
-        const saved = await this.saveAs(exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.format === 'json' ? '' : 'table', content.extension), content.filterName, content.extension, Buffer.from(content.text, 'utf8'));
+        const saved = await this.saveAs(
+          exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.format === 'json' ? '' : 'table', content.extension),
+          content.filterName,
+          content.extension,
+          Buffer.from(content.text, 'utf8'),
+        );
         if (saved) this.post({ type: 'notice', text: `Saved ${vscode.workspace.asRelativePath(saved)}.` });
         return;
       }
       case 'save-png': {
         const bytes = pngBytes(message.dataUrl);
         if (!bytes) return;
-        const saved = await this.saveAs(exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.chart, 'png'), 'PNG image', 'png', bytes);
+        const saved = await this.saveAs(
+          exportFileName(run?.id, slug(run?.scenario.name ?? live?.plan.name ?? 'scenario'), message.chart, 'png'),
+          'PNG image',
+          'png',
+          bytes,
+        );
         if (saved) this.post({ type: 'notice', text: `Saved ${vscode.workspace.asRelativePath(saved)}.` });
         return;
       }
@@ -206,7 +220,10 @@ export class ResultsPanels implements vscode.Disposable {
   constructor(private readonly context: vscode.ExtensionContext) {
     // Opening a webview in the results group can activate that group, and a loading webview can take
     // focus: either way the active group changes, and the editor the run came from gets it back.
-    this.subscriptions = [vscode.window.tabGroups.onDidChangeTabGroups(() => this.keepFocus()), vscode.window.onDidChangeActiveTextEditor(() => this.keepFocus())];
+    this.subscriptions = [
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.keepFocus()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.keepFocus()),
+    ];
   }
 
   private keepFocus(): void {
@@ -362,7 +379,9 @@ export class RunFileEditorProvider implements vscode.CustomReadonlyEditorProvide
       view.sendAll();
     };
     // A re-run can rewrite the file; show the new content.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), document.uri.path.split('/').pop() ?? '*'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), document.uri.path.split('/').pop() ?? '*'),
+    );
     const track = () => {
       if (panel.active) this.activeUri = document.uri;
     };

@@ -170,8 +170,20 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
       xLabels: tests,
       log: false,
       series: [
-        { label: 'ops/s', metric: 'ops', median: ops.map((s) => s?.opsPerSec.median ?? null), min: ops.map((s) => s?.opsPerSec.min ?? null), max: ops.map((s) => s?.opsPerSec.max ?? null) },
-        { label: 'p99', metric: 'p99', median: ops.map((s) => (s ? s.p99Us.median / 1000 : null)), min: ops.map((s) => (s ? s.p99Us.min / 1000 : null)), max: ops.map((s) => (s ? s.p99Us.max / 1000 : null)) },
+        {
+          label: 'ops/s',
+          metric: 'ops',
+          median: ops.map((s) => s?.opsPerSec.median ?? null),
+          min: ops.map((s) => s?.opsPerSec.min ?? null),
+          max: ops.map((s) => s?.opsPerSec.max ?? null),
+        },
+        {
+          label: 'p99',
+          metric: 'p99',
+          median: ops.map((s) => (s ? s.p99Us.median / 1000 : null)),
+          min: ops.map((s) => (s ? s.p99Us.min / 1000 : null)),
+          max: ops.map((s) => (s ? s.p99Us.max / 1000 : null)),
+        },
       ],
       table,
     };

@@ -21,7 +21,13 @@ export function setWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri
 }
 
 /** Asks where to save `bytes` (starting in `folder`, named `fileName`) and writes them; undefined when cancelled. */
-export async function saveWithDialog(folder: vscode.Uri | undefined, fileName: string, filterName: string, extension: string, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
+export async function saveWithDialog(
+  folder: vscode.Uri | undefined,
+  fileName: string,
+  filterName: string,
+  extension: string,
+  bytes: Uint8Array,
+): Promise<vscode.Uri | undefined> {
   const target = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, basename(fileName)) : undefined,
     filters: { [filterName]: [extension] },

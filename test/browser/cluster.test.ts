@@ -11,7 +11,16 @@ import { colourInk, firstPaint, launchBrowserForSuite, openPanel, THEMES, type P
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const timeline: TimelineSecond[] = Array.from({ length: 12 }, (_, t) => ({ t, ops: 1500, errors: 0, p50Us: 100, p99Us: 900, maxUs: 2000, moved: t === 5 ? 400 : 0, ask: t === 6 ? 150 : 0 }));
+const timeline: TimelineSecond[] = Array.from({ length: 12 }, (_, t) => ({
+  t,
+  ops: 1500,
+  errors: 0,
+  p50Us: 100,
+  p99Us: 900,
+  maxUs: 2000,
+  moved: t === 5 ? 400 : 0,
+  ask: t === 6 ? 150 : 0,
+}));
 
 describe('results panel with a cluster run (browser)', function () {
   this.timeout(120_000);
@@ -23,7 +32,9 @@ describe('results panel with a cluster run (browser)', function () {
     const panel = await openPanel(browser, 'dark');
     await panel.post({ type: 'run', run });
     await firstPaint(panel.page);
-    const rows: string[][] = await panel.page.evaluate(() => [...document.querySelectorAll('#results-table tbody tr')].map((tr: any) => [...tr.children].map((c: any) => c.textContent)));
+    const rows: string[][] = await panel.page.evaluate(() =>
+      [...document.querySelectorAll('#results-table tbody tr')].map((tr: any) => [...tr.children].map((c: any) => c.textContent)),
+    );
     const classes: string[] = await panel.page.evaluate(() => [...document.querySelectorAll('#results-table tbody tr')].map((tr: any) => tr.className));
     const meta: string = await panel.page.evaluate(() => document.querySelector('.meta')?.textContent ?? '');
     return { panel, rows, classes, meta };
@@ -33,9 +44,23 @@ describe('results panel with a cluster run (browser)', function () {
     const run = clusterRun(clusterLoad(THREE_MASTERS, { detected: true, timeline, durationMs: 12_000 }));
     const { panel, rows, classes, meta } = await show(run);
     const model = buildViewModel(run);
-    assert.deepEqual(rows, model.rows.map((row) => model.columns.map((c) => c.cell(row))));
-    assert.deepEqual(rows.map((row) => row[0]), ['SET', 'SET › node 127.0.0.1:7000', 'SET › node 127.0.0.1:7001', 'SET › node 127.0.0.1:7002']);
-    assert.deepEqual(rows.map((row) => row.slice(-3)), [['', '', '3 / 1'], ['master', '0-5460', '3 / 0'], ['master', '5461-10922', '0 / 0'], ['master', '10923-16383', '0 / 1']]);
+    assert.deepEqual(
+      rows,
+      model.rows.map((row) => model.columns.map((c) => c.cell(row))),
+    );
+    assert.deepEqual(
+      rows.map((row) => row[0]),
+      ['SET', 'SET › node 127.0.0.1:7000', 'SET › node 127.0.0.1:7001', 'SET › node 127.0.0.1:7002'],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.slice(-3)),
+      [
+        ['', '', '3 / 1'],
+        ['master', '0-5460', '3 / 0'],
+        ['master', '5461-10922', '0 / 0'],
+        ['master', '10923-16383', '0 / 1'],
+      ],
+    );
     assert.deepEqual(classes, ['', 'command detail-node', 'command detail-node', 'command detail-node']);
     assert.match(meta, /Cluster\s*detected \(the target did not say `cluster on`; INFO cluster did\) · 3 masters took load · MOVED 3, ASK 1/);
     const title: string = await panel.page.evaluate(() => document.querySelector('figure[data-chart="timeline"]')?.textContent ?? '');
@@ -47,7 +72,7 @@ describe('results panel with a cluster run (browser)', function () {
     assert.equal(await colourInk(plainPanel.page, 'timeline', THEMES.dark.variables['charts-red']), 0, 'no redirection line for a run on one server');
   });
 
-  it('shows a merged run\'s machines under the total, and says it is merged', async () => {
+  it("shows a merged run's machines under the total, and says it is merged", async () => {
     const part = (index: number) => {
       const run = clusterRun(clusterLoad(THREE_MASTERS, { measuredFrom: '2026-11-29T10:00:00.000Z' }), { id: `part-${index}` });
       run.plan.shard = { index, count: 2 };
@@ -55,7 +80,14 @@ describe('results panel with a cluster run (browser)', function () {
       return run;
     };
     const { rows, meta } = await show(mergeRuns([part(1), part(2)]).run);
-    assert.deepEqual(rows.map((row) => [row[0], row[1]]), [['SET', '6,022'], ['SET › shard 1/2', '3,011'], ['SET › shard 2/2', '3,011']]);
+    assert.deepEqual(
+      rows.map((row) => [row[0], row[1]]),
+      [
+        ['SET', '6,022'],
+        ['SET › shard 1/2', '3,011'],
+        ['SET › shard 2/2', '3,011'],
+      ],
+    );
     assert.match(meta, /Merged\s*2 load machines' runs \(shard 1\/2, shard 2\/2\)/);
   });
 });

@@ -67,7 +67,10 @@ describe('comparison panel (browser)', function () {
       const headers = await page.$$eval('#compare-table thead th', (ths: any[]) => ths.map((th) => th.textContent));
       assert.deepEqual(headers, ['Test', 'Metric', `${model.columns[0].label} (reference)`, model.columns[1].label]);
       const cells = await page.$$eval('#compare-table tbody tr', (trs: any[]) => trs.map((tr) => [...tr.children].map((c: any) => c.textContent)));
-      assert.deepEqual(cells, model.lines.map((l) => [l.first ? l.test : '', l.metricLabel, l.cells[0].text, `${l.cells[1].text} ${l.cells[1].change}`]));
+      assert.deepEqual(
+        cells,
+        model.lines.map((l) => [l.first ? l.test : '', l.metricLabel, l.cells[0].text, `${l.cells[1].text} ${l.cells[1].change}`]),
+      );
       const deltas = await page.$$eval('#compare-table .delta', (spans: any[]) => spans.map((s) => ({ cls: s.className, colour: getComputedStyle(s).color })));
       assert.equal(deltas.length, model.lines.length);
       const expected = { better: rgb(colours['charts-green']), worse: rgb(colours['charts-red']), noise: rgb(colours.descriptionForeground) };
@@ -84,7 +87,10 @@ describe('comparison panel (browser)', function () {
         assert.ok((await colourInk(page, chart, colours['charts-orange'])) > 100, `${chart}: second run drawn`);
       }
       const legend = await page.$$eval('figure[data-chart="percentiles"] .u-legend .u-label', (labels: any[]) => labels.map((l) => l.textContent));
-      assert.deepEqual(legend.slice(1), model.percentiles!.series.map((s) => s.label));
+      assert.deepEqual(
+        legend.slice(1),
+        model.percentiles!.series.map((s) => s.label),
+      );
       await assertNoCspViolations(panel);
       await page.screenshot({ path: join(screenshotDir, theme === 'dark' ? 'compare-two-runs.png' : 'compare-two-runs-light.png'), fullPage: true });
       await page.close();
@@ -99,7 +105,10 @@ describe('comparison panel (browser)', function () {
     await page.click('figure[data-chart="timeline"] vscode-button');
     await page.click('#compare-runs li:nth-child(2) button.link');
     const accepted = (await panel.posted()).map((m) => parseCompareMessage(m)).filter((m) => m && m.type !== 'ready');
-    assert.deepEqual(accepted.map((m) => m!.type), ['export', 'export', 'save-png', 'open-run']);
+    assert.deepEqual(
+      accepted.map((m) => m!.type),
+      ['export', 'export', 'save-png', 'open-run'],
+    );
     assert.deepEqual(accepted[0], { type: 'export', format: 'markdown', to: 'clipboard' });
     assert.deepEqual(accepted[1], { type: 'export', format: 'csv', to: 'file' });
     const png = accepted[2];

@@ -153,7 +153,15 @@ export async function launchBrowser(): Promise<PanelBrowser> {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
     deviceScaleFactor: 1,
   });
@@ -182,7 +190,9 @@ function initScript(args: { variables: Record<string, string>; bodyClass: string
       state = value;
     },
   });
-  document.addEventListener('securitypolicyviolation', (e: any) => violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }));
+  document.addEventListener('securitypolicyviolation', (e: any) =>
+    violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }),
+  );
   // As VS Code does: variables on <html> through the CSSOM (not a style attribute, which the CSP would block), class on <body>.
   let applied = false;
   const apply = () => {
@@ -208,7 +218,12 @@ export interface OpenPanel {
 }
 
 /** Opens a panel page: the results panel, or another webview script of dist/webview (`compare`). */
-export async function openPanel(browser: PanelBrowser, theme: ThemeName, state: unknown = undefined, entry: 'results' | 'compare' = 'results'): Promise<OpenPanel> {
+export async function openPanel(
+  browser: PanelBrowser,
+  theme: ThemeName,
+  state: unknown = undefined,
+  entry: 'results' | 'compare' = 'results',
+): Promise<OpenPanel> {
   const page = await browser.context.newPage();
   const script = readFileSync(join(repoRoot(), 'dist', 'webview', `${entry}.js`), 'utf8');
   const html = panelHtml({ cspSource: ORIGIN, nonce: newNonce(), scriptUri: `${ORIGIN}/dist/webview/${entry}.js`, title: 'RBench results' });

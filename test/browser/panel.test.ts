@@ -10,7 +10,18 @@ import { parseWebviewMessage } from '../../src/views/messages';
 import { pngBytes } from '../../src/views/exportFiles';
 import { buildViewModel, newLiveRun, sortRows } from '../../src/views/model';
 import { replay } from '../unit/views/replay';
-import { chartInk, colourInk, firstPaint, launchBrowserForSuite, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
+import {
+  chartInk,
+  colourInk,
+  firstPaint,
+  launchBrowserForSuite,
+  openPanel,
+  readFixture,
+  THEMES,
+  type OpenPanel,
+  type PanelBrowser,
+  type ThemeName,
+} from './harness';
 import { oneHourRun } from './synthetic';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -42,7 +53,10 @@ describe('results panel (browser)', function () {
   }
 
   async function tableText(panel: OpenPanel, id = 'results-table'): Promise<string[][]> {
-    return panel.page.evaluate((id: string) => [...document.querySelectorAll(`#${id} tbody tr`)].map((tr: any) => [...tr.children].map((c: any) => c.textContent)), id);
+    return panel.page.evaluate(
+      (id: string) => [...document.querySelectorAll(`#${id} tbody tr`)].map((tr: any) => [...tr.children].map((c: any) => c.textContent)),
+      id,
+    );
   }
 
   async function screenshot(panel: OpenPanel, name: string): Promise<void> {
@@ -63,7 +77,10 @@ describe('results panel (browser)', function () {
     const meta = (await page.textContent('.meta')) ?? '';
     assert.ok(meta.includes(run.target.display) && meta.includes(`Redis ${run.target.server?.version} · standalone`) && /Client\s*fast/.test(meta), meta);
     const model = buildViewModel(run);
-    assert.deepEqual(await tableText(panel), model.rows.map((row) => model.columns.map((c) => c.cell(row))));
+    assert.deepEqual(
+      await tableText(panel),
+      model.rows.map((row) => model.columns.map((c) => c.cell(row))),
+    );
     const setRow = (await tableText(panel))[0];
     assert.equal(setRow[2], run.points[0].repeats[0][0].total.requests.toLocaleString('en-US'));
     const thresholds = (await page.textContent('.thresholds')) ?? '';
@@ -75,7 +92,9 @@ describe('results panel (browser)', function () {
     assert.ok((await colourInk(page, 'percentiles', dark['charts-blue'])) > 100, 'percentile curve drawn');
     assert.ok((await colourInk(page, 'histogram', dark['charts-blue'], 100)) > 100, 'histogram bars drawn (translucent: several series)');
     assert.ok((await colourInk(page, 'server', dark['charts-purple'])) > 50, 'memory line drawn');
-    const roles = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((c: any) => `${c.getAttribute('role')}:${Boolean(c.getAttribute('aria-label'))}`));
+    const roles = await page.evaluate(() =>
+      [...document.querySelectorAll('.chart')].map((c: any) => `${c.getAttribute('role')}:${Boolean(c.getAttribute('aria-label'))}`),
+    );
     assert.deepEqual(roles, ['img:true', 'img:true', 'img:true', 'img:true']);
     assert.equal(await page.evaluate(() => document.querySelectorAll('#results-table th[scope="col"]').length), model.columns.length);
     await assertNoCspViolations(panel);
@@ -111,7 +130,9 @@ describe('results panel (browser)', function () {
     const named = (drawn: string[], name: string) => drawn.some((text) => text === name || text.endsWith(` ${name}`));
     // The last load's name was drawn before the fix too: once it is there, the timeline has been drawn.
     const last = loads[loads.length - 1];
-    await panel.page.waitForFunction((name: string) => window.__drawn.some((text: string) => text === name || text.endsWith(` ${name}`)), last, { timeout: 10_000 }).catch(() => undefined);
+    await panel.page
+      .waitForFunction((name: string) => window.__drawn.some((text: string) => text === name || text.endsWith(` ${name}`)), last, { timeout: 10_000 })
+      .catch(() => undefined);
     const drawn: string[] = await panel.page.evaluate(() => window.__drawn);
     for (const name of loads) assert.ok(named(drawn, name), `"${name}" is not drawn on the timeline (drawn: ${JSON.stringify(drawn.slice(0, 40))})`);
     await panel.page.close();
@@ -124,13 +145,19 @@ describe('results panel (browser)', function () {
     const column = (key: string) => model.columns.findIndex((c) => c.key === key);
     await page.click('button.sort[data-key="opsPerSec"]');
     const expected = sortRows(model.rows, { key: 'opsPerSec', descending: true }).map((r) => model.columns[column('opsPerSec')].cell(r));
-    assert.deepEqual((await tableText(panel)).map((cells) => cells[column('opsPerSec')]), expected);
+    assert.deepEqual(
+      (await tableText(panel)).map((cells) => cells[column('opsPerSec')]),
+      expected,
+    );
     assert.equal(await page.getAttribute('th:has(button[data-key="opsPerSec"])', 'aria-sort'), 'descending');
     // Keyboard: the header button keeps focus after re-rendering; Enter flips the order.
     await page.keyboard.press('Enter');
     assert.equal(await page.getAttribute('th:has(button[data-key="opsPerSec"])', 'aria-sort'), 'ascending');
     const ascending = sortRows(model.rows, { key: 'opsPerSec', descending: false }).map((r) => r.point);
-    assert.deepEqual((await tableText(panel)).map((cells) => cells[0]), ascending);
+    assert.deepEqual(
+      (await tableText(panel)).map((cells) => cells[0]),
+      ascending,
+    );
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     assert.equal(await page.getAttribute('th:has(button[data-key="meanUs"])', 'aria-sort'), 'descending', 'Tab moves to the next header');
@@ -158,7 +185,10 @@ describe('results panel (browser)', function () {
     const notes = await page.$$eval('.chart-note', (nodes: any[]) => nodes.map((n) => n.textContent));
     assert.equal(notes.length, 2, 'under the timeline and the server chart');
     assert.match(notes[0], /background snapshot \(BGSAVE\)/);
-    assert.match((await page.textContent('.warnings')) ?? '', new RegExp(`${run.server.events.filter((e) => e.kind === 'bgsave-start').length} background snapshots`));
+    assert.match(
+      (await page.textContent('.warnings')) ?? '',
+      new RegExp(`${run.server.events.filter((e) => e.kind === 'bgsave-start').length} background snapshots`),
+    );
     // The shaded spans use charts-purple at low alpha: pixels of neither background nor purple appear.
     assert.ok((await colourInk(page, 'server', THEMES.light.variables['charts-purple'])) > 50);
     await assertNoCspViolations(panel);
@@ -198,7 +228,10 @@ describe('results panel (browser)', function () {
     const note = (await page.textContent('figure[data-chart="rate"] .chart-note')) ?? '';
     assert.equal(note, model.rate!.note);
     assert.match(note, /^Highest rate with p90 < 50\.0 ms: [\d,]+\/s \([\d,]+\/s failed; \d+ probes\)\.$/);
-    assert.ok((await tableText(panel)).every((cells) => cells[0].startsWith('rate=')), 'one table row per probe');
+    assert.ok(
+      (await tableText(panel)).every((cells) => cells[0].startsWith('rate=')),
+      'one table row per probe',
+    );
     await assertNoCspViolations(panel);
     await screenshot(panel, 'results-rate-search-light');
     await page.close();
@@ -208,7 +241,10 @@ describe('results panel (browser)', function () {
     const { panel, run } = await showRun('repeat');
     const ops = (await tableText(panel)).map((cells) => cells[3]);
     const summary = run.points[0].summary[0];
-    assert.equal(ops[0], `${Math.round(summary.opsPerSec.median).toLocaleString('en-US')} (${Math.round(summary.opsPerSec.min).toLocaleString('en-US')}–${Math.round(summary.opsPerSec.max).toLocaleString('en-US')})`);
+    assert.equal(
+      ops[0],
+      `${Math.round(summary.opsPerSec.median).toLocaleString('en-US')} (${Math.round(summary.opsPerSec.min).toLocaleString('en-US')}–${Math.round(summary.opsPerSec.max).toLocaleString('en-US')})`,
+    );
     assert.match((await tableText(panel, 'sweep-table'))[0][2], /–/);
     await screenshot(panel, 'results-repeat-dark');
     await panel.page.close();
@@ -227,7 +263,10 @@ describe('results panel (browser)', function () {
     const panel = await openPanel(browser, 'dark');
     const page = panel.page;
     await page.evaluate(() => (window.__sameDocument = true));
-    await panel.post({ type: 'live', state: newLiveRun(run.plan, run.startedAt, { file: run.scenario.file, target: { display: run.target.display, local: true } }) });
+    await panel.post({
+      type: 'live',
+      state: newLiveRun(run.plan, run.startedAt, { file: run.scenario.file, target: { display: run.target.display, local: true } }),
+    });
     await page.waitForSelector('#run-status');
     assert.equal(await page.textContent('#run-status'), 'running');
     const events = replay(run);
@@ -240,7 +279,10 @@ describe('results panel (browser)', function () {
     await page.waitForFunction(() => !document.querySelector('tr.running') && document.querySelectorAll('#results-table tbody tr').length === 5);
     const finalRows = (await tableText(panel)).map((cells) => cells.slice(1, 4));
     const model = buildViewModel(run);
-    assert.deepEqual(finalRows, model.rows.map((row) => model.columns.slice(1, 4).map((c) => c.cell(row))));
+    assert.deepEqual(
+      finalRows,
+      model.rows.map((row) => model.columns.slice(1, 4).map((c) => c.cell(row))),
+    );
     await panel.post({ type: 'run', run, path: '/work/.rbench/runs/finished.rbench-run.json' });
     await page.waitForFunction(() => document.querySelector('#run-status')?.textContent === 'complete');
     assert.equal(await page.evaluate(() => window.__sameDocument), true, 'no reload');
@@ -282,7 +324,9 @@ describe('results panel (browser)', function () {
       await panel.page.close();
     }
     const best = Math.min(...timings);
-    console.log(`    first paint, 1 h × 20 commands (3,600 seconds, 21 histograms): ${timings.map((t) => t.toFixed(0)).join(' / ')} ms (best ${best.toFixed(0)} ms)`);
+    console.log(
+      `    first paint, 1 h × 20 commands (3,600 seconds, 21 histograms): ${timings.map((t) => t.toFixed(0)).join(' / ')} ms (best ${best.toFixed(0)} ms)`,
+    );
     assert.ok(best < FIRST_PAINT_BUDGET_MS, `first paint ${best.toFixed(0)} ms`);
   });
 
@@ -312,10 +356,16 @@ describe('results panel (browser)', function () {
         lastHeaderRight: lastHeader.right,
       };
     });
-    assert.ok(layout.headers.some((h: string) => /p99/.test(h)), `columns: ${layout.headers.join(', ')}`);
+    assert.ok(
+      layout.headers.some((h: string) => /p99/.test(h)),
+      `columns: ${layout.headers.join(', ')}`,
+    );
     assert.ok(layout.pageScrollWidth <= layout.viewportWidth, `the page scrolls sideways: ${layout.pageScrollWidth} > ${layout.viewportWidth}`);
     assert.ok(layout.scrollable, 'the table is wider than 600 px here, so it scrolls');
-    assert.ok(layout.lastHeaderRight <= layout.wrapRight + 1, `the last column (${layout.headers.at(-1)}) stays out of reach: ${layout.lastHeaderRight} > ${layout.wrapRight}`);
+    assert.ok(
+      layout.lastHeaderRight <= layout.wrapRight + 1,
+      `the last column (${layout.headers.at(-1)}) stays out of reach: ${layout.lastHeaderRight} > ${layout.wrapRight}`,
+    );
     assert.ok(layout.wrapScrolled > 0);
     assert.ok(layout.labelsInView, 'the test names scrolled out of view with the numbers');
     await screenshot(panel, 'results-side-by-side-scrolled');

@@ -5,7 +5,28 @@ import type { CommandResult } from '../../src/engine/types';
 import type { RunFile } from '../../src/results/runFile';
 import { summariseRepeats } from '../../src/results/summary';
 
-const NAMES = ['GET', 'SET', 'INCR', 'HGET', 'HSET', 'LPUSH', 'RPOP', 'SADD', 'SPOP', 'ZADD', 'ZRANGE', 'MGET', 'MSET', 'DEL', 'EXISTS', 'EXPIRE', 'TTL', 'APPEND', 'GETSET', 'INCRBY'];
+const NAMES = [
+  'GET',
+  'SET',
+  'INCR',
+  'HGET',
+  'HSET',
+  'LPUSH',
+  'RPOP',
+  'SADD',
+  'SPOP',
+  'ZADD',
+  'ZRANGE',
+  'MGET',
+  'MSET',
+  'DEL',
+  'EXISTS',
+  'EXPIRE',
+  'TTL',
+  'APPEND',
+  'GETSET',
+  'INCRBY',
+];
 
 export function oneHourRun(real: RunFile, seconds = 3600, commands = 20): RunFile {
   const run = structuredClone(real) as RunFile;

@@ -48,10 +48,23 @@ export function required(name: string, script = 'scripts/test-e2e.sh'): string {
  * RBENCH_E2E_ALL_BUILTINS=1 keeps them.
  */
 export const UNNEEDED_BUILTINS = [
-  'vscode.git', 'vscode.git-base', 'vscode.github', 'vscode.github-authentication', 'vscode.microsoft-authentication',
-  'GitHub.copilot-chat', 'vscode.typescript-language-features', 'vscode.json-language-features', 'vscode.npm',
-  'vscode.emmet', 'vscode.configuration-editing', 'vscode.extension-editing', 'vscode.merge-conflict',
-  'vscode.debug-auto-launch', 'vscode.tunnel-forwarding', 'vscode.references-view', 'ms-vscode.js-debug',
+  'vscode.git',
+  'vscode.git-base',
+  'vscode.github',
+  'vscode.github-authentication',
+  'vscode.microsoft-authentication',
+  'GitHub.copilot-chat',
+  'vscode.typescript-language-features',
+  'vscode.json-language-features',
+  'vscode.npm',
+  'vscode.emmet',
+  'vscode.configuration-editing',
+  'vscode.extension-editing',
+  'vscode.merge-conflict',
+  'vscode.debug-auto-launch',
+  'vscode.tunnel-forwarding',
+  'vscode.references-view',
+  'ms-vscode.js-debug',
 ];
 
 /** Errors the workbench logs because it is offline: harmless, not printed. */
@@ -129,7 +142,8 @@ export function codeServerEnv(scratch: string): NodeJS.ProcessEnv {
     HASHED_PASSWORD: undefined,
     VSCODE_PROXY_URI: undefined,
   };
-  for (const dir of [home, env.TMPDIR!, env.XDG_CONFIG_HOME!, env.XDG_DATA_HOME!, env.XDG_CACHE_HOME!, env.XDG_RUNTIME_DIR!]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const dir of [home, env.TMPDIR!, env.XDG_CONFIG_HOME!, env.XDG_DATA_HOME!, env.XDG_CACHE_HOME!, env.XDG_RUNTIME_DIR!])
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   return env;
 }
 
@@ -173,10 +187,14 @@ export async function startServer(options: CodeServerOptions): Promise<CodeServe
     const child = spawn(
       required('RBENCH_E2E_CODE_SERVER'),
       [
-        '--auth', 'none',
-        '--bind-addr', `127.0.0.1:${port}`,
-        '--user-data-dir', options.userDataDir,
-        '--extensions-dir', options.extensionsDir,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--user-data-dir',
+        options.userDataDir,
+        '--extensions-dir',
+        options.extensionsDir,
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-workspace-trust',
@@ -202,19 +220,35 @@ export async function startServer(options: CodeServerOptions): Promise<CodeServe
     await stopServer(child);
     const log = tail(options.log);
     if (attempt < 3 && /EADDRINUSE/.test(log)) continue; // lost the port to someone else: try another
-    throw new Error(`code-server did not answer /healthz within 30 s (exit ${child.exitCode ?? child.signalCode ?? 'none'}). Last lines of ${options.log}:\n${log}`);
+    throw new Error(
+      `code-server did not answer /healthz within 30 s (exit ${child.exitCode ?? child.signalCode ?? 'none'}). Last lines of ${options.log}:\n${log}`,
+    );
   }
 }
 
 /** Headless chromium (the Debian one) with a fresh profile in `profileDir`. */
 /** `showScrollbars`: keep the page's native scrollbars, which headless chromium hides, for screenshots a reader scrolls in. */
-export async function launchChromium(playwright: Playwright, profileDir: string, viewport = { width: 1280, height: 800 }, showScrollbars = false): Promise<BrowserContext> {
+export async function launchChromium(
+  playwright: Playwright,
+  profileDir: string,
+  viewport = { width: 1280, height: 800 },
+  showScrollbars = false,
+): Promise<BrowserContext> {
   return playwright.chromium.launchPersistentContext(profileDir, {
     ignoreDefaultArgs: showScrollbars ? ['--hide-scrollbars'] : undefined,
     executablePath: required('RBENCH_E2E_CHROMIUM'),
     headless: true,
     timeout: 30_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
     viewport,
   });
 }

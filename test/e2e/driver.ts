@@ -18,7 +18,18 @@ import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { killGroup, launchChromium, loadPlaywright, OFFLINE_NOISE, required, startServer, stopServer, tail, writeUserSettings, type Playwright } from './codeServer';
+import {
+  killGroup,
+  launchChromium,
+  loadPlaywright,
+  OFFLINE_NOISE,
+  required,
+  startServer,
+  stopServer,
+  tail,
+  writeUserSettings,
+  type Playwright,
+} from './codeServer';
 
 interface SuiteResult {
   passed: number;

@@ -9,22 +9,97 @@ import { codeActions, completions, documentSymbols, foldingRanges, formatText, h
 /** An environment in which generated references resolve; `QUOTE` opens a quote when substituted. */
 export const FUZZ_ENV: Record<string, string> = { REDIS_URL: 'redis://127.0.0.1:6390', QUOTE: '"', SPACED: 'a  b', EMPTY: '' };
 
-const COMMANDS = ['GET', 'SET', 'set', 'INCR', 'LPUSH', 'RPOP', 'HSET', 'MSET', 'ZADD', 'XADD', 'EVAL', 'PING', 'DEL', 'SADD', 'KEYS', 'CONFIG', 'FLUSHALL', 'EXPIRE', 'HGET', 'SPOP'];
+const COMMANDS = [
+  'GET',
+  'SET',
+  'set',
+  'INCR',
+  'LPUSH',
+  'RPOP',
+  'HSET',
+  'MSET',
+  'ZADD',
+  'XADD',
+  'EVAL',
+  'PING',
+  'DEL',
+  'SADD',
+  'KEYS',
+  'CONFIG',
+  'FLUSHALL',
+  'EXPIRE',
+  'HGET',
+  'SPOP',
+];
 const PLACEHOLDERS = ['__key__', '__value__', '__rand_int__', '__data__', '__seq__', '__key_', '__nope__'];
-const UNITS = ['1', '0', '-1', '10', '1k', '1M', '2.5', '1e9', '99999999999999999999', '5ms', '1s', '30s', '2m', '1h', '1us', '100KB', '1MiB', '10%', '80%', '1k/s', 'x2', '..', 'step', ','];
+const UNITS = [
+  '1',
+  '0',
+  '-1',
+  '10',
+  '1k',
+  '1M',
+  '2.5',
+  '1e9',
+  '99999999999999999999',
+  '5ms',
+  '1s',
+  '30s',
+  '2m',
+  '1h',
+  '1us',
+  '100KB',
+  '1MiB',
+  '10%',
+  '80%',
+  '1k/s',
+  'x2',
+  '..',
+  'step',
+  ',',
+];
 const VAR_NAMES = ['a', 'b', 'n', 'pfx', 'q', 'v0', 'v1', 'missing', 'a.b-c'];
-const SPECIAL = ['"', "'", '\\', '{{', '}}', '${', '}', '(', ')', ')*', '*', '#', '@', '=', '%', ':-', '\t', ' ', '\u00a0', '\ufeff', 'é', '☕', '\u0000', '\r'];
+const SPECIAL = [
+  '"',
+  "'",
+  '\\',
+  '{{',
+  '}}',
+  '${',
+  '}',
+  '(',
+  ')',
+  ')*',
+  '*',
+  '#',
+  '@',
+  '=',
+  '%',
+  ':-',
+  '\t',
+  ' ',
+  '\u00a0',
+  '\ufeff',
+  'é',
+  '☕',
+  '\u0000',
+  '\r',
+];
 
 const word = fc.oneof(
   fc.constantFrom(...UNITS),
   fc.constantFrom(...PLACEHOLDERS),
   fc.stringMatching(/^[a-z][a-z0-9:_]{0,8}$/),
   fc.constantFrom(...VAR_NAMES).map((name) => `{{${name}}}`),
-  fc.constantFrom('REDIS_URL', 'QUOTE', 'SPACED', 'EMPTY', 'UNSET').chain((name) => fc.constantFrom(`\${env:${name}}`, `\${env:${name}:-d}`, `\${env:${name}:-}`)),
+  fc
+    .constantFrom('REDIS_URL', 'QUOTE', 'SPACED', 'EMPTY', 'UNSET')
+    .chain((name) => fc.constantFrom(`\${env:${name}}`, `\${env:${name}:-d}`, `\${env:${name}:-}`)),
   fc.string({ maxLength: 6 }).map((text) => `"${text.replace(/["\\]/g, '\\$&')}"`),
   fc.string({ maxLength: 6 }).map((text) => `'${text.replace(/'/g, '')}'`),
   fc.tuple(fc.stringMatching(/^[a-z_]{1,4}$/), fc.integer({ min: 0, max: 20 })).map(([text, count]) => `${text}*${count}`),
-  fc.tuple(fc.array(fc.constantFrom('a', '__key__', '__value__', 'x y'), { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 12 })).map(([items, count]) => `(${items.join(' ')})*${count}`),
+  fc
+    .tuple(fc.array(fc.constantFrom('a', '__key__', '__value__', 'x y'), { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 12 }))
+    .map(([items, count]) => `(${items.join(' ')})*${count}`),
 );
 
 const words = (max: number) => fc.array(word, { maxLength: max }).map((list) => list.join(' '));
@@ -37,7 +112,12 @@ const settingLine = fc.oneof(
 const line: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9 _-]{0,12}$/).map((name) => `### ${name}`) },
   { weight: 4, arbitrary: settingLine },
-  { weight: 5, arbitrary: fc.tuple(fc.option(fc.constantFrom('10%', '80%', '0%', '150%')), fc.constantFrom(...COMMANDS), words(5)).map(([weight, command, rest]) => `${weight ? weight + ' ' : ''}${command} ${rest}`) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.option(fc.constantFrom('10%', '80%', '0%', '150%')), fc.constantFrom(...COMMANDS), words(5))
+      .map(([weight, command, rest]) => `${weight ? weight + ' ' : ''}${command} ${rest}`),
+  },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...VAR_NAMES), words(3)).map(([name, value]) => `@${name} = ${value}`) },
   { weight: 1, arbitrary: fc.constantFrom('phase read', 'phase write', 'prefill', 'prefill load', 'phase', 'phase a b') },
   { weight: 1, arbitrary: fc.constantFrom('expect p99 < 2ms', 'expect GET p50 <= 1ms', 'expect error-rate < 1%', 'expect ops > 10k/s', 'expect nope') },
@@ -60,7 +140,11 @@ const mutated = fc.tuple(line, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constan
 /** A whole file: lines of the language, some mutated, joined with one kind of line break. */
 export function rbenchFile(maxLines = 40): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: line }, { weight: 1, arbitrary: mutated }), { maxLength: maxLines }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+    .tuple(
+      fc.array(fc.oneof({ weight: 3, arbitrary: line }, { weight: 1, arbitrary: mutated }), { maxLength: maxLines }),
+      fc.constantFrom('\n', '\r\n', '\r'),
+      fc.boolean(),
+    )
     .map(([lines, eol, final]) => lines.join(eol) + (final ? eol : ''));
 }
 

@@ -77,7 +77,19 @@ const UNITS: readonly string[] = [
 ];
 
 /** What comes before the bomb: nothing, a command, a scenario, a variable, a setting. */
-const PREFIXES: readonly string[] = ['', 'SET k ', '### s\nSET k ', '### s\nSET k "', '@a = ', '@a = 1\n### s\nSET k ', 'clients ', '### s\nsweep clients ', '### s\nPING\nexpect ', '# ', '### '];
+const PREFIXES: readonly string[] = [
+  '',
+  'SET k ',
+  '### s\nSET k ',
+  '### s\nSET k "',
+  '@a = ',
+  '@a = 1\n### s\nSET k ',
+  'clients ',
+  '### s\nsweep clients ',
+  '### s\nPING\nexpect ',
+  '# ',
+  '### ',
+];
 
 const SEPARATORS: readonly string[] = ['', ' ', '\n', '\r\n'];
 
@@ -85,18 +97,22 @@ function repeatTo(unit: string, bytes: number): string {
   return unit.repeat(Math.max(1, Math.ceil(bytes / Math.max(unit.length, 1))));
 }
 
-const nested: fc.Arbitrary<Bomb> = fc.tuple(fc.constantFrom(...PREFIXES), fc.constantFrom(...PAIRS), fc.constantFrom(...SEPARATORS)).map(([prefix, [open, close], separator]) => ({
-  label: `${JSON.stringify(prefix)} + ${JSON.stringify(open + separator)}×k + ${JSON.stringify(close + separator)}×k`,
-  make: (bytes: number) => {
-    const depth = Math.max(1, Math.ceil(bytes / (open.length + close.length + 2 * separator.length)));
-    return prefix + (open + separator).repeat(depth) + (close + separator).repeat(depth);
-  },
-}));
+const nested: fc.Arbitrary<Bomb> = fc
+  .tuple(fc.constantFrom(...PREFIXES), fc.constantFrom(...PAIRS), fc.constantFrom(...SEPARATORS))
+  .map(([prefix, [open, close], separator]) => ({
+    label: `${JSON.stringify(prefix)} + ${JSON.stringify(open + separator)}×k + ${JSON.stringify(close + separator)}×k`,
+    make: (bytes: number) => {
+      const depth = Math.max(1, Math.ceil(bytes / (open.length + close.length + 2 * separator.length)));
+      return prefix + (open + separator).repeat(depth) + (close + separator).repeat(depth);
+    },
+  }));
 
-const repeated: fc.Arbitrary<Bomb> = fc.tuple(fc.constantFrom(...PREFIXES), fc.array(fc.constantFrom(...UNITS), { minLength: 1, maxLength: 3 })).map(([prefix, units]) => ({
-  label: `${JSON.stringify(prefix)} + ${JSON.stringify(units.join(''))}×k`,
-  make: (bytes: number) => prefix + repeatTo(units.join(''), bytes),
-}));
+const repeated: fc.Arbitrary<Bomb> = fc
+  .tuple(fc.constantFrom(...PREFIXES), fc.array(fc.constantFrom(...UNITS), { minLength: 1, maxLength: 3 }))
+  .map(([prefix, units]) => ({
+    label: `${JSON.stringify(prefix)} + ${JSON.stringify(units.join(''))}×k`,
+    make: (bytes: number) => prefix + repeatTo(units.join(''), bytes),
+  }));
 
 /** Variables defined through each other k deep, then used. */
 const chained: fc.Arbitrary<Bomb> = fc.constantFrom(' ', '').map((space) => ({
@@ -201,6 +217,8 @@ export function assertLinear(name: string, run: (text: string) => void, bomb: Bo
   let measured = growth(run, bomb, bytes);
   if (measured.ratio > limit) measured = growth(run, bomb, bytes);
   if (measured.ratio > limit) {
-    throw new Error(`${name} on ${bomb.label}: ${bytes} bytes took ${measured.small.toFixed(1)} ms CPU, ${8 * bytes} bytes ${measured.big.toFixed(1)} ms (×${measured.ratio.toFixed(1)}, more than ×${limit})`);
+    throw new Error(
+      `${name} on ${bomb.label}: ${bytes} bytes took ${measured.small.toFixed(1)} ms CPU, ${8 * bytes} bytes ${measured.big.toFixed(1)} ms (×${measured.ratio.toFixed(1)}, more than ×${limit})`,
+    );
   }
 }

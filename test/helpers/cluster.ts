@@ -102,8 +102,16 @@ async function startNode(port: number, setup: NodeSetup): Promise<ClusterNode> {
   if (setup.announceHostname) listen.push(`cluster-announce-hostname ${setup.announceHostname}`);
   writeFileSync(
     conf,
-    [...listen, 'bind 127.0.0.1', `dir ${dir}`, 'cluster-enabled yes', `cluster-node-timeout ${nodeTimeoutMs}`, 'save ""', 'appendonly no', 'enable-debug-command yes'].join('\n') +
-      '\n',
+    [
+      ...listen,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      'cluster-enabled yes',
+      `cluster-node-timeout ${nodeTimeoutMs}`,
+      'save ""',
+      'appendonly no',
+      'enable-debug-command yes',
+    ].join('\n') + '\n',
   );
   const child = spawn('redis-server', [conf], { stdio: 'ignore' });
   for (let i = 0; i < START_TRIES && !(await answers(port, trustDir)); i++) await sleep(50);
@@ -163,12 +171,19 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
     for (let i = 0; i < masters * (1 + replicasPerMaster); i++) {
       const port = await freeClusterPort(taken);
       taken.add(port);
-      const setup = { nodeTimeoutMs: options.nodeTimeoutMs ?? 2000, certDir: i === 0 ? seedCertDir : certDir, caDir: certDir, announceHostname: options.announceHostname };
+      const setup = {
+        nodeTimeoutMs: options.nodeTimeoutMs ?? 2000,
+        certDir: i === 0 ? seedCertDir : certDir,
+        caDir: certDir,
+        announceHostname: options.announceHostname,
+      };
       nodes.push(await startNode(port, setup));
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
     const cliTls = certDir ? ['--tls', '--cacert', join(certDir, 'ca.pem')] : [];
-    await run('redis-cli', [...cliTls, '--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
+    await run('redis-cli', [...cliTls, '--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], {
+      timeout: 30_000,
+    });
     const client = (port: number) => {
       let redis = clients.get(port);
       if (!redis) {

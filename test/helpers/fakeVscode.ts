@@ -98,7 +98,13 @@ export class Uri {
   }
 
   with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
-    return new Uri(change.scheme ?? this.scheme, change.authority ?? this.authority, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
+    return new Uri(
+      change.scheme ?? this.scheme,
+      change.authority ?? this.authority,
+      change.path ?? this.path,
+      change.query ?? this.query,
+      change.fragment ?? this.fragment,
+    );
   }
 
   toString(): string {
@@ -413,7 +419,12 @@ export const workspace = {
   fs: {
     async stat(uri: Uri): Promise<{ type: FileType; size: number; ctime: number; mtime: number }> {
       const info = await stat(uri.fsPath);
-      return { type: info.isDirectory() ? FileType.Directory : info.isFile() ? FileType.File : FileType.Unknown, size: info.size, ctime: info.ctimeMs, mtime: info.mtimeMs };
+      return {
+        type: info.isDirectory() ? FileType.Directory : info.isFile() ? FileType.File : FileType.Unknown,
+        size: info.size,
+        ctime: info.ctimeMs,
+        mtime: info.mtimeMs,
+      };
     },
     async readFile(uri: Uri): Promise<Uint8Array> {
       return new Uint8Array(await readFile(uri.fsPath));
@@ -589,7 +600,10 @@ export const window = {
     state.saveDialogs.push(options);
     return state.saveTo(options);
   },
-  async withProgress<R>(options: ProgressCall['options'], task: (progress: { report(value: { message?: string; increment?: number }): void }, token: CancellationToken) => Thenable<R>): Promise<R> {
+  async withProgress<R>(
+    options: ProgressCall['options'],
+    task: (progress: { report(value: { message?: string; increment?: number }): void }, token: CancellationToken) => Thenable<R>,
+  ): Promise<R> {
     const source = new CancellationTokenSource();
     const call: ProgressCall = { options, reports: [], cancel: () => source.cancel(), done: false };
     state.progress.push(call);
@@ -891,7 +905,8 @@ export const fake = {
   },
   /** An empty editor: no folders, default settings, trusted, every question dismissed. */
   reset(): void {
-    for (const emitter of [state.configurationChanged, state.documentOpened, state.documentChanged, state.tabGroupsChanged, state.activeEditorChanged]) emitter.dispose();
+    for (const emitter of [state.configurationChanged, state.documentOpened, state.documentChanged, state.tabGroupsChanged, state.activeEditorChanged])
+      emitter.dispose();
     state = freshState();
   },
   setWorkspaceFolders(...paths: string[]): void {

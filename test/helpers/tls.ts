@@ -45,10 +45,28 @@ export function useTlsServer(options: { authClients: boolean }): () => TlsServer
 /** A new temp folder holding a self-signed cert.pem (also the CA) and key.pem for `names` (a subjectAltName). */
 export function makeCertificate(names = 'DNS:localhost,IP:127.0.0.1'): string {
   const certDir = mkdtempSync(join(tmpdir(), 'rbench-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', `subjectAltName=${names}`,
-    '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-  ], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      `subjectAltName=${names}`,
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'pipe' },
+  );
   return certDir;
 }

@@ -66,13 +66,19 @@ describe('Benchmark Runs view and comparison', function () {
     const file = files.find((node) => node.kind === 'file' && node.file.file === vscode.workspace.asRelativePath(scenario, false));
     assert.ok(file, `the scenario file is listed; got ${files.map((n) => provider.getTreeItem(n).label).join(', ')}`);
     const scenarios = await provider.getChildren(file);
-    assert.deepEqual(scenarios.map((n) => provider.getTreeItem(n).label), ['tiny compare']);
+    assert.deepEqual(
+      scenarios.map((n) => provider.getTreeItem(n).label),
+      ['tiny compare'],
+    );
     return (await provider.getChildren(scenarios[0])) as Extract<HistoryNode, { kind: 'run' }>[];
   }
 
   it('lists both runs under their scenario, newest first, with their headlines', async () => {
     const runs = await scenarioRuns();
-    assert.deepEqual(runs.map((n) => n.run.entry.path), [...runPaths].reverse());
+    assert.deepEqual(
+      runs.map((n) => n.run.entry.path),
+      [...runPaths].reverse(),
+    );
     const item = api.history.provider.getTreeItem(runs[0]);
     assert.match(String(item.label), /ops\/s · p99 /);
     assert.equal(item.description, 'just now');
@@ -104,15 +110,21 @@ describe('Benchmark Runs view and comparison', function () {
     assert.equal(baselines[key], path.relative(root, runPaths[0]).split(path.sep).join('/'));
 
     const after = await scenarioRuns();
-    assert.deepEqual(after.map((n) => [n.run.isBaseline, api.history.provider.getTreeItem(n).contextValue]), [
-      [false, 'rbenchRun.pinnable.hasBaseline'],
-      [true, 'rbenchRun.pinnable.baseline'],
-    ]);
+    assert.deepEqual(
+      after.map((n) => [n.run.isBaseline, api.history.provider.getTreeItem(n).contextValue]),
+      [
+        [false, 'rbenchRun.pinnable.hasBaseline'],
+        [true, 'rbenchRun.pinnable.baseline'],
+      ],
+    );
     assert.match(String(api.history.provider.getTreeItem(after[1]).description), /^baseline · /);
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', scenario, 20);
     const compare = lenses.filter((lens) => lens.command?.command === 'rbench.compareRuns');
-    assert.deepEqual(compare.map((lens) => lens.command!.title), ['Compare with last', 'Compare with baseline']);
+    assert.deepEqual(
+      compare.map((lens) => lens.command!.title),
+      ['Compare with last', 'Compare with baseline'],
+    );
     const viaBaseline = await vscode.commands.executeCommand<string[]>('rbench.compareRuns', ...(compare[1].command!.arguments ?? []));
     assert.deepEqual(viaBaseline, runPaths, 'the baseline first, then the newest run');
     const withBaseline = await vscode.commands.executeCommand<string[]>('rbench.history.compareWithBaseline', after[0]);

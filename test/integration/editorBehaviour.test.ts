@@ -22,10 +22,17 @@ function extensionHostLog(): string {
   const socket = process.env.CODE_SERVER_SESSION_SOCKET;
   assert.ok(socket, 'not running in code-server: cannot find the extension host log (run scripts/test-e2e.sh)');
   const logs = path.join(path.dirname(socket), 'logs');
-  const session = readdirSync(logs).filter((name) => statSync(path.join(logs, name)).isDirectory()).sort().at(-1);
+  const session = readdirSync(logs)
+    .filter((name) => statSync(path.join(logs, name)).isDirectory())
+    .sort()
+    .at(-1);
   assert.ok(session, `no log session in ${logs}`);
   const hosts = readdirSync(path.join(logs, session)).filter((name) => name.startsWith('exthost'));
-  const files = hosts.flatMap((host) => readdirSync(path.join(logs, session, host)).filter((f) => /exthost\.log$/.test(f)).map((f) => path.join(logs, session, host, f)));
+  const files = hosts.flatMap((host) =>
+    readdirSync(path.join(logs, session, host))
+      .filter((f) => /exthost\.log$/.test(f))
+      .map((f) => path.join(logs, session, host, f)),
+  );
   assert.ok(files.length > 0, `no extension host log in ${path.join(logs, session)}`);
   return files.map((file) => readFileSync(file, 'utf8')).join('\n');
 }
@@ -86,14 +93,24 @@ describe('Editor behaviour around runs', function () {
     await api.testController.resolveHandler?.(undefined);
     const items: vscode.TestItem[] = [];
     api.testController.items.forEach((item) => items.push(item));
-    assert.ok(items.some((item) => item.uri?.fsPath === editor.document.uri.fsPath), 'the scenario file is listed');
+    assert.ok(
+      items.some((item) => item.uri?.fsPath === editor.document.uri.fsPath),
+      'the scenario file is listed',
+    );
     const folders = items.filter((item) => item.uri && existsSync(item.uri.fsPath) && statSync(item.uri.fsPath).isDirectory());
-    assert.deepEqual(folders.map((item) => item.uri?.fsPath), []);
+    assert.deepEqual(
+      folders.map((item) => item.uri?.fsPath),
+      [],
+    );
     assert.ok(!items.some((item) => item.uri?.fsPath.startsWith(path.join(root, '.rbench') + path.sep)), 'nothing from the runs folder');
     // What the Test Explorer does when an item is expanded: it must not throw (EntryIsADirectory).
     for (const item of items) await api.testController.resolveHandler?.(item);
     const logged = extensionHostLog().slice(logBefore).split('\n');
-    assert.deepEqual(logged.filter((line) => /Unhandled error|EntryIsADirectory|\[error\].*rbench/i.test(line)), [], 'errors in the extension host log during the run');
+    assert.deepEqual(
+      logged.filter((line) => /Unhandled error|EntryIsADirectory|\[error\].*rbench/i.test(line)),
+      [],
+      'errors in the extension host log during the run',
+    );
   });
 
   it('keeps focus in the scenario after Run, and uses one results group', async () => {
@@ -148,13 +165,22 @@ describe('Editor behaviour around runs', function () {
     const a = await run(editor.document.uri);
     const b = await run(editor.document.uri);
     const runs = [readRunFile(a.path!), readRunFile(b.path!)];
-    assert.ok(runs.every((r) => r.target.local), 'both ran on a throwaway server');
+    assert.ok(
+      runs.every((r) => r.target.local),
+      'both ran on a throwaway server',
+    );
     assert.notEqual(runs[0].target.display, runs[1].target.display, 'each throwaway server had its own port');
     const model = buildCompareViewModel(runs);
-    assert.deepEqual(model.differences.map((d) => d.text), []);
+    assert.deepEqual(
+      model.differences.map((d) => d.text),
+      [],
+    );
     assert.equal(model.lead, undefined);
     // And the comparison opens from the history view like any other.
-    const compared = await vscode.commands.executeCommand<string[]>('rbench.compareRuns', vscode.Uri.file(b.path!), [vscode.Uri.file(b.path!), vscode.Uri.file(a.path!)]);
+    const compared = await vscode.commands.executeCommand<string[]>('rbench.compareRuns', vscode.Uri.file(b.path!), [
+      vscode.Uri.file(b.path!),
+      vscode.Uri.file(a.path!),
+    ]);
     assert.deepEqual(compared, [a.path!, b.path!]);
   });
 });

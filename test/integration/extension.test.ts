@@ -93,7 +93,9 @@ describe('RBench in VS Code', function () {
     const folder = path.resolve(__dirname, '../../../examples');
     const files = (() => {
       try {
-        return readdirSync(folder).filter((file) => file.endsWith('.rbench')).sort();
+        return readdirSync(folder)
+          .filter((file) => file.endsWith('.rbench'))
+          .sort();
       } catch {
         return [];
       }

@@ -44,7 +44,10 @@ describe('First steps', function () {
   it('registers the walkthrough, with media that exist, and the first-steps commands', async () => {
     const walkthrough = contributes.walkthroughs.find((w) => w.id === 'rbench.firstSteps');
     assert.ok(walkthrough, 'walkthrough rbench.firstSteps');
-    assert.deepEqual(walkthrough.steps.map((step) => step.id), ['write', 'run', 'results', 'compare']);
+    assert.deepEqual(
+      walkthrough.steps.map((step) => step.id),
+      ['write', 'run', 'results', 'compare'],
+    );
     for (const step of walkthrough.steps) {
       const media = step.media.svg ?? step.media.image;
       assert.ok(media && existsSync(path.join(extension.extensionPath, media)), `media of step ${step.id}: ${media}`);
@@ -63,7 +66,10 @@ describe('First steps', function () {
     const container = contributes.viewsContainers.activitybar.find((c) => c.id === 'rbench');
     assert.ok(container, 'an RBench view container in the activity bar');
     assert.ok(existsSync(path.join(extension.extensionPath, container.icon)), `container icon ${container.icon}`);
-    assert.deepEqual(contributes.views.rbench?.map((view) => view.id), ['rbench.history']);
+    assert.deepEqual(
+      contributes.views.rbench?.map((view) => view.id),
+      ['rbench.history'],
+    );
     assert.equal(contributes.views.explorer, undefined, 'no longer in the Explorer');
     const welcome = contributes.viewsWelcome.find((w) => w.view === 'rbench.history')?.contents ?? '';
     assert.match(welcome, /\(command:rbench\.newScenario\)/);
@@ -74,10 +80,16 @@ describe('First steps', function () {
 
   it('offers Run in the editor run menu for .rbench files, and the file icon', () => {
     const run = contributes.menus['editor/title/run'] ?? [];
-    assert.ok(run.some((item) => item.command === 'rbench.runScenario' && /resourceLangId == rbench/.test(item.when ?? '')), JSON.stringify(run));
+    assert.ok(
+      run.some((item) => item.command === 'rbench.runScenario' && /resourceLangId == rbench/.test(item.when ?? '')),
+      JSON.stringify(run),
+    );
     assert.ok(!contributes.menus['editor/title'].some((item) => item.command === 'rbench.runScenario'), 'Run is not also a separate title button');
     const icon = contributes.languages.find((language) => language.id === 'rbench')?.icon;
-    assert.ok(icon && existsSync(path.join(extension.extensionPath, icon.light)) && existsSync(path.join(extension.extensionPath, icon.dark)), JSON.stringify(icon));
+    assert.ok(
+      icon && existsSync(path.join(extension.extensionPath, icon.light)) && existsSync(path.join(extension.extensionPath, icon.dark)),
+      JSON.stringify(icon),
+    );
   });
 
   it('New Scenario File writes benchmark.rbench into the workspace and opens it; the next one gets a new name', async () => {
@@ -86,7 +98,9 @@ describe('First steps', function () {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('rbench.newScenario');
     created.push(first);
     assert.equal(uri?.fsPath, first);
-    const editor = await waitFor('the new scenario in the active editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === first ? vscode.window.activeTextEditor : undefined));
+    const editor = await waitFor('the new scenario in the active editor', () =>
+      vscode.window.activeTextEditor?.document.uri.fsPath === first ? vscode.window.activeTextEditor : undefined,
+    );
     assert.equal(editor.document.languageId, 'rbench');
     assert.equal(editor.document.getText(editor.selection), 'SET and GET', 'the scenario name is selected, ready to retype');
     const text = readFileSync(first, 'utf8');
@@ -106,7 +120,9 @@ describe('First steps', function () {
     assert.notEqual(uri.fsPath, shipped, 'the installed example is not opened for editing');
     assert.equal(path.dirname(uri.fsPath), vscode.workspace.workspaceFolders![0].uri.fsPath);
     assert.equal(readFileSync(uri.fsPath, 'utf8'), readFileSync(shipped, 'utf8'));
-    const editor = await waitFor('the example in the active editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath ? vscode.window.activeTextEditor : undefined));
+    const editor = await waitFor('the example in the active editor', () =>
+      vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath ? vscode.window.activeTextEditor : undefined,
+    );
     assert.equal(editor.document.languageId, 'rbench');
     assert.equal(await vscode.commands.executeCommand('rbench.openExample', 'no-such-example.rbench'), undefined);
   });

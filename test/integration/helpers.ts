@@ -13,7 +13,12 @@ export async function waitFor<T>(what: string, find: () => T | undefined, timeou
   for (;;) {
     const found = find();
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tabs: ${tabs().map((t) => t.label).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; tabs: ${tabs()
+          .map((t) => t.label)
+          .join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -44,7 +44,9 @@ export function run(): Promise<void> {
     grep: process.env.RBENCH_E2E_GREP || undefined,
     reporter: LineReporter,
   });
-  const files = readdirSync(__dirname).filter((file) => file.endsWith('.test.js')).sort();
+  const files = readdirSync(__dirname)
+    .filter((file) => file.endsWith('.test.js'))
+    .sort();
   for (const file of files) mocha.addFile(path.join(__dirname, file));
 
   return new Promise((resolve, reject) => {

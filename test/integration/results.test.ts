@@ -40,7 +40,7 @@ describe('Results panel', function () {
     await server?.stop();
   });
 
-  it('opens the scenario\'s panel while the run goes, reuses it, and opens the saved run file in the run viewer', async () => {
+  it("opens the scenario's panel while the run goes, reuses it, and opens the saved run file in the run viewer", async () => {
     const file = path.join(scratch, 'panel.rbench');
     writeFileSync(file, SCENARIO);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));

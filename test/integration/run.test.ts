@@ -13,7 +13,19 @@ import { answerConsent, restoreConsentDialog } from './helpers';
 import { resultRows } from '../../src/results/rows';
 import { readRunFile } from '../../src/results/runFile';
 
-const SMALL = ['# two tests of 1000 requests each', 'clients 2', 'requests 1000', '', '### small', 'SET rbench:it:__key__ x', 'GET rbench:it:__key__', '', '### pings', 'PING', ''].join('\n');
+const SMALL = [
+  '# two tests of 1000 requests each',
+  'clients 2',
+  'requests 1000',
+  '',
+  '### small',
+  'SET rbench:it:__key__ x',
+  'GET rbench:it:__key__',
+  '',
+  '### pings',
+  'PING',
+  '',
+].join('\n');
 // Open loop at a modest rate: the test machine may have two cores, and a closed loop saturating them
 // would measure CPU contention with chromium and code-server rather than what the host thread does.
 const LONG = ['### long', 'clients 2', 'duration 60s', 'rate 5000/s', 'GET rbench:it:long', ''].join('\n');
@@ -113,11 +125,14 @@ describe('Running scenarios from the editor', function () {
   it('shows Run lenses above each scenario header, and Run all on the first', async () => {
     const document = await openScenario('lenses.rbench', SMALL);
     const lenses = await rbenchLenses(document.uri);
-    assert.deepEqual(lenses.map((lens) => [lens.line, lens.title]), [
-      [4, '▶ Run'],
-      [4, 'Run all'],
-      [8, '▶ Run'],
-    ]);
+    assert.deepEqual(
+      lenses.map((lens) => [lens.line, lens.title]),
+      [
+        [4, '▶ Run'],
+        [4, 'Run all'],
+        [8, '▶ Run'],
+      ],
+    );
   });
 
   it('runs the scenario a CodeLens names and writes a run file with the exact request counts', async function () {
@@ -127,7 +142,10 @@ describe('Running scenarios from the editor', function () {
     assert.ok(outcome.path, outcome.saveError);
     assert.equal(path.dirname(outcome.path), runsFolder);
     assert.ok(existsSync(outcome.path));
-    assert.deepEqual(readdirSync(runsFolder).filter((file) => file.endsWith('.rbench-run.json')), [path.basename(outcome.path)]);
+    assert.deepEqual(
+      readdirSync(runsFolder).filter((file) => file.endsWith('.rbench-run.json')),
+      [path.basename(outcome.path)],
+    );
 
     const run = readRunFile(outcome.path);
     assert.equal(run.status, 'complete');
@@ -135,10 +153,13 @@ describe('Running scenarios from the editor', function () {
     assert.equal(run.target.display, server.url);
     assert.equal(run.target.local, false);
     assert.equal(run.scenario.file, vscode.workspace.asRelativePath(document.uri, false));
-    assert.deepEqual(resultRows(run).map((row) => [row.test, row.requests, row.errors]), [
-      ['SET', 1000, 0],
-      ['GET', 1000, 0],
-    ]);
+    assert.deepEqual(
+      resultRows(run).map((row) => [row.test, row.requests, row.errors]),
+      [
+        ['SET', 1000, 0],
+        ['GET', 1000, 0],
+      ],
+    );
 
     // The summary lens appears over the scenario that ran, and only there.
     const lenses = await rbenchLenses(document.uri);
@@ -155,7 +176,10 @@ describe('Running scenarios from the editor', function () {
     editor.selection = new vscode.Selection(9, 0, 9, 0); // the PING line of "pings"
     const run = readRunFile(finished(await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario')).path!);
     assert.equal(run.scenario.name, 'pings');
-    assert.deepEqual(resultRows(run).map((row) => [row.test, row.requests]), [['PING', 1000]]);
+    assert.deepEqual(
+      resultRows(run).map((row) => [row.test, row.requests]),
+      [['PING', 1000]],
+    );
   });
 
   it('cancels a long run within 2 s, keeps partial results, and the host stays responsive', async function () {
@@ -206,13 +230,21 @@ describe('Running scenarios from the editor', function () {
     writeFileSync(path.join(folder, 'nested', 'b.rbench'), 'requests 100\n### b1\nPING\n### b2\nGET k\n');
     const folderUri = vscode.Uri.file(folder);
     const outcomes = await vscode.commands.executeCommand<RunOutcome[]>('rbench.runFile', folderUri, [folderUri]);
-    assert.deepEqual(outcomes.map((outcome) => finished(outcome).run.scenario.name), ['a1', 'b1', 'b2']);
+    assert.deepEqual(
+      outcomes.map((outcome) => finished(outcome).run.scenario.name),
+      ['a1', 'b1', 'b2'],
+    );
   });
 
   it('tests the connection to the selected target, and reports a refused one', async function () {
     this.timeout(20_000);
     const message = await vscode.commands.executeCommand<string>('rbench.testConnection');
-    assert.match(message, new RegExp(`^${server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory \\d+ · round trip \\d+\\.\\d+ ms$`));
+    assert.match(
+      message,
+      new RegExp(
+        `^${server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory \\d+ · round trip \\d+\\.\\d+ ms$`,
+      ),
+    );
 
     const config = vscode.workspace.getConfiguration('rbench');
     await config.update('target', 'redis://127.0.0.1:1', vscode.ConfigurationTarget.Workspace);
@@ -233,11 +265,14 @@ describe('Running scenarios from the editor', function () {
     assert.ok(file, 'the file is a test item');
     const scenarios: vscode.TestItem[] = [];
     file.children.forEach((child) => scenarios.push(child));
-    assert.deepEqual(scenarios.map((item) => [item.label, item.range?.start.line]), [
-      ['small', 4],
-      ['pings', 8],
-      ['checked', 11],
-    ]);
+    assert.deepEqual(
+      scenarios.map((item) => [item.label, item.range?.start.line]),
+      [
+        ['small', 4],
+        ['pings', 8],
+        ['checked', 11],
+      ],
+    );
 
     const written: string[] = [];
     const listener = api.onRunFinished((event) => written.push(event.run.scenario.name));

@@ -17,7 +17,16 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
-  installExtension, killGroup, launchChromium, loadPlaywright, OFFLINE_NOISE, required, startServer, stopServer, tail, writeUserSettings,
+  installExtension,
+  killGroup,
+  launchChromium,
+  loadPlaywright,
+  OFFLINE_NOISE,
+  required,
+  startServer,
+  stopServer,
+  tail,
+  writeUserSettings,
   type CodeServer,
 } from '../e2e/codeServer';
 
@@ -97,7 +106,11 @@ function makeWorkspace(): void {
 
 function runFiles(): string[] {
   const folder = path.join(workspace, '.rbench/runs');
-  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.rbench-run.json')).map((name) => path.join(folder, name)) : [];
+  return existsSync(folder)
+    ? readdirSync(folder)
+        .filter((name) => name.endsWith('.rbench-run.json'))
+        .map((name) => path.join(folder, name))
+    : [];
 }
 
 interface RunFileShape {
@@ -128,7 +141,10 @@ async function runCommand(page: Page, label: string): Promise<void> {
   await input.first().fill(`>${label}`);
   await visible(page.locator('.quick-input-list .monaco-list-row', { hasText: label }), `the "${label}" command`);
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5000 })
+    .catch(() => undefined);
 }
 
 async function visible(locator: Locator, what: string, timeout = 20_000): Promise<void> {
@@ -187,18 +203,21 @@ async function runAllInWorkspace(page: Page): Promise<string> {
     if (others.length > 0) throw new Error(`other notifications during Run All (want only the one progress and the summary): ${JSON.stringify(others)}`);
     if (!summary) await page.waitForTimeout(200);
   }
-  if (!summary) throw new Error(`no summary notification ("RBench: 4 scenarios: …") within 120 s; notifications on screen: ${JSON.stringify(await toastTexts(page))}`);
+  if (!summary)
+    throw new Error(`no summary notification ("RBench: 4 scenarios: …") within 120 s; notifications on screen: ${JSON.stringify(await toastTexts(page))}`);
   if (!progressSeen) throw new Error(`never saw the progress notification "${BATCH_PROGRESS}"`);
   const counts = BATCH_SUMMARY.exec(summary)!;
   const passedCount = Number(counts[2] ?? 0);
   const failedCount = Number(counts[5] ?? 0);
   // `expect p99 < 50ms` may fail on a loaded machine; nothing else may (no errors, none not run).
-  if (passedCount + failedCount !== 4 || /errored|cancelled|not run/.test(summary)) throw new Error(`the summary "${summary}" does not account for 4 scenarios that passed or failed`);
+  if (passedCount + failedCount !== 4 || /errored|cancelled|not run/.test(summary))
+    throw new Error(`the summary "${summary}" does not account for 4 scenarios that passed or failed`);
   await page.waitForTimeout(300);
   const stillThere = (await toasts.allInnerTexts()).filter((text) => BATCH_SUMMARY.test(text.replace(/\s+/g, ' ')));
   if (stillThere.length !== 1) throw new Error(`expected one summary notification, found ${stillThere.length}`);
 
-  const runs = runFiles().filter((file) => !before.has(file))
+  const runs = runFiles()
+    .filter((file) => !before.has(file))
     .map((file) => ({ file, ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<TimedRun, 'file'>) }))
     .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   const names = runs.map((run) => run.scenario.name);
@@ -207,14 +226,22 @@ async function runAllInWorkspace(page: Page): Promise<string> {
       throw new Error(`"${names[i]}" started at ${runs[i].startedAt}, before "${names[i - 1]}" finished at ${runs[i - 1].finishedAt}: the runs overlap`);
     }
   }
-  if (JSON.stringify(names) !== JSON.stringify(BATCH_ORDER)) throw new Error(`new run files for ${JSON.stringify(names)}; want ${JSON.stringify(BATCH_ORDER)} in this order`);
+  if (JSON.stringify(names) !== JSON.stringify(BATCH_ORDER))
+    throw new Error(`new run files for ${JSON.stringify(names)}; want ${JSON.stringify(BATCH_ORDER)} in this order`);
   for (const run of runs) if (run.status !== 'complete') throw new Error(`${path.basename(run.file)} has status ${run.status}`);
   return `${summary}; ${runs.map((run) => `${run.startedAt.slice(11, 23)}–${run.finishedAt.slice(11, 23)}`).join(', ')}`;
 }
 
 /** The few DOM members tableReach uses (this project compiles without the DOM library). */
-interface Cell { innerText: string; getBoundingClientRect(): { left: number; right: number } }
-interface Scroller extends Cell { scrollLeft: number; scrollWidth: number; clientWidth: number }
+interface Cell {
+  innerText: string;
+  getBoundingClientRect(): { left: number; right: number };
+}
+interface Scroller extends Cell {
+  scrollLeft: number;
+  scrollWidth: number;
+  clientWidth: number;
+}
 interface TableElement {
   closest(selector: string): Scroller | null;
   querySelectorAll(selector: string): ArrayLike<Cell>;
@@ -236,17 +263,31 @@ async function tableReach(table: Locator, page: Page): Promise<string> {
     wrap.scrollLeft = wrap.scrollWidth;
     const w = wrap.getBoundingClientRect();
     return {
-      columns: heads.length, lastHeader: last.innerText.trim(), scrollWidth: wrap.scrollWidth, clientWidth: wrap.clientWidth,
-      viewport: el.ownerDocument.documentElement.clientWidth, wrapLeft: w.left, wrapRight: w.right,
-      firstLeft: first.getBoundingClientRect().left, lastRight: last.getBoundingClientRect().right, scrolled: wrap.scrollLeft,
+      columns: heads.length,
+      lastHeader: last.innerText.trim(),
+      scrollWidth: wrap.scrollWidth,
+      clientWidth: wrap.clientWidth,
+      viewport: el.ownerDocument.documentElement.clientWidth,
+      wrapLeft: w.left,
+      wrapRight: w.right,
+      firstLeft: first.getBoundingClientRect().left,
+      lastRight: last.getBoundingClientRect().right,
+      scrolled: wrap.scrollLeft,
     } as Record<string, number | string>;
   });
   if (m.error) throw new Error(String(m.error));
   const n = (key: string) => Number(m[key]);
   const problems: string[] = [];
-  if (n('wrapRight') > n('viewport') + 1) problems.push(`the scroller (right edge ${n('wrapRight')} px) is wider than the panel (${n('viewport')} px): columns past the edge cannot be reached`);
-  if (n('lastRight') > n('wrapRight') + 1) problems.push(`scrolled to the end, the last column "${m.lastHeader}" still ends at ${n('lastRight')} px, past the scroller's edge at ${n('wrapRight')} px`);
-  if (Math.abs(n('firstLeft') - n('wrapLeft')) > 1) problems.push(`scrolled by ${n('scrolled')} px, the first column is at ${n('firstLeft')} px instead of the scroller's left edge ${n('wrapLeft')} px (not sticky)`);
+  if (n('wrapRight') > n('viewport') + 1)
+    problems.push(`the scroller (right edge ${n('wrapRight')} px) is wider than the panel (${n('viewport')} px): columns past the edge cannot be reached`);
+  if (n('lastRight') > n('wrapRight') + 1)
+    problems.push(
+      `scrolled to the end, the last column "${m.lastHeader}" still ends at ${n('lastRight')} px, past the scroller's edge at ${n('wrapRight')} px`,
+    );
+  if (Math.abs(n('firstLeft') - n('wrapLeft')) > 1)
+    problems.push(
+      `scrolled by ${n('scrolled')} px, the first column is at ${n('firstLeft')} px instead of the scroller's left edge ${n('wrapLeft')} px (not sticky)`,
+    );
   if (problems.length) throw new Error(problems.join('; '));
   await page.waitForTimeout(200);
   await table.screenshot({ path: path.join(artifacts, 'table-scrolled.png') }).catch(() => undefined);
@@ -262,7 +303,12 @@ async function main(): Promise<void> {
   for (const name of Object.values(SCREENSHOTS).concat('failure.png')) rmSync(path.join(artifacts, name), { force: true });
   for (const file of [serverLog, browserLog]) writeFileSync(file, '');
   makeWorkspace();
-  writeUserSettings(userDataDir, { 'workbench.tips.enabled': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'editor.minimap.enabled': false, 'remote.autoForwardPorts': false });
+  writeUserSettings(userDataDir, {
+    'workbench.tips.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'editor.minimap.enabled': false,
+    'remote.autoForwardPorts': false,
+  });
   const playwright = await loadPlaywright();
 
   let server: CodeServer | undefined;
@@ -284,7 +330,8 @@ async function main(): Promise<void> {
     await check('installs the packaged .vsix with code-server --install-extension', async () => {
       await installExtension({ scratch, log: serverLog, userDataDir, extensionsDir, vsix });
       const installed = readdirSync(extensionsDir).filter((name) => name.startsWith('rbench.rbench-'));
-      if (installed.length !== 1) throw new Error(`expected one rbench.rbench-<version> folder in ${extensionsDir}, found: ${readdirSync(extensionsDir).join(', ')}`);
+      if (installed.length !== 1)
+        throw new Error(`expected one rbench.rbench-<version> folder in ${extensionsDir}, found: ${readdirSync(extensionsDir).join(', ')}`);
       for (const file of ['dist/extension.js', 'dist/worker.js', 'package.json']) {
         if (!existsSync(path.join(extensionsDir, installed[0], file))) throw new Error(`${installed[0]}/${file} is missing`);
       }
@@ -341,14 +388,16 @@ async function main(): Promise<void> {
       if (runs !== 2) throw new Error(`expected 2 "▶ Run" lenses, found ${runs}: ${JSON.stringify(lenses)}`);
       if (!lenses.some((text) => text.includes('Run all'))) throw new Error(`no "Run all" lens: ${JSON.stringify(lenses)}`);
       // The TextMate grammar colours the header, keywords and commands: more than one token colour.
-      await page!.waitForFunction(
-        // A string: this project compiles without the DOM library.
-        `new Set([...document.querySelectorAll('.editor-instance .view-lines span[class^="mtk"]')].map((span) => span.className)).size >= 4`,
-        undefined,
-        { timeout: 10_000 },
-      ).catch(() => {
-        throw new Error('the file is not syntax-highlighted (fewer than 4 token colours)');
-      });
+      await page!
+        .waitForFunction(
+          // A string: this project compiles without the DOM library.
+          `new Set([...document.querySelectorAll('.editor-instance .view-lines span[class^="mtk"]')].map((span) => span.className)).size >= 4`,
+          undefined,
+          { timeout: 10_000 },
+        )
+        .catch(() => {
+          throw new Error('the file is not syntax-highlighted (fewer than 4 token colours)');
+        });
       // The top of the window: the file is short, the rest is empty editor.
       await screenshot(page!, SCREENSHOTS.codelens, { x: 0, y: 0, width: 1440, height: 450 });
       return lenses.join(' | ');
@@ -371,7 +420,12 @@ async function main(): Promise<void> {
       toast = complete.first();
       // Keep it on screen for the screenshot: an information toast goes away after a few seconds, unless the pointer is on it.
       await toast.hover().catch(() => undefined);
-      return (await toast.locator('.notification-list-item-message').innerText().catch(() => toast!.innerText())).trim();
+      return (
+        await toast
+          .locator('.notification-list-item-message')
+          .innerText()
+          .catch(() => toast!.innerText())
+      ).trim();
     });
 
     await check('saves a run file with 20,000 SET and 20,000 GET requests', async () => {
@@ -382,7 +436,9 @@ async function main(): Promise<void> {
       const got = loads.map((load) => `${load.test} ${load.total.requests}/${load.total.errors} errors`);
       const want = ['SET 20000/0 errors', 'GET 20000/0 errors'];
       if (run.status !== 'complete' || run.scenario.name !== FIRST || !run.target.local || JSON.stringify(got) !== JSON.stringify(want)) {
-        throw new Error(`unexpected run file ${files[0]}: status ${run.status}, scenario "${run.scenario.name}", local ${run.target.local}, loads ${JSON.stringify(got)} (want ${JSON.stringify(want)})`);
+        throw new Error(
+          `unexpected run file ${files[0]}: status ${run.status}, scenario "${run.scenario.name}", local ${run.target.local}, loads ${JSON.stringify(got)} (want ${JSON.stringify(want)})`,
+        );
       }
       return path.basename(files[0]);
     });
@@ -401,8 +457,13 @@ async function main(): Promise<void> {
         if (!text.includes(want)) throw new Error(`the output does not show "${want}":\n${text}`);
       }
       // A results panel (a webview) may open beside the editor: give it a moment to draw, for the picture.
-      await page!.frameLocator('iframe.webview').frameLocator('iframe').locator('body', { hasText: FIRST }).first()
-        .waitFor({ state: 'visible', timeout: 15_000 }).catch(() => say('note: no results panel showing the run within 15 s (the picture may show it empty)'));
+      await page!
+        .frameLocator('iframe.webview')
+        .frameLocator('iframe')
+        .locator('body', { hasText: FIRST })
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 })
+        .catch(() => say('note: no results panel showing the run within 15 s (the picture may show it empty)'));
       // Hide the side bar (Ctrl+B), so the notification does not cover the table's last columns.
       const sideBar = page!.locator('.part.sidebar');
       await page!.keyboard.press('Control+B');
@@ -416,7 +477,10 @@ async function main(): Promise<void> {
     await check('shows the results table in the panel beside the scenario', async () => {
       // Only the editor and the panel in the picture: no Output panel, no notifications.
       await runCommand(page!, 'View: Hide Panel');
-      await page!.locator('.part.panel').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => say('note: the Output panel did not hide'));
+      await page!
+        .locator('.part.panel')
+        .waitFor({ state: 'hidden', timeout: 5000 })
+        .catch(() => say('note: the Output panel did not hide'));
       await page!.mouse.move(10, 450);
       await runCommand(page!, 'Notifications: Clear All Notifications');
       const table = panel!.locator('#results-table');

@@ -111,7 +111,11 @@ export class ClusterState {
    * Returns that node, or the network gate's refusal when it may not be contacted (nothing re-routed then).
    */
   redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number | string {
-    const refusal = this.approved.check(host, port, `${kind === 'ASK' ? 'an' : 'a'} ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`);
+    const refusal = this.approved.check(
+      host,
+      port,
+      `${kind === 'ASK' ? 'an' : 'a'} ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`,
+    );
     if (refusal) return refusal;
     const target = this.node(host, port);
     if (kind === 'MOVED') this.owner[slot] = target;
@@ -136,7 +140,9 @@ export class ClusterState {
   report(): WorkerClusterReport {
     return {
       // Replicas nothing was sent to (replica reads off) are left out; a master is always shown, even idle.
-      nodes: this.nodes.filter((n) => n.role === 'master' || n.stats.requests > 0 || n.moved + n.ask > 0).map((n) => ({ node: `${n.host}:${n.port}`, role: n.role, report: n.stats.report(), moved: n.moved, ask: n.ask })),
+      nodes: this.nodes
+        .filter((n) => n.role === 'master' || n.stats.requests > 0 || n.moved + n.ask > 0)
+        .map((n) => ({ node: `${n.host}:${n.port}`, role: n.role, report: n.stats.report(), moved: n.moved, ask: n.ask })),
       moved: this.moved,
       ask: this.ask,
     };

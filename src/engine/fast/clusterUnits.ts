@@ -43,7 +43,14 @@ export class ClusterUnits {
       kind ??= redirect ? redirect.kind : errorKind(text);
       if (redirect && !link.unitRedirected) {
         link.unitRedirected = true;
-        const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[link.node].host, redirect.port, measured);
+        const target = this.cluster.redirect(
+          link.node,
+          redirect.kind,
+          redirect.slot,
+          redirect.host || this.cluster.nodes[link.node].host,
+          redirect.port,
+          measured,
+        );
         // A node the network gate refuses: the slot is not re-routed there, and the load ends with the refusal.
         if (typeof target === 'string') queueMicrotask(() => this.load.fail(target));
       }

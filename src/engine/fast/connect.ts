@@ -131,7 +131,8 @@ export function openSocket(options: ConnectionOptions, place: ErrorPlace = error
       if (failure !== undefined) finish(failure);
       else if (answered >= commands.length) finish();
     };
-    const onError = (error: NodeJS.ErrnoException) => finish(describeConnectionError(error, place), options.tls !== undefined && tlsRefusal(error, place) !== undefined);
+    const onError = (error: NodeJS.ErrnoException) =>
+      finish(describeConnectionError(error, place), options.tls !== undefined && tlsRefusal(error, place) !== undefined);
     const onClose = () => finish(describeConnectionError(errorWithCode('connection closed', CLOSED_IN_HANDSHAKE), place));
     const onConnect = () => socket.write(Buffer.concat(commands.map((c) => encodeRespCommand(c.args))));
     // TCP up but no TLS handshake: typically a plain-text server, which waits for a line that never comes.

@@ -360,7 +360,14 @@ export class FastClusterConnection extends BudgetedConnection {
     const redirect = parseRedirect(error);
     if (!redirect || queue.redirects[i] >= MAX_REDIRECTS) return false;
     // An empty host means "the address you reached me on".
-    const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[link.node].host, redirect.port, this.load.measuring);
+    const target = this.cluster.redirect(
+      link.node,
+      redirect.kind,
+      redirect.slot,
+      redirect.host || this.cluster.nodes[link.node].host,
+      redirect.port,
+      this.load.measuring,
+    );
     if (typeof target === 'string') {
       // The network gate refused the node named: not followed (the reply counts as the error it is), and the
       // load ends with the refusal once this read is done.

@@ -382,4 +382,7 @@ export class FastConnection extends BudgetedConnection {
 }
 
 /** The fast single-node path (clientPaths.ts). */
-export const openClientPath: ClientPathModule['openClientPath'] = () => ({ factory: (index, load) => new FastConnection(index, load), cluster: () => undefined });
+export const openClientPath: ClientPathModule['openClientPath'] = () => ({
+  factory: (index, load) => new FastConnection(index, load),
+  cluster: () => undefined,
+});

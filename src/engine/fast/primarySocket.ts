@@ -23,7 +23,9 @@ export async function openTargetSocket(options: ConnectionOptions): Promise<RawC
   for (let attempt = 0; attempt < ROLE_ATTEMPTS; attempt++) {
     if (attempt > 0) await sleep(ROLE_RETRY_MS);
     // A primary the network gate refuses stays a NodeRefusedError: the load ends at once (fastConnection.ts).
-    const primary = await discoverPrimary({ ...options, sentinel }).catch((error: Error) => Promise.reject(error instanceof NodeRefusedError ? error : new LoadError(error.message)));
+    const primary = await discoverPrimary({ ...options, sentinel }).catch((error: Error) =>
+      Promise.reject(error instanceof NodeRefusedError ? error : new LoadError(error.message)),
+    );
     const connection = await openSocket({ ...options, host: primary.host, port: primary.port });
     const role = await askRole(connection, options.connectTimeoutMs).catch((error: Error) => {
       connection.socket.destroy();
@@ -37,7 +39,7 @@ export async function openTargetSocket(options: ConnectionOptions): Promise<RawC
   }
   throw new LoadError(
     `the sentinels name ${lastAddress} as primary "${sentinel.name}", but it still says it is a ${lastRole} after ${ROLE_ATTEMPTS} tries: ` +
-      'a failover may be stuck — check `SENTINEL MASTER name` and the sentinels\' logs',
+      "a failover may be stuck — check `SENTINEL MASTER name` and the sentinels' logs",
   );
 }
 

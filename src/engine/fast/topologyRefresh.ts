@@ -28,7 +28,9 @@ export function refreshTopology(state: ClusterState, connection: ConnectionOptio
   void (async () => {
     for (const node of [...state.nodes]) {
       if (node.index === unreachable || node.role !== 'master') continue;
-      const topology = await askShards({ ...connection, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(connection, node) }).catch(() => undefined);
+      const topology = await askShards({ ...connection, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(connection, node) }).catch(
+        () => undefined,
+      );
       if (topology && topology.slots.length > 0) {
         const refusal = state.apply(topology);
         if (refusal) refused(refusal);

@@ -138,7 +138,14 @@ export class IoredisClusterConnection extends BudgetedConnection {
       if (redirect) {
         // ioredis does not say which node answered: the slot's owner before the move is the one that did.
         const from = this.nodeOf(redirect.slot, false);
-        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[from].host, redirect.port, this.load.measuring);
+        const target = this.cluster.redirect(
+          from,
+          redirect.kind,
+          redirect.slot,
+          redirect.host || this.cluster.nodes[from].host,
+          redirect.port,
+          this.load.measuring,
+        );
         if (typeof target === 'string') {
           // The network gate refused the node named: not followed (the command fails with the refusal), and the load ends.
           queueMicrotask(() => this.load.fail(target));
@@ -170,7 +177,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
         const { start, label, slot, read, unit } = entry;
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - start) * 1000) : undefined;
         this.load.stats.recordUnanswered(label, 1, kind, text ?? kind, waited);
-        for (let c = unit?.answered ?? 0; c < (unit?.labels.length ?? 0); c++) this.load.stats.recordCommandUnanswered(unit!.labels[c], kind, text ?? kind, waited);
+        for (let c = unit?.answered ?? 0; c < (unit?.labels.length ?? 0); c++)
+          this.load.stats.recordCommandUnanswered(unit!.labels[c], kind, text ?? kind, waited);
         // The node's share too, so node totals still add up to the load's.
         const node = this.cluster.nodes[entry.node ?? (slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, read))].stats;
         if (waited !== undefined) node.recorder.record(waited, 1);
@@ -221,7 +229,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
       client.call(command.name.toLowerCase(), args, (error) => {
         if (!this.starts.delete(entry)) return; // abandoned
         const now = performance.now();
-        if (measured) this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
+        if (measured)
+          this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
         this.requestDone(closedLoop);
       });
     }
@@ -269,12 +278,27 @@ export class IoredisClusterConnection extends BudgetedConnection {
     void pipeline.exec((error, results) => {
       if (!this.starts.delete(entry)) return; // abandoned
       const now = performance.now();
-      if (measured) this.recordUnit(unit.map(({ command }) => command.name), entry, replyAt, results ?? [], error ?? undefined, now);
+      if (measured)
+        this.recordUnit(
+          unit.map(({ command }) => command.name),
+          entry,
+          replyAt,
+          results ?? [],
+          error ?? undefined,
+          now,
+        );
       done();
     });
   }
 
-  private recordUnit(names: string[], entry: InFlight, replyAt: Float64Array, results: [Error | null, unknown][], failed: Error | undefined, now: number): void {
+  private recordUnit(
+    names: string[],
+    entry: InFlight,
+    replyAt: Float64Array,
+    results: [Error | null, unknown][],
+    failed: Error | undefined,
+    now: number,
+  ): void {
     const stats = this.load.stats;
     const node = this.cluster.nodes[entry.node!].stats;
     const labels = entry.unit!.labels;

@@ -423,4 +423,7 @@ export class IoredisConnection extends BudgetedConnection {
 }
 
 /** The ioredis single-node path (clientPaths.ts). */
-export const openClientPath: ClientPathModule['openClientPath'] = () => ({ factory: (index, load) => new IoredisConnection(index, load), cluster: () => undefined });
+export const openClientPath: ClientPathModule['openClientPath'] = () => ({
+  factory: (index, load) => new IoredisConnection(index, load),
+  cluster: () => undefined,
+});

@@ -263,7 +263,7 @@ function helper1(x: number): number {
 
 /** expm1(x)/x, accurate near 0. */
 function helper2(x: number): number {
-  return Math.abs(x) > 1e-8 ? Math.expm1(x) / x : 1 + x * 0.5 * (1 + (x * (1 / 3)) * (1 + 0.25 * x));
+  return Math.abs(x) > 1e-8 ? Math.expm1(x) / x : 1 + x * 0.5 * (1 + x * (1 / 3) * (1 + 0.25 * x));
 }
 
 /**

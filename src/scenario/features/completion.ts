@@ -251,7 +251,14 @@ function valueItems(cursor: Cursor, info: SettingInfo, slot: ValueSlot): Complet
       if (slot.index !== 0) return [];
       return Object.keys(SWEEP_AXES).map((axis) => {
         const axisInfo = settingInfo(axis)!;
-        return { label: axis, kind: 'value', detail: axisInfo.syntax, documentation: settingMarkdown(axisInfo), range, insertText: slot.end === line.text.length ? `${axis} ` : axis };
+        return {
+          label: axis,
+          kind: 'value',
+          detail: axisInfo.syntax,
+          documentation: settingMarkdown(axisInfo),
+          range,
+          insertText: slot.end === line.text.length ? `${axis} ` : axis,
+        };
       });
     case 'suite':
       return suiteItems(cursor, slot);
@@ -277,13 +284,22 @@ function findItems(index: number, range: Range): CompletionItemData[] {
     case 1:
       return wordItems(['where'], range);
     case 2:
-      return FIND_METRICS.map((name, i) => ({ label: name, kind: 'value', detail: metric(name).doc, documentation: metricMarkdown(metric(name)), range, sortText: String(i).padStart(3, '0') }));
+      return FIND_METRICS.map((name, i) => ({
+        label: name,
+        kind: 'value',
+        detail: metric(name).doc,
+        documentation: metricMarkdown(metric(name)),
+        range,
+        sortText: String(i).padStart(3, '0'),
+      }));
     case 3:
       return wordItems(['<'], range);
     case 4:
       return wordItems(['2ms', '500us', '10ms'], range, () => 'the latency limit');
     default:
-      return index % 2 === 1 ? wordItems(['from', 'to'], range, (word) => (word === 'from' ? 'the first rate probed (default 1k/s)' : 'the highest rate probed (default 1M/s)')) : [];
+      return index % 2 === 1
+        ? wordItems(['from', 'to'], range, (word) => (word === 'from' ? 'the first rate probed (default 1k/s)' : 'the highest rate probed (default 1M/s)'))
+        : [];
   }
 }
 
@@ -316,14 +332,20 @@ function passwordItems({ line, at, options }: Cursor, slot: ValueSlot): Completi
   const range = rangeOf(line.line, slot.start, slot.end);
   return [
     { label: 'env:', kind: 'value', detail: 'password env:NAME — from an environment variable', range, retrigger: true },
-    { label: 'secret', kind: 'value', detail: 'from the editor\'s secret storage (the CLI reads RBENCH_PASSWORD)', range },
+    { label: 'secret', kind: 'value', detail: "from the editor's secret storage (the CLI reads RBENCH_PASSWORD)", range },
   ];
 }
 
 const LOCAL_URL = 'redis://127.0.0.1:6379';
 
 function targetItems({ options }: Cursor, range: Range): CompletionItemData[] {
-  const profiles = (options.profiles ?? []).map((name): CompletionItemData => ({ label: name, kind: 'profile', detail: 'connection profile', range, sortText: `0 ${name}` }));
+  const profiles = (options.profiles ?? []).map((name): CompletionItemData => ({
+    label: name,
+    kind: 'profile',
+    detail: 'connection profile',
+    range,
+    sortText: `0 ${name}`,
+  }));
   return [
     ...profiles,
     { label: LOCAL_URL, kind: 'value', detail: 'a local server', range, sortText: '1' },

@@ -48,7 +48,11 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
   const hoverOf = (contents: string, start: number, end: number): HoverData => ({ contents, range: rangeOf(line.line, start, end) });
   if (line.kind === 'command') {
     if (line.weight && within(line.weight.start, line.weight.end)) {
-      return hoverOf(`**${line.weight.text}** — weight: this command's share of the mix (weights are relative; they need not add up to 100%)`, line.weight.start, line.weight.end);
+      return hoverOf(
+        `**${line.weight.text}** — weight: this command's share of the mix (weights are relative; they need not add up to 100%)`,
+        line.weight.start,
+        line.weight.end,
+      );
     }
     if (within(line.command.start, line.command.end)) {
       const info = commandInfo(line.name);
@@ -113,7 +117,10 @@ function interpolationHover(doc: ScenarioDocument, ref: Interpolation, options: 
   const value = (scope.variable(ref.name, ref.nameRange) ?? []).map((piece) => piece.text).join('');
   const where = doc.fileLines.includes(definition) ? 'at file level' : 'in this scenario';
   const shown = referencesSecret(ref.name, definitions) ? MASK : value;
-  const lines = [`**{{${ref.name}}}** = ${code(shown)}`, `Defined on line ${definition.line + 1} ${where}${definition.value.text !== value && shown !== MASK ? `: ${code(definition.value.text)}` : ''}`];
+  const lines = [
+    `**{{${ref.name}}}** = ${code(shown)}`,
+    `Defined on line ${definition.line + 1} ${where}${definition.value.text !== value && shown !== MASK ? `: ${code(definition.value.text)}` : ''}`,
+  ];
   const problem = sink.items.find((diagnostic) => diagnostic.severity === 'error');
   if (problem) lines.push(`⚠ ${problem.message}`);
   return { contents: lines.join('\n\n'), range: ref.range };

@@ -60,7 +60,8 @@ export function scenarioAt(doc: ScenarioDocument, line: number): ScenarioNode | 
 export function visibleVariables(doc: ScenarioDocument, line: number): Map<string, VariableLine> {
   const definitions = new Map<string, VariableLine>();
   const scenario = scenarioAt(doc, line);
-  for (const lines of [doc.fileLines, scenario?.lines ?? []]) for (const candidate of lines) if (candidate.kind === 'variable') definitions.set(candidate.name.text, candidate);
+  for (const lines of [doc.fileLines, scenario?.lines ?? []])
+    for (const candidate of lines) if (candidate.kind === 'variable') definitions.set(candidate.name.text, candidate);
   return definitions;
 }
 

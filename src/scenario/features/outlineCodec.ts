@@ -79,7 +79,12 @@ export function decodeOutline(encoded: EncodedOutline): DocumentOutline {
   let symbols: SymbolData[] | undefined;
   return {
     get scenarios() {
-      scenarios ??= Array.from({ length: counts.scenarios }, (_, i) => ({ name: strings[i], index: ints[i * 9], headerRange: range(i * 9 + 1), range: range(i * 9 + 5) }));
+      scenarios ??= Array.from({ length: counts.scenarios }, (_, i) => ({
+        name: strings[i],
+        index: ints[i * 9],
+        headerRange: range(i * 9 + 1),
+        range: range(i * 9 + 5),
+      }));
       return scenarios;
     },
     get folding() {

@@ -55,7 +55,7 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
       if (line.kind !== 'setting' || line.setting.name !== 'password') return [];
       return [
         replaceFix(range, `env:${REDIS_PASSWORD_ENV}`, `Read the password from the environment variable ${REDIS_PASSWORD_ENV}`),
-        replaceFix(range, 'secret', 'Read the password from the editor\'s secret storage'),
+        replaceFix(range, 'secret', "Read the password from the editor's secret storage"),
       ];
     case 'unterminated-quote': {
       const quote = line.text[at];
@@ -77,7 +77,9 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
     case 'duplicate-setting': {
       // The last one wins, so removing the earlier one keeps what the file means.
       if (line.kind !== 'setting') return [];
-      const earlier = lineContext(doc, line.line).section.filter((candidate) => candidate.kind === 'setting' && candidate.setting === line.setting && candidate.line < line.line);
+      const earlier = lineContext(doc, line.line).section.filter(
+        (candidate) => candidate.kind === 'setting' && candidate.setting === line.setting && candidate.line < line.line,
+      );
       return earlier.length > 0 ? [removeLine(doc, earlier[earlier.length - 1], 'Remove the earlier')] : [];
     }
     case 'duplicate-variable': {

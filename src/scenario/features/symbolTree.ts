@@ -42,7 +42,10 @@ export function scenarioSymbol(node: ScenarioNode): SymbolData {
   }
   // A group in a phase is the phase's child; one before any phase, the scenario's.
   for (const group of groupSymbols(node.lines)) {
-    const phase = children.find((child) => (child.kind === 'phase' || child.kind === 'prefill') && child.range.start.line < group.range.start.line && child.range.end.line >= group.range.end.line);
+    const phase = children.find(
+      (child) =>
+        (child.kind === 'phase' || child.kind === 'prefill') && child.range.start.line < group.range.start.line && child.range.end.line >= group.range.end.line,
+    );
     (phase?.children ?? children).push(group);
   }
   children.sort((a, b) => a.range.start.line - b.range.start.line);

@@ -4,18 +4,7 @@ import type { Diagnostic, Range } from '../plan';
 
 export type { Position, Range } from '../plan';
 
-export type CompletionKind =
-  | 'setting'
-  | 'command'
-  | 'value'
-  | 'placeholder'
-  | 'variable'
-  | 'env'
-  | 'metric'
-  | 'operator'
-  | 'profile'
-  | 'suite-test'
-  | 'label';
+export type CompletionKind = 'setting' | 'command' | 'value' | 'placeholder' | 'variable' | 'env' | 'metric' | 'operator' | 'profile' | 'suite-test' | 'label';
 
 export interface CompletionItemData {
   label: string;

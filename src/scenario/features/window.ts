@@ -60,7 +60,8 @@ export function scenarioWindow(text: string, line: number): TextWindow {
   return {
     text: windowText,
     toDocument: (windowLine) => (windowLine < fileEnd ? windowLine : windowLine + shift),
-    toWindow: (documentLine) => (documentLine < fileEnd ? documentLine : documentLine >= scenarioStart && documentLine < scenarioEnd ? documentLine - shift : undefined),
+    toWindow: (documentLine) =>
+      documentLine < fileEnd ? documentLine : documentLine >= scenarioStart && documentLine < scenarioEnd ? documentLine - shift : undefined,
   };
 }
 

@@ -74,7 +74,15 @@ describe('architecture: import circles', () => {
       ['d.ts', ['a.ts']],
     ]);
     assert.deepEqual(importCircles(graph), [['a.ts', 'b.ts', 'c.ts']]);
-    assert.deepEqual(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', []]])), []);
+    assert.deepEqual(
+      importCircles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+      [],
+    );
   });
 
   it('reads type-only imports and re-exports as edges', () => {

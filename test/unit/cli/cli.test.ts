@@ -56,7 +56,13 @@ describe('rbench run', function () {
     assert.equal(run.target.local, false);
     assert.doesNotMatch(JSON.stringify(run), /password/i);
     const loads = run.points[0].repeats[0];
-    assert.deepEqual(loads.map((l) => [l.test, l.total.requests, l.total.errors]), [['SET', 20000, 0], ['GET', 20000, 0]]);
+    assert.deepEqual(
+      loads.map((l) => [l.test, l.total.requests, l.total.errors]),
+      [
+        ['SET', 20000, 0],
+        ['GET', 20000, 0],
+      ],
+    );
     assert.ok(run.target.server?.version.startsWith('7.'));
 
     const redis = new Redis(server().url);
@@ -72,7 +78,7 @@ describe('rbench run', function () {
     assert.match(csv[1], /^"SET","\d+\.\d\d","\d+\.\d{3}"/);
   });
 
-  it('starts a throwaway redis-server with the file\'s server lines when no target is given', async () => {
+  it("starts a throwaway redis-server with the file's server lines when no target is given", async () => {
     const file = scratch.write('local.rbench', 'server save 60 10000\n### local\nclients 2\nrequests 1000\nPING\n');
     const result = await runCli(['run', file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
@@ -83,7 +89,7 @@ describe('rbench run', function () {
     assert.equal(run.points[0].repeats[0][0].total.requests, 1000);
   });
 
-  it('prints the seeds\' headline figures: real key length, values/s of variadic commands, server memory and keys, per-client throughput', async () => {
+  it("prints the seeds' headline figures: real key length, values/s of variadic commands, server memory and keys, per-client throughput", async () => {
     const file = scratch.write('lists.rbench', '### lists\nclients 2\nrequests 400\nvalue 8\nRPUSH rbench:lists:one __value__*100\n');
     const result = await runCli(['run', file, '--per-client'], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
@@ -118,7 +124,10 @@ describe('rbench run', function () {
     const result = await runCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /mixed\.rbench:2:9: error:/);
-    assert.deepEqual(scratch.runFiles().map((run) => run.scenario.name), ['fine']);
+    assert.deepEqual(
+      scratch.runFiles().map((run) => run.scenario.name),
+      ['fine'],
+    );
   });
 
   it('exits 3 with a clear message when the server is unreachable', async () => {

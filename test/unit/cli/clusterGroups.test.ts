@@ -11,7 +11,10 @@ describe('rbench with command groups on a Redis Cluster', function () {
   const scratch = useScratch();
 
   it('check refuses a group whose keys are in different slots, naming the group line and the fix', async () => {
-    const file = scratch.write('pair.rbench', `### pair\ntarget ${cluster().url}\ncluster on\nrequests 100\ngroup pair\n  SET a:__key__ x\n  GET b:__key__\nend\n`);
+    const file = scratch.write(
+      'pair.rbench',
+      `### pair\ntarget ${cluster().url}\ncluster on\nrequests 100\ngroup pair\n  SET a:__key__ x\n  GET b:__key__\nend\n`,
+    );
     const checked = await runCli(['check', file], { cwd: scratch.dir });
     assert.notEqual(checked.code, 0, checked.stdout + checked.stderr);
     const output = checked.stdout + checked.stderr;
@@ -40,6 +43,9 @@ describe('rbench with command groups on a Redis Cluster', function () {
       assert.equal(node.total.requests, execs[masters.indexOf(port)], `master ${port}: its units = its EXEC calls`);
       assert.ok(node.total.requests > 0);
     }
-    assert.equal(execs.reduce((a, b) => a + b, 0), 1500);
+    assert.equal(
+      execs.reduce((a, b) => a + b, 0),
+      1500,
+    );
   });
 });

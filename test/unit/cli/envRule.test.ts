@@ -65,7 +65,12 @@ describe('CLI: environment values reach no server through settings unless allowe
     const file = scratch.write('env.rbench', text.replaceAll('PORT', String(proxy.port)));
     const [connections, received] = [proxy.connections(), proxy.received().length];
     const result = await runCli(['run', file, '--yes', ...allow.flatMap((name) => ['--allow-env', name])], { cwd: scratch.dir, env });
-    return { ...result, runFiles: JSON.stringify(scratch.runFiles()), connections: proxy.connections() - connections, received: proxy.received().slice(received) };
+    return {
+      ...result,
+      runFiles: JSON.stringify(scratch.runFiles()),
+      connections: proxy.connections() - connections,
+      received: proxy.received().slice(received),
+    };
   }
 
   function assertRefused(result: Awaited<ReturnType<typeof run>>, name: string): void {

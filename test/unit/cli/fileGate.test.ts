@@ -106,7 +106,10 @@ describe('rbench and the file gate (a cloned repository with links and devices)'
   }
 
   it('rbench check and run refuse a scenario "file" that is a FIFO or a device, without blocking', async () => {
-    for (const args of [['check', '/dev/stdin'], ['run', '/dev/zero']]) {
+    for (const args of [
+      ['check', '/dev/stdin'],
+      ['run', '/dev/zero'],
+    ]) {
       const result = await runCli(args, { cwd: scratch.dir });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /a system file under \/dev/);

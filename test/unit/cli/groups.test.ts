@@ -38,7 +38,12 @@ describe('rbench with command groups', function () {
       assert.equal(load.total.latency.count, 1500, 'a latency per unit');
       // `expect NAME …` judges the group's units; `expect EXEC …` its EXEC row.
       assert.deepEqual(
-        run.thresholds.map((t) => [t.expectation, t.test, t.actual === null ? null : t.metric === 'errors' ? t.actual : t.actual === load.commands.find((c) => c.command === 'EXEC')!.latency.p99Us, t.passed]),
+        run.thresholds.map((t) => [
+          t.expectation,
+          t.test,
+          t.actual === null ? null : t.metric === 'errors' ? t.actual : t.actual === load.commands.find((c) => c.command === 'EXEC')!.latency.p99Us,
+          t.passed,
+        ]),
         [
           ['expect counter-tx errors = 0', 'counter-tx', 0, true],
           ['expect EXEC p99 < 10s', 'counter-tx', true, true],

@@ -32,12 +32,18 @@ describe('rbench run: which nodes it contacts', function () {
     const url = `redis://127.0.0.1:${seed!.port}`;
     const undeclared = await runCli(['run', '--yes', file, '--url', url], { cwd: scratch.dir });
     assert.notEqual(undeclared.code, 0);
-    assert.match(undeclared.stderr + undeclared.stdout, /says it is a Redis Cluster node .*declare it: `cluster on` in the scenario, `--cluster` on the command line/s);
+    assert.match(
+      undeclared.stderr + undeclared.stdout,
+      /says it is a Redis Cluster node .*declare it: `cluster on` in the scenario, `--cluster` on the command line/s,
+    );
     assert.equal(other!.connections, 0);
 
     const declared = await runCli(['run', '--yes', file, '--url', url, '--cluster'], { cwd: scratch.dir });
     assert.notEqual(declared.code, 0);
-    assert.match(declared.stderr + declared.stdout, new RegExp(`announces 127\\.0\\.0\\.2:${other!.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`));
+    assert.match(
+      declared.stderr + declared.stdout,
+      new RegExp(`announces 127\\.0\\.0\\.2:${other!.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`),
+    );
     assert.equal(other!.connections, 0);
 
     const allowed = await runCli(['run', '--yes', file, '--url', url, '--cluster', '--allow-host', '127.0.0.2'], { cwd: scratch.dir });

@@ -41,8 +41,14 @@ describe('rbench run: what a shared file may not do', function () {
     const file = scratch.write('remote.rbench', 'target redis://192.0.2.1:6379\n### remote\nrequests 10\nSET k v\n');
     const result = await runCli(['run', file], { cwd: scratch.dir });
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /remote\.rbench: "remote" was not run on redis:\/\/192\.0\.2\.1:6379: rbench asks before any run on a server other than its throwaway one\. What it would do:/);
-    assert.match(result.stderr, /\n {2}Target: redis:\/\/192\.0\.2\.1:6379 \(from the file: the file names it \(its target line\)\)\n {2}Connects to: 192\.0\.2\.1:6379\n {2}Writes: SET\n {2}Writes keys matching: k\nTo run it as listed, pass --yes\.\n/);
+    assert.match(
+      result.stderr,
+      /remote\.rbench: "remote" was not run on redis:\/\/192\.0\.2\.1:6379: rbench asks before any run on a server other than its throwaway one\. What it would do:/,
+    );
+    assert.match(
+      result.stderr,
+      /\n {2}Target: redis:\/\/192\.0\.2\.1:6379 \(from the file: the file names it \(its target line\)\)\n {2}Connects to: 192\.0\.2\.1:6379\n {2}Writes: SET\n {2}Writes keys matching: k\nTo run it as listed, pass --yes\.\n/,
+    );
     assert.deepEqual(scratch.runFiles(), []);
   });
 
@@ -51,7 +57,10 @@ describe('rbench run: what a shared file may not do', function () {
     const refused = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /"writes" was not run on redis:\/\/127\.0\.0\.1:\d+/);
-    assert.match(refused.stderr, /Target: redis:\/\/127\.0\.0\.1:\d+ \(yours: you chose it \(--url\)\)\n {2}Connects to: 127\.0\.0\.1:\d+\n {2}Reads: GET\n {2}Writes: SET\n {2}Writes keys matching: consent:k\nTo run it as listed, pass --yes\./);
+    assert.match(
+      refused.stderr,
+      /Target: redis:\/\/127\.0\.0\.1:\d+ \(yours: you chose it \(--url\)\)\n {2}Connects to: 127\.0\.0\.1:\d+\n {2}Reads: GET\n {2}Writes: SET\n {2}Writes keys matching: consent:k\nTo run it as listed, pass --yes\./,
+    );
     assert.deepEqual(scratch.runFiles(), []);
     const keys = await new Redis(server().url).pipeline().exists('consent:k').quit().exec();
     assert.equal(keys?.[0]?.[1], 0, 'nothing was written');
@@ -67,7 +76,10 @@ describe('rbench run: what a shared file may not do', function () {
 
   it('names the other flags a run needed in its refusal (--allow-admin, --allow-env)', async () => {
     const file = scratch.write('flags.rbench', '### flags\nrequests 10\nCONFIG GET maxmemory\nSET k ${env:RBENCH_FLAG}\n');
-    const refused = await runCli(['run', file, '--url', server().url, '--allow-admin', '--allow-env', 'RBENCH_FLAG'], { cwd: scratch.dir, env: { RBENCH_FLAG: 'v' } });
+    const refused = await runCli(['run', file, '--url', server().url, '--allow-admin', '--allow-env', 'RBENCH_FLAG'], {
+      cwd: scratch.dir,
+      env: { RBENCH_FLAG: 'v' },
+    });
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /Sends environment variable RBENCH_FLAG: in commands \(yours\)/);
     assert.match(refused.stderr, /To run it as listed, pass --yes --allow-admin --allow-env RBENCH_FLAG\./);
@@ -96,7 +108,10 @@ describe('rbench run: what a shared file may not do', function () {
       assert.match(refused.stderr, /exfil\.rbench:3:6: error: the value of the environment variable RBENCH_TEST_TOKEN would be sent to the server/);
       assert.ok(!(refused.stdout + refused.stderr).includes(secret));
 
-      const allowed = await runCli(['run', '--yes', file, '--url', server().url, '--allow-env', 'RBENCH_TEST_TOKEN'], { cwd: scratch.dir, env: { RBENCH_TEST_TOKEN: secret } });
+      const allowed = await runCli(['run', '--yes', file, '--url', server().url, '--allow-env', 'RBENCH_TEST_TOKEN'], {
+        cwd: scratch.dir,
+        env: { RBENCH_TEST_TOKEN: secret },
+      });
       assert.equal(allowed.code, 0, allowed.stderr);
       await until(() => seen.some((line) => line.includes(secret)), 3000);
       assert.equal(seen.filter((line) => line.includes(secret)).length, 20, 'the allowed value is sent, once per request');
@@ -130,9 +145,16 @@ describe('rbench run: what a shared file may not do', function () {
     try {
       const file = scratch.write('url.rbench', 'target ${env:REDIS_URL}\n### url\nrequests 200\nSET k v\n');
       const outputs: string[] = [];
-      for (const url of [`redis://:${password}@127.0.0.1:${local.port}`, `redis://:${password}x@127.0.0.1:${local.port}`, `redis://:${password}@127.0.0.1:notaport`]) {
+      for (const url of [
+        `redis://:${password}@127.0.0.1:${local.port}`,
+        `redis://:${password}x@127.0.0.1:${local.port}`,
+        `redis://:${password}@127.0.0.1:notaport`,
+      ]) {
         // --allow-env: a file alone cannot put an environment value into the target (the environment rule).
-        const result = await runCli(['run', '--yes', file, '--allow-env', 'REDIS_URL', '--json', 'all.json', '--csv', 'all.csv'], { cwd: scratch.dir, env: { REDIS_URL: url } });
+        const result = await runCli(['run', '--yes', file, '--allow-env', 'REDIS_URL', '--json', 'all.json', '--csv', 'all.csv'], {
+          cwd: scratch.dir,
+          env: { REDIS_URL: url },
+        });
         outputs.push(`exit ${result.code}`, result.stdout, result.stderr);
         for (const name of ['all.json', 'all.csv']) outputs.push(existsSync(join(scratch.dir, name)) ? readFileSync(join(scratch.dir, name), 'utf8') : '');
       }

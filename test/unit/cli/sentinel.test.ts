@@ -26,7 +26,10 @@ describe('rbench run with a Sentinel target', function () {
     const primary = await set().primary();
     const replica = set().servers.find((server) => server !== primary)!;
     const before = await onServer(primary, (r) => commandCalls(r, 'set'));
-    const file = scratch.write('ha.rbench', '### via sentinel\nclients 3\npipeline 4\nrequests 3000\ncleanup sentinel-cli:*\nSET sentinel-cli:__key__ __value__\n');
+    const file = scratch.write(
+      'ha.rbench',
+      '### via sentinel\nclients 3\npipeline 4\nrequests 3000\ncleanup sentinel-cli:*\nSET sentinel-cli:__key__ __value__\n',
+    );
     const result = await runCli(['run', '--yes', '--url', set().url, file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     const [run] = scratch.runFiles();
@@ -55,7 +58,10 @@ describe('rbench run with a Sentinel target', function () {
     const file = scratch.write('direct.rbench', `### at the sentinel\ntarget redis://127.0.0.1:${port}\nrequests 10\nSET k v\n`);
     const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.notEqual(result.code, 0);
-    assert.match(result.stdout + result.stderr, new RegExp(`127\\.0\\.0\\.1:${port} is a sentinel, not a data node: .*redis-sentinel://127\\.0\\.0\\.1:${port}/NAME`));
+    assert.match(
+      result.stdout + result.stderr,
+      new RegExp(`127\\.0\\.0\\.1:${port} is a sentinel, not a data node: .*redis-sentinel://127\\.0\\.0\\.1:${port}/NAME`),
+    );
     const [run] = scratch.runFiles();
     assert.equal(run?.points.length ?? 0, 0, 'no load was run');
   });
@@ -63,7 +69,10 @@ describe('rbench run with a Sentinel target', function () {
   it('follows a SENTINEL FAILOVER during a duration run: the run completes on the new primary', async () => {
     await set().readyForFailover();
     const old = await set().primary();
-    const file = scratch.write('failover.rbench', `### through a failover\ntarget ${set().url}\nclients 4\nduration 8s\nSET sentinel-failover:__key__ __value__\n`);
+    const file = scratch.write(
+      'failover.rbench',
+      `### through a failover\ntarget ${set().url}\nclients 4\nduration 8s\nSET sentinel-failover:__key__ __value__\n`,
+    );
     const cli = startCli(['run', '--yes', file], { cwd: scratch.dir });
     await cli.waitFor(/through a failover/, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -47,10 +47,13 @@ describe('TLS to sentinels and data nodes', function () {
     for (const dir of [certDir, otherCertDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs through `rediss-sentinel://` with the CA, on the primary\'s TLS port', async () => {
+  it("runs through `rediss-sentinel://` with the CA, on the primary's TLS port", async () => {
     const url = `rediss-sentinel://127.0.0.1:${sentinelTlsPort}/${set!.url.split('/').pop()}`;
     for (const client of ['fast', 'ioredis']) {
-      const file = scratch.write(`${client}.rbench`, `### over TLS\ntarget ${url}\ntls-ca ${join(certDir, 'cert.pem')}\nclient ${client}\nclients 2\nrequests 1000\nSET tls-sentinel:__key__ __value__\n`);
+      const file = scratch.write(
+        `${client}.rbench`,
+        `### over TLS\ntarget ${url}\ntls-ca ${join(certDir, 'cert.pem')}\nclient ${client}\nclients 2\nrequests 1000\nSET tls-sentinel:__key__ __value__\n`,
+      );
       const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
       assert.equal(result.code, 0, result.stdout + result.stderr);
     }

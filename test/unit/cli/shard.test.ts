@@ -40,7 +40,10 @@ describe('--shard and --start-at', () => {
 
   it('refuses a test with fewer clients than parts, naming it', () => {
     const [plan] = check('### s\nclients 2\nrequests 10\nSET k v\n').scenarios;
-    assert.match(shardPlan(plan, { index: 1, count: 3 }) as string, /--shard 1\/3: phase main has 2 clients, fewer than the 3 parts — give it at least 3 clients, or use fewer parts/);
+    assert.match(
+      shardPlan(plan, { index: 1, count: 3 }) as string,
+      /--shard 1\/3: phase main has 2 clients, fewer than the 3 parts — give it at least 3 clients, or use fewer parts/,
+    );
   });
 });
 
@@ -73,7 +76,9 @@ describe('rbench run --shard, then rbench merge', function () {
     const startAt = Date.now() + 3000;
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i + 1}/${count}`, '--start-at', String(startAt), '--out', `part${i + 1}`], { cwd: scratch.dir }),
+        runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i + 1}/${count}`, '--start-at', String(startAt), '--out', `part${i + 1}`], {
+          cwd: scratch.dir,
+        }),
       ),
     );
     results.forEach((result, i) => {
@@ -96,8 +101,14 @@ describe('rbench run --shard, then rbench merge', function () {
       assert.deepEqual(run.plan.shard, { index: i + 1, count: 3 });
       assert.ok(Date.parse(run.startedAt) >= startAt, `part ${i + 1} started at ${run.startedAt}, before --start-at`);
     });
-    assert.deepEqual(runs.map((run) => run.plan.points[0].phases[0].load.clients), [2, 1, 1]);
-    assert.deepEqual(runs.map((run) => run.points[0].repeats[0][0].total.requests), [10000, 5000, 5000]);
+    assert.deepEqual(
+      runs.map((run) => run.plan.points[0].phases[0].load.clients),
+      [2, 1, 1],
+    );
+    assert.deepEqual(
+      runs.map((run) => run.points[0].repeats[0][0].total.requests),
+      [10000, 5000, 5000],
+    );
     // Together exactly the scenario: every SET reached the server and each of the 20,000 keys was written once.
     const after = await serverCounts(server().port);
     assert.equal(after.sets - before.sets, 20000);
@@ -116,14 +127,30 @@ describe('rbench run --shard, then rbench merge', function () {
     assert.deepEqual([run.plan.points[0].phases[0].load.clients, run.plan.points[0].phases[0].load.requests], [4, 20000]);
     assert.equal(load.total.requests, 20000);
     assert.equal(load.total.errors, 0);
-    assert.deepEqual(load.parts?.map((part) => [part.part, part.total.requests]), [['shard 1/3', 10000], ['shard 2/3', 5000], ['shard 3/3', 5000]]);
-    assert.deepEqual(run.merged?.parts.map((part) => part.id), runs.map((r) => r.id));
+    assert.deepEqual(
+      load.parts?.map((part) => [part.part, part.total.requests]),
+      [
+        ['shard 1/3', 10000],
+        ['shard 2/3', 5000],
+        ['shard 3/3', 5000],
+      ],
+    );
+    assert.deepEqual(
+      run.merged?.parts.map((part) => part.id),
+      runs.map((r) => r.id),
+    );
 
     const expected = addedHistogram(runs.map((r) => r.points[0].repeats[0][0].total.histogram));
     assert.equal(expected.totalCount, 20000);
     assert.deepEqual(
       [load.total.latency.p50Us, load.total.latency.p90Us, load.total.latency.p99Us, load.total.latency.p999Us, load.total.latency.count],
-      [expected.getValueAtPercentile(50), expected.getValueAtPercentile(90), expected.getValueAtPercentile(99), expected.getValueAtPercentile(99.9), expected.totalCount],
+      [
+        expected.getValueAtPercentile(50),
+        expected.getValueAtPercentile(90),
+        expected.getValueAtPercentile(99),
+        expected.getValueAtPercentile(99.9),
+        expected.totalCount,
+      ],
     );
     assert.equal(addedHistogram([load.total.histogram]).getValueAtPercentile(99), expected.getValueAtPercentile(99));
     // Throughput over the wall-clock window from the first part's start to the last one's end: never above the parts' sum.
@@ -131,7 +158,10 @@ describe('rbench run --shard, then rbench merge', function () {
     assert.ok(load.total.opsPerSec > 0 && load.total.opsPerSec <= partsSum * 1.000001, `${load.total.opsPerSec} vs parts' ${partsSum}`);
     // Timeline seconds add the parts' requests.
     const timelineOps = load.timeline.reduce((sum, second) => sum + (second.ops * (second.partialMs ?? 1000)) / 1000, 0);
-    assert.ok(Math.abs(timelineOps - 20000) < 20000 * 0.05, `timeline holds ${timelineOps} requests: ${JSON.stringify(load.timeline)} from ${JSON.stringify(runs.map((r) => [r.points[0].repeats[0][0].measuredFrom, r.points[0].repeats[0][0].timeline]))}`);
+    assert.ok(
+      Math.abs(timelineOps - 20000) < 20000 * 0.05,
+      `timeline holds ${timelineOps} requests: ${JSON.stringify(load.timeline)} from ${JSON.stringify(runs.map((r) => [r.points[0].repeats[0][0].measuredFrom, r.points[0].repeats[0][0].timeline]))}`,
+    );
   });
 
   it('refuses runs of different plans, a part given twice, and says which parts are missing', async () => {
@@ -142,7 +172,10 @@ describe('rbench run --shard, then rbench merge', function () {
     writeFileSync(otherFile, JSON.stringify(other));
     const different = await runCli(['merge', files[0], otherFile], { cwd: scratch.dir });
     assert.equal(different.code, 2);
-    assert.match(different.stderr, /other\.rbench-run\.json and .*part1.* ran different plans \(points\[0\]\.phases\[0\]\.load\.pipeline: 8 vs 4\): merge joins parts of one scenario/);
+    assert.match(
+      different.stderr,
+      /other\.rbench-run\.json and .*part1.* ran different plans \(points\[0\]\.phases\[0\]\.load\.pipeline: 8 vs 4\): merge joins parts of one scenario/,
+    );
 
     const twice = await runCli(['merge', files[0], files[0]], { cwd: scratch.dir });
     assert.equal(twice.code, 2);
@@ -171,7 +204,9 @@ describe('rbench run --shard, then rbench merge', function () {
       'two.rbench',
       '### first\nclients 2\nrequests 2000\nexpect throughput > 100000000/s\nSET a:__key__ v\n### second\nclients 2\nrequests 1000\nGET a:__key__\n',
     );
-    const parts = await Promise.all([1, 2].map((i) => runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i}/2`, '--out', `p${i}`], { cwd: scratch.dir })));
+    const parts = await Promise.all(
+      [1, 2].map((i) => runCli(['run', '--yes', file, '--url', server().url, '--shard', `${i}/2`, '--out', `p${i}`], { cwd: scratch.dir })),
+    );
     for (const part of parts) {
       assert.equal(part.code, 0, part.stderr);
       assert.match(part.stdout, /Expectations are checked on the whole: rbench merge the parts' run files\./);
@@ -182,14 +217,19 @@ describe('rbench run --shard, then rbench merge', function () {
     assert.equal(merged.code, 1, merged.stderr);
     assert.match(merged.stderr, /^FAIL {2}expect throughput > 100000000\/s {2}\[SET\]/m);
     const runs = scratch.runFiles('merged');
-    assert.deepEqual(runs.map((run) => [run.scenario.name, run.points[0].repeats[0][0].total.requests]).sort(), [['first', 2000], ['second', 1000]]);
+    assert.deepEqual(runs.map((run) => [run.scenario.name, run.points[0].repeats[0][0].total.requests]).sort(), [
+      ['first', 2000],
+      ['second', 1000],
+    ]);
     assert.equal(runs.find((run) => run.scenario.name === 'first')?.thresholds[0]?.passed, false);
   });
 
   it('waits for --start-at, and Ctrl-C during the wait cancels without running', async () => {
     const file = scratch.write('spread.rbench', SCENARIO);
     const before = await serverCounts(server().port);
-    const cli = startCli(['run', '--yes', file, '--url', server().url, '--shard', '1/2', '--start-at', new Date(Date.now() + 60_000).toISOString()], { cwd: scratch.dir });
+    const cli = startCli(['run', '--yes', file, '--url', server().url, '--shard', '1/2', '--start-at', new Date(Date.now() + 60_000).toISOString()], {
+      cwd: scratch.dir,
+    });
     await cli.waitFor(/Waiting until \d{4}-\d\d-\d\dT/);
     cli.kill('SIGINT');
     const started = Date.now();

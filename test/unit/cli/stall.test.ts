@@ -15,10 +15,7 @@ describe('rbench run: a server that stops answering for good', function () {
 
   for (const client of ['fast', 'ioredis'] as const) {
     it(`${client}: \`stall-timeout 2s\` ends the count run: complete-with-errors, the reason printed, exit 1`, async () => {
-      const file = scratch.write(
-        'stall.rbench',
-        `### stall\nclient ${client}\nclients 4\nrequests 50M\nstall-timeout 2s\nSET k:__key__ __value__\n`,
-      );
+      const file = scratch.write('stall.rbench', `### stall\nclient ${client}\nclients 4\nrequests 50M\nstall-timeout 2s\nSET k:__key__ __value__\n`);
       // Counts from zero, whatever earlier tests sent to this server.
       const reset = new Redis({ host: server().host, port: server().port });
       await reset.config('RESETSTAT').finally(() => reset.disconnect());
@@ -49,7 +46,10 @@ describe('rbench run: a server that stops answering for good', function () {
       const endedMs = performance.now() - frozenAt!;
       assert.ok(endedMs < 40_000, `the CLI ended ${Math.round(endedMs)} ms into the freeze`);
       assert.equal(result.code, 1, result.stdout + result.stderr);
-      assert.match(result.stderr, /complete-with-errors .*the server sent no reply for 2(\.\d)? s with 4 requests outstanding \(now TIMEOUT errors\); [\d,]+ of 50,000,000 planned requests sent/);
+      assert.match(
+        result.stderr,
+        /complete-with-errors .*the server sent no reply for 2(\.\d)? s with 4 requests outstanding \(now TIMEOUT errors\); [\d,]+ of 50,000,000 planned requests sent/,
+      );
       const [run] = scratch.runFiles();
       const load = run.points[0].repeats[0][0];
       assert.equal(load.status, 'complete-with-errors');

@@ -24,11 +24,17 @@ describe('tls-insecure as a warning', function () {
     const [run] = scratch.runFiles();
     assert.equal(run.target.tlsInsecure, true);
     assert.equal(run.points[0].repeats[0][0].total.requests, 500);
-    assert.ok(buildViewModel(run).warnings.some((warning) => WARNING.test(warning)), 'the panel shows the warning');
+    assert.ok(
+      buildViewModel(run).warnings.some((warning) => WARNING.test(warning)),
+      'the panel shows the warning',
+    );
   });
 
   it('says nothing when the certificate is verified', async () => {
-    const file = scratch.write('verified.rbench', `### verified\ntarget rediss://localhost:${tlsPort}\ntls-ca ${join(certDir, 'cert.pem')}\nclients 2\nrequests 500\nPING\n`);
+    const file = scratch.write(
+      'verified.rbench',
+      `### verified\ntarget rediss://localhost:${tlsPort}\ntls-ca ${join(certDir, 'cert.pem')}\nclients 2\nrequests 500\nPING\n`,
+    );
     const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stdout, WARNING);

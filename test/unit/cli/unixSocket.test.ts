@@ -63,10 +63,7 @@ describe('unix socket targets', function () {
   });
 
   it('refuses unix URLs with a host, a relative path, options or TLS in check', async () => {
-    const file = scratch.write(
-      'bad.rbench',
-      '### host\ntarget unix://run/redis.sock\nPING\n### options\ntarget unix:///run/redis.sock?timeout=3\nPING\n',
-    );
+    const file = scratch.write('bad.rbench', '### host\ntarget unix://run/redis.sock\nPING\n### options\ntarget unix:///run/redis.sock?timeout=3\nPING\n');
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /bad\.rbench:2:8: error: `unix:\/\/run\/redis\.sock` names a host \(run\): a unix socket URL has three slashes/);
@@ -91,7 +88,7 @@ describe('server unixsocket on', function () {
     assert.equal(run.points[0].repeats[0][0].total.errors, 0);
   });
 
-  it('takes only on or off: the socket path is the launcher\'s', async () => {
+  it("takes only on or off: the socket path is the launcher's", async () => {
     const file = scratch.write('path.rbench', '### path\nserver unixsocket /run/mine.sock\nserver unixsocketperm 777\nPING\n');
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2);

@@ -25,7 +25,10 @@ describe('CLI with cluster results', function () {
     assert.match(result.stdout, /^ {2}node 127\.0\.0\.1:7001\s+2,002\s.*\s4 \(CLUSTERDOWN 4\)\s+master\s+5461-10922\s+0 \/ 0$/m);
     assert.match(result.stdout, /^cluster: detected \(the target did not say `cluster on`; INFO cluster did\) · 3 masters took load · MOVED 6, ASK 2$/m);
     const merged = JSON.parse(readFileSync(join(scratch.dir, 'merged.rbench-run.json'), 'utf8')) as RunFile;
-    assert.deepEqual(merged.points[0].repeats[0][0].cluster?.nodes.map((node) => node.total.requests), [1820, 2002, 2200]);
+    assert.deepEqual(
+      merged.points[0].repeats[0][0].cluster?.nodes.map((node) => node.total.requests),
+      [1820, 2002, 2200],
+    );
   });
 
   it('rbench compare: each node against the same node of the reference', async () => {
@@ -34,7 +37,7 @@ describe('CLI with cluster results', function () {
     for (const node of ['7000', '7001', '7002']) assert.match(result.stdout, new RegExp(`^SET › node 127\\.0\\.0\\.1:${node}\\s+ops/s\\s`, 'm'));
   });
 
-  it('rbench check: a cluster scenario\'s MSET without a shared hash tag is an error at its keys (exit 2)', async () => {
+  it("rbench check: a cluster scenario's MSET without a shared hash tag is an error at its keys (exit 2)", async () => {
     const file = scratch.write('mset.rbench', '### mset\ncluster on\nrequests 10\nMSET a:__key__ v b:__key__ v\n');
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2, result.stdout + result.stderr);

@@ -36,7 +36,10 @@ export function measured(command: string, latencies: [number, number][], windowM
 }
 
 /** A SET load on a cluster: per-node results, the total of them all, a timeline with redirections. */
-export function clusterLoad(nodes: NodeSpec[], options: { detected?: boolean; durationMs?: number; measuredFrom?: string; timeline?: TimelineSecond[]; refreshes?: number } = {}): LoadResult {
+export function clusterLoad(
+  nodes: NodeSpec[],
+  options: { detected?: boolean; durationMs?: number; measuredFrom?: string; timeline?: TimelineSecond[]; refreshes?: number } = {},
+): LoadResult {
   const durationMs = options.durationMs ?? 2000;
   const load = loadResult('main', 'SET', { ops: 0, p99: 0 });
   const all = nodes.flatMap((node) => node.latencies);
@@ -66,8 +69,24 @@ export function clusterLoad(nodes: NodeSpec[], options: { detected?: boolean; du
 }
 
 export const THREE_MASTERS: NodeSpec[] = [
-  { node: '127.0.0.1:7000', slots: '0-5460', latencies: [[100, 900], [2000, 10]], moved: 3 },
-  { node: '127.0.0.1:7001', slots: '5461-10922', latencies: [[120, 1000], [5000, 1]], errors: 2 },
+  {
+    node: '127.0.0.1:7000',
+    slots: '0-5460',
+    latencies: [
+      [100, 900],
+      [2000, 10],
+    ],
+    moved: 3,
+  },
+  {
+    node: '127.0.0.1:7001',
+    slots: '5461-10922',
+    latencies: [
+      [120, 1000],
+      [5000, 1],
+    ],
+    errors: 2,
+  },
   { node: '127.0.0.1:7002', slots: '10923-16383', latencies: [[90, 1100]], ask: 1 },
 ];
 

@@ -10,12 +10,24 @@ import { buildCompareViewModel } from '../../../src/views/compareModel';
 import { buildViewModel, exportTable, sortRows } from '../../../src/views/model';
 import { clusterLoad, clusterRun, THREE_MASTERS } from './fixtures';
 
-const second = (t: number, moved?: number, ask?: number): TimelineSecond => ({ t, ops: 1000, errors: 0, p50Us: 100, p99Us: 900, maxUs: 2000, ...(moved !== undefined ? { moved } : {}), ...(ask !== undefined ? { ask } : {}) });
+const second = (t: number, moved?: number, ask?: number): TimelineSecond => ({
+  t,
+  ops: 1000,
+  errors: 0,
+  p50Us: 100,
+  p99Us: 900,
+  maxUs: 2000,
+  ...(moved !== undefined ? { moved } : {}),
+  ...(ask !== undefined ? { ask } : {}),
+});
 
 describe('results panel model: cluster runs', () => {
   it('shows each node under its test with role, slots and MOVED / ASK columns, and the cluster in the header', () => {
     const model = buildViewModel(clusterRun(clusterLoad(THREE_MASTERS, { detected: true })));
-    assert.deepEqual(model.columns.slice(-3).map((c) => c.header), ['Role', 'Slots', 'MOVED / ASK']);
+    assert.deepEqual(
+      model.columns.slice(-3).map((c) => c.header),
+      ['Role', 'Slots', 'MOVED / ASK'],
+    );
     const cells = model.rows.map((row) => model.columns.map((c) => c.cell(row)));
     const header = model.columns.map((c) => c.header);
     const at = (name: string) => header.indexOf(name);
@@ -28,13 +40,19 @@ describe('results panel model: cluster runs', () => {
         ['SET › node 127.0.0.1:7002', '1,100', 'master', '10923-16383', '0 / 1'],
       ],
     );
-    assert.deepEqual(model.rows.map((r) => r.detail), [undefined, 'node', 'node', 'node']);
+    assert.deepEqual(
+      model.rows.map((r) => r.detail),
+      [undefined, 'node', 'node', 'node'],
+    );
     assert.equal(model.header.cluster, 'detected (the target did not say `cluster on`; INFO cluster did) · 3 masters took load · MOVED 3, ASK 1');
   });
 
   it('sorts by redirections and by role; the host accepts those sort keys from the webview', () => {
     const model = buildViewModel(clusterRun());
-    assert.deepEqual(sortRows(model.rows, { key: 'redirections', descending: true }).map((r) => r.command), ['total', 'node 127.0.0.1:7000', 'node 127.0.0.1:7002', 'node 127.0.0.1:7001']);
+    assert.deepEqual(
+      sortRows(model.rows, { key: 'redirections', descending: true }).map((r) => r.command),
+      ['total', 'node 127.0.0.1:7000', 'node 127.0.0.1:7002', 'node 127.0.0.1:7001'],
+    );
     assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'csv', to: 'clipboard', sort: { key: 'redirections', descending: true } }), {
       type: 'export',
       format: 'csv',
@@ -51,9 +69,12 @@ describe('results panel model: cluster runs', () => {
     assert.match(exportTable(model.rows, 'markdown'), /\| node 127\.0\.0\.1:7001 \|.*\| master \| 5461-10922 \| 0 \/ 0 \|/);
   });
 
-  it('draws each node\'s latency curve next to the total\'s for a single test, from the node\'s own histogram', () => {
+  it("draws each node's latency curve next to the total's for a single test, from the node's own histogram", () => {
     const model = buildViewModel(clusterRun());
-    assert.deepEqual(model.percentiles?.series.map((s) => s.label), ['SET', 'SET › node 127.0.0.1:7000', 'SET › node 127.0.0.1:7001', 'SET › node 127.0.0.1:7002']);
+    assert.deepEqual(
+      model.percentiles?.series.map((s) => s.label),
+      ['SET', 'SET › node 127.0.0.1:7000', 'SET › node 127.0.0.1:7001', 'SET › node 127.0.0.1:7002'],
+    );
     const p99 = (label: string) => {
       const series = model.percentiles!.series.find((s) => s.label === label)!;
       return series.values[model.percentiles!.percentiles.findIndex((p) => p >= 99)];
@@ -72,7 +93,7 @@ describe('results panel model: cluster runs', () => {
 });
 
 describe('results panel model: merged runs', () => {
-  it('shows each load machine\'s row under the merged total, and says the run is merged', () => {
+  it("shows each load machine's row under the merged total, and says the run is merged", () => {
     const part = (index: number) => {
       const run = clusterRun(clusterLoad(THREE_MASTERS, { measuredFrom: '2026-11-29T10:00:00.000Z' }), { id: `part-${index}` });
       run.plan.shard = { index, count: 2 };
@@ -80,14 +101,17 @@ describe('results panel model: merged runs', () => {
     };
     const { run } = mergeRuns([part(1), part(2)]);
     const model = buildViewModel(run);
-    assert.deepEqual(model.rows.map((r) => [r.command, r.detail, r.requests]), [
-      ['total', undefined, 6022],
-      ['shard 1/2', 'part', 3011],
-      ['shard 2/2', 'part', 3011],
-      ['node 127.0.0.1:7000', 'node', 1820],
-      ['node 127.0.0.1:7001', 'node', 2002],
-      ['node 127.0.0.1:7002', 'node', 2200],
-    ]);
+    assert.deepEqual(
+      model.rows.map((r) => [r.command, r.detail, r.requests]),
+      [
+        ['total', undefined, 6022],
+        ['shard 1/2', 'part', 3011],
+        ['shard 2/2', 'part', 3011],
+        ['node 127.0.0.1:7000', 'node', 1820],
+        ['node 127.0.0.1:7001', 'node', 2002],
+        ['node 127.0.0.1:7002', 'node', 2200],
+      ],
+    );
     assert.match(model.header.merged ?? '', /^2 load machines' runs \(shard 1\/2, shard 2\/2\)/);
   });
 });

@@ -29,8 +29,14 @@ describe('cluster results: per-node rows', () => {
       ],
     );
     const [total, ...nodes] = rows;
-    assert.equal(nodes.reduce((sum, r) => sum + r.requests, 0), total.requests);
-    assert.equal(nodes.reduce((sum, r) => sum + r.errors, 0), total.errors);
+    assert.equal(
+      nodes.reduce((sum, r) => sum + r.requests, 0),
+      total.requests,
+    );
+    assert.equal(
+      nodes.reduce((sum, r) => sum + r.errors, 0),
+      total.errors,
+    );
     assert.ok(Math.abs(nodes.reduce((sum, r) => sum + r.opsPerSec, 0) - total.opsPerSec) < 1e-6);
     // Each node's own percentiles: 7001's one slow reply is past its p99.9, 7000's ten are inside its p99.
     assert.ok(nodes[0].p99Us >= 1990 && nodes[0].p99Us <= 2010, String(nodes[0].p99Us));
@@ -38,11 +44,17 @@ describe('cluster results: per-node rows', () => {
   });
 
   it('leaves node rows out unless asked, and rows of a run on one server unchanged', () => {
-    assert.deepEqual(breakdownRows(clusterRun()).map((r) => r.command), ['total']);
+    assert.deepEqual(
+      breakdownRows(clusterRun()).map((r) => r.command),
+      ['total'],
+    );
     const plain = clusterLoad(THREE_MASTERS);
     delete plain.cluster;
     const rows = breakdownRows(clusterRun(plain), { nodes: true });
-    assert.deepEqual(rows.map((r) => [r.command, r.redirections]), [['total', undefined]]);
+    assert.deepEqual(
+      rows.map((r) => [r.command, r.redirections]),
+      [['total', undefined]],
+    );
     assert.doesNotMatch(toTextTable(rows), /MOVED|role|slots/);
   });
 
@@ -62,14 +74,17 @@ describe('cluster results: per-node rows', () => {
   it('CSV: a node row is named after its test, as redis-benchmark names rows', () => {
     const csv = toRedisBenchmarkCsv(breakdownRows(clusterRun(), { nodes: true }));
     assert.deepEqual(
-      csv.trim().split('\n').map((line) => line.split(',')[0]),
+      csv
+        .trim()
+        .split('\n')
+        .map((line) => line.split(',')[0]),
       ['"test"', '"SET"', '"SET node 127.0.0.1:7000"', '"SET node 127.0.0.1:7001"', '"SET node 127.0.0.1:7002"'],
     );
   });
 
   it('headline: masters and replicas that took load, redirections, and "detected" when the target did not say so', () => {
     const declared = runHeadlines(clusterRun(clusterLoad(THREE_MASTERS, { refreshes: 1 })));
-    assert.ok(declared.includes('cluster: 3 masters took load · MOVED 3, ASK 1 · slot map reloaded 1× (each node\'s figures: --per-node)'), declared.join('\n'));
+    assert.ok(declared.includes("cluster: 3 masters took load · MOVED 3, ASK 1 · slot map reloaded 1× (each node's figures: --per-node)"), declared.join('\n'));
     const replicas: NodeSpec[] = [...THREE_MASTERS, { node: '127.0.0.1:7003', role: 'replica', latencies: [[80, 500]] }];
     const detected = runHeadlines(clusterRun(clusterLoad(replicas, { detected: true })), { perNode: true });
     assert.equal(detected[0], 'cluster: detected (the target did not say `cluster on`; INFO cluster did) · 3 masters, 1 replica took load · MOVED 3, ASK 1');
@@ -84,7 +99,10 @@ describe('cluster results: run files', () => {
     const broken = clusterRun();
     const load = broken.points[0].repeats[0][0] as LoadResult & { cluster: { nodes: unknown[] } };
     delete (load.cluster.nodes[1] as { total?: unknown }).total;
-    assert.match(runFileProblem(asJson(broken), 'run.json') ?? '', /^run\.json: not a valid run file — points\[0\]\.repeats\[0\]\[0\]\.cluster\.nodes\[1\]\.total: /);
+    assert.match(
+      runFileProblem(asJson(broken), 'run.json') ?? '',
+      /^run\.json: not a valid run file — points\[0\]\.repeats\[0\]\[0\]\.cluster\.nodes\[1\]\.total: /,
+    );
     const badRole = clusterRun();
     (badRole.points[0].repeats[0][0].cluster!.nodes[0] as { role: string }).role = 'primary';
     assert.match(runFileProblem(asJson(badRole), 'run.json') ?? '', /cluster\.nodes\[0\]\.role/);
@@ -92,25 +110,47 @@ describe('cluster results: run files', () => {
     assert.match(runFileProblem(asJson(badTimeline), 'run.json') ?? '', /timeline\[0\]\.moved/);
   });
 
-  it('a long run\'s timeline keeps every redirection when its seconds are merged into buckets', () => {
+  it("a long run's timeline keeps every redirection when its seconds are merged into buckets", () => {
     const timeline = Array.from({ length: 10 }, (_, t) => second(t, t === 3 ? 40 : 1, t === 7 ? 2 : 0));
     const merged = downsampleTimeline(timeline, 5);
-    assert.deepEqual(merged.map((b) => [b.t, b.moved, b.ask]), [[0, 44, 0], [5, 5, 2]]);
-    const plain = downsampleTimeline(timeline.map(({ moved: _m, ask: _a, ...rest }) => rest), 5);
+    assert.deepEqual(
+      merged.map((b) => [b.t, b.moved, b.ask]),
+      [
+        [0, 44, 0],
+        [5, 5, 2],
+      ],
+    );
+    const plain = downsampleTimeline(
+      timeline.map(({ moved: _m, ask: _a, ...rest }) => rest),
+      5,
+    );
     assert.equal('moved' in plain[0], false);
   });
 });
 
 describe('cluster results: rbench compare', () => {
   it('compares each node with the same node of the reference run, under its test', () => {
-    const slower: NodeSpec[] = THREE_MASTERS.map((node) => (node.node === '127.0.0.1:7001' ? { ...node, latencies: [[120, 800], [9000, 201]] } : node));
+    const slower: NodeSpec[] = THREE_MASTERS.map((node) =>
+      node.node === '127.0.0.1:7001'
+        ? {
+            ...node,
+            latencies: [
+              [120, 800],
+              [9000, 201],
+            ],
+          }
+        : node,
+    );
     const comparison = compareRuns([clusterRun(), clusterRun(clusterLoad(slower), { id: 'b' })]);
     const row = comparison.rows.find((r) => r.command === 'node 127.0.0.1:7001');
     assert.ok(row, comparison.rows.map((r) => r.command).join(', '));
     assert.equal(row.cells[1]?.metrics.p99.delta?.verdict, 'worse');
     assert.equal(comparison.rows.find((r) => r.command === 'node 127.0.0.1:7000')?.cells[1]?.metrics.p99.delta?.verdict, 'noise');
     assert.match(comparisonToText(comparison), /^SET › node 127\.0\.0\.1:7001\s+ops\/s\s/m);
-    assert.deepEqual(comparison.differences.filter((d) => d.field === 'cluster nodes'), []);
+    assert.deepEqual(
+      comparison.differences.filter((d) => d.field === 'cluster nodes'),
+      [],
+    );
   });
 
   it('says when the clusters differ in their nodes (or one run is on one server), before the numbers', () => {
@@ -118,7 +158,10 @@ describe('cluster results: rbench compare', () => {
     const plain = clusterLoad(THREE_MASTERS);
     delete plain.cluster;
     const comparison = compareRuns([clusterRun(), clusterRun(clusterLoad(six), { id: 'b' }), clusterRun(plain, { id: 'c' })]);
-    assert.deepEqual(comparison.differences.filter((d) => d.field === 'cluster nodes').map((d) => [d.kind, d.text]), [['setup', 'cluster nodes: 3 masters → 6 masters → —']]);
+    assert.deepEqual(
+      comparison.differences.filter((d) => d.field === 'cluster nodes').map((d) => [d.kind, d.text]),
+      [['setup', 'cluster nodes: 3 masters → 6 masters → —']],
+    );
   });
 });
 
@@ -133,7 +176,15 @@ describe('cluster results: rbench merge', () => {
 
   it('joins each node of every machine by histogram: counts and redirections add, percentiles from the sum', () => {
     const later: NodeSpec[] = [
-      { node: '127.0.0.1:7000', slots: '0-5000', latencies: [[300, 50], [40_000, 20]], moved: 5 },
+      {
+        node: '127.0.0.1:7000',
+        slots: '0-5000',
+        latencies: [
+          [300, 50],
+          [40_000, 20],
+        ],
+        moved: 5,
+      },
       { node: '127.0.0.1:7001', slots: '5001-10922', latencies: [[110, 700]], ask: 4 },
       { node: '127.0.0.1:7002', slots: '10923-16383', latencies: [[95, 600]] },
     ];
@@ -145,12 +196,18 @@ describe('cluster results: rbench merge', () => {
     assert.equal(cluster.moved, 8);
     assert.equal(cluster.ask, 5);
     assert.equal(cluster.topologyRefreshes, 3);
-    assert.deepEqual(cluster.nodes.map((n) => [n.node, n.slots, n.total.requests, n.moved, n.ask]), [
-      ['127.0.0.1:7000', '0-5000', 980, 8, 0],
-      ['127.0.0.1:7001', '5001-10922', 1701, 0, 4],
-      ['127.0.0.1:7002', '10923-16383', 1700, 0, 1],
-    ]);
-    assert.equal(cluster.nodes.reduce((sum, n) => sum + n.total.requests, 0), load.total.requests);
+    assert.deepEqual(
+      cluster.nodes.map((n) => [n.node, n.slots, n.total.requests, n.moved, n.ask]),
+      [
+        ['127.0.0.1:7000', '0-5000', 980, 8, 0],
+        ['127.0.0.1:7001', '5001-10922', 1701, 0, 4],
+        ['127.0.0.1:7002', '10923-16383', 1700, 0, 1],
+      ],
+    );
+    assert.equal(
+      cluster.nodes.reduce((sum, n) => sum + n.total.requests, 0),
+      load.total.requests,
+    );
     const [aLoad, bLoad] = [a, b].map((r) => r.points[0].repeats[0][0]);
     for (const [i, node] of cluster.nodes.entries()) {
       const exact = mergeHistograms([aLoad.cluster!.nodes[i].total.histogram, bLoad.cluster!.nodes[i].total.histogram]).latency;
@@ -160,7 +217,14 @@ describe('cluster results: rbench merge', () => {
     assert.ok(cluster.nodes[0].total.latency.p99Us > 39_000);
     assert.ok(Math.abs(cluster.nodes[0].total.opsPerSec - (980 * 1000) / load.durationMs) < 1e-6);
     // Timelines line up by wall clock; each bucket's redirections add.
-    assert.deepEqual(load.timeline.map((s) => [s.t, s.moved, s.ask]), [[0, 2, 0], [1, 6, 5], [2, 0, 0]]);
+    assert.deepEqual(
+      load.timeline.map((s) => [s.t, s.moved, s.ask]),
+      [
+        [0, 2, 0],
+        [1, 6, 5],
+        [2, 0, 0],
+      ],
+    );
     assert.equal(runFileProblem(JSON.parse(JSON.stringify(run)), 'merged.json'), undefined);
   });
 
@@ -173,10 +237,13 @@ describe('cluster results: rbench merge', () => {
     assert.equal(mergeRuns([b, a]).run.target.primaries?.length, 2);
   });
 
-  it('rbench merge\'s table: each machine\'s row and each node\'s row under the merged total', () => {
+  it("rbench merge's table: each machine's row and each node's row under the merged total", () => {
     const a = part(1, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
     const b = part(2, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
     const rows = rowsWithParts(mergeRuns([a, b]).run);
-    assert.deepEqual(rows.map((r) => r.command), ['total', 'shard 1/2', 'shard 2/2', 'node 127.0.0.1:7000', 'node 127.0.0.1:7001', 'node 127.0.0.1:7002']);
+    assert.deepEqual(
+      rows.map((r) => r.command),
+      ['total', 'shard 1/2', 'shard 2/2', 'node 127.0.0.1:7000', 'node 127.0.0.1:7001', 'node 127.0.0.1:7002'],
+    );
   });
 });

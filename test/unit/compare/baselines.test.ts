@@ -27,7 +27,11 @@ describe('baselines', () => {
   });
 
   it('pins per scenario: file (relative, forward slashes) # name → run file relative to the root', () => {
-    const pinned = pinBaseline(root, { scenarioFile: join(root, 'bench', 'cache.rbench'), scenarioName: 'SET and GET', runFile: join(root, '.rbench/runs/r1.rbench-run.json') });
+    const pinned = pinBaseline(root, {
+      scenarioFile: join(root, 'bench', 'cache.rbench'),
+      scenarioName: 'SET and GET',
+      runFile: join(root, '.rbench/runs/r1.rbench-run.json'),
+    });
     assert.deepEqual(pinned, { key: 'bench/cache.rbench#SET and GET', runFile: '.rbench/runs/r1.rbench-run.json' });
     assert.equal(baselineFor(root, 'bench/cache.rbench', 'SET and GET'), join(root, '.rbench/runs/r1.rbench-run.json'));
     assert.equal(baselineFor(root, join(root, 'bench/cache.rbench'), 'SET and GET'), join(root, '.rbench/runs/r1.rbench-run.json'), 'absolute file, same key');
@@ -49,7 +53,10 @@ describe('baselines', () => {
   it('refuses a broken baselines file with its path', () => {
     mkdirSync(join(root, '.rbench'));
     writeFileSync(join(root, '.rbench', 'baselines.json'), '{ nope');
-    assert.throws(() => readBaselines(root), (e: Error) => e instanceof BaselinesError && e.message.includes('baselines.json: not readable JSON'));
+    assert.throws(
+      () => readBaselines(root),
+      (e: Error) => e instanceof BaselinesError && e.message.includes('baselines.json: not readable JSON'),
+    );
     writeFileSync(join(root, '.rbench', 'baselines.json'), '{ "a#b": 3 }');
     assert.throws(() => readBaselines(root), /the entry "a#b" is not a run file path/);
   });
@@ -60,9 +67,18 @@ describe('baselines', () => {
     writeFileSync(join(root, 'one.json'), JSON.stringify(a));
     writeFileSync(join(root, 'many.json'), JSON.stringify([a, b]));
     writeFileSync(join(root, 'bad.json'), JSON.stringify([a, { version: 9 }]));
-    assert.deepEqual(readRunFiles(join(root, 'one.json')).map((r) => r.id), ['a']);
-    assert.deepEqual(readRunFiles(join(root, 'many.json')).map((r) => r.id), ['a', 'b']);
-    assert.throws(() => readRunFiles(join(root, 'bad.json')), (e: Error) => e instanceof RunFileError && /bad\.json \[1\]: run file version 9/.test(e.message));
+    assert.deepEqual(
+      readRunFiles(join(root, 'one.json')).map((r) => r.id),
+      ['a'],
+    );
+    assert.deepEqual(
+      readRunFiles(join(root, 'many.json')).map((r) => r.id),
+      ['a', 'b'],
+    );
+    assert.throws(
+      () => readRunFiles(join(root, 'bad.json')),
+      (e: Error) => e instanceof RunFileError && /bad\.json \[1\]: run file version 9/.test(e.message),
+    );
     assert.throws(() => readRunFiles(join(root, 'missing.json')), /missing\.json: not a readable run file/);
   });
 

@@ -80,9 +80,15 @@ describe('rbench compare and the regression gate (CLI)', function () {
     const json = await runCli(['compare', first, latest, '--json', '--noise', '50%'], { cwd: scratch.dir });
     const comparison = JSON.parse(json.stdout) as Comparison;
     assert.equal(comparison.noisePercent, 50);
-    assert.deepEqual(comparison.rows.map((row) => row.test), ['SET', 'GET']);
+    assert.deepEqual(
+      comparison.rows.map((row) => row.test),
+      ['SET', 'GET'],
+    );
     assert.equal(comparison.rows[0].cells[1]?.requests, 5000);
-    assert.deepEqual(comparison.differences.map((d) => d.text), ['clients: 2 → 4']);
+    assert.deepEqual(
+      comparison.differences.map((d) => d.text),
+      ['clients: 2 → 4'],
+    );
   });
 
   it('exits 2 for an unreadable run file or a single run', async () => {

@@ -27,8 +27,14 @@ describe('compare: aligning rows across runs', () => {
 
   it('aligns each command inside a mix as well as the mix total', () => {
     const text = '### mix\nclients 4\nrequests 10000\n80% GET k:__key__\n20% SET k:__key__ __value__\n';
-    const a = makeRun({ text, results: { '': [[loadResult('main', 'mix', { ops: 1000, p99: 100 }, { GET: { ops: 800, p99: 90 }, SET: { ops: 200, p99: 120 } })]] } });
-    const b = makeRun({ text, results: { '': [[loadResult('main', 'mix', { ops: 1100, p99: 100 }, { SET: { ops: 220, p99: 240 }, GET: { ops: 880, p99: 90 } })]] } });
+    const a = makeRun({
+      text,
+      results: { '': [[loadResult('main', 'mix', { ops: 1000, p99: 100 }, { GET: { ops: 800, p99: 90 }, SET: { ops: 200, p99: 120 } })]] },
+    });
+    const b = makeRun({
+      text,
+      results: { '': [[loadResult('main', 'mix', { ops: 1100, p99: 100 }, { SET: { ops: 220, p99: 240 }, GET: { ops: 880, p99: 90 } })]] },
+    });
     const comparison = compareRuns([a, b]);
     assert.deepEqual(rowIds(comparison.rows), ['mix total', 'mix GET', 'mix SET']);
     const set = comparison.rows[2];
@@ -43,7 +49,10 @@ describe('compare: aligning rows across runs', () => {
     const labels = (text: string) => makeRun({ text, results: {} }).plan.points.map((p) => p.label);
     const [one, four] = labels(sweep('1, 4'));
     const eight = labels(sweep('1, 4, 8'))[2];
-    const a = makeRun({ text: sweep('1, 4'), results: { [one]: [[loadResult('main', 'PING', { ops: 100, p99: 10 })]], [four]: [[loadResult('main', 'PING', { ops: 300, p99: 20 })]] } });
+    const a = makeRun({
+      text: sweep('1, 4'),
+      results: { [one]: [[loadResult('main', 'PING', { ops: 100, p99: 10 })]], [four]: [[loadResult('main', 'PING', { ops: 300, p99: 20 })]] },
+    });
     const b = makeRun({
       text: sweep('1, 4, 8'),
       results: {
@@ -56,7 +65,10 @@ describe('compare: aligning rows across runs', () => {
     assert.deepEqual(rowIds(comparison.rows), [`${one} PING total`, `${four} PING total`, `${eight} PING total`]);
     assert.equal(comparison.rows[0].cells[1]!.metrics.ops.delta!.percent, -10);
     assert.equal(comparison.rows[2].cells[0], null);
-    assert.ok(comparison.differences.some((d) => d.kind === 'plan' && d.text === `point ${eight}: only in #2`), JSON.stringify(comparison.differences));
+    assert.ok(
+      comparison.differences.some((d) => d.kind === 'plan' && d.text === `point ${eight}: only in #2`),
+      JSON.stringify(comparison.differences),
+    );
     assert.match(comparisonToMarkdown(comparison), new RegExp(`\\| ${one} \\| PING \\| ops/s \\| 100 \\| 90 \\(-10\\.0% ❌\\) \\|`));
   });
 });
@@ -138,7 +150,10 @@ describe('compare: differences before numbers', () => {
   });
 
   it('flags pipeline and value size', () => {
-    assert.deepEqual(texts({ ...numbers, pipeline: 1, value: 16 }, { ...numbers, pipeline: 16, value: 1024 }), ['plan pipeline: 1 → 16', 'plan value: 16 → 1024']);
+    assert.deepEqual(texts({ ...numbers, pipeline: 1, value: 16 }, { ...numbers, pipeline: 16, value: 1024 }), [
+      'plan pipeline: 1 → 16',
+      'plan value: 16 → 1024',
+    ]);
   });
 
   it('flags the server version, the client path and the machine', () => {
@@ -151,17 +166,25 @@ describe('compare: differences before numbers', () => {
     const failed = setGetRun({ ...numbers, status: 'failed' });
     failed.error = 'the server went away';
     const differences = compareRuns([setGetRun(numbers), setGetRun({ ...numbers, status: 'cancelled' }), failed]).differences;
-    assert.deepEqual(differences.map((d) => [d.kind, d.text]), [
-      ['status', '#2 was cancelled: partial results'],
-      ['status', '#3 failed: partial results (the server went away)'],
-    ]);
+    assert.deepEqual(
+      differences.map((d) => [d.kind, d.text]),
+      [
+        ['status', '#2 was cancelled: partial results'],
+        ['status', '#3 failed: partial results (the server went away)'],
+      ],
+    );
   });
 
   it('compares phases field by field, naming the phase, and lists several runs in order', () => {
-    const text = (clients: number, keys: string) => `### phased\nrequests 1000\nphase write\nclients ${clients}\nSET k:__key__ v\nphase read\nkeys ${keys}\nGET k:__key__\n`;
+    const text = (clients: number, keys: string) =>
+      `### phased\nrequests 1000\nphase write\nclients ${clients}\nSET k:__key__ v\nphase read\nkeys ${keys}\nGET k:__key__\n`;
     const run = (clients: number, keys: string) => makeRun({ text: text(clients, keys), results: {} });
     const differences = compareRuns([run(1, '1000 uniform'), run(8, '1000 uniform'), run(8, '5000 zipf')]).differences.map((d) => d.text);
-    assert.deepEqual(differences, ['phase write: clients: 1 → 8 → 8', 'phase read: keys: 1,000 → 1,000 → 5,000', 'phase read: key distribution: uniform → uniform → zipf 0.99']);
+    assert.deepEqual(differences, [
+      'phase write: clients: 1 → 8 → 8',
+      'phase read: keys: 1,000 → 1,000 → 5,000',
+      'phase read: key distribution: uniform → uniform → zipf 0.99',
+    ]);
   });
 });
 
@@ -182,7 +205,11 @@ describe('compare: output', () => {
     assert.ok(lines.includes('| SET | ops/s | 400,000 | 412,345 (+3.1% ✅) |'), markdown);
     assert.ok(lines.includes('|  | p99 ms | 1.000 | 1.120 (+12.0% ❌) |'), markdown);
     assert.ok(lines.includes('| GET | ops/s | 500,000 | 502,000 (+0.4% ~) |'), markdown);
-    assert.equal(lines.filter((line) => line.startsWith('|  | ')).length, 2 * 5, 'p50, p90, p99, p99.9, max under each ops/s line; no errors line without errors');
+    assert.equal(
+      lines.filter((line) => line.startsWith('|  | ')).length,
+      2 * 5,
+      'p50, p90, p99, p99.9, max under each ops/s line; no errors line without errors',
+    );
   });
 
   it('labels the noise threshold it used', () => {
@@ -197,7 +224,10 @@ describe('compare: output', () => {
     assert.match(table[0], /^command\s+metric\s+#1\s+#2\s+change$/);
     assert.match(text, /^SET\s+ops\/s\s+400,000\s+412,345\s+\+3\.1%\s+better$/m);
     assert.match(text, /^\s+p99 ms\s+1\.000\s+1\.120\s+\+12\.0%\s+worse$/m);
-    const ends = text.split('\n').filter((line) => /^(SET|GET)\s+ops\/s/.test(line)).map((line) => line.indexOf('%'));
+    const ends = text
+      .split('\n')
+      .filter((line) => /^(SET|GET)\s+ops\/s/.test(line))
+      .map((line) => line.indexOf('%'));
     assert.equal(new Set(ends).size, 1, 'the percentages line up');
   });
 

@@ -19,7 +19,18 @@ export function commandResult(command: string, { ops, p99, errors = 0 }: Numbers
     errorsByKind: errors ? { OOM: errors } : {},
     errorExamples: errors ? { OOM: 'OOM command not allowed' } : {},
     opsPerSec: ops,
-    latency: { count: 10_000, minUs: 10, meanUs: p99 / 2, stddevUs: 1, p50Us: p99 / 4, p90Us: p99 / 2, p95Us: p99 / 1.5, p99Us: p99, p999Us: p99 * 2, maxUs: p99 * 4 },
+    latency: {
+      count: 10_000,
+      minUs: 10,
+      meanUs: p99 / 2,
+      stddevUs: 1,
+      p50Us: p99 / 4,
+      p90Us: p99 / 2,
+      p95Us: p99 / 1.5,
+      p99Us: p99,
+      p999Us: p99 * 2,
+      maxUs: p99 * 4,
+    },
     histogram: '',
   };
 }

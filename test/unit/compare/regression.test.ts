@@ -14,19 +14,28 @@ describe('compare: the regression gate', () => {
 
   it('fails a throughput drop beyond the limit, naming the test and the numbers', () => {
     const regressions = checkRegression(baseline, setGetRun({ set: { ops: 8_000, p99: 1000 }, get: { ops: 20_000, p99: 500 } }), limits);
-    assert.deepEqual(regressions.map((r) => [r.kind, r.test, r.baseline, r.actual, r.percent]), [['throughput', 'SET', 10_000, 8_000, -20]]);
+    assert.deepEqual(
+      regressions.map((r) => [r.kind, r.test, r.baseline, r.actual, r.percent]),
+      [['throughput', 'SET', 10_000, 8_000, -20]],
+    );
     assert.equal(regressions[0].message, 'SET: throughput dropped 20.0% (10,000 → 8,000 ops/s), more than the 10% allowed');
   });
 
   it('fails a p99 rise beyond the limit', () => {
     const regressions = checkRegression(baseline, setGetRun({ set: { ops: 10_000, p99: 1000 }, get: { ops: 20_000, p99: 750 } }), limits);
-    assert.deepEqual(regressions.map((r) => [r.kind, r.test, r.percent]), [['p99', 'GET', 50]]);
+    assert.deepEqual(
+      regressions.map((r) => [r.kind, r.test, r.percent]),
+      [['p99', 'GET', 50]],
+    );
     assert.equal(regressions[0].message, 'GET: p99 rose 50.0% (0.500 → 0.750 ms), more than the 10% allowed');
   });
 
   it('reports both when a test got slower in both ways; the limit decides', () => {
     const slower = setGetRun({ set: { ops: 7_000, p99: 2000 }, get: { ops: 20_000, p99: 500 } });
-    assert.deepEqual(checkRegression(baseline, slower, limits).map((r) => r.kind), ['throughput', 'p99']);
+    assert.deepEqual(
+      checkRegression(baseline, slower, limits).map((r) => r.kind),
+      ['throughput', 'p99'],
+    );
     assert.deepEqual(checkRegression(baseline, slower, { maxRegressionPercent: 200 }), []);
   });
 
@@ -44,7 +53,10 @@ describe('compare: the regression gate', () => {
 
   it('fails a test the baseline measured and the run did not, and a partial baseline', () => {
     const missing = setGetRun({ set: { ops: 10_000, p99: 1000 } });
-    assert.deepEqual(checkRegression(baseline, missing, limits).map((r) => r.message), ['GET: measured in the baseline but not in this run']);
+    assert.deepEqual(
+      checkRegression(baseline, missing, limits).map((r) => r.message),
+      ['GET: measured in the baseline but not in this run'],
+    );
     const partial = setGetRun({ status: 'cancelled', id: 'partial', set: { ops: 10_000, p99: 1000 }, get: { ops: 20_000, p99: 500 } });
     assert.match(checkRegression(partial, baseline, limits)[0].message, /baseline run partial is cancelled/);
   });
@@ -55,16 +67,25 @@ describe('compare: the regression gate', () => {
     const run = (setOps: number, totalOps: number) =>
       makeRun({
         text,
-        results: Object.fromEntries(labels.map((label) => [label, [[loadResult('main', 'mix', { ops: totalOps, p99: 100 }, { GET: { ops: 500, p99: 100 }, SET: { ops: setOps, p99: 100 } })]]])),
+        results: Object.fromEntries(
+          labels.map((label) => [
+            label,
+            [[loadResult('main', 'mix', { ops: totalOps, p99: 100 }, { GET: { ops: 500, p99: 100 }, SET: { ops: setOps, p99: 100 } })]],
+          ]),
+        ),
       });
     assert.deepEqual(checkRegression(run(500, 1000), run(100, 1000), limits), [], 'a mix command alone does not gate');
     const regressions = checkRegression(run(500, 1000), run(500, 500), limits);
-    assert.deepEqual(regressions.map((r) => r.message.split(':')[0]), labels.map((label) => `mix [${label}]`));
+    assert.deepEqual(
+      regressions.map((r) => r.message.split(':')[0]),
+      labels.map((label) => `mix [${label}]`),
+    );
   });
 
   describe('agrees with the comparison table', () => {
     const text = '### set\nrequests 10000\nrepeat 3\nSET k v\n';
-    const repeated = (ops: number[], p99s: number[], id: string) => makeRun({ id, text, results: { '': ops.map((o, i) => [loadResult('main', 'SET', { ops: o, p99: p99s[i] })]) } });
+    const repeated = (ops: number[], p99s: number[], id: string) =>
+      makeRun({ id, text, results: { '': ops.map((o, i) => [loadResult('main', 'SET', { ops: o, p99: p99s[i] })]) } });
 
     it('a drop beyond the limit that the table marks noise (overlapping repeat ranges) does not fail, and says why', () => {
       const before = repeated([10_000, 6_000, 14_000], [1000, 1000, 1000], 'before');
@@ -74,7 +95,10 @@ describe('compare: the regression gate', () => {
       assert.deepEqual(checkRegression(before, after, limits), []);
       const { withinNoise } = runGate(before, after, limits);
       assert.equal(withinNoise.length, 1);
-      assert.match(withinNoise[0], /^SET: throughput dropped 15\.0% \(10,000 → 8,500 ops\/s, medians over 3 and 3 repeats; ranges 6,000–14,000 and 5,000–13,000 ops\/s\), beyond the 10% limit but within noise/);
+      assert.match(
+        withinNoise[0],
+        /^SET: throughput dropped 15\.0% \(10,000 → 8,500 ops\/s, medians over 3 and 3 repeats; ranges 6,000–14,000 and 5,000–13,000 ops\/s\), beyond the 10% limit but within noise/,
+      );
     });
 
     it('a drop whose repeat ranges do not overlap fails, the line naming the medians and the ranges', () => {
@@ -82,14 +106,20 @@ describe('compare: the regression gate', () => {
       const after = repeated([8_000, 7_900, 8_100], [1000, 1000, 1000], 'after');
       const [regression] = checkRegression(before, after, limits);
       assert.equal(regression.kind, 'throughput');
-      assert.equal(regression.message, 'SET: throughput dropped 20.0% (10,000 → 8,000 ops/s, medians over 3 and 3 repeats; ranges 9,900–10,100 and 7,900–8,100 ops/s), more than the 10% allowed');
+      assert.equal(
+        regression.message,
+        'SET: throughput dropped 20.0% (10,000 → 8,000 ops/s, medians over 3 and 3 repeats; ranges 9,900–10,100 and 7,900–8,100 ops/s), more than the 10% allowed',
+      );
       assert.equal(gateComparison(before, after, limits).rows[0].cells[1]!.metrics.ops.delta!.verdict, 'worse');
     });
 
-    it('a limit below the table\'s default noise: the comparison the gate prints uses the limit, so a failing change is never shown as noise', () => {
+    it("a limit below the table's default noise: the comparison the gate prints uses the limit, so a failing change is never shown as noise", () => {
       const tight = { maxRegressionPercent: 2 };
       const after = setGetRun({ set: { ops: 9_700, p99: 1000 }, get: { ops: 20_000, p99: 500 } });
-      assert.deepEqual(checkRegression(baseline, after, tight).map((r) => r.kind), ['throughput']);
+      assert.deepEqual(
+        checkRegression(baseline, after, tight).map((r) => r.kind),
+        ['throughput'],
+      );
       const printed = gateComparison(baseline, after, tight);
       assert.equal(printed.noisePercent, 2);
       assert.equal(printed.rows.find((r) => r.test === 'SET')!.cells[1]!.metrics.ops.delta!.verdict, 'worse');
@@ -97,7 +127,7 @@ describe('compare: the regression gate', () => {
 
     it('never fails a metric the printed comparison marks noise (seeded random repeats)', () => {
       let seed = 11;
-      const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       for (let round = 0; round < 200; round++) {
         const series = (base: number) => [0, 1, 2].map(() => Math.round(base * (0.7 + 0.6 * next())));
         const before = repeated(series(10_000), series(1000), 'before');
@@ -112,4 +142,3 @@ describe('compare: the regression gate', () => {
     });
   });
 });
-

@@ -10,7 +10,10 @@ function throwaway(port: number, options: { serverVersion?: string; cores?: numb
   return run;
 }
 
-const setupTexts = (runs: ReturnType<typeof throwaway>[]) => compareRuns(runs).differences.filter((d) => d.kind === 'setup').map((d) => d.text);
+const setupTexts = (runs: ReturnType<typeof throwaway>[]) =>
+  compareRuns(runs)
+    .differences.filter((d) => d.kind === 'setup')
+    .map((d) => d.text);
 
 describe('compare: throwaway servers', () => {
   it('compares two throwaway runs on different ports as the same setup', () => {

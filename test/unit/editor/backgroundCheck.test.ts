@@ -65,9 +65,15 @@ describe('diagnostics of large files in a worker thread', function () {
     const fresh = checker.check('doc', '### s\nGET k\nclientz 4\n', { env: {} });
     assert.equal(await stale, undefined, 'the stale check gives nothing');
     const checked = await fresh;
-    assert.deepEqual(checked?.diagnostics.map((d) => d.code), ['unknown-keyword']);
+    assert.deepEqual(
+      checked?.diagnostics.map((d) => d.code),
+      ['unknown-keyword'],
+    );
     // Without cancelling, the fresh result would wait for the whole 10 MB check first.
     assert.ok(performance.now() - started < 2000, `fresh result after ${(performance.now() - started).toFixed(0)} ms`);
-    assert.deepEqual((await other)?.diagnostics.map((d) => d.code), ['unknown-keyword']);
+    assert.deepEqual(
+      (await other)?.diagnostics.map((d) => d.code),
+      ['unknown-keyword'],
+    );
   });
 });

@@ -6,7 +6,9 @@ import { loadResult, planOf, plansOf, runFileOf } from './fixtures';
 
 describe('Run All: the question and the summary', () => {
   it('estimates timed tests (warm-up included) and counts request-count tests', () => {
-    const plans = plansOf('### a\nduration 10s\nwarmup 2s\nrepeat 2\nGET k\nSET k v\n### b\nrequests 1000\nPING\n### c\nduration 1m\nsweep clients 1, 2, 4\nGET k\n');
+    const plans = plansOf(
+      '### a\nduration 10s\nwarmup 2s\nrepeat 2\nGET k\nSET k v\n### b\nrequests 1000\nPING\n### c\nduration 1m\nsweep clients 1, 2, 4\nGET k\n',
+    );
     const estimate = estimateRuns(plans);
     assert.deepEqual(estimate, { timedMs: 2 * 2 * 12_000 + 3 * 60_000, countedTests: 1 });
     assert.equal(describeEstimate(estimate), 'about 3m48s, plus 1 test that runs a request count (as long as the server needs)');

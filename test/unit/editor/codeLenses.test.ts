@@ -18,7 +18,17 @@ const THREE_SCENARIOS = [
 const NOW = Date.parse('2026-11-29T12:02:30.000Z');
 
 function entry(scenario: string, headline: string, finishedAt = '2026-11-29T12:00:00.000Z'): RunEntry {
-  return { path: `/runs/${scenario}.rbench-run.json`, id: scenario, file: 'bench.rbench', scenario, status: 'complete', verdict: 'passed', verdictText: '', finishedAt, headline };
+  return {
+    path: `/runs/${scenario}.rbench-run.json`,
+    id: scenario,
+    file: 'bench.rbench',
+    scenario,
+    status: 'complete',
+    verdict: 'passed',
+    verdictText: '',
+    finishedAt,
+    headline,
+  };
 }
 
 describe('editor: CodeLens placement', () => {
@@ -56,12 +66,18 @@ describe('editor: CodeLens placement', () => {
   });
 
   it('shows nothing when the setting turns lenses off', () => {
-    assert.deepEqual(codeLensesFor(scenarios, (name) => entry(name, 'x'), { enabled: false, now: NOW }), []);
+    assert.deepEqual(
+      codeLensesFor(scenarios, (name) => entry(name, 'x'), { enabled: false, now: NOW }),
+      [],
+    );
   });
 
   it('has no Run all for a file with a single scenario, which has no header line', () => {
     const single = parseDocument('clients 2\nGET k\n').scenarios;
     const lenses = codeLensesFor(single, () => undefined, { enabled: true, now: NOW });
-    assert.deepEqual(lenses.map((lens) => [lens.line, lens.kind]), [[0, 'run']]);
+    assert.deepEqual(
+      lenses.map((lens) => [lens.line, lens.kind]),
+      [[0, 'run']],
+    );
   });
 });

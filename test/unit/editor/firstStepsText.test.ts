@@ -18,11 +18,24 @@ describe('first steps texts', () => {
   });
 
   it('names a new file benchmark.rbench, else the next free benchmark-N.rbench', () => {
-    assert.equal(freeScenarioFileName(() => false), 'benchmark.rbench');
+    assert.equal(
+      freeScenarioFileName(() => false),
+      'benchmark.rbench',
+    );
     const taken = new Set(['benchmark.rbench', 'benchmark-2.rbench']);
-    assert.equal(freeScenarioFileName((name) => taken.has(name)), 'benchmark-3.rbench');
-    assert.equal(freeScenarioFileName(() => true), undefined, 'gives up instead of looping forever');
-    assert.equal(freeScenarioFileName((name) => name === 'list-push-pop.rbench', 'list-push-pop.rbench'), 'list-push-pop-2.rbench');
+    assert.equal(
+      freeScenarioFileName((name) => taken.has(name)),
+      'benchmark-3.rbench',
+    );
+    assert.equal(
+      freeScenarioFileName(() => true),
+      undefined,
+      'gives up instead of looping forever',
+    );
+    assert.equal(
+      freeScenarioFileName((name) => name === 'list-push-pop.rbench', 'list-push-pop.rbench'),
+      'list-push-pop-2.rbench',
+    );
   });
 
   it('sums each shipped example up in its first comment sentence', () => {

@@ -11,7 +11,11 @@ import { machineFacts, RUN_FILE_VERSION, runId, type RunFile, type RunStatus } f
 export function plansOf(text: string): ScenarioPlan[] {
   const resolved = checkText(text, { env: {} });
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
-  assert.deepEqual(errors.map((e) => e.message), [], 'the fixture scenario has errors');
+  assert.deepEqual(
+    errors.map((e) => e.message),
+    [],
+    'the fixture scenario has errors',
+  );
   return resolved.scenarios;
 }
 
@@ -27,7 +31,18 @@ function commandResult(command: string, ops: number, p99Us: number): CommandResu
     errorsByKind: {},
     errorExamples: {},
     opsPerSec: ops,
-    latency: { count: 1000, minUs: 10, meanUs: p99Us / 2, stddevUs: 1, p50Us: p99Us / 3, p90Us: p99Us / 2, p95Us: p99Us / 1.5, p99Us, p999Us: p99Us * 2, maxUs: p99Us * 3 },
+    latency: {
+      count: 1000,
+      minUs: 10,
+      meanUs: p99Us / 2,
+      stddevUs: 1,
+      p50Us: p99Us / 3,
+      p90Us: p99Us / 2,
+      p95Us: p99Us / 1.5,
+      p99Us,
+      p999Us: p99Us * 2,
+      maxUs: p99Us * 3,
+    },
     histogram: '',
   };
 }
@@ -51,7 +66,11 @@ export function loadResult(test: string, ops: number, p99Us: number, status: Run
 }
 
 /** A run of `plan` whose loads measured `loads`, with its thresholds evaluated as the runner does. */
-export function runFileOf(plan: ScenarioPlan, loads: LoadResult[], options: { status?: RunStatus; file?: string; finishedAt?: string; error?: string } = {}): RunFile {
+export function runFileOf(
+  plan: ScenarioPlan,
+  loads: LoadResult[],
+  options: { status?: RunStatus; file?: string; finishedAt?: string; error?: string } = {},
+): RunFile {
   const points = loads.length ? [{ label: '', sweep: {}, repeats: [loads], summary: summariseRepeats([loads]) }] : [];
   const finishedAt = options.finishedAt ?? '2026-11-29T12:00:00.000Z';
   const run: RunFile = {

@@ -36,7 +36,12 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     mkdirSync(runs, { recursive: true });
     compared.length = 0;
     pinned = 0;
-    history = registerHistory(glue.context() as unknown as vscode.ExtensionContext, glue.service(), (paths) => compared.push(paths), () => pinned++);
+    history = registerHistory(
+      glue.context() as unknown as vscode.ExtensionContext,
+      glue.service(),
+      (paths) => compared.push(paths),
+      () => pinned++,
+    );
   });
 
   const item = (node: HistoryNode) => history.provider.getTreeItem(node) as unknown as TreeItem;
@@ -47,7 +52,10 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
       files.map(async (file) => ({
         file: item(file).label,
         scenarios: await Promise.all(
-          (await history.provider.getChildren(file)).map(async (scenario) => ({ name: item(scenario).label, runs: (await history.provider.getChildren(scenario)) as RunNode[] })),
+          (await history.provider.getChildren(file)).map(async (scenario) => ({
+            name: item(scenario).label,
+            runs: (await history.provider.getChildren(scenario)) as RunNode[],
+          })),
         ),
       })),
     );
@@ -63,17 +71,31 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     const listed = await tree();
     assert.deepEqual(
       listed.map((file) => [file.file, file.scenarios.map((s) => [s.name, s.runs.map((n) => n.run.entry.path)])]),
-      [['bench/a.rbench', [['reads', [reads]], ['writes', [newer, older]]]]],
+      [
+        [
+          'bench/a.rbench',
+          [
+            ['reads', [reads]],
+            ['writes', [newer, older]],
+          ],
+        ],
+      ],
     );
     const [file] = await history.provider.getChildren();
     assert.equal(item(file).description, '2 scenarios');
     const writes = listed[0].scenarios.find((s) => s.name === 'writes')!.runs;
     // The newer run missed its `expect p99 < 1ms`: the failed icon; the older one passed.
-    assert.deepEqual(writes.map((n) => [item(n).iconPath?.id, item(n).iconPath?.color?.id]), [
-      ['error', 'testing.iconFailed'],
-      ['pass', 'testing.iconPassed'],
-    ]);
-    assert.deepEqual(writes.map((n) => item(n).contextValue), ['rbenchRun.pinnable', 'rbenchRun.pinnable']);
+    assert.deepEqual(
+      writes.map((n) => [item(n).iconPath?.id, item(n).iconPath?.color?.id]),
+      [
+        ['error', 'testing.iconFailed'],
+        ['pass', 'testing.iconPassed'],
+      ],
+    );
+    assert.deepEqual(
+      writes.map((n) => item(n).contextValue),
+      ['rbenchRun.pinnable', 'rbenchRun.pinnable'],
+    );
     assert.deepEqual(item(writes[0]).command, { command: HISTORY_COMMANDS.open, title: 'Open', arguments: [writes[0]] });
     assert.equal(item(writes[0]).resourceUri?.fsPath, newer);
   });
@@ -95,7 +117,10 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     const redrawAgain = redrawn();
     await workspace.getConfiguration('rbench').update('runsFolder', 'other-runs', ConfigurationTarget.Workspace);
     await redrawAgain;
-    assert.deepEqual((await tree()).flatMap((f) => f.scenarios.flatMap((s) => s.runs.map((n) => n.run.entry.path))), [moved]);
+    assert.deepEqual(
+      (await tree()).flatMap((f) => f.scenarios.flatMap((s) => s.runs.map((n) => n.run.entry.path))),
+      [moved],
+    );
   });
 
   it('the refresh command redraws the view', async () => {
@@ -134,7 +159,10 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     const baselines = JSON.parse(readFileSync(join(root, '.rbench', 'baselines.json'), 'utf8')) as Record<string, string>;
     assert.deepEqual(Object.values(baselines), ['.rbench/runs/' + older.split('/').pop()]);
     const after = (await tree())[0].scenarios[0].runs;
-    assert.deepEqual(after.map((n) => item(n).contextValue), ['rbenchRun.pinnable.hasBaseline', 'rbenchRun.pinnable.baseline']);
+    assert.deepEqual(
+      after.map((n) => item(n).contextValue),
+      ['rbenchRun.pinnable.hasBaseline', 'rbenchRun.pinnable.baseline'],
+    );
     assert.equal(item(after[1]).iconPath?.id, 'pinned');
     assert.deepEqual(await commands.executeCommand(HISTORY_COMMANDS.compareWithBaseline, after[0]), [older, newer]);
     assert.deepEqual(await commands.executeCommand(HISTORY_COMMANDS.compareWithBaseline, after[1]), []);
@@ -160,6 +188,9 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     assert.ok(existsSync(older));
     assert.deepEqual(editor.state.deleted, [{ path: newer, useTrash: true }]);
     await redraw;
-    assert.deepEqual((await tree())[0].scenarios[0].runs.map((n) => n.run.entry.path), [older]);
+    assert.deepEqual(
+      (await tree())[0].scenarios[0].runs.map((n) => n.run.entry.path),
+      [older],
+    );
   });
 });

@@ -17,7 +17,10 @@ describe('editor: plain text for diagnostics, notifications and quick fixes', ()
     const text = '### s\nvalue 10QB\nduration 5x\nrequests 1m\npipline 4\nSET k __value__\n';
     const resolved = checkText(text, { env: {} });
     assert.ok(resolved.diagnostics.length >= 4, JSON.stringify(resolved.diagnostics.map((d) => d.message)));
-    assert.ok(resolved.diagnostics.some((d) => d.message.includes('`')), 'the language marks code with backticks');
+    assert.ok(
+      resolved.diagnostics.some((d) => d.message.includes('`')),
+      'the language marks code with backticks',
+    );
     for (const diagnostic of resolved.diagnostics) assert.doesNotMatch(plainText(diagnostic.message), /`/);
     // The refusal toast when Run is pressed on it, and the quick-fix titles.
     assert.doesNotMatch(plainText(describeErrors(resolved.diagnostics)), /`/);

@@ -25,7 +25,10 @@ describe('editor: progress messages', () => {
 
   it('names the point and prefill, and says when it is warming up without guessing the time left', () => {
     const prefill: LoadPosition = { ...AT, point: 'value=100', measured: false };
-    assert.equal(formatProgressMessage(prefill, tick({ warmingUp: true, lastSecond: undefined, elapsedMs: 900 })), '[2/3] value=100 GET (prefill) (warm-up) · 0.9s elapsed');
+    assert.equal(
+      formatProgressMessage(prefill, tick({ warmingUp: true, lastSecond: undefined, elapsedMs: 900 })),
+      '[2/3] value=100 GET (prefill) (warm-up) · 0.9s elapsed',
+    );
   });
 
   it('leaves out the time left when the end is unknown', () => {
@@ -44,7 +47,10 @@ describe('editor: progress messages', () => {
 
   it('reports increments that add up to the percentage and never go back', () => {
     const increments = new ProgressIncrements();
-    assert.deepEqual([10, 25, 20, 60, 120].map((percent) => increments.advance(percent)), [10, 15, 0, 35, 40]);
+    assert.deepEqual(
+      [10, 25, 20, 60, 120].map((percent) => increments.advance(percent)),
+      [10, 15, 0, 35, 40],
+    );
   });
 });
 

@@ -59,7 +59,10 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.ok(run.path, run.saveError);
     assert.deepEqual(runFiles(), [run.path.slice(runsIn().length + 1)]);
     assert.equal(readRunFile(run.path).status, 'complete');
-    assert.deepEqual(resultRows(run.run).map((row) => [row.command, row.requests]), [['total', 2000]]);
+    assert.deepEqual(
+      resultRows(run.run).map((row) => [row.command, row.requests]),
+      [['total', 2000]],
+    );
     assert.ok((await withRedis(server(), (redis) => commandCalls(redis, 'set'))) - before >= 2000, 'the server got the writes');
 
     const [progress] = editor.state.progress;
@@ -67,7 +70,10 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.equal(progress.options.title, 'RBench: writes');
     assert.equal(progress.options.cancellable, true);
     assert.equal(progress.done, true);
-    assert.ok(progress.reports.some((report) => /starting/.test(report.message ?? '')), JSON.stringify(progress.reports));
+    assert.ok(
+      progress.reports.some((report) => /starting/.test(report.message ?? '')),
+      JSON.stringify(progress.reports),
+    );
     const increments = progress.reports.reduce((sum, report) => sum + (report.increment ?? 0), 0);
     assert.ok(increments <= 100.0001, `progress went past 100%: ${increments}`);
 
@@ -82,7 +88,7 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.match(editor.outputChannel('RBench').text, /writes/);
   });
 
-  it('opens the run file when the notification\'s button is pressed', async () => {
+  it("opens the run file when the notification's button is pressed", async () => {
     editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : call.items.includes('Open run file') ? 'Open run file' : undefined));
     const run = finished((await service.runWithProgress([{ uri: scenario('writes.rbench', WRITES), index: 0 }]))[0]);
     await waitFor('the run file to open', () => editor.state.executed.some((call) => call.id === 'vscode.open'));
@@ -93,7 +99,10 @@ describe('editor glue: the run service with a fake editor', function () {
   it('Cancel on the progress notification ends the run as cancelled, keeping what was measured', async () => {
     const running = service.runWithProgress([{ uri: scenario('long.rbench', LONG), index: 0 }]);
     // A read on a target you chose asks nothing.
-    await waitFor('a progress tick', () => editor.state.progress[0]?.reports.some((report) => /\d/.test(report.message ?? '') && !/starting/.test(report.message ?? '')) ?? false);
+    await waitFor(
+      'a progress tick',
+      () => editor.state.progress[0]?.reports.some((report) => /\d/.test(report.message ?? '') && !/starting/.test(report.message ?? '')) ?? false,
+    );
     assert.equal(service.runningCount, 1);
     const cancelledAt = Date.now();
     editor.state.progress[0].cancel();
@@ -139,17 +148,35 @@ describe('editor glue: the run service with a fake editor', function () {
       return RUN_BUTTON;
     });
     const uri = scenario('two.rbench', `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', ''].join('\n')}`);
-    const outcomes = await service.runBatch([{ uri, index: 0 }, { uri, index: 1 }], 'two.rbench');
-    assert.deepEqual(outcomes.map((outcome) => finished(outcome).run.scenario.name), ['writes', 'other writes']);
+    const outcomes = await service.runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      'two.rbench',
+    );
+    assert.deepEqual(
+      outcomes.map((outcome) => finished(outcome).run.scenario.name),
+      ['writes', 'other writes'],
+    );
     // Two scenarios writing other keys: two questions, both before the first run.
     assert.equal(asked.length, 2);
-    assert.deepEqual(asked.map((line) => line.replace(/.* · /, '')), ['runs so far: 0', 'runs so far: 0']);
+    assert.deepEqual(
+      asked.map((line) => line.replace(/.* · /, '')),
+      ['runs so far: 0', 'runs so far: 0'],
+    );
     assert.equal(editor.state.progress.length, 1);
     assert.equal(editor.state.progress[0].options.title, 'RBench: two.rbench');
-    assert.deepEqual(editor.state.progress[0].reports.filter((r) => r.increment).map((r) => r.message), ['1/2 writes', '2/2 other writes']);
+    assert.deepEqual(
+      editor.state.progress[0].reports.filter((r) => r.increment).map((r) => r.message),
+      ['1/2 writes', '2/2 other writes'],
+    );
     assert.equal(runFiles().length, 2);
     const summary = editor.messages().filter((call) => !isConsent(call));
-    assert.deepEqual(summary.map((call) => [call.severity, call.message, call.items]), [['information', 'RBench: 2 scenarios: 2 passed', ['Show output']]]);
+    assert.deepEqual(
+      summary.map((call) => [call.severity, call.message, call.items]),
+      [['information', 'RBench: 2 scenarios: 2 passed', ['Show output']]],
+    );
   });
 
   it('refuses to start a scenario that is already running', async () => {

@@ -22,7 +22,13 @@ describe('editor: run summaries', () => {
   });
 
   it('formats ages', () => {
-    assert.deepEqual([10_000, 2 * 60_000 + 5000, 3 * 3_600_000, 26 * 3_600_000, 72 * 3_600_000].map(formatAge), ['just now', '2 min ago', '3 h ago', '1 day ago', '3 days ago']);
+    assert.deepEqual([10_000, 2 * 60_000 + 5000, 3 * 3_600_000, 26 * 3_600_000, 72 * 3_600_000].map(formatAge), [
+      'just now',
+      '2 min ago',
+      '3 h ago',
+      '1 day ago',
+      '3 days ago',
+    ]);
   });
 
   it('reports the table, thresholds, the run file and the host lag', () => {
@@ -56,8 +62,14 @@ describe('editor: the notification at the end of a run', () => {
 
   it('warns with the verdict when an expect line failed or the run ended with errors', () => {
     const checked = planOf('### g\nGET k\nexpect ops > 2000\n');
-    assert.deepEqual(finishedNotice(runFileOf(checked, [loadResult('GET', 1000, 500)])), { severity: 'warning', text: 'Run complete: 1.0k ops/s · p99 500 µs — 1 of 1 expectation failed' });
-    const withErrors = runFileOf(checked, [loadResult('GET', 3000, 500, 'complete-with-errors')], { status: 'complete-with-errors', error: '12% of requests failed' });
+    assert.deepEqual(finishedNotice(runFileOf(checked, [loadResult('GET', 1000, 500)])), {
+      severity: 'warning',
+      text: 'Run complete: 1.0k ops/s · p99 500 µs — 1 of 1 expectation failed',
+    });
+    const withErrors = runFileOf(checked, [loadResult('GET', 3000, 500, 'complete-with-errors')], {
+      status: 'complete-with-errors',
+      error: '12% of requests failed',
+    });
     assert.deepEqual(finishedNotice(withErrors), { severity: 'warning', text: 'Run complete with errors: 3.0k ops/s · p99 500 µs — ended with errors' });
     assert.match(runReport(withErrors, '/r.json'), /^Run complete with errors, results saved: \/r.json/m);
   });
@@ -75,6 +87,9 @@ describe('editor: the notification at the end of a run', () => {
     assert.match(bare.kind === 'failed' ? (bare.errors ?? '') : '', /^SET: 80% of requests failed \(OOM 800\)/);
     const accepting = planOf('### s\nSET k v\nexpect error-rate < 100%\n');
     assert.deepEqual(runVerdict(runFileOf(accepting, [errored(800)], { status: 'complete-with-errors' })), { kind: 'passed' });
-    assert.equal(runVerdict(runFileOf(planOf('### s\nSET k v\nexpect error-rate <= 100%\n'), [errored(1000)], { status: 'complete-with-errors' })).kind, 'failed');
+    assert.equal(
+      runVerdict(runFileOf(planOf('### s\nSET k v\nexpect error-rate <= 100%\n'), [errored(1000)], { status: 'complete-with-errors' })).kind,
+      'failed',
+    );
   });
 });

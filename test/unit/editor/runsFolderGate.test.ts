@@ -61,7 +61,10 @@ describe('editor: the runs folder and the file gate', function () {
     it('a committed `.rbench` link: the run is not saved through it, and the message names the fix', async () => {
       symlinkSync(outside, join(ws, '.rbench'));
       const place = runsFolderPlace(undefined, undefined, ws, ws);
-      const session = new RunSession({ env: {}, trusted: true, runsFolder: place.folder, runsFolderRoot: place.root, userTarget: { value: server().url, override: true } }, ports);
+      const session = new RunSession(
+        { env: {}, trusted: true, runsFolder: place.folder, runsFolderRoot: place.root, userTarget: { value: server().url, override: true } },
+        ports,
+      );
       const file = { display: 'bench.rbench', text: '### bench $(touch PWNED)\nrequests 50\nSET k v\n' };
       const resolved = session.resolve(file);
       const prepared = await session.prepare(file, resolved, resolved.scenarios[0]);
@@ -69,7 +72,10 @@ describe('editor: the runs folder and the file gate', function () {
       const outcome = await session.execute(prepared);
       assert.equal(outcome.kind, 'finished');
       assert.ok(outcome.kind === 'finished' && outcome.saveError && !outcome.path);
-      assert.match(outcome.saveError!, /\.rbench: a symbolic link — RBench does not follow links here.* — replace the link with a real folder, or choose a runs folder yourself/);
+      assert.match(
+        outcome.saveError!,
+        /\.rbench: a symbolic link — RBench does not follow links here.* — replace the link with a real folder, or choose a runs folder yourself/,
+      );
       assert.deepEqual(readdirSync(outside), []);
     });
   });
@@ -84,7 +90,10 @@ describe('editor: the runs folder and the file gate', function () {
     execFileSync('mkfifo', [join(runs, 'fifo.rbench-run.json')]);
     const index = new RunsIndex();
     const entries = await index.entries(runs, ws);
-    assert.deepEqual(entries.map((entry) => entry.id), ['good']);
+    assert.deepEqual(
+      entries.map((entry) => entry.id),
+      ['good'],
+    );
     const reasons = Object.fromEntries(index.unreadable.map(({ path, message }) => [path.split('/').pop(), message]));
     assert.match(reasons['link.rbench-run.json'], /a symbolic link/);
     assert.match(reasons['zero.rbench-run.json'], /a symbolic link/);
@@ -102,7 +111,10 @@ describe('editor: the runs folder and the file gate', function () {
     mkdirSync(join(ws, '.rbench'));
     writeFileSync(join(outside, 'theirs.json'), '{"a#b": "x"}');
     symlinkSync(join(outside, 'theirs.json'), join(ws, '.rbench', 'baselines.json'));
-    assert.throws(() => readBaselines(ws), (error: unknown) => error instanceof BaselinesError && /baselines\.json: a symbolic link/.test(error.message));
+    assert.throws(
+      () => readBaselines(ws),
+      (error: unknown) => error instanceof BaselinesError && /baselines\.json: a symbolic link/.test(error.message),
+    );
     await assert.rejects(readBaselinesAsync(ws), BaselinesError);
     assert.throws(() => pinBaseline(ws, { scenarioFile: 'a.rbench', scenarioName: 'a', runFile: 'r.json' }), BaselinesError);
     assert.equal(readFileSync(join(outside, 'theirs.json'), 'utf8'), '{"a#b": "x"}', 'not merged into');
@@ -116,7 +128,16 @@ describe('editor: the runs folder and the file gate', function () {
     writeFileSync(join(ws, '.rbench', 'baselines.json'), 'not json');
     await assert.rejects(readBaselinesAsync(ws), /not readable JSON/);
     assert.deepEqual(
-      { ...baselinesInside(ws, { in: 'runs/x.json', abs: join(ws, 'y.json'), dev: '/dev/zero', up: '../../x', proc: '/proc/self/environ', passwd: '/etc/passwd' }) },
+      {
+        ...baselinesInside(ws, {
+          in: 'runs/x.json',
+          abs: join(ws, 'y.json'),
+          dev: '/dev/zero',
+          up: '../../x',
+          proc: '/proc/self/environ',
+          passwd: '/etc/passwd',
+        }),
+      },
       { in: 'runs/x.json', abs: join(ws, 'y.json') },
     );
   });
@@ -128,7 +149,14 @@ describe('editor: the runs folder and the file gate', function () {
     symlinkSync(join(outside, 'secret'), join(ws, 'runs', 'link.json'));
     symlinkSync(outside, join(ws, 'out'));
     execFileSync('mkfifo', [join(ws, 'runs', 'fifo.json')]);
-    const kept = await readableBaselines(ws, { good: 'runs/good.json', link: 'runs/link.json', through: 'out/secret', fifo: 'runs/fifo.json', gone: 'runs/gone.json', dev: '/dev/zero' });
+    const kept = await readableBaselines(ws, {
+      good: 'runs/good.json',
+      link: 'runs/link.json',
+      through: 'out/secret',
+      fifo: 'runs/fifo.json',
+      gone: 'runs/gone.json',
+      dev: '/dev/zero',
+    });
     assert.deepEqual({ ...kept }, { good: 'runs/good.json' });
     assert.equal(await isReadable('runs/good.json', { root: ws }), true);
     assert.equal(await isReadable(join(outside, 'secret'), { userNamed: true }), true);

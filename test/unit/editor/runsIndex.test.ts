@@ -7,7 +7,17 @@ import { writeRunFile } from '../../../src/results/runFileWriter';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
 function entry(id: string, file: string | undefined, scenario: string): RunEntry {
-  return { path: `/runs/${id}.rbench-run.json`, id, file, scenario, status: 'complete', verdict: 'passed', verdictText: '', finishedAt: '2026-11-29T12:00:00.000Z', headline: id };
+  return {
+    path: `/runs/${id}.rbench-run.json`,
+    id,
+    file,
+    scenario,
+    status: 'complete',
+    verdict: 'passed',
+    verdictText: '',
+    finishedAt: '2026-11-29T12:00:00.000Z',
+    headline: id,
+  };
 }
 
 describe('editor: runs index lookup', () => {
@@ -63,7 +73,10 @@ describe('editor: runs index on disk', () => {
     writeFileSync(join(folder, 'notes.txt'), 'not a run');
     const index = new RunsIndex();
     const first = await index.entries(folder);
-    assert.deepEqual(first.map((e) => [e.path, e.scenario, e.file, e.headline]), [[older, 'writes', 'a.rbench', '100k ops/s · p99 900 µs']]);
+    assert.deepEqual(
+      first.map((e) => [e.path, e.scenario, e.file, e.headline]),
+      [[older, 'writes', 'a.rbench', '100k ops/s · p99 900 µs']],
+    );
 
     const newer = writeRunFile(folder, runFileOf(plan, [loadResult('SET', 250_000, 1200)], { file: 'a.rbench', finishedAt: '2026-11-29T11:00:00.000Z' }));
     const second = await index.entries(folder);

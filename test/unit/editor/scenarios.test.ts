@@ -9,7 +9,10 @@ describe('editor: the scenario under the cursor', () => {
   const { scenarios } = parseDocument(TEXT);
 
   it('is the block holding the line, or the first above the first header', () => {
-    assert.deepEqual([0, 2, 4, 5, 7, 8, 9].map((line) => scenarioAtLine(scenarios, line)?.name), ['one', 'one', 'one', 'two', 'two', 'three', 'three']);
+    assert.deepEqual(
+      [0, 2, 4, 5, 7, 8, 9].map((line) => scenarioAtLine(scenarios, line)?.name),
+      ['one', 'one', 'one', 'two', 'two', 'three', 'three'],
+    );
     assert.equal(scenarioAtLine([], 0), undefined);
   });
 });

@@ -2,7 +2,16 @@
 // button the default (focused; Enter presses it) and adds Cancel itself (Escape). Answers are kept by digest.
 import assert from 'node:assert/strict';
 import { consentRequest, type RunEffects } from '../../../src/runner/consent';
-import { consentConfirmer, CONSENT_PREFIX, DEFAULT_BUTTON, forgetRemoteAnswers, LEGACY_CONFIRMATION_PREFIX, RUN_BUTTON, type AnswerStore, type Ask } from '../../../src/editor/sessionPorts';
+import {
+  consentConfirmer,
+  CONSENT_PREFIX,
+  DEFAULT_BUTTON,
+  forgetRemoteAnswers,
+  LEGACY_CONFIRMATION_PREFIX,
+  RUN_BUTTON,
+  type AnswerStore,
+  type Ask,
+} from '../../../src/editor/sessionPorts';
 
 class FakeStore implements AnswerStore {
   readonly values = new Map<string, unknown>();
@@ -101,7 +110,13 @@ describe('editor: the consent modal', () => {
     assert.equal(await confirm(other), true);
     assert.equal(await confirm(other), true);
     assert.equal(modal.shown.length, 2);
-    assert.deepEqual([...asked], [[declined.digest, false], [other.digest, true]]);
+    assert.deepEqual(
+      [...asked],
+      [
+        [declined.digest, false],
+        [other.digest, true],
+      ],
+    );
   });
 
   it('a question VS Code refuses to show (it throws) is a "no"', async () => {
@@ -111,7 +126,7 @@ describe('editor: the consent modal', () => {
     assert.deepEqual(store.keys(), []);
   });
 
-  it('forgets this version\'s answers and older ones, in every store, and nothing else', async () => {
+  it("forgets this version's answers and older ones, in every store, and nothing else", async () => {
     const global = new FakeStore();
     const workspace = new FakeStore();
     await global.update(`${CONSENT_PREFIX}abc`, true);

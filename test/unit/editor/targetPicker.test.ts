@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { pickTarget, userSettingsSaver, type InputRequest, type SettingsLike, type TargetPickerUi } from '../../../src/editor/targetPicker';
 import { parseActiveTarget } from '../../../src/runner/targets';
-import { settingsProvenance, targetUrlFromInput, validateProfileName, validateTargetUrl, type InspectedSetting, type TargetPickItem } from '../../../src/editor/targetChoices';
+import {
+  settingsProvenance,
+  targetUrlFromInput,
+  validateProfileName,
+  validateTargetUrl,
+  type InspectedSetting,
+  type TargetPickItem,
+} from '../../../src/editor/targetChoices';
 import type { ConnectionProfile } from '../../../src/redis/types';
 
 /** Picks the item with `label` and answers input boxes in order; records what was asked and saved. */
@@ -78,22 +85,31 @@ function fakeSettings(workspace: Record<string, unknown> = {}, global: Record<st
   return { settings, updates, global };
 }
 
-describe('editor: Select Target saves into the user\'s settings (seen 10)', () => {
+describe("editor: Select Target saves into the user's settings (seen 10)", () => {
   it('writes rbench.target with the global scope, never into the workspace', async () => {
     const { settings, updates } = fakeSettings();
     const warnings: string[] = [];
-    await userSettingsSaver(() => settings, (message) => warnings.push(message)).setTarget('staging');
+    await userSettingsSaver(
+      () => settings,
+      (message) => warnings.push(message),
+    ).setTarget('staging');
     assert.deepEqual(updates, [{ section: 'target', value: 'staging', scope: true }]);
     assert.deepEqual(warnings, []);
   });
 
-  it('says so when the workspace\'s own rbench.target still wins, naming it', async () => {
+  it("says so when the workspace's own rbench.target still wins, naming it", async () => {
     const { settings } = fakeSettings({ target: 'committed' });
     const warnings: string[] = [];
-    const saver = userSettingsSaver(() => settings, (message) => warnings.push(message));
+    const saver = userSettingsSaver(
+      () => settings,
+      (message) => warnings.push(message),
+    );
     await saver.setTarget('mine');
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /^Saved "mine" in your user settings, but this workspace's settings set rbench\.target to "committed", which wins there: remove rbench\.target from the workspace settings/);
+    assert.match(
+      warnings[0],
+      /^Saved "mine" in your user settings, but this workspace's settings set rbench\.target to "committed", which wins there: remove rbench\.target from the workspace settings/,
+    );
     await saver.setTarget('committed');
     assert.equal(warnings.length, 1, 'no warning when both say the same');
   });
@@ -101,25 +117,37 @@ describe('editor: Select Target saves into the user\'s settings (seen 10)', () =
   it('a folder value wins as well', async () => {
     const warnings: string[] = [];
     const settings: SettingsLike = { inspect: () => ({ workspaceFolderValue: 'folder' }), update: async () => undefined };
-    await userSettingsSaver(() => settings, (message) => warnings.push(message)).setTarget('mine');
+    await userSettingsSaver(
+      () => settings,
+      (message) => warnings.push(message),
+    ).setTarget('mine');
     assert.match(warnings[0] ?? '', /set rbench\.target to "folder"/);
   });
 
-  it('adds a profile next to the user\'s own profiles, leaving the workspace\'s out', async () => {
+  it("adds a profile next to the user's own profiles, leaving the workspace's out", async () => {
     const { settings, updates } = fakeSettings({ profiles: { theirs: { url: 'redis://w:1' } } }, { profiles: { mine: { url: 'redis://m:1' } } });
-    await userSettingsSaver(() => settings, () => undefined).addProfile('new', { url: 'redis://n:1' });
+    await userSettingsSaver(
+      () => settings,
+      () => undefined,
+    ).addProfile('new', { url: 'redis://n:1' });
     assert.deepEqual(updates, [{ section: 'profiles', value: { mine: { url: 'redis://m:1' }, new: { url: 'redis://n:1' } }, scope: true }]);
     const empty = fakeSettings({}, { profiles: 'not an object' });
-    await userSettingsSaver(() => empty.settings, () => undefined).addProfile('new', { url: 'redis://n:1' });
+    await userSettingsSaver(
+      () => empty.settings,
+      () => undefined,
+    ).addProfile('new', { url: 'redis://n:1' });
     assert.deepEqual(empty.updates[0].value, { new: { url: 'redis://n:1' } });
     const list = fakeSettings({}, { profiles: ['x'] });
-    await userSettingsSaver(() => list.settings, () => undefined).addProfile('new', { url: 'redis://n:1' });
+    await userSettingsSaver(
+      () => list.settings,
+      () => undefined,
+    ).addProfile('new', { url: 'redis://n:1' });
     assert.deepEqual(list.updates[0].value, { new: { url: 'redis://n:1' } });
   });
 });
 
 describe('editor: which settings came with the workspace', () => {
-  it('a workspace, folder or language value of rbench.target makes the target the workspace\'s', () => {
+  it("a workspace, folder or language value of rbench.target makes the target the workspace's", () => {
     assert.equal(settingsProvenance({ globalValue: 'mine' }, undefined).targetSupplier, 'user');
     assert.equal(settingsProvenance(undefined, undefined).targetSupplier, 'user');
     for (const scope of ['workspaceValue', 'workspaceFolderValue', 'workspaceLanguageValue', 'workspaceFolderLanguageValue']) {
@@ -127,8 +155,12 @@ describe('editor: which settings came with the workspace', () => {
     }
   });
 
-  it('every profile a workspace names, even in part, is the workspace\'s', () => {
-    const profiles = { globalValue: { mine: { url: 'redis://m:1' }, both: { url: 'redis://b:1' } }, workspaceValue: { both: { passwordEnv: 'X' }, theirs: { url: 'redis://t:1' } }, workspaceFolderValue: { folder: {} } };
+  it("every profile a workspace names, even in part, is the workspace's", () => {
+    const profiles = {
+      globalValue: { mine: { url: 'redis://m:1' }, both: { url: 'redis://b:1' } },
+      workspaceValue: { both: { passwordEnv: 'X' }, theirs: { url: 'redis://t:1' } },
+      workspaceFolderValue: { folder: {} },
+    };
     assert.deepEqual(settingsProvenance(undefined, profiles).workspaceProfiles, ['both', 'folder', 'theirs']);
     assert.deepEqual(settingsProvenance(undefined, { workspaceValue: ['x'] }).workspaceProfiles, []);
     assert.deepEqual(settingsProvenance(undefined, { workspaceValue: null }).workspaceProfiles, []);

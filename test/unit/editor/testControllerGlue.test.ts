@@ -79,24 +79,33 @@ describe('editor glue: the Test Explorer with a fake editor', function () {
   it('gives a file one child per scenario, ranged on its header line', async () => {
     const item = await fileItem(write('a.rbench', CHECKS));
     assert.equal(item.canResolveChildren, false);
-    assert.deepEqual(children(item).map((child) => [child.label, child.range?.start.line, child.parent === item]), [
-      ['meets its expectation', 4, true],
-      ['misses its expectation', 8, true],
-    ]);
+    assert.deepEqual(
+      children(item).map((child) => [child.label, child.range?.start.line, child.parent === item]),
+      [
+        ['meets its expectation', 4, true],
+        ['misses its expectation', 8, true],
+      ],
+    );
   });
 
-  it('follows an open document\'s unsaved edits', async () => {
+  it("follows an open document's unsaved edits", async () => {
     const file = write('a.rbench', CHECKS);
     const item = await fileItem(file);
     const document = editor.openDocument(file, '### renamed\nPING\n\n### added\nPING\n');
     await waitFor('the edited scenarios', () => children(item)[0]?.label === 'renamed');
-    assert.deepEqual(children(item).map((child) => [child.label, child.range?.start.line]), [
-      ['renamed', 0],
-      ['added', 3],
-    ]);
+    assert.deepEqual(
+      children(item).map((child) => [child.label, child.range?.start.line]),
+      [
+        ['renamed', 0],
+        ['added', 3],
+      ],
+    );
     document.edit('### only\nPING\n');
     await waitFor('the edit to be followed', () => children(item).length === 1);
-    assert.deepEqual(children(item).map((child) => child.label), ['only']);
+    assert.deepEqual(
+      children(item).map((child) => child.label),
+      ['only'],
+    );
   });
 
   it('runs a file: passed where every expect held, failed with a message at the expect line that did not', async () => {
@@ -106,39 +115,51 @@ describe('editor glue: the Test Explorer with a fake editor', function () {
     await controller.profiles[0].runHandler(new TestRunRequest([item]), new CancellationTokenSource().token);
     const [run] = controller.runs;
     assert.ok(run.ended, 'the run ended');
-    assert.deepEqual(run.events.map((event) => [event.item.label, event.status]), [
-      ['meets its expectation', 'enqueued'],
-      ['misses its expectation', 'enqueued'],
-      ['meets its expectation', 'started'],
-      ['meets its expectation', 'passed'],
-      ['misses its expectation', 'started'],
-      ['misses its expectation', 'failed'],
-    ]);
+    assert.deepEqual(
+      run.events.map((event) => [event.item.label, event.status]),
+      [
+        ['meets its expectation', 'enqueued'],
+        ['misses its expectation', 'enqueued'],
+        ['meets its expectation', 'started'],
+        ['meets its expectation', 'passed'],
+        ['misses its expectation', 'started'],
+        ['misses its expectation', 'failed'],
+      ],
+    );
     assert.ok((run.last(meets)?.duration ?? 0) > 0, 'the passed scenario has its duration');
     const failed = run.last(misses)?.messages ?? [];
     assert.equal(failed.length, 1, JSON.stringify(failed));
     assert.match(failed[0].message, /ops > 1000M\/s/);
     assert.equal(failed[0].location?.uri.fsPath, file);
     assert.equal(failed[0].location?.range.start.line, 11);
-    assert.ok(run.output.some((line) => line.item === meets && /^Run file: .*\.rbench-run\.json\r\n$/.test(line.text)), 'the output names the run file');
+    assert.ok(
+      run.output.some((line) => line.item === meets && /^Run file: .*\.rbench-run\.json\r\n$/.test(line.text)),
+      'the output names the run file',
+    );
   });
 
   it('runs only the scenarios asked for, and skips all once cancelled', async () => {
     const item = await fileItem(write('a.rbench', CHECKS));
     const [meets, misses] = children(item);
     await controller.profiles[0].runHandler(new TestRunRequest([misses]), new CancellationTokenSource().token);
-    assert.deepEqual(controller.runs[0].events.map((event) => [event.item.label, event.status]), [
-      ['misses its expectation', 'enqueued'],
-      ['misses its expectation', 'started'],
-      ['misses its expectation', 'failed'],
-    ]);
+    assert.deepEqual(
+      controller.runs[0].events.map((event) => [event.item.label, event.status]),
+      [
+        ['misses its expectation', 'enqueued'],
+        ['misses its expectation', 'started'],
+        ['misses its expectation', 'failed'],
+      ],
+    );
     const cancelled = new CancellationTokenSource();
     cancelled.cancel();
     await controller.profiles[0].runHandler(new TestRunRequest([item], [meets]), cancelled.token);
-    assert.deepEqual(controller.runs[1].events.map((event) => [event.item.label, event.status]), [
-      ['misses its expectation', 'enqueued'],
-      ['misses its expectation', 'skipped'],
-    ]);
+    assert.deepEqual(
+      controller.runs[1].events.map((event) => [event.item.label, event.status]),
+      [
+        ['misses its expectation', 'enqueued'],
+        ['misses its expectation', 'skipped'],
+      ],
+    );
   });
 
   it('errors a scenario that is gone from its file since it was listed', async () => {

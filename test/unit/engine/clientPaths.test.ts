@@ -9,7 +9,8 @@ import type { ClientPath } from '../../../src/scenario/plan';
 
 const engineDir = join(__dirname, '..', '..', '..', 'src', 'engine');
 const clusterPlan = { topology: { nodes: [], slots: [] }, replicaReads: false, keyArguments: [], readOnly: [] } as unknown as ClusterPlan;
-const config = (client: ClientPath, cluster: boolean) => ({ client, connection: { host: '127.0.0.1', port: 6379 }, ...(cluster ? { cluster: clusterPlan } : {}) }) as WorkerConfig;
+const config = (client: ClientPath, cluster: boolean) =>
+  ({ client, connection: { host: '127.0.0.1', port: 6379 }, ...(cluster ? { cluster: clusterPlan } : {}) }) as WorkerConfig;
 
 describe('client paths', () => {
   const cases: { client: ClientPath; cluster: boolean; module?: string }[] = [

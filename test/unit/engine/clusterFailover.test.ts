@@ -29,48 +29,63 @@ describe('a Redis Cluster master killed during a run', function () {
     cluster = undefined;
   });
 
-  for (const client of ['fast', 'ioredis'] as const) it(`is survived on the ${client} path: the load goes on against its promoted replica, errors counted on the dead node, node totals adding up`, async () => {
-    cluster = await startCluster(3, 1, { nodeTimeoutMs: 1000 });
-    const { masters, replicas } = await cluster.roles();
-    // Not the seed node: the load reads the layout through it at the start.
-    const victim = masters.find((port) => port !== cluster!.nodes[0].port)!;
-    let heir: number | undefined;
-    for (const port of replicas) if ((await info(port, 'replication')).includes(`master_port:${victim}`)) heir = port;
-    assert.ok(heir, `a replica of ${victim} among ${replicas.join(', ')}`);
-    const running = runLoad(
-      loadRequest({ host: '127.0.0.1', port: cluster.nodes[0].port }, {
-        client,
-        test: singleTest('SET key:__key__ __value__'),
-        load: { clients: 4, pipeline: 4, durationMs: 12_000 },
-        keys: { space: 10_000 },
-        connection: { cluster: true },
-      }),
-    );
-    await sleep(2000);
-    cluster.nodes.find((n) => n.port === victim)!.process.kill('SIGKILL');
-    const result = await running;
+  for (const client of ['fast', 'ioredis'] as const)
+    it(`is survived on the ${client} path: the load goes on against its promoted replica, errors counted on the dead node, node totals adding up`, async () => {
+      cluster = await startCluster(3, 1, { nodeTimeoutMs: 1000 });
+      const { masters, replicas } = await cluster.roles();
+      // Not the seed node: the load reads the layout through it at the start.
+      const victim = masters.find((port) => port !== cluster!.nodes[0].port)!;
+      let heir: number | undefined;
+      for (const port of replicas) if ((await info(port, 'replication')).includes(`master_port:${victim}`)) heir = port;
+      assert.ok(heir, `a replica of ${victim} among ${replicas.join(', ')}`);
+      const running = runLoad(
+        loadRequest(
+          { host: '127.0.0.1', port: cluster.nodes[0].port },
+          {
+            client,
+            test: singleTest('SET key:__key__ __value__'),
+            load: { clients: 4, pipeline: 4, durationMs: 12_000 },
+            keys: { space: 10_000 },
+            connection: { cluster: true },
+          },
+        ),
+      );
+      await sleep(2000);
+      cluster.nodes.find((n) => n.port === victim)!.process.kill('SIGKILL');
+      const result = await running;
 
-    assert.ok(result.status === 'complete' || result.status === 'complete-with-errors', `${result.status}: ${result.error}`);
-    assert.equal(result.windowKind, 'planned-duration', 'the run lasted its duration (no stall on the dead node)');
-    assert.match(await info(heir, 'replication'), /role:master/, 'the replica was promoted');
-    const nodes = result.cluster!.nodes;
-    const promoted = nodes.find((n) => n.node === `127.0.0.1:${heir}`);
-    assert.ok(promoted, `the promoted replica is in the breakdown: ${nodes.map((n) => n.node).join(', ')}`);
-    const served = await commandCalls(cluster.client(heir), 'set');
-    assert.ok(promoted.total.requests > 1000, `the load went on against the promoted replica (${promoted.total.requests} requests)`);
-    assert.ok(served >= promoted.total.requests - promoted.total.errors, `it served them (${served} SETs in its commandstats)`);
-    const dead = nodes.find((n) => n.node === `127.0.0.1:${victim}`)!;
-    assert.ok(dead.total.errors > 0 && (dead.total.errorsByKind.CONNECTION ?? 0) > 0, `the dead master's lost requests are errors: ${JSON.stringify(dead.total.errorsByKind)}`);
-    for (const kind of Object.keys(result.total.errorsByKind)) assert.match(kind, /^(CONNECTION|CLUSTERDOWN|TIMEOUT|TRYAGAIN)$/, kind);
-    assert.equal(nodes.reduce((sum, n) => sum + n.total.requests, 0), result.total.requests, 'per-node requests add up to the total');
-    assert.equal(nodes.reduce((sum, n) => sum + n.total.errors, 0), result.total.errors, 'per-node errors add up to the total');
-    // The gap: the seconds before the promotion are slower than the steady rate after it.
-    const buckets = result.timeline.slice(0, -1).map((bucket) => bucket.ops);
-    const steady = [...buckets].sort((a, b) => a - b)[Math.floor(buckets.length / 2)];
-    assert.ok(Math.min(...buckets) < steady / 2, `the timeline shows the gap: ${JSON.stringify(buckets.map(Math.round))}`);
-    console.log(
-      `      ${client}: ${result.total.requests} requests, ${result.total.errors} errors ${JSON.stringify(result.total.errorsByKind)}, ` +
-        `${promoted.total.requests} on the promoted replica, timeline ${JSON.stringify(buckets.map(Math.round))}`,
-    );
-  });
+      assert.ok(result.status === 'complete' || result.status === 'complete-with-errors', `${result.status}: ${result.error}`);
+      assert.equal(result.windowKind, 'planned-duration', 'the run lasted its duration (no stall on the dead node)');
+      assert.match(await info(heir, 'replication'), /role:master/, 'the replica was promoted');
+      const nodes = result.cluster!.nodes;
+      const promoted = nodes.find((n) => n.node === `127.0.0.1:${heir}`);
+      assert.ok(promoted, `the promoted replica is in the breakdown: ${nodes.map((n) => n.node).join(', ')}`);
+      const served = await commandCalls(cluster.client(heir), 'set');
+      assert.ok(promoted.total.requests > 1000, `the load went on against the promoted replica (${promoted.total.requests} requests)`);
+      assert.ok(served >= promoted.total.requests - promoted.total.errors, `it served them (${served} SETs in its commandstats)`);
+      const dead = nodes.find((n) => n.node === `127.0.0.1:${victim}`)!;
+      assert.ok(
+        dead.total.errors > 0 && (dead.total.errorsByKind.CONNECTION ?? 0) > 0,
+        `the dead master's lost requests are errors: ${JSON.stringify(dead.total.errorsByKind)}`,
+      );
+      for (const kind of Object.keys(result.total.errorsByKind)) assert.match(kind, /^(CONNECTION|CLUSTERDOWN|TIMEOUT|TRYAGAIN)$/, kind);
+      assert.equal(
+        nodes.reduce((sum, n) => sum + n.total.requests, 0),
+        result.total.requests,
+        'per-node requests add up to the total',
+      );
+      assert.equal(
+        nodes.reduce((sum, n) => sum + n.total.errors, 0),
+        result.total.errors,
+        'per-node errors add up to the total',
+      );
+      // The gap: the seconds before the promotion are slower than the steady rate after it.
+      const buckets = result.timeline.slice(0, -1).map((bucket) => bucket.ops);
+      const steady = [...buckets].sort((a, b) => a - b)[Math.floor(buckets.length / 2)];
+      assert.ok(Math.min(...buckets) < steady / 2, `the timeline shows the gap: ${JSON.stringify(buckets.map(Math.round))}`);
+      console.log(
+        `      ${client}: ${result.total.requests} requests, ${result.total.errors} errors ${JSON.stringify(result.total.errorsByKind)}, ` +
+          `${promoted.total.requests} on the promoted replica, timeline ${JSON.stringify(buckets.map(Math.round))}`,
+      );
+    });
 });

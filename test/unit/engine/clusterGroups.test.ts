@@ -29,16 +29,18 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
 
   beforeEach(async () => {
     const { masters } = await cluster().roles();
-    await Promise.all(masters.map(async (port) => {
-      await cluster().client(port).flushall();
-      await cluster().client(port).config('RESETSTAT');
-    }));
+    await Promise.all(
+      masters.map(async (port) => {
+        await cluster().client(port).flushall();
+        await cluster().client(port).config('RESETSTAT');
+      }),
+    );
   });
 
   // Each client runs one of these in open loop (a rate) and the other in closed loop.
   for (const client of ['fast', 'ioredis'] as ClientPath[]) {
     describe(`${client} client`, () => {
-      it('sends a SET/GET/DEL unit on one key whole to its slot\'s master: every master gets units, counts match the servers', async () => {
+      it("sends a SET/GET/DEL unit on one key whole to its slot's master: every master gets units, counts match the servers", async () => {
         const units = 3000;
         const result = await runLoad(
           loadRequest(seedOf(cluster()), {
@@ -96,7 +98,8 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
         const { masters } = await cluster().roles();
         for (const port of masters) {
           const c = cluster().client(port);
-          for (const name of ['multi', 'set', 'incr']) assert.equal(await commandCalls(c, name), await commandCalls(c, 'exec'), `master ${port}: ${name} ran in its transactions`);
+          for (const name of ['multi', 'set', 'incr'])
+            assert.equal(await commandCalls(c, name), await commandCalls(c, 'exec'), `master ${port}: ${name} ran in its transactions`);
         }
         assertNodesAddUp(result);
       });
@@ -107,7 +110,12 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     it(`spreads units without a key over the masters, each counted where it ran (${client} client)`, async () => {
       const units = 600;
       const result = await runLoad(
-        loadRequest(seedOf(cluster()), { client, test: groupTest('ping-echo', ['PING', 'ECHO x']), load: { clients: 3, pipeline: 2, requests: units }, connection: { cluster: true } }),
+        loadRequest(seedOf(cluster()), {
+          client,
+          test: groupTest('ping-echo', ['PING', 'ECHO x']),
+          load: { clients: 3, pipeline: 2, requests: units },
+          connection: { cluster: true },
+        }),
       );
       assert.equal(result.status, 'complete', result.error);
       assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
@@ -178,7 +186,7 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
       const units = result.total.errorsByKind.TIMEOUT ?? 0;
       assert.ok(units > 0 && units === result.total.errors, JSON.stringify(result.total.errorsByKind));
       const node = result.cluster!.nodes.find((n) => n.node === `127.0.0.1:${frozen.port}`)!;
-      assert.equal(node.total.errorsByKind.TIMEOUT, units, 'the timed-out units are the frozen node\'s');
+      assert.equal(node.total.errorsByKind.TIMEOUT, units, "the timed-out units are the frozen node's");
       // A unit left unanswered always misses its last command's reply; earlier ones at most once per unit.
       const rows = Object.fromEntries(result.commands.map((row) => [row.command, row.errorsByKind.TIMEOUT ?? 0]));
       assert.equal(rows.DEL, units, JSON.stringify(rows));
@@ -211,7 +219,11 @@ describe('command groups on a Redis Cluster with replicas, replica reads on', fu
       assert.equal(result.status, 'complete', result.error);
       assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
       const replicaGets = await Promise.all(replicas.map((port) => commandCalls(c.client(port), 'get')));
-      assert.deepEqual(replicaGets, replicas.map(() => 0), 'no read of a unit went to a replica');
+      assert.deepEqual(
+        replicaGets,
+        replicas.map(() => 0),
+        'no read of a unit went to a replica',
+      );
       const perMaster = await unitsPerMaster(c, result, 'get');
       assert.equal(
         perMaster.reduce((a, b) => a + b, 0),

@@ -12,7 +12,10 @@ describe('cluster pending queue (typed columns, a ring)', () => {
       for (let k = 0; k < 5; k++, pushed++) queue.push(bytes, pushed, pushed + 1, pushed % 7, pushed % 16384, pushed * 1.5, MEASURED, pushed % 3);
       for (let k = 0; k < 2; k++, taken++) {
         const i = queue.shift();
-        assert.deepEqual([queue.from[i], queue.to[i], queue.label[i], queue.slot[i], queue.start[i], queue.flags[i], queue.redirects[i]], [taken, taken + 1, taken % 7, taken % 16384, taken * 1.5, MEASURED, taken % 3]);
+        assert.deepEqual(
+          [queue.from[i], queue.to[i], queue.label[i], queue.slot[i], queue.start[i], queue.flags[i], queue.redirects[i]],
+          [taken, taken + 1, taken % 7, taken % 16384, taken * 1.5, MEASURED, taken % 3],
+        );
         assert.equal(queue.bytes[i], bytes);
       }
     }

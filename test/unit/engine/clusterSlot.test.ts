@@ -35,7 +35,20 @@ describe('cluster hash slots and routing helpers', () => {
 
   it('reads CLUSTER SHARDS and CLUSTER SLOTS into the same layout; failed replicas left out', () => {
     const seed = { host: '10.0.0.1', port: 7000, resp: 2 as const, connectTimeoutMs: 1000 };
-    const node = (port: number, role: string, health = 'online') => ['id', `n${port}`, 'port', port, 'ip', '10.0.0.1', 'endpoint', '10.0.0.1', 'role', role, 'health', health];
+    const node = (port: number, role: string, health = 'online') => [
+      'id',
+      `n${port}`,
+      'port',
+      port,
+      'ip',
+      '10.0.0.1',
+      'endpoint',
+      '10.0.0.1',
+      'role',
+      role,
+      'health',
+      health,
+    ];
     const shards = [
       ['slots', [0, 8191], 'nodes', [node(7000, 'master'), node(7002, 'replica'), node(7004, 'replica', 'failed')]],
       ['slots', [8192, 16383], 'nodes', [node(7001, 'master')]],

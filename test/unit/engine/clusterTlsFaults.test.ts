@@ -26,7 +26,9 @@ describe('a TLS cluster whose other nodes refuse the name they are checked again
   for (const client of ['fast', 'ioredis'] as const) {
     it(`${client}: ends within seconds in "TLS handshake with HOST:PORT failed" naming a non-seed node`, async () => {
       const seedPort = cluster().nodes[0].port;
-      const others = cluster().nodes.slice(1).map((n) => n.port);
+      const others = cluster()
+        .nodes.slice(1)
+        .map((n) => n.port);
       const started = Date.now();
       const run = runLoad(
         loadRequest(
@@ -48,13 +50,19 @@ describe('a TLS cluster whose other nodes refuse the name they are checked again
         'the run',
       );
       const message = outcome.error?.message ?? outcome.result?.error ?? '';
-      assert.ok(outcome.error || outcome.result?.status === 'failed', `the run fails (status ${outcome.result?.status}, ${outcome.result?.total.requests} requests)`);
+      assert.ok(
+        outcome.error || outcome.result?.status === 'failed',
+        `the run fails (status ${outcome.result?.status}, ${outcome.result?.total.requests} requests)`,
+      );
       const named = message.match(/^TLS handshake with (?:localhost|127\.0\.0\.1):(\d+) failed: (.+)/);
       assert.ok(named, `a plain TLS handshake error: ${message}`);
       assert.ok(others.includes(Number(named[1])), `names a node other than the seed (${others.join(', ')}): ${message}`);
       assert.match(named[2], /not issued for the name "localhost".*DNS:other\.test/, 'says which name the certificate lacks');
       // The fix for a node other than the seed: its own name, not `tls servername` (which names the seed).
-      assert.match(named[2], /the hostname it announces, not `tls servername`.*put "localhost" in its certificate, or set the node's cluster-announce-hostname/);
+      assert.match(
+        named[2],
+        /the hostname it announces, not `tls servername`.*put "localhost" in its certificate, or set the node's cluster-announce-hostname/,
+      );
       assert.doesNotMatch(message, /\n\s+at /, 'no stack trace');
       assert.ok(Date.now() - started < END_WITHIN_MS, `ended in ${Date.now() - started} ms`);
     });
@@ -99,7 +107,10 @@ describe('a TLS cluster node met during the run that refuses its name (a replica
       // Not the seed (the target's node keeps the target's TLS settings, whatever it announces).
       const replica = (await cluster().roles()).replicas.find((port) => port !== cluster().nodes[0].port)!;
       // A manual failover waits for a replica in sync (the previous test's failover made this one resync).
-      await until(async () => ((await cluster().client(replica).info('replication')) as string).includes('master_link_status:up'), `replica ${replica} in sync`);
+      await until(
+        async () => ((await cluster().client(replica).info('replication')) as string).includes('master_link_status:up'),
+        `replica ${replica} in sync`,
+      );
       await announce(replica, 'bad.test');
       try {
         const started = Date.now();
@@ -122,7 +133,12 @@ describe('a TLS cluster node met during the run that refuses its name (a replica
         const outcome = await within(run, END_WITHIN_MS, 'the run');
         const elapsed = Date.now() - started;
         const message = outcome.error?.message ?? outcome.result?.error ?? '';
-        assert.match(message, new RegExp(`^TLS handshake with 127\\.0\\.0\\.1:${replica} failed: the certificate is not issued for the name "bad\\.test".*put "bad\\.test" in its certificate`));
+        assert.match(
+          message,
+          new RegExp(
+            `^TLS handshake with 127\\.0\\.0\\.1:${replica} failed: the certificate is not issued for the name "bad\\.test".*put "bad\\.test" in its certificate`,
+          ),
+        );
         assert.doesNotMatch(message, /\n\s+at /, 'no stack trace');
         assert.ok(elapsed < FAILOVER_AFTER_MS + END_WITHIN_MS && elapsed < RUN_MS, `ended after ${elapsed} ms`);
         if (client === 'fast') {

@@ -47,7 +47,24 @@ describe('a TLS cluster target given by host name while CLUSTER SHARDS names the
 
 describe('the seed in a cluster layout, by node ID', () => {
   const seed = { host: 'localhost', port: 7000, resp: 2 as const, connectTimeoutMs: 1000, tls: { servername: 'seed.test', rejectUnauthorized: true } };
-  const node = (port: number, role: string) => ['id', `n${port}`, 'port', 0, 'tls-port', port, 'ip', '127.0.0.1', 'endpoint', '127.0.0.1', 'hostname', 'localhost', 'role', role, 'health', 'online'];
+  const node = (port: number, role: string) => [
+    'id',
+    `n${port}`,
+    'port',
+    0,
+    'tls-port',
+    port,
+    'ip',
+    '127.0.0.1',
+    'endpoint',
+    '127.0.0.1',
+    'hostname',
+    'localhost',
+    'role',
+    role,
+    'health',
+    'online',
+  ];
   const shards = [
     ['slots', [0, 8191], 'nodes', [node(7000, 'master'), node(7002, 'replica')]],
     ['slots', [8192, 16383], 'nodes', [node(7001, 'master')]],

@@ -23,14 +23,14 @@ describe('connection storms', function () {
   it('10,000 clients against maxclients 1000: a clear error before any load connection opens', async () => {
     const before = await connectionsReceived(server());
     const started = performance.now();
-    await assert.rejects(
-      runLoad(loadRequest(server(), { test: singleTest('PING'), load: { clients: 10_000, requests: 100_000 } })),
-      (error: Error) => {
-        assert.ok(error instanceof LoadError);
-        assert.match(error.message, /^127\.0\.0\.1:\d+ accepts 1,000 clients \(maxclients\) and has \d connected; this load needs 10,000 — lower `clients` to at most 99\d, or raise maxclients on the server$/);
-        return true;
-      },
-    );
+    await assert.rejects(runLoad(loadRequest(server(), { test: singleTest('PING'), load: { clients: 10_000, requests: 100_000 } })), (error: Error) => {
+      assert.ok(error instanceof LoadError);
+      assert.match(
+        error.message,
+        /^127\.0\.0\.1:\d+ accepts 1,000 clients \(maxclients\) and has \d connected; this load needs 10,000 — lower `clients` to at most 99\d, or raise maxclients on the server$/,
+      );
+      return true;
+    });
     assert.ok(performance.now() - started < 3000);
     // The check's own control connection, and the one reading this figure: no storm.
     assert.ok((await connectionsReceived(server())) - before <= 3);
@@ -50,7 +50,11 @@ describe('connection storms', function () {
 runLoad(loadRequest({ host: '127.0.0.1', port: ${server().port} }, { test: singleTest('PING'), load: { clients: 2000, requests: 4000 } }))
   .then((r) => console.log('RESULT', r.status, r.error), (e) => console.log('ERROR', e.name, e.message));`;
     const child = spawnSync('bash', ['-c', `ulimit -n 256 && exec "${process.execPath}" -e "$0"`, script], { encoding: 'utf8', timeout: 30_000 });
-    assert.match(child.stdout, /^ERROR LoadError 2,000 clients need as many open files, but this process may open 256 \(ulimit -n\) — raise the limit \(such as `ulimit -n 4096` before starting RBench or the editor\) or lower `clients` to at most 192$/m, child.stdout + child.stderr);
+    assert.match(
+      child.stdout,
+      /^ERROR LoadError 2,000 clients need as many open files, but this process may open 256 \(ulimit -n\) — raise the limit \(such as `ulimit -n 4096` before starting RBench or the editor\) or lower `clients` to at most 192$/m,
+      child.stdout + child.stderr,
+    );
   });
 
   it('the capacity rules', () => {

@@ -86,9 +86,7 @@ describe('command template encoding', () => {
       const count = round % 16 === 0 ? 5 : 16; // short batches too (the end of a request budget)
       keys.drawn.length = 0;
       const length = batches.build(count);
-      const expected = Buffer.concat(
-        keys.drawn.map((key) => encodeRespCommand(['SET', `key:${String(key).padStart(12, '0')}`, 'x'.repeat(10)])),
-      );
+      const expected = Buffer.concat(keys.drawn.map((key) => encodeRespCommand(['SET', `key:${String(key).padStart(12, '0')}`, 'x'.repeat(10)])));
       assert.equal(keys.drawn.length, count);
       assert.deepEqual(batches.buffer.subarray(0, length), expected);
     }
@@ -135,7 +133,14 @@ describe('command template encoding', () => {
   it('re-encodes variable value sizes with correct lengths (range and weighted)', () => {
     for (const value of [
       { kind: 'range', min: 1, max: 300 },
-      { kind: 'weighted', choices: [{ size: 8, weight: 1 }, { size: 1024, weight: 1 }, { size: 99999, weight: 1 }] },
+      {
+        kind: 'weighted',
+        choices: [
+          { size: 8, weight: 1 },
+          { size: 1024, weight: 1 },
+          { size: 99999, weight: 1 },
+        ],
+      },
     ] as ValuePlan[]) {
       const keys = new RecordingKeys(100, 5);
       const batches = builder(singleTest('SET k:__key__ pre__value__post'), value, keys, 8, 100, 3);
@@ -156,7 +161,10 @@ describe('command template encoding', () => {
         assert.ok([...sizes].every((s) => s >= 1 && s <= 300));
         assert.ok(sizes.size > 100, `range sizes should vary (${sizes.size} distinct)`);
       } else {
-        assert.deepEqual([...sizes].sort((a, b) => a - b), [8, 1024, 99999]);
+        assert.deepEqual(
+          [...sizes].sort((a, b) => a - b),
+          [8, 1024, 99999],
+        );
       }
     }
   });

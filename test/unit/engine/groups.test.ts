@@ -18,12 +18,14 @@ describe('command groups against a real redis-server', function () {
 
   for (const client of ['fast', 'ioredis'] as ClientPath[]) {
     describe(`${client} client`, () => {
-      it('sends each unit\'s commands on one key: SET, GET, DEL leave nothing, each command counted as INFO commandstats says', async () => {
+      it("sends each unit's commands on one key: SET, GET, DEL leave nothing, each command counted as INFO commandstats says", async () => {
         const units = 3001;
         const result = await runLoad(
-          loadRequest(
-            server(),
-            { test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']), load: { clients: 5, pipeline: 4, requests: units }, client }),
+          loadRequest(server(), {
+            test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
+            load: { clients: 5, pipeline: 4, requests: units },
+            client,
+          }),
         );
         assert.equal(result.status, 'complete', result.error);
         assert.equal(result.test, 'set-get-del');
@@ -43,7 +45,8 @@ describe('command groups against a real redis-server', function () {
           assert.equal(await redis.dbsize(), 0, 'every DEL removed the key its unit SET');
         });
         // A unit waits for its last reply: never faster than any of its commands.
-        for (const row of result.commands) assert.ok(result.total.latency.maxUs >= row.latency.maxUs && result.total.latency.minUs >= row.latency.minUs, row.command);
+        for (const row of result.commands)
+          assert.ok(result.total.latency.maxUs >= row.latency.maxUs && result.total.latency.minUs >= row.latency.minUs, row.command);
       });
 
       it('gives every `__value__` of a unit the same bytes (fixed and varying sizes)', async () => {
@@ -75,9 +78,11 @@ describe('command groups against a real redis-server', function () {
       it('runs MULTI … EXEC as one unit with per-unit and per-command latency', async () => {
         const units = 2000;
         const result = await runLoad(
-          loadRequest(
-            server(),
-            { test: groupTest('MULTI+SET+INCR+EXEC', ['MULTI', 'SET k:__key__ __value__', 'INCR counter', 'EXEC']), load: { clients: 4, pipeline: 3, requests: units }, client }),
+          loadRequest(server(), {
+            test: groupTest('MULTI+SET+INCR+EXEC', ['MULTI', 'SET k:__key__ __value__', 'INCR counter', 'EXEC']),
+            load: { clients: 4, pipeline: 3, requests: units },
+            client,
+          }),
         );
         assert.equal(result.status, 'complete', result.error);
         assert.equal(result.total.requests, units);
@@ -108,10 +113,14 @@ describe('command groups against a real redis-server', function () {
         assert.equal(result.commands.find((c) => c.command === 'MULTI')!.errors, 0);
       });
 
-      it('counts an error inside EXEC\'s reply, and a nil EXEC (WATCH), as error units', async () => {
+      it("counts an error inside EXEC's reply, and a nil EXEC (WATCH), as error units", async () => {
         const units = 400;
         const wrongType = await runLoad(
-          loadRequest(server(), { test: groupTest('wrongtype', ['MULTI', 'SET k v', 'LPUSH k x', 'EXEC']), load: { clients: 2, pipeline: 2, requests: units }, client }),
+          loadRequest(server(), {
+            test: groupTest('wrongtype', ['MULTI', 'SET k v', 'LPUSH k x', 'EXEC']),
+            load: { clients: 2, pipeline: 2, requests: units },
+            client,
+          }),
         );
         assert.equal(wrongType.total.errors, units);
         assert.equal(wrongType.total.errorsByKind.WRONGTYPE, units, JSON.stringify(wrongType.total.errorsByKind));
@@ -119,7 +128,11 @@ describe('command groups against a real redis-server', function () {
 
         // The client's own SET after WATCH touches the watched key: EXEC answers nil every time.
         const watched = await runLoad(
-          loadRequest(server(), { test: groupTest('watched', ['WATCH w', 'SET w 1', 'MULTI', 'GET w', 'EXEC']), load: { clients: 2, pipeline: 2, requests: units }, client }),
+          loadRequest(server(), {
+            test: groupTest('watched', ['WATCH w', 'SET w 1', 'MULTI', 'GET w', 'EXEC']),
+            load: { clients: 2, pipeline: 2, requests: units },
+            client,
+          }),
         );
         assert.equal(watched.total.requests, units);
         assert.equal(watched.total.errors, units);
@@ -128,7 +141,11 @@ describe('command groups against a real redis-server', function () {
 
         // Without the SET, nothing touches the key: no EXEC is nil, and a nil GET reply is no error.
         const clean = await runLoad(
-          loadRequest(server(), { test: groupTest('clean', ['WATCH w2', 'MULTI', 'GET w2', 'EXEC', 'GET missing']), load: { clients: 2, pipeline: 2, requests: units }, client }),
+          loadRequest(server(), {
+            test: groupTest('clean', ['WATCH w2', 'MULTI', 'GET w2', 'EXEC', 'GET missing']),
+            load: { clients: 2, pipeline: 2, requests: units },
+            client,
+          }),
         );
         assert.equal(clean.total.errors, 0, JSON.stringify(clean.total.errorsByKind));
       });
@@ -167,9 +184,11 @@ describe('command groups against a real redis-server', function () {
 
       it('paces units in the open loop: every unit and command counted', async () => {
         const result = await runLoad(
-          loadRequest(
-            server(),
-            { test: groupTest('tx', ['MULTI', 'INCR c:__key__', 'EXEC']), load: { clients: 3, pipeline: 2, durationMs: 1000, rate: 2000 }, client }),
+          loadRequest(server(), {
+            test: groupTest('tx', ['MULTI', 'INCR c:__key__', 'EXEC']),
+            load: { clients: 3, pipeline: 2, durationMs: 1000, rate: 2000 },
+            client,
+          }),
         );
         assert.equal(result.status, 'complete', result.error);
         const units = result.total.requests;

@@ -5,7 +5,13 @@ import { summarize } from '../../../src/engine/measure/summary';
 import { Random } from '../../../src/engine/requests/random';
 
 function referenceHistogram(): hdr.Histogram {
-  return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_TRACKABLE_US, numberOfSignificantValueDigits: 3, autoResize: false });
+  return hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_TRACKABLE_US,
+    numberOfSignificantValueDigits: 3,
+    autoResize: false,
+  });
 }
 
 describe('latency recorder (HdrHistogram layout)', () => {

@@ -68,7 +68,10 @@ describe('runLoad against a hostile server', function () {
     const started = performance.now();
     try {
       const result = await runLoad(
-        loadRequest({ host: '127.0.0.1', port: proxy.port }, { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined } }),
+        loadRequest(
+          { host: '127.0.0.1', port: proxy.port },
+          { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined } },
+        ),
         { serverLostTimeoutMs: 1000 },
       );
       return { result, elapsedMs: performance.now() - started };
@@ -82,7 +85,12 @@ describe('runLoad against a hostile server', function () {
       const { result, elapsedMs } = await run(fault);
       const errors = connectionErrors(result);
       assert.ok(errors.count > 0, JSON.stringify(result.total.errorsByKind));
-      assert.match(errors.text, fault === 'garbage' ? /protocol error: unexpected byte 72 \("H"\) where a reply should start/ : /protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/);
+      assert.match(
+        errors.text,
+        fault === 'garbage'
+          ? /protocol error: unexpected byte 72 \("H"\) where a reply should start/
+          : /protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/,
+      );
       assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
       assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
       assert.ok(elapsedMs < 15_000, `took ${elapsedMs.toFixed(0)} ms`);
@@ -113,11 +121,17 @@ describe('runLoad against a hostile server', function () {
     const address = http.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      await assert.rejects(runLoad(loadRequest({ host: '127.0.0.1', port }, { test: singleTest('PING'), load: { clients: 2, requests: 10 } })), (error: Error) => {
-        assert.ok(error instanceof LoadError);
-        assert.equal(error.message, `unexpected reply from 127.0.0.1:${port} during the handshake: protocol error: unexpected byte 72 ("H") where a reply should start — the reply is not valid RESP: is it a Redis server, on the right port?`);
-        return true;
-      });
+      await assert.rejects(
+        runLoad(loadRequest({ host: '127.0.0.1', port }, { test: singleTest('PING'), load: { clients: 2, requests: 10 } })),
+        (error: Error) => {
+          assert.ok(error instanceof LoadError);
+          assert.equal(
+            error.message,
+            `unexpected reply from 127.0.0.1:${port} during the handshake: protocol error: unexpected byte 72 ("H") where a reply should start — the reply is not valid RESP: is it a Redis server, on the right port?`,
+          );
+          return true;
+        },
+      );
     } finally {
       await new Promise((resolve) => http.close(resolve));
     }

@@ -12,7 +12,10 @@ import { loadRequest, mixTest, singleTest } from './plans';
 function assertConsistent(result: LoadResult): void {
   const sum = result.commands.reduce((s, c) => s + c.requests, 0);
   assert.equal(result.total.requests, sum, 'per-command requests add up to the total');
-  assert.equal(result.total.errors, result.commands.reduce((s, c) => s + c.errors, 0));
+  assert.equal(
+    result.total.errors,
+    result.commands.reduce((s, c) => s + c.errors, 0),
+  );
   assert.equal(
     result.total.errors,
     Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0),
@@ -39,10 +42,9 @@ describe('runLoad against a real redis-server', function () {
       [3, 10, 16, 50_000],
     ]) {
       const ticks: LoadTick[] = [];
-      const result = await runLoad(
-        loadRequest(server(), { test: singleTest('INCR counter'), load: { clients, threads, pipeline, requests } }),
-        { onTick: (tick) => ticks.push(tick) },
-      );
+      const result = await runLoad(loadRequest(server(), { test: singleTest('INCR counter'), load: { clients, threads, pipeline, requests } }), {
+        onTick: (tick) => ticks.push(tick),
+      });
       assert.equal(result.status, 'complete');
       assert.equal(result.total.requests, requests);
       assert.equal(result.total.latency.count, requests);
@@ -144,7 +146,10 @@ describe('runLoad against a real redis-server', function () {
     const windowReplies = (result.total.opsPerSec * result.durationMs) / 1000;
     assert.ok(Math.abs(timelineOps - windowReplies) <= windowReplies * 0.01 + 20, 'timeline counts the replies of the window');
     assert.ok(result.total.requests - windowReplies <= 4, 'at most one request per client answered in the drain');
-    assert.ok(ticks.some((t) => t.warmingUp), 'ticks during the warm-up');
+    assert.ok(
+      ticks.some((t) => t.warmingUp),
+      'ticks during the warm-up',
+    );
     assert.ok(ticks.some((t) => !t.warmingUp && t.lastSecond?.t === 0));
     const warmupCommands = await withRedis(server(), (redis) => commandCalls(redis, 'set'));
     assert.ok(warmupCommands > result.total.requests, 'warm-up requests were sent but are not in the results');
@@ -159,7 +164,10 @@ describe('runLoad against a real redis-server', function () {
     assert.deepEqual({ ...wrongType.total.errorsByKind }, { WRONGTYPE: 500 });
     assert.match(wrongType.total.errorExamples.WRONGTYPE, /^WRONGTYPE Operation against a key holding the wrong kind of value/);
     assert.equal(wrongType.commands[0].errorsByKind.WRONGTYPE, 500);
-    assert.equal(wrongType.timeline.reduce((s, t) => s + t.errors, 0), 500);
+    assert.equal(
+      wrongType.timeline.reduce((s, t) => s + t.errors, 0),
+      500,
+    );
 
     await withRedis(server(), async (redis) => {
       await redis.config('SET', 'maxmemory-policy', 'noeviction');
@@ -227,9 +235,7 @@ describe('runLoad against a real redis-server', function () {
       await new Promise((resolve) => setTimeout(resolve, 400));
       await redis.call('DEBUG', 'SLEEP', '0.5');
     });
-    const result = await runLoad(
-      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 1500, requests: undefined } }),
-    );
+    const result = await runLoad(loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 1500, requests: undefined } }));
     await stall;
     assert.ok(result.total.latency.maxUs >= 400_000, 'the stalled requests themselves are slow');
     assert.ok(result.total.latency.p99Us < 50_000, `p99 ${result.total.latency.p99Us} µs: only 4 requests waited`);
@@ -279,9 +285,7 @@ describe('runLoad against a real redis-server', function () {
   });
 
   it('ioredis path: exact counts, pipelines and error kinds', async () => {
-    const single = await runLoad(
-      loadRequest(server(), { client: 'ioredis', test: singleTest('INCR c1'), load: { clients: 5, requests: 3001 } }),
-    );
+    const single = await runLoad(loadRequest(server(), { client: 'ioredis', test: singleTest('INCR c1'), load: { clients: 5, requests: 3001 } }));
     assert.equal(single.client, 'ioredis');
     assert.equal(single.total.requests, 3001);
     assert.equal(single.total.latency.count, 3001);
@@ -306,7 +310,9 @@ describe('runLoad against a real redis-server', function () {
     assert.equal((await withRedis(server(), (redis) => redis.keys('s:*'))).length, 2000);
     const errors = await runLoad(loadRequest(server(), { client: 'ioredis', test: singleTest('LPUSH k:__key__ v'), load: { clients: 2, requests: 10 } }));
     assert.equal(errors.total.errors, 0);
-    const wrongType = await runLoad(loadRequest(server(), { client: 'ioredis', test: singleTest('GET alist'), load: { clients: 2, pipeline: 2, requests: 100 } }));
+    const wrongType = await runLoad(
+      loadRequest(server(), { client: 'ioredis', test: singleTest('GET alist'), load: { clients: 2, pipeline: 2, requests: 100 } }),
+    );
     assert.deepEqual({ ...wrongType.total.errorsByKind }, { WRONGTYPE: 100 });
     assertConsistent(wrongType);
   });
@@ -398,8 +404,13 @@ describe('runLoad connection failures', function () {
   }
 
   it('explains a failed TLS handshake with a plain-text server', async () => {
-    const message = await failure(loadRequest(secured(), { test: singleTest('PING'), connection: { tls: { rejectUnauthorized: false }, connectTimeoutMs: 600 } }));
-    assert.match(message, /^TLS handshake with 127\.0\.0\.1:\d+ failed: .*(wrong version number|does not speak TLS stays silent).*use redis:\/\/ \(no TLS\) or the server's tls-port$/);
+    const message = await failure(
+      loadRequest(secured(), { test: singleTest('PING'), connection: { tls: { rejectUnauthorized: false }, connectTimeoutMs: 600 } }),
+    );
+    assert.match(
+      message,
+      /^TLS handshake with 127\.0\.0\.1:\d+ failed: .*(wrong version number|does not speak TLS stays silent).*use redis:\/\/ \(no TLS\) or the server's tls-port$/,
+    );
   });
 
   it('uses RESP3 (HELLO 3 with AUTH) and counts RESP3 replies', async () => {
@@ -435,7 +446,23 @@ describe('runLoad over TLS', function () {
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=RBench test CA', '-keyout', file('ca.key'), '-out', file('ca.crt'));
     openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr'));
     writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-    openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file('ext.cnf'), '-out', file('server.crt'));
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      file('ext.cnf'),
+      '-out',
+      file('server.crt'),
+    );
     tlsPort = await freePort();
     tlsPortArgs.push(String(tlsPort));
   });
@@ -455,7 +482,12 @@ describe('runLoad over TLS', function () {
       const target = { host: '127.0.0.1', port: tlsPort };
       assert.ok(server().port !== tlsPort);
       const result = await runLoad(
-        loadRequest(target, { client, test: singleTest('SET key:__key__ __value__'), connection: { tls: { ca: readFileSync(file('ca.crt')) } }, load: { clients: 3, pipeline: 4, requests: 3000 } }),
+        loadRequest(target, {
+          client,
+          test: singleTest('SET key:__key__ __value__'),
+          connection: { tls: { ca: readFileSync(file('ca.crt')) } },
+          load: { clients: 3, pipeline: 4, requests: 3000 },
+        }),
       );
       assert.equal(result.total.requests, 3000);
       assert.equal(result.total.errors, 0);

@@ -22,24 +22,38 @@ describe('seeded randomness and key distributions', () => {
   it('keeps the sequences of earlier versions (a seed written in a scenario replays the same keys)', () => {
     // Drawn by the version before the int32 state (engine speed-up): the same seeds must give the same numbers.
     const drawn: number[] = [];
-    for (const [seed, stream, connection] of [[1, 0, 0], [42, 3, 7], [2 ** 40 + 5, 2, 1]]) {
+    for (const [seed, stream, connection] of [
+      [1, 0, 0],
+      [42, 3, 7],
+      [2 ** 40 + 5, 2, 1],
+    ]) {
       const random = new Random(seed, stream, connection);
       drawn.push(random.nextUint32(), random.nextUint32(), random.nextInt(100_000), random.nextInt(1e12));
     }
-    assert.deepEqual(drawn, [
-      3633863460, 1214304599, 77155, 894355551795, 878028902, 1856430720, 80309, 298203871320, 3462561493, 1034389741, 36112, 698922089414,
-    ]);
+    assert.deepEqual(
+      drawn,
+      [3633863460, 1214304599, 77155, 894355551795, 878028902, 1856430720, 80309, 298203871320, 3462561493, 1034389741, 36112, 698922089414],
+    );
   });
 
   it('repeats the same sequence for the same seed and connection, and differs otherwise', () => {
     const a = new Random(123, 1, 5);
     const b = new Random(123, 1, 5);
     const sequenceA = Array.from({ length: 100 }, () => a.nextUint32());
-    assert.deepEqual(Array.from({ length: 100 }, () => b.nextUint32()), sequenceA);
+    assert.deepEqual(
+      Array.from({ length: 100 }, () => b.nextUint32()),
+      sequenceA,
+    );
     const otherSeed = new Random(124, 1, 5);
     const otherConnection = new Random(123, 1, 6);
-    assert.notDeepEqual(Array.from({ length: 100 }, () => otherSeed.nextUint32()), sequenceA);
-    assert.notDeepEqual(Array.from({ length: 100 }, () => otherConnection.nextUint32()), sequenceA);
+    assert.notDeepEqual(
+      Array.from({ length: 100 }, () => otherSeed.nextUint32()),
+      sequenceA,
+    );
+    assert.notDeepEqual(
+      Array.from({ length: 100 }, () => otherConnection.nextUint32()),
+      sequenceA,
+    );
     // Seeds beyond 32 bits still matter.
     assert.notEqual(new Random(2 ** 32 + 7).nextUint32(), new Random(7).nextUint32());
     const doubles = Array.from({ length: 10000 }, () => a.nextDouble());
@@ -116,7 +130,10 @@ describe('seeded randomness and key distributions', () => {
     const keys = draw(source, 200_000);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     assert.ok(keys.every((k) => k >= 0 && k < 100_000_000));
-    assert.ok(keys.some((k) => k > 10_000_000), 'the tail is reached');
+    assert.ok(
+      keys.some((k) => k > 10_000_000),
+      'the tail is reached',
+    );
     assert.ok(keys.filter((k) => k === 0).length > 1000, 'key 0 is hot');
     assert.ok(ms < 1000, `${ms} ms for 200k draws`);
   });
@@ -128,13 +145,19 @@ describe('seeded randomness and key distributions', () => {
       [5, 8],
     ]) {
       const perConnection = splitRequests(requests, connections);
-      assert.equal(perConnection.reduce((a, b) => a + b, 0), requests);
+      assert.equal(
+        perConnection.reduce((a, b) => a + b, 0),
+        requests,
+      );
       const seen: number[] = [];
       perConnection.forEach((count, connection) => {
         const source = createKeySource(keyPlan({ space: requests, distribution: 'sequential' }), { seed: 1, connection, connections });
         seen.push(...draw(source, count));
       });
-      assert.deepEqual(seen.sort((a, b) => a - b), Array.from({ length: requests }, (_, i) => i));
+      assert.deepEqual(
+        seen.sort((a, b) => a - b),
+        Array.from({ length: requests }, (_, i) => i),
+      );
     }
   });
 

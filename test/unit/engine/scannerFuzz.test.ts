@@ -39,10 +39,18 @@ function reference(bytes: Buffer): Verdict {
     if (at >= bytes.length) throw new Partial();
     const type = bytes[at++];
     switch (String.fromCharCode(type)) {
-      case '+': case '-': case ':': case ',': case '#': case '_': case '(':
+      case '+':
+      case '-':
+      case ':':
+      case ',':
+      case '#':
+      case '_':
+      case '(':
         line();
         return true;
-      case '$': case '=': case '!': {
+      case '$':
+      case '=':
+      case '!': {
         const n = length(MAX_BULK_LENGTH);
         if (n < 0) return true;
         if (bytes.length < at + n + 2) {
@@ -54,12 +62,16 @@ function reference(bytes: Buffer): Verdict {
         at += n + 2;
         return true;
       }
-      case '*': case '~': case '%': case '|': case '>': {
+      case '*':
+      case '~':
+      case '%':
+      case '|':
+      case '>': {
         const kind = String.fromCharCode(type);
         const n = length(2 ** 30 - 1);
         const elements = n < 0 ? 0 : kind === '%' || kind === '|' ? n * 2 : n;
         if (elements > 0 && depth >= MAX_NESTING) throw new Broken('nesting');
-        for (let i = 0; i < elements; ) if (value(depth + 1)) i++;
+        for (let i = 0; i < elements;) if (value(depth + 1)) i++;
         if (kind === '|') return false;
         if (kind === '>' && depth === 0) return false;
         return true;
@@ -103,7 +115,8 @@ function scanned(bytes: Buffer, cuts: number[]): Verdict {
 function agrees(bytes: Buffer, cuts: number[]): void {
   const expected = reference(bytes);
   const actual = scanned(bytes, cuts);
-  const show = () => `${JSON.stringify(bytes.toString('latin1').slice(0, 300))} cut at ${cuts.join(',')}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  const show = () =>
+    `${JSON.stringify(bytes.toString('latin1').slice(0, 300))} cut at ${cuts.join(',')}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
   if (expected.error !== undefined) {
     assert.ok(actual.error !== undefined, `no protocol error: ${show()}`);
     assert.equal(actual.replies, expected.replies, show());
@@ -128,15 +141,32 @@ const scalar = fc.oneof(
   fc.stringMatching(/^[A-Z]{1,8} [a-z ]{0,10}$/).map((text) => crlf(`-${text}`)),
   fc.integer().map((n) => crlf(`:${n}`)),
   bulk,
-  fc.constantFrom('$-1\r\n', '*-1\r\n', '_\r\n', ',3.14\r\n', '#t\r\n', '(123456789012345678901234567890\r\n', '=7\r\ntxt:abc\r\n', '!9\r\nERR oops!\r\n', '%0\r\n', '*0\r\n'),
+  fc.constantFrom(
+    '$-1\r\n',
+    '*-1\r\n',
+    '_\r\n',
+    ',3.14\r\n',
+    '#t\r\n',
+    '(123456789012345678901234567890\r\n',
+    '=7\r\ntxt:abc\r\n',
+    '!9\r\nERR oops!\r\n',
+    '%0\r\n',
+    '*0\r\n',
+  ),
 );
 const { resp } = fc.letrec((tie) => ({
   resp: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('aggregate') as fc.Arbitrary<string>),
-  aggregate: fc.tuple(fc.constantFrom('*', '~', '%', '>'), fc.array(tie('resp') as fc.Arbitrary<string>, { minLength: 1, maxLength: 4 }), fc.option(tie('resp') as fc.Arbitrary<string>)).map(([kind, items, attribute]) => {
-    const list = kind === '%' && items.length % 2 === 1 ? [...items, ':0\r\n'] : items;
-    const head = `${kind}${kind === '%' ? list.length / 2 : list.length}\r\n${list.join('')}`;
-    return attribute ? `|1\r\n+attr\r\n${attribute}${head}` : head;
-  }),
+  aggregate: fc
+    .tuple(
+      fc.constantFrom('*', '~', '%', '>'),
+      fc.array(tie('resp') as fc.Arbitrary<string>, { minLength: 1, maxLength: 4 }),
+      fc.option(tie('resp') as fc.Arbitrary<string>),
+    )
+    .map(([kind, items, attribute]) => {
+      const list = kind === '%' && items.length % 2 === 1 ? [...items, ':0\r\n'] : items;
+      const head = `${kind}${kind === '%' ? list.length / 2 : list.length}\r\n${list.join('')}`;
+      return attribute ? `|1\r\n+attr\r\n${attribute}${head}` : head;
+    }),
 }));
 const stream = fc.array(resp, { minLength: 1, maxLength: 8 }).map((values) => Buffer.from(values.join(''), 'latin1'));
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
@@ -151,7 +181,10 @@ describe('RESP scanner fuzzing (fast-check)', () => {
   });
 
   it('generated reply streams, cut anywhere, are counted exactly', () => {
-    fc.assert(fc.property(stream, cuts, (bytes, at) => agrees(bytes, at)), { seed: SEED, numRuns: 1500 });
+    fc.assert(
+      fc.property(stream, cuts, (bytes, at) => agrees(bytes, at)),
+      { seed: SEED, numRuns: 1500 },
+    );
   });
 
   it('merged streams cut at every single point are counted exactly', () => {
@@ -164,21 +197,29 @@ describe('RESP scanner fuzzing (fast-check)', () => {
   });
 
   it('corrupted streams are counted as the protocol says, or fail with a protocol error', () => {
-    const corrupted = fc.tuple(stream, fc.array(fc.tuple(fc.nat(), fc.nat(2), fc.oneof(fc.constantFrom(...SPECIAL_BYTES), fc.nat(255))), { minLength: 1, maxLength: 4 })).map(([bytes, edits]) => {
-      const out = [...bytes];
-      for (const [at, kind, byte] of edits) {
-        const i = at % (out.length + 1);
-        if (kind === 0) out[Math.min(i, out.length - 1)] = byte;
-        else if (kind === 1) out.splice(i, 0, byte);
-        else out.splice(i, 1);
-      }
-      return Buffer.from(out);
-    });
-    fc.assert(fc.property(corrupted, cuts, (bytes, at) => agrees(bytes, at)), { seed: SEED, numRuns: 2000 });
+    const corrupted = fc
+      .tuple(stream, fc.array(fc.tuple(fc.nat(), fc.nat(2), fc.oneof(fc.constantFrom(...SPECIAL_BYTES), fc.nat(255))), { minLength: 1, maxLength: 4 }))
+      .map(([bytes, edits]) => {
+        const out = [...bytes];
+        for (const [at, kind, byte] of edits) {
+          const i = at % (out.length + 1);
+          if (kind === 0) out[Math.min(i, out.length - 1)] = byte;
+          else if (kind === 1) out.splice(i, 0, byte);
+          else out.splice(i, 1);
+        }
+        return Buffer.from(out);
+      });
+    fc.assert(
+      fc.property(corrupted, cuts, (bytes, at) => agrees(bytes, at)),
+      { seed: SEED, numRuns: 2000 },
+    );
   });
 
   it('random bytes never throw anything but a protocol error, and never take long', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), cuts, (bytes, at) => agrees(Buffer.from(bytes), at)), { seed: SEED, numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), cuts, (bytes, at) => agrees(Buffer.from(bytes), at)),
+      { seed: SEED, numRuns: 3000 },
+    );
     const noise = Buffer.alloc(8 << 20);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
     const started = performance.now();
@@ -187,7 +228,20 @@ describe('RESP scanner fuzzing (fast-check)', () => {
   });
 
   it('refuses bulk lengths over 512 MB and absurd aggregate lengths at once, without waiting for the bytes', () => {
-    for (const text of ['$1073741824\r\n', '$99999999999999999999999999\r\n', '!536870913\r\n', '*2147483648\r\n', '%1073741824\r\n', '$-2\r\n', '*-5\r\n', '$1-1\r\n', '$\r\n', '$?\r\n', '$5\n', '+OK\n']) {
+    for (const text of [
+      '$1073741824\r\n',
+      '$99999999999999999999999999\r\n',
+      '!536870913\r\n',
+      '*2147483648\r\n',
+      '%1073741824\r\n',
+      '$-2\r\n',
+      '*-5\r\n',
+      '$1-1\r\n',
+      '$\r\n',
+      '$?\r\n',
+      '$5\n',
+      '+OK\n',
+    ]) {
       const actual = scanned(Buffer.from(text, 'latin1'), []);
       assert.ok(actual.error, `${JSON.stringify(text)} is refused`);
     }
@@ -198,7 +252,10 @@ describe('RESP scanner fuzzing (fast-check)', () => {
 
   it(`accepts nesting ${MAX_NESTING} deep and refuses deeper, in RESP2 and RESP3 aggregates`, () => {
     for (const open of ['*1\r\n', '~1\r\n', '%1\r\n:0\r\n', '>1\r\n']) {
-      assert.deepEqual(scanned(Buffer.from(open.repeat(MAX_NESTING) + ':1\r\n+OK\r\n'), [7, 5000]), open === '>1\r\n' ? { replies: 1, idle: true } : { replies: 2, idle: true });
+      assert.deepEqual(
+        scanned(Buffer.from(open.repeat(MAX_NESTING) + ':1\r\n+OK\r\n'), [7, 5000]),
+        open === '>1\r\n' ? { replies: 1, idle: true } : { replies: 2, idle: true },
+      );
       assert.match(scanned(Buffer.from(open.repeat(MAX_NESTING + 1) + ':1\r\n'), [3]).error!, /nested more than 4096 deep/);
     }
   });
@@ -244,10 +301,29 @@ describe('RESP scanner fuzzing (fast-check)', () => {
     }
 
     const COMMANDS = [
-      ['SET', 'k', 'v\r\n*1\r\n'], ['GET', 'k'], ['GET', 'nope'], ['INCR', 'n'], ['INCR', 'k'], ['RPUSH', 'l', 'a', 'b', 'c'], ['LRANGE', 'l', '0', '-1'],
-      ['HSET', 'h', 'f1', '1', 'f2', '2'], ['HGETALL', 'h'], ['SADD', 's', 'x'], ['SMEMBERS', 's'], ['ZADD', 'z', '1.5', 'm'], ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'],
-      ['XADD', 'x', '*', 'f', 'v'], ['XRANGE', 'x', '-', '+'], ['EVAL', 'return {1, {2, {3, "x"}}, redis.status_reply("OK"), redis.error_reply("ERR nested")}', '0'],
-      ['CONFIG', 'GET', 'maxmemory*'], ['CLIENT', 'INFO'], ['COMMAND', 'DOCS', 'GET'], ['NOPE'], ['EXISTS', 'k', 'nope'], ['PING'], ['DEL', 'k'],
+      ['SET', 'k', 'v\r\n*1\r\n'],
+      ['GET', 'k'],
+      ['GET', 'nope'],
+      ['INCR', 'n'],
+      ['INCR', 'k'],
+      ['RPUSH', 'l', 'a', 'b', 'c'],
+      ['LRANGE', 'l', '0', '-1'],
+      ['HSET', 'h', 'f1', '1', 'f2', '2'],
+      ['HGETALL', 'h'],
+      ['SADD', 's', 'x'],
+      ['SMEMBERS', 's'],
+      ['ZADD', 'z', '1.5', 'm'],
+      ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'],
+      ['XADD', 'x', '*', 'f', 'v'],
+      ['XRANGE', 'x', '-', '+'],
+      ['EVAL', 'return {1, {2, {3, "x"}}, redis.status_reply("OK"), redis.error_reply("ERR nested")}', '0'],
+      ['CONFIG', 'GET', 'maxmemory*'],
+      ['CLIENT', 'INFO'],
+      ['COMMAND', 'DOCS', 'GET'],
+      ['NOPE'],
+      ['EXISTS', 'k', 'nope'],
+      ['PING'],
+      ['DEL', 'k'],
     ];
 
     for (const hello3 of [false, true]) {
@@ -256,7 +332,10 @@ describe('RESP scanner fuzzing (fast-check)', () => {
         const expected = COMMANDS.length + (hello3 ? 1 : 0);
         assert.deepEqual(reference(bytes), { replies: expected, idle: true });
         for (let cut = 0; cut <= bytes.length; cut++) assert.deepEqual(scanned(bytes, [cut]), { replies: expected, idle: true }, `cut at ${cut}`);
-        fc.assert(fc.property(cuts, (at) => assert.deepEqual(scanned(bytes, at), { replies: expected, idle: true })), { seed: SEED, numRuns: 500 });
+        fc.assert(
+          fc.property(cuts, (at) => assert.deepEqual(scanned(bytes, at), { replies: expected, idle: true })),
+          { seed: SEED, numRuns: 500 },
+        );
       });
     }
   });

@@ -26,7 +26,10 @@ async function setCalls(server: LocalServer): Promise<number> {
 /** Replies per second in the timeline: the steady (median) rate and the lowest bucket's. */
 function rates(result: LoadResult): { steady: number; lowest: number } {
   // Loads under 10 s have 100 ms buckets; the last may be cut short and is left out.
-  const sorted = result.timeline.slice(0, -1).map((bucket) => bucket.ops).sort((a, b) => a - b);
+  const sorted = result.timeline
+    .slice(0, -1)
+    .map((bucket) => bucket.ops)
+    .sort((a, b) => a - b);
   return { steady: sorted[Math.floor(sorted.length / 2)], lowest: sorted[0] };
 }
 
@@ -41,12 +44,10 @@ describe('a Sentinel failover during a run', function () {
       const connection = await withCurrentPrimary(resolved.options!);
       const clients = 4;
       await set().readyForFailover();
-      const loading = runLoad(
-        {
-          ...loadRequest(connection, { client, test: singleTest('SET failover:__key__ __value__'), load: { clients, durationMs: 9000 } }),
-          connection,
-        },
-      );
+      const loading = runLoad({
+        ...loadRequest(connection, { client, test: singleTest('SET failover:__key__ __value__'), load: { clients, durationMs: 9000 } }),
+        connection,
+      });
       await sleep(2500);
       const newPrimary = await set().failover();
       assert.notEqual(newPrimary.port, connection.port, 'the sentinels name another server');
@@ -64,8 +65,13 @@ describe('a Sentinel failover during a run', function () {
       // Requests lost when the old primary dropped its clients, or refused by it once a replica, are errors.
       assert.ok(result.total.errors > 0, 'the failover cost requests, and they are counted');
       for (const kind of Object.keys(result.total.errorsByKind)) assert.match(kind, /^(CONNECTION|READONLY|TIMEOUT)$/, kind);
-      assert.equal(result.total.errors, Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0));
-      console.log(`      ${client}: ${result.total.requests} requests, ${result.total.errors} errors ${JSON.stringify(result.total.errorsByKind)}, reconnects ${result.connections.reconnects}, steady ${Math.round(steady)}/s, lowest ${Math.round(lowest)}/s`);
+      assert.equal(
+        result.total.errors,
+        Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0),
+      );
+      console.log(
+        `      ${client}: ${result.total.requests} requests, ${result.total.errors} errors ${JSON.stringify(result.total.errorsByKind)}, reconnects ${result.connections.reconnects}, steady ${Math.round(steady)}/s, lowest ${Math.round(lowest)}/s`,
+      );
     });
   }
 });

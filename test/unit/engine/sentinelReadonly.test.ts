@@ -67,7 +67,10 @@ describe('a Sentinel target whose old primary answers READONLY to connected clie
         assert.ok(result.status === 'complete' || result.status === 'complete-with-errors', `${result.status}: ${result.error}`);
         assert.ok(elapsed < DURATION_MS + 5000, `the run ended on time, no hang (${elapsed} ms for a ${DURATION_MS} ms load)`);
         assert.ok((result.total.errorsByKind.READONLY ?? 0) > 0, `READONLY replies are counted as errors: ${JSON.stringify(result.total.errorsByKind)}`);
-        assert.equal(result.total.errors, Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0));
+        assert.equal(
+          result.total.errors,
+          Object.values(result.total.errorsByKind).reduce((a, b) => a + b, 0),
+        );
         assert.ok(onNewPrimary > 100, `the load went on on the new primary (${onNewPrimary} SETs there after the switch)`);
         assert.ok(result.connections.reconnects >= 1, `connections reconnected (${result.connections.reconnects})`);
         console.log(

@@ -73,14 +73,19 @@ describe('the stall limit: a server that stops answering ends the load (SIGSTOP)
       const sent = result.total.requests.toLocaleString('en-US');
       assert.match(
         result.errorStatusReason ?? '',
-        new RegExp(`^the server sent no reply for 2(\\.\\d)? s with 4 requests outstanding \\(now TIMEOUT errors\\); ${sent} of 5,000,000 planned requests sent$`),
+        new RegExp(
+          `^the server sent no reply for 2(\\.\\d)? s with 4 requests outstanding \\(now TIMEOUT errors\\); ${sent} of 5,000,000 planned requests sent$`,
+        ),
       );
       // The window runs from the first send to the stall call: throughput = replies in it / its length.
       assert.ok(result.durationMs >= 2000, `window ${result.durationMs} ms`);
       assert.ok(Math.abs(result.total.opsPerSec - ((result.total.requests - 4) * 1000) / result.durationMs) < 1);
       // The silent part shows in the timeline as buckets without replies, not as a burst.
       assert.ok(result.timeline.filter((b) => b.ops === 0).length >= 15, JSON.stringify(result.timeline.map((b) => [b.t, b.ops])));
-      assert.ok(result.timeline.every((b) => b.errors === 0), 'the timeouts fall after the window');
+      assert.ok(
+        result.timeline.every((b) => b.errors === 0),
+        'the timeouts fall after the window',
+      );
     });
   }
 

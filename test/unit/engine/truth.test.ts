@@ -76,7 +76,10 @@ describe('measurement truth: a frozen server (SIGSTOP/SIGCONT)', function () {
     assert.equal(result.total.latency.count, result.total.requests, 'timed-out requests are in the histogram');
     // 100 ms buckets (a short test), and the frozen part of the window has no replies at all.
     assert.ok(result.timeline.length >= 18 && result.timeline.length <= 20, `${result.timeline.length} buckets`);
-    assert.ok(result.timeline.every((b) => b.t < 2), 'nothing after the window');
+    assert.ok(
+      result.timeline.every((b) => b.t < 2),
+      'nothing after the window',
+    );
     assert.ok(zeroBuckets(result, 0.6, 2) >= 13, JSON.stringify(result.timeline.map((b) => [b.t, b.ops])));
     assert.ok(result.timeline.some((b) => b.t < 0.5 && b.ops > 0));
   });
@@ -120,7 +123,12 @@ describe('measurement truth: runs that mostly failed', function () {
   this.timeout(30_000);
 
   it('OOM on every write ends as complete-with-errors, and says why', async () => {
-    const server = await startLocalServer({ config: [{ name: 'maxmemory', args: ['1mb'] }, { name: 'maxmemory-policy', args: ['noeviction'] }] });
+    const server = await startLocalServer({
+      config: [
+        { name: 'maxmemory', args: ['1mb'] },
+        { name: 'maxmemory-policy', args: ['noeviction'] },
+      ],
+    });
     try {
       const result = await runLoad(
         loadRequest(server, {
@@ -156,7 +164,13 @@ describe('measurement truth: runs that mostly failed', function () {
     it('errors at or below the threshold keep the status complete', async () => {
       // 1 in 200 requests fails (0.5%).
       const result = await runLoad(
-        loadRequest(server(), { test: mixTest([[199, 'INCR c'], [1, 'LPUSH s x']]), load: { clients: 2, requests: 20_000 } }),
+        loadRequest(server(), {
+          test: mixTest([
+            [199, 'INCR c'],
+            [1, 'LPUSH s x'],
+          ]),
+          load: { clients: 2, requests: 20_000 },
+        }),
       );
       const share = result.total.errors / result.total.requests;
       assert.ok(share > 0 && share <= ERROR_STATUS_THRESHOLD, `error share ${share}`);

@@ -115,7 +115,7 @@ describe('completion', () => {
       assert.match(item(items, 'zipf').detail!, /0\.99/);
     });
 
-    it('sweep axes after `sweep`, with the axis setting\'s docs', () => {
+    it("sweep axes after `sweep`, with the axis setting's docs", () => {
       const items = complete('### s\nsweep ‸');
       assert.deepEqual(labels(items), ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads', 'rate']);
       assert.match(item(items, 'clients').documentation!, /connections/);
@@ -152,9 +152,15 @@ describe('completion', () => {
     it('expect: metrics and measured commands, then operators, then an example value', () => {
       const doc = (line: string) => `### s\nsuite set,lrange_100\n${line}\n`;
       const first = complete(doc('expect ‸'));
-      assert.deepEqual(labels(first, 'metric'), EXPECT_METRICS.map((info) => info.name));
+      assert.deepEqual(
+        labels(first, 'metric'),
+        EXPECT_METRICS.map((info) => info.name),
+      );
       assert.deepEqual(labels(first, 'label').sort(), ['LPUSH', 'LRANGE_100', 'SET'], 'the labels the suite measures');
-      assert.deepEqual(labels(complete(doc('expect LRANGE_100 ‸')), 'metric'), EXPECT_METRICS.map((info) => info.name));
+      assert.deepEqual(
+        labels(complete(doc('expect LRANGE_100 ‸')), 'metric'),
+        EXPECT_METRICS.map((info) => info.name),
+      );
       assert.deepEqual(labels(complete(doc('expect p99 ‸'))), ['<=', '>=', '!=', '==', '<', '>', '=']);
       assert.deepEqual(labels(complete(doc('expect SET p99 ‸'))), ['<=', '>=', '!=', '==', '<', '>', '=']);
       assert.deepEqual(labels(complete(doc('expect p99 < ‸'))), ['2ms']);
@@ -166,7 +172,10 @@ describe('completion', () => {
 
   describe('inside command arguments', () => {
     it('offers the placeholders after a space and while typing `__`, replacing the fragment', () => {
-      assert.deepEqual(labels(complete('GET ‸')), PLACEHOLDERS.map((info) => info.name));
+      assert.deepEqual(
+        labels(complete('GET ‸')),
+        PLACEHOLDERS.map((info) => info.name),
+      );
       const items = complete('SET bench:__k‸ v');
       assert.deepEqual(span(item(items, '__key__')), [0, 10, 13]);
       assert.deepEqual(span(item(complete('SET bench:__k‸ey__ v'), '__key__')), [0, 10, 17], 'the rest of the placeholder is replaced too');

@@ -12,7 +12,11 @@ const ENV = { REDIS_URL: 'redis://127.0.0.1:6390', QUOTE: '"', SPACED: 'a  b' };
 
 function assertSameMeaning(text: string, label: string): string {
   const formatted = formatText(text);
-  assert.deepEqual(meaning(checkText(formatted, { env: ENV })), meaning(checkText(text, { env: ENV })), `${label}: formatting changed the meaning\n--- before\n${text}\n--- after\n${formatted}`);
+  assert.deepEqual(
+    meaning(checkText(formatted, { env: ENV })),
+    meaning(checkText(text, { env: ENV })),
+    `${label}: formatting changed the meaning\n--- before\n${text}\n--- after\n${formatted}`,
+  );
   assert.equal(formatText(formatted), formatted, `${label}: formatting is not idempotent\n${formatted}`);
   return formatted;
 }
@@ -28,19 +32,83 @@ function random(seed: number): () => number {
 
 /** Line templates covering every kind of line; a space marks where random whitespace goes. */
 const TEMPLATES = [
-  '###name', '### spaced  name ', '###', '### Phase scenario',
-  'clients 4', 'pipeline 10', 'value 64 80%, 1KB 20%', 'value 10..100', 'keys 1k zipf 0.9', 'keys 100 sequential', 'key-size 8',
-  'sweep clients 1, 2, 4..8 step 2', 'sweep value 10, 100', 'expect p99 < 2ms', 'expect GET p50<1ms', 'expect error-rate <= 0.1%',
-  'requests {{n}}', 'requests 1k', 'duration 1s', 'rate 1k/s', 'warmup 1s', 'repeat 2', 'seed 7',
-  'target ${env:REDIS_URL:-redis://a:1}', 'target ${env:NOPE:-redis://a  b}', 'suite set, get', 'suite default',
-  'server save 60 10000', 'cleanup bench:*', 'client ioredis', 'resp 3', 'password env:REDIS_PASSWORD', 'password hunter2',
-  'set k:__key__ __value__', 'Get "a  b"', "hset h 'x  y' \"q\\\" z\"", 'MSET (a __value__)*3', 'lpush l __value__*10',
-  '80% get k', '20% SET k v', 'SET {{pfx}} a b', 'SET {{q}} a b"', 'SET {{ pfx }}:x "{{sp}}"', 'SET ${env:SPACED} x y', 'SET a"b c"d e',
-  '@pfx=bench', '@n = 100', '@q = "', '@sp = a   b', '@v=${env:QUOTE}', '@e =',
-  'phase a', 'phase b', 'prefill', 'prefill warm', 'phase x y',
-  'group', 'group tx', 'group a b', 'end', 'end x', 'MULTI', 'exec', 'DISCARD', 'WATCH k', 'group', 'end',
-  '# comment', '#', 'SET k v # trailing comment', 'pipeline 4 #tag#1',
-  'pipline 10', '{{n}} x', 'SET k "unterminated', 'GET {{', 'kEYS *', 'KEYS *',
+  '###name',
+  '### spaced  name ',
+  '###',
+  '### Phase scenario',
+  'clients 4',
+  'pipeline 10',
+  'value 64 80%, 1KB 20%',
+  'value 10..100',
+  'keys 1k zipf 0.9',
+  'keys 100 sequential',
+  'key-size 8',
+  'sweep clients 1, 2, 4..8 step 2',
+  'sweep value 10, 100',
+  'expect p99 < 2ms',
+  'expect GET p50<1ms',
+  'expect error-rate <= 0.1%',
+  'requests {{n}}',
+  'requests 1k',
+  'duration 1s',
+  'rate 1k/s',
+  'warmup 1s',
+  'repeat 2',
+  'seed 7',
+  'target ${env:REDIS_URL:-redis://a:1}',
+  'target ${env:NOPE:-redis://a  b}',
+  'suite set, get',
+  'suite default',
+  'server save 60 10000',
+  'cleanup bench:*',
+  'client ioredis',
+  'resp 3',
+  'password env:REDIS_PASSWORD',
+  'password hunter2',
+  'set k:__key__ __value__',
+  'Get "a  b"',
+  'hset h \'x  y\' "q\\" z"',
+  'MSET (a __value__)*3',
+  'lpush l __value__*10',
+  '80% get k',
+  '20% SET k v',
+  'SET {{pfx}} a b',
+  'SET {{q}} a b"',
+  'SET {{ pfx }}:x "{{sp}}"',
+  'SET ${env:SPACED} x y',
+  'SET a"b c"d e',
+  '@pfx=bench',
+  '@n = 100',
+  '@q = "',
+  '@sp = a   b',
+  '@v=${env:QUOTE}',
+  '@e =',
+  'phase a',
+  'phase b',
+  'prefill',
+  'prefill warm',
+  'phase x y',
+  'group',
+  'group tx',
+  'group a b',
+  'end',
+  'end x',
+  'MULTI',
+  'exec',
+  'DISCARD',
+  'WATCH k',
+  'group',
+  'end',
+  '# comment',
+  '#',
+  'SET k v # trailing comment',
+  'pipeline 4 #tag#1',
+  'pipline 10',
+  '{{n}} x',
+  'SET k "unterminated',
+  'GET {{',
+  'kEYS *',
+  'KEYS *',
 ];
 
 /** Replaces each space of a template with a random run of spaces and tabs, and pads the line. */
@@ -136,7 +204,7 @@ describe('formatting', () => {
       });
     }
 
-    it('on the format documentation\'s code blocks', () => {
+    it("on the format documentation's code blocks", () => {
       const doc = readFileSync(path.join(repoRoot(), 'docs', 'rbench-format.md'), 'utf8');
       const blocks = [...doc.matchAll(/```rbench\n([\s\S]*?)```/g)].map((match) => match[1]);
       assert.ok(blocks.length > 10);

@@ -9,7 +9,10 @@ export function withCaret(marked: string): { text: string; position: Position } 
   const offset = marked.indexOf(CARET);
   if (offset < 0 || marked.indexOf(CARET, offset + 1) >= 0) throw new Error(`mark exactly one cursor with ${CARET}`);
   const before = marked.slice(0, offset).split('\n');
-  return { text: marked.slice(0, offset) + marked.slice(offset + CARET.length), position: { line: before.length - 1, character: before[before.length - 1].length } };
+  return {
+    text: marked.slice(0, offset) + marked.slice(offset + CARET.length),
+    position: { line: before.length - 1, character: before[before.length - 1].length },
+  };
 }
 
 /** Applies non-overlapping single-line-or-not edits to a text (from the last to the first). */

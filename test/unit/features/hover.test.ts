@@ -61,7 +61,7 @@ describe('hover', () => {
     const text = '@prefix = bench\n@key = {{prefix}}:__key__\n### s\n@prefix = local\nSET {{ke‸y}} v\n';
     const found = hoverAt(text);
     assert.deepEqual(span(found), [4, 4, 11]);
-    assert.match(found!.contents, /\*\*\{\{key\}\}\*\* = `local:__key__`/, 'the scenario\'s @prefix overrides the file\'s');
+    assert.match(found!.contents, /\*\*\{\{key\}\}\*\* = `local:__key__`/, "the scenario's @prefix overrides the file's");
     assert.match(found!.contents, /Defined on line 2 at file level: `\{\{prefix\}\}:__key__`/);
   });
 

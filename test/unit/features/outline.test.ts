@@ -62,7 +62,13 @@ describe('document outline (CodeLens, symbols, folding, Test Explorer from one p
   });
 
   it('survives its compact form for the trip from the worker thread', () => {
-    for (const text of [TEXT, '', 'GET k', '# only a comment\n# and another', '@a = 1\n@b = 2\n### s\n@c = 3\nsweep pipeline 1, 2\nprefill p\nSET k v\nphase x\nGET k']) {
+    for (const text of [
+      TEXT,
+      '',
+      'GET k',
+      '# only a comment\n# and another',
+      '@a = 1\n@b = 2\n### s\n@c = 3\nsweep pipeline 1, 2\nprefill p\nSET k v\nphase x\nGET k',
+    ]) {
       const outline = documentOutline(text);
       const encoded = encodeOutline(outline);
       const decoded = decodeOutline(structuredClone(encoded));

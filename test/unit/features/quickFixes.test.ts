@@ -21,7 +21,7 @@ function codesOf(text: string): string[] {
 }
 
 describe('quick fixes', () => {
-  it('offers the resolver\'s did-you-mean as the preferred fix of its diagnostic', () => {
+  it("offers the resolver's did-you-mean as the preferred fix of its diagnostic", () => {
     const { actions } = actionsAt('pip‸line 10\nGET k\n');
     assert.equal(actions.length, 1);
     const [action] = actions;
@@ -34,7 +34,10 @@ describe('quick fixes', () => {
   it('fixes a bad unit with the nearest known ones: 10QB → 10KB', () => {
     const marked = '### s\nvalue 10Q‸B\nSET k __value__\n';
     const { actions } = actionsAt(marked);
-    assert.deepEqual(actions.map((a) => a.title), ['Change 10QB to 10KB', 'Change 10QB to 10MB', 'Change 10QB to 10GB']);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      ['Change 10QB to 10KB', 'Change 10QB to 10MB', 'Change 10QB to 10GB'],
+    );
     assert.equal(applied(marked, 'Change 10QB to 10KB'), '### s\nvalue 10KB\nSET k __value__\n');
     assert.equal(applied('### s\nduration 30x‸\nGET k\n', /^Change 30x to 30s$/), '### s\nduration 30s\nGET k\n');
     assert.equal(applied('### s\nrequests 10K‸M\nGET k\n', 'Change 10KM to 10M'), '### s\nrequests 10M\nGET k\n');
@@ -49,17 +52,20 @@ describe('quick fixes', () => {
   it('replaces a literal password by an environment variable or the secret storage', () => {
     const marked = '### s\npassword hunt‸er2\nGET k\n';
     const { actions } = actionsAt(marked);
-    assert.deepEqual(actions.map((action) => [action.title, action.preferred]), [
-      ['Read the password from the environment variable REDIS_PASSWORD', false],
-      ['Read the password from the editor\'s secret storage', false],
-    ]);
+    assert.deepEqual(
+      actions.map((action) => [action.title, action.preferred]),
+      [
+        ['Read the password from the environment variable REDIS_PASSWORD', false],
+        ["Read the password from the editor's secret storage", false],
+      ],
+    );
     const fixed = applied(marked, /environment variable/);
     assert.equal(fixed, '### s\npassword env:REDIS_PASSWORD\nGET k\n');
     assert.deepEqual(codesOf(fixed), []);
     assert.equal(applied(marked, /secret storage/), '### s\npassword secret\nGET k\n');
   });
 
-  it('keeps the resolver\'s own fix for a password in a URL', () => {
+  it("keeps the resolver's own fix for a password in a URL", () => {
     const fixed = applied('target redis://:hunt‸er2@host:6379\n### s\nGET k\n', 'Remove the password from the URL');
     assert.ok(!fixed.includes('hunter2'));
     assert.deepEqual(codesOf(fixed), []);
@@ -78,7 +84,10 @@ describe('quick fixes', () => {
     assert.equal(fixed, '### s\nclients 2\npipeline 8\nGET k\n');
     assert.deepEqual(codesOf(fixed), []);
     const { text } = withCaret(marked);
-    assert.equal(checkText(fixed, { env: {} }).scenarios[0].points[0].phases[0].load.pipeline, checkText(text, { env: {} }).scenarios[0].points[0].phases[0].load.pipeline);
+    assert.equal(
+      checkText(fixed, { env: {} }).scenarios[0].points[0].phases[0].load.pipeline,
+      checkText(text, { env: {} }).scenarios[0].points[0].phases[0].load.pipeline,
+    );
   });
 
   it('removes the earlier of two variable definitions', () => {

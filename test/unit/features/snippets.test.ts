@@ -74,8 +74,25 @@ describe('snippets', () => {
 
   it('cover the classic redis-benchmark runs', () => {
     const bodies = Object.values(snippets).map((snippet) => snippet.body.join('\n'));
-    for (const needle of ['suite default', 'suite ${2:set,get}', 'value 748', 'sweep clients', 'sweep keys', 'LPUSH', 'RPOP', 'sweep value', 'sweep key-size', 'sweep pipeline', '% GET', 'rate ${5:20k/s}', 'expect p99']) {
-      assert.ok(bodies.some((body) => body.includes(needle)), needle);
+    for (const needle of [
+      'suite default',
+      'suite ${2:set,get}',
+      'value 748',
+      'sweep clients',
+      'sweep keys',
+      'LPUSH',
+      'RPOP',
+      'sweep value',
+      'sweep key-size',
+      'sweep pipeline',
+      '% GET',
+      'rate ${5:20k/s}',
+      'expect p99',
+    ]) {
+      assert.ok(
+        bodies.some((body) => body.includes(needle)),
+        needle,
+      );
     }
   });
 
@@ -94,7 +111,11 @@ describe('snippets', () => {
       if (fileLevel) text += '\n### check\nGET key\n';
       if (inScenario) text = `### check\n${text}`;
       const resolved = checkText(text, { env: {} });
-      assert.deepEqual(resolved.diagnostics.map((diagnostic) => `${diagnostic.range.start.line + 1}: ${diagnostic.message}`), [], text);
+      assert.deepEqual(
+        resolved.diagnostics.map((diagnostic) => `${diagnostic.range.start.line + 1}: ${diagnostic.message}`),
+        [],
+        text,
+      );
       assert.equal(resolved.scenarios.length, 1);
     });
   }

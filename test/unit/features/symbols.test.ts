@@ -40,12 +40,15 @@ describe('document symbols', () => {
   const symbols = documentSymbols(TEXT);
 
   it('lists file-level variables, then scenarios with their name as the selection', () => {
-    assert.deepEqual(symbols.map((symbol) => [symbol.kind, symbol.name, symbol.detail]), [
-      ['variable', '@prefix', 'bench'],
-      ['variable', '@api_token', '••••••'],
-      ['scenario', 'Read a pre-loaded keyspace', 'sweep clients × value'],
-      ['scenario', 'scenario 2', ''],
-    ]);
+    assert.deepEqual(
+      symbols.map((symbol) => [symbol.kind, symbol.name, symbol.detail]),
+      [
+        ['variable', '@prefix', 'bench'],
+        ['variable', '@api_token', '••••••'],
+        ['scenario', 'Read a pre-loaded keyspace', 'sweep clients × value'],
+        ['scenario', 'scenario 2', ''],
+      ],
+    );
     const [, , scenario, unnamed] = symbols;
     assert.deepEqual(lines(scenario.range), [3, 14], 'to the last non-blank line');
     assert.deepEqual([scenario.selectionRange.start.character, scenario.selectionRange.end.character], [4, 30]);
@@ -54,13 +57,16 @@ describe('document symbols', () => {
 
   it('nests sweeps, variables and phases in source order', () => {
     const scenario = symbols[2];
-    assert.deepEqual(scenario.children.map((child) => [child.kind, child.name, lines(child.range)]), [
-      ['sweep', 'sweep clients 1, 2', [5, 5]],
-      ['sweep', 'sweep value 10, 100', [6, 6]],
-      ['variable', '@local', [7, 7]],
-      ['prefill', 'load', [8, 9]],
-      ['phase', 'read', [11, 14]],
-    ]);
+    assert.deepEqual(
+      scenario.children.map((child) => [child.kind, child.name, lines(child.range)]),
+      [
+        ['sweep', 'sweep clients 1, 2', [5, 5]],
+        ['sweep', 'sweep value 10, 100', [6, 6]],
+        ['variable', '@local', [7, 7]],
+        ['prefill', 'load', [8, 9]],
+        ['phase', 'read', [11, 14]],
+      ],
+    );
   });
 
   it('keeps every selection range inside its range (VS Code rejects the outline otherwise)', () => {

@@ -28,8 +28,14 @@ describe('the window a feature reads in a large document', () => {
     assert.equal(window.text, ['# shared', '@prefix = bench', 'clients 4', '### write', 'pipline 4', 'SET {{prefx}}:__key__ __valeu__', ''].join('\n'));
     assert.deepEqual([0, 2, 3, 6].map(window.toDocument), [0, 2, 8, 11]);
     assert.deepEqual([0, 3, 5, 8, 11, 12].map(window.toWindow), [0, undefined, undefined, 3, 6, undefined]);
-    assert.equal(scenarioWindow(TEXT, 1).text, ['# shared', '@prefix = bench', 'clients 4', '### read', 'keys 1k', 'GET {{prefix}}:__key__', 'expect GET p99 < 2ms', ''].join('\n'));
-    assert.equal(scenarioWindow(TEXT.replace(/\n/g, '\r\n'), 16).text, ['# shared', '@prefix = bench', 'clients 4', '###   last  ', 'prefill load', 'SET k v', 'phase go', 'GET k'].join('\r\n'));
+    assert.equal(
+      scenarioWindow(TEXT, 1).text,
+      ['# shared', '@prefix = bench', 'clients 4', '### read', 'keys 1k', 'GET {{prefix}}:__key__', 'expect GET p99 < 2ms', ''].join('\n'),
+    );
+    assert.equal(
+      scenarioWindow(TEXT.replace(/\n/g, '\r\n'), 16).text,
+      ['# shared', '@prefix = bench', 'clients 4', '###   last  ', 'prefill load', 'SET k v', 'phase go', 'GET k'].join('\r\n'),
+    );
     assert.equal(scenarioWindow('GET k\nSET k v', 1).text, 'GET k\nSET k v');
   });
 
@@ -48,8 +54,8 @@ describe('the window a feature reads in a large document', () => {
         assert.deepEqual(hovered && { ...hovered, range: mapped(hovered.range, line) }, hover(TEXT, { line, character }, { env: {} }), `hover at ${where}`);
       }
       const range = { start: { line, character: 0 }, end: { line, character: lines[line].length } };
-      const fixes = codeActions(window.text, { start: { line: at, character: 0 }, end: { line: at, character: lines[line].length } }, { env: {} }).map((action) =>
-        documentCodeAction(action, (range) => mapped(range, line)),
+      const fixes = codeActions(window.text, { start: { line: at, character: 0 }, end: { line: at, character: lines[line].length } }, { env: {} }).map(
+        (action) => documentCodeAction(action, (range) => mapped(range, line)),
       );
       assert.deepEqual(fixes, codeActions(TEXT, range, { env: {} }), `quick fixes on line ${line}`);
     }
@@ -57,7 +63,8 @@ describe('the window a feature reads in a large document', () => {
 
   it('costs a scan of the text, not a parse, in a 10 MB file', function () {
     this.timeout(60_000);
-    const block = (i: number) => `### scenario ${i}\nclients 50\npipeline 10\nrequests 1M\nkeys 100k uniform\nSET bench:__key__ __value__\nGET bench:__key__\nexpect p99 < 2ms\n\n`;
+    const block = (i: number) =>
+      `### scenario ${i}\nclients 50\npipeline 10\nrequests 1M\nkeys 100k uniform\nSET bench:__key__ __value__\nGET bench:__key__\nexpect p99 < 2ms\n\n`;
     const parts: string[] = [];
     for (let size = 0, i = 0; size < 10 * 1024 * 1024; i++) size += parts[parts.push(block(i)) - 1].length;
     const text = parts.join('');

@@ -37,7 +37,7 @@ function answer(words: string[], info: string, replies: ReadonlyMap<string, stri
     case 'SCAN':
       return '*2\r\n$1\r\n0\r\n*0\r\n';
     case 'HELLO':
-      return '-ERR unknown command \'HELLO\'\r\n';
+      return "-ERR unknown command 'HELLO'\r\n";
     default:
       return '+OK\r\n';
   }

@@ -63,9 +63,15 @@ describe('file gate: paths', () => {
     assert.equal(resolveInside('/w', 'a/b.json'), '/w/a/b.json');
     assert.equal(resolveInside('/w', '/w/a'), '/w/a');
     assert.equal(resolveInside('/w', '.'), '/w');
-    assert.throws(() => resolveInside('/w', '../../x'), refused('outside', /^\.\.\/\.\.\/x: outside \/w — RBench reads and writes only inside that folder here; name a path inside it$/));
+    assert.throws(
+      () => resolveInside('/w', '../../x'),
+      refused('outside', /^\.\.\/\.\.\/x: outside \/w — RBench reads and writes only inside that folder here; name a path inside it$/),
+    );
     assert.throws(() => resolveInside('/w', '/etc/passwd'), refused('outside', /^\/etc\/passwd: outside \/w/));
-    assert.throws(() => resolveInside('/w', 'a/../../x'), (error: unknown) => error instanceof FileGateError && error.path === '/x');
+    assert.throws(
+      () => resolveInside('/w', 'a/../../x'),
+      (error: unknown) => error instanceof FileGateError && error.path === '/x',
+    );
   });
 
   it('describeSystemError names the cause in words with its code, else keeps the message', () => {
@@ -97,7 +103,10 @@ describe('file gate: paths', () => {
 
   it('checkOpened refuses what the path turned into after the checks: not a regular file, or past the cap', () => {
     checkOpened('p', statsOf('isFile', 10), 10);
-    assert.throws(() => checkOpened('p', statsOf('isFIFO', 0), 10), refused('not-regular', /^p: not a regular file \(it is a FIFO \(named pipe\)\) — name a regular file$/));
+    assert.throws(
+      () => checkOpened('p', statsOf('isFIFO', 0), 10),
+      refused('not-regular', /^p: not a regular file \(it is a FIFO \(named pipe\)\) — name a regular file$/),
+    );
     assert.throws(() => checkOpened('p', statsOf('isFile', 11), 10), refused('too-large', /^p: larger than 10 bytes — not read; name a smaller file$/));
   });
 });
@@ -122,7 +131,10 @@ describe('file gate: reading', function () {
     assert.equal(await readBoundedTextAsync(join(dir, 'f'), { userNamed: true, maxBytes: 5 }), 'abcde');
     assert.equal(readBoundedText('f', { root: dir, maxBytes: 5 }), 'abcde');
     assert.equal(await readBoundedTextAsync('f', { root: dir, maxBytes: 5 }), 'abcde');
-    assert.throws(() => readBoundedFile(join(dir, 'f'), { userNamed: true, maxBytes: 4 }), refused('too-large', /f: larger than 4 bytes — not read; name a smaller file$/));
+    assert.throws(
+      () => readBoundedFile(join(dir, 'f'), { userNamed: true, maxBytes: 4 }),
+      refused('too-large', /f: larger than 4 bytes — not read; name a smaller file$/),
+    );
     await assert.rejects(readBoundedFileAsync(join(dir, 'f'), { userNamed: true, maxBytes: 4 }), refused('too-large'));
     assert.throws(() => readBoundedFile('f', { root: dir, maxBytes: 4 }), refused('too-large'));
     await assert.rejects(readBoundedFileAsync('f', { root: dir, maxBytes: 4 }), refused('too-large'));
@@ -149,23 +161,40 @@ describe('file gate: reading', function () {
     assert.throws(() => readBoundedFile('nope', { root: dir, maxBytes: 10 }), refused('missing'));
     assert.throws(() => readBoundedFile('no/such/file', { root: dir, maxBytes: 10 }), refused('missing'));
     await assert.rejects(readBoundedFileAsync('no/such/file', { root: dir, maxBytes: 10 }), refused('missing'));
-    assert.throws(() => readBoundedFile('x', { root: join(dir, 'no-root'), maxBytes: 10 }), (error: unknown) => error instanceof FileGateError && error.code === 'ENOENT');
+    assert.throws(
+      () => readBoundedFile('x', { root: join(dir, 'no-root'), maxBytes: 10 }),
+      (error: unknown) => error instanceof FileGateError && error.code === 'ENOENT',
+    );
   });
 
   it('a folder, a FIFO and device files are refused at once, without blocking', async () => {
     mkfifo(join(dir, 'fifo'));
     mkdirSync(join(dir, 'sub'));
     for (const place of [{ userNamed: true as const }, { root: dir }]) {
-      assert.throws(() => readBoundedFile(join(dir, 'fifo'), { ...place, maxBytes: 10 }), refused('not-regular', /fifo: not a regular file \(it is a FIFO \(named pipe\)\) — name a regular file$/));
+      assert.throws(
+        () => readBoundedFile(join(dir, 'fifo'), { ...place, maxBytes: 10 }),
+        refused('not-regular', /fifo: not a regular file \(it is a FIFO \(named pipe\)\) — name a regular file$/),
+      );
       await assert.rejects(readBoundedFileAsync(join(dir, 'fifo'), { ...place, maxBytes: 10 }), refused('not-regular'));
       assert.throws(() => readBoundedFile(join(dir, 'sub'), { ...place, maxBytes: 10 }), refused('not-regular', /it is a folder/));
       await assert.rejects(readBoundedFileAsync(join(dir, 'sub'), { ...place, maxBytes: 10 }), refused('not-regular', /it is a folder/));
     }
     for (const device of ['/dev/zero', '/dev/null', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/proc/self/environ', '/proc/self/maps', '/sys/kernel/mm']) {
-      assert.throws(() => readBoundedFile(device, { userNamed: true, maxBytes: 1024 }), (error: unknown) => error instanceof FileGateError && ['system-file', 'not-regular'].includes(error.problem), device);
-      await assert.rejects(readBoundedFileAsync(device, { userNamed: true, maxBytes: 1024 }), (error: unknown) => error instanceof FileGateError && ['system-file', 'not-regular'].includes(error.problem), device);
+      assert.throws(
+        () => readBoundedFile(device, { userNamed: true, maxBytes: 1024 }),
+        (error: unknown) => error instanceof FileGateError && ['system-file', 'not-regular'].includes(error.problem),
+        device,
+      );
+      await assert.rejects(
+        readBoundedFileAsync(device, { userNamed: true, maxBytes: 1024 }),
+        (error: unknown) => error instanceof FileGateError && ['system-file', 'not-regular'].includes(error.problem),
+        device,
+      );
     }
-    assert.throws(() => readBoundedFile('/dev/zero', { userNamed: true, maxBytes: 1024 }), refused('system-file', /^\/dev\/zero: a system file under \/dev — not read; name a regular file$/));
+    assert.throws(
+      () => readBoundedFile('/dev/zero', { userNamed: true, maxBytes: 1024 }),
+      refused('system-file', /^\/dev\/zero: a system file under \/dev — not read; name a regular file$/),
+    );
     assert.throws(() => readBoundedFile('/proc/self/environ', { userNamed: true, maxBytes: 1024 }), refused('system-file', /under \/proc/));
     assert.throws(() => readBoundedFile('/proc', { userNamed: true, maxBytes: 1024 }), refused('system-file'));
     assert.throws(() => readBoundedFile('/sys', { userNamed: true, maxBytes: 1024 }), refused('system-file', /under \/sys/));
@@ -189,9 +218,15 @@ describe('file gate: reading', function () {
     assert.throws(() => readBoundedFile('../x', root), refused('outside'));
     assert.throws(() => readBoundedFile(join(outside, 'secret'), root), refused('outside'));
     await assert.rejects(readBoundedFileAsync('/etc/passwd', root), refused('outside'));
-    assert.throws(() => readBoundedFile('link', root), refused('link', /link: a symbolic link — RBench does not follow links here .* replace it with a real file or folder$/));
+    assert.throws(
+      () => readBoundedFile('link', root),
+      refused('link', /link: a symbolic link — RBench does not follow links here .* replace it with a real file or folder$/),
+    );
     await assert.rejects(readBoundedFileAsync('link', root), refused('link'));
-    assert.throws(() => readBoundedFile('folder-link/secret', root), refused('link', /folder-link\/secret: a symbolic link on the way leads outside .* replace the link with a real folder$/));
+    assert.throws(
+      () => readBoundedFile('folder-link/secret', root),
+      refused('link', /folder-link\/secret: a symbolic link on the way leads outside .* replace the link with a real folder$/),
+    );
     await assert.rejects(readBoundedFileAsync('folder-link/secret', root), refused('link', /leads outside/));
     // A link that stays inside the root leads nowhere new: read.
     assert.equal(readBoundedText('inner-link/f', root), 'ok');
@@ -200,15 +235,24 @@ describe('file gate: reading', function () {
 
   it('a file standing where a folder should be, and a socket, are refused with their cause', async () => {
     writeFileSync(join(dir, 'file'), 'x');
-    assert.throws(() => readBoundedFile('file/x', { root: dir, maxBytes: 10 }), refused('io', /file\/x: cannot read it \(a file stands where a folder is needed \(ENOTDIR\)\)$/));
-    assert.throws(() => readBoundedFile(join(dir, 'file', 'x'), { userNamed: true, maxBytes: 10 }), (error: unknown) => error instanceof FileGateError && error.code === 'ENOTDIR');
+    assert.throws(
+      () => readBoundedFile('file/x', { root: dir, maxBytes: 10 }),
+      refused('io', /file\/x: cannot read it \(a file stands where a folder is needed \(ENOTDIR\)\)$/),
+    );
+    assert.throws(
+      () => readBoundedFile(join(dir, 'file', 'x'), { userNamed: true, maxBytes: 10 }),
+      (error: unknown) => error instanceof FileGateError && error.code === 'ENOTDIR',
+    );
     const server = createServer();
     await new Promise<void>((done) => server.listen(join(dir, 'sock'), done));
     try {
       assert.throws(() => readBoundedFile('sock', { root: dir, maxBytes: 10 }), refused('not-regular', /sock: not a regular file \(it is a socket\)/));
       assert.throws(() => readBoundedFile(join(dir, 'sock'), { userNamed: true, maxBytes: 10 }), refused('not-regular', /it is a socket/));
       assert.throws(() => writeFileSafely('sock', 'x', { root: dir }), refused('not-regular', /it is a socket/));
-      assert.throws(() => writeFileSafely(join(dir, 'sock'), 'x', { userNamed: true }), refused('io', /sock: cannot write it \(nothing is reading it \(ENXIO\)\)$/));
+      assert.throws(
+        () => writeFileSafely(join(dir, 'sock'), 'x', { userNamed: true }),
+        refused('io', /sock: cannot write it \(nothing is reading it \(ENXIO\)\)$/),
+      );
       assert.equal(lstatSync(join(dir, 'sock')).isSocket(), true, 'never replaced');
     } finally {
       await new Promise((done) => server.close(done));
@@ -217,7 +261,10 @@ describe('file gate: reading', function () {
 
   it('a link loop is refused as a link; a name merely starting like a system folder is not a system file', async () => {
     symlinkSync('loop', join(dir, 'loop'));
-    assert.throws(() => readBoundedFile(join(dir, 'loop'), { userNamed: true, maxBytes: 10 }), refused('link', /loop: a symbolic link — RBench does not follow links here/));
+    assert.throws(
+      () => readBoundedFile(join(dir, 'loop'), { userNamed: true, maxBytes: 10 }),
+      refused('link', /loop: a symbolic link — RBench does not follow links here/),
+    );
     await assert.rejects(readBoundedFileAsync(join(dir, 'loop'), { userNamed: true, maxBytes: 10 }), refused('link'));
     assert.throws(() => readBoundedFile('/procfoo-rbench-none', { userNamed: true, maxBytes: 10 }), refused('missing', /^\/procfoo-rbench-none: not found$/));
     assert.throws(() => readBoundedFile('/devices-rbench-none', { userNamed: true, maxBytes: 10 }), refused('missing'));
@@ -226,7 +273,8 @@ describe('file gate: reading', function () {
   it('a system error while planning the read names the path and what failed, sync and async, for both places', async () => {
     writeFileSync(join(dir, 'file'), 'x');
     const userPath = join(dir, 'file', 'x');
-    const expected = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read it \\(a file stands where a folder is needed \\(ENOTDIR\\)\\)$`);
+    const expected = (path: string) =>
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read it \\(a file stands where a folder is needed \\(ENOTDIR\\)\\)$`);
     assert.throws(() => readBoundedFile(userPath, { userNamed: true, maxBytes: 10 }), refused('io', expected(userPath)));
     await assert.rejects(readBoundedFileAsync(userPath, { userNamed: true, maxBytes: 10 }), refused('io', expected(userPath)));
     await assert.rejects(readBoundedFileAsync('file/x', { root: dir, maxBytes: 10 }), refused('io', expected(userPath)));
@@ -310,7 +358,10 @@ describe('file gate: writing', function () {
 
   it('inside a root: a link at any position is refused and nothing is written through it', () => {
     symlinkSync(outside, join(dir, '.rbench'));
-    assert.throws(() => writeFileSafely('.rbench/runs/x.json', 'x', { root: dir }), refused('link', /\.rbench: a symbolic link — RBench does not follow links here/));
+    assert.throws(
+      () => writeFileSafely('.rbench/runs/x.json', 'x', { root: dir }),
+      refused('link', /\.rbench: a symbolic link — RBench does not follow links here/),
+    );
     mkdirSync(join(dir, 'real'));
     symlinkSync(outside, join(dir, 'real', 'runs'));
     assert.throws(() => writeFileSafely('real/runs/x.json', 'x', { root: dir }), refused('link', /real\/runs: a symbolic link/));
@@ -331,9 +382,18 @@ describe('file gate: writing', function () {
     assert.throws(() => writeFileSafely('fifo', 'x', { root: dir }), refused('not-regular', /fifo: not a regular file \(it is a FIFO/));
     assert.equal(lstatSync(join(dir, 'fifo')).isFIFO(), true);
     assert.throws(() => writeFileSafely('folder', 'x', { root: dir }), refused('not-regular', /it is a folder/));
-    assert.throws(() => writeFileSafely('file/x.json', 'x', { root: dir }), refused('not-regular', /\/file: not a folder \(it is a file\) — move it away or choose another folder$/));
-    assert.throws(() => ensureFolderInside(dir, join(dir, 'fifo', 'x')), refused('not-regular', /fifo: not a folder \(it is a FIFO \(named pipe\)\) — move it away or choose another folder$/));
-    assert.throws(() => writeFileSafely('x.json', 'x', { root: join(dir, 'missing-root') }), (error: unknown) => error instanceof FileGateError && error.code === 'ENOENT');
+    assert.throws(
+      () => writeFileSafely('file/x.json', 'x', { root: dir }),
+      refused('not-regular', /\/file: not a folder \(it is a file\) — move it away or choose another folder$/),
+    );
+    assert.throws(
+      () => ensureFolderInside(dir, join(dir, 'fifo', 'x')),
+      refused('not-regular', /fifo: not a folder \(it is a FIFO \(named pipe\)\) — move it away or choose another folder$/),
+    );
+    assert.throws(
+      () => writeFileSafely('x.json', 'x', { root: join(dir, 'missing-root') }),
+      (error: unknown) => error instanceof FileGateError && error.code === 'ENOENT',
+    );
   });
 
   it('a failed write leaves neither a temp file nor a changed target (the temp name is too long here)', () => {
@@ -348,18 +408,24 @@ describe('file gate: writing', function () {
   it('ensureFolderInside names what failed: the root, or a level the system refuses to look at', () => {
     writeFileSync(join(dir, 'file'), 'x');
     const root = join(dir, 'file', 'root');
-    assert.throws(() => ensureFolderInside(root, join(root, 'a')), (error: unknown) => {
-      assert.ok(error instanceof FileGateError);
-      assert.equal(error.message, `${root}: cannot use the folder (a file stands where a folder is needed (ENOTDIR))`);
-      return true;
-    });
+    assert.throws(
+      () => ensureFolderInside(root, join(root, 'a')),
+      (error: unknown) => {
+        assert.ok(error instanceof FileGateError);
+        assert.equal(error.message, `${root}: cannot use the folder (a file stands where a folder is needed (ENOTDIR))`);
+        return true;
+      },
+    );
     const long = join(dir, 'n'.repeat(300));
-    assert.throws(() => ensureFolderInside(dir, join(long, 'x')), (error: unknown) => {
-      assert.ok(error instanceof FileGateError);
-      assert.match(error.message, /: cannot use the folder \(.*ENAMETOOLONG/);
-      assert.equal(error.path, long);
-      return true;
-    });
+    assert.throws(
+      () => ensureFolderInside(dir, join(long, 'x')),
+      (error: unknown) => {
+        assert.ok(error instanceof FileGateError);
+        assert.match(error.message, /: cannot use the folder \(.*ENAMETOOLONG/);
+        assert.equal(error.path, long);
+        return true;
+      },
+    );
     assert.deepEqual(readdirSync(dir), ['file']);
   });
 
@@ -383,25 +449,34 @@ describe('file gate: writing', function () {
 
   it('a path the user named: a link to nothing and a folder are refused', () => {
     symlinkSync(join(outside, 'nothing'), join(dir, 'dangling'));
-    assert.throws(() => writeFileSafely(join(dir, 'dangling'), 'x', { userNamed: true }), refused('link', /dangling: a symbolic link to a missing file \(not found \(ENOENT\)\) — name the file itself$/));
+    assert.throws(
+      () => writeFileSafely(join(dir, 'dangling'), 'x', { userNamed: true }),
+      refused('link', /dangling: a symbolic link to a missing file \(not found \(ENOENT\)\) — name the file itself$/),
+    );
     assert.deepEqual(readdirSync(outside), []);
     assert.throws(() => writeFileSafely(dir, 'x', { userNamed: true }), refused('not-regular', /: a folder — name a file inside it$/));
     writeFileSync(join(dir, 'blocker'), '');
     const blocked = join(dir, 'blocker', 'x.json');
-    assert.throws(() => writeFileSafely(blocked, 'x', { userNamed: true }), (error: unknown) => {
-      assert.ok(error instanceof FileGateError);
-      assert.equal(error.message, `${blocked}: cannot write it (a file stands where a folder is needed (ENOTDIR))`);
-      assert.equal(error.problem, 'io');
-      return true;
-    });
+    assert.throws(
+      () => writeFileSafely(blocked, 'x', { userNamed: true }),
+      (error: unknown) => {
+        assert.ok(error instanceof FileGateError);
+        assert.equal(error.message, `${blocked}: cannot write it (a file stands where a folder is needed (ENOTDIR))`);
+        assert.equal(error.problem, 'io');
+        return true;
+      },
+    );
     // A link to nothing on the way: the folders cannot be made there.
     symlinkSync(join(outside, 'nowhere'), join(dir, 'gone'));
-    assert.throws(() => writeFileSafely(join(dir, 'gone', 'x.json'), 'x', { userNamed: true }), (error: unknown) => {
-      assert.ok(error instanceof FileGateError);
-      assert.equal(error.message, `${join(dir, 'gone')}: not found`);
-      assert.equal(error.problem, 'missing');
-      return true;
-    });
+    assert.throws(
+      () => writeFileSafely(join(dir, 'gone', 'x.json'), 'x', { userNamed: true }),
+      (error: unknown) => {
+        assert.ok(error instanceof FileGateError);
+        assert.equal(error.message, `${join(dir, 'gone')}: not found`);
+        assert.equal(error.problem, 'missing');
+        return true;
+      },
+    );
     assert.deepEqual(readdirSync(outside), []);
   });
 
@@ -481,7 +556,22 @@ describe('file gate: generated variants', function () {
   });
 
   it('a read of anything but a regular file inside the root is refused at once, sync and async', async () => {
-    const kinds = ['regular', 'link', 'folder-link', 'fifo', 'folder', 'escape', 'absolute', '/dev/zero', '/dev/null', '/dev/full', '/dev/urandom', '/dev/stdin', '/proc/self/environ', '/proc/self/status'] as const;
+    const kinds = [
+      'regular',
+      'link',
+      'folder-link',
+      'fifo',
+      'folder',
+      'escape',
+      'absolute',
+      '/dev/zero',
+      '/dev/null',
+      '/dev/full',
+      '/dev/urandom',
+      '/dev/stdin',
+      '/proc/self/environ',
+      '/proc/self/status',
+    ] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...kinds), name, fc.boolean(), async (kind, file, userNamed) => {
         const root = realpathSync(mkdtempSync(join(tmpdir(), 'rbench-gate-prop-')));
@@ -494,13 +584,13 @@ describe('file gate: generated variants', function () {
           else if (kind === 'folder-link') {
             symlinkSync(outside, join(root, 'sub'));
             path = join(root, 'sub', file);
-          }
-          else if (kind === 'fifo') mkfifo(path);
+          } else if (kind === 'fifo') mkfifo(path);
           else if (kind === 'folder') mkdirSync(path);
           else if (kind === 'escape') path = join(root, '..', outside.split('/').pop()!, file);
           else if (kind === 'absolute') path = join(outside, file);
           else path = kind;
-          const place = userNamed && kind !== 'regular' && !kind.includes('link') && kind !== 'escape' && kind !== 'absolute' ? ({ userNamed: true } as const) : { root };
+          const place =
+            userNamed && kind !== 'regular' && !kind.includes('link') && kind !== 'escape' && kind !== 'absolute' ? ({ userNamed: true } as const) : { root };
           if (kind === 'regular') {
             assert.equal(readBoundedText(path, { ...place, maxBytes: 64 }), 'ok');
             assert.equal(await readBoundedTextAsync(path, { ...place, maxBytes: 64 }), 'ok');

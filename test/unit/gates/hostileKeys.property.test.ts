@@ -25,9 +25,16 @@ import { buildViewModel } from '../../../src/views/model';
 import { loadResult, makeRun } from '../compare/fixtures';
 import { GlobalsWatch } from './globals';
 
-const PROTOTYPE_NAMES = [...new Set(['__proto__', 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), ...Object.getOwnPropertyNames(Array.prototype)])].filter(
-  (name) => !/^\d+$/.test(name),
-);
+const PROTOTYPE_NAMES = [
+  ...new Set([
+    '__proto__',
+    'constructor',
+    'prototype',
+    ...Object.getOwnPropertyNames(Object.prototype),
+    ...Object.getOwnPropertyNames(Function.prototype),
+    ...Object.getOwnPropertyNames(Array.prototype),
+  ]),
+].filter((name) => !/^\d+$/.test(name));
 
 /** A prototype name as written, in another case, or with spaces around it. */
 const hostileName: fc.Arbitrary<string> = fc
@@ -52,7 +59,10 @@ const hostileName: fc.Arbitrary<string> = fc
   });
 
 /** Mostly hostile names, some ordinary ones. */
-const anyName = fc.oneof({ weight: 4, arbitrary: hostileName }, { weight: 1, arbitrary: fc.constantFrom('used_memory', 'keys', 'db0', 'ERR', 'save', 'passwordEnv', 'url') });
+const anyName = fc.oneof(
+  { weight: 4, arbitrary: hostileName },
+  { weight: 1, arbitrary: fc.constantFrom('used_memory', 'keys', 'db0', 'ERR', 'save', 'passwordEnv', 'url') },
+);
 /** A value without the characters INFO uses as separators. */
 const infoValue = fc.string({ maxLength: 12 }).map((text) => text.replace(/[\r\n,=:]/g, '_'));
 
@@ -80,7 +90,9 @@ describe('gate: hostile keys in every parser (property-based)', function () {
     const line = fc.oneof(
       fc.tuple(fc.constant('#'), anyName).map(([, name]) => `# ${name}`),
       fc.tuple(anyName, infoValue).map(([name, value]) => `${name}:${value}`),
-      fc.tuple(fc.constantFrom('errorstat_', 'db'), anyName, fc.nat(99)).map(([prefix, name, n]) => (prefix === 'db' ? `db${n}:keys=${n},${name}=1` : `errorstat_${name}:count=${n}`)),
+      fc
+        .tuple(fc.constantFrom('errorstat_', 'db'), anyName, fc.nat(99))
+        .map(([prefix, name, n]) => (prefix === 'db' ? `db${n}:keys=${n},${name}=1` : `errorstat_${name}:count=${n}`)),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
@@ -113,7 +125,9 @@ describe('gate: hostile keys in every parser (property-based)', function () {
       { depthSize: 'small', withCrossShrink: true },
       fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.constant(null), fc.boolean()).map((value) => JSON.stringify(value)),
       fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
-      fc.array(fc.tuple(anyName, tie('value')), { maxLength: 5 }).map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
+      fc
+        .array(fc.tuple(anyName, tie('value')), { maxLength: 5 })
+        .map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
     ),
   })).value;
 
@@ -121,7 +135,11 @@ describe('gate: hostile keys in every parser (property-based)', function () {
   function withoutProtoKeys(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(withoutProtoKeys);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__proto__').map(([key, child]) => [key, withoutProtoKeys(child)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== '__proto__')
+        .map(([key, child]) => [key, withoutProtoKeys(child)]),
+    );
   }
 
   it('JSON (run files, baselines): objects without prototypes, `__proto__` dropped, everything else kept as it was', () => {
@@ -165,8 +183,18 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         const read = parseRunFileText(text, 'hostile.rbench-run.json');
         const readTotal = read.points[0].repeats[0][0].total;
         for (const [name, n] of kinds) assert.equal(readTotal.errorsByKind[name], name === '__proto__' ? undefined : n, name);
-        assertDataOnly(readTotal.errorsByKind, kinds.map(([name]) => name), (value) => typeof value === 'number', 'errorsByKind');
-        assertDataOnly(readTotal.errorExamples, kinds.map(([name]) => name), (value) => typeof value === 'string', 'errorExamples');
+        assertDataOnly(
+          readTotal.errorsByKind,
+          kinds.map(([name]) => name),
+          (value) => typeof value === 'number',
+          'errorsByKind',
+        );
+        assertDataOnly(
+          readTotal.errorExamples,
+          kinds.map(([name]) => name),
+          (value) => typeof value === 'string',
+          'errorExamples',
+        );
         if (extra !== 'passwordEnv') assert.equal((read as unknown as Record<string, unknown>).passwordEnv, undefined);
         const warnings = runWarnings(read).join('\n');
         assert.doesNotMatch(warnings, /native code|\[object Object\]/);
@@ -222,7 +250,11 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         for (const name of Object.keys(profiles)) assert.equal(isPrototypeName(name), false, name);
         assert.equal(profiles.inherited?.url, 'redis://127.0.0.1:6380', 'the own url, not the inherited one');
         for (const name of names) {
-          if (isPrototypeName(name)) assert.ok(problems.some((problem) => problem.includes(`"${name}"`) && /reserved/.test(problem)), name);
+          if (isPrototypeName(name))
+            assert.ok(
+              problems.some((problem) => problem.includes(`"${name}"`) && /reserved/.test(problem)),
+              name,
+            );
         }
         for (const [name, profile] of Object.entries(profiles)) {
           assert.equal(Object.getPrototypeOf(profile), null);
@@ -230,7 +262,11 @@ describe('gate: hostile keys in every parser (property-based)', function () {
           assertDataOnly(profile, [field], (value) => typeof value === 'string', `profile ${name}`);
         }
         for (const name of [...names, ...PROTOTYPE_NAMES]) {
-          const choice = { source: 'selected', target: { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, profile: name }, local: false } as Parameters<typeof connectionFor>[0];
+          const choice = {
+            source: 'selected',
+            target: { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, profile: name },
+            local: false,
+          } as Parameters<typeof connectionFor>[0];
           const resolved = connectionFor(choice, { profiles, env: { SOME_SECRET: 'hunter2' } });
           assert.doesNotMatch(JSON.stringify(resolved), /hunter2/, `profile "${name}"`);
         }
@@ -249,7 +285,11 @@ describe('gate: hostile keys in every parser (property-based)', function () {
           workers[i % 2].addError(kind, `${kind} oops`, n);
           expected.set(kind, (expected.get(kind) ?? 0) + n);
         });
-        const total = commandResult('total', workers.map((worker) => worker.report()), 1000);
+        const total = commandResult(
+          'total',
+          workers.map((worker) => worker.report()),
+          1000,
+        );
         unchanged();
         assert.deepEqual(Object.keys(total.errorsByKind).sort(), [...expected.keys()].sort());
         for (const [kind, n] of expected) {
@@ -271,16 +311,33 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         const resolved = checkText(`### s\nrequests 1\nSET k \${env:${name}}\n`, { env, vars: { other: 'x' } });
         const args = JSON.stringify(resolved.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []);
         assert.doesNotMatch(args, /native code|function|\[object/, name);
-        assert.ok(resolved.diagnostics.some((d) => d.message.includes('is not set')), `${name}: reported as unset`);
+        assert.ok(
+          resolved.diagnostics.some((d) => d.message.includes('is not set')),
+          `${name}: reported as unset`,
+        );
         const variable = checkText(`### s\nrequests 1\nSET k {{${name}}}\n`, { env, vars: { other: 'x' } });
-        assert.doesNotMatch(JSON.stringify(variable.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []), /native code|function|\[object/, name);
-        assert.ok(variable.diagnostics.some((d) => d.message.includes('unknown variable')), `${name}: an unknown variable`);
+        assert.doesNotMatch(
+          JSON.stringify(variable.scenarios[0]?.points[0].phases[0].tests[0].commands[0]?.command.args ?? []),
+          /native code|function|\[object/,
+          name,
+        );
+        assert.ok(
+          variable.diagnostics.some((d) => d.message.includes('unknown variable')),
+          `${name}: an unknown variable`,
+        );
         // Words a scenario writes are looked up in the language's own tables (aliases, did-you-mean).
-        for (const text of [`### s\nsweep ${name} 1 2\nPING\n`, `### s\nrequests 1\nPING\nexpect ${name} < 1\n`, `### s\nclient ${name}\nPING\n`, `### s\nrequests 1\n${name} x\n`]) {
+        for (const text of [
+          `### s\nsweep ${name} 1 2\nPING\n`,
+          `### s\nrequests 1\nPING\nexpect ${name} < 1\n`,
+          `### s\nclient ${name}\nPING\n`,
+          `### s\nrequests 1\n${name} x\n`,
+        ]) {
           const messages = JSON.stringify(checkText(text, { env }).diagnostics.map((d) => [d.message, d.fixes]));
           assert.doesNotMatch(messages, /native code|function |\[object/, text);
         }
-        const target = { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, url: 'redis://127.0.0.1:6379', passwordEnv: name } as Parameters<typeof resolveConnection>[0];
+        const target = { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 2000, url: 'redis://127.0.0.1:6379', passwordEnv: name } as Parameters<
+          typeof resolveConnection
+        >[0];
         const connection = resolveConnection(target, { env: process.env });
         assert.match(connection.error ?? '', /is not set/, name);
         assert.equal(connection.options?.password, undefined, name);

@@ -66,7 +66,11 @@ describe('gate: hostile names in run files are data (issue 18, seen 1)', functio
     assert.ok(model.rows.length > 0);
     assert.equal(model.marks.length, 4);
     for (const mark of model.marks) assert.equal(typeof mark.label, 'string', mark.kind);
-    assert.deepEqual(model.marks.slice(0, 3).map((mark) => mark.label), ['constructor', '__proto__', 'toString'], 'unknown kinds are shown as written');
+    assert.deepEqual(
+      model.marks.slice(0, 3).map((mark) => mark.label),
+      ['constructor', '__proto__', 'toString'],
+      'unknown kinds are shown as written',
+    );
     assert.doesNotMatch(JSON.stringify(model), /function|native code|\[object Object\]/);
     const compare = buildCompareViewModel([a, b]);
     assert.doesNotMatch(JSON.stringify(compare), /function|native code|\[object Object\]/);

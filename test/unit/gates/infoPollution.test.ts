@@ -77,7 +77,10 @@ describe('gate: a server reply cannot change process state (issue 18, seen 1)', 
       ['finished', 'finished'],
       JSON.stringify(first.map((outcome) => (outcome.kind === 'not-run' ? outcome.message : outcome.run.error))),
     );
-    assert.ok(fake.commands.some((words) => words[0].toUpperCase() === 'INFO'), 'the fake server was asked for INFO');
+    assert.ok(
+      fake.commands.some((words) => words[0].toUpperCase() === 'INFO'),
+      'the fake server was asked for INFO',
+    );
     assert.deepEqual(commandsCarrying(fake, SECRET), [], 'the fake server got the secret');
 
     // A later run to a different, password-less server.
@@ -102,7 +105,14 @@ describe('gate: a server reply cannot change process state (issue 18, seen 1)', 
     assert.equal(before.usedMemory, 1000);
     assert.equal(before.keys, 1);
     assert.equal(Object.hasOwn(before, 'passwordEnv'), false);
-    assert.deepEqual({ ...before.errorstats }, Object.fromEntries([['__proto__', 1], ['constructor', 2]]), 'the kinds the server named, as data');
+    assert.deepEqual(
+      { ...before.errorstats },
+      Object.fromEntries([
+        ['__proto__', 1],
+        ['constructor', 2],
+      ]),
+      'the kinds the server named, as data',
+    );
     assert.equal(Object.hasOwn(before.errorstats, '__proto__'), true);
     assert.deepEqual(watch.changes(), []);
   });

@@ -58,7 +58,20 @@ describe('network gate: host names', () => {
   });
 
   it('knows the hosts that are this machine', () => {
-    for (const host of ['localhost', 'LOCALHOST', 'db.localhost', '127.0.0.1', '127.255.0.9', '127.1', '0.0.0.0', '::1', '[::1]', '::', '::ffff:127.0.0.2', '2130706433']) {
+    for (const host of [
+      'localhost',
+      'LOCALHOST',
+      'db.localhost',
+      '127.0.0.1',
+      '127.255.0.9',
+      '127.1',
+      '0.0.0.0',
+      '::1',
+      '[::1]',
+      '::',
+      '::ffff:127.0.0.2',
+      '2130706433',
+    ]) {
       assert.equal(isLoopbackHost(host), true, host);
     }
     for (const host of ['10.0.0.1', '128.0.0.1', '126.0.0.1', '::2', 'mylocalhost', 'localhost.example', 'fd00::1', '1.0.0.0', 'redis']) {
@@ -93,8 +106,17 @@ describe('network gate: host names', () => {
 describe('network gate: the rule of a target', () => {
   it('takes host:port as the seed, a Sentinel target its sentinels, and says what the user declared', () => {
     assert.deepEqual(networkRuleFor({ host: '10.0.0.5', port: 6379 }), { seeds: [remote], allowHosts: [] });
-    assert.deepEqual(networkRuleFor({ host: '10.0.0.5', port: 6379, cluster: true }, ['10.0.0.6', '10.0.0.6']), { seeds: [remote], declared: 'cluster', allowHosts: ['10.0.0.6'] });
-    const sentinel = { nodes: [{ host: 's1', port: 26379 }, { host: 's2', port: 26380 }] };
+    assert.deepEqual(networkRuleFor({ host: '10.0.0.5', port: 6379, cluster: true }, ['10.0.0.6', '10.0.0.6']), {
+      seeds: [remote],
+      declared: 'cluster',
+      allowHosts: ['10.0.0.6'],
+    });
+    const sentinel = {
+      nodes: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26380 },
+      ],
+    };
     assert.deepEqual(networkRuleFor({ host: 'primary', port: 6379, cluster: true, sentinel }), { seeds: sentinel.nodes, declared: 'sentinel', allowHosts: [] });
   });
 
@@ -135,7 +157,13 @@ describe('network gate: which nodes are approved', () => {
   });
 
   it('a Sentinel target: the sentinels, and a primary on their hosts or an allowed one', () => {
-    const sentinel = gate({ seeds: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], declared: 'sentinel' });
+    const sentinel = gate({
+      seeds: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      declared: 'sentinel',
+    });
     assert.equal(sentinel.allows('s2', 6379), true);
     assert.equal(sentinel.allows('S1', 6380), true);
     assert.equal(sentinel.allows('s3', 6379), false);
@@ -189,11 +217,21 @@ describe('network gate: messages', () => {
         `To reach them, ${fixAllow}.`,
     );
     assert.equal(
-      gate({ seeds: [{ host: 's1', port: 26379 }, { host: 'fd00::1', port: 26379 }], declared: 'sentinel', allowHosts: ['10.0.0.7', 'fd00::7'] }).check('10.0.0.6', 6379),
+      gate({
+        seeds: [
+          { host: 's1', port: 26379 },
+          { host: 'fd00::1', port: 26379 },
+        ],
+        declared: 'sentinel',
+        allowHosts: ['10.0.0.7', 'fd00::7'],
+      }).check('10.0.0.6', 6379),
       'the server names 10.0.0.6:6379 (not on s1, [fd00::1], the hosts the target names, nor an allowed host (10.0.0.7, [fd00::7])), which RBench may not contact: ' +
         `it connects only to servers you named, and sent nothing there. To reach them, ${fixAllow}.`,
     );
-    assert.match(gate({ seeds: [remote], allowHosts: ['10.0.0.7'] }).check('10.0.0.6', 1) ?? '', /no other node is reached, nor an allowed host \(10\.0\.0\.7\)\)/);
+    assert.match(
+      gate({ seeds: [remote], allowHosts: ['10.0.0.7'] }).check('10.0.0.6', 1) ?? '',
+      /no other node is reached, nor an allowed host \(10\.0\.0\.7\)\)/,
+    );
   });
 
   it('a loopback node from a remote target: said apart, without a fix (none can approve it)', () => {
@@ -204,7 +242,13 @@ describe('network gate: messages', () => {
         'it connects only to servers you named, and sent nothing there.',
     );
     assert.equal(
-      cluster.refusal([{ host: '::1', port: 1 }, { host: '10.0.0.9', port: 2 }], 'L'),
+      cluster.refusal(
+        [
+          { host: '::1', port: 1 },
+          { host: '10.0.0.9', port: 2 },
+        ],
+        'L',
+      ),
       'L 10.0.0.9:2 (not on 10.0.0.5, the host the target names) and [::1]:1 (on this machine, while the target is not: a remote server is never followed to a loopback address), ' +
         `which RBench may not contact: it connects only to servers you named, and sent nothing there. To reach them, ${fixAllow}.`,
     );
@@ -219,7 +263,13 @@ describe('network gate: messages', () => {
       '10.0.0.5:6379, and nodes on 10.0.0.5 the cluster announces, and nodes on 10.0.0.6, [fd00::6] (allowed hosts)',
     );
     assert.equal(
-      gate({ seeds: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], declared: 'sentinel' }).describe(),
+      gate({
+        seeds: [
+          { host: 's1', port: 26379 },
+          { host: 's2', port: 26379 },
+        ],
+        declared: 'sentinel',
+      }).describe(),
       'sentinels s1:26379, s2:26379, and a primary they name on s1, s2',
     );
     assert.equal(
@@ -230,7 +280,21 @@ describe('network gate: messages', () => {
 });
 
 describe('network gate: properties', () => {
-  const hostPool = ['10.0.0.5', '10.0.0.6', 'redis.internal', 'Redis.Internal', '127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]', 'fd00::6', '0.0.0.0', 'db.localhost', '::ffff:10.0.0.5'];
+  const hostPool = [
+    '10.0.0.5',
+    '10.0.0.6',
+    'redis.internal',
+    'Redis.Internal',
+    '127.0.0.1',
+    '127.0.0.2',
+    'localhost',
+    '::1',
+    '[::1]',
+    'fd00::6',
+    '0.0.0.0',
+    'db.localhost',
+    '::ffff:10.0.0.5',
+  ];
   const host = fc.constantFrom(...hostPool);
   const port = fc.integer({ min: 1, max: 65535 });
   const node = fc.record({ host, port });

@@ -13,32 +13,73 @@ const layout = (hosts: [string, number][]): ClusterTopology => ({
 });
 
 function state(topology: ClusterTopology, declared = true): ClusterState {
-  const approved = new ApprovedNodes({ seeds: [{ host: '10.0.0.5', port: 7000 }], ...(declared ? { declared: 'cluster' as const } : {}), allowHosts: ['10.0.0.6'] });
+  const approved = new ApprovedNodes({
+    seeds: [{ host: '10.0.0.5', port: 7000 }],
+    ...(declared ? { declared: 'cluster' as const } : {}),
+    allowHosts: ['10.0.0.6'],
+  });
   return new ClusterState({ topology, replicaReads: false, keyArguments: [1], readOnly: [false] }, new WorkerStats(1), approved);
 }
 
 describe('network gate: a worker’s cluster state', () => {
   it('takes a layout of approved nodes; a refused one is kept out, the connections told', () => {
-    const ok = state(layout([['10.0.0.5', 7000], ['10.0.0.5', 7001], ['10.0.0.6', 7002]]));
+    const ok = state(
+      layout([
+        ['10.0.0.5', 7000],
+        ['10.0.0.5', 7001],
+        ['10.0.0.6', 7002],
+      ]),
+    );
     assert.equal(ok.refused, undefined);
     assert.equal(ok.nodes.length, 3);
-    const refused = state(layout([['10.0.0.5', 7000], ['10.0.0.9', 7001]]));
+    const refused = state(
+      layout([
+        ['10.0.0.5', 7000],
+        ['10.0.0.9', 7001],
+      ]),
+    );
     assert.match(refused.refused ?? '', /^the cluster layout names 10\.0\.0\.9:7001 \(not on 10\.0\.0\.5/);
     assert.equal(refused.nodes.length, 0, 'nothing of the refused layout was taken');
   });
 
   it('a later layout naming a refused node is not applied: the old one stays', () => {
-    const s = state(layout([['10.0.0.5', 7000], ['10.0.0.5', 7001]]));
+    const s = state(
+      layout([
+        ['10.0.0.5', 7000],
+        ['10.0.0.5', 7001],
+      ]),
+    );
     const owner = s.owner[16000];
-    assert.match(s.apply(layout([['10.0.0.5', 7000], ['127.0.0.1', 7001]])) ?? '', /127\.0\.0\.1:7001 \(on this machine, while the target is not/);
+    assert.match(
+      s.apply(
+        layout([
+          ['10.0.0.5', 7000],
+          ['127.0.0.1', 7001],
+        ]),
+      ) ?? '',
+      /127\.0\.0\.1:7001 \(on this machine, while the target is not/,
+    );
     assert.equal(s.owner[16000], owner);
     assert.equal(s.nodes.length, 2);
-    assert.equal(s.apply(layout([['10.0.0.5', 7001], ['10.0.0.5', 7000]])), undefined);
+    assert.equal(
+      s.apply(
+        layout([
+          ['10.0.0.5', 7001],
+          ['10.0.0.5', 7000],
+        ]),
+      ),
+      undefined,
+    );
     assert.equal(s.nodes[s.owner[0]].port, 7001);
   });
 
   it('MOVED and ASK to an approved node re-route and count; to a refused one, nothing changes', () => {
-    const s = state(layout([['10.0.0.5', 7000], ['10.0.0.5', 7001]]));
+    const s = state(
+      layout([
+        ['10.0.0.5', 7000],
+        ['10.0.0.5', 7001],
+      ]),
+    );
     const target = s.redirect(0, 'MOVED', 5, '10.0.0.6', 7005, true);
     assert.equal(typeof target, 'number');
     assert.equal(s.owner[5], target);
@@ -57,14 +98,20 @@ describe('network gate: a worker’s cluster state', () => {
   it('an undeclared cluster: even a node on the seed host is refused', () => {
     const s = state(layout([['10.0.0.5', 7000]]), false);
     assert.equal(s.refused, undefined);
-    assert.match(String(s.redirect(0, 'MOVED', 1, '10.0.0.5', 7001, true)), /^a MOVED reply from 10\.0\.0\.5:7000 names 10\.0\.0\.5:7001 \(the target 10\.0\.0\.5:7000 was not declared a cluster/);
+    assert.match(
+      String(s.redirect(0, 'MOVED', 1, '10.0.0.5', 7001, true)),
+      /^a MOVED reply from 10\.0\.0\.5:7000 names 10\.0\.0\.5:7001 \(the target 10\.0\.0\.5:7000 was not declared a cluster/,
+    );
   });
 });
 
 describe('network gate: INFO sampling of a cluster', () => {
   it('opens no monitor when a master is refused', async () => {
     const seed = { host: '10.0.0.5', port: 7000, resp: 2 as const, connectTimeoutMs: 500, cluster: true };
-    const monitor = new ClusterMonitor(seed, [{ host: '10.0.0.5', port: 7001, role: 'master' }, { host: '127.0.0.1', port: 7002, role: 'master' }]);
+    const monitor = new ClusterMonitor(seed, [
+      { host: '10.0.0.5', port: 7001, role: 'master' },
+      { host: '127.0.0.1', port: 7002, role: 'master' },
+    ]);
     await assert.rejects(monitor.open(), /^Error: INFO sampling would reach 127\.0\.0\.1:7002 \(on this machine, while the target is not/);
     await monitor.close();
   });

@@ -16,22 +16,39 @@ function prototypeSnapshot(): string {
 
 describe('network gate: hostile replies to the layout and sentinel parsers', () => {
   const value: fc.Arbitrary<FakeReply> = fc.letrec<{ v: FakeReply }>((tie) => ({
-    v: fc.oneof({ depthSize: 'small' }, fc.constantFrom<FakeReply>(...hostileNames), fc.string(), fc.integer(), fc.constant(null), fc.array(tie('v'), { maxLength: 4 })),
+    v: fc.oneof(
+      { depthSize: 'small' },
+      fc.constantFrom<FakeReply>(...hostileNames),
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie('v'), { maxLength: 4 }),
+    ),
   })).v;
-  const node = fc.array(fc.tuple(fc.constantFrom('id', 'port', 'ip', 'endpoint', 'role', 'health', 'hostname', 'tls-port', ...hostileNames), value), { maxLength: 8 }).map((pairs) => pairs.flat());
-  const shard = fc.tuple(fc.array(fc.tuple(fc.constantFrom('slots', 'nodes', ...hostileNames), fc.oneof(value, fc.array(node, { maxLength: 3 }))), { maxLength: 4 })).map(([pairs]) => pairs.flat());
+  const node = fc
+    .array(fc.tuple(fc.constantFrom('id', 'port', 'ip', 'endpoint', 'role', 'health', 'hostname', 'tls-port', ...hostileNames), value), { maxLength: 8 })
+    .map((pairs) => pairs.flat());
+  const shard = fc
+    .tuple(fc.array(fc.tuple(fc.constantFrom('slots', 'nodes', ...hostileNames), fc.oneof(value, fc.array(node, { maxLength: 3 }))), { maxLength: 4 }))
+    .map(([pairs]) => pairs.flat());
 
   it('CLUSTER SHARDS and CLUSTER SLOTS: no global object changes; a layout or a plain refusal', () => {
     const before = prototypeSnapshot();
     fc.assert(
       fc.property(fc.array(shard, { maxLength: 4 }), fc.array(value, { maxLength: 4 }), (shards, slots) => {
-        for (const read of [() => topologyFromShards(shards as Parameters<typeof topologyFromShards>[0], seed), () => topologyFromSlots(slots as Parameters<typeof topologyFromSlots>[0], seed)]) {
+        for (const read of [
+          () => topologyFromShards(shards as Parameters<typeof topologyFromShards>[0], seed),
+          () => topologyFromSlots(slots as Parameters<typeof topologyFromSlots>[0], seed),
+        ]) {
           try {
             const topology = read();
             for (const n of topology.nodes) {
               assert.equal(typeof n.host, 'string');
               assert.ok(Number.isInteger(n.port) && n.port >= 1 && n.port <= 65535, `port ${n.port}`);
-              assert.deepEqual(Object.keys(n).filter((k) => !['host', 'port', 'role', 'master', 'hostname', 'seed'].includes(k)), []);
+              assert.deepEqual(
+                Object.keys(n).filter((k) => !['host', 'port', 'role', 'master', 'hostname', 'seed'].includes(k)),
+                [],
+              );
             }
             for (const [first, last] of topology.slots) assert.ok(first >= 0 && first <= last && last <= 16383);
           } catch (error) {
@@ -45,13 +62,20 @@ describe('network gate: hostile replies to the layout and sentinel parsers', () 
     );
   });
 
-  it('a sentinel\'s SENTINEL MASTER reply with prototype names: read as pairs, nothing else changes', async () => {
+  it("a sentinel's SENTINEL MASTER reply with prototype names: read as pairs, nothing else changes", async () => {
     const before = prototypeSnapshot();
     const fake = await startFakeRedis('127.0.0.1', {
-      answer: (args) => (args[0].toUpperCase() === 'SENTINEL' ? ['__proto__', 'polluted', 'constructor', 'x', 'down-after-milliseconds', '5000', 'toString', '1'] : undefined),
+      answer: (args) =>
+        args[0].toUpperCase() === 'SENTINEL' ? ['__proto__', 'polluted', 'constructor', 'x', 'down-after-milliseconds', '5000', 'toString', '1'] : undefined,
     });
     try {
-      const options = { host: fake.host, port: fake.port, resp: 2 as const, connectTimeoutMs: 1000, sentinel: { name: 'mymaster', nodes: [{ host: fake.host, port: fake.port }] } };
+      const options = {
+        host: fake.host,
+        port: fake.port,
+        resp: 2 as const,
+        connectTimeoutMs: 1000,
+        sentinel: { name: 'mymaster', nodes: [{ host: fake.host, port: fake.port }] },
+      };
       assert.equal(await primaryDownAfterMs(options), 5000);
     } finally {
       await fake.close();

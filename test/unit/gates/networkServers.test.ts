@@ -63,7 +63,10 @@ describe('the network gate against servers that name other servers', function ()
         await watcher.mset('user:1', 'a', 'user:2', 'b', 'user:3', 'c');
         const seen = await connectionsReceived(watcher);
         const seed = { host: '127.0.0.1', port: 0 };
-        fake = await startFakeRedis('127.0.0.1', { info: CLUSTER_INFO, answer: (args) => clusterAnswers(seed, { host: target.host, port: target.port })(args) });
+        fake = await startFakeRedis('127.0.0.1', {
+          info: CLUSTER_INFO,
+          answer: (args) => clusterAnswers(seed, { host: target.host, port: target.port })(args),
+        });
         seed.port = fake.port;
         const text = `### undeclared\nclient ${client}\nclients 2\ncleanup *\nrequests 200\nSET user:__key__ __value__\n`;
         const run = await runScenario(planOf(text), {
@@ -93,10 +96,22 @@ describe('the network gate against servers that name other servers', function ()
       fake = await startFakeRedis('127.0.0.1', { info: CLUSTER_INFO, answer: (args) => clusterAnswers(seed, other)(args) });
       seed.port = fake.port;
       const message = await loadFailure(
-        runLoad(loadRequest(seed, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 200 }, connection: { cluster: true, password: 'hunter2' } })),
+        runLoad(
+          loadRequest(seed, {
+            client,
+            test: singleTest('SET key:__key__ __value__'),
+            load: { clients: 2, requests: 200 },
+            connection: { cluster: true, password: 'hunter2' },
+          }),
+        ),
       );
       assert.equal(listener.connections, 0, `RBench connected to the announced node and sent: ${JSON.stringify(listener.received)}`);
-      assert.match(message, new RegExp(`the cluster at 127\\.0\\.0\\.1:${fake.port} announces 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`));
+      assert.match(
+        message,
+        new RegExp(
+          `the cluster at 127\\.0\\.0\\.1:${fake.port} announces 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1, the host the target names\\)`,
+        ),
+      );
       assert.match(message, /--allow-host HOST/);
     });
 
@@ -110,11 +125,21 @@ describe('the network gate against servers that name other servers', function ()
       });
       seed.port = fake.port;
       const message = await loadFailure(
-        runLoad(loadRequest(seed, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 200 }, connection: { cluster: true, password: 'hunter2' } })),
+        runLoad(
+          loadRequest(seed, {
+            client,
+            test: singleTest('SET key:__key__ __value__'),
+            load: { clients: 2, requests: 200 },
+            connection: { cluster: true, password: 'hunter2' },
+          }),
+        ),
       );
       assert.equal(listener.connections, 0, `RBench followed the MOVED and sent: ${JSON.stringify(listener.received)}`);
       assert.match(message, new RegExp(`a MOVED reply from 127\\.0\\.0\\.1:${fake.port} names 127\\.0\\.0\\.2:${listener.port} `));
-      assert.ok(fake.commands.some((c) => c[0] === 'SET'), 'the load reached the seed');
+      assert.ok(
+        fake.commands.some((c) => c[0] === 'SET'),
+        'the load reached the seed',
+      );
     });
   }
 
@@ -164,7 +189,12 @@ describe('the network gate against servers that name other servers', function ()
       it(`${client}: a primary the sentinels name on another host is refused; no connection there`, async () => {
         listener = await startListener('127.0.0.2');
         fake = await fakeSentinel(listener);
-        const message = await loadFailure(runLoad({ ...loadRequest(fake, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 100 } }), connection: sentinelTarget(fake) }));
+        const message = await loadFailure(
+          runLoad({
+            ...loadRequest(fake, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 2, requests: 100 } }),
+            connection: sentinelTarget(fake),
+          }),
+        );
         assert.equal(listener.connections, 0, `RBench connected to the primary named and sent: ${JSON.stringify(listener.received)}`);
         assert.match(message, new RegExp(`the sentinels name the primary "mymaster" at 127\\.0\\.0\\.2:${listener.port} \\(not on 127\\.0\\.0\\.1`));
       });
@@ -197,7 +227,9 @@ describe('the network gate against servers that name other servers', function ()
       listener = await startListener('127.0.0.1');
       fake = await fakeSentinel(listener);
       // The rule as resolveConnection fixes it for `redis-sentinel://sentinel.example.net:PORT/mymaster`; the socket itself goes to the fake.
-      const options = sentinelTarget(fake, { network: { seeds: [{ host: 'sentinel.example.net', port: fake.port }], declared: 'sentinel', allowHosts: ['127.0.0.1'] } });
+      const options = sentinelTarget(fake, {
+        network: { seeds: [{ host: 'sentinel.example.net', port: fake.port }], declared: 'sentinel', allowHosts: ['127.0.0.1'] },
+      });
       await assert.rejects(discoverPrimary({ ...options, sentinel: options.sentinel! }), (error: Error) => {
         assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${listener!.port} \\(on this machine, while the target is not`));
         return true;

@@ -9,7 +9,10 @@ import { targetPlan } from '../redis/support';
 
 describe('network gate: the rule a target resolves to', () => {
   it('a URL: its host:port; `cluster on` declares a cluster', () => {
-    assert.deepEqual(resolveConnection(targetPlan({ url: 'redis://10.0.0.5:7000' }), { env: {} }).options?.network, { seeds: [{ host: '10.0.0.5', port: 7000 }], allowHosts: [] });
+    assert.deepEqual(resolveConnection(targetPlan({ url: 'redis://10.0.0.5:7000' }), { env: {} }).options?.network, {
+      seeds: [{ host: '10.0.0.5', port: 7000 }],
+      allowHosts: [],
+    });
     assert.deepEqual(resolveConnection(targetPlan({ url: 'redis://10.0.0.5:7000', cluster: true }), { env: {} }).options?.network, {
       seeds: [{ host: '10.0.0.5', port: 7000 }],
       declared: 'cluster',
@@ -19,14 +22,25 @@ describe('network gate: the rule a target resolves to', () => {
 
   it('a Sentinel URL: its sentinels, declared', () => {
     const { options } = resolveConnection(targetPlan({ url: 'redis-sentinel://s1:26379,s2:26380/mymaster' }), { env: {} });
-    assert.deepEqual(options?.network, { seeds: [{ host: 's1', port: 26379 }, { host: 's2', port: 26380 }], declared: 'sentinel', allowHosts: [] });
+    assert.deepEqual(options?.network, {
+      seeds: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26380 },
+      ],
+      declared: 'sentinel',
+      allowHosts: [],
+    });
   });
 
   it("a profile's `cluster: true` and `allowHosts`, and the user's own hosts (--allow-host), normalised", () => {
     const profiles: Record<string, ConnectionProfile> = { prod: { url: 'redis://10.0.0.5:7000', cluster: true, allowHosts: ['10.0.0.6', 'Redis-3.Internal'] } };
     const { options, error } = resolveConnection(targetPlan({ profile: 'prod' }), { env: {}, profiles, allowHosts: ['[FD00::7]'] });
     assert.equal(error, undefined);
-    assert.deepEqual(options?.network, { seeds: [{ host: '10.0.0.5', port: 7000 }], declared: 'cluster', allowHosts: ['10.0.0.6', 'redis-3.internal', 'fd00::7'] });
+    assert.deepEqual(options?.network, {
+      seeds: [{ host: '10.0.0.5', port: 7000 }],
+      declared: 'cluster',
+      allowHosts: ['10.0.0.6', 'redis-3.internal', 'fd00::7'],
+    });
   });
 
   it('names a bad allowed host and where it came from', () => {
@@ -40,7 +54,10 @@ describe('network gate: the rule a target resolves to', () => {
       resolveConnection(targetPlan({ profile: 'prod' }), { env: {}, profiles: notList }).error,
       'connection profile "prod" has "allowHosts" "10.0.0.6": it must be a list of hosts, such as ["10.0.0.6", "10.0.0.7"]',
     );
-    assert.match(resolveConnection(targetPlan({ url: 'redis://10.0.0.5' }), { env: {}, allowHosts: ['redis://x'] }).error ?? '', /^--allow-host: "redis:\/\/x" is not a host name/);
+    assert.match(
+      resolveConnection(targetPlan({ url: 'redis://10.0.0.5' }), { env: {}, allowHosts: ['redis://x'] }).error ?? '',
+      /^--allow-host: "redis:\/\/x" is not a host name/,
+    );
   });
 
   it('a session with --cluster and --allow-host declares the target a cluster and allows the hosts', async () => {

@@ -30,13 +30,37 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       for (const name of ['__proto__', 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]) {
         assert.equal(isPrototypeName(name), true, name);
       }
-      for (const name of ['toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__']) {
+      for (const name of [
+        'toString',
+        'hasOwnProperty',
+        'valueOf',
+        'isPrototypeOf',
+        'propertyIsEnumerable',
+        'toLocaleString',
+        '__defineGetter__',
+        '__lookupSetter__',
+      ]) {
         assert.equal(isPrototypeName(name), true, name);
       }
     });
 
     it('is false for data names, other spellings and names with spaces (property names are exact)', () => {
-      for (const name of ['', 'passwordEnv', 'used_memory', 'Constructor', 'CONSTRUCTOR', '__PROTO__', ' constructor', '__proto__ ', 'proto', '_proto_', 'length', 'name', 'call', 'apply']) {
+      for (const name of [
+        '',
+        'passwordEnv',
+        'used_memory',
+        'Constructor',
+        'CONSTRUCTOR',
+        '__PROTO__',
+        ' constructor',
+        '__proto__ ',
+        'proto',
+        '_proto_',
+        'length',
+        'name',
+        'call',
+        'apply',
+      ]) {
         assert.equal(isPrototypeName(name), false, JSON.stringify(name));
       }
     });
@@ -114,11 +138,14 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       ]) as Record<string, number>;
       addCounts(counts, from);
       addCounts(counts, { constructor: 1 } as Record<string, number>);
-      assert.deepEqual([...counts], [
-        ['ERR', 5],
-        ['__proto__', 1],
-        ['constructor', 5],
-      ]);
+      assert.deepEqual(
+        [...counts],
+        [
+          ['ERR', 5],
+          ['__proto__', 1],
+          ['constructor', 5],
+        ],
+      );
       assert.deepEqual(Object.keys(from), ['ERR', '__proto__', 'constructor'], 'the source is left as it was');
     });
 
@@ -126,19 +153,24 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       const into = new Map<string, string>([['ERR', 'first']]);
       addFirsts(into, { ERR: 'second', OOM: 'oom one' });
       addFirsts(into, { OOM: 'oom two', constructor: 'constructor oops' } as Record<string, string>);
-      assert.deepEqual([...into], [
-        ['ERR', 'first'],
-        ['OOM', 'oom one'],
-        ['constructor', 'constructor oops'],
-      ]);
+      assert.deepEqual(
+        [...into],
+        [
+          ['ERR', 'first'],
+          ['OOM', 'oom one'],
+          ['constructor', 'constructor oops'],
+        ],
+      );
     });
 
     it('recordFromMap makes own properties, __proto__ included, on a record without a prototype', () => {
-      const record = recordFromMap(new Map<string, number>([
-        ['__proto__', 1],
-        ['constructor', 2],
-        ['toString', 3],
-      ]));
+      const record = recordFromMap(
+        new Map<string, number>([
+          ['__proto__', 1],
+          ['constructor', 2],
+          ['toString', 3],
+        ]),
+      );
       assert.deepEqual(Object.keys(record), ['__proto__', 'constructor', 'toString']);
       assert.equal(Object.getPrototypeOf(record), null);
       assert.equal(record.hasOwnProperty, undefined);
@@ -171,7 +203,8 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
     });
 
     it('drops __proto__ keys at every depth and keeps the other prototype names as data', () => {
-      const text = '{"__proto__":{"passwordEnv":"X"},"constructor":3,"toString":"t","list":[{"__proto__":{"polluted":1},"keep":1}],"deep":{"a":{"__proto__":[1]}}}';
+      const text =
+        '{"__proto__":{"passwordEnv":"X"},"constructor":3,"toString":"t","list":[{"__proto__":{"polluted":1},"keep":1}],"deep":{"a":{"__proto__":[1]}}}';
       const parsed = parseJson(text) as Record<string, unknown> & { list: Record<string, unknown>[]; deep: { a: Record<string, unknown> } };
       assert.equal(Object.hasOwn(parsed, '__proto__'), false);
       assert.equal(parsed.passwordEnv, undefined);
@@ -227,7 +260,10 @@ describe('gate: plain data (src/gates/plainData.ts)', () => {
       assert.equal(plainCopy('text'), 'text');
       assert.equal(plainCopy(0), 0);
       assert.equal(plainCopy(undefined), undefined);
-      assert.equal(plainCopy(() => 1), undefined);
+      assert.equal(
+        plainCopy(() => 1),
+        undefined,
+      );
       assert.equal(plainCopy(1n), null);
       const cycle: Record<string, unknown> = {};
       cycle.self = cycle;

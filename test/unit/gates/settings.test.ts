@@ -12,7 +12,9 @@ const ENV = { SOME_SECRET: 'hunter2' };
 
 describe('gate: settings are data', () => {
   it('refuses profiles named like prototype machinery, naming the profile and the fix', () => {
-    const raw = JSON.parse('{"constructor":{"url":"redis://h:1"},"__proto__":{"url":"redis://h:2"},"toString":{"url":"redis://h:3"},"ok":{"url":"redis://h:4"}}') as unknown;
+    const raw = JSON.parse(
+      '{"constructor":{"url":"redis://h:1"},"__proto__":{"url":"redis://h:2"},"toString":{"url":"redis://h:3"},"ok":{"url":"redis://h:4"}}',
+    ) as unknown;
     const { profiles, problems } = readProfiles(raw);
     assert.deepEqual(Object.keys(profiles), ['ok']);
     assert.deepEqual(problems, [

@@ -17,29 +17,41 @@ describe('history: the comparison view-model', () => {
 
   it('has a column per run, the first as the reference, labelled by start time for one scenario', () => {
     const m = buildCompareViewModel([a, b]);
-    assert.deepEqual(m.columns.map((c) => [c.label, c.id, c.reference]), [
-      [a.startedAt.slice(5, 19).replace('T', ' '), a.id, true],
-      [b.startedAt.slice(5, 19).replace('T', ' '), b.id, false],
-    ]);
+    assert.deepEqual(
+      m.columns.map((c) => [c.label, c.id, c.reference]),
+      [
+        [a.startedAt.slice(5, 19).replace('T', ' '), a.id, true],
+        [b.startedAt.slice(5, 19).replace('T', ' '), b.id, false],
+      ],
+    );
     assert.equal(m.title, `Compare: SET and GET — ${m.columns[1].label} vs ${m.columns[0].label}`);
     assert.match(m.columns[0].facts, /^redis \d+\.\d+\.\d+ standalone · fast client · redis:\/\//);
   });
 
   it('puts the differences first, with the plain sentence for a changed client count', () => {
     const m = buildCompareViewModel([a, b]);
-    assert.equal(m.lead, 'Comparing 10 clients with 50 clients is not a regression: the runs measured different loads. Read these differences before the numbers.');
+    assert.equal(
+      m.lead,
+      'Comparing 10 clients with 50 clients is not a regression: the runs measured different loads. Read these differences before the numbers.',
+    );
     assert.deepEqual(m.differences[0], { kind: 'plan', text: 'clients: 10 → 50' });
-    assert.ok(m.differences.every((d, i) => i === 0 || ['status', 'plan', 'setup'].indexOf(d.kind) >= ['status', 'plan', 'setup'].indexOf(m.differences[i - 1].kind)), 'status, plan, setup order');
+    assert.ok(
+      m.differences.every((d, i) => i === 0 || ['status', 'plan', 'setup'].indexOf(d.kind) >= ['status', 'plan', 'setup'].indexOf(m.differences[i - 1].kind)),
+      'status, plan, setup order',
+    );
     assert.equal(buildCompareViewModel([a, structuredClone(a)]).lead, undefined, 'a run against itself differs in nothing');
   });
 
-  it('has a line per test × metric, with the reference plain and the other run\'s change classed', () => {
+  it("has a line per test × metric, with the reference plain and the other run's change classed", () => {
     const m = buildCompareViewModel([a, b]);
     assert.deepEqual(
       m.lines.filter((l) => l.first).map((l) => l.test),
       ['SET', 'GET'],
     );
-    assert.deepEqual(m.lines.slice(0, 6).map((l) => l.metricLabel), ['ops/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms']);
+    assert.deepEqual(
+      m.lines.slice(0, 6).map((l) => l.metricLabel),
+      ['ops/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms'],
+    );
     const ops = m.lines[0];
     const [before, after] = m.comparison.rows[0].cells;
     assert.equal(ops.cells[0].text, Math.round(before!.metrics.ops.value).toLocaleString('en-US'));
@@ -54,30 +66,48 @@ describe('history: the comparison view-model', () => {
   it('classes a change below the noise threshold as noise, above it by direction', () => {
     const faster = structuredClone(a);
     const slower = structuredClone(a);
-    for (const [run, factor] of [[faster, 1.2], [slower, 1.02]] as const) {
+    for (const [run, factor] of [
+      [faster, 1.2],
+      [slower, 1.02],
+    ] as const) {
       for (const load of run.points[0].repeats[0]) load.total.opsPerSec *= factor;
-      for (const s of run.points[0].summary) s.opsPerSec = { ...s.opsPerSec, median: s.opsPerSec.median * factor, min: s.opsPerSec.min * factor, max: s.opsPerSec.max * factor };
+      for (const s of run.points[0].summary)
+        s.opsPerSec = { ...s.opsPerSec, median: s.opsPerSec.median * factor, min: s.opsPerSec.min * factor, max: s.opsPerSec.max * factor };
     }
     assert.equal(buildCompareViewModel([a, faster]).lines[0].cells[1].verdict, 'better');
     assert.equal(buildCompareViewModel([a, slower]).lines[0].cells[1].verdict, 'noise');
     assert.equal(buildCompareViewModel([faster, a]).lines[0].cells[1].verdict, 'worse');
   });
 
-  it('overlays the runs\' timelines on one time axis and their percentile curves on one grid', () => {
+  it("overlays the runs' timelines on one time axis and their percentile curves on one grid", () => {
     const m = buildCompareViewModel([a, b]);
     const own = [a, b].map((run) => buildViewModel(run).timeline!);
-    assert.deepEqual(m.timeline!.series.map((s) => [s.run, s.metric]), [[0, 'ops'], [0, 'p99'], [1, 'ops'], [1, 'p99']]);
-    assert.deepEqual(m.timeline!.x, [...new Set([...own[0].x, ...own[1].x])].sort((x, y) => x - y));
+    assert.deepEqual(
+      m.timeline!.series.map((s) => [s.run, s.metric]),
+      [
+        [0, 'ops'],
+        [0, 'p99'],
+        [1, 'ops'],
+        [1, 'p99'],
+      ],
+    );
+    assert.deepEqual(
+      m.timeline!.x,
+      [...new Set([...own[0].x, ...own[1].x])].sort((x, y) => x - y),
+    );
     // Each run's own points survive the merge, at their own times.
     const opsB = m.timeline!.series[2];
     own[1].x.forEach((t, i) => assert.equal(opsB.values[m.timeline!.x.indexOf(t)], own[1].ops[i]));
     const curves = m.percentiles!;
-    assert.deepEqual(curves.series.map((s) => [s.label, s.run]), [
-      [`${m.columns[0].label} SET`, 0],
-      [`${m.columns[0].label} GET`, 0],
-      [`${m.columns[1].label} SET`, 1],
-      [`${m.columns[1].label} GET`, 1],
-    ]);
+    assert.deepEqual(
+      curves.series.map((s) => [s.label, s.run]),
+      [
+        [`${m.columns[0].label} SET`, 0],
+        [`${m.columns[0].label} GET`, 0],
+        [`${m.columns[1].label} SET`, 1],
+        [`${m.columns[1].label} GET`, 1],
+      ],
+    );
     assert.ok(curves.series.every((s) => s.values.length === curves.x.length));
     assert.equal(m.sweep, undefined, 'no sweep in these runs');
   });
@@ -97,10 +127,13 @@ describe('history: the comparison view-model', () => {
       { x: [1.5, 2.5, 3, 4], series: { label: 'b', run: 1, variant: 0, metric: 'ops', values: [15, 25, 35, 45] } },
     ]);
     assert.deepEqual(merged.x, [1, 1.5, 2, 2.5, 3, 4]);
-    assert.deepEqual(merged.series.map((s) => s.values), [
-      [10, null, null, null, 30, undefined],
-      [undefined, 15, undefined, 25, 35, 45],
-    ]);
+    assert.deepEqual(
+      merged.series.map((s) => s.values),
+      [
+        [10, null, null, null, 30, undefined],
+        [undefined, 15, undefined, 25, 35, 45],
+      ],
+    );
   });
 
   it('labels runs of different scenarios by name, and tells same-looking labels apart', () => {

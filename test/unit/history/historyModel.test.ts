@@ -27,8 +27,18 @@ function entry(id: string, scenario: string, file: string | undefined, overrides
 const ENTRIES = [
   entry('20261130-100000-000-writes', 'writes', 'bench/cache.rbench'),
   entry('20261130-110000-000-writes', 'writes', './bench/cache.rbench'),
-  entry('20261130-090000-000-reads', 'reads', 'bench\\cache.rbench', { status: 'failed', verdict: 'error', verdictText: 'run failed', headline: 'failed: boom' }),
-  entry('20261130-080000-000-ping', 'ping', 'a.rbench', { status: 'cancelled', verdict: 'cancelled', verdictText: 'cancelled', finishedAt: '2026-11-28T12:00:00.000Z' }),
+  entry('20261130-090000-000-reads', 'reads', 'bench\\cache.rbench', {
+    status: 'failed',
+    verdict: 'error',
+    verdictText: 'run failed',
+    headline: 'failed: boom',
+  }),
+  entry('20261130-080000-000-ping', 'ping', 'a.rbench', {
+    status: 'cancelled',
+    verdict: 'cancelled',
+    verdictText: 'cancelled',
+    finishedAt: '2026-11-28T12:00:00.000Z',
+  }),
   entry('20261130-070000-000-loose', 'loose', undefined),
 ];
 
@@ -39,7 +49,13 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
       groups.map((g) => [g.label, g.scenarios.map((s) => [s.name, s.runs.map((r) => r.entry.id)])]),
       [
         ['a.rbench', [['ping', ['20261130-080000-000-ping']]]],
-        ['bench/cache.rbench', [['reads', ['20261130-090000-000-reads']], ['writes', ['20261130-110000-000-writes', '20261130-100000-000-writes']]]],
+        [
+          'bench/cache.rbench',
+          [
+            ['reads', ['20261130-090000-000-reads']],
+            ['writes', ['20261130-110000-000-writes', '20261130-100000-000-writes']],
+          ],
+        ],
         [NO_FILE_LABEL, [['loose', ['20261130-070000-000-loose']]]],
       ],
     );
@@ -50,7 +66,10 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
     assert.equal(ping.label, '20261130-080000-000-ping headline');
     assert.equal(ping.description, 'cancelled · 2 days ago');
     assert.equal(ping.icon, 'cancelled');
-    assert.match(ping.tooltip, /^ping — a\.rbench\n.*\ncancelled\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/srv\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/);
+    assert.match(
+      ping.tooltip,
+      /^ping — a\.rbench\n.*\ncancelled\ncancelled, finished 2026-11-28 12:00:00 UTC \(2 days ago\)\n\/srv\/project\/\.rbench\/runs\/20261130-080000-000-ping\.rbench-run\.json$/,
+    );
     const reads = groupRuns(ENTRIES, { now: NOW })[1].scenarios[0].runs[0];
     assert.deepEqual([reads.label, reads.icon, reads.description], ['failed: boom', 'error', 'run failed · 2 min ago']);
   });
@@ -63,18 +82,32 @@ describe('history: grouping runs for the Benchmark Runs view', () => {
     const groups = groupRuns(entries, { now: NOW, root, baselines: readBaselines(root) });
     const writes = groups[1].scenarios[1];
     assert.equal(writes.baselinePath, entries[0].path);
-    assert.deepEqual(writes.runs.map((r) => [r.isBaseline, r.icon, r.description]), [
-      [false, 'passed', '2 min ago'],
-      [true, 'baseline', 'baseline · 2 min ago'],
-    ]);
+    assert.deepEqual(
+      writes.runs.map((r) => [r.isBaseline, r.icon, r.description]),
+      [
+        [false, 'passed', '2 min ago'],
+        [true, 'baseline', 'baseline · 2 min ago'],
+      ],
+    );
     assert.match(writes.runs[1].tooltip, /Pinned as this scenario’s baseline/);
     assert.equal(groups[1].scenarios[0].baselinePath, undefined, 'the other scenario of the file has none');
-    assert.ok(groups.flatMap((g) => g.scenarios).flatMap((s) => s.runs).filter((r) => r.isBaseline).length === 1);
+    assert.ok(
+      groups
+        .flatMap((g) => g.scenarios)
+        .flatMap((s) => s.runs)
+        .filter((r) => r.isBaseline).length === 1,
+    );
   });
 
-  it('finds a scenario\'s runs newest first, and orders a comparison oldest first', () => {
-    assert.deepEqual(scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes').map((e) => e.id), ['20261130-110000-000-writes', '20261130-100000-000-writes']);
+  it("finds a scenario's runs newest first, and orders a comparison oldest first", () => {
+    assert.deepEqual(
+      scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes').map((e) => e.id),
+      ['20261130-110000-000-writes', '20261130-100000-000-writes'],
+    );
     assert.deepEqual(scenarioRuns(ENTRIES, 'other.rbench', 'writes'), []);
-    assert.deepEqual(oldestFirst(scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes')).map((e) => e.id), ['20261130-100000-000-writes', '20261130-110000-000-writes']);
+    assert.deepEqual(
+      oldestFirst(scenarioRuns(ENTRIES, 'bench/cache.rbench', 'writes')).map((e) => e.id),
+      ['20261130-100000-000-writes', '20261130-110000-000-writes'],
+    );
   });
 });

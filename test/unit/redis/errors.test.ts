@@ -117,7 +117,10 @@ describe('connection errors, from real failures', () => {
       try {
         const reply = await replyError(redis.set('k', 'v'));
         assert.match(reply, /^NOPERM/);
-        assert.match(describeServerError(reply), /^the ACL user lacks permission for the command SET — grant it \(ACL SETUSER\) or use another user \(server said: NOPERM/);
+        assert.match(
+          describeServerError(reply),
+          /^the ACL user lacks permission for the command SET — grant it \(ACL SETUSER\) or use another user \(server said: NOPERM/,
+        );
       } finally {
         await closeControlConnection(redis);
       }
@@ -125,7 +128,10 @@ describe('connection errors, from real failures', () => {
 
     it('fails the connection when the user may not SELECT the database', async () => {
       const message = await connectFailure(optionsFor(server(), { username: 'reader', password: 'readpw', db: 1 }));
-      assert.equal(message, `127.0.0.1:${server().port}: user "reader" lacks permission for the command SELECT — grant it (ACL SETUSER reader …) or use another user`);
+      assert.equal(
+        message,
+        `127.0.0.1:${server().port}: user "reader" lacks permission for the command SELECT — grant it (ACL SETUSER reader …) or use another user`,
+      );
     });
 
     it('names the user when its password is wrong', async () => {
@@ -226,7 +232,10 @@ describe('connection error messages, case by case', () => {
       describeConnectionError(withCode('connect ETIMEDOUT', 'ETIMEDOUT'), { host: '::1', port: 6379, connectTimeoutMs: 500 }),
       'cannot connect to [::1]:6379: no answer within 500 ms (the connect timeout) — check the host and port, that a firewall lets the port through, or raise the connect timeout',
     );
-    assert.match(describeConnectionError(withCode('timeout', 'RBENCH_TIMEOUT'), plain), /^cannot connect to 127\.0\.0\.1:6390: no answer within 250 ms \(the connect timeout\)/);
+    assert.match(
+      describeConnectionError(withCode('timeout', 'RBENCH_TIMEOUT'), plain),
+      /^cannot connect to 127\.0\.0\.1:6390: no answer within 250 ms \(the connect timeout\)/,
+    );
   });
 
   it('explains a TLS hello that a port never answers', () => {
@@ -295,7 +304,11 @@ describe('connection error messages, case by case', () => {
 
   it('explains a password sent to a server without one, and NOPERM during the handshake', () => {
     assert.equal(
-      describeHandshakeReply('ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?', plain, 'auth'),
+      describeHandshakeReply(
+        'ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?',
+        plain,
+        'auth',
+      ),
       '127.0.0.1:6390 has no password set, but the target sends one — remove the password from the target',
     );
     assert.equal(

@@ -9,7 +9,12 @@ import { optionsFor } from './support';
 const installedVersion = /v=(\d+\.\d+\.\d+)/.exec(execFileSync('redis-server', ['--version']).toString())?.[1];
 
 describe('INFO and server facts on a real server', () => {
-  const server = useRedisServer({ config: [{ name: 'maxmemory', args: ['64mb'] }, { name: 'maxmemory-policy', args: ['allkeys-lru'] }] });
+  const server = useRedisServer({
+    config: [
+      { name: 'maxmemory', args: ['64mb'] },
+      { name: 'maxmemory-policy', args: ['allkeys-lru'] },
+    ],
+  });
   let redis: Redis;
   before(async () => {
     redis = await openControlConnection(optionsFor(server()));
@@ -97,7 +102,8 @@ describe('INFO and server facts on a real server', () => {
 
 describe('parseInfo', () => {
   it('drops sections and fields named like prototype machinery (any case of a section name), keeping the rest', () => {
-    const text = '__proto__:x\r\n# __proto__\r\npasswordEnv:SOME_SECRET\r\n# CONSTRUCTOR\r\nprototype:y\r\n# Server\r\nconstructor:1\r\ntoString:2\r\nredis_version:7.2.4\r\nConstructor:3\r\n';
+    const text =
+      '__proto__:x\r\n# __proto__\r\npasswordEnv:SOME_SECRET\r\n# CONSTRUCTOR\r\nprototype:y\r\n# Server\r\nconstructor:1\r\ntoString:2\r\nredis_version:7.2.4\r\nConstructor:3\r\n';
     const info = parseInfo(text);
     assert.deepEqual(Object.keys(info), ['server']);
     assert.deepEqual(Object.keys(info.server), ['redis_version', 'Constructor']);

@@ -46,10 +46,21 @@ describe('local throwaway redis-server', () => {
     assert.equal(defaultMaxMemory(8 * 1024 ** 3), 4 * 1024 ** 3);
     assert.equal(defaultMaxMemory(3 * 1024 ** 2 + 5), 64 * 1024 ** 2, 'at least 64 MiB');
     assert.equal(defaultMaxMemory(1000 * 1024 ** 2 + 3 * 1024 ** 2), 501 * 1024 ** 2, 'whole MiB');
-    const own = localServerConfig('/var/rbench-x', 1, { config: [{ name: 'maxmemory', args: ['1gb'] }, { name: 'maxmemory-policy', args: ['allkeys-lru'] }] });
-    assert.deepEqual(own.split('\n').filter((line) => line.startsWith('maxmemory')), ['maxmemory 1gb', 'maxmemory-policy allkeys-lru']);
+    const own = localServerConfig('/var/rbench-x', 1, {
+      config: [
+        { name: 'maxmemory', args: ['1gb'] },
+        { name: 'maxmemory-policy', args: ['allkeys-lru'] },
+      ],
+    });
+    assert.deepEqual(
+      own.split('\n').filter((line) => line.startsWith('maxmemory')),
+      ['maxmemory 1gb', 'maxmemory-policy allkeys-lru'],
+    );
     const chosen = localServerConfig('/var/rbench-x', 1, { maxMemory: 1234 });
-    assert.deepEqual(chosen.split('\n').filter((line) => line.startsWith('maxmemory')), ['maxmemory 1234', 'maxmemory-policy noeviction']);
+    assert.deepEqual(
+      chosen.split('\n').filter((line) => line.startsWith('maxmemory')),
+      ['maxmemory 1234', 'maxmemory-policy noeviction'],
+    );
   });
 
   it('names the package to install when the binary is missing', async () => {

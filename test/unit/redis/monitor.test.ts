@@ -103,9 +103,15 @@ describe('ServerMonitor on a real server', () => {
         assert.deepEqual(kinds(persistenceEvents(samples)), ['bgsave-start', 'bgsave-failed']);
         assert.equal(samples[samples.length - 1].rdbLastBgsaveStatus, 'err');
 
-        const reply = await redis.set('k2', 'v').then(() => 'accepted', (error: Error) => error.message);
+        const reply = await redis.set('k2', 'v').then(
+          () => 'accepted',
+          (error: Error) => error.message,
+        );
         assert.match(reply, /^MISCONF/);
-        assert.match(describeServerError(reply), /^the server refuses writes because its last RDB snapshot failed — check that its `dir` exists .* `stop-writes-on-bgsave-error no`/);
+        assert.match(
+          describeServerError(reply),
+          /^the server refuses writes because its last RDB snapshot failed — check that its `dir` exists .* `stop-writes-on-bgsave-error no`/,
+        );
       } finally {
         await monitor.close();
         // Otherwise shutdown tries to save, fails, and the server refuses to exit.
@@ -129,7 +135,10 @@ describe('ServerMonitor on a real server', () => {
       assert.ok(samples.length >= 3, `${samples.length} samples`);
       assert.equal(monitor.gaps.length, 1);
       assert.equal(monitor.gaps[0].toT, undefined);
-      assert.match(monitor.lastError ?? '', new RegExp(`^server sampling: no samples from [\\d.]+ s on: (lost the connection to|cannot connect to) 127\\.0\\.0\\.1:${server.port}`));
+      assert.match(
+        monitor.lastError ?? '',
+        new RegExp(`^server sampling: no samples from [\\d.]+ s on: (lost the connection to|cannot connect to) 127\\.0\\.0\\.1:${server.port}`),
+      );
       await assert.rejects(monitor.sampleNow(), /lost the connection|cannot connect/);
     } finally {
       await monitor.close();
@@ -170,10 +179,24 @@ describe('ServerMonitor on a real server', () => {
 describe('persistenceEvents', () => {
   function sample(t: number, fields: Partial<ServerSample>): ServerSample {
     return {
-      t, usedMemory: 0, usedMemoryRss: 0, connectedClients: 1, instantaneousOps: 0, totalCommandsProcessed: 0,
-      rdbBgsaveInProgress: false, rdbLastBgsaveStatus: 'ok', rdbChangesSinceLastSave: 0, aofEnabled: false,
-      aofRewriteInProgress: false, aofLastBgrewriteStatus: 'ok', latestForkUsec: 0, evictedKeys: 0, expiredKeys: 0,
-      keys: 0, errorstats: {}, ...fields,
+      t,
+      usedMemory: 0,
+      usedMemoryRss: 0,
+      connectedClients: 1,
+      instantaneousOps: 0,
+      totalCommandsProcessed: 0,
+      rdbBgsaveInProgress: false,
+      rdbLastBgsaveStatus: 'ok',
+      rdbChangesSinceLastSave: 0,
+      aofEnabled: false,
+      aofRewriteInProgress: false,
+      aofLastBgrewriteStatus: 'ok',
+      latestForkUsec: 0,
+      evictedKeys: 0,
+      expiredKeys: 0,
+      keys: 0,
+      errorstats: {},
+      ...fields,
     };
   }
 
@@ -184,7 +207,10 @@ describe('persistenceEvents', () => {
       sample(2000, { rdbSaves: 1, rdbBgsaveInProgress: true }),
       sample(3000, { rdbSaves: 1 }),
     ]);
-    assert.deepEqual(events, [{ t: 1000, kind: 'bgsave-start' }, { t: 3000, kind: 'bgsave-end' }]);
+    assert.deepEqual(events, [
+      { t: 1000, kind: 'bgsave-start' },
+      { t: 3000, kind: 'bgsave-end' },
+    ]);
   });
 
   it('reports back-to-back snapshots as end then start', () => {

@@ -58,17 +58,22 @@ describe('Sentinel target URLs', () => {
     const { options, display, error } = resolveConnection(targetPlan({ url: 'rediss-sentinel://bob:pw@s1:1,s2:2/cache?db=3' }), noEnv);
     assert.equal(error, undefined);
     assert.equal(display, 'rediss-sentinel://bob@s1:1,s2:2/cache?db=3');
-    assert.equal(options?.password, 'pw', 'the URL password is the primary\'s');
+    assert.equal(options?.password, 'pw', "the URL password is the primary's");
     assert.equal(options?.db, 3);
     assert.deepEqual(options?.tls, {});
-    assert.deepEqual(options?.sentinel, { name: 'cache', nodes: [{ host: 's1', port: 1 }, { host: 's2', port: 2 }] });
+    assert.deepEqual(options?.sentinel, {
+      name: 'cache',
+      nodes: [
+        { host: 's1', port: 1 },
+        { host: 's2', port: 2 },
+      ],
+    });
   });
 
-  it('takes the sentinels\' own user and password from the environment or the secret, never the file', () => {
-    const fromEnv = resolveConnection(
-      targetPlan({ url: 'redis-sentinel://s1/cache', sentinelUser: 'watcher', sentinelPasswordEnv: 'SENTINEL_PW' }),
-      { env: { SENTINEL_PW: 'env-pw' } },
-    );
+  it("takes the sentinels' own user and password from the environment or the secret, never the file", () => {
+    const fromEnv = resolveConnection(targetPlan({ url: 'redis-sentinel://s1/cache', sentinelUser: 'watcher', sentinelPasswordEnv: 'SENTINEL_PW' }), {
+      env: { SENTINEL_PW: 'env-pw' },
+    });
     assert.deepEqual(fromEnv.options?.sentinel, {
       name: 'cache',
       nodes: [{ host: 's1', port: 26379 }],
@@ -76,7 +81,7 @@ describe('Sentinel target URLs', () => {
       password: 'env-pw',
       passwordSource: 'environment variable SENTINEL_PW',
     });
-    assert.equal(fromEnv.options?.password, undefined, 'the primary gets no password from the sentinels\' setting');
+    assert.equal(fromEnv.options?.password, undefined, "the primary gets no password from the sentinels' setting");
     const missing = resolveConnection(targetPlan({ url: 'redis-sentinel://s1/cache', sentinelPasswordEnv: 'SENTINEL_PW' }), noEnv);
     assert.match(missing.error ?? '', /SENTINEL_PW \(`sentinel-password env:SENTINEL_PW`\), but SENTINEL_PW is not set/);
     const secret = resolveConnection(targetPlan({ url: 'redis-sentinel://s1/cache', sentinelPasswordSecret: true }), { env: {}, secret: 'stored' });
@@ -155,7 +160,10 @@ describe('Sentinel discovery with three sentinels', function () {
     const primary = await set().primary();
     const resolved = resolveConnection(targetPlan({ url: set().url, connectTimeoutMs: 1000 }), noEnv);
     const options = { ...resolved.options!, sentinel: resolved.options!.sentinel! };
-    assert.deepEqual(options.sentinel.nodes.map((node) => node.port), set().sentinels.map((s) => s.port));
+    assert.deepEqual(
+      options.sentinel.nodes.map((node) => node.port),
+      set().sentinels.map((s) => s.port),
+    );
     process.kill(first.pid, 'SIGSTOP');
     try {
       const started = performance.now();
@@ -181,7 +189,10 @@ describe('Sentinel discovery with three sentinels', function () {
         return discoverPrimary({ ...resolved.options!, sentinel: resolved.options!.sentinel! });
       };
       await assert.rejects(ask({}), new RegExp(`sentinel 127\\.0\\.0\\.1:${sentinel.port} asks for a password — add \`sentinel-password env:NAME\``));
-      await assert.rejects(ask({ sentinelUser: 'watcher', sentinelPasswordEnv: 'SPW' }, { SPW: 'wrong' }), /sentinel authentication failed at .*wrong password for user "watcher".*SPW/);
+      await assert.rejects(
+        ask({ sentinelUser: 'watcher', sentinelPasswordEnv: 'SPW' }, { SPW: 'wrong' }),
+        /sentinel authentication failed at .*wrong password for user "watcher".*SPW/,
+      );
       assert.equal((await ask({ sentinelUser: 'watcher', sentinelPasswordEnv: 'SPW' }, { SPW: 'watch-pw' })).port, (await set().primary()).port);
     } finally {
       const restore = new Redis({ host: '127.0.0.1', port: sentinel.port, username: 'watcher', password: 'watch-pw', lazyConnect: true });

@@ -15,7 +15,13 @@ describe('resolveConnection', () => {
       const { options, error, display } = resolveConnection(targetPlan({ url: 'redis://10.0.0.5' }), noEnv);
       assert.equal(error, undefined);
       // With the network gate's rule, fixed before any contact: this server only.
-      assert.deepEqual(options, { host: '10.0.0.5', port: 6379, resp: 2, connectTimeoutMs: 2000, network: { seeds: [{ host: '10.0.0.5', port: 6379 }], allowHosts: [] } });
+      assert.deepEqual(options, {
+        host: '10.0.0.5',
+        port: 6379,
+        resp: 2,
+        connectTimeoutMs: 2000,
+        network: { seeds: [{ host: '10.0.0.5', port: 6379 }], allowHosts: [] },
+      });
       assert.equal(display, 'redis://10.0.0.5:6379');
     });
 
@@ -193,7 +199,7 @@ describe('resolveConnection', () => {
       assert.match(error ?? '', /need both a cert file and a key file/);
     });
 
-    it('applies a profile\'s TLS files', () => {
+    it("applies a profile's TLS files", () => {
       const profiles = { secure: { url: 'redis://h:6390', tls: { ca: 'ca.pem' } } };
       const { options, display } = resolveConnection(targetPlan({ profile: 'secure' }), { env: {}, profiles, baseDir: dir });
       assert.equal(options?.tls?.ca?.toString(), 'CA');

@@ -46,7 +46,9 @@ describe('TLS connections to a real redis-server tls-port', () => {
     assert.equal(result.ok, false);
     assert.match(
       result.ok ? '' : result.error,
-      new RegExp(`^TLS handshake with localhost:${tlsPort} failed: the certificate is not issued for the name "redis\\.example\\.com" \\(.*DNS:localhost.*\\) — set \`tls servername\` to a name in the certificate`),
+      new RegExp(
+        `^TLS handshake with localhost:${tlsPort} failed: the certificate is not issued for the name "redis\\.example\\.com" \\(.*DNS:localhost.*\\) — set \`tls servername\` to a name in the certificate`,
+      ),
     );
   });
 

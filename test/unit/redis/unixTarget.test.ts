@@ -40,7 +40,10 @@ describe('unix socket targets', () => {
   it('explain a missing socket, a refused one and a forbidden one', () => {
     const place = errorPlace({ host: 'localhost', port: 0, path: '/run/r.sock', resp: 2, connectTimeoutMs: 1000 });
     const error = (code: string) => Object.assign(new Error(code), { code });
-    assert.match(describeConnectionError(error('ENOENT'), place), /^cannot connect to unix:\/run\/r\.sock: no such socket — is redis-server running with `unixsocket \/run\/r\.sock`\?/);
+    assert.match(
+      describeConnectionError(error('ENOENT'), place),
+      /^cannot connect to unix:\/run\/r\.sock: no such socket — is redis-server running with `unixsocket \/run\/r\.sock`\?/,
+    );
     assert.match(describeConnectionError(error('ECONNREFUSED'), place), /the socket file exists but no redis-server listens on it/);
     assert.match(describeConnectionError(error('EACCES'), place), /permission denied — the socket's permissions \(redis\.conf `unixsocketperm`\)/);
   });

@@ -38,18 +38,29 @@ function runOf(samples: Samples) {
   load.total = { ...load.total, requests: latency.count, latency, histogram };
   load.commands = [{ ...load.total, command: 'SET' }];
   // engine/timelineMerge.ts close: the per-second p50 and p99 come from the second's recorder.
-  load.timeline = [{ t: 0, ops: latency.count, errors: 0, p50Us: recorder.valueAtPercentile(50), p99Us: recorder.valueAtPercentile(99), maxUs: recorder.maxValue() }];
+  load.timeline = [
+    { t: 0, ops: latency.count, errors: 0, p50Us: recorder.valueAtPercentile(50), p99Us: recorder.valueAtPercentile(99), maxUs: recorder.maxValue() },
+  ];
   return { run: makeRun({ text: '### one\nrequests 1000\nSET k v\n', results: { '': [[load]] } }), recorder, load };
 }
 
 const csvColumn = (csv: string, column: string) => {
-  const [header, line] = csv.trim().split('\n').map((l) => l.split(',').map((f) => f.replace(/"/g, '')));
+  const [header, line] = csv
+    .trim()
+    .split('\n')
+    .map((l) => l.split(',').map((f) => f.replace(/"/g, '')));
   return Number(line[header.indexOf(column)]);
 };
 
 function assertOneRule(samples: Samples, what: string): void {
   const { run, recorder, load } = runOf(samples);
-  const expected = { p50: byTheRule(samples, 50), p90: byTheRule(samples, 90), p95: byTheRule(samples, 95), p99: byTheRule(samples, 99), 'p99.9': byTheRule(samples, 99.9) };
+  const expected = {
+    p50: byTheRule(samples, 50),
+    p90: byTheRule(samples, 90),
+    p95: byTheRule(samples, 95),
+    p99: byTheRule(samples, 99),
+    'p99.9': byTheRule(samples, 99.9),
+  };
   const second = load.timeline[0];
   const latency = load.total.latency;
   // Timeline (engine recorder).
@@ -66,7 +77,11 @@ function assertOneRule(samples: Samples, what: string): void {
   curve.percentiles.forEach((p, i) => assert.equal(curve.series[0].values[i], recorder.valueAtPercentile(p) / 1000, `${what}: curve at p${p}`));
   // CSV (redis-benchmark's columns, in ms).
   const csv = toRedisBenchmarkCsv(resultRows(run));
-  for (const [column, us] of [['p50_latency_ms', expected.p50], ['p95_latency_ms', expected.p95], ['p99_latency_ms', expected.p99]] as const) {
+  for (const [column, us] of [
+    ['p50_latency_ms', expected.p50],
+    ['p95_latency_ms', expected.p95],
+    ['p99_latency_ms', expected.p99],
+  ] as const) {
     assert.equal(csvColumn(csv, column), Number((us / 1000).toFixed(3)), `${what}: CSV ${column}`);
   }
   // Compare (table cells and its CSV) and `expect`.
@@ -80,7 +95,10 @@ function assertOneRule(samples: Samples, what: string): void {
 
 describe('one percentile rule (timeline, summary, panel, CSV, compare, expect)', () => {
   it('the issue case: 999 × 100 µs + 1 × 5 ms gives p99.92 = 100 µs in the timeline and in the panel curve', () => {
-    const samples: Samples = [[100, 999], [5000, 1]];
+    const samples: Samples = [
+      [100, 999],
+      [5000, 1],
+    ];
     const recorder = recorderOf(samples);
     assert.equal(recorder.valueAtPercentile(99.92), 100);
     assert.deepEqual(valuesAtPercentiles(decodeHistogram(summarize(recorder).histogram), [99.92]), [100]);
@@ -89,7 +107,13 @@ describe('one percentile rule (timeline, summary, panel, CSV, compare, expect)',
   });
 
   it('1059 × 100 µs + 11 × 5 ms: p99 is the same 100 µs on every path (rank 1059.3 rounds down)', () => {
-    assertOneRule([[100, 1059], [5000, 11]], 'rounding case');
+    assertOneRule(
+      [
+        [100, 1059],
+        [5000, 11],
+      ],
+      'rounding case',
+    );
   });
 
   it('seeded random latencies over six decades agree on every path', () => {

@@ -17,7 +17,18 @@ function commandResult(command: string, ops: number, p99Us: number, errors = 0):
     errorsByKind: errors ? { OOM: errors } : {},
     errorExamples: errors ? { OOM: 'OOM command not allowed when used memory > maxmemory.' } : {},
     opsPerSec: ops,
-    latency: { count: 1000, minUs: 10, meanUs: p99Us / 2, stddevUs: 1, p50Us: p99Us / 3, p90Us: p99Us / 2, p95Us: p99Us / 1.5, p99Us, p999Us: p99Us * 2, maxUs: p99Us * 3 },
+    latency: {
+      count: 1000,
+      minUs: 10,
+      meanUs: p99Us / 2,
+      stddevUs: 1,
+      p50Us: p99Us / 3,
+      p90Us: p99Us / 2,
+      p95Us: p99Us / 1.5,
+      p99Us,
+      p999Us: p99Us * 2,
+      maxUs: p99Us * 3,
+    },
     histogram: '',
   };
 }
@@ -59,10 +70,13 @@ describe('results: summaries over repeats', () => {
       [load('SET', 120, 900), load('GET', 310, 400)],
       [load('SET', 200, 800), load('GET', 305, 450)],
     ]);
-    assert.deepEqual(summary.map((s) => [s.test, s.runs, s.opsPerSec.median, s.representative]), [
-      ['SET', 3, 120, 1],
-      ['GET', 3, 305, 2],
-    ]);
+    assert.deepEqual(
+      summary.map((s) => [s.test, s.runs, s.opsPerSec.median, s.representative]),
+      [
+        ['SET', 3, 120, 1],
+        ['GET', 3, 305, 2],
+      ],
+    );
   });
 });
 
@@ -75,23 +89,36 @@ describe('results: thresholds', () => {
 
   it('evaluates each expectation at every point and test', () => {
     const outcomes = evaluateThresholds([expectation('p99', '<', 3000), expectation('ops', '>=', 1000)], points);
-    assert.deepEqual(outcomes.map((o) => [o.expectation, o.point, o.passed, o.actual]), [
-      ['expect p99 < 3000', 'clients=2', true, 2000],
-      ['expect p99 < 3000', 'clients=4', false, 5000],
-      ['expect ops >= 1000', 'clients=2', true, 1000],
-      ['expect ops >= 1000', 'clients=4', true, 3000],
-    ]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.expectation, o.point, o.passed, o.actual]),
+      [
+        ['expect p99 < 3000', 'clients=2', true, 2000],
+        ['expect p99 < 3000', 'clients=4', false, 5000],
+        ['expect ops >= 1000', 'clients=2', true, 1000],
+        ['expect ops >= 1000', 'clients=4', true, 3000],
+      ],
+    );
   });
 
   it('applies a per-command expectation only where the command ran, and fails one that measured nothing', () => {
     const outcomes = evaluateThresholds([expectation('p99', '<', 10_000, 'set'), expectation('p99', '<', 1, 'GET')], points);
-    assert.deepEqual(outcomes.map((o) => [o.test, o.passed]), [['SET', true], ['SET', true], ['GET', false]]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.test, o.passed]),
+      [
+        ['SET', true],
+        ['SET', true],
+        ['GET', false],
+      ],
+    );
     assert.equal(outcomes[2].actual, null);
   });
 
   it('never passes a load that did not complete', () => {
     const failed = { ...load('SET', 1000, 10), status: 'failed' as const };
-    const outcomes = evaluateThresholds([expectation('errors', '=', 0)], [{ label: '', sweep: {}, repeats: [[failed]], summary: summariseRepeats([[failed]]) }]);
+    const outcomes = evaluateThresholds(
+      [expectation('errors', '=', 0)],
+      [{ label: '', sweep: {}, repeats: [[failed]], summary: summariseRepeats([[failed]]) }],
+    );
     assert.equal(outcomes[0].passed, false);
   });
 });

@@ -41,11 +41,16 @@ describe('run files of long runs stay bounded', () => {
     assert.ok(size < unbounded / 4, `${size} bytes written, ${unbounded} unbounded`);
     assert.ok(size < 4 * 1024 * 1024, `${size} bytes`);
     const stored = readRunFile(path); // still a valid run file
-    const load = stored.points[0].repeats[0][0] as RunFile['points'][number]['repeats'][number][number] & { timelineDownsampled?: { entriesPerPoint: number; originalPoints: number } };
+    const load = stored.points[0].repeats[0][0] as RunFile['points'][number]['repeats'][number][number] & {
+      timelineDownsampled?: { entriesPerPoint: number; originalPoints: number };
+    };
     assert.ok(load.timeline.length <= MAX_TIMELINE_POINTS);
     assert.deepEqual({ ...load.timelineDownsampled }, { entriesPerPoint: 10, originalPoints: HOURS * 3600 });
     // Nothing flattered: errors all kept, the worst second's p99 and max kept, the rate a true mean.
-    assert.equal(load.timeline.reduce((sum, entry) => sum + entry.errors, 0), 17);
+    assert.equal(
+      load.timeline.reduce((sum, entry) => sum + entry.errors, 0),
+      17,
+    );
     assert.equal(Math.max(...load.timeline.map((entry) => entry.p99Us)), 90_000);
     assert.equal(Math.max(...load.timeline.map((entry) => entry.maxUs)), 250_000);
     const meanRate = load.timeline.reduce((sum, entry) => sum + entry.ops, 0) / load.timeline.length;

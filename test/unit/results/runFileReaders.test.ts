@@ -62,12 +62,19 @@ describe('run-file readers: schema, size cap, versions', () => {
   it('a file cut short anywhere says it ends too early', () => {
     const text = fixtureText();
     for (let cut = 1; cut < text.length - 2; cut += Math.ceil(text.length / 40)) {
-      assert.match(problem(text.slice(0, cut)) ?? '', /^x\.rbench-run\.json: not a readable run file — it ends too early \(cut short while copying or writing\?\)$/, `cut at ${cut}`);
+      assert.match(
+        problem(text.slice(0, cut)) ?? '',
+        /^x\.rbench-run\.json: not a readable run file — it ends too early \(cut short while copying or writing\?\)$/,
+        `cut at ${cut}`,
+      );
     }
   });
 
   it('a hand-edited file names the first wrong places, not a TypeError later', () => {
-    assert.match(problem(edited((run) => (run.points[0].repeats[0][0].total.latency.p99Us = 'fast'))) ?? '', /points\[0\]\.repeats\[0\]\[0\]\.total\.latency\.p99Us: .*expected number.*Was it edited by hand or cut short\?/);
+    assert.match(
+      problem(edited((run) => (run.points[0].repeats[0][0].total.latency.p99Us = 'fast'))) ?? '',
+      /points\[0\]\.repeats\[0\]\[0\]\.total\.latency\.p99Us: .*expected number.*Was it edited by hand or cut short\?/,
+    );
     assert.match(problem(edited((run) => delete run.points)) ?? '', /: not a valid run file — points: /);
     assert.match(problem(edited((run) => (run.points = {}))) ?? '', /points: .*expected array/);
     assert.match(problem(edited((run) => (run.scenario = null))) ?? '', /scenario: /);
@@ -77,8 +84,14 @@ describe('run-file readers: schema, size cap, versions', () => {
   });
 
   it('files of another version are refused with what to do', () => {
-    assert.match(problem(edited((run) => (run.version = 2))) ?? '', /run file version 2 was written by a newer RBench \(this one reads version 1\) — update RBench to open it/);
-    assert.match(problem(edited((run) => (run.version = 0))) ?? '', /run file version 0 is not supported \(this RBench reads version 1\) — run the scenario again/);
+    assert.match(
+      problem(edited((run) => (run.version = 2))) ?? '',
+      /run file version 2 was written by a newer RBench \(this one reads version 1\) — update RBench to open it/,
+    );
+    assert.match(
+      problem(edited((run) => (run.version = 0))) ?? '',
+      /run file version 0 is not supported \(this RBench reads version 1\) — run the scenario again/,
+    );
     assert.match(problem(edited((run) => delete run.version)) ?? '', /no `version` number/);
   });
 
@@ -95,12 +108,18 @@ describe('run-file readers: schema, size cap, versions', () => {
   it('the history index lists unreadable files apart, with their reasons, and keeps the good ones', async () => {
     writeFileSync(join(dir, 'good.rbench-run.json'), fixtureText());
     writeFileSync(join(dir, 'cut.rbench-run.json'), fixtureText().slice(0, 500));
-    writeFileSync(join(dir, 'newer.rbench-run.json'), edited((run) => (run.version = 3)));
+    writeFileSync(
+      join(dir, 'newer.rbench-run.json'),
+      edited((run) => (run.version = 3)),
+    );
     writeFileSync(join(dir, 'huge.rbench-run.json'), '');
     truncateSync(join(dir, 'huge.rbench-run.json'), MAX_RUN_FILE_BYTES + 1);
     const index = new RunsIndex();
     const entries = await index.entries(dir);
-    assert.deepEqual(entries.map((entry) => entry.id), ['good']);
+    assert.deepEqual(
+      entries.map((entry) => entry.id),
+      ['good'],
+    );
     const reasons = Object.fromEntries(index.unreadable.map(({ path, message }) => [path.split('/').pop(), message.replace(`${dir}/`, '')]));
     assert.deepEqual(Object.keys(reasons).sort(), ['cut.rbench-run.json', 'huge.rbench-run.json', 'newer.rbench-run.json']);
     assert.match(reasons['cut.rbench-run.json'], /ends too early/);
@@ -127,4 +146,3 @@ describe('run-file readers: schema, size cap, versions', () => {
     }
   });
 });
-

@@ -85,11 +85,17 @@ describe('the one run-file writer', function () {
   it('saveRun names the cause and the fix: a folder outside its root, a link, a system error', () => {
     const outside = saveRun(join(tmpdir(), 'elsewhere'), fixture(), { root: dir });
     assert.ok('saveError' in outside);
-    assert.match(outside.saveError, /^the run file could not be saved in .*elsewhere: .*elsewhere\/.*: outside .* — replace the link with a real folder, or choose a runs folder yourself \(--out, or rbench\.runsFolder in your user settings\)$/);
+    assert.match(
+      outside.saveError,
+      /^the run file could not be saved in .*elsewhere: .*elsewhere\/.*: outside .* — replace the link with a real folder, or choose a runs folder yourself \(--out, or rbench\.runsFolder in your user settings\)$/,
+    );
     writeFileSync(join(dir, 'blocker'), '');
     const blocked = saveRun(join(dir, 'blocker', 'runs'), fixture(), { root: dir });
     assert.ok('saveError' in blocked);
-    assert.match(blocked.saveError, /blocker: not a folder \(it is a file\) — move it away or choose another folder — pick a writable runs folder \(--out, or the setting rbench\.runsFolder\)$/);
+    assert.match(
+      blocked.saveError,
+      /blocker: not a folder \(it is a file\) — move it away or choose another folder — pick a writable runs folder \(--out, or the setting rbench\.runsFolder\)$/,
+    );
     const system = saveRun(join(dir, 'blocker', 'runs'), fixture());
     assert.ok('saveError' in system);
     assert.match(system.saveError, /blocker\/runs: a file stands where a folder is needed \(ENOTDIR\) — pick a writable runs folder/);
@@ -156,7 +162,13 @@ describe('run-file bounds', () => {
     const config: Record<string, string> = {};
     for (let i = 0; i < MAX_CONFIG_ENTRIES + 5; i++) config[`k${i}`] = 'v';
     config['k0'] = 'v'.repeat(MAX_SERVER_TEXT + 1);
-    const bounded = boundServerFacts({ ...facts, version: 'v'.repeat(MAX_SERVER_TEXT + 1), mode: 'm'.repeat(MAX_SERVER_TEXT + 2), os: 'o'.repeat(MAX_SERVER_TEXT + 3), config: { ...config, ['K'.repeat(MAX_KIND_NAME + 1)]: 'x' } });
+    const bounded = boundServerFacts({
+      ...facts,
+      version: 'v'.repeat(MAX_SERVER_TEXT + 1),
+      mode: 'm'.repeat(MAX_SERVER_TEXT + 2),
+      os: 'o'.repeat(MAX_SERVER_TEXT + 3),
+      config: { ...config, ['K'.repeat(MAX_KIND_NAME + 1)]: 'x' },
+    });
     assert.match(bounded.version, /… \(1 more characters\)$/);
     assert.match(bounded.mode, /… \(2 more characters\)$/);
     assert.match(bounded.os!, /… \(3 more characters\)$/);
@@ -183,7 +195,9 @@ describe('run-file bounds', () => {
     assert.equal(bounded.errorsByKind.E0, undefined);
     assert.equal(bounded.errorExamples.E0, undefined, 'no example for a dropped kind');
     assert.equal(bounded.errorExamples.E1, 'E1 text');
-    const longText = boundCommand({ ...command, errorsByKind: { ERR: 1 }, errorExamples: { ERR: 'x'.repeat(MAX_SERVER_TEXT + 1) } }) as typeof command & { errorKindsOmitted?: number };
+    const longText = boundCommand({ ...command, errorsByKind: { ERR: 1 }, errorExamples: { ERR: 'x'.repeat(MAX_SERVER_TEXT + 1) } }) as typeof command & {
+      errorKindsOmitted?: number;
+    };
     assert.match(longText.errorExamples.ERR, /… \(1 more characters\)$/);
     assert.equal('errorKindsOmitted' in longText, false);
     const longKind = 'K'.repeat(MAX_KIND_NAME + 1);
@@ -199,7 +213,13 @@ describe('run-file bounds', () => {
     load.commands[0] = { ...load.commands[0], errorsByKind };
     load.error = 'x'.repeat(MAX_SERVER_TEXT * 4 + 1);
     load.errorStatusReason = 'y'.repeat(MAX_SERVER_TEXT * 4 + 1);
-    load.cluster = { detected: false, moved: 0, ask: 0, topologyRefreshes: 0, nodes: [{ node: 'n:1', role: 'master', total: { ...load.total, errorsByKind }, moved: 0, ask: 0 }] };
+    load.cluster = {
+      detected: false,
+      moved: 0,
+      ask: 0,
+      topologyRefreshes: 0,
+      nodes: [{ node: 'n:1', role: 'master', total: { ...load.total, errorsByKind }, moved: 0, ask: 0 }],
+    };
     run.server.error = 'z'.repeat(MAX_SERVER_TEXT * 4 + 1);
     run.server.after = { ...run.server.after!, errorstats: errorsByKind };
     const bounded = boundRunFile(run);

@@ -16,14 +16,18 @@ describe('results: the one run verdict', () => {
   });
 
   /** A GET load that ended with errors past the threshold, as the engine marks it. */
-  const errored = () => Object.assign(loadResult('GET', 3000, 500, 'complete-with-errors'), { errorStatusReason: '12% of requests failed (OOM 360), above the 1% threshold' });
+  const errored = () =>
+    Object.assign(loadResult('GET', 3000, 500, 'complete-with-errors'), { errorStatusReason: '12% of requests failed (OOM 360), above the 1% threshold' });
 
   it('fails a run that ended with errors even when its expect lines pass, naming the test and the reason', () => {
     const run = runFileOf(checked, [errored()], { status: 'complete-with-errors' });
     const verdict = runVerdict(run);
     assert.equal(verdict.kind, 'failed');
     assert.deepEqual(verdict.kind === 'failed' && verdict.failures, []);
-    assert.match(verdict.kind === 'failed' ? (verdict.errors ?? '') : '', /^GET: 12% of requests failed \(OOM 360\), above the 1% threshold; add `expect error-rate < X%`/);
+    assert.match(
+      verdict.kind === 'failed' ? (verdict.errors ?? '') : '',
+      /^GET: 12% of requests failed \(OOM 360\), above the 1% threshold; add `expect error-rate < X%`/,
+    );
   });
 
   it('is an error for a failed run and cancelled for a cancelled one', () => {
@@ -47,7 +51,10 @@ describe('results: the one run verdict', () => {
     assert.equal(failed.description, '1 of 1 expectation failed · 1 min ago');
     const passed = historyRun(runEntry('/runs/b.rbench-run.json', runFileOf(checked, [loadResult('GET', 3000, 500)])), { now, isBaseline: false });
     assert.equal(passed.icon, 'passed');
-    const withErrors = historyRun(runEntry('/runs/c.rbench-run.json', runFileOf(checked, [errored()], { status: 'complete-with-errors' })), { now, isBaseline: false });
+    const withErrors = historyRun(runEntry('/runs/c.rbench-run.json', runFileOf(checked, [errored()], { status: 'complete-with-errors' })), {
+      now,
+      isBaseline: false,
+    });
     assert.deepEqual([withErrors.icon, withErrors.description], ['failed', 'ended with errors · 1 min ago']);
   });
 });

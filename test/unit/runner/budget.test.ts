@@ -49,7 +49,10 @@ describe('run budgets (issue 18)', () => {
       assert.equal(server.detail, '40 keys × 256 MiB values');
       assert.equal(server.test, 'SET');
       assert.equal(client.bytes, 256 * 1024 ** 2);
-      assert.deepEqual(resolved.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.range.start.line]), [['memory-budget', 'error', 2]]);
+      assert.deepEqual(
+        resolved.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.range.start.line]),
+        [['memory-budget', 'error', 2]],
+      );
       assert.equal(
         resolved.diagnostics[0].message,
         'this scenario stores about 10.0 GiB on the server (40 keys × 256 MiB values, test SET), more than the 4 GiB limit — use smaller values or fewer keys, or raise the limit with `rbench run --max-memory 11gb` or the user setting `rbench.maxMemory`',
@@ -62,8 +65,14 @@ describe('run budgets (issue 18)', () => {
       assert.deepEqual(MEMORY_LIMITS, { server: 4 * 1024 ** 3, client: 1024 ** 3 });
       assert.deepEqual(memoryLimits(5), { server: 5, client: 5, raised: true });
       const wide = checkText('### w\nclients 50\npipeline 100\nvalue 1MB\nkeys 10\nSET k:__key__ __value__\n', { env: {} });
-      assert.deepEqual(wide.diagnostics.map((diagnostic) => diagnostic.code), ['memory-budget']);
-      assert.match(wide.diagnostics[0].message, /^this scenario keeps about 4\.9 GiB of payloads in flight in rbench \(50 clients × pipeline 100 × 1 MiB, test SET\), more than the 1 GiB limit — use smaller values, fewer clients or a shorter pipeline, or raise the limit with `rbench run --max-memory 5gb`/);
+      assert.deepEqual(
+        wide.diagnostics.map((diagnostic) => diagnostic.code),
+        ['memory-budget'],
+      );
+      assert.match(
+        wide.diagnostics[0].message,
+        /^this scenario keeps about 4\.9 GiB of payloads in flight in rbench \(50 clients × pipeline 100 × 1 MiB, test SET\), more than the 1 GiB limit — use smaller values, fewer clients or a shorter pipeline, or raise the limit with `rbench run --max-memory 5gb`/,
+      );
       assert.match(memoryRefusals(wide.scenarios[0], memoryLimits(2 * 1024 ** 3))[0], /more than the 2 GiB limit you set/);
     });
 
@@ -83,7 +92,16 @@ describe('run budgets (issue 18)', () => {
       const noValues = checkText('### p\nclients 500\npipeline 100\nvalue 100MB\nPING\n', { env: {} }).scenarios[0];
       assert.deepEqual([estimateMemory(noValues).server.bytes, estimateMemory(noValues).client.bytes], [0, 0]);
       assert.equal(largestValue({ kind: 'range', min: 1, max: 9 }), 9);
-      assert.equal(largestValue({ kind: 'weighted', choices: [{ size: 3, weight: 1 }, { size: 7, weight: 1 }] }), 7);
+      assert.equal(
+        largestValue({
+          kind: 'weighted',
+          choices: [
+            { size: 3, weight: 1 },
+            { size: 7, weight: 1 },
+          ],
+        }),
+        7,
+      );
       assert.deepEqual([formatBytes(512), formatBytes(1024), formatBytes(1536), formatBytes(10 * 1024 ** 3)], ['512 B', '1 KiB', '1.5 KiB', '10 GiB']);
     });
   });
@@ -92,7 +110,10 @@ describe('run budgets (issue 18)', () => {
     it('refuses a file over 1 MiB by its length, counting UTF-8 bytes, before parsing', () => {
       assert.equal(SCENARIO_FILE_LIMIT, 1024 * 1024);
       assert.equal(scenarioFileRefusal('a.rbench', 'x'.repeat(SCENARIO_FILE_LIMIT)), undefined);
-      assert.equal(scenarioFileRefusal('a.rbench', 'x'.repeat(SCENARIO_FILE_LIMIT + 1)), 'a.rbench is 1.0 MiB, more than the 1 MiB a scenario file may have to run — split it into several files');
+      assert.equal(
+        scenarioFileRefusal('a.rbench', 'x'.repeat(SCENARIO_FILE_LIMIT + 1)),
+        'a.rbench is 1.0 MiB, more than the 1 MiB a scenario file may have to run — split it into several files',
+      );
       assert.equal(scenarioFileRefusal('a.rbench', 'é'.repeat(SCENARIO_FILE_LIMIT / 2)), undefined);
       assert.match(scenarioFileRefusal('a.rbench', 'é'.repeat(SCENARIO_FILE_LIMIT / 2 + 1)) ?? '', /more than the 1 MiB/);
       assert.equal(scenarioFileRefusal('a.rbench', '☕'.repeat(SCENARIO_FILE_LIMIT / 3)), undefined, 'a third of the limit in 3-byte characters fits');
@@ -113,10 +134,19 @@ describe('run budgets (issue 18)', () => {
     it('a session resolves through the injected checker with its environment rules and memory limit', async () => {
       const asked: { text: string; options: ResolveOptions }[] = [];
       const check = async (text: string, options: ResolveOptions): Promise<ResolvedFile> => (asked.push({ text, options }), checkText(text, options));
-      const s = new RunSession({ env: { A: '1' }, vars: { v: 'x' }, allowEnv: ['A'], runsFolder: runs, trusted: true, maxMemory: 11 * 1024 ** 3 }, ports({ check }));
+      const s = new RunSession(
+        { env: { A: '1' }, vars: { v: 'x' }, allowEnv: ['A'], runsFolder: runs, trusted: true, maxMemory: 11 * 1024 ** 3 },
+        ports({ check }),
+      );
       const resolved = await s.check({ display: 'seen.rbench', text: SEEN, baseDir: '/tmp' });
       assert.equal(asked.length, 1);
-      assert.deepEqual(asked[0].options, { env: { A: '1' }, vars: { v: 'x' }, allowEnv: ['A'], baseDir: '/tmp', memory: { server: 11 * 1024 ** 3, client: 11 * 1024 ** 3, raised: true } });
+      assert.deepEqual(asked[0].options, {
+        env: { A: '1' },
+        vars: { v: 'x' },
+        allowEnv: ['A'],
+        baseDir: '/tmp',
+        memory: { server: 11 * 1024 ** 3, client: 11 * 1024 ** 3, raised: true },
+      });
       assert.ok(!('kind' in resolved));
       assert.deepEqual(resolved.diagnostics, []);
     });
@@ -144,7 +174,10 @@ describe('run budgets (issue 18)', () => {
         const options = { env: {}, memory: MEMORY_LIMITS };
         const [a, b] = await Promise.all([checker.resolve(text, options), checker.resolve(SEEN, options)]);
         assert.deepEqual(a, checkText(text, options));
-        assert.deepEqual(b.diagnostics.map((diagnostic) => diagnostic.code), ['memory-budget']);
+        assert.deepEqual(
+          b.diagnostics.map((diagnostic) => diagnostic.code),
+          ['memory-budget'],
+        );
         // A document check of the same text does not replace a run's check.
         const [outline, plans] = await Promise.all([checker.check('doc', text, options), checker.resolve(text, options)]);
         assert.equal(outline?.outline.scenarios.length, 2);
@@ -172,7 +205,10 @@ describe('run budgets (issue 18)', () => {
       const [run] = scratch.runFiles();
       assert.equal(run.target.server?.config.maxmemory, String(defaultMaxMemory()));
       assert.equal(run.target.server?.config['maxmemory-policy'], 'noeviction');
-      assert.match(ran.stdout + ran.stderr, new RegExp(`throwaway redis-server \\(redis://127\\.0\\.0\\.1:\\d+\\) · maxmemory ${formatBytes(defaultMaxMemory()).replace('.', '\\.')}\n`));
+      assert.match(
+        ran.stdout + ran.stderr,
+        new RegExp(`throwaway redis-server \\(redis://127\\.0\\.0\\.1:\\d+\\) · maxmemory ${formatBytes(defaultMaxMemory()).replace('.', '\\.')}\n`),
+      );
     } finally {
       scratch.remove();
     }

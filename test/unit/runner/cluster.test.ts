@@ -49,7 +49,12 @@ describe('runScenario against a Redis Cluster', function () {
       // 2000 keys the scenario does not touch, spread over the masters: the INFO samples must count them all.
       const seed = { host: '127.0.0.1', port: c.nodes[0].port };
       const old = await runLoad(
-        loadRequest(seed, { test: singleTest('SET old:__key__ __value__'), load: { requests: 2000 }, keys: { space: 2000, distribution: 'sequential' }, connection: { cluster: true } }),
+        loadRequest(seed, {
+          test: singleTest('SET old:__key__ __value__'),
+          load: { requests: 2000 },
+          keys: { space: 2000, distribution: 'sequential' },
+          connection: { cluster: true },
+        }),
       );
       assert.equal(old.total.errors, 0);
       const text = `### declared\ncluster on\nclient ${client}\nclients 4\nkeys 3000 sequential\ncleanup pre:*\nprefill\nrequests 3000\nSET pre:__key__ __value__\nphase main\nrequests 6000\nGET pre:__key__\n`;
@@ -78,7 +83,10 @@ describe('runScenario against a Redis Cluster', function () {
       // The target's key count (run file, panel, CLI) is the cluster's, not the seed's.
       assert.equal(run.target.server?.keys, 2000);
       assert.equal(run.server.after?.keys, 2000);
-      assert.ok(run.server.samples.length > 0 && run.server.samples.every((s) => s.keys >= 2000), `keys sampled: ${run.server.samples.map((s) => s.keys).join(', ')}`);
+      assert.ok(
+        run.server.samples.length > 0 && run.server.samples.every((s) => s.keys >= 2000),
+        `keys sampled: ${run.server.samples.map((s) => s.keys).join(', ')}`,
+      );
     });
   }
 });

@@ -15,7 +15,8 @@ describe('runScenario against a TLS cluster with a certificate per name (SNI per
 
   it('samples INFO and cleans up on every master', async () => {
     const c = cluster();
-    const text = '### tls\nclients 2\nkeys 3000 sequential\ncleanup pre:*\nprefill\nrequests 3000\nSET pre:__key__ __value__\nphase main\nrequests 3000\nGET pre:__key__\n';
+    const text =
+      '### tls\nclients 2\nkeys 3000 sequential\ncleanup pre:*\nprefill\nrequests 3000\nSET pre:__key__ __value__\nphase main\nrequests 3000\nGET pre:__key__\n';
     const tls = { ca: readFileSync(join(c.certDir!, 'ca.pem')), servername: 'seed.test' };
     const connection = { host: '127.0.0.1', port: c.nodes[0].port, resp: 2 as const, connectTimeoutMs: 2000, cluster: true, tls };
     const run = await runScenario(planOf(text), { connection, targetDisplay: c.url, local: false, source: text });

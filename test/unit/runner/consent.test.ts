@@ -6,16 +6,7 @@ import { createHash } from 'node:crypto';
 import { checkText } from '../../../src/scenario';
 import type { ConnectionProfile } from '../../../src/redis/types';
 import { chooseTarget, connectionFor, parseActiveTarget } from '../../../src/runner/targets';
-import {
-  consentQuestion,
-  consentRequest,
-  effectsDigest,
-  needsConsent,
-  nodeRule,
-  onlyReads,
-  runEffects,
-  type RunEffects,
-} from '../../../src/runner/consent';
+import { consentQuestion, consentRequest, effectsDigest, needsConsent, nodeRule, onlyReads, runEffects, type RunEffects } from '../../../src/runner/consent';
 import { scenarioActions } from '../../../src/runner/safety';
 
 interface Setup {
@@ -36,7 +27,10 @@ function effectsOf(text: string, setup: Setup = {}): RunEffects {
   const allowEnv = setup.allowEnv ?? Object.keys(env);
   const resolved = checkText(text, { env, allowEnv });
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
-  assert.deepEqual(errors.map((e) => e.message), []);
+  assert.deepEqual(
+    errors.map((e) => e.message),
+    [],
+  );
   const plan = resolved.scenarios[0];
   const profiles = setup.profiles ?? {};
   const active = setup.selected ? parseActiveTarget(setup.selected.value, profiles) : ({ kind: 'local' } as const);
@@ -66,25 +60,29 @@ const user = (value: string) => ({ value, supplier: 'user' as const, via: 'you s
 
 describe('consent: the effects of a run', () => {
   describe('target and who chose it', () => {
-    it('a target line of the file is the file\'s', () => {
+    it("a target line of the file is the file's", () => {
       const effects = effectsOf(`target redis://10.0.0.5:6379\n${READ}`);
       assert.deepEqual(effects.target, { display: 'redis://10.0.0.5:6379', supplier: 'file', via: ['the file names it (its target line)'] });
       assert.equal(effects.file, 'bench.rbench');
     });
 
-    it('a profile the file names is the file\'s choice even when the user defined it', () => {
+    it("a profile the file names is the file's choice even when the user defined it", () => {
       const effects = effectsOf(`target prod\n${READ}`, { profiles: { prod: { url: 'redis://10.0.0.5:6379' } } });
       assert.equal(effects.target.supplier, 'file');
       assert.deepEqual(effects.target.via, ['the file names it (profile "prod")']);
     });
 
-    it('the user\'s selection is the user\'s; a workspace\'s is the workspace\'s', () => {
-      assert.deepEqual(effectsOf(READ, { selected: user('redis://127.0.0.1:6399') }).target, { display: 'redis://127.0.0.1:6399', supplier: 'user', via: ['you selected it'] });
+    it("the user's selection is the user's; a workspace's is the workspace's", () => {
+      assert.deepEqual(effectsOf(READ, { selected: user('redis://127.0.0.1:6399') }).target, {
+        display: 'redis://127.0.0.1:6399',
+        supplier: 'user',
+        via: ['you selected it'],
+      });
       const workspace = effectsOf(READ, { selected: { value: 'redis://127.0.0.1:6399', supplier: 'workspace', via: 'the workspace selects it' } });
       assert.deepEqual(workspace.target, { display: 'redis://127.0.0.1:6399', supplier: 'workspace', via: ['the workspace selects it'] });
     });
 
-    it('a selection without a stated supplier counts as the user\'s', () => {
+    it("a selection without a stated supplier counts as the user's", () => {
       const resolved = checkText(READ, { env: {} });
       const plan = resolved.scenarios[0];
       const choice = chooseTarget(plan.target, { kind: 'url', url: 'redis://127.0.0.1:6399' });
@@ -100,7 +98,7 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(effects.target, { display: 'redis://127.0.0.1:6399', supplier: 'user', via: ['your selected target'] });
     });
 
-    it('the user\'s selection of a profile the workspace defines is the workspace\'s, with the profile\'s URL user', () => {
+    it("the user's selection of a profile the workspace defines is the workspace's, with the profile's URL user", () => {
       const profiles = { cache: { url: 'redis://alice@127.0.0.1:6399' } };
       const effects = effectsOf(READ, { selected: user('cache'), profiles, workspaceProfiles: ['cache'] });
       assert.equal(effects.target.supplier, 'workspace');
@@ -112,7 +110,7 @@ describe('consent: the effects of a run', () => {
       assert.equal(own.credentials[0].user?.supplier, 'user');
     });
 
-    it('a file naming a workspace profile with its own URL keeps the URL the file\'s', () => {
+    it("a file naming a workspace profile with its own URL keeps the URL the file's", () => {
       const profiles = { cache: { url: 'redis://127.0.0.1:6399', user: 'bob' } };
       const effects = effectsOf(`target cache\n${READ}`, { profiles, workspaceProfiles: ['cache'] });
       assert.equal(effects.target.supplier, 'file');
@@ -137,7 +135,10 @@ describe('consent: the effects of a run', () => {
 
     it('a cluster seed, and the rule for the nodes its cluster announces (replicas with replica-reads)', () => {
       assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\n${READ}`).nodeRule, '10.0.0.5:7000, and nodes on 10.0.0.5 the cluster announces');
-      assert.equal(effectsOf(`target redis://10.0.0.5:7000\ncluster on\nreplica-reads on\n${READ}`).nodeRule, '10.0.0.5:7000, and nodes on 10.0.0.5 the cluster announces (replicas too: replica-reads on)');
+      assert.equal(
+        effectsOf(`target redis://10.0.0.5:7000\ncluster on\nreplica-reads on\n${READ}`).nodeRule,
+        '10.0.0.5:7000, and nodes on 10.0.0.5 the cluster announces (replicas too: replica-reads on)',
+      );
       assert.equal(nodeRule({ host: 'h', port: 1, resp: 2, connectTimeoutMs: 1 }), undefined);
     });
   });
@@ -149,8 +150,10 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(effects.env, []);
     });
 
-    it('the file\'s user from the environment and password env:NAME: named, never their values', () => {
-      const effects = effectsOf(`target redis://10.0.0.5:6379\nuser \${env:BENCH_USER}\npassword env:GITHUB_TOKEN\n${READ}`, { env: { BENCH_USER: 'u1', GITHUB_TOKEN: 'ghp_x' } });
+    it("the file's user from the environment and password env:NAME: named, never their values", () => {
+      const effects = effectsOf(`target redis://10.0.0.5:6379\nuser \${env:BENCH_USER}\npassword env:GITHUB_TOKEN\n${READ}`, {
+        env: { BENCH_USER: 'u1', GITHUB_TOKEN: 'ghp_x' },
+      });
       assert.deepEqual(effects.credentials, [
         {
           role: 'server',
@@ -165,7 +168,7 @@ describe('consent: the effects of a run', () => {
       assert.ok(!JSON.stringify(effects).includes('ghp_x'));
     });
 
-    it('a literal user line is the file\'s, without a variable', () => {
+    it("a literal user line is the file's, without a variable", () => {
       const effects = effectsOf(`target redis://10.0.0.5:6379\nuser bench\n${READ}`);
       assert.deepEqual(effects.credentials, [{ role: 'server', user: { name: 'bench', from: "the file's user line", supplier: 'file' } }]);
     });
@@ -173,24 +176,32 @@ describe('consent: the effects of a run', () => {
     it('a URL from the environment carries its user and password: both named with the variable', () => {
       const effects = effectsOf(`target \${env:REDIS_URL}\n${READ}`, { env: { REDIS_URL: 'redis://carol:pw@10.0.0.5:6379' } });
       assert.deepEqual(effects.credentials, [
-        { role: 'server', user: { name: 'carol', from: 'the target URL (from environment variable REDIS_URL)', supplier: 'file' }, password: { from: 'the target URL', supplier: 'file' } },
+        {
+          role: 'server',
+          user: { name: 'carol', from: 'the target URL (from environment variable REDIS_URL)', supplier: 'file' },
+          password: { from: 'the target URL', supplier: 'file' },
+        },
       ]);
       assert.deepEqual(effects.env, [{ name: 'REDIS_URL', use: 'target URL (host, user, password)', supplier: 'file' }]);
     });
 
     it('password secret: the stored password in the editor, RBENCH_PASSWORD (a variable sent) in the CLI', () => {
       const text = `target redis://10.0.0.5:6379\npassword secret\n${READ}`;
-      assert.deepEqual(effectsOf(text, { storedPassword: 's' }).credentials, [{ role: 'server', password: { from: 'the password you stored for this target', supplier: 'file' } }]);
+      assert.deepEqual(effectsOf(text, { storedPassword: 's' }).credentials, [
+        { role: 'server', password: { from: 'the password you stored for this target', supplier: 'file' } },
+      ]);
       const cli = effectsOf(text, { storedPassword: 's', secretEnv: 'RBENCH_PASSWORD' });
       assert.deepEqual(cli.credentials, [{ role: 'server', password: { from: 'environment variable RBENCH_PASSWORD (password secret)', supplier: 'file' } }]);
       assert.deepEqual(cli.env, [{ name: 'RBENCH_PASSWORD', use: 'password', supplier: 'file' }]);
     });
 
-    it('a profile\'s passwordEnv and passwordSecret are the profile\'s supplier\'s', () => {
+    it("a profile's passwordEnv and passwordSecret are the profile's supplier's", () => {
       const profiles = { p: { url: 'redis://127.0.0.1:6399', passwordEnv: 'P_PASS' }, q: { url: 'redis://127.0.0.1:6398', passwordSecret: true } };
       const env = { P_PASS: 'x' };
       const mine = effectsOf(READ, { selected: user('p'), profiles, env });
-      assert.deepEqual(mine.credentials, [{ role: 'server', password: { from: 'environment variable P_PASS (passwordEnv of the profile)', supplier: 'user' } }]);
+      assert.deepEqual(mine.credentials, [
+        { role: 'server', password: { from: 'environment variable P_PASS (passwordEnv of the profile)', supplier: 'user' } },
+      ]);
       assert.deepEqual(mine.env, [{ name: 'P_PASS', use: 'password', supplier: 'user' }]);
       const theirs = effectsOf(READ, { selected: user('p'), profiles, env, workspaceProfiles: ['p'] });
       assert.deepEqual(theirs.env, [{ name: 'P_PASS', use: 'password', supplier: 'workspace' }]);
@@ -198,19 +209,19 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(secret.credentials, [{ role: 'server', password: { from: 'the password you stored for this target', supplier: 'workspace' } }]);
     });
 
-    it('a password stored with Set Password, used because nothing else names one, is the user\'s', () => {
+    it("a password stored with Set Password, used because nothing else names one, is the user's", () => {
       const effects = effectsOf(READ, { selected: user('redis://127.0.0.1:6399'), storedPassword: 's' });
       assert.deepEqual(effects.credentials, [{ role: 'server', password: { from: 'the password you stored for this target', supplier: 'user' } }]);
       assert.equal(needsConsent(effects), false);
     });
 
-    it('the file\'s password env wins over the profile\'s', () => {
+    it("the file's password env wins over the profile's", () => {
       const profiles = { p: { url: 'redis://127.0.0.1:6399', passwordEnv: 'P_PASS' } };
       const effects = effectsOf(`password env:MINE\n${READ}`, { selected: user('p'), profiles, env: { P_PASS: 'x', MINE: 'y' } });
       assert.deepEqual(effects.env, [{ name: 'MINE', use: 'password', supplier: 'file' }]);
     });
 
-    it('the sentinels\' own user and password', () => {
+    it("the sentinels' own user and password", () => {
       const text = `target redis-sentinel://10.0.0.7:26379/cache\nsentinel-user \${env:S_USER}\nsentinel-password env:S_PASS\n${READ}`;
       const effects = effectsOf(text, { env: { S_USER: 'watcher', S_PASS: 'x' } });
       assert.deepEqual(effects.credentials, [
@@ -236,7 +247,7 @@ describe('consent: the effects of a run', () => {
       ]);
     });
 
-    it('a profile\'s sentinel user, literal', () => {
+    it("a profile's sentinel user, literal", () => {
       const profiles = { s: { url: 'redis-sentinel://127.0.0.1:26379/cache', sentinelUser: 'watcher' } };
       const effects = effectsOf(READ, { selected: user('s'), profiles, workspaceProfiles: ['s'] });
       assert.deepEqual(effects.credentials, [{ role: 'sentinels', user: { name: 'watcher', from: 'profile "s"', supplier: 'workspace' } }]);
@@ -251,7 +262,7 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(env, ['DB: database number (file)', 'FILL: every value written (file)', 'SNI: TLS server name (SNI, sent in clear) (file)']);
     });
 
-    it('a variable the user lets into commands is listed as the user\'s, only when the file uses it', () => {
+    it("a variable the user lets into commands is listed as the user's, only when the file uses it", () => {
       const text = `target redis://10.0.0.5:6379\n### s\nrequests 10\nECHO \${env:TOKEN}\n`;
       const effects = effectsOf(text, { env: { TOKEN: 't' }, allowEnv: ['TOKEN', 'OTHER'] });
       assert.deepEqual(effects.env, [{ name: 'TOKEN', use: 'commands', supplier: 'user' }]);
@@ -263,7 +274,9 @@ describe('consent: the effects of a run', () => {
     const tlsProfile = { tlsp: { url: 'rediss://127.0.0.1:6399', tls: { ca: __filename } } };
 
     it('tls-insecure on in the file', () => {
-      assert.deepEqual(effectsOf(`target redis://10.0.0.5:6379\ntls-insecure on\n${READ}`).tls, [{ item: "the server's certificate is not verified (tls-insecure on)", supplier: 'file' }]);
+      assert.deepEqual(effectsOf(`target redis://10.0.0.5:6379\ntls-insecure on\n${READ}`).tls, [
+        { item: "the server's certificate is not verified (tls-insecure on)", supplier: 'file' },
+      ]);
     });
 
     it('tls-insecure with TLS off sends nothing unverified: not listed', () => {
@@ -271,7 +284,7 @@ describe('consent: the effects of a run', () => {
       assert.deepEqual(effects.tls, []);
     });
 
-    it('the file\'s TLS settings replace a profile\'s; tls off turns a profile\'s TLS off', () => {
+    it("the file's TLS settings replace a profile's; tls off turns a profile's TLS off", () => {
       const text = `tls-servername other.example\n${READ}`;
       const effects = effectsOf(text, { selected: user('tlsp'), profiles: tlsProfile });
       assert.deepEqual(effects.tls, [
@@ -281,7 +294,10 @@ describe('consent: the effects of a run', () => {
       const off = effectsOf(`tls off\n${READ}`, { selected: user('plain'), profiles: { plain: { url: 'rediss://127.0.0.1:6399' } } });
       assert.deepEqual(off.tls, [{ item: 'TLS is turned off (tls off in the file)', supplier: 'file' }]);
       const offProfileTls = effectsOf(`tls off\n${READ}`, { selected: user('tlsp'), profiles: { tlsp: { url: 'redis://127.0.0.1:6399', tls: {} } } });
-      assert.deepEqual(offProfileTls.tls.map((item) => item.item), ['the file\'s TLS settings replace those of profile "tlsp"', 'TLS is turned off (tls off in the file)']);
+      assert.deepEqual(
+        offProfileTls.tls.map((item) => item.item),
+        ['the file\'s TLS settings replace those of profile "tlsp"', 'TLS is turned off (tls off in the file)'],
+      );
     });
 
     it('a CA from the file is listed', () => {
@@ -291,24 +307,36 @@ describe('consent: the effects of a run', () => {
 
     it('a client certificate from the file is listed, with its key: its content goes to the server', () => {
       const effects = effectsOf(`target rediss://10.0.0.5:6379\ntls-cert ${__filename}\ntls-key ${__filename}\n${READ}`);
-      assert.deepEqual(effects.tls, [{ item: `sends the client certificate ${__filename} (tls-cert in the file, signed with tls-key ${__filename})`, supplier: 'file' }]);
+      assert.deepEqual(effects.tls, [
+        { item: `sends the client certificate ${__filename} (tls-cert in the file, signed with tls-key ${__filename})`, supplier: 'file' },
+      ]);
     });
 
-    it('a profile\'s own tls-insecure is listed as its supplier\'s, and the profile\'s other TLS settings are not', () => {
+    it("a profile's own tls-insecure is listed as its supplier's, and the profile's other TLS settings are not", () => {
       const profiles = { lab: { url: 'rediss://127.0.0.1:6399', tls: { insecure: true, servername: 'lab.example' } } };
-      assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles }).tls, [{ item: "the server's certificate is not verified (tls-insecure on)", supplier: 'user' }]);
+      assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles }).tls, [
+        { item: "the server's certificate is not verified (tls-insecure on)", supplier: 'user' },
+      ]);
       assert.deepEqual(effectsOf(READ, { selected: user('lab'), profiles, workspaceProfiles: ['lab'] }).tls[0].supplier, 'workspace');
       assert.deepEqual(effectsOf(READ, { selected: user('tlsp'), profiles: tlsProfile }).tls, []);
       // The file's TLS settings replace the profile's, tls-insecure included: verified again.
       const replaced = effectsOf(`tls-servername lab.example\n${READ}`, { selected: user('lab'), profiles });
-      assert.deepEqual(replaced.tls.map((item) => item.item), ['the file\'s TLS settings replace those of profile "lab"', 'TLS server name lab.example (tls-servername in the file)']);
+      assert.deepEqual(
+        replaced.tls.map((item) => item.item),
+        ['the file\'s TLS settings replace those of profile "lab"', 'TLS server name lab.example (tls-servername in the file)'],
+      );
     });
   });
 
   describe('commands', () => {
     it('every command by class, cleanup patterns and destructive ones', () => {
       const effects = effectsOf(`target redis://10.0.0.5:6379\ncleanup bench:*\n### s\nrequests 10\nGET k\nMGET a b\nSET k v\nFLUSHALL\nEVAL "return 1" 0\n`);
-      assert.deepEqual(effects.commands, { read: ['GET', 'MGET'], write: ['SET', 'FLUSHALL', 'cleanup bench:*'], dangerous: ['FLUSHALL'], scripting: ['EVAL'] });
+      assert.deepEqual(effects.commands, {
+        read: ['GET', 'MGET'],
+        write: ['SET', 'FLUSHALL', 'cleanup bench:*'],
+        dangerous: ['FLUSHALL'],
+        scripting: ['EVAL'],
+      });
       assert.deepEqual(effects.writePatterns, ['k', 'bench:*']);
       assert.deepEqual(effects.destructive, [
         'FLUSHALL wipes every key of every database',
@@ -350,7 +378,7 @@ describe('consent: when it asks', () => {
     assert.equal(onlyReads(effects({ destructive: ['FLUSHDB'] })), false);
   });
 
-  it('not for reads on the user\'s own target with nothing from the file or the workspace', () => {
+  it("not for reads on the user's own target with nothing from the file or the workspace", () => {
     assert.equal(needsConsent(effects()), false);
     const mine = effects({
       credentials: [{ role: 'server', user: { name: 'u', from: 'x', supplier: 'user' }, password: { from: 'y', supplier: 'user' } }],
@@ -365,7 +393,7 @@ describe('consent: when it asks', () => {
     assert.equal(needsConsent(effects({ target: { display: 'redis://127.0.0.1:6379', supplier: 'workspace', via: [] } })), true);
   });
 
-  it('for anything but reads on the user\'s own target', () => {
+  it("for anything but reads on the user's own target", () => {
     assert.equal(needsConsent(effects({ commands: { write: ['SET'] } })), true);
     assert.equal(needsConsent(effects({ writePatterns: ['x:*'] })), true);
   });
@@ -374,13 +402,16 @@ describe('consent: when it asks', () => {
     for (const supplier of ['file', 'workspace'] as const) {
       assert.equal(needsConsent(effects({ credentials: [{ role: 'server', user: { name: 'u', from: 'x', supplier } }] })), true);
       assert.equal(needsConsent(effects({ credentials: [{ role: 'server', password: { from: 'x', supplier } }] })), true);
-      assert.equal(needsConsent(effects({ credentials: [{ role: 'sentinels', user: { name: 'u', from: 'x', supplier: 'user' }, password: { from: 'x', supplier } }] })), true);
+      assert.equal(
+        needsConsent(effects({ credentials: [{ role: 'sentinels', user: { name: 'u', from: 'x', supplier: 'user' }, password: { from: 'x', supplier } }] })),
+        true,
+      );
       assert.equal(needsConsent(effects({ env: [{ name: 'X', use: 'value', supplier }] })), true);
       assert.equal(needsConsent(effects({ tls: [{ item: 'x', supplier }] })), true);
     }
   });
 
-  it('for the real cases: a file naming loopback asks; the user\'s selected loopback with reads does not', () => {
+  it("for the real cases: a file naming loopback asks; the user's selected loopback with reads does not", () => {
     assert.equal(needsConsent(effectsOf(`target redis://127.0.0.1:6379\n${READ}`)), true);
     assert.equal(needsConsent(effectsOf(READ, { selected: user('redis://127.0.0.1:6379') })), false);
     assert.equal(needsConsent(effectsOf(`tls-insecure on\n${READ}`, { selected: user('rediss://127.0.0.1:6379') })), true);
@@ -392,11 +423,19 @@ describe('consent: the question', () => {
   it('lists every effect, one item per line', () => {
     const question = consentQuestion(
       effects({
-        target: { display: 'redis-sentinel://10.0.0.7:26379/cache', supplier: 'workspace', via: ['the workspace selects it', 'profile "c" is defined in the workspace settings'] },
+        target: {
+          display: 'redis-sentinel://10.0.0.7:26379/cache',
+          supplier: 'workspace',
+          via: ['the workspace selects it', 'profile "c" is defined in the workspace settings'],
+        },
         hosts: ['10.0.0.7:26379'],
         nodeRule: 'sentinels 10.0.0.7:26379, and a primary they name on 10.0.0.7',
         credentials: [
-          { role: 'server', user: { name: 'u', from: 'profile "c"', supplier: 'workspace' }, password: { from: 'environment variable P', supplier: 'workspace' } },
+          {
+            role: 'server',
+            user: { name: 'u', from: 'profile "c"', supplier: 'workspace' },
+            password: { from: 'environment variable P', supplier: 'workspace' },
+          },
           { role: 'sentinels', user: { name: 'w', from: 'the file', supplier: 'file' } },
         ],
         env: [{ name: 'P', use: 'password', supplier: 'workspace' }],
@@ -427,7 +466,7 @@ describe('consent: the question', () => {
     ]);
   });
 
-  it('says yours for the user\'s own pieces, and leaves out what is absent', () => {
+  it("says yours for the user's own pieces, and leaves out what is absent", () => {
     const question = consentQuestion(effects({ commands: { read: ['GET'], write: [] } }), 's');
     assert.deepEqual(question.lines, ['Target: redis://127.0.0.1:6379 (yours: you selected it)', 'Connects to: 127.0.0.1:6379', 'Reads: GET']);
   });
@@ -445,8 +484,22 @@ describe('consent: the digest', () => {
     const digest = effectsDigest(effects());
     assert.match(digest, /^[0-9a-f]{64}$/);
     assert.equal(effectsDigest(effects()), digest);
-    const a = effects({ hosts: ['a:1', 'b:2'], commands: { read: ['GET', 'MGET'], write: ['SET', 'DEL'] }, env: [{ name: 'A', use: 'x', supplier: 'file' }, { name: 'B', use: 'y', supplier: 'user' }] });
-    const b = effects({ hosts: ['b:2', 'a:1'], commands: { write: ['DEL', 'SET', 'SET'], read: ['MGET', 'GET'] }, env: [{ supplier: 'user', use: 'y', name: 'B' }, { name: 'A', use: 'x', supplier: 'file' }] });
+    const a = effects({
+      hosts: ['a:1', 'b:2'],
+      commands: { read: ['GET', 'MGET'], write: ['SET', 'DEL'] },
+      env: [
+        { name: 'A', use: 'x', supplier: 'file' },
+        { name: 'B', use: 'y', supplier: 'user' },
+      ],
+    });
+    const b = effects({
+      hosts: ['b:2', 'a:1'],
+      commands: { write: ['DEL', 'SET', 'SET'], read: ['MGET', 'GET'] },
+      env: [
+        { supplier: 'user', use: 'y', name: 'B' },
+        { name: 'A', use: 'x', supplier: 'file' },
+      ],
+    });
     assert.equal(effectsDigest(a), effectsDigest(b));
     assert.equal(effectsDigest(effects({ commands: { read: ['GET'], write: [] } })), digest, 'an empty class is no class');
     assert.equal(effectsDigest(effects({ nodeRule: undefined })), digest);
@@ -456,7 +509,11 @@ describe('consent: the digest', () => {
     const before = effectsOf(`target redis://192.0.2.1:6379\n${READ}`);
     const after = effectsOf(`target redis://192.0.2.1:6379\npassword env:GITHUB_TOKEN\n### s\nrequests 10\nGET k\nFLUSHALL\n`, { env: { GITHUB_TOKEN: 'x' } });
     assert.notEqual(effectsDigest(before), effectsDigest(after));
-    assert.equal(effectsDigest(effectsOf(`target redis://192.0.2.1:6379\n### other name\nrequests 99\nGET k\n`)), effectsDigest(before), 'names and numbers are not effects');
+    assert.equal(
+      effectsDigest(effectsOf(`target redis://192.0.2.1:6379\n### other name\nrequests 99\nGET k\n`)),
+      effectsDigest(before),
+      'names and numbers are not effects',
+    );
   });
 
   const word = fc.stringMatching(/^[A-Za-z0-9:*._-]{1,12}$/);
@@ -477,7 +534,11 @@ describe('consent: the digest', () => {
     env: fc.uniqueArray(fc.record({ name: word, use: word, supplier }), { maxLength: 4, selector: (item) => item.name }),
     tls: fc.uniqueArray(fc.record({ item: word, supplier }), { maxLength: 3, selector: (item) => item.item }),
     commands: fc.record(
-      { read: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), write: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), admin: fc.uniqueArray(word, { minLength: 1, maxLength: 2 }) },
+      {
+        read: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }),
+        write: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }),
+        admin: fc.uniqueArray(word, { minLength: 1, maxLength: 2 }),
+      },
       { requiredKeys: [] },
     ),
     writePatterns: fc.uniqueArray(word, { maxLength: 3 }),
@@ -495,8 +556,20 @@ describe('consent: the digest', () => {
     (e, w) => (w === e.nodeRule ? undefined : { ...e, nodeRule: w }),
     (e) => (e.nodeRule === undefined ? undefined : { ...e, nodeRule: undefined }),
     (e, w) => ({ ...e, credentials: e.credentials.length > 0 ? e.credentials.slice(1) : [{ role: 'server', user: { name: w, from: w, supplier: 'file' } }] }),
-    (e) => (e.credentials[0]?.password ? { ...e, credentials: [{ ...e.credentials[0], password: { ...e.credentials[0].password, supplier: e.credentials[0].password.supplier === 'user' ? 'file' : 'user' } }, ...e.credentials.slice(1)] } : undefined),
-    (e, w) => (e.credentials[0]?.user && e.credentials[0].user.name !== w ? { ...e, credentials: [{ ...e.credentials[0], user: { ...e.credentials[0].user, name: w } }, ...e.credentials.slice(1)] } : undefined),
+    (e) =>
+      e.credentials[0]?.password
+        ? {
+            ...e,
+            credentials: [
+              { ...e.credentials[0], password: { ...e.credentials[0].password, supplier: e.credentials[0].password.supplier === 'user' ? 'file' : 'user' } },
+              ...e.credentials.slice(1),
+            ],
+          }
+        : undefined,
+    (e, w) =>
+      e.credentials[0]?.user && e.credentials[0].user.name !== w
+        ? { ...e, credentials: [{ ...e.credentials[0], user: { ...e.credentials[0].user, name: w } }, ...e.credentials.slice(1)] }
+        : undefined,
     (e, w) => (e.env.some((item) => item.name === w) ? undefined : { ...e, env: [...e.env, { name: w, use: 'password', supplier: 'file' }] }),
     (e) => (e.env.length > 0 ? { ...e, env: [{ ...e.env[0], supplier: e.env[0].supplier === 'user' ? 'workspace' : 'user' }, ...e.env.slice(1)] } : undefined),
     (e, w) => (e.env.length > 0 && e.env[0].use !== w ? { ...e, env: [{ ...e.env[0], use: w }, ...e.env.slice(1)] } : undefined),
@@ -505,7 +578,10 @@ describe('consent: the digest', () => {
     (e, w) => ((e.commands.write ?? []).includes(w) ? undefined : { ...e, commands: { ...e.commands, write: [...(e.commands.write ?? []), w] } }),
     (e, w) => ((e.commands.dangerous ?? []).includes(w) ? undefined : { ...e, commands: { ...e.commands, dangerous: [w] } }),
     (e) => (e.commands.read && e.commands.read.length > 0 ? { ...e, commands: { ...e.commands, read: e.commands.read.slice(1) } } : undefined),
-    (e) => (e.commands.read?.length === 1 && !(e.commands.write ?? []).includes(e.commands.read[0]) ? { ...e, commands: { ...e.commands, read: undefined, write: [...(e.commands.write ?? []), e.commands.read[0]] } } : undefined),
+    (e) =>
+      e.commands.read?.length === 1 && !(e.commands.write ?? []).includes(e.commands.read[0])
+        ? { ...e, commands: { ...e.commands, read: undefined, write: [...(e.commands.write ?? []), e.commands.read[0]] } }
+        : undefined,
     (e, w) => (e.writePatterns.includes(w) ? undefined : { ...e, writePatterns: [...e.writePatterns, w] }),
     (e, w) => (e.destructive.includes(w) ? undefined : { ...e, destructive: [...e.destructive, w] }),
   ];
@@ -558,10 +634,22 @@ describe('consent: the edges (mutation tests, issue 18)', () => {
   function bare(more: { profile?: string; profiles?: Record<string, ConnectionProfile>; allowEnv?: string[]; text?: string } = {}): RunEffects {
     const plan = checkText(READ, { env: {} }).scenarios[0];
     const profiles = more.profiles ?? {};
-    const choice = chooseTarget(plan.target, more.profile !== undefined ? { kind: 'profile', name: more.profile } : { kind: 'url', url: 'redis://127.0.0.1:6399' });
+    const choice = chooseTarget(
+      plan.target,
+      more.profile !== undefined ? { kind: 'profile', name: more.profile } : { kind: 'url', url: 'redis://127.0.0.1:6399' },
+    );
     const connection = connectionFor(choice, { profiles, env: {} });
     assert.ok(connection.options, connection.error);
-    return runEffects({ file: 'f', plan, actions: scenarioActions(plan), choice: { source: 'selected', target: choice.target }, profiles, connection: { display: connection.display, options: connection.options }, allowEnv: more.allowEnv, text: more.text });
+    return runEffects({
+      file: 'f',
+      plan,
+      actions: scenarioActions(plan),
+      choice: { source: 'selected', target: choice.target },
+      profiles,
+      connection: { display: connection.display, options: connection.options },
+      allowEnv: more.allowEnv,
+      text: more.text,
+    });
   }
 
   it('a profile without workspaceProfiles given is the user\'s; a profile named "undefined" is not taken for no profile', () => {
@@ -591,7 +679,7 @@ describe('consent: the edges (mutation tests, issue 18)', () => {
     assert.deepEqual(effectsOf(twice, { env: { TOKEN: 't' } }).env, [{ name: 'TOKEN', use: 'password', supplier: 'file' }]);
   });
 
-  it('the URL\'s user is not said to come from another setting\'s variable', () => {
+  it("the URL's user is not said to come from another setting's variable", () => {
     const effects = effectsOf(`target redis://bob@10.0.0.5:6379\ndb \${env:DB}\n${READ}`, { env: { DB: '1' } });
     assert.deepEqual(effects.credentials, [{ role: 'server', user: { name: 'bob', from: 'the target URL', supplier: 'file' } }]);
   });
@@ -603,23 +691,32 @@ describe('consent: the edges (mutation tests, issue 18)', () => {
     assert.equal(sentinel.credentials[0].user?.from, "the file's sentinel-user line (from environment variable A, environment variable B)");
   });
 
-  it('the sentinels\' literal user, and a password without a user', () => {
+  it("the sentinels' literal user, and a password without a user", () => {
     const literal = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-user watcher\n${READ}`);
     assert.deepEqual(literal.credentials, [{ role: 'sentinels', user: { name: 'watcher', from: "the file's sentinel-user line", supplier: 'file' } }]);
     const passwordOnly = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-password env:S_PASS\n${READ}`, { env: { S_PASS: 'x' } });
-    assert.deepEqual(passwordOnly.credentials, [{ role: 'sentinels', password: { from: "environment variable S_PASS (the file's password env:S_PASS)", supplier: 'file' } }]);
+    assert.deepEqual(passwordOnly.credentials, [
+      { role: 'sentinels', password: { from: "environment variable S_PASS (the file's password env:S_PASS)", supplier: 'file' } },
+    ]);
     const stored = effectsOf(`target redis-sentinel://10.0.0.7:26379/cache\nsentinel-password secret\n${READ}`, { storedPassword: 's' });
-    assert.deepEqual(stored.credentials.find((c) => c.role === 'sentinels'), { role: 'sentinels', password: { from: 'the password you stored for this target', supplier: 'file' } });
+    assert.deepEqual(
+      stored.credentials.find((c) => c.role === 'sentinels'),
+      { role: 'sentinels', password: { from: 'the password you stored for this target', supplier: 'file' } },
+    );
     assert.deepEqual(stored.env, []);
   });
 
   it('TLS file paths from variables', () => {
     const text = `target rediss://10.0.0.5:6379\ntls-ca \${env:CA}\ntls-cert \${env:CERT}\ntls-key \${env:KEY}\n${READ}`;
     const effects = effectsOf(text, { env: { CA: __filename, CERT: __filename, KEY: __filename } });
-    assert.deepEqual(effects.env.map((item) => `${item.name}: ${item.use}`).sort(), ['CA: TLS CA file path', 'CERT: TLS client certificate path', 'KEY: TLS client key path']);
+    assert.deepEqual(effects.env.map((item) => `${item.name}: ${item.use}`).sort(), [
+      'CA: TLS CA file path',
+      'CERT: TLS client certificate path',
+      'KEY: TLS client key path',
+    ]);
   });
 
-  it('tls off names a profile\'s TLS only when its URL starts with rediss', () => {
+  it("tls off names a profile's TLS only when its URL starts with rediss", () => {
     const effects = effectsOf(`tls off\n${READ}`, { selected: user('p'), profiles: { p: { url: 'redis://rediss.example:6399' } } });
     assert.deepEqual(effects.tls, []);
     const upper = effectsOf(`tls off\n${READ}`, { selected: user('p'), profiles: { p: { url: 'REDISS://127.0.0.1:6399' } } });
@@ -637,7 +734,11 @@ describe('consent: the edges (mutation tests, issue 18)', () => {
 
   it('the question joins hosts and destructive items with commas, and lists a password without a user', () => {
     const question = consentQuestion(
-      effects({ hosts: ['a:1', 'b:2'], credentials: [{ role: 'server', password: { from: 'the target URL', supplier: 'user' } }], destructive: ['FLUSHALL x', 'FLUSHDB y'] }),
+      effects({
+        hosts: ['a:1', 'b:2'],
+        credentials: [{ role: 'server', password: { from: 'the target URL', supplier: 'user' } }],
+        destructive: ['FLUSHALL x', 'FLUSHDB y'],
+      }),
       's',
     );
     assert.deepEqual(question.lines, [

@@ -13,22 +13,28 @@ describe('scenario actions', () => {
       ['cleanup user:*\n### s\nSET bench:__key__ v\n', ["`cleanup user:*` deletes keys beyond the scenario's own bench:*"]],
       ['cleanup bench:*\n### s\nGET bench:__key__\n', ['`cleanup bench:*` deletes keys and the scenario creates no keys of its own']],
       ['### s\nDEL user:1\n', ['DEL removes or replaces user:1, keys the scenario does not create']],
-      ['### s\nUNLINK user:1 user:2\n', ['UNLINK removes or replaces user:1, keys the scenario does not create', 'UNLINK removes or replaces user:2, keys the scenario does not create']],
+      [
+        '### s\nUNLINK user:1 user:2\n',
+        ['UNLINK removes or replaces user:1, keys the scenario does not create', 'UNLINK removes or replaces user:2, keys the scenario does not create'],
+      ],
       ['### s\nEXPIRE user:1 10\n', ['EXPIRE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nDEL user:__key__\n', ['DEL removes or replaces user:*, keys the scenario does not create']],
-      ['### s\nRENAME user:1 bench:1\n', ['RENAME removes or replaces user:1, keys the scenario does not create', 'RENAME removes or replaces bench:1, keys the scenario does not create']],
+      [
+        '### s\nRENAME user:1 bench:1\n',
+        ['RENAME removes or replaces user:1, keys the scenario does not create', 'RENAME removes or replaces bench:1, keys the scenario does not create'],
+      ],
       ['### s\nMOVE user:1 1\n', ['MOVE moves keys into another database', 'MOVE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nCOPY bench:1 user:1 REPLACE\n', ['COPY … REPLACE removes or replaces user:1, keys the scenario does not create']],
-      ['### s\nvalue-fill REPLACE\nCOPY bench:1 user:1 __value__\n', ['COPY … DB writes into another database', 'COPY … REPLACE removes or replaces user:1, keys the scenario does not create']],
+      [
+        '### s\nvalue-fill REPLACE\nCOPY bench:1 user:1 __value__\n',
+        ['COPY … DB writes into another database', 'COPY … REPLACE removes or replaces user:1, keys the scenario does not create'],
+      ],
       ['### s\nCOPY bench:1 bench:2 DB 1\n', ['COPY … DB writes into another database']],
       ['### s\nRESTORE user:1 0 payload REPLACE\n', ['RESTORE … REPLACE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nRESTORE user:1 0 payload replace\n', ['RESTORE … REPLACE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nRESTORE-ASKING user:1 0 payload REPLACE\n', ['RESTORE-ASKING … REPLACE removes or replaces user:1, keys the scenario does not create']],
       ['### s\nFLUSHALL\nFLUSHALL\n', ['FLUSHALL wipes every key of every database']],
-      [
-        'cleanup *\n### s\nSET bench:__key__ v\nINCR counter\nSET bench:__key__ w\n',
-        ["`cleanup *` deletes keys beyond the scenario's own bench:*, counter"],
-      ],
+      ['cleanup *\n### s\nSET bench:__key__ v\nINCR counter\nSET bench:__key__ w\n', ["`cleanup *` deletes keys beyond the scenario's own bench:*, counter"]],
       ['### s\nFLUSHALL\n', ['FLUSHALL wipes every key of every database']],
       ['### s\nFlushDb\n', ['FLUSHDB wipes every key of the database']],
       ['### s\nEVAL "redis.call(\'flushall\')" 0\n', ['EVAL runs or installs server-side code that may touch any key']],
@@ -38,8 +44,11 @@ describe('scenario actions', () => {
       ['### s\nSELECT 1\nFLUSHDB\n', ['SELECT switches to another database than the one the target names', 'FLUSHDB wipes every key of the database']],
       ['### s\nMIGRATE 10.0.0.9 6379 user:1 0 1000\n', ['MIGRATE moves keys to another server']],
       ['### s\nDEBUG RELOAD\n', ['DEBUG RELOAD can reload, change or wipe the whole dataset']],
-      ['### s\nFUNCTION FLUSH\n', ['FUNCTION FLUSH can destroy data beyond the scenario\'s own keys']],
-      ['### s\nFUNCTION LOAD "#!lua name=x\\nredis.register_function(\'f\', function() return 1 end)"\n', ['FUNCTION LOAD runs or installs server-side code that may touch any key']],
+      ['### s\nFUNCTION FLUSH\n', ["FUNCTION FLUSH can destroy data beyond the scenario's own keys"]],
+      [
+        '### s\nFUNCTION LOAD "#!lua name=x\\nredis.register_function(\'f\', function() return 1 end)"\n',
+        ['FUNCTION LOAD runs or installs server-side code that may touch any key'],
+      ],
       ['### s\nXGROUP __value__ s g\n', ['XGROUP <computed subcommand> writes keys the command table cannot tell']],
       ['### s\nZUNIONSTORE bench:d __rand_int__ bench:a\n', ['ZUNIONSTORE writes keys the command table cannot tell']],
     ];
@@ -87,10 +96,16 @@ describe('scenario actions', () => {
     ];
     for (const [command, shown] of drains) {
       const key = command.split(' ')[command.startsWith('XGROUP') ? 2 : 1];
-      assert.deepEqual(destructiveOf(`### s\nSET bench:__key__ v\n${command}\n`), [`${shown} removes data from ${key}, keys the scenario does not create`], command);
+      assert.deepEqual(
+        destructiveOf(`### s\nSET bench:__key__ v\n${command}\n`),
+        [`${shown} removes data from ${key}, keys the scenario does not create`],
+        command,
+      );
     }
     // A move takes from its first key only.
-    assert.deepEqual(destructiveOf('### s\nLPUSH bench:list v\nLMOVE user:list bench:list LEFT RIGHT\n'), ['LMOVE removes data from user:list, keys the scenario does not create']);
+    assert.deepEqual(destructiveOf('### s\nLPUSH bench:list v\nLMOVE user:list bench:list LEFT RIGHT\n'), [
+      'LMOVE removes data from user:list, keys the scenario does not create',
+    ]);
     assert.deepEqual(destructiveOf('### s\nSADD bench:set m\nSMOVE users bench:set m\n'), ['SMOVE removes data from users, keys the scenario does not create']);
     assert.deepEqual(destructiveOf('### s\nLPUSH bench:list v\nLMOVE bench:list user:list LEFT RIGHT\n'), []);
     // Nor does a drain make the key the scenario's own: a later cleanup of it is still refused.
@@ -117,7 +132,9 @@ describe('scenario actions', () => {
   });
 
   it('a key removed by a multi-key write is not thereby the scenario`s own', () => {
-    assert.deepEqual(destructiveOf('cleanup user:*\n### s\nSUNIONSTORE bench:d user:__key__\n'), ["`cleanup user:*` deletes keys and the scenario creates no keys of its own"]);
+    assert.deepEqual(destructiveOf('cleanup user:*\n### s\nSUNIONSTORE bench:d user:__key__\n'), [
+      '`cleanup user:*` deletes keys and the scenario creates no keys of its own',
+    ]);
   });
 
   it('a command unknown to the table (a plan from elsewhere: a run file, a newer version) is destructive and admin', () => {
@@ -158,14 +175,25 @@ describe('scenario actions', () => {
   });
 
   it('describeActions names the first command of each class', () => {
-    assert.equal(describeActions(actionsOf('cleanup bench:*\n### s\nGET k\nSET bench:__key__ v\nEVAL "return 1" 0\n')), 'reads, writes (SET), runs scripts (EVAL)');
-    assert.equal(describeActions(actionsOf('### s\nFLUSHALL\nCONFIG SET a b\nBLPOP l 0\n')), 'writes (FLUSHALL), wipes data (FLUSHALL), administers the server (CONFIG SET), blocks (BLPOP)');
+    assert.equal(
+      describeActions(actionsOf('cleanup bench:*\n### s\nGET k\nSET bench:__key__ v\nEVAL "return 1" 0\n')),
+      'reads, writes (SET), runs scripts (EVAL)',
+    );
+    assert.equal(
+      describeActions(actionsOf('### s\nFLUSHALL\nCONFIG SET a b\nBLPOP l 0\n')),
+      'writes (FLUSHALL), wipes data (FLUSHALL), administers the server (CONFIG SET), blocks (BLPOP)',
+    );
   });
 });
 
 describe('gates (seen 3)', () => {
   it('a computed CLIENT or FUNCTION subcommand needs --allow-admin', () => {
-    for (const text of ['### s\nvalue-fill KILL\nCLIENT __value__ TYPE normal\n', '### s\nvalue-fill FLUSH\nFUNCTION __value__\n', '### s\nFUNCTION LOAD "code"\n', '### s\nCLUSTER RESET HARD\n']) {
+    for (const text of [
+      '### s\nvalue-fill KILL\nCLIENT __value__ TYPE normal\n',
+      '### s\nvalue-fill FLUSH\nFUNCTION __value__\n',
+      '### s\nFUNCTION LOAD "code"\n',
+      '### s\nCLUSTER RESET HARD\n',
+    ]) {
       const plan = planOf(text);
       assert.match(adminRefusal(plan, scenarioActions(plan), false) ?? '', /an admin command/, text);
       assert.equal(adminRefusal(plan, scenarioActions(plan), true), undefined);
@@ -194,7 +222,10 @@ describe('admin and read-only refusals', () => {
   it('a read-only profile names what the scenario does beyond reading and blocking', () => {
     const plan = planOf('### pop\nBLPOP l 0\nGET k\n');
     const actions = scenarioActions(plan);
-    assert.equal(readOnlyRefusal(plan, actions, 'shared', true), 'connection profile "shared" is read-only, but "pop" writes (BLPOP): run it against another target, or remove "readOnly" from the profile');
+    assert.equal(
+      readOnlyRefusal(plan, actions, 'shared', true),
+      'connection profile "shared" is read-only, but "pop" writes (BLPOP): run it against another target, or remove "readOnly" from the profile',
+    );
     assert.equal(readOnlyRefusal(plan, actions, undefined, true), undefined);
     assert.equal(readOnlyRefusal(plan, actions, 'shared', undefined), undefined);
     assert.equal(readOnlyRefusal(plan, actions, 'shared', false), undefined);

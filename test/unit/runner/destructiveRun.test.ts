@@ -79,7 +79,11 @@ describe('destructive commands against a server on 127.0.0.1 (seen 2)', function
       assert.equal(outcome.kind, 'not-run', outcome.kind === 'finished' ? outcome.plan.name : '');
       if (outcome.kind !== 'not-run') continue;
       assert.equal(outcome.reason, 'error');
-      assert.match(outcome.message, /can destroy or rewrite keys that are not its own: .*rbench run --allow-destructive.*rbench\.allowDestructiveCommands/, outcome.message);
+      assert.match(
+        outcome.message,
+        /can destroy or rewrite keys that are not its own: .*rbench run --allow-destructive.*rbench\.allowDestructiveCommands/,
+        outcome.message,
+      );
     }
     assert.deepEqual(questions, []);
     await expectKeysKept();

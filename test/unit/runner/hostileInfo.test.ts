@@ -12,7 +12,15 @@ import { MAX_ERROR_KINDS } from '../../../src/results/runFileBounds';
 
 /** The INFO text: a 30 MB `os:` field and 300k errorstats (one `errorstat_…` line each). */
 function hostileInfo(): Buffer {
-  const lines = ['# Server', 'redis_version:7.2.0', 'redis_mode:standalone', `os:${'L'.repeat(30 * 1024 * 1024)}`, '# Persistence', 'loading:0', '# Errorstats'];
+  const lines = [
+    '# Server',
+    'redis_version:7.2.0',
+    'redis_mode:standalone',
+    `os:${'L'.repeat(30 * 1024 * 1024)}`,
+    '# Persistence',
+    'loading:0',
+    '# Errorstats',
+  ];
   for (let i = 0; i < 300_000; i++) lines.push(`errorstat_E${i}:count=${(i % 1000) + 1}`);
   const body = Buffer.from(lines.join('\r\n') + '\r\n');
   return Buffer.concat([Buffer.from(`$${body.length}\r\n`), body, Buffer.from('\r\n')]);

@@ -19,7 +19,10 @@ import { loadResult, makeRun } from '../compare/fixtures';
 function planOf(text: string): ScenarioPlan {
   const resolved = checkText(text);
   const errors = resolved.diagnostics.filter((d) => d.severity === 'error');
-  assert.deepEqual(errors.map((d) => d.message), []);
+  assert.deepEqual(
+    errors.map((d) => d.message),
+    [],
+  );
   return resolved.scenarios[0];
 }
 
@@ -47,7 +50,11 @@ describe('rate search: decisions', () => {
       assert.equal(outcome.end, 'resolved');
       assert.ok(outcome.foundRate! < capacity && outcome.failedRate! >= capacity, `${outcome.foundRate} < ${capacity} <= ${outcome.failedRate}`);
       assert.ok(outcome.failedRate! / outcome.foundRate! <= SEARCH_RESOLUTION);
-      assert.deepEqual(outcome.probes.slice(0, 2).map((p) => p.rate), [1000, 2000], 'doubles from `from`');
+      assert.deepEqual(
+        outcome.probes.slice(0, 2).map((p) => p.rate),
+        [1000, 2000],
+        'doubles from `from`',
+      );
     });
   }
 
@@ -70,26 +77,44 @@ describe('rate search: decisions', () => {
     const baseline = runAt(37_000, 'before');
     const found = rateSearchOutcome(baseline.plan, baseline.points)!.foundRate!;
     const judged = thresholdPoints(baseline.plan, baseline.points);
-    assert.deepEqual(judged.map((point) => point.sweep.rate), [found]);
-    assert.deepEqual(evaluateThresholds(baseline.plan.expects, judged).map((t) => [t.point, t.passed]), [[`rate=${found}`, true]], 'failing probes do not fail the run');
+    assert.deepEqual(
+      judged.map((point) => point.sweep.rate),
+      [found],
+    );
+    assert.deepEqual(
+      evaluateThresholds(baseline.plan.expects, judged).map((t) => [t.point, t.passed]),
+      [[`rate=${found}`, true]],
+      'failing probes do not fail the run',
+    );
     assert.deepEqual(checkRegression(baseline, runAt(36_000, 'same'), { maxRegressionPercent: 10 }), [], 'no rows missing: probes are not compared one by one');
     const slower = checkRegression(baseline, runAt(20_000, 'slower'), { maxRegressionPercent: 10 });
     assert.equal(slower.length, 1);
     assert.match(slower[0].message, /^the highest rate with p99 < 2\.00 ms dropped \d+\.\d% \([\d,]+\/s → [\d,]+\/s\), more than the 10% allowed$/);
-    assert.match(checkRegression(baseline, runAt(500, 'none'), { maxRegressionPercent: 10 })[0].message, /^the search found no rate with p99 < 2\.00 ms \(the baseline found [\d,]+\/s\)$/);
+    assert.match(
+      checkRegression(baseline, runAt(500, 'none'), { maxRegressionPercent: 10 })[0].message,
+      /^the search found no rate with p99 < 2\.00 ms \(the baseline found [\d,]+\/s\)$/,
+    );
   });
 
-  it('a probe that failed on errors (timeouts past the limit) is the search\'s finding, not a failed run', () => {
+  it("a probe that failed on errors (timeouts past the limit) is the search's finding, not a failed run", () => {
     const text = '### s\nfind rate where p99 < 2ms from 1k/s to 1M/s\nduration 1s\nSET k v\n';
     const searched = planOf(text);
     const points = searchAgainst(searched, 37_000).map((point) => {
       if (point.sweep.rate! < 37_000) return point;
       // Past capacity the open loop's backlog outlives the drain: TIMEOUT errors, and the engine marks the load.
       const [[load]] = point.repeats;
-      const errored: LoadResult = { ...load, status: 'complete-with-errors', errorStatusReason: '12% of requests failed (TIMEOUT 759)', total: { ...load.total, errors: Math.round(load.total.requests * 0.12) } };
+      const errored: LoadResult = {
+        ...load,
+        status: 'complete-with-errors',
+        errorStatusReason: '12% of requests failed (TIMEOUT 759)',
+        total: { ...load.total, errors: Math.round(load.total.requests * 0.12) },
+      };
       return { ...point, repeats: [[errored]] };
     });
-    const run: RunFile = { ...makeRun({ text, id: 'search', results: {} }), points: points.map((point) => ({ ...point, summary: summariseRepeats(point.repeats) })) };
+    const run: RunFile = {
+      ...makeRun({ text, id: 'search', results: {} }),
+      points: points.map((point) => ({ ...point, summary: summariseRepeats(point.repeats) })),
+    };
     assert.ok(rateSearchOutcome(run.plan, run.points)!.foundRate! < 37_000);
     assert.deepEqual(errorStatusVerdict(run), { failed: false, reasons: [] });
     assert.deepEqual(runVerdict({ ...run, status: 'complete' }), { kind: 'passed' });
@@ -97,7 +122,10 @@ describe('rate search: decisions', () => {
 
   it('runs a plan without a search point by point, as written', () => {
     const sweep = planOf('### s\nsweep rate 1k/s, 2k/s\nSET k v\n');
-    assert.deepEqual([...pointsToRun(sweep, [])].map((p) => p.label), ['rate=1000', 'rate=2000']);
+    assert.deepEqual(
+      [...pointsToRun(sweep, [])].map((p) => p.label),
+      ['rate=1000', 'rate=2000'],
+    );
   });
 });
 
@@ -106,14 +134,23 @@ describe('rate sweep and search on a throwaway redis-server', function () {
   const server = useRedisServer();
   const run = (text: string, onProgress?: (event: RunProgress) => void) => {
     const { host, port } = server();
-    return runScenario(planOf(text), { connection: { host, port, resp: 2, connectTimeoutMs: 2000 }, targetDisplay: `redis://${host}:${port}`, local: true, source: text, onProgress });
+    return runScenario(planOf(text), {
+      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
+      targetDisplay: `redis://${host}:${port}`,
+      local: true,
+      source: text,
+      onProgress,
+    });
   };
 
   it('a rate sweep gives a curve whose achieved rate follows the offered one, in the CLI table and the panel chart', async () => {
     const file = await run('### sweep\nsweep rate 500/s, 1k/s, 2k/s\nduration 1s\nclients 4\nSET k:__key__ __value__\n');
     assert.equal(file.status, 'complete', file.error);
     const curve = rateCurve(file)!;
-    assert.deepEqual(curve.rows.map((row) => row.offered), [500, 1000, 2000]);
+    assert.deepEqual(
+      curve.rows.map((row) => row.offered),
+      [500, 1000, 2000],
+    );
     for (const row of curve.rows) {
       assert.ok(Math.abs(row.achieved - row.offered) / row.offered < 0.15, `achieved ${row.achieved} at ${row.offered}/s offered`);
       assert.ok(row.p50Us > 0 && row.p50Us <= row.p99Us, JSON.stringify(row));
@@ -122,7 +159,10 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     assert.match(rateCurveText(curve), /^Latency against offered load \(open loop\):\noffered\/s +achieved\/s +p50 ms +p99 ms +errors\n/);
     const chart = rateChart(file)!;
     assert.deepEqual(chart.x, [500, 1000, 2000]);
-    assert.deepEqual(chart.series.map((s) => s.label), ['offered ops/s', 'p50', 'p99', 'achieved ops/s']);
+    assert.deepEqual(
+      chart.series.map((s) => s.label),
+      ['offered ops/s', 'p50', 'p99', 'achieved ops/s'],
+    );
   });
 
   it('the search finds a bounded rate on a server slowed by a CPU-heavy script (about 0.5 ms per call)', async () => {
@@ -130,7 +170,10 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     // mostly idle, and past saturation the queue of a 1 s probe grows far beyond 100 ms. p90, not p99: on a
     // machine shared with other work a single scheduling stall moves the p99 of 100 requests, not their p90.
     const events: RunProgress[] = [];
-    const file = await run('### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n', (event) => events.push(event));
+    const file = await run(
+      '### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n',
+      (event) => events.push(event),
+    );
     assert.equal(file.status, 'complete', file.error);
     const outcome = rateSearchOutcome(file.plan, file.points)!;
     assert.ok(outcome.probes.length >= 3 && outcome.probes.length <= MAX_PROBES, `${outcome.probes.length} probes: ${JSON.stringify(outcome.probes)}`);
@@ -138,16 +181,35 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     assert.ok(outcome.failedRate !== undefined && outcome.failedRate > outcome.foundRate, 'a higher rate failed');
     const failing = outcome.probes.find((probe) => probe.rate === outcome.failedRate)!;
     assert.ok(failing.errors > 0 || failing.valueUs! >= 100_000, JSON.stringify(failing));
-    assert.deepEqual(file.points.map((point) => point.label), outcome.probes.map((probe) => `rate=${probe.rate}`), 'every probe is a point of the run file');
+    assert.deepEqual(
+      file.points.map((point) => point.label),
+      outcome.probes.map((probe) => `rate=${probe.rate}`),
+      'every probe is a point of the run file',
+    );
     const text = rateCurveText(rateCurve(file)!);
-    assert.match(text, new RegExp(`Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s \\(${outcome.failedRate.toLocaleString('en-US')}/s failed; ${outcome.probes.length} probes\\)`));
+    assert.match(
+      text,
+      new RegExp(
+        `Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s \\(${outcome.failedRate.toLocaleString('en-US')}/s failed; ${outcome.probes.length} probes\\)`,
+      ),
+    );
     assert.equal(rateChart(file)!.limitMs, 100);
     assert.match(text, /p99 ms +p90 ms +errors +probe/, 'the searched metric has its column');
-    assert.deepEqual(rateChart(file)!.series.map((s) => s.label), ['offered ops/s', 'p50', 'p99', 'p90', 'achieved ops/s'], 'and its line, under the limit');
+    assert.deepEqual(
+      rateChart(file)!.series.map((s) => s.label),
+      ['offered ops/s', 'p50', 'p99', 'p90', 'achieved ops/s'],
+      'and its line, under the limit',
+    );
     // The live panel follows the probes as they run.
     const live = newLiveRun(file.plan, file.startedAt);
     events.forEach((event, i) => applyProgress(live, { atMs: i, event }));
-    assert.deepEqual(liveRunFile(live).points.map((point) => point.label), file.points.map((point) => point.label));
-    assert.deepEqual(buildLiveViewModel(live).rate?.x, [...new Set(outcome.probes.map((probe) => probe.rate))].sort((a, b) => a - b));
+    assert.deepEqual(
+      liveRunFile(live).points.map((point) => point.label),
+      file.points.map((point) => point.label),
+    );
+    assert.deepEqual(
+      buildLiveViewModel(live).rate?.x,
+      [...new Set(outcome.probes.map((probe) => probe.rate))].sort((a, b) => a - b),
+    );
   });
 });

@@ -25,7 +25,10 @@ describe('secrets never stored', () => {
   });
 
   it('stores the plan with the target URL stripped and a throwaway server password hidden', () => {
-    const plan = check('target ${env:U}\nserver requirepass ${env:P}\n### s\nGET k\n', { env: { U: 'redis://:hunter22@10.0.0.1:6379', P: 'hunter22' }, allowEnv: ['U', 'P'] }).scenarios[0];
+    const plan = check('target ${env:U}\nserver requirepass ${env:P}\n### s\nGET k\n', {
+      env: { U: 'redis://:hunter22@10.0.0.1:6379', P: 'hunter22' },
+      allowEnv: ['U', 'P'],
+    }).scenarios[0];
     const stored = storedPlan(plan);
     assert.equal(stored.target.url, 'redis://10.0.0.1:6379');
     assert.deepEqual(stored.server, [{ name: 'requirepass', args: ['***'] }]);
@@ -51,7 +54,10 @@ describe('saving a run file', () => {
   it('writes the file and leaves no temp file', () => {
     const saved = saveRun(join(dir, 'runs'), run());
     assert.ok('path' in saved);
-    assert.deepEqual(readdirSync(join(dir, 'runs')).filter((name) => name.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(join(dir, 'runs')).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('turns a failure into a plain message naming the folder and the cause, with nothing left behind', () => {

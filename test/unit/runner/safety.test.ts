@@ -14,7 +14,20 @@ describe('command classes', () => {
     assert.deepEqual(classes('EVAL'), ['scripting']);
     assert.deepEqual(classes('EVAL_RO'), ['read']);
     assert.deepEqual(classes('FCALL'), ['scripting']);
-    for (const [name, sub] of [['CONFIG', 'SET'], ['CONFIG', 'GET'], ['SHUTDOWN'], ['DEBUG', 'SLEEP'], ['MODULE', 'LOAD'], ['ACL', 'SETUSER'], ['REPLICAOF'], ['CLIENT', 'KILL'], ['SCRIPT', 'FLUSH'], ['FUNCTION', 'FLUSH'], ['MONITOR'], ['SAVE']]) {
+    for (const [name, sub] of [
+      ['CONFIG', 'SET'],
+      ['CONFIG', 'GET'],
+      ['SHUTDOWN'],
+      ['DEBUG', 'SLEEP'],
+      ['MODULE', 'LOAD'],
+      ['ACL', 'SETUSER'],
+      ['REPLICAOF'],
+      ['CLIENT', 'KILL'],
+      ['SCRIPT', 'FLUSH'],
+      ['FUNCTION', 'FLUSH'],
+      ['MONITOR'],
+      ['SAVE'],
+    ]) {
       assert.ok(classes(name, sub).includes('admin'), `${name} ${sub ?? ''}`);
     }
     assert.deepEqual(classes('CLIENT', 'SETNAME'), ['read']);

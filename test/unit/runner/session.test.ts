@@ -91,7 +91,10 @@ describe('run session', function () {
     const prepareOn = async (text: string) => {
       const profiles = { shards: { url: 'redis://127.0.0.1:1', cluster: true } };
       // The writes on the user's own profile are consented to: the refusal under test comes before.
-      const session = new RunSession(settings({ profiles, userTarget: { value: 'shards', override: false } }), fakePorts(recorded, { confirm: async () => true }));
+      const session = new RunSession(
+        settings({ profiles, userTarget: { value: 'shards', override: false } }),
+        fakePorts(recorded, { confirm: async () => true }),
+      );
       const file = { display: 'scenario.rbench', text, recorded: 'scenario.rbench' };
       const resolved = session.resolve(file);
       return session.prepare(file, resolved, resolved.scenarios[0]);
@@ -100,7 +103,10 @@ describe('run session', function () {
     it('refuses a multi-key command across hash slots, naming the profile, the line and the fix', async () => {
       const outcome = await prepareOn('### mset\nrequests 10\nMSET a:__key__ v b:__key__ v\n');
       assert.ok('kind' in outcome && outcome.kind === 'not-run');
-      assert.match(outcome.message, /the profile "shards" is a Redis Cluster, but "mset" has a request whose keys can fall in different hash slots — line 3: MSET/);
+      assert.match(
+        outcome.message,
+        /the profile "shards" is a Redis Cluster, but "mset" has a request whose keys can fall in different hash slots — line 3: MSET/,
+      );
       assert.match(outcome.message, /\{__key__\}/);
     });
 
@@ -126,7 +132,7 @@ describe('run session', function () {
       const prepare = (text: string, display: string) => prepareWith(new RunSession(settings(), fakePorts(recorded, { confirm })), text, display);
       const text = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\nSET k v\nCONFIG GET maxmemory\n';
       const refusedAdmin = await prepare(text, 'a.rbench');
-      assert.ok('kind' in refusedAdmin && /admin command/.test(refusedAdmin.message), 'admin commands need the user\'s opt-in first');
+      assert.ok('kind' in refusedAdmin && /admin command/.test(refusedAdmin.message), "admin commands need the user's opt-in first");
       assert.equal(asked.length, 0);
 
       const rw = 'target redis://192.0.2.1:6379\n### s\nrequests 10\nGET k\nSET k v\nINCR n\n';
@@ -187,14 +193,14 @@ describe('run session', function () {
       assert.ok(!JSON.stringify(requests).includes('ghp_never_shown'), 'never the value');
     });
 
-    it('asks before writes on the user\'s own loopback target, and not before reads there', async () => {
+    it("asks before writes on the user's own loopback target, and not before reads there", async () => {
       const session = new RunSession(settings({ userTarget: { value: 'redis://127.0.0.1:1', override: false, supplier: 'user' } }), fakePorts(recorded));
       const write = await prepareWith(session, '### w\nrequests 10\nSET k v\n', 'w.rbench');
       assert.equal(recorded.questions.length, 1, 'loopback asks too: port-forwards to production live there');
       assert.ok('kind' in write && write.reason === 'declined');
       assert.match(recorded.questions[0].question.lines.join('\n'), /Target: redis:\/\/127\.0\.0\.1:1 \(yours: you selected it/);
       const read = await prepareWith(session, '### r\nrequests 10\nGET k\n', 'r.rbench');
-      assert.ok(!('kind' in read), 'reads on the user\'s own target run without a question');
+      assert.ok(!('kind' in read), "reads on the user's own target run without a question");
       assert.equal(recorded.questions.length, 1);
     });
 
@@ -231,7 +237,11 @@ describe('run session', function () {
       it('a user target on a workspace-defined profile asks too', async () => {
         const port = (listener.address() as AddressInfo).port;
         const session = new RunSession(
-          settings({ userTarget: { value: 'cache', override: false, supplier: 'user' }, profiles: { cache: { url: `redis://127.0.0.1:${port}` } }, workspaceProfiles: ['cache'] }),
+          settings({
+            userTarget: { value: 'cache', override: false, supplier: 'user' },
+            profiles: { cache: { url: `redis://127.0.0.1:${port}` } },
+            workspaceProfiles: ['cache'],
+          }),
           fakePorts(recorded),
         );
         await runScenarios(session, '### read\nrequests 10\nGET k\n');
@@ -274,7 +284,10 @@ describe('run session: no password anywhere', function () {
     const statuses: string[] = [];
     for (const { text, secret } of cases) {
       // Every target here is the file's: consented to, so the runs go ahead.
-      const session = new RunSession({ env, allowEnv: Object.keys(env), runsFolder: runs, trusted: true }, fakePorts(recorded, { secret: async () => secret, confirm: async () => true }));
+      const session = new RunSession(
+        { env, allowEnv: Object.keys(env), runsFolder: runs, trusted: true },
+        fakePorts(recorded, { secret: async () => secret, confirm: async () => true }),
+      );
       const file = { display: 'secret.rbench', text, recorded: 'secret.rbench' };
       const resolved = session.resolve(file);
       everything.push(...resolved.diagnostics.map((diagnostic) => diagnostic.message));
@@ -298,6 +311,9 @@ describe('run session: no password anywhere', function () {
     );
     assert.equal(readdirSync(runs).length, 7, 'every run that connected or tried is saved');
     const leaks = everything.filter((text) => text.includes(password));
-    assert.deepEqual(leaks.map((text) => text.slice(Math.max(0, text.indexOf(password) - 80), text.indexOf(password) + 40)), []);
+    assert.deepEqual(
+      leaks.map((text) => text.slice(Math.max(0, text.indexOf(password) - 80), text.indexOf(password) + 40)),
+      [],
+    );
   });
 });

@@ -76,8 +76,14 @@ describe('editor: passwords', () => {
 
   it('refuses a password written in the settings', () => {
     const withPassword = { ...PROFILES, leaky: { url: 'redis://:hunter2@10.0.0.9:6379' } };
-    assert.match(settingsPasswordError(chooseTarget(plain, { kind: 'profile', name: 'leaky' }), withPassword) ?? '', /profile "leaky" holds a password.*Set Password/);
-    assert.match(settingsPasswordError(chooseTarget(plain, { kind: 'url', url: 'redis://:pw@10.0.0.9:6379' }), {}) ?? '', /rbench.target holds a URL with a password/);
+    assert.match(
+      settingsPasswordError(chooseTarget(plain, { kind: 'profile', name: 'leaky' }), withPassword) ?? '',
+      /profile "leaky" holds a password.*Set Password/,
+    );
+    assert.match(
+      settingsPasswordError(chooseTarget(plain, { kind: 'url', url: 'redis://:pw@10.0.0.9:6379' }), {}) ?? '',
+      /rbench.target holds a URL with a password/,
+    );
     const field = { bad: { url: 'redis://10.0.0.9:6379', password: 'x' } as ConnectionProfile };
     assert.match(settingsPasswordError(chooseTarget(plain, { kind: 'profile', name: 'bad' }), field) ?? '', /"password" in the settings/);
     assert.equal(settingsPasswordError(chooseTarget(plain, { kind: 'profile', name: 'staging' }), PROFILES), undefined);

@@ -23,7 +23,10 @@ describe('checker limits (issue 18: costly input)', () => {
       assert.equal(quoteText('y'.repeat(41), 0, 41), `${'y'.repeat(40)}…`);
       assert.equal(quoteText('abcdef', 1, 4), 'bcd');
       const long = scanLine(`x {{${'a b'.repeat(30)}}}`).problems[0];
-      assert.equal(long.message, `\`${'a b'.repeat(30).slice(0, 40)}…\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``);
+      assert.equal(
+        long.message,
+        `\`${'a b'.repeat(30).slice(0, 40)}…\` is not a variable name — names are letters, digits, \`_\`, \`-\` and \`.\`, starting with a letter or \`_\``,
+      );
       const env = scanLine(`x \${env:${'-'.repeat(50)}}`).problems[0];
       assert.match(env.message, new RegExp(`^\`${'-'.repeat(40)}…\` is not an environment variable name`));
       const other = scanLine(`x \${${'q'.repeat(50)}}`).problems[0];
@@ -32,19 +35,34 @@ describe('checker limits (issue 18: costly input)', () => {
 
     it('reads names as before: trimmed, up to the first `}}` or `}`, a default after `:-`', () => {
       const scan = scanLine('SET {{\u2003a.b-c }} {{ {{x}} }} ${env:A_1:-d:-e} ${env:B:x} {{ }}');
-      assert.deepEqual(scan.interpolations.map((ref) => [ref.kind, ref.name, ref.start, ref.end, ref.nameStart, ref.nameEnd, ref.defaultValue]), [
-        ['variable', 'a.b-c', 4, 15, 7, 12, undefined],
-        ['variable', 'x', 19, 24, 21, 22, undefined],
-        ['env', 'A_1', 28, 44, 34, 37, 'd:-e'],
-      ]);
-      assert.deepEqual(scan.problems.map((problem) => [problem.code, problem.start, problem.end, problem.message.slice(0, 12)]), [
-        ['invalid-variable-name', 16, 24, '`{{x` is not'],
-        ['invalid-env-name', 45, 55, '`B:x` is not'],
-        ['invalid-variable-name', 56, 61, 'empty `{{}}`'],
-      ]);
-      assert.deepEqual(scanLine('${env:}').problems.map((problem) => problem.message.slice(0, 6)), ['`` is ']);
-      assert.deepEqual(scanLine('${env}').problems.map((problem) => problem.code), ['unknown-interpolation']);
-      assert.deepEqual(scanLine('${en}').problems.map((problem) => problem.code), ['unknown-interpolation']);
+      assert.deepEqual(
+        scan.interpolations.map((ref) => [ref.kind, ref.name, ref.start, ref.end, ref.nameStart, ref.nameEnd, ref.defaultValue]),
+        [
+          ['variable', 'a.b-c', 4, 15, 7, 12, undefined],
+          ['variable', 'x', 19, 24, 21, 22, undefined],
+          ['env', 'A_1', 28, 44, 34, 37, 'd:-e'],
+        ],
+      );
+      assert.deepEqual(
+        scan.problems.map((problem) => [problem.code, problem.start, problem.end, problem.message.slice(0, 12)]),
+        [
+          ['invalid-variable-name', 16, 24, '`{{x` is not'],
+          ['invalid-env-name', 45, 55, '`B:x` is not'],
+          ['invalid-variable-name', 56, 61, 'empty `{{}}`'],
+        ],
+      );
+      assert.deepEqual(
+        scanLine('${env:}').problems.map((problem) => problem.message.slice(0, 6)),
+        ['`` is '],
+      );
+      assert.deepEqual(
+        scanLine('${env}').problems.map((problem) => problem.code),
+        ['unknown-interpolation'],
+      );
+      assert.deepEqual(
+        scanLine('${en}').problems.map((problem) => problem.code),
+        ['unknown-interpolation'],
+      );
     });
 
     it('lists LINE_PROBLEM_LIMIT problems of a line and counts the rest', () => {
@@ -100,7 +118,10 @@ describe('checker limits (issue 18: costly input)', () => {
       const over = check(`### s\n${'suite default\n'.repeat(lines)}GET k\nGET k\n`);
       assert.deepEqual(codes(over), ['too-many-tests']);
       assert.deepEqual(over.diagnostics[0].range, rangeOf(lines + 1, 0, 5));
-      assert.equal(over.diagnostics[0].message, 'this phase passes 50,000 tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and `suite` lines');
+      assert.equal(
+        over.diagnostics[0].message,
+        'this phase passes 50,000 tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and `suite` lines',
+      );
       assert.equal(over.scenarios[0].points[0].phases[0].tests.length, MAX_PHASE_TESTS);
     });
 
@@ -122,7 +143,10 @@ describe('checker limits (issue 18: costly input)', () => {
       assert.deepEqual(fine.scenarios[0].points[0].phases[0].tests[0].commands[0].command.args, [['k'], ['x']]);
       const deep = check(chain(MAX_VARIABLE_DEPTH));
       assert.deepEqual(codes(deep), ['variable-depth']);
-      assert.equal(deep.diagnostics[0].message, `variable \`v0\` is reached through more than ${MAX_VARIABLE_DEPTH} variables using each other — define it with fewer levels of \`{{…}}\``);
+      assert.equal(
+        deep.diagnostics[0].message,
+        `variable \`v0\` is reached through more than ${MAX_VARIABLE_DEPTH} variables using each other — define it with fewer levels of \`{{…}}\``,
+      );
       assert.deepEqual(deep.diagnostics[0].range, rangeOf(1, 8, 10));
       assert.ok(!codes(check(chain(6000))).includes('internal-error'));
     });
@@ -143,7 +167,10 @@ describe('checker limits (issue 18: costly input)', () => {
       const deep = check(nested(MAX_GROUP_DEPTH + 1));
       assert.deepEqual(codes(deep), ['group-too-deep']);
       assert.deepEqual(deep.diagnostics[0].range, rangeOf(1, 6 + 2 * MAX_GROUP_DEPTH, 7 + 2 * MAX_GROUP_DEPTH));
-      assert.equal(deep.diagnostics[0].message, `groups nest more than ${MAX_GROUP_DEPTH} deep here — write the inner groups out, or multiply their \`*N\` counts`);
+      assert.equal(
+        deep.diagnostics[0].message,
+        `groups nest more than ${MAX_GROUP_DEPTH} deep here — write the inner groups out, or multiply their \`*N\` counts`,
+      );
       assert.ok(!codes(check(`### s\nSET k ${'( '.repeat(20_000)}a ${')*2 '.repeat(20_000)}`)).includes('internal-error'));
     });
   });

@@ -39,7 +39,10 @@ describe('cluster multi-key commands (same hash slot)', () => {
       'EVAL "return 1" 2 a b',
     ];
     const found = crossSlot(cluster(lines.join('\n'))).map((d) => d.range.start.line - 3);
-    assert.deepEqual(found, lines.map((_, i) => i));
+    assert.deepEqual(
+      found,
+      lines.map((_, i) => i),
+    );
   });
 
   it('accepts keys sharing one hash tag, the same key twice, one key, and commands without keys', () => {
@@ -74,7 +77,10 @@ describe('cluster multi-key commands (same hash slot)', () => {
 
   it('checks a file-level `cluster on` in every scenario, each command line once across sweep points', () => {
     const text = 'cluster on\n### one\nrequests 10\nvalue 10, 100\nMGET a b\n### two\nrequests 10\nMGET c d\n';
-    assert.deepEqual(crossSlot(text).map((d) => d.range.start.line), [4, 7]);
+    assert.deepEqual(
+      crossSlot(text).map((d) => d.range.start.line),
+      [4, 7],
+    );
   });
 
   it('quick fix: wraps __key__ in a shared tag; the fixed line checks clean and keeps its keys apart', () => {
@@ -89,7 +95,9 @@ describe('cluster multi-key commands (same hash slot)', () => {
 
   it('quick fix: a literal shared tag when some key has no __key__', () => {
     const text = cluster('RPOPLPUSH src:__key__ dst');
-    const actions = codeActions(text, { start: { line: 3, character: 12 }, end: { line: 3, character: 12 } }, { env: {} }).filter((a) => a.diagnostic.code === CODE);
+    const actions = codeActions(text, { start: { line: 3, character: 12 }, end: { line: 3, character: 12 } }, { env: {} }).filter(
+      (a) => a.diagnostic.code === CODE,
+    );
     assert.deepEqual(
       actions.map((a) => a.title),
       ['Prefix every key with the hash tag `{rbench}` (all of them in one slot, on one node)'],
@@ -99,7 +107,7 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.deepEqual(crossSlot(fixed), []);
   });
 
-  it('refuses the suite\'s MSET test at the suite line, saying how to leave it out; the other suite tests pass', () => {
+  it("refuses the suite's MSET test at the suite line, saying how to leave it out; the other suite tests pass", () => {
     const problems = crossSlot(cluster('suite default'));
     assert.equal(problems.length, 1);
     assert.equal(problems[0].range.start.line, 3);
@@ -116,12 +124,15 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.equal(problem.fixes, undefined);
   });
 
-  it('the runner\'s check of a plan: no message for a clean plan, the first problem and a count otherwise', () => {
+  it("the runner's check of a plan: no message for a clean plan, the first problem and a count otherwise", () => {
     const plans = checkText('### ok\nrequests 10\nMSET {t}a 1 {t}b 2\n### bad\nrequests 10\nMGET a b\nDEL c d\n', { env: {} }).scenarios;
     assert.deepEqual(clusterKeyDiagnostics(plans[0]), []);
     assert.equal(crossSlotRefusal(plans[0], 'the profile "prod"'), undefined);
     const refusal = crossSlotRefusal(plans[1], 'the profile "prod"');
-    assert.match(refusal ?? '', /^the profile "prod" is a Redis Cluster, but "bad" has a request whose keys can fall in different hash slots — line 6: MGET on a Redis Cluster/);
+    assert.match(
+      refusal ?? '',
+      /^the profile "prod" is a Redis Cluster, but "bad" has a request whose keys can fall in different hash slots — line 6: MGET on a Redis Cluster/,
+    );
     assert.match(refusal ?? '', /\(and 1 more\)$/);
   });
 
@@ -141,7 +152,9 @@ describe('cluster multi-key commands (same hash slot)', () => {
     assert.match(found[0].message, /CROSSSLOT: `a:__key__`, `b:__key__` have no \{hash tag\}/);
     assert.match(found[0].message, /a:\{__key__\}/);
     assert.deepEqual(crossSlot(text.replace('cluster on', 'cluster off')), []);
-    const actions = codeActions(text, { start: { line: 3, character: 2 }, end: { line: 3, character: 2 } }, { env: {} }).filter((a) => a.diagnostic.code === CODE);
+    const actions = codeActions(text, { start: { line: 3, character: 2 }, end: { line: 3, character: 2 } }, { env: {} }).filter(
+      (a) => a.diagnostic.code === CODE,
+    );
     assert.deepEqual(
       actions.map((a) => a.title),
       [

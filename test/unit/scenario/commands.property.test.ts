@@ -21,7 +21,14 @@ function planWith(commands: CommandTemplate[], cleanup?: string): ScenarioPlan {
 
 const argument: fc.Arbitrary<ArgTemplate> = fc.oneof(
   fc.stringMatching(/^[a-z:*]{0,6}$/).map((text) => [text]),
-  fc.constantFrom<ArgTemplate>([{ placeholder: 'key' }], ['bench:', { placeholder: 'key' }], [{ placeholder: 'value' }], [{ placeholder: 'rand_int' }], ['0'], ['1']),
+  fc.constantFrom<ArgTemplate>(
+    [{ placeholder: 'key' }],
+    ['bench:', { placeholder: 'key' }],
+    [{ placeholder: 'value' }],
+    [{ placeholder: 'rand_int' }],
+    ['0'],
+    ['1'],
+  ),
 );
 const commandName = fc.constantFrom(...list);
 const template: fc.Arbitrary<CommandTemplate> = fc
@@ -29,7 +36,10 @@ const template: fc.Arbitrary<CommandTemplate> = fc
   .map(([name, sub, args]) => ({ name: name.toUpperCase(), label: name.toUpperCase(), args: sub && isContainer(name) ? [[sub], ...args] : args }));
 
 /** Random upper and lower case. */
-const spelling = (name: string) => fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+const spelling = (name: string) =>
+  fc
+    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+    .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
 
 describe('command classes over the whole table', () => {
   it('every command and every subcommand has at least one class, all of them known', () => {
@@ -46,7 +56,8 @@ describe('command classes over the whole table', () => {
     for (const name of list) {
       const computed = classifyCommand(name);
       for (const sub of [...subcommandsOf(name), 'no-such-subcommand', '']) {
-        for (const kind of nonRead(classifyCommand(name, sub))) assert.ok(computed.has(kind), `${name} ${sub}: ${kind} missing from the computed subcommand's classes`);
+        for (const kind of nonRead(classifyCommand(name, sub)))
+          assert.ok(computed.has(kind), `${name} ${sub}: ${kind} missing from the computed subcommand's classes`);
       }
       if (isContainer(name)) assert.ok(!computed.has('read'), `${name} with a computed subcommand counts as a read`);
     }
@@ -78,7 +89,10 @@ describe('command classes over the whole table', () => {
           const first = command.args[0]?.every((part) => typeof part === 'string') ? command.args[0].join('') : undefined;
           for (const kind of classifyCommand(command.name, first)) {
             assert.ok(actions.classes.has(kind), `${command.name} ${kind}`);
-            assert.ok(actions.commands[kind]?.some((shown) => shown.startsWith(command.name)), `${command.name} missing from commands.${kind}`);
+            assert.ok(
+              actions.commands[kind]?.some((shown) => shown.startsWith(command.name)),
+              `${command.name} missing from commands.${kind}`,
+            );
             assert.equal(actions.examples[kind], actions.commands[kind]?.[0]);
           }
         }
@@ -88,16 +102,21 @@ describe('command classes over the whole table', () => {
   });
 
   it('every command that reaches beyond its keys or runs code is destructive, in a scenario of any other commands', () => {
-    const reaching = list.filter((name) => !isContainer(name) || name === 'debug').filter((name) => {
-      const classes = classifyCommand(name);
-      return classes.has('dangerous') || classes.has('scripting');
-    });
+    const reaching = list
+      .filter((name) => !isContainer(name) || name === 'debug')
+      .filter((name) => {
+        const classes = classifyCommand(name);
+        return classes.has('dangerous') || classes.has('scripting');
+      });
     assert.ok(reaching.includes('flushall') && reaching.includes('eval') && reaching.includes('swapdb') && reaching.includes('select'));
     fc.assert(
       fc.property(fc.constantFrom(...reaching).chain(spelling), fc.array(template, { maxLength: 4 }), fc.nat(4), (name, others, at) => {
         const commands = [...others];
         commands.splice(Math.min(at, commands.length), 0, { name: name.toUpperCase(), label: name, args: [['0'], ['1']] });
-        assert.ok(scenarioActions(planWith(commands)).destructive.some((phrase) => phrase.startsWith(name.toUpperCase())), name);
+        assert.ok(
+          scenarioActions(planWith(commands)).destructive.some((phrase) => phrase.startsWith(name.toUpperCase())),
+          name,
+        );
       }),
       { numRuns: 300 },
     );
@@ -109,7 +128,9 @@ describe('command classes over the whole table', () => {
     fc.assert(
       fc.property(fc.constantFrom(...removers), literalKey, fc.boolean(), (remover, key, created) => {
         const target: ArgTemplate = [key];
-        const commands: CommandTemplate[] = [{ name: remover, label: remover, args: remover.startsWith('RENAME') ? [target, target] : remover.includes('EXPIRE') ? [target, ['10']] : [target] }];
+        const commands: CommandTemplate[] = [
+          { name: remover, label: remover, args: remover.startsWith('RENAME') ? [target, target] : remover.includes('EXPIRE') ? [target, ['10']] : [target] },
+        ];
         if (created) commands.unshift({ name: 'SET', label: 'SET', args: [target, ['v']] });
         const destructive = scenarioActions(planWith(commands)).destructive;
         assert.equal(destructive.length > 0, !created, `${remover} ${key} created=${created}: ${destructive.join('; ')}`);

@@ -19,8 +19,17 @@ import type { ArgTemplate } from '../../../src/scenario/plan';
 
 const classes = (name: string, sub?: string) => [...classifyCommand(name, sub)].sort().join(',');
 const arg = (...parts: (string | 'KEY' | 'VALUE' | 'INT')[]): ArgTemplate =>
-  parts.map((part) => (part === 'KEY' ? { placeholder: 'key' as const } : part === 'VALUE' ? { placeholder: 'value' as const } : part === 'INT' ? { placeholder: 'rand_int' as const } : part));
-const args = (...words: string[]): ArgTemplate[] => words.map((word) => (word === '__key__' ? arg('KEY') : word === '__value__' ? arg('VALUE') : word === '__rand_int__' ? arg('INT') : [word]));
+  parts.map((part) =>
+    part === 'KEY'
+      ? { placeholder: 'key' as const }
+      : part === 'VALUE'
+        ? { placeholder: 'value' as const }
+        : part === 'INT'
+          ? { placeholder: 'rand_int' as const }
+          : part,
+  );
+const args = (...words: string[]): ArgTemplate[] =>
+  words.map((word) => (word === '__key__' ? arg('KEY') : word === '__value__' ? arg('VALUE') : word === '__rand_int__' ? arg('INT') : [word]));
 
 describe('command classes', () => {
   describe('fail closed (seen 3)', () => {
@@ -97,7 +106,26 @@ describe('command classes', () => {
     });
 
     it('the harmless connection and introspection commands read', () => {
-      for (const name of ['PING', 'ECHO', 'TIME', 'LASTSAVE', 'ROLE', 'INFO', 'HELLO', 'AUTH', 'READONLY', 'READWRITE', 'ASKING', 'RESET', 'QUIT', 'MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH']) {
+      for (const name of [
+        'PING',
+        'ECHO',
+        'TIME',
+        'LASTSAVE',
+        'ROLE',
+        'INFO',
+        'HELLO',
+        'AUTH',
+        'READONLY',
+        'READWRITE',
+        'ASKING',
+        'RESET',
+        'QUIT',
+        'MULTI',
+        'EXEC',
+        'DISCARD',
+        'WATCH',
+        'UNWATCH',
+      ]) {
         assert.equal(classes(name), 'read', name);
       }
     });
@@ -190,7 +218,24 @@ describe('command classes', () => {
   });
 
   it('containers: the table`s commands with subcommands, and DEBUG', () => {
-    for (const name of ['CONFIG', 'client', 'SCRIPT', 'FUNCTION', 'XGROUP', 'XINFO', 'OBJECT', 'MEMORY', 'CLUSTER', 'COMMAND', 'ACL', 'MODULE', 'DEBUG', 'LATENCY', 'SLOWLOG', 'PUBSUB']) {
+    for (const name of [
+      'CONFIG',
+      'client',
+      'SCRIPT',
+      'FUNCTION',
+      'XGROUP',
+      'XINFO',
+      'OBJECT',
+      'MEMORY',
+      'CLUSTER',
+      'COMMAND',
+      'ACL',
+      'MODULE',
+      'DEBUG',
+      'LATENCY',
+      'SLOWLOG',
+      'PUBSUB',
+    ]) {
       assert.equal(isContainer(name), true, name);
     }
     for (const name of ['GET', 'SET', 'EVAL', 'NOPE']) assert.equal(isContainer(name), false, name);
@@ -242,7 +287,8 @@ describe('command keys', () => {
   });
 
   it('removers and creators', () => {
-    for (const name of ['DEL', 'unlink', 'GETDEL', 'DELEX', 'GETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'RENAME', 'RENAMENX', 'MOVE']) assert.equal(removesKeys(name), true, name);
+    for (const name of ['DEL', 'unlink', 'GETDEL', 'DELEX', 'GETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'RENAME', 'RENAMENX', 'MOVE'])
+      assert.equal(removesKeys(name), true, name);
     for (const name of ['SET', 'GET', 'HDEL']) assert.equal(removesKeys(name), false, name);
     assert.equal(createsItsKeys('SET', 1), true);
     assert.equal(createsItsKeys('incr', 1), true);

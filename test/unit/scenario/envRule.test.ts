@@ -14,7 +14,8 @@ const VALUED = SETTINGS.filter((setting) => !['phase', 'prefill', 'group', 'end'
 
 /** A scenario holding `line` where the table allows the setting, with the companions some settings need. */
 function scenarioWith(setting: SettingInfo, line: string, before = ''): string {
-  const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : '';
+  const companion =
+    setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : '';
   return setting.scopes.includes('scenario') ? `${before}### s\n${companion}${line}\nGET k` : `${before}### s\nphase p\n${line}\nGET k`;
 }
 
@@ -97,7 +98,11 @@ describe('the environment rule over every setting of the table', () => {
       const refused = refusals(check(text, { env: { X: value } }));
       assert.equal(refused.length, 1, `${setting.name}: ${JSON.stringify(check(text, { env: { X: value } }).diagnostics.map((d) => d.code))}`);
       const allowed = check(text, { env: { X: value }, allowEnv: ['X'] });
-      assert.deepEqual(errors(allowed).map((d) => `${d.code}: ${d.message}`), [], `${setting.name} with X allowed`);
+      assert.deepEqual(
+        errors(allowed).map((d) => `${d.code}: ${d.message}`),
+        [],
+        `${setting.name} with X allowed`,
+      );
     }
   });
 
@@ -121,11 +126,16 @@ describe('the environment rule over every setting of the table', () => {
 
   it('property: the same for command arguments', () => {
     fc.assert(
-      fc.property(fc.constantFrom('SET k ', 'GET ', 'ECHO ', 'HSET h f ', 'EVAL "return 1" 0 '), fc.stringMatching(/^[A-Za-z0-9]{0,8}$/), fc.constantFrom('${env:X}', 'k:${env:X}', '{{v}}'), (command, tail, reference) => {
-        const resolved = check(`@v = \${env:X}\n### s\n${command}${reference}\n`, { env: { X: `${VALUE}${tail}` } });
-        assert.equal(refusals(resolved).length, 1);
-        assert.ok(!JSON.stringify(resolved).includes(VALUE));
-      }),
+      fc.property(
+        fc.constantFrom('SET k ', 'GET ', 'ECHO ', 'HSET h f ', 'EVAL "return 1" 0 '),
+        fc.stringMatching(/^[A-Za-z0-9]{0,8}$/),
+        fc.constantFrom('${env:X}', 'k:${env:X}', '{{v}}'),
+        (command, tail, reference) => {
+          const resolved = check(`@v = \${env:X}\n### s\n${command}${reference}\n`, { env: { X: `${VALUE}${tail}` } });
+          assert.equal(refusals(resolved).length, 1);
+          assert.ok(!JSON.stringify(resolved).includes(VALUE));
+        },
+      ),
       { numRuns: 100 },
     );
   });

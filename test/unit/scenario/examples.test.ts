@@ -32,11 +32,14 @@ describe('examples', () => {
   it('list-push-pop sizes its phases from @values and takes --var overrides', () => {
     const text = readFileSync(path.join(folder, 'list-push-pop.rbench'), 'utf8');
     const phases = (vars = {}) => check(text, { vars }).scenarios[1].points[0].phases;
-    assert.deepEqual(phases().map((phase) => [phase.name, phase.measured, phase.load.requests]), [
-      ['empty', false, 1],
-      ['push', true, 10_000],
-      ['pop', true, 10_000],
-    ]);
+    assert.deepEqual(
+      phases().map((phase) => [phase.name, phase.measured, phase.load.requests]),
+      [
+        ['empty', false, 1],
+        ['push', true, 10_000],
+        ['pop', true, 10_000],
+      ],
+    );
     assert.equal(phases({ values: '100M' })[1].load.requests, 1_000_000);
     assert.deepEqual(phases()[1].tests[0].commands[0].command.args[0], ['rbench:lists:', { placeholder: 'client' }]);
     assert.equal(phases()[1].tests[0].commands[0].command.args.length, 101);
@@ -45,7 +48,10 @@ describe('examples', () => {
   it('the default-suite example runs redis-benchmark tests', () => {
     const scenarios = check(readFileSync(path.join(folder, 'redis-benchmark-default.rbench'), 'utf8')).scenarios;
     assert.equal(scenarios[0].points[0].phases[0].tests.length, 20);
-    assert.deepEqual(scenarios[2].points[0].phases[0].tests.map((test) => test.name), ['SET', 'GET']);
+    assert.deepEqual(
+      scenarios[2].points[0].phases[0].tests.map((test) => test.name),
+      ['SET', 'GET'],
+    );
     assert.equal(scenarios[2].points[0].phases[0].load.pipeline, 10);
   });
 });

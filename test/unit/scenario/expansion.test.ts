@@ -85,14 +85,20 @@ describe('variable expansion budget', () => {
   it('a line that expands past the limit is reported at that line', () => {
     const text = '@a = ' + 'x'.repeat(600_000) + '\n### s\nSET k {{a}}{{a}}\n';
     const resolved = check(text);
-    assert.deepEqual(resolved.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line]), [['expansion-too-large', 2]]);
+    assert.deepEqual(
+      resolved.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line]),
+      [['expansion-too-large', 2]],
+    );
   });
 
   it('values under the limit still expand exactly, with ranges at their `{{…}}`', () => {
     const resolved = check(laughs(10, 2, 1) + 'GET {{nope}}\n');
     const command = resolved.scenarios[0].points[0].phases[0].tests[0].commands[0].command;
     assert.equal((command.args[1][0] as string).length, 2 * 1024);
-    assert.deepEqual(resolved.diagnostics.map((diagnostic) => diagnostic.code), ['unknown-variable']);
+    assert.deepEqual(
+      resolved.diagnostics.map((diagnostic) => diagnostic.code),
+      ['unknown-variable'],
+    );
   });
 
   it('a scenario with its own variables shares the budget with the file', () => {
@@ -100,6 +106,9 @@ describe('variable expansion budget', () => {
     const big = 'x'.repeat(512 * 1024);
     const scenarios = Array.from({ length: 40 }, (_, i) => `### s${i}\n@own = ${i}\nSET k{{own}} {{big}}\n`).join('');
     const resolved = check(`@big = ${big}\n${scenarios}`);
-    assert.deepEqual(resolved.diagnostics.map((diagnostic) => diagnostic.code), ['expansion-budget']);
+    assert.deepEqual(
+      resolved.diagnostics.map((diagnostic) => diagnostic.code),
+      ['expansion-budget'],
+    );
   });
 });

@@ -17,7 +17,7 @@ GET k:__key__
 `;
 
 describe('command groups in the language', () => {
-  it('make one test of the group\'s commands, in order, and accept MULTI/EXEC inside it', () => {
+  it("make one test of the group's commands, in order, and accept MULTI/EXEC inside it", () => {
     const resolved = check(TRANSACTION);
     assert.deepEqual(resolved.diagnostics, []);
     const tests = resolved.scenarios[0].points[0].phases[0].tests;
@@ -35,10 +35,13 @@ describe('command groups in the language', () => {
     const resolved = check('### g\ngroup\nSET k:__key__ v\nGET k:__key__\nDEL k:__key__\nend\ngroup\nSET k:__key__ v\nGET k:__key__\nDEL k:__key__\nend\n');
     assert.deepEqual(resolved.diagnostics, []);
     const tests = resolved.scenarios[0].points[0].phases[0].tests;
-    assert.deepEqual(tests.map((test) => [test.name, test.group?.transaction]), [
-      ['SET+GET+DEL', false],
-      ['SET+GET+DEL #2', false],
-    ]);
+    assert.deepEqual(
+      tests.map((test) => [test.name, test.group?.transaction]),
+      [
+        ['SET+GET+DEL', false],
+        ['SET+GET+DEL #2', false],
+      ],
+    );
   });
 
   it('still refuse MULTI, EXEC and DISCARD outside a group', () => {
@@ -60,10 +63,13 @@ describe('command groups in the language', () => {
     assert.equal(fixed, '### tx\nkeys 10\ngroup\n  MULTI\n  SET k:__key__ v\n  # why\n\n  EXEC\nend\nGET k\n');
     const resolved = check(fixed);
     assert.deepEqual(resolved.diagnostics, []);
-    assert.deepEqual(resolved.scenarios[0].points[0].phases[0].tests.map((t) => [t.name, t.group?.transaction]), [
-      ['MULTI+SET+EXEC', true],
-      ['GET', undefined],
-    ]);
+    assert.deepEqual(
+      resolved.scenarios[0].points[0].phases[0].tests.map((t) => [t.name, t.group?.transaction]),
+      [
+        ['MULTI+SET+EXEC', true],
+        ['GET', undefined],
+      ],
+    );
     // No fix when a setting sits in between (it cannot go into a group), or nothing closes the transaction.
     for (const other of ['### tx\nMULTI\npipeline 2\nEXEC\n', '### tx\nMULTI\nSET k v\n']) {
       const found = check(other).diagnostics.find((d) => d.code === 'transaction-lines' && d.range.start.line === 1)!;
@@ -96,30 +102,50 @@ describe('command groups in the language', () => {
     }
   });
 
-  it('format with the group\'s lines indented, idempotently, without changing the plan', () => {
-    const messy = '### tx\nkeys 1000\ngroup   counter-tx\nMULTI\n      set   k:__key__ __value__\n  # a comment\nINCR hits:__key__\nEXEC\n    end\nGET k:__key__\n';
+  it("format with the group's lines indented, idempotently, without changing the plan", () => {
+    const messy =
+      '### tx\nkeys 1000\ngroup   counter-tx\nMULTI\n      set   k:__key__ __value__\n  # a comment\nINCR hits:__key__\nEXEC\n    end\nGET k:__key__\n';
     const formatted = formatText(messy);
-    assert.equal(formatted, '### tx\nkeys 1000\ngroup counter-tx\n  MULTI\n  SET k:__key__ __value__\n  # a comment\n  INCR hits:__key__\n  EXEC\nend\nGET k:__key__\n');
+    assert.equal(
+      formatted,
+      '### tx\nkeys 1000\ngroup counter-tx\n  MULTI\n  SET k:__key__ __value__\n  # a comment\n  INCR hits:__key__\n  EXEC\nend\nGET k:__key__\n',
+    );
     assert.equal(formatText(formatted), formatted, 'idempotent');
     assert.equal(formatText(TRANSACTION), TRANSACTION);
-    const plan = (text: string) => JSON.stringify(check(text).scenarios.map((s) => s.points.map((p) => p.phases.map((ph) => ph.tests.map((t) => [t.name, t.group?.transaction, t.commands.map((c) => [c.command.name, c.command.args])])))));
+    const plan = (text: string) =>
+      JSON.stringify(
+        check(text).scenarios.map((s) =>
+          s.points.map((p) =>
+            p.phases.map((ph) => ph.tests.map((t) => [t.name, t.group?.transaction, t.commands.map((c) => [c.command.name, c.command.args])])),
+          ),
+        ),
+      );
     assert.equal(plan(formatted), plan(messy));
   });
 
   it('fold from `group` to `end`', () => {
     const ranges = foldingRanges('### s\ngroup tx\n  MULTI\n  EXEC\nend\nGET k\ngroup\nGET a\n');
-    assert.ok(ranges.some((r) => r.start === 1 && r.end === 4), JSON.stringify(ranges));
+    assert.ok(
+      ranges.some((r) => r.start === 1 && r.end === 4),
+      JSON.stringify(ranges),
+    );
     assert.ok(!ranges.some((r) => r.start === 6), 'an unclosed group does not fold');
   });
 
   it('show groups in the outline, inside their phase', () => {
     const symbols = documentSymbols('### s\ngroup tx\nMULTI\nEXEC\nend\nphase p\ngroup\nGET a\nGET b\nend\n');
     const scenario = symbols[0];
-    assert.deepEqual(scenario.children.map((c) => [c.name, c.kind, c.detail]), [
-      ['tx', 'group', 'transaction of 2 commands'],
-      ['p', 'phase', 'phase'],
-    ]);
-    assert.deepEqual(scenario.children[1].children.map((c) => [c.name, c.kind, c.range.start.line, c.range.end.line]), [['GET+GET', 'group', 6, 9]]);
+    assert.deepEqual(
+      scenario.children.map((c) => [c.name, c.kind, c.detail]),
+      [
+        ['tx', 'group', 'transaction of 2 commands'],
+        ['p', 'phase', 'phase'],
+      ],
+    );
+    assert.deepEqual(
+      scenario.children[1].children.map((c) => [c.name, c.kind, c.range.start.line, c.range.end.line]),
+      [['GET+GET', 'group', 6, 9]],
+    );
   });
 
   it('explain `group` and `end` on hover, and offer them in completion', () => {

@@ -33,7 +33,9 @@ export function codes(resolved: ResolvedFile): string[] {
 export function clean(text: string, options: ResolveOptions = {}): ResolvedFile {
   const resolved = check(text, options);
   if (resolved.diagnostics.length > 0) {
-    throw new Error('unexpected diagnostics:\n' + resolved.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code} ${d.message}`).join('\n'));
+    throw new Error(
+      'unexpected diagnostics:\n' + resolved.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code} ${d.message}`).join('\n'),
+    );
   }
   return resolved;
 }

@@ -67,10 +67,49 @@ describe('hostile input', () => {
   });
 
   it('random lines made of language fragments never throw', () => {
-    const fragments = ['###', '@', '=', '{{', '}}', '${env:', ':-', '}', '"', "'", '(', ')*', '*3', '%', '80%', 'GET', 'SET', 'phase', 'prefill', 'sweep', 'value', 'keys', 'expect', '<', '..', 'step', 'x2', ',', ' ', '#', '__key__', 'target', 'redis://', '1M', '\t', 'suite', 'default'];
+    const fragments = [
+      '###',
+      '@',
+      '=',
+      '{{',
+      '}}',
+      '${env:',
+      ':-',
+      '}',
+      '"',
+      "'",
+      '(',
+      ')*',
+      '*3',
+      '%',
+      '80%',
+      'GET',
+      'SET',
+      'phase',
+      'prefill',
+      'sweep',
+      'value',
+      'keys',
+      'expect',
+      '<',
+      '..',
+      'step',
+      'x2',
+      ',',
+      ' ',
+      '#',
+      '__key__',
+      'target',
+      'redis://',
+      '1M',
+      '\t',
+      'suite',
+      'default',
+    ];
     const next = random(7);
     const lines: string[] = [];
-    for (let i = 0; i < 3000; i++) lines.push(Array.from({ length: 1 + Math.floor(next() * 8) }, () => fragments[Math.floor(next() * fragments.length)]).join(''));
+    for (let i = 0; i < 3000; i++)
+      lines.push(Array.from({ length: 1 + Math.floor(next() * 8) }, () => fragments[Math.floor(next() * fragments.length)]).join(''));
     const text = lines.join('\n');
     const resolved = check(text);
     assertPositioned(resolved, text);
@@ -155,7 +194,10 @@ describe('hostile input', () => {
     const full = time(big.text);
     assert.equal(full.resolved.diagnostics.length, 0);
     assert.equal(full.resolved.scenarios.length, big.scenarios);
-    assert.deepEqual(full.resolved.scenarios[big.scenarios - 1].expects.map((expect) => expect.text), ['expect p99 < 2ms']);
+    assert.deepEqual(
+      full.resolved.scenarios[big.scenarios - 1].expects.map((expect) => expect.text),
+      ['expect p99 < 2ms'],
+    );
     // Ten times the text may cost about ten times as long (garbage collection grows with what the
     // result holds); anything quadratic, such as a per-scenario pass over the file, costs a hundred.
     const times = `CPU time for 1 MB: ${tenth.elapsed.toFixed(0)} ms, for 10 MB: ${full.elapsed.toFixed(0)} ms`;
@@ -193,15 +235,31 @@ describe('hostile input', () => {
       scenario: (node) => handed.push(linesSeen - node.range.end.line),
     });
     assert.equal(handed.length, 2000);
-    assert.ok(handed.every((ahead) => ahead <= 2), `read ahead by ${Math.max(...handed)} lines`);
+    assert.ok(
+      handed.every((ahead) => ahead <= 2),
+      `read ahead by ${Math.max(...handed)} lines`,
+    );
     // The plans still match the whole file's, scenario for scenario.
     const resolved = checkText(text, { env: {} });
-    assert.deepEqual(resolved.scenarios.map((plan) => plan.points[0].phases[0].tests[0].commands[0].command.args), blocks.map((_, i) => [[`k:${i}`]]));
+    assert.deepEqual(
+      resolved.scenarios.map((plan) => plan.points[0].phases[0].tests[0].commands[0].command.args),
+      blocks.map((_, i) => [[`k:${i}`]]),
+    );
     assert.deepEqual(checkDiagnostics(text, { env: {} }), resolved.diagnostics);
   });
 
   it('a 1 MB single line is handled in linear time', () => {
-    for (const line of ['x'.repeat(1 << 20), 'GET ' + 'a'.repeat(1 << 20), 'SET k "' + 'a'.repeat(1 << 20), '{{'.repeat(1 << 19), '(('.repeat(1 << 19), ')*1'.repeat(1 << 18), `### ${'n'.repeat(1 << 20)}`, `expect ${'p'.repeat(1 << 20)}`, '__a_'.repeat(1 << 18)]) {
+    for (const line of [
+      'x'.repeat(1 << 20),
+      'GET ' + 'a'.repeat(1 << 20),
+      'SET k "' + 'a'.repeat(1 << 20),
+      '{{'.repeat(1 << 19),
+      '(('.repeat(1 << 19),
+      ')*1'.repeat(1 << 18),
+      `### ${'n'.repeat(1 << 20)}`,
+      `expect ${'p'.repeat(1 << 20)}`,
+      '__a_'.repeat(1 << 18),
+    ]) {
       const started = performance.now();
       const resolved = check(`### s\n${line}\nGET k`);
       assert.ok(performance.now() - started < 1000, `${line.slice(0, 10)}… took too long`);
@@ -221,9 +279,20 @@ describe('hostile input', () => {
   });
 
   it('reports unterminated interpolation and quotes without crashing', () => {
-    for (const text of ['### s\nGET {{', '### s\nGET ${', '### s\nGET ${env:', '### s\nGET "abc', "### s\nGET 'abc", '@x = {{x\n### s\nGET {{x}}', '### s\nGET {{}}']) {
+    for (const text of [
+      '### s\nGET {{',
+      '### s\nGET ${',
+      '### s\nGET ${env:',
+      '### s\nGET "abc',
+      "### s\nGET 'abc",
+      '@x = {{x\n### s\nGET {{x}}',
+      '### s\nGET {{}}',
+    ]) {
       const resolved = check(text);
-      assert.ok(resolved.diagnostics.some((diagnostic: Diagnostic) => diagnostic.severity === 'error'), text);
+      assert.ok(
+        resolved.diagnostics.some((diagnostic: Diagnostic) => diagnostic.severity === 'error'),
+        text,
+      );
       assertPositioned(resolved, text);
     }
   });
@@ -236,7 +305,10 @@ describe('hostile input', () => {
       const scoped = (line: string) => (setting.scopes.includes('scenario') ? `### s\n${line}\nGET k` : `### s\nphase p\n${line}\nGET k`);
       if (!freeText.has(setting.kind) || setting.kind === 'name' || setting.kind === 'path' || setting.kind === 'pattern') {
         const missing = check(scoped(setting.name));
-        assert.ok(missing.diagnostics.some((d) => d.severity === 'error'), `${setting.name} without a value`);
+        assert.ok(
+          missing.diagnostics.some((d) => d.severity === 'error'),
+          `${setting.name} without a value`,
+        );
         assertPositioned(missing, scoped(setting.name));
       }
       if (freeText.has(setting.kind)) continue;

@@ -45,15 +45,30 @@ describe('lexer', () => {
 
   it('tokenizes quotes, escapes and adjacent quoted text into one argument', () => {
     const { tokens } = args(`HSET "a b" 'c "d"' "x\\"y\\n\\x41" pre"mid"post`);
-    assert.deepEqual(tokens.map((token) => token.value), ['HSET', 'a b', 'c "d"', 'x"y\nA', 'premidpost']);
-    assert.deepEqual(tokens.map((token) => [token.start, token.end]), [[0, 4], [5, 10], [11, 18], [19, 31], [32, 44]]);
+    assert.deepEqual(
+      tokens.map((token) => token.value),
+      ['HSET', 'a b', 'c "d"', 'x"y\nA', 'premidpost'],
+    );
+    assert.deepEqual(
+      tokens.map((token) => [token.start, token.end]),
+      [
+        [0, 4],
+        [5, 10],
+        [11, 18],
+        [19, 31],
+        [32, 44],
+      ],
+    );
     assert.equal(tokens[1].quoted, true);
   });
 
   it('reports an unterminated quote with its range', () => {
     const { tokens, problems } = args('SET k "open');
     assert.equal(tokens[2].value, 'open');
-    assert.deepEqual(problems.map((problem) => [problem.code, problem.start, problem.end]), [['unterminated-quote', 6, 11]]);
+    assert.deepEqual(
+      problems.map((problem) => [problem.code, problem.start, problem.end]),
+      [['unterminated-quote', 6, 11]],
+    );
   });
 
   it('reads `*N` repetition and `( … )*N` groups only when asked', () => {
@@ -73,6 +88,9 @@ describe('lexer', () => {
       ],
     );
     const plain = args('sweep (a)*2 b*3', false).tokens;
-    assert.deepEqual(plain.map((token) => token.value), ['sweep', '(a)*2', 'b*3']);
+    assert.deepEqual(
+      plain.map((token) => token.value),
+      ['sweep', '(a)*2', 'b*3'],
+    );
   });
 });

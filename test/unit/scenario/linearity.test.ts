@@ -70,10 +70,13 @@ describe('checker budgets: linear in the input', () => {
     assert.equal(resolved.diagnostics.length, 1001);
     // 5000 `{{` (each an invalid name up to the first `}}`), the line's unknown first word and the missing scenario.
     assert.equal(resolved.diagnostics[1000].message, '4002 more problems not shown — fix the ones above first');
-    assert.deepEqual(resolved.diagnostics.slice(0, 2).map((diagnostic) => [diagnostic.code, diagnostic.range.start.character, diagnostic.range.end.character]), [
-      ['invalid-variable-name', 0, 10_002],
-      ['invalid-variable-name', 2, 10_002],
-    ]);
+    assert.deepEqual(
+      resolved.diagnostics.slice(0, 2).map((diagnostic) => [diagnostic.code, diagnostic.range.start.character, diagnostic.range.end.character]),
+      [
+        ['invalid-variable-name', 0, 10_002],
+        ['invalid-variable-name', 2, 10_002],
+      ],
+    );
   });
 
   it('checking stays linear on generated costly inputs (nested and repeated markers, long and many lines)', function () {

@@ -4,7 +4,19 @@ import { parseDocument, type CommandLine, type SettingLine } from '../../../src/
 describe('parser', () => {
   it('classifies every kind of line', () => {
     const doc = parseDocument(
-      ['@prefix = bench', '', '# note', '### First', 'pipeline 10', 'phase read', '80% GET {{prefix}}:k', 'expect p99 < 2ms', 'SET k v', 'bogus 1', 'prefill'].join('\n'),
+      [
+        '@prefix = bench',
+        '',
+        '# note',
+        '### First',
+        'pipeline 10',
+        'phase read',
+        '80% GET {{prefix}}:k',
+        'expect p99 < 2ms',
+        'SET k v',
+        'bogus 1',
+        'prefill',
+      ].join('\n'),
     );
     assert.deepEqual(
       doc.lines.map((line) => line.kind),
@@ -35,7 +47,10 @@ describe('parser', () => {
 
   it('treats lower-case setting names as settings and upper-case ones as commands', () => {
     const doc = parseDocument('### s\nkeys 100k\nKEYS *\nclient fast\nCLIENT LIST\nget k');
-    assert.deepEqual(doc.lines.slice(1).map((line) => line.kind), ['setting', 'command', 'setting', 'command', 'command']);
+    assert.deepEqual(
+      doc.lines.slice(1).map((line) => line.kind),
+      ['setting', 'command', 'setting', 'command', 'command'],
+    );
     assert.equal((doc.lines[5] as CommandLine).name, 'GET');
   });
 
@@ -65,7 +80,10 @@ describe('parser', () => {
 
   it('names bare headers by position and reports duplicate names at the second', () => {
     const doc = parseDocument('###\nGET k\n### same\nGET k\n### same\nGET k');
-    assert.deepEqual(doc.scenarios.map((scenario) => scenario.name), ['scenario 1', 'same', 'same']);
+    assert.deepEqual(
+      doc.scenarios.map((scenario) => scenario.name),
+      ['scenario 1', 'same', 'same'],
+    );
     const duplicate = doc.diagnostics.find((diagnostic) => diagnostic.code === 'duplicate-scenario');
     assert.deepEqual(duplicate?.range, { start: { line: 4, character: 4 }, end: { line: 4, character: 8 } });
     assert.match(duplicate!.message, /line 3/);

@@ -14,22 +14,39 @@ describe('resolver: defaults and settings', () => {
     assert.deepEqual(main.value, { kind: 'fixed', size: 3 });
     assert.deepEqual(scenario.target, { cluster: false, resp: 2, client: 'fast', connectTimeoutMs: 5000 });
     assert.equal(scenario.repeat, 1);
-    assert.deepEqual(scenario.points.map((point) => point.label), ['']);
+    assert.deepEqual(
+      scenario.points.map((point) => point.label),
+      [''],
+    );
     assert.equal(scenario.writes, false);
     assert.equal(main.name, 'main');
     assert.equal(main.measured, true);
   });
 
   it('normalises units and inherits file-level settings', () => {
-    const main = phase('clients 8\nthreads 2\n### s\npipeline 16\nduration 1m\nwarmup 500ms\nrate 20k/s\nkeys 1M zipf 1.2\nkey-size 16\nseed 7\nvalue 64 80%, 1KB 20%\nGET k');
+    const main = phase(
+      'clients 8\nthreads 2\n### s\npipeline 16\nduration 1m\nwarmup 500ms\nrate 20k/s\nkeys 1M zipf 1.2\nkey-size 16\nseed 7\nvalue 64 80%, 1KB 20%\nGET k',
+    );
     assert.deepEqual(main.load, { clients: 8, threads: 2, pipeline: 16, warmupMs: 500, durationMs: 60_000, rate: 20_000 });
     assert.deepEqual(main.keys, { space: 1_000_000, distribution: 'zipf', zipfExponent: 1.2, gaussianStddev: 1 / 6, size: 16, seed: 7 });
-    assert.deepEqual(main.value, { kind: 'weighted', choices: [{ size: 64, weight: 0.8 }, { size: 1024, weight: 0.2 }] });
+    assert.deepEqual(main.value, {
+      kind: 'weighted',
+      choices: [
+        { size: 64, weight: 0.8 },
+        { size: 1024, weight: 0.2 },
+      ],
+    });
   });
 
   it('reads value ranges and equal-weight lists', () => {
     assert.deepEqual(phase('### s\nvalue 100..1000\nGET k').value, { kind: 'range', min: 100, max: 1000 });
-    assert.deepEqual(phase('### s\nvalue 64, 1KB\nGET k').value, { kind: 'weighted', choices: [{ size: 64, weight: 0.5 }, { size: 1024, weight: 0.5 }] });
+    assert.deepEqual(phase('### s\nvalue 64, 1KB\nGET k').value, {
+      kind: 'weighted',
+      choices: [
+        { size: 64, weight: 0.5 },
+        { size: 1024, weight: 0.5 },
+      ],
+    });
     assert.deepEqual(phase('### s\nkeys 10 gaussian 0.1\nGET k').keys.gaussianStddev, 0.1);
   });
 
@@ -50,7 +67,10 @@ describe('resolver: defaults and settings', () => {
     const resolved = check('### s\npipeline lots\nGET k');
     const diagnostic = only(resolved, 'invalid-value');
     assert.deepEqual(span(diagnostic), [1, 9, 13]);
-    assert.equal(formatDiagnostic('f.rbench', diagnostic), 'f.rbench:2:10: error: `pipeline`: `lots` is not a count — write a whole number such as `100`, `100k`, `2.5M` or `1_000_000`');
+    assert.equal(
+      formatDiagnostic('f.rbench', diagnostic),
+      'f.rbench:2:10: error: `pipeline`: `lots` is not a count — write a whole number such as `100`, `100k`, `2.5M` or `1_000_000`',
+    );
   });
 
   it('suggests allowed words with a fix', () => {
@@ -204,7 +224,10 @@ describe('resolver: commands, placeholders and repetition', () => {
   });
 
   it('names repeated unweighted tests apart', () => {
-    assert.deepEqual(phase('### s\nGET a\nGET b').tests.map((test) => test.name), ['GET', 'GET #2']);
+    assert.deepEqual(
+      phase('### s\nGET a\nGET b').tests.map((test) => test.name),
+      ['GET', 'GET #2'],
+    );
   });
 });
 
@@ -213,10 +236,13 @@ describe('resolver: weights and phases', () => {
     const main = phase('### s\n3% GET k\n1% SET k v');
     assert.equal(main.tests.length, 1);
     assert.equal(main.tests[0].name, 'mix');
-    assert.deepEqual(main.tests[0].commands.map((command) => [command.command.name, command.weight]), [
-      ['GET', 0.75],
-      ['SET', 0.25],
-    ]);
+    assert.deepEqual(
+      main.tests[0].commands.map((command) => [command.command.name, command.weight]),
+      [
+        ['GET', 0.75],
+        ['SET', 0.25],
+      ],
+    );
   });
 
   it('refuses weighted and unweighted commands in one phase', () => {
@@ -224,19 +250,26 @@ describe('resolver: weights and phases', () => {
   });
 
   it('builds phases with their own settings over the scenario', () => {
-    const text = '### s\nclients 4\nkeys 100 sequential\nprefill load\npipeline 100\nSET k:__key__ v\nphase read\nduration 5s\n50% GET k:__key__\n50% EXISTS k:__key__';
+    const text =
+      '### s\nclients 4\nkeys 100 sequential\nprefill load\npipeline 100\nSET k:__key__ v\nphase read\nduration 5s\n50% GET k:__key__\n50% EXISTS k:__key__';
     const phases = clean(text).scenarios[0].points[0].phases;
-    assert.deepEqual(phases.map((p) => [p.name, p.measured, p.load.clients, p.load.pipeline, p.keys.distribution]), [
-      ['load', false, 4, 100, 'sequential'],
-      ['read', true, 4, 1, 'sequential'],
-    ]);
+    assert.deepEqual(
+      phases.map((p) => [p.name, p.measured, p.load.clients, p.load.pipeline, p.keys.distribution]),
+      [
+        ['load', false, 4, 100, 'sequential'],
+        ['read', true, 4, 1, 'sequential'],
+      ],
+    );
     assert.equal(phases[1].tests[0].name, 'read');
     assert.equal(phases[1].load.durationMs, 5000);
   });
 
   it('puts commands before any phase line into a `main` phase first', () => {
     const phases = clean('### s\nGET k\nprefill\nSET k v').scenarios[0].points[0].phases;
-    assert.deepEqual(phases.map((p) => p.name), ['main', 'prefill']);
+    assert.deepEqual(
+      phases.map((p) => p.name),
+      ['main', 'prefill'],
+    );
   });
 
   it('reports empty phases, duplicate phase names and scenarios without commands', () => {
@@ -250,12 +283,10 @@ describe('resolver: sweeps', () => {
   it('forms the cross product in the order written with labels', () => {
     const scenario = clean('### s\nsweep clients 2, 4\nsweep keys 1M, 2M\nvalue 10\nSET k:__key__ __value__').scenarios[0];
     assert.deepEqual(scenario.sweepAxes, ['clients', 'keys']);
-    assert.deepEqual(scenario.points.map((point) => point.label), [
-      'clients=2 keys=1000000',
-      'clients=2 keys=2000000',
-      'clients=4 keys=1000000',
-      'clients=4 keys=2000000',
-    ]);
+    assert.deepEqual(
+      scenario.points.map((point) => point.label),
+      ['clients=2 keys=1000000', 'clients=2 keys=2000000', 'clients=4 keys=1000000', 'clients=4 keys=2000000'],
+    );
     assert.deepEqual(scenario.points[3].sweep, { clients: 4, keys: 2_000_000 });
     assert.deepEqual([scenario.points[3].phases[0].load.clients, scenario.points[3].phases[0].keys.space], [4, 2_000_000]);
   });
@@ -271,10 +302,13 @@ describe('resolver: sweeps', () => {
   it('overrides the setting in every phase, and requests replaces duration', () => {
     const text = '### s\nsweep value 5, 50\nsweep requests 10\nduration 1s\nGET k\nphase p\nvalue 999\nGET k';
     const point = clean(text).scenarios[0].points[1];
-    assert.deepEqual(point.phases.map((p) => [p.value, p.load.requests, p.load.durationMs]), [
-      [{ kind: 'fixed', size: 50 }, 10, undefined],
-      [{ kind: 'fixed', size: 50 }, 10, undefined],
-    ]);
+    assert.deepEqual(
+      point.phases.map((p) => [p.value, p.load.requests, p.load.durationMs]),
+      [
+        [{ kind: 'fixed', size: 50 }, 10, undefined],
+        [{ kind: 'fixed', size: 50 }, 10, undefined],
+      ],
+    );
   });
 
   it('reports bad sweeps', () => {
@@ -312,7 +346,11 @@ describe('resolver: expectations', () => {
     for (const word of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
       const resolved = check(`### s\n${word} k`);
       assert.ok(errors(resolved).length > 0, `${word} is refused`);
-      assert.equal(resolved.scenarios.length === 0 || resolved.scenarios[0].points[0].phases.every((phase) => phase.tests.length === 0), true, `${word} runs nothing`);
+      assert.equal(
+        resolved.scenarios.length === 0 || resolved.scenarios[0].points[0].phases.every((phase) => phase.tests.length === 0),
+        true,
+        `${word} runs nothing`,
+      );
     }
   });
 
@@ -333,7 +371,8 @@ describe('resolver: expectations', () => {
 
 describe('resolver: target and password', () => {
   it('reads URLs, profiles and connection settings', () => {
-    const text = '### s\ntarget rediss://bench@cache:6380/2\nuser u\npassword env:PW\ndb 3\ntls-ca ca.pem\ntls-servername c\ncluster on\nresp 3\nclient ioredis\nconnect-timeout 10s\nGET k';
+    const text =
+      '### s\ntarget rediss://bench@cache:6380/2\nuser u\npassword env:PW\ndb 3\ntls-ca ca.pem\ntls-servername c\ncluster on\nresp 3\nclient ioredis\nconnect-timeout 10s\nGET k';
     const target = clean(text, { baseDir: '/srv/x' }).scenarios[0].target;
     assert.deepEqual(target, {
       url: 'rediss://bench@cache:6380/2',

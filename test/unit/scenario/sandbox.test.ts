@@ -33,7 +33,10 @@ describe('throwaway server directives', () => {
 
   it('refuses a directive that is not a tuning one, naming what is allowed', () => {
     assert.match(only('### s\nserver replicaof 10.0.0.1 6379\nGET k', 'unsafe-directive').message, /connect the server to another host/);
-    assert.match(only('### s\nserver unknown-thing 1\nGET k', 'unsafe-directive').message, /tuning directives only \(persistence, memory, eviction, threads, encodings\)/);
+    assert.match(
+      only('### s\nserver unknown-thing 1\nGET k', 'unsafe-directive').message,
+      /tuning directives only \(persistence, memory, eviction, threads, encodings\)/,
+    );
   });
 
   it('keeps the tuning directives seeds and users need', () => {
@@ -65,9 +68,15 @@ describe('environment values in commands', () => {
 
   it('refuses it in the target and numbers too unless the user allows it (the plan and the target name reach the run file)', () => {
     const text = 'target ${env:REDIS_URL}\n### s\nclients ${env:N}\nGET k';
-    assert.deepEqual(errors(check(text, { env })).map((e) => e.code), ['env-in-setting', 'env-in-setting']);
+    assert.deepEqual(
+      errors(check(text, { env })).map((e) => e.code),
+      ['env-in-setting', 'env-in-setting'],
+    );
     const resolved = check(text, { env, allowEnv: ['REDIS_URL', 'N'] });
-    assert.deepEqual(errors(resolved).map((e) => e.code), []);
+    assert.deepEqual(
+      errors(resolved).map((e) => e.code),
+      [],
+    );
     assert.equal(resolved.scenarios[0].points[0].phases[0].load.clients, 5);
   });
 

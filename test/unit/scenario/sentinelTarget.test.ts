@@ -9,7 +9,7 @@ function check(text: string, env: Record<string, string> = {}) {
 }
 
 describe('Sentinel targets in a scenario', () => {
-  it('accepts the URL, the sentinels\' user and password source, and TLS', () => {
+  it("accepts the URL, the sentinels' user and password source, and TLS", () => {
     const { target, errors } = check(
       '### ha\ntarget rediss-sentinel://10.0.0.5:26379,10.0.0.6/mymaster?db=1\npassword env:REDIS_PW\nsentinel-user watcher\nsentinel-password env:SENTINEL_PW\nPING\n',
     );

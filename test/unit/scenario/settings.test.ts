@@ -20,7 +20,16 @@ describe('settings table', () => {
       const scope = setting.scopes.includes('scenario') ? 'scenario' : 'phase';
       // A client certificate needs its key; a rate search a duration; an expect needs no command; a phase line needs a command under it.
       // A group needs its `end`, an `end` its group.
-      const companion = setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : setting.name === 'end' ? 'group\nGET k\n' : '';
+      const companion =
+        setting.name === 'tls-cert'
+          ? 'tls-key k.pem\n'
+          : setting.name === 'tls-key'
+            ? 'tls-cert c.crt\n'
+            : setting.name === 'find'
+              ? 'duration 5s\n'
+              : setting.name === 'end'
+                ? 'group\nGET k\n'
+                : '';
       const after = setting.name === 'group' ? '\nend' : '';
       const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k${after}` : `### s\nphase p\n${setting.example}\nGET k`;
       try {

@@ -50,13 +50,18 @@ describe('suites', () => {
   });
 
   it('selects by -t names, case-insensitive, in redis-benchmark order whatever the order written', () => {
-    assert.deepEqual(tests('### s\nsuite GET,set').map((test) => test.name), ['SET', 'GET']);
-    assert.deepEqual(tests('### s\nsuite ping').map((test) => test.name), ['PING_INLINE', 'PING_MBULK']);
-    assert.deepEqual(tests('### s\nsuite lrange_300, mset').map((test) => test.name), [
-      'LPUSH (needed to benchmark LRANGE)',
-      'LRANGE_300 (first 300 elements)',
-      'MSET (10 keys)',
-    ]);
+    assert.deepEqual(
+      tests('### s\nsuite GET,set').map((test) => test.name),
+      ['SET', 'GET'],
+    );
+    assert.deepEqual(
+      tests('### s\nsuite ping').map((test) => test.name),
+      ['PING_INLINE', 'PING_MBULK'],
+    );
+    assert.deepEqual(
+      tests('### s\nsuite lrange_300, mset').map((test) => test.name),
+      ['LPUSH (needed to benchmark LRANGE)', 'LRANGE_300 (first 300 elements)', 'MSET (10 keys)'],
+    );
     assert.equal(tests('### s\nsuite lrange').length, 5);
   });
 

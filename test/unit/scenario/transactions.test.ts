@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { check } from './helpers';
 
 describe('transactions on separate lines', () => {
-  it('are errors at MULTI, EXEC and DISCARD, naming the server\'s reply and the fix', () => {
+  it("are errors at MULTI, EXEC and DISCARD, naming the server's reply and the fix", () => {
     const resolved = check('### tx\nMULTI\nSET k:__key__ v\nEXEC\n### discard\nmulti\nDISCARD\n');
     const found = resolved.diagnostics.filter((d) => d.code === 'transaction-lines');
     assert.deepEqual(
@@ -19,7 +19,10 @@ describe('transactions on separate lines', () => {
     assert.match(found[0].message, /^`MULTI` cannot work on a line of its own: each command line is a test of its own.*"ERR MULTI calls can not be nested"/);
     assert.match(found[1].message, /"ERR EXEC without MULTI"/);
     assert.match(found[3].message, /"ERR DISCARD without MULTI"/);
-    assert.match(found[0].message, /Put the transaction in a command group, so that it is sent as one request unit: a `group` line, `MULTI`, the commands, `EXEC`, then `end`$/);
+    assert.match(
+      found[0].message,
+      /Put the transaction in a command group, so that it is sent as one request unit: a `group` line, `MULTI`, the commands, `EXEC`, then `end`$/,
+    );
     assert.equal(resolved.diagnostics.length, found.length, 'SET itself is fine');
   });
 

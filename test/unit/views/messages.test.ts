@@ -80,7 +80,12 @@ describe('panel HTML', () => {
       csp,
       `default-src 'none'; script-src 'nonce-${nonce}'; style-src https://x.vscode-cdn.net 'nonce-${nonce}'; img-src https://x.vscode-cdn.net data:; font-src https://x.vscode-cdn.net`,
     );
-    const html = panelHtml({ cspSource: 'https://x.vscode-cdn.net', nonce, scriptUri: 'https://x.vscode-cdn.net/dist/webview/results.js', title: 'A <b>"run"</b>' });
+    const html = panelHtml({
+      cspSource: 'https://x.vscode-cdn.net',
+      nonce,
+      scriptUri: 'https://x.vscode-cdn.net/dist/webview/results.js',
+      title: 'A <b>"run"</b>',
+    });
     assert.ok(html.includes(`<script nonce="${nonce}" src="https://x.vscode-cdn.net/dist/webview/results.js"></script>`));
     assert.ok(html.includes('<title>A &lt;b&gt;&quot;run&quot;&lt;/b&gt;</title>'));
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|style=|<style/);
@@ -94,7 +99,10 @@ describe('exports', () => {
   it('exports the table and the run', () => {
     const csv = exportContent('csv', { run });
     assert.equal(csv?.extension, 'csv');
-    assert.equal(csv?.text.split('\n')[0], '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"');
+    assert.equal(
+      csv?.text.split('\n')[0],
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"',
+    );
     assert.equal(csv?.text.trim().split('\n').length, 6);
     const json = exportContent('json', { run });
     assert.deepEqual(JSON.parse(json?.text ?? ''), run);

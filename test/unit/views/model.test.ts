@@ -111,13 +111,17 @@ describe('results view-model', () => {
           const decoded = decodeHistogram(result.histogram);
           assert.equal(decoded.total, result.latency.count, `${name} ${result.command} count`);
           const [p50, p90, p99, p999] = valuesAtPercentiles(decoded, [50, 90, 99, 99.9]);
-          assert.deepEqual([p50, p90, p99, p999], [result.latency.p50Us, result.latency.p90Us, result.latency.p99Us, result.latency.p999Us], `${name} ${result.command}`);
+          assert.deepEqual(
+            [p50, p90, p99, p999],
+            [result.latency.p50Us, result.latency.p90Us, result.latency.p99Us, result.latency.p999Us],
+            `${name} ${result.command}`,
+          );
         }
       }
     }
   });
 
-  it('draws the percentile curve from a histogram built with hdr-histogram-js, by the engine recorder\'s rule', () => {
+  it("draws the percentile curve from a histogram built with hdr-histogram-js, by the engine recorder's rule", () => {
     const histogram = hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
     const recorder = new LatencyRecorder();
     for (let us = 1; us <= 20_000; us++) {
@@ -253,7 +257,10 @@ describe('live run state', () => {
     for (const event of events) applyProgress(state, event);
     const before = JSON.stringify(state);
     for (const event of events) applyProgress(state, event);
-    assert.equal(JSON.stringify(state.loads.map((l) => l.timeline.length)), JSON.stringify(JSON.parse(before).loads.map((l: { timeline: unknown[] }) => l.timeline.length)));
+    assert.equal(
+      JSON.stringify(state.loads.map((l) => l.timeline.length)),
+      JSON.stringify(JSON.parse(before).loads.map((l: { timeline: unknown[] }) => l.timeline.length)),
+    );
     assert.equal(state.loads.length, 2);
     assert.equal(state.samples.length, run.server.samples.length);
   });

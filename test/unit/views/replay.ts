@@ -15,7 +15,14 @@ export function replay(run: RunFile): StampedProgress[] {
     let requests = 0;
     for (const second of load.timeline) {
       requests += second.ops;
-      const tick = { elapsedMs: (second.t + 1) * 1000, requests, errors: 0, lastSecond: second, warmingUp: false, fraction: (second.t + 1) / load.timeline.length };
+      const tick = {
+        elapsedMs: (second.t + 1) * 1000,
+        requests,
+        errors: 0,
+        lastSecond: second,
+        warmingUp: false,
+        fraction: (second.t + 1) / load.timeline.length,
+      };
       // Two ticks per second, as the engine sends several: the same second must not be counted twice.
       events.push({ atMs: startMs + (second.t + 0.5) * 1000, event: { kind: 'tick', at, tick } });
       events.push({ atMs: startMs + (second.t + 1) * 1000, event: { kind: 'tick', at, tick } });

@@ -97,7 +97,7 @@ describe('editor glue: the results panels with a fake editor', function () {
     assert.equal(panel.title, 'RBench: gets');
   });
 
-  it('reuses the scenario\'s panel for its next run, and says when a run file was not saved', async () => {
+  it("reuses the scenario's panel for its next run, and says when a run file was not saved", async () => {
     panels.runStarted(KEY, PLAN);
     const panel = onlyPanel();
     await panel.webview.send({ type: 'ready' });
@@ -158,7 +158,10 @@ describe('editor glue: the results panels with a fake editor', function () {
     const restored = window.createWebviewPanel(RESULTS_PANEL_VIEW_TYPE, 'RBench: gets', 1);
     await panels.restore(restored as unknown as vscode.WebviewPanel, { runPath: path, key: KEY });
     await restored.webview.send({ type: 'ready' });
-    assert.deepEqual(posted(restored).map((m) => [m.type, m.type === 'run' && m.path]), [['run', path]]);
+    assert.deepEqual(
+      posted(restored).map((m) => [m.type, m.type === 'run' && m.path]),
+      [['run', path]],
+    );
 
     const followed = window.createWebviewPanel(RESULTS_PANEL_VIEW_TYPE, 'RBench: gets', 1);
     await panels.restore(followed as unknown as vscode.WebviewPanel, { runPath: 42 });

@@ -9,7 +9,7 @@ describe('opening the scenario of a run file', () => {
     assert.deepEqual(scenarioCandidates('/ws/lib/x.rbench', folders), ['/ws/lib/x.rbench']);
   });
 
-  it('opens nothing a stranger\'s run file points elsewhere', () => {
+  it("opens nothing a stranger's run file points elsewhere", () => {
     assert.deepEqual(scenarioCandidates('/etc/passwd', folders), []);
     assert.deepEqual(scenarioCandidates('../../srv/me/.ssh/id_rsa', folders), []);
     assert.deepEqual(scenarioCandidates('../../srv/me/x.rbench', folders), []);

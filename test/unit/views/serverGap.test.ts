@@ -4,10 +4,23 @@ import type { ServerSample } from '../../../src/redis/types';
 
 function sample(t: number): ServerSample {
   return {
-    t, usedMemory: 1024 * 1024, usedMemoryRss: 0, connectedClients: 3, instantaneousOps: 0, totalCommandsProcessed: 0,
-    rdbBgsaveInProgress: false, rdbLastBgsaveStatus: 'ok', rdbChangesSinceLastSave: 0, aofEnabled: false,
-    aofRewriteInProgress: false, aofLastBgrewriteStatus: 'ok', latestForkUsec: 0, evictedKeys: 0, expiredKeys: 0,
-    keys: 0, errorstats: {},
+    t,
+    usedMemory: 1024 * 1024,
+    usedMemoryRss: 0,
+    connectedClients: 3,
+    instantaneousOps: 0,
+    totalCommandsProcessed: 0,
+    rdbBgsaveInProgress: false,
+    rdbLastBgsaveStatus: 'ok',
+    rdbChangesSinceLastSave: 0,
+    aofEnabled: false,
+    aofRewriteInProgress: false,
+    aofLastBgrewriteStatus: 'ok',
+    latestForkUsec: 0,
+    evictedKeys: 0,
+    expiredKeys: 0,
+    keys: 0,
+    errorstats: {},
   };
 }
 
