@@ -5,7 +5,10 @@
 // On one small machine the cluster's three servers and the client share the cores, so the cluster
 // cannot win here: this measures the routing's overhead, not the cluster's scaling (see bench/README.md).
 //
-//   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--seconds 3]
+//   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--seconds 3] [--before OLD/dist/cli.js]
+//
+// --before adds a leg on the cluster with another build of rbench (as in vs-redis-benchmark.mjs) and
+// prints this build's cluster throughput and CPU per request as ratios to that one's.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,7 +18,12 @@ import { parseArgs } from 'node:util';
 import { ensureBuilt, freePort, median, rbenchRun, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
-  options: { pairs: { type: 'string', default: '3' }, client: { type: 'string', default: 'fast' }, seconds: { type: 'string', default: '3' } },
+  options: {
+    pairs: { type: 'string', default: '3' },
+    client: { type: 'string', default: 'fast' },
+    seconds: { type: 'string', default: '3' },
+    before: { type: 'string' },
+  },
 });
 const pairs = Number(values.pairs);
 
@@ -76,9 +84,9 @@ async function startCluster(masters) {
   }
 }
 
-function run(port, c, cluster) {
+function run(port, c, cluster, cliPath) {
   const scenario = `### ${c.name}\nclient ${values.client}\n${cluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nduration ${values.seconds}s\nkeys 100000 uniform\nvalue 3\n${c.command}\n`;
-  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true });
+  const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true, cliPath });
   const load = runs[0].points[0].repeats[0][0];
   if (load.status !== 'complete') throw new Error(`${c.name}: ${load.status} ${load.error ?? load.errorStatusReason ?? ''}`);
   return Object.assign(load, { cpuPerRequest: runs.cpuMs / load.total.requests });
@@ -95,6 +103,8 @@ try {
     const many = [];
     const cpu = [];
     const peer = [];
+    const againstBefore = [];
+    const cpuAgainstBefore = [];
     let split = '';
     for (let i = 0; i < pairs; i++) {
       const alone = run(single.port, c, false);
@@ -104,11 +114,22 @@ try {
       cpu.push(load.cpuPerRequest / alone.cpuPerRequest);
       split = load.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
       peer.push(redisBenchmarkCluster(cluster.port, c, Math.max(10_000, Math.round(load.total.requests))));
+      if (values.before) {
+        const old = run(cluster.port, c, true, values.before);
+        againstBefore.push(load.total.opsPerSec / old.total.opsPerSec);
+        cpuAgainstBefore.push(load.cpuPerRequest / old.cpuPerRequest);
+      }
     }
     const ratios = many.map((m, i) => m / one[i]);
     console.log(
       `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${`${median(cpu).toFixed(2)}×`.padStart(17)}   ${split.padEnd(26)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(10)}/s`,
     );
+    if (values.before) {
+      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
+      console.log(
+        `${''.padEnd(16)} cluster, this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,
+      );
+    }
   }
 } finally {
   await cluster.stop();
