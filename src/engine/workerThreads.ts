@@ -36,169 +36,202 @@ export interface WorkerRun {
 
 /** Runs the threads to the end of the load; rejects with a LoadError when they cannot all connect. */
 export function runWorkers(configs: WorkerConfig[], run: WorkerRun): Promise<LoadResult> {
-  const { plan, options, startedAt, loadStart, cluster, result } = run;
   const script = workerScriptPath();
-  return new Promise<LoadResult>((resolve, reject) => {
-    const workers = configs.map((config) => new Worker(script, { workerData: config }));
-    const results: (WorkerResult | undefined)[] = workers.map(() => undefined);
-    const exited = workers.map(() => false);
-    const progress = workers.map(() => ({ requests: 0, errors: 0 }));
-    const timeline = new TimelineMerge(
-      workers.length,
-      plan.durationMs === undefined,
-      cluster ? { onMoved: () => cluster.refresh((topology) => workers.forEach((w) => w.postMessage({ type: 'topology', topology }))) } : undefined,
-    );
-    let ready = 0;
-    let phaseName: 'connecting' | 'running' | 'stopping' | 'done' = 'connecting';
-    let measuringSince: number | undefined;
-    let cpuStart: NodeJS.CpuUsage | undefined;
-    let cpuEnd: NodeJS.CpuUsage | undefined;
-    let measuringEnded: number | undefined;
-    let failure: string | undefined;
-    let cancelled = false;
-    let stopTimer: NodeJS.Timeout | undefined;
+  return new Promise<LoadResult>((resolve, reject) => new LoadThreads(configs, script, run, resolve, reject));
+}
 
-    const warmupTicker = setInterval(() => {
-      if (phaseName === 'running' && measuringSince === undefined) {
-        options.onTick?.({ elapsedMs: performance.now() - loadStart, requests: 0, errors: 0, warmingUp: true });
+type ThreadsPhase = 'connecting' | 'running' | 'stopping' | 'done';
+
+/** One load's threads from start to result: connecting, running, stopping, done (each entered once). */
+class LoadThreads {
+  private readonly workers: Worker[];
+  private readonly results: (WorkerResult | undefined)[];
+  private readonly exited: boolean[];
+  private readonly progress: { requests: number; errors: number }[];
+  private readonly timeline: TimelineMerge;
+  private readonly warmupTicker: NodeJS.Timeout;
+  private readonly onAbort = () => this.abort();
+  private ready = 0;
+  private phase: ThreadsPhase = 'connecting';
+  private measuringSince: number | undefined;
+  private cpuStart: NodeJS.CpuUsage | undefined;
+  private cpuEnd: NodeJS.CpuUsage | undefined;
+  private measuringEnded: number | undefined;
+  private failure: string | undefined;
+  private cancelled = false;
+  private stopTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    configs: WorkerConfig[],
+    script: string,
+    private readonly run: WorkerRun,
+    private readonly resolve: (result: LoadResult) => void,
+    private readonly reject: (error: LoadError) => void,
+  ) {
+    const { plan, options, cluster } = run;
+    this.workers = configs.map((config) => new Worker(script, { workerData: config }));
+    this.results = this.workers.map(() => undefined);
+    this.exited = this.workers.map(() => false);
+    this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
+    this.timeline = new TimelineMerge(
+      this.workers.length,
+      plan.durationMs === undefined,
+      cluster ? { onMoved: () => cluster.refresh((topology) => this.workers.forEach((w) => w.postMessage({ type: 'topology', topology }))) } : undefined,
+    );
+    this.warmupTicker = setInterval(() => {
+      if (this.phase === 'running' && this.measuringSince === undefined) {
+        options.onTick?.({ elapsedMs: performance.now() - run.loadStart, requests: 0, errors: 0, warmingUp: true });
       }
     }, 1000);
-
-    const cleanup = () => {
-      clearInterval(warmupTicker);
-      if (stopTimer) clearTimeout(stopTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      for (const worker of workers) void worker.terminate();
-    };
-
-    const stopAll = () => {
-      if (phaseName === 'done' || phaseName === 'stopping') return;
-      phaseName = 'stopping';
-      for (const worker of workers) worker.postMessage({ type: 'stop' });
-      // A worker that does not answer in time is terminated; what it measured is lost, the rest is kept.
-      stopTimer = setTimeout(() => finish(), STOP_GRACE_MS);
-    };
-
-    const onAbort = () => {
-      cancelled = true;
-      if (phaseName === 'connecting') {
-        phaseName = 'done';
-        cleanup();
-        resolve(result('cancelled', {}));
-        return;
-      }
-      stopAll();
-    };
-    options.signal?.addEventListener('abort', onAbort);
-
-    const measured = () => progress.reduce((sum, p) => sum + p.requests, 0);
-    const fraction = () => {
-      if (plan.requests !== undefined) return plan.requests === 0 ? 1 : Math.min(1, measured() / plan.requests);
-      if (measuringSince === undefined) return 0;
-      return Math.min(1, (performance.now() - measuringSince) / plan.durationMs!);
-    };
-
-    const finish = () => {
-      if (phaseName === 'done') return;
-      phaseName = 'done';
-      cpuEnd ??= process.cpuUsage(cpuStart);
-      measuringEnded ??= performance.now();
-      const merged = timeline.finish();
-      cleanup();
-      const done = results.filter((r): r is WorkerResult => r !== undefined);
-      const failed = done.find((r) => r.status === 'failed');
-      const status: LoadStatus = failure || failed ? 'failed' : cancelled || done.length < workers.length ? 'cancelled' : 'complete';
-      const wall = measuringSince !== undefined ? measuringEnded - measuringSince : 0;
-      const cpuPercent = cpuEnd && wall > 0 ? ((cpuEnd.user + cpuEnd.system) / 1000 / wall) * 100 : 0;
-      const loadResult = result(status, {
-        error: failure ?? failed?.error,
-        workers: done,
-        timeline: merged,
-        cpuPercent,
-        // Wall-clock start of measuring, so that runs from several machines line up (rbench merge).
-        measuredFrom: measuringSince !== undefined ? new Date(Date.parse(startedAt) + (measuringSince - loadStart)).toISOString() : undefined,
-      });
-      options.onTick?.({
-        elapsedMs: performance.now() - loadStart,
-        requests: loadResult.total.requests,
-        errors: loadResult.total.errors,
-        fraction: status === 'complete' ? 1 : fraction(),
-        lastSecond: merged[merged.length - 1],
-        warmingUp: false,
-      });
-      resolve(loadResult);
-    };
-
-    workers.forEach((worker, w) => {
-      worker.on('message', (message: WorkerToMain) => {
-        switch (message.type) {
-          case 'ready':
-            if (++ready === workers.length && phaseName === 'connecting') {
-              phaseName = 'running';
-              for (const each of workers) each.postMessage({ type: 'start' });
-            }
-            break;
-          case 'connect-failed':
-            if (phaseName === 'connecting') {
-              phaseName = 'done';
-              cleanup();
-              reject(new LoadError(message.message));
-            }
-            break;
-          case 'measuring':
-            if (measuringSince === undefined) {
-              measuringSince = performance.now();
-              cpuStart = process.cpuUsage();
-            }
-            break;
-          case 'second': {
-            progress[w] = { requests: message.requests, errors: message.errors };
-            if (timeline.add(message.second)) {
-              const lastSecond = timeline.close(message.second.t);
-              options.onTick?.({
-                elapsedMs: performance.now() - loadStart,
-                requests: measured(),
-                errors: progress.reduce((sum, p) => sum + p.errors, 0),
-                fraction: fraction(),
-                lastSecond,
-                warmingUp: false,
-              });
-            }
-            break;
-          }
-          case 'result':
-            results[w] = message.result;
-            if (message.lastSecond) timeline.add(message.lastSecond);
-            if (message.result.status === 'failed') {
-              failure ??= message.result.error;
-              stopAll();
-            }
-            if (results.every((r, i) => r !== undefined || exited[i])) {
-              cpuEnd = process.cpuUsage(cpuStart);
-              measuringEnded = performance.now();
-              finish();
-            }
-            break;
-        }
-      });
-      // A worker that dies while connecting fails the load; later, the others stop and what they measured is kept.
-      const workerFailed = (message: string, hasExited: boolean) => {
-        if (phaseName === 'connecting') {
-          phaseName = 'done';
-          cleanup();
-          reject(new LoadError(message));
-          return;
-        }
-        failure ??= message;
-        if (hasExited) exited[w] = true;
-        if (hasExited && workers.every((_, i) => results[i] !== undefined || exited[i])) finish();
-        else stopAll();
-      };
+    options.signal?.addEventListener('abort', this.onAbort);
+    this.workers.forEach((worker, w) => {
+      worker.on('message', (message: WorkerToMain) => this.received(w, message));
       worker.on('exit', (code) => {
-        if (results[w] !== undefined || phaseName === 'done') return;
-        workerFailed(`the engine worker stopped unexpectedly (exit code ${code})`, true);
+        if (this.results[w] !== undefined || this.phase === 'done') return;
+        this.workerFailed(w, `the engine worker stopped unexpectedly (exit code ${code})`, true);
       });
-      worker.on('error', (error) => workerFailed(`the engine worker crashed: ${error.stack ?? error.message}`, false));
+      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${error.stack ?? error.message}`, false));
     });
-  });
+  }
+
+  private received(w: number, message: WorkerToMain): void {
+    switch (message.type) {
+      case 'ready':
+        if (++this.ready === this.workers.length && this.phase === 'connecting') {
+          this.phase = 'running';
+          for (const each of this.workers) each.postMessage({ type: 'start' });
+        }
+        break;
+      case 'connect-failed':
+        if (this.phase === 'connecting') this.refuse(message.message);
+        break;
+      case 'measuring':
+        if (this.measuringSince === undefined) {
+          this.measuringSince = performance.now();
+          this.cpuStart = process.cpuUsage();
+        }
+        break;
+      case 'second': {
+        this.progress[w] = { requests: message.requests, errors: message.errors };
+        if (this.timeline.add(message.second)) {
+          const lastSecond = this.timeline.close(message.second.t);
+          this.run.options.onTick?.({
+            elapsedMs: performance.now() - this.run.loadStart,
+            requests: this.measured(),
+            errors: this.progress.reduce((sum, p) => sum + p.errors, 0),
+            fraction: this.fraction(),
+            lastSecond,
+            warmingUp: false,
+          });
+        }
+        break;
+      }
+      case 'result':
+        this.results[w] = message.result;
+        if (message.lastSecond) this.timeline.add(message.lastSecond);
+        if (message.result.status === 'failed') {
+          this.failure ??= message.result.error;
+          this.stopAll();
+        }
+        if (this.allAccountedFor()) {
+          this.cpuEnd = process.cpuUsage(this.cpuStart);
+          this.measuringEnded = performance.now();
+          this.finish();
+        }
+        break;
+    }
+  }
+
+  /** A worker that dies while connecting fails the load; later, the others stop and what they measured is kept. */
+  private workerFailed(w: number, message: string, hasExited: boolean): void {
+    if (this.phase === 'connecting') {
+      this.refuse(message);
+      return;
+    }
+    this.failure ??= message;
+    if (hasExited) this.exited[w] = true;
+    if (hasExited && this.allAccountedFor()) this.finish();
+    else this.stopAll();
+  }
+
+  /** Every thread has sent its result or exited. */
+  private allAccountedFor(): boolean {
+    return this.results.every((r, i) => r !== undefined || this.exited[i]);
+  }
+
+  /** The load never started: it ends as a LoadError with this message. */
+  private refuse(message: string): void {
+    this.phase = 'done';
+    this.cleanup();
+    this.reject(new LoadError(message));
+  }
+
+  private abort(): void {
+    this.cancelled = true;
+    if (this.phase === 'connecting') {
+      this.phase = 'done';
+      this.cleanup();
+      this.resolve(this.run.result('cancelled', {}));
+      return;
+    }
+    this.stopAll();
+  }
+
+  private stopAll(): void {
+    if (this.phase === 'done' || this.phase === 'stopping') return;
+    this.phase = 'stopping';
+    for (const worker of this.workers) worker.postMessage({ type: 'stop' });
+    // A worker that does not answer in time is terminated; what it measured is lost, the rest is kept.
+    this.stopTimer = setTimeout(() => this.finish(), STOP_GRACE_MS);
+  }
+
+  private cleanup(): void {
+    clearInterval(this.warmupTicker);
+    if (this.stopTimer) clearTimeout(this.stopTimer);
+    this.run.options.signal?.removeEventListener('abort', this.onAbort);
+    for (const worker of this.workers) void worker.terminate();
+  }
+
+  private measured(): number {
+    return this.progress.reduce((sum, p) => sum + p.requests, 0);
+  }
+
+  private fraction(): number {
+    const plan = this.run.plan;
+    if (plan.requests !== undefined) return plan.requests === 0 ? 1 : Math.min(1, this.measured() / plan.requests);
+    if (this.measuringSince === undefined) return 0;
+    return Math.min(1, (performance.now() - this.measuringSince) / plan.durationMs!);
+  }
+
+  private finish(): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    const { options, startedAt, loadStart } = this.run;
+    this.cpuEnd ??= process.cpuUsage(this.cpuStart);
+    this.measuringEnded ??= performance.now();
+    const merged = this.timeline.finish();
+    this.cleanup();
+    const done = this.results.filter((r): r is WorkerResult => r !== undefined);
+    const failed = done.find((r) => r.status === 'failed');
+    const status: LoadStatus = this.failure || failed ? 'failed' : this.cancelled || done.length < this.workers.length ? 'cancelled' : 'complete';
+    const wall = this.measuringSince !== undefined ? this.measuringEnded - this.measuringSince : 0;
+    const cpuPercent = this.cpuEnd && wall > 0 ? ((this.cpuEnd.user + this.cpuEnd.system) / 1000 / wall) * 100 : 0;
+    const loadResult = this.run.result(status, {
+      error: this.failure ?? failed?.error,
+      workers: done,
+      timeline: merged,
+      cpuPercent,
+      // Wall-clock start of measuring, so that runs from several machines line up (rbench merge).
+      measuredFrom: this.measuringSince !== undefined ? new Date(Date.parse(startedAt) + (this.measuringSince - loadStart)).toISOString() : undefined,
+    });
+    options.onTick?.({
+      elapsedMs: performance.now() - loadStart,
+      requests: loadResult.total.requests,
+      errors: loadResult.total.errors,
+      fraction: status === 'complete' ? 1 : this.fraction(),
+      lastSecond: merged[merged.length - 1],
+      warmingUp: false,
+    });
+    this.resolve(loadResult);
+  }
 }
