@@ -2,7 +2,6 @@
 // plus a display form of the URL that never contains the password. The URL grammar itself is
 // src/protocol/redisUrl.ts's; what needs the file gate (TLS files) or the network gate's rule is here.
 import { FileGateError, readBoundedFile } from '../gates/files';
-import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { networkRuleFor, readAllowedHost } from '../gates/network';
@@ -127,19 +126,6 @@ function sentinelOptions(target: TargetPlan, url: { name: string; nodes: Sentine
     sentinel.passwordSource = password.source;
   }
   return sentinel;
-}
-
-/** True for names and addresses that stay on this machine (localhost, 127.0.0.0/8, ::1). */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIPv4(bare)) return bare.startsWith('127.');
-  if (isIPv6(bare)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-    if (mapped) return mapped[1].startsWith('127.');
-    return /^(0{0,4}:){2,7}0{0,3}1$/.test(bare);
-  }
-  return false;
 }
 
 /** The profile's settings, overridden by whatever the scenario's target states itself. */

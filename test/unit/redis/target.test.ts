@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLoopback, resolveConnection, type ResolveContext } from '../../../src/redis/target';
+import { isLoopbackHost } from '../../../src/gates/network';
+import { resolveConnection, type ResolveContext } from '../../../src/redis/target';
 import { checkText } from '../../../src/scenario';
 import type { ConnectionProfile } from '../../../src/redis/types';
 import { targetPlan } from './support';
@@ -208,13 +209,14 @@ describe('resolveConnection', () => {
   });
 });
 
-describe('isLoopback', () => {
+// The one loopback rule is the network gate's (src/gates/network.ts); these are the forms a target names.
+describe('isLoopbackHost on target hosts', () => {
   it('recognises names and addresses of this machine only', () => {
     for (const host of ['localhost', '127.0.0.1', '127.10.0.3', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'LOCALHOST']) {
-      assert.equal(isLoopback(host), true, host);
+      assert.equal(isLoopbackHost(host), true, host);
     }
     for (const host of ['10.0.0.5', '128.0.0.1', '::2', '::ffff:10.0.0.1', 'redis.example.com', 'localhost.example.com', '1::1']) {
-      assert.equal(isLoopback(host), false, host);
+      assert.equal(isLoopbackHost(host), false, host);
     }
   });
 });
