@@ -4,8 +4,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { readRespValue, type RespValue } from '../../src/protocol/respValue';
 
-/** What the fake answers: a string is a bulk string, `{ status }` a simple string, `{ error }` an error, null a nil. */
-export type FakeReply = string | number | null | { status: string } | { error: string } | FakeReply[];
+/**
+ * What the fake answers: a string is a bulk string, `{ status }` a simple string, `{ error }` an error, null a nil;
+ * `{ raw }` is RESP bytes written by the test as they go on the wire (a hostile or malformed reply).
+ */
+export type FakeReply = string | number | null | { status: string } | { error: string } | { raw: string } | FakeReply[];
 
 export interface FakeServer {
   host: string;
@@ -21,6 +24,7 @@ function encode(reply: FakeReply): string {
   if (typeof reply === 'number') return `:${reply}\r\n`;
   if (typeof reply === 'string') return `$${Buffer.byteLength(reply)}\r\n${reply}\r\n`;
   if (Array.isArray(reply)) return `*${reply.length}\r\n${reply.map(encode).join('')}`;
+  if ('raw' in reply) return reply.raw;
   if ('status' in reply) return `+${reply.status}\r\n`;
   return `-${reply.error}\r\n`;
 }
@@ -87,6 +91,28 @@ function closer(server: Server, sockets: Set<Socket>): () => Promise<void> {
     });
 }
 
+/**
+ * Reads the commands in the bytes a client sends, chunk by chunk: `onCommand` gets each whole command's words.
+ * Returns false for bytes that are not RESP (the caller drops that client).
+ */
+export function commandReader(onCommand: (args: string[]) => void): (chunk: Buffer) => boolean {
+  let buffered = Buffer.alloc(0);
+  return (chunk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    for (;;) {
+      let read: { value: RespValue; end: number } | undefined;
+      try {
+        read = readRespValue(buffered, 0);
+      } catch {
+        return false;
+      }
+      if (!read) return true;
+      buffered = buffered.subarray(read.end);
+      onCommand((Array.isArray(read.value) ? read.value : [read.value]).map(String));
+    }
+  };
+}
+
 export async function startFakeRedis(host: string, options: FakeOptions = {}): Promise<FakeServer> {
   const sockets = new Set<Socket>();
   const info = options.info ?? '# Server\r\nredis_version:7.2.0\r\nredis_mode:standalone\r\nos:Linux\r\n';
@@ -94,27 +120,19 @@ export async function startFakeRedis(host: string, options: FakeOptions = {}): P
   const server = createServer((socket) => {
     sockets.add(socket);
     fake.connections++;
-    let buffered = Buffer.alloc(0);
+    let out = '';
+    const read = commandReader((args) => {
+      fake.commands.push([args[0].toUpperCase(), ...args.slice(1)]);
+      out += encode(options.answer?.(args) ?? defaultReply(args, info));
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
     socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      let out = '';
-      for (;;) {
-        let read: { value: RespValue; end: number } | undefined;
-        try {
-          read = readRespValue(buffered, 0);
-        } catch {
-          socket.destroy();
-          return;
-        }
-        if (!read) break;
-        buffered = buffered.subarray(read.end);
-        const args = (Array.isArray(read.value) ? read.value : [read.value]).map(String);
-        fake.commands.push([args[0].toUpperCase(), ...args.slice(1)]);
-        out += encode(options.answer?.(args) ?? defaultReply(args, info));
-      }
-      if (out) socket.write(out);
+      const ok = read(chunk);
+      const replies = out;
+      out = '';
+      if (!ok) socket.destroy();
+      else if (replies) socket.write(replies);
     });
   });
   fake.port = await listen(server, host);

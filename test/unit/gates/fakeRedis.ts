@@ -1,8 +1,9 @@
-// A small RESP server for the "untrusted data" tests: either a fake Redis answering from a table (its INFO
-// text chosen by the test), or a logging relay in front of a real redis-server. Both log every command
-// they receive, so a test can tell whether a secret (an AUTH) reached them.
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import { readRespValue, type RespValue } from '../../../src/protocol/respValue';
+// The servers of the "untrusted data" tests: a fake Redis (test/helpers/fakeRedis.ts) whose INFO text the test
+// chooses, with replies written as raw RESP by command name and defaults that accept whatever a run sends; or a
+// logging relay in front of a real redis-server. Both log every command they receive, so a test can tell whether
+// a secret (an AUTH) reached them.
+import { connect, createServer, type Socket } from 'node:net';
+import { commandReader, serveOnLoopback, startFakeRedis, type FakeReply } from '../../helpers/fakeRedis';
 
 export interface FakeRedis {
   port: number;
@@ -12,112 +13,65 @@ export interface FakeRedis {
   close(): Promise<void>;
 }
 
-const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
-
-/** The reply of the fake to one command: the test's own reply for its name, else a table's. */
-function answer(words: string[], info: string, replies: ReadonlyMap<string, string>): string {
-  const name = (words[0] ?? '').toUpperCase();
-  const own = replies.get(name);
-  if (own !== undefined) return own;
-  switch (name) {
+/** The answers of a server that takes every command a run sends (other than the test's own replies). */
+function acceptingReply(words: string[], info: string): FakeReply {
+  switch (words[0].toUpperCase()) {
     case 'PING':
-      return '+PONG\r\n';
+      return { status: 'PONG' };
     case 'INFO':
-      return bulk(info);
+      return info;
     case 'CONFIG':
     case 'COMMAND':
-      return '*0\r\n';
+      return [];
     case 'DBSIZE':
     case 'DEL':
     case 'UNLINK':
     case 'EXISTS':
-      return ':0\r\n';
+      return 0;
     case 'GET':
-      return '$-1\r\n';
+      return null;
     case 'SCAN':
-      return '*2\r\n$1\r\n0\r\n*0\r\n';
+      return ['0', []];
     case 'HELLO':
-      return "-ERR unknown command 'HELLO'\r\n";
+      return { error: "ERR unknown command 'HELLO'" };
     default:
-      return '+OK\r\n';
+      return { status: 'OK' };
   }
-}
-
-/** Reads the whole commands at the start of `buffer`; returns them and the bytes left over. */
-function takeCommands(buffer: Buffer): { commands: string[][]; rest: Buffer } {
-  const commands: string[][] = [];
-  let at = 0;
-  for (let read = readRespValue(buffer, at); read; read = at < buffer.length ? readRespValue(buffer, at) : undefined) {
-    const value: RespValue = read.value;
-    commands.push(Array.isArray(value) ? value.map((word) => String(word)) : [String(value)]);
-    at = read.end;
-  }
-  return { commands, rest: buffer.subarray(at) };
-}
-
-function listen(server: Server, sockets: Set<Socket>, commands: string[][]): Promise<FakeRedis> {
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({
-        port,
-        url: `redis://127.0.0.1:${port}`,
-        commands,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
 }
 
 /** A fake Redis whose INFO (every section asked for) is `info`; `replies`: raw RESP replies by command name (upper case). */
-export function fakeRedis(info: string, replies: ReadonlyMap<string, string> = new Map()): Promise<FakeRedis> {
-  const commands: string[][] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    let pending: Buffer<ArrayBufferLike> = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      const taken = takeCommands(Buffer.concat([pending, chunk]));
-      pending = taken.rest;
-      for (const words of taken.commands) {
-        commands.push(words);
-        socket.write(answer(words, info, replies));
-        if ((words[0] ?? '').toUpperCase() === 'QUIT') socket.end();
-      }
-    });
+export async function fakeRedis(info: string, replies: ReadonlyMap<string, string> = new Map()): Promise<FakeRedis> {
+  const fake = await startFakeRedis('127.0.0.1', {
+    info,
+    answer: (words) => {
+      const own = replies.get(words[0].toUpperCase());
+      return own !== undefined ? { raw: own } : acceptingReply(words, info);
+    },
   });
-  return listen(server, sockets, commands);
+  return { port: fake.port, url: `redis://127.0.0.1:${fake.port}`, commands: fake.commands, close: fake.close };
 }
 
 /** A relay to the real server at `upstreamPort` that logs the commands passing through. */
-export function loggingRelay(upstreamPort: number): Promise<FakeRedis> {
+export async function loggingRelay(upstreamPort: number): Promise<FakeRedis> {
   const commands: string[][] = [];
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
+    sockets.add(client);
     const upstream = connect(upstreamPort, '127.0.0.1');
     sockets.add(upstream);
+    client.on('error', () => client.destroy());
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
     upstream.on('data', (chunk) => client.write(chunk));
-    let pending: Buffer<ArrayBufferLike> = Buffer.alloc(0);
+    const log = commandReader((words) => commands.push(words));
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk);
-      const taken = takeCommands(Buffer.concat([pending, chunk]));
-      pending = taken.rest;
-      commands.push(...taken.commands);
+      log(chunk);
     });
   });
-  return listen(server, sockets, commands);
+  const { port, close } = await serveOnLoopback(server, sockets);
+  return { port, url: `redis://127.0.0.1:${port}`, commands, close };
 }
 
 /** The commands that sent `secret` (an AUTH, a HELLO … AUTH), as text. */
