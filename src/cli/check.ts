@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { checkText, formatDiagnostic } from '../scenario';
 import { memoryLimits } from '../runner/budget';
 import { ExitCode, type Output } from './output';
-import { MAX_SCENARIO_FILE_BYTES } from './run';
+import { SCENARIO_READ_LIMIT } from '../runner/budget';
 
 export interface CheckOptions {
   files: string[];
@@ -22,7 +22,7 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
   for (const file of options.files) {
     let text: string;
     try {
-      text = readBoundedText(file, { userNamed: true, maxBytes: MAX_SCENARIO_FILE_BYTES });
+      text = readBoundedText(file, { userNamed: true, maxBytes: SCENARIO_READ_LIMIT });
     } catch (error) {
       if (!(error instanceof FileGateError)) throw error;
       output.error(`${file}:1:1: error: cannot read the file: ${error.message}`);

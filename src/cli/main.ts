@@ -236,7 +236,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const maxMemory = values['max-memory'] === undefined ? undefined : parseSize(values['max-memory']);
   if (maxMemory && !maxMemory.ok) {
-    process.stderr.write(`rbench: --max-memory ${values['max-memory']}: ${maxMemory.message}\n`);
+    printErrorLine(`rbench: --max-memory ${values['max-memory']}: ${maxMemory.message}`);
     return ExitCode.ScenarioError;
   }
   const maxMemoryBytes = maxMemory?.ok ? maxMemory.value : undefined;

@@ -3,6 +3,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
+import { SCENARIO_READ_LIMIT } from '../runner/budget';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
 import { formatDiagnostic } from '../scenario';
@@ -24,9 +25,6 @@ import { savedAtLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
-
-/** Scenario files are text written by people: far below this. */
-export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface RunOptions {
   files: string[];
@@ -114,7 +112,7 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
     let text: string;
     const display = path;
     try {
-      text = readBoundedText(path, { userNamed: true, maxBytes: MAX_SCENARIO_FILE_BYTES });
+      text = readBoundedText(path, { userNamed: true, maxBytes: SCENARIO_READ_LIMIT });
     } catch (error) {
       if (!(error instanceof FileGateError)) throw error;
       output.error(`cannot read the scenario file: ${error.message}`);

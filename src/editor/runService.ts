@@ -53,9 +53,13 @@ export interface NotRun extends Pick<SessionNotRun, 'kind' | 'message'> {
   reason: Exclude<NotRunReason, 'invalid'> | 'busy';
 }
 
+function notRun(reason: NotRun['reason'], message: string): NotRun {
+  return { kind: 'not-run', reason, message };
+}
+
 /** The runner's not-run as the editor reports it. */
 function editorNotRun(outcome: SessionNotRun): NotRun {
-  return { kind: 'not-run', reason: outcome.reason === 'invalid' ? 'error' : outcome.reason, message: outcome.message };
+  return notRun(outcome.reason === 'invalid' ? 'error' : outcome.reason, outcome.message);
 }
 
 export interface StartedRun {
@@ -244,7 +248,6 @@ export class RunService implements vscode.Disposable {
 
   /** Reads the scenario and its target, and applies the safety checks (asking when needed). Starts nothing. */
   private async prepare(ref: ScenarioRef, asked?: Map<string, boolean>): Promise<PreparedRun | NotRun> {
-    const notRun = (reason: NotRun['reason'], message: string): NotRun => ({ kind: 'not-run', reason, message });
     let text: string;
     try {
       // The open document, unsaved edits included; else the file on disk.
@@ -261,7 +264,7 @@ export class RunService implements vscode.Disposable {
       recorded: ref.uri.scheme === 'file' ? recordedScenarioFile(ref.uri.fsPath, workspaceRoot()) : ref.uri.toString(),
     };
     const resolved = await session.check(file);
-    if ('kind' in resolved) return notRun('error', resolved.message);
+    if ('kind' in resolved) return editorNotRun(resolved);
     const plan = resolved.scenarios[ref.index];
     if (!plan) return notRun('error', `${basename(ref.uri.fsPath)} has no scenario number ${ref.index + 1} (it has ${resolved.scenarios.length})`);
     const key = runKey(ref);
@@ -276,12 +279,11 @@ export class RunService implements vscode.Disposable {
    * password rules and the network rule, as a one-request read-only scenario on the selected target.
    */
   async prepareConnectionTest(scope: vscode.Uri | undefined): Promise<{ session: RunSession; prepared: SessionRun } | NotRun> {
-    const notRun = (reason: NotRun['reason'], message: string): NotRun => ({ kind: 'not-run', reason, message });
     const uri = scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.cwd());
     const session = this.session({ uri, index: 0 });
     const file = { display: 'Test Connection', text: CONNECTION_TEST_SCENARIO, recorded: 'rbench:test-connection' };
     const resolved = await session.check(file);
-    if ('kind' in resolved) return notRun('error', resolved.message);
+    if ('kind' in resolved) return editorNotRun(resolved);
     const prepared = await session.prepare(file, resolved, resolved.scenarios[0]);
     if ('kind' in prepared) return editorNotRun(prepared);
     return { session, prepared };
@@ -333,7 +335,7 @@ export class RunService implements vscode.Disposable {
   private async execute(prepared: PreparedRun, hooks: RunHooks): Promise<RunOutcome> {
     const { ref, key, plan, session } = prepared;
     // Checked again here, synchronously with taking the slot: two requests can both pass prepare().
-    if (this.activeRuns.has(key)) return { kind: 'not-run', reason: 'busy', message: busyMessage(plan) };
+    if (this.activeRuns.has(key)) return notRun('busy', busyMessage(plan));
     const controller = new AbortController();
     const forwardAbort = () => controller.abort();
     hooks.signal?.addEventListener('abort', forwardAbort);

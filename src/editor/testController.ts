@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import { FileGateError, readBoundedTextAsync } from '../gates/files';
+import { SCENARIO_READ_LIMIT } from '../runner/budget';
 import type { DocumentOutline, ScenarioOutline } from '../scenario/features/outline';
 import type { RunFile } from '../results/runFile';
 import { documentChecks } from './documentChecks';
@@ -233,12 +234,9 @@ async function scenarioOutline(uri: vscode.Uri): Promise<DocumentOutline> {
   const place = folder ? { root: folder } : ({ userNamed: true } as const);
   let text = '';
   try {
-    text = await readBoundedTextAsync(uri.fsPath, { ...place, maxBytes: MAX_DISCOVERED_SCENARIO_BYTES });
+    text = await readBoundedTextAsync(uri.fsPath, { ...place, maxBytes: SCENARIO_READ_LIMIT });
   } catch (error) {
     if (!(error instanceof FileGateError)) throw error; // refused: listed without scenarios
   }
   return documentChecks().outlineOfText(uri.toString(), text);
 }
-
-/** Scenario files are text written by people: far below this. */
-const MAX_DISCOVERED_SCENARIO_BYTES = 16 * 1024 * 1024;

@@ -68,12 +68,12 @@ export function baselinesInside(root: string, baselines: Baselines): Baselines {
 }
 
 /**
- * baselinesInside, and also dropping entries that reach outside `root` through a link, or are not regular
- * files: the editor opens the rest as user-chosen files (the comparison panel).
+ * The entries whose run file the file gate would read inside `root`: not outside it (as baselinesInside), not
+ * through a link out of it, and regular files. The editor opens the rest as user-chosen files (the comparison panel).
  */
 export async function readableBaselines(root: string, baselines: Baselines): Promise<Baselines> {
   const kept = dictionary<string>();
-  for (const [key, path] of Object.entries(baselinesInside(root, baselines))) if (await isReadable(path, { root })) kept[key] = path;
+  for (const [key, path] of Object.entries(baselines)) if (await isReadable(path, { root })) kept[key] = path;
   return kept;
 }
 

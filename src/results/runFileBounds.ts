@@ -204,7 +204,8 @@ function boundServer(server: RunFile['server'], maxSamples: number): RunFile['se
   if (samples.some((sample, i) => sample !== bounded.samples[i])) bounded = { ...bounded, samples };
   for (const field of ['before', 'after'] as const) {
     const sample = bounded[field];
-    if (sample && boundSample(sample) !== sample) bounded = { ...bounded, [field]: boundSample(sample) };
+    const boundedSample = sample && boundSample(sample);
+    if (boundedSample !== sample) bounded = { ...bounded, [field]: boundedSample };
   }
   if (typeof server.error === 'string' && server.error.length > MAX_SERVER_TEXT * 4)
     bounded = { ...bounded, error: capText(server.error, MAX_SERVER_TEXT * 4) };

@@ -5,6 +5,8 @@ import { formatBytes, MEMORY_LIMITS, type MemoryLimits } from '../scenario/memor
 
 /** A scenario file a run reads, at most: the format has no use for more, and checking more costs the caller. */
 export const SCENARIO_FILE_LIMIT = 1024 * 1024;
+/** What the CLI and the Testing view read of a scenario file at most (the budget above then decides a run): text written by people is far below this. */
+export const SCENARIO_READ_LIMIT = 16 * 1024 * 1024;
 
 /** Why `text` is too large to run, or undefined. Looks at the length only (no parsing). */
 export function scenarioFileRefusal(display: string, text: string): string | undefined {
