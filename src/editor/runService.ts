@@ -108,9 +108,8 @@ export class RunService implements vscode.Disposable {
   readonly onActiveRunsChanged = this.activeChanged.event;
   /** Bumped by cancelAll(), so a batch started earlier stops instead of going on to its next scenario. */
   private cancelGeneration = 0;
-  /** The consent question: a modal warning; in extension tests (no dialogs there) what the test answers. */
-  private ask: Ask = (message, options, ...buttons) =>
-    vscode.window.showWarningMessage(plainText(message), { ...options, detail: plainText(options.detail) }, ...buttons);
+  /** The consent question: a modal warning; in extension tests (no dialogs there) what the test answers. Its text comes escaped (consentConfirmer). */
+  private ask: Ask = (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons);
   private readonly modalAsk = this.ask;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -375,9 +374,10 @@ export class RunService implements vscode.Disposable {
     const { run, path, saveError } = outcome;
     const open = 'Open run file';
     const notice = finishedNotice(run);
-    notice.text = plainText(notice.text);
+    const unsaved = saveError || !path ? `${notice.text} — not saved: ${saveError ?? 'no runs folder'}` : undefined;
+    notice.text = plainText(unsaved ?? notice.text);
     let shown: Thenable<string | undefined>;
-    if (saveError || !path) shown = vscode.window.showErrorMessage(plainText(`${notice.text} — not saved: ${saveError ?? 'no runs folder'}`), 'Show output');
+    if (unsaved !== undefined) shown = vscode.window.showErrorMessage(notice.text, 'Show output');
     else if (notice.severity === 'error') shown = vscode.window.showErrorMessage(notice.text, open, 'Show output');
     else if (notice.severity === 'warning') shown = vscode.window.showWarningMessage(notice.text, open, 'Show output');
     else shown = vscode.window.showInformationMessage(notice.text, open);
