@@ -11,8 +11,9 @@ import {
   type NotRun as SessionNotRun,
   type NotRunReason,
   type PreparedRun as SessionRun,
+  type ScenarioFile,
 } from '../runner/session';
-import type { ScenarioPlan } from '../scenario/plan';
+import type { ResolvedFile, ScenarioPlan } from '../scenario/plan';
 import { watchHostLag, type HostLag } from './hostLag';
 import { formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
 import { readSettings, workspaceRoot } from './settings';
@@ -82,6 +83,13 @@ export interface RunHooks {
 }
 
 /** A scenario checked and ready to run: what prepare() hands to execute(). */
+/** A scenario file read and checked, with the session its runs go through (a session holds no run's state). */
+interface CheckedFile {
+  session: RunSession;
+  scenario: ScenarioFile;
+  resolved: ResolvedFile;
+}
+
 interface PreparedRun {
   ref: ScenarioRef;
   key: string;
@@ -198,10 +206,11 @@ export class RunService implements vscode.Disposable {
     // Every question first, before the first run: the user answers them all up front rather than when the
     // batch reaches each scenario; equal effects ask once.
     const asked = new Map<string, boolean>();
+    const checked = new Map<string, Promise<CheckedFile | NotRun>>();
     const steps: (PreparedRun | NotRun)[] = [];
     for (const ref of refs) {
       if (this.cancelGeneration !== generation) break;
-      const prepared = await this.prepare(ref, asked);
+      const prepared = await this.prepare(ref, asked, checked);
       steps.push(prepared);
       if ('kind' in prepared && prepared.reason === 'restricted') break;
     }
@@ -245,32 +254,48 @@ export class RunService implements vscode.Disposable {
     return 'kind' in prepared ? prepared : this.execute(prepared, hooks);
   }
 
-  /** Reads the scenario and its target, and applies the safety checks (asking when needed). Starts nothing. */
-  private async prepare(ref: ScenarioRef, asked?: Map<string, boolean>): Promise<PreparedRun | NotRun> {
+  /**
+   * Reads the scenario and its target, and applies the safety checks (asking when needed). Starts nothing.
+   * `checked`: a batch's files, each read and checked once however many of its scenarios the batch runs.
+   */
+  private async prepare(ref: ScenarioRef, asked?: Map<string, boolean>, checked?: Map<string, Promise<CheckedFile | NotRun>>): Promise<PreparedRun | NotRun> {
+    const key = ref.uri.toString();
+    let pending = checked?.get(key);
+    if (!pending) {
+      pending = this.checkFile(ref, asked);
+      checked?.set(key, pending);
+    }
+    const file = await pending;
+    if ('kind' in file) return file;
+    const { session, scenario, resolved } = file;
+    const plan = resolved.scenarios[ref.index];
+    if (!plan) return notRun('error', `${basename(ref.uri.fsPath)} has no scenario number ${ref.index + 1} (it has ${resolved.scenarios.length})`);
+    const runKeyOfRef = runKey(ref);
+    if (this.activeRuns.has(runKeyOfRef)) return notRun('busy', busyMessage(plan));
+    const prepared = await session.prepare(scenario, resolved, plan);
+    if ('kind' in prepared) return editorNotRun(prepared);
+    return { ref, key: runKeyOfRef, plan, session, prepared };
+  }
+
+  /** The scenario file's text (the open document, unsaved edits included; else the file on disk), its session and its check. */
+  private async checkFile(ref: ScenarioRef, asked?: Map<string, boolean>): Promise<CheckedFile | NotRun> {
     let text: string;
     try {
-      // The open document, unsaved edits included; else the file on disk.
       text = (await vscode.workspace.openTextDocument(ref.uri)).getText();
     } catch (error) {
       return notRun('error', `cannot read ${ref.uri.fsPath}: ${(error as Error).message}`);
     }
     const session = this.session(ref, asked);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : undefined;
-    const file = {
+    const scenario = {
       display: basename(ref.uri.fsPath),
       text,
       baseDir,
       recorded: ref.uri.scheme === 'file' ? recordedScenarioFile(ref.uri.fsPath, workspaceRoot()) : ref.uri.toString(),
     };
-    const resolved = await session.check(file);
+    const resolved = await session.check(scenario);
     if ('kind' in resolved) return editorNotRun(resolved);
-    const plan = resolved.scenarios[ref.index];
-    if (!plan) return notRun('error', `${basename(ref.uri.fsPath)} has no scenario number ${ref.index + 1} (it has ${resolved.scenarios.length})`);
-    const key = runKey(ref);
-    if (this.activeRuns.has(key)) return notRun('busy', busyMessage(plan));
-    const prepared = await session.prepare(file, resolved, plan);
-    if ('kind' in prepared) return editorNotRun(prepared);
-    return { ref, key, plan, session, prepared };
+    return { session, scenario, resolved };
   }
 
   /**
