@@ -3,6 +3,7 @@
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
 import {
   classifyCommand,
+  COMMAND_CLASSES,
   createsItsKeys,
   isContainer,
   isReadOnlyCommand,
@@ -127,7 +128,8 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
   return actions;
 }
 
-const CLASS_WORDS: Record<CommandClass, string> = {
+/** What each class of command does, in words: `reads`, `wipes data` (the confirmation's; the consent capitalises them). */
+export const CLASS_WORDS: Record<CommandClass, string> = {
   read: 'reads',
   write: 'writes',
   admin: 'administers the server',
@@ -138,9 +140,7 @@ const CLASS_WORDS: Record<CommandClass, string> = {
 
 /** `reads, writes (SET), runs scripts (EVAL)`: what the confirmation shows. */
 export function describeActions(actions: ScenarioActions): string {
-  const order: CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin', 'blocking'];
-  return order
-    .filter((kind) => actions.classes.has(kind))
+  return COMMAND_CLASSES.filter((kind) => actions.classes.has(kind))
     .map((kind) => (kind === 'read' ? CLASS_WORDS[kind] : `${CLASS_WORDS[kind]} (${actions.examples[kind]})`))
     .join(', ');
 }
