@@ -2,9 +2,8 @@
 // scenario name (for the summary CodeLens). Run files never change once written, so each is read once.
 import { readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { FileGateError, isInside, readBoundedTextAsync } from '../gates/files';
-import { parseRunFile, parseRunFileJson, RUN_FILE_SUFFIX, RunFileError, type RunFile, type RunStatus } from '../results/runFile';
-import { MAX_RUN_FILE_BYTES } from '../results/runFileSchema';
+import { isInside } from '../gates/files';
+import { parseRunFile, parseRunFileJson, readRunFileTextAsync, RUN_FILE_SUFFIX, RunFileError, type RunFile, type RunStatus } from '../results/runFile';
 import { runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
 import { runHeadline } from './runSummary';
 
@@ -150,11 +149,9 @@ export function runEntry(path: string, run: RunFile): RunEntry {
 /** A run file through the file gate: a regular file inside `root`, at most 64 MB, never blocking. */
 async function readEntry(path: string, root: string): Promise<RunEntry | UnreadableRun> {
   try {
-    const text = await readBoundedTextAsync(path, { root, maxBytes: MAX_RUN_FILE_BYTES });
+    const text = await readRunFileTextAsync(path, { root });
     return runEntry(path, parseRunFile(parseRunFileJson(text, path), path));
   } catch (error) {
-    if (error instanceof FileGateError && error.problem === 'too-large')
-      return { path, message: `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read` };
     // Half-copied, hand-edited or foreign files are not runs: listed apart, with the reason.
     return { path, message: error instanceof RunFileError ? error.message : `${path}: not a readable run file (${(error as Error).message})` };
   }

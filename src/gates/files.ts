@@ -42,6 +42,8 @@ export class FileGateError extends Error {
     readonly problem: FileGateProblem,
     /** The system's error code, for `io` and `missing` (`EACCES`, `ENOSPC`, `ENOENT`…). */
     readonly code?: string,
+    /** For `too-large`, the size the opened file had when it was refused; none when it grew past the cap while read. */
+    readonly size?: number,
   ) {
     super(message);
   }
@@ -125,8 +127,8 @@ function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
 }
 
-function tooLarge(path: string, maxBytes: number): FileGateError {
-  return new FileGateError(`${path}: larger than ${megabytes(maxBytes)} — not read; name a smaller file`, path, 'too-large');
+function tooLarge(path: string, maxBytes: number, size?: number): FileGateError {
+  return new FileGateError(`${path}: larger than ${megabytes(maxBytes)} — not read; name a smaller file`, path, 'too-large', undefined, size);
 }
 
 /** The system folder `path` (absolute) lies in (`/dev`, `/proc`, `/sys`), if any. */
@@ -164,7 +166,7 @@ function checkBeforeOpen(shown: string, stats: Stats, real: string): void {
 /** The checks again on the opened file: the path may have been swapped between the checks and the open (exported for its unit test). */
 export function checkOpened(shown: string, stats: Stats, maxBytes: number): void {
   if (!stats.isFile()) throw notRegular(shown, stats);
-  if (stats.size > maxBytes) throw tooLarge(shown, maxBytes);
+  if (stats.size > maxBytes) throw tooLarge(shown, maxBytes, stats.size);
 }
 
 function planReadSync(path: string, place: Place): ReadPlan {

@@ -2,7 +2,7 @@
 // Documented in docs/run-file.md. Written atomically by runFileWriter.ts; never holds a password.
 import { statSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
-import { describeSystemError, FileGateError, readBoundedText, type Place } from '../gates/files';
+import { describeSystemError, FileGateError, readBoundedText, readBoundedTextAsync, type Place } from '../gates/files';
 import type { ClientPath, ExpectMetric, ScenarioPlan } from '../scenario/plan';
 import type { LoadResult, LoadStatus } from '../engine';
 import type { ServerFacts, ServerSample } from '../redis/types';
@@ -196,13 +196,39 @@ export function readRunFileJson(path: string, place: Place = { userNamed: true }
   try {
     text = readBoundedText(path, { maxBytes: schema().MAX_RUN_FILE_BYTES, ...place });
   } catch (error) {
-    if (!(error instanceof FileGateError)) throw error;
-    if (error.problem === 'too-large') throw new RunFileError(schema().runFileSizeProblem(statSync(error.path).size, path) ?? error.message);
-    if (error.problem === 'io' || error.problem === 'missing')
-      throw new RunFileError(`${path}: not a readable run file (${error.code ? describeSystemError(error) : error.message})`);
-    throw new RunFileError(error.message);
+    throw runFileGateError(error, path, 'measured');
   }
   return parseRunFileJson(text, path);
+}
+
+/**
+ * The text of a file that should hold runs, read without blocking (the editor's readers): refused unread
+ * when too large (RunFileError naming the limit), not a regular file, or (with a root) outside it or
+ * reached through a link; those refusals stay the file gate's FileGateError, for the caller to word.
+ */
+export async function readRunFileTextAsync(path: string, place: Place): Promise<string> {
+  try {
+    return await readBoundedTextAsync(path, { maxBytes: schema().MAX_RUN_FILE_BYTES, ...place });
+  } catch (error) {
+    throw runFileGateError(error, path, 'limit');
+  }
+}
+
+/**
+ * What a run-file reader throws for an error of the file gate (anything else unchanged). A file too large
+ * is a RunFileError: `measured` (the sync reader) names its size, `limit` (the async one) the limit alone.
+ * Other refusals: `measured` makes them RunFileErrors, a system error's cause named; `limit` leaves them.
+ */
+function runFileGateError(error: unknown, path: string, wording: 'measured' | 'limit'): unknown {
+  if (!(error instanceof FileGateError)) return error;
+  if (error.problem === 'too-large') {
+    if (wording === 'limit') return new RunFileError(schema().runFileLimitProblem(path));
+    return new RunFileError(schema().runFileSizeProblem(error.size ?? statSync(error.path).size, path) ?? error.message);
+  }
+  if (wording === 'limit') return error;
+  if (error.problem === 'io' || error.problem === 'missing')
+    return new RunFileError(`${path}: not a readable run file (${error.code ? describeSystemError(error) : error.message})`);
+  return new RunFileError(error.message);
 }
 
 /** The JSON of a run file, objects without prototypes and `__proto__` keys (src/gates/plainData.ts): a stranger's file stays data. */

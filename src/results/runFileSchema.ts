@@ -147,6 +147,11 @@ export function runFileSizeProblem(bytes: number, where: string): string | undef
   return `${where}: ${(bytes / 1024 / 1024).toFixed(0)} MB is larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read`;
 }
 
+/** The problem with a file refused as too large before its size was known to the reader: the limit alone. */
+export function runFileLimitProblem(where: string): string {
+  return `${where}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read`;
+}
+
 /** The problem with run-file text that is not JSON: most often a file cut short while copying. */
 export function runFileJsonProblem(error: unknown, text: string, where: string): string {
   const message = (error as Error).message;

@@ -7,9 +7,9 @@ import { ownValue } from '../gates/plainData';
 import { createHash } from 'node:crypto';
 import { address } from '../redis/errors';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
-import type { CommandClass } from '../scenario/commands';
+import { COMMAND_CLASSES, type CommandClass } from '../scenario/commands';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
-import type { ScenarioActions } from './safety';
+import { CLASS_WORDS, type ScenarioActions } from './safety';
 
 /**
  * Who supplied a piece of the run: the scenario file, a workspace's settings (both came with the
@@ -79,8 +79,6 @@ export interface EffectsInput {
   allowEnv?: readonly string[];
   text?: string;
 }
-
-const ORDER: CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin', 'blocking'];
 
 /** The worse of two suppliers: a file outranks a workspace, a workspace the user. */
 function worse(a: Supplier, b: Supplier): Supplier {
@@ -309,7 +307,7 @@ export function runEffects(input: EffectsInput): RunEffects {
 
 function copyCommands(commands: Partial<Record<CommandClass, string[]>>): Partial<Record<CommandClass, string[]>> {
   const copy: Partial<Record<CommandClass, string[]>> = {};
-  for (const kind of ORDER) if (commands[kind]?.length) copy[kind] = [...commands[kind]];
+  for (const kind of COMMAND_CLASSES) if (commands[kind]?.length) copy[kind] = [...commands[kind]];
   return copy;
 }
 
@@ -372,14 +370,11 @@ export function effectsDigest(effects: RunEffects): string {
 
 const SUPPLIER_WORDS: Record<Supplier, string> = { file: 'from the file', workspace: 'from the workspace settings', user: 'yours' };
 
-const CLASS_WORDS: Record<CommandClass, string> = {
-  read: 'Reads',
-  write: 'Writes',
-  dangerous: 'Wipes data',
-  scripting: 'Runs scripts',
-  admin: 'Administers the server',
-  blocking: 'Blocks',
-};
+/** A class's words as a line begins them: `Reads`, `Wipes data`. */
+function classHeading(kind: CommandClass): string {
+  const words = CLASS_WORDS[kind];
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 export interface ConsentQuestion {
   /** One line: what runs where. */
@@ -403,9 +398,9 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
     lines.push(`Sends environment variable ${item.name}: ${how} (${SUPPLIER_WORDS[item.supplier]})`);
   }
   for (const item of effects.tls) lines.push(`TLS: ${item.item}`);
-  for (const kind of ORDER) {
+  for (const kind of COMMAND_CLASSES) {
     const list = effects.commands[kind];
-    if (list && list.length > 0) lines.push(`${CLASS_WORDS[kind]}: ${list.join(', ')}`);
+    if (list && list.length > 0) lines.push(`${classHeading(kind)}: ${list.join(', ')}`);
   }
   if (effects.writePatterns.length > 0) lines.push(`Writes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);

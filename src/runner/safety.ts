@@ -3,6 +3,7 @@
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
 import {
   classifyCommand,
+  COMMAND_CLASSES,
   createsItsKeys,
   isContainer,
   isReadOnlyCommand,
@@ -13,7 +14,7 @@ import {
   type CommandClass,
 } from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
-import { covers, hasLiteral, keyGlob, matchPattern, showGlob, type GlobToken } from './keyGlobs';
+import { covers, hasLiteral, keyGlob, matchPattern, showGlob, STAR, type GlobToken } from './keyGlobs';
 
 export interface ScenarioActions {
   /** Every class of command the scenario sends, `cleanup` counting as a write. */
@@ -69,6 +70,11 @@ function optionAfter(command: CommandTemplate, from: number, word: string): bool
   });
 }
 
+/** A glob's tokens exactly, as one string: two globs with the same key are the same glob. */
+function globKey(glob: readonly GlobToken[]): string {
+  return JSON.stringify(glob.map((token) => (typeof token === 'string' ? token : token === STAR ? 0 : 1)));
+}
+
 /** A key a command removes, replaces or takes data out of: it must be one the scenario creates. */
 interface Removal {
   shown: string;
@@ -89,8 +95,17 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
   const note = (list: string[], text: string) => {
     if (!list.includes(text)) list.push(text);
   };
-  const own: GlobToken[][] = [];
-  const removals: Removal[] = [];
+  // Each sweep point sends the same commands again: every glob and removal once, in the order first seen.
+  const own = new Map<string, GlobToken[]>();
+  const removals = new Map<string, Removal>();
+  const keep = (glob: GlobToken[]) => {
+    const key = globKey(glob);
+    if (!own.has(key)) own.set(key, glob);
+  };
+  const remove = (removal: Removal) => {
+    const key = `${removal.shown}\n${removal.does}\n${globKey(removal.glob)}`;
+    if (!removals.has(key)) removals.set(key, removal);
+  };
   for (const command of commandsOf(plan)) {
     const shown = shownName(command);
     const classes = classifyCommand(command.name, literalOf(command.args[0]));
@@ -107,27 +122,29 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
     const sub = isContainer(name) ? literalOf(command.args[0]) : undefined;
     const drained = removesData(name, sub);
-    if (removesKeys(name)) removals.push(...globs.map((glob) => ({ shown, glob, does: 'removes or replaces' })));
-    else if (replaces) removals.push({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1], does: 'removes or replaces' });
-    else if (drained) removals.push(...(drained === 'first' ? globs.slice(0, 1) : globs).map((glob) => ({ shown, glob, does: 'removes data from' })));
-    else if (createsItsKeys(name, globs.length, sub)) own.push(...globs.filter(hasLiteral));
+    if (removesKeys(name)) for (const glob of globs) remove({ shown, glob, does: 'removes or replaces' });
+    else if (replaces) remove({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1], does: 'removes or replaces' });
+    else if (drained) for (const glob of drained === 'first' ? globs.slice(0, 1) : globs) remove({ shown, glob, does: 'removes data from' });
+    else if (createsItsKeys(name, globs.length, sub)) for (const glob of globs.filter(hasLiteral)) keep(glob);
   }
-  const ownKeys = own.map(showGlob).filter((glob, i, all) => all.indexOf(glob) === i);
+  const ownGlobs = [...own.values()];
+  const ownKeys = [...new Set(ownGlobs.map(showGlob))];
   const beyond = ownKeys.length > 0 ? `beyond the scenario's own ${ownKeys.join(', ')}` : 'and the scenario creates no keys of its own';
-  for (const removal of removals) {
-    if (!own.some((glob) => covers(glob, removal.glob)))
+  for (const removal of removals.values()) {
+    if (!ownGlobs.some((glob) => covers(glob, removal.glob)))
       note(actions.destructive, `${removal.shown} ${removal.does} ${showGlob(removal.glob)}, keys the scenario does not create`);
   }
   if (plan.cleanup !== undefined) {
     add('write', `cleanup ${plan.cleanup}`);
     note(actions.writePatterns, plan.cleanup);
     const pattern = matchPattern(plan.cleanup);
-    if (!own.some((glob) => covers(glob, pattern))) note(actions.destructive, `\`cleanup ${plan.cleanup}\` deletes keys ${beyond}`);
+    if (!ownGlobs.some((glob) => covers(glob, pattern))) note(actions.destructive, `\`cleanup ${plan.cleanup}\` deletes keys ${beyond}`);
   }
   return actions;
 }
 
-const CLASS_WORDS: Record<CommandClass, string> = {
+/** What each class of command does, in words: `reads`, `wipes data` (the confirmation's; the consent capitalises them). */
+export const CLASS_WORDS: Record<CommandClass, string> = {
   read: 'reads',
   write: 'writes',
   admin: 'administers the server',
@@ -138,9 +155,7 @@ const CLASS_WORDS: Record<CommandClass, string> = {
 
 /** `reads, writes (SET), runs scripts (EVAL)`: what the confirmation shows. */
 export function describeActions(actions: ScenarioActions): string {
-  const order: CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin', 'blocking'];
-  return order
-    .filter((kind) => actions.classes.has(kind))
+  return COMMAND_CLASSES.filter((kind) => actions.classes.has(kind))
     .map((kind) => (kind === 'read' ? CLASS_WORDS[kind] : `${CLASS_WORDS[kind]} (${actions.examples[kind]})`))
     .join(', ');
 }

@@ -5,9 +5,8 @@
 import { escapeControl } from '../gates/output';
 import * as vscode from 'vscode';
 import { persistenceEvents } from '../redis/monitor';
-import { parseRunFileText, RunFileError, slug, type RunFile } from '../results/runFile';
-import { MAX_RUN_FILE_BYTES, runFileSizeProblem } from '../results/runFileSchema';
-import { FileGateError, readBoundedTextAsync } from '../gates/files';
+import { parseRunFileText, readRunFileTextAsync, RunFileError, slug, type RunFile } from '../results/runFile';
+import { runFileSizeProblem } from '../results/runFileSchema';
 import type { RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
@@ -43,24 +42,11 @@ function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: strin
 async function readRun(uri: vscode.Uri): Promise<RunFile> {
   // A file on disk through the file gate: a regular file only, at most 64 MB, never blocking (a FIFO or a
   // device named like a run file cannot hang the extension host).
-  if (uri.scheme === 'file') return parseRunFileText(await readRunFileText(uri.fsPath), uri.fsPath);
+  if (uri.scheme === 'file') return parseRunFileText(await readRunFileTextAsync(uri.fsPath, { userNamed: true }), uri.fsPath);
   const tooLarge = runFileSizeProblem((await vscode.workspace.fs.stat(uri)).size, uri.fsPath);
   if (tooLarge) throw new RunFileError(tooLarge);
   const bytes = await vscode.workspace.fs.readFile(uri);
   return parseRunFileText(Buffer.from(bytes).toString('utf8'), uri.fsPath);
-}
-
-async function readRunFileText(path: string): Promise<string> {
-  try {
-    return await readBoundedTextAsync(path, { userNamed: true, maxBytes: MAX_RUN_FILE_BYTES });
-  } catch (error) {
-    if (!(error instanceof FileGateError)) throw error;
-    throw new RunFileError(
-      error.problem === 'too-large'
-        ? `${path}: larger than any run file RBench writes (the limit is ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB) — it was not read`
-        : error.message,
-    );
-  }
 }
 
 /** Connects one webview to its source: answers `ready`, runs exports, opens files. */
