@@ -1,6 +1,7 @@
 // The redis:// / rediss:// / unix:// / redis-sentinel:// target URL grammar: parsing into its parts, the
 // display form without the password, and redaction for messages. Plain text in, plain data out: the file
 // and network rules a target is held to are src/redis/target.ts's.
+import { formatAddress } from '../gates/network';
 import { isSentinelUrl, parseSentinelUrl, sentinelList, type SentinelNode } from './sentinelUrl';
 
 export const DEFAULT_PORT = 6379;
@@ -38,9 +39,8 @@ export function displayUrl(parts: {
   }
   // A unix URL has no place for a user (its authority is empty): the `user` setting names it.
   if (parts.path !== undefined) return `unix://${encodeURI(parts.path)}${parts.db ? `?db=${parts.db}` : ''}`;
-  const host = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
   const db = parts.db ? `/${parts.db}` : '';
-  return `${parts.tls ? 'rediss' : 'redis'}://${user}${host}:${parts.port}${db}`;
+  return `${parts.tls ? 'rediss' : 'redis'}://${user}${formatAddress(parts)}${db}`;
 }
 
 export function parseRedisUrl(text: string): ParsedRedisUrl | string {

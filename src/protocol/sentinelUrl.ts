@@ -2,6 +2,7 @@
 // (`rediss-sentinel://` for TLS to the sentinels and the data nodes). A URL with several hosts is not a
 // WHATWG URL (the comma list breaks its port rule), so it is read by hand here.
 import { isIPv6 } from 'node:net';
+import { formatAddress } from '../gates/network';
 
 export const DEFAULT_SENTINEL_PORT = 26379;
 
@@ -89,5 +90,5 @@ function readNodes(list: string, shown: string): SentinelNode[] | string {
 
 /** `host:port,host:port` with IPv6 hosts in brackets, as the display URL and messages write the sentinels. */
 export function sentinelList(nodes: readonly SentinelNode[]): string {
-  return nodes.map((node) => `${node.host.includes(':') ? `[${node.host}]` : node.host}:${node.port}`).join(',');
+  return nodes.map((node) => formatAddress(node)).join(',');
 }

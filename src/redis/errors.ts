@@ -27,7 +27,11 @@ export interface ErrorPlace {
 /** The handshake command an error reply answered; the raw load sockets know it, ioredis does not say. */
 export type HandshakeStep = 'hello' | 'auth' | 'select' | 'ping';
 
-/** `host:port`, with an IPv6 host in brackets; `unix:/path` for a socket. */
+/**
+ * `host:port`, with an IPv6 host in brackets; `unix:/path` for a socket. The bracket rule is gates/network.ts's
+ * formatAddress written again: this file is bundled into the results webview (through results/warnings.ts),
+ * where network.ts's `node:net` does not resolve.
+ */
 export function address(where: Pick<ErrorPlace, 'host' | 'port' | 'path'>): string {
   if (where.path !== undefined) return `unix:${where.path}`;
   return where.host.includes(':') ? `[${where.host}]:${where.port}` : `${where.host}:${where.port}`;

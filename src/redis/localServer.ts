@@ -28,6 +28,12 @@ export function defaultMaxMemory(total = totalmem()): number {
   return Math.max(64, Math.floor(total / 2 / 1024 ** 2)) * 1024 ** 2;
 }
 
+/** The `maxmemory` RBench gives the server (bytes): undefined when the scenario's `server maxmemory` line sets it. */
+function givenMaxMemory(options: LocalServerOptions): number | undefined {
+  if (options.config?.some((directive) => directive.name === 'maxmemory')) return undefined;
+  return options.maxMemory ?? defaultMaxMemory();
+}
+
 export interface LocalServer {
   host: string;
   port: number;
@@ -117,7 +123,8 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
   // A memory cap unless the scenario sets one: a plan that outgrows the machine gets OOM errors in its
   // results, not a swapping machine; noeviction, so that nothing is dropped silently.
   const config = options.config ?? [];
-  if (!config.some((directive) => directive.name === 'maxmemory')) lines.push(`maxmemory ${options.maxMemory ?? defaultMaxMemory()}`);
+  const maxMemory = givenMaxMemory(options);
+  if (maxMemory !== undefined) lines.push(`maxmemory ${maxMemory}`);
   if (!config.some((directive) => directive.name === 'maxmemory-policy')) lines.push('maxmemory-policy noeviction');
   // Only this user may open the socket, as only loopback clients may reach the port.
   if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
@@ -165,6 +172,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     }
   }
   const pid = readPid(join(dir, 'redis.pid'));
+  const maxMemory = givenMaxMemory(options);
   return {
     host: '127.0.0.1',
     port,
@@ -172,7 +180,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     ...(socket ? { socket } : {}),
     dir,
     pid,
-    ...(options.config?.some((directive) => directive.name === 'maxmemory') ? {} : { maxMemory: options.maxMemory ?? defaultMaxMemory() }),
+    ...(maxMemory === undefined ? {} : { maxMemory }),
     stop: once(() => stopChild(child, exited, dir, pid)),
   };
 }

@@ -3,7 +3,7 @@
 // call it on every (re)connect, and must not load a client library for it.
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { approvedNodes, NodeRefusedError, withNetworkRule } from '../gates/network';
+import { approvedNodes, NodeRefusedError, withNetworkRule, type ApprovedNodes } from '../gates/network';
 import { encodeRespCommand } from '../protocol/respEncode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
 import { readRespValue, RespErrorReply, type RespValue } from '../protocol/respValue';
@@ -36,9 +36,14 @@ export function discoverPrimary(options: ConnectionOptions & { sentinel: Sentine
   }
   // Each caller's own rule: a shared round of questions is checked against the rule of whoever asked.
   return query.then((primary) => {
-    const refusal = approvedNodes(options).check(primary.host, primary.port, `the sentinels name the primary "${options.sentinel.name}" at`);
+    const refusal = primaryRefusal(approvedNodes(options), options.sentinel.name, primary);
     return refusal ? Promise.reject(new NodeRefusedError(refusal)) : primary;
   });
+}
+
+/** The network gate on the primary the sentinels name `name` (this discovery's and ioredis's Sentinel mode): undefined when it may be contacted, else the refusal. */
+export function primaryRefusal(approved: ApprovedNodes, name: string, primary: PrimaryAddress): string | undefined {
+  return approved.check(primary.host, primary.port, `the sentinels name the primary "${name}" at`);
 }
 
 /** What the monitor, the messages and the run file call the target: `primary mymaster at 127.0.0.1:6380 (sentinels …)`. */

@@ -2,6 +2,7 @@
 // load path: it asks the sentinels on every (re)connect, so both follow a failover.
 import type { RedisOptions } from 'ioredis';
 import { approvedNodes, NodeRefusedError } from '../gates/network';
+import { primaryRefusal } from './sentinel';
 import type { ConnectionOptions } from './types';
 
 /** The settings that turn an ioredis client at host:port into one at the primary the sentinels name; {} for other targets. */
@@ -25,7 +26,7 @@ export function sentinelClientOptions(options: ConnectionOptions): RedisOptions 
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
     // The network gate on the primary the sentinels name: ioredis passes it through natMap before it connects,
     // and a refusal thrown there counts as that sentinel's failure, so no socket opens to it.
-    natMap: primaryGate(options),
+    natMap: primaryGate(options, sentinel.name),
   };
   if (sentinel.username !== undefined) settings.sentinelUsername = sentinel.username;
   if (sentinel.password !== undefined) settings.sentinelPassword = sentinel.password;
@@ -38,11 +39,11 @@ export function sentinelClientOptions(options: ConnectionOptions): RedisOptions 
 }
 
 /** ioredis's `natMap` for a Sentinel target: every address stays as named, but one the network gate refuses throws the refusal. */
-function primaryGate(options: ConnectionOptions): (key: string) => null {
+function primaryGate(options: ConnectionOptions, name: string): (key: string) => null {
   const approved = approvedNodes(options);
   return (key) => {
     const colon = key.lastIndexOf(':');
-    const refusal = approved.check(key.slice(0, colon), Number(key.slice(colon + 1)), `the sentinels name the primary "${options.sentinel?.name}" at`);
+    const refusal = primaryRefusal(approved, name, { host: key.slice(0, colon), port: Number(key.slice(colon + 1)) });
     if (refusal) throw new NodeRefusedError(refusal);
     return null;
   };

@@ -13,7 +13,11 @@ export function clusterPathConnections(
   if (!plan) throw new Error('a cluster client path needs the cluster plan');
   let state: ClusterState | undefined;
   return {
-    factory: (index, load) => connection(index, load, (state ??= new ClusterState(plan, load.stats, approvedNodes(config.connection)))),
+    factory: (index, load) => {
+      // A redirection the network gate refuses ends the load, once the read that met it is done.
+      state ??= new ClusterState(plan, load.stats, approvedNodes(config.connection), (refusal) => queueMicrotask(() => load.fail(refusal)));
+      return connection(index, load, state);
+    },
     cluster: () => state,
   };
 }

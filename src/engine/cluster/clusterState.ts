@@ -39,6 +39,8 @@ export class ClusterState {
     private readonly stats: WorkerStats,
     /** The network gate: every node this worker learns of (layout, MOVED, ASK) passes it before it is known. */
     readonly approved: ApprovedNodes,
+    /** Told of a redirection the network gate refused (the load ends with it). */
+    private readonly onRefused?: (refusal: string) => void,
   ) {
     this.refused = this.apply(plan.topology);
   }
@@ -107,16 +109,25 @@ export class ClusterState {
   }
 
   /**
-   * A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named.
-   * Returns that node, or the network gate's refusal when it may not be contacted (nothing re-routed then).
+   * A MOVED or ASK reply from node `from`: counted when measured; MOVED also hands the slot to the node named
+   * (an empty host means "the address you reached me on": `from`'s). Returns that node, or the network gate's
+   * refusal when it may not be contacted (nothing re-routed then; `onRefused` is told).
    */
   redirect(from: number, kind: 'MOVED' | 'ASK', slot: number, host: string, port: number, measured: boolean): number | string {
-    const refusal = this.approved.check(
-      host,
-      port,
-      `${kind === 'ASK' ? 'an' : 'a'} ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`,
-    );
-    if (refusal) return refusal;
+    host ||= this.nodes[from].host;
+    // Every known node passed the gate when it was added, and the rule holds for the whole load: only a
+    // node not met before is checked.
+    if (!this.byAddress.has(`${host}:${port}`)) {
+      const refusal = this.approved.check(
+        host,
+        port,
+        `${kind === 'ASK' ? 'an' : 'a'} ${kind} reply from ${formatAddress(this.nodes[from] ?? { host: '?', port: 0 })} names`,
+      );
+      if (refusal) {
+        this.onRefused?.(refusal);
+        return refusal;
+      }
+    }
     const target = this.node(host, port);
     if (kind === 'MOVED') this.owner[slot] = target;
     if (!measured) return target;

@@ -43,16 +43,8 @@ export class ClusterUnits {
       kind ??= redirect ? redirect.kind : errorKind(text);
       if (redirect && !link.unitRedirected) {
         link.unitRedirected = true;
-        const target = this.cluster.redirect(
-          link.node,
-          redirect.kind,
-          redirect.slot,
-          redirect.host || this.cluster.nodes[link.node].host,
-          redirect.port,
-          measured,
-        );
-        // A node the network gate refuses: the slot is not re-routed there, and the load ends with the refusal.
-        if (typeof target === 'string') queueMicrotask(() => this.load.fail(target));
+        // A node the network gate refuses: the slot is not re-routed there, and the cluster state ends the load with the refusal.
+        this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host, redirect.port, measured);
       }
       if (measured) this.load.stats.recordCommandError(label, kind, text);
       if (link.unitErrorKind === undefined) {

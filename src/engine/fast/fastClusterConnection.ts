@@ -359,21 +359,10 @@ export class FastClusterConnection extends BudgetedConnection {
   private redirected(link: NodeLink, queue: PendingQueue, i: number, error: string): boolean {
     const redirect = parseRedirect(error);
     if (!redirect || queue.redirects[i] >= MAX_REDIRECTS) return false;
-    // An empty host means "the address you reached me on".
-    const target = this.cluster.redirect(
-      link.node,
-      redirect.kind,
-      redirect.slot,
-      redirect.host || this.cluster.nodes[link.node].host,
-      redirect.port,
-      this.load.measuring,
-    );
-    if (typeof target === 'string') {
-      // The network gate refused the node named: not followed (the reply counts as the error it is), and the
-      // load ends with the refusal once this read is done.
-      queueMicrotask(() => this.load.fail(target));
-      return false;
-    }
+    const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host, redirect.port, this.load.measuring);
+    // The network gate refused the node named: not followed (the reply counts as the error it is; the cluster
+    // state ends the load with the refusal).
+    if (typeof target === 'string') return false;
     const next = this.link(target);
     // Read before any push: the position may be reused once written to.
     const bytes = queue.bytes[i]!;

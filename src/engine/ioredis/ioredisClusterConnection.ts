@@ -138,17 +138,9 @@ export class IoredisClusterConnection extends BudgetedConnection {
       if (redirect) {
         // ioredis does not say which node answered: the slot's owner before the move is the one that did.
         const from = this.nodeOf(redirect.slot, false);
-        const target = this.cluster.redirect(
-          from,
-          redirect.kind,
-          redirect.slot,
-          redirect.host || this.cluster.nodes[from].host,
-          redirect.port,
-          this.load.measuring,
-        );
+        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host, redirect.port, this.load.measuring);
         if (typeof target === 'string') {
-          // The network gate refused the node named: not followed (the command fails with the refusal), and the load ends.
-          queueMicrotask(() => this.load.fail(target));
+          // The network gate refused the node named: not followed (the command fails with the refusal; the cluster state ends the load).
           return (handlers as { maxRedirections(error: Error): unknown }).maxRedirections(new NodeRefusedError(target));
         }
       }
@@ -320,9 +312,9 @@ export class IoredisClusterConnection extends BudgetedConnection {
       if (redirect && !redirected) {
         redirected = true;
         const from = this.nodeOf(redirect.slot, false);
-        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host || this.cluster.nodes[from].host, redirect.port, true);
-        if (typeof target === 'string') queueMicrotask(() => this.load.fail(target));
-        else if (redirect.kind === 'MOVED') void this.client?.refreshSlotsCache();
+        // A node the network gate refuses: the cluster state ends the load; nothing to refresh.
+        const target = this.cluster.redirect(from, redirect.kind, redirect.slot, redirect.host, redirect.port, true);
+        if (typeof target !== 'string' && redirect.kind === 'MOVED') void this.client?.refreshSlotsCache();
       }
       const at = replyAt[c] > 0 ? replyAt[c] : now;
       stats.recordCommandReply(labels[c], Math.round((at - entry.start) * 1000));
