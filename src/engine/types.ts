@@ -1,6 +1,6 @@
 // What the engine returns for one load (one test of one phase at one sweep point).
 import type { ClientPath, PhasePlan, TestPlan } from '../scenario/plan';
-import type { ConnectionOptions } from '../redis/types';
+import type { ConnectionOptions, ServerDelta } from '../redis/types';
 
 export interface LatencySummary {
   /** Recorded replies (errors included: an error reply is still a round trip). */
@@ -68,6 +68,74 @@ export interface ClientHealth {
    * the open loop sends falling behind the schedule too.
    */
   bottleneck: 'client' | 'server' | 'unknown';
+  /**
+   * CPU the busiest engine thread got and how long it waited, runnable, for a core (Linux
+   * /proc/thread-self/schedstat), over the measured part. A thread busy but waiting is starved by other
+   * processes: a client limit too. Absent where the system does not tell.
+   */
+  threadCpu?: { runMs: number; runnableWaitMs: number };
+  /** The engine's own pauses over the measured part: what of the latency the client itself caused. */
+  pauses?: ClientPauses;
+}
+
+/**
+ * The client's own pauses (garbage collection, event-loop blocks, timers firing late), measured in every
+ * engine thread and added up. A reply whose round trip overlapped such a pause is flagged: its latency
+ * holds the client's pause, not only the server's and the network's time.
+ */
+export interface ClientPauses {
+  /** Garbage-collection pauses (perf_hooks 'gc' entries) and their total and longest length. */
+  gcCount: number;
+  gcMs: number;
+  gcMaxMs: number;
+  /** Event-loop delay (monitorEventLoopDelay) of the busiest thread: p99 and max, in ms. */
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+  /** Pauses of at least 1 ms (GC or event-loop blocks), their count and total length. */
+  pauses: number;
+  pausedMs: number;
+  /** Replies whose round trip overlapped a client pause. */
+  overlappedReplies: number;
+  /** Of the replies slower than the test's p99.9, the share (0…1) that overlapped a client pause. */
+  tailShare: number;
+  /** The test's p99.9 and max with the overlapped replies left out (what the server and network alone gave). */
+  p999UsWithoutPauses?: number;
+  maxUsWithoutPauses?: number;
+}
+
+/**
+ * A stretch of the measured window in which some or all connections heard no reply while they had
+ * requests outstanding, at least 100 ms and 10 × the test's p99 (the workers report silences of 100 ms or more; the assembly
+ * keeps those past 10 × p99). Times in ms since measuring began.
+ */
+export interface Stall {
+  fromMs: number;
+  toMs: number;
+  /** Connections silent through the whole stretch, of how many the load had. */
+  connections: number;
+  of: number;
+}
+
+/** What set the pace of a test, from the client's and the server's evidence (src/results/bottleneck). */
+export type BottleneckKind =
+  | 'server-cpu'
+  | 'client-cpu'
+  | 'client-starved'
+  | 'round-trip'
+  | 'persistence'
+  | 'memory'
+  | 'slow-commands'
+  | 'foreign-load'
+  | 'stall'
+  | 'mixed'
+  | 'undetermined';
+
+export interface Bottleneck {
+  kind: BottleneckKind;
+  /** One line with the figures behind the verdict. */
+  why: string;
+  /** `mixed`: the kinds that hold, each with its own line. */
+  parts?: { kind: Exclude<BottleneckKind, 'mixed' | 'undetermined'>; why: string }[];
 }
 
 /**
@@ -119,6 +187,14 @@ export interface LoadResult {
   parts?: LoadPart[];
   /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
   cluster?: ClusterResult;
+  /** Every request the engine wrote for this load, warm-up and drain included (the server's calls should match). */
+  sent?: { requests: number; byLabel: Record<string, number> };
+  /** Stretches without replies (src/engine measures them per connection). */
+  stalls?: Stall[];
+  /** The server's own counters over this load (src/runner reads them before and after it). */
+  server?: ServerDelta;
+  /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
+  bottleneck?: Bottleneck;
 }
 
 /** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */

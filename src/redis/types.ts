@@ -108,4 +108,83 @@ export interface ServerSample {
   keys: number;
   /** errorstat_* counters: error prefix → count. */
   errorstats: Record<string, number>;
+  /** Sums over `INFO commandstats` (all commands): calls and µs spent in them; absent when the server refused the section. */
+  commandCalls?: number;
+  commandUsec?: number;
+  /** `INFO cpu`, seconds since the server started: process user/sys, main thread where the server has it. */
+  cpuUser?: number;
+  cpuSys?: number;
+  cpuMainThread?: number;
+  totalForks?: number;
+}
+
+/** One command's counters from `INFO commandstats` (`cmdstat_get:calls=…,usec=…,rejected_calls=…,failed_calls=…`). */
+export interface CommandCounters {
+  calls: number;
+  usec: number;
+  /** Redis 7+: refused before running (ACL, OOM, arity…) and failed while running. */
+  rejected?: number;
+  failed?: number;
+}
+
+/**
+ * The server's counters at one moment, read for per-test deltas: exact counters only (no rates). A field
+ * the server did not give is absent, with the reason in `absent` (section or field name → why).
+ */
+export interface ServerCounters {
+  /** By command name as the server reports it, lower-case, subcommands as `config|get`. */
+  commands: Record<string, CommandCounters>;
+  /** `INFO cpu`, seconds: the whole process and, where the server has them, its main thread. */
+  cpu?: { user: number; sys: number; mainThreadUser?: number; mainThreadSys?: number };
+  totalForks?: number;
+  latestForkUsec?: number;
+  evictedKeys?: number;
+  expiredKeys?: number;
+  /** `rejected_connections`, `total_error_replies`: load refused or failed. */
+  rejectedConnections?: number;
+  /** SLOWLOG: the newest entry's id (entries with a higher id are new) and the log's length. */
+  slowlogLastId?: number;
+  /** LATENCY LATEST: event → the latest spike's time (unix s) and its length in ms. */
+  latencyEvents?: Record<string, { time: number; latestMs: number; maxMs: number }>;
+  /** Redis 7+ `INFO latencystats`: percentiles per command in µs, cumulative since the server started or was reset. */
+  latencyStats?: Record<string, { p50: number; p99: number; p999: number }>;
+  absent?: Record<string, string>;
+}
+
+/** The server's side of one test: counter deltas between a read before it and one after it. */
+export interface ServerDelta {
+  /** Nodes read (1, or every master of a cluster, added up). */
+  nodes: number;
+  /** Time between the two reads, ms. */
+  windowMs: number;
+  /** All commands the server ran in the window, and the time it spent in them. */
+  calls: number;
+  usec: number;
+  /** Per command (server names, lower-case). */
+  commands: Record<string, CommandCounters & { usecPerCall: number }>;
+  /** The commands the test sent, added up: the server's time per call for them (the latency split). */
+  usecPerCall?: number;
+  /** Server CPU over the window, % of one core (user + sys); main thread alone where the server tells. */
+  cpuPercent?: number;
+  mainThreadCpuPercent?: number;
+  /** Forks in the window (BGSAVE, AOF rewrite) and the latest one's length. */
+  forks?: number;
+  forkUsec?: number;
+  evictedKeys?: number;
+  expiredKeys?: number;
+  /** SLOWLOG entries newer than the test's start, and the slowest of them. */
+  slowlog?: { entries: number; slowest?: { command: string; usec: number } };
+  /** LATENCY LATEST events that happened during the test. */
+  latencyEvents?: { event: string; latestMs: number; maxMs: number }[];
+  /**
+   * Server-side latency percentiles (µs) per command: `perTest` when the server was reset before the test
+   * (a throwaway server), `cumulative` when they are since the server started (a user's server, never reset).
+   */
+  latencyStats?: { scope: 'per-test' | 'cumulative'; commands: Record<string, { p50: number; p99: number; p999: number }> };
+  /** What the server ran that this load did not send (calls beyond RBench's own, per command), when any. */
+  foreign?: { calls: number; commands: Record<string, number> };
+  /** Cluster: each master's share. */
+  byNode?: { node: string; calls: number; usec: number; cpuPercent?: number }[];
+  /** Fields the server did not give, and why (`cpu: INFO cpu refused (NOPERM)`), never zeros. */
+  absent?: Record<string, string>;
 }

@@ -59,6 +59,55 @@ const loadPart = z.looseObject({
   total: commandResult.omit({ histogram: true }),
 });
 
+const commandCounters = z.looseObject({ calls: count, usec: count, rejected: count.optional(), failed: count.optional() });
+
+/** The server's side of a load (ServerDelta): every figure a reader shows is checked, absent ones stay absent. */
+const serverDelta = z.looseObject({
+  nodes: count,
+  windowMs: count,
+  calls: count,
+  usec: count,
+  commands: z.record(text, commandCounters.extend({ usecPerCall: count })),
+  usecPerCall: count.optional(),
+  cpuPercent: count.optional(),
+  mainThreadCpuPercent: count.optional(),
+  forks: count.optional(),
+  forkUsec: count.optional(),
+  evictedKeys: count.optional(),
+  expiredKeys: count.optional(),
+  slowlog: z.looseObject({ entries: count, slowest: z.looseObject({ command: text, usec: count }).optional() }).optional(),
+  latencyEvents: z.array(z.looseObject({ event: text, latestMs: count, maxMs: count })).optional(),
+  latencyStats: z
+    .looseObject({ scope: z.enum(['per-test', 'cumulative']), commands: z.record(text, z.looseObject({ p50: count, p99: count, p999: count })) })
+    .optional(),
+  foreign: z.looseObject({ calls: count, commands: z.record(text, count) }).optional(),
+  byNode: z.array(z.looseObject({ node: text, calls: count, usec: count, cpuPercent: count.optional() })).optional(),
+  absent: z.record(text, text).optional(),
+});
+
+const bottleneckKind = text.min(1);
+const bottleneck = z.looseObject({
+  kind: bottleneckKind,
+  why: text,
+  parts: z.array(z.looseObject({ kind: bottleneckKind, why: text })).optional(),
+});
+
+const clientPauses = z.looseObject({
+  gcCount: count,
+  gcMs: count,
+  gcMaxMs: count,
+  eventLoopDelayP99Ms: count,
+  eventLoopDelayMaxMs: count,
+  pauses: count,
+  pausedMs: count,
+  overlappedReplies: count,
+  tailShare: count.max(1),
+  p999UsWithoutPauses: count.optional(),
+  maxUsWithoutPauses: count.optional(),
+});
+
+const stall = z.looseObject({ fromMs: count, toMs: count, connections: count, of: count });
+
 const loadResult = z.looseObject({
   test: text,
   phase: text,
@@ -72,10 +121,21 @@ const loadResult = z.looseObject({
   commands: z.array(commandResult),
   timeline: z.array(timelineSecond),
   connections: z.looseObject({ opened: count, reconnects: count }),
-  health: z.looseObject({ threads: count, cpuPercent: num, eventLoopLagP99Ms: num, bottleneck: text }),
+  health: z.looseObject({
+    threads: count,
+    cpuPercent: num,
+    eventLoopLagP99Ms: num,
+    bottleneck: text,
+    threadCpu: z.looseObject({ runMs: count, runnableWaitMs: count }).optional(),
+    pauses: clientPauses.optional(),
+  }),
   seed: num,
   parts: z.array(loadPart).optional(),
   cluster: clusterResult.optional(),
+  sent: z.looseObject({ requests: count, byLabel: z.record(text, count) }).optional(),
+  stalls: z.array(stall).optional(),
+  server: serverDelta.optional(),
+  bottleneck: bottleneck.optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });
@@ -89,7 +149,15 @@ const pointResult = z.looseObject({
   ),
 });
 
-const sample = z.looseObject({ t: num });
+const sample = z.looseObject({
+  t: num,
+  commandCalls: count.optional(),
+  commandUsec: count.optional(),
+  cpuUser: count.optional(),
+  cpuSys: count.optional(),
+  cpuMainThread: count.optional(),
+  totalForks: count.optional(),
+});
 
 export const runFileSchema = z.looseObject({
   version: z.literal(RUN_FILE_FORMAT_VERSION),
