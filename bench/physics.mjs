@@ -20,6 +20,7 @@ import { cli as defaultCli, ensureBuilt, median, root } from './lib.mjs';
 import { describeCondition, parseCondition, roundTripModel } from './netdelay/conditions.mjs';
 import { createNamespace, run, startRedis } from './netdelay/namespace.mjs';
 import { startShaper } from './netdelay/shapers.mjs';
+import { cpuSample, cpuShares } from './netdelay/machine.mjs';
 import { KEYSPACE, runRbench, runRedisBenchmark, serverCalls } from './netdelay/tools.mjs';
 
 const { values } = parseArgs({
@@ -85,10 +86,12 @@ const row = (label, ops, latency, tail = '') =>
 async function measured(ctx, tool, config) {
   await ctx.redis.cli('CONFIG', 'RESETSTAT');
   await ctx.shaper.beginRun();
+  const cpuBefore = cpuSample();
   const result =
     tool === 'rbench' ? await runRbench(ctx.ns, { cli: values.cli, port: PORT, ...config }) : await runRedisBenchmark(ctx.ns, { port: PORT, ...config });
+  const machine = cpuShares(cpuBefore, cpuSample());
   const path = await ctx.shaper.endRun();
-  return { ...result, serverCalls: await serverCalls(ctx.redis, config.test), path };
+  return { ...result, serverCalls: await serverCalls(ctx.redis, config.test), path, machine };
 }
 
 /** A B pairs of one configuration. Duration mode: redis-benchmark gets the request count RBench reached. */
@@ -138,25 +141,40 @@ function checks(c, expect, pairsOf) {
   }
   if (c.shaped && out.length === 0) out.push({ ok: true, text: 'latency ≥ floor, throughput ≤ ceiling, counts = commandstats' });
   else if (out.length === 0) out.push({ ok: true, text: 'counts = commandstats' });
+  const void_ = unshaped(pairsOf);
+  if (void_ > 0) out.push({ ok: false, text: `${void_} packets passed the delayer unheld (queue full or netlink overrun): not a shaped run` });
   if (c.jitterMs > 0) {
     const ratio = median(pairsOf.map((p) => p.rbench.p999Ms / p.redisBenchmark.p999Ms));
-    out.push({ ok: ratio <= 1.1, text: `p99.9 RBench / redis-benchmark ${fmtRatio(ratio)} (goal ≤ 1.10)` });
+    out.push({ ok: Math.abs(ratio - 1) <= 0.1, text: `p99.9 RBench / redis-benchmark ${fmtRatio(ratio)} (goal: within 10 %)` });
   }
   return out;
 }
 
+/** The shaper's account of the runs: packets, losses, how late the delayer released them. */
 function pathLine(pairsOf) {
   const paths = pairsOf.flatMap((p) => [p.rbench.path, p.redisBenchmark.path]).filter(Boolean);
   if (!paths.length) return null;
   const sum = (f) => paths.reduce((s, p) => s + (p[f] ?? 0), 0);
   const parts = [`${sum('packets').toLocaleString('en-US')} packets, ${sum('lost').toLocaleString('en-US')} lost`];
   if (paths[0].lateP99Us !== undefined) {
-    parts.push(
-      `released late p50 ≤ ${median(paths.map((p) => p.lateP50Us))} µs, p99 ≤ ${median(paths.map((p) => p.lateP99Us))} µs, max ${Math.max(...paths.map((p) => p.lateMaxUs)).toFixed(0)} µs`,
-    );
-    if (sum('overflow') + sum('enobufs') > 0) parts.push(`NOT SHAPED: ${sum('overflow')} packets past a full queue, ${sum('enobufs')} netlink overruns`);
+    const late = (f) => median(paths.map((p) => p[f]));
+    const max = Math.max(...paths.map((p) => p.lateMaxUs));
+    parts.push(`released late p50 ≤ ${late('lateP50Us')} µs, p99 ≤ ${late('lateP99Us')} µs, p99.9 ≤ ${late('lateP999Us')} µs, max ${max.toFixed(0)} µs`);
   }
   return `  path: ${parts.join('; ')}`;
+}
+
+/** Packets the delayer could not hold (a full queue, netlink overruns) went through undelayed: the run is void. */
+function unshaped(pairsOf) {
+  const paths = pairsOf.flatMap((p) => [p.rbench.path, p.redisBenchmark.path]).filter(Boolean);
+  return paths.reduce((s, p) => s + (p.overflow ?? 0) + (p.enobufs ?? 0), 0);
+}
+
+function machineLine(pairsOf) {
+  const shares = pairsOf.flatMap((p) => [p.rbench.machine, p.redisBenchmark.machine]).filter(Boolean);
+  if (!shares.length) return null;
+  const pct = (f) => `${Math.round(100 * median(shares.map((m) => m[f])))} %`;
+  return `  machine: ${pct('busy')} of ${cpus().length} cores busy (all processes), ${pct('steal')} stolen by the hypervisor`;
 }
 
 function printConfig(c, test, clients, expect, pairsOf) {
@@ -169,14 +187,14 @@ function printConfig(c, test, clients, expect, pairsOf) {
     return `${fmtOps(median(runs.map((r) => r.requests)))} ${ok ? '= server ✓' : '≠ server ✗'}`;
   };
   console.log(`\n${c.spec} (${describeCondition(c)}) — ${test.toUpperCase()}, ${clients} clients, pipeline ${pipeline}, ${pairsOf.length} pair(s), medians`);
-  console.log(row('', 'ops/s', Object.fromEntries(FIELDS.map((f) => [f, f.replace('Ms', '').replace('p999', 'p99.9')])), 'requests (ms)'));
+  const heads = Object.fromEntries(FIELDS.map((f) => [f, f.replace('Ms', '').replace('p999', 'p99.9')]));
+  console.log(row('', 'ops/s', { ...heads, maxMs: 'max ms' }, 'requests'));
   if (c.shaped && c.delayMs > 0) console.log(row('floor (physics)', `≤ ${fmtOps(expect.ceiling)}`, { ...ms(expect.floor), maxMs: '—' }));
   if (expect.expected) console.log(row('expected', fmtOps(expect.expected.ops), ms(expect.expected)));
   console.log(row('RBench', fmtOps(rb.ops), ms(rb), counts(pairsOf.map((p) => p.rbench))));
   console.log(row('redis-benchmark', fmtOps(rbb.ops), ms(rbb), counts(pairsOf.map((p) => p.redisBenchmark))));
   console.log(row('RBench / r-b', fmtRatio(ratio.ops), Object.fromEntries(FIELDS.map((f) => [f, fmtRatio(ratio[f])]))));
-  const path = pathLine(pairsOf);
-  if (path) console.log(path);
+  for (const line of [pathLine(pairsOf), machineLine(pairsOf)]) if (line) console.log(line);
   const own = pairsOf.map((p) => p.rbench.pauses).filter(Boolean);
   if (own.length)
     console.log(
