@@ -53,7 +53,10 @@ export async function createNamespace() {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  await run('ip', ['netns', 'add', name]);
+  await run('ip', ['netns', 'add', name]).catch((error) => {
+    closeSync();
+    throw error.code === 'ENOENT' ? new Error('needs the ip command: apt-get install -y iproute2') : error;
+  });
   try {
     await run('ip', ['-n', name, 'link', 'set', 'lo', 'up']);
   } catch (error) {
