@@ -87,8 +87,11 @@ async function measured(ctx, tool, config) {
   await ctx.redis.cli('CONFIG', 'RESETSTAT');
   await ctx.shaper.beginRun();
   const cpuBefore = cpuSample();
-  const result =
-    tool === 'rbench' ? await runRbench(ctx.ns, { cli: values.cli, port: PORT, ...config }) : await runRedisBenchmark(ctx.ns, { port: PORT, ...config });
+  const result = await (
+    tool === 'rbench' ? runRbench(ctx.ns, { cli: values.cli, port: PORT, ...config }) : runRedisBenchmark(ctx.ns, { port: PORT, ...config })
+  ).catch((error) => {
+    throw ctx.shaper.failure?.() ? new Error(ctx.shaper.failure()) : error; // the path's death, not the tool's
+  });
   const machine = cpuShares(cpuBefore, cpuSample());
   const path = await ctx.shaper.endRun();
   return { ...result, serverCalls: await serverCalls(ctx.redis, config.test), path, machine };

@@ -7,10 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Runs a command to its end (asynchronously, so a signal is handled at once); rejects on a non-zero exit unless `allowFail`. */
-export function run(command, args, { allowFail = false, input } = {}) {
+/**
+ * Runs a command to its end (asynchronously, so a signal is handled at once); rejects on a non-zero exit
+ * unless `allowFail`. `track`: a set holding the child while it runs, so it can be cut short.
+ */
+export function run(command, args, { allowFail = false, input, track } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    track?.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -18,6 +22,7 @@ export function run(command, args, { allowFail = false, input } = {}) {
     if (input !== undefined) child.stdin.end(input);
     child.on('error', reject);
     child.on('close', (status, signal) => {
+      track?.delete(child);
       const result = { status, signal, stdout, stderr };
       if (status === 0 || allowFail) resolve(result);
       else reject(new Error(`${command} ${args.join(' ')} failed (${status ?? signal}): ${(stderr || stdout).trim().slice(-2000)}`));
@@ -32,11 +37,16 @@ export function run(command, args, { allowFail = false, input } = {}) {
 export async function createNamespace() {
   const name = `rbench-phys-${randomBytes(3).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
-  const children = new Set();
+  const children = new Set(); // long-lived ones (spawn)
+  const runs = new Set(); // commands run to their end (exec)
+  const abortRuns = () => {
+    for (const child of runs) if (child.exitCode === null) child.kill('SIGKILL');
+  };
   let closed = false;
   const closeSync = () => {
     if (closed) return;
     closed = true;
+    abortRuns();
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     // Whatever else runs inside (a tool cut short by Ctrl-C): killed by pid, then the namespace goes.
     const pids = spawnSync('ip', ['netns', 'pids', name], { encoding: 'utf8' }).stdout?.split('\n').filter(Boolean) ?? [];
@@ -66,7 +76,9 @@ export async function createNamespace() {
   return {
     name,
     dir,
-    exec: (command, args, options) => run('ip', ['netns', 'exec', name, command, ...args], options),
+    exec: (command, args, options) => run('ip', ['netns', 'exec', name, command, ...args], { ...options, track: runs }),
+    /** Kills every command running inside now (a tool that would wait forever on a path gone dead). */
+    abortRuns,
     spawn: (command, args) => {
       // `ip netns exec` execs the command itself: the child's pid is the command's.
       const child = spawn('ip', ['netns', 'exec', name, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

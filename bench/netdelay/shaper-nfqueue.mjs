@@ -48,6 +48,7 @@ export async function startNfqueueShaper(ns, port, { buildDir, realtime = true }
   const rules = ['--dport', '--sport'].map((side) => ['OUTPUT', '-o', 'lo', '-p', 'tcp', side, String(port), '-j', 'NFQUEUE', '--queue-num', String(QUEUE)]);
   let rulesIn = false;
   let delayer = null;
+  let failure = null; // the delayer died with the rules in: the path drops everything, so the run is cut short
 
   const setRules = async (wanted) => {
     if (wanted === rulesIn) return;
@@ -70,6 +71,11 @@ export async function startNfqueueShaper(ns, port, { buildDir, realtime = true }
     const child = ns.spawn(binary, args);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    child.on('exit', (code, signal) => {
+      if (delayer?.child !== child) return; // stopped on purpose
+      failure = `netdelay stopped during the run (${code ?? signal}): ${stderr.trim() || 'no message'}; the shaped path dropped every packet from then on`;
+      ns.abortRuns();
+    });
     const lines = { last: null, waiting: [] };
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line !== 'ready') lines.last = JSON.parse(line);
@@ -79,12 +85,12 @@ export async function startNfqueueShaper(ns, port, { buildDir, realtime = true }
     const ready = await Promise.race([next(), once(child, 'exit').then(() => null)]);
     if (ready !== 'ready') throw new Error(`netdelay did not start: ${stderr.trim()}`);
     if (stderr) process.stderr.write(`netdelay: ${stderr}`);
-    delayer = { child, lines, next, stderr: () => stderr };
+    delayer = { child, lines, next };
   };
   /** The delayer's statistics since the last call (SIGUSR1 prints them and starts afresh). */
   const sample = async () => {
+    if (failure) throw new Error(failure);
     if (!delayer) return null;
-    if (delayer.child.exitCode !== null) throw new Error(`netdelay stopped during the run: ${delayer.stderr().trim()}`);
     const line = delayer.next();
     delayer.child.kill('SIGUSR1');
     await line;
@@ -102,6 +108,7 @@ export async function startNfqueueShaper(ns, port, { buildDir, realtime = true }
     },
     beginRun: sample,
     endRun: sample,
+    failure: () => failure,
     close: async () => {
       await setRules(false).catch(() => {});
       await stopDelayer();
