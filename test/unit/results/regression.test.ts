@@ -254,6 +254,37 @@ describe('regression gate: a rate search is gated on the rate it found', () => {
     ]);
   });
 
+  it('a search with another condition or range, or none, is not comparable (its found rate measures something else)', () => {
+    const other = (condition: string) => ({
+      ...makeRun({ text: text.replace('p99 < 2ms from 1k/s to 1M/s', condition), id: 'after', results: {} }),
+      points: baseline.points,
+    });
+    for (const condition of ['p99 < 10ms from 1k/s to 1M/s', 'p99.9 < 2ms from 1k/s to 1M/s', 'p99 < 2ms from 2k/s to 1M/s', 'p99 < 2ms from 1k/s to 2M/s']) {
+      assert.deepEqual(
+        checkRegression(baseline, other(condition), limits).map((r) => r.kind),
+        ['not-comparable'],
+        condition,
+      );
+    }
+    assert.deepEqual(checkRegression(baseline, other('p99 < 2000us from 1000/s to 1000k/s'), limits), [], 'the same search written otherwise');
+    const closedLoop = makeRun({
+      text: '### s\nduration 1s\nSET k v\n',
+      id: 'after',
+      results: { '': [[loadResult('main', 'SET', { ops: 10_000, p99: 500 })]] },
+    });
+    for (const [before, after] of [
+      [baseline, closedLoop],
+      [closedLoop, baseline],
+    ]) {
+      const regressions = checkRegression(before, after, limits);
+      assert.deepEqual(
+        regressions.map((r) => r.kind),
+        ['not-comparable'],
+      );
+      assert.match(regressions[0].message, /the plans differ \(.*find rate/);
+    }
+  });
+
   it('a baseline whose search found no rate gates nothing', () => {
     const none = searched('before', [], [1_000]);
     assert.deepEqual(checkRegression(none, searched('after', [], [1_000]), limits), []);
