@@ -29,7 +29,22 @@ const GATES = {
   network: { modules: ['src/gates/network.ts'], tests: ['out/test/unit/gates/network.test.js'] },
   data: { modules: ['src/gates/plainData.ts'], tests: ['out/test/unit/gates/plainData.test.js'] },
   output: { modules: ['src/gates/output.ts'], tests: ['out/test/unit/gates/output.test.js'] },
+  // The pass/fail logic (issue 20): `expect` lines, the regression gate, the run's verdict. Pure functions.
+  thresholds: {
+    modules: ['src/results/thresholds.ts'],
+    tests: [
+      'out/test/unit/results/thresholds.test.js',
+      'out/test/unit/results/results.test.js',
+      'out/test/unit/results/percentiles.test.js',
+      'out/test/unit/results/verdict.test.js',
+    ],
+  },
+  regression: { modules: ['src/results/regression.ts'], tests: ['out/test/unit/results/regression.test.js', 'out/test/unit/compare/regression.test.js'] },
+  verdict: { modules: ['src/results/verdict.ts'], tests: ['out/test/unit/results/verdictRules.test.js', 'out/test/unit/results/verdict.test.js'] },
 };
+/** All three pass/fail modules in one run, each mutant against all their tests. */
+const passFail = ['thresholds', 'regression', 'verdict'].map((name) => GATES[name]);
+GATES.passfail = { modules: passFail.flatMap((g) => g.modules), tests: [...new Set(passFail.flatMap((g) => g.tests))] };
 const gate = option('--gate') ?? 'classification';
 if (!GATES[gate]) {
   console.error(`no gate named ${gate}; the gates are: ${Object.keys(GATES).join(', ')}`);

@@ -3,6 +3,7 @@
 import type { PhasePlan, ScenarioPlan, ValuePlan, WeightedCommand } from '../scenario/plan';
 import { clusterTopology } from './clusterSummary';
 import { formatDuration, formatOps } from './format';
+import { searchCondition } from './rateCurve';
 import { describeValueSize } from './rows';
 import type { RunFile } from './runFile';
 
@@ -65,6 +66,11 @@ function scenarioSettings(plan: ScenarioPlan, run: RunFile): [string, string][] 
     ['resp', String(plan.target.resp)],
     ['cluster', plan.target.cluster ? 'yes' : 'no'],
     ['db', String(plan.target.db ?? 0)],
+    // A search's probes all sit at one template point: its condition and range are the plan too.
+    [
+      'find rate',
+      plan.rateSearch ? `${searchCondition(plan.rateSearch)} from ${formatOps(plan.rateSearch.fromRate)}/s to ${formatOps(plan.rateSearch.toRate)}/s` : 'no',
+    ],
   ];
 }
 

@@ -30,6 +30,12 @@ export function runVerdict(run: VerdictInput): RunVerdict {
       return { kind: 'error', message: run.error ?? 'the run failed' };
     case 'cancelled':
       return { kind: 'cancelled', message: `cancelled; ${savedNote(run)}` };
+    case 'complete':
+    case 'complete-with-errors':
+      break;
+    default:
+      // The run file schema accepts any status a newer RBench writes; this one cannot vouch for it as a pass.
+      return { kind: 'error', message: `the run ended as ${statusWords(run)}, a status this version of RBench does not know: update RBench to judge it` };
   }
   const failures = run.thresholds
     .filter((outcome) => !outcome.passed)
