@@ -7,7 +7,7 @@ import { count, topCounts } from './figures';
 
 export const foreignLoad: BottleneckJudge = {
   kind: 'foreign-load',
-  description: 'The server ran commands this test did not send: another client shared it, so the figures are not this test\'s alone.',
+  description: "The server ran commands this test did not send: another client shared it, so the figures are not this test's alone.",
   judge: ({ server }) => {
     const foreign = server?.foreign;
     if (!foreign || foreign.calls === 0) return undefined;

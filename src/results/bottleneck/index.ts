@@ -20,7 +20,7 @@ import { stall } from './stall';
 
 export type { JudgedKind } from './judge';
 export { foreignCalls, foreignLoadLine } from './foreignLoad';
-export { longestStall, NOTABLE_STALL_MS, stallSpan } from './stall';
+export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
 
 /** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */
 export const KINDS: readonly BottleneckJudge[] = [stall, persistence, memory, slowCommands, foreignLoad, serverCpu, clientCpu, clientStarved, roundTrip];

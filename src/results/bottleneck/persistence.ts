@@ -9,7 +9,9 @@ export const persistence: BottleneckJudge = {
   judge: ({ server, events }) => {
     const saves = events.filter((event) => event.kind === 'bgsave-start').length;
     const rewrites = events.filter((event) => event.kind === 'aof-rewrite-start').length;
-    const named = [saves ? `${count(saves)} BGSAVE` : '', rewrites ? `${count(rewrites)} AOF rewrite${rewrites === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+    const named = [saves ? `${count(saves)} BGSAVE` : '', rewrites ? `${count(rewrites)} AOF rewrite${rewrites === 1 ? '' : 's'}` : '']
+      .filter(Boolean)
+      .join(' and ');
     const forks = server?.forks ?? 0;
     if (forks === 0 && !named) return undefined;
     const forked = forks > 0 ? `the server forked ${count(forks)}× during the test` : 'the server persisted during the test';
