@@ -1,7 +1,8 @@
 // The bottleneck verdict of a test: what set its pace, from the client's and the server's evidence. One
 // rule for the CLI, the run file, the panel, compare and merge: every kind in KINDS judges the load; one
-// that holds is the verdict, two or more are `mixed`, none falls back to what the evidence supports best,
-// and a window too short to judge is `undetermined`.
+// that holds is the verdict, two or more are `mixed` (a residual kind, round-trip, counts only when nothing
+// else holds), none falls back to what the evidence supports best, and a window too short to judge is
+// `undetermined`.
 import type { Bottleneck, BottleneckKind, LoadResult } from '../../engine';
 import type { PersistenceEvent } from '../runFile';
 import type { BottleneckJudge, Evidence, JudgedKind } from './judge';
@@ -91,10 +92,12 @@ export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}):
     return { kind: 'undetermined', why: `the window (${window}, ${count(replies)} repl${replies === 1 ? 'y' : 'ies'}) is too short for a verdict` };
   }
   const evidence: Evidence = { load, windowMs, server: load.server, events: eventsDuring(load, context, windowMs) };
-  const held = KINDS.flatMap((judge) => {
+  const all = KINDS.flatMap((judge) => {
     const why = judge.judge(evidence);
-    return why === undefined ? [] : [{ kind: judge.kind, why }];
+    return why === undefined ? [] : [{ kind: judge.kind, why, residual: judge.residual === true }];
   });
+  const decisive = all.filter((part) => !part.residual);
+  const held = (decisive.length > 0 ? decisive : all).map(({ kind, why }) => ({ kind, why }));
   if (held.length === 1) return held[0];
   if (held.length > 1) return { kind: 'mixed', why: held.map((part) => `${part.kind}: ${part.why}`).join('; '), parts: held };
   return fallback(evidence);

@@ -23,4 +23,6 @@ export interface BottleneckJudge {
   /** What the kind means and what to do about it, one sentence (the docs and the panel show it). */
   description: string;
   judge(evidence: Evidence): string | undefined;
+  /** A kind that explains the pace only when nothing else does (round-trip): it never joins a `mixed` verdict. */
+  residual?: boolean;
 }

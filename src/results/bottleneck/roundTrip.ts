@@ -19,6 +19,8 @@ export function latencySplit({ load, server }: Evidence): { clientUs: number; se
 
 export const roundTrip: BottleneckJudge = {
   kind: 'round-trip',
+  // A fork, evictions or another client during the test explain more than "the network was the limit".
+  residual: true,
   description:
     'Neither the client nor the server was busy, and a request took far longer at the client than in the server: the round trip set the pace. Add clients or pipeline.',
   judge: (evidence) => {
