@@ -2,6 +2,8 @@
 // them: mixed when two hold, a default when none does, undetermined from a window too short to judge,
 // and only the client's figures when the server was not read.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoadResult } from '../../../src/engine/types';
 import type { ServerDelta } from '../../../src/redis/types';
 import { bottleneckOf, KIND_DESCRIPTIONS, KIND_LABELS, KINDS, MIN_REPLIES, MIN_WINDOW_MS } from '../../../src/results/bottleneck';
@@ -192,5 +194,12 @@ describe('bottleneck: in the output', () => {
     const brief = runFileOf(plan, [load({ stalls: [{ fromMs: 2500, toMs: 2900, connections: 10, of: 10 }] })]);
     assert.equal(runEndLine(brief, 'runs/x.json'), 'Run saved: runs/x.json  (1.0s)');
     assert.equal(runEndLine(brief, undefined), undefined);
+  });
+});
+
+describe('bottleneck: the docs', () => {
+  it('Reading the verdict has an example section for every kind', () => {
+    const page = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'reading-the-verdict.md'), 'utf8');
+    for (const kind of Object.keys(KIND_LABELS)) assert.match(page, new RegExp(`^### \`${kind}\``, 'm'), kind);
   });
 });
