@@ -110,6 +110,24 @@ describe('bottleneck: each kind', () => {
     assert.equal(verdict.why, 'the server did not answer from 2.5 s to 4.5 s (2.0 s) on 10 of 10 connections, and 1 shorter stall');
   });
 
+  it('stall: a load the stall limit ended, without stretches recorded, still names the stall', () => {
+    const verdict = bottleneckOf(
+      load({ windowKind: 'first-send-to-stall', errorStatusReason: 'the server sent no reply for 2 s with 4 requests outstanding' }),
+    );
+    assert.equal(verdict.kind, 'stall');
+    assert.equal(verdict.why, 'the server stopped answering: the server sent no reply for 2 s with 4 requests outstanding');
+  });
+
+  it('server-cpu on a cluster: the busiest master, named', () => {
+    const byNode = [
+      { node: '10.0.0.1:6379', calls: 50_000, usec: 100_000, cpuPercent: 40 },
+      { node: '10.0.0.2:6379', calls: 50_000, usec: 300_000, cpuPercent: 96 },
+    ];
+    const verdict = bottleneckOf(load({ server: server({ nodes: 2, byNode, cpuPercent: 136, mainThreadCpuPercent: undefined }) }));
+    assert.equal(verdict.kind, 'server-cpu');
+    assert.match(verdict.why, /^the busiest master \(10\.0\.0\.2:6379\) used 96 % of a core/);
+  });
+
   it('every kind has a judge, a label and a description (the docs and the panel list them)', () => {
     assert.equal(new Set(KINDS.map((judge) => judge.kind)).size, KINDS.length);
     for (const kind of Object.keys(KIND_LABELS)) assert.ok(KIND_DESCRIPTIONS[kind as keyof typeof KIND_DESCRIPTIONS], kind);
