@@ -43,7 +43,7 @@ describe('bottleneck verdicts from real servers', function () {
       const load = onlyLoad(scratch);
       assert.ok(kinds(load.bottleneck).includes('server-cpu'), JSON.stringify(load.bottleneck));
       assert.match(whyOf(load.bottleneck!, 'server-cpu'), /used (9\d|1\d\d) % of a core/);
-      assert.match(result.stdout, /^lua bottleneck: /m);
+      assert.match(result.stdout, /^EVAL bottleneck: /m);
     });
 
     it('BGSAVE during the test: persistence, with the fork time', async () => {
@@ -99,6 +99,34 @@ describe('bottleneck verdicts from real servers', function () {
       assert.equal(load.bottleneck?.kind, 'round-trip', JSON.stringify(load.bottleneck));
       assert.match(load.bottleneck!.why, /p50 [\d.]+ µs at the client, [\d.]+ µs in the server/);
       assert.match(result.stdout, /srv µs\/call/);
+    });
+  });
+
+  describe('a server frozen for 2 s (issue 20, seen 1)', () => {
+    const server = useRedisServer();
+
+    it('the table has the 2 s max, the stall is a warning with when and how long, and the run is not a clean complete', async () => {
+      const file = scratch.write('freeze.rbench', '### freeze\nclients 10\nduration 6s\nGET key:__rand_int__\n');
+      const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
+      await withRedis(server(), (redis) => waitForCalls(redis, 'get', 5000, 500));
+      await sleep(1500);
+      process.kill(server().pid, 'SIGSTOP');
+      try {
+        await sleep(2000);
+      } finally {
+        process.kill(server().pid, 'SIGCONT');
+      }
+      const result = await cli.done;
+      assert.equal(result.code, 0, result.stderr);
+      const load = onlyLoad(scratch);
+      assert.ok(load.total.latency.maxUs >= 1_800_000, `max ${load.total.latency.maxUs} µs`);
+      assert.match(result.stdout, new RegExp(`\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+0\n`), 'the max column shows it');
+      const warning = /! GET: the server did not answer from (\d+\.\d) s to (\d+\.\d) s \((\d\.\d) s\) on \d+ of 10 connections\./.exec(result.stdout);
+      assert.ok(warning, result.stdout);
+      const length = Number(warning[3]);
+      assert.ok(length >= 1.7 && length <= 3, `stall of ${length} s`);
+      assert.match(result.stdout, /^Run complete, with a \d\.\d s stall, results saved: /m);
+      assert.ok(kinds(load.bottleneck).includes('stall'), JSON.stringify(load.bottleneck));
     });
   });
 
