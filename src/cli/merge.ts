@@ -12,6 +12,7 @@ import { saveRun, writeRunFileAt } from '../results/runFileWriter';
 import { FileGateError } from '../gates/files';
 import { thresholdLine } from '../results/thresholds';
 import { runWarnings } from '../results/warnings';
+import { bottleneckLines } from '../results/headlines';
 import { ExitCode, type Output } from './output';
 
 export interface MergeOptions {
@@ -85,6 +86,7 @@ function report(run: RunFile, warnings: string[], options: MergeOptions, several
   output.result(toTextTable(rowsWithParts(run)));
   const cluster = clusterLine(run);
   if (cluster) output.info(cluster);
+  for (const line of bottleneckLines(run)) output.info(line);
   for (const warning of [...warnings, ...runWarnings(run)]) output.info(`! ${warning}`);
   for (const outcome of run.thresholds) {
     if (outcome.passed) output.info(thresholdLine(outcome));

@@ -19,9 +19,9 @@ import { breakdownRows } from '../results/breakdownRows';
 import { RunFileError, type RunFile } from '../results/runFile';
 import { writeRunListAt } from '../results/runFileWriter';
 import { thresholdLine } from '../results/thresholds';
-import { runHeadlines } from '../results/headlines';
+import { bottleneckLines, runEndLine, runHeadlines } from '../results/headlines';
+import { foreignLoadLine } from '../results/bottleneck';
 import { runWarnings } from '../results/warnings';
-import { savedAtLine } from '../results/verdict';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
@@ -196,7 +196,15 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
     runs.push(run);
     exitCode = Math.max(
       exitCode,
-      reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, options.quiet && options.csv !== '-'),
+      reportRun(
+        outcome,
+        output,
+        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) },
+        {
+          silent: options.quiet && options.csv !== '-',
+          csvOnStdout: options.csv === '-',
+        },
+      ),
     );
     const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
     exitCode = Math.max(exitCode, gate);
@@ -224,17 +232,32 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
   }
 }
 
-/** `silent`: --quiet without `--csv -`, so the output drops tables and notes and they are not even built (formatting numbers starts ICU, ~12 ms of CPU). */
-function reportRun(outcome: FinishedRun, output: Output, rows: { perClient: boolean; perNode: boolean }, silent: boolean): ExitCode {
+/** Where a table goes: stdout, unless `--csv -` owns it; then with the notes (stderr, or nowhere with --quiet). */
+function showTable(output: Output, csvOnStdout: boolean): (text: string) => void {
+  return (text) => (csvOnStdout ? output.info(text.replace(/\n$/, '')) : output.result(text));
+}
+
+/**
+ * `silent`: --quiet without `--csv -`, so the output drops tables and notes and they are not even built (formatting numbers starts ICU, ~12 ms of CPU).
+ * `csvOnStdout`: `--csv -` owns stdout, so the table goes with the notes (stderr, or nowhere with --quiet).
+ */
+function reportRun(
+  outcome: FinishedRun,
+  output: Output,
+  rows: { perClient: boolean; perNode: boolean },
+  { silent, csvOnStdout }: { silent: boolean; csvOnStdout: boolean },
+): ExitCode {
   const { run, path, saveError } = outcome;
   output.clearProgress();
   // The results first: a run whose file cannot be saved still shows what it measured.
   if (!silent) {
+    const show = showTable(output, csvOnStdout);
     const table = breakdownRows(run, { nodes: rows.perNode });
-    if (table.length > 0) output.result(toTextTable(table));
+    if (table.length > 0) show(toTextTable(table));
     const curve = rateCurve(run);
-    if (curve) output.result(rateCurveText(curve));
+    if (curve) show(rateCurveText(curve));
     for (const line of runHeadlines(run, rows)) output.info(line);
+    for (const line of bottleneckLines(run)) output.info(line);
     for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   }
   for (const outcome of run.thresholds) {
@@ -244,7 +267,8 @@ function reportRun(outcome: FinishedRun, output: Output, rows: { perClient: bool
   const errorStatus = errorStatusVerdict(run);
   for (const reason of errorStatus.reasons) output.error(`${run.status}  ${reason}`);
   if (run.plan.shard && run.plan.expects.length > 0) output.info("Expectations are checked on the whole: rbench merge the parts' run files.");
-  if (path) output.info(savedAtLine(run, path));
+  const endLine = runEndLine(run, path);
+  if (endLine) output.info(endLine);
   let code = ExitCode.Ok;
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);
@@ -273,13 +297,13 @@ function compareWithBaseline(run: RunFile, source: BaselineSource, scenariosRun:
     return ExitCode.Ok;
   }
   if (options.maxRegressionPercent === undefined) {
-    output.result(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
+    showTable(output, options.csv === '-')(comparisonToText(compareRuns([found.baseline, run], { labels: ['baseline', 'this run'] })));
     return ExitCode.Ok;
   }
   // The table printed is the one the gate judges: one noise rule for both.
   const limits = { maxRegressionPercent: options.maxRegressionPercent };
   const comparison = gateComparison(found.baseline, run, limits);
-  output.result(comparisonToText(comparison));
+  showTable(output, options.csv === '-')(comparisonToText(comparison));
   const { regressions, withinNoise } = runGate(found.baseline, run, limits, comparison);
   for (const note of withinNoise) output.info(`within noise  ${run.scenario.name}: ${note}`);
   for (const regression of regressions) output.error(`REGRESSION  ${run.scenario.name}: ${regression.message}`);
@@ -295,6 +319,11 @@ function pinRun(run: RunFile, path: string, gate: ExitCode, output: Output): voi
   }
   if (gate !== ExitCode.Ok) {
     output.error('not pinned: the run regressed against its baseline');
+    return;
+  }
+  const foreign = foreignLoadLine(run);
+  if (foreign) {
+    output.error(`not pinned: ${foreign}, so it is not a clean baseline; rerun with the server to itself`);
     return;
   }
   let pinned;

@@ -3,7 +3,7 @@
 // numbers is in compareDifferences, the regression gate in regression, the text, Markdown and CSV output
 // in compareFormat (each imported from its own file). Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
 // view renders it.
-import type { CommandResult, LoadStatus } from '../engine';
+import type { Bottleneck, CommandResult, LoadStatus } from '../engine';
 import type { ExpectMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
@@ -67,6 +67,10 @@ export interface ComparisonCell {
   repeats: number;
   status: LoadStatus;
   metrics: Record<ComparedMetric, MetricCell>;
+  /** The server's time per call (µs, INFO commandstats), when the server was read. */
+  serverUsPerCall?: number;
+  /** A test's total: what set its pace. */
+  bottleneck?: Bottleneck;
 }
 
 /** One aligned row: a test's total, or one command of a mix, at one point and phase. */
@@ -140,7 +144,14 @@ function cellOf(run: RunFile, row: ResultRow): ComparisonCell {
     if (repeats.length > 1) cell.spread = spreadOf(repeats.map((result) => metricValue(result, metric)));
     metrics[metric] = cell;
   }
-  return { requests: row.requests, repeats: Math.max(1, repeats.length), status: row.status, metrics };
+  return {
+    requests: row.requests,
+    repeats: Math.max(1, repeats.length),
+    status: row.status,
+    metrics,
+    ...(row.serverUsPerCall !== undefined ? { serverUsPerCall: row.serverUsPerCall } : {}),
+    ...(row.bottleneck ? { bottleneck: row.bottleneck } : {}),
+  };
 }
 
 /**

@@ -6,13 +6,14 @@ import { formatDuration, formatOps } from './format';
 import { searchCondition } from './rateCurve';
 import { describeValueSize } from './rows';
 import type { RunFile } from './runFile';
+import { foreignCalls, foreignLoadLine } from './bottleneck';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
   | 'plan'
   /** Scenario name, target, server version/mode/config, machine: the numbers may not be comparable. */
   | 'setup'
-  /** A run was cancelled or failed: it holds partial results. */
+  /** A run was cancelled or failed (partial results), or ended with errors past the threshold. */
   | 'status';
 
 export interface Difference {
@@ -204,12 +205,29 @@ function setupDifferences(runs: RunFile[], out: DifferenceList): void {
   out.add('setup', '', 'machine', runs.map(machineOf));
 }
 
+/** What a status means for the figures, named as it was: a complete-with-errors run measured everything, failures included. */
+const STATUS_TEXT: Record<Exclude<RunFile['status'], 'complete'>, string> = {
+  failed: 'failed: partial results',
+  cancelled: 'was cancelled: partial results',
+  'complete-with-errors': 'ended complete-with-errors: its figures include the failures',
+};
+
 function statusDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
   runs.forEach((run, i) => {
     if (run.status === 'complete') return;
     const values = runs.map((r) => (r === run ? run.status : null));
-    const text = `${labels[i]} ${run.status === 'failed' ? 'failed' : 'was cancelled'}: partial results${run.error ? ` (${run.error})` : ''}`;
+    const text = `${labels[i]} ${STATUS_TEXT[run.status]}${run.error ? ` (${run.error})` : ''}`;
     out.items.push({ kind: 'status', scope: labels[i], field: 'status', values, text });
+  });
+}
+
+/** A run whose server ran commands it did not send: its figures are not its own alone (src/results/bottleneck/foreignLoad.ts). */
+function foreignLoadDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
+  runs.forEach((run, i) => {
+    const line = foreignLoadLine(run);
+    if (!line) return;
+    const values = runs.map((r) => (r === run ? String(foreignCalls(run)) : null));
+    out.items.push({ kind: 'setup', scope: labels[i], field: 'foreign load', values, text: `${labels[i]}: ${line}` });
   });
 }
 
@@ -219,5 +237,6 @@ export function runDifferences(runs: RunFile[], labels: string[]): Difference[] 
   statusDifferences(runs, labels, differences);
   planDifferences(runs, labels, differences);
   setupDifferences(runs, differences);
+  foreignLoadDifferences(runs, labels, differences);
   return differences.items;
 }

@@ -11,6 +11,8 @@ import {
   type Verdict,
 } from './compare';
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
+import { timeNotes } from './compareExplain';
+import { formatUsPerCall } from './format';
 import { markdownCell, markdownCode } from '../gates/output';
 
 type Style = 'emoji' | 'words';
@@ -94,8 +96,42 @@ function grid(comparison: Comparison, style: Style): Grid {
       });
       cells.push(line);
     });
+    for (const extra of serverLines(row)) {
+      const line: string[] = [];
+      if (withPoint) line.push('');
+      if (withPhase) line.push('');
+      line.push('', extra.label);
+      extra.values.forEach((value, run) => {
+        if (!split) return line.push(value + (extra.changes[run] ? ` (${extra.changes[run]})` : ''));
+        line.push(value);
+        if (run > 0) line.push(extra.changes[run], '');
+      });
+      cells.push(line);
+    }
   }
   return { columns, cells };
+}
+
+/** The lines under a row's metrics: the server's time per call and, for a test's total, the bottleneck verdict (where any run has them). */
+function serverLines(row: ComparisonRow): { label: string; values: string[]; changes: string[] }[] {
+  const lines: { label: string; values: string[]; changes: string[] }[] = [];
+  const reference = row.cells[0]?.serverUsPerCall;
+  if (row.cells.some((cell) => cell?.serverUsPerCall !== undefined)) {
+    lines.push({
+      label: 'srv µs/call',
+      values: row.cells.map((cell) => (cell?.serverUsPerCall !== undefined ? formatUsPerCall(cell.serverUsPerCall) : '—')),
+      changes: row.cells.map((cell, i) => {
+        const value = cell?.serverUsPerCall;
+        if (i === 0 || value === undefined || reference === undefined || reference === 0) return '';
+        const percent = ((value - reference) / reference) * 100;
+        return `${percent >= 0 ? '+' : ''}${percent.toFixed(1)}%`;
+      }),
+    });
+  }
+  if (row.command === 'total' && row.cells.some((cell) => cell?.bottleneck)) {
+    lines.push({ label: 'bottleneck', values: row.cells.map((cell) => cell?.bottleneck?.kind ?? '—'), changes: row.cells.map(() => '') });
+  }
+  return lines;
 }
 
 /** How many changes of each verdict the comparison holds, over the metrics shown. */
@@ -147,6 +183,8 @@ export function comparisonToMarkdown(comparison: Comparison): string {
   const { columns, cells } = grid(comparison, 'emoji');
   lines.push(renderMarkdownTable(columns, cells));
   lines.push(`${summaryLine(comparison)} ✅ better, ❌ worse, ~ within noise.`);
+  const notes = timeNotes(comparison);
+  if (notes.length > 0) lines.push('', '**Where the time went:**', '', ...notes.map((note) => `- ${markdownCell(note)}`));
   return lines.join('\n') + '\n';
 }
 
@@ -164,6 +202,8 @@ export function comparisonToText(comparison: Comparison): string {
   lines.push('');
   const { columns, cells } = grid(comparison, 'words');
   lines.push(renderTextTable(columns, cells) + summaryLine(comparison));
+  const notes = timeNotes(comparison);
+  if (notes.length > 0) lines.push('', 'Where the time went:', ...notes.map((note) => `  ${note}`));
   return lines.join('\n') + '\n';
 }
 
@@ -195,6 +235,18 @@ export function comparisonToCsv(comparison: Comparison): string {
         lines.push(fields.map(csvField).join(','));
       });
     }
+    // The server's side, where known: its time per call (µs) and, for a total, the verdict's kind in `value`.
+    row.cells.forEach((cell, i) => {
+      const run = comparison.runs[i];
+      if (cell?.serverUsPerCall !== undefined) {
+        const fields = [row.point, row.phase, row.test, row.command, 'srv_usec_per_call', run.label, run.id, number(cell.serverUsPerCall), '', '', '', '', ''];
+        lines.push(fields.map(csvField).join(','));
+      }
+      if (cell?.bottleneck) {
+        const fields = [row.point, row.phase, row.test, row.command, 'bottleneck', run.label, run.id, cell.bottleneck.kind, '', '', '', '', ''];
+        lines.push(fields.map(csvField).join(','));
+      }
+    });
   }
   return lines.join('\n') + '\n';
 }

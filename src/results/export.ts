@@ -2,7 +2,7 @@
 // tools' output can be diffed.
 import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
-import { formatMs, formatOps } from './format';
+import { formatMs, formatOps, formatUsPerCall } from './format';
 import { csvCell, markdownCell } from '../gates/output';
 
 /** A CSV cell: quoted, and text that a spreadsheet would run as a formula marked as text (src/gates/output.ts). */
@@ -19,12 +19,38 @@ export function rowName(row: ResultRow): string {
 
 const ms = (us: number) => (us / 1000).toFixed(3);
 
+/** redis-benchmark's columns first (so the two diff), then the server's time per call and the verdict (empty where not known). */
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
-  const header = ['test', 'rps', 'avg_latency_ms', 'min_latency_ms', 'p50_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
+  const header = [
+    'test',
+    'rps',
+    'avg_latency_ms',
+    'min_latency_ms',
+    'p50_latency_ms',
+    'p95_latency_ms',
+    'p99_latency_ms',
+    'max_latency_ms',
+    'server_usec_per_call',
+    'bottleneck',
+    'bottleneck_why',
+  ];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
+    const server = row.serverUsPerCall !== undefined ? String(Math.round(row.serverUsPerCall * 1000) / 1000) : '';
     lines.push(
-      [rowName(row), row.opsPerSec.toFixed(2), ms(row.meanUs), ms(row.minUs), ms(row.p50Us), ms(row.p95Us), ms(row.p99Us), ms(row.maxUs)]
+      [
+        rowName(row),
+        row.opsPerSec.toFixed(2),
+        ms(row.meanUs),
+        ms(row.minUs),
+        ms(row.p50Us),
+        ms(row.p95Us),
+        ms(row.p99Us),
+        ms(row.maxUs),
+        server,
+        row.bottleneck?.kind ?? '',
+        row.bottleneck?.why ?? '',
+      ]
         .map(csvField)
         .join(','),
     );
@@ -48,17 +74,23 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
     { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
     { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
     { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
-    {
-      header: 'errors',
-      align: 'right',
-      cell: (r) =>
-        r.errors
-          ? `${r.errors} (${Object.entries(r.errorsByKind)
-              .map(([k, n]) => `${k} ${n}`)
-              .join(', ')})`
-          : '0',
-    },
+    // The max is where a freeze shows (issue 20: a 2 s stall hid behind a 7.9 ms p99.9).
+    { header: 'max ms', align: 'right', cell: (r) => formatMs(r.maxUs) },
   );
+  // The server's own time per call beside the client's latency: the rest is round trip, queueing and client.
+  if (rows.some((row) => row.serverUsPerCall !== undefined)) {
+    columns.push({ header: 'srv µs/call', align: 'right', cell: (r) => (r.serverUsPerCall !== undefined ? formatUsPerCall(r.serverUsPerCall) : '') });
+  }
+  columns.push({
+    header: 'errors',
+    align: 'right',
+    cell: (r) =>
+      r.errors
+        ? `${r.errors} (${Object.entries(r.errorsByKind)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')})`
+        : '0',
+  });
   columns.push(...clusterColumns(rows));
   return columns;
 }

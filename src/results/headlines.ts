@@ -1,7 +1,12 @@
 // The seeds' headline figures under the CLI table: the server's peak memory and key count, values per
-// second for variadic commands, and (when asked) throughput per client. Each says what it measures.
+// second for variadic commands, and (when asked) throughput per client. Each says what it measures. Then
+// each test's bottleneck verdict, and the run's end line.
+import type { LoadResult } from '../engine';
 import type { RunFile } from './runFile';
-import { formatOps, formatOpsShort } from './format';
+import { bottleneckOf, longestStall, NOTABLE_STALL_MS } from './bottleneck';
+import { formatDuration, formatOps, formatOpsShort } from './format';
+import { representativeLoad } from './summary';
+import { savedAtLine, savedNote, statusWords } from './verdict';
 import { valuesPerRequest } from './keyLength';
 import { clusterLine } from './clusterSummary';
 import { primaryLine } from './sentinelPrimaries';
@@ -51,4 +56,42 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
     }
   }
   return lines;
+}
+
+/** `GET bottleneck: round-trip — p50 410 µs at the client, …` per test; a `mixed` verdict lists its kinds below it. */
+export function bottleneckLines(run: RunFile): string[] {
+  const lines: string[] = [];
+  for (const point of run.points) {
+    for (const summary of point.summary) {
+      const load = representativeLoad(point.repeats, summary);
+      if (!load) continue;
+      const verdict = load.bottleneck ?? bottleneckOf(load);
+      const name = `${point.label ? point.label + ' ' : ''}${summary.test}`;
+      if (verdict.parts) {
+        lines.push(`${name} bottleneck: ${verdict.kind}`, ...verdict.parts.map((part) => `  - ${part.kind} — ${part.why}`));
+      } else {
+        lines.push(`${name} bottleneck: ${verdict.kind} — ${verdict.why}`);
+      }
+    }
+  }
+  return lines;
+}
+
+/** The longest stall of any measured load, when it passes NOTABLE_STALL_MS: such a run never reads as a clean complete. */
+export function notableStallMs(run: Pick<RunFile, 'points'>): number | undefined {
+  const loads: LoadResult[] = run.points.flatMap((point) => point.repeats.flat());
+  const longest = Math.max(0, ...loads.map((load) => longestStall(load)).map((stall) => (stall ? stall.toMs - stall.fromMs : 0)));
+  return longest > NOTABLE_STALL_MS ? longest : undefined;
+}
+
+/**
+ * The CLI's last line of a run: where it was saved (`Run saved: … (12s)`), and how it ended when a stall
+ * longer than a second makes it more than a clean complete (`Run complete, with a 2.0 s stall, results saved: …`).
+ * Undefined when there is nothing to say (not saved, no stall).
+ */
+export function runEndLine(run: Pick<RunFile, 'status' | 'points' | 'durationMs'>, path: string | undefined): string | undefined {
+  const stallMs = notableStallMs(run);
+  if (stallMs === undefined) return path ? savedAtLine(run, path) : undefined;
+  const ended = `Run ${statusWords(run)}, with a ${(stallMs / 1000).toFixed(1)} s stall`;
+  return path ? `${ended}, ${savedNote(run)}: ${path}  (${formatDuration(run.durationMs)})` : ended;
 }

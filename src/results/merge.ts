@@ -20,6 +20,7 @@ import { summariseRepeats } from './summary';
 import { mergeClusterResults } from './mergeCluster';
 import { evaluateThresholds } from './thresholds';
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
+import { bottleneckOf } from './bottleneck';
 
 export class MergeError extends Error {}
 
@@ -283,6 +284,7 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
       lateSends: openLoops.reduce((sum, load) => sum + load.openLoop!.lateSends, 0),
     };
   }
+  merged.bottleneck = bottleneckOf(merged);
   return merged;
 }
 

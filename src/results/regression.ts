@@ -4,6 +4,7 @@ import { formatMs, formatOps } from './format';
 import { rateSearchOutcome } from './rateSearch';
 import { searchCondition } from './rateCurve';
 import type { RunFile } from './runFile';
+import { foreignLoadLine } from './bottleneck';
 
 export interface RegressionLimits {
   /** A throughput drop or p99 rise larger than this (in %) fails. */
@@ -82,6 +83,17 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
       phase: '',
       test: '',
       message: `not comparable with the baseline: the baseline run ${baseline.id} is ${baseline.status} (partial results). Pin a complete run.`,
+    });
+  }
+  // Foreign load: the baseline's figures were not its own alone (src/results/bottleneck/foreignLoad.ts).
+  const foreign = foreignLoadLine(baseline);
+  if (foreign) {
+    regressions.push({
+      kind: 'not-comparable',
+      point: '',
+      phase: '',
+      test: '',
+      message: `not a clean baseline: in ${baseline.id} ${foreign}. Pin a clean run.`,
     });
   }
   const limit = limits.maxRegressionPercent;

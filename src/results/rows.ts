@@ -1,6 +1,8 @@
 // The result table of a run: one row per measured test at each point, with the settings that shaped it.
 // The CLI's table, the CSV and Markdown exports and the results panel all read these rows.
-import type { CommandResult, LoadResult } from '../engine';
+import type { Bottleneck, CommandResult, LoadResult } from '../engine';
+import { ownValue } from '../gates/plainData';
+import { bottleneckOf } from './bottleneck';
 import type { PhasePlan, ValuePlan } from '../scenario/plan';
 import type { RunFile, TestSummary } from './runFile';
 import { representativeLoad } from './summary';
@@ -38,6 +40,10 @@ export interface ResultRow {
   node?: { role: 'master' | 'replica'; slots?: string };
   /** Cluster loads: MOVED and ASK redirections (the load's on its total row, a node's on its row). */
   redirections?: { moved: number; ask: number };
+  /** The server's time per call (µs, from INFO commandstats) for the test's commands, or this command's; absent when not read. */
+  serverUsPerCall?: number;
+  /** A test's total row: what set its pace (the run file's verdict, or judged now for a file written before verdicts). */
+  bottleneck?: Bottleneck;
 }
 
 /** A column of a result table (the CLI's text table, Markdown): its header, alignment and cell text. */
@@ -95,7 +101,14 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     errors: result.errors,
     errorsByKind: result.errorsByKind,
     status: load.status,
+    ...serverFields(load, result, isTotal),
   };
+}
+
+/** The server's time per call (the load's for a total, the command's by its server name otherwise) and the verdict, where known. */
+function serverFields(load: LoadResult, result: CommandResult, isTotal: boolean): Pick<ResultRow, 'serverUsPerCall' | 'bottleneck'> {
+  const usPerCall = isTotal ? load.server?.usecPerCall : ownValue(load.server?.commands, result.command.toLowerCase())?.usecPerCall;
+  return { ...(usPerCall !== undefined ? { serverUsPerCall: usPerCall } : {}), ...(isTotal ? { bottleneck: load.bottleneck ?? bottleneckOf(load) } : {}) };
 }
 
 /** Rows of a run: each test's total, followed by its commands when the test is a mix or a command group (the total is then its units). */

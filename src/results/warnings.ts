@@ -2,6 +2,7 @@
 import { ownValue } from '../gates/plainData';
 import { describeServerError } from '../redis/errors';
 import type { RunFile } from './runFile';
+import { stallLine } from './bottleneck';
 
 export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
@@ -12,10 +13,9 @@ export function runWarnings(run: RunFile): string[] {
   }
   const loads = run.points.flatMap((point) => point.repeats.flat());
 
-  const clientBound = loads.filter((load) => load.health.bottleneck === 'client');
-  if (clientBound.length > 0) {
-    const names = [...new Set(clientBound.map((load) => load.test))].slice(0, 5).join(', ');
-    warnings.push(`The client was CPU-bound (${names}): these numbers understate the server. Run the client on another machine or use more threads.`);
+  // Who set the pace is each test's bottleneck verdict (src/results/bottleneck); a stall changes how every figure reads.
+  for (const load of loads) {
+    for (const stall of load.stalls ?? []) warnings.push(`${load.test}: ${stallLine(stall)}.`);
   }
 
   const errorsByKind = new Map<string, { count: number; example?: string }>();

@@ -14,6 +14,7 @@ import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan } from '../scenario/plan';
 import { evaluateThresholds } from '../results/thresholds';
+import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
@@ -149,6 +150,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           }
           index++;
           await notePrimary(run.target, connection);
+          result.bottleneck = bottleneckOf(result);
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);

@@ -237,6 +237,15 @@ describe('cluster results: rbench merge', () => {
     assert.equal(mergeRuns([b, a]).run.target.primaries?.length, 2);
   });
 
+  it("judges the merged load again: its bottleneck verdict is the whole's, not a part's", () => {
+    const a = part(1, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
+    const b = part(2, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
+    a.points[0].repeats[0][0].bottleneck = { kind: 'client-cpu', why: 'stale: one part only' };
+    const load = mergeRuns([a, b]).run.points[0].repeats[0][0];
+    assert.ok(load.bottleneck, 'the merged load has a verdict');
+    assert.notEqual(load.bottleneck.why, 'stale: one part only');
+  });
+
   it("rbench merge's table: each machine's row and each node's row under the merged total", () => {
     const a = part(1, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);
     const b = part(2, THREE_MASTERS, '2026-11-29T10:00:00.000Z', []);

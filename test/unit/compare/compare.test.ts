@@ -207,8 +207,8 @@ describe('compare: output', () => {
     assert.ok(lines.includes('| GET | ops/s | 500,000 | 502,000 (+0.4% ~) |'), markdown);
     assert.equal(
       lines.filter((line) => line.startsWith('|  | ')).length,
-      2 * 5,
-      'p50, p90, p99, p99.9, max under each ops/s line; no errors line without errors',
+      2 * 6,
+      'p50, p90, p99, p99.9, max and the bottleneck verdict under each ops/s line; no errors line without errors',
     );
   });
 
@@ -234,7 +234,8 @@ describe('compare: output', () => {
   it('CSV: one line per row × metric × run in plain units', () => {
     const csv = comparisonToCsv(comparison).trim().split('\n');
     assert.equal(csv[0], '"point","phase","test","command","metric","run","run_id","value","min","max","change","change_percent","verdict"');
-    assert.equal(csv.length, 1 + comparison.rows.length * COMPARED_METRICS.length * 2);
+    // Each metric of each run, then each run's bottleneck verdict (the server's time per call too when the server was read).
+    assert.equal(csv.length, 1 + comparison.rows.length * (COMPARED_METRICS.length + 1) * 2);
     assert.ok(csv.includes('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","better"'), csv.join('\n'));
     assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","",""'));
   });

@@ -151,16 +151,42 @@ describe('results: exports', () => {
   it('writes redis-benchmark --csv columns', () => {
     assert.equal(
       toRedisBenchmarkCsv([row]),
-      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"\n' +
-        '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000"\n',
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why"\n' +
+        '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","","",""\n',
     );
+  });
+
+  it("CSV: the server's time per call and the verdict after redis-benchmark's columns", () => {
+    const csv = toRedisBenchmarkCsv([
+      { ...row, serverUsPerCall: 3.14159, bottleneck: { kind: 'round-trip', why: 'p50 410 µs at the client, 3.1 µs in the server' } },
+    ]);
+    assert.equal(
+      csv.split('\n')[1],
+      '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","3.142","round-trip","p50 410 µs at the client, 3.1 µs in the server"',
+    );
+  });
+
+  it('text table: max always, srv µs/call when the server was read', () => {
+    const [without] = toTextTable([row]).split('\n');
+    assert.match(without, /p99\.9 ms\s+max ms\s+errors/);
+    assert.doesNotMatch(without, /srv/);
+    const lines = toTextTable([
+      { ...row, serverUsPerCall: 3.14 },
+      { ...row, command: 'GET', serverUsPerCall: 410.4 },
+    ]).split('\n');
+    assert.match(lines[0], /max ms\s+srv µs\/call\s+errors/);
+    assert.match(lines[2], /9\.000\s+3\.1\s+2 \(OOM 2\)$/);
+    assert.match(lines[3], /9\.000\s+410\s+2 \(OOM 2\)$/);
   });
 
   it('writes a Markdown table with right-aligned numbers', () => {
     const lines = toMarkdown([row]).trim().split('\n');
-    assert.equal(lines[0], '| point | command | requests | clients | pipeline | key size | value size | ops/s | p50 ms | p99 ms | p99.9 ms | errors |');
-    assert.equal(lines[1], '| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    assert.equal(lines[2], '| value=100 | SET | 100,000 | 50 | 10 | 12 | 100 | 412,346 | 1.100 | 1.900 | 2.500 | 2 (OOM 2) |');
+    assert.equal(
+      lines[0],
+      '| point | command | requests | clients | pipeline | key size | value size | ops/s | p50 ms | p99 ms | p99.9 ms | max ms | errors |',
+    );
+    assert.equal(lines[1], '| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    assert.equal(lines[2], '| value=100 | SET | 100,000 | 50 | 10 | 12 | 100 | 412,346 | 1.100 | 1.900 | 2.500 | 9.000 | 2 (OOM 2) |');
   });
 
   it('aligns a text table', () => {

@@ -1,0 +1,34 @@
+// How the verdicts write their figures: one style for every `why` line.
+
+/** `97 %` of a core or of a window (a share 0…1 given as `share`). */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+/** `3.1 µs`, `410 µs`, `12.3 ms`, `2.0 s`. */
+export function micros(us: number): string {
+  if (us < 10) return `${us.toFixed(1)} µs`;
+  if (us < 1000) return `${Math.round(us)} µs`;
+  if (us < 1_000_000) return `${(us / 1000).toFixed(1)} ms`;
+  return `${(us / 1_000_000).toFixed(1)} s`;
+}
+
+/** A moment or a length in ms, as seconds with one decimal: `2.5 s`; below a second a length reads `150 ms`. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function length(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
+}
+
+export function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** `get 38,000, set 112`: the largest entries first, at most `most`. */
+export function topCounts(counts: Record<string, number>, most = 3): string {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const shown = entries.slice(0, most).map(([name, n]) => `${name} ${count(n)}`);
+  return shown.join(', ') + (entries.length > most ? `, ${entries.length - most} more` : '');
+}

@@ -1,0 +1,104 @@
+// The bottleneck verdict of a test: what set its pace, from the client's and the server's evidence. One
+// rule for the CLI, the run file, the panel, compare and merge: every kind in KINDS judges the load; one
+// that holds is the verdict, two or more are `mixed` (a residual kind, round-trip, counts only when nothing
+// else holds), none falls back to what the evidence supports best, and a window too short to judge is
+// `undetermined`.
+import type { Bottleneck, BottleneckKind, LoadResult } from '../../engine';
+import type { PersistenceEvent } from '../runFile';
+import type { BottleneckJudge, Evidence, JudgedKind } from './judge';
+import { clientCpu } from './clientCpu';
+import { clientFigures } from './clientLoad';
+import { clientStarved } from './clientStarved';
+import { count, length } from './figures';
+import { foreignLoad } from './foreignLoad';
+import { memory } from './memory';
+import { persistence } from './persistence';
+import { latencySplit, roundTrip } from './roundTrip';
+import { serverCpu } from './serverCpu';
+import { serverCpu as readServerCpu } from './serverLoad';
+import { slowCommands } from './slowCommands';
+import { stall } from './stall';
+
+export type { JudgedKind } from './judge';
+export { foreignCalls, foreignLoadLine } from './foreignLoad';
+export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
+
+/** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */
+export const KINDS: readonly BottleneckJudge[] = [stall, persistence, memory, slowCommands, foreignLoad, serverCpu, clientCpu, clientStarved, roundTrip];
+
+/** A window shorter than this, or fewer replies, supports no verdict (issue 20: 14 replies in 1.5 ms read as CPU-bound). */
+export const MIN_WINDOW_MS = 200;
+export const MIN_REPLIES = 100;
+
+/** Short names for headers and tables (the panel, compare). */
+export const KIND_LABELS: Record<BottleneckKind, string> = {
+  'server-cpu': 'server CPU',
+  'client-cpu': 'client CPU',
+  'client-starved': 'client starved of CPU',
+  'round-trip': 'round trip',
+  persistence: 'persistence',
+  memory: 'memory',
+  'slow-commands': 'slow commands',
+  'foreign-load': 'foreign load',
+  stall: 'stall',
+  mixed: 'mixed',
+  undetermined: 'undetermined',
+};
+
+/** What each kind means, for the docs and the panel's hover. */
+export const KIND_DESCRIPTIONS: Record<BottleneckKind, string> = {
+  ...(Object.fromEntries(KINDS.map((judge) => [judge.kind, judge.description])) as Record<JudgedKind, string>),
+  mixed: 'Two or more of the kinds held at once; each is listed with its own figures.',
+  undetermined: 'The evidence supports no verdict: the window was too short, or the client had headroom and the server was not read.',
+};
+
+export interface BottleneckContext {
+  /** The run's persistence events (run.server.events) and when the run started, to find those during the load. */
+  events?: PersistenceEvent[];
+  runStartedAt?: string;
+}
+
+/** The events that started inside the load's measured window (event `t` is ms since the run started). */
+function eventsDuring(load: LoadResult, context: BottleneckContext, windowMs: number): PersistenceEvent[] {
+  if (!context.events?.length || !context.runStartedAt) return [];
+  const from = Date.parse(load.measuredFrom ?? load.startedAt) - Date.parse(context.runStartedAt);
+  return context.events.filter((event) => event.t >= from && event.t <= from + windowMs);
+}
+
+/** What the evidence supports when no kind holds. */
+function fallback(evidence: Evidence): Bottleneck {
+  const { load, server } = evidence;
+  const client = clientFigures(load.health);
+  const split = latencySplit(evidence);
+  const cpu = readServerCpu(server);
+  if (!server) {
+    const reason = load.health.bottleneck === 'server' ? 'the client had headroom' : 'the client was busy but not clearly the limit';
+    return { kind: 'undetermined', why: `${reason} (${client}); the server's counters were not read, so server and round trip cannot be told apart` };
+  }
+  const serverCpuText = cpu ? `${cpu.what} at ${Math.round(cpu.percent)} % of a core` : 'server CPU not read';
+  if (split && split.clientUs >= 2 * split.serverUs) {
+    return { kind: 'round-trip', why: `no limit reached (${serverCpuText}; ${client}); ${split.text}: most of a request's time was the round trip` };
+  }
+  if (split) return { kind: 'server-cpu', why: `no limit reached (${serverCpuText}; ${client}); ${split.text}: most of a request's time was in the server` };
+  return { kind: 'undetermined', why: `no limit reached (${serverCpuText}; ${client}) and the server's time per call is not known` };
+}
+
+/** The verdict on one load (context: the run's persistence events, to catch a BGSAVE the counters missed). */
+export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}): Bottleneck {
+  const windowMs = load.windowMs ?? load.durationMs;
+  const replies = load.total.latency.count;
+  if (windowMs < MIN_WINDOW_MS || replies < MIN_REPLIES) {
+    const window = windowMs < 1000 ? `${windowMs < 10 ? windowMs.toFixed(1) : Math.round(windowMs)} ms` : length(windowMs);
+    return { kind: 'undetermined', why: `the window (${window}, ${count(replies)} repl${replies === 1 ? 'y' : 'ies'}) is too short for a verdict` };
+  }
+  const evidence: Evidence = { load, windowMs, server: load.server, events: eventsDuring(load, context, windowMs) };
+  const all = KINDS.flatMap((judge) => {
+    const why = judge.judge(evidence);
+    return why === undefined ? [] : [{ kind: judge.kind, why, residual: judge.residual === true }];
+  });
+  const decisive = all.filter((part) => !part.residual);
+  const held = (decisive.length > 0 ? decisive : all).map(({ kind, why }) => ({ kind, why }));
+  if (held.length === 1) return held[0];
+  if (held.length > 1) return { kind: 'mixed', why: held.map((part) => `${part.kind}: ${part.why}`).join('; '), parts: held };
+  return fallback(evidence);
+}
