@@ -52,7 +52,8 @@ export interface OverlaySeries {
   run: number;
   /** Which test of the run (dash pattern), or the metric for time and sweep charts. */
   variant: number;
-  metric: 'ops' | 'p99' | 'latency';
+  /** `server`: the server's time per call, µs (the sweep overlay's own axis). */
+  metric: 'ops' | 'p99' | 'latency' | 'server';
   /** Aligned with the chart's x; null breaks the line (a gap between loads), undefined: no point there. */
   values: (number | null | undefined)[];
 }

@@ -11,6 +11,9 @@ import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { rateChart, type RateChart } from './rateChart';
+import { hasExplanation, loadOf, testExplanations, type TestExplanation, type VerdictView } from './explainModel';
+import { LONG_STALL_MS, stallSeconds } from './stalls';
+import { verdictShort } from './verdictLabels';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
 import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatus, type TableRow } from './panelTable';
@@ -33,6 +36,9 @@ export * from './panelTable';
 export * from './latencyCharts';
 export * from './timeCharts';
 export * from './rateChart';
+export * from './explainModel';
+export * from './stalls';
+export * from './verdictLabels';
 
 export interface HeaderInfo {
   scenario: string;
@@ -54,6 +60,12 @@ export interface HeaderInfo {
   cluster?: string;
   /** A merged run: how many load machines' runs it joins. */
   merged?: string;
+  /** The status badge's words: the status, or `complete · stalled 2.0 s` when a load stalled over a second. */
+  badge: string;
+  /** The longest stall over a second, in words, when there was one: the run did not complete cleanly. */
+  stalled?: string;
+  /** Each test's bottleneck verdict (run files that carry one). */
+  verdicts: (VerdictView & { test: string })[];
 }
 
 export interface ThresholdLine {
@@ -79,11 +91,13 @@ export interface ViewModel {
   rate?: RateChart;
   /** Series beyond this many are left out of a chart (named in `omitted`). */
   omitted: string[];
+  /** Where the time went, per test that has server-side figures, a verdict, client pauses or a stall. */
+  explanations: TestExplanation[];
 }
 
 export const MAX_CHART_SERIES = 12;
 
-function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): HeaderInfo {
+function headerFrom(run: RunFile, status: PanelStatus, explanations: readonly TestExplanation[], live?: LiveRunState): HeaderInfo {
   const server = run.target.server;
   const primary = primaryDescription(run);
   const header: HeaderInfo = {
@@ -97,7 +111,14 @@ function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): Hea
     error: run.error,
     startedAt: run.startedAt,
     duration: formatDuration(run.durationMs),
+    badge: status,
+    verdicts: explanations.flatMap((e) => (e.verdict ? [{ ...e.verdict, test: e.name }] : [])),
   };
+  const longest = Math.max(0, ...explanations.map((e) => e.longestStallMs));
+  if (longest > LONG_STALL_MS) {
+    header.stalled = `the server did not answer for ${stallSeconds(longest)}`;
+    header.badge = `${status} · stalled ${stallSeconds(longest)}`;
+  }
   const cluster = clusterDescription(run);
   if (cluster) header.cluster = cluster;
   if (run.merged)
@@ -160,7 +181,8 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
 export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   // Under each test: a cluster's nodes and a merged run's machines (src/results/breakdownRows.ts).
   const results = breakdownRows(run, { nodes: true, parts: true });
-  const rows = results.map((row, i) => tableRowFrom(row, i));
+  const rows = results.map((row, i) => withServerSide(run, tableRowFrom(row, i)));
+  const explanations = testExplanations(run);
   const current = live ? currentLoad(live) : undefined;
   if (current && current.at.measured) rows.push(runningRow(current, rows.length));
 
@@ -174,6 +196,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
           label: loadLabel(l.at.point, l.at.phase, l.at.test, l.at.repeat, live.plan.repeat, phases),
           offset: (l.startMs + (findPhase(run, l.at.point, l.at.phase)?.load.warmupMs ?? 0)) / 1000,
           timeline: l.timeline,
+          stalls: l.result?.stalls,
         }))
     : run.points.flatMap((point) =>
         point.repeats.flatMap((loads, repeat) =>
@@ -181,6 +204,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
             label: loadLabel(point.label, load.phase, load.test, repeat, point.repeats.length, phases),
             offset: (Date.parse(load.startedAt) - startedMs + (findPhase(run, point.label, load.phase)?.load.warmupMs ?? 0)) / 1000,
             timeline: load.timeline,
+            stalls: load.stalls,
           })),
         ),
       );
@@ -197,7 +221,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   if (sweep && sweep.series.length > MAX_CHART_SERIES) sweep.series = sweep.series.slice(0, MAX_CHART_SERIES);
 
   return {
-    header: headerFrom(run, live ? 'running' : run.status, live),
+    header: headerFrom(run, live ? 'running' : run.status, explanations, live),
     columns: tableColumns(rows),
     rows,
     thresholds: thresholdLines(run.thresholds),
@@ -210,7 +234,21 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     sweep,
     rate: rateChart(run),
     omitted,
+    explanations: explanations.filter(hasExplanation),
   };
+}
+
+/** A test's total row with its load's server time per call and verdict (absent in older run files). */
+function withServerSide(run: RunFile, row: TableRow): TableRow {
+  if (row.command !== 'total' || row.detail) return row;
+  const load = loadOf(run, row.point, row.phase, row.test);
+  if (load?.server?.usecPerCall !== undefined) row.serverUsPerCall = load.server.usecPerCall;
+  if (load?.bottleneck) {
+    const verdict = verdictShort(load.bottleneck);
+    row.verdict = verdict;
+    row.verdictWhy = load.bottleneck.why;
+  }
+  return row;
 }
 
 /** The live view-model: the run so far, plus the load running now. */
