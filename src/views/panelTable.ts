@@ -5,6 +5,7 @@ import { toMarkdown, toRedisBenchmarkCsv } from '../results/export';
 import { formatLatency, formatOps } from '../results/format';
 import type { ResultRow } from '../results/rows';
 import type { LiveLoad } from './liveRun';
+import { usText } from './serverTime';
 
 export type PanelStatus = LoadStatus | 'running';
 
@@ -211,7 +212,7 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       key: 'serverUsPerCall',
       header: 'srv µs/call',
       numeric: true,
-      cell: (r) => (r.serverUsPerCall === undefined ? '' : r.serverUsPerCall.toFixed(r.serverUsPerCall >= 100 ? 0 : 1)),
+      cell: (r) => (r.serverUsPerCall === undefined ? '' : usText(r.serverUsPerCall)),
     });
   }
   if (rows.some((row) => row.verdict !== undefined)) {

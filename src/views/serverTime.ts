@@ -11,9 +11,11 @@ export function serverTimeAt(point: PointResult, phase: string, test: string): (
   return values.length > 0 ? { ...spreadOf(values), runs: values.length } : undefined;
 }
 
+/** µs per call as the tables show it: `12.3`, `142`. */
+export const usText = (us: number) => (us >= 100 ? us.toFixed(0) : us.toFixed(1));
+
 /** `12.3` µs per call, or `12.3 (11.9–13.0)` over repeats. */
 export function serverTimeText(spread: (Spread & { runs: number }) | undefined): string {
   if (!spread) return '—';
-  const us = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-  return spread.runs > 1 ? `${us(spread.median)} (${us(spread.min)}–${us(spread.max)})` : us(spread.median);
+  return spread.runs > 1 ? `${usText(spread.median)} (${usText(spread.min)}–${usText(spread.max)})` : usText(spread.median);
 }

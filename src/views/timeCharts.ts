@@ -104,7 +104,9 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
     segments.push({ start, end, label: load.label });
   }
   if (x.length === 0) return undefined;
-  const series: TimelineSeries = redirections.some((count) => count !== null) ? { x, ops, p50Ms, p99Ms, redirections, segments } : { x, ops, p50Ms, p99Ms, segments };
+  const series: TimelineSeries = redirections.some((count) => count !== null)
+    ? { x, ops, p50Ms, p99Ms, redirections, segments }
+    : { x, ops, p50Ms, p99Ms, segments };
   const stalls = stallSpans(sorted);
   if (stalls.length > 0) series.stalls = stalls;
   return series;
@@ -254,7 +256,12 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
       min: at.map((s) => (s ? s.p99Us.min / 1000 : null)),
       max: at.map((s) => (s ? s.p99Us.max / 1000 : null)),
     });
-    series.push(...serverLine(`${name} srv µs/call`, run.points.map((p, i) => (at[i] ? serverTimeAt(p, at[i].phase, at[i].test) : undefined))));
+    series.push(
+      ...serverLine(
+        `${name} srv µs/call`,
+        run.points.map((p, i) => (at[i] ? serverTimeAt(p, at[i].phase, at[i].test) : undefined)),
+      ),
+    );
   }
   for (const point of run.points) {
     for (const s of point.summary) {
