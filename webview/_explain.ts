@@ -41,6 +41,7 @@ function splitBar(bar: SplitBar): HTMLElement {
     { class: 'split-row' },
     el('span', { class: 'split-name' }, `${bar.label} ${formatLatency(bar.totalUs)}`),
     el('span', { class: 'split-bar', role: 'img', 'aria-label': words, title: words }, server, rest),
+    el('span', { class: 'split-figures detail' }, `server ${formatLatency(bar.serverUs)} + ${formatLatency(bar.restUs)}`),
   );
 }
 
