@@ -41,16 +41,29 @@ export function colour(theme: Theme, i: number): string {
   return theme.palette[i % theme.palette.length];
 }
 
+/** Saves the canvas state and clips drawing to the plot area (the caller restores it). */
+function clipToPlot(u: uPlot): void {
+  const { top, height, left, width } = u.bbox;
+  u.ctx.save();
+  u.ctx.beginPath();
+  u.ctx.rect(left, top, width, height);
+  u.ctx.clip();
+}
+
+/** The plot-high rectangle over [from, to] on the x scale, at least 2 px wide. */
+function spanRect(u: uPlot, from: number, to: number): [number, number, number, number] {
+  const x0 = u.valToPos(from, 'x', true);
+  const x1 = u.valToPos(to, 'x', true);
+  return [Math.min(x0, x1), u.bbox.top, Math.max(2, Math.abs(x1 - x0)), u.bbox.height];
+}
+
 /** Persistence marks: a shaded span while a fork ran, a solid line at starts and a red one at failures. */
 function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
   return (u) => {
     if (marks.length === 0) return;
     const { ctx } = u;
-    const { top, height, left, width } = u.bbox;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, width, height);
-    ctx.clip();
+    const { top, height } = u.bbox;
+    clipToPlot(u);
     const open = new Map<string, number>();
     const spans: { from: number; to: number; kind: string }[] = [];
     for (const mark of marks) {
@@ -64,10 +77,8 @@ function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
     for (const [job, from] of open) spans.push({ from, to: u.scales.x.max ?? from, kind: job });
     ctx.globalAlpha = 0.14;
     for (const span of spans) {
-      const x0 = u.valToPos(span.from, 'x', true);
-      const x1 = u.valToPos(span.to, 'x', true);
       ctx.fillStyle = span.kind === 'bgsave' ? theme.purple : theme.yellow;
-      ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+      ctx.fillRect(...spanRect(u, span.from, span.to));
     }
     ctx.globalAlpha = 1;
     ctx.lineWidth = Math.max(1, devicePixelRatio);
@@ -89,21 +100,16 @@ function stallsHook(stalls: readonly StallSpan[], theme: Theme): (u: uPlot) => v
   return (u) => {
     if (stalls.length === 0) return;
     const { ctx } = u;
-    const { top, height, left, width } = u.bbox;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, width, height);
-    ctx.clip();
+    clipToPlot(u);
     for (const stall of stalls) {
-      const x0 = u.valToPos(stall.from, 'x', true);
-      const x1 = u.valToPos(stall.to, 'x', true);
+      const rect = spanRect(u, stall.from, stall.to);
       ctx.globalAlpha = 0.18;
       ctx.fillStyle = theme.red;
-      ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+      ctx.fillRect(...rect);
       ctx.globalAlpha = 0.8;
       ctx.strokeStyle = theme.red;
       ctx.lineWidth = Math.max(1, devicePixelRatio);
-      ctx.strokeRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+      ctx.strokeRect(...rect);
     }
     ctx.restore();
   };

@@ -24,7 +24,16 @@ function verdictItem(verdict: VerdictView & { test: string }): HTMLElement {
 export function headerVerdicts(h: HeaderInfo): Node[] {
   const parts: Node[] = [];
   if (h.stalled) parts.push(el('p', { class: 'stall-warning', role: 'alert', id: 'stall-warning' }, `Not a clean run: ${h.stalled} (shaded on the timeline).`));
-  if (h.verdicts.length > 0) parts.push(el('ul', { class: 'verdicts', id: 'verdicts', 'aria-label': 'Bottleneck per test' }, ...h.verdicts.map(verdictItem)));
+  if (h.verdicts.length === 0) return parts;
+  const list = el('ul', { class: 'verdicts', id: 'verdicts', 'aria-label': 'Bottleneck per test' }, ...h.verdicts.map(verdictItem));
+  if (!h.verdictCounts) parts.push(list);
+  else {
+    // A sweep's many tests: the counts in view, every verdict one click away (and in the table).
+    const counts = h.verdictCounts.map((c) => `${c.label} in ${c.tests} test${c.tests === 1 ? '' : 's'}`).join(', ');
+    parts.push(
+      el('details', { class: 'verdict-counts', id: 'verdict-counts' }, el('summary', {}, el('span', { class: 'verdict-label' }, 'Bottleneck:'), counts), list),
+    );
+  }
   return parts;
 }
 

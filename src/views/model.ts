@@ -66,6 +66,17 @@ export interface HeaderInfo {
   stalled?: string;
   /** Each test's bottleneck verdict (run files that carry one). */
   verdicts: (VerdictView & { test: string })[];
+  /** More verdicts than the header has room for (a sweep): how many tests each label holds, most first. */
+  verdictCounts?: { label: string; tests: number }[];
+}
+
+/** Beyond this many verdicts the header counts them by label (every one stays in the table and a fold-out). */
+export const MAX_HEADER_VERDICTS = 6;
+
+function verdictCounts(verdicts: readonly VerdictView[]): { label: string; tests: number }[] {
+  const counts = new Map<string, number>();
+  for (const v of verdicts) counts.set(v.label, (counts.get(v.label) ?? 0) + 1);
+  return [...counts].map(([label, tests]) => ({ label, tests })).sort((a, b) => b.tests - a.tests);
 }
 
 export interface ThresholdLine {
@@ -114,6 +125,7 @@ function headerFrom(run: RunFile, status: PanelStatus, explanations: readonly Te
     badge: status,
     verdicts: explanations.flatMap((e) => (e.verdict ? [{ ...e.verdict, test: e.name }] : [])),
   };
+  if (header.verdicts.length > MAX_HEADER_VERDICTS) header.verdictCounts = verdictCounts(header.verdicts);
   const longest = Math.max(0, ...explanations.map((e) => e.longestStallMs));
   if (longest > LONG_STALL_MS) {
     header.stalled = `the server did not answer for ${stallSeconds(longest)}`;

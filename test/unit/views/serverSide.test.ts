@@ -123,6 +123,33 @@ describe('panels: where the time went (issues 20, 21)', () => {
       assert.equal(m.rows[0].verdict, 'mixed: server CPU + persistence (fork)');
     });
 
+    it('counts the verdicts by label when a sweep has more than the header holds', () => {
+      const text = '### sweep\nrequests 10000\nsweep clients 1, 2, 4, 8\nGET k\nSET k v\n';
+      const points = makeRun({ text, results: {} }).plan.points.map((p) => p.label);
+      const kinds = ['round-trip', 'round-trip', 'server-cpu', 'server-cpu'] as const;
+      const run = makeRun({
+        text,
+        results: Object.fromEntries(
+          points.map((label, i) => [
+            label,
+            [
+              [
+                load(400, { bottleneck: { kind: kinds[i], why: 'x' } }),
+                { ...load(400, { bottleneck: { kind: 'server-cpu', why: 'y' } }), test: 'SET', commands: [] },
+              ],
+            ],
+          ]),
+        ),
+      });
+      const m = buildViewModel(run);
+      assert.equal(m.header.verdicts.length, 8);
+      assert.deepEqual(m.header.verdictCounts, [
+        { label: 'server CPU', tests: 6 },
+        { label: 'round trip', tests: 2 },
+      ]);
+      assert.equal(buildViewModel(getRun(load(400, { bottleneck: verdict }))).header.verdictCounts, undefined, 'one test: listed as it is');
+    });
+
     it('has a label for every kind, and shows a kind it does not know as written (never a prototype’s)', () => {
       for (const [kind, label] of Object.entries(VERDICT_LABELS)) assert.equal(verdictLabel(kind), label);
       assert.equal(verdictLabel('quantum-foam'), 'quantum-foam');
