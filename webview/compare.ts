@@ -124,7 +124,7 @@ function renderTable(m: CompareViewModel): HTMLElement {
     const tr = el('tr', { class: [line.first ? 'group-start' : '', line.command ? 'command' : ''].filter(Boolean).join(' ') });
     tr.append(el('th', { scope: 'row' }, line.first ? line.test : ''), el('td', { class: 'metric' }, line.metricLabel));
     for (const cell of line.cells) {
-      const td = el('td', { class: line.metric === 'bottleneck' ? '' : 'num' }, cell.text);
+      const td = el('td', { class: 'num' }, cell.text);
       if (cell.spread ?? cell.note) td.title = (cell.spread ?? cell.note) as string;
       if (cell.change && cell.verdict) {
         td.append(' ', el('span', { class: `delta delta-${cell.verdict}`, title: VERDICT_WORDS[cell.verdict] }, cell.change));

@@ -4,6 +4,7 @@
 // it: no lines. Pure: bundled into the webview and unit-tested.
 import { deltaOf, type Comparison, type ComparisonRow, type Delta, type MetricCell } from '../results/compare';
 import { formatChange } from '../results/compareFormat';
+import { formatLatency } from '../results/format';
 import type { RunFile } from '../results/runFile';
 import { loadOf } from './explainModel';
 import { serverTimeAt, usText } from './serverTime';
@@ -66,6 +67,17 @@ export function serverLines(runs: readonly RunFile[], comparison: Comparison, ro
   return lines;
 }
 
+const ROUND_TRIP = ': the round trip, queueing or the client changed';
+
+/** What the two changes say together: which side moved the client's p99. */
+function reading(p99: Delta, server: Delta): string {
+  if (p99.verdict === 'noise') return ": the server's own time changed, not what the client saw";
+  if (server.verdict === 'noise' || p99.absolute > 0 !== server.absolute > 0) return ROUND_TRIP;
+  // Both moved the same way: the server's share of the client's change, in µs.
+  if (Math.abs(server.absolute) >= Math.abs(p99.absolute) / 2) return ": the server's own time accounts for most of it";
+  return `: the server's time accounts for ${formatLatency(Math.abs(server.absolute))} of the ${formatLatency(Math.abs(p99.absolute))}; the rest is round trip, queueing or client`;
+}
+
 const moved = (delta: Delta) =>
   delta.verdict === 'noise' ? 'unchanged' : `${delta.absolute > 0 ? 'rose' : 'fell'} ${Math.abs(delta.percent ?? 0).toFixed(1)}%`;
 
@@ -85,14 +97,7 @@ export function changeSentences(runs: readonly RunFile[], comparison: Comparison
       const value = times[i].cell;
       if (i === 0 || !p99 || !server || !reference || !value) return;
       if (p99.verdict === 'noise' && server.verdict === 'noise') return;
-      const because =
-        p99.verdict !== 'noise' && server.verdict === 'noise'
-          ? ': the round trip, queueing or the client changed'
-          : p99.verdict === 'noise'
-            ? ": the server's own time changed, not what the client saw"
-            : p99.absolute > 0 === server.absolute > 0
-              ? ": the server's own time moved with it"
-              : '';
+      const because = reading(p99, server);
       out.push(
         `${testLabel(row)}, ${comparison.runs[i].label} against ${comparison.runs[0].label}: p99 ${moved(p99)}, server time per call ${moved(server)} (${usText(reference.value)} → ${usText(value.value)} µs)${because}`,
       );

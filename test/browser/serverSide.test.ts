@@ -92,7 +92,7 @@ describe('panels: where the time went (browser)', function () {
     const compareBrowser = await launchBrowserForSuite('compare');
     try {
       const a = withServerSide(readFixture<RunFile>('compare-a.rbench-run.json'), 20);
-      const b = withServerSide(readFixture<RunFile>('compare-b.rbench-run.json'), 20, 38_000);
+      const b = withServerSide(readFixture<RunFile>('compare-b.rbench-run.json'), 21, 38_000);
       const panel = await openPanel(compareBrowser, 'dark', undefined, 'compare');
       await panel.post({ type: 'compare', runs: [a, b], paths: ['/a.rbench-run.json', '/b.rbench-run.json'] });
       await panel.page.waitForFunction(() => document.body.dataset.rendered === 'true');
@@ -100,6 +100,7 @@ describe('panels: where the time went (browser)', function () {
       assert.match(differences, /the server ran 76,000 commands this run did not send \(another client loaded it\)/, '38,000 in each of its two tests');
       const table = (await panel.page.textContent('#compare-table')) ?? '';
       assert.ok(table.includes('srv µs/call') && table.includes('bottleneck') && table.includes('server CPU'), table.slice(0, 400));
+      await panel.page.screenshot({ path: join(screenshotDir, 'compare-server-side-dark.png'), fullPage: true });
       await panel.page.close();
     } finally {
       await compareBrowser.close();

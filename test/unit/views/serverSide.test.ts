@@ -292,6 +292,26 @@ describe('panels: where the time went (issues 20, 21)', () => {
       ]);
     });
 
+    it('says how much of a p99 change the server’s own time accounts for', () => {
+      const a = getRun(load(1000, { server: server(12) }), 'a');
+      const later = (p99: number, us: number) => {
+        const run = getRun(load(p99, { server: server(us) }), 'b');
+        run.startedAt = '2026-11-29T10:05:00.000Z';
+        return buildCompareViewModel([a, run]).explained;
+      };
+      assert.match(
+        later(1400, 400)[0],
+        /p99 rose 40\.0%, server time per call rose 3233\.3% \(12\.0 → 400 µs\): the server's own time accounts for most of it$/,
+      );
+      assert.match(later(2000, 30)[0], /: the server's time accounts for 18 µs of the 1\.00 ms; the rest is round trip, queueing or client$/);
+      assert.match(
+        later(1010, 20)[0],
+        /p99 unchanged, server time per call rose 66\.7% \(12\.0 → 20\.0 µs\): the server's own time changed, not what the client saw$/,
+      );
+      assert.match(later(1400, 6)[0], /server time per call fell 50\.0% .*: the round trip, queueing or the client changed$/);
+      assert.deepEqual(later(1010, 12.1), [], 'neither moved: nothing to say');
+    });
+
     it('flags a run the server ran foreign load in', () => {
       const a = getRun(load(1000, { server: server(12) }), 'a');
       const b = getRun(load(1000, { server: server(12, { foreign: { calls: 38_000, commands: { set: 38_000 } } }) }), 'b');
