@@ -57,7 +57,7 @@ function splitBar(bar: SplitBar): HTMLElement {
 function explanationItem(e: TestExplanation): HTMLElement {
   const lines: Node[] = [];
   if (e.split) lines.push(el('div', { class: 'split' }, ...e.split.bars.map(splitBar)));
-  const notes = [e.pauses, e.foreign, ...e.stalls].filter((line): line is string => Boolean(line));
+  const notes = [e.serverCpu, e.pauses, e.foreign, ...e.stalls].filter((line): line is string => Boolean(line));
   if (notes.length > 0) lines.push(el('ul', { class: 'explain-notes' }, ...notes.map((line) => el('li', {}, line))));
   return el('li', { class: 'explain-test' }, el('h3', {}, e.name, e.verdict ? el('span', { class: 'verdict-label' }, e.verdict.label) : ''), ...lines);
 }

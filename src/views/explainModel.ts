@@ -47,6 +47,8 @@ export interface TestExplanation {
   pauses?: string;
   /** `the server ran 38,000 commands this run did not send`. */
   foreign?: string;
+  /** `server CPU 97 % of a core (main thread 95 %)` over the test, where the server told. */
+  serverCpu?: string;
   /** The representative load's stalls in words. */
   stalls: string[];
   /** The longest stall in any repeat of the test, ms. */
@@ -80,6 +82,13 @@ export function pausesLine(pauses: ClientPauses | undefined): string | undefined
   if (!pauses || !(pauses.tailShare >= NOTABLE_TAIL_SHARE)) return undefined;
   const share = `${Math.round(pauses.tailShare * 100)} % of the tail overlapped client pauses (GC, event loop)`;
   return pauses.p999UsWithoutPauses === undefined ? share : `${share}: p99.9 without them ${formatLatency(pauses.p999UsWithoutPauses)}`;
+}
+
+export function serverCpuLine(load: Pick<LoadResult, 'server'>): string | undefined {
+  const cpu = load.server?.cpuPercent;
+  if (cpu === undefined) return undefined;
+  const main = load.server?.mainThreadCpuPercent;
+  return `server CPU ${Math.round(cpu)} % of a core${main === undefined ? '' : ` (main thread ${Math.round(main)} %)`}`;
 }
 
 export function foreignLine(load: Pick<LoadResult, 'server'>): string | undefined {
@@ -118,13 +127,15 @@ export function testExplanations(run: RunFile): TestExplanation[] {
       if (pauses) explanation.pauses = pauses;
       const foreign = foreignLine(load);
       if (foreign) explanation.foreign = foreign;
+      const cpu = serverCpuLine(load);
+      if (cpu) explanation.serverCpu = cpu;
       out.push(explanation);
     }
   }
   return out;
 }
 
-/** Whether a test has anything for the "where the time went" section. */
+/** Whether a test has anything for the "where the time went" section (a verdict alone is in the header). */
 export function hasExplanation(e: TestExplanation): boolean {
-  return Boolean(e.verdict || e.split || e.pauses || e.foreign || e.stalls.length > 0);
+  return Boolean(e.split || e.serverCpu || e.pauses || e.foreign || e.stalls.length > 0);
 }

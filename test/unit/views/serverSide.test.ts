@@ -103,6 +103,7 @@ describe('panels: where the time went (issues 20, 21)', () => {
       assert.ok(column, m.columns.map((c) => c.header).join());
       assert.equal(column.cell(m.rows[0]), 'server CPU');
       assert.equal(column.title?.(m.rows[0]), verdict.why);
+      assert.deepEqual(m.explanations, [], 'a verdict alone is in the header, not the section');
     });
 
     it('lists the parts of a mixed verdict', () => {
@@ -168,6 +169,9 @@ describe('panels: where the time went (issues 20, 21)', () => {
           { label: 'p99', totalUs: 1000, serverUs: 12, restUs: 988 },
         ],
       });
+      assert.equal(m.explanations[0].serverCpu, undefined, 'no CPU figure: no line');
+      const cpu = buildViewModel(getRun(load(1000, { server: server(12, { cpuPercent: 97.4, mainThreadCpuPercent: 95.1 }) })));
+      assert.equal(cpu.explanations[0].serverCpu, 'server CPU 97 % of a core (main thread 95 %)');
       const column = m.columns.find((c) => c.header === 'srv µs/call');
       assert.ok(column);
       assert.equal(column.cell(m.rows[0]), '12.0');
