@@ -2,6 +2,7 @@
 // into what the panel shows — header facts, table rows, chart series and plain-word warnings. Pure (no
 // `vscode`, no Node modules): bundled into the webview and unit-tested in Node. Its parts live in
 // liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
+import { ownValue } from '../gates/plainData';
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
 import { breakdownRows, nodeRowName } from '../results/breakdownRows';
@@ -250,10 +251,18 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   };
 }
 
-/** A test's total row with its load's server time per call and verdict (absent in older run files). */
+/**
+ * A test's row with its load's server time per call and verdict; a command of a mix with the server's
+ * figure for that command, when the server names it as the mix does (`GET` → `get`). Older run files: neither.
+ */
 function withServerSide(run: RunFile, row: TableRow): TableRow {
-  if (row.command !== 'total' || row.detail) return row;
+  if (row.detail) return row;
   const load = loadOf(run, row.point, row.phase, row.test);
+  if (row.command !== 'total') {
+    const command = load?.server && ownValue(load.server.commands, row.command.toLowerCase());
+    if (command) row.serverUsPerCall = command.usecPerCall;
+    return row;
+  }
   if (load?.server?.usecPerCall !== undefined) row.serverUsPerCall = load.server.usecPerCall;
   if (load?.bottleneck) {
     const verdict = verdictShort(load.bottleneck);

@@ -177,6 +177,23 @@ describe('panels: where the time went (issues 20, 21)', () => {
       assert.equal(column.cell(m.rows[0]), '12.0');
     });
 
+    it('gives a command of a mix the server’s figure for that command, when the server names it so', () => {
+      const mix = { ...load(1000, { server: server(12, { commands: { get: { calls: 10, usec: 90, usecPerCall: 9 } } }) }), test: 'mix' };
+      mix.commands = [loadResult('main', 'x', { ops: 1, p99: 1 }).total, loadResult('main', 'x', { ops: 1, p99: 1 }).total].map((c, i) => ({
+        ...c,
+        command: ['GET', 'LRANGE_100'][i],
+      }));
+      const m = buildViewModel(makeRun({ text: '### mix\nrequests 10000\n50% GET k\n50% LRANGE k 0 99\n', results: { '': [[mix]] } }));
+      assert.deepEqual(
+        m.rows.map((r) => [r.command, r.serverUsPerCall]),
+        [
+          ['total', 12],
+          ['GET', 9],
+          ['LRANGE_100', undefined],
+        ],
+      );
+    });
+
     it('never draws more server time than the client saw', () => {
       const m = buildViewModel(getRun(load(40, { server: server(30) })));
       assert.deepEqual(
