@@ -2,11 +2,11 @@
 // .stalls, health.pauses): the verdict's short label and its line, the latency split (client p50/p99
 // against the server's time per call), the client's own pauses, load the run did not send. Every field
 // is optional: an older run file yields tests with none of them. Pure: bundled into the webview and unit-tested.
-import type { Bottleneck, ClientPauses, LoadResult } from '../engine';
+import type { Bottleneck, ClientPauses, LoadResult, Stall } from '../engine';
 import { formatLatency } from '../results/format';
 import type { RunFile } from '../results/runFile';
 import { representativeLoad } from '../results/summary';
-import { longestStallMs, stallText, validStalls } from './stalls';
+import { longestStall, stallText, validStalls } from './stalls';
 import { testName } from './timeCharts';
 import { verdictLabel, verdictShort } from './verdictLabels';
 
@@ -51,8 +51,8 @@ export interface TestExplanation {
   serverCpu?: string;
   /** The representative load's stalls in words. */
   stalls: string[];
-  /** The longest stall in any repeat of the test, ms. */
-  longestStallMs: number;
+  /** The longest stall in any repeat of the test. */
+  longestStall?: Stall;
 }
 
 /** A share of the tail at least this overlapping client pauses is worth a line. */
@@ -117,8 +117,9 @@ export function testExplanations(run: RunFile): TestExplanation[] {
         phase: summary.phase,
         test: summary.test,
         stalls: validStalls(load.stalls).map(stallText),
-        longestStallMs: Math.max(0, ...repeats.map((l) => longestStallMs(l.stalls))),
       };
+      const longest = longestStall(repeats.flatMap((l) => l.stalls ?? []));
+      if (longest) explanation.longestStall = longest;
       const verdict = verdictView(load.bottleneck);
       if (verdict) explanation.verdict = verdict;
       const split = latencySplit(load);

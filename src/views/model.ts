@@ -1,7 +1,8 @@
 // The results panel's view-model: turns a run file, or a run in progress rebuilt from RunProgress events,
 // into what the panel shows — header facts, table rows, chart series and plain-word warnings. Pure (no
 // `vscode`, no Node modules): bundled into the webview and unit-tested in Node. Its parts live in
-// liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
+// liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts),
+// explainModel, stalls and verdictLabels (where the time went: the server's side of each test).
 import { ownValue } from '../gates/plainData';
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
@@ -13,7 +14,7 @@ import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { rateChart, type RateChart } from './rateChart';
 import { hasExplanation, loadOf, testExplanations, type TestExplanation, type VerdictView } from './explainModel';
-import { LONG_STALL_MS, stallSeconds } from './stalls';
+import { LONG_STALL_MS, longestStall, stallHeadline, stallSeconds } from './stalls';
 import { verdictShort } from './verdictLabels';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
@@ -127,10 +128,10 @@ function headerFrom(run: RunFile, status: PanelStatus, explanations: readonly Te
     verdicts: explanations.flatMap((e) => (e.verdict ? [{ ...e.verdict, test: e.name }] : [])),
   };
   if (header.verdicts.length > MAX_HEADER_VERDICTS) header.verdictCounts = verdictCounts(header.verdicts);
-  const longest = Math.max(0, ...explanations.map((e) => e.longestStallMs));
-  if (longest > LONG_STALL_MS) {
-    header.stalled = `the server did not answer for ${stallSeconds(longest)}`;
-    header.badge = `${status} · stalled ${stallSeconds(longest)}`;
+  const longest = longestStall(explanations.flatMap((e) => (e.longestStall ? [e.longestStall] : [])));
+  if (longest && longest.toMs - longest.fromMs > LONG_STALL_MS) {
+    header.stalled = stallHeadline(longest);
+    header.badge = `${status} · stalled ${stallSeconds(longest.toMs - longest.fromMs)}`;
   }
   const cluster = clusterDescription(run);
   if (cluster) header.cluster = cluster;

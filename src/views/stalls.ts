@@ -19,8 +19,20 @@ export function validStalls(stalls: readonly Stall[] | undefined): Stall[] {
   return (stalls ?? []).filter((s) => Number.isFinite(s.fromMs) && Number.isFinite(s.toMs) && s.toMs > s.fromMs);
 }
 
-export function longestStallMs(stalls: readonly Stall[] | undefined): number {
-  return validStalls(stalls).reduce((longest, s) => Math.max(longest, s.toMs - s.fromMs), 0);
+/** The longest of the stalls (valid ones only), or undefined. */
+export function longestStall(stalls: readonly Stall[] | undefined): Stall | undefined {
+  return validStalls(stalls).reduce<Stall | undefined>(
+    (longest, s) => (!longest || s.toMs - s.fromMs > longest.toMs - longest.fromMs ? s : longest),
+    undefined,
+  );
+}
+
+/** The header's words for a stall over a second: `the server did not answer for 2.0 s`, or on some connections only. */
+export function stallHeadline(stall: Stall): string {
+  const length = stallSeconds(stall.toMs - stall.fromMs);
+  return stall.connections >= stall.of
+    ? `the server did not answer for ${length}`
+    : `${stall.connections} of ${stall.of} connections heard no reply for ${length}`;
 }
 
 /** A stall on the run's clock: [from, to] in run seconds, with its words (the load's name first when there are several). */

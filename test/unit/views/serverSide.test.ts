@@ -72,6 +72,8 @@ describe('panels: where the time went (issues 20, 21)', () => {
       assert.equal(long.header.stalled, 'the server did not answer for 2.0 s');
       const short = buildViewModel(getRun(load(400, { stalls: [{ fromMs: 1000, toMs: 1600, connections: 3, of: 10 }] })));
       assert.equal(short.header.badge, 'complete');
+      const some = buildViewModel(getRun(load(400, { stalls: [{ fromMs: 1000, toMs: 2600, connections: 3, of: 10 }] })));
+      assert.equal(some.header.stalled, '3 of 10 connections heard no reply for 1.6 s');
       assert.equal(short.header.stalled, undefined);
       assert.deepEqual(short.explanations[0].stalls, ['no reply 1.0 s – 1.6 s (0.6 s) on 3 of 10 connections']);
       assert.equal(buildViewModel(getRun(load(400))).header.badge, 'complete');
