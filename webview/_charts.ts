@@ -353,12 +353,16 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.server) {
     const s = model.server;
-    const cpu = s.cpuPercent;
+    const cpuSeries = [
+      ...(s.cpuPercent ? [{ label: 'server CPU', values: s.cpuPercent, dash: [4, 3] }] : []),
+      ...(s.mainThreadCpuPercent ? [{ label: 'main thread CPU', values: s.mainThreadCpuPercent, dash: [1, 2] }] : []),
+    ];
+    const cpu = cpuSeries.length > 0;
     specs.push({
       id: 'server',
       title: cpu ? 'Server memory, clients and CPU' : 'Server memory and clients',
-      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${cpu ? ", and the server's CPU (user + sys) in % of one core over each second (outer right axis, dashed; gaps where it was not known or its counters restarted)" : ''}${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
-      signature: `server:${model.marks.length}:${cpu ? 'cpu' : ''}`,
+      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${cpu ? ", and the server's CPU in % of one core over each second (outer right axis: the process's user + sys dashed, its main thread dotted where the server tells; gaps where it was not known or its counters restarted)" : ''}${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
+      signature: `server:${model.marks.length}:${cpuSeries.map((c) => c.label).join('|')}`,
       note: marksNote(model.marks),
       options: {
         scales: {
@@ -378,19 +382,15 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
             paths: uPlot.paths.stepped?.({ align: 1 }),
             value: legendValue((v) => String(Math.round(v))),
           },
-          ...(cpu
-            ? [
-                {
-                  label: 'server CPU',
-                  scale: 'cpu',
-                  stroke: theme.orange,
-                  width: 1.25,
-                  dash: [4, 3],
-                  spanGaps: false,
-                  value: legendValue((v) => `${v.toFixed(0)} %`),
-                },
-              ]
-            : []),
+          ...cpuSeries.map((c) => ({
+            label: c.label,
+            scale: 'cpu',
+            stroke: theme.orange,
+            width: 1.25,
+            dash: c.dash,
+            spanGaps: false,
+            value: legendValue((v) => `${v.toFixed(0)} %`),
+          })),
         ],
         axes: [
           timeAxis,
@@ -408,7 +408,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         ],
         hooks: { draw: [marksHook(model.marks, theme)] },
       },
-      data: [s.x, s.usedMemoryMb, s.connectedClients, ...(cpu ? [cpu] : [])],
+      data: [s.x, s.usedMemoryMb, s.connectedClients, ...cpuSeries.map((c) => c.values)],
     });
   }
 

@@ -38,6 +38,8 @@ export interface ServerSeries {
   connectedClients: (number | null)[];
   /** Server CPU (user + sys) in % of one core over each sample's second; null where unknown or a counter went back (a restart). Absent for older run files. */
   cpuPercent?: (number | null)[];
+  /** The server's main thread alone (the one that runs commands), where the server tells. */
+  mainThreadCpuPercent?: (number | null)[];
 }
 
 /** Median and spread of each test over points (a sweep) or over repeats. */
@@ -133,17 +135,19 @@ export function eventMarks(events: readonly PersistenceEvent[]): EventMark[] {
 /** Samples further apart than this (s) have missed ones between them (they are taken once a second). */
 const SAMPLE_GAP_S = 1.9;
 
-/** The server's CPU seconds (user + sys) in a sample, when it has both. */
-const cpuSeconds = (s: ServerSample) => (s.cpuUser !== undefined && s.cpuSys !== undefined ? s.cpuUser + s.cpuSys : undefined);
+/** The server's CPU seconds in a sample: the process's user + sys, or its main thread's, when it has them. */
+type CpuCounter = (s: ServerSample) => number | undefined;
+const processCpu: CpuCounter = (s) => (s.cpuUser !== undefined && s.cpuSys !== undefined ? s.cpuUser + s.cpuSys : undefined);
+const mainThreadCpu: CpuCounter = (s) => s.cpuMainThread;
 
 /**
  * Server CPU over the second before each sample, % of one core: the CPU counters' delta over the time
  * between two samples. Unknown for the first sample, where either lacks the counters, and where they went
  * back (the server restarted: a gap, not a dip).
  */
-export function serverCpuPercent(previous: ServerSample | undefined, sample: ServerSample): number | null {
-  const before = previous && cpuSeconds(previous);
-  const now = cpuSeconds(sample);
+export function serverCpuPercent(previous: ServerSample | undefined, sample: ServerSample, counter: CpuCounter = processCpu): number | null {
+  const before = previous && counter(previous);
+  const now = counter(sample);
   if (!previous || before === undefined || now === undefined) return null;
   const seconds = (sample.t - previous.t) / 1000;
   if (!(seconds > 0) || now < before) return null;
@@ -154,6 +158,7 @@ export function serverSeries(samples: readonly ServerSample[]): ServerSeries | u
   if (samples.length === 0) return undefined;
   const series: ServerSeries = { x: [], usedMemoryMb: [], connectedClients: [] };
   const cpu: (number | null)[] = [];
+  const mainThread: (number | null)[] = [];
   samples.forEach((s, i) => {
     const x = s.t / 1000;
     const previous = series.x[series.x.length - 1];
@@ -162,13 +167,16 @@ export function serverSeries(samples: readonly ServerSample[]): ServerSeries | u
       series.usedMemoryMb.push(null);
       series.connectedClients.push(null);
       cpu.push(null);
+      mainThread.push(null);
     }
     series.x.push(x);
     series.usedMemoryMb.push(s.usedMemory / (1024 * 1024));
     series.connectedClients.push(s.connectedClients);
     cpu.push(serverCpuPercent(samples[i - 1], s));
+    mainThread.push(serverCpuPercent(samples[i - 1], s, mainThreadCpu));
   });
   if (cpu.some((v) => v !== null)) series.cpuPercent = cpu;
+  if (mainThread.some((v) => v !== null)) series.mainThreadCpuPercent = mainThread;
   return series;
 }
 

@@ -253,6 +253,16 @@ describe('panels: where the time went (issues 20, 21)', () => {
       );
     });
 
+    it("draws the main thread's CPU beside the process's where the server tells", () => {
+      const withMain = (t: number, main: number) => ({ ...sample(t, [main, 0]), cpuMainThread: main });
+      const s = serverSeries([withMain(1000, 1), withMain(2000, 1.9), withMain(3000, 2.8)]);
+      assert.deepEqual(
+        s?.mainThreadCpuPercent?.map((v) => (v === null ? null : Math.round(v))),
+        [null, 90, 90],
+      );
+      assert.equal(serverSeries([sample(1000, [1, 0]), sample(2000, [2, 0])])?.mainThreadCpuPercent, undefined);
+    });
+
     it('has no CPU series for samples without the counters (older run files)', () => {
       assert.equal(serverSeries([sample(1000), sample(2000)])?.cpuPercent, undefined);
       assert.equal(buildViewModel(fixture('snapshot')).server?.cpuPercent, undefined);
