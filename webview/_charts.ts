@@ -2,7 +2,8 @@
 // colours; a live update calls setData when the series are the same, else the chart is rebuilt.
 import uPlot from 'uplot';
 import { formatLatency, formatOpsShort } from '../src/results/format';
-import type { EventMark, ViewModel } from '../src/views/model';
+import type { EventMark, StallSpan, ViewModel } from '../src/views/model';
+import { usText } from '../src/views/serverTime';
 import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
 
@@ -40,16 +41,29 @@ export function colour(theme: Theme, i: number): string {
   return theme.palette[i % theme.palette.length];
 }
 
+/** Saves the canvas state and clips drawing to the plot area (the caller restores it). */
+function clipToPlot(u: uPlot): void {
+  const { top, height, left, width } = u.bbox;
+  u.ctx.save();
+  u.ctx.beginPath();
+  u.ctx.rect(left, top, width, height);
+  u.ctx.clip();
+}
+
+/** The plot-high rectangle over [from, to] on the x scale, at least 2 px wide. */
+function spanRect(u: uPlot, from: number, to: number): [number, number, number, number] {
+  const x0 = u.valToPos(from, 'x', true);
+  const x1 = u.valToPos(to, 'x', true);
+  return [Math.min(x0, x1), u.bbox.top, Math.max(2, Math.abs(x1 - x0)), u.bbox.height];
+}
+
 /** Persistence marks: a shaded span while a fork ran, a solid line at starts and a red one at failures. */
 function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
   return (u) => {
     if (marks.length === 0) return;
     const { ctx } = u;
-    const { top, height, left, width } = u.bbox;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, width, height);
-    ctx.clip();
+    const { top, height } = u.bbox;
+    clipToPlot(u);
     const open = new Map<string, number>();
     const spans: { from: number; to: number; kind: string }[] = [];
     for (const mark of marks) {
@@ -63,10 +77,8 @@ function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
     for (const [job, from] of open) spans.push({ from, to: u.scales.x.max ?? from, kind: job });
     ctx.globalAlpha = 0.14;
     for (const span of spans) {
-      const x0 = u.valToPos(span.from, 'x', true);
-      const x1 = u.valToPos(span.to, 'x', true);
       ctx.fillStyle = span.kind === 'bgsave' ? theme.purple : theme.yellow;
-      ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+      ctx.fillRect(...spanRect(u, span.from, span.to));
     }
     ctx.globalAlpha = 1;
     ctx.lineWidth = Math.max(1, devicePixelRatio);
@@ -81,6 +93,46 @@ function marksHook(marks: EventMark[], theme: Theme): (u: uPlot) => void {
     }
     ctx.restore();
   };
+}
+
+/** Stalls (no reply on some or all connections): a shaded stretch with a line at each end. */
+function stallsHook(stalls: readonly StallSpan[], theme: Theme): (u: uPlot) => void {
+  return (u) => {
+    if (stalls.length === 0) return;
+    const { ctx } = u;
+    clipToPlot(u);
+    for (const stall of stalls) {
+      const rect = spanRect(u, stall.from, stall.to);
+      ctx.globalAlpha = 0.18;
+      ctx.fillStyle = theme.red;
+      ctx.fillRect(...rect);
+      ctx.globalAlpha = 0.8;
+      ctx.strokeStyle = theme.red;
+      ctx.lineWidth = Math.max(1, devicePixelRatio);
+      ctx.strokeRect(...rect);
+    }
+    ctx.restore();
+  };
+}
+
+/** The legend's "no reply" entry: the words of the stall under the cursor (a bucket is plotted at its end). */
+function stallLegend(stalls: readonly StallSpan[], theme: Theme): uPlot.Series {
+  return {
+    label: 'no reply',
+    scale: 'ms',
+    stroke: theme.red,
+    width: 0,
+    points: { show: false },
+    value: (u, _v, _series, idx) => {
+      const x = idx === null ? undefined : u.data[0][idx];
+      const stall = x === undefined ? undefined : stalls.find((s) => x > s.from && x <= s.to + 0.05);
+      return stall ? stall.text : '—';
+    },
+  };
+}
+
+function stallsNote(stalls: readonly StallSpan[]): string | undefined {
+  return stalls.length > 0 ? `Shaded red: ${stalls.map((s) => s.text).join('; ')}.` : undefined;
 }
 
 /** Names of the loads above their stretch of the timeline, when they fit. */
@@ -159,6 +211,15 @@ function oneTwoFive(min: number, max: number): number[] {
   return out;
 }
 
+/** The sweep's scales by metric: the server's time per call has its own (µs). */
+export const SWEEP_SCALES = { ops: 'ops', p99: 'ms', latency: 'ms', server: 'us' } as const;
+export const usValue = (v: number) => `${usText(v)} µs`;
+export const zeroToMax = (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.15 : 1];
+/** The outer right axis of the server's µs per call. */
+export function serverTimeAxis(theme: Theme): uPlot.Axis {
+  return axis(theme, { scale: 'us', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(usValue)), size: 64 });
+}
+
 export const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
 
 /** Tick labels of the percentile axis, where x = 1 / (1 - p). */
@@ -183,12 +244,13 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   if (model.timeline) {
     const t = model.timeline;
     const redirections = t.redirections;
+    const stalls = t.stalls ?? [];
     specs.push({
       id: 'timeline',
       title: redirections ? 'Throughput, latency and cluster redirections over time' : 'Throughput and latency over time',
-      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}. The results table holds the numbers.`,
-      signature: `timeline:${model.marks.length}:${redirections ? 'redirections:' : ''}${t.segments.map((s) => s.label).join('|')}`,
-      note: marksNote(model.marks),
+      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}${stalls.length ? `; shaded red where no reply came: ${stalls.map((s) => s.text).join('; ')}` : ''}. The results table holds the numbers.`,
+      signature: `timeline:${model.marks.length}:${redirections ? 'redirections:' : ''}${stalls.map((s) => `${s.from}-${s.to}`).join(',')}:${t.segments.map((s) => s.label).join('|')}`,
+      note: [stallsNote(stalls), marksNote(model.marks)].filter(Boolean).join(' ') || undefined,
       options: {
         scales: {
           x: { time: false },
@@ -214,6 +276,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
                 },
               ]
             : []),
+          ...(stalls.length ? [stallLegend(stalls, theme)] : []),
         ],
         axes: [
           timeAxis,
@@ -231,9 +294,9 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
               ]
             : []),
         ],
-        hooks: { draw: [marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
+        hooks: { draw: [stallsHook(stalls, theme), marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
       },
-      data: redirections ? [t.x, t.ops, t.p50Ms, t.p99Ms, redirections] : [t.x, t.ops, t.p50Ms, t.p99Ms],
+      data: [t.x, t.ops, t.p50Ms, t.p99Ms, ...(redirections ? [redirections] : []), ...(stalls.length ? [t.x.map(() => null)] : [])],
     });
   }
 
@@ -290,17 +353,23 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.server) {
     const s = model.server;
+    const cpuSeries = [
+      ...(s.cpuPercent ? [{ label: 'server CPU', values: s.cpuPercent, dash: [4, 3] }] : []),
+      ...(s.mainThreadCpuPercent ? [{ label: 'main thread CPU', values: s.mainThreadCpuPercent, dash: [1, 2] }] : []),
+    ];
+    const cpu = cpuSeries.length > 0;
     specs.push({
       id: 'server',
-      title: 'Server memory and clients',
-      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
-      signature: `server:${model.marks.length}`,
+      title: cpu ? 'Server memory, clients and CPU' : 'Server memory and clients',
+      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${cpu ? ", and the server's CPU in % of one core over each second (outer right axis: the process's user + sys dashed, its main thread dotted where the server tells; gaps where it was not known or its counters restarted)" : ''}${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
+      signature: `server:${model.marks.length}:${cpuSeries.map((c) => c.label).join('|')}`,
       note: marksNote(model.marks),
       options: {
         scales: {
           x: { time: false },
           mem: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
           clients: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] },
+          ...(cpu ? { cpu: { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, Math.max(100, max * 1.1)] } } : {}),
         },
         series: [
           { label: 'time', value: legendValue(seconds) },
@@ -313,6 +382,15 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
             paths: uPlot.paths.stepped?.({ align: 1 }),
             value: legendValue((v) => String(Math.round(v))),
           },
+          ...cpuSeries.map((c) => ({
+            label: c.label,
+            scale: 'cpu',
+            stroke: theme.orange,
+            width: 1.25,
+            dash: c.dash,
+            spanGaps: false,
+            value: legendValue((v) => `${v.toFixed(0)} %`),
+          })),
         ],
         axes: [
           timeAxis,
@@ -324,10 +402,13 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
             values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
             size: 44,
           }),
+          ...(cpu
+            ? [axis(theme, { scale: 'cpu', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => `${v.toFixed(0)}%`), size: 48 })]
+            : []),
         ],
         hooks: { draw: [marksHook(model.marks, theme)] },
       },
-      data: [s.x, s.usedMemoryMb, s.connectedClients],
+      data: [s.x, s.usedMemoryMb, s.connectedClients, ...cpuSeries.map((c) => c.values)],
     });
   }
 
@@ -338,20 +419,20 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
       const i = sw.x.indexOf(v);
       return i >= 0 ? (numericAxis ? String(v) : sw.xLabels[i]) : '';
     };
-    let opsIndex = 0;
-    let p99Index = 0;
+    const index = { ops: 0, p99: 0, server: 0 };
+    const hasServer = sw.series.some((s) => s.metric === 'server');
     const series: uPlot.Series[] = [{ label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) }];
     for (const s of sw.series) {
-      const i = s.metric === 'ops' ? opsIndex++ : p99Index++;
+      const i = index[s.metric]++;
       series.push({
         label: s.label,
-        scale: s.metric === 'ops' ? 'ops' : 'ms',
+        scale: SWEEP_SCALES[s.metric],
         stroke: colour(theme, i),
         width: 1.75,
-        dash: s.metric === 'p99' ? [6, 4] : undefined,
+        dash: s.metric === 'p99' ? [6, 4] : s.metric === 'server' ? [2, 3] : undefined,
         points: { show: true, size: 6, fill: colour(theme, i) },
         paths: sw.axis === 'test' ? () => null : undefined,
-        value: legendValue(s.metric === 'ops' ? formatOpsShort : (v: number) => `${ms(v)} ms`),
+        value: legendValue(s.metric === 'ops' ? formatOpsShort : s.metric === 'server' ? usValue : (v: number) => `${ms(v)} ms`),
       });
     }
     const spreads = sw.series.map((s, i) => ({ series: i + 1, min: s.min, max: s.max })).filter((sp) => sp.min.some((v, i) => v !== null && v !== sp.max[i]));
@@ -359,19 +440,21 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
     specs.push({
       id: 'sweep',
       title: sw.axis === 'test' ? 'Repeats: median and spread' : `Sweep: ${sw.axis}`,
-      description: `${sw.axis === 'test' ? 'Median' : `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}; median`} and min–max spread over repeats as error bars. The sweep table beside it lists the numbers.`,
+      description: `${sw.axis === 'test' ? 'Median' : `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}; median`}${hasServer ? ", the server's time per call in µs (dotted, outer right axis)," : ''} and min–max spread over repeats as error bars. The sweep table beside it lists the numbers.`,
       signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
       options: {
         scales: {
           x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: pad },
           ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
           ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+          ...(hasServer ? { us: { range: zeroToMax } } : {}),
         },
         series,
         axes: [
           axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: numericAxis ? sw.axis : undefined }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
+          ...(hasServer ? [serverTimeAxis(theme)] : []),
         ],
         hooks: { draw: [whiskersHook(spreads)] },
       },

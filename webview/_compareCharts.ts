@@ -4,7 +4,20 @@ import type uPlot from 'uplot';
 import { formatOpsShort } from '../src/results/format';
 import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
 import { timeTicks } from '../src/views/ticks';
-import { axis, colour, legendValue, ms, msTick, percentileChartOptions, seconds, type ChartSpec } from './_charts';
+import {
+  axis,
+  colour,
+  legendValue,
+  ms,
+  msTick,
+  percentileChartOptions,
+  seconds,
+  serverTimeAxis,
+  SWEEP_SCALES,
+  usValue,
+  zeroToMax,
+  type ChartSpec,
+} from './_charts';
 import type { Theme } from './_theme';
 
 /** Dash patterns for a run's second, third… series (its first is solid). */
@@ -72,6 +85,7 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
 
   if (model.sweep) {
     const sw = model.sweep;
+    const hasServer = sw.series.some((s) => s.metric === 'server');
     const labelAt = (v: number) => {
       const i = sw.x.indexOf(v);
       return i >= 0 ? sw.xLabels[i] : '';
@@ -79,18 +93,23 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
     specs.push({
       id: 'sweep',
       title: `Sweep: ${sw.axis}`,
-      description: `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}, medians over repeats, one colour per run: ${runs}.`,
+      description: `Throughput (solid, left axis) and p99 latency (dashed, right axis)${hasServer ? " and the server's time per call in µs (dotted, outer right axis)" : ''} against ${sw.axis}, medians over repeats, one colour per run: ${runs}.`,
       signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
       options: {
         scales: {
           x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
           ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
           ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+          ...(hasServer ? { us: { range: zeroToMax } } : {}),
         },
         series: [
           { label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) },
           ...sw.series.map((s) => ({
-            ...(s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms')),
+            ...(s.metric === 'ops'
+              ? line(theme, s, 0, formatOpsShort, 'ops')
+              : s.metric === 'server'
+                ? line(theme, s, 2, usValue, SWEEP_SCALES.server)
+                : line(theme, s, 1, msValue, 'ms')),
             spanGaps: true,
             points: { show: true, size: 6, fill: colour(theme, s.run) },
           })),
@@ -99,6 +118,7 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
           axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+          ...(hasServer ? [serverTimeAxis(theme)] : []),
         ],
       },
       data: [sw.x, ...sw.series.map((s) => s.values)] as uPlot.AlignedData,

@@ -91,6 +91,17 @@ function renderDifferences(m: CompareViewModel): HTMLElement {
   );
 }
 
+/** Which side moved, per test: the client's p99 beside the server's time per call (run files that have it). */
+function renderExplained(m: CompareViewModel): HTMLElement | string {
+  if (m.explained.length === 0) return '';
+  return el(
+    'section',
+    { class: 'explained', id: 'explained', 'aria-label': 'Client and server side' },
+    el('h2', {}, 'Client and server side'),
+    el('ul', {}, ...m.explained.map((line) => el('li', {}, line))),
+  );
+}
+
 function renderTable(m: CompareViewModel): HTMLElement {
   const table = el('table', { id: 'compare-table', class: 'compare-table' });
   table.append(el('caption', {}, `Each run against ${m.columns[0].label} (the reference)`));
@@ -114,7 +125,7 @@ function renderTable(m: CompareViewModel): HTMLElement {
     tr.append(el('th', { scope: 'row' }, line.first ? line.test : ''), el('td', { class: 'metric' }, line.metricLabel));
     for (const cell of line.cells) {
       const td = el('td', { class: 'num' }, cell.text);
-      if (cell.spread) td.title = cell.spread;
+      if (cell.spread ?? cell.note) td.title = (cell.spread ?? cell.note) as string;
       if (cell.change && cell.verdict) {
         td.append(' ', el('span', { class: `delta delta-${cell.verdict}`, title: VERDICT_WORDS[cell.verdict] }, cell.change));
         td.dataset.verdict = cell.verdict;
@@ -159,7 +170,7 @@ function renderCharts(m: CompareViewModel, section: HTMLElement): void {
 const chartSection = el('section', { class: 'charts', 'aria-label': 'Charts' });
 
 function render(m: CompareViewModel): void {
-  root.replaceChildren(renderHeader(m), renderToolbar(), renderDifferences(m), renderTable(m), chartSection);
+  root.replaceChildren(renderHeader(m), renderToolbar(), renderDifferences(m), renderExplained(m), renderTable(m), chartSection);
   renderCharts(m, chartSection);
   requestAnimationFrame(() => (document.body.dataset.rendered = 'true'));
 }

@@ -11,6 +11,7 @@ import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveR
 import type { RunFile } from '../src/results/runFile';
 import { chartPng, chartResizer, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
+import { explainSection, headerVerdicts } from './_explain';
 import { readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
@@ -48,6 +49,7 @@ const sections = {
   status: el('p', { class: 'visually-hidden', 'aria-live': 'polite', id: 'status' }),
   warnings: el('section', { class: 'warnings', 'aria-label': 'Warnings' }),
   thresholds: el('section', { class: 'thresholds', 'aria-label': 'Thresholds' }),
+  explain: el('section', { class: 'explain', id: 'explain', 'aria-label': 'Where the time went' }),
   table: el('div', { class: 'table-wrap' }),
   charts: el('section', { class: 'charts', 'aria-label': 'Charts' }),
   source: el('section'),
@@ -55,7 +57,7 @@ const sections = {
 
 function renderHeader(m: ViewModel): void {
   const h = m.header;
-  const badge = custom('vscode-badge', { class: `status-${h.status}`, id: 'run-status' }, h.status);
+  const badge = custom('vscode-badge', { class: `status-${h.status}${h.stalled ? ' status-stalled' : ''}`, id: 'run-status' }, h.badge);
   const title = el('h1', {}, h.scenario, badge);
   const facts: [string, string][] = [
     ['Target', [h.target, h.local ? '(throwaway local server)' : ''].filter(Boolean).join(' ')],
@@ -68,7 +70,7 @@ function renderHeader(m: ViewModel): void {
     ...(h.file ? ([['Scenario file', h.file]] as [string, string][]) : []),
   ];
   const meta = el('dl', { class: 'meta' }, ...facts.map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))));
-  const parts: Node[] = [title, meta];
+  const parts: Node[] = [title, meta, ...headerVerdicts(h)];
   if (h.error)
     parts.push(
       el(
@@ -131,6 +133,12 @@ function renderThresholds(m: ViewModel): void {
   );
 }
 
+function renderExplain(m: ViewModel): void {
+  const content = explainSection(m.explanations);
+  sections.explain.hidden = content.length === 0;
+  sections.explain.replaceChildren(...content);
+}
+
 function renderTable(m: ViewModel): void {
   const rows = sortRows(m.rows, sort);
   const table = el('table', { id: 'results-table' });
@@ -189,11 +197,13 @@ function renderTable(m: ViewModel): void {
     });
     m.columns.forEach((column, i) => {
       const text = column.cell(row);
-      if (i === labelColumn) tr.append(el('th', { scope: 'row' }, text));
-      else
-        tr.append(
-          el('td', { class: [column.numeric ? 'num' : '', column.key === 'errors' && row.errors > 0 ? 'has-errors' : ''].filter(Boolean).join(' ') }, text),
-        );
+      const title = column.title?.(row);
+      const cell =
+        i === labelColumn
+          ? el('th', { scope: 'row' }, text)
+          : el('td', { class: [column.numeric ? 'num' : '', column.key === 'errors' && row.errors > 0 ? 'has-errors' : ''].filter(Boolean).join(' ') }, text);
+      if (title) cell.title = title;
+      tr.append(cell);
     });
     body.append(tr);
   }
@@ -204,6 +214,7 @@ function renderTable(m: ViewModel): void {
 function sweepTable(m: ViewModel): HTMLElement | undefined {
   if (!m.sweep) return undefined;
   const sw = m.sweep;
+  const server = sw.table.some((r) => r.server !== undefined);
   const table = el('table', { class: 'sweep-table', id: 'sweep-table' });
   table.append(
     el('caption', {}, sw.axis === 'test' ? 'Median (min–max) over repeats' : `Sweep over ${sw.axis}: median (min–max)`),
@@ -217,6 +228,7 @@ function sweepTable(m: ViewModel): HTMLElement | undefined {
         ...(sw.axis === 'test' ? [] : [el('th', { scope: 'col' }, 'Test')]),
         el('th', { scope: 'col', class: 'num' }, 'Ops/s'),
         el('th', { scope: 'col', class: 'num' }, 'p99'),
+        ...(server ? [el('th', { scope: 'col', class: 'num' }, 'srv µs/call')] : []),
       ),
     ),
     el(
@@ -230,6 +242,7 @@ function sweepTable(m: ViewModel): HTMLElement | undefined {
           ...(sw.axis === 'test' ? [] : [el('td', {}, r.test)]),
           el('td', { class: 'num' }, r.ops),
           el('td', { class: 'num' }, r.p99),
+          ...(server ? [el('td', { class: 'num' }, r.server ?? '—')] : []),
         ),
       ),
     ),
@@ -319,6 +332,7 @@ function render(rebuildCharts: boolean): void {
   renderToolbar();
   renderWarnings(model);
   renderThresholds(model);
+  renderExplain(model);
   renderTable(model);
   performance.mark('rbench-table-built');
   renderCharts(model, rebuildCharts);

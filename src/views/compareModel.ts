@@ -9,6 +9,7 @@ import { formatChange, metricsShown, verdictCounts } from '../results/compareFor
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
+import { changeSentences, foreignSentences, serverLines } from './compareServer';
 
 export interface CompareColumn {
   label: string;
@@ -33,6 +34,8 @@ export interface CompareCell {
   verdict?: Verdict;
   /** min–max over repeats, for a tooltip. */
   spread?: string;
+  /** A tooltip of its own: the verdict's line. */
+  note?: string;
 }
 
 export interface CompareLine {
@@ -41,7 +44,8 @@ export interface CompareLine {
   first: boolean;
   /** A command inside a mix, not a test's total. */
   command: boolean;
-  metric: ComparedMetric;
+  /** `server`: the server's µs per call; `bottleneck`: the verdict (run files that carry them). */
+  metric: ComparedMetric | 'server' | 'bottleneck';
   metricLabel: string;
   cells: CompareCell[];
 }
@@ -52,7 +56,8 @@ export interface OverlaySeries {
   run: number;
   /** Which test of the run (dash pattern), or the metric for time and sweep charts. */
   variant: number;
-  metric: 'ops' | 'p99' | 'latency';
+  /** `server`: the server's time per call, µs (the sweep overlay's own axis). */
+  metric: 'ops' | 'p99' | 'latency' | 'server';
   /** Aligned with the chart's x; null breaks the line (a gap between loads), undefined: no point there. */
   values: (number | null | undefined)[];
 }
@@ -76,6 +81,8 @@ export interface CompareViewModel {
   lead?: string;
   differences: CompareDifferenceLine[];
   lines: CompareLine[];
+  /** Which side moved, per test and run: `SET, b against a: p99 rose 40.0%, server time per call unchanged (…)`. */
+  explained: string[];
   counts: Record<Verdict, number>;
   timeline?: OverlayChart;
   percentiles?: OverlayChart;
@@ -137,7 +144,7 @@ function rowLabel(row: ComparisonRow, phases: number): string {
   return row.command === 'total' ? test : `${test} › ${row.command}`;
 }
 
-function lines(comparison: Comparison): CompareLine[] {
+function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] {
   const phases = new Set(comparison.rows.map((row) => row.phase)).size;
   const out: CompareLine[] = [];
   for (const row of comparison.rows) {
@@ -160,6 +167,16 @@ function lines(comparison: Comparison): CompareLine[] {
         }),
       });
     });
+    for (const line of serverLines(runs, comparison, row)) {
+      out.push({
+        test: rowLabel(row, phases),
+        first: false,
+        command: false,
+        metric: line.label === 'bottleneck' ? 'bottleneck' : 'server',
+        metricLabel: line.label,
+        cells: line.cells,
+      });
+    }
   }
   return out;
 }
@@ -244,6 +261,12 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
   const comparison = comparisonOf(runs, options);
   const labels = comparison.runs.map((run) => run.label);
   const omitted: string[] = [];
+  const phases = new Set(comparison.rows.map((row) => row.phase)).size;
+  // Foreign load is about the setup: a run another client loaded is not a clean measurement.
+  const foreign: CompareDifferenceLine[] = foreignSentences(runs, labels).map((text) => ({ kind: 'setup', text }));
+  const lead =
+    leadSentence(comparison.differences) ??
+    (foreign.length > 0 ? 'The server ran load these runs did not send: their numbers are not clean. Read these differences before the numbers.' : undefined);
   return {
     title: compareTitle(runs, labels),
     comparison,
@@ -255,12 +278,13 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
       status: run.status,
       reference: i === 0,
     })),
-    lead: leadSentence(comparison.differences),
+    lead,
     // Status first (partial results), then the plan, then the setup: the order they matter in.
-    differences: [...comparison.differences]
-      .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
-      .map((d) => ({ kind: d.kind, text: d.text })),
-    lines: lines(comparison),
+    differences: [...comparison.differences.map((d) => ({ kind: d.kind, text: d.text })), ...foreign].sort(
+      (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind),
+    ),
+    lines: lines(runs, comparison),
+    explained: changeSentences(runs, comparison, (row) => rowLabel(row, phases)),
     counts: verdictCounts(comparison),
     ...overlays(runs, labels, omitted),
     omitted,

@@ -1,7 +1,9 @@
 // The results panel's view-model: turns a run file, or a run in progress rebuilt from RunProgress events,
 // into what the panel shows — header facts, table rows, chart series and plain-word warnings. Pure (no
 // `vscode`, no Node modules): bundled into the webview and unit-tested in Node. Its parts live in
-// liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts).
+// liveRun (a run in progress), panelTable (the table), latencyCharts and timeCharts (the charts),
+// explainModel, stalls and verdictLabels (where the time went: the server's side of each test).
+import { ownValue } from '../gates/plainData';
 import type { RunFile, ThresholdOutcome } from '../results/runFile';
 import { formatDuration, formatMetric } from '../results/format';
 import { breakdownRows, nodeRowName } from '../results/breakdownRows';
@@ -11,6 +13,9 @@ import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { rateChart, type RateChart } from './rateChart';
+import { hasExplanation, loadOf, testExplanations, type TestExplanation, type VerdictView } from './explainModel';
+import { LONG_STALL_MS, longestStall, stallHeadline, stallSeconds } from './stalls';
+import { verdictShort } from './verdictLabels';
 import { currentLoad, liveRunFile, type LiveRunState } from './liveRun';
 import { decodeHistogram, histogramBars, percentileCurve, type HistogramBars, type PercentileCurve } from './latencyCharts';
 import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatus, type TableRow } from './panelTable';
@@ -33,6 +38,9 @@ export * from './panelTable';
 export * from './latencyCharts';
 export * from './timeCharts';
 export * from './rateChart';
+export * from './explainModel';
+export * from './stalls';
+export * from './verdictLabels';
 
 export interface HeaderInfo {
   scenario: string;
@@ -54,6 +62,23 @@ export interface HeaderInfo {
   cluster?: string;
   /** A merged run: how many load machines' runs it joins. */
   merged?: string;
+  /** The status badge's words: the status, or `complete · stalled 2.0 s` when a load stalled over a second. */
+  badge: string;
+  /** The longest stall over a second, in words, when there was one: the run did not complete cleanly. */
+  stalled?: string;
+  /** Each test's bottleneck verdict (run files that carry one). */
+  verdicts: (VerdictView & { test: string })[];
+  /** More verdicts than the header has room for (a sweep): how many tests each label holds, most first. */
+  verdictCounts?: { label: string; tests: number }[];
+}
+
+/** Beyond this many verdicts the header counts them by label (every one stays in the table and a fold-out). */
+export const MAX_HEADER_VERDICTS = 6;
+
+function verdictCounts(verdicts: readonly VerdictView[]): { label: string; tests: number }[] {
+  const counts = new Map<string, number>();
+  for (const v of verdicts) counts.set(v.label, (counts.get(v.label) ?? 0) + 1);
+  return [...counts].map(([label, tests]) => ({ label, tests })).sort((a, b) => b.tests - a.tests);
 }
 
 export interface ThresholdLine {
@@ -79,11 +104,13 @@ export interface ViewModel {
   rate?: RateChart;
   /** Series beyond this many are left out of a chart (named in `omitted`). */
   omitted: string[];
+  /** Where the time went, per test that has server-side figures, a verdict, client pauses or a stall. */
+  explanations: TestExplanation[];
 }
 
 export const MAX_CHART_SERIES = 12;
 
-function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): HeaderInfo {
+function headerFrom(run: RunFile, status: PanelStatus, explanations: readonly TestExplanation[], live?: LiveRunState): HeaderInfo {
   const server = run.target.server;
   const primary = primaryDescription(run);
   const header: HeaderInfo = {
@@ -97,7 +124,15 @@ function headerFrom(run: RunFile, status: PanelStatus, live?: LiveRunState): Hea
     error: run.error,
     startedAt: run.startedAt,
     duration: formatDuration(run.durationMs),
+    badge: status,
+    verdicts: explanations.flatMap((e) => (e.verdict ? [{ ...e.verdict, test: e.name }] : [])),
   };
+  if (header.verdicts.length > MAX_HEADER_VERDICTS) header.verdictCounts = verdictCounts(header.verdicts);
+  const longest = longestStall(explanations.flatMap((e) => (e.longestStall ? [e.longestStall] : [])));
+  if (longest && longest.toMs - longest.fromMs > LONG_STALL_MS) {
+    header.stalled = stallHeadline(longest);
+    header.badge = `${status} · stalled ${stallSeconds(longest.toMs - longest.fromMs)}`;
+  }
   const cluster = clusterDescription(run);
   if (cluster) header.cluster = cluster;
   if (run.merged)
@@ -160,7 +195,8 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
 export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   // Under each test: a cluster's nodes and a merged run's machines (src/results/breakdownRows.ts).
   const results = breakdownRows(run, { nodes: true, parts: true });
-  const rows = results.map((row, i) => tableRowFrom(row, i));
+  const rows = results.map((row, i) => withServerSide(run, tableRowFrom(row, i)));
+  const explanations = testExplanations(run);
   const current = live ? currentLoad(live) : undefined;
   if (current && current.at.measured) rows.push(runningRow(current, rows.length));
 
@@ -174,6 +210,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
           label: loadLabel(l.at.point, l.at.phase, l.at.test, l.at.repeat, live.plan.repeat, phases),
           offset: (l.startMs + (findPhase(run, l.at.point, l.at.phase)?.load.warmupMs ?? 0)) / 1000,
           timeline: l.timeline,
+          stalls: l.result?.stalls,
         }))
     : run.points.flatMap((point) =>
         point.repeats.flatMap((loads, repeat) =>
@@ -181,6 +218,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
             label: loadLabel(point.label, load.phase, load.test, repeat, point.repeats.length, phases),
             offset: (Date.parse(load.startedAt) - startedMs + (findPhase(run, point.label, load.phase)?.load.warmupMs ?? 0)) / 1000,
             timeline: load.timeline,
+            stalls: load.stalls,
           })),
         ),
       );
@@ -197,7 +235,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   if (sweep && sweep.series.length > MAX_CHART_SERIES) sweep.series = sweep.series.slice(0, MAX_CHART_SERIES);
 
   return {
-    header: headerFrom(run, live ? 'running' : run.status, live),
+    header: headerFrom(run, live ? 'running' : run.status, explanations, live),
     columns: tableColumns(rows),
     rows,
     thresholds: thresholdLines(run.thresholds),
@@ -210,7 +248,29 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     sweep,
     rate: rateChart(run),
     omitted,
+    explanations: explanations.filter(hasExplanation),
   };
+}
+
+/**
+ * A test's row with its load's server time per call and verdict; a command of a mix with the server's
+ * figure for that command, when the server names it as the mix does (`GET` → `get`). Older run files: neither.
+ */
+function withServerSide(run: RunFile, row: TableRow): TableRow {
+  if (row.detail) return row;
+  const load = loadOf(run, row.point, row.phase, row.test);
+  if (row.command !== 'total') {
+    const command = load?.server && ownValue(load.server.commands, row.command.toLowerCase());
+    if (command) row.serverUsPerCall = command.usecPerCall;
+    return row;
+  }
+  if (load?.server?.usecPerCall !== undefined) row.serverUsPerCall = load.server.usecPerCall;
+  if (load?.bottleneck) {
+    const verdict = verdictShort(load.bottleneck);
+    row.verdict = verdict;
+    row.verdictWhy = load.bottleneck.why;
+  }
+  return row;
 }
 
 /** The live view-model: the run so far, plus the load running now. */

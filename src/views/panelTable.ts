@@ -5,6 +5,7 @@ import { toMarkdown, toRedisBenchmarkCsv } from '../results/export';
 import { formatLatency, formatOps } from '../results/format';
 import type { ResultRow } from '../results/rows';
 import type { LiveLoad } from './liveRun';
+import { usText } from './serverTime';
 
 export type PanelStatus = LoadStatus | 'running';
 
@@ -41,6 +42,11 @@ export interface TableRow {
   redirections?: number;
   moved?: number;
   ask?: number;
+  /** A test's total: the server's µs per call of the commands it sent (LoadResult.server.usecPerCall). */
+  serverUsPerCall?: number;
+  /** A test's total: the bottleneck verdict's short label, and its line for a tooltip. */
+  verdict?: string;
+  verdictWhy?: string;
 }
 
 export type SortKey =
@@ -58,7 +64,9 @@ export type SortKey =
   | 'errors'
   | 'role'
   | 'slots'
-  | 'redirections';
+  | 'redirections'
+  | 'serverUsPerCall'
+  | 'verdict';
 export const SORT_KEYS: readonly SortKey[] = [
   'point',
   'phase',
@@ -75,9 +83,11 @@ export const SORT_KEYS: readonly SortKey[] = [
   'role',
   'slots',
   'redirections',
+  'serverUsPerCall',
+  'verdict',
 ];
 /** Columns sorted as text; the others as numbers. */
-const TEXT_KEYS: ReadonlySet<SortKey> = new Set(['point', 'phase', 'test', 'role', 'slots']);
+const TEXT_KEYS: ReadonlySet<SortKey> = new Set(['point', 'phase', 'test', 'role', 'slots', 'verdict']);
 
 export interface SortSpec {
   key: SortKey;
@@ -89,6 +99,8 @@ export interface ColumnDef {
   header: string;
   numeric: boolean;
   cell: (row: TableRow) => string;
+  /** A tooltip for the cell, where it has more to say than fits. */
+  title?: (row: TableRow) => string | undefined;
 }
 
 export function tableRowFrom(row: ResultRow, order: number): TableRow {
@@ -193,6 +205,18 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       numeric: true,
       cell: (r) => (r.moved === undefined ? '' : `${r.moved.toLocaleString('en-US')} / ${(r.ask ?? 0).toLocaleString('en-US')}`),
     });
+  }
+  // Run files from before the server-side counters have neither column.
+  if (rows.some((row) => row.serverUsPerCall !== undefined)) {
+    columns.push({
+      key: 'serverUsPerCall',
+      header: 'srv µs/call',
+      numeric: true,
+      cell: (r) => (r.serverUsPerCall === undefined ? '' : usText(r.serverUsPerCall)),
+    });
+  }
+  if (rows.some((row) => row.verdict !== undefined)) {
+    columns.push({ key: 'verdict', header: 'Bottleneck', numeric: false, cell: (r) => r.verdict ?? '', title: (r) => r.verdictWhy });
   }
   return columns;
 }

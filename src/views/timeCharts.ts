@@ -1,11 +1,13 @@
 // The results panel's charts over time and over sweep points: the per-second timeline of each load, the
 // persistence events, the server's samples, and each test's median and spread over points or repeats.
 // Pure: bundled into the webview and unit-tested.
-import type { TimelineSecond } from '../engine';
+import type { Stall, TimelineSecond } from '../engine';
 import { ownValue } from '../gates/plainData';
 import { formatLatency, formatOps } from '../results/format';
 import type { PersistenceEvent, RunFile } from '../results/runFile';
 import type { ServerSample } from '../redis/types';
+import { serverTimeAt, serverTimeText } from './serverTime';
+import { stallSpans, type StallSpan } from './stalls';
 
 /** Latency and throughput over run time (seconds since the run started), one stretch per load with gaps between. */
 export interface TimelineSeries {
@@ -17,6 +19,8 @@ export interface TimelineSeries {
   redirections?: (number | null)[];
   /** Each load's stretch, for labels: [start, end] in run seconds. */
   segments: { start: number; end: number; label: string }[];
+  /** Stretches without replies (LoadResult.stalls) in run seconds, shaded; absent when no load had one. */
+  stalls?: StallSpan[];
 }
 
 /** Persistence events in run seconds (`bgsave-start` …), drawn as marks on time charts. */
@@ -32,6 +36,10 @@ export interface ServerSeries {
   /** null where sampling missed samples (the server was unreachable): the chart shows a gap, not a line across it. */
   usedMemoryMb: (number | null)[];
   connectedClients: (number | null)[];
+  /** Server CPU (user + sys) in % of one core over each sample's second; null where unknown or a counter went back (a restart). Absent for older run files. */
+  cpuPercent?: (number | null)[];
+  /** The server's main thread alone (the one that runs commands), where the server tells. */
+  mainThreadCpuPercent?: (number | null)[];
 }
 
 /** Median and spread of each test over points (a sweep) or over repeats. */
@@ -41,9 +49,10 @@ export interface SweepSeries {
   x: number[];
   xLabels: string[];
   log: boolean;
-  series: { label: string; metric: 'ops' | 'p99'; median: (number | null)[]; min: (number | null)[]; max: (number | null)[] }[];
-  /** One row per x: the numbers behind the chart. */
-  table: { label: string; test: string; ops: string; p99: string }[];
+  /** `server`: the server's time per call in µs (its own axis), when the run file has it. */
+  series: { label: string; metric: 'ops' | 'p99' | 'server'; median: (number | null)[]; min: (number | null)[]; max: (number | null)[] }[];
+  /** One row per x: the numbers behind the chart (`server`: µs per call, when any point has it). */
+  table: { label: string; test: string; ops: string; p99: string; server?: string }[];
 }
 
 /** `value=100 write SET`: the point, the phase when there are several (unless the test is named after it), the test. */
@@ -60,6 +69,7 @@ export interface TimedLoad {
   /** Run seconds at which the load's measured second 0 began. */
   offset: number;
   timeline: TimelineSecond[];
+  stalls?: readonly Stall[];
 }
 
 export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
@@ -96,7 +106,12 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
     segments.push({ start, end, label: load.label });
   }
   if (x.length === 0) return undefined;
-  return redirections.some((count) => count !== null) ? { x, ops, p50Ms, p99Ms, redirections, segments } : { x, ops, p50Ms, p99Ms, segments };
+  const series: TimelineSeries = redirections.some((count) => count !== null)
+    ? { x, ops, p50Ms, p99Ms, redirections, segments }
+    : { x, ops, p50Ms, p99Ms, segments };
+  const stalls = stallSpans(sorted);
+  if (stalls.length > 0) series.stalls = stalls;
+  return series;
 }
 
 const EVENT_WORDS: Record<string, string> = {
@@ -120,9 +135,30 @@ export function eventMarks(events: readonly PersistenceEvent[]): EventMark[] {
 /** Samples further apart than this (s) have missed ones between them (they are taken once a second). */
 const SAMPLE_GAP_S = 1.9;
 
+/** The server's CPU seconds in a sample: the process's user + sys, or its main thread's, when it has them. */
+type CpuCounter = (s: ServerSample) => number | undefined;
+const processCpu: CpuCounter = (s) => (s.cpuUser !== undefined && s.cpuSys !== undefined ? s.cpuUser + s.cpuSys : undefined);
+const mainThreadCpu: CpuCounter = (s) => s.cpuMainThread;
+
+/**
+ * Server CPU over the second before each sample, % of one core: the CPU counters' delta over the time
+ * between two samples. Unknown for the first sample, where either lacks the counters, and where they went
+ * back (the server restarted: a gap, not a dip).
+ */
+export function serverCpuPercent(previous: ServerSample | undefined, sample: ServerSample, counter: CpuCounter = processCpu): number | null {
+  const before = previous && counter(previous);
+  const now = counter(sample);
+  if (!previous || before === undefined || now === undefined) return null;
+  const seconds = (sample.t - previous.t) / 1000;
+  if (!(seconds > 0) || now < before) return null;
+  return ((now - before) / seconds) * 100;
+}
+
 export function serverSeries(samples: readonly ServerSample[]): ServerSeries | undefined {
   if (samples.length === 0) return undefined;
   const series: ServerSeries = { x: [], usedMemoryMb: [], connectedClients: [] };
+  const cpu: (number | null)[] = [];
+  const mainThread: (number | null)[] = [];
   samples.forEach((s, i) => {
     const x = s.t / 1000;
     const previous = series.x[series.x.length - 1];
@@ -130,13 +166,27 @@ export function serverSeries(samples: readonly ServerSample[]): ServerSeries | u
       series.x.push(previous + 1);
       series.usedMemoryMb.push(null);
       series.connectedClients.push(null);
+      cpu.push(null);
+      mainThread.push(null);
     }
     series.x.push(x);
     series.usedMemoryMb.push(s.usedMemory / (1024 * 1024));
     series.connectedClients.push(s.connectedClients);
+    cpu.push(serverCpuPercent(samples[i - 1], s));
+    mainThread.push(serverCpuPercent(samples[i - 1], s, mainThreadCpu));
   });
+  if (cpu.some((v) => v !== null)) series.cpuPercent = cpu;
+  if (mainThread.some((v) => v !== null)) series.mainThreadCpuPercent = mainThread;
   return series;
 }
+
+/** The server's time per call as a sweep series, when any point has it (older run files: none). */
+function serverLine(label: string, at: (ReturnType<typeof serverTimeAt> | undefined)[]): SweepSeries['series'] {
+  if (at.every((s) => s === undefined)) return [];
+  return [{ label, metric: 'server', median: at.map((s) => s?.median ?? null), min: at.map((s) => s?.min ?? null), max: at.map((s) => s?.max ?? null) }];
+}
+
+const serverCell = (spread: ReturnType<typeof serverTimeAt>) => (spread ? { server: serverTimeText(spread) } : {});
 
 export function sweepSeries(run: RunFile): SweepSeries | undefined {
   // A rate search's probes run in search order, not along an axis: its chart is the rate chart.
@@ -162,8 +212,10 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
         test: nameOf(s.phase, s.test),
         ops: spreadText(s.opsPerSec.median, s.opsPerSec.min, s.opsPerSec.max, s.runs, formatOps),
         p99: spreadText(s.p99Us.median, s.p99Us.min, s.p99Us.max, s.runs, formatLatency),
+        ...serverCell(serverTimeAt(point, s.phase, s.test)),
       });
     }
+    const server = ops.map((s) => (s ? serverTimeAt(point, s.phase, s.test) : undefined));
     return {
       axis: 'test',
       x,
@@ -184,6 +236,7 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
           min: ops.map((s) => (s ? s.p99Us.min / 1000 : null)),
           max: ops.map((s) => (s ? s.p99Us.max / 1000 : null)),
         },
+        ...serverLine('srv µs/call', server),
       ],
       table,
     };
@@ -211,6 +264,12 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
       min: at.map((s) => (s ? s.p99Us.min / 1000 : null)),
       max: at.map((s) => (s ? s.p99Us.max / 1000 : null)),
     });
+    series.push(
+      ...serverLine(
+        `${name} srv µs/call`,
+        run.points.map((p, i) => (at[i] ? serverTimeAt(p, at[i].phase, at[i].test) : undefined)),
+      ),
+    );
   }
   for (const point of run.points) {
     for (const s of point.summary) {
@@ -219,6 +278,7 @@ export function sweepSeries(run: RunFile): SweepSeries | undefined {
         test: nameOf(s.phase, s.test),
         ops: spreadText(s.opsPerSec.median, s.opsPerSec.min, s.opsPerSec.max, s.runs, formatOps),
         p99: spreadText(s.p99Us.median, s.p99Us.min, s.p99Us.max, s.runs, formatLatency),
+        ...serverCell(serverTimeAt(point, s.phase, s.test)),
       });
     }
   }
