@@ -2,9 +2,10 @@
 // ms since the load's measuring began: the clock of its timeline's `t` (seconds), so a stall lands on the
 // timeline at the load's offset plus its own time. Pure: bundled into the webview and unit-tested.
 import type { Stall } from '../engine';
+import { longestStall as longestOf, NOTABLE_STALL_MS } from '../results/bottleneck/stall';
 
-/** A stall longer than this keeps a run from reading as a clean `complete`. */
-export const LONG_STALL_MS = 1000;
+/** A stall longer than this keeps a run from reading as a clean `complete` (the verdict rule's limit). */
+export const LONG_STALL_MS = NOTABLE_STALL_MS;
 
 /** `2.0 s`: a stall's times and lengths. */
 export const stallSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -21,10 +22,7 @@ export function validStalls(stalls: readonly Stall[] | undefined): Stall[] {
 
 /** The longest of the stalls (valid ones only), or undefined. */
 export function longestStall(stalls: readonly Stall[] | undefined): Stall | undefined {
-  return validStalls(stalls).reduce<Stall | undefined>(
-    (longest, s) => (!longest || s.toMs - s.fromMs > longest.toMs - longest.fromMs ? s : longest),
-    undefined,
-  );
+  return longestOf({ stalls: validStalls(stalls) });
 }
 
 /** The header's words for a stall over a second: `the server did not answer for 2.0 s`, or on some connections only. */

@@ -1,22 +1,11 @@
-// The panel's short words for a bottleneck verdict (Bottleneck, src/engine/types.ts), one per kind. The
-// verdict's full wording is src/results/bottleneck's; these are the labels a header line and a table
-// cell have room for. A kind this table does not know (a newer run file) is shown as it was written.
+// The panel's short words for a bottleneck verdict (Bottleneck, src/engine/types.ts): the labels a header
+// line and a table cell have room for, from the verdict rule's table (src/results/bottleneck). A kind this table does not know (a newer run file) is shown as it was written.
 import type { Bottleneck, BottleneckKind } from '../engine';
 import { ownValue } from '../gates/plainData';
+import { KIND_LABELS } from '../results/bottleneck';
 
-export const VERDICT_LABELS: Record<BottleneckKind, string> = {
-  'server-cpu': 'server CPU',
-  'client-cpu': 'client CPU',
-  'client-starved': 'client starved of CPU',
-  'round-trip': 'round trip',
-  persistence: 'persistence (fork)',
-  memory: 'memory',
-  'slow-commands': 'slow commands',
-  'foreign-load': 'foreign load',
-  stall: 'server stall',
-  mixed: 'mixed',
-  undetermined: 'undetermined',
-};
+/** The short labels are the verdict rule's own (src/results/bottleneck): one table for the CLI, compare and the panel. */
+export const VERDICT_LABELS: Readonly<Record<BottleneckKind, string>> = KIND_LABELS;
 
 /** The short label of a kind; an unknown one as it was written (the schema only checks it is text). */
 export function verdictLabel(kind: string): string {

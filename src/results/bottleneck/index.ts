@@ -36,11 +36,11 @@ export const KIND_LABELS: Record<BottleneckKind, string> = {
   'client-cpu': 'client CPU',
   'client-starved': 'client starved of CPU',
   'round-trip': 'round trip',
-  persistence: 'persistence',
+  persistence: 'persistence (fork)',
   memory: 'memory',
   'slow-commands': 'slow commands',
   'foreign-load': 'foreign load',
-  stall: 'stall',
+  stall: 'server stall',
   mixed: 'mixed',
   undetermined: 'undetermined',
 };
