@@ -1,0 +1,193 @@
+// The client's own pauses in one engine thread: garbage collection (perf_hooks 'gc' entries), the event
+// loop's delay (monitorEventLoopDelay) and its blocks (a short interval timer noting how late it fires).
+// A reply whose round trip [sent, received] overlapped pauses of PAUSE_MIN_MS or more, making up at least
+// OVERLAP_SHARE of it, holds the client's pause: it goes into a second histogram, so the assembly can tell
+// the tail the client made from the rest (a 2 s server freeze with a 3 ms GC inside stays the server's).
+// GC entries arrive after the fact, so slow replies wait (bounded, preallocated) until the pauses around
+// them are known. Nothing here allocates per reply.
+import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { LatencyRecorder, type SparseCounts } from './histogram';
+
+/** Pauses shorter than this are the loop's ordinary work, not a pause a reply's latency would show. */
+export const PAUSE_MIN_MS = 1;
+/** The share of a round trip the client's pauses must fill for the reply to count as overlapped. */
+export const OVERLAP_SHARE = 0.25;
+/** The block timer's period: a turn of the loop that runs past its due time shows as lateness. */
+const BLOCK_TIMER_MS = 2;
+/** Timers fire up to a millisecond late by granularity alone: lateness beyond this is a block. */
+const TIMER_SLACK_MS = 1;
+/** GC entries reach the observer a little after the pause: replies are judged this long after they came in. */
+const JUDGE_AFTER_MS = 20;
+/** Recent pauses kept (a ring): enough to cover the replies waiting to be judged. */
+const PAUSE_RING = 512;
+/** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged; a full buffer is judged at once. */
+const SLOW_CAPACITY = 8192;
+
+/** One thread's pauses over the measured part (WorkerResult.pauses). */
+export interface WorkerPauses {
+  gcCount: number;
+  gcMs: number;
+  gcMaxMs: number;
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+  pauses: number;
+  pausedMs: number;
+  overlappedReplies: number;
+  /** Latencies of the replies that overlapped a pause (the total's replies, error replies included). */
+  overlapped: SparseCounts;
+}
+
+export class PauseMonitor {
+  private gcCount = 0;
+  private gcMs = 0;
+  private gcMaxMs = 0;
+  private pauses = 0;
+  private pausedMs = 0;
+  private overlappedReplies = 0;
+  private readonly overlapped = new LatencyRecorder();
+  // Recent pauses, oldest first, overlapping ones merged.
+  private readonly pauseFrom = new Float64Array(PAUSE_RING);
+  private readonly pauseTo = new Float64Array(PAUSE_RING);
+  private pauseHead = 0;
+  private pauseCount = 0;
+  // Slow replies waiting to be judged: when they came in, their latency, how many shared it.
+  private readonly slowAt = new Float64Array(SLOW_CAPACITY);
+  private readonly slowMicros = new Float64Array(SLOW_CAPACITY);
+  private readonly slowCount = new Float64Array(SLOW_CAPACITY);
+  private slowSize = 0;
+  private observer: PerformanceObserver | undefined;
+  private delay: IntervalHistogram | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private lastTick = 0;
+  private running = false;
+
+  /** Measuring begins: counts from zero, the observers on. */
+  start(): void {
+    this.stop();
+    this.gcCount = this.gcMs = this.gcMaxMs = this.pauses = this.pausedMs = this.overlappedReplies = 0;
+    this.overlapped.reset();
+    this.pauseCount = this.pauseHead = this.slowSize = 0;
+    this.running = true;
+    this.observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.gc(entry.startTime, entry.duration);
+    });
+    this.observer.observe({ entryTypes: ['gc'] });
+    this.delay = monitorEventLoopDelay({ resolution: 10 });
+    this.delay.enable();
+    this.lastTick = performance.now();
+    this.timer = setInterval(this.tick, BLOCK_TIMER_MS);
+    this.timer.unref();
+  }
+
+  /** A reply (or `count` sharing one latency) of the total came in at `now` after `micros` µs. Called only for micros ≥ 1000. */
+  slowReply(micros: number, count: number, now: number): void {
+    if (!this.running) return;
+    if (this.slowSize === SLOW_CAPACITY) this.judge(Infinity);
+    const i = this.slowSize++;
+    this.slowAt[i] = now;
+    this.slowMicros[i] = micros;
+    this.slowCount[i] = count;
+  }
+
+  /** Measuring is over: the last replies judged, the observers off, the figures. */
+  finish(): WorkerPauses {
+    let eventLoopDelayP99Ms = 0;
+    let eventLoopDelayMaxMs = 0;
+    if (this.delay && this.delay.count > 0) {
+      eventLoopDelayP99Ms = this.delay.percentile(99) / 1e6;
+      eventLoopDelayMaxMs = this.delay.max / 1e6;
+    }
+    if (this.observer) for (const entry of this.observer.takeRecords()) this.gc(entry.startTime, entry.duration);
+    this.judge(Infinity);
+    this.stop();
+    return {
+      gcCount: this.gcCount,
+      gcMs: this.gcMs,
+      gcMaxMs: this.gcMaxMs,
+      eventLoopDelayP99Ms,
+      eventLoopDelayMaxMs,
+      pauses: this.pauses,
+      pausedMs: this.pausedMs,
+      overlappedReplies: this.overlappedReplies,
+      overlapped: this.overlapped.toSparse(),
+    };
+  }
+
+  stop(): void {
+    this.running = false;
+    this.observer?.disconnect();
+    this.observer = undefined;
+    this.delay?.disable();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private gc(startTime: number, duration: number): void {
+    if (!this.running) return;
+    this.gcCount++;
+    this.gcMs += duration;
+    if (duration > this.gcMaxMs) this.gcMaxMs = duration;
+    if (duration >= PAUSE_MIN_MS) this.pause(startTime, startTime + duration);
+  }
+
+  /** The block timer: lateness past the slack is a stretch the loop could not run anything else. */
+  private readonly tick = (): void => {
+    const now = performance.now();
+    const blockedMs = now - this.lastTick - BLOCK_TIMER_MS - TIMER_SLACK_MS;
+    if (blockedMs >= PAUSE_MIN_MS) this.pause(now - blockedMs, now);
+    this.lastTick = now;
+    this.judge(now - JUDGE_AFTER_MS);
+  };
+
+  /** Notes a pause, merged with a recent one it overlaps (a GC is also a block of the loop). */
+  private pause(from: number, to: number): void {
+    for (let k = 0, i = this.pauseHead - 1; k < Math.min(8, this.pauseCount); k++, i--) {
+      const at = (i + PAUSE_RING) % PAUSE_RING;
+      if (from <= this.pauseTo[at] && to >= this.pauseFrom[at]) {
+        const before = this.pauseTo[at] - this.pauseFrom[at];
+        this.pauseFrom[at] = Math.min(from, this.pauseFrom[at]);
+        this.pauseTo[at] = Math.max(to, this.pauseTo[at]);
+        this.pausedMs += this.pauseTo[at] - this.pauseFrom[at] - before;
+        return;
+      }
+    }
+    this.pauseFrom[this.pauseHead] = from;
+    this.pauseTo[this.pauseHead] = to;
+    this.pauseHead = (this.pauseHead + 1) % PAUSE_RING;
+    if (this.pauseCount < PAUSE_RING) this.pauseCount++;
+    this.pauses++;
+    this.pausedMs += to - from;
+  }
+
+  /** Judges the slow replies that came in before `before`: those whose round trip overlapped a pause go to the overlapped histogram. */
+  private judge(before: number): void {
+    let kept = 0;
+    for (let i = 0; i < this.slowSize; i++) {
+      const at = this.slowAt[i];
+      if (at >= before) {
+        this.slowAt[kept] = at;
+        this.slowMicros[kept] = this.slowMicros[i];
+        this.slowCount[kept++] = this.slowCount[i];
+        continue;
+      }
+      const latencyMs = this.slowMicros[i] / 1000;
+      const pausedMs = this.pausedWithin(at - latencyMs, at);
+      if (pausedMs >= PAUSE_MIN_MS && pausedMs >= latencyMs * OVERLAP_SHARE) {
+        this.overlapped.record(this.slowMicros[i], this.slowCount[i]);
+        this.overlappedReplies += this.slowCount[i];
+      }
+    }
+    this.slowSize = kept;
+  }
+
+  /** How much of [sent, received] the known pauses cover (they are merged, so their overlaps add up). */
+  private pausedWithin(sent: number, received: number): number {
+    let paused = 0;
+    for (let k = 0; k < this.pauseCount; k++) {
+      const at = (this.pauseHead - 1 - k + PAUSE_RING) % PAUSE_RING;
+      const overlap = Math.min(this.pauseTo[at], received) - Math.max(this.pauseFrom[at], sent);
+      if (overlap > 0) paused += overlap;
+    }
+    return paused;
+  }
+}
