@@ -16,12 +16,12 @@ export const OVERLAP_SHARE = 0.25;
 const BLOCK_TIMER_MS = 2;
 /** Timers fire up to a millisecond late by granularity alone: lateness beyond this is a block. */
 const TIMER_SLACK_MS = 1;
-/** GC entries reach the observer a little after the pause: replies are judged this long after they came in. */
-const JUDGE_AFTER_MS = 20;
+/** GC entries reach the observer well after the pause (tens to a couple of hundred ms): replies are judged this long after they came in. */
+const JUDGE_AFTER_MS = 250;
 /** Recent pauses kept (a ring): enough to cover the replies waiting to be judged. */
 const PAUSE_RING = 512;
 /** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged; a full buffer is judged at once. */
-const SLOW_CAPACITY = 8192;
+const SLOW_CAPACITY = 16384;
 
 /** One thread's pauses over the measured part (WorkerResult.pauses). */
 export interface WorkerPauses {
@@ -98,6 +98,8 @@ export class PauseMonitor {
       eventLoopDelayMaxMs = this.delay.max / 1e6;
     }
     if (this.observer) for (const entry of this.observer.takeRecords()) this.gc(entry.startTime, entry.duration);
+    // A block the timer had no turn to see yet (the load ended right after it).
+    this.tick();
     this.judge(Infinity);
     this.stop();
     return {

@@ -9,7 +9,7 @@ export function startGcStorm(everyMs: number): () => void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   // Live objects for the collector to mark: a full collection's pause grows with them.
-  let retained: { n: number; next: unknown }[] | undefined = Array.from({ length: 300_000 }, (_, n) => ({ n, next: undefined }));
+  let retained: { n: number; next: unknown }[] | undefined = Array.from({ length: 100_000 }, (_, n) => ({ n, next: undefined }));
   const timer = setInterval(() => gc(), everyMs);
   return () => {
     clearInterval(timer);
