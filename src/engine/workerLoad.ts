@@ -419,7 +419,9 @@ export class WorkerLoad implements ConnectionHost {
       ...(cpuMs !== undefined ? { threadCpuMs: cpuMs } : {}),
       ...(schedule ? { threadCpu: schedule } : {}),
       ...(pauses ? { pauses } : {}),
-      ...(this.measuring ? { silences: this.silences.silences } : {}),
+      ...(this.measuring
+        ? { silences: this.silences.heardSilences((from, to) => this.stats.pauses.longPausedWithin(this.measureStart + from, this.measureStart + to)) }
+        : {}),
       opened: this.opened,
       reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
       lateSends: this.lateSends,

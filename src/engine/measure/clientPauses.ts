@@ -20,6 +20,9 @@ const TIMER_SLACK_MS = 1;
 const JUDGE_AFTER_MS = 250;
 /** Recent pauses kept (a ring): enough to cover the replies waiting to be judged. */
 const PAUSE_RING = 512;
+/** Pauses this long are also kept for the whole run (bounded: the longest LONG_PAUSES), to tell a silence the client made. */
+const LONG_PAUSE_MS = 5;
+const LONG_PAUSES = 256;
 /** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged; a full buffer is judged at once. */
 const SLOW_CAPACITY = 16384;
 
@@ -50,6 +53,7 @@ export class PauseMonitor {
   private readonly pauseTo = new Float64Array(PAUSE_RING);
   private pauseHead = 0;
   private pauseCount = 0;
+  private readonly longPauses: { from: number; to: number }[] = [];
   // Slow replies waiting to be judged: when they came in, their latency, how many shared it.
   private readonly slowAt = new Float64Array(SLOW_CAPACITY);
   private readonly slowMicros = new Float64Array(SLOW_CAPACITY);
@@ -67,6 +71,7 @@ export class PauseMonitor {
     this.gcCount = this.gcMs = this.gcMaxMs = this.pauses = this.pausedMs = this.overlappedReplies = 0;
     this.overlapped.reset();
     this.pauseCount = this.pauseHead = this.slowSize = 0;
+    this.longPauses.length = 0;
     this.running = true;
     this.observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) this.gc(entry.startTime, entry.duration);
@@ -150,6 +155,7 @@ export class PauseMonitor {
         this.pauseFrom[at] = Math.min(from, this.pauseFrom[at]);
         this.pauseTo[at] = Math.max(to, this.pauseTo[at]);
         this.pausedMs += this.pauseTo[at] - this.pauseFrom[at] - before;
+        this.keepLong(this.pauseFrom[at], this.pauseTo[at]);
         return;
       }
     }
@@ -159,6 +165,36 @@ export class PauseMonitor {
     if (this.pauseCount < PAUSE_RING) this.pauseCount++;
     this.pauses++;
     this.pausedMs += to - from;
+    this.keepLong(from, to);
+  }
+
+  /** Keeps a long pause for the whole run (joined with one it overlaps; a full list drops its shortest). */
+  private keepLong(from: number, to: number): void {
+    if (to - from < LONG_PAUSE_MS) return;
+    const list = this.longPauses;
+    for (let k = list.length - 1; k >= Math.max(0, list.length - 8); k--) {
+      if (from <= list[k].to && to >= list[k].from) {
+        list[k].from = Math.min(from, list[k].from);
+        list[k].to = Math.max(to, list[k].to);
+        return;
+      }
+    }
+    list.push({ from, to });
+    if (list.length > LONG_PAUSES) {
+      let shortest = 0;
+      for (let k = 1; k < list.length; k++) if (list[k].to - list[k].from < list[shortest].to - list[shortest].from) shortest = k;
+      list.splice(shortest, 1);
+    }
+  }
+
+  /** How long the thread itself was paused (pauses of LONG_PAUSE_MS or more) within [from, to] (performance.now() times). */
+  longPausedWithin(from: number, to: number): number {
+    let paused = 0;
+    for (const pause of this.longPauses) {
+      const overlap = Math.min(pause.to, to) - Math.max(pause.from, from);
+      if (overlap > 0) paused += overlap;
+    }
+    return paused;
   }
 
   /** Judges the slow replies that came in before `before`: those whose round trip overlapped a pause go to the overlapped histogram. */

@@ -103,6 +103,15 @@ export class SilenceWatch {
     this.closed = true;
   }
 
+  /**
+   * The silences the connections themselves heard, less those the client made: a thread paused (a GC, or
+   * waiting for a core) hears nothing either, but that is no stall of the server. `pausedWithin` gives the
+   * thread's own paused time in a stretch (ms since measuring began).
+   */
+  heardSilences(pausedWithin: (fromMs: number, toMs: number) => number): Silence[] {
+    return this.silences.filter((s) => s.toMs - s.fromMs - pausedWithin(s.fromMs, s.toMs) >= SILENCE_MIN_MS);
+  }
+
   private noteQuiet(slot: number, now: number): void {
     const quietSince = Math.max(this.lastHeard[slot], this.busySince[slot], this.floor);
     if (now - quietSince >= SILENCE_MIN_MS && now > this.start) addSilence(this.silences, quietSince - this.start, now - this.start, 1);
