@@ -7,6 +7,7 @@
 // them are known. Nothing here allocates per reply.
 import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { LatencyRecorder, type SparseCounts } from './histogram';
+import type { ClientPauses } from '../types';
 
 /** Pauses shorter than this are the loop's ordinary work, not a pause a reply's latency would show. */
 export const PAUSE_MIN_MS = 1;
@@ -26,19 +27,11 @@ const LONG_PAUSES = 256;
 /** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged; a full buffer is judged at once. */
 const SLOW_CAPACITY = 16384;
 
-/** One thread's pauses over the measured part (WorkerResult.pauses). */
-export interface WorkerPauses {
-  gcCount: number;
-  gcMs: number;
-  gcMaxMs: number;
-  eventLoopDelayP99Ms: number;
-  eventLoopDelayMaxMs: number;
-  pauses: number;
-  pausedMs: number;
-  overlappedReplies: number;
+/** One thread's pauses over the measured part (WorkerResult.pauses): the load's figures before the tail is judged. */
+export type WorkerPauses = Omit<ClientPauses, 'tailShare' | 'p999UsWithoutPauses' | 'maxUsWithoutPauses'> & {
   /** Latencies of the replies that overlapped a pause (the total's replies, error replies included). */
   overlapped: SparseCounts;
-}
+};
 
 export class PauseMonitor {
   private gcCount = 0;
