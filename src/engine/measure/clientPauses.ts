@@ -8,6 +8,7 @@
 import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { LatencyRecorder, type SparseCounts } from './histogram';
 import type { ClientPauses } from '../types';
+import { PauseSet } from './pauseSet';
 
 /** Pauses shorter than this are the loop's ordinary work, not a pause a reply's latency would show. */
 export const PAUSE_MIN_MS = 1;
@@ -19,12 +20,12 @@ const BLOCK_TIMER_MS = 2;
 const TIMER_SLACK_MS = 1;
 /** GC entries reach the observer well after the pause (tens to a couple of hundred ms): replies are judged this long after they came in. */
 const JUDGE_AFTER_MS = 250;
-/** Recent pauses kept (a ring): enough to cover the replies waiting to be judged. */
-const PAUSE_RING = 512;
+/** Recent pauses kept: enough to cover the replies waiting to be judged. */
+const RECENT_PAUSES = 512;
 /** Pauses this long are also kept for the whole run (bounded: the longest LONG_PAUSES), to tell a silence the client made. */
 const LONG_PAUSE_MS = 5;
 const LONG_PAUSES = 256;
-/** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged; a full buffer is judged at once. */
+/** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged, a ring; when full, its oldest is judged at once. */
 const SLOW_CAPACITY = 16384;
 
 /** One thread's pauses over the measured part (WorkerResult.pauses): the load's figures before the tail is judged. */
@@ -41,16 +42,13 @@ export class PauseMonitor {
   private pausedMs = 0;
   private overlappedReplies = 0;
   private readonly overlapped = new LatencyRecorder();
-  // Recent pauses, oldest first, overlapping ones merged.
-  private readonly pauseFrom = new Float64Array(PAUSE_RING);
-  private readonly pauseTo = new Float64Array(PAUSE_RING);
-  private pauseHead = 0;
-  private pauseCount = 0;
-  private readonly longPauses: { from: number; to: number }[] = [];
-  // Slow replies waiting to be judged: when they came in, their latency, how many shared it.
+  private readonly recent = new PauseSet(RECENT_PAUSES, 'recent');
+  private readonly long = new PauseSet(LONG_PAUSES, 'longest');
+  // Slow replies waiting to be judged, oldest first (a ring): when they came in, their latency, how many shared it.
   private readonly slowAt = new Float64Array(SLOW_CAPACITY);
   private readonly slowMicros = new Float64Array(SLOW_CAPACITY);
   private readonly slowCount = new Float64Array(SLOW_CAPACITY);
+  private slowHead = 0;
   private slowSize = 0;
   private observer: PerformanceObserver | undefined;
   private delay: IntervalHistogram | undefined;
@@ -63,8 +61,9 @@ export class PauseMonitor {
     this.stop();
     this.gcCount = this.gcMs = this.gcMaxMs = this.pauses = this.pausedMs = this.overlappedReplies = 0;
     this.overlapped.reset();
-    this.pauseCount = this.pauseHead = this.slowSize = 0;
-    this.longPauses.length = 0;
+    this.slowHead = this.slowSize = 0;
+    this.recent.clear();
+    this.long.clear();
     this.running = true;
     this.observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) this.gc(entry.startTime, entry.duration);
@@ -80,8 +79,8 @@ export class PauseMonitor {
   /** A reply (or `count` sharing one latency) of the total came in at `now` after `micros` µs. Called only for micros ≥ 1000. */
   slowReply(micros: number, count: number, now: number): void {
     if (!this.running) return;
-    if (this.slowSize === SLOW_CAPACITY) this.judge(Infinity);
-    const i = this.slowSize++;
+    if (this.slowSize === SLOW_CAPACITY) this.judgeOldest();
+    const i = (this.slowHead + this.slowSize++) % SLOW_CAPACITY;
     this.slowAt[i] = now;
     this.slowMicros[i] = micros;
     this.slowCount[i] = count;
@@ -139,86 +138,34 @@ export class PauseMonitor {
     this.judge(now - JUDGE_AFTER_MS);
   };
 
-  /** Notes a pause, merged with a recent one it overlaps (a GC is also a block of the loop). */
+  /** Notes a pause, joined with those it overlaps (a GC is also a block of the loop). */
   private pause(from: number, to: number): void {
-    for (let k = 0, i = this.pauseHead - 1; k < Math.min(8, this.pauseCount); k++, i--) {
-      const at = (i + PAUSE_RING) % PAUSE_RING;
-      if (from <= this.pauseTo[at] && to >= this.pauseFrom[at]) {
-        const before = this.pauseTo[at] - this.pauseFrom[at];
-        this.pauseFrom[at] = Math.min(from, this.pauseFrom[at]);
-        this.pauseTo[at] = Math.max(to, this.pauseTo[at]);
-        this.pausedMs += this.pauseTo[at] - this.pauseFrom[at] - before;
-        this.keepLong(this.pauseFrom[at], this.pauseTo[at]);
-        return;
-      }
-    }
-    this.pauseFrom[this.pauseHead] = from;
-    this.pauseTo[this.pauseHead] = to;
-    this.pauseHead = (this.pauseHead + 1) % PAUSE_RING;
-    if (this.pauseCount < PAUSE_RING) this.pauseCount++;
-    this.pauses++;
-    this.pausedMs += to - from;
-    this.keepLong(from, to);
-  }
-
-  /** Keeps a long pause for the whole run (joined with one it overlaps; a full list drops its shortest). */
-  private keepLong(from: number, to: number): void {
-    if (to - from < LONG_PAUSE_MS) return;
-    const list = this.longPauses;
-    for (let k = list.length - 1; k >= Math.max(0, list.length - 8); k--) {
-      if (from <= list[k].to && to >= list[k].from) {
-        list[k].from = Math.min(from, list[k].from);
-        list[k].to = Math.max(to, list[k].to);
-        return;
-      }
-    }
-    list.push({ from, to });
-    if (list.length > LONG_PAUSES) {
-      let shortest = 0;
-      for (let k = 1; k < list.length; k++) if (list[k].to - list[k].from < list[shortest].to - list[shortest].from) shortest = k;
-      list.splice(shortest, 1);
-    }
+    const added = this.recent.add(from, to);
+    this.pauses += added.pauses;
+    this.pausedMs += added.ms;
+    if (to - from >= LONG_PAUSE_MS) this.long.add(from, to);
   }
 
   /** How long the thread itself was paused (pauses of LONG_PAUSE_MS or more) within [from, to] (performance.now() times). */
   longPausedWithin(from: number, to: number): number {
-    let paused = 0;
-    for (const pause of this.longPauses) {
-      const overlap = Math.min(pause.to, to) - Math.max(pause.from, from);
-      if (overlap > 0) paused += overlap;
-    }
-    return paused;
+    return this.long.within(from, to);
   }
 
-  /** Judges the slow replies that came in before `before`: those whose round trip overlapped a pause go to the overlapped histogram. */
+  /** Judges the slow replies that came in before `before`, oldest first. */
   private judge(before: number): void {
-    let kept = 0;
-    for (let i = 0; i < this.slowSize; i++) {
-      const at = this.slowAt[i];
-      if (at >= before) {
-        this.slowAt[kept] = at;
-        this.slowMicros[kept] = this.slowMicros[i];
-        this.slowCount[kept++] = this.slowCount[i];
-        continue;
-      }
-      const latencyMs = this.slowMicros[i] / 1000;
-      const pausedMs = this.pausedWithin(at - latencyMs, at);
-      if (pausedMs >= PAUSE_MIN_MS && pausedMs >= latencyMs * OVERLAP_SHARE) {
-        this.overlapped.record(this.slowMicros[i], this.slowCount[i]);
-        this.overlappedReplies += this.slowCount[i];
-      }
-    }
-    this.slowSize = kept;
+    while (this.slowSize > 0 && this.slowAt[this.slowHead] < before) this.judgeOldest();
   }
 
-  /** How much of [sent, received] the known pauses cover (they are merged, so their overlaps add up). */
-  private pausedWithin(sent: number, received: number): number {
-    let paused = 0;
-    for (let k = 0; k < this.pauseCount; k++) {
-      const at = (this.pauseHead - 1 - k + PAUSE_RING) % PAUSE_RING;
-      const overlap = Math.min(this.pauseTo[at], received) - Math.max(this.pauseFrom[at], sent);
-      if (overlap > 0) paused += overlap;
+  /** The oldest slow reply: if the client's pauses filled enough of its round trip, it goes to the overlapped histogram. */
+  private judgeOldest(): void {
+    const i = this.slowHead;
+    this.slowHead = (i + 1) % SLOW_CAPACITY;
+    this.slowSize--;
+    const latencyMs = this.slowMicros[i] / 1000;
+    const pausedMs = this.recent.within(this.slowAt[i] - latencyMs, this.slowAt[i]);
+    if (pausedMs >= PAUSE_MIN_MS && pausedMs >= latencyMs * OVERLAP_SHARE) {
+      this.overlapped.record(this.slowMicros[i], this.slowCount[i]);
+      this.overlappedReplies += this.slowCount[i];
     }
-    return paused;
   }
 }
