@@ -5,18 +5,20 @@ import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
 import type { LoadResult } from '../../../src/engine/types';
 import type { LocalServer } from '../../../src/redis/localServer';
+import type { ClientPath } from '../../../src/scenario/plan';
 import { useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 
-const request = (server: LocalServer) => loadRequest(server, { test: singleTest('GET key:__rand_int__'), load: { clients: 10, threads: 1, durationMs: 6000 } });
+const request = (server: LocalServer, client: ClientPath) =>
+  loadRequest(server, { client, test: singleTest('GET key:__rand_int__'), load: { clients: 10, threads: 1, durationMs: 6000 } });
 
 /** Runs the 6 s load; with `freeze`, stops the server 2.5 s after measuring began and resumes it 2 s later. */
-async function run(server: LocalServer, freeze: boolean): Promise<LoadResult> {
+async function run(server: LocalServer, freeze: boolean, client: ClientPath = 'fast'): Promise<LoadResult> {
   const timers: NodeJS.Timeout[] = [];
   let frozen = false;
   let scheduled = false;
   try {
-    return await runLoad(request(server), {
+    return await runLoad(request(server, client), {
       onTick: (tick) => {
         // The first bucket (t = 0, 100 ms long) arrives about 100 ms after measuring began.
         if (!freeze || scheduled || tick.lastSecond?.t !== 0) return;
@@ -45,23 +47,25 @@ describe('stalls: a freeze inside a run shows when, how long and on how many con
   this.timeout(40_000);
   const server = useRedisServer();
 
-  it('a 2 s freeze 2.5 s in is one stall of about 2.5 s–4.5 s on all 10 connections', async () => {
-    const result = await run(server(), true);
-    const stalls = result.stalls ?? [];
-    assert.equal(stalls.length, 1, JSON.stringify(stalls));
-    const [stall] = stalls;
-    assert.ok(stall.fromMs > 2200 && stall.fromMs < 2900, `starts at ${stall.fromMs} ms`);
-    assert.ok(stall.toMs > 4200 && stall.toMs < 5000, `ends at ${stall.toMs} ms`);
-    assert.ok(stall.toMs - stall.fromMs > 1800 && stall.toMs - stall.fromMs < 2400, `lasts ${stall.toMs - stall.fromMs} ms`);
-    assert.deepEqual([stall.connections, stall.of], [10, 10]);
-    // The timeline's empty buckets lie inside it (the same clock: ms since measuring began).
-    const empty = result.timeline.filter((b) => b.ops === 0).map((b) => b.t * 1000);
-    assert.ok(empty.length >= 15, `${empty.length} empty buckets`);
-    assert.ok(
-      empty.every((t) => t >= stall.fromMs - 100 && t + 100 <= stall.toMs + 100),
-      `empty buckets ${empty.join(' ')} inside ${stall.fromMs}–${stall.toMs}`,
-    );
-  });
+  for (const client of ['fast', 'ioredis'] as const) {
+    it(`${client}: a 2 s freeze 2.5 s in is one stall of about 2.5 s–4.5 s on all 10 connections`, async () => {
+      const result = await run(server(), true, client);
+      const stalls = result.stalls ?? [];
+      assert.equal(stalls.length, 1, JSON.stringify(stalls));
+      const [stall] = stalls;
+      assert.ok(stall.fromMs > 2200 && stall.fromMs < 2900, `starts at ${stall.fromMs} ms`);
+      assert.ok(stall.toMs > 4200 && stall.toMs < 5000, `ends at ${stall.toMs} ms`);
+      assert.ok(stall.toMs - stall.fromMs > 1800 && stall.toMs - stall.fromMs < 2400, `lasts ${stall.toMs - stall.fromMs} ms`);
+      assert.deepEqual([stall.connections, stall.of], [10, 10]);
+      // The timeline's empty buckets lie inside it (the same clock: ms since measuring began).
+      const empty = result.timeline.filter((b) => b.ops === 0).map((b) => b.t * 1000);
+      assert.ok(empty.length >= 15, `${empty.length} empty buckets`);
+      assert.ok(
+        empty.every((t) => t >= stall.fromMs - 100 && t + 100 <= stall.toMs + 100),
+        `empty buckets ${empty.join(' ')} inside ${stall.fromMs}–${stall.toMs}`,
+      );
+    });
+  }
 
   it('a run without a freeze has no stall', async () => {
     const result = await run(server(), false);
