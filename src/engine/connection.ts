@@ -48,6 +48,8 @@ export interface ConnectionHost {
   connectionFinished(): void;
   connectionDown(message: string): void;
   connectionUp(): void;
+  /** Connection `index` (its global index) read replies at `now`: the silence watch's clock (once per chunk read). */
+  heard(index: number, now: number): void;
   reconnectFailed(message: string): void;
   /** A fault that waiting cannot mend: stop now, keep what was measured, say why. */
   fail(message: string): void;

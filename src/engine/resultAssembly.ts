@@ -5,6 +5,8 @@ import { LatencyRecorder } from './measure/histogram';
 import { summarize } from './measure/summary';
 import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
 import { UNIT_LABEL } from './measure/unitTally';
+import { summarizePauses } from './measure/pauseSummary';
+import { joinSilences } from './measure/silences';
 import { bottleneck, errorStatusWhy, stallWhy } from './verdicts';
 import type { LabelReport, WorkerResult } from './workerMessages';
 
@@ -63,7 +65,8 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
       durationMs,
     ),
   );
-  const total = commandResult('total', request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels), durationMs);
+  const totalReports = request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels);
+  const total = commandResult('total', totalReports, durationMs);
   const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
   const plan = request.phase.load;
   const scheduled = workers.reduce((sum, w) => sum + w.scheduledSends, 0);
@@ -76,7 +79,15 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     eventLoopUtilization: utilization,
     ...(lateShare !== undefined ? { lateShare } : {}),
     bottleneck: bottleneck(workers, durationMs, parts.threads, parts.cpuPercent ?? 0, lateShare),
+    ...clientTimes(workers, totalReports),
   };
+  const stalls = workers.some((w) => w.silences)
+    ? joinSilences(
+        workers.map((w) => w.silences),
+        workers.reduce((sum, w) => sum + w.opened, 0),
+        total.latency.p99Us,
+      )
+    : undefined;
   const stallReason = parts.status === 'complete' ? stallWhy(workers, total.requests, plan, durationMs) : undefined;
   const errorStatusReason = parts.status === 'complete' ? (stallReason ?? errorStatusWhy(total)) : undefined;
   const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
@@ -110,5 +121,20 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     },
     health,
     seed: parts.seed,
+    ...(stalls ? { stalls } : {}),
+  };
+}
+
+/** The busiest thread's CPU and wait for a core (where the system tells), and the threads' pauses added up. */
+function clientTimes(workers: WorkerResult[], totalReports: LabelReport[]): Pick<ClientHealth, 'threadCpu' | 'pauses'> {
+  const schedules = workers.flatMap((w) => (w.threadCpu ? [w.threadCpu] : []));
+  const busiest = schedules.reduce<(typeof schedules)[number] | undefined>((best, s) => (best === undefined || s.runMs > best.runMs ? s : best), undefined);
+  const pauses = summarizePauses(
+    workers.flatMap((w) => (w.pauses ? [w.pauses] : [])),
+    totalReports.map((r) => r.histogram),
+  );
+  return {
+    ...(busiest ? { threadCpu: { runMs: busiest.runMs, runnableWaitMs: busiest.runnableWaitMs } } : {}),
+    ...(pauses ? { pauses } : {}),
   };
 }

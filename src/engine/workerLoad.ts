@@ -1,11 +1,15 @@
 // One thread's share of a load: its connections, the warm-up → measuring → drain life cycle, the
 // open-loop schedule, per-second reports and the final result. Runs inside a worker thread (worker.ts)
 // but has no worker-specific code, so tests and tools can run it in process too.
-import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { serverLostLimitMs, serverLostMessage } from './failoverWait';
 import type { SecondReport, WorkerClusterReport, WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
 import type { ConnectionFactory, ConnectionHost, LoadConnection } from './connection';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './measure/stats';
+import { SilenceWatch } from './measure/silences';
+import { startGcStorm } from './measure/gcStorm';
+import { scheduleBetween, threadCpuMs, threadSchedule, type ThreadSchedule } from './threadCpu';
+import type { WorkerPauses } from './measure/clientPauses';
 import type { LoadStatus } from './types';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
@@ -59,7 +63,12 @@ export class WorkerLoad implements ConnectionHost {
   private nextIntended: Float64Array;
   private readonly batchInterval: number;
   private eluStart: EventLoopUtilization | undefined;
-  private delayMonitor: IntervalHistogram | undefined;
+  private scheduleStart: ThreadSchedule | undefined;
+  /** Per connection: when it last heard a reply, and the stretches it heard none (silences.ts). */
+  private readonly silences: SilenceWatch;
+  /** Global index of this thread's first connection (its connections are one contiguous range). */
+  private readonly firstIndex: number;
+  private stopGcStorm: (() => void) | undefined;
   private opened = 0;
   /** Cluster targets: the routing state the connections share (set by the connection factory). */
   cluster: { report(): WorkerClusterReport; resetCounts(): void } | undefined;
@@ -76,6 +85,8 @@ export class WorkerLoad implements ConnectionHost {
     this.batchInterval = this.openLoop ? (config.pipeline * 1000) / config.ratePerConnection! : 0;
     this.connections = config.connections.map((c) => factory(c.index, this));
     this.nextIntended = new Float64Array(this.connections.length);
+    this.silences = new SilenceWatch(this.connections.length);
+    this.firstIndex = config.connections[0]?.index ?? 0;
   }
 
   /** Opens every connection; reports 'ready' or the first failure (and closes the rest). */
@@ -132,8 +143,10 @@ export class WorkerLoad implements ConnectionHost {
     this.lateSends = 0;
     this.measureStart = performance.now();
     this.eluStart = performance.eventLoopUtilization();
-    this.delayMonitor = monitorEventLoopDelay({ resolution: 10 });
-    this.delayMonitor.enable();
+    this.stats.pauses.start();
+    this.silences.begin(this.measureStart);
+    if (this.config.testHooks) this.stopGcStorm = startGcStorm(this.config.testHooks.gcStormEveryMs);
+    this.scheduleStart = threadSchedule();
     this.cpuStart = threadCpuMs();
     this.scheduledSends = 0;
     this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
@@ -195,6 +208,7 @@ export class WorkerLoad implements ConnectionHost {
 
   /** Ends the throughput window `endMs` after measuring began: its last bucket is taken now, so later replies and timeouts stay out of the timeline. */
   private closeWindow(endMs: number): void {
+    this.closeSilences();
     this.stats.closeWindow();
     this.postBucket(this.bucketStartMs, Math.max(0, endMs - this.bucketStartMs));
     this.windowEndMs = endMs;
@@ -254,7 +268,17 @@ export class WorkerLoad implements ConnectionHost {
   connectionUp(): void {
     this.downCount--;
     this.connectionUpAt = performance.now();
+    this.silences.reconnected(this.connectionUpAt);
     this.kick();
+  }
+
+  heard(index: number, now: number): void {
+    this.silences.heard(index - this.firstIndex, now);
+  }
+
+  /** The window is over: connections still waiting for a reply end their silence here. */
+  private closeSilences(): void {
+    this.silences.close(performance.now(), (slot) => this.connections[slot].outstanding);
   }
 
   reconnectFailed(message: string): void {
@@ -304,6 +328,8 @@ export class WorkerLoad implements ConnectionHost {
       const connection = this.connections[j];
       let due = this.nextIntended[j];
       while (due <= now && due < this.deadline && connection.hasBudget() && connection.canSend()) {
+        // A connection that had nothing outstanding was not waiting: its quiet time starts with this send.
+        if (connection.outstanding === 0) this.silences.sending(j, now);
         const late = now - due > LATE_SEND_THRESHOLD_MS;
         const sent = connection.sendScheduled(late || afterBlock ? due : now, now);
         if (this.measuring) {
@@ -342,6 +368,8 @@ export class WorkerLoad implements ConnectionHost {
     this.timers.clear();
     if (this.tickTimer) clearTimeout(this.tickTimer);
     if (this.tickImmediate) clearImmediate(this.tickImmediate);
+    this.stopGcStorm?.();
+    if (this.measuring) this.closeSilences();
     for (const connection of this.connections) connection.abandon();
 
     const now = performance.now();
@@ -351,6 +379,8 @@ export class WorkerLoad implements ConnectionHost {
     let eventLoopLagP99Ms = 0;
     let drainMs = 0;
     let cpuMs: number | undefined;
+    let schedule: ThreadSchedule | undefined;
+    let pauses: WorkerPauses | undefined;
     if (this.measuring) {
       if (this.windowEndMs !== undefined) {
         // Duration mode: the window is the planned duration, however long the server kept silent in it.
@@ -369,16 +399,16 @@ export class WorkerLoad implements ConnectionHost {
       }
       const cpuEnd = threadCpuMs();
       if (cpuEnd !== undefined && this.cpuStart !== undefined) cpuMs = cpuEnd - this.cpuStart;
+      schedule = scheduleBetween(this.scheduleStart, threadSchedule());
       if (this.eluStart) {
         const elu = performance.eventLoopUtilization(this.eluStart);
         const wall = elu.idle + elu.active;
         eventLoopUtilization = wall > 0 ? elu.active / wall : 0;
       }
-      if (this.delayMonitor) {
-        this.delayMonitor.disable();
-        eventLoopLagP99Ms = this.delayMonitor.count > 0 ? this.delayMonitor.percentile(99) / 1e6 : 0;
-      }
+      pauses = this.stats.pauses.finish();
+      eventLoopLagP99Ms = pauses.eventLoopDelayP99Ms;
     }
+    this.stats.pauses.stop();
     const result: WorkerResult = {
       status: this.status,
       error: this.error,
@@ -387,6 +417,11 @@ export class WorkerLoad implements ConnectionHost {
       drainMs,
       scheduledSends: this.scheduledSends,
       ...(cpuMs !== undefined ? { threadCpuMs: cpuMs } : {}),
+      ...(schedule ? { threadCpu: schedule } : {}),
+      ...(pauses ? { pauses } : {}),
+      ...(this.measuring
+        ? { silences: this.silences.heardSilences((from, to) => this.stats.pauses.longPausedWithin(this.measureStart + from, this.measureStart + to)) }
+        : {}),
       opened: this.opened,
       reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
       lateSends: this.lateSends,
@@ -405,9 +440,3 @@ export class WorkerLoad implements ConnectionHost {
 }
 
 export { CONNECTION_ERROR_KIND };
-
-/** CPU time of the calling thread in ms, where the runtime offers it (process.threadCpuUsage, Node ≥ 23.9). */
-function threadCpuMs(): number | undefined {
-  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
-  return usage ? (usage.user + usage.system) / 1000 : undefined;
-}

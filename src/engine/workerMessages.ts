@@ -3,6 +3,8 @@ import type { ClientPath, KeyPlan, TestPlan, ValueFill, ValuePlan } from '../sce
 import type { ConnectionOptions } from '../redis/types';
 import type { ClusterTopology } from '../redis/clusterTopology';
 import type { SparseCounts } from './measure/histogram';
+import type { WorkerPauses } from './measure/clientPauses';
+import type { Silence } from './measure/silences';
 import type { LoadStatus } from './types';
 
 export interface WorkerConfig {
@@ -33,6 +35,8 @@ export interface WorkerConfig {
   fineBucketMs?: number;
   /** Cluster targets: the layout and how to route each label. */
   cluster?: ClusterPlan;
+  /** Set by tests only (never from a scenario or a setting): a forced garbage-collection storm every `gcStormEveryMs`. */
+  testHooks?: { gcStormEveryMs: number };
 }
 
 export interface ClusterPlan {
@@ -87,8 +91,14 @@ export interface WorkerResult {
   drainMs: number;
   /** Requests sent on the open-loop schedule (the base of the late-send share). */
   scheduledSends: number;
-  /** CPU time of this thread over the measured part, when the runtime can tell (Node ≥ 23.9), in ms. */
+  /** CPU time of this thread over the measured part, in ms: process.threadCpuUsage (Node ≥ 23.9), else Linux's schedstat. */
   threadCpuMs?: number;
+  /** Linux: this thread's time on a CPU and runnable waiting for one over the measured part (threadCpu.ts). */
+  threadCpu?: { runMs: number; runnableWaitMs: number };
+  /** This thread's own pauses and the replies that overlapped them (measure/clientPauses.ts). */
+  pauses?: WorkerPauses;
+  /** Stretches of 100 ms or more in which connections had requests outstanding and heard nothing (measure/silences.ts). */
+  silences?: Silence[];
   opened: number;
   reconnects: number;
   lateSends: number;

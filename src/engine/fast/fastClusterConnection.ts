@@ -305,6 +305,7 @@ export class FastClusterConnection extends BudgetedConnection {
       return;
     }
     if (replies === 0) return;
+    this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
     let answered = 0;

@@ -151,6 +151,7 @@ export class FastConnection extends BudgetedConnection {
   private demoted = false;
 
   private countReplies(replies: number, now: number): void {
+    this.load.heard(this.index, now);
     if (this.load.openLoop) {
       this.onOpenLoopReplies(replies, now);
       return;

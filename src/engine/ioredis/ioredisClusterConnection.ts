@@ -230,6 +230,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   private requestDone(closedLoop: boolean): void {
     this.inFlight--;
+    this.load.heard(this.index, performance.now());
     if (closedLoop) {
       if (this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
       else this.finishIfDone();

@@ -295,6 +295,7 @@ export class IoredisConnection extends BudgetedConnection {
     // `answered`: requests of the batch not yet taken off inFlight (a group's units go one by one).
     const done = (lost: boolean, answered = count) => {
       if (lost) this.onClose();
+      else this.load.heard(this.index, performance.now());
       this.inFlight -= answered;
       this.batchStarts.shift();
       this.batchCounts.shift();

@@ -1,6 +1,7 @@
 // What one worker thread measured: per command label (latency histogram, requests, errors by kind)
 // and the current second (for the timeline). Memory is flat whatever the number of requests.
 import { LatencyRecorder } from './histogram';
+import { PauseMonitor } from './clientPauses';
 import type { LabelReport, SecondReport } from '../workerMessages';
 
 /** Error kind for requests lost with their connection (no reply ever came). */
@@ -63,6 +64,8 @@ export class WorkerStats {
   /** Cluster: MOVED and ASK redirections in the current bucket. */
   secondMoved = 0;
   secondAsk = 0;
+  /** The thread's own pauses; replies of 1 ms or more wait there to be judged against them. */
+  readonly pauses = new PauseMonitor();
 
   constructor(labelCount: number) {
     this.labels = Array.from({ length: labelCount }, () => new LabelStats());
@@ -77,6 +80,8 @@ export class WorkerStats {
     this.secondCount += count;
     this.requests += count;
     this.lastReplyAt = now;
+    // Only a round trip of 1 ms or more can hold a pause of 1 ms or more (the thread reads no reply while paused).
+    if (micros >= 1000) this.pauses.slowReply(micros, count, now);
   }
 
   /**

@@ -1,0 +1,27 @@
+// Runs one thread's share of a load in this process (WorkerLoad has no worker-specific code), so a test
+// can set WorkerConfig fields only code may set (testHooks) and read the assembled result.
+import { testLabels, workerConfigs } from '../../../src/engine/loadPlan';
+import { openClientPath } from '../../../src/engine/clientPaths';
+import { assembleResult } from '../../../src/engine/resultAssembly';
+import type { LoadRequest, LoadResult } from '../../../src/engine/types';
+import type { WorkerConfig, WorkerToMain } from '../../../src/engine/workerMessages';
+import { WorkerLoad } from '../../../src/engine/workerLoad';
+
+export async function runInProcess(request: LoadRequest, extra: Partial<WorkerConfig> = {}): Promise<LoadResult> {
+  const { labels, labelIndexes } = testLabels(request.test);
+  const seed = request.seed ?? 1;
+  const [config] = workerConfigs(request, {}, { seed, threads: 1, labels, labelIndexes });
+  const startedAt = new Date().toISOString();
+  return new Promise<LoadResult>((resolve, reject) => {
+    const post = (message: WorkerToMain) => {
+      if (message.type === 'connect-failed') reject(new Error(message.message));
+      else if (message.type === 'ready') load.start();
+      else if (message.type === 'result') {
+        resolve(assembleResult(request, { status: message.result.status, startedAt, seed, threads: 1, labels, workers: [message.result] }));
+      }
+    };
+    const full = { ...config, ...extra };
+    const load = new WorkerLoad(full, post, openClientPath(full).factory);
+    load.open().catch(reject);
+  });
+}
