@@ -4,6 +4,7 @@ import type { ConnectionOptions } from '../redis/types';
 import type { ClusterTopology } from '../redis/clusterTopology';
 import type { SparseCounts } from './measure/histogram';
 import type { LoadStatus } from './types';
+import type { SharedBudget } from './requestBudget';
 
 export interface WorkerConfig {
   worker: number;
@@ -19,8 +20,10 @@ export interface WorkerConfig {
   pipeline: number;
   /** Connections across all workers (the stride of sequential keys). */
   totalConnections: number;
-  /** This worker's connections: global index and measured requests (absent in duration mode). */
-  connections: { index: number; requests?: number }[];
+  /** This worker's connections: their global index. */
+  connections: { index: number }[];
+  /** Count mode: the measured requests, one budget shared by every connection of every worker (requestBudget.ts). */
+  budget?: SharedBudget;
   durationMs?: number;
   warmupMs: number;
   /** Open loop: requests per second for each connection. */
@@ -87,6 +90,8 @@ export interface WorkerResult {
   drainMs: number;
   /** Requests sent on the open-loop schedule (the base of the late-send share). */
   scheduledSends: number;
+  /** Requests written per label index (a group: its commands' rows only), warm-up and drain included. */
+  sent: number[];
   /** CPU time of this thread over the measured part, when the runtime can tell (Node ≥ 23.9), in ms. */
   threadCpuMs?: number;
   opened: number;
