@@ -35,66 +35,54 @@ export interface RequestBudget {
 
 /** One thread's view of the shared budget. */
 export function requestBudget(shared: SharedBudget): RequestBudget {
-  return shared.buffer.byteLength === 8 ? new WideBudget(shared) : new WordBudget(shared);
+  return new SharedCounterBudget(shared);
 }
 
 /**
  * Claims by compare-and-swap, so the counter never passes the budget: `spent` is exact, and no count can
- * overflow however many claims come after the end.
+ * overflow however many claims come after the end. Past 2³² − 1 requests the counter is a 64-bit word
+ * (BigInt arithmetic: a little slower, used only there).
  */
-class WordBudget implements RequestBudget {
+class SharedCounterBudget implements RequestBudget {
   first = 0;
-  private readonly counter: Uint32Array;
-  private readonly total: number;
+  private readonly word: Uint32Array | undefined;
+  private readonly wide: BigInt64Array | undefined;
 
-  constructor(shared: SharedBudget) {
-    this.counter = new Uint32Array(shared.buffer);
-    this.total = shared.requests;
+  constructor(private readonly shared: SharedBudget) {
+    if (shared.buffer.byteLength === 8) this.wide = new BigInt64Array(shared.buffer);
+    else this.word = new Uint32Array(shared.buffer);
   }
 
   claim(wanted: number): number {
+    return this.word ? this.claimWord(this.word, wanted) : this.claimWide(this.wide!, wanted);
+  }
+
+  spent(): boolean {
+    return this.word ? Atomics.load(this.word, 0) >= this.shared.requests : Atomics.load(this.wide!, 0) >= BigInt(this.shared.requests);
+  }
+
+  private claimWord(counter: Uint32Array, wanted: number): number {
     for (;;) {
-      const claimed = Atomics.load(this.counter, 0);
-      const count = Math.min(wanted, this.total - claimed);
+      const claimed = Atomics.load(counter, 0);
+      const count = Math.min(wanted, this.shared.requests - claimed);
       if (count <= 0) return 0;
-      if (Atomics.compareExchange(this.counter, 0, claimed, claimed + count) === claimed) {
+      if (Atomics.compareExchange(counter, 0, claimed, claimed + count) === claimed) {
         this.first = claimed;
         return count;
       }
     }
   }
 
-  spent(): boolean {
-    return Atomics.load(this.counter, 0) >= this.total;
-  }
-}
-
-/** The same past 2³² − 1 requests, on a 64-bit word (BigInt arithmetic: a little slower, used only there). */
-class WideBudget implements RequestBudget {
-  first = 0;
-  private readonly counter: BigInt64Array;
-  private readonly total: bigint;
-
-  constructor(shared: SharedBudget) {
-    this.counter = new BigInt64Array(shared.buffer);
-    this.total = BigInt(shared.requests);
-  }
-
-  claim(wanted: number): number {
+  private claimWide(counter: BigInt64Array, wanted: number): number {
     for (;;) {
-      const claimed = Atomics.load(this.counter, 0);
-      const left = this.total - claimed;
-      const count = left < BigInt(wanted) ? Number(left) : wanted;
+      const claimed = Atomics.load(counter, 0);
+      const count = Math.min(wanted, this.shared.requests - Number(claimed));
       if (count <= 0) return 0;
-      if (Atomics.compareExchange(this.counter, 0, claimed, claimed + BigInt(count)) === claimed) {
+      if (Atomics.compareExchange(counter, 0, claimed, claimed + BigInt(count)) === claimed) {
         this.first = Number(claimed);
         return count;
       }
     }
-  }
-
-  spent(): boolean {
-    return Atomics.load(this.counter, 0) >= this.total;
   }
 }
 

@@ -4,6 +4,7 @@
 // Also LoadResult.sent against the server's own INFO commandstats.
 import assert from 'node:assert/strict';
 import { runLoad, splitRequests } from '../../../src/engine';
+import { createSharedBudget, requestBudget, scenarioRequest } from '../../../src/engine/requestBudget';
 import type { LoadResult } from '../../../src/engine/types';
 import type { ClientPath, LoadPlan } from '../../../src/scenario/plan';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
@@ -191,5 +192,57 @@ describe('one request budget shared by all connections and threads', function ()
       assert.equal(sent.requests, calls.SET + calls.GET, client);
       assert.ok(sent.requests > 5_000, `${client}: the warm-up's requests are counted too (${sent.requests})`);
     }
+  });
+});
+
+describe('the shared request budget', () => {
+  it('hands out each request number once, never past the budget, to every view of it', () => {
+    const shared = createSharedBudget(1000, 0, 4);
+    const views = [requestBudget(shared), requestBudget(shared), requestBudget(shared)];
+    const seen: number[] = [];
+    for (let round = 0; !views[0].spent(); round++) {
+      const view = views[round % views.length];
+      const count = view.claim(7);
+      for (let i = 0; i < count; i++) seen.push(view.first + i);
+    }
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
+    assert.equal(views[1].claim(7), 0, 'spent: nothing more');
+    assert.ok(views.every((v) => v.spent()));
+  });
+
+  it('counts past 2³² − 1 requests on a 64-bit word', () => {
+    const total = 2 ** 32 + 5;
+    const shared = createSharedBudget(total, 0, 1);
+    assert.equal(shared.buffer.byteLength, 8);
+    new BigInt64Array(shared.buffer)[0] = BigInt(2 ** 32 - 2);
+    const budget = requestBudget(shared);
+    assert.equal(budget.claim(4), 4);
+    assert.equal(budget.first, 2 ** 32 - 2);
+    assert.equal(budget.claim(10), 3, 'only what is left');
+    assert.equal(budget.first, 2 ** 32 + 2);
+    assert.ok(budget.spent());
+    assert.equal(budget.claim(1), 0);
+  });
+
+  it("places a shard's request numbers so that the shards together cover the scenario's once", () => {
+    const requests = 1003;
+    const clients = 7;
+    const shares = splitRequests(requests, clients);
+    const covered: number[] = [];
+    for (const [firstClient, count] of [
+      [0, 3],
+      [3, 1],
+      [4, 3],
+    ]) {
+      const part = shares.slice(firstClient, firstClient + count).reduce((sum, n) => sum + n, 0);
+      for (let k = 0; k < part; k++) covered.push(scenarioRequest(k, firstClient, count, clients));
+    }
+    assert.deepEqual(
+      covered.sort((a, b) => a - b),
+      Array.from({ length: requests }, (_, i) => i),
+    );
   });
 });
