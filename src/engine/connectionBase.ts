@@ -1,6 +1,7 @@
 // What the fast and the ioredis load connections share: the life cycle, the claims on the load's shared
-// request budget (requestBudget.ts) and when a connection counts as finished. Only per-batch and life-cycle code lives here; sending requests,
-// reading replies and recording stay in the subclasses, with no indirection added per request.
+// request budget (requestBudget.ts), the count of requests written, and when a connection counts as
+// finished. Only per-batch and life-cycle code lives here; sending requests, reading replies and recording
+// stay in the subclasses, with no indirection added per request.
 import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
 import { payloadFor } from './requests/payload';
 import type { WorkerConfig } from './workerMessages';
