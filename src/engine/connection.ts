@@ -3,6 +3,7 @@
 import type { ClusterState } from './cluster/clusterState';
 import type { WorkerStats } from './measure/stats';
 import type { WorkerConfig } from './workerMessages';
+import type { RequestBudget } from './requestBudget';
 
 /** Open loop: at most this many requests in flight per connection; beyond, sends wait (and become late). */
 export const OPEN_LOOP_MAX_IN_FLIGHT = 4096;
@@ -20,8 +21,8 @@ export interface LoadConnection {
   open(): Promise<void>;
   /** Closed loop: keep the pipeline full from now on. */
   startClosedLoop(now: number): void;
-  /** Measuring starts: restart the key and choice sequences; `requests` is the measured budget (absent: unlimited). */
-  beginMeasuring(requests: number | undefined): void;
+  /** Measuring starts: restart the key and choice sequences; `budget` is the load's shared one (absent: unlimited). */
+  beginMeasuring(budget: RequestBudget | undefined): void;
   /** Open loop: whether the budget allows another batch. */
   hasBudget(): boolean;
   /** Open loop: whether a batch can go out now (connected, below the in-flight cap). */
@@ -38,6 +39,8 @@ export interface LoadConnection {
 export interface ConnectionHost {
   readonly config: WorkerConfig;
   readonly stats: WorkerStats;
+  /** Requests written, per label index (a group: its commands' rows), warm-up and drain included: what the server should count. */
+  readonly sent: Float64Array;
   readonly openLoop: boolean;
   readonly measuring: boolean;
   /** No new requests (deadline, cancellation or failure). */
@@ -46,6 +49,8 @@ export interface ConnectionHost {
   readonly deadline: number;
   /** A connection may have finished: when all have, the load is over. */
   connectionFinished(): void;
+  /** The shared request budget is spent: every connection of the thread drains. */
+  budgetSpent(): void;
   connectionDown(message: string): void;
   connectionUp(): void;
   /** Connection `index` (its global index) read replies at `now`: the silence watch's clock (once per chunk read). */

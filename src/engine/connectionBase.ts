@@ -1,11 +1,13 @@
-// What the fast and the ioredis load connections share: the life cycle, the measured request budget and
-// when a connection counts as finished. Only per-batch and life-cycle code lives here; sending requests,
-// reading replies and recording stay in the subclasses, with no indirection added per request.
+// What the fast and the ioredis load connections share: the life cycle, the claims on the load's shared
+// request budget (requestBudget.ts), the count of requests written, and when a connection counts as
+// finished. Only per-batch and life-cycle code lives here; sending requests, reading replies and recording
+// stay in the subclasses, with no indirection added per request.
 import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
 import { payloadFor } from './requests/payload';
 import type { WorkerConfig } from './workerMessages';
 import { createKeySource, type KeySource } from './requests/random';
 import type { ConnectionHost, LoadConnection } from './connection';
+import type { RequestBudget } from './requestBudget';
 
 export const enum State {
   Idle,
@@ -18,7 +20,12 @@ export const enum State {
 /** Connection `index`'s seeded key sequence and what its requests are built from; the same for both clients. */
 export function requestSource(config: WorkerConfig, index: number): { keys: KeySource; context: BatchContext } {
   return {
-    keys: createKeySource(config.keys, { seed: config.seed, connection: index, connections: config.totalConnections }),
+    keys: createKeySource(config.keys, {
+      seed: config.seed,
+      connection: index,
+      connections: config.totalConnections,
+      ...(config.budget ? { firstClient: config.budget.firstClient, clients: config.budget.clients } : {}),
+    }),
     context: {
       seed: config.seed,
       client: index,
@@ -34,8 +41,8 @@ export function requestSource(config: WorkerConfig, index: number): { keys: KeyS
 export abstract class BudgetedConnection implements LoadConnection {
   reconnects = 0;
   protected state = State.Idle;
-  /** Measured requests left to send (Infinity before measuring and in duration mode). */
-  protected remaining = Infinity;
+  /** The load's shared budget, from when measuring starts (none in duration mode: unlimited). */
+  private budget: RequestBudget | undefined;
 
   constructor(
     readonly index: number,
@@ -64,14 +71,19 @@ export abstract class BudgetedConnection implements LoadConnection {
     if (this.state === State.Running) this.sendNextBatch(now);
   }
 
-  beginMeasuring(requests: number | undefined): void {
-    this.remaining = requests ?? Infinity;
+  beginMeasuring(budget: RequestBudget | undefined): void {
+    this.budget = budget;
     this.restartSequences();
     this.finishIfDone();
   }
 
+  /** Open loop: whether the budget allows another batch. Once it is spent the connection drains (another may have taken the last requests). */
   hasBudget(): boolean {
-    return this.remaining > 0 && this.state !== State.Finished && this.state !== State.Draining;
+    if (this.budgetSpent()) {
+      this.drain();
+      return false;
+    }
+    return this.state !== State.Finished && this.state !== State.Draining;
   }
 
   drain(): void {
@@ -84,34 +96,49 @@ export abstract class BudgetedConnection implements LoadConnection {
   protected abstract sendNextBatch(now: number): void;
   /** Restarts the key and choice sequences, so that measuring sees the same requests every run. */
   protected abstract restartSequences(): void;
+  /** The next batch holds the budget's requests first, first+1, …: its draws follow them (BatchBuilder.claimed). */
+  protected abstract claimed(first: number): void;
   protected abstract requestsInFlight(): number;
   /** Closes the socket or client for good. */
   protected abstract close(): void;
 
-  /** Closed loop: whether another batch may go out now; if not, drains or finishes as the load requires. */
+  /** Closed loop: whether another batch may go out now; if not, drains as the load requires. */
   protected mayBuildBatch(now: number): boolean {
     if (this.load.stopping || now >= this.load.deadline || this.state !== State.Running) {
       this.drain();
       return false;
     }
-    if (this.remaining === 0) {
-      this.finishIfDone();
-      return false;
-    }
     return true;
   }
 
-  /** Size of the next batch; taken from the budget when measuring. */
-  protected takeBudget(): number {
-    const count = Math.min(this.load.config.pipeline, this.remaining);
-    if (this.load.measuring) this.remaining -= count;
+  /**
+   * Size of the next batch (up to `wanted`, a pipeline by default): claimed from the shared budget when
+   * measuring a count, with the keys set to follow the claimed numbers. 0: the budget is spent, and this
+   * thread's connections drain (those waiting for a reconnect finish now: nothing is left for them).
+   */
+  protected takeBudget(wanted = this.load.config.pipeline): number {
+    const budget = this.budget;
+    if (budget === undefined) return wanted;
+    const count = budget.claim(wanted);
+    if (count > 0) this.claimed(budget.first);
+    else this.load.budgetSpent();
     return count;
+  }
+
+  /** Counts `commands` written requests by their labels (all of `labels[0]` when the test has one label). */
+  protected countSent(labels: Uint16Array, commands: number, singleLabel: boolean): void {
+    const sent = this.load.sent;
+    if (singleLabel) sent[labels[0]] += commands;
+    else for (let i = 0; i < commands; i++) sent[labels[i]]++;
+  }
+
+  private budgetSpent(): boolean {
+    return this.budget !== undefined && this.budget.spent();
   }
 
   protected finishIfDone(): void {
     if (this.state === State.Finished || this.requestsInFlight() > 0) return;
-    const budgetSpent = this.load.measuring && this.remaining === 0;
-    if (this.state === State.Draining || budgetSpent) this.finish();
+    if (this.state === State.Draining || this.budgetSpent()) this.finish();
   }
 
   protected finish(): void {

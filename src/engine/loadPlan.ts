@@ -6,6 +6,7 @@ import type { TestPlan } from '../scenario/plan';
 import { clusterPlan } from './cluster/plan';
 import type { LoadOptions, LoadRequest } from './types';
 import type { WorkerConfig } from './workerMessages';
+import { createSharedBudget } from './requestBudget';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
@@ -14,7 +15,11 @@ export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 /** Timeline bucket length for short loads (duration under 10 s, or a count-based load's first 10 s). */
 export const FINE_BUCKET_MS = 100;
 
-/** Requests per connection: as even as possible, the remainder on the lowest connections (sequential keys rely on it). */
+/**
+ * Requests per client, as even as possible, the remainder on the lowest clients: client c's share is the
+ * count of the requests j with j mod clients = c. Shards split a load's requests by it (their clients'
+ * shares, src/runner/shard.ts), which scenarioRequest relies on; within a machine the connections share one budget.
+ */
 export function splitRequests(requests: number, connections: number): number[] {
   const base = Math.floor(requests / connections);
   const remainder = requests - base * connections;
@@ -62,13 +67,14 @@ export interface LoadShares {
   topology?: ClusterTopology;
 }
 
-/** One WorkerConfig per thread: its range of connections, their request budgets, and the load's settings. */
+/** One WorkerConfig per thread: its range of connections, the load's one request budget, and the load's settings. */
 export function workerConfigs(request: LoadRequest, options: LoadOptions, shares: LoadShares): WorkerConfig[] {
   const { phase, test } = request;
   const plan = phase.load;
   const { seed, labels, labelIndexes, topology } = shares;
   const ranges = splitConnections(plan.clients, shares.threads);
-  const perConnection = plan.requests !== undefined ? splitRequests(plan.requests, plan.clients) : undefined;
+  // One budget for all threads (a shard: this machine's part), in memory they share.
+  const budget = plan.requests !== undefined ? createSharedBudget(plan.requests, plan.shard?.firstClient ?? 0, plan.clients) : undefined;
   return ranges.map((range, worker) => ({
     worker,
     client: request.client,
@@ -81,7 +87,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     labelIndexes,
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
-    connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index, requests: perConnection?.[index] })),
+    connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),
+    ...(budget ? { budget } : {}),
     durationMs: plan.durationMs,
     warmupMs: plan.warmupMs,
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,

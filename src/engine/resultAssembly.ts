@@ -53,6 +53,21 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
   };
 }
 
+/**
+ * Requests the workers wrote, warm-up and drain included, per label name and in total: what the server's
+ * call counters should show. A group counts its commands (its unit row, the test's name, is not a command).
+ */
+function sentRequests(labels: string[], workers: WorkerResult[], grouped: boolean): LoadResult['sent'] {
+  const byLabel = new Map<string, number>();
+  let requests = 0;
+  for (let index = grouped ? 1 : 0; index < labels.length; index++) {
+    const count = workers.reduce((sum, w) => sum + (w.sent[index] ?? 0), 0);
+    byLabel.set(labels[index], (byLabel.get(labels[index]) ?? 0) + count);
+    requests += count;
+  }
+  return { requests, byLabel: recordFromMap(byLabel) };
+}
+
 export function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
   const workers = parts.workers ?? [];
   const durationMs = workers.reduce((max, w) => Math.max(max, w.durationMs), 0);
@@ -122,6 +137,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     health,
     seed: parts.seed,
     ...(stalls ? { stalls } : {}),
+    ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request.test.group !== undefined) } : {}),
   };
 }
 

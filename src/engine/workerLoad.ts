@@ -11,6 +11,7 @@ import { startGcStorm } from './measure/gcStorm';
 import { scheduleBetween, threadCpuMs, threadSchedule, type ThreadSchedule } from './threadCpu';
 import type { WorkerPauses } from './measure/clientPauses';
 import type { LoadStatus } from './types';
+import { requestBudget, type RequestBudget } from './requestBudget';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
 export const DRAIN_TIMEOUT_MS = 2000;
@@ -27,6 +28,7 @@ export const LATE_SEND_THRESHOLD_MS = 3;
 export const FINE_TIMELINE_LIMIT_MS = 10_000;
 export class WorkerLoad implements ConnectionHost {
   readonly stats: WorkerStats;
+  readonly sent: Float64Array;
   measuring = false;
   /** No new requests (deadline, cancellation or failure). */
   stopping = false;
@@ -79,6 +81,7 @@ export class WorkerLoad implements ConnectionHost {
     factory: ConnectionFactory,
   ) {
     this.stats = new WorkerStats(config.labels.length);
+    this.sent = new Float64Array(config.labels.length);
     this.serverLostLimit = config.serverLostTimeoutMs;
     this.openLoop = config.ratePerConnection !== undefined && config.ratePerConnection > 0;
     // Open loop: each connection sends a batch of `pipeline` requests every batchInterval ms.
@@ -149,7 +152,8 @@ export class WorkerLoad implements ConnectionHost {
     this.scheduleStart = threadSchedule();
     this.cpuStart = threadCpuMs();
     this.scheduledSends = 0;
-    this.config.connections.forEach((c, j) => this.connections[j].beginMeasuring(c.requests));
+    const budget: RequestBudget | undefined = this.config.budget ? requestBudget(this.config.budget) : undefined;
+    for (const connection of this.connections) connection.beginMeasuring(budget);
     if (this.config.durationMs !== undefined) {
       this.deadline = this.measureStart + this.config.durationMs;
       this.after(this.config.durationMs, () => this.drainAll());
@@ -247,6 +251,10 @@ export class WorkerLoad implements ConnectionHost {
     if (this.finalized || (!this.measuring && !this.stopping)) return;
     for (const connection of this.connections) if (!connection.finished) return;
     this.finalize();
+  }
+
+  budgetSpent(): void {
+    for (const connection of this.connections) connection.drain();
   }
 
   connectionDown(message: string): void {
@@ -416,6 +424,7 @@ export class WorkerLoad implements ConnectionHost {
       durationMs,
       drainMs,
       scheduledSends: this.scheduledSends,
+      sent: Array.from(this.sent),
       ...(cpuMs !== undefined ? { threadCpuMs: cpuMs } : {}),
       ...(schedule ? { threadCpu: schedule } : {}),
       ...(pauses ? { pauses } : {}),

@@ -6,6 +6,7 @@ import type { SparseCounts } from './measure/histogram';
 import type { WorkerPauses } from './measure/clientPauses';
 import type { Silence } from './measure/silences';
 import type { LoadStatus } from './types';
+import type { SharedBudget } from './requestBudget';
 
 export interface WorkerConfig {
   worker: number;
@@ -21,8 +22,10 @@ export interface WorkerConfig {
   pipeline: number;
   /** Connections across all workers (the stride of sequential keys). */
   totalConnections: number;
-  /** This worker's connections: global index and measured requests (absent in duration mode). */
-  connections: { index: number; requests?: number }[];
+  /** This worker's connections: their global index. */
+  connections: { index: number }[];
+  /** Count mode: the measured requests, one budget shared by every connection of every worker (requestBudget.ts). */
+  budget?: SharedBudget;
   durationMs?: number;
   warmupMs: number;
   /** Open loop: requests per second for each connection. */
@@ -91,6 +94,8 @@ export interface WorkerResult {
   drainMs: number;
   /** Requests sent on the open-loop schedule (the base of the late-send share). */
   scheduledSends: number;
+  /** Requests written per label index (a group: its commands' rows only), warm-up and drain included. */
+  sent: number[];
   /** CPU time of this thread over the measured part, in ms: process.threadCpuUsage (Node ≥ 23.9), else Linux's schedstat. */
   threadCpuMs?: number;
   /** Linux: this thread's time on a CPU and runnable waiting for one over the measured part (threadCpu.ts). */

@@ -2,7 +2,8 @@
 // Part I runs its share of every test's clients; the clients keep their scenario-wide numbers, so the N
 // parts together send exactly the scenario's requests: requests and rate follow the clients, sequential
 // keys keep their stride (each key is written by one part only), `__client__` stays unique, and with a
-// fixed `seed` random keys and values are the very ones a single machine would draw.
+// fixed `seed` each part draws the same keys and values on every rerun (draws follow the requests a part
+// claims from its budget, so they are not the ones a single machine would draw).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { splitRequests } from '../engine';
 import type { RunFile } from '../results/runFile';

@@ -72,12 +72,20 @@ export class FastClusterConnection extends BudgetedConnection {
     this.builder.restart();
   }
 
+  protected override claimed(first: number): void {
+    this.builder.claimed(first);
+  }
+
   override canSend(): boolean {
     return this.state === State.Running && !this.reportedDown && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
     const count = this.takeBudget();
+    if (count === 0) {
+      this.finishIfDone();
+      return 0;
+    }
     this.route(count, intended);
     this.flush();
     return count;
@@ -92,18 +100,17 @@ export class FastClusterConnection extends BudgetedConnection {
 
   /**
    * Closed loop: one pipeline per master, so a batch holds `pipeline` requests per master (as much as the
-   * budget allows); they spread over the masters by slot, about `pipeline` each, and the next batch goes
-   * when all are answered.
+   * budget allows, in one claim: the claimed numbers are the batch's keys); they spread over the masters
+   * by slot, about `pipeline` each, and the next batch goes when all are answered.
    */
   protected override sendNextBatch(now: number): void {
     if (!this.mayBuildBatch(now)) return;
-    let count = 0;
-    for (let part = 0; part < this.parts; part++) {
-      const taken = this.takeBudget();
-      if (taken === 0) break;
-      count += taken;
+    const count = this.takeBudget(this.load.config.pipeline * this.parts);
+    if (count === 0) {
+      this.finishIfDone();
+      return;
     }
-    if (count > 0) this.route(count, now);
+    this.route(count, now);
     this.flush();
   }
 
@@ -147,6 +154,7 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} request bytes`);
     this.pending += count;
+    this.countSent(labels, count, this.builder.singleLabel);
   }
 
   /** A group: `count` units, each staged whole on the master of its slot (the slot of its first key: check keeps a unit's keys in one). */
@@ -171,6 +179,7 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} unit bytes`);
     this.pending += count;
+    this.countSent(labels, count * size, this.builder.singleLabel);
   }
 
   /** Writes each node's staged requests at once: one buffer (kept by the requests for a resend), one write. */

@@ -42,7 +42,7 @@ export class FastConnection extends BudgetedConnection {
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
     const config = load.config;
-    const { keys, context } = requestSource(config, index);
+    const { keys, context } = requestSource(load.config, index);
     this.builder = new BatchBuilder(config.test, config.value, keys, context);
     const unitSize = this.builder.unitSize;
     const ringCapacity = load.openLoop ? (OPEN_LOOP_MAX_IN_FLIGHT + config.pipeline) * unitSize : 0;
@@ -66,12 +66,20 @@ export class FastConnection extends BudgetedConnection {
     this.builder.restart();
   }
 
+  protected override claimed(first: number): void {
+    this.builder.claimed(first);
+  }
+
   override canSend(): boolean {
     return this.state === State.Running && (this.units ? this.requestsInFlight() : this.ringSize) < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number, _now: number): number {
     const count = this.takeBudget();
+    if (count === 0) {
+      this.finishIfDone();
+      return 0;
+    }
     const length = this.builder.build(count);
     // The builder's buffer is rewritten for the next batch while this one may still sit in the socket's
     // queue (several batches can be in flight), so the open loop writes a copy.
@@ -89,6 +97,7 @@ export class FastConnection extends BudgetedConnection {
     }
     this.ringSize += commands;
     this.socket!.write(bytes);
+    this.countSent(this.builder.labels, commands, this.builder.singleLabel);
     return count;
   }
 
@@ -112,11 +121,11 @@ export class FastConnection extends BudgetedConnection {
       this.drain();
       return;
     }
-    if (this.remaining === 0) {
+    const count = this.takeBudget();
+    if (count === 0) {
       this.finishIfDone();
       return;
     }
-    const count = this.takeBudget();
     const length = this.builder.build(count);
     const buffer = this.builder.buffer;
     this.batchSize = count * this.builder.unitSize;
@@ -126,6 +135,7 @@ export class FastConnection extends BudgetedConnection {
     // Safe to rewrite this buffer later: the next batch is built only after every reply to this one
     // arrived, so by then the socket has sent all of it.
     this.socket!.write(length === buffer.length ? buffer : buffer.subarray(0, length));
+    this.countSent(this.builder.labels, this.batchSize, this.builder.singleLabel);
   }
 
   private readonly onData = (chunk: Buffer, length: number): void => {

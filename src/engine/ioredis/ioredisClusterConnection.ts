@@ -152,13 +152,18 @@ export class IoredisClusterConnection extends BudgetedConnection {
     this.requests.restart();
   }
 
+  protected override claimed(first: number): void {
+    this.requests.claimed(first);
+  }
+
   override canSend(): boolean {
     return this.state === State.Running && !this.reportedDown && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
     const count = this.takeBudget();
-    this.sendBatch(count, intended, false);
+    if (count === 0) this.finishIfDone();
+    else this.sendBatch(count, intended, false);
     return count;
   }
 
@@ -188,7 +193,10 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const now = performance.now();
     // While every node is lost, requests would fail at once: none is sent (no spinning on errors).
     if (this.reportedDown && !this.load.stopping && now < this.load.deadline) return;
-    if (this.mayBuildBatch(now)) this.sendBatch(this.takeBudget(), now, true);
+    if (!this.mayBuildBatch(now)) return;
+    const count = this.takeBudget();
+    if (count === 0) this.finishIfDone();
+    else this.sendBatch(count, now, true);
   }
 
   /** The node serving `slot` in ioredis's slot map (the replica this connection reads from, for replica reads). */
@@ -212,6 +220,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     for (let i = 0; i < count; i++) {
       const { command, args } = this.requests.next();
       const label = command.labelIndex;
+      this.load.sent[label]++;
       const keyAt = plan.keyArguments[label] - 1;
       const key = keyAt >= 0 ? args[keyAt] : undefined;
       const slot = key === undefined ? -1 : typeof key === 'string' ? slotOf(key) : slotOfBytes(key, 0, key.length);
@@ -262,6 +271,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     // ioredis's own field for the node a cluster pipeline goes to (it sets it itself after a MOVED).
     (pipeline as unknown as { preferKey?: string }).preferKey = `${this.cluster.nodes[node].host}:${this.cluster.nodes[node].port}`;
     unit.forEach(({ command, args }, c) => {
+      this.load.sent[command.labelIndex]++;
       pipeline.call(command.name.toLowerCase(), args, (error) => {
         entry.unit!.answered++;
         // A redirection ioredis may follow: the command's latency then ends with the unit's.

@@ -78,6 +78,13 @@ export class IoredisRequests {
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
 
+  /** The next batch holds the budget's requests first, first+1, …: as BatchBuilder.claimed. */
+  claimed(first: number): void {
+    this.keys.claimed?.(first);
+    this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
+    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
+  }
+
   /**
    * The value argument, cached per size. Small values are strings: ioredis then encodes the whole
    * command as one string, cheaper than its Buffer concatenation path; large ones stay Buffers.
@@ -174,7 +181,7 @@ export class IoredisConnection extends BudgetedConnection {
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
     const config = load.config;
-    const { keys, context } = requestSource(config, index);
+    const { keys, context } = requestSource(load.config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
     this.commandsInFlight = new Int32Array(config.labels.length);
   }
@@ -231,13 +238,18 @@ export class IoredisConnection extends BudgetedConnection {
     this.requests.restart();
   }
 
+  protected override claimed(first: number): void {
+    this.requests.claimed(first);
+  }
+
   override canSend(): boolean {
     return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
     const count = this.takeBudget();
-    this.sendBatch(count, intended, false);
+    if (count === 0) this.finishIfDone();
+    else this.sendBatch(count, intended, false);
     return count;
   }
 
@@ -276,11 +288,9 @@ export class IoredisConnection extends BudgetedConnection {
       return;
     }
     if (this.state !== State.Running) return;
-    if (this.remaining === 0) {
-      this.finishIfDone();
-      return;
-    }
-    this.sendBatch(this.takeBudget(), now, true);
+    const count = this.takeBudget();
+    if (count === 0) this.finishIfDone();
+    else this.sendBatch(count, now, true);
   }
 
   /** Sends `count` requests; latency counts from `from` (send time, or intended time in the open loop). */
@@ -312,8 +322,10 @@ export class IoredisConnection extends BudgetedConnection {
       this.sendUnits(count, from, measured, done);
       return;
     }
+    const sent = this.load.sent;
     if (count === 1 && this.load.config.pipeline === 1) {
       const { command, args } = this.requests.next();
+      sent[command.labelIndex]++;
       redis.call(command.name, args, (error) => {
         const now = performance.now();
         if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now);
@@ -326,6 +338,7 @@ export class IoredisConnection extends BudgetedConnection {
     for (let i = 0; i < count; i++) {
       const { command, args } = this.requests.next();
       labels.push(command.labelIndex);
+      sent[command.labelIndex]++;
       pipeline.call(command.name, args);
     }
     pipeline.exec((error, results) => {
@@ -355,6 +368,7 @@ export class IoredisConnection extends BudgetedConnection {
       let lost: Error | undefined;
       for (const { command, args } of unit) {
         this.commandsInFlight[command.labelIndex]++;
+        this.load.sent[command.labelIndex]++;
         redis.call(command.name, args, (error, reply) => {
           const now = performance.now();
           if (this.commandsInFlight[command.labelIndex] > 0) this.commandsInFlight[command.labelIndex]--;

@@ -163,6 +163,17 @@ export class BatchBuilder {
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
 
+  /**
+   * The next batch holds the load's requests first, first+1, … (its claim on the shared budget): keys, choices
+   * and `__rand_int__` draw from streams seeded by `first`, so a seed gives the same requests whichever
+   * connection or thread claims them (claims are pipeline-aligned), and sequential keys follow the numbers.
+   */
+  claimed(first: number): void {
+    this.keys.claimed?.(first);
+    this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
+    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
+  }
+
   private rewrite(count: number): number {
     const buffer = this.buffer;
     const keysPer = this.keySlotsPerCommand;

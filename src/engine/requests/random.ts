@@ -2,6 +2,7 @@
 // the hot path (one or two draws per request), so the generators are allocation-free and use 32-bit
 // integer arithmetic that V8 compiles to machine instructions.
 import type { KeyPlan } from '../../scenario/plan';
+import { scenarioRequest } from '../requestBudget';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_53 = 9007199254740992;
@@ -14,6 +15,9 @@ function splitMix32(state: { x: number }): number {
   z = Math.imul(z ^ (z >>> 15), 0x735a2d97);
   return (z ^ (z >>> 15)) >>> 0;
 }
+
+/** SplitMix32's state while seeding (one per thread: seeding never nests). */
+const SEEDING = { x: 0 };
 
 /**
  * xoshiro128** (Blackman & Vigna): fast, small state, good statistical quality. Independent streams
@@ -29,11 +33,13 @@ export class Random {
     this.reseed(seed, stream, connection);
   }
 
+  /** Called once per batch of a count-mode load (claimed): allocates nothing. */
   reseed(seed: number, stream = 0, connection = 0): void {
     // Fold seeds beyond 32 bits so that every seed a user can write is significant.
     const low = seed >>> 0;
     const high = Math.floor(seed / TWO_POW_32) >>> 0;
-    const state = { x: low ^ Math.imul(high ^ 0x5bd1e995, 0x27d4eb2d) };
+    const state = SEEDING;
+    state.x = low ^ Math.imul(high ^ 0x5bd1e995, 0x27d4eb2d);
     state.x ^= Math.imul(stream + 1, 0x85ebca6b);
     splitMix32(state);
     state.x ^= Math.imul(connection + 1, 0xc2b2ae35);
@@ -82,6 +88,12 @@ export interface KeySource {
   next(): number;
   /** Back to the first draw of the sequence (measuring starts with the same keys whatever the warm-up did). */
   restart(): void;
+  /**
+   * The next requests are numbers first, first+1, … of the load's shared budget (requestBudget.ts): sequential
+   * keys follow those numbers; the seeded distributions draw from a stream seeded by `first`, so that a seed
+   * gives the same requests whichever connection claims them.
+   */
+  claimed?(first: number): void;
 }
 
 export interface KeySourceContext {
@@ -90,6 +102,9 @@ export interface KeySourceContext {
   connection: number;
   /** Total connections across all threads (the stride of the sequential distribution). */
   connections: number;
+  /** The clients this machine runs, when a shard runs only some (firstClient … firstClient+clients-1): see scenarioRequest. */
+  firstClient?: number;
+  clients?: number;
 }
 
 const KEY_STREAM = 1;
@@ -98,7 +113,7 @@ export function createKeySource(plan: KeyPlan, context: KeySourceContext): KeySo
   const space = Math.max(1, Math.floor(plan.space));
   switch (plan.distribution) {
     case 'sequential':
-      return new SequentialKeys(space, context.connection, context.connections);
+      return new SequentialKeys(space, context);
     case 'uniform':
       return new UniformKeys(space, context);
     case 'gaussian':
@@ -109,30 +124,55 @@ export function createKeySource(plan: KeyPlan, context: KeySourceContext): KeySo
 }
 
 /**
- * One global sequence 0, 1, 2, … shared by all connections and threads without coordination:
- * connection c takes c, c+C, c+2C, … (C connections). Given request counts that differ by at most one
- * with the larger shares on the lowest connections (see splitRequests), N requests cover 0 … N-1 exactly.
+ * One global sequence 0, 1, 2, … shared by all connections and threads: request j of the scenario writes key
+ * j (mod the space). Before any claim (warm-up, duration mode) connection c walks c, c+C, c+2C, … (C
+ * connections) without coordination. In a count-mode load each batch claims request numbers from the shared
+ * budget, and the keys follow them (claimed): N requests cover 0 … N-1 exactly, whatever share each
+ * connection claims. A shard's numbers come in runs of its n clients, C apart (scenarioRequest).
  */
 export class SequentialKeys implements KeySource {
-  private current: number;
+  private readonly connection: number;
+  private readonly stride: number;
+  private readonly firstClient: number;
+  private readonly clients: number;
+  private current = 0;
+  /** Keys in a run of consecutive numbers (1 while striding, the machine's clients once claimed), and the position in it. */
+  private run = 1;
+  private offset = 0;
 
   constructor(
     private readonly space: number,
-    private readonly connection: number,
-    private readonly stride: number,
+    context: KeySourceContext,
   ) {
-    this.current = connection % space;
+    this.connection = context.connection;
+    this.stride = context.connections;
+    this.firstClient = context.firstClient ?? 0;
+    this.clients = context.clients ?? context.connections;
+    this.restart();
   }
 
   next(): number {
     const key = this.current;
-    this.current += this.stride;
+    if (++this.offset === this.run) {
+      this.offset = 0;
+      this.current += this.stride - this.run + 1;
+    } else {
+      this.current++;
+    }
     if (this.current >= this.space) this.current %= this.space;
     return key;
   }
 
   restart(): void {
     this.current = this.connection % this.space;
+    this.run = 1;
+    this.offset = 0;
+  }
+
+  claimed(first: number): void {
+    this.run = this.clients;
+    this.offset = first % this.clients;
+    this.current = scenarioRequest(first, this.firstClient, this.clients, this.stride) % this.space;
   }
 }
 
@@ -145,6 +185,10 @@ class SeededKeys {
 
   restart(): void {
     this.random.reseed(this.context.seed, KEY_STREAM, this.context.connection);
+  }
+
+  claimed(first: number): void {
+    this.random.reseed(this.context.seed, KEY_STREAM, first);
   }
 }
 
@@ -203,6 +247,11 @@ export class GaussianKeys extends SeededKeys implements KeySource {
 
   override restart(): void {
     super.restart();
+    this.hasSpare = false;
+  }
+
+  override claimed(first: number): void {
+    super.claimed(first);
     this.hasSpare = false;
   }
 }

@@ -66,7 +66,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     assert.equal(result.status, 'complete', result.error);
     assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
     const mset = result.commands.find((c) => c.command === 'MSET')!;
-    assert.ok(mset.requests > 1000);
+    assert.ok(mset.requests > 800, `MSET requests: ${mset.requests} of 3000 (a third by weight)`);
     const { masters } = await cluster().roles();
     const msetCalls = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'mset')));
     // The tag pins every MSET to the one master that owns slot({user}).

@@ -10,6 +10,7 @@ const worker = (extra: Partial<WorkerResult>): WorkerResult => ({
   durationMs: 1000,
   drainMs: 0,
   scheduledSends: 0,
+  sent: [],
   opened: 50,
   reconnects: 0,
   lateSends: 0,
