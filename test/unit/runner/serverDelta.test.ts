@@ -41,7 +41,13 @@ describe('serverDelta', () => {
       latencyEvents: { command: { time: 600, latestMs: 30, maxMs: 40 }, fork: { time: 601, latestMs: 5, maxMs: 5 } },
       latencyStats: { get: { p50: 1, p99: 2, p999: 3 } },
     },
-    { slowlog: [{ id: 12, command: 'keys', usec: 5000 }, { id: 11, command: 'get', usec: 9000 }, { id: 9, command: 'debug', usec: 99999 }] },
+    {
+      slowlog: [
+        { id: 12, command: 'keys', usec: 5000 },
+        { id: 11, command: 'get', usec: 9000 },
+        { id: 9, command: 'debug', usec: 99999 },
+      ],
+    },
   );
 
   it('subtracts the counters, computes CPU over the window and finds what is new', () => {
@@ -74,7 +80,14 @@ describe('serverDelta', () => {
   });
 
   it('a counter that went backwards (a reset or restart) makes its field absent with the reason, never negative', () => {
-    const reset = read('a:1', 3000, { commands: { get: { calls: 3, usec: 3 } }, cpu: { user: 1, sys: 1 }, totalForks: 0, evictedKeys: 0, expiredKeys: 0, slowlogLastId: 2 });
+    const reset = read('a:1', 3000, {
+      commands: { get: { calls: 3, usec: 3 } },
+      cpu: { user: 1, sys: 1 },
+      totalForks: 0,
+      evictedKeys: 0,
+      expiredKeys: 0,
+      slowlogLastId: 2,
+    });
     const delta = serverDelta([before], [reset], exact({ get: 1000 }), 'cumulative');
     assert.deepEqual({ ...delta.commands }, {});
     assert.match(delta.absent!.commands, /went backwards during the test: the server was reset \(CONFIG RESETSTAT\) or restarted/);
@@ -86,7 +99,8 @@ describe('serverDelta', () => {
   });
 
   it('absent parts stay absent with the reason given by the read', () => {
-    const bare = (at: number) => read('a:1', at, { absent: { commands: 'INFO commandstats not given by this server', cpu: 'INFO cpu not given by this server' } });
+    const bare = (at: number) =>
+      read('a:1', at, { absent: { commands: 'INFO commandstats not given by this server', cpu: 'INFO cpu not given by this server' } });
     const delta = serverDelta([bare(0)], [bare(1000)], exact({ get: 10 }), 'cumulative');
     assert.equal(delta.cpuPercent, undefined);
     assert.equal(delta.usecPerCall, undefined);
@@ -146,7 +160,15 @@ describe('serverDelta', () => {
       ({
         connections: { opened: 2, reconnects: 0 },
         durationMs: 1000,
-        server: { nodes: 1, windowMs, calls: 3000, usec: 3000, commands: { set: { calls: 3000, usec: 3000, usecPerCall: 1 } }, sent: { set: sent }, foreign: { calls: 3000 - sent, commands: { set: 3000 - sent } } },
+        server: {
+          nodes: 1,
+          windowMs,
+          calls: 3000,
+          usec: 3000,
+          commands: { set: { calls: 3000, usec: 3000, usecPerCall: 1 } },
+          sent: { set: sent },
+          foreign: { calls: 3000 - sent, commands: { set: 3000 - sent } },
+        },
       }) as unknown as LoadResult;
     const parts = [part(2000, 1000), part(2500, 1000), part(2100, 1000)];
     const merged = mergeServerDeltas(parts, { connections: { opened: 6, reconnects: 0 }, durationMs: 1100 } as LoadResult)!;
@@ -154,6 +176,12 @@ describe('serverDelta', () => {
     assert.equal(merged.calls, 3000, 'not added three times');
     assert.deepEqual({ ...merged.sent }, { set: 3000 });
     assert.equal(merged.foreign, undefined);
-    assert.equal(mergeServerDeltas([part(1, 1)].map((p) => ({ ...p, server: undefined })), parts[0]), undefined);
+    assert.equal(
+      mergeServerDeltas(
+        [part(1, 1)].map((p) => ({ ...p, server: undefined })),
+        parts[0],
+      ),
+      undefined,
+    );
   });
 });
