@@ -133,11 +133,7 @@ export function commandCountersFromInfo(info: InfoSections): Map<string, Command
   const section = ownValue(info, 'commandstats');
   if (section === undefined) return undefined;
   const commands = new Map<string, CommandCounters>();
-  for (const [field, value] of Object.entries(section)) {
-    if (!field.startsWith('cmdstat_')) continue;
-    const name = field.slice('cmdstat_'.length).toLowerCase();
-    if (name === '' || name === PROTO_KEY) continue;
-    const parts = parseInfoFields(value);
+  for (const [name, parts] of namedFields(section, 'cmdstat_')) {
     const calls = counterValue(ownValue(parts, 'calls'));
     const usec = counterValue(ownValue(parts, 'usec'));
     if (calls === undefined || usec === undefined) continue;
@@ -149,6 +145,23 @@ export function commandCountersFromInfo(info: InfoSections): Map<string, Command
     commands.set(name, counters);
   }
   return commands;
+}
+
+/**
+ * The fields of a section named `PREFIX<name>` (`cmdstat_get`), as [lower-case name, its sub-fields]. The names
+ * are the server's words: `__proto__` is dropped (the gate's rule), any other name is data.
+ */
+const MAX_COMMAND_NAME = 100;
+
+function namedFields(section: Record<string, string>, prefix: string): [string, Record<string, string>][] {
+  const named: [string, Record<string, string>][] = [];
+  for (const [field, value] of Object.entries(section)) {
+    if (!field.startsWith(prefix)) continue;
+    const name = field.slice(prefix.length).toLowerCase();
+    // No real command name is that long: a talkative server's would only bloat the run file.
+    if (name !== '' && name !== PROTO_KEY && name.length <= MAX_COMMAND_NAME) named.push([name, parseInfoFields(value)]);
+  }
+  return named;
 }
 
 /** `INFO cpu` in seconds; undefined when the section or its process figures are absent. */
@@ -180,11 +193,7 @@ export function latencyStatsFromInfo(info: InfoSections): Map<string, { p50: num
   const section = ownValue(info, 'latencystats');
   if (section === undefined) return undefined;
   const stats = new Map<string, { p50: number; p99: number; p999: number }>();
-  for (const [field, value] of Object.entries(section)) {
-    if (!field.startsWith('latency_percentiles_usec_')) continue;
-    const name = field.slice('latency_percentiles_usec_'.length).toLowerCase();
-    if (name === '' || name === PROTO_KEY) continue;
-    const parts = parseInfoFields(value);
+  for (const [name, parts] of namedFields(section, 'latency_percentiles_usec_')) {
     const p50 = counterValue(ownValue(parts, 'p50'));
     const p99 = counterValue(ownValue(parts, 'p99'));
     const p999 = counterValue(ownValue(parts, 'p99.9'));

@@ -56,6 +56,8 @@ const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_r
 
 /** More than this many calls RBench did not send (and at least FOREIGN_MIN) is foreign load: below, it is counting noise. */
 export const FOREIGN_SHARE = 0.005;
+/** Commands kept per record of a delta (`commands`, `latencyStats`, `foreign`): the ones the test sent, then the busiest. */
+export const MAX_DELTA_COMMANDS = 100;
 export const FOREIGN_MIN = 20;
 
 /** What RBench sent during a load, by the server's command names, and what its own commands may add. */
@@ -154,9 +156,25 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
       if (foreign) result.foreign = foreign;
     }
   }
+  const kept = new Set(Object.keys(accounting.sent));
+  const omitted = capCommands(result, kept);
+  if (omitted > 0) absent.set('moreCommands', `${omitted} more commands ran with fewer calls: left out (the run file keeps ${MAX_DELTA_COMMANDS})`);
   if (absent.size > 0) result.absent = recordFromMap(absent);
   else delete result.absent;
   return result;
+}
+
+/** Bounds the per-command records (a server may count thousands of module commands); returns how many commands were left out. */
+function capCommands(delta: ServerDelta, kept: ReadonlySet<string>): number {
+  const names = Object.keys(delta.commands);
+  if (names.length <= MAX_DELTA_COMMANDS && Object.keys(delta.latencyStats?.commands ?? {}).length <= MAX_DELTA_COMMANDS) return 0;
+  const rank = names.sort((a, b) => Number(kept.has(b)) - Number(kept.has(a)) || delta.commands[b].calls - delta.commands[a].calls);
+  const keep = new Set(rank.slice(0, MAX_DELTA_COMMANDS));
+  const only = <T>(record: Record<string, T>): Record<string, T> => recordFromMap(new Map(Object.entries(record).filter(([name]) => keep.has(name))));
+  delta.commands = only(delta.commands);
+  if (delta.latencyStats) delta.latencyStats = { ...delta.latencyStats, commands: only(delta.latencyStats.commands) };
+  if (delta.foreign) delta.foreign = { ...delta.foreign, commands: only(delta.foreign.commands) };
+  return Math.max(0, names.length - MAX_DELTA_COMMANDS);
 }
 
 const SCRIPTS = 'the test runs scripts: the server counts the commands they call as its own, so foreign load cannot be told apart';

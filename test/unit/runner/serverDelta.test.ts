@@ -138,6 +138,19 @@ describe('serverDelta', () => {
     assert.equal(delta.foreign, undefined);
   });
 
+  it('keeps at most 100 commands per record: the ones the test sent, then the busiest; foreign calls still counted in full', () => {
+    const many = (at: number, scale: number) =>
+      read('a:1', at, { commands: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`cmd${i}`, { calls: i * scale, usec: i * scale }])) });
+    const delta = serverDelta([many(0, 0)], [many(1000, 1)], exact({ cmd1: 1 }), 'cumulative');
+    const names = Object.keys(delta.commands);
+    assert.equal(names.length, 100);
+    assert.ok(names.includes('cmd1') && names.includes('cmd299') && !names.includes('cmd150'));
+    assert.equal(delta.calls, (299 * 300) / 2);
+    assert.equal(delta.foreign!.calls, (299 * 300) / 2 - 1);
+    assert.ok(Object.keys(delta.foreign!.commands).length <= 100);
+    assert.match(delta.absent!.moreCommands, /^199 more commands ran with fewer calls/);
+  });
+
   it('names commands as the server counts them: a container’s literal subcommand with a bar', () => {
     const [plan] = check('### s\nrequests 10\n50% CONFIG GET maxmemory\n30% GET k\n20% CLIENT __key__\n').scenarios;
     const names = plan.points[0].phases[0].tests[0].commands.map((c) => serverCommandName(c.command));
