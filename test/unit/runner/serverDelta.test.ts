@@ -5,6 +5,8 @@ import type { LoadResult } from '../../../src/engine';
 import type { NodeCounters } from '../../../src/redis/serverCounters';
 import type { ServerCounters } from '../../../src/redis/types';
 import { accountingFor, foreignLoad, mergeServerDeltas, serverCommandName, serverDelta, type Accounting } from '../../../src/results/serverDelta';
+import { sumSamples } from '../../../src/runner/clusterMonitor';
+import { parseInfo, sampleFromInfo } from '../../../src/redis/info';
 import { check } from '../scenario/helpers';
 
 function read(node: string, at: number, counters: Partial<ServerCounters>, extra: Partial<NodeCounters> = {}): NodeCounters {
@@ -196,5 +198,19 @@ describe('serverDelta', () => {
       ),
       undefined,
     );
+  });
+
+  it('per second on a cluster: the masters’ counters added, and left out when a master lacks them', () => {
+    const master = (calls: number, cpu: string) =>
+      sampleFromInfo(
+        parseInfo(
+          `# Stats\r\ntotal_forks:1\r\n# CPU\r\nused_cpu_user:${cpu}\r\nused_cpu_sys:1\r\n# Commandstats\r\ncmdstat_set:calls=${calls},usec=${2 * calls}\r\n`,
+        ),
+        0,
+      );
+    const sum = sumSamples([master(10, '1'), master(20, '2'), master(30, '3')]);
+    assert.deepEqual([sum.commandCalls, sum.commandUsec, sum.cpuUser, sum.cpuSys, sum.totalForks, sum.cpuMainThread], [60, 120, 6, 3, 3, undefined]);
+    const partial = sumSamples([master(10, '1'), sampleFromInfo(parseInfo('# Memory\r\nused_memory:1\r\n'), 0)]);
+    assert.equal(partial.commandCalls, undefined, 'a partial sum would read as a drop');
   });
 });
