@@ -208,7 +208,7 @@ export async function readSampleInfo(redis: Redis): Promise<InfoSections> {
 }
 
 /** INFO with several sections in one call, parsed; a server before Redis 7 answers INFO all instead. */
-export async function readInfoSections(redis: Redis, sections: readonly string[]): Promise<InfoSections> {
+async function readInfoSections(redis: Redis, sections: readonly string[]): Promise<InfoSections> {
   try {
     return parseInfo(await redis.info(...sections));
   } catch (error) {

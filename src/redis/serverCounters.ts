@@ -3,7 +3,7 @@
 // server refuses (NOPERM, an unknown command, an old server) is absent with the reason, never a zero.
 import type Redis from 'ioredis';
 import { PROTO_KEY, recordFromMap } from '../gates/plainData';
-import { commandCountersFromInfo, cpuFromInfo, isReplyError, latencyStatsFromInfo, parseInfo, readInfoSections, statsCounter, type InfoSections } from './info';
+import { commandCountersFromInfo, cpuFromInfo, isReplyError, latencyStatsFromInfo, parseInfo, statsCounter, type InfoSections } from './info';
 import type { ServerCounters } from './types';
 
 /** The INFO sections a counter read asks for, in one call. */
@@ -53,8 +53,12 @@ export async function readServerCounters(redis: Redis, node: string, options: { 
 
   let info: InfoSections | undefined;
   if (infoReply?.[0] === null) info = parseInfo(String(infoReply[1]));
-  else if (infoReply && /syntax error|wrong number of arguments/i.test(infoReply[0]!.message)) info = await readInfoSections(redis, COUNTER_SECTIONS);
-  else absent.set('info', `INFO refused: ${refusal(infoReply?.[0])}`);
+  else if (infoReply && /syntax error|wrong number of arguments/i.test(infoReply[0]!.message)) {
+    // Before Redis 7 INFO takes a single section: `all` holds every one (a second round trip, on old servers only).
+    const all = await redis.info('all').catch((error: unknown) => (isReplyError(error) ? error : Promise.reject(error)));
+    if (typeof all === 'string') info = parseInfo(all);
+    else absent.set('info', `INFO refused: ${refusal(all)}`);
+  } else absent.set('info', `INFO refused: ${refusal(infoReply?.[0])}`);
 
   const counters: ServerCounters = { commands: recordFromMap(new Map()) };
   if (info) fromInfo(info, counters, absent);

@@ -150,4 +150,28 @@ describe('server counters from a server that lacks them', () => {
       await fake.close();
     }
   });
+
+  it('a server before Redis 7 (INFO takes one section): asked INFO all once more, the counters read', async () => {
+    const old =
+      '# Server\r\nredis_version:6.0.0\r\n# Stats\r\ntotal_forks:2\r\n# CPU\r\nused_cpu_sys:1\r\nused_cpu_user:2\r\n# Commandstats\r\ncmdstat_config:calls=3,usec=6\r\n';
+    const fake = await startFakeRedis('127.0.0.1', {
+      answer: (args) => (args[0].toUpperCase() === 'INFO' ? (args.length > 2 ? { error: 'ERR syntax error' } : old) : undefined),
+    });
+    const redis = await openControlConnection({ host: fake.host, port: fake.port, resp: 2, connectTimeoutMs: 2000 });
+    try {
+      const { counters } = await readServerCounters(redis, 'fake');
+      assert.deepEqual({ ...counters.commands.config }, { calls: 3, usec: 6 });
+      assert.deepEqual(counters.cpu, { user: 2, sys: 1 });
+      assert.equal(counters.totalForks, 2);
+      assert.match(counters.absent!.mainThreadCpu, /no used_cpu_\*_main_thread/);
+      assert.match(counters.absent!.latencyStats, /Redis 7\+ has it/);
+      assert.deepEqual(
+        fake.commands.filter((words) => words[0] === 'INFO').map((words) => words.slice(1).join(' ')),
+        ['commandstats cpu stats latencystats', 'all'],
+      );
+    } finally {
+      await closeControlConnection(redis);
+      await fake.close();
+    }
+  });
 });
