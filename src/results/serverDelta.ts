@@ -11,8 +11,8 @@ import type { CommandTemplate, TestPlan } from '../scenario/plan';
 /**
  * The commands RBench itself sends during a load besides the test's: the monitor's and the control
  * connection's INFO, SLOWLOG, LATENCY, CONFIG (RESETSTAT on a throwaway server) and PING; the engine's
- * connection handshakes (HELLO, AUTH, SELECT, CLIENT SETNAME/SETINFO, READONLY, ROLE) and cluster discovery
- * (CLUSTER SLOTS/SHARDS/MYID/NODES, COMMAND). They are not counted exactly: they are left out of the
+ * connection handshakes (HELLO, AUTH, SELECT, CLIENT SETNAME/SETINFO, READONLY, ROLE), cluster discovery
+ * (CLUSTER SLOTS/SHARDS/MYID/NODES, COMMAND) and the ASKING before a request an ASK redirection sends on. They are not counted exactly: they are left out of the
  * foreign-load accounting by name. Redis 7 names subcommands (`client|setname`), Redis 6 only the container.
  * A test that sends one of these itself (a PING test) is compared with an allowance for RBench's own.
  */
@@ -24,6 +24,7 @@ export const RBENCH_OWN_COMMANDS: ReadonlySet<string> = new Set([
   'select',
   'readonly',
   'readwrite',
+  'asking',
   'role',
   'quit',
   'dbsize',
