@@ -1,7 +1,7 @@
 // Reading INFO and CONFIG: server facts before a run and the per-second samples during it.
 import type Redis from 'ioredis';
-import { dictionary, isPrototypeName, ownValue, recordFromMap } from '../gates/plainData';
-import type { ServerFacts, ServerSample } from './types';
+import { dictionary, isPrototypeName, ownValue, PROTO_KEY, recordFromMap } from '../gates/plainData';
+import type { CommandCounters, ServerFacts, ServerSample } from './types';
 
 /**
  * INFO output by lower-case section name (`server`, `keyspace`, `errorstats`) → field → raw value. The records
@@ -10,8 +10,18 @@ import type { ServerFacts, ServerSample } from './types';
  */
 export type InfoSections = Record<string, Record<string, string>>;
 
-/** The INFO sections a ServerSample is built from. */
-export const SAMPLE_SECTIONS = ['memory', 'clients', 'stats', 'persistence', 'keyspace', 'errorstats'] as const;
+/** The INFO sections a ServerSample is built from: one INFO call a second (Redis 7 takes several sections at once). */
+export const SAMPLE_SECTIONS = ['memory', 'clients', 'stats', 'persistence', 'keyspace', 'errorstats', 'commandstats', 'cpu'] as const;
+
+/**
+ * A switch for bench/sampling-overhead.mjs only: `RBENCH_BENCH_NO_SERVER_COUNTERS=1` leaves out the server-counter
+ * reads (commandstats and cpu in the per-second INFO, the per-test reads), so their cost can be measured.
+ */
+export function serverCountersOff(): boolean {
+  return process.env.RBENCH_BENCH_NO_SERVER_COUNTERS === '1';
+}
+
+const BASE_SAMPLE_SECTIONS = SAMPLE_SECTIONS.filter((section) => section !== 'commandstats' && section !== 'cpu');
 
 /** The settings that decide how a benchmark behaves under memory pressure and persistence. */
 export const FACT_CONFIG_KEYS = ['save', 'appendonly', 'maxmemory', 'maxmemory-policy'] as const;
@@ -87,13 +97,120 @@ export function sampleFromInfo(info: InfoSections, t: number): ServerSample {
   };
   if (field('persistence', 'rdb_saves') !== undefined) sample.rdbSaves = num('persistence', 'rdb_saves');
   if (field('persistence', 'aof_rewrites') !== undefined) sample.aofRewrites = num('persistence', 'aof_rewrites');
+  const commands = commandCountersFromInfo(info);
+  if (commands) {
+    let calls = 0;
+    let usec = 0;
+    for (const counters of commands.values()) {
+      calls += counters.calls;
+      usec += counters.usec;
+    }
+    sample.commandCalls = calls;
+    sample.commandUsec = usec;
+  }
+  const cpu = cpuFromInfo(info);
+  if (cpu) {
+    sample.cpuUser = cpu.user;
+    sample.cpuSys = cpu.sys;
+    if (cpu.mainThreadUser !== undefined && cpu.mainThreadSys !== undefined) sample.cpuMainThread = cpu.mainThreadUser + cpu.mainThreadSys;
+  }
+  if (field('stats', 'total_forks') !== undefined) sample.totalForks = num('stats', 'total_forks');
   return sample;
+}
+
+/** A counter INFO gave as text: a finite number ≥ 0, or undefined for anything else (never a made-up 0). */
+function counterValue(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * `INFO commandstats` by command name (`get`, Redis 7 subcommands as `config|get`), or undefined when the
+ * section is absent. The names are the server's words: kept in a Map, `__proto__` dropped (the gate's rule).
+ */
+export function commandCountersFromInfo(info: InfoSections): Map<string, CommandCounters> | undefined {
+  const section = ownValue(info, 'commandstats');
+  if (section === undefined) return undefined;
+  const commands = new Map<string, CommandCounters>();
+  for (const [name, parts] of namedFields(section, 'cmdstat_')) {
+    const calls = counterValue(ownValue(parts, 'calls'));
+    const usec = counterValue(ownValue(parts, 'usec'));
+    if (calls === undefined || usec === undefined) continue;
+    const counters: CommandCounters = { calls, usec };
+    const rejected = counterValue(ownValue(parts, 'rejected_calls'));
+    const failed = counterValue(ownValue(parts, 'failed_calls'));
+    if (rejected !== undefined) counters.rejected = rejected;
+    if (failed !== undefined) counters.failed = failed;
+    commands.set(name, counters);
+  }
+  return commands;
+}
+
+/**
+ * The fields of a section named `PREFIX<name>` (`cmdstat_get`), as [lower-case name, its sub-fields]. The names
+ * are the server's words: `__proto__` is dropped (the gate's rule), any other name is data.
+ */
+const MAX_COMMAND_NAME = 100;
+
+function namedFields(section: Record<string, string>, prefix: string): [string, Record<string, string>][] {
+  const named: [string, Record<string, string>][] = [];
+  for (const [field, value] of Object.entries(section)) {
+    if (!field.startsWith(prefix)) continue;
+    const name = field.slice(prefix.length).toLowerCase();
+    // No real command name is that long: a talkative server's would only bloat the run file.
+    if (name !== '' && name !== PROTO_KEY && name.length <= MAX_COMMAND_NAME) named.push([name, parseInfoFields(value)]);
+  }
+  return named;
+}
+
+/** `INFO cpu` in seconds; undefined when the section or its process figures are absent. */
+export function cpuFromInfo(info: InfoSections): { user: number; sys: number; mainThreadUser?: number; mainThreadSys?: number } | undefined {
+  const section = ownValue(info, 'cpu');
+  const user = counterValue(ownValue(section, 'used_cpu_user'));
+  const sys = counterValue(ownValue(section, 'used_cpu_sys'));
+  if (user === undefined || sys === undefined) return undefined;
+  const cpu: { user: number; sys: number; mainThreadUser?: number; mainThreadSys?: number } = { user, sys };
+  const mainUser = counterValue(ownValue(section, 'used_cpu_user_main_thread'));
+  const mainSys = counterValue(ownValue(section, 'used_cpu_sys_main_thread'));
+  if (mainUser !== undefined && mainSys !== undefined) {
+    cpu.mainThreadUser = mainUser;
+    cpu.mainThreadSys = mainSys;
+  }
+  return cpu;
+}
+
+/** One of `INFO stats`' counters, or undefined when the server does not give it. */
+export function statsCounter(info: InfoSections, name: string): number | undefined {
+  return counterValue(ownValue(ownValue(info, 'stats'), name));
+}
+
+/**
+ * Redis 7+ `INFO latencystats` (`latency_percentiles_usec_get:p50=1.003,p99=2.007,p99.9=3.007`) by command
+ * name, or undefined when the section is absent; names as in commandCountersFromInfo.
+ */
+export function latencyStatsFromInfo(info: InfoSections): Map<string, { p50: number; p99: number; p999: number }> | undefined {
+  const section = ownValue(info, 'latencystats');
+  if (section === undefined) return undefined;
+  const stats = new Map<string, { p50: number; p99: number; p999: number }>();
+  for (const [name, parts] of namedFields(section, 'latency_percentiles_usec_')) {
+    const p50 = counterValue(ownValue(parts, 'p50'));
+    const p99 = counterValue(ownValue(parts, 'p99'));
+    const p999 = counterValue(ownValue(parts, 'p99.9'));
+    if (p50 !== undefined && p99 !== undefined && p999 !== undefined) stats.set(name, { p50, p99, p999 });
+  }
+  return stats;
 }
 
 /** INFO with the sections a sample needs, parsed. */
 export async function readSampleInfo(redis: Redis): Promise<InfoSections> {
+  return readInfoSections(redis, serverCountersOff() ? BASE_SAMPLE_SECTIONS : SAMPLE_SECTIONS);
+}
+
+/** INFO with several sections in one call, parsed; a server before Redis 7 answers INFO all instead. */
+async function readInfoSections(redis: Redis, sections: readonly string[]): Promise<InfoSections> {
   try {
-    return parseInfo(await redis.info(...SAMPLE_SECTIONS));
+    return parseInfo(await redis.info(...sections));
   } catch (error) {
     // Before Redis 7 INFO takes a single section; `all` holds every one a sample needs.
     if (isReplyError(error) && /syntax error|wrong number of arguments/i.test(error.message)) return parseInfo(await redis.info('all'));

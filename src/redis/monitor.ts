@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readSampleInfo, sampleFromInfo } from './info';
+import { readServerCounters, resetServerStats, type NodeCounters } from './serverCounters';
 import type { ConnectionOptions, ServerSample } from './types';
 
 export interface MonitorOptions {
@@ -109,6 +110,28 @@ export class ServerMonitor {
     }
   }
 
+  /**
+   * The server's counters now (src/redis/serverCounters.ts), on the sampling connection: the per-test reads
+   * before and after each load. Throws RedisConnectionError when the server cannot be reached.
+   */
+  async readCounters(options: { slowlogEntries?: number } = {}): Promise<NodeCounters[]> {
+    const redis = await this.connection();
+    try {
+      return [await readServerCounters(redis, this.nodeName(), options)];
+    } catch (error) {
+      throw new RedisConnectionError(describeConnectionError(error, { ...errorPlace(this.options), wasConnected: true }));
+    }
+  }
+
+  /** CONFIG RESETSTAT: for a throwaway server only (the runner decides), so its latencystats are per test. */
+  async resetStats(): Promise<void> {
+    await resetServerStats(await this.connection());
+  }
+
+  private nodeName(): string {
+    return this.options.path ?? `${this.options.host}:${this.options.port}`;
+  }
+
   /** Stops sampling and closes the connection. */
   async close(): Promise<void> {
     await this.stop();
@@ -179,6 +202,15 @@ export class ServerMonitor {
   }
 }
 
+/**
+ * How much a sample counter (totalCommandsProcessed, commandCalls, cpuUser…) grew between two samples;
+ * undefined when either lacks it or it went down: CONFIG RESETSTAT (RBench's own, before each test on a
+ * throwaway server) or a restart sets counters back, and a rate from that would be negative.
+ */
+export function counterIncrease(before: number | undefined, after: number | undefined): number | undefined {
+  return before === undefined || after === undefined || after < before ? undefined : after - before;
+}
+
 export type PersistenceEventKind = 'bgsave-start' | 'bgsave-end' | 'bgsave-failed' | 'aof-rewrite-start' | 'aof-rewrite-end' | 'aof-rewrite-failed';
 
 export interface PersistenceEvent {
@@ -225,7 +257,10 @@ export function persistenceEvents(samples: readonly ServerSample[]): Persistence
       const outcome = job.lastStatus(current) === 'err' ? 'failed' : 'end';
       const before = job.started(previous);
       const after = job.started(current);
-      const started = before !== undefined && after !== undefined ? after > before : !job.running(previous) && job.running(current);
+      // CONFIG RESETSTAT (RBench's own, between tests on a throwaway server) sets the counters back to 0: a
+      // counter lower than before started again from 0, so any count now is a job started since.
+      const flagged = !job.running(previous) && job.running(current);
+      const started = before !== undefined && after !== undefined ? (after < before ? after > 0 || flagged : after > before) : flagged;
       let ended = false;
       // The job running before has finished (possibly followed at once by another one).
       if (job.running(previous) && (!job.running(current) || started)) {

@@ -181,6 +181,11 @@ export interface ServerDelta {
    * (a throwaway server), `cumulative` when they are since the server started (a user's server, never reset).
    */
   latencyStats?: { scope: 'per-test' | 'cumulative'; commands: Record<string, { p50: number; p99: number; p999: number }> };
+  /**
+   * What RBench sent for this load by the server's command names (`get`, `config|get`): what `foreign` is
+   * measured against, kept so `rbench merge` can judge foreign load against the sum of the parts.
+   */
+  sent?: Record<string, number>;
   /** What the server ran that this load did not send (calls beyond RBench's own, per command), when any. */
   foreign?: { calls: number; commands: Record<string, number> };
   /** Cluster: each master's share. */

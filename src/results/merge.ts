@@ -18,6 +18,7 @@ import type { ScenarioPlan } from '../scenario/plan';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
 import { mergeClusterResults } from './mergeCluster';
+import { mergeServerDeltas } from './serverDelta';
 import { evaluateThresholds } from './thresholds';
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { bottleneckOf } from './bottleneck';
@@ -276,6 +277,8 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
   };
   const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, windowMs));
   if (cluster) merged.cluster = cluster;
+  const server = mergeServerDeltas(loads, merged);
+  if (server) merged.server = server;
   const error = loads.find((load) => load.error)?.error;
   if (error) merged.error = error;
   if (openLoops.length > 0) {

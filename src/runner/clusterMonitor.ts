@@ -5,6 +5,7 @@ import { nodeTls } from '../engine';
 import { addCounts, recordFromMap } from '../gates/plainData';
 import type { TopologyNode } from '../redis/clusterTopology';
 import { ServerMonitor, type MonitorOptions, type SamplingGap } from '../redis/monitor';
+import type { NodeCounters } from '../redis/serverCounters';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 
 /** The cluster's figures from one sample per master: counts added, flags OR-ed, the worst status kept. */
@@ -34,6 +35,10 @@ export function sumSamples(samples: ServerSample[]): ServerSample {
   };
   if (samples.every((s) => s.rdbSaves !== undefined)) merged.rdbSaves = sum((s) => s.rdbSaves);
   if (samples.every((s) => s.aofRewrites !== undefined)) merged.aofRewrites = sum((s) => s.aofRewrites);
+  // The server counters: added over the masters, and only when every master gave them (a partial sum would read as a drop).
+  for (const field of ['commandCalls', 'commandUsec', 'cpuUser', 'cpuSys', 'cpuMainThread', 'totalForks'] as const) {
+    if (samples.every((s) => s[field] !== undefined)) merged[field] = sum((s) => s[field]);
+  }
   return merged;
 }
 
@@ -82,6 +87,16 @@ export class ClusterMonitor {
 
   async sampleNow(): Promise<ServerSample> {
     return sumSamples(await Promise.all(this.monitors.map((m) => m.sampleNow())));
+  }
+
+  /** Every master's counters (the per-test reads), each on its own sampling connection, at once. */
+  async readCounters(options: { slowlogEntries?: number } = {}): Promise<NodeCounters[]> {
+    return (await Promise.all(this.monitors.map((m) => m.readCounters(options)))).flat();
+  }
+
+  /** CONFIG RESETSTAT on every master (a throwaway cluster only: the runner decides). */
+  async resetStats(): Promise<void> {
+    await Promise.all(this.monitors.map((m) => m.resetStats()));
   }
 
   /** The samples added up tick by tick (as many ticks as every master has). */

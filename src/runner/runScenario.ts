@@ -7,12 +7,14 @@ import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { openControlConnection } from '../redis/control';
-import { readServerFacts } from '../redis/info';
+import { readServerFacts, serverCountersOff } from '../redis/info';
+import { SLOWLOG_AFTER_ENTRIES, type NodeCounters } from '../redis/serverCounters';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan } from '../scenario/plan';
+import { accountingFor, serverDelta } from '../results/serverDelta';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -137,6 +139,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const at: LoadPosition = { point: point.label, phase: phase.name, test: test.name, repeat, measured: phase.measured, index, total };
           context.onProgress?.({ kind: 'load-start', at });
           let result: LoadResult;
+          const before = await countersBefore(monitor, context.local);
           try {
             result = await runLoad(
               { phase, test, connection, client: plan.target.client, ...(clusterDetected ? { clusterDetected } : {}) },
@@ -149,6 +152,13 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             break outer;
           }
           index++;
+          // After a stall the server may still be frozen: the `after` read would only wait on it.
+          const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor);
+          if (before && after) {
+            const accounting = accountingFor(test, result, phase.load.warmupMs, after.length);
+            result.server = serverDelta(before, after, accounting, context.local ? 'per-test' : 'cumulative');
+          }
+          // result.bottleneck: the verdict from the client's and the server's evidence is set here, right after result.server.
           await notePrimary(run.target, connection);
           result.bottleneck = bottleneckOf(result);
           context.onProgress?.({ kind: 'load-end', at, result });
@@ -186,6 +196,26 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
   return finish(run, started, status, failure, control, monitor, stalled);
+}
+
+/**
+ * The server's counters before a load. On a throwaway server RBench resets its statistics first (CONFIG
+ * RESETSTAT), so INFO latencystats cover this load alone; a user's server is never reset. A failed read leaves
+ * the load without `server`: the counters explain a result, they never fail it.
+ */
+async function countersBefore(monitor: ServerMonitor | ClusterMonitor | undefined, throwaway: boolean): Promise<NodeCounters[] | undefined> {
+  if (!monitor || serverCountersOff()) return undefined;
+  try {
+    if (throwaway) await monitor.resetStats();
+    return await monitor.readCounters();
+  } catch {
+    return undefined;
+  }
+}
+
+async function countersAfter(monitor: ServerMonitor | ClusterMonitor | undefined): Promise<NodeCounters[] | undefined> {
+  if (!monitor || serverCountersOff()) return undefined;
+  return monitor.readCounters({ slowlogEntries: SLOWLOG_AFTER_ENTRIES }).catch(() => undefined);
 }
 
 async function finish(

@@ -15,8 +15,9 @@ import { commandResult } from '../../../src/engine/resultAssembly';
 import { errorKind } from '../../../src/protocol/respScanner';
 import { LabelStats } from '../../../src/engine/measure/stats';
 import { connectionFor, readProfiles } from '../../../src/runner/targets';
-import { isPrototypeName, parseJson } from '../../../src/gates/plainData';
-import { parseInfo, parseInfoFields, sampleFromInfo } from '../../../src/redis/info';
+import { isPrototypeName, parseJson, recordFromMap } from '../../../src/gates/plainData';
+import { commandCountersFromInfo, latencyStatsFromInfo, parseInfo, parseInfoFields, sampleFromInfo } from '../../../src/redis/info';
+import { latencyEvents } from '../../../src/redis/serverCounters';
 import { baselineFor, readBaselines } from '../../../src/results/baselines';
 import { mergeRuns } from '../../../src/results/merge';
 import { parseRunFileText } from '../../../src/results/runFile';
@@ -113,6 +114,43 @@ describe('gate: hostile keys in every parser (property-based)', function () {
         assertDataOnly(sample.errorstats, names, (value) => typeof value === 'number', 'errorstats');
         for (const count of Object.values(sample.errorstats)) assert.equal(typeof count, 'number');
         assert.equal(typeof sample.keys, 'number');
+        assert.equal(Object.hasOwn(sample, 'passwordEnv'), false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('INFO commandstats, latencystats and LATENCY LATEST: command and event names a stranger chose stay data, __proto__ dropped', () => {
+    const line = fc.oneof(
+      fc.tuple(anyName, fc.nat(99), fc.nat(999)).map(([name, calls, usec]) => `cmdstat_${name}:calls=${calls},usec=${usec},${name}=1`),
+      fc.tuple(anyName, fc.nat(99)).map(([name, p]) => `latency_percentiles_usec_${name}:p50=${p},p99=${p},p99.9=${p},${name}=2`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), fc.array(anyName, { maxLength: 5 }), (lines, events) => {
+        const info = parseInfo(
+          ['# Commandstats', ...lines.filter((l) => l.startsWith('cmdstat_')), '# Latencystats', ...lines.filter((l) => !l.startsWith('cmdstat_'))].join(
+            '\r\n',
+          ),
+        );
+        const names = lines.map((text) =>
+          text
+            .split(':')[0]
+            .replace(/^(cmdstat_|latency_percentiles_usec_)/, '')
+            .toLowerCase(),
+        );
+        const commands = recordFromMap(commandCountersFromInfo(info)!);
+        const latency = recordFromMap(latencyStatsFromInfo(info)!);
+        const spikes = latencyEvents(events.map((event, i) => [event, i, i, i]));
+        unchanged();
+        for (const record of [commands, latency, spikes]) {
+          assert.equal(Object.getPrototypeOf(record), null);
+          assert.equal(Object.hasOwn(record, '__proto__'), false, '__proto__ kept');
+          assertDataOnly(record, [...names, ...events], (value) => typeof value === 'object' && value !== null, 'counters');
+        }
+        for (const counters of Object.values(commands)) assert.deepEqual(Object.keys(counters).sort(), ['calls', 'usec']);
+        const sample = sampleFromInfo(info, 0);
+        unchanged();
+        assert.equal(typeof sample.commandCalls, 'number');
         assert.equal(Object.hasOwn(sample, 'passwordEnv'), false);
       }),
       RUNS,

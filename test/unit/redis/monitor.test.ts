@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
 import { describeServerError } from '../../../src/redis/errors';
 import { freePort, startLocalServer } from '../../../src/redis/localServer';
-import { persistenceEvents, ServerMonitor, type PersistenceEvent } from '../../../src/redis/monitor';
+import { counterIncrease, persistenceEvents, ServerMonitor, type PersistenceEvent } from '../../../src/redis/monitor';
 import type { ServerSample } from '../../../src/redis/types';
 import { useRedisServer } from '../../helpers/redis';
 import { delay, optionsFor, waitUntil } from './support';
@@ -199,6 +199,25 @@ describe('persistenceEvents', () => {
       ...fields,
     };
   }
+
+  // CONFIG RESETSTAT (RBench's own, before each test on a throwaway server) sets rdb_saves and aof_rewrites back to 0.
+  it('a snapshot that starts in the second the counters were reset is still seen', () => {
+    const events = persistenceEvents([sample(0, { rdbSaves: 3 }), sample(1000, { rdbSaves: 1, rdbBgsaveInProgress: true }), sample(2000, { rdbSaves: 1 })]);
+    assert.deepEqual(events, [
+      { t: 1000, kind: 'bgsave-start' },
+      { t: 2000, kind: 'bgsave-end' },
+    ]);
+  });
+
+  it('a reset with no job started since is no event', () => {
+    assert.deepEqual(persistenceEvents([sample(0, { rdbSaves: 3, aofRewrites: 2 }), sample(1000, { rdbSaves: 0, aofRewrites: 0 })]), []);
+  });
+
+  it('counterIncrease: the growth between two samples, undefined when the counter dropped or is missing', () => {
+    assert.equal(counterIncrease(10, 25), 15);
+    assert.equal(counterIncrease(25, 3), undefined);
+    assert.equal(counterIncrease(undefined, 3), undefined);
+  });
 
   it('reports a snapshot seen in progress, with start and end at the samples that show them', () => {
     const events = persistenceEvents([

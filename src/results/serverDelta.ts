@@ -1,0 +1,405 @@
+// The server's side of one load (ServerDelta): its counters read before and after the load (src/redis/
+// serverCounters.ts), subtracted node by node and added over a cluster's masters, and the load the server ran
+// that RBench did not send. Pure: no I/O.
+import type { LoadResult } from '../engine';
+import { dictionary, ownValue, recordFromMap } from '../gates/plainData';
+import type { NodeCounters } from '../redis/serverCounters';
+import type { CommandCounters, ServerDelta } from '../redis/types';
+import { isContainer } from '../scenario/commands';
+import type { CommandTemplate, TestPlan } from '../scenario/plan';
+
+/**
+ * The commands RBench itself sends during a load besides the test's: the monitor's and the control
+ * connection's INFO, SLOWLOG, LATENCY, CONFIG (RESETSTAT on a throwaway server) and PING; the engine's
+ * connection handshakes (HELLO, AUTH, SELECT, CLIENT SETNAME/SETINFO, READONLY, ROLE), cluster discovery
+ * (CLUSTER SLOTS/SHARDS/MYID/NODES, COMMAND) and the ASKING before a request an ASK redirection sends on. They are not counted exactly: they are left out of the
+ * foreign-load accounting by name. Redis 7 names subcommands (`client|setname`), Redis 6 only the container.
+ * A test that sends one of these itself (a PING test) is compared with an allowance for RBench's own.
+ */
+export const RBENCH_OWN_COMMANDS: ReadonlySet<string> = new Set([
+  'info',
+  'ping',
+  'hello',
+  'auth',
+  'select',
+  'readonly',
+  'readwrite',
+  'asking',
+  'role',
+  'quit',
+  'dbsize',
+  'client',
+  'client|setname',
+  'client|setinfo',
+  'client|id',
+  'cluster',
+  'cluster|slots',
+  'cluster|shards',
+  'cluster|myid',
+  'cluster|nodes',
+  'cluster|info',
+  'slowlog',
+  'slowlog|get',
+  'slowlog|len',
+  'latency',
+  'latency|latest',
+  'config',
+  'config|get',
+  'config|resetstat',
+  'command',
+  'command|docs',
+  'command|count',
+  'command|info',
+]);
+
+/** Commands that run other commands the server counts as its own (a script's redis.call('SET')): foreign load cannot be told apart. */
+const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
+
+/** More than this many calls RBench did not send (and at least FOREIGN_MIN) is foreign load: below, it is counting noise. */
+export const FOREIGN_SHARE = 0.005;
+/** Commands kept per record of a delta (`commands`, `latencyStats`, `foreign`): the ones the test sent, then the busiest. */
+export const MAX_DELTA_COMMANDS = 100;
+export const FOREIGN_MIN = 20;
+
+/** What RBench sent during a load, by the server's command names, and what its own commands may add. */
+export interface Accounting {
+  sent: Record<string, number>;
+  /** Why `sent` is not exact (the warm-up's requests are not counted): no foreign load is judged then. */
+  inexact?: string;
+  /** Calls of RBench's own commands (RBENCH_OWN_COMMANDS) the load may add to a command the test sends too. */
+  ownAllowance: number;
+}
+
+/** The name the server counts a plan command under: the first word lower-case, `config|get` for a container's literal subcommand (Redis 7). */
+export function serverCommandName(command: CommandTemplate): string {
+  const name = command.name.toLowerCase();
+  const first = command.args[0];
+  if (isContainer(name) && first?.length === 1 && typeof first[0] === 'string') return `${name}|${first[0].toLowerCase()}`;
+  return name;
+}
+
+/**
+ * What the load sent, by server command name: `sent.byLabel` (every request written, warm-up included) where
+ * the engine counted it, else the measured requests per command, which leave out the warm-up.
+ */
+export function accountingFor(test: TestPlan, load: LoadResult, warmupMs: number, nodes: number): Accounting {
+  const names = new Map(test.commands.map((c) => [c.command.label, serverCommandName(c.command)]));
+  const counts = new Map<string, number>();
+  const add = (label: string, n: number) => {
+    const name = names.get(label) ?? label.toLowerCase();
+    counts.set(name, (counts.get(name) ?? 0) + n);
+  };
+  if (load.sent) for (const [label, n] of Object.entries(load.sent.byLabel)) add(label, n);
+  else for (const command of load.commands) add(command.command, command.requests);
+  const accounting: Accounting = { sent: recordFromMap(counts), ownAllowance: ownAllowance(load, nodes) };
+  if (!load.sent && warmupMs > 0) accounting.inexact = 'the warm-up sent requests this version does not count';
+  return accounting;
+}
+
+/** Handshakes per connection (HELLO/AUTH/SELECT/CLIENT/PING/READONLY, a few each) and the per-second INFO of every node, with room to spare. */
+function ownAllowance(load: LoadResult, nodes: number): number {
+  return 8 * (load.connections.opened + load.connections.reconnects) + 4 * nodes * Math.ceil(load.durationMs / 1000 + 2) + 16;
+}
+
+type NodeDelta = ServerDelta & { node: string };
+
+/**
+ * The delta between two reads of the same nodes (matched by name). `scope`: `per-test` when the server's
+ * statistics were reset just before the `before` read (a throwaway server), `cumulative` otherwise.
+ */
+export function serverDelta(before: NodeCounters[], after: NodeCounters[], accounting: Accounting, scope: 'per-test' | 'cumulative'): ServerDelta {
+  const deltas: NodeDelta[] = [];
+  const unmatched: string[] = [];
+  for (const read of after) {
+    const earlier = before.find((b) => b.node === read.node);
+    if (earlier) deltas.push(nodeDelta(earlier, read, scope));
+    else unmatched.push(read.node);
+  }
+  const delta = deltas.length === 1 ? withoutNode(deltas[0]) : addNodes(deltas);
+  if (unmatched.length > 0) {
+    delta.absent = recordFromMap(new Map([...Object.entries(delta.absent ?? {}), ['nodes', `not read before the test: ${unmatched.join(', ')}`]]));
+  }
+  return withAccounting(delta, accounting);
+}
+
+function withoutNode(delta: NodeDelta): ServerDelta {
+  const { node: _node, ...rest } = delta;
+  return rest;
+}
+
+/** The server's usec per call for the commands the test sent, and the foreign load against what RBench sent. */
+export function withAccounting(delta: ServerDelta, accounting: Accounting): ServerDelta {
+  const result: ServerDelta = { ...delta, sent: accounting.sent };
+  delete result.foreign;
+  delete result.usecPerCall;
+  const absent = new Map(Object.entries(delta.absent ?? {}));
+  absent.delete('foreign');
+  absent.delete('usecPerCall');
+  if (absent.has('commands')) {
+    absent.set('usecPerCall', absent.get('commands')!);
+    absent.set('foreign', absent.get('commands')!);
+  } else {
+    const sent = resolvedNames(accounting.sent, delta.commands);
+    let calls = 0;
+    let usec = 0;
+    for (const name of sent.keys()) {
+      const counters = ownValue(delta.commands, name);
+      if (counters) {
+        calls += counters.calls;
+        usec += counters.usec;
+      }
+    }
+    if (calls > 0) result.usecPerCall = usec / calls;
+    const why = accounting.inexact ?? (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
+    if (why) absent.set('foreign', why);
+    else {
+      const foreign = foreignLoad(delta.commands, sent, accounting.ownAllowance);
+      if (foreign) result.foreign = foreign;
+    }
+  }
+  const kept = new Set(Object.keys(accounting.sent));
+  const omitted = capCommands(result, kept);
+  if (omitted > 0) absent.set('moreCommands', `${omitted} more commands ran with fewer calls: left out (the run file keeps ${MAX_DELTA_COMMANDS})`);
+  if (absent.size > 0) result.absent = recordFromMap(absent);
+  else delete result.absent;
+  return result;
+}
+
+/** Bounds the per-command records (a server may count thousands of module commands); returns how many commands were left out. */
+function capCommands(delta: ServerDelta, kept: ReadonlySet<string>): number {
+  const names = Object.keys(delta.commands);
+  if (names.length <= MAX_DELTA_COMMANDS && Object.keys(delta.latencyStats?.commands ?? {}).length <= MAX_DELTA_COMMANDS) return 0;
+  const rank = names.sort((a, b) => Number(kept.has(b)) - Number(kept.has(a)) || delta.commands[b].calls - delta.commands[a].calls);
+  const keep = new Set(rank.slice(0, MAX_DELTA_COMMANDS));
+  const only = <T>(record: Record<string, T>): Record<string, T> => recordFromMap(new Map(Object.entries(record).filter(([name]) => keep.has(name))));
+  delta.commands = only(delta.commands);
+  if (delta.latencyStats) delta.latencyStats = { ...delta.latencyStats, commands: only(delta.latencyStats.commands) };
+  if (delta.foreign) delta.foreign = { ...delta.foreign, commands: only(delta.foreign.commands) };
+  return Math.max(0, names.length - MAX_DELTA_COMMANDS);
+}
+
+const SCRIPTS = 'the test runs scripts: the server counts the commands they call as its own, so foreign load cannot be told apart';
+
+function baseName(name: string): string {
+  const bar = name.indexOf('|');
+  return bar < 0 ? name : name.slice(0, bar);
+}
+
+/** Sent names as the server counts them: a server before Redis 7 counts `config|get` as `config`. */
+function resolvedNames(sent: Record<string, number>, commands: ServerDelta['commands']): Map<string, number> {
+  const resolved = new Map<string, number>();
+  for (const [name, n] of Object.entries(sent)) {
+    const server = ownValue(commands, name) === undefined && ownValue(commands, baseName(name)) !== undefined ? baseName(name) : name;
+    resolved.set(server, (resolved.get(server) ?? 0) + n);
+  }
+  return resolved;
+}
+
+function isOwn(name: string): boolean {
+  return RBENCH_OWN_COMMANDS.has(name);
+}
+
+/** Calls beyond what RBench sent, per command (RBench's own commands left out by name); undefined within the tolerance. */
+export function foreignLoad(commands: ServerDelta['commands'], sent: ReadonlyMap<string, number>, allowance: number): ServerDelta['foreign'] {
+  const extra = new Map<string, number>();
+  let total = 0;
+  for (const [name, counters] of Object.entries(commands)) {
+    const expected = sent.get(name) ?? 0;
+    if (isOwn(name) && expected === 0) continue;
+    const surplus = counters.calls + (counters.rejected ?? 0) - expected - (isOwn(name) ? allowance : 0);
+    if (surplus > 0) {
+      extra.set(name, surplus);
+      total += surplus;
+    }
+  }
+  let sentTotal = 0;
+  for (const n of sent.values()) sentTotal += n;
+  if (total <= Math.max(FOREIGN_MIN, FOREIGN_SHARE * sentTotal)) return undefined;
+  return { calls: total, commands: recordFromMap(extra) };
+}
+
+const BACKWARDS = 'went backwards during the test: the server was reset (CONFIG RESETSTAT) or restarted';
+
+function nodeDelta(before: NodeCounters, after: NodeCounters, scope: 'per-test' | 'cumulative'): NodeDelta {
+  const [b, a] = [before.counters, after.counters];
+  const absent = new Map<string, string>([...Object.entries(b.absent ?? {}), ...Object.entries(a.absent ?? {})]);
+  const windowMs = Math.max(0, after.at - before.at);
+  const delta: NodeDelta = { node: after.node, nodes: 1, windowMs, calls: 0, usec: 0, commands: dictionary() };
+
+  if (!absent.has('commands')) {
+    const commands = commandDeltas(b.commands, a.commands);
+    if (commands) {
+      delta.commands = recordFromMap(commands);
+      for (const counters of commands.values()) {
+        delta.calls += counters.calls;
+        delta.usec += counters.usec;
+      }
+    } else absent.set('commands', `the command counters ${BACKWARDS}`);
+  }
+
+  const seconds = windowMs / 1000;
+  if (b.cpu && a.cpu && seconds > 0) {
+    const used = a.cpu.user + a.cpu.sys - b.cpu.user - b.cpu.sys;
+    if (used >= 0) delta.cpuPercent = (used / seconds) * 100;
+    else absent.set('cpu', `the server's CPU time ${BACKWARDS}`);
+    const [bm, am] = [b.cpu, a.cpu];
+    if (bm.mainThreadUser !== undefined && bm.mainThreadSys !== undefined && am.mainThreadUser !== undefined && am.mainThreadSys !== undefined) {
+      const main = am.mainThreadUser + am.mainThreadSys - bm.mainThreadUser - bm.mainThreadSys;
+      if (main >= 0) delta.mainThreadCpuPercent = (main / seconds) * 100;
+    }
+  }
+
+  const counter = (field: 'totalForks' | 'evictedKeys' | 'expiredKeys', name: string): number | undefined => {
+    const [x, y] = [b[field], a[field]];
+    if (x === undefined || y === undefined) return undefined;
+    if (y < x) absent.set(name, `${field} ${BACKWARDS}`);
+    return y >= x ? y - x : undefined;
+  };
+  const forks = counter('totalForks', 'forks');
+  if (forks !== undefined) {
+    delta.forks = forks;
+    if (forks > 0 && a.latestForkUsec !== undefined) delta.forkUsec = a.latestForkUsec;
+  }
+  const evicted = counter('evictedKeys', 'evictedKeys');
+  if (evicted !== undefined) delta.evictedKeys = evicted;
+  const expired = counter('expiredKeys', 'expiredKeys');
+  if (expired !== undefined) delta.expiredKeys = expired;
+
+  if (b.slowlogLastId !== undefined && a.slowlogLastId !== undefined) {
+    if (a.slowlogLastId >= b.slowlogLastId) {
+      const fresh = (after.slowlog ?? []).filter((entry) => entry.id > b.slowlogLastId!);
+      const slowest = fresh.reduce<(typeof fresh)[number] | undefined>((top, entry) => (top === undefined || entry.usec > top.usec ? entry : top), undefined);
+      delta.slowlog = { entries: a.slowlogLastId - b.slowlogLastId, ...(slowest ? { slowest: { command: slowest.command, usec: slowest.usec } } : {}) };
+    } else absent.set('slowlog', `the SLOWLOG ids ${BACKWARDS}`);
+  }
+
+  if (b.latencyEvents && a.latencyEvents) {
+    delta.latencyEvents = Object.entries(a.latencyEvents)
+      .filter(([event, spike]) => spike.time > (ownValue(b.latencyEvents, event)?.time ?? -Infinity))
+      .map(([event, spike]) => ({ event, latestMs: spike.latestMs, maxMs: spike.maxMs }));
+  }
+
+  if (a.latencyStats) delta.latencyStats = { scope, commands: a.latencyStats };
+  if (absent.size > 0) delta.absent = recordFromMap(absent);
+  return delta;
+}
+
+/** Per command: after − before for those that ran in the window; undefined when any counter went backwards. */
+function commandDeltas(
+  before: Record<string, CommandCounters>,
+  after: Record<string, CommandCounters>,
+): Map<string, CommandCounters & { usecPerCall: number }> | undefined {
+  const deltas = new Map<string, CommandCounters & { usecPerCall: number }>();
+  for (const [name, now] of Object.entries(after)) {
+    const then = ownValue(before, name) ?? { calls: 0, usec: 0 };
+    const calls = now.calls - then.calls;
+    const usec = now.usec - then.usec;
+    const rejected = now.rejected !== undefined ? now.rejected - (then.rejected ?? 0) : undefined;
+    const failed = now.failed !== undefined ? now.failed - (then.failed ?? 0) : undefined;
+    if (calls < 0 || usec < 0 || (rejected ?? 0) < 0 || (failed ?? 0) < 0) return undefined;
+    if (calls === 0 && !rejected) continue;
+    const counters: CommandCounters & { usecPerCall: number } = { calls, usec, usecPerCall: calls > 0 ? usec / calls : 0 };
+    if (rejected !== undefined) counters.rejected = rejected;
+    if (failed !== undefined) counters.failed = failed;
+    deltas.set(name, counters);
+  }
+  // A command counted before but not after: the counters were reset.
+  for (const name of Object.keys(before)) if (ownValue(after, name) === undefined && before[name].calls > 0) return undefined;
+  return deltas;
+}
+
+/**
+ * A cluster's masters added up: counts summed; CPU the busiest master's (a verdict asks whether one core is
+ * saturated, and byNode keeps every master's); latency percentiles per command the highest of the masters'
+ * (an upper bound: percentiles do not add). A figure a master lacks is absent for the sum, with that master named.
+ */
+function addNodes(deltas: NodeDelta[]): ServerDelta {
+  const sum: ServerDelta = {
+    nodes: deltas.length,
+    windowMs: Math.max(0, ...deltas.map((d) => d.windowMs)),
+    calls: 0,
+    usec: 0,
+    commands: dictionary(),
+  };
+  const absent = new Map<string, string>();
+  for (const d of deltas) for (const [field, why] of Object.entries(d.absent ?? {})) if (!absent.has(field)) absent.set(field, `${d.node}: ${why}`);
+  const commands = new Map<string, CommandCounters & { usecPerCall: number }>();
+  if (!absent.has('commands')) {
+    for (const d of deltas) {
+      sum.calls += d.calls;
+      sum.usec += d.usec;
+      for (const [name, c] of Object.entries(d.commands)) {
+        const into = commands.get(name) ?? { calls: 0, usec: 0, usecPerCall: 0 };
+        into.calls += c.calls;
+        into.usec += c.usec;
+        if (c.rejected !== undefined) into.rejected = (into.rejected ?? 0) + c.rejected;
+        if (c.failed !== undefined) into.failed = (into.failed ?? 0) + c.failed;
+        into.usecPerCall = into.calls > 0 ? into.usec / into.calls : 0;
+        commands.set(name, into);
+      }
+    }
+  }
+  sum.commands = recordFromMap(commands);
+  const all = <T>(pick: (d: NodeDelta) => T | undefined): T[] | undefined => {
+    const values = deltas.map(pick);
+    return values.every((v) => v !== undefined) ? (values as T[]) : undefined;
+  };
+  const total = (values: number[]) => values.reduce((s, v) => s + v, 0);
+  const cpu = all((d) => d.cpuPercent);
+  if (cpu) sum.cpuPercent = Math.max(...cpu);
+  const main = all((d) => d.mainThreadCpuPercent);
+  if (main) sum.mainThreadCpuPercent = Math.max(...main);
+  const forks = all((d) => d.forks);
+  if (forks) {
+    sum.forks = total(forks);
+    const forkUsec = deltas.flatMap((d) => (d.forkUsec !== undefined ? [d.forkUsec] : []));
+    if (forkUsec.length > 0) sum.forkUsec = Math.max(...forkUsec);
+  }
+  const evicted = all((d) => d.evictedKeys);
+  if (evicted) sum.evictedKeys = total(evicted);
+  const expired = all((d) => d.expiredKeys);
+  if (expired) sum.expiredKeys = total(expired);
+  const slowlogs = all((d) => d.slowlog);
+  if (slowlogs) {
+    const slowest = slowlogs.flatMap((s) => (s.slowest ? [s.slowest] : [])).sort((x, y) => y.usec - x.usec)[0];
+    sum.slowlog = { entries: total(slowlogs.map((s) => s.entries)), ...(slowest ? { slowest } : {}) };
+  }
+  const events = all((d) => d.latencyEvents?.map((e) => ({ ...e, event: `${d.node} ${e.event}` })));
+  if (events) sum.latencyEvents = events.flat();
+  const stats = all((d) => d.latencyStats);
+  if (stats) {
+    const highest = new Map<string, { p50: number; p99: number; p999: number }>();
+    for (const s of stats) {
+      for (const [name, p] of Object.entries(s.commands)) {
+        const seen = highest.get(name);
+        highest.set(name, seen ? { p50: Math.max(seen.p50, p.p50), p99: Math.max(seen.p99, p.p99), p999: Math.max(seen.p999, p.p999) } : { ...p });
+      }
+    }
+    sum.latencyStats = { scope: stats.some((s) => s.scope === 'cumulative') ? 'cumulative' : 'per-test', commands: recordFromMap(highest) };
+  }
+  sum.byNode = deltas.map((d) => ({ node: d.node, calls: d.calls, usec: d.usec, ...(d.cpuPercent !== undefined ? { cpuPercent: d.cpuPercent } : {}) }));
+  if (absent.size > 0) sum.absent = recordFromMap(absent);
+  return sum;
+}
+
+/**
+ * `rbench merge`: the parts ran at the same time against the same server, so each part's delta already holds
+ * every part's load. The merged delta is the part with the widest window (nothing added twice), and foreign
+ * load is judged again against the sum of what all parts sent.
+ */
+export function mergeServerDeltas(loads: readonly LoadResult[], merged: LoadResult): ServerDelta | undefined {
+  const withServer = loads.filter((load) => load.server !== undefined);
+  if (withServer.length === 0) return undefined;
+  const widest = withServer.reduce((best, load) => (load.server!.windowMs > best.server!.windowMs ? load : best));
+  const sent = new Map<string, number>();
+  let inexact: string | undefined;
+  for (const load of loads) {
+    if (!load.server?.sent) inexact ??= 'a part has no record of what it sent';
+    for (const [name, n] of Object.entries(load.server?.sent ?? {})) sent.set(name, (sent.get(name) ?? 0) + n);
+    const why = load.server?.absent?.foreign;
+    if (why) inexact ??= why;
+  }
+  const accounting: Accounting = { sent: recordFromMap(sent), ownAllowance: ownAllowance(merged, widest.server!.nodes) };
+  if (inexact) accounting.inexact = inexact;
+  return withAccounting(widest.server!, accounting);
+}
