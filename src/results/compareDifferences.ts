@@ -4,6 +4,7 @@ import type { PhasePlan, ScenarioPlan, ValuePlan, WeightedCommand } from '../sce
 import { clusterTopology } from './clusterSummary';
 import { formatDuration, formatOps } from './format';
 import { describeValueSize } from './rows';
+import { planDifference } from './planIdentity';
 import type { RunFile } from './runFile';
 
 export type DifferenceKind =
@@ -212,6 +213,11 @@ export function runDifferences(runs: RunFile[], labels: string[]): Difference[] 
   const differences = new DifferenceList();
   statusDifferences(runs, labels, differences);
   planDifferences(runs, labels, differences);
+  // One plan-equality rule with merge (results/planIdentity.ts): a setting the list above does not show still makes the plans differ.
+  const unlisted = runs.map((run) => planDifference(runs[0].plan, run.plan) ?? null);
+  const other = unlisted.findIndex((difference) => difference !== null);
+  if (other > 0 && !differences.items.some((d) => d.kind === 'plan'))
+    differences.items.push({ kind: 'plan', scope: '', field: 'settings', values: unlisted, text: `settings of ${labels[other]}: ${unlisted[other]}` });
   setupDifferences(runs, differences);
   return differences.items;
 }
