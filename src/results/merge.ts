@@ -65,7 +65,13 @@ function comparablePlan(plan: ScenarioPlan): ScenarioPlan {
       // A part's clients, requests and rate are its share; the scenario's client count stays (shard.totalClients).
       phases: point.phases.map((phase) => ({
         ...phase,
-        load: { ...phase.load, clients: undefined, requests: undefined, rate: undefined, shard: phase.load.shard && { totalClients: phase.load.shard.totalClients } },
+        load: {
+          ...phase.load,
+          clients: undefined,
+          requests: undefined,
+          rate: undefined,
+          shard: phase.load.shard && { totalClients: phase.load.shard.totalClients },
+        },
       })),
     })),
   };

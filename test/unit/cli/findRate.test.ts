@@ -39,13 +39,17 @@ describe('find rate against a server of known capacity', function () {
     assert.ok(outcome.confirmation === 'held' || outcome.confirmation === 'stepped-down', `${outcome.confirmation}: ${summary}`);
     const found = outcome.foundRate!;
     assert.ok(found > CAPACITY * 0.7 && found < CAPACITY * 1.15, `found ${found}/s for a capacity of ${CAPACITY}/s: ${summary}`);
-    assert.ok(outcome.failedRate !== undefined && outcome.failedRate > found && outcome.failedRate < CAPACITY * 1.5, `failed at ${outcome.failedRate}: ${summary}`);
+    assert.ok(
+      outcome.failedRate !== undefined && outcome.failedRate > found && outcome.failedRate < CAPACITY * 1.5,
+      `failed at ${outcome.failedRate}: ${summary}`,
+    );
     // The rerun at the found rate ran for at least 5 s and held; the step above it was rerun too (and failed).
     const reruns = run.points.filter((point) => point.label.startsWith('confirm '));
     const atFound = reruns.find((point) => rateOfProbeLabel(point.label) === found)!;
     assert.ok(atFound.repeats[0][0].durationMs >= CONFIRM_MIN_MS * 0.9, `the rerun lasted ${atFound.repeats[0][0].durationMs} ms`);
     assert.ok(
-      outcome.probes.some((p) => p.confirm && !p.passed && p.rate === outcome.failedRate) || outcome.probes.some((p) => !p.passed && p.rate === outcome.failedRate),
+      outcome.probes.some((p) => p.confirm && !p.passed && p.rate === outcome.failedRate) ||
+        outcome.probes.some((p) => !p.passed && p.rate === outcome.failedRate),
       summary,
     );
     const sentence = new RegExp(`Highest rate with p90 < 250\\.0 ms: ${found.toLocaleString('en-US')}/s, confirmed by a 5\\.0s rerun`);

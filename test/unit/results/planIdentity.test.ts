@@ -30,7 +30,10 @@ describe('plan identity: settings only', () => {
   it('a changed setting differs, named by its place in the plan', () => {
     const plan = planOf(SCENARIO);
     assert.equal(planDifference(planOf(SCENARIO.replace('clients 4', 'clients 8')), plan), 'points[0].phases[0].load.clients: 8 vs 4');
-    assert.equal(planDifference(planOf(SCENARIO.replace('SET k:__key__ v', 'SET k:__key__ w')), plan), 'points[0].phases[0].tests[0].commands[0].command.args[1][0]: "w" vs "v"');
+    assert.equal(
+      planDifference(planOf(SCENARIO.replace('SET k:__key__ v', 'SET k:__key__ w')), plan),
+      'points[0].phases[0].tests[0].commands[0].command.args[1][0]: "w" vs "v"',
+    );
     assert.match(planDifference(planOf(SCENARIO.replace('SET', 'value-fill x\nSET')), plan)!, /^points\[0\]\.phases\[0\]\.value/);
   });
 

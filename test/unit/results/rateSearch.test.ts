@@ -115,7 +115,8 @@ describe('rate search: confirmation', () => {
     const confirms = ran.filter((probe) => probe.confirm).map((probe) => probe.rate);
     assert.ok(outcome.searchedRate! > 33_000, `searched ${outcome.searchedRate}`);
     assert.equal(confirms[0], outcome.searchedRate);
-    for (let i = 1; i < confirms.length; i++) assert.ok(confirms[i] < confirms[i - 1] && confirms[i] > confirms[i - 1] / 1.2, `steps of about 10%: ${confirms}`);
+    for (let i = 1; i < confirms.length; i++)
+      assert.ok(confirms[i] < confirms[i - 1] && confirms[i] > confirms[i - 1] / 1.2, `steps of about 10%: ${confirms}`);
     assert.equal(outcome.confirmation, 'stepped-down');
     assert.ok(outcome.foundRate! < 30_000 && outcome.foundRate! > 30_000 / 1.2, `found ${outcome.foundRate}`);
     assert.ok(outcome.failedRate! >= 30_000 && outcome.failedRate! / outcome.foundRate! < 1.11, `bracket ${outcome.foundRate}–${outcome.failedRate}`);
@@ -169,14 +170,14 @@ describe('rate search: unstable probes', () => {
     assert.ok(outcome.foundRate! >= 16_000, `found ${outcome.foundRate}`);
     assert.equal(outcome.failedRate, undefined, 'no rate above it failed: the bracket is open');
     assert.ok(outcome.disagreements.length > 0);
-    assert.deepEqual(
-      [outcome.disagreements[0].failed.rate, outcome.disagreements[0].failed.confirm],
-      [16_000, false],
-    );
+    assert.deepEqual([outcome.disagreements[0].failed.rate, outcome.disagreements[0].failed.confirm], [16_000, false]);
     const warnings = runWarnings(runOf(plan, points));
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0], /^The rate search is unstable: 16,000\/s failed \(p99 50\.0 ms\) while [\d,]+\/s \(rerun\) passed \(p99 500 µs\)/);
-    assert.match(searchSentence(outcome), /above the search's [\d,]+\/s, as the step up held on its rerun; no rate above it failed, so the limit may be higher/);
+    assert.match(
+      searchSentence(outcome),
+      /above the search's [\d,]+\/s, as the step up held on its rerun; no rate above it failed, so the limit may be higher/,
+    );
   });
 
   it('flags a lower rate failing while a higher one passed, as in a run file (3,363/s failed, 4,000/s passed)', () => {
