@@ -96,7 +96,7 @@ export function searchSentence(outcome: RateSearchOutcome): string {
   }
   const searched = rate(outcome.searchedRate);
   const confirmation = {
-    'not-run': stopped ? `${stopped}, before confirming it` : ', not confirmed by a rerun',
+    'not-run': stopped || ', not confirmed by a rerun (the run stopped before it, or predates confirmations)',
     held: `, confirmed by ${rerun}${stopped}`,
     raised: `, confirmed by ${rerun}${stopped}: above the search's ${searched}, as the step up held on its rerun`,
     'stepped-down': `, confirmed by ${rerun}${stopped} after the search's ${searched} did not hold`,

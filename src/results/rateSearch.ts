@@ -274,6 +274,9 @@ export function rateSearchOutcome(plan: ScenarioPlan, points: readonly PointResu
     disagreements: disagreementsOf(probes),
     end: 'end' in next ? next.end : 'stopped',
   };
+  // Probes only, the search over: a run stopped before confirming, or one from before confirmations.
+  const searchEnd = searchStep(search, probes);
+  if (confirms.length === 0 && 'end' in searchEnd) outcome.end = searchEnd.end;
   const probeMs = Math.max(...(plan.points[0]?.phases ?? []).filter((phase) => phase.measured).map((phase) => phase.load.durationMs ?? NaN));
   if (Number.isFinite(probeMs)) outcome.confirmMs = confirmDurationMs(probeMs);
   const atFound = probes.filter((p) => p.rate === foundRate);

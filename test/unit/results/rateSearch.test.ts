@@ -150,6 +150,16 @@ describe('rate search: confirmation', () => {
     assert.match(searchSentence(outcome), /1,000,000\/s, confirmed by a 5\.0s rerun; that is the top of the search/);
   });
 
+  it('a run file with probes only (stopped before confirming, or from before confirmations) reports its rate as not confirmed', () => {
+    const probesOnly = search(plan, saturating(37_000)).points.filter((point) => !point.label.startsWith('confirm '));
+    const outcome = rateSearchOutcome(plan, probesOnly)!;
+    assert.deepEqual([outcome.end, outcome.confirmation, outcome.foundRate], ['resolved', 'not-run', outcome.searchedRate]);
+    assert.match(
+      searchSentence(outcome),
+      /^Highest rate with p99 < 2\.00 ms: [\d,]+\/s, not confirmed by a rerun \(the run stopped before it, or predates confirmations\); /,
+    );
+  });
+
   it('a longer probe duration is confirmed over twice as long', () => {
     const long = planOf('### s\nfind rate where p99 < 2ms from 1k/s to 1M/s\nduration 4s\nSET k v\n');
     const { ran } = search(long, saturating(37_000));
