@@ -511,7 +511,8 @@ function rateSpec(rate: NonNullable<ViewModel['rate']>, theme: Theme): ChartSpec
       },
       series,
       axes: [
-        axis(theme, { values: (_u, splits) => splits.map((v) => `${formatOpsShort(v)}/s`), label: 'offered rate' }),
+        // A log axis leaves some splits null (ticks it skips): unlabelled, not a crash that blanks the chart.
+        axis(theme, { values: (_u, splits) => splits.map((v) => (v === null ? '' : `${formatOpsShort(v)}/s`)), label: 'offered rate' }),
         axis(theme, { scale: 'ms', values: (_u, splits) => splits.map(msTick), size: 72 }),
         axis(theme, { scale: 'ops', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
       ],

@@ -1,7 +1,7 @@
 // `rbench check`: validates scenario files and prints `file:line:col: severity: message` lines.
 import { FileGateError, readBoundedText } from '../gates/files';
 import { dirname, resolve } from 'node:path';
-import { checkText, formatDiagnostic } from '../scenario';
+import { checkText, errorCount, formatDiagnostic, hiddenCount } from '../scenario';
 import { memoryLimits } from '../runner/budget';
 import { ExitCode, type Output } from './output';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
@@ -18,6 +18,7 @@ export interface CheckOptions {
 
 export function checkCommand(options: CheckOptions, output: Output): ExitCode {
   let errors = 0;
+  let hidden = 0;
   let scenarios = 0;
   for (const file of options.files) {
     let text: string;
@@ -37,13 +38,14 @@ export function checkCommand(options: CheckOptions, output: Output): ExitCode {
       memory: memoryLimits(options.maxMemory),
     });
     scenarios += resolved.scenarios.length;
-    for (const diagnostic of resolved.diagnostics) {
-      output.error(formatDiagnostic(file, diagnostic));
-      if (diagnostic.severity === 'error') errors++;
-    }
+    for (const diagnostic of resolved.diagnostics) output.error(formatDiagnostic(file, diagnostic));
+    // The list stops at DIAGNOSTIC_LIMIT; the count goes on (the final note counts the errors not listed).
+    errors += errorCount(resolved.diagnostics);
+    hidden += hiddenCount(resolved.diagnostics);
   }
+  const notShown = hidden > 0 ? ` (${hidden.toLocaleString('en-US')} problem${hidden === 1 ? '' : 's'} not shown)` : '';
   output.info(
-    `${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`,
+    `${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors.toLocaleString('en-US')} error${errors === 1 ? '' : 's'}${notShown}`,
   );
   return errors > 0 ? ExitCode.ScenarioError : ExitCode.Ok;
 }

@@ -5,6 +5,7 @@ import { clusterTopology } from './clusterSummary';
 import { formatDuration, formatOps } from './format';
 import { searchCondition } from './rateCurve';
 import { describeValueSize } from './rows';
+import { planDifference } from './planIdentity';
 import type { RunFile } from './runFile';
 import { foreignCalls, foreignLoadLine } from './bottleneck';
 
@@ -236,6 +237,11 @@ export function runDifferences(runs: RunFile[], labels: string[]): Difference[] 
   const differences = new DifferenceList();
   statusDifferences(runs, labels, differences);
   planDifferences(runs, labels, differences);
+  // One plan-equality rule with merge (results/planIdentity.ts): a setting the list above does not show still makes the plans differ.
+  const unlisted = runs.map((run) => planDifference(runs[0].plan, run.plan) ?? null);
+  const other = unlisted.findIndex((difference) => difference !== null);
+  if (other > 0 && !differences.items.some((d) => d.kind === 'plan'))
+    differences.items.push({ kind: 'plan', scope: '', field: 'settings', values: unlisted, text: `settings of ${labels[other]}: ${unlisted[other]}` });
   setupDifferences(runs, differences);
   foreignLoadDifferences(runs, labels, differences);
   return differences.items;

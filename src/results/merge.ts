@@ -15,6 +15,7 @@ import {
   type TimelineSecond,
 } from '../engine';
 import type { ScenarioPlan } from '../scenario/plan';
+import { planDifference } from './planIdentity';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
 import { mergeClusterResults } from './mergeCluster';
@@ -57,39 +58,37 @@ export function mergeHistograms(encoded: readonly string[]): ReturnType<typeof s
 }
 
 /** The plan with what a part changes removed: the runs to merge must agree on everything else. */
-function comparablePlan(plan: ScenarioPlan): unknown {
-  return {
+function comparablePlan(plan: ScenarioPlan): ScenarioPlan {
+  const comparable: unknown = {
     ...plan,
     shard: undefined,
     points: plan.points.map((point) => ({
       ...point,
-      phases: point.phases.map((phase) => ({ ...phase, load: { ...phase.load, clients: undefined, requests: undefined, rate: undefined, shard: undefined } })),
+      // A part's clients, requests and rate are its share; the scenario's client count stays (shard.totalClients).
+      phases: point.phases.map((phase) => ({
+        ...phase,
+        load: {
+          ...phase.load,
+          clients: undefined,
+          requests: undefined,
+          rate: undefined,
+          shard: phase.load.shard && { totalClients: phase.load.shard.totalClients },
+        },
+      })),
     })),
   };
-}
-
-/** Where two JSON values first differ, e.g. `points[0].phases[1].load.pipeline: 8 vs 16`. */
-function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
-  if (JSON.stringify(a) === JSON.stringify(b)) return undefined;
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const key of keys) {
-      const step = Array.isArray(a) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], step);
-      if (found) return found;
-    }
-  }
-  const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value).slice(0, 60));
-  return `${path || 'the plan'}: ${show(a)} vs ${show(b)}`;
+  return comparable as ScenarioPlan;
 }
 
 function checkMergeable(runs: RunFile[], names: string[]): string[] {
   if (runs.length < 2) throw new MergeError('name at least two run files to merge (one per load machine)');
-  const reference = JSON.stringify(comparablePlan(runs[0].plan));
+  const reference = comparablePlan(runs[0].plan);
   runs.forEach((run, i) => {
-    if (i > 0 && JSON.stringify(comparablePlan(run.plan)) !== reference) {
+    // Settings only (results/planIdentity.ts): a comment line added on one machine moves ranges, not the plan.
+    const difference = i > 0 ? planDifference(comparablePlan(run.plan), reference) : undefined;
+    if (difference) {
       throw new MergeError(
-        `${names[i]} and ${names[0]} ran different plans (${firstDifference(comparablePlan(run.plan), comparablePlan(runs[0].plan))}): ` +
+        `${names[i]} and ${names[0]} ran different plans (${difference}): ` +
           'merge joins parts of one scenario — run the same file, with the same variables and rbench version, on every machine',
       );
     }

@@ -3,6 +3,8 @@ import { ownValue } from '../gates/plainData';
 import { describeServerError } from '../redis/errors';
 import type { RunFile } from './runFile';
 import { stallLine } from './bottleneck';
+import { searchWarnings } from './rateCurve';
+import { rateSearchOutcome } from './rateSearch';
 
 export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
@@ -41,5 +43,7 @@ export function runWarnings(run: RunFile): string[] {
   if (failedSaves > 0) warnings.push(`${failedSaves} background snapshot${failedSaves === 1 ? '' : 's'} failed: the server may refuse writes (MISCONF).`);
   if (rewrites > 0) warnings.push(`${rewrites} AOF rewrite${rewrites === 1 ? '' : 's'} ran during this run.`);
   if (run.server.error) warnings.push(`Server sampling: ${run.server.error}`);
+  const search = rateSearchOutcome(run.plan, run.points);
+  if (search) warnings.push(...searchWarnings(search));
   return warnings;
 }

@@ -20,16 +20,42 @@ export function replaceFix(range: Range, newText: string, title = `Change to \`$
   return { title, range, newText };
 }
 
+/** The final note of a capped list: how many of the problems not shown are errors, so a summary counts them all. */
+export interface TooManyProblemsNote extends Diagnostic {
+  /** Problems not listed, and the errors among them. */
+  hidden: number;
+  hiddenErrors: number;
+}
+
+/** Errors among `diagnostics`, those past the cap included (counted in the final note). */
+export function errorCount(diagnostics: readonly Diagnostic[]): number {
+  let errors = 0;
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.severity === 'error') errors++;
+    else if (diagnostic.code === TOO_MANY_PROBLEMS) errors += (diagnostic as Partial<TooManyProblemsNote>).hiddenErrors ?? 0;
+  }
+  return errors;
+}
+
+/** Problems past the cap, not listed: those a final note counts. */
+export function hiddenCount(diagnostics: readonly Diagnostic[]): number {
+  const note = diagnostics[diagnostics.length - 1] as Partial<TooManyProblemsNote> | undefined;
+  return note?.code === TOO_MANY_PROBLEMS ? (note.hidden ?? 0) : 0;
+}
+
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
   private readonly seen = new Set<string>();
   dropped = 0;
+  /** Of the dropped problems, the errors. */
+  droppedErrors = 0;
   /** Every problem reported, repeats and dropped ones included: a caller can tell whether a step reported any. */
   reported = 0;
 
   constructor(initial: readonly Diagnostic[] = [], dropped = 0) {
     for (const diagnostic of initial) if (diagnostic.code !== TOO_MANY_PROBLEMS) this.push(diagnostic);
     this.dropped += dropped;
+    this.droppedErrors += errorCount(initial.filter((diagnostic) => diagnostic.code === TOO_MANY_PROBLEMS));
   }
 
   /** True once the cap is reached: callers may skip costly work such as did-you-mean searches. */
@@ -44,10 +70,11 @@ export class DiagnosticSink {
     this.push(diagnostic);
   }
 
-  /** Problems known to be new (none repeats an earlier one) that arrive once the cap is reached. */
+  /** Problems known to be new (none repeats an earlier one) that arrive once the cap is reached: the lexer's, errors all. */
   countDropped(count: number): void {
     this.reported += count;
     this.dropped += count;
+    this.droppedErrors += count;
   }
 
   error(range: Range, code: string, message: string, fixes?: TextFix[]): void {
@@ -60,7 +87,7 @@ export class DiagnosticSink {
 
   private push(diagnostic: Diagnostic): void {
     if (this.seen.size >= REMEMBERED_PROBLEMS) {
-      this.dropped++;
+      this.drop(diagnostic);
       return;
     }
     // The same problem reached twice (a file-level line checked for each scenario) is reported once.
@@ -69,10 +96,15 @@ export class DiagnosticSink {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     if (this.full) {
-      this.dropped++;
+      this.drop(diagnostic);
       return;
     }
     this.items.push(diagnostic);
+  }
+
+  private drop(diagnostic: Diagnostic): void {
+    this.dropped++;
+    if (diagnostic.severity === 'error') this.droppedErrors++;
   }
 
   /** The diagnostics in source order, with a final note when some were dropped. */
@@ -80,12 +112,15 @@ export class DiagnosticSink {
     const sorted = [...this.items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     if (this.dropped > 0) {
       const last = sorted[sorted.length - 1]?.range ?? rangeOf(0, 0, 0);
-      sorted.push({
+      const note: TooManyProblemsNote = {
         range: last,
         severity: 'info',
         code: TOO_MANY_PROBLEMS,
         message: `${this.dropped} more problems not shown — fix the ones above first`,
-      });
+        hidden: this.dropped,
+        hiddenErrors: this.droppedErrors,
+      };
+      sorted.push(note);
     }
     return sorted;
   }

@@ -22,7 +22,7 @@ export type {
   VariableLine,
 } from './syntax';
 export { resolveDocument, type ResolveOptions } from './resolver';
-export { formatDiagnostic, DIAGNOSTIC_LIMIT } from './diagnostics';
+export { formatDiagnostic, DIAGNOSTIC_LIMIT, errorCount, hiddenCount } from './diagnostics';
 export {
   SETTINGS,
   SETTING_NAMES,

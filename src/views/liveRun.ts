@@ -3,6 +3,7 @@
 import type { LoadResult, LoadTick, TimelineSecond } from '../engine';
 import type { PersistenceEvent, RunFile } from '../results/runFile';
 import { summariseRepeats } from '../results/summary';
+import { rateOfProbeLabel } from '../results/rateSearch';
 import type { ServerFacts, ServerSample } from '../redis/types';
 import type { LoadPosition, RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
@@ -100,9 +101,9 @@ export function currentLoad(state: LiveRunState): LiveLoad | undefined {
  * the runner does at the end. Status stays `complete` (nothing went wrong yet); thresholds are not known yet.
  */
 export function liveRunFile(state: LiveRunState): RunFile {
-  // A rate search's points are its probes, known only as they start (runner/rateSearch probePoint).
+  // A rate search's points are its probes and confirmations, known only as they start (results/rateSearch probePoint).
   const pointPlans = state.plan.rateSearch
-    ? [...new Set(state.loads.map((load) => load.at.point))].map((label) => ({ label, sweep: { rate: Number(label.replace(/^rate=/, '')) } }))
+    ? [...new Set(state.loads.map((load) => load.at.point))].map((label) => ({ label, sweep: { rate: rateOfProbeLabel(label) } }))
     : state.plan.points;
   const points = pointPlans.flatMap((pointPlan) => {
     const repeats: LoadResult[][] = [];

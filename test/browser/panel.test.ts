@@ -227,10 +227,13 @@ describe('results panel (browser)', function () {
     assert.ok((await colourInk(page, 'rate', THEMES.light.variables['charts-red'])) > 20, 'the limit line drawn');
     const note = (await page.textContent('figure[data-chart="rate"] .chart-note')) ?? '';
     assert.equal(note, model.rate!.note);
-    assert.match(note, /^Highest rate with p90 < 50\.0 ms: [\d,]+\/s \([\d,]+\/s failed; \d+ probes\)\.$/);
+    assert.match(
+      note,
+      /^Highest rate with p90 < 50\.0 ms: [\d,]+\/s, confirmed by a 5\.0s rerun.*; [\d,]+\/s failed, so the limit lies between the two \(\d+ probes, \d+ confirmations?\)\.$/,
+    );
     assert.ok(
-      (await tableText(panel)).every((cells) => cells[0].startsWith('rate=')),
-      'one table row per probe',
+      (await tableText(panel)).every((cells) => /^(confirm )?rate=/.test(cells[0])),
+      'one table row per probe and per confirmation',
     );
     await assertNoCspViolations(panel);
     await screenshot(panel, 'results-rate-search-light');

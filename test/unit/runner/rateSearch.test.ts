@@ -5,7 +5,7 @@ import type { LoadResult } from '../../../src/engine/types';
 import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
 import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
-import { MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/results/rateSearch';
+import { MAX_CONFIRMATIONS, MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/results/rateSearch';
 import { checkRegression } from '../../../src/results/regression';
 import { errorStatusVerdict } from '../../../src/results/errorStatus';
 import { runVerdict } from '../../../src/results/verdict';
@@ -83,8 +83,8 @@ describe('rate search: decisions', () => {
     );
     assert.deepEqual(
       evaluateThresholds(baseline.plan.expects, judged).map((t) => [t.point, t.passed]),
-      [[`rate=${found}`, true]],
-      'failing probes do not fail the run',
+      [[`confirm rate=${found}`, true]],
+      'failing probes do not fail the run; the rerun at the found rate is judged',
     );
     assert.deepEqual(checkRegression(baseline, runAt(36_000, 'same'), { maxRegressionPercent: 10 }), [], 'no rows missing: probes are not compared one by one');
     const slower = checkRegression(baseline, runAt(20_000, 'slower'), { maxRegressionPercent: 10 });
@@ -176,23 +176,29 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     );
     assert.equal(file.status, 'complete', file.error);
     const outcome = rateSearchOutcome(file.plan, file.points)!;
-    assert.ok(outcome.probes.length >= 3 && outcome.probes.length <= MAX_PROBES, `${outcome.probes.length} probes: ${JSON.stringify(outcome.probes)}`);
-    assert.ok(outcome.foundRate !== undefined && outcome.foundRate >= 100 && outcome.foundRate < 25600, `found ${outcome.foundRate} (${outcome.end})`);
-    assert.ok(outcome.failedRate !== undefined && outcome.failedRate > outcome.foundRate, 'a higher rate failed');
-    const failing = outcome.probes.find((probe) => probe.rate === outcome.failedRate)!;
-    assert.ok(failing.errors > 0 || failing.valueUs! >= 100_000, JSON.stringify(failing));
+    const summary = JSON.stringify(outcome.probes.map((p) => [p.label, p.passed, p.valueUs]));
+    assert.ok(outcome.probes.length >= 3 && outcome.probes.length <= MAX_PROBES + MAX_CONFIRMATIONS, summary);
+    assert.ok(
+      outcome.foundRate !== undefined && outcome.foundRate >= 100 && outcome.foundRate < 25600,
+      `found ${outcome.foundRate} (${outcome.end}): ${summary}`,
+    );
     assert.deepEqual(
       file.points.map((point) => point.label),
-      outcome.probes.map((probe) => `rate=${probe.rate}`),
-      'every probe is a point of the run file',
+      outcome.probes.map((probe) => probe.label),
+      'every probe and confirmation is a point of the run file',
     );
     const text = rateCurveText(rateCurve(file)!);
-    assert.match(
-      text,
-      new RegExp(
-        `Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s \\(${outcome.failedRate.toLocaleString('en-US')}/s failed; ${outcome.probes.length} probes\\)`,
-      ),
-    );
+    assert.match(text, new RegExp(`Highest rate with p90 < 100\\.0 ms: ${outcome.foundRate.toLocaleString('en-US')}/s, confirmed by a 5\\.0s rerun`), summary);
+    if (outcome.failedRate === undefined) {
+      // On a loaded machine a short probe can fail on noise and its rerun hold: the search climbs past it and says it is unstable.
+      assert.equal(outcome.confirmation, 'raised', summary);
+      assert.ok(outcome.disagreements.length > 0, summary);
+    } else {
+      assert.ok(outcome.failedRate > outcome.foundRate, 'a higher rate failed');
+      const failing = outcome.probes.find((probe) => probe.rate === outcome.failedRate)!;
+      assert.ok(failing.errors > 0 || failing.valueUs! >= 100_000, JSON.stringify(failing));
+      assert.match(text, new RegExp(`; ${outcome.failedRate.toLocaleString('en-US')}/s failed, so the limit lies between the two`), summary);
+    }
     assert.equal(rateChart(file)!.limitMs, 100);
     assert.match(text, /p99 ms +p90 ms +errors +probe/, 'the searched metric has its column');
     assert.deepEqual(
