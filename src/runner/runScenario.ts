@@ -158,9 +158,10 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             const accounting = accountingFor(test, result, phase.load.warmupMs, after.length);
             result.server = serverDelta(before, after, accounting, context.local ? 'per-test' : 'cumulative');
           }
-          // result.bottleneck: the verdict from the client's and the server's evidence is set here, right after result.server.
-          await notePrimary(run.target, connection);
+          // The verdict from the client's and the server's evidence; judged again at the end, when the run's
+          // persistence events (from the per-second samples) are known.
           result.bottleneck = bottleneckOf(result);
+          await notePrimary(run.target, connection);
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
           if (phase.measured) measuredLoads.push(result);
@@ -218,6 +219,13 @@ async function countersAfter(monitor: ServerMonitor | ClusterMonitor | undefined
   return monitor.readCounters({ slowlogEntries: SLOWLOG_AFTER_ENTRIES }).catch(() => undefined);
 }
 
+/** Every measured load's verdict with the run's persistence events, which the per-load verdict could not see yet. */
+function judgeAgain(run: RunFile): void {
+  if (run.server.events.length === 0) return;
+  const context = { events: run.server.events, runStartedAt: run.startedAt };
+  for (const point of run.points) for (const loads of point.repeats) for (const load of loads) load.bottleneck = bottleneckOf(load, context);
+}
+
 async function finish(
   run: RunFile,
   started: Date,
@@ -230,6 +238,7 @@ async function finish(
   if (monitor) {
     run.server.samples = await monitor.stop();
     run.server.events = persistenceEvents(run.server.samples);
+    judgeAgain(run);
     if (status !== 'failed' && !stalled) run.server.after = await monitor.sampleNow().catch(() => undefined);
     if (monitor.lastError && !run.server.error) run.server.error = monitor.lastError;
     if (monitor.gaps.length > 0) run.server.gaps = monitor.gaps;
