@@ -1,14 +1,23 @@
-// Where a latency change went, for the comparison: the client's p99 beside the server's own time per call
-// and each run's bottleneck verdict, so that "p99 rose 40 %, server time per call unchanged: the round trip
-// changed" reads off the comparison instead of being guessed.
-import type { Comparison, ComparisonRow } from './compare';
-import { formatUsPerCall } from './format';
+// Where a latency change went, for the comparison (the CLI, Markdown and the compare panel alike): the
+// client's p99 beside the server's own time per call and each run's bottleneck verdict, so that "p99 rose
+// 40 %, server time per call unchanged: the round trip changed" reads off the comparison instead of being
+// guessed.
+import { deltaOf, type Comparison, type ComparisonRow, type Delta } from './compare';
+import { formatLatency, formatUsPerCall } from './format';
 
-function change(before: number, after: number): number | null {
-  return before !== 0 ? ((after - before) / before) * 100 : null;
+const ROUND_TRIP = ': the round trip, queueing or the client changed';
+
+/** What the two changes say together: which side moved the client's p99. */
+function reading(p99: Delta, server: Delta): string {
+  if (p99.verdict === 'noise') return ": the server's own time changed, not what the client saw";
+  if (server.verdict === 'noise' || p99.absolute > 0 !== server.absolute > 0) return ROUND_TRIP;
+  // Both moved the same way: the server's share of the client's change, in µs.
+  if (Math.abs(server.absolute) >= Math.abs(p99.absolute) / 2) return ": the server's own time accounts for most of it";
+  return `: the server's time accounts for ${formatLatency(Math.abs(server.absolute))} of the ${formatLatency(Math.abs(p99.absolute))}; the rest is round trip, queueing or client`;
 }
 
-const signed = (percent: number) => `${Math.abs(percent).toFixed(1)} %`;
+const moved = (delta: Delta) =>
+  delta.verdict === 'noise' ? 'unchanged' : `${delta.absolute > 0 ? 'rose' : 'fell'} ${Math.abs(delta.percent ?? 0).toFixed(1)}%`;
 
 /** One note per test total and run against the reference: the p99 change and the server's, then what that means; a changed verdict too. */
 function rowNotes(row: ComparisonRow, labels: string[], noisePercent: number): string[] {
@@ -20,17 +29,12 @@ function rowNotes(row: ComparisonRow, labels: string[], noisePercent: number): s
     const who = `${row.point ? `${row.point} ` : ''}${row.test}${labels.length > 2 ? ` (${labels[i + 1]})` : ''}`;
     const parts: string[] = [];
     const p99 = cell.metrics.p99.delta;
-    if (p99 && p99.verdict !== 'noise' && p99.percent !== null && reference.serverUsPerCall !== undefined && cell.serverUsPerCall !== undefined) {
-      const server = change(reference.serverUsPerCall, cell.serverUsPerCall);
-      const figures = `${formatUsPerCall(reference.serverUsPerCall)} → ${formatUsPerCall(cell.serverUsPerCall)} µs`;
-      const p99Text = `p99 ${p99.percent > 0 ? 'rose' : 'fell'} ${signed(p99.percent)}`;
-      if (server === null || Math.abs(server) < noisePercent) {
-        parts.push(`${p99Text}, server time per call unchanged (${figures}): the round trip changed`);
-      } else {
-        const same = server > 0 === p99.percent > 0;
-        parts.push(
-          `${p99Text}, server time per call ${server > 0 ? 'rose' : 'fell'} ${signed(server)} (${figures}): ${same ? "the server's own work changed" : 'the round trip changed more than the server'}`,
-        );
+    if (p99 && reference.serverUsPerCall !== undefined && cell.serverUsPerCall !== undefined) {
+      // Server time per call is a latency: lower is better, as for p50.
+      const server = deltaOf('p50', { value: reference.serverUsPerCall }, { value: cell.serverUsPerCall }, noisePercent);
+      if (p99.verdict !== 'noise' || server.verdict !== 'noise') {
+        const figures = `${formatUsPerCall(reference.serverUsPerCall)} → ${formatUsPerCall(cell.serverUsPerCall)} µs`;
+        parts.push(`p99 ${moved(p99)}, server time per call ${moved(server)} (${figures})${reading(p99, server)}`);
       }
     }
     if (reference.bottleneck && cell.bottleneck && reference.bottleneck.kind !== cell.bottleneck.kind) {

@@ -20,7 +20,7 @@ export function formatMs(us: number): string {
 
 /** The server's time per call in µs for a table cell: `3.1`, `410` (one decimal below 10 µs, where server times live). */
 export function formatUsPerCall(us: number): string {
-  return us < 10 ? us.toFixed(1) : Math.round(us).toLocaleString('en-US');
+  return us < 100 ? us.toFixed(1) : Math.round(us).toLocaleString('en-US');
 }
 
 /** A duration for people: `850 µs`, `1.9 ms`, `2.4 s`. */

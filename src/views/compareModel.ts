@@ -9,7 +9,8 @@ import { formatChange, metricsShown, verdictCounts } from '../results/compareFor
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
-import { changeSentences, foreignSentences, serverLines } from './compareServer';
+import { serverLines } from './compareServer';
+import { timeNotes } from '../results/compareExplain';
 
 export interface CompareColumn {
   label: string;
@@ -261,12 +262,11 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
   const comparison = comparisonOf(runs, options);
   const labels = comparison.runs.map((run) => run.label);
   const omitted: string[] = [];
-  const phases = new Set(comparison.rows.map((row) => row.phase)).size;
   // Foreign load is about the setup: a run another client loaded is not a clean measurement.
-  const foreign: CompareDifferenceLine[] = foreignSentences(runs, labels).map((text) => ({ kind: 'setup', text }));
+  const foreign = comparison.differences.some((d) => d.field === 'foreign load');
   const lead =
     leadSentence(comparison.differences) ??
-    (foreign.length > 0 ? 'The server ran load these runs did not send: their numbers are not clean. Read these differences before the numbers.' : undefined);
+    (foreign ? 'The server ran load these runs did not send: their numbers are not clean. Read these differences before the numbers.' : undefined);
   return {
     title: compareTitle(runs, labels),
     comparison,
@@ -280,11 +280,9 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
     })),
     lead,
     // Status first (partial results), then the plan, then the setup: the order they matter in.
-    differences: [...comparison.differences.map((d) => ({ kind: d.kind, text: d.text })), ...foreign].sort(
-      (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind),
-    ),
+    differences: comparison.differences.map((d) => ({ kind: d.kind, text: d.text })).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)),
     lines: lines(runs, comparison),
-    explained: changeSentences(runs, comparison, (row) => rowLabel(row, phases)),
+    explained: timeNotes(comparison),
     counts: verdictCounts(comparison),
     ...overlays(runs, labels, omitted),
     omitted,

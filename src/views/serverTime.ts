@@ -3,6 +3,7 @@
 // files and where the server did not tell. Pure: bundled into the webview and unit-tested.
 import type { PointResult, Spread } from '../results/runFile';
 import { spreadOf } from '../results/summary';
+import { formatUsPerCall } from '../results/format';
 
 export function serverTimeAt(point: PointResult, phase: string, test: string): (Spread & { runs: number }) | undefined {
   const values = point.repeats.flatMap((loads) =>
@@ -11,8 +12,8 @@ export function serverTimeAt(point: PointResult, phase: string, test: string): (
   return values.length > 0 ? { ...spreadOf(values), runs: values.length } : undefined;
 }
 
-/** µs per call as the tables show it: `12.3`, `142`. */
-export const usText = (us: number) => (us >= 100 ? us.toFixed(0) : us.toFixed(1));
+/** µs per call as the tables show it (the CLI's format): `3.1`, `12`, `1,420`. */
+export const usText = formatUsPerCall;
 
 /** `12.3` µs per call, or `12.3 (11.9–13.0)` over repeats. */
 export function serverTimeText(spread: (Spread & { runs: number }) | undefined): string {

@@ -45,7 +45,10 @@ describe('rbench run', function () {
     );
     const result = await runCli(['run', '--yes', file, '--url', server().url, '--csv', join(scratch.dir, 'out.csv')], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+errors/);
+    assert.match(
+      result.stdout,
+      /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+srv µs\/call\s+errors/,
+    );
     // key size: the real key length, `cli:` and 8 characters of key number.
     assert.match(result.stdout, /^SET\s+20,000\s+4\s+8\s+12\s+16\s/m);
     assert.match(result.stdout, /^GET\s+20,000\s+4\s+8\s+12\s+16\s/m);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Redis from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Comparison } from '../../../src/results/compare';
 import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { useRedisServer } from '../../helpers/redis';
@@ -37,15 +37,17 @@ describe('rbench compare and the regression gate (CLI)', function () {
     const cli = startCli(['run', '--yes', ...args, '--url', server().url], { cwd: scratch.dir });
     let finished = false;
     const done = cli.done.then((r) => ((finished = true), r));
-    const side = new Redis(server().url, { enableOfflineQueue: false });
+    // Frozen 20 ms at a time with signals, not DEBUG SLEEP from a second client: that would be load the
+    // run did not send, and a run with foreign load is no clean baseline.
     try {
-      await new Promise((resolve) => side.once('ready', resolve));
       for (let i = 0; i < 5000 && !finished; i++) {
-        await side.call('DEBUG', 'SLEEP', '0.02');
-        await new Promise((resolve) => setImmediate(resolve));
+        process.kill(server().pid, 'SIGSTOP');
+        await sleep(20);
+        process.kill(server().pid, 'SIGCONT');
+        await sleep(1);
       }
     } finally {
-      side.disconnect();
+      process.kill(server().pid, 'SIGCONT');
     }
     const result = await done;
     assert.equal(result.code, expectedCode, result.stdout + result.stderr);
@@ -75,7 +77,7 @@ describe('rbench compare and the regression gate (CLI)', function () {
     assert.match(text.stdout, /Differences \(read these before the numbers\):\n {2}! clients: 2 → 4/);
     assert.match(text.stdout, /^SET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+(better|worse|noise)$/m);
     const csv = readFileSync(join(scratch.dir, 'cmp.csv'), 'utf8').trim().split('\n');
-    assert.equal(csv.length, 1 + 2 * (7 + 1) * 2, 'SET and GET × (7 metrics and the verdict) × 2 runs');
+    assert.equal(csv.length, 1 + 2 * (7 + 2) * 2, 'SET and GET × (7 metrics, the server time per call and the verdict) × 2 runs');
 
     const json = await runCli(['compare', first, latest, '--json', '--noise', '50%'], { cwd: scratch.dir });
     const comparison = JSON.parse(json.stdout) as Comparison;
