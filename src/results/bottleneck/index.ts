@@ -29,6 +29,8 @@ export const KINDS: readonly BottleneckJudge[] = [stall, persistence, memory, sl
 /** A window shorter than this, or fewer replies, supports no verdict (issue 20: 14 replies in 1.5 ms read as CPU-bound). */
 export const MIN_WINDOW_MS = 200;
 export const MIN_REPLIES = 100;
+/** The client's busiest thread busy less than this share of the window had headroom (the engine's server-bound mark). */
+const CLIENT_HEADROOM_SHARE = 0.75;
 
 /** Short names for headers and tables (the panel, compare). */
 export const KIND_LABELS: Record<BottleneckKind, string> = {
@@ -76,6 +78,11 @@ function fallback(evidence: Evidence): Bottleneck {
     return { kind: 'undetermined', why: `${reason} (${client}); the server's counters were not read, so server and round trip cannot be told apart` };
   }
   const serverCpuText = cpu ? `${cpu.what} at ${Math.round(cpu.percent)} % of a core` : 'server CPU not read';
+  // A client busy most of the window is no idle end of a round trip (src/engine/verdicts.ts's headroom mark).
+  const clientIdle = (load.health.eventLoopUtilization ?? 0) < CLIENT_HEADROOM_SHARE;
+  if (split && split.clientUs >= 2 * split.serverUs && !clientIdle) {
+    return { kind: 'undetermined', why: `both sides busy, neither at its limit (${serverCpuText}; ${client}); ${split.text}` };
+  }
   if (split && split.clientUs >= 2 * split.serverUs) {
     return { kind: 'round-trip', why: `no limit reached (${serverCpuText}; ${client}); ${split.text}: most of a request's time was the round trip` };
   }

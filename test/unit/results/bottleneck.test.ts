@@ -43,6 +43,21 @@ describe('bottleneck: each kind', () => {
     assert.match(verdict.why, /busiest thread 97 % busy, process 188 % of a core over 2 threads/);
   });
 
+  it("client-cpu: a thread busy nearly all the window at a core per thread, though the engine's CPU-time rule said unknown (the size sweeps on 2 cores)", () => {
+    // examples/size-sweeps.rbench on this 2-core machine: the server's main thread at 67 %, the client's thread
+    // 91 % busy with 1.03 cores; the fallback called it round-trip ("add clients or pipeline") before.
+    const health = { threads: 1, cpuPercent: 103, eventLoopUtilization: 0.91, eventLoopLagP99Ms: 3, bottleneck: 'unknown' as const };
+    const verdict = bottleneckOf(load({ health, server: server({ mainThreadCpuPercent: 67, usecPerCall: 0.5 }) }));
+    assert.equal(verdict.kind, 'client-cpu', verdict.why);
+    assert.match(verdict.why, /busiest thread 91 % busy, process 103 % of a core over 1 thread; the server's main thread at 67 % of a core beside it/);
+    // An open loop that kept to its schedule was not limited by its client, however busy.
+    assert.notEqual(bottleneckOf(load({ health: { ...health, lateShare: 0 }, server: server({ mainThreadCpuPercent: 67 }) })).kind, 'client-cpu');
+    // Busy, but short of the mark: neither side at its limit, and no round-trip advice.
+    const between = bottleneckOf(load({ health: { ...health, eventLoopUtilization: 0.8 }, server: server({ mainThreadCpuPercent: 67, usecPerCall: 0.5 }) }));
+    assert.equal(between.kind, 'undetermined', between.why);
+    assert.match(between.why, /^both sides busy, neither at its limit/);
+  });
+
   it('client-starved: busy but waiting for a core (issue 20, seen 4: called "server" before)', () => {
     const health = { ...load().health, eventLoopUtilization: 0.62, bottleneck: 'server' as const, threadCpu: { runMs: 420, runnableWaitMs: 900 } };
     const verdict = bottleneckOf(load({ health }));
