@@ -81,6 +81,7 @@ const serverDelta = z.looseObject({
     .looseObject({ scope: z.enum(['per-test', 'cumulative']), commands: z.record(text, z.looseObject({ p50: count, p99: count, p999: count })) })
     .optional(),
   foreign: z.looseObject({ calls: count, commands: z.record(text, count) }).optional(),
+  sent: z.record(text, count).optional(),
   byNode: z.array(z.looseObject({ node: text, calls: count, usec: count, cpuPercent: count.optional() })).optional(),
   absent: z.record(text, text).optional(),
 });

@@ -14,8 +14,8 @@ import { PauseSet } from './pauseSet';
 export const PAUSE_MIN_MS = 1;
 /** The share of a round trip the client's pauses must fill for the reply to count as overlapped. */
 export const OVERLAP_SHARE = 0.25;
-/** The block timer's period: a turn of the loop that runs past its due time shows as lateness. */
-const BLOCK_TIMER_MS = 2;
+/** The block timer's period: a turn of the loop that runs past its due time shows as lateness (any period catches a block; a longer one costs less: 5 ms is about 0.5 % of a core). */
+const BLOCK_TIMER_MS = 5;
 /** Timers fire up to a millisecond late by granularity alone: lateness beyond this is a block. */
 const TIMER_SLACK_MS = 1;
 /** GC entries reach the observer well after the pause (tens to a couple of hundred ms): replies are judged this long after they came in. */
