@@ -39,7 +39,10 @@ const GATES = {
       'out/test/unit/results/verdict.test.js',
     ],
   },
-  regression: { modules: ['src/results/regression.ts'], tests: ['out/test/unit/results/regression.test.js', 'out/test/unit/compare/regression.test.js'] },
+  regression: {
+    modules: ['src/results/regression.ts'],
+    tests: ['out/test/unit/results/regression.test.js', 'out/test/unit/compare/regression.test.js', 'out/test/unit/compare/serverSide.test.js'],
+  },
   verdict: { modules: ['src/results/verdict.ts'], tests: ['out/test/unit/results/verdictRules.test.js', 'out/test/unit/results/verdict.test.js'] },
 };
 /** All three pass/fail modules in one run, each mutant against all their tests. */

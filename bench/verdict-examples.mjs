@@ -34,11 +34,19 @@ async function startServer(extra = []) {
 }
 
 const redis = (port, ...command) => spawnSync('redis-cli', ['-p', String(port), ...command], { encoding: 'utf8' }).stdout.trim();
-const callsOf = (port, command) => Number(/calls=(\d+)/.exec(redis(port, 'INFO', 'commandstats').split('\n').find((l) => l.startsWith(`cmdstat_${command}:`)) ?? '')?.[1] ?? 0);
+const callsOf = (port, command) =>
+  Number(
+    /calls=(\d+)/.exec(
+      redis(port, 'INFO', 'commandstats')
+        .split('\n')
+        .find((l) => l.startsWith(`cmdstat_${command}:`)) ?? '',
+    )?.[1] ?? 0,
+  );
 async function whenCalls(port, command, calls) {
   for (let i = 0; i < 200 && callsOf(port, command) < calls; i++) await sleep(25);
 }
-const fill = (port, keys) => spawnSync('redis-benchmark', ['-p', String(port), '-t', 'set', '-n', String(keys), '-r', String(keys), '-d', '100', '-q', '-P', '32'], { stdio: 'ignore' });
+const fill = (port, keys) =>
+  spawnSync('redis-benchmark', ['-p', String(port), '-t', 'set', '-n', String(keys), '-r', String(keys), '-d', '100', '-q', '-P', '32'], { stdio: 'ignore' });
 
 /** Each case: the server's extra config, the scenario, and what happens while it runs. */
 const CASES = {
