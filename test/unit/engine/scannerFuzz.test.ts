@@ -263,20 +263,28 @@ describe('RESP scanner fuzzing (fast-check)', () => {
   it('allocates nothing per reply: 2 million replies cause no garbage collection', async () => {
     const one = Buffer.from('+OK\r\n:12345\r\n$5\r\nhello\r\n*2\r\n$1\r\na\r\n%1\r\n+k\r\n,1.5\r\n_\r\n');
     const bytes = Buffer.concat(Array.from({ length: 400_000 }, () => one));
-    const scanner = new ReplyScanner();
-    scanner.scan(bytes.subarray(0, 64 << 10)); // warm up the JIT
+    const prefix = bytes.subarray(0, 64 << 10);
     // The chunks (socket-sized views) are cut before measuring: the test's own objects are not the scanner's garbage.
     const chunks: Buffer[] = [];
     for (let at = 64 << 10; at < bytes.length; at += 1500) chunks.push(bytes.subarray(at, Math.min(at + 1500, bytes.length)));
-    let collections = 0;
-    const observer = new PerformanceObserver((list) => (collections += list.getEntries().length));
-    observer.observe({ entryTypes: ['gc'] });
-    let replies = 0;
-    for (const chunk of chunks) replies += scanner.scan(chunk);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    observer.disconnect();
-    assert.ok(replies > 1_900_000);
-    assert.ok(collections <= 1, `${collections} garbage collections while scanning`);
+    // Other work in a long test process (sockets closing, timers) can collect during one pass: the least of three
+    // passes is the scanner's own. An object per reply would be 2 million of them in every pass.
+    const counts: number[] = [];
+    for (let pass = 0; pass < 3 && (counts.length === 0 || Math.min(...counts) > 1); pass++) {
+      // Each pass a fresh scanner, warmed up on the stream's start (which also warms the JIT).
+      const scanner = new ReplyScanner();
+      scanner.scan(prefix);
+      let collections = 0;
+      const observer = new PerformanceObserver((list) => (collections += list.getEntries().length));
+      observer.observe({ entryTypes: ['gc'] });
+      let replies = 0;
+      for (const chunk of chunks) replies += scanner.scan(chunk);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      observer.disconnect();
+      assert.ok(replies > 1_900_000);
+      counts.push(collections);
+    }
+    assert.ok(Math.min(...counts) <= 1, `${counts.join(', ')} garbage collections while scanning (per pass)`);
   });
 
   describe('real reply streams from redis-server', () => {
