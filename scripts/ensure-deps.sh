@@ -30,3 +30,19 @@ ensure_chromium() {
     return 1
   fi
 }
+
+# A real Redis module (RediSearch: FT.* commands) for the server's own command table, and a real Prometheus
+# that scrapes `rbench run --metrics`; the tests that need them fail, never skip, without them.
+ensure_test_services() {
+  local need=()
+  [ -f /usr/lib/redis/modules/redisearch.so ] || need+=(redis-redisearch)
+  command -v prometheus >/dev/null || need+=(prometheus)
+  [ ${#need[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing ${need[*]} (apt-get) for the module and metrics tests…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "${need[*]} missing: install the Debian packages (sudo apt-get install ${need[*]})." >&2
+    return 1
+  fi
+}

@@ -9,6 +9,7 @@ source scripts/ensure-deps.sh
 ensure_node_modules
 ensure_redis
 ensure_chromium
+ensure_test_services
 
 npm run --silent typecheck
 npm run --silent lint
