@@ -4,7 +4,8 @@
 // the RBench output channel through the command palette, and takes screenshots: the lenses, the empty
 // RBench view with the Get Started walkthrough it links to, the finished run, the scenario and its results
 // panel side by side (its table scrolls sideways to every column), and the short run's timeline chart. Last,
-// Run All (F1): its modal question, one progress, runs one after another and one summary. No target is set,
+// Run All (F1): its modal question, one progress, runs one after another and one summary; then lines typed
+// with a pause before each Enter, which must each end the line. No target is set,
 // so the extension starts its own throwaway redis-server: the default path a user gets.
 // Started by scripts/test-ui.sh (which packages the .vsix and installs the tools); code-server and chromium
 // handling is shared with the integration suite's driver: test/e2e/codeServer.ts.
@@ -298,6 +299,41 @@ async function tableReach(table: Locator, page: Page): Promise<string> {
   return `${m.columns} columns, ${n('scrollWidth') > n('clientWidth') ? `scrolls ${n('scrollWidth') - n('clientWidth')} px sideways to "${m.lastHeader}"` : 'all in view without scrolling'}`;
 }
 
+/** Lines typed as a person does: a pause after the last word (completion opens), then Enter. */
+const TYPED_LINES = ['requests 50k', 'SET bench:__key__ __value__', 'GET bench:__key__', 'clients 10', 'pipeline 4'];
+
+async function typeLinesWithPauses(page: Page): Promise<string> {
+  const file = path.join(workspace, 'typing.rbench');
+  writeFileSync(file, '### typing\n');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await visible(input, 'Quick Open');
+  await input.first().fill('typing.rbench');
+  await visible(page.locator('.quick-input-list .monaco-list-row', { hasText: 'typing.rbench' }), 'typing.rbench in Quick Open');
+  await page.keyboard.press('Enter');
+  await visible(page.locator('.tabs-container .tab.active', { hasText: 'typing.rbench' }), 'the typing.rbench tab');
+  await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+End');
+  for (const line of TYPED_LINES) {
+    await page.keyboard.type(line, { delay: 30 });
+    // Long enough for quick suggestions (10 ms) and the provider to answer.
+    await page.waitForTimeout(700);
+    await page.keyboard.press('Enter');
+  }
+  await page.keyboard.press('Control+S');
+  const want = ['### typing', ...TYPED_LINES, ''].join('\n');
+  const deadline = Date.now() + 5000;
+  let got = readFileSync(file, 'utf8');
+  while (got !== want && Date.now() < deadline) {
+    await page.waitForTimeout(200);
+    got = readFileSync(file, 'utf8');
+  }
+  // Auto-indent or a trailing space on a line would also be the editor fighting the typist.
+  if (got !== want) throw new Error(`typed ${JSON.stringify(want)}\nthe file holds ${JSON.stringify(got)}`);
+  await runCommand(page, 'View: Close Editor');
+  return `${TYPED_LINES.length} lines, each ended by Enter`;
+}
+
 async function main(): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   for (const name of Object.values(SCREENSHOTS).concat('failure.png')) rmSync(path.join(artifacts, name), { force: true });
@@ -508,6 +544,10 @@ async function main(): Promise<void> {
 
     await check('Run All asks first with the count and an estimate, then runs the scenarios one after another under one progress', async () => {
       return runAllInWorkspace(page!);
+    });
+
+    await check('typing never fights: Enter after a fully typed word ends the line (no word completion, no swallowed Enter)', async () => {
+      return typeLinesWithPauses(page!);
     });
   } finally {
     clearTimeout(watchdog);

@@ -124,14 +124,13 @@ function skipSpaces(text: string, from: number): number {
 function lineItems(cursor: Cursor): CompletionItemData[] {
   const { line, at } = cursor;
   const text = line.text;
-  if (line.kind === 'blank') return keywordItems(cursor, rangeOf(line.line, at, at), true);
+  if (line.kind === 'blank') return keywordItems(cursor, rangeOf(line.line, at, at));
   if (at < line.contentStart) return [];
   const firstEnd = wordEnd(text, line.contentStart);
-  const lineEnd = line.comment ? line.contentEnd : text.length;
   if (at <= firstEnd) {
     const word = text.slice(line.contentStart, firstEnd);
     if (/^[@#\d"']/.test(word)) return [];
-    return keywordItems(cursor, rangeOf(line.line, line.contentStart, firstEnd), skipSpaces(text, firstEnd) >= lineEnd);
+    return keywordItems(cursor, rangeOf(line.line, line.contentStart, firstEnd));
   }
   const firstWord = text.slice(line.contentStart, firstEnd);
   if (WEIGHT.test(firstWord)) {
@@ -139,7 +138,7 @@ function lineItems(cursor: Cursor): CompletionItemData[] {
     const commandStart = skipSpaces(text, firstEnd);
     const commandEnd = wordEnd(text, commandStart);
     if (at >= commandStart && at <= commandEnd) {
-      return commandItems(rangeOf(line.line, commandStart, commandEnd), skipSpaces(text, commandEnd) >= lineEnd);
+      return commandItems(rangeOf(line.line, commandStart, commandEnd));
     }
   }
   if (line.kind === 'command') return argumentItems(line, at);
@@ -150,8 +149,14 @@ function lineItems(cursor: Cursor): CompletionItemData[] {
   return [];
 }
 
-/** Settings allowed where the line is, and Redis commands inside scenarios. */
-function keywordItems(cursor: Cursor, range: Range, endsLine: boolean): CompletionItemData[] {
+/**
+ * Settings allowed where the line is, and Redis commands inside scenarios. An item inserts the word alone:
+ * a trailing space would double the one the user types next, and would make Enter on a fully typed word a
+ * textual change, so Enter accepted it instead of ending the line (editor.acceptSuggestionOnEnter "smart",
+ * set for the language in package.json, passes Enter through only when accepting changes nothing). The
+ * space typed after the word asks for its values (a trigger character).
+ */
+function keywordItems(cursor: Cursor, range: Range): CompletionItemData[] {
   const context = lineContext(cursor.doc, cursor.line.line);
   // A phase line may follow another phase: it starts the next one.
   // Inside a group only commands and its `end` belong.
@@ -160,36 +165,19 @@ function keywordItems(cursor: Cursor, range: Range, endsLine: boolean): Completi
     ? SETTINGS.filter((info) => info.kind === 'end')
     : SETTINGS.filter((info) => info.scopes.includes(context.scope) || (context.scope === 'phase' && (info.kind === 'phase' || info.kind === 'prefill')));
   const settings = allowed.map((info): CompletionItemData => {
-    const item: CompletionItemData = {
-      label: info.name,
-      kind: 'setting',
-      detail: info.syntax,
-      documentation: settingMarkdown(info),
-      range,
-      sortText: `0 ${info.name}`,
-    };
-    if (endsLine) {
-      item.insertText = `${info.name} `;
-      item.retrigger = VALUE_LIST_KINDS.has(info.kind);
-    }
-    return item;
+    return { label: info.name, kind: 'setting', detail: info.syntax, documentation: settingMarkdown(info), range, sortText: `0 ${info.name}` };
   });
-  return context.scope === 'file' ? settings : [...settings, ...commandItems(range, endsLine)];
+  return context.scope === 'file' ? settings : [...settings, ...commandItems(range)];
 }
-
-/** Kinds whose first value is completed from a list: worth asking again after the keyword. */
-const VALUE_LIST_KINDS = new Set<SettingInfo['kind']>(['switch', 'choice', 'threads', 'sweep', 'suite', 'password', 'target', 'expect', 'find']);
 
 /** Commands completion offers (all of them stay valid when written). */
 const OFFERED_COMMANDS = COMMAND_NAMES.filter(isOfferedCommand);
 
-function commandItems(range: Range, endsLine: boolean): CompletionItemData[] {
+function commandItems(range: Range): CompletionItemData[] {
   return OFFERED_COMMANDS.map((name): CompletionItemData => {
     const info = commandInfo(name)!;
     // Common data commands first: `SE` offers SET before SELECT.
-    const item: CompletionItemData = { label: name, kind: 'command', detail: commandHint(info), range, sortText: `1 ${isCommonCommand(name) ? 0 : 1} ${name}` };
-    if (endsLine) item.insertText = `${name} `;
-    return item;
+    return { label: name, kind: 'command', detail: commandHint(info), range, sortText: `1 ${isCommonCommand(name) ? 0 : 1} ${name}` };
   });
 }
 
@@ -257,7 +245,6 @@ function valueItems(cursor: Cursor, info: SettingInfo, slot: ValueSlot): Complet
           detail: axisInfo.syntax,
           documentation: settingMarkdown(axisInfo),
           range,
-          insertText: slot.end === line.text.length ? `${axis} ` : axis,
         };
       });
     case 'suite':

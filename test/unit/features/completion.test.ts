@@ -43,7 +43,7 @@ describe('completion', () => {
       const pipeline = item(items, 'pipeline');
       assert.equal(pipeline.detail, 'pipeline N');
       assert.match(pipeline.documentation!, /redis-benchmark's `-P`/);
-      assert.equal(pipeline.insertText, 'pipeline ', 'a trailing space, ready for the value');
+      assert.equal(pipeline.insertText, undefined, 'no trailing space: the space typed next asks for the values (issue 22: no double space)');
     });
 
     it('after a phase line, offers phase settings and another phase, but not scenario-wide ones', () => {
@@ -57,13 +57,12 @@ describe('completion', () => {
       assert.ok(labels(complete('clients 4\n‸')).includes('GET'));
     });
 
-    it('replaces the whole first word, and asks again for value lists', () => {
+    it('replaces the whole first word, inserting the word alone', () => {
       const items = complete('### one\npip‸line 10\n');
       const pipeline = item(items, 'pipeline');
       assert.deepEqual(span(pipeline), [1, 0, 7]);
       assert.equal(pipeline.insertText, undefined, 'the value already follows: no extra space');
-      assert.equal(item(complete('### one\ncl‸'), 'client').retrigger, true, '`client` has a value list');
-      assert.ok(!item(complete('### one\ncl‸'), 'clients').retrigger);
+      assert.equal(item(complete('### one\ncl‸'), 'client').insertText, undefined);
     });
 
     it('ranks common data commands first: SE offers SET before SELECT, and no module commands such as SADDEX', () => {
