@@ -43,6 +43,7 @@ const COMPLETION_KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
   profile: vscode.CompletionItemKind.Reference,
   'suite-test': vscode.CompletionItemKind.EnumMember,
   label: vscode.CompletionItemKind.Reference,
+  snippet: vscode.CompletionItemKind.Snippet,
 };
 
 const SYMBOL_KINDS: Record<SymbolKind, vscode.SymbolKind> = {
@@ -60,6 +61,7 @@ function toCompletionItem(data: CompletionItemData): vscode.CompletionItem {
   if (data.detail) item.detail = data.detail;
   if (data.documentation) item.documentation = new vscode.MarkdownString(data.documentation);
   if (data.insertText !== undefined) item.insertText = data.insertText;
+  if (data.snippet !== undefined) item.insertText = new vscode.SnippetString(data.snippet);
   if (data.sortText) item.sortText = data.sortText;
   if (data.retrigger) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest' };
   return item;

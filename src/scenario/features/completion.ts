@@ -25,6 +25,7 @@ import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
 import { code, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { lineContext, looksSecret, MASK, scenarioAt, visibleVariables } from './locate';
+import { snippetItems } from './snippets';
 import type { CompletionItemData, CompletionOptions } from './types';
 
 interface Cursor {
@@ -167,7 +168,9 @@ function keywordItems(cursor: Cursor, range: Range): CompletionItemData[] {
   const settings = allowed.map((info): CompletionItemData => {
     return { label: info.name, kind: 'setting', detail: info.syntax, documentation: settingMarkdown(info), range, sortText: `0 ${info.name}` };
   });
-  return context.scope === 'file' ? settings : [...settings, ...commandItems(range)];
+  // Snippets start lines (a scenario, a sweep, a group), so they are offered where a line starts and outside groups.
+  const snippets = inGroup ? [] : snippetItems(range);
+  return context.scope === 'file' ? [...settings, ...snippets] : [...settings, ...commandItems(range), ...snippets];
 }
 
 /** Commands completion offers (all of them stay valid when written). */

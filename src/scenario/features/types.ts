@@ -4,7 +4,8 @@ import type { Diagnostic, Range } from '../plan';
 
 export type { Position, Range } from '../plan';
 
-export type CompletionKind = 'setting' | 'command' | 'value' | 'placeholder' | 'variable' | 'env' | 'metric' | 'operator' | 'profile' | 'suite-test' | 'label';
+export type CompletionKind =
+  'setting' | 'command' | 'value' | 'placeholder' | 'variable' | 'env' | 'metric' | 'operator' | 'profile' | 'suite-test' | 'label' | 'snippet';
 
 export interface CompletionItemData {
   label: string;
@@ -15,6 +16,8 @@ export interface CompletionItemData {
   documentation?: string;
   /** Text to insert; the label when absent. Plain text, never snippet syntax. */
   insertText?: string;
+  /** Kind `snippet` only: VS Code snippet syntax (tabstops `${1:default}`) to insert instead. */
+  snippet?: string;
   /** The text the item replaces; the editor filters on the part before the cursor. */
   range: Range;
   /** Orders items in the list (the editor sorts by it, then by label). */

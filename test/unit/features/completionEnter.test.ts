@@ -84,6 +84,24 @@ describe('completion never takes the Enter that ends a line', () => {
     assert.deepEqual(completions(text, { line: 2, character: 12 }), []);
   });
 
+  it('offers the snippets where a line starts, and only there (a contributed snippet matched any word: `50k` became a sweep)', () => {
+    const atLineStart = completions('### one\nrb-sw', { line: 1, character: 5 }).filter((item) => item.kind === 'snippet');
+    assert.ok(atLineStart.some((item) => item.label === 'rb-sweep-key-size' && item.snippet?.includes('sweep key-size')));
+    for (const [text, character] of [
+      ['### one\nrequests 5k', 11],
+      ['### one\nGET k', 5],
+      ['### one\nkeys 100k uniform', 17],
+    ] as const) {
+      assert.deepEqual(
+        completions(text, { line: 1, character }).filter((item) => item.kind === 'snippet'),
+        [],
+        text,
+      );
+    }
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    assert.equal(manifest.contributes.snippets, undefined, 'snippets come from the completion provider, not contributes.snippets');
+  });
+
   it('turns word-based suggestions off and Enter to "smart" for .rbench files', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const defaults = manifest.contributes.configurationDefaults?.['[rbench]'] ?? {};
