@@ -6,7 +6,8 @@ import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
-import { parseSize } from '../scenario/units';
+import { parseDuration, parseSize } from '../scenario/units';
+import { listenAddress, ListenRefused, type ListenAddress } from '../gates/listen';
 
 const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario files
 
@@ -64,6 +65,14 @@ Run options:
                       a cleanup pattern wider than their keys); a file alone never can
   --max-memory SIZE   the memory a scenario may ask for, on the server and in rbench (default 4gb
                       on the server, 1gb in rbench); also for check
+  --metrics [HOST:]PORT
+                      serve OpenMetrics at http://HOST:PORT/metrics while the runs go on (requests,
+                      errors and latency histograms by test and command, ops/s, client CPU, late
+                      sends, the server's INFO counters; a shard's series carry shard="I/N").
+                      HOST defaults to 127.0.0.1; another address only as written (0.0.0.0: every
+                      interface)
+  --metrics-linger DURATION
+                      after the last run, wait this long for a final scrape (default 15s; 0s: none)
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -89,6 +98,22 @@ function parseVars(values: string[] | undefined): Record<string, string> | strin
     vars[entry.slice(0, eq).replace(/^@/, '')] = entry.slice(eq + 1);
   }
   return vars;
+}
+
+/** `--metrics ADDR [--metrics-linger 15s]`: the address through the listening gate (the user's own flag). */
+function metricsOptions(spec: string | undefined, linger: string | undefined): { address?: ListenAddress; lingerMs?: number } | string {
+  if (spec === undefined) return linger === undefined ? {} : '--metrics-linger needs --metrics';
+  let address: ListenAddress;
+  try {
+    address = listenAddress(spec, 'user', '--metrics');
+  } catch (error) {
+    if (error instanceof ListenRefused) return error.message;
+    throw error;
+  }
+  if (linger === undefined) return { address };
+  const parsed = parseDuration(linger);
+  if (!parsed.ok) return `--metrics-linger ${linger}: ${parsed.message}`;
+  return { address, lingerMs: parsed.value };
 }
 
 /** `rbench compare …`: its own options (`--json` is a flag here, a file name for `run`). */
@@ -194,6 +219,8 @@ export async function main(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true },
         'allow-destructive': { type: 'boolean' },
         'max-memory': { type: 'string' },
+        metrics: { type: 'string' },
+        'metrics-linger': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -240,6 +267,11 @@ export async function main(argv: string[]): Promise<number> {
     return ExitCode.ScenarioError;
   }
   const maxMemoryBytes = maxMemory?.ok ? maxMemory.value : undefined;
+  const metrics = metricsOptions(values.metrics, values['metrics-linger']);
+  if (typeof metrics === 'string') {
+    printErrorLine(`rbench: ${metrics}`);
+    return ExitCode.ScenarioError;
+  }
   if (files.length === 0) {
     printErrorLine(`rbench ${command}: name at least one .rbench file`);
     return ExitCode.ScenarioError;
@@ -286,6 +318,8 @@ export async function main(argv: string[]): Promise<number> {
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),
+            metrics: metrics.address,
+            metricsLingerMs: metrics.lingerMs,
             signal: abort.signal,
           },
           output,

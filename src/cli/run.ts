@@ -25,6 +25,8 @@ import { runWarnings } from '../results/warnings';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
+import { DEFAULT_METRICS_LINGER_MS, openMetrics, type CliMetrics } from './metrics';
+import type { ListenAddress } from '../gates/listen';
 
 export interface RunOptions {
   files: string[];
@@ -67,6 +69,10 @@ export interface RunOptions {
   shard?: ShardSpec;
   /** `--start-at`: epoch ms at which the first scenario starts, so that every part starts together. */
   startAt?: number;
+  /** `--metrics ADDR`: serve OpenMetrics there while the runs go on (the listening gate passed it). */
+  metrics?: ListenAddress;
+  /** `--metrics-linger`: how long to wait after the last run for a final scrape. */
+  metricsLingerMs?: number;
 }
 
 /** The session's ports in a terminal: questions are answered by flags, never by a prompt (CI has none). */
@@ -150,6 +156,23 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
 }
 
 export async function runCommand(options: RunOptions, output: Output): Promise<ExitCode> {
+  let metrics: CliMetrics | undefined;
+  if (options.metrics) {
+    const opened = await openMetrics(options.metrics, options.shard, output);
+    if (typeof opened === 'string') {
+      output.error(`error: ${opened}`);
+      return ExitCode.ScenarioError;
+    }
+    metrics = opened;
+  }
+  try {
+    return await runAll(options, output, metrics);
+  } finally {
+    await metrics?.finish(options.metricsLingerMs ?? DEFAULT_METRICS_LINGER_MS, options.signal);
+  }
+}
+
+async function runAll(options: RunOptions, output: Output, metrics: CliMetrics | undefined): Promise<ExitCode> {
   let baselines: BaselineSource | undefined;
   try {
     if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
@@ -175,7 +198,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
       shard: options.shard,
       maxMemory: options.maxMemory,
     },
-    cliPorts(options, output),
+    metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
   );
   const { prepared, blocked } = await prepareAll(session, options, output);
   let exitCode = ExitCode.Ok;

@@ -1,7 +1,7 @@
 // The load's timeline on the main thread: every worker reports each bucket (100 ms while the load is short,
 // then seconds); a bucket closes once all workers reported it (or when the load ends) into one entry
 // with the merged latency histogram.
-import { LatencyRecorder } from './measure/histogram';
+import { LatencyRecorder, type SparseCounts } from './measure/histogram';
 import type { TimelineSecond } from './types';
 import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
@@ -31,6 +31,8 @@ export class TimelineMerge {
   private readonly timeline: TimelineSecond[] = [];
   // Count mode: the fine buckets' histograms, regrouped into seconds if the load outlasts the fine limit.
   private readonly fineBuckets: FineBucket[] = [];
+  // The latencies of the buckets closed since the last takeLatency(), for live histograms (`--metrics`).
+  private readonly unreported = new LatencyRecorder();
 
   /**
    * `countMode`: the load runs a request count (no planned duration). `cluster`: entries carry the
@@ -69,6 +71,7 @@ export class TimelineMerge {
       maxUs: entry.recorder.maxValue(),
     };
     if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
+    this.unreported.add(entry.recorder);
     if (this.cluster) {
       second.moved = entry.moved;
       second.ask = entry.ask;
@@ -88,6 +91,13 @@ export class TimelineMerge {
     }
     this.timeline.push(second);
     return second;
+  }
+
+  /** The latencies of the buckets closed since the last call: each reply is handed out once. */
+  takeLatency(): SparseCounts {
+    const counts = this.unreported.toSparse();
+    this.unreported.reset();
+    return counts;
   }
 
   /** The last entry so far. */

@@ -1,6 +1,7 @@
 // What the engine returns for one load (one test of one phase at one sweep point).
 import type { ClientPath, PhasePlan, TestPlan } from '../scenario/plan';
 import type { ConnectionOptions, ServerDelta } from '../redis/types';
+import type { SparseCounts } from './measure/histogram';
 
 export interface LatencySummary {
   /** Recorded replies (errors included: an error reply is still a round trip). */
@@ -247,6 +248,8 @@ export interface LoadTick {
   fraction?: number;
   /** The second just completed. */
   lastSecond?: TimelineSecond;
+  /** The latencies (µs, non-empty slots) of the timeline buckets closed since the previous tick, each reply once: live histograms (`--metrics`) add them up. */
+  lastSecondLatency?: SparseCounts;
   warmingUp: boolean;
 }
 

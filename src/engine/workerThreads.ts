@@ -121,6 +121,7 @@ class LoadThreads {
             errors: this.progress.reduce((sum, p) => sum + p.errors, 0),
             fraction: this.fraction(),
             lastSecond,
+            lastSecondLatency: this.timeline.takeLatency(),
             warmingUp: false,
           });
         }
@@ -230,6 +231,7 @@ class LoadThreads {
       errors: loadResult.total.errors,
       fraction: status === 'complete' ? 1 : this.fraction(),
       lastSecond: merged[merged.length - 1],
+      lastSecondLatency: this.timeline.takeLatency(),
       warmingUp: false,
     });
     this.resolve(loadResult);
