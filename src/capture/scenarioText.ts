@@ -93,7 +93,8 @@ function prefillCommand(plan: PrefillPlan): string {
     case 'string':
       return `SET ${plan.pattern} __value__`;
     case 'hash':
-      return `HSET ${plan.pattern} ${Array.from({ length: n }, (_, i) => `f${i + 1} __value__`).join(' ')}`;
+      // Fields p1…pN: the traffic's own fields (f1…, HINCRBY's counters among them) stay free of random bytes.
+      return `HSET ${plan.pattern} ${Array.from({ length: n }, (_, i) => `p${i + 1} __value__`).join(' ')}`;
     case 'list':
       return `RPUSH ${plan.pattern} __value__*${n}`;
     case 'set':
