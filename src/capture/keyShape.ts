@@ -18,6 +18,8 @@ const SEPARATORS = /([:./|{}#=,;@ -])/;
 const STRUCTURE_WORD = /^[a-z_]{1,20}$/;
 /** A structure word glued to a number: `user42`, `shard_7`. */
 const WORD_AND_NUMBER = /^([a-z_]{1,20})(\d+)$/;
+/** A hex identifier (a hash, a token): one identifier, even when it starts with letters. */
+const HEX_ID = /^(?=.*\d)[0-9a-f]{8,}$/i;
 /** Text a user may still want hidden: printable ASCII only is read for structure. */
 const PRINTABLE = /^[\x21-\x7e]*$/;
 
@@ -30,7 +32,7 @@ export function keyShape(key: string, keepNames = false): KeyShape {
     // Odd indexes are the separators themselves.
     if (index % 2 === 1 || part === '') return part;
     if (isStructure(part, keepNames)) return part;
-    const glued = WORD_AND_NUMBER.exec(part);
+    const glued = HEX_ID.test(part) ? null : WORD_AND_NUMBER.exec(part);
     if (glued) {
       ids.push(glued[2]);
       return glued[1] + KEY_PLACEHOLDER;
@@ -46,7 +48,7 @@ export function keyShape(key: string, keepNames = false): KeyShape {
 function isStructure(part: string, keepNames: boolean): boolean {
   if (STRUCTURE_WORD.test(part)) return true;
   if (!keepNames || WORD_AND_NUMBER.test(part)) return false;
-  return !/^\d+$/.test(part) && !(/^[0-9a-f]{8,}$/i.test(part) && /\d/.test(part));
+  return !/^\d+$/.test(part) && !HEX_ID.test(part);
 }
 
 /** A short stable hash, so binary keys still count apart without keeping their bytes. */

@@ -30,6 +30,13 @@ export interface MonitorOutcome {
   error?: string;
 }
 
+/** Bytes that escaped MONITOR text stands for: `\\xHH` is one byte, `\\n` one (an escape cut by a chunk boundary counts as written). */
+function decodedLength(text: string): number {
+  const hex = text.match(/\\x[0-9a-fA-F]{2}/g)?.length ?? 0;
+  const simple = text.match(/\\[^x]/g)?.length ?? 0;
+  return text.length - 3 * hex - simple;
+}
+
 function encode(args: readonly string[]): string {
   return `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
 }
@@ -95,7 +102,8 @@ export function readMonitor(
       if (!line.startsWith('+')) return;
       const parsed = parseMonitorLine(line.slice(1), truncated);
       if (!parsed) return;
-      if (truncated && parsed.args.length > 0) parsed.args[parsed.args.length - 1].length += overflow;
+      // The rest of a cut line is the last argument's, up to its closing quote.
+      if (truncated && parsed.args.length > 0) parsed.args[parsed.args.length - 1].length += Math.max(0, overflow - 1);
       lines++;
       onLine(parsed);
       if (lines >= limits.maxLines) finish('lines');
@@ -125,7 +133,7 @@ export function readMonitor(
       if (part.length <= room) current += part;
       else {
         current += part.slice(0, Math.max(0, room));
-        overflow += part.length - Math.max(0, room);
+        overflow += decodedLength(part.slice(Math.max(0, room)));
       }
     };
     socket.on('error', (error) => finish('closed', error.message));
