@@ -71,7 +71,8 @@ describe('rbench capture (real servers)', function () {
     const traffic = startTraffic(server());
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      captured = await captureWorkload(connectionOf(server()), `redis://${server().host}:${server().port}`, options(4000));
+      // --monitor: the populate burst may still show in instantaneous_ops_per_sec, above the rate limit.
+      captured = await captureWorkload(connectionOf(server()), `redis://${server().host}:${server().port}`, options(4000, { monitor: 'on' }));
     } finally {
       await traffic.stop();
     }
@@ -111,7 +112,7 @@ describe('rbench capture (real servers)', function () {
     const traffic = startTraffic(server(), 2);
     let kept: CaptureResult;
     try {
-      kept = await captureWorkload(connectionOf(server()), 'local', options(1500, { keepNames: true }));
+      kept = await captureWorkload(connectionOf(server()), 'local', options(1500, { keepNames: true, monitor: 'on' }));
     } finally {
       await traffic.stop();
     }
@@ -125,7 +126,7 @@ describe('rbench capture (real servers)', function () {
     const traffic = startTraffic(server(), 4);
     let refused: CaptureResult;
     try {
-      refused = await captureWorkload(connectionOf(server(), { username: 'nomonitor', password: 'pw' }), 'acl', options(2000));
+      refused = await captureWorkload(connectionOf(server(), { username: 'nomonitor', password: 'pw' }), 'acl', options(2000, { monitor: 'on' }));
     } finally {
       await traffic.stop();
     }
@@ -137,6 +138,38 @@ describe('rbench capture (real servers)', function () {
     assert.match(refusedText, /GET user:__key__:profile/);
     assert.match(refusedText, /HINCRBY stats:__key__ f1 1/);
     assert.doesNotMatch(refusedText, /secretvalue|pageviews/);
+  });
+
+  it('writes a scenario from the counters alone when ACL refuses MONITOR and SCAN, and says what it could not sample', async () => {
+    await withRedis(server(), (redis) => redis.call('ACL', 'SETUSER', 'counters', 'on', '>pw', '~*', '&*', '+@all', '-monitor', '-scan') as Promise<unknown>);
+    const traffic = startTraffic(server(), 4);
+    let refused: CaptureResult;
+    try {
+      refused = await captureWorkload(connectionOf(server(), { username: 'counters', password: 'pw' }), 'acl', options(1500, { monitor: 'on' }));
+    } finally {
+      await traffic.stop();
+    }
+    const refusedText = scenarioText(refused, buildWorkload(refused));
+    assert.match(refusedText, /# Note: MONITOR was refused/);
+    assert.match(refusedText, /# Note: SCAN was refused \(NOPERM/);
+    const { weights } = trafficOf(refusedText);
+    assert.ok(Math.abs((weights.get('SET') ?? 0) - KNOWN.set) < 0.03, refusedText);
+    assert.match(refusedText, /GET key:__key__/);
+  });
+
+  it('leaves MONITOR off above its rate limit, with a warning, and still writes the mix', async () => {
+    const traffic = startTraffic(server(), 4);
+    let busy: CaptureResult;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      busy = await captureWorkload(connectionOf(server()), 'busy', options(1500, { monitorRateLimit: 1 }));
+    } finally {
+      await traffic.stop();
+    }
+    assert.equal(busy.monitor, undefined);
+    const busyText = scenarioText(busy, buildWorkload(busy));
+    assert.match(busyText, /# Note: MONITOR was off: the server ran [\d,]+ commands\/s, above the 1\/s limit/);
+    assert.ok(Math.abs((trafficOf(busyText).weights.get('GET') ?? 0) - KNOWN.get) < 0.03, busyText);
   });
 });
 

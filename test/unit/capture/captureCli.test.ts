@@ -21,9 +21,12 @@ describe('rbench capture --verify (CLI, real servers)', function () {
     let result;
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      result = await runCli(['capture', '--url', `redis://${server().host}:${server().port}`, '--duration', '3s', '--out', 'w.rbench', '--verify'], {
-        cwd: folder,
-      });
+      result = await runCli(
+        ['capture', '--url', `redis://${server().host}:${server().port}`, '--duration', '3s', '--out', 'w.rbench', '--verify', '--monitor'],
+        {
+          cwd: folder,
+        },
+      );
     } finally {
       await traffic.stop();
     }
