@@ -102,50 +102,78 @@ export async function captureWorkload(connection: ConnectionOptions, display: st
     const result: CaptureResult = { source, startedAt, windowMs: options.durationMs, keepNames: options.keepNames, notes };
     const windowStart = Date.now();
     const useMonitor = decideMonitor(options, source, notes);
-    const tickTimer = setInterval(() => {
-      const elapsed = Date.now() - windowStart;
-      progress(
-        Math.min(1, elapsed / options.durationMs),
-        `watching the traffic: ${(elapsed / 1000).toFixed(0)} of ${(options.durationMs / 1000).toFixed(0)} s`,
-      );
-    }, 1000);
-    let outcome: MonitorOutcome | undefined;
-    try {
-      if (useMonitor) {
-        const own = ownSource(redis);
-        const traffic = new TrafficTally(options.keepNames, new Set(own ? [own] : []));
-        result.traffic = traffic;
-        outcome = await readMonitor(connection, { ...options.monitorLimits, maxMs: options.durationMs }, (line) => traffic.add(line), options.signal);
-        result.monitor = outcome;
-        if (outcome.end === 'refused') {
-          result.traffic = undefined;
-          notes.push(
-            `MONITOR was refused (${outcome.error}): no argument shapes, key frequencies or write sizes — the mix and rate come from the counters, keys and sizes from the SCAN sample`,
-          );
-          await sleep(options.durationMs, undefined, { signal: options.signal }).catch(() => undefined);
-        } else if (outcome.end === 'lines' || outcome.end === 'bytes') {
-          notes.push(`the MONITOR sample stopped at its ${outcome.end === 'lines' ? 'line' : 'byte'} limit after ${(outcome.elapsedMs / 1000).toFixed(1)} s`);
+    // The window ends at its time, on cancel, or when the server goes away (the poller or MONITOR sees it).
+    const window = new AbortController();
+    const cancel = () => window.abort();
+    options.signal?.addEventListener('abort', cancel);
+    if (options.signal?.aborted) window.abort();
+    let last = { info: before, at: windowStart };
+    let infoCalls = 1;
+    let gone: string | undefined;
+    // INFO once a second: progress, and the counters up to the last second a server that dies had.
+    const poller = (async () => {
+      while (!window.signal.aborted) {
+        await sleep(1000, undefined, { signal: window.signal }).catch(() => undefined);
+        if (window.signal.aborted) break;
+        const elapsed = Date.now() - windowStart;
+        progress(
+          Math.min(1, elapsed / options.durationMs),
+          `watching the traffic: ${(elapsed / 1000).toFixed(0)} of ${(options.durationMs / 1000).toFixed(0)} s`,
+        );
+        if (!before) continue;
+        try {
+          infoCalls++;
+          const info = await readInfo(redis);
+          if (info) last = { info, at: Date.now() };
+        } catch (error) {
+          gone = `the server went away after ${((Date.now() - windowStart) / 1000).toFixed(1)} s (${describeConnectionError(error, { ...errorPlace(connection), wasConnected: true })})`;
+          window.abort();
         }
-      } else {
-        await sleep(options.durationMs, undefined, { signal: options.signal }).catch(() => undefined);
       }
-    } finally {
-      clearInterval(tickTimer);
+    })();
+    let outcome: MonitorOutcome | undefined;
+    if (useMonitor) {
+      const own = ownSource(redis);
+      const traffic = new TrafficTally(options.keepNames, new Set(own ? [own] : []));
+      result.traffic = traffic;
+      outcome = await readMonitor(connection, { ...options.monitorLimits, maxMs: options.durationMs }, (line) => traffic.add(line), window.signal);
+      result.monitor = outcome;
+      if (outcome.end === 'refused') {
+        result.traffic = undefined;
+        notes.push(
+          `MONITOR was refused (${outcome.error}): no argument shapes, key frequencies or write sizes — the mix and rate come from the counters, keys and sizes from the SCAN sample`,
+        );
+      } else if (outcome.end === 'lines' || outcome.end === 'bytes') {
+        notes.push(`the MONITOR sample stopped at its ${outcome.end === 'lines' ? 'line' : 'byte'} limit after ${(outcome.elapsedMs / 1000).toFixed(1)} s`);
+      } else if (outcome.end === 'closed') {
+        gone ??= `the server went away after ${(outcome.elapsedMs / 1000).toFixed(1)} s (${outcome.error})`;
+      }
     }
+    if (!useMonitor || outcome?.end === 'refused') {
+      const left = options.durationMs - (Date.now() - windowStart);
+      if (left > 0) await sleep(left, undefined, { signal: window.signal }).catch(() => undefined);
+    }
+    window.abort();
+    options.signal?.removeEventListener('abort', cancel);
+    await poller;
     const windowMs = Date.now() - windowStart;
     result.windowMs = windowMs;
-    if (options.signal?.aborted) result.partial = `cancelled after ${(windowMs / 1000).toFixed(1)} s`;
-    if (outcome?.end === 'closed') result.partial = `the server went away after ${(outcome.elapsedMs / 1000).toFixed(1)} s (${outcome.error})`;
-    let after: InfoSections | undefined;
-    try {
-      after = before ? await readInfo(redis) : undefined;
-    } catch (error) {
-      result.partial ??= `the server went away at the end of the window (${describeConnectionError(error, { ...errorPlace(connection), wasConnected: true })})`;
+    if (gone) result.partial = gone;
+    else if (options.signal?.aborted) result.partial = `cancelled after ${(windowMs / 1000).toFixed(1)} s`;
+    if (before && !gone) {
+      try {
+        infoCalls++;
+        const info = await readInfo(redis);
+        if (info) last = { info, at: Date.now() };
+      } catch (error) {
+        result.partial = `the server went away at the end of the window (${describeConnectionError(error, { ...errorPlace(connection), wasConnected: true })})`;
+      }
     }
-    if (before && after) {
-      const own = new Map([['info', 1]]);
+    if (before && last.info !== before && last.info) {
+      // INFO counts itself after it runs: the readings before the last one are the capture's own.
+      const own = new Map([['info', infoCalls - 1]]);
       if (outcome && outcome.end !== 'refused') own.set('monitor', 1).set('auth', connection.password !== undefined ? 1 : 0);
-      result.counters = countsBetween(before, after, own, windowMs);
+      result.counters = countsBetween(before, last.info, own, last.at - windowStart);
       if (!result.counters) notes.push('INFO has no commandstats section: the mix comes from MONITOR alone');
     }
     if (!result.partial) {
