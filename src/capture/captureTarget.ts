@@ -46,6 +46,8 @@ export function captureTarget(input: CaptureTargetInput): CaptureTarget | string
   if (passwordError) return passwordError;
   const resolved = connectionFor(choice, { profiles, storedPassword: input.storedPassword, env: input.env, allowHosts: input.allowHosts });
   if (!resolved.options) return resolved.error ?? `cannot connect to ${input.target}`;
+  // MONITOR sees one server: a Sentinel target names several, and which one serves is the sentinels' answer.
+  if (resolved.options.sentinel) return `${resolved.display} is a Sentinel target: capture its primary by its own redis://host:port URL`;
   const actions: ScenarioActions = {
     classes: new Set(['read']),
     examples: { read: 'INFO' },

@@ -27,6 +27,12 @@ function logLikelihood(counts: readonly number[], s: number, logRanks: readonly 
  */
 export function fitKeys(hits: Iterable<number>): KeyFit {
   const counts = [...hits].sort((a, b) => b - a);
+  // Uniform hits have Poisson counts: their largest stays within a few standard deviations of the mean. Sorting
+  // such noise by count would fake a slope, so a head no higher than that reads as uniform before any fit.
+  const mean = counts.reduce((sum, count) => sum + count, 0) / Math.max(1, counts.length);
+  if (counts.length > 0 && counts[0] <= mean + 6 * Math.sqrt(mean) + 3) {
+    return { kind: 'uniform', reason: `no key number stands out (the most hit ${counts[0]} times, the mean ${mean.toFixed(1)})` };
+  }
   const head = counts.filter((count) => count >= MIN_HITS);
   if (head.length < 10) return { kind: 'uniform', reason: `too few keys were hit ${MIN_HITS}+ times to tell a skew (${head.length})` };
   const logRanks = head.map((_, r) => Math.log(r + 1));
