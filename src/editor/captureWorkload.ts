@@ -10,10 +10,18 @@ import { buildWorkload } from '../capture/workload';
 import { writeFileSafely } from '../gates/files';
 import { RESTRICTED_MESSAGE } from '../runner/session';
 import { parseActiveTarget, secretKey } from '../runner/targets';
-import { parseDuration } from '../scenario/units';
 import { plainText } from './plainText';
 import { consentConfirmer } from './sessionPorts';
 import { readSettings, workspaceRoot } from './settings';
+
+/** How long to watch: a few choices, as a capture is bounded (rbench capture --duration takes any). */
+const DURATIONS = [
+  { label: '30 seconds', ms: 30_000 },
+  { label: '10 seconds', ms: 10_000 },
+  { label: '1 minute', ms: 60_000 },
+  { label: '5 minutes', ms: 300_000 },
+  { label: '5 seconds', ms: 5_000 },
+];
 
 export async function captureWorkloadCommand(context: vscode.ExtensionContext): Promise<vscode.Uri | undefined> {
   if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(`RBench: ${RESTRICTED_MESSAGE}`);
@@ -23,17 +31,12 @@ export async function captureWorkloadCommand(context: vscode.ExtensionContext): 
     const why = active.kind === 'invalid' ? active.error : 'the selected target is the throwaway local server, which has no traffic to capture';
     return void vscode.window.showErrorMessage(`RBench: ${plainText(why)} — pick a server with "RBench: Select Target".`);
   }
-  const duration = await vscode.window.showInputBox({
-    title: 'Capture Workload from Server',
-    prompt: 'How long to watch the traffic (MONITOR costs a busy server throughput: it stays off above 50k commands/s)',
-    value: '30s',
-    validateInput: (text) => {
-      const parsed = parseDuration(text.trim());
-      return parsed.ok ? (parsed.value < 1000 ? 'at least 1s' : undefined) : parsed.message;
-    },
+  const picked = await vscode.window.showQuickPick(DURATIONS, {
+    title: 'Capture Workload from Server: how long to watch the traffic',
+    placeHolder: 'MONITOR costs a busy server throughput: it stays off above 50k commands/s',
   });
-  if (duration === undefined) return undefined;
-  const durationMs = (parseDuration(duration.trim()) as { value: number }).value;
+  if (!picked) return undefined;
+  const durationMs = picked.ms;
   const key = secretKey(active.kind === 'url' ? { url: active.url } : { profile: active.name });
   const target = captureTarget({
     target: settings.target ?? '',
