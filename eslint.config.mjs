@@ -24,32 +24,22 @@ const OWN_FILES = [
 
 // The layer map (docs/architecture.md): each row may import its own folder and the rows below it, never a row
 // above or a sibling in its own row. The ground floor imports nothing else from src (protocol: the gates at most).
-const LAYERS = [
-  ['gates'],
-  ['protocol'],
-  ['scenario'],
-  ['redis'],
-  ['engine'],
-  ['results'],
-  ['runner'],
-  ['cli', 'editor', 'views'],
-];
+const LAYERS = [['gates'], ['protocol'], ['scenario'], ['redis'], ['engine'], ['results'], ['runner'], ['capture'], ['cli', 'editor', 'views']];
 // Browser code runs the view-models and the formatting only: nothing that needs Node or the editor's host.
-const WEBVIEW_REFUSES = ['gates', 'redis', 'engine', 'runner', 'cli', 'editor'];
+const WEBVIEW_REFUSES = ['gates', 'redis', 'engine', 'runner', 'capture', 'cli', 'editor'];
 const layerZones = LAYERS.flatMap((row, level) =>
   row.flatMap((folder) =>
-    LAYERS.flatMap((other, otherLevel) => (otherLevel > level ? other : otherLevel === level ? other.filter((name) => name !== folder) : []))
-      .map((above) => ({
-        target: `./src/${folder}`,
-        from: `./src/${above}`,
-        message: `src/${folder} sits below src/${above} in the layer map (docs/architecture.md): move the shared piece down, or pass it in.`,
-      })),
+    LAYERS.flatMap((other, otherLevel) => (otherLevel > level ? other : otherLevel === level ? other.filter((name) => name !== folder) : [])).map((above) => ({
+      target: `./src/${folder}`,
+      from: `./src/${above}`,
+      message: `src/${folder} sits below src/${above} in the layer map (docs/architecture.md): move the shared piece down, or pass it in.`,
+    })),
   ),
 );
 // The engine's public face is src/engine/index.ts: the floors above see nothing deeper, so its files can
 // move without touching theirs. measure/percentile.ts is public too: the webview bundle takes it, and the
 // index names node-only modules (worker threads, sockets) a browser bundle cannot load.
-const engineFaceZones = ['results', 'runner', 'cli', 'editor', 'views'].map((folder) => ({
+const engineFaceZones = ['results', 'runner', 'capture', 'cli', 'editor', 'views'].map((folder) => ({
   target: `./src/${folder}`,
   from: './src/engine',
   except: ['./index.ts', './measure/percentile.ts'],
@@ -86,8 +76,26 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], ignores: OWN_FILES, rules: restricted(...FS) },
-  { files: ['src/gates/**', 'src/protocol/**', 'src/scenario/**', 'src/engine/**', 'src/redis/**', 'src/results/**', 'src/cli/**', 'src/runner/**'], ignores: OWN_FILES, rules: restricted(VSCODE, ...FS) },
+  {
+    files: [
+      'src/gates/**',
+      'src/protocol/**',
+      'src/scenario/**',
+      'src/engine/**',
+      'src/redis/**',
+      'src/results/**',
+      'src/cli/**',
+      'src/runner/**',
+      'src/capture/**',
+    ],
+    ignores: OWN_FILES,
+    rules: restricted(VSCODE, ...FS),
+  },
   { files: OWN_FILES.filter((file) => !file.startsWith('src/editor/')), rules: restricted(VSCODE) },
   // The view-models are bundled into the webviews and unit-tested in Node; only the webview hosts use `vscode`.
-  { files: ['src/views/**'], ignores: ['src/views/resultsPanels.ts', 'src/views/comparePanel.ts', 'src/views/webviewHost.ts'], rules: restricted(VSCODE, ...FS) },
+  {
+    files: ['src/views/**'],
+    ignores: ['src/views/resultsPanels.ts', 'src/views/comparePanel.ts', 'src/views/webviewHost.ts'],
+    rules: restricted(VSCODE, ...FS),
+  },
 );

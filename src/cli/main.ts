@@ -5,6 +5,7 @@ import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
+import { captureMain } from './capture';
 import { parseShard, parseStartAt } from '../runner/shard';
 import { parseDuration, parseSize } from '../scenario/units';
 import { listenAddress, ListenRefused, type ListenAddress } from '../gates/listen';
@@ -15,6 +16,9 @@ Usage:
   rbench check <files...>                 validate files; prints file:line:col: error: message
   rbench run <files...> [options]         run scenarios and print the result table
   rbench compare <run files...> [options] what differs between runs, then their numbers side by side
+  rbench capture --url URL [--duration 30s] [--out FILE] [--verify]
+                                          turn a server's live traffic into a scenario
+                                          (rbench capture --help for its options)
   rbench merge <run files...> [--out DIR|FILE.json]
                                           join the runs of several load machines (--shard) into one run:
                                           histograms added, counts added, a row per machine kept
@@ -192,6 +196,7 @@ async function mergeMain(argv: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'compare') return compareMain(argv.slice(1));
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
+  if (argv[0] === 'capture') return captureMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({

@@ -8,6 +8,7 @@ import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelected
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
+import { captureWorkloadCommand } from './captureWorkload';
 
 export interface RBenchEditorApi {
   /** Fires after each run from the editor, once its run file is written. */
@@ -69,6 +70,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.setPassword', () => setPassword(context.secrets)),
     command('rbench.clearPassword', () => clearPassword(context.secrets)),
     command('rbench.showOutput', () => runs.output.show()),
+    command('rbench.captureWorkload', () => captureWorkloadCommand(context)),
     command('rbench.openRunFile', (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.open', uri)),
   );
 
