@@ -5,6 +5,7 @@ import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
+import { runOnSeveralTargetsCommand } from './severalTargets';
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
@@ -50,6 +51,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
     command('rbench.runFile', (target?: vscode.Uri, selected?: vscode.Uri[]) => runFileCommand(runs, target, selected)),
     command('rbench.runAll', () => runAllCommand(runs)),
+    command('rbench.runOnSeveralTargets', () => runOnSeveralTargetsCommand(context, runs.output, options.compare)),
     command('rbench.cancelRun', () => {
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');
