@@ -51,7 +51,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
     command('rbench.runFile', (target?: vscode.Uri, selected?: vscode.Uri[]) => runFileCommand(runs, target, selected)),
     command('rbench.runAll', () => runAllCommand(runs)),
-    command('rbench.runOnSeveralTargets', () => runOnSeveralTargetsCommand(context, runs.output, options.compare)),
+    command('rbench.runOnSeveralTargets', (target?: vscode.Uri, index?: number) =>
+      runOnSeveralTargetsCommand(context, runs.output, options.compare, target, index),
+    ),
     command('rbench.cancelRun', () => {
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');

@@ -71,16 +71,27 @@ function sessionFor(
 
 const fail = (message: string): undefined => void vscode.window.showErrorMessage(plainText(`RBench: ${message}`));
 
+/** The scenario meant: a CodeLens's (uri, index), else the one under the active editor's cursor. */
+async function scenarioMeant(target?: vscode.Uri, index?: number): Promise<{ document: vscode.TextDocument; index: number } | string> {
+  if (target && typeof index === 'number') return { document: await vscode.workspace.openTextDocument(target), index };
+  const editor = vscode.window.activeTextEditor;
+  if (editor?.document.languageId !== 'rbench') return 'open a .rbench file and put the cursor in a scenario to run it on several targets.';
+  const scenario = scenarioAtLine((await documentChecks().outline(editor.document)).scenarios, editor.selection.active.line);
+  if (!scenario) return `${vscode.workspace.asRelativePath(editor.document.uri)} has no scenario to run: add a "### name" line followed by commands.`;
+  return { document: editor.document, index: scenario.index };
+}
+
 /** `rbench.runOnSeveralTargets`: returns the run files written (the comparison panel shows them), or undefined. */
 export async function runOnSeveralTargetsCommand(
   context: vscode.ExtensionContext,
   output: vscode.OutputChannel,
   compare: (paths: string[]) => void,
+  target?: vscode.Uri,
+  index?: number,
 ): Promise<string[] | undefined> {
-  const document = vscode.window.activeTextEditor?.document;
-  if (document?.languageId !== 'rbench') return fail('open a .rbench file and put the cursor in a scenario to run it on several targets.');
-  const scenario = scenarioAtLine((await documentChecks().outline(document)).scenarios, vscode.window.activeTextEditor!.selection.active.line);
-  if (!scenario) return fail(`${vscode.workspace.asRelativePath(document.uri)} has no scenario to run: add a "### name" line followed by commands.`);
+  const meant = await scenarioMeant(target, index);
+  if (typeof meant === 'string') return fail(meant);
+  const { document } = meant;
   const settings = readSettings(document.uri);
   const values = await pickTargets(settings);
   if (!values) return undefined;
@@ -100,13 +111,13 @@ export async function runOnSeveralTargetsCommand(
   };
   const resolved = await sessions[0].check(file);
   if ('kind' in resolved) return fail(resolved.message);
-  const plan = resolved.scenarios[scenario.index];
-  if (!plan) return fail(`${file.display} has no scenario number ${scenario.index + 1}`);
+  const plan = resolved.scenarios[meant.index];
+  if (!plan) return fail(`${file.display} has no scenario number ${meant.index + 1}`);
   const targets: TargetRun[] = [];
-  for (const [index, session] of sessions.entries()) {
+  for (const [position, session] of sessions.entries()) {
     const prepared = await session.prepare(file, resolved, plan);
     if ('kind' in prepared) return prepared.reason === 'declined' ? undefined : fail(prepared.message);
-    targets.push({ label: values[index], session, prepared });
+    targets.push({ label: values[position], session, prepared });
   }
   const sameServer = await sameServerRefusal(targets);
   if (sameServer) return fail(sameServer);
