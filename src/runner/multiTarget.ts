@@ -16,6 +16,7 @@ import { comparisonToMarkdown } from '../results/compareFormat';
 import { RUN_FILE_SUFFIX, runFileName, type PointResult, type RunFile } from '../results/runFile';
 import { summariseRepeats } from '../results/summary';
 import { endsParts, joinParts } from './joinParts';
+import { countLoads, type LoadPosition } from './runScenario';
 import type { FinishedRun, NotRun, PreparedRun, RunSession, SessionOutcome } from './session';
 import { parseActiveTarget } from './targets';
 
@@ -117,7 +118,9 @@ export async function runOnTargets(targets: readonly TargetRun[], signal?: Abort
       const last = parts[index][parts[index].length - 1];
       if (refused[index] || (last && endsParts(last.status))) continue;
       const once = { ...target.prepared, plan: { ...target.prepared.plan, repeat: 1 } };
-      const outcome = await target.session.measure(once, signal);
+      const perRepeat = countLoads(once.plan);
+      const place = (at: LoadPosition): LoadPosition => ({ ...at, repeat, index: at.index + repeat * perRepeat, total: perRepeat * repeats });
+      const outcome = await target.session.measure(once, signal, place);
       if ('kind' in outcome) refused[index] = outcome;
       else parts[index].push(outcome);
     }

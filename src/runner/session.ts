@@ -18,7 +18,7 @@ import type { RunFileLimits } from '../results/runFileBounds';
 import { saveRun } from '../results/runFileWriter';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
-import { runScenario, type RunProgress } from './runScenario';
+import { runScenario, type LoadPosition, type RunProgress } from './runScenario';
 import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
@@ -241,7 +241,7 @@ export class RunSession {
   }
 
   /** As `execute`, without writing the run file: the run, its secrets redacted (several targets join repeats first). */
-  async measure(prepared: PreparedRun, signal?: AbortSignal): Promise<RunFile | NotRun> {
+  async measure(prepared: PreparedRun, signal?: AbortSignal, place: (at: LoadPosition) => LoadPosition = (at) => at): Promise<RunFile | NotRun> {
     const { file, plan, choice } = prepared;
     const redactor = new Redactor();
     for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
@@ -249,7 +249,8 @@ export class RunSession {
       if (!choice.local && plan.server.length > 0) {
         this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
       }
-      const progress = (event: RunProgress) => this.ports.progress?.(prepared, event);
+      // `place`: where a load stands among all loads, when this run is one part of several (interleaved repeats).
+      const progress = (event: RunProgress) => this.ports.progress?.(prepared, event.kind === 'server-sample' ? event : { ...event, at: place(event.at) });
       const outcome = isServerSweep(plan)
         ? await runServerSweep(plan, (part) => this.runPart(prepared, part, redactor, signal), progress)
         : await this.runPart(prepared, { plan, configKeys: [], first: true, onProgress: progress }, redactor, signal);
