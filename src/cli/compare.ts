@@ -2,6 +2,7 @@
 // JSON or CSV). Also where `rbench run --baseline` finds each scenario's baseline.
 import { writeFileSafely } from '../gates/files';
 import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
+import { compareServerSetups } from '../runner/serverSetups';
 import { compareRuns, type Comparison } from '../results/compare';
 import { comparisonToCsv, comparisonToMarkdown, comparisonToText } from '../results/compareFormat';
 import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
@@ -88,11 +89,13 @@ export function compareCommand(options: CompareCommandOptions, output: Output): 
       else comparisons.push(compareRuns([found.baseline, run], { noisePercent: options.noisePercent, labels: ['baseline', 'this run'] }));
     }
   } else {
-    if (runs.length < 2) {
+    // One `sweep server` run: its setups side by side (src/runner/serverSetups.ts).
+    const setups = runs.length === 1 ? compareServerSetups(runs[0], { noisePercent: options.noisePercent }) : undefined;
+    if (setups) comparisons.push(setups);
+    else if (runs.length < 2) {
       output.error('rbench compare: name at least two runs (run files, or a --json file of several), or use --baseline');
       return ExitCode.ScenarioError;
-    }
-    comparisons.push(compareRuns(runs, { noisePercent: options.noisePercent }));
+    } else comparisons.push(compareRuns(runs, { noisePercent: options.noisePercent }));
   }
 
   if (options.csv) {

@@ -27,7 +27,11 @@ Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
   --url URL           target redis://[user@]host:port[/db], rediss://…, unix:///path/redis.sock
                       or redis-sentinel://host:26379[,host:port…]/primary-name;
-                      overrides the files' target.
+                      overrides the files' target. Repeated (--url A --url B): every
+                      scenario runs on each target in turn (with \`repeat\`, each repeat
+                      on every target: A B A B…), then their runs are compared; the
+                      comparison is printed and saved beside the run files (….comparison.md).
+                      The same server twice is refused.
                       Without --url and without a target in the file, a throwaway local
                       redis-server is started on a free port and stopped after.
   --var NAME=VALUE    set a file variable (@NAME); repeatable
@@ -204,7 +208,7 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         scenario: { type: 'string', multiple: true },
-        url: { type: 'string' },
+        url: { type: 'string', multiple: true },
         var: { type: 'string', multiple: true },
         out: { type: 'string' },
         json: { type: 'string' },
@@ -301,7 +305,8 @@ export async function main(argv: string[]): Promise<number> {
           {
             files,
             scenarios: values.scenario ?? [],
-            url: values.url,
+            url: values.url?.[0],
+            targets: values.url,
             out: values.out ?? '.rbench/runs',
             outNamed: values.out !== undefined,
             json: values.json,

@@ -5,7 +5,10 @@ import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
 import { startTogether, type ShardSpec } from '../runner/shard';
-import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionPorts } from '../runner/session';
+import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionOutcome, type SessionPorts } from '../runner/session';
+import { compareTargets, interleaves, runOnTargets, sameServerRefusal, sameTargetRefusal, saveComparison, type TargetRun } from '../runner/multiTarget';
+import { compareServerSetups } from '../runner/serverSetups';
+import { redactUrl } from '../protocol/redisUrl';
 import { formatDiagnostic } from '../scenario';
 import { BaselinesError, pinBaseline } from '../results/baselines';
 import { FileGateError, readBoundedText, writeFileSafely } from '../gates/files';
@@ -32,6 +35,8 @@ export interface RunOptions {
   files: string[];
   scenarios: string[];
   url?: string;
+  /** `--url A --url B`: every scenario runs on each, and their runs are compared (src/runner/multiTarget.ts). */
+  targets?: string[];
   out: string;
   /** True when the user named `out` (--out): it may be anywhere. The default .rbench/runs stays inside the working folder, no link followed. */
   outNamed?: boolean;
@@ -110,9 +115,13 @@ export function consentRefusal(request: ConsentRequest): string {
   ].join('\n');
 }
 
-/** Reads, resolves and selects every file's scenarios, printing diagnostics; then prepares each (safety rules, questions). */
-async function prepareAll(session: RunSession, options: RunOptions, output: Output): Promise<{ prepared: PreparedRun[]; blocked: NotRun[] }> {
-  const prepared: PreparedRun[] = [];
+/**
+ * Reads, resolves and selects every file's scenarios, printing diagnostics; then prepares each on every
+ * target's session (safety rules, questions): one entry per scenario, its targets in order.
+ */
+async function prepareAll(sessions: RunSession[], options: RunOptions, output: Output): Promise<{ prepared: PreparedOn[][]; blocked: NotRun[] }> {
+  const session = sessions[0];
+  const prepared: PreparedOn[][] = [];
   const blocked: NotRun[] = [];
   for (const path of options.files) {
     let text: string;
@@ -142,17 +151,29 @@ async function prepareAll(session: RunSession, options: RunOptions, output: Outp
       continue;
     }
     for (const plan of plans) {
-      const outcome = await session.prepare(file, resolved, plan);
-      if ('kind' in outcome) {
-        // Declined: the question said why. Invalid: the diagnostics above say where.
-        if (outcome.reason !== 'declined' && outcome.reason !== 'invalid') output.error(outcome.message);
-        blocked.push(outcome);
-      } else {
-        prepared.push(outcome);
+      const ready: PreparedOn[] = [];
+      for (const [target, each] of sessions.entries()) {
+        const outcome = await each.prepare(file, resolved, plan);
+        if ('kind' in outcome) {
+          // Declined: the question said why. Invalid: the diagnostics above say where (once, not per target).
+          if (outcome.reason !== 'declined' && outcome.reason !== 'invalid') output.error(outcome.message);
+          blocked.push(outcome);
+          if (outcome.reason === 'invalid') break;
+        } else {
+          ready.push({ target, session: each, prepared: outcome });
+        }
       }
+      if (ready.length > 0) prepared.push(ready);
     }
   }
   return { prepared, blocked };
+}
+
+/** A scenario prepared on one target's session (`target`: its index in --url's order). */
+interface PreparedOn {
+  target: number;
+  session: RunSession;
+  prepared: PreparedRun;
 }
 
 export async function runCommand(options: RunOptions, output: Output): Promise<ExitCode> {
@@ -173,6 +194,12 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
 }
 
 async function runAll(options: RunOptions, output: Output, metrics: CliMetrics | undefined): Promise<ExitCode> {
+  const targets = options.targets && options.targets.length > 1 ? options.targets : undefined;
+  const sameTarget = targets && sameTargetRefusal(targets, {});
+  if (sameTarget) {
+    output.error(`rbench: ${sameTarget}`);
+    return ExitCode.ScenarioError;
+  }
   let baselines: BaselineSource | undefined;
   try {
     if (options.baseline) baselines = openBaselineSource(options.baseline, process.cwd());
@@ -181,62 +208,96 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
     output.error(`--baseline: ${error.message}`);
     return ExitCode.ScenarioError;
   }
-  const session = new RunSession(
-    {
-      env: options.env,
-      vars: options.vars,
-      allowEnv: options.allowEnv,
-      allowAdmin: options.allowAdmin,
-      cluster: options.cluster,
-      allowHosts: options.allowHosts,
-      allowDestructive: options.allowDestructive,
-      trusted: true,
-      userTarget: options.url ? { value: options.url, override: true, supplier: 'user' } : undefined,
-      secretEnv: 'RBENCH_PASSWORD',
-      runsFolder: options.out,
-      runsFolderRoot: options.outNamed ? undefined : process.cwd(),
-      shard: options.shard,
-      maxMemory: options.maxMemory,
-    },
-    metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
-  );
-  const { prepared, blocked } = await prepareAll(session, options, output);
+  const sessionFor = (url: string | undefined) =>
+    new RunSession(
+      {
+        env: options.env,
+        vars: options.vars,
+        allowEnv: options.allowEnv,
+        allowAdmin: options.allowAdmin,
+        cluster: options.cluster,
+        allowHosts: options.allowHosts,
+        allowDestructive: options.allowDestructive,
+        trusted: true,
+        userTarget: url ? { value: url, override: true, supplier: 'user' } : undefined,
+        secretEnv: 'RBENCH_PASSWORD',
+        runsFolder: options.out,
+        runsFolderRoot: options.outNamed ? undefined : process.cwd(),
+        shard: options.shard,
+        maxMemory: options.maxMemory,
+      },
+      metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
+    );
+  const sessions = (targets ?? [options.url]).map(sessionFor);
+  const { prepared, blocked } = await prepareAll(sessions, options, output);
   let exitCode = ExitCode.Ok;
   for (const outcome of blocked) exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
   if (prepared.length === 0) return exitCode === ExitCode.Ok ? ExitCode.ScenarioError : exitCode;
 
   if (options.startAt !== undefined && !(await startTogether(options.startAt, options.signal, output.info, output.error))) return ExitCode.Cancelled;
   const runs: RunFile[] = [];
-  for (const scenario of prepared) {
-    if (options.signal?.aborted) break;
-    const outcome = await session.execute(scenario, options.signal);
+  const scenariosRun = prepared.length;
+  const report = (outcome: SessionOutcome): void => {
     if (outcome.kind === 'not-run') {
       output.error(outcome.message);
       exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
-      continue;
+      return;
     }
     const { run } = outcome;
     runs.push(run);
+    const silent = options.quiet && options.csv !== '-';
     exitCode = Math.max(
       exitCode,
-      reportRun(
-        outcome,
-        output,
-        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) },
-        {
-          silent: options.quiet && options.csv !== '-',
-          csvOnStdout: options.csv === '-',
-        },
-      ),
+      reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, { silent, csvOnStdout: options.csv === '-' }),
     );
-    const gate = baselines ? compareWithBaseline(run, baselines, prepared.length, options, output) : ExitCode.Ok;
+    // A `sweep server` run: its setups side by side, as `rbench compare` shows runs.
+    const setups = silent ? undefined : compareServerSetups(run);
+    if (setups) showTable(output, options.csv === '-')(comparisonToText(setups));
+    const gate = baselines ? compareWithBaseline(run, baselines, scenariosRun, options, output) : ExitCode.Ok;
     exitCode = Math.max(exitCode, gate);
     if (options.pin && outcome.path) pinRun(run, outcome.path, gate, output);
+  };
+  for (const group of prepared) {
+    if (options.signal?.aborted) break;
+    if (!targets) {
+      report(await group[0].session.execute(group[0].prepared, options.signal));
+      continue;
+    }
+    exitCode = Math.max(exitCode, await runOnSeveral(group, targets, options, output, report));
   }
 
   exitCode = Math.max(exitCode, writeExtraOutputs(runs, options, output));
   if (options.signal?.aborted) return ExitCode.Cancelled;
   return exitCode;
+}
+
+/** One scenario on each --url: the same server twice is refused; each run reported, then their comparison printed and saved. */
+async function runOnSeveral(
+  group: PreparedOn[],
+  urls: readonly string[],
+  options: RunOptions,
+  output: Output,
+  report: (outcome: SessionOutcome) => void,
+): Promise<ExitCode> {
+  const targets: TargetRun[] = group.map(({ target, session, prepared }) => ({ label: urls[target], session, prepared }));
+  const same = await sameServerRefusal(targets);
+  if (same) {
+    output.error(`${group[0].prepared.file.display}: "${group[0].prepared.plan.name}" was not run: ${same}`);
+    return ExitCode.ScenarioError;
+  }
+  if (interleaves(targets)) output.info(`Each repeat runs on every target in turn (${targets.map((t) => redactUrl(t.label)).join(', ')}, then again).`);
+  const outcomes = await runOnTargets(targets, options.signal);
+  for (const outcome of outcomes) report(outcome);
+  const compared = compareTargets(targets, outcomes);
+  if (!compared) return ExitCode.Ok;
+  if (!(options.quiet && options.csv !== '-')) showTable(output, options.csv === '-')(comparisonToText(compared.comparison));
+  const saved = saveComparison(compared.comparison, compared.runs[0], options.outNamed ? undefined : process.cwd());
+  if ('path' in saved) output.info(`Comparison saved: ${saved.path}`);
+  else {
+    output.error(`error: ${saved.saveError}`);
+    return ExitCode.SaveError;
+  }
+  return ExitCode.Ok;
 }
 
 /** `--json` and `--csv`: a failure to write them is reported like a failed run-file save. */

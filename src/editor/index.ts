@@ -5,6 +5,7 @@ import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
+import { runOnSeveralTargetsCommand } from './severalTargets';
 import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
@@ -51,6 +52,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
     command('rbench.runFile', (target?: vscode.Uri, selected?: vscode.Uri[]) => runFileCommand(runs, target, selected)),
     command('rbench.runAll', () => runAllCommand(runs)),
+    command('rbench.runOnSeveralTargets', (target?: vscode.Uri, index?: number) =>
+      runOnSeveralTargetsCommand(context, runs.output, options.compare, target, index),
+    ),
     command('rbench.cancelRun', () => {
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');

@@ -222,8 +222,8 @@ async function readInfoSections(redis: Redis, sections: readonly string[]): Prom
  * Version, mode, OS, persistence/memory settings and key count. Restricted ACL users and managed
  * services (CONFIG renamed or denied, even INFO denied) still get the facts the server lets them read.
  */
-export async function readServerFacts(redis: Redis): Promise<ServerFacts> {
-  const facts: ServerFacts = { ...(await readIdentity(redis)), config: await readConfig(redis) };
+export async function readServerFacts(redis: Redis, extraConfigKeys: readonly string[] = []): Promise<ServerFacts> {
+  const facts: ServerFacts = { ...(await readIdentity(redis)), config: await readConfig(redis, extraConfigKeys) };
   const keys = await unlessRefused(redis.dbsize());
   if (keys !== undefined) facts.keys = keys;
   return facts;
@@ -250,10 +250,10 @@ async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' |
   return { version: valueOf('version') ?? 'unknown', mode: valueOf('mode') ?? 'unknown' };
 }
 
-async function readConfig(redis: Redis): Promise<Record<string, string>> {
+async function readConfig(redis: Redis, extraKeys: readonly string[]): Promise<Record<string, string>> {
   const config = new Map<string, string>();
   // One key per call: CONFIG GET takes several only since Redis 7.
-  for (const key of FACT_CONFIG_KEYS) {
+  for (const key of new Set([...FACT_CONFIG_KEYS, ...extraKeys])) {
     const reply = await unlessRefused(redis.config('GET', key));
     if (reply === undefined) break; // denied or renamed: the other keys would be refused the same way
     const pairs = reply as string[];

@@ -70,6 +70,8 @@ export interface PointResult {
   /** repeats[r] lists the measured loads of repeat r, in the order they ran. */
   repeats: LoadResult[][];
   summary: TestSummary[];
+  /** `sweep server`: the throwaway server this point ran on, with the swept directives as CONFIG GET read them. */
+  server?: { display: string; version?: string; config: Record<string, string> };
 }
 
 export type RunStatus = LoadStatus;

@@ -148,6 +148,7 @@ const pointResult = z.looseObject({
   summary: z.array(
     z.looseObject({ phase: text, test: text, runs: count, opsPerSec: spread, p50Us: spread, p99Us: spread, representative: z.number().int().nonnegative() }),
   ),
+  server: z.looseObject({ display: text, version: text.optional(), config: z.record(text, text) }).optional(),
 });
 
 const sample = z.looseObject({

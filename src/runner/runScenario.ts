@@ -58,6 +58,8 @@ export interface ScenarioRunContext {
   file?: string;
   signal?: AbortSignal;
   onProgress?: (event: RunProgress) => void;
+  /** CONFIG GET these too, besides the usual facts (`sweep server`: the directives a point sets). */
+  configKeys?: readonly string[];
 }
 
 /** How many loads a plan runs (at most, for a rate search): points × repeats × Σ tests over phases. */
@@ -96,7 +98,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     control = await openControlConnection(connection);
     connection = await withCurrentPrimary(connection);
     if (connection.sentinel) recordPrimary(run.target, connection);
-    run.target.server = await readServerFacts(control);
+    run.target.server = await readServerFacts(control, context.configKeys);
     const notData = sentinelAsDataNode(connection, run.target.server.mode);
     if (notData) throw new Error(notData);
     // A cluster node the target did not declare: run in cluster mode and say it was detected (LoadResult.cluster.detected).

@@ -18,12 +18,13 @@ import type { RunFileLimits } from '../results/runFileBounds';
 import { saveRun } from '../results/runFileWriter';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
-import { runScenario, type RunProgress } from './runScenario';
+import { runScenario, type LoadPosition, type RunProgress } from './runScenario';
 import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
+import { isServerSweep, runServerSweep, serverSweepRefusal, type PartOutcome, type ServerPart } from './serverSweep';
 
 /** One scenario file handed to a session. */
 export interface ScenarioFile {
@@ -196,6 +197,12 @@ export class RunSession {
       readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined) ??
       destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local });
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
+    const sweepRefusal = serverSweepRefusal(
+      plan,
+      choice.local,
+      choice.target.profile ? `the profile "${choice.target.profile}"` : redactUrl(choice.target.url ?? ''),
+    );
+    if (sweepRefusal) return this.notRun('error', `${file.display}: ${sweepRefusal}`, file, plan);
 
     const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };
     if (choice.local) return prepared;
@@ -227,47 +234,75 @@ export class RunSession {
     return prepared;
   }
 
-  /** Runs a prepared scenario: throwaway server, connection, load, redaction, run file. */
+  /** Runs a prepared scenario: throwaway server (one per point for `sweep server`), connection, load, redaction, run file. */
   async execute(prepared: PreparedRun, signal?: AbortSignal): Promise<SessionOutcome> {
+    const run = await this.measure(prepared, signal);
+    return 'kind' in run ? run : this.save(prepared, run);
+  }
+
+  /** As `execute`, without writing the run file: the run, its secrets redacted (several targets join repeats first). */
+  async measure(prepared: PreparedRun, signal?: AbortSignal, place: (at: LoadPosition) => LoadPosition = (at) => at): Promise<RunFile | NotRun> {
     const { file, plan, choice } = prepared;
     const redactor = new Redactor();
+    for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
+    try {
+      if (!choice.local && plan.server.length > 0) {
+        this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+      }
+      // `place`: where a load stands among all loads, when this run is one part of several (interleaved repeats).
+      const progress = (event: RunProgress) => this.ports.progress?.(prepared, event.kind === 'server-sample' ? event : { ...event, at: place(event.at) });
+      const outcome = isServerSweep(plan)
+        ? await runServerSweep(plan, (part) => this.runPart(prepared, part, redactor, signal), progress)
+        : await this.runPart(prepared, { plan, configKeys: [], first: true, onProgress: progress }, redactor, signal);
+      if ('failed' in outcome) return this.notRun('error', redactor.text(outcome.failed), file, plan, true);
+      const run = isServerSweep(plan) ? { ...outcome, plan: storedPlan(plan) } : outcome;
+      markPart(run);
+      return redactor.deep(run);
+    } catch (error) {
+      return this.notRun('error', redactor.text(`${file.display}: "${plan.name}" failed: ${(error as Error).message}`), file, plan);
+    }
+  }
+
+  /** Writes a measured run's file (a plain message when it cannot). */
+  save(prepared: PreparedRun, run: RunFile): FinishedRun {
+    const saved = saveRun(this.settings.runsFolder, run, { root: this.settings.runsFolderRoot }, this.settings.runFileLimits);
+    return { kind: 'finished', file: prepared.file, plan: prepared.plan, run, ...saved };
+  }
+
+  /** One server's part of a run: its throwaway server (when the target is local), the connection, the load. */
+  private async runPart(prepared: PreparedRun, part: ServerPart, redactor: Redactor, signal?: AbortSignal): Promise<PartOutcome> {
+    const { file, choice } = prepared;
+    const { plan } = part;
+    const where = isServerSweep(plan) ? ` [${plan.points.map((point) => point.label).join(', ')}]` : '';
     let local: LocalServer | undefined;
     try {
       if (choice.local) {
         try {
           local = await startLocalServer({ config: plan.server });
         } catch (error) {
-          return this.notRun('error', `${file.display}: "${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}`, file, plan, true);
+          return { failed: `${file.display}: "${plan.name}"${where}: cannot start a throwaway redis-server: ${(error as Error).message}` };
         }
-      } else if (plan.server.length > 0) {
-        this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
       }
       const connection = this.connect(prepared, local?.url);
       redactor.add(connection.options?.password);
-      for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
-      if (!connection.options) return this.notRun('error', redactor.text(`${file.display}: "${plan.name}": ${connection.error}`), file, plan, true);
+      if (!connection.options) return { failed: `${file.display}: "${plan.name}": ${connection.error}` };
 
       const target = { display: connection.display, local: Boolean(local) };
-      const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
+      const shard = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
       this.ports.log(
-        `\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`,
+        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${shard}`,
       );
-      this.ports.started?.(prepared, target);
-      const run = await runScenario(storedPlan(plan), {
+      if (part.first) this.ports.started?.(prepared, target);
+      return await runScenario(storedPlan(plan), {
         connection: connection.options,
         targetDisplay: connection.display,
         local: Boolean(local),
-        source: scenarioSource(file.text, plan, prepared.plans),
+        source: scenarioSource(file.text, prepared.plan, prepared.plans),
         file: file.recorded ?? file.display,
         signal,
-        onProgress: (event) => this.ports.progress?.(prepared, event),
+        onProgress: part.onProgress,
+        ...(part.configKeys.length > 0 ? { configKeys: part.configKeys } : {}),
       });
-      markPart(run);
-      const safeRun = redactor.deep(run);
-      const saved = saveRun(this.settings.runsFolder, safeRun, { root: this.settings.runsFolderRoot }, this.settings.runFileLimits);
-      return { kind: 'finished', file, plan, run: safeRun, ...saved };
-    } catch (error) {
-      return this.notRun('error', redactor.text(`${file.display}: "${plan.name}" failed: ${(error as Error).message}`), file, plan);
     } finally {
       await local?.stop();
     }

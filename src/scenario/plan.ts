@@ -131,6 +131,8 @@ export interface PointPlan {
   label: string;
   /** Swept setting → value at this point (sizes in bytes, counts as numbers). */
   sweep: Record<string, number>;
+  /** `sweep server`: this point's directives, over the scenario's `server` lines, for a throwaway server of its own. */
+  server?: ServerDirective[];
   phases: PhasePlan[];
 }
 

@@ -11,6 +11,7 @@ import type { Layer } from './settingLayer';
 import { closest } from './suggest';
 import type { DocLine, PhaseLine, ScenarioNode } from './syntax';
 import { targetPlan } from './targetPlan';
+import { SERVER_AXIS, serverPointLabel } from './serverSweep';
 
 function splitPhases(lines: DocLine[]): { head: DocLine[]; phases: { line: PhaseLine; lines: DocLine[] }[] } {
   if (!lines.some((line) => line.kind === 'phase')) return { head: lines, phases: [] };
@@ -64,11 +65,17 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     return { phase, layer, tests };
   });
 
-  const points = sweepPoints(sweeps, sink).map((point): PointPlan => ({
-    label: point.map(({ axis, value }) => `${axis.name}=${value.value}`).join(' '),
-    sweep: Object.fromEntries(point.map(({ axis, value }) => [axis.name, value.value])),
-    phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
-  }));
+  const points = sweepPoints(sweeps, sink).map((point): PointPlan => {
+    const plan: PointPlan = {
+      label: point.map(({ axis, value }) => (value.server ? serverPointLabel(value.server) : `${axis.name}=${value.value}`)).join(' '),
+      // A server point's number is no quantity: the directives are its value (`server`).
+      sweep: Object.fromEntries(point.filter(({ value }) => !value.server).map(({ axis, value }) => [axis.name, value.value])),
+      phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
+    };
+    const server = point.find(({ value }) => value.server)?.value.server;
+    if (server) plan.server = server;
+    return plan;
+  });
 
   const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
   if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
@@ -87,6 +94,13 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     expects: expects.map(({ expectation }) => expectation),
     writes,
   };
+  const serverSweep = sweeps.find((sweep) => sweep.name === SERVER_AXIS);
+  if (serverSweep && (plan.target.url || plan.target.profile))
+    sink.error(
+      serverSweep.range,
+      'server-sweep-target',
+      "`sweep server` starts a throwaway redis-server per point, and would reconfigure this scenario's `target` — remove the `target` line, or this sweep",
+    );
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
   const fromEnv = wireEnv(

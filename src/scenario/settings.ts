@@ -402,9 +402,9 @@ export const SETTINGS: readonly SettingInfo[] = [
   // Structure
   {
     name: 'sweep',
-    syntax: 'sweep SETTING V1, V2, … | sweep SETTING A..B [step S|step xF]',
-    doc: 'Run the scenario once per value of a setting (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`, `threads`, `rate`). Several sweep lines form the cross product, the first varying slowest; each point is labelled like `value=100 clients=4`. `sweep rate 10k/s, 20k/s, 40k/s` runs the load open loop at each rate: latency against offered load.',
-    values: ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads', 'rate'],
+    syntax: 'sweep SETTING V1, V2, … | sweep SETTING A..B [step S|step xF] | sweep server "DIRECTIVE ARGS" …, …',
+    doc: 'Run the scenario once per value of a setting (`value`, `key-size`, `pipeline`, `clients`, `requests`, `keys`, `threads`, `rate`). Several sweep lines form the cross product, the first varying slowest; each point is labelled like `value=100 clients=4`. `sweep rate 10k/s, 20k/s, 40k/s` runs the load open loop at each rate: latency against offered load. `sweep server "appendonly no", "appendonly yes" "appendfsync always"` starts a throwaway redis-server per point with those directives (the ones a `server` line takes), to compare server setups in one run; not with a `target`.',
+    values: ['value', 'key-size', 'pipeline', 'clients', 'requests', 'keys', 'threads', 'rate', 'server'],
     kind: 'sweep',
     scopes: ['scenario'],
     group: 'structure',

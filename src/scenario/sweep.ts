@@ -1,13 +1,18 @@
 // `sweep AXIS v1, v2, a..b step s`: the sweep line. Read here into an axis and its values, each with
-// the range it is written at; every problem gets a diagnostic on the value at fault.
-import type { Range } from './plan';
+// the range it is written at; every problem gets a diagnostic on the value at fault. `sweep server …`
+// (a throwaway server per point, each with its directives) is read by serverSweep.ts.
+import type { Range, ServerDirective } from './plan';
+import { readServerSweepValues, SERVER_AXIS } from './serverSweep';
 import { MAX_SWEEP_POINTS, SETTING_NAMES, SWEEP_AXES, settingInfo } from './settings';
 import { parseCount, parseRate, parseSize } from './units';
 import { Reader, splitList, words, type Span, type ValueInput } from './valueReader';
 
 export interface SweepValue {
+  /** The swept setting's value; for `sweep server`, the point's number from 1. */
   value: number;
   range: Range;
+  /** `sweep server`: the directives of this point's throwaway server. */
+  server?: ServerDirective[];
 }
 export interface SweepAxis {
   name: string;
@@ -20,8 +25,14 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
   const reader = new Reader(input);
   const axisArg = reader.args[0];
   if (!axisArg) return reader.missing();
-  const axes = Object.keys(SWEEP_AXES);
+  const axes = [...Object.keys(SWEEP_AXES), SERVER_AXIS];
   const list = axes.map((axis) => `\`${axis}\``).join(', ');
+  if (axisArg.value === SERVER_AXIS) {
+    if (reader.args.length < 2)
+      return reader.fail(axisArg, '`sweep server` needs points — write `sweep server "appendonly no", "appendonly yes" "appendfsync always"`', 'missing-value');
+    const values = readServerSweepValues(reader, input.expanded.text, axisArg.end);
+    return values && { name: SERVER_AXIS, values, range: reader.range({ start: axisArg.end, end: input.expanded.text.length }) };
+  }
   if (!axes.includes(axisArg.value)) {
     if (SETTING_NAMES.includes(axisArg.value)) return reader.fail(axisArg, `\`${axisArg.value}\` cannot be swept — sweep one of ${list}`);
     reader.choice(axisArg, axes);

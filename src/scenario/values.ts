@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { ClientPath, KeyDistribution, ServerDirective, ValuePlan } from './plan';
 import { replaceFix } from './diagnostics';
-import { ENV_NAME } from './lexer';
+import { ENV_NAME, type ArgLex } from './lexer';
 import { KEY_DISTRIBUTIONS, MANAGED_SERVER_DIRECTIVES, MAX_VALUE_SIZE } from './settings';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 import { serverDirectiveRefusal } from './serverDirectives';
@@ -245,8 +245,13 @@ const DIRECTIVE = /^[A-Za-z][A-Za-z0-9-]*$/;
 /** `server DIRECTIVE ARGS…`: a redis.conf line for the throwaway server. */
 export function readServerDirective(input: ValueInput): ServerDirective | undefined {
   const reader = new Reader(input);
-  const [name, ...args] = reader.args;
-  if (!name) return reader.missing();
+  if (reader.args.length === 0) return reader.missing();
+  return serverDirectiveOf(reader, reader.args);
+}
+
+/** One directive line's words (`save 60 10000`), checked for the throwaway server: `server` lines and each `sweep server` point. */
+export function serverDirectiveOf(reader: Reader, words: readonly ArgLex[]): ServerDirective | undefined {
+  const [name, ...args] = words;
   if (!DIRECTIVE.test(name.value))
     return reader.fail(name, `\`${name.value}\` is not a redis.conf directive — write \`server DIRECTIVE ARGS…\`, such as \`server save 60 10000\``);
   const directive = name.value.toLowerCase();
