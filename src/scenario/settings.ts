@@ -409,7 +409,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     kind: 'data',
     scopes: ANYWHERE,
     group: 'values',
-    example: 'values from data/users.jsonl field bio',
+    example: 'values from data/users.csv column name',
   },
   {
     name: 'fields',
