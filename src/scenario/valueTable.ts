@@ -73,3 +73,8 @@ export function keptTable(source: DataSourcePlan): SharedTable | undefined {
   if (table) keepTable(key, table);
   return table;
 }
+
+/** Drops every table this thread keeps (the next run reads its files again): tests, and a plan that must re-read. */
+export function forgetTables(): void {
+  kept.clear();
+}
