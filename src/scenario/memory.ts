@@ -106,8 +106,18 @@ function testClientBytes(test: TestPlan, phase: PhasePlan, valueSize: number, sc
   return phase.load.clients * phase.load.pipeline * (perRequest * valueSize + rowBytes) + dataTableBytes(phase);
 }
 
-/** The data files' tables rbench holds (once, shared by its threads): the entries and their offsets. */
+/** Worker threads a load runs on: as written, else the engine's `auto` rule at its largest (src/engine/threads.ts). */
+function threadsAtMost(phase: PhasePlan): number {
+  const { threads, clients } = phase.load;
+  return threads === 'auto' ? Math.max(1, Math.min(4, Math.floor(clients / 16))) : Math.max(1, Math.min(threads, clients));
+}
+
+/** The data files' tables rbench holds: the entries and their offsets, once in the main thread and once in each worker thread. */
 function dataTableBytes(phase: PhasePlan): number {
+  return tableBytes(phase) * (1 + threadsAtMost(phase));
+}
+
+function tableBytes(phase: PhasePlan): number {
   let bytes = 0;
   for (const source of [phase.values, phase.fields])
     if (source) bytes += source.bytes + 4 * (source.count + 1) + (source.take === 'fields' ? 16 * source.count * (source.names?.length ?? 1) : 0);

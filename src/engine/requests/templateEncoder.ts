@@ -276,14 +276,9 @@ export class CompiledCommand {
           this.writeValue(target, offset, valueSize);
           offset += valueSize;
           break;
-        case Op.Fields: {
-          const row = this.context.fields?.current();
-          if (row) {
-            target.set(row, offset);
-            offset += row.length;
-          }
+        case Op.Fields:
+          if (this.context.fields) offset = this.context.fields.writeInto(target, offset);
           break;
-        }
         case Op.Ttl: {
           const ttl = this.context.ttl ? this.context.ttl.next(random) : 1;
           const digits = decimalDigits(ttl);
@@ -345,7 +340,7 @@ export class CompiledCommand {
   private writeValue(target: Uint8Array, offset: number, size: number): void {
     const payload = this.context.payload;
     // A data file's value: the entry selected for this request (its size is the one drawn).
-    if (this.context.values) target.set(this.context.values.current(), offset);
+    if (this.context.values) this.context.values.writeInto(target, offset);
     else if (payload) payload.writeInto(target, offset, size);
     else target.fill(VALUE_BYTE, offset, offset + size);
   }

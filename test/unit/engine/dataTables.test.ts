@@ -1,5 +1,5 @@
-// Issue 23: data-file tables on the engine's side. Each worker thread gets the same shared buffers (never a copy,
-// never per request); a cursor picks entries by key or in order, following the load's claims; the encoder
+// Issue 23: data-file tables on the engine's side. Each worker thread gets the same shared buffers (not serialised,
+// never per request; the thread copies them once); a cursor picks entries by key or in order, following the load's claims; the encoder
 // writes a row's pairs and an expiry as valid RESP; a plan checked in another thread (the editor's worker)
 // has its tables read again before the run, and a file changed since the check is refused.
 import assert from 'node:assert/strict';
