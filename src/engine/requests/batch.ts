@@ -3,6 +3,7 @@
 import type { TestPlan, ValuePlan } from '../../scenario/plan';
 import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './templateEncoder';
 import { Random, WeightedTable, type KeySource } from './random';
+import type { TableCursor } from './tableValues';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -89,6 +90,9 @@ export class BatchBuilder {
   private readonly layouts: { bytes: Buffer; keySlots: number[]; randSlots: number[] }[] | undefined;
   /** A data file's entry is picked by the request's key: every request draws one. */
   private readonly keyedData: boolean;
+  /** The data-file cursors (`values from`, `fields from`), read once from the context. */
+  private readonly tableValues: TableCursor | undefined;
+  private readonly tableFields: TableCursor | undefined;
 
   constructor(
     test: TestPlan,
@@ -112,6 +116,8 @@ export class BatchBuilder {
     // Data from files and expiries change per request: never laid out once.
     const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl);
     this.keyedData = context.values?.byKey === true || context.fields?.byKey === true;
+    this.tableValues = context.values;
+    this.tableFields = context.fields;
     const fixedSize = this.values.fixed;
     const valueIndependent = this.commands.every((c) => !c.hasValue);
     const layoutSize = drawnPerRequest ? undefined : (fixedSize ?? (valueIndependent ? 0 : undefined));
@@ -226,7 +232,7 @@ export class BatchBuilder {
     for (let i = 0; i < count; i++) {
       const key = hasKey ? this.keys.next() : 0;
       const size = hasValue && !this.layouts ? this.nextSize(key) : 0;
-      if (hasFields) this.context.fields?.select(key);
+      if (hasFields) this.tableFields?.select(key);
       const start = this.context.payload?.position ?? 0;
       for (let c = 0; c < commands.length; c++) {
         const command = commands[c];
@@ -248,7 +254,7 @@ export class BatchBuilder {
       this.labels[i] = command.labelIndex;
       const key = command.hasKey || this.keyedData ? this.keys.next() : 0;
       const size = command.hasValue && !this.layouts ? this.nextSize(key) : 0;
-      if (command.hasFields) this.context.fields?.select(key);
+      if (command.hasFields) this.tableFields?.select(key);
       offset = this.encode(index, offset, key, size);
     }
     return offset;
@@ -256,7 +262,7 @@ export class BatchBuilder {
 
   /** The next value's size: a data file's entry for this key (selected for the encoder), else a drawn size. */
   private nextSize(key: number): number {
-    const values = this.context.values;
+    const values = this.tableValues;
     return values ? values.select(key) : this.values.next(this.choices);
   }
 

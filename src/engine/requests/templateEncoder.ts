@@ -118,6 +118,8 @@ export class CompiledCommand {
   private readonly literals: (Buffer | undefined)[] = [];
   private readonly argFixed: number[] = [];
   private readonly argValues: number[] = [];
+  /** `values from FILE`: read once here, not from the context on every value. */
+  private readonly tableValues: TableCursor | undefined;
 
   constructor(
     readonly template: CommandTemplate,
@@ -129,6 +131,7 @@ export class CompiledCommand {
       if (literal) this.push(Op.Literal, Buffer.from(literal, 'utf8'));
       literal = '';
     };
+    this.tableValues = context.values;
     let hasKey = false;
     let hasValue = false;
     let hasFields = false;
@@ -340,7 +343,7 @@ export class CompiledCommand {
   private writeValue(target: Uint8Array, offset: number, size: number): void {
     const payload = this.context.payload;
     // A data file's value: the entry selected for this request (its size is the one drawn).
-    if (this.context.values) this.context.values.writeInto(target, offset);
+    if (this.tableValues) this.tableValues.writeInto(target, offset);
     else if (payload) payload.writeInto(target, offset, size);
     else target.fill(VALUE_BYTE, offset, offset + size);
   }
