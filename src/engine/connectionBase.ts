@@ -4,6 +4,7 @@
 // stay in the subclasses, with no indirection added per request.
 import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
 import { payloadFor } from './requests/payload';
+import { dataCursors } from './requests/tableValues';
 import type { WorkerConfig } from './workerMessages';
 import { createKeySource, type KeySource } from './requests/random';
 import type { ConnectionHost, LoadConnection } from './connection';
@@ -19,13 +20,14 @@ export const enum State {
 
 /** Connection `index`'s seeded key sequence and what its requests are built from; the same for both clients. */
 export function requestSource(config: WorkerConfig, index: number): { keys: KeySource; context: BatchContext } {
+  const keyContext = {
+    seed: config.seed,
+    connection: index,
+    connections: config.totalConnections,
+    ...(config.budget ? { firstClient: config.budget.firstClient, clients: config.budget.clients } : {}),
+  };
   return {
-    keys: createKeySource(config.keys, {
-      seed: config.seed,
-      connection: index,
-      connections: config.totalConnections,
-      ...(config.budget ? { firstClient: config.budget.firstClient, clients: config.budget.clients } : {}),
-    }),
+    keys: createKeySource(config.keys, keyContext),
     context: {
       seed: config.seed,
       client: index,
@@ -34,6 +36,7 @@ export function requestSource(config: WorkerConfig, index: number): { keys: KeyS
       keyWidth: keyWidth(config.keys.space, config.keys.size),
       labelIndexes: config.labelIndexes,
       payload: payloadFor(config.valueFill, config.seed, new ValueSizes(config.value).max),
+      ...dataCursors(config.data, keyContext),
     },
   };
 }

@@ -7,6 +7,7 @@ import { clusterPlan } from './cluster/plan';
 import type { LoadOptions, LoadRequest } from './types';
 import type { WorkerConfig } from './workerMessages';
 import { createSharedBudget } from './requestBudget';
+import { workerData } from './requests/tableValues';
 
 /** Give up on a server that stays unreachable (all connections down) for this long. */
 export const DEFAULT_SERVER_LOST_TIMEOUT_MS = 3000;
@@ -75,6 +76,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
   const ranges = splitConnections(plan.clients, shares.threads);
   // One budget for all threads (a shard: this machine's part), in memory they share.
   const budget = plan.requests !== undefined ? createSharedBudget(plan.requests, plan.shard?.firstClient ?? 0, plan.clients) : undefined;
+  // Data tables: the same shared buffers go to every thread (posted once each, never per request).
+  const data = workerData(phase);
   return ranges.map((range, worker) => ({
     worker,
     client: request.client,
@@ -83,6 +86,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     keys: phase.keys,
     value: phase.value,
     ...(phase.valueFill ? { valueFill: phase.valueFill } : {}),
+    ...(data ? { data } : {}),
     labels,
     labelIndexes,
     pipeline: plan.pipeline,

@@ -7,6 +7,7 @@ import type { WorkerPauses } from './measure/clientPauses';
 import type { Silence } from './measure/silences';
 import type { LoadStatus } from './types';
 import type { SharedBudget } from './requestBudget';
+import type { WorkerData } from './requests/tableValues';
 
 export interface WorkerConfig {
   worker: number;
@@ -16,6 +17,8 @@ export interface WorkerConfig {
   keys: KeyPlan;
   value: ValuePlan;
   valueFill?: ValueFill;
+  /** Data-file tables (shared memory: one copy for all threads) and the `ttl` range. */
+  data?: WorkerData;
   /** Distinct labels of the test's commands, and the label index of each command. */
   labels: string[];
   labelIndexes: number[];

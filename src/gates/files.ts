@@ -320,6 +320,20 @@ export async function isReadable(path: string, place: Place): Promise<boolean> {
   }
 }
 
+/**
+ * What identifies the file `readBoundedFile` would read (size, change time, inode), without reading it:
+ * the same rules, so a cache keyed by it never holds a file the gate refuses.
+ */
+export function readableIdentity(path: string, place: Place): { size: number; mtimeMs: number; ino: number; dev: number } {
+  const plan = planReadSync(path, place);
+  try {
+    const stats = statSync(plan.open);
+    return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, dev: stats.dev };
+  } catch (error) {
+    throw systemError(plan.shown, error, 'read it');
+  }
+}
+
 /** readBoundedFile as UTF-8 text. */
 export function readBoundedText(path: string, options: ReadOptions & Place): string {
   return readBoundedFile(path, options).toString('utf8');

@@ -13,6 +13,7 @@ import { memoryLimits, scenarioFileRefusal } from './budget';
 import { formatBytes } from '../scenario/memory';
 import type { ResolvedFile, ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { scenarioSource } from '../scenario/source';
+import { loadDataTables, planDataSources } from '../scenario/dataFile';
 import type { RunFile } from '../results/runFile';
 import type { RunFileLimits } from '../results/runFileBounds';
 import { saveRun } from '../results/runFileWriter';
@@ -275,6 +276,9 @@ export class RunSession {
     const { plan } = part;
     const where = isServerSweep(plan) ? ` [${plan.points.map((point) => point.label).join(', ')}]` : '';
     let local: LocalServer | undefined;
+    // Data files: the tables this thread lacks (a plan checked in the editor's worker) are read before any server starts.
+    const dataProblem = loadDataTables(planDataSources(plan), file.baseDir);
+    if (dataProblem) return this.notRun('error', `${file.display}: "${plan.name}": ${dataProblem}`, file, plan);
     try {
       if (choice.local) {
         try {

@@ -5,7 +5,7 @@
 import { isWriteCommand } from './commands';
 import type { DiagnosticSink } from './diagnostics';
 import type { DocLine } from './syntax';
-import type { ArgTemplate, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
+import type { ArgTemplate, DataSourcePlan, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
 
 export interface MemoryLimits {
   /** Bytes the plan may store on the server. */
@@ -23,6 +23,9 @@ export const MEMORY_LIMITS: MemoryLimits = { server: 4 * GiB, client: 1 * GiB };
 
 /** Redis's own bytes per key beyond the value (dict entry, key object and string headers), rounded up. */
 export const PER_KEY_OVERHEAD = 96;
+
+/** Commands that only set an expiry (`ttl` adds them): they store nothing. */
+const EXPIRING = new Set(['EXPIRE', 'PEXPIRE']);
 
 /** Commands that add to one key on every request (a list, set, stream or string grows). */
 const APPENDING = new Set(['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'SADD', 'XADD', 'APPEND']);
@@ -62,20 +65,28 @@ function countPlaceholders(args: readonly ArgTemplate[], names: readonly string[
   return count;
 }
 
+/** The bytes a stored entry of a data file takes on average (each key gets one entry: the mean is what is stored). */
+function meanEntry(source: DataSourcePlan | undefined): number {
+  return source ? source.bytes / source.count : 0;
+}
+
 /** Bytes one test leaves on the server: each write command's entries × (values per entry + overhead). */
 function testServerBytes(test: TestPlan, phase: PhasePlan, valueSize: number): { bytes: number; entries: number } {
   let bytes = 0;
   let entries = 0;
   for (const { command } of test.commands) {
-    if (!isWriteCommand(command.name)) continue;
+    if (!isWriteCommand(command.name) || EXPIRING.has(command.name)) continue;
     const values = countPlaceholders(command.args, ['value']);
+    const rows = countPlaceholders(command.args, ['fields']);
     const keyed = countPlaceholders(command.args, ['key', 'rand_int']);
     const requests = phase.load.requests;
     let written: number;
     if (keyed > 0) written = requests === undefined ? phase.keys.space : Math.min(phase.keys.space, requests * keyed);
     // One key, grown on every request (when the request count is known); or overwritten.
     else written = APPENDING.has(command.name) && requests !== undefined ? requests : 1;
-    const perEntry = values > 0 ? (values / Math.max(keyed, 1)) * valueSize : 0;
+    const perEntry =
+      (values > 0 ? (values / Math.max(keyed, 1)) * (phase.values ? meanEntry(phase.values) : valueSize) : 0) +
+      (rows > 0 ? (rows / Math.max(keyed, 1)) * meanEntry(phase.fields) : 0);
     bytes += written * (perEntry + PER_KEY_OVERHEAD);
     entries += written;
   }
@@ -85,18 +96,38 @@ function testServerBytes(test: TestPlan, phase: PhasePlan, valueSize: number): {
 /** Bytes of payloads one test keeps in flight: every client's pipeline of requests (or their replies). */
 function testClientBytes(test: TestPlan, phase: PhasePlan, valueSize: number, scenarioWritesValues: boolean): number {
   let perRequest = 0;
+  let rowBytes = 0;
   for (const { command } of test.commands) {
     const values = countPlaceholders(command.args, ['value']);
     // A read may answer with a value the scenario wrote.
     perRequest = Math.max(perRequest, values > 0 ? values : scenarioWritesValues && !isWriteCommand(command.name) ? 1 : 0);
+    rowBytes = Math.max(rowBytes, countPlaceholders(command.args, ['fields']) * (phase.fields?.maxLength ?? 0));
   }
-  return phase.load.clients * phase.load.pipeline * perRequest * valueSize;
+  return phase.load.clients * phase.load.pipeline * (perRequest * valueSize + rowBytes) + dataTableBytes(phase);
+}
+
+/** Worker threads a load runs on: as written, else the engine's `auto` rule at its largest (src/engine/threads.ts). */
+function threadsAtMost(phase: PhasePlan): number {
+  const { threads, clients } = phase.load;
+  return threads === 'auto' ? Math.max(1, Math.min(4, Math.floor(clients / 16))) : Math.max(1, Math.min(threads, clients));
+}
+
+/** The data files' tables rbench holds: the entries and their offsets, once in the main thread and once in each worker thread. */
+function dataTableBytes(phase: PhasePlan): number {
+  return tableBytes(phase) * (1 + threadsAtMost(phase));
+}
+
+function tableBytes(phase: PhasePlan): number {
+  let bytes = 0;
+  for (const source of [phase.values, phase.fields])
+    if (source) bytes += source.bytes + 4 * (source.count + 1) + (source.take === 'fields' ? 16 * source.count * (source.names?.length ?? 1) : 0);
+  return bytes;
 }
 
 function writesValues(plan: ScenarioPlan): boolean {
   return plan.points.some((point) =>
     point.phases.some((phase) =>
-      phase.tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name) && countPlaceholders(command.args, ['value']) > 0)),
+      phase.tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name) && countPlaceholders(command.args, ['value', 'fields']) > 0)),
     ),
   );
 }
@@ -121,9 +152,10 @@ export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; cl
         }
         const inFlight = testClientBytes(test, phase, valueSize, valuesWritten);
         if (inFlight > client.bytes) {
+          const tables = dataTableBytes(phase);
           Object.assign(client, {
             bytes: inFlight,
-            detail: `${phase.load.clients} clients × pipeline ${phase.load.pipeline} × ${formatBytes(valueSize)}`,
+            detail: `${phase.load.clients} clients × pipeline ${phase.load.pipeline} × ${formatBytes(valueSize)}${tables > 0 ? ` + ${formatBytes(tables)} of data-file values` : ''}`,
             test: test.name,
             point: point.label,
           });

@@ -72,7 +72,19 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
 
   const sweptValue = swept.get('value');
   const written = layer.get('value')?.value;
-  const value: ValuePlan = sweptValue ? { kind: 'fixed', size: sweptValue.value } : written ? copyValuePlan(written) : { kind: 'fixed', size: 3 };
+  const values = layer.get('values')?.value;
+  const fields = layer.get('fields')?.value;
+  const ttl = layer.get('ttl')?.value;
+  // Values from a file have the file's sizes (what the memory estimate and the results show).
+  const value: ValuePlan = values
+    ? values.minLength === values.maxLength
+      ? { kind: 'fixed', size: values.maxLength }
+      : { kind: 'range', min: values.minLength, max: values.maxLength }
+    : sweptValue
+      ? { kind: 'fixed', size: sweptValue.value }
+      : written
+        ? copyValuePlan(written)
+        : { kind: 'fixed', size: 3 };
   const fill = layer.get('value-fill')?.value;
   const valueFill: ValueFill | undefined =
     fill === undefined
@@ -82,7 +94,18 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
         : fill === 'redis-benchmark'
           ? { kind: 'redis-benchmark' }
           : { kind: 'literal', text: fill };
-  return { name: phase.name, measured: phase.measured, load, keys, value, ...(valueFill ? { valueFill } : {}), tests };
+  return {
+    name: phase.name,
+    measured: phase.measured,
+    load,
+    keys,
+    value,
+    ...(valueFill ? { valueFill } : {}),
+    ...(values ? { values: { ...values } } : {}),
+    ...(fields ? { fields: { ...fields } } : {}),
+    ...(ttl ? { ttl: { ...ttl } } : {}),
+    tests,
+  };
 }
 
 /** A value plan of the phase's own: `value` lines are read once per file for each text. */

@@ -145,6 +145,12 @@ export interface PhasePlan {
   value: ValuePlan;
   /** What value bytes are made of; absent: random (older plans: see ValueFill). */
   valueFill?: ValueFill;
+  /** `values from FILE`: `__value__` is drawn from a data file's values (`value` then holds their sizes). */
+  values?: DataSourcePlan;
+  /** `fields from FILE`: `__fields__` is a data file's row as field/value pairs. */
+  fields?: DataSourcePlan;
+  /** `ttl MIN..MAX`: the writes carry an expiry drawn uniformly from the range (see src/scenario/ttlPlan.ts). */
+  ttl?: TtlPlan;
   /**
    * Commands written without weights run one after another as separate tests, as redis-benchmark's
    * `-t set,get` does; weighted commands (`80% GET …`) form a single test with a mix.
@@ -195,6 +201,43 @@ export interface KeyPlan {
  */
 export type ValueFill = { kind: 'random' } | { kind: 'redis-benchmark' } | { kind: 'literal'; text: string };
 
+/**
+ * Where `values from` / `fields from` take their data: the file and what was read from it. The data
+ * itself never enters the plan (nor the run file); the engine finds it by `sha256` and the selection
+ * (src/scenario/valueTable.ts).
+ */
+export interface DataSourcePlan {
+  /** The file as written, relative to the scenario's folder. */
+  file: string;
+  format: 'csv' | 'jsonl' | 'lines';
+  /** `values`: one value per entry; `fields`: one row of field/value pairs per entry. */
+  take: 'values' | 'fields';
+  /** The CSV column (its header name, or its number from 1). */
+  column?: string;
+  /** The JSON Lines field. */
+  field?: string;
+  /** `key`: the request's key number picks the entry (key mod count); `sequence`: the entries in order, wrapping. */
+  order: 'key' | 'sequence';
+  /** The file's size in bytes and its SHA-256 (hex). */
+  size: number;
+  sha256: string;
+  /** Entries read. */
+  count: number;
+  /** The shortest and the longest entry, and all entries together, in bytes (a row: its values). */
+  minLength: number;
+  maxLength: number;
+  bytes: number;
+  /** `fields`: the field names (a CSV's header, a JSON line's keys). */
+  names?: string[];
+}
+
+/** `ttl 60s..1h`: each write's expiry, uniform in min … max, in `unit` (EX/EXPIRE seconds, PX/PEXPIRE milliseconds). */
+export interface TtlPlan {
+  min: number;
+  max: number;
+  unit: 's' | 'ms';
+}
+
 export type ValuePlan =
   { kind: 'fixed'; size: number } | { kind: 'range'; min: number; max: number } | { kind: 'weighted'; choices: { size: number; weight: number }[] };
 
@@ -239,7 +282,8 @@ export interface CommandTemplate {
 
 export type ArgTemplate = ArgPart[];
 
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client';
+/** `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file). */
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl';
 
 /** Literal text, or a placeholder expanded per request. */
 export type ArgPart = string | { placeholder: Placeholder };

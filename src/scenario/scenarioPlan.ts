@@ -1,5 +1,6 @@
 // A scenario node → its plan: its head and phases read into sections, layered over the file's settings,
 // each phase's tests built, one phase plan per sweep point, expectations checked against what is measured.
+import { testsWithData } from './dataPlan';
 import { isWriteCommand } from './commands';
 import { replaceFix, type DiagnosticSink } from './diagnostics';
 import type { VariableScope } from './interpolate';
@@ -61,7 +62,7 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
   const keysSwept = sweeps.some((sweep) => sweep.name === 'keys');
   const built = phases.map((phase) => {
     const layer = phase.section.layer.over(base);
-    const tests = buildTests(phase, layer.has('keys') || keysSwept, sink);
+    const tests = testsWithData(buildTests(phase, layer.has('keys') || keysSwept, sink), layer, sink);
     return { phase, layer, tests };
   });
 

@@ -2,7 +2,8 @@
 // a wrong value at its range with the expected form, and returns undefined for it. The readers of the
 // larger lines are in their own files: targetValue.ts, sweep.ts, expect.ts and find.ts, all on valueReader.ts.
 import * as path from 'node:path';
-import type { ClientPath, KeyDistribution, ServerDirective, ValuePlan } from './plan';
+import type { ClientPath, DataSourcePlan, KeyDistribution, ServerDirective, TtlPlan, ValuePlan } from './plan';
+import { readDataLine, readTtl } from './dataValues';
 import { replaceFix } from './diagnostics';
 import { ENV_NAME, type ArgLex } from './lexer';
 import { KEY_DISTRIBUTIONS, MANAGED_SERVER_DIRECTIVES, MAX_VALUE_SIZE } from './settings';
@@ -56,6 +57,9 @@ export interface SettingValues {
   seed: number;
   value: ValuePlan;
   'value-fill': string;
+  values: DataSourcePlan;
+  fields: DataSourcePlan;
+  ttl: TtlPlan;
   cleanup: string;
 }
 
@@ -108,6 +112,10 @@ export function readSettingValue(input: ValueInput): unknown {
       return readKeys(reader);
     case 'value':
       return readValueSizes(reader);
+    case 'data':
+      return readDataLine(reader);
+    case 'ttl':
+      return readTtl(reader);
     default:
       return undefined;
   }

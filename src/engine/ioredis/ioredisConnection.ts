@@ -12,6 +12,7 @@ import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { LoadError } from '../errors';
 import { Random, WeightedTable, type KeySource } from '../requests/random';
 import type { Payload } from '../requests/payload';
+import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableValues';
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
@@ -30,6 +31,7 @@ interface CompiledArgs {
   labelIndex: number;
   hasKey: boolean;
   hasValue: boolean;
+  hasFields: boolean;
   build: (key: number, valueSize: number) => Arg[];
 }
 
@@ -48,7 +50,17 @@ export class IoredisRequests {
     test: TestPlan,
     value: ValuePlan,
     private readonly keys: KeySource,
-    private readonly context: { seed: number; client: number; keyWidth: number; keySpace: number; labelIndexes: number[]; payload?: Payload },
+    private readonly context: {
+      seed: number;
+      client: number;
+      keyWidth: number;
+      keySpace: number;
+      labelIndexes: number[];
+      payload?: Payload;
+      values?: TableCursor;
+      fields?: TableCursor;
+      ttl?: TtlDraw;
+    },
   ) {
     this.values = new ValueSizes(value);
     this.grouped = test.group !== undefined;
@@ -60,20 +72,34 @@ export class IoredisRequests {
 
   next(): { command: CompiledArgs; args: Arg[] } {
     const command = this.commands[this.table ? this.table.pick(this.choices) : 0];
-    const key = command.hasKey ? this.keys.next() : 0;
-    const size = command.hasValue ? this.values.next(this.choices) : 0;
+    const key = command.hasKey || this.keyedData() ? this.keys.next() : 0;
+    const size = command.hasValue ? this.nextSize(key) : 0;
+    if (command.hasFields) this.context.fields?.select(key);
     return { command, args: command.build(key, size) };
   }
 
   /** A group's next unit: its commands with one key and one value size (values are cached per size, so the same bytes). */
   nextUnit(): { command: CompiledArgs; args: Arg[] }[] {
-    const key = this.commands.some((c) => c.hasKey) ? this.keys.next() : 0;
-    const size = this.commands.some((c) => c.hasValue) ? this.values.next(this.choices) : 0;
+    const key = this.commands.some((c) => c.hasKey) || this.keyedData() ? this.keys.next() : 0;
+    const size = this.commands.some((c) => c.hasValue) ? this.nextSize(key) : 0;
+    if (this.commands.some((c) => c.hasFields)) this.context.fields?.select(key);
     return this.commands.map((command) => ({ command, args: command.build(key, size) }));
+  }
+
+  /** A data file's entry is picked by the request's key (as BatchBuilder does). */
+  private keyedData(): boolean {
+    return this.context.values?.byKey === true || this.context.fields?.byKey === true;
+  }
+
+  private nextSize(key: number): number {
+    const values = this.context.values;
+    return values ? values.select(key) : this.values.next(this.choices);
   }
 
   restart(): void {
     this.keys.restart();
+    this.context.values?.restart();
+    this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
@@ -81,6 +107,8 @@ export class IoredisRequests {
   /** The next batch holds the budget's requests first, first+1, …: as BatchBuilder.claimed. */
   claimed(first: number): void {
     this.keys.claimed?.(first);
+    this.context.values?.claimed(first);
+    this.context.fields?.claimed(first);
     this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
   }
@@ -90,6 +118,9 @@ export class IoredisRequests {
    * command as one string, cheaper than its Buffer concatenation path; large ones stay Buffers.
    */
   private valueArg(size: number): Arg {
+    // A data file's value: the selected entry itself (shared memory, never written to).
+    const entry = this.context.values?.current();
+    if (entry) return Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
     let value = this.valueArgs.get(size);
     if (value === undefined) {
       const payload = this.context.payload;
@@ -104,9 +135,19 @@ export class IoredisRequests {
   private compile(name: string, args: ArgTemplate[], labelIndex: number): CompiledArgs {
     let hasKey = false;
     let hasValue = false;
+    let hasFields = false;
     const width = this.context.keyWidth;
     const client = String(this.context.client);
-    const builders = args.map((parts): ((key: number, size: number) => Arg) => {
+    const builders = args.map((parts): ((key: number, size: number) => Arg | Arg[]) => {
+      const whole = parts.length === 1 && typeof parts[0] !== 'string' ? parts[0].placeholder : undefined;
+      if (whole === 'fields') {
+        hasFields = true;
+        return () => {
+          const row = this.context.fields?.current();
+          return row ? rowArguments(row) : [];
+        };
+      }
+      if (whole === 'ttl') return () => String(this.context.ttl ? this.context.ttl.next(this.randInts) : 1);
       if (parts.every((p) => typeof p === 'string' || p.placeholder === 'client')) {
         const text = parts.map((p) => (typeof p === 'string' ? p : client)).join('');
         return () => text;
@@ -143,7 +184,9 @@ export class IoredisRequests {
       labelIndex,
       hasKey,
       hasValue,
-      build: (key, size) => builders.map((b) => b(key, size)),
+      hasFields,
+      // A row's pairs are spread into the arguments; otherwise one argument each (map: no flattening per request).
+      build: hasFields ? (key, size) => builders.flatMap((b) => b(key, size)) : (key, size) => builders.map((b) => b(key, size) as Arg),
     };
   }
 }

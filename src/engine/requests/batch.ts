@@ -3,6 +3,7 @@
 import type { TestPlan, ValuePlan } from '../../scenario/plan';
 import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './templateEncoder';
 import { Random, WeightedTable, type KeySource } from './random';
+import type { TableCursor } from './tableValues';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -87,6 +88,11 @@ export class BatchBuilder {
   private readonly randDigits: number = 0;
   // Rebuild mode with fixed value size: each command's encoding and relative slots.
   private readonly layouts: { bytes: Buffer; keySlots: number[]; randSlots: number[] }[] | undefined;
+  /** A data file's entry is picked by the request's key: every request draws one. */
+  private readonly keyedData: boolean;
+  /** The data-file cursors (`values from`, `fields from`), read once from the context. */
+  private readonly tableValues: TableCursor | undefined;
+  private readonly tableFields: TableCursor | undefined;
 
   constructor(
     test: TestPlan,
@@ -107,9 +113,14 @@ export class BatchBuilder {
     this.singleLabel = new Set(context.labelIndexes).size === 1;
     this.labels.fill(context.labelIndexes[0]);
 
+    // Data from files and expiries change per request: never laid out once.
+    const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl);
+    this.keyedData = context.values?.byKey === true || context.fields?.byKey === true;
+    this.tableValues = context.values;
+    this.tableFields = context.fields;
     const fixedSize = this.values.fixed;
     const valueIndependent = this.commands.every((c) => !c.hasValue);
-    const layoutSize = fixedSize ?? (valueIndependent ? 0 : undefined);
+    const layoutSize = drawnPerRequest ? undefined : (fixedSize ?? (valueIndependent ? 0 : undefined));
     this.prebuilt = this.commands.length === 1 && !test.group && layoutSize !== undefined;
     // A group's commands are laid out with the same value bytes (the payload rewound for each).
     const valuesFrom = context.payload?.position ?? 0;
@@ -159,6 +170,8 @@ export class BatchBuilder {
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */
   restart(): void {
     this.keys.restart();
+    this.context.values?.restart();
+    this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
@@ -170,6 +183,8 @@ export class BatchBuilder {
    */
   claimed(first: number): void {
     this.keys.claimed?.(first);
+    this.context.values?.claimed(first);
+    this.context.fields?.claimed(first);
     this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
   }
@@ -209,13 +224,15 @@ export class BatchBuilder {
   /** A group: `count` units, each all the commands in order with one key and one value size. */
   private buildUnits(count: number): number {
     const commands = this.commands;
-    const hasKey = commands.some((c) => c.hasKey);
+    const hasKey = commands.some((c) => c.hasKey) || this.keyedData;
     const hasValue = commands.some((c) => c.hasValue);
+    const hasFields = commands.some((c) => c.hasFields);
     let offset = 0;
     let at = 0;
     for (let i = 0; i < count; i++) {
       const key = hasKey ? this.keys.next() : 0;
-      const size = hasValue && !this.layouts ? this.values.next(this.choices) : 0;
+      const size = hasValue && !this.layouts ? this.nextSize(key) : 0;
+      if (hasFields) this.tableFields?.select(key);
       const start = this.context.payload?.position ?? 0;
       for (let c = 0; c < commands.length; c++) {
         const command = commands[c];
@@ -235,11 +252,18 @@ export class BatchBuilder {
       const index = this.table ? this.table.pick(this.choices) : 0;
       const command = this.commands[index];
       this.labels[i] = command.labelIndex;
-      const key = command.hasKey ? this.keys.next() : 0;
-      const size = command.hasValue && !this.layouts ? this.values.next(this.choices) : 0;
+      const key = command.hasKey || this.keyedData ? this.keys.next() : 0;
+      const size = command.hasValue && !this.layouts ? this.nextSize(key) : 0;
+      if (command.hasFields) this.tableFields?.select(key);
       offset = this.encode(index, offset, key, size);
     }
     return offset;
+  }
+
+  /** The next value's size: a data file's entry for this key (selected for the encoder), else a drawn size. */
+  private nextSize(key: number): number {
+    const values = this.tableValues;
+    return values ? values.select(key) : this.values.next(this.choices);
   }
 
   /** Writes command `index` at `offset` with key number `key` (from its layout, or encoded with a value of `size` bytes); returns the offset after it. */

@@ -4,6 +4,7 @@
 import type { CommandTemplate, Placeholder } from '../../scenario/plan';
 import type { Payload } from './payload';
 import type { Random } from './random';
+import type { TableCursor, TtlDraw } from './tableValues';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
@@ -78,6 +79,10 @@ const enum Op {
   Key,
   RandInt,
   Value,
+  /** `__fields__`: a data row's field/value bulk strings, encoded once when the table was read. */
+  Fields,
+  /** The expiry `ttl` adds: a whole bulk string, its digits drawn per request. */
+  Ttl,
 }
 
 export interface CommandContext {
@@ -87,6 +92,12 @@ export interface CommandContext {
   client: number;
   /** Where value bytes come from; absent: VALUE_BYTE repeated. */
   payload?: Payload;
+  /** `values from FILE`: the value is the entry the batch builder selected (it replaces the payload). */
+  values?: TableCursor;
+  /** `fields from FILE`: the row `__fields__` expands to. */
+  fields?: TableCursor;
+  /** `ttl`: the expiry drawn for the `ttl` placeholder. */
+  ttl?: TtlDraw;
 }
 
 /** Where the rewritable slots of an encoding are, relative to its start. */
@@ -100,11 +111,15 @@ export interface CommandLayout {
 export class CompiledCommand {
   readonly hasKey: boolean;
   readonly hasValue: boolean;
+  readonly hasFields: boolean;
+  readonly hasTtl: boolean;
   private readonly ops: Op[] = [];
   /** Literal bytes for Op.Literal; [fixed length, number of values] for Op.ArgHeader; unused otherwise. */
   private readonly literals: (Buffer | undefined)[] = [];
   private readonly argFixed: number[] = [];
   private readonly argValues: number[] = [];
+  /** `values from FILE`: read once here, not from the context on every value. */
+  private readonly tableValues: TableCursor | undefined;
 
   constructor(
     readonly template: CommandTemplate,
@@ -116,13 +131,18 @@ export class CompiledCommand {
       if (literal) this.push(Op.Literal, Buffer.from(literal, 'utf8'));
       literal = '';
     };
+    this.tableValues = context.values;
     let hasKey = false;
     let hasValue = false;
+    let hasFields = false;
+    let hasTtl = false;
     /** Literal text and the client number join the pending literal; other placeholders become slots. */
     const emitParts = (parts: CommandTemplate['args'][number]) => {
       for (const part of parts) {
         if (typeof part === 'string') {
           literal += part;
+        } else if (part.placeholder === 'fields' || part.placeholder === 'ttl') {
+          // Whole arguments only (the checker refuses them inside another): see below.
         } else if (part.placeholder === 'client') {
           literal += String(context.client);
         } else {
@@ -142,8 +162,26 @@ export class CompiledCommand {
       literal += '\r\n';
       flush();
     } else {
-      literal += `*${args.length}\r\n`;
+      const wholeArg = (parts: CommandTemplate['args'][number], placeholder: 'fields' | 'ttl') =>
+        parts.length === 1 && typeof parts[0] !== 'string' && parts[0].placeholder === placeholder;
+      // A row stands for its pairs: two RESP arguments each.
+      const rowArgs = 2 * (context.fields?.pairs ?? 0);
+      const count = args.reduce((sum, parts) => sum + (wholeArg(parts, 'fields') ? rowArgs : 1), 0);
+      literal += `*${count}\r\n`;
       for (const parts of args) {
+        if (wholeArg(parts, 'fields')) {
+          flush();
+          hasFields = true;
+          this.push(Op.Fields);
+          continue;
+        }
+        if (wholeArg(parts, 'ttl')) {
+          flush();
+          hasTtl = true;
+          this.push(Op.Ttl);
+          literal += '\r\n';
+          continue;
+        }
         // Fixed part of the argument's length: literals plus fixed-width slots; values add their size.
         let fixedLength = 0;
         let values = 0;
@@ -168,6 +206,8 @@ export class CompiledCommand {
     }
     this.hasKey = hasKey;
     this.hasValue = hasValue;
+    this.hasFields = hasFields;
+    this.hasTtl = hasTtl;
   }
 
   /** Bytes this command takes with a value of `valueSize` bytes. */
@@ -190,6 +230,14 @@ export class CompiledCommand {
         case Op.Value:
           length += valueSize;
           break;
+        case Op.Fields:
+          length += this.context.fields?.maxLength ?? 0;
+          break;
+        case Op.Ttl: {
+          const digits = this.context.ttl?.maxDigits ?? 1;
+          length += 3 + decimalDigits(digits) + digits;
+          break;
+        }
       }
     }
     return length;
@@ -231,6 +279,21 @@ export class CompiledCommand {
           this.writeValue(target, offset, valueSize);
           offset += valueSize;
           break;
+        case Op.Fields:
+          if (this.context.fields) offset = this.context.fields.writeInto(target, offset);
+          break;
+        case Op.Ttl: {
+          const ttl = this.context.ttl ? this.context.ttl.next(random) : 1;
+          const digits = decimalDigits(ttl);
+          const lengthDigits = decimalDigits(digits);
+          target[offset] = 36; // $
+          writeDigits(target, offset + 1, lengthDigits, digits);
+          target[offset + 1 + lengthDigits] = 13;
+          target[offset + 2 + lengthDigits] = 10;
+          writeDigits(target, offset + 3 + lengthDigits, digits, ttl);
+          offset += 3 + lengthDigits + digits;
+          break;
+        }
       }
     }
     return offset;
@@ -253,6 +316,8 @@ export class CompiledCommand {
 
   private encodeOp(i: number, target: Uint8Array, offset: number, valueSize: number): number {
     const op = this.ops[i];
+    // Drawn per request: a command holding them is never laid out (BatchBuilder).
+    if (op === Op.Fields || op === Op.Ttl) throw new Error('a data row or an expiry cannot be laid out once');
     if (op === Op.Literal) {
       target.set(this.literals[i]!, offset);
       return offset + this.literals[i]!.length;
@@ -277,7 +342,9 @@ export class CompiledCommand {
 
   private writeValue(target: Uint8Array, offset: number, size: number): void {
     const payload = this.context.payload;
-    if (payload) payload.writeInto(target, offset, size);
+    // A data file's value: the entry selected for this request (its size is the one drawn).
+    if (this.tableValues) this.tableValues.writeInto(target, offset);
+    else if (payload) payload.writeInto(target, offset, size);
     else target.fill(VALUE_BYTE, offset, offset + size);
   }
 

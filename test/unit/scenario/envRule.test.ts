@@ -3,8 +3,9 @@
 // user did not allow is refused at the reference and never enters the plan.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import * as path from 'node:path';
 import { SETTINGS, type SettingInfo } from '../../../src/scenario/settings';
-import { check, errors } from './helpers';
+import { check, errors, repoRoot } from './helpers';
 
 const REFUSALS = new Set(['env-in-setting', 'env-in-command']);
 const refusals = (resolved: ReturnType<typeof check>) => resolved.diagnostics.filter((d) => REFUSALS.has(d.code));
@@ -97,7 +98,8 @@ describe('the environment rule over every setting of the table', () => {
       const text = scenarioWith(setting, `${setting.name} \${env:X}`);
       const refused = refusals(check(text, { env: { X: value } }));
       assert.equal(refused.length, 1, `${setting.name}: ${JSON.stringify(check(text, { env: { X: value } }).diagnostics.map((d) => d.code))}`);
-      const allowed = check(text, { env: { X: value }, allowEnv: ['X'] });
+      // The data-file examples (`values from data/users.csv …`) name a file of examples/data.
+      const allowed = check(text, { env: { X: value }, allowEnv: ['X'], baseDir: path.join(repoRoot(), 'examples') });
       assert.deepEqual(
         errors(allowed).map((d) => `${d.code}: ${d.message}`),
         [],

@@ -45,6 +45,24 @@ describe('examples', () => {
     assert.equal(phases()[1].tests[0].commands[0].command.args.length, 101);
   });
 
+  it('hash-from-csv writes its shipped CSV rows as hashes (issue 23)', () => {
+    const [profiles] = check(readFileSync(path.join(folder, 'hash-from-csv.rbench'), 'utf8'), { baseDir: folder }).scenarios;
+    const [load] = profiles.points[0].phases;
+    assert.deepEqual([load.fields?.file, load.fields?.count, load.fields?.names?.slice(0, 3)], ['data/users.csv', 200, ['id', 'name', 'email']]);
+    assert.deepEqual(load.tests[0].commands[0].command.args[1], [{ placeholder: 'fields' }]);
+  });
+
+  it('ttl-cache gives its writes an expiry of 1 to 10 seconds (issue 23)', () => {
+    const [cache, sessions] = check(readFileSync(path.join(folder, 'ttl-cache.rbench'), 'utf8')).scenarios;
+    const mix = cache.points[0].phases[1];
+    assert.deepEqual(mix.ttl, { min: 1, max: 10, unit: 's' });
+    assert.deepEqual(mix.tests[0].commands[1].command.args.slice(2), [['EX'], [{ placeholder: 'ttl' }]]);
+    assert.deepEqual(
+      sessions.points[0].phases[0].tests[0].commands.map(({ command }) => command.name),
+      ['HSET', 'EXPIRE'],
+    );
+  });
+
   it('the default-suite example runs redis-benchmark tests', () => {
     const scenarios = check(readFileSync(path.join(folder, 'redis-benchmark-default.rbench'), 'utf8')).scenarios;
     assert.equal(scenarios[0].points[0].phases[0].tests.length, 20);

@@ -33,8 +33,8 @@ describe('settings table', () => {
       const after = setting.name === 'group' ? '\nend' : '';
       const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k${after}` : `### s\nphase p\n${setting.example}\nGET k`;
       try {
-        // The `target` example reads REDIS_URL: the user allows it (a file alone cannot).
-        clean(text, { env, allowEnv: ['REDIS_URL'] });
+        // The `target` example reads REDIS_URL: the user allows it (a file alone cannot). The data-file examples name examples/data.
+        clean(text, { env, allowEnv: ['REDIS_URL'], baseDir: path.join(repoRoot(), 'examples') });
       } catch (error) {
         assert.fail(`${setting.name}: ${(error as Error).message}`);
       }
