@@ -246,6 +246,9 @@ export class RunSession {
     const { file, plan, choice } = prepared;
     const redactor = new Redactor();
     for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
+    // Data files: the tables this thread lacks (a plan checked in the editor's worker) are read before any server starts.
+    const dataProblem = loadDataTables(planDataSources(plan), file.baseDir);
+    if (dataProblem) return this.notRun('error', `${file.display}: "${plan.name}": ${dataProblem}`, file, plan);
     try {
       if (!choice.local && plan.server.length > 0) {
         this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
@@ -276,9 +279,6 @@ export class RunSession {
     const { plan } = part;
     const where = isServerSweep(plan) ? ` [${plan.points.map((point) => point.label).join(', ')}]` : '';
     let local: LocalServer | undefined;
-    // Data files: the tables this thread lacks (a plan checked in the editor's worker) are read before any server starts.
-    const dataProblem = loadDataTables(planDataSources(plan), file.baseDir);
-    if (dataProblem) return this.notRun('error', `${file.display}: "${plan.name}": ${dataProblem}`, file, plan);
     try {
       if (choice.local) {
         try {
