@@ -378,6 +378,10 @@ export class FastClusterConnection extends BudgetedConnection {
     this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
+    if (this.units === undefined && link.errors.size === 0) {
+      this.answered(this.takeReplies(link, node, replies, now), now);
+      return;
+    }
     let answered = 0;
     const queue = link.inFlight;
     // Replies to requests of one write share their label and start, so their latency too: recorded as one
@@ -413,9 +417,37 @@ export class FastClusterConnection extends BudgetedConnection {
       }
     }
     if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
-    link.errors.clear();
-    link.nulls.clear();
+    if (link.errors.size > 0) link.errors.clear();
+    if (link.nulls.size > 0) link.nulls.clear();
     this.answered(answered, now);
+  }
+
+  /**
+   * onData's usual case, no error reply in the read and no command group: the `replies` oldest requests are
+   * answered, taken in runs of one label, start and flags (one write's), each run recorded once. Returns how
+   * many requests of the load were answered (ASKING/READONLY are not).
+   */
+  private takeReplies(link: NodeLink, node: KnownNode, replies: number, now: number): number {
+    const queue = link.inFlight;
+    let left = Math.min(replies, queue.size);
+    let answered = 0;
+    while (left > 0) {
+      const i = queue.shift();
+      left--;
+      const flags = queue.flags[i];
+      if (flags & INTERNAL) continue;
+      const label = queue.label[i];
+      const start = queue.start[i];
+      let run = 1;
+      for (let j = queue.at(0); left > 0 && queue.label[j] === label && queue.start[j] === start && queue.flags[j] === flags; j = queue.at(0)) {
+        queue.shift();
+        left--;
+        run++;
+      }
+      answered += run;
+      if (flags & MEASURED) this.recordRun(node, label, start, run, now);
+    }
+    return answered;
   }
 
   /** `count` replies of one label whose latency counted from `start`: in the load's figures and the node's. */
