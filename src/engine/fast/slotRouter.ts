@@ -52,7 +52,7 @@ export class SlotRouter implements KeyRouter {
     this.key = Buffer.from(request.subarray(keyAt.from, keyAt.to));
     this.digitsAt = digits.offset - keyAt.from;
     this.digits = digits.digits;
-    this.slots = slotCache(`${this.digitsAt} ${digits.digits} ${this.key.toString('latin1')}`, keySpace);
+    this.slots = slotCache(`${this.digitsAt} ${digits.digits} ${this.key.toString('latin1')}`, Math.floor(keySpace));
     this.counts = new Int32Array(cluster.nodes.length);
     this.starts = new Int32Array(cluster.nodes.length + 1);
   }
