@@ -36,6 +36,7 @@ export class SlotRouter implements KeyRouter {
   /** The key argument of a request (as encoded, its key digits rewritten per key). */
   private readonly key: Buffer;
   private readonly digitsAt: number;
+  private readonly digits: number;
   private readonly slots: Uint16Array | undefined;
 
   constructor(
@@ -56,8 +57,6 @@ export class SlotRouter implements KeyRouter {
     this.counts = new Int32Array(cluster.nodes.length);
     this.starts = new Int32Array(cluster.nodes.length + 1);
   }
-
-  private readonly digits: number;
 
   /** Before each batch: a group per node known (a redirection may have added nodes). */
   prepare(): void {
