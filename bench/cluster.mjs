@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// A 3-master Redis Cluster against one redis-server, same machine, same scenario: A B A B … pairs.
-// Prints the median ops/s of each and their ratio per configuration, the ratio of client CPU per request
-// (user + sys, start-up included), and the cluster's per-node split.
-// On one small machine the cluster's three servers and the client share the cores, so the cluster
-// cannot win here: this measures the routing's overhead, not the cluster's scaling (see bench/README.md).
+// RBench against `redis-benchmark --cluster` on the same local 3-master Redis Cluster, same machine, same
+// clients, pipeline and request count: A B A B … pairs. Prints per configuration the median ops/s of each,
+// the median of the pairs' ratios (RBench / redis-benchmark), the same for client CPU per request (user + sys
+// of each tool's process from /usr/bin/time, start-up included for both: the figure least moved by other work
+// on a shared machine), and the cluster's per-node split. RBench spreads its keys over all 16384 slots;
+// redis-benchmark sends each node keys of one slot (a `{tag}` per node).
 //
-//   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--seconds 3] [--before OLD/dist/cli.js]
+//   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P16,GET P16"] [--one-node] [--before OLD/dist/cli.js]
 //
+// --one-node adds a leg on one redis-server with the same scenario (the routing's overhead: on one small
+// machine the cluster's three servers and the client share the cores, so the cluster cannot scale here).
 // --before adds a leg on the cluster with another build of rbench (as in vs-redis-benchmark.mjs) and
 // prints this build's cluster throughput and CPU per request as ratios to that one's.
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,30 +18,56 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuilt, freePort, median, rbenchRun, startServer } from './lib.mjs';
+import { ensureBuilt, freePort, median, rbenchRun, spawnTimed, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
     pairs: { type: 'string', default: '3' },
     client: { type: 'string', default: 'fast' },
-    seconds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    'one-node': { type: 'boolean', default: false },
     before: { type: 'string' },
   },
 });
 const pairs = Number(values.pairs);
 
 const configs = [
-  { name: 'SET P1 c50', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 1 },
-  { name: 'SET P16 c50', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 16 },
-  { name: 'GET P16 c50', test: 'get', command: 'GET key:__key__', clients: 50, pipeline: 16 },
-];
+  { name: 'SET P1', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 1, requests: 300_000 },
+  { name: 'SET P16', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 16, requests: 2_000_000 },
+  { name: 'GET P16', test: 'get', command: 'GET key:__key__', clients: 50, pipeline: 16, requests: 2_000_000 },
+].filter((c) => !values.only || values.only.toLowerCase().split(',').includes(c.name.toLowerCase()));
 
-/** The peer for reference: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
-function redisBenchmarkCluster(port, c, requests) {
-  const args = ['--cluster', '-h', '127.0.0.1', '-p', String(port), '-t', c.test, '-n', String(requests), '-c', String(c.clients), '-P', String(c.pipeline), '-d', '3', '-r', '100000', '--csv'];
-  const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
-  const line = result.stdout.trim().split('\n').find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
-  return line ? Number(JSON.parse(`[${line}]`)[1]) : NaN;
+const KEYSPACE = 100_000;
+
+/** The peer: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
+function redisBenchmarkCluster(port, c) {
+  const args = [
+    '--cluster',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-t',
+    c.test,
+    '-n',
+    String(c.requests),
+    '-c',
+    String(c.clients),
+    '-P',
+    String(c.pipeline),
+    '-d',
+    '3',
+    '-r',
+    String(KEYSPACE),
+    '--csv',
+  ];
+  const result = spawnTimed('redis-benchmark', args);
+  const line = result.stdout
+    .trim()
+    .split('\n')
+    .find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
+  if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
+  return { opsPerSec: Number(JSON.parse(`[${line}]`)[1]), cpuPerRequest: result.cpuMs / c.requests };
 }
 
 const portFree = (port) =>
@@ -85,53 +114,67 @@ async function startCluster(masters) {
 }
 
 function run(port, c, cluster, cliPath) {
-  const scenario = `### ${c.name}\nclient ${values.client}\n${cluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nduration ${values.seconds}s\nkeys 100000 uniform\nvalue 3\n${c.command}\n`;
+  const scenario = `### ${c.name}\nclient ${values.client}\n${cluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue 3\n${c.command}\n`;
   const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true, cliPath });
   const load = runs[0].points[0].repeats[0][0];
   if (load.status !== 'complete') throw new Error(`${c.name}: ${load.status} ${load.error ?? load.errorStatusReason ?? ''}`);
+  if (load.total.requests !== c.requests) throw new Error(`${c.name}: rbench counted ${load.total.requests} of ${c.requests} replies`);
   return Object.assign(load, { cpuPerRequest: runs.cpuMs / load.total.requests });
 }
 
 ensureBuilt();
-const single = await startServer();
+const single = values['one-node'] ? await startServer() : undefined;
 const cluster = await startCluster(3);
-console.log(`one redis-server on ${single.port}; a 3-master cluster seeded at ${cluster.port}; ${pairs} pairs, ${values.seconds} s each, client path ${values.client}\n`);
-console.log('configuration        one node     cluster   ratio (median of pairs)   CPU/request ratio   cluster per node (last run)   redis-benchmark --cluster');
+console.log(
+  `a 3-master cluster seeded at ${cluster.port}${single ? `, one redis-server on ${single.port}` : ''}; ${pairs} pairs, client path ${values.client}\n`,
+);
+console.log(
+  'configuration   redis-benchmark --cluster      rbench   throughput ratio (median of pairs)   CPU µs/request: redis-benchmark  rbench  ratio (lower is better)   rbench per node (last run)',
+);
+const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
 try {
   for (const c of configs) {
-    const one = [];
-    const many = [];
-    const cpu = [];
     const peer = [];
+    const ours = [];
+    const ratios = [];
+    const cpuPeer = [];
+    const cpuOurs = [];
+    const cpuRatios = [];
+    const oneNode = [];
     const againstBefore = [];
     const cpuAgainstBefore = [];
     let split = '';
     for (let i = 0; i < pairs; i++) {
-      const alone = run(single.port, c, false);
-      one.push(alone.total.opsPerSec);
-      const load = run(cluster.port, c, true);
-      many.push(load.total.opsPerSec);
-      cpu.push(load.cpuPerRequest / alone.cpuPerRequest);
-      split = load.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
-      peer.push(redisBenchmarkCluster(cluster.port, c, Math.max(10_000, Math.round(load.total.requests))));
+      const a = redisBenchmarkCluster(cluster.port, c);
+      const b = run(cluster.port, c, true);
+      peer.push(a.opsPerSec);
+      ours.push(b.total.opsPerSec);
+      ratios.push(b.total.opsPerSec / a.opsPerSec);
+      cpuPeer.push(a.cpuPerRequest * 1000);
+      cpuOurs.push(b.cpuPerRequest * 1000);
+      cpuRatios.push(b.cpuPerRequest / a.cpuPerRequest);
+      split = b.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
+      if (single) oneNode.push(b.total.opsPerSec / run(single.port, c, false).total.opsPerSec);
       if (values.before) {
         const old = run(cluster.port, c, true, values.before);
-        againstBefore.push(load.total.opsPerSec / old.total.opsPerSec);
-        cpuAgainstBefore.push(load.cpuPerRequest / old.cpuPerRequest);
+        againstBefore.push(b.total.opsPerSec / old.total.opsPerSec);
+        cpuAgainstBefore.push(b.cpuPerRequest / old.cpuPerRequest);
       }
     }
-    const ratios = many.map((m, i) => m / one[i]);
     console.log(
-      `${c.name.padEnd(16)} ${Math.round(median(one)).toLocaleString('en-US').padStart(10)}/s ${Math.round(median(many)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${ratios.map((r) => r.toFixed(2)).join(' ')}]   ${`${median(cpu).toFixed(2)}×`.padStart(17)}   ${split.padEnd(26)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(10)}/s`,
+      `${c.name.padEnd(12)} ${Math.round(median(peer)).toLocaleString('en-US').padStart(17)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(10)}/s   ${median(ratios).toFixed(2)}× [${list(ratios)}]`.padEnd(
+        92,
+      ) +
+        `${median(cpuPeer).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${list(cpuRatios)}]   ${split}`,
     );
+    if (single) console.log(`${''.padEnd(12)} cluster / one node (rbench): throughput ${median(oneNode).toFixed(2)}× [${list(oneNode)}]`);
     if (values.before) {
-      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
       console.log(
-        `${''.padEnd(16)} cluster, this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,
+        `${''.padEnd(12)} cluster, this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,
       );
     }
   }
 } finally {
   await cluster.stop();
-  await single.stop();
+  await single?.stop();
 }

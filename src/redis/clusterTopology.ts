@@ -2,7 +2,7 @@
 // replicas, from CLUSTER SHARDS (Redis 7.0+), else CLUSTER SLOTS. Workers get it as plain data.
 import type Redis from 'ioredis';
 import { approvedNodes } from '../gates/network';
-import { closeControlConnection, openControlConnection } from './control';
+import type * as Control from './control';
 import { address } from './errors';
 import type { ConnectionOptions } from './types';
 
@@ -179,6 +179,9 @@ export function topologyRefusal(topology: ClusterTopology, connection: Connectio
 
 /** Reads the topology through the seed node; a clear ClusterTopologyError when the target is no cluster or not all slots are served. */
 export async function discoverTopology(connection: ConnectionOptions): Promise<ClusterTopology> {
+  // Loaded here, not at the top: the fast cluster path's worker imports this file for the layout parsing,
+  // and would otherwise load ioredis (the control connection's client) at every thread start.
+  const { openControlConnection, closeControlConnection }: typeof Control = await import('./control');
   const redis = await openControlConnection({ ...connection, cluster: false });
   try {
     const topology = await readTopology(redis, connection).catch((error: Error) => {

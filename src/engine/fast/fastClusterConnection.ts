@@ -22,6 +22,7 @@ import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { scanRequest } from './request';
 import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
+import { SlotRouter } from './slotRouter';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
@@ -46,6 +47,8 @@ export class FastClusterConnection extends BudgetedConnection {
   private reportedDown = false;
   /** A command group: its units' reply accounting. */
   private readonly units: ClusterUnits | undefined;
+  /** One command encoded once, with its key in its key argument: batches are built ordered by node (routeWhole). */
+  private readonly router: SlotRouter | undefined;
 
   constructor(
     index: number,
@@ -58,6 +61,21 @@ export class FastClusterConnection extends BudgetedConnection {
     // One build per round: the builder holds a pipeline per master, routed and written from its buffer.
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
     if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, load, cluster);
+    else this.router = this.slotRouter();
+  }
+
+  /** The router of a test whose requests differ only in their key digits (BatchBuilder.routable), else none. */
+  private slotRouter(): SlotRouter | undefined {
+    const buffer = this.builder.buffer;
+    const label = this.builder.labels[0];
+    const argument = this.cluster.plan.keyArguments[label];
+    if (buffer[0] !== 0x2a || argument < 0) return undefined;
+    const bounds = this.bounds;
+    scanRequest(buffer, 0, argument, bounds);
+    const keyAt = { from: bounds[0], to: bounds[1] };
+    if (keyAt.from < 0 || !this.builder.routable(keyAt)) return undefined;
+    const space = Math.max(1, this.load.config.keys.space);
+    return new SlotRouter(buffer, keyAt, this.builder.keyDigitsAt(), space, this.cluster, this.cluster.plan.readOnly[label], this.index);
   }
 
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
@@ -131,6 +149,10 @@ export class FastClusterConnection extends BudgetedConnection {
 
   /** Builds `count` requests and stages each on the link of the node that owns its key's slot (written by flush). */
   private route(count: number, start: number): void {
+    if (this.router) {
+      this.routeWhole(count, start);
+      return;
+    }
     if (this.units) {
       this.routeUnits(count, start);
       return;
@@ -149,12 +171,51 @@ export class FastClusterConnection extends BudgetedConnection {
       const keyed = resp && bounds[0] >= 0;
       const slot = keyed ? slotOfBytes(buffer, bounds[0], bounds[1]) : -1;
       const node = keyed ? this.cluster.route(slot, plan.readOnly[label], this.index) : this.cluster.anyMaster(this.index + i);
-      this.link(node).staged.push(buffer, at, end, label, slot, start, flags, 0);
+      this.link(node).staged.push(buffer, at, end, label, start, flags, 0);
       at = end;
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} request bytes`);
     this.pending += count;
     this.countSent(labels, count, this.builder.singleLabel);
+  }
+
+  /**
+   * Builds `count` requests ordered by node and writes each node's run of them at once, straight from the
+   * builder's buffer. Closed loop, that buffer is rebuilt only once every request of this batch is answered
+   * (so written); the open loop has several batches in flight and writes a copy (one per batch).
+   */
+  private routeWhole(count: number, start: number): void {
+    const router = this.router!;
+    router.prepare();
+    const length = this.builder.buildRouted(count, router);
+    let bytes = this.builder.buffer;
+    if (this.load.openLoop) {
+      bytes = Buffer.allocUnsafe(length);
+      this.builder.buffer.copy(bytes, 0, 0, length);
+    }
+    const ends = this.builder.requestEnds;
+    const labels = this.builder.labels;
+    const label = labels[0];
+    const flags = this.load.measuring ? MEASURED : 0;
+    const counts = router.counts;
+    const starts = router.starts;
+    for (let node = 0; node < counts.length; node++) {
+      const requests = counts[node];
+      if (requests === 0) continue;
+      const link = this.link(node);
+      const first = starts[node];
+      if (!link.up) {
+        link.waiting.pushRequests(bytes, ends, first, requests, label, start, flags);
+        this.connect(link);
+        continue;
+      }
+      link.inFlight.pushRequests(bytes, ends, first, requests, label, start, flags);
+      const from = first === 0 ? 0 : ends[first - 1];
+      const to = ends[first + requests - 1];
+      link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+    }
+    this.pending += count;
+    this.countSent(labels, count, true);
   }
 
   /** A group: `count` units, each staged whole on the master of its slot (the slot of its first key: check keeps a unit's keys in one). */
@@ -175,7 +236,7 @@ export class FastClusterConnection extends BudgetedConnection {
         if (slot < 0 && bounds[0] >= 0) slot = slotOfBytes(buffer, bounds[0], bounds[1]);
       }
       const node = slot >= 0 ? this.cluster.route(slot, false, this.index) : this.cluster.anyMaster(this.index + i);
-      this.link(node).staged.push(buffer, from, at, UNIT_LABEL, slot, start, flags, 0);
+      this.link(node).staged.push(buffer, from, at, UNIT_LABEL, start, flags, 0);
     }
     if (at !== length) throw new Error(`cluster routing read ${at} of ${length} unit bytes`);
     this.pending += count;
@@ -232,7 +293,7 @@ export class FastClusterConnection extends BudgetedConnection {
       // Requests are a few dozen bytes: a plain loop costs less than a native copy call each.
       if (end - queue.from[i] < 64) for (let b = queue.from[i]; b < end; b++) out[at++] = bytes[b];
       else at += bytes.copy(out, at, queue.from[i], end);
-      target.push(out, from, at, queue.label[i], queue.slot[i], queue.start[i], queue.flags[i], queue.redirects[i]);
+      target.push(out, from, at, queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]);
     }
     queue.clear();
     if (link.up) link.socket!.write(out);
@@ -240,13 +301,13 @@ export class FastClusterConnection extends BudgetedConnection {
   }
 
   /** Sends one request (a redirected one, or ASKING/READONLY) on its own. */
-  private sendOne(link: NodeLink, bytes: Buffer, from: number, to: number, label: number, slot: number, start: number, flags: number, redirects: number): void {
+  private sendOne(link: NodeLink, bytes: Buffer, from: number, to: number, label: number, start: number, flags: number, redirects: number): void {
     if (!link.up) {
-      link.waiting.push(bytes, from, to, label, slot, start, flags, redirects);
+      link.waiting.push(bytes, from, to, label, start, flags, redirects);
       this.connect(link);
       return;
     }
-    link.inFlight.push(bytes, from, to, label, slot, start, flags, redirects);
+    link.inFlight.push(bytes, from, to, label, start, flags, redirects);
     link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
   }
 
@@ -265,7 +326,7 @@ export class FastClusterConnection extends BudgetedConnection {
     connection.onBytes((chunk, length) => this.onData(link, chunk, length));
     connection.socket.on('error', () => undefined);
     connection.socket.on('close', () => this.onClose(link, connection.socket));
-    if (this.cluster.nodes[link.node].role === 'replica') this.sendOne(link, READONLY, 0, READONLY.length, 0, -1, 0, INTERNAL, 0);
+    if (this.cluster.nodes[link.node].role === 'replica') this.sendOne(link, READONLY, 0, READONLY.length, 0, 0, INTERNAL, 0);
     if (link.waiting.size > 0) this.sendQueued(link, link.waiting);
   }
 
@@ -317,6 +378,10 @@ export class FastClusterConnection extends BudgetedConnection {
     this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
+    if (this.units === undefined && link.errors.size === 0) {
+      this.answered(this.takeReplies(link, node, replies, now), now);
+      return;
+    }
     let answered = 0;
     const queue = link.inFlight;
     // Replies to requests of one write share their label and start, so their latency too: recorded as one
@@ -352,9 +417,37 @@ export class FastClusterConnection extends BudgetedConnection {
       }
     }
     if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
-    link.errors.clear();
-    link.nulls.clear();
+    if (link.errors.size > 0) link.errors.clear();
+    if (link.nulls.size > 0) link.nulls.clear();
     this.answered(answered, now);
+  }
+
+  /**
+   * onData's usual case, no error reply in the read and no command group: the `replies` oldest requests are
+   * answered, taken in runs of one label, start and flags (one write's), each run recorded once. Returns how
+   * many requests of the load were answered (ASKING/READONLY are not).
+   */
+  private takeReplies(link: NodeLink, node: KnownNode, replies: number, now: number): number {
+    const queue = link.inFlight;
+    let left = Math.min(replies, queue.size);
+    let answered = 0;
+    while (left > 0) {
+      const i = queue.shift();
+      left--;
+      const flags = queue.flags[i];
+      if (flags & INTERNAL) continue;
+      const label = queue.label[i];
+      const start = queue.start[i];
+      let run = 1;
+      for (let j = queue.at(0); left > 0 && queue.label[j] === label && queue.start[j] === start && queue.flags[j] === flags; j = queue.at(0)) {
+        queue.shift();
+        left--;
+        run++;
+      }
+      answered += run;
+      if (flags & MEASURED) this.recordRun(node, label, start, run, now);
+    }
+    return answered;
   }
 
   /** `count` replies of one label whose latency counted from `start`: in the load's figures and the node's. */
@@ -379,12 +472,11 @@ export class FastClusterConnection extends BudgetedConnection {
     const from = queue.from[i];
     const to = queue.to[i];
     const label = queue.label[i];
-    const slot = queue.slot[i];
     const start = queue.start[i];
     const flags = queue.flags[i];
     const redirects = queue.redirects[i] + 1;
-    if (redirect.kind === 'ASK') this.sendOne(next, ASKING, 0, ASKING.length, 0, -1, 0, INTERNAL, 0);
-    this.sendOne(next, bytes, from, to, label, slot, start, flags, redirects);
+    if (redirect.kind === 'ASK') this.sendOne(next, ASKING, 0, ASKING.length, 0, 0, INTERNAL, 0);
+    this.sendOne(next, bytes, from, to, label, start, flags, redirects);
     return true;
   }
 

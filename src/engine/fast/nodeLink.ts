@@ -23,22 +23,40 @@ export class PendingQueue {
   from = new Int32Array(FIRST_CAPACITY);
   to = new Int32Array(FIRST_CAPACITY);
   label = new Int32Array(FIRST_CAPACITY);
-  slot = new Int32Array(FIRST_CAPACITY);
   start = new Float64Array(FIRST_CAPACITY);
   flags = new Uint8Array(FIRST_CAPACITY);
   redirects = new Uint8Array(FIRST_CAPACITY);
 
-  push(bytes: Buffer, from: number, to: number, label: number, slot: number, start: number, flags: number, redirects: number): void {
+  push(bytes: Buffer, from: number, to: number, label: number, start: number, flags: number, redirects: number): void {
     if (this.size === this.capacity) this.grow();
     const i = (this.head + this.size++) & (this.capacity - 1);
     this.bytes[i] = bytes;
     this.from[i] = from;
     this.to[i] = to;
     this.label[i] = label;
-    this.slot[i] = slot;
     this.start[i] = start;
     this.flags[i] = flags;
     this.redirects[i] = redirects;
+  }
+
+  /**
+   * Requests `first` … `first + count - 1` of a routed batch written from `bytes` (request p ends at ends[p], the
+   * one before it starts there): pushed in one loop, all of one label and start, none redirected yet.
+   */
+  pushRequests(bytes: Buffer, ends: Int32Array, first: number, count: number, label: number, start: number, flags: number): void {
+    while (this.capacity - this.size < count) this.grow();
+    const mask = this.capacity - 1;
+    let from = first === 0 ? 0 : ends[first - 1];
+    for (let p = first, end = first + count, i = (this.head + this.size) & mask; p < end; p++, i = (i + 1) & mask) {
+      this.bytes[i] = bytes;
+      this.from[i] = from;
+      this.to[i] = from = ends[p];
+      this.label[i] = label;
+      this.start[i] = start;
+      this.flags[i] = flags;
+      this.redirects[i] = 0;
+    }
+    this.size += count;
   }
 
   /** Takes the oldest entry: its position, whose columns (its bytes too) stay readable until the next push. */
@@ -71,7 +89,6 @@ export class PendingQueue {
     this.from = this.reordered(this.from, new Int32Array(capacity));
     this.to = this.reordered(this.to, new Int32Array(capacity));
     this.label = this.reordered(this.label, new Int32Array(capacity));
-    this.slot = this.reordered(this.slot, new Int32Array(capacity));
     this.start = this.reordered(this.start, new Float64Array(capacity));
     this.flags = this.reordered(this.flags, new Uint8Array(capacity));
     this.redirects = this.reordered(this.redirects, new Uint8Array(capacity));

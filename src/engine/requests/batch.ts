@@ -53,6 +53,19 @@ export interface BatchContext extends CommandContext {
   labelIndexes: number[];
 }
 
+/**
+ * Orders a batch by where each request goes (cluster routing, BatchBuilder.buildRouted): the group of each key,
+ * and, once the batch is built, each group's run of positions.
+ */
+export interface KeyRouter {
+  /** The group (0 … counts.length - 1) of the request whose key number is `key`. */
+  groupOf(key: number): number;
+  /** Requests per group of the last routed batch (its length is the number of groups). */
+  readonly counts: Int32Array;
+  /** Group g's requests are positions starts[g] … starts[g + 1] - 1 of the last routed batch (counts.length + 1 entries). */
+  readonly starts: Int32Array;
+}
+
 /** The key width `__key__` expands to: the plan's size, widened if the largest key needs more digits. */
 export function keyWidth(space: number, size: number): number {
   return Math.max(size, decimalDigits(Math.max(0, space - 1)));
@@ -86,6 +99,10 @@ export class BatchBuilder {
   /** Digits rewritten per `__key__` and `__rand_int__` slot (the low ones: see rewrite). */
   private readonly keyDigits: number = 0;
   private readonly randDigits: number = 0;
+  // buildRouted: the batch's keys and groups in draw order, and each group's next position.
+  private readonly drawnKeys: Float64Array;
+  private readonly drawnGroups: Int32Array;
+  private drawnNext = new Int32Array(0);
   // Rebuild mode with fixed value size: each command's encoding and relative slots.
   private readonly layouts: { bytes: Buffer; keySlots: number[]; randSlots: number[] }[] | undefined;
   /** A data file's entry is picked by the request's key: every request draws one. */
@@ -112,6 +129,8 @@ export class BatchBuilder {
     this.labels = new Uint16Array(pipeline * this.unitSize);
     this.singleLabel = new Set(context.labelIndexes).size === 1;
     this.labels.fill(context.labelIndexes[0]);
+    this.drawnKeys = new Float64Array(pipeline);
+    this.drawnGroups = new Int32Array(pipeline);
 
     // Data from files and expiries change per request: never laid out once.
     const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl);
@@ -165,6 +184,66 @@ export class BatchBuilder {
   /** Encodes the next `count` (≤ pipeline) commands; returns their length in bytes. */
   build(count: number): number {
     return this.prebuilt ? this.rewrite(count) : this.rebuild(count);
+  }
+
+  /**
+   * Whether buildRouted applies: one command encoded once (fixed value size, no group) with one `__key__`, and no
+   * `__rand_int__` inside the key argument that holds it (`keyAt`: where that argument lies in a request).
+   */
+  routable(keyAt: { from: number; to: number }): boolean {
+    if (!this.prebuilt || this.keySlotsPerCommand !== 1) return false;
+    const key = this.keySlots[0];
+    if (key < keyAt.from || key + this.keyDigits > keyAt.to) return false;
+    for (let j = 0; j < this.randSlotsPerCommand; j++) if (this.randSlots[j] < keyAt.to && this.randSlots[j] + this.randDigits > keyAt.from) return false;
+    return true;
+  }
+
+  /** Where request 0's rewritten key digits are (offset, count): a router writes a key's bytes from them (routable only). */
+  keyDigitsAt(): { offset: number; digits: number } {
+    return { offset: this.keySlots[0], digits: this.keyDigits };
+  }
+
+  /** Offset just past the request at `position` of the last batch (prebuilt mode). */
+  get requestEnds(): Int32Array {
+    return this.commandEnds;
+  }
+
+  /**
+   * Like build (routable builders only), with the batch's requests ordered by `router`'s group of their key: each
+   * group's requests are one run of positions (router.starts), so one write sends a group's part. The draws are
+   * those of build, in the same order: only where each request is written changes.
+   */
+  buildRouted(count: number, router: KeyRouter): number {
+    const counts = router.counts;
+    const starts = router.starts;
+    const drawn = this.drawnKeys;
+    const groupOf = this.drawnGroups;
+    const keys = this.keys;
+    counts.fill(0);
+    for (let i = 0; i < count; i++) {
+      const key = keys.next();
+      const group = router.groupOf(key);
+      drawn[i] = key;
+      groupOf[i] = group;
+      counts[group]++;
+    }
+    starts[0] = 0;
+    for (let g = 0; g < counts.length; g++) starts[g + 1] = starts[g] + counts[g];
+    // Each group's next free position: its run's start, advanced as its requests are written.
+    const next = this.drawnNext.length >= counts.length ? this.drawnNext : (this.drawnNext = new Int32Array(counts.length));
+    for (let g = 0; g < counts.length; g++) next[g] = starts[g];
+    const buffer = this.buffer;
+    const keySlots = this.keySlots;
+    const keyDigits = this.keyDigits;
+    const randSlots = this.randSlots;
+    const randsPer = this.randSlotsPerCommand;
+    const bound = this.context.keySpace;
+    for (let i = 0; i < count; i++) {
+      const position = next[groupOf[i]]++;
+      writeDigits(buffer, keySlots[position], keyDigits, drawn[i]);
+      for (let j = position * randsPer, end = j + randsPer; j < end; j++) writeDigits(buffer, randSlots[j], this.randDigits, this.randInts.nextInt(bound));
+    }
+    return this.commandEnds[count - 1];
   }
 
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */

@@ -51,6 +51,41 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     for (const size of sizes) assert.ok(size > 2000, `keys per master ${sizes.join(', ')}`);
   });
 
+  for (const loop of ['closed', 'open'] as const) {
+    it(`writes each key once, on its slot's master, from batches built ordered by node (${loop} loop, sequential keys)`, async () => {
+      const requests = 6000;
+      const result = await runLoad(
+        loadRequest(seedOf(cluster()), {
+          test: singleTest('SET key:__key__ __value__'),
+          load: { clients: 3, pipeline: 8, requests, ...(loop === 'open' ? { rate: 6000 } : {}) },
+          keys: { space: 10_000, distribution: 'sequential' },
+          connection: { cluster: true },
+        }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+      assert.equal(result.cluster!.moved, 0, 'no request reached a node that does not own its key');
+      const { masters } = await cluster().roles();
+      const calls = await Promise.all(masters.map((port) => commandCalls(cluster().client(port), 'set')));
+      const sizes = await Promise.all(masters.map((port) => cluster().client(port).dbsize()));
+      assert.equal(
+        calls.reduce((a, b) => a + b, 0),
+        requests,
+      );
+      // Keys 0 … 5999, each written once: a batch whose bytes were rewritten before they left would repeat some and miss others.
+      assert.equal(
+        sizes.reduce((a, b) => a + b, 0),
+        requests,
+        `keys per master ${sizes.join(', ')}`,
+      );
+      assert.ok(
+        sizes.every((size) => size > 1000),
+        `keys per master ${sizes.join(', ')}`,
+      );
+      assertNodesAddUp(result);
+    });
+  }
+
   it('runs MSET with a shared hash tag in one slot, and a mix with a keyless command in open loop', async () => {
     const result = await runLoad(
       loadRequest(seedOf(cluster()), {

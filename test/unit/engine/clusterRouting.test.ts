@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { BatchBuilder, keyWidth } from '../../../src/engine/requests/batch';
+import { createKeySource } from '../../../src/engine/requests/random';
+import { SlotRouter } from '../../../src/engine/fast/slotRouter';
+import { scanRequest } from '../../../src/engine/fast/request';
+import { slotOf, SLOT_COUNT } from '../../../src/engine/cluster/slot';
+import type { ClusterState } from '../../../src/engine/cluster/clusterState';
+import type { KeyPlan, TestPlan } from '../../../src/scenario/plan';
+import { groupTest, mixTest, singleTest } from './plans';
+
+const SPACE = 100_000;
+
+function builder(test: TestPlan, pipeline: number, distribution: KeyPlan['distribution'] = 'uniform', space = SPACE) {
+  const plan = { space, size: 12, distribution, gaussianStddev: 0.1, zipfExponent: 0.99 } as KeyPlan;
+  const keys = createKeySource(plan, { seed: 5, connection: 3, connections: 10 });
+  return new BatchBuilder(test, { kind: 'fixed', size: 3 }, keys, {
+    seed: 5,
+    pipeline,
+    keySpace: space,
+    labelIndexes: test.commands.map(() => 0),
+    keyWidth: keyWidth(space, 12),
+    client: 3,
+  });
+}
+
+/** A slot map of three masters over uneven ranges, as ClusterState.route reads it (masters only). */
+function threeMasters(): ClusterState {
+  const owner = new Int32Array(SLOT_COUNT);
+  owner.fill(1, 5000, 12000);
+  owner.fill(2, 12000);
+  return { nodes: [{}, {}, {}], owner, route: (slot: number) => owner[slot] } as unknown as ClusterState;
+}
+
+function routerFor(built: BatchBuilder, cluster: ClusterState, space = SPACE): SlotRouter {
+  const bounds = new Int32Array(2);
+  scanRequest(built.buffer, 0, 1, bounds);
+  const keyAt = { from: bounds[0], to: bounds[1] };
+  assert.ok(built.routable(keyAt));
+  return new SlotRouter(built.buffer, keyAt, built.keyDigitsAt(), space, cluster, false, 0);
+}
+
+/** The key argument (argument 1) of every request in buffer[0 … length). */
+function keysOf(buffer: Buffer, length: number): string[] {
+  const keys: string[] = [];
+  const bounds = new Int32Array(2);
+  for (let at = 0; at < length;) {
+    at = scanRequest(buffer, at, 1, bounds);
+    keys.push(buffer.toString('latin1', bounds[0], bounds[1]));
+  }
+  return keys;
+}
+
+describe('cluster routing from the batch builder (keys ordered by node)', () => {
+  for (const distribution of ['uniform', 'zipf', 'sequential'] as const) {
+    it(`${distribution}: a routed batch holds the plain batch's keys, each node's run only keys of its slots`, () => {
+      const cluster = threeMasters();
+      const plain = builder(singleTest('SET key:__key__ __value__'), 48, distribution);
+      const routed = builder(singleTest('SET key:__key__ __value__'), 48, distribution);
+      const router = routerFor(routed, cluster);
+      for (let batch = 0; batch < 50; batch++) {
+        // Claims as the shared budget makes them: the draws follow the claimed numbers.
+        plain.claimed(batch * 48);
+        routed.claimed(batch * 48);
+        const expected = keysOf(plain.buffer, plain.build(48));
+        const length = routed.buildRouted(48, router);
+        const got = keysOf(routed.buffer, length);
+        assert.deepEqual([...got].sort(), [...expected].sort(), `batch ${batch}: the same keys`);
+        assert.equal(router.starts[3], 48);
+        for (let node = 0; node < 3; node++) {
+          assert.equal(router.starts[node + 1] - router.starts[node], router.counts[node]);
+          for (let p = router.starts[node]; p < router.starts[node + 1]; p++) assert.equal(cluster.owner[slotOf(got[p])], node, `${got[p]} on node ${node}`);
+        }
+        // Each run ends where the builder says, so a node's part is one slice of the buffer.
+        assert.equal(routed.requestEnds[47], length);
+      }
+    });
+  }
+
+  it('keeps __rand_int__ outside the key and a {hash tag} (every request on one node)', () => {
+    const cluster = threeMasters();
+    const test = singleTest('SET {user}:__key__ __rand_int__');
+    const plain = builder(test, 16);
+    const routed = builder(test, 16);
+    const router = routerFor(routed, cluster);
+    const values = (b: BatchBuilder, length: number) => {
+      const bounds = new Int32Array(2);
+      const out: string[] = [];
+      for (let at = 0; at < length;) {
+        at = scanRequest(b.buffer, at, 2, bounds);
+        out.push(b.buffer.toString('latin1', bounds[0], bounds[1]));
+      }
+      return out;
+    };
+    const expected = values(plain, plain.build(16));
+    const length = routed.buildRouted(16, router);
+    assert.deepEqual(values(routed, length), expected, 'the same __rand_int__ draws, in draw order (one group)');
+    assert.deepEqual(
+      [...router.counts],
+      [0, 0, 0].map((_, node) => (cluster.owner[slotOf('user')] === node ? 16 : 0)),
+    );
+  });
+
+  it('is not used where requests differ beyond their key digits', () => {
+    const bounds = new Int32Array(2);
+    const keyAt = (b: BatchBuilder) => {
+      scanRequest(b.buffer, 0, 1, bounds);
+      return { from: bounds[0], to: bounds[1] };
+    };
+    const randKey = builder(singleTest('SET key:__rand_int__ __value__'), 4);
+    assert.equal(randKey.routable(keyAt(randKey)), false, 'a __rand_int__ in the key');
+    const both = builder(singleTest('SET key:__key__:__rand_int__ v'), 4);
+    assert.equal(both.routable(keyAt(both)), false, 'a __rand_int__ beside the key digits');
+    const elsewhere = builder(singleTest('SET fixed __key__'), 4);
+    assert.equal(elsewhere.routable(keyAt(elsewhere)), false, 'key digits outside the key argument');
+    assert.equal(
+      builder(
+        mixTest([
+          [1, 'SET key:__key__ v'],
+          [1, 'GET key:__key__'],
+        ]),
+        4,
+      ).routable({ from: 0, to: 1 << 20 }),
+      false,
+      'a mix',
+    );
+    assert.equal(builder(groupTest('g', ['SET key:__key__ v', 'GET key:__key__']), 4).routable({ from: 0, to: 1 << 20 }), false, 'a group');
+  });
+
+  it('works out the slot of every key number as Redis does, with and without the per-thread table', () => {
+    for (const space of [SPACE, 5_000_000]) {
+      const built = builder(singleTest('GET object:__key__:x'), 1, 'uniform', space);
+      const router = routerFor(built, threeMasters(), space);
+      for (const key of [0, 1, 9, 4242, SPACE - 1, space - 1]) {
+        const text = `object:${String(key).padStart(keyWidth(space, 12), '0')}:x`;
+        assert.equal(router.slotOf(key), slotOf(text), text);
+        assert.equal(router.slotOf(key), slotOf(text), `${text}, again (from the table)`);
+      }
+    }
+  });
+});
