@@ -93,7 +93,7 @@ function controlClientOptions(options: ConnectionOptions): RedisOptions {
     maxRetriesPerRequest: 1,
     autoResendUnfulfilledCommands: false,
     retryStrategy: (attempt) => (attempt <= MAX_RECONNECTS ? attempt * 200 : null),
-    connectionName: CONTROL_CLIENT_NAME,
+    connectionName: options.clientName ?? CONTROL_CLIENT_NAME,
     disableClientInfo: true,
   };
   if (options.username !== undefined) settings.username = options.username;
