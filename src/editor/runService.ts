@@ -25,6 +25,7 @@ import { batchSummary } from './batch';
 import { runVerdict } from '../results/verdict';
 import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
 import { documentChecks } from './documentChecks';
+import { serverKey, TargetQueue, waitingMessage } from './targetQueue';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 /** What Test Connection sends, as a scenario: it reads and nothing else, so only a target you did not choose asks. */
@@ -80,6 +81,8 @@ export type RunOutcome = ({ kind: 'finished' } & FinishedRun) | NotRun;
 export interface RunHooks {
   signal?: AbortSignal;
   onProgress?: (event: RunProgress) => void;
+  /** The run waits for another run of this window on the same server: `waiting for the run of … to finish`. */
+  onWaiting?: (message: string) => void;
 }
 
 /** A scenario checked and ready to run: what prepare() hands to execute(). */
@@ -111,6 +114,8 @@ export class RunService implements vscode.Disposable {
   /** Every progress event of every run (ticks about once a second, loads starting and ending, server samples). */
   readonly onRunProgress = this.progressed.event;
   private readonly activeRuns = new Map<string, AbortController>();
+  /** One run per server at a time: the next one on the same server waits (a throwaway server is each run's own). */
+  private readonly targets = new TargetQueue();
   private readonly activeChanged = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends (for the `rbench.running` context key). */
   readonly onActiveRunsChanged = this.activeChanged.event;
@@ -172,6 +177,7 @@ export class RunService implements vscode.Disposable {
           const increments = new ProgressIncrements();
           return this.execute(prepared, {
             signal: abort.signal,
+            onWaiting: (message) => progress.report({ message: plainText(message) }),
             onProgress: (event) => {
               if (event.kind === 'tick') {
                 progress.report({
@@ -229,6 +235,7 @@ export class RunService implements vscode.Disposable {
             progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
             outcome = await this.execute(prepared, {
               signal: abort.signal,
+              onWaiting: (message) => progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${message}`) }),
               onProgress: (event) => {
                 if (event.kind === 'tick')
                   progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
@@ -373,8 +380,12 @@ export class RunService implements vscode.Disposable {
       this.progressed.fire({ uri: ref.uri, plan, event });
       hooks.onProgress?.(event);
     });
+    let release: (() => void) | undefined;
     const lag = watchHostLag();
     try {
+      const queued = await this.takeTarget(prepared, controller.signal, hooks);
+      if (typeof queued === 'object') return queued;
+      release = queued;
       const outcome = await session.execute(prepared.prepared, controller.signal);
       const hostLag = lag.stop();
       if (outcome.kind === 'not-run') return editorNotRun(outcome);
@@ -386,6 +397,7 @@ export class RunService implements vscode.Disposable {
       this.finished.fire(finished);
       return { kind: 'finished', ...finished };
     } finally {
+      release?.();
       lag.stop();
       this.progressHooks.delete(prepared.prepared);
       this.preparedUris.delete(prepared.prepared);
@@ -393,6 +405,25 @@ export class RunService implements vscode.Disposable {
       this.activeRuns.delete(key);
       this.activeChanged.fire();
     }
+  }
+
+  /**
+   * Waits until no other run of this window uses the run's server, then holds it: the release, or why the run
+   * did not start (cancelled while it waited). A throwaway server is the run's own: nothing to wait for.
+   */
+  private async takeTarget(prepared: PreparedRun, signal: AbortSignal, hooks: RunHooks): Promise<(() => void) | undefined | NotRun> {
+    if (prepared.prepared.choice.local) return undefined;
+    const connection = prepared.session.connectionOf(prepared.prepared);
+    if (!connection.options) return undefined; // the run says why it cannot connect
+    const holder = { label: `"${prepared.plan.name}" (${basename(prepared.ref.uri.fsPath)})`, target: connection.display };
+    let waited: string | undefined;
+    const release = await this.targets.acquire(serverKey(connection.options), holder, signal, (ahead) => {
+      waited = waitingMessage(ahead);
+      this.output.appendLine(`"${prepared.plan.name}" is ${waited}`);
+      hooks.onWaiting?.(waited);
+    });
+    if (release) return release;
+    return notRun('busy', `"${prepared.plan.name}" was not run: cancelled while ${waited ?? 'waiting for another run on the same server'}`);
   }
 
   private announceFinished(outcome: FinishedRun): void {

@@ -190,6 +190,39 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.equal(finished(await first).run.status, 'cancelled');
   });
 
+  it('a second run on the same server waits for the first and says so; cancelled while waiting it never starts; it runs once the first ends', async () => {
+    const starts: string[] = [];
+    service.onRunStarted((started) => starts.push(started.plan.name));
+    const first = service.runWithProgress([{ uri: scenario('long.rbench', LONG), index: 0 }]);
+    await waitFor('the first run to start', () => starts.length === 1);
+    const other = scenario('other.rbench', ['### other', 'clients 1', 'requests 200', 'GET rbench:glue:other', ''].join('\n'));
+    const waitingText = `waiting for the run of "long" (long.rbench) on ${server().url} to finish`;
+    const waitingOn = (index: number) => editor.state.progress[index]?.reports.some((report) => report.message === waitingText) ?? false;
+
+    // Cancelled while it waits: it never starts and says why.
+    const cancelled = service.runWithProgress([{ uri: other, index: 0 }]);
+    await waitFor('the second run to say it waits', () => waitingOn(1));
+    assert.deepEqual(starts, ['long'], 'the second run has not started');
+    editor.state.progress[1].cancel();
+    const [notRun] = await cancelled;
+    assert.equal(notRun.kind === 'not-run' && notRun.reason, 'busy');
+    assert.match(notRun.kind === 'not-run' ? notRun.message : '', /"other" was not run: cancelled while waiting for the run of "long"/);
+    assert.deepEqual(starts, ['long']);
+
+    // Waiting again, then running as soon as the first is cancelled.
+    const queued = service.runWithProgress([{ uri: other, index: 0 }]);
+    await waitFor('the third run to say it waits', () => waitingOn(2));
+    assert.deepEqual(starts, ['long']);
+    assert.match(editor.outputChannel('RBench').text, /"other" is waiting for the run of "long" \(long\.rbench\) on redis:\/\/127\.0\.0\.1:\d+ to finish/);
+    editor.state.progress[0].cancel();
+    assert.equal(finished((await first)[0]).run.status, 'cancelled');
+    const run = finished((await queued)[0]);
+    assert.equal(run.run.status, 'complete');
+    assert.deepEqual(starts, ['long', 'other']);
+    // Whatever the run files say, the second never shared the server with the first.
+    assert.equal(run.run.otherRuns, undefined);
+  });
+
   it('remembers a "Run" for the same effects: the second run does not ask', async () => {
     editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : undefined));
     const uri = scenario('writes.rbench', WRITES);
