@@ -78,6 +78,20 @@ export interface RunProgressEvent {
 
 export type RunOutcome = ({ kind: 'finished' } & FinishedRun) | NotRun;
 
+/**
+ * The Testing view's side of a run started elsewhere (lens, gutter, menu, keybinding, Run All): one vscode
+ * TestRun for the scenarios of one command, their results in the one tree (src/editor/testController.ts).
+ */
+export interface TestingRun {
+  started(ref: ScenarioRef): void;
+  output(ref: ScenarioRef, line: string): void;
+  finished(ref: ScenarioRef, outcome: RunOutcome): void;
+  end(): void;
+}
+
+/** Opens a TestRun for these scenarios (undefined: none to report to). */
+export type TestingSink = (refs: readonly ScenarioRef[], name: string) => Promise<TestingRun | undefined>;
+
 export interface RunHooks {
   signal?: AbortSignal;
   onProgress?: (event: RunProgress) => void;
@@ -134,6 +148,24 @@ export class RunService implements vscode.Disposable {
     this.ask = ask ?? this.modalAsk;
   }
 
+  private testing?: TestingSink;
+
+  /** The Testing view reports every run of the commands (the test controller registers itself). */
+  reportRunsTo(sink: TestingSink | undefined): void {
+    this.testing = sink;
+  }
+
+  /** A TestRun for a command's scenarios, or a sink that reports nowhere. */
+  private async testingRun(refs: readonly ScenarioRef[], name: string): Promise<TestingRun> {
+    const none: TestingRun = { started: () => undefined, output: () => undefined, finished: () => undefined, end: () => undefined };
+    try {
+      return (await this.testing?.(refs, name)) ?? none;
+    } catch (error) {
+      this.output.appendLine(`! the Testing view could not list this run: ${(error as Error).message}`);
+      return none;
+    }
+  }
+
   dispose(): void {
     this.cancelAll();
     this.finished.dispose();
@@ -159,47 +191,61 @@ export class RunService implements vscode.Disposable {
   async runWithProgress(refs: readonly ScenarioRef[]): Promise<RunOutcome[]> {
     const generation = this.cancelGeneration;
     const outcomes: RunOutcome[] = [];
-    for (const ref of refs) {
-      if (this.cancelGeneration !== generation) break;
-      const prepared = await this.prepare(ref);
-      if ('kind' in prepared) {
-        this.announceNotRun(prepared);
-        outcomes.push(prepared);
-        // Restricted: every other scenario would say the same.
-        if (prepared.reason === 'restricted') break;
-        continue;
+    const testing = await this.testingRun(refs, refs.length === 1 ? 'RBench run' : `RBench: ${refs.length} scenarios`);
+    try {
+      for (const ref of refs) {
+        if (this.cancelGeneration !== generation) break;
+        const outcome = await this.runOneWithProgress(ref, testing);
+        outcomes.push(outcome);
+        if (outcome.kind === 'not-run' && outcome.reason === 'restricted') break; // every other scenario would say the same
+        if (outcome.kind === 'finished' && outcome.run.status === 'cancelled') break;
       }
-      const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${prepared.plan.name}`), cancellable: true },
-        (progress, token) => {
-          const abort = new AbortController();
-          token.onCancellationRequested(() => abort.abort());
-          const increments = new ProgressIncrements();
-          return this.execute(prepared, {
-            signal: abort.signal,
-            onWaiting: (message) => progress.report({ message: plainText(message) }),
-            onProgress: (event) => {
-              if (event.kind === 'tick') {
-                progress.report({
-                  message: plainText(formatProgressMessage(event.at, event.tick)),
-                  increment: increments.advance(runPercent(event.at, event.tick.fraction)),
-                });
-              } else if (event.kind === 'load-start') {
-                progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
-              }
-            },
-          });
-        },
-      );
-      outcomes.push(outcome);
-      if (outcome.kind === 'finished') {
-        this.announceFinished(outcome);
-        if (outcome.run.status === 'cancelled') break;
-      } else {
-        this.announceNotRun(outcome);
-      }
+    } finally {
+      testing.end();
     }
     return outcomes;
+  }
+
+  /** One scenario with its cancellable progress notification, its result announced and reported to the Testing view. */
+  private async runOneWithProgress(ref: ScenarioRef, testing: TestingRun): Promise<RunOutcome> {
+    const prepared = await this.prepare(ref);
+    if ('kind' in prepared) {
+      this.announceNotRun(prepared);
+      testing.finished(ref, prepared);
+      return prepared;
+    }
+    testing.started(ref);
+    const log = progressLogger((line) => testing.output(ref, line));
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${prepared.plan.name}`), cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        const increments = new ProgressIncrements();
+        return this.execute(prepared, {
+          signal: abort.signal,
+          onWaiting: (message) => {
+            progress.report({ message: plainText(message) });
+            testing.output(ref, message);
+          },
+          onProgress: (event) => {
+            log(event);
+            if (event.kind === 'tick') {
+              progress.report({
+                message: plainText(formatProgressMessage(event.at, event.tick)),
+                increment: increments.advance(runPercent(event.at, event.tick.fraction)),
+              });
+            } else if (event.kind === 'load-start') {
+              progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
+            }
+          },
+        });
+      },
+    );
+    testing.finished(ref, outcome);
+    if (outcome.kind === 'finished') this.announceFinished(outcome);
+    else this.announceNotRun(outcome);
+    return outcome;
   }
 
   /**
@@ -220,33 +266,46 @@ export class RunService implements vscode.Disposable {
       steps.push(prepared);
       if ('kind' in prepared && prepared.reason === 'restricted') break;
     }
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        for (const [position, prepared] of steps.entries()) {
-          if (abort.signal.aborted || this.cancelGeneration !== generation) break;
-          const step = `${position + 1}/${steps.length}`;
-          let outcome: RunOutcome;
-          if ('kind' in prepared) {
-            outcome = prepared;
-          } else {
-            progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
-            outcome = await this.execute(prepared, {
-              signal: abort.signal,
-              onWaiting: (message) => progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${message}`) }),
-              onProgress: (event) => {
-                if (event.kind === 'tick')
-                  progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
-              },
-            });
+    const testing = await this.testingRun(refs, `RBench: ${title}`);
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${title}`), cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          for (const [position, prepared] of steps.entries()) {
+            if (abort.signal.aborted || this.cancelGeneration !== generation) break;
+            const step = `${position + 1}/${steps.length}`;
+            const ref = refs[position];
+            let outcome: RunOutcome;
+            if ('kind' in prepared) {
+              outcome = prepared;
+            } else {
+              progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
+              testing.started(ref);
+              const log = progressLogger((line) => testing.output(ref, line));
+              outcome = await this.execute(prepared, {
+                signal: abort.signal,
+                onWaiting: (message) => {
+                  progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${message}`) });
+                  testing.output(ref, message);
+                },
+                onProgress: (event) => {
+                  log(event);
+                  if (event.kind === 'tick')
+                    progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
+                },
+              });
+            }
+            if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
+            testing.finished(ref, outcome);
+            outcomes.push(outcome);
           }
-          if (outcome.kind === 'not-run') this.output.appendLine(`! ${outcome.message}`);
-          outcomes.push(outcome);
-        }
-      },
-    );
+        },
+      );
+    } finally {
+      testing.end();
+    }
     const summary = batchSummary(outcomes);
     this.output.appendLine(`\n${summary}`);
     const bad = outcomes.some((outcome) => (outcome.kind === 'not-run' ? outcome.reason !== 'declined' : runVerdict(outcome.run).kind !== 'passed'));
