@@ -21,9 +21,10 @@ import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './ru
 import { plainText } from './plainText';
 import { escapedOutputChannel } from './outputChannel';
 import { finishedNotice, runReport } from './runSummary';
-import { batchSummary } from './batch';
+import { batchFailures, batchSummary, failureLine, failureNames } from './batch';
 import { runVerdict } from '../results/verdict';
-import { consentConfirmer, storedPassword, type Ask } from './sessionPorts';
+import { askBatchConsent, consentCollector, consentConfirmer, storedPassword, type Ask } from './sessionPorts';
+import type { ConsentRequest } from '../runner/consent';
 import { documentChecks } from './documentChecks';
 import { serverKey, TargetQueue, waitingMessage } from './targetQueue';
 
@@ -105,6 +106,12 @@ interface CheckedFile {
   session: RunSession;
   scenario: ScenarioFile;
   resolved: ResolvedFile;
+}
+
+/** A batch's answers: `asked` keeps them by digest; `collect` (the first pass) gathers the questions instead of asking. */
+interface BatchConsent {
+  asked: Map<string, boolean>;
+  collect?: Map<string, ConsentRequest>;
 }
 
 interface PreparedRun {
@@ -252,19 +259,20 @@ export class RunService implements vscode.Disposable {
    * Many scenarios one after another (Run All, a folder): one cancellable progress for all of them, failures
    * noted in the output channel, and one summary at the end instead of a notification per scenario.
    */
-  async runBatch(refs: readonly ScenarioRef[], title: string): Promise<RunOutcome[]> {
+  async runBatch(refs: readonly ScenarioRef[], title: string, question?: string): Promise<RunOutcome[]> {
     const outcomes: RunOutcome[] = [];
     const generation = this.cancelGeneration;
-    // Every question first, before the first run: the user answers them all up front rather than when the
-    // batch reaches each scenario; equal effects ask once.
-    const asked = new Map<string, boolean>();
-    const checked = new Map<string, Promise<CheckedFile | NotRun>>();
-    const steps: (PreparedRun | NotRun)[] = [];
-    for (const ref of refs) {
-      if (this.cancelGeneration !== generation) break;
-      const prepared = await this.prepare(ref, asked, checked);
-      steps.push(prepared);
-      if ('kind' in prepared && prepared.reason === 'restricted') break;
+    // One question first, before any run: `question` (Run All's count and estimate) with every remote run's
+    // effects, collected by a first pass that asks nothing and contacts nothing; equal effects are listed once.
+    const collected = new Map<string, ConsentRequest>();
+    let steps = await this.prepareAll(refs, generation, { asked: new Map(), collect: collected });
+    if (question !== undefined || collected.size > 0) {
+      const ask = (message: string, options: { modal: true; detail: string }, ...buttons: string[]) => this.ask(message, options, ...buttons);
+      const requests = [...collected.values()];
+      const runAll = await askBatchConsent(this.context.globalState, ask, question ?? `Run ${refs.length} scenarios in ${title}?`, requests);
+      if (!runAll) return [];
+      // Answered: prepared again, every collected question answered "Run".
+      if (requests.length > 0) steps = await this.prepareAll(refs, generation, { asked: new Map(requests.map((request) => [request.digest, true])) });
     }
     const testing = await this.testingRun(refs, `RBench: ${title}`);
     try {
@@ -306,12 +314,21 @@ export class RunService implements vscode.Disposable {
     } finally {
       testing.end();
     }
-    const summary = batchSummary(outcomes);
-    this.output.appendLine(`\n${summary}`);
-    const bad = outcomes.some((outcome) => (outcome.kind === 'not-run' ? outcome.reason !== 'declined' : runVerdict(outcome.run).kind !== 'passed'));
-    const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(`RBench: ${summary}`, 'Show output').then((choice) => choice && this.output.show(true));
+    this.announceBatch(outcomes, refs);
     return outcomes;
+  }
+
+  /** Every scenario of a batch checked and prepared in order (a file read once), stopping at a restricted workspace. */
+  private async prepareAll(refs: readonly ScenarioRef[], generation: number, consent: BatchConsent): Promise<(PreparedRun | NotRun)[]> {
+    const checked = new Map<string, Promise<CheckedFile | NotRun>>();
+    const steps: (PreparedRun | NotRun)[] = [];
+    for (const ref of refs) {
+      if (this.cancelGeneration !== generation) break;
+      const prepared = await this.prepare(ref, consent, checked);
+      steps.push(prepared);
+      if ('kind' in prepared && prepared.reason === 'restricted') break;
+    }
+    return steps;
   }
 
   /** Checks, then runs one scenario; the caller shows progress through `hooks` (the Test Explorer does). */
@@ -324,7 +341,7 @@ export class RunService implements vscode.Disposable {
    * Reads the scenario and its target, and applies the safety checks (asking when needed). Starts nothing.
    * `checked`: a batch's files, each read and checked once however many of its scenarios the batch runs.
    */
-  private async prepare(ref: ScenarioRef, asked?: Map<string, boolean>, checked?: Map<string, Promise<CheckedFile | NotRun>>): Promise<PreparedRun | NotRun> {
+  private async prepare(ref: ScenarioRef, asked?: BatchConsent, checked?: Map<string, Promise<CheckedFile | NotRun>>): Promise<PreparedRun | NotRun> {
     const key = ref.uri.toString();
     let pending = checked?.get(key);
     if (!pending) {
@@ -344,7 +361,7 @@ export class RunService implements vscode.Disposable {
   }
 
   /** The scenario file's text (the open document, unsaved edits included; else the file on disk), its session and its check. */
-  private async checkFile(ref: ScenarioRef, asked?: Map<string, boolean>): Promise<CheckedFile | NotRun> {
+  private async checkFile(ref: ScenarioRef, asked?: BatchConsent): Promise<CheckedFile | NotRun> {
     let text: string;
     try {
       text = (await vscode.workspace.openTextDocument(ref.uri)).getText();
@@ -380,7 +397,7 @@ export class RunService implements vscode.Disposable {
   }
 
   /** A session with this file's settings; the editor answers its questions (`asked`: the answers of one batch). */
-  private session(ref: ScenarioRef, asked?: Map<string, boolean>): RunSession {
+  private session(ref: ScenarioRef, consent?: BatchConsent): RunSession {
     const settings = readSettings(ref.uri);
     for (const problem of settings.profileProblems) this.output.appendLine(`! ${problem}`);
     const baseDir = ref.uri.scheme === 'file' ? dirname(ref.uri.fsPath) : process.cwd();
@@ -402,7 +419,9 @@ export class RunService implements vscode.Disposable {
       },
       {
         // Remembered by digest in globalState: the digest names the file and every effect, and a workspace cannot write there.
-        confirm: consentConfirmer(this.context.globalState, (message, options, ...buttons) => this.ask(message, options, ...buttons), asked),
+        confirm: consent?.collect
+          ? consentCollector(this.context.globalState, consent.collect)
+          : consentConfirmer(this.context.globalState, (message, options, ...buttons) => this.ask(message, options, ...buttons), consent?.asked),
         secret: storedPassword((key) => this.context.secrets.get(key)),
         log: (line) => this.output.appendLine(line),
         started: (run, target) => this.started.fire({ uri: this.uriOf(run), plan: run.plan, target }),
@@ -483,6 +502,28 @@ export class RunService implements vscode.Disposable {
     });
     if (release) return release;
     return notRun('busy', `"${prepared.plan.name}" was not run: cancelled while ${waited ?? 'waiting for another run on the same server'}`);
+  }
+
+  /** The one summary of a batch: the counts, the failures named (output lines open each scenario), buttons to the first. */
+  private announceBatch(outcomes: readonly RunOutcome[], refs: readonly ScenarioRef[]): void {
+    const summary = batchSummary(outcomes);
+    const failures = batchFailures(outcomes.map((outcome, i) => ({ outcome, file: refs[i].uri.fsPath })));
+    this.output.appendLine(`\n${summary}`);
+    for (const failure of failures) this.output.appendLine(failureLine(failure));
+    const bad = failures.length > 0 || outcomes.some((outcome) => outcome.kind === 'finished' && runVerdict(outcome.run).kind !== 'passed');
+    const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const [first] = failures;
+    const openScenario = 'Open scenario';
+    const openRun = 'Open run';
+    const buttons = [...(first ? [openScenario] : []), ...(first?.runPath ? [openRun] : []), 'Show output'];
+    const text = plainText(`RBench: ${summary}${failures.length > 0 ? ` — ${failureNames(failures)}` : ''}`);
+    void show(text, ...buttons).then((choice) => {
+      if (choice === openScenario && first) {
+        const line = first.line ?? 0;
+        void vscode.window.showTextDocument(vscode.Uri.file(first.file), { selection: new vscode.Range(line, 0, line, 0) });
+      } else if (choice === openRun && first?.runPath) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(first.runPath));
+      else if (choice === 'Show output') this.output.show(true);
+    });
   }
 
   private announceFinished(outcome: FinishedRun): void {

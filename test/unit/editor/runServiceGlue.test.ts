@@ -139,32 +139,37 @@ describe('editor glue: the run service with a fake editor', function () {
     });
   }
 
-  it('Run All asks every question before the first run, shows one progress for all and one summary', async () => {
-    const asked: string[] = [];
+  it('Run All asks one question first, listing every remote run with its commands, then shows one progress for all and one summary', async () => {
+    const asked: MessageCall[] = [];
     editor.answerWith((call) => {
-      if (!isConsent(call)) return undefined;
-      // The first run has not started when the question comes: nothing was written yet.
-      asked.push(`${call.message} · runs so far: ${runFiles().length}`);
-      return RUN_BUTTON;
+      if (call.options?.modal !== true) return undefined;
+      asked.push({ ...call, message: `${call.message} · runs so far: ${runFiles().length}` });
+      return 'Run all';
     });
-    const uri = scenario('two.rbench', `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', ''].join('\n')}`);
+    const uri = scenario(
+      'two.rbench',
+      `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', 'DEL rbench:other:gone', ''].join('\n')}`,
+    );
     const outcomes = await service.runBatch(
       [
         { uri, index: 0 },
         { uri, index: 1 },
       ],
       'two.rbench',
+      'Run 2 scenarios from 1 file in the workspace, one after another?',
     );
     assert.deepEqual(
       outcomes.map((outcome) => finished(outcome).run.scenario.name),
       ['writes', 'other writes'],
     );
-    // Two scenarios writing other keys: two questions, both before the first run.
-    assert.equal(asked.length, 2);
-    assert.deepEqual(
-      asked.map((line) => line.replace(/.* · /, '')),
-      ['runs so far: 0', 'runs so far: 0'],
-    );
+    // One question, before the first run: the count, then each remote run's effects, "Don't Run" first.
+    assert.equal(asked.length, 1, JSON.stringify(asked.map((call) => call.message)));
+    assert.equal(asked[0].message, 'Run 2 scenarios from 1 file in the workspace, one after another? · runs so far: 0');
+    assert.deepEqual(asked[0].items, [DEFAULT_BUTTON, 'Run all']);
+    const detail = asked[0].options?.detail ?? '';
+    assert.match(detail, /Run "writes" from two\.rbench against redis:\/\/127\.0\.0\.1:\d+\?\n {2}Target: /);
+    assert.match(detail, /Run "other writes" from two\.rbench against/);
+    assert.match(detail, /\n {2}Writes: SET, DEL\n/);
     assert.equal(editor.state.progress.length, 1);
     assert.equal(editor.state.progress[0].options.title, 'RBench: two.rbench');
     assert.deepEqual(
@@ -172,11 +177,50 @@ describe('editor glue: the run service with a fake editor', function () {
       ['1/2 writes', '2/2 other writes'],
     );
     assert.equal(runFiles().length, 2);
-    const summary = editor.messages().filter((call) => !isConsent(call));
+    const summary = editor.messages().filter((call) => call.options?.modal !== true);
     assert.deepEqual(
       summary.map((call) => [call.severity, call.message, call.items]),
       [['information', 'RBench: 2 scenarios: 2 passed', ['Show output']]],
     );
+  });
+
+  it("Enter on Run All's question (its default button) runs nothing and contacts nothing", async () => {
+    editor.answerWith((call) => (call.options?.modal === true ? call.items[0] : undefined));
+    const before = await withRedis(server(), (redis) => commandCalls(redis, 'set'));
+    const uri = scenario('two.rbench', `${WRITES}\n${['### more', 'requests 50', 'SET rbench:more:__key__ y', ''].join('\n')}`);
+    const outcomes = await service.runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      'two.rbench',
+      'Run 2 scenarios?',
+    );
+    assert.deepEqual(outcomes, []);
+    assert.equal(await withRedis(server(), (redis) => commandCalls(redis, 'set')), before);
+    assert.deepEqual(runFiles(), []);
+    assert.deepEqual(editor.state.progress, []);
+  });
+
+  it('the Run All summary names the failures, with buttons to the first one and its run', async () => {
+    const uri = scenario(
+      'checks.rbench',
+      ['### fine', 'requests 100', 'GET k', '', '### misses', 'requests 100', 'GET k', 'expect ops > 1000M/s', ''].join('\n'),
+    );
+    editor.answerWith((call) => (call.options?.modal === true ? 'Run all' : undefined));
+    await service.runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      'checks.rbench',
+      'Run 2 scenarios?',
+    );
+    const summary = editor.messages('warning').filter((call) => call.options?.modal !== true);
+    assert.equal(summary.length, 1);
+    assert.equal(summary[0].message, 'RBench: 2 scenarios: 1 passed, 1 failed — failed: "misses" (checks.rbench)');
+    assert.deepEqual(summary[0].items, ['Open scenario', 'Open run', 'Show output']);
+    assert.match(editor.outputChannel('RBench').text, /✗ failed "misses" .*checks\.rbench:5 — 1 of 1 expectation failed — run: .*\.rbench-run\.json/);
   });
 
   it('refuses to start a scenario that is already running', async () => {
