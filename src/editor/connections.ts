@@ -10,7 +10,9 @@ import { readSettings, SECTION } from './settings';
 import { plainText } from './plainText';
 import { pickTarget, userSettingsSaver } from './targetPicker';
 import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
-import { activeSecretKey, describeActiveTarget } from './targetChoices';
+import { activeSecretKey, describeActiveTarget, describeScenarioTarget } from './targetChoices';
+import { documentChecks } from './documentChecks';
+import { scenarioAtLine } from './scenarios';
 
 /** The resource whose settings apply: the active editor's file, else the workspace. */
 function settingsScope(): vscode.Uri | undefined {
@@ -26,31 +28,71 @@ export class TargetStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** Bumped by each update, so a file's check that answers late does not overwrite a newer state. */
+  private generation = 0;
+  /** The workspace's `rbench.target` last told of (a notice once per value). */
+  private noticed: string | undefined;
+
+  constructor(private readonly notice: (message: string) => void = (message) => void vscode.window.showInformationMessage(message)) {
     this.item = vscode.window.createStatusBarItem('rbench.target', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'RBench target';
     this.item.command = 'rbench.selectTarget';
     this.disposables.push(
       this.item,
-      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && this.update()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && void this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      vscode.window.onDidChangeTextEditorSelection((event) => event.textEditor === vscode.window.activeTextEditor && void this.update()),
+      vscode.workspace.onDidChangeTextDocument((event) => event.document === vscode.window.activeTextEditor?.document && void this.update()),
     );
-    this.update();
+    void this.update();
   }
 
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
-  /** Shown while an `.rbench` file is open, or when the workspace chose a target. */
-  update(): void {
+  /**
+   * Shown while an `.rbench` file is open, or when the workspace chose a target: the target the scenario
+   * under the cursor runs against (its own `target` line wins over the selected one).
+   */
+  async update(): Promise<void> {
+    const generation = ++this.generation;
     const { active, settings } = activeTarget();
-    const name = describeActiveTarget(active, settings.profiles);
-    this.item.text = active.kind === 'invalid' ? `$(warning) ${name}` : `$(database) ${name}`;
-    this.item.tooltip = active.kind === 'invalid' ? active.error : `RBench runs scenarios without their own target against: ${name}. Click to change.`;
-    const rbenchOpen = vscode.window.activeTextEditor?.document.languageId === 'rbench';
+    this.noticeWorkspaceTarget(settings);
+    const selected = describeActiveTarget(active, settings.profiles);
+    const editor = vscode.window.activeTextEditor;
+    const rbenchOpen = editor?.document.languageId === 'rbench';
+    let own: string | undefined;
+    if (rbenchOpen && editor) {
+      const resolved = await documentChecks().resolve(editor.document.getText(), { env: process.env });
+      if (generation !== this.generation) return;
+      const scenario = scenarioAtLine(resolved.scenarios, editor.selection.active.line);
+      own = scenario ? describeScenarioTarget(scenario.target, settings.profiles) : undefined;
+    }
+    if (own !== undefined) {
+      this.item.text = `$(database) ${own}`;
+      this.item.tooltip = `This scenario's own target line names ${own}: it runs there, whatever the selected target (${selected}).`;
+    } else {
+      this.item.text = active.kind === 'invalid' ? `$(warning) ${selected}` : `$(database) ${selected}`;
+      this.item.tooltip =
+        active.kind === 'invalid'
+          ? active.error
+          : `RBench runs scenarios without their own target against: ${selected}${settings.targetSupplier === 'workspace' ? ' (chosen by the workspace settings)' : ''}. Click to change.`;
+    }
     if (rbenchOpen || settings.target) this.item.show();
     else this.item.hide();
+  }
+
+  /** A workspace that selects a target (.vscode/settings.json) is told of once per value: it decides where runs go. */
+  private noticeWorkspaceTarget(settings: ReturnType<typeof readSettings>): void {
+    if (settings.targetSupplier !== 'workspace' || !settings.target || settings.target === this.noticed) return;
+    this.noticed = settings.target;
+    const name = describeActiveTarget(parseActiveTarget(settings.target, settings.profiles), settings.profiles);
+    this.notice(
+      plainText(
+        `RBench: this workspace's settings select the target ${name} (rbench.target in .vscode/settings.json). Runs there ask first; "RBench: Select Target" changes it.`,
+      ),
+    );
   }
 }
 
