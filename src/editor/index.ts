@@ -50,7 +50,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
     command('rbench.runFile', (target?: vscode.Uri, selected?: vscode.Uri[]) => runFileCommand(runs, target, selected)),
     command('rbench.runAll', () => runAllCommand(runs)),
-    command('rbench.cancelRun', () => {
+    command('rbench.cancelRun', (uri?: vscode.Uri, index?: number) => {
+      // From a "Running…" lens: that scenario's run; from the palette, the keybinding or the title bar: every run.
+      if (uri && typeof index === 'number') return runs.cancel({ uri, index }) ? 1 : 0;
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');
       return cancelled;

@@ -15,7 +15,8 @@ import {
 } from '../runner/session';
 import type { ResolvedFile, ScenarioPlan } from '../scenario/plan';
 import { watchHostLag, type HostLag } from './hostLag';
-import { formatProgressMessage, progressLogger, ProgressIncrements, runPercent } from './progress';
+import { formatProgressMessage, progressLogger, ProgressIncrements, restOfRun, runPercent, type RestOfRun } from './progress';
+import { estimateRuns } from '../runner/estimate';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
 import { plainText } from './plainText';
@@ -182,6 +183,18 @@ export class RunService implements vscode.Disposable {
     this.output.dispose();
   }
 
+  /** True while this scenario runs (or waits for its server) in this window. */
+  isRunning(ref: ScenarioRef): boolean {
+    return this.activeRuns.has(runKey(ref));
+  }
+
+  /** Cancels one scenario's run; false when it was not running. */
+  cancel(ref: ScenarioRef): boolean {
+    const controller = this.activeRuns.get(runKey(ref));
+    controller?.abort();
+    return controller !== undefined;
+  }
+
   get runningCount(): number {
     return this.activeRuns.size;
   }
@@ -222,7 +235,8 @@ export class RunService implements vscode.Disposable {
       return prepared;
     }
     testing.started(ref);
-    const log = progressLogger((line) => testing.output(ref, line));
+    const rest = restOfRun(prepared.plan);
+    const log = progressLogger((line) => testing.output(ref, line), rest);
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${prepared.plan.name}`), cancellable: true },
       (progress, token) => {
@@ -239,7 +253,7 @@ export class RunService implements vscode.Disposable {
             log(event);
             if (event.kind === 'tick') {
               progress.report({
-                message: plainText(formatProgressMessage(event.at, event.tick)),
+                message: plainText(formatProgressMessage(event.at, event.tick, rest)),
                 increment: increments.advance(runPercent(event.at, event.tick.fraction)),
               });
             } else if (event.kind === 'load-start') {
@@ -291,7 +305,9 @@ export class RunService implements vscode.Disposable {
             } else {
               progress.report({ message: plainText(`${step} ${prepared.plan.name}`), increment: 100 / steps.length });
               testing.started(ref);
-              const log = progressLogger((line) => testing.output(ref, line));
+              // "left" counts the rest of the batch: this scenario's later loads, then every scenario after it.
+              const rest = batchRest(prepared.plan, steps.slice(position + 1));
+              const log = progressLogger((line) => testing.output(ref, line), rest);
               outcome = await this.execute(prepared, {
                 signal: abort.signal,
                 onWaiting: (message) => {
@@ -301,7 +317,7 @@ export class RunService implements vscode.Disposable {
                 onProgress: (event) => {
                   log(event);
                   if (event.kind === 'tick')
-                    progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick)}`) });
+                    progress.report({ message: plainText(`${step} ${prepared.plan.name} · ${formatProgressMessage(event.at, event.tick, rest)}`) });
                 },
               });
             }
@@ -550,6 +566,16 @@ export class RunService implements vscode.Disposable {
     if (outcome.reason === 'busy') void vscode.window.showInformationMessage(plainText(outcome.message));
     else void vscode.window.showErrorMessage(plainText(outcome.message));
   }
+}
+
+/** The rest of a batch after a load of `plan`: the plan's own later loads and every later scenario's planned time. */
+function batchRest(plan: ScenarioPlan, later: readonly (PreparedRun | NotRun)[]): RestOfRun {
+  const own = restOfRun(plan);
+  const after = estimateRuns(later.flatMap((step) => ('kind' in step ? [] : [step.plan])));
+  return (index) => {
+    const mine = own(index);
+    return mine && { ...mine, timedMs: mine.timedMs + after.timedMs, countedTests: mine.countedTests + after.countedTests };
+  };
 }
 
 function runKey(ref: ScenarioRef): string {
