@@ -8,7 +8,7 @@ import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION } from './settings';
 import { plainText } from './plainText';
-import { pickTarget, userSettingsSaver } from './targetPicker';
+import { pickTarget, SCOPE_ITEMS, userSettingsSaver } from './targetPicker';
 import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
 import { activeSecretKey, describeActiveTarget, describeScenarioTarget } from './targetChoices';
 import { documentChecks } from './documentChecks';
@@ -117,6 +117,14 @@ export async function selectTarget(): Promise<string | undefined> {
           ignoreFocusOut: true,
         }),
       ...userSettingsSaver(config, (message) => void vscode.window.showWarningMessage(message)),
+      // With a folder open, the user picks where the choice goes; the user's settings come first.
+      ...(vscode.workspace.workspaceFolders?.length
+        ? {
+            where: async () =>
+              (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'RBench: save the target in…', placeHolder: 'Where rbench.target is saved' }))?.scope,
+          }
+        : {}),
+      saved: (message) => void vscode.window.showInformationMessage(plainText(message)),
     },
     settings,
   );
