@@ -51,6 +51,11 @@ export class TargetStatusBar implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
+  /** What the item shows now. */
+  get text(): string {
+    return this.item.text;
+  }
+
   /**
    * Shown while an `.rbench` file is open, or when the workspace chose a target: the target the scenario
    * under the cursor runs against (its own `target` line wins over the selected one).

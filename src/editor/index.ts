@@ -5,7 +5,7 @@ import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
-import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
+import { RunService, type FinishedRun, type RunProgressEvent, type RunWaitingEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
 
@@ -25,7 +25,15 @@ export interface RBenchEditorApi {
    * Only when VS Code runs the extension's tests (ExtensionMode.Test), where it refuses to show modal dialogs:
    * answers the consent question in the dialog's place (undefined restores the dialog).
    */
-  readonly testing?: { answerConsent(ask: Ask | undefined): void };
+  readonly testing?: {
+    answerConsent(ask: Ask | undefined): void;
+    /** What the Testing view was told (each item's states, newest last). */
+    testResults(): readonly { label: string; status: string; message?: string; expected?: string; actual?: string }[];
+    /** The target status bar item's text. */
+    statusBarText(): string;
+  };
+  /** Fires when a run waits for another run of this window on the same server. */
+  readonly onRunWaiting: vscode.Event<RunWaitingEvent>;
 }
 
 export interface EditorOptions {
@@ -76,13 +84,21 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
 
   const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
 
-  const testing =
-    context.extensionMode === vscode.ExtensionMode.Test ? { answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask) } : undefined;
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+  if (testMode) tests.recordForTests();
+  const testing = testMode
+    ? {
+        answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask),
+        testResults: () => [...tests.reported],
+        statusBarText: () => statusBar.text,
+      }
+    : undefined;
   return {
     history,
     onRunFinished: runs.onRunFinished,
     onRunStarted: runs.onRunStarted,
     onRunProgress: runs.onRunProgress,
+    onRunWaiting: runs.onRunWaiting,
     testController: tests.controller,
     runProfile: tests.runProfile,
     runningCount: () => runs.runningCount,

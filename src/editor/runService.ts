@@ -72,6 +72,13 @@ export interface StartedRun {
   target: { display: string; local: boolean };
 }
 
+export interface RunWaitingEvent {
+  uri: vscode.Uri;
+  plan: ScenarioPlan;
+  /** `waiting for the run of "cache" (cache.rbench) on redis://10.0.0.5:6379 to finish`. */
+  message: string;
+}
+
 export interface RunProgressEvent {
   uri: vscode.Uri;
   plan: ScenarioPlan;
@@ -135,6 +142,9 @@ export class RunService implements vscode.Disposable {
   private readonly progressed = new vscode.EventEmitter<RunProgressEvent>();
   /** Every progress event of every run (ticks about once a second, loads starting and ending, server samples). */
   readonly onRunProgress = this.progressed.event;
+  private readonly waiting = new vscode.EventEmitter<RunWaitingEvent>();
+  /** Fires when a run waits for another run of this window on the same server (the message says whose). */
+  readonly onRunWaiting = this.waiting.event;
   private readonly activeRuns = new Map<string, AbortController>();
   /** One run per server at a time: the next one on the same server waits (a throwaway server is each run's own). */
   private readonly targets = new TargetQueue();
@@ -180,6 +190,7 @@ export class RunService implements vscode.Disposable {
     this.started.dispose();
     this.progressed.dispose();
     this.activeChanged.dispose();
+    this.waiting.dispose();
     this.output.dispose();
   }
 
@@ -514,6 +525,7 @@ export class RunService implements vscode.Disposable {
     const release = await this.targets.acquire(serverKey(connection.options), holder, signal, (ahead) => {
       waited = waitingMessage(ahead);
       this.output.appendLine(`"${prepared.plan.name}" is ${waited}`);
+      this.waiting.fire({ uri: prepared.ref.uri, plan: prepared.plan, message: waited });
       hooks.onWaiting?.(waited);
     });
     if (release) return release;

@@ -70,7 +70,7 @@ export class ScenarioTestController implements vscode.Disposable {
       if (item) items.set(refKey(ref), item);
     }
     if (items.size === 0) return undefined;
-    const run = this.controller.createTestRun(new vscode.TestRunRequest([...new Set(items.values())]), name, true);
+    const run = this.createRun(new vscode.TestRunRequest([...new Set(items.values())]), name);
     const pending = new Set(items.values());
     pending.forEach((item) => run.enqueued(item));
     const itemFor = (ref: ScenarioRef) => items.get(refKey(ref));
@@ -161,8 +161,22 @@ export class ScenarioTestController implements vscode.Disposable {
     return file;
   }
 
+  /** Extension tests only (ExtensionMode.Test): every state a TestRun of this controller reported, the newest last (bounded). */
+  readonly reported: { label: string; status: string; message?: string; expected?: string; actual?: string }[] = [];
+  private recording = false;
+
+  recordForTests(): void {
+    this.recording = true;
+  }
+
+  /** The TestRun as VS Code made it, or one that also records what it reports (extension tests). */
+  private createRun(request: vscode.TestRunRequest, name?: string): vscode.TestRun {
+    const run = this.controller.createTestRun(request, name, true);
+    return this.recording ? recordingRun(run, this.reported) : run;
+  }
+
   private async runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const run = this.controller.createTestRun(request);
+    const run = this.createRun(request);
     const excluded = new Set((request.exclude ?? []).map((item) => item.id));
     const queue: vscode.TestItem[] = [];
     const roots: vscode.TestItem[] = request.include ? [...request.include] : [];
@@ -211,6 +225,27 @@ export class ScenarioTestController implements vscode.Disposable {
     );
     reportOutcome(run, item, outcome);
   }
+}
+
+/** A TestRun that also notes each state it reports into `log` (at most 200 entries). */
+function recordingRun(run: vscode.TestRun, log: ScenarioTestController['reported']): vscode.TestRun {
+  const note = (item: vscode.TestItem, status: string, messages?: vscode.TestMessage | readonly vscode.TestMessage[]) => {
+    const first = messages === undefined ? undefined : Array.isArray(messages) ? messages[messages.length - 1] : (messages as vscode.TestMessage);
+    const text = first && typeof first.message === 'string' ? first.message : undefined;
+    log.push({ label: item.label, status, message: text, expected: first?.expectedOutput, actual: first?.actualOutput });
+    if (log.length > 200) log.shift();
+  };
+  return new Proxy(run, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (!['enqueued', 'started', 'skipped', 'passed', 'failed', 'errored'].includes(String(property))) return value.bind(target);
+      return (item: vscode.TestItem, ...rest: unknown[]) => {
+        note(item, String(property), property === 'failed' || property === 'errored' ? (rest[0] as vscode.TestMessage) : undefined);
+        return value.call(target, item, ...rest);
+      };
+    },
+  });
 }
 
 function refKey(ref: ScenarioRef): string {
