@@ -85,7 +85,7 @@ describe('One run model in the editor (issue 22)', function () {
       assert.deepEqual(started, ['long', 'short']);
     } finally {
       subscriptions.forEach((subscription) => subscription.dispose());
-      api.testing && (await vscode.commands.executeCommand('rbench.cancelRun'));
+      if (api.runningCount() > 0) await vscode.commands.executeCommand('rbench.cancelRun');
     }
   });
 
