@@ -138,34 +138,36 @@ export async function selectTarget(): Promise<string | undefined> {
 /** Prepares the connection test through a run's gates (RunService.prepareConnectionTest). */
 export type PrepareConnectionTest = (
   scope: vscode.Uri | undefined,
+  own?: { text: string; line: number },
 ) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
 export async function testSelectedConnection(prepareTest: PrepareConnectionTest): Promise<string> {
   if (!vscode.workspace.isTrusted) return showFailure(RESTRICTED_MESSAGE);
   const { active, settings } = activeTarget();
-  if (active.kind === 'invalid') return showFailure(active.error);
+  const editor = vscode.window.activeTextEditor;
+  // The open scenario's own target line wins, as the status bar shows: that is the target tested.
+  const own = editor?.document.languageId === 'rbench' ? { text: editor.document.getText(), line: editor.selection.active.line } : undefined;
+  if (active.kind === 'invalid' && !own) return showFailure(active.error);
   // The same consent, password and network rules as a run: nothing is contacted before they pass.
-  const ready = await prepareTest(settingsScope());
+  const ready = await prepareTest(settingsScope(), own);
   if ('kind' in ready) return ready.reason === 'declined' ? `Connection not tested: ${ready.message}` : showFailure(ready.message);
   const { session, prepared } = ready;
+  const name = prepared.choice.local ? describeActiveTarget({ kind: 'local' }, settings.profiles) : session.connectionOf(prepared).display;
   let local: LocalServer | undefined;
   try {
-    return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${describeActiveTarget(active, settings.profiles)}…`) },
-      async () => {
-        if (prepared.choice.local) local = await startLocalServer();
-        const connection = session.connectionOf(prepared, local?.url);
-        if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
-        const result = await testConnection(connection.options);
-        if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
-        const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
-        const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
-        // The facts are the server's own words (version, mode): shown as text.
-        void vscode.window.showInformationMessage(plainText(message));
-        return message;
-      },
-    );
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${name}…`) }, async () => {
+      if (prepared.choice.local) local = await startLocalServer();
+      const connection = session.connectionOf(prepared, local?.url);
+      if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
+      const result = await testConnection(connection.options);
+      if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
+      const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
+      const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
+      // The facts are the server's own words (version, mode): shown as text.
+      void vscode.window.showInformationMessage(plainText(message));
+      return message;
+    });
   } catch (error) {
     return showFailure(`cannot start a throwaway redis-server: ${(error as Error).message}`);
   } finally {

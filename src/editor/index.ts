@@ -75,7 +75,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
       return forgotten;
     }),
     command('rbench.selectTarget', () => selectTarget()),
-    command('rbench.testConnection', () => testSelectedConnection((scope) => runs.prepareConnectionTest(scope))),
+    command('rbench.testConnection', () => testSelectedConnection((scope, own) => runs.prepareConnectionTest(scope, own))),
     command('rbench.setPassword', () => setPassword(context.secrets)),
     command('rbench.clearPassword', () => clearPassword(context.secrets)),
     command('rbench.showOutput', () => runs.output.show()),

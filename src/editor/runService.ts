@@ -27,6 +27,7 @@ import { runVerdict } from '../results/verdict';
 import { askBatchConsent, consentCollector, consentConfirmer, storedPassword, type Ask } from './sessionPorts';
 import type { ConsentRequest } from '../runner/consent';
 import { documentChecks } from './documentChecks';
+import { scenarioAtLine } from './scenarios';
 import { serverKey, TargetQueue, waitingMessage } from './targetQueue';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
@@ -412,15 +413,44 @@ export class RunService implements vscode.Disposable {
    * "Test Connection" goes through a run's gates: the consent (a workspace-supplied target asks first), the
    * password rules and the network rule, as a one-request read-only scenario on the selected target.
    */
-  async prepareConnectionTest(scope: vscode.Uri | undefined): Promise<{ session: RunSession; prepared: SessionRun } | NotRun> {
+  async prepareConnectionTest(
+    scope: vscode.Uri | undefined,
+    own?: { text: string; line: number },
+  ): Promise<{ session: RunSession; prepared: SessionRun } | NotRun> {
     const uri = scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.cwd());
     const session = this.session({ uri, index: 0 });
-    const file = { display: 'Test Connection', text: CONNECTION_TEST_SCENARIO, recorded: 'rbench:test-connection' };
+    let file: ScenarioFile = { display: 'Test Connection', text: CONNECTION_TEST_SCENARIO, recorded: 'rbench:test-connection' };
     const resolved = await session.check(file);
     if ('kind' in resolved) return editorNotRun(resolved);
-    const prepared = await session.prepare(file, resolved, resolved.scenarios[0]);
+    let plan = resolved.scenarios[0];
+    // The open scenario's own target line wins, as in a run (and the status bar): the test goes there, as the file's choice.
+    const fileTarget = own && scope ? await this.ownTarget(session, scope, own) : undefined;
+    if (fileTarget && 'kind' in fileTarget) return fileTarget;
+    if (fileTarget) {
+      plan = { ...plan, target: fileTarget.plan.target, wireEnv: fileTarget.plan.wireEnv?.filter((entry) => entry.setting !== 'value-fill') };
+      file = { ...file, display: fileTarget.file.display, baseDir: fileTarget.file.baseDir, recorded: fileTarget.file.recorded };
+    }
+    const prepared = await session.prepare(file, resolved, plan);
     if ('kind' in prepared) return editorNotRun(prepared);
     return { session, prepared };
+  }
+
+  /** The scenario at `line` of the open file, when it names its own target; undefined when it names none. */
+  private async ownTarget(
+    session: RunSession,
+    uri: vscode.Uri,
+    own: { text: string; line: number },
+  ): Promise<{ plan: ScenarioPlan; file: ScenarioFile } | NotRun | undefined> {
+    const file: ScenarioFile = {
+      display: basename(uri.fsPath),
+      text: own.text,
+      baseDir: uri.scheme === 'file' ? dirname(uri.fsPath) : undefined,
+      recorded: uri.scheme === 'file' ? recordedScenarioFile(uri.fsPath, workspaceRoot()) : uri.toString(),
+    };
+    const resolved = await session.check(file);
+    if ('kind' in resolved) return editorNotRun(resolved);
+    const plan = scenarioAtLine(resolved.scenarios, own.line);
+    return plan && (plan.target.url !== undefined || plan.target.profile !== undefined) ? { plan, file } : undefined;
   }
 
   /** A session with this file's settings; the editor answers its questions (`asked`: the answers of one batch). */

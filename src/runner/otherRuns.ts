@@ -1,5 +1,5 @@
 // Other RBench runs on the same server: every run names its control and sampling connections
-// `rbench-run:<scenario>:<id>` (CLIENT SETNAME, as ioredis' connectionName), and reads CLIENT LIST on its idle
+// `rbench-run:<scenario>:<id>` (CLIENT SETNAME, src/redis/control.ts), and reads CLIENT LIST on its idle
 // control connection at each load's start and end and every few seconds between. A connection named by
 // another run (another editor window, the CLI, another machine) means two RBench loads shared the server:
 // the run file, its warnings and the bottleneck verdict say so. One CLIENT LIST costs the server O(clients);

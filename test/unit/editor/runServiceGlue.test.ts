@@ -6,6 +6,7 @@ import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import type * as vscode from 'vscode';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import type { RunOutcome, RunService } from '../../../src/editor/runService';
@@ -265,6 +266,31 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.deepEqual(starts, ['long', 'other']);
     // Whatever the run files say, the second never shared the server with the first.
     assert.equal(run.run.otherRuns, undefined);
+  });
+
+  it("Test Connection tests the open scenario's own target, asking first as for a run; answered Cancel it contacts nothing", async () => {
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const url = `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const uri = scenario('own.rbench', `### own\ntarget ${url}\nrequests 10\nGET k\n`);
+      const own = { text: `### own\ntarget ${url}\nrequests 10\nGET k\n`, line: 1 };
+      const declined = await service.prepareConnectionTest(uri, own);
+      assert.equal('kind' in declined && declined.reason, 'declined', JSON.stringify(declined));
+      const asked = editor.messages().filter(isConsent);
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].message, `Run "Test Connection" from own.rbench against ${url}?`);
+      assert.match(asked[0].options?.detail ?? '', new RegExp(`^Target: ${url.replace(/[/.]/g, '\\$&')} \\(from the file`));
+      editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : undefined));
+      const ready = await service.prepareConnectionTest(uri, own);
+      assert.ok(!('kind' in ready), JSON.stringify(ready));
+      if (!('kind' in ready)) assert.equal(ready.session.connectionOf(ready.prepared).display, url);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(connections, 0, 'preparing contacts nothing');
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it('remembers a "Run" for the same effects: the second run does not ask', async () => {
