@@ -1,6 +1,6 @@
 // Other RBench runs on the same server: every run names its control and sampling connections
 // `rbench-run:<scenario>:<id>` (CLIENT SETNAME, src/redis/control.ts), and reads CLIENT LIST on its idle
-// control connection at each load's start and end and every few seconds between. A connection named by
+// control connection at each load's start and end and every second between. A connection named by
 // another run (another editor window, the CLI, another machine) means two RBench loads shared the server:
 // the run file, its warnings and the bottleneck verdict say so. One CLIENT LIST costs the server O(clients);
 // at this cadence it is noise. A server that refuses CLIENT LIST (ACL) is not asked again.
@@ -10,8 +10,8 @@ import type { OtherRun } from '../results/runFile';
 import { RUN_CLIENT_PREFIX } from '../results/bottleneck';
 import { CONTROL_CLIENT_NAME as OLDER_CLIENT_NAME } from '../redis/control';
 
-/** How often the control connection looks while a load runs. */
-export const OTHER_RUNS_POLL_MS = 5000;
+/** How often the control connection looks while a load runs: as often as the INFO sampler, so a short run in between is seen. */
+export const OTHER_RUNS_POLL_MS = 1000;
 /** Other runs kept per run: enough to name them, bounded however many come and go. */
 const MAX_OTHER_RUNS = 8;
 /** A name longer than this is cut (a client name is the server's data: bounded before it is kept). */
