@@ -25,6 +25,7 @@ import { thresholdLine } from '../results/thresholds';
 import { bottleneckLines, runEndLine, runHeadlines } from '../results/headlines';
 import { foreignLoadLine } from '../results/bottleneck';
 import { runWarnings } from '../results/warnings';
+import { leftKeysLines } from '../results/leftKeys';
 import { findBaseline, openBaselineSource, type BaselineSource } from './compare';
 import { errorStatusVerdict } from '../results/errorStatus';
 import { ExitCode, type Output } from './output';
@@ -353,6 +354,8 @@ function reportRun(
   if (run.plan.shard && run.plan.expects.length > 0) output.info("Expectations are checked on the whole: rbench merge the parts' run files.");
   const endLine = runEndLine(run, path);
   if (endLine) output.info(endLine);
+  // Last: what the run left on a server that is not a throwaway one.
+  for (const line of leftKeysLines(run)) output.info(`! ${line}`);
   let code = ExitCode.Ok;
   if (run.status === 'failed') {
     output.error(`error: ${run.error ?? 'the run failed'}`);

@@ -13,6 +13,7 @@ import { readSettings, SECTION, workspaceRoot } from './settings';
 
 export const COMMANDS = {
   runScenario: 'rbench.runScenario',
+  cancelRun: 'rbench.cancelRun',
   runFile: 'rbench.runFile',
   openRun: 'rbench.openRunFile',
   compareRuns: 'rbench.compareRuns',
@@ -32,6 +33,8 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
         if (event.affectsConfiguration(`${SECTION}.codeLens.enabled`) || event.affectsConfiguration(`${SECTION}.runsFolder`)) this.changed.fire();
       }),
       runs.onRunFinished(() => this.changed.fire()),
+      // "▶ Run" turns into "Running…" and back.
+      runs.onActiveRunsChanged(() => this.changed.fire()),
       { dispose: () => this.watcher?.dispose() },
     );
     // Pinning a baseline (here, in another window or with `rbench run --pin`) adds "Compare with baseline".
@@ -77,7 +80,10 @@ export class ScenarioCodeLensProvider implements vscode.CodeLensProvider, vscode
         return pinned === undefined || !root ? undefined : resolve(root, pinned);
       };
     }
-    return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now(), previousRunOf, baselineOf }).map((spec) => toCodeLens(spec, document.uri));
+    const running = (index: number) => this.runs.isRunning({ uri: document.uri, index });
+    return codeLensesFor(scenarios, newestRunOf, { enabled: true, now: Date.now(), previousRunOf, baselineOf, running }).map((spec) =>
+      toCodeLens(spec, document.uri),
+    );
   }
 
   /** Run files written by the CLI (or another window) show up without a reload. */
@@ -117,6 +123,8 @@ function toCodeLens(spec: LensSpec, uri: vscode.Uri): vscode.CodeLens {
         arguments: [uri, spec.scenarioIndex],
         tooltip: 'Run this scenario',
       });
+    case 'running':
+      return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.cancelRun, arguments: [uri, spec.scenarioIndex], tooltip: 'Cancel this run' });
     case 'runAll':
       return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.runFile, arguments: [uri], tooltip: 'Run every scenario of this file' });
     case 'lastRun':

@@ -7,6 +7,8 @@ import type { RunEntry } from './runsIndex';
 
 export type LensSpec =
   | { kind: 'run'; line: number; title: string; scenarioIndex: number }
+  /** In place of "▶ Run" while the scenario runs (or waits for its server): a click cancels. */
+  | { kind: 'running'; line: number; title: string; scenarioIndex: number }
   | { kind: 'runAll'; line: number; title: string }
   | { kind: 'lastRun'; line: number; title: string; tooltip: string; runPath: string }
   /** Opens the comparison of these run files, the reference first. */
@@ -28,13 +30,17 @@ export function codeLensesFor(
     previousRunOf?: (scenario: string) => RunEntry | undefined;
     /** The pinned baseline's run file, for "Compare with baseline". */
     baselineOf?: (scenario: string) => string | undefined;
+    /** True while the scenario (by index) is running in this window. */
+    running?: (scenarioIndex: number) => boolean;
   },
 ): LensSpec[] {
   if (!options.enabled) return [];
   const lenses: LensSpec[] = [];
   for (const scenario of scenarios) {
     const line = scenario.headerRange.start.line;
-    lenses.push({ kind: 'run', line, title: '▶ Run', scenarioIndex: scenario.index });
+    if (options.running?.(scenario.index))
+      lenses.push({ kind: 'running', line, title: '$(sync~spin) Running… (click to cancel)', scenarioIndex: scenario.index });
+    else lenses.push({ kind: 'run', line, title: '▶ Run', scenarioIndex: scenario.index });
     if (scenario.index === 0 && scenarios.length > 1) lenses.push({ kind: 'runAll', line, title: 'Run all' });
     const last = newestRunOf(scenario.name);
     if (last) {

@@ -88,12 +88,10 @@ async function runFiles(runs: RunService, files: vscode.Uri[], where: string, as
     void vscode.window.showErrorMessage(`RBench: ${RESTRICTED_MESSAGE}`);
     return [];
   }
-  if (ask) {
-    const fileCount = new Set(refs.map((ref) => ref.uri.toString())).size;
-    const answer = await vscode.window.showWarningMessage(batchQuestion(refs.length, fileCount, estimateRuns(plans), where), { modal: true }, 'Run all');
-    if (answer !== 'Run all') return [];
-  }
-  return runs.runBatch(refs, `${refs.length} scenarios in ${where}`);
+  // Run All's question is the batch's first and only one: the count, the estimate and every remote run's effects.
+  const fileCount = new Set(refs.map((ref) => ref.uri.toString())).size;
+  const question = ask ? batchQuestion(refs.length, fileCount, estimateRuns(plans), where) : undefined;
+  return runs.runBatch(refs, `${refs.length} scenarios in ${where}`, question);
 }
 
 /** A `.rbench` file itself, or every one under a folder. */

@@ -8,9 +8,11 @@ import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION } from './settings';
 import { plainText } from './plainText';
-import { pickTarget, userSettingsSaver } from './targetPicker';
+import { pickTarget, SCOPE_ITEMS, userSettingsSaver } from './targetPicker';
 import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
-import { activeSecretKey, describeActiveTarget } from './targetChoices';
+import { activeSecretKey, describeActiveTarget, describeScenarioTarget } from './targetChoices';
+import { documentChecks } from './documentChecks';
+import { scenarioAtLine } from './scenarios';
 
 /** The resource whose settings apply: the active editor's file, else the workspace. */
 function settingsScope(): vscode.Uri | undefined {
@@ -26,31 +28,76 @@ export class TargetStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** Bumped by each update, so a file's check that answers late does not overwrite a newer state. */
+  private generation = 0;
+  /** The workspace's `rbench.target` last told of (a notice once per value). */
+  private noticed: string | undefined;
+
+  constructor(private readonly notice: (message: string) => void = (message) => void vscode.window.showInformationMessage(message)) {
     this.item = vscode.window.createStatusBarItem('rbench.target', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'RBench target';
     this.item.command = 'rbench.selectTarget';
     this.disposables.push(
       this.item,
-      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && this.update()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && void this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      vscode.window.onDidChangeTextEditorSelection((event) => event.textEditor === vscode.window.activeTextEditor && void this.update()),
+      vscode.workspace.onDidChangeTextDocument((event) => event.document === vscode.window.activeTextEditor?.document && void this.update()),
     );
-    this.update();
+    void this.update();
   }
 
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
-  /** Shown while an `.rbench` file is open, or when the workspace chose a target. */
-  update(): void {
+  /** What the item shows now. */
+  get text(): string {
+    return this.item.text;
+  }
+
+  /**
+   * Shown while an `.rbench` file is open, or when the workspace chose a target: the target the scenario
+   * under the cursor runs against (its own `target` line wins over the selected one).
+   */
+  async update(): Promise<void> {
+    const generation = ++this.generation;
     const { active, settings } = activeTarget();
-    const name = describeActiveTarget(active, settings.profiles);
-    this.item.text = active.kind === 'invalid' ? `$(warning) ${name}` : `$(database) ${name}`;
-    this.item.tooltip = active.kind === 'invalid' ? active.error : `RBench runs scenarios without their own target against: ${name}. Click to change.`;
-    const rbenchOpen = vscode.window.activeTextEditor?.document.languageId === 'rbench';
+    this.noticeWorkspaceTarget(settings);
+    const selected = describeActiveTarget(active, settings.profiles);
+    const editor = vscode.window.activeTextEditor;
+    const rbenchOpen = editor?.document.languageId === 'rbench';
+    let own: string | undefined;
+    if (rbenchOpen && editor) {
+      const resolved = await documentChecks().resolve(editor.document.getText(), { env: process.env });
+      if (generation !== this.generation) return;
+      const scenario = scenarioAtLine(resolved.scenarios, editor.selection.active.line);
+      own = scenario ? describeScenarioTarget(scenario.target, settings.profiles) : undefined;
+    }
+    if (own !== undefined) {
+      this.item.text = `$(database) ${own}`;
+      this.item.tooltip = `This scenario's own target line names ${own}: it runs there, whatever the selected target (${selected}).`;
+    } else {
+      this.item.text = active.kind === 'invalid' ? `$(warning) ${selected}` : `$(database) ${selected}`;
+      this.item.tooltip =
+        active.kind === 'invalid'
+          ? active.error
+          : `RBench runs scenarios without their own target against: ${selected}${settings.targetSupplier === 'workspace' ? ' (chosen by the workspace settings)' : ''}. Click to change.`;
+    }
     if (rbenchOpen || settings.target) this.item.show();
     else this.item.hide();
+  }
+
+  /** A workspace that selects a target (.vscode/settings.json) is told of once per value: it decides where runs go. */
+  private noticeWorkspaceTarget(settings: ReturnType<typeof readSettings>): void {
+    if (settings.targetSupplier !== 'workspace' || !settings.target || settings.target === this.noticed) return;
+    this.noticed = settings.target;
+    const name = describeActiveTarget(parseActiveTarget(settings.target, settings.profiles), settings.profiles);
+    this.notice(
+      plainText(
+        `RBench: this workspace's settings select the target ${name} (rbench.target in .vscode/settings.json). Runs there ask first; "RBench: Select Target" changes it.`,
+      ),
+    );
   }
 }
 
@@ -75,6 +122,14 @@ export async function selectTarget(): Promise<string | undefined> {
           ignoreFocusOut: true,
         }),
       ...userSettingsSaver(config, (message) => void vscode.window.showWarningMessage(message)),
+      // With a folder open, the user picks where the choice goes; the user's settings come first.
+      ...(vscode.workspace.workspaceFolders?.length
+        ? {
+            where: async () =>
+              (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'RBench: save the target in…', placeHolder: 'Where rbench.target is saved' }))?.scope,
+          }
+        : {}),
+      saved: (message) => void vscode.window.showInformationMessage(plainText(message)),
     },
     settings,
   );
@@ -83,34 +138,36 @@ export async function selectTarget(): Promise<string | undefined> {
 /** Prepares the connection test through a run's gates (RunService.prepareConnectionTest). */
 export type PrepareConnectionTest = (
   scope: vscode.Uri | undefined,
+  own?: { text: string; line: number },
 ) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
 export async function testSelectedConnection(prepareTest: PrepareConnectionTest): Promise<string> {
   if (!vscode.workspace.isTrusted) return showFailure(RESTRICTED_MESSAGE);
   const { active, settings } = activeTarget();
-  if (active.kind === 'invalid') return showFailure(active.error);
+  const editor = vscode.window.activeTextEditor;
+  // The open scenario's own target line wins, as the status bar shows: that is the target tested.
+  const own = editor?.document.languageId === 'rbench' ? { text: editor.document.getText(), line: editor.selection.active.line } : undefined;
+  if (active.kind === 'invalid' && !own) return showFailure(active.error);
   // The same consent, password and network rules as a run: nothing is contacted before they pass.
-  const ready = await prepareTest(settingsScope());
+  const ready = await prepareTest(settingsScope(), own);
   if ('kind' in ready) return ready.reason === 'declined' ? `Connection not tested: ${ready.message}` : showFailure(ready.message);
   const { session, prepared } = ready;
+  const name = prepared.choice.local ? describeActiveTarget({ kind: 'local' }, settings.profiles) : session.connectionOf(prepared).display;
   let local: LocalServer | undefined;
   try {
-    return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${describeActiveTarget(active, settings.profiles)}…`) },
-      async () => {
-        if (prepared.choice.local) local = await startLocalServer();
-        const connection = session.connectionOf(prepared, local?.url);
-        if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
-        const result = await testConnection(connection.options);
-        if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
-        const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
-        const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
-        // The facts are the server's own words (version, mode): shown as text.
-        void vscode.window.showInformationMessage(plainText(message));
-        return message;
-      },
-    );
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(`RBench: testing ${name}…`) }, async () => {
+      if (prepared.choice.local) local = await startLocalServer();
+      const connection = session.connectionOf(prepared, local?.url);
+      if (!connection.options) return showFailure(connection.error ?? 'cannot connect');
+      const result = await testConnection(connection.options);
+      if (!result.ok) return showFailure(`${connection.display}: ${result.error}`);
+      const where = local ? `throwaway redis-server (${connection.display})` : connection.display;
+      const message = describeServer(where, result.facts, result.roundTripMs, await usedMemory(connection.options));
+      // The facts are the server's own words (version, mode): shown as text.
+      void vscode.window.showInformationMessage(plainText(message));
+      return message;
+    });
   } catch (error) {
     return showFailure(`cannot start a throwaway redis-server: ${(error as Error).message}`);
   } finally {

@@ -6,7 +6,7 @@ import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { registerHistory, type CompareRuns, type HistoryApi } from './history';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { runOnSeveralTargetsCommand } from './severalTargets';
-import { RunService, type FinishedRun, type RunProgressEvent, type StartedRun } from './runService';
+import { RunService, type FinishedRun, type RunProgressEvent, type RunWaitingEvent, type StartedRun } from './runService';
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
 import { captureWorkloadCommand } from './captureWorkload';
@@ -27,7 +27,15 @@ export interface RBenchEditorApi {
    * Only when VS Code runs the extension's tests (ExtensionMode.Test), where it refuses to show modal dialogs:
    * answers the consent question in the dialog's place (undefined restores the dialog).
    */
-  readonly testing?: { answerConsent(ask: Ask | undefined): void };
+  readonly testing?: {
+    answerConsent(ask: Ask | undefined): void;
+    /** What the Testing view was told (each item's states, newest last). */
+    testResults(): readonly { label: string; status: string; message?: string; expected?: string; actual?: string }[];
+    /** The target status bar item's text. */
+    statusBarText(): string;
+  };
+  /** Fires when a run waits for another run of this window on the same server. */
+  readonly onRunWaiting: vscode.Event<RunWaitingEvent>;
 }
 
 export interface EditorOptions {
@@ -55,7 +63,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.runOnSeveralTargets', (target?: vscode.Uri, index?: number) =>
       runOnSeveralTargetsCommand(context, runs.output, options.compare, target, index),
     ),
-    command('rbench.cancelRun', () => {
+    command('rbench.cancelRun', (uri?: vscode.Uri, index?: number) => {
+      // From a "Running…" lens: that scenario's run; from the palette, the keybinding or the title bar: every run.
+      if (uri && typeof index === 'number') return runs.cancel({ uri, index }) ? 1 : 0;
       const cancelled = runs.cancelAll();
       if (cancelled === 0) void vscode.window.showInformationMessage('No RBench run in progress.');
       return cancelled;
@@ -70,7 +80,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
       return forgotten;
     }),
     command('rbench.selectTarget', () => selectTarget()),
-    command('rbench.testConnection', () => testSelectedConnection((scope) => runs.prepareConnectionTest(scope))),
+    command('rbench.testConnection', () => testSelectedConnection((scope, own) => runs.prepareConnectionTest(scope, own))),
     command('rbench.setPassword', () => setPassword(context.secrets)),
     command('rbench.clearPassword', () => clearPassword(context.secrets)),
     command('rbench.showOutput', () => runs.output.show()),
@@ -80,13 +90,21 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
 
   const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
 
-  const testing =
-    context.extensionMode === vscode.ExtensionMode.Test ? { answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask) } : undefined;
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+  if (testMode) tests.recordForTests();
+  const testing = testMode
+    ? {
+        answerConsent: (ask: Ask | undefined) => runs.answerConsentForTests(ask),
+        testResults: () => [...tests.reported],
+        statusBarText: () => statusBar.text,
+      }
+    : undefined;
   return {
     history,
     onRunFinished: runs.onRunFinished,
     onRunStarted: runs.onRunStarted,
     onRunProgress: runs.onRunProgress,
+    onRunWaiting: runs.onRunWaiting,
     testController: tests.controller,
     runProfile: tests.runProfile,
     runningCount: () => runs.runningCount,

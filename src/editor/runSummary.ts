@@ -8,6 +8,7 @@ import type { RunFile } from '../results/runFile';
 import { thresholdLine } from '../results/thresholds';
 import { measuredAnything, runVerdict, savedAtLine, statusWords, verdictSummary } from '../results/verdict';
 import { runWarnings } from '../results/warnings';
+import { leftKeysLines } from '../results/leftKeys';
 
 /**
  * `412k ops/s · p99 1.9 ms` for a run with one result; `3 results · 120k–412k ops/s · p99 ≤ 1.9 ms` for
@@ -51,6 +52,8 @@ export function runReport(run: RunFile, runFilePath: string | undefined, hostLag
   if (runFilePath) lines.push(savedAtLine(run, runFilePath));
   else lines.push(`Run ${run.status}, not saved  (${formatDuration(run.durationMs)})`);
   if (hostLagP99Ms !== undefined) lines.push(`Editor responsiveness during the run: event-loop lag p99 ${hostLagP99Ms.toFixed(1)} ms`);
+  // Last, as the CLI ends: what the run left on a server that is not a throwaway one.
+  for (const line of leftKeysLines(run)) lines.push(`! ${line}`);
   return lines.join('\n');
 }
 
@@ -64,7 +67,9 @@ export function finishedNotice(run: RunFile): FinishedNotice {
   const verdict = runVerdict(run);
   if (verdict.kind === 'error') return { severity: 'error', text: `Run failed: ${run.error ?? 'see the RBench output'}` };
   const status = statusWords(run);
-  const figures = runFigures(run);
+  // What the run left on the server ends the notification too (the output channel has every pattern).
+  const [left] = leftKeysLines(run);
+  const figures = runFigures(run) + (left ? ` — ${left}` : '');
   if (verdict.kind === 'failed') return { severity: 'warning', text: `Run ${status}: ${figures} — ${verdictSummary(verdict, run.thresholds.length)}` };
   if (verdict.kind === 'cancelled')
     return { severity: 'info', text: `Run cancelled: ${measuredAnything(run) ? `${figures} (partial)` : 'nothing was measured'}` };

@@ -57,6 +57,40 @@ export function consentConfirmer(store: AnswerStore, ask: Ask, asked?: Map<strin
   };
 }
 
+/**
+ * The first pass of a batch (Run All): each question a run would ask is collected by its digest instead of
+ * asked (a remembered "Run" stands), and the run is not prepared: the batch asks them all in its first question.
+ */
+export function consentCollector(store: AnswerStore, collected: Map<string, ConsentRequest>): (request: ConsentRequest) => Promise<boolean> {
+  return async (request) => {
+    if (store.get<boolean>(CONSENT_PREFIX + request.digest) === true) return true;
+    if (!collected.has(request.digest)) collected.set(request.digest, request);
+    return false;
+  };
+}
+
+export const RUN_ALL_BUTTON = 'Run all';
+
+/**
+ * A batch's one question: how many scenarios, then every remote run's effects, each as the single question
+ * lists them; "Don't Run" first (the default: Enter does not run). A "Run all" holds for each digest, as a "Run" does.
+ */
+export async function askBatchConsent(store: AnswerStore, ask: Ask, question: string, requests: readonly ConsentRequest[]): Promise<boolean> {
+  const detail: string[] = [];
+  for (const request of requests) detail.push(request.question.message, ...request.question.lines.map((line) => `  ${line}`), '');
+  if (requests.length > 0)
+    detail.push(`RBench remembers a "Run all" for exactly these lists: a changed file asks again ("RBench: Forget Remote Target Answers" forgets).`);
+  let answer: string | undefined;
+  try {
+    answer = await ask(plainText(question), { modal: true, detail: plainText(detail.join('\n')) }, DEFAULT_BUTTON, RUN_ALL_BUTTON);
+  } catch {
+    answer = undefined; // fail closed, as the single question does
+  }
+  if (answer !== RUN_ALL_BUTTON) return false;
+  for (const request of requests) await store.update(CONSENT_PREFIX + request.digest, true);
+  return true;
+}
+
 /** Forgets every remembered answer (this version's and older ones); returns how many there were. */
 export async function forgetRemoteAnswers(...stores: AnswerStore[]): Promise<number> {
   let count = 0;

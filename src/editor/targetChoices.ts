@@ -122,3 +122,10 @@ export function targetPickItems(profiles: Record<string, ConnectionProfile>, set
   items.push({ label: 'Add connection profile…', description: 'a name and a URL, saved in rbench.profiles', value: { addProfile: true }, picked: false });
   return items;
 }
+
+/** A scenario's own target (its `target` line, a URL or a profile) as the status bar names it; undefined when it has none. */
+export function describeScenarioTarget(target: { url?: string; profile?: string }, profiles: Record<string, ConnectionProfile>): string | undefined {
+  if (target.profile !== undefined) return describeActiveTarget({ kind: 'profile', name: target.profile }, profiles);
+  if (target.url !== undefined) return describeActiveTarget({ kind: 'url', url: target.url }, profiles);
+  return undefined;
+}

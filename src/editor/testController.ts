@@ -10,7 +10,9 @@ import type { RunFile } from '../results/runFile';
 import { documentChecks } from './documentChecks';
 import { plainText } from './plainText';
 import { progressLogger } from './progress';
-import type { RunService } from './runService';
+import type { RunOutcome, RunService, ScenarioRef, TestingRun } from './runService';
+import { formatMetric } from '../results/format';
+import { thresholdLine } from '../results/thresholds';
 import { runVerdict } from '../results/verdict';
 import { isScenarioFile, type FileKind } from './scenarioFiles';
 import { readSettings, workspaceRoot } from './settings';
@@ -55,6 +57,51 @@ export class ScenarioTestController implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => this.followDocument(event.document)),
     );
     vscode.workspace.textDocuments.forEach((document) => this.followDocument(document));
+    // Every run of the commands (lens, gutter, menu, keybinding, Run All) is a Testing run too.
+    runs.reportRunsTo((refs, name) => this.testingRun(refs, name));
+    this.disposables.push({ dispose: () => runs.reportRunsTo(undefined) });
+  }
+
+  /** A TestRun for scenarios run by a command: enqueued now, then started and reported as RunService runs them. */
+  private async testingRun(refs: readonly ScenarioRef[], name: string): Promise<TestingRun | undefined> {
+    const items = new Map<string, vscode.TestItem>();
+    for (const ref of refs) {
+      const item = await this.itemOf(ref);
+      if (item) items.set(refKey(ref), item);
+    }
+    if (items.size === 0) return undefined;
+    const run = this.createRun(new vscode.TestRunRequest([...new Set(items.values())]), name);
+    const pending = new Set(items.values());
+    pending.forEach((item) => run.enqueued(item));
+    const itemFor = (ref: ScenarioRef) => items.get(refKey(ref));
+    return {
+      started: (ref) => {
+        const item = itemFor(ref);
+        if (item) run.started(item);
+      },
+      output: (ref, line) => run.appendOutput(`${line}\r\n`, undefined, itemFor(ref)),
+      finished: (ref, outcome) => {
+        const item = itemFor(ref);
+        if (!item) return;
+        pending.delete(item);
+        reportOutcome(run, item, outcome);
+      },
+      end: () => {
+        // Scenarios the command did not reach (cancelled, a restricted workspace) end as skipped, not pending.
+        pending.forEach((item) => run.skipped(item));
+        run.end();
+      },
+    };
+  }
+
+  /** The item of a scenario by its index in the file now (its id is its name). */
+  private async itemOf(ref: ScenarioRef): Promise<vscode.TestItem | undefined> {
+    if (!(await this.accepts(ref.uri))) return undefined;
+    const { scenarios } = await scenarioOutline(ref.uri);
+    const scenario = scenarios.find((candidate) => candidate.index === ref.index) ?? scenarios[ref.index];
+    if (!scenario) return undefined;
+    const file = this.setScenarios(ref.uri, scenarios);
+    return file.children.get(scenarioId(ref.uri, scenario.name));
   }
 
   dispose(): void {
@@ -114,8 +161,22 @@ export class ScenarioTestController implements vscode.Disposable {
     return file;
   }
 
+  /** Extension tests only (ExtensionMode.Test): every state a TestRun of this controller reported, the newest last (bounded). */
+  readonly reported: { label: string; status: string; message?: string; expected?: string; actual?: string }[] = [];
+  private recording = false;
+
+  recordForTests(): void {
+    this.recording = true;
+  }
+
+  /** The TestRun as VS Code made it, or one that also records what it reports (extension tests). */
+  private createRun(request: vscode.TestRunRequest, name?: string): vscode.TestRun {
+    const run = this.controller.createTestRun(request, name, true);
+    return this.recording ? recordingRun(run, this.reported) : run;
+  }
+
   private async runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const run = this.controller.createTestRun(request);
+    const run = this.createRun(request);
     const excluded = new Set((request.exclude ?? []).map((item) => item.id));
     const queue: vscode.TestItem[] = [];
     const roots: vscode.TestItem[] = request.include ? [...request.include] : [];
@@ -158,16 +219,49 @@ export class ScenarioTestController implements vscode.Disposable {
       return;
     }
     const write = progressLogger((line) => run.appendOutput(`${line}\r\n`, undefined, item));
-    const outcome = await this.runs.run({ uri, index }, { signal, onProgress: write });
-    if (outcome.kind === 'not-run') {
-      if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(plainText(outcome.message)));
-      else run.skipped(item);
-      run.appendOutput(`${outcome.message}\r\n`, undefined, item);
-      return;
-    }
-    run.appendOutput(outcome.path ? `Run file: ${outcome.path}\r\n` : `Not saved: ${outcome.saveError}\r\n`, undefined, item);
-    report(run, item, outcome.run);
+    const outcome = await this.runs.run(
+      { uri, index },
+      { signal, onProgress: write, onWaiting: (message) => run.appendOutput(`${plainText(message)}\r\n`, undefined, item) },
+    );
+    reportOutcome(run, item, outcome);
   }
+}
+
+/** A TestRun that also notes each state it reports into `log` (at most 200 entries). */
+function recordingRun(run: vscode.TestRun, log: ScenarioTestController['reported']): vscode.TestRun {
+  const note = (item: vscode.TestItem, status: string, messages?: vscode.TestMessage | readonly vscode.TestMessage[]) => {
+    const first = messages === undefined ? undefined : Array.isArray(messages) ? messages[messages.length - 1] : (messages as vscode.TestMessage);
+    const text = first && typeof first.message === 'string' ? first.message : undefined;
+    log.push({ label: item.label, status, message: text, expected: first?.expectedOutput, actual: first?.actualOutput });
+    if (log.length > 200) log.shift();
+  };
+  return new Proxy(run, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (!['enqueued', 'started', 'skipped', 'passed', 'failed', 'errored'].includes(String(property))) return value.bind(target);
+      return (item: vscode.TestItem, ...rest: unknown[]) => {
+        note(item, String(property), property === 'failed' || property === 'errored' ? (rest[0] as vscode.TestMessage) : undefined);
+        return value.call(target, item, ...rest);
+      };
+    },
+  });
+}
+
+function refKey(ref: ScenarioRef): string {
+  return `${ref.uri.toString()}#${ref.index}`;
+}
+
+/** A run's outcome on its item: not run (an error, or skipped), or the verdict with the run file's place. */
+function reportOutcome(run: vscode.TestRun, item: vscode.TestItem, outcome: RunOutcome): void {
+  if (outcome.kind === 'not-run') {
+    if (outcome.reason === 'error') run.errored(item, new vscode.TestMessage(plainText(outcome.message)));
+    else run.skipped(item);
+    run.appendOutput(`${plainText(outcome.message)}\r\n`, undefined, item);
+    return;
+  }
+  run.appendOutput(outcome.path ? `Run file: ${outcome.path}\r\n` : `Not saved: ${outcome.saveError}\r\n`, undefined, item);
+  report(run, item, outcome.run);
 }
 
 function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): void {
@@ -185,16 +279,22 @@ function report(run: vscode.TestRun, item: vscode.TestItem, result: RunFile): vo
       break;
     case 'failed': {
       const ended = verdict.errors ? [new vscode.TestMessage(`the run ended with errors: ${plainText(verdict.errors)}`)] : [];
-      const messages = verdict.failures.map(({ message, expectation }) => {
-        const testMessage = new vscode.TestMessage(message);
-        // Point at the `expect` line that failed.
-        const written = result.plan.expects.find((expect) => expect.text === expectation);
-        if (written && item.uri) {
-          const { start, end } = written.range;
-          testMessage.location = new vscode.Location(item.uri, new vscode.Range(start.line, start.character, end.line, end.character));
-        }
-        return testMessage;
-      });
+      const messages = result.thresholds
+        .filter((outcome) => !outcome.passed)
+        .map((outcome) => {
+          const expectation = outcome.expectation;
+          const testMessage = new vscode.TestMessage(plainText(thresholdLine(outcome)));
+          // Expected and actual, as the Testing view shows a diff: the line as written, and what was measured.
+          testMessage.expectedOutput = expectation.replace(/^expect\s+/, '');
+          testMessage.actualOutput = `${outcome.metric} = ${outcome.actual === null ? 'not measured' : formatMetric(outcome.metric, outcome.actual)}`;
+          // Point at the `expect` line that failed.
+          const written = result.plan.expects.find((expect) => expect.text === expectation);
+          if (written && item.uri) {
+            const { start, end } = written.range;
+            testMessage.location = new vscode.Location(item.uri, new vscode.Range(start.line, start.character, end.line, end.character));
+          }
+          return testMessage;
+        });
       run.failed(item, [...ended, ...messages], result.durationMs);
       break;
     }

@@ -28,7 +28,10 @@ export async function openControlConnection(options: ConnectionOptions): Promise
   // Asked first by us, so that a wrong primary name or an unreachable sentinel gets a plain message.
   if (options.sentinel)
     await discoverPrimary({ ...options, sentinel: options.sentinel }).catch((error: Error) => Promise.reject(new RedisConnectionError(error.message)));
-  const redis = new Redis(controlClientOptions(options));
+  // No reconnect before the first answer: a server that answers with an error and closes (max clients, a
+  // proxy refusing) would otherwise be reconnected to again and again until the command timeout, its error lost.
+  let opened = false;
+  const redis = new Redis(controlClientOptions(options, () => opened));
   // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
   redis.on('error', () => undefined);
   // ioredis reports AUTH and SELECT failures as 'error' events, and then only rejects connect() with
@@ -40,6 +43,12 @@ export async function openControlConnection(options: ConnectionOptions): Promise
     await redis.connect();
     await pingMs(redis);
     if (firstError !== undefined) throw firstError;
+    // Named after the first answer (ioredis' connectionName would send CLIENT SETNAME first and drop its error):
+    // other runs tell RBench's connections apart by it (src/runner/otherRuns.ts); a reconnect names itself again.
+    const name = options.clientName ?? CONTROL_CLIENT_NAME;
+    await redis.client('SETNAME', name).catch(() => undefined);
+    redis.on('ready', () => void redis.client('SETNAME', name).catch(() => undefined));
+    opened = true;
   } catch (error) {
     redis.disconnect();
     throw new RedisConnectionError(describeConnectionError(firstError ?? error, errorPlace(options)));
@@ -78,7 +87,7 @@ export async function closeControlConnection(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
-function controlClientOptions(options: ConnectionOptions): RedisOptions {
+function controlClientOptions(options: ConnectionOptions, opened: () => boolean): RedisOptions {
   const settings: RedisOptions = {
     host: options.host,
     port: options.port,
@@ -92,8 +101,7 @@ function controlClientOptions(options: ConnectionOptions): RedisOptions {
     enableReadyCheck: false,
     maxRetriesPerRequest: 1,
     autoResendUnfulfilledCommands: false,
-    retryStrategy: (attempt) => (attempt <= MAX_RECONNECTS ? attempt * 200 : null),
-    connectionName: CONTROL_CLIENT_NAME,
+    retryStrategy: (attempt) => (opened() && attempt <= MAX_RECONNECTS ? attempt * 200 : null),
     disableClientInfo: true,
   };
   if (options.username !== undefined) settings.username = options.username;

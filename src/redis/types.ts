@@ -13,6 +13,8 @@ export interface ConnectionOptions {
   username?: string;
   password?: string;
   db?: number;
+  /** The control connections' CLIENT SETNAME (a run's own, src/runner/otherRuns.ts); default `rbench-control`. */
+  clientName?: string;
   resp: 2 | 3;
   connectTimeoutMs: number;
   /** Cluster mode: the seed node is host:port; slots are discovered on connect. */
@@ -186,6 +188,8 @@ export interface ServerDelta {
    * measured against, kept so `rbench merge` can judge foreign load against the sum of the parts.
    */
   sent?: Record<string, number>;
+  /** Other RBench runs connected to the server during this load (their connection names, src/runner/otherRuns.ts). */
+  otherRuns?: string[];
   /** What the server ran that this load did not send (calls beyond RBench's own, per command), when any. */
   foreign?: { calls: number; commands: Record<string, number> };
   /** Cluster: each master's share. */

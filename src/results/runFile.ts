@@ -127,8 +127,27 @@ export interface RunFile {
   thresholds: ThresholdOutcome[];
   /** Keys deleted by `cleanup` after the run. */
   cleanedUpKeys?: number;
+  /** Other RBench runs whose connections were on the server while this one ran (src/runner/otherRuns.ts). */
+  otherRuns?: OtherRun[];
+  /** On a server that is not a throwaway one: keys matching the scenario's own patterns after the run (src/runner/leftKeys.ts). */
+  leftKeys?: LeftKeys[];
   /** Set by `rbench merge`: the runs (one per load machine) this run joins. */
   merged?: { parts: MergedPart[] };
+}
+
+/** Another RBench run seen on the server: its connection name and address, and when (ms since this run started). */
+export interface OtherRun {
+  name: string;
+  addr?: string;
+  firstT: number;
+  lastT: number;
+}
+
+/** Keys matching one of the scenario's own patterns left on the server; `capped`: the bounded count stopped early (at least `count`). */
+export interface LeftKeys {
+  pattern: string;
+  count: number;
+  capped?: boolean;
 }
 
 export interface MergedPart {

@@ -80,6 +80,7 @@ const serverDelta = z.looseObject({
   latencyStats: z
     .looseObject({ scope: z.enum(['per-test', 'cumulative']), commands: z.record(text, z.looseObject({ p50: count, p99: count, p999: count })) })
     .optional(),
+  otherRuns: z.array(text).optional(),
   foreign: z.looseObject({ calls: count, commands: z.record(text, count) }).optional(),
   sent: z.record(text, count).optional(),
   byNode: z.array(z.looseObject({ node: text, calls: count, usec: count, cpuPercent: count.optional() })).optional(),
@@ -182,6 +183,8 @@ export const runFileSchema = z.looseObject({
   points: z.array(pointResult),
   server: z.looseObject({ samples: z.array(sample), events: z.array(z.looseObject({ t: num, kind: text })), error: text.optional() }),
   thresholds: z.array(z.looseObject({ expectation: text, metric: text, point: text, test: text, phase: text, actual: num.nullable(), passed: z.boolean() })),
+  otherRuns: z.array(z.looseObject({ name: text, addr: text.optional(), firstT: num, lastT: num })).optional(),
+  leftKeys: z.array(z.looseObject({ pattern: text, count, capped: z.boolean().optional() })).optional(),
 });
 
 /** Where in the file (`points[0].repeats[1][0].total.latency.p99Us`) for a message. */

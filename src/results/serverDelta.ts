@@ -31,6 +31,7 @@ export const RBENCH_OWN_COMMANDS: ReadonlySet<string> = new Set([
   'client',
   'client|setname',
   'client|setinfo',
+  'client|list',
   'client|id',
   'cluster',
   'cluster|slots',

@@ -2,7 +2,7 @@
 import { ownValue } from '../gates/plainData';
 import { describeServerError } from '../redis/errors';
 import type { RunFile } from './runFile';
-import { stallLine } from './bottleneck';
+import { otherRunsOverlapped, stallLine } from './bottleneck';
 import { searchWarnings } from './rateCurve';
 import { rateSearchOutcome } from './rateSearch';
 
@@ -14,6 +14,9 @@ export function runWarnings(run: RunFile): string[] {
     );
   }
   const loads = run.points.flatMap((point) => point.repeats.flat());
+  // First: another RBench load on the same server changes every figure of this one.
+  if (run.otherRuns?.length)
+    warnings.push(`${otherRunsOverlapped(run.otherRuns)}: both loaded the same server, so these figures are not this run's alone; run them one after another.`);
 
   // Who set the pace is each test's bottleneck verdict (src/results/bottleneck); a stall changes how every figure reads.
   for (const load of loads) {

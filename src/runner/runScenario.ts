@@ -24,6 +24,8 @@ import type { ClusterMonitor } from './clusterMonitor';
 import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch';
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
+import { OtherRunsWatch, runClientName } from './otherRuns';
+import { countLeftKeys, ownKeyPatterns } from './leftKeys';
 
 export interface LoadPosition {
   point: string;
@@ -92,10 +94,13 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
-  let connection: ConnectionOptions = withNetworkRule(context.connection);
+  // The run's own name on its control and sampling connections: other runs see it, and it sees theirs.
+  let connection: ConnectionOptions = { ...withNetworkRule(context.connection), clientName: runClientName(plan.name) };
   let clusterDetected = false;
+  let others: OtherRunsWatch | undefined;
   try {
     control = await openControlConnection(connection);
+    others = new OtherRunsWatch(control, connection.clientName!, started.getTime());
     connection = await withCurrentPrimary(connection);
     if (connection.sentinel) recordPrimary(run.target, connection);
     run.target.server = await readServerFacts(control, context.configKeys);
@@ -116,8 +121,9 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     // DBSIZE counted the seed's keys only; on a cluster the masters' sum is the target's count.
     if (connection.cluster && run.target.server.keys !== undefined) run.target.server.keys = run.server.before.keys;
     await monitor.start(1000);
+    await others.start();
   } catch (error) {
-    return finish(run, started, 'failed', (error as Error).message, control, monitor);
+    return finish(run, started, 'failed', (error as Error).message, control, monitor, false, others);
   }
 
   const total = countLoads(plan);
@@ -142,6 +148,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           context.onProgress?.({ kind: 'load-start', at });
           let result: LoadResult;
           const before = await countersBefore(monitor, context.local);
+          await others?.poll();
+          const loadStartT = Date.now() - started.getTime();
           try {
             result = await runLoad(
               { phase, test, connection, client: plan.target.client, ...(clusterDetected ? { clusterDetected } : {}) },
@@ -160,6 +168,9 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             const accounting = accountingFor(test, result, phase.load.warmupMs, after.length);
             result.server = serverDelta(before, after, accounting, context.local ? 'per-test' : 'cumulative');
           }
+          if (result.windowKind !== 'first-send-to-stall') await others?.poll();
+          const overlapped = others?.seenSince(loadStartT) ?? [];
+          if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
           // The verdict from the client's and the server's evidence; judged again at the end, when the run's
           // persistence events (from the per-second samples) are known.
           result.bottleneck = bottleneckOf(result);
@@ -197,8 +208,14 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }
   }
+  // A user's server keeps what the run wrote: say what is there (never deleting what the scenario did not ask to).
+  if (!context.local && !connection.cluster && control && status !== 'failed' && !stalled) {
+    const patterns = ownKeyPatterns(plan);
+    const left = patterns.length > 0 ? await countLeftKeys(control, patterns).catch(() => []) : [];
+    if (left.length > 0) run.leftKeys = left;
+  }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
-  return finish(run, started, status, failure, control, monitor, stalled);
+  return finish(run, started, status, failure, control, monitor, stalled, others);
 }
 
 /**
@@ -236,7 +253,10 @@ async function finish(
   control: Redis | undefined,
   monitor: ServerMonitor | ClusterMonitor | undefined,
   stalled = false,
+  others?: OtherRunsWatch,
 ): Promise<RunFile> {
+  const otherRuns = others?.stop() ?? [];
+  if (otherRuns.length > 0) run.otherRuns = otherRuns;
   if (monitor) {
     run.server.samples = await monitor.stop();
     run.server.events = persistenceEvents(run.server.samples);

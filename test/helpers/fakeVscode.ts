@@ -689,6 +689,8 @@ export const env = {
 
 export class TestMessage {
   location?: Location;
+  expectedOutput?: string;
+  actualOutput?: string;
   constructor(readonly message: string) {}
 }
 

@@ -38,7 +38,8 @@ async function editorApi(): Promise<RBenchEditorApi> {
 
 /**
  * Under the extension test harness VS Code refuses modal dialogs, so the consent question is answered here
- * as the user's click would answer it: `Run`, or undefined for Cancel. Returns the questions asked.
+ * as the user's click would answer it: `Run`, or undefined for Cancel. Returns the questions asked. A batch's
+ * one question (Run All, a folder) says `Run all` where a single run's says `Run`: `Run` presses it there.
  */
 export async function answerConsent(answer: string | undefined): Promise<ConsentAsked[]> {
   const api = await editorApi();
@@ -46,7 +47,7 @@ export async function answerConsent(answer: string | undefined): Promise<Consent
   const asked: ConsentAsked[] = [];
   api.testing.answerConsent(async (message, options, ...buttons) => {
     asked.push({ message, detail: options.detail, buttons });
-    return answer;
+    return answer === 'Run' && !buttons.includes('Run') && buttons.includes('Run all') ? 'Run all' : answer;
   });
   return asked;
 }

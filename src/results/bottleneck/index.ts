@@ -20,7 +20,7 @@ import { slowCommands } from './slowCommands';
 import { stall } from './stall';
 
 export type { JudgedKind } from './judge';
-export { foreignCalls, foreignLoadLine } from './foreignLoad';
+export { describeOtherRun, foreignCalls, foreignLoadLine, otherRunsOverlapped, RUN_CLIENT_PREFIX } from './foreignLoad';
 export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
 
 /** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */

@@ -34,6 +34,18 @@ function entry(scenario: string, headline: string, finishedAt = '2026-11-29T12:0
 describe('editor: CodeLens placement', () => {
   const { scenarios } = parseDocument(THREE_SCENARIOS);
 
+  it('shows "Running…" (a click cancels) in place of "▶ Run" on the scenario that is running', () => {
+    const lenses = codeLensesFor(scenarios, () => undefined, { enabled: true, now: NOW, running: (index) => index === 1 });
+    assert.deepEqual(
+      lenses.filter((lens) => lens.kind === 'run' || lens.kind === 'running').map((lens) => [lens.line, lens.kind, lens.title]),
+      [
+        [2, 'run', '▶ Run'],
+        [5, 'running', '$(sync~spin) Running… (click to cancel)'],
+        [7, 'run', '▶ Run'],
+      ],
+    );
+  });
+
   it('puts a Run lens on each scenario header line, and Run all only on the first', () => {
     const lenses = codeLensesFor(scenarios, () => undefined, { enabled: true, now: NOW });
     assert.deepEqual(

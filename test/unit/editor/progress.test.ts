@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { LoadTick } from '../../../src/engine/types';
-import { formatProgressMessage, progressLogger, ProgressIncrements, remainingMs, runPercent } from '../../../src/editor/progress';
+import { formatProgressMessage, progressLogger, ProgressIncrements, remainingMs, restOfRun, runPercent } from '../../../src/editor/progress';
 import type { LoadPosition, RunProgress } from '../../../src/runner/runScenario';
-import { loadResult } from './fixtures';
+import { loadResult, planOf } from './fixtures';
 
 const AT: LoadPosition = { point: '', phase: 'main', test: 'GET', repeat: 0, measured: true, index: 1, total: 3 };
 
@@ -21,6 +21,26 @@ function tick(overrides: Partial<LoadTick> = {}): LoadTick {
 describe('editor: progress messages', () => {
   it('shows the load, last second’s ops/s and p99, elapsed and remaining time', () => {
     assert.equal(formatProgressMessage(AT, tick()), '[2/3] GET · 412k ops/s · p99 1.90 ms · 12s elapsed · 48s left');
+  });
+
+  it('counts the whole run in "left": a two-command 60 s run halfway through its first test has 1m30s left, not 30s', () => {
+    const plan = planOf('### two\nduration 60s\nwarmup 0s\nGET k\nSET k v\n');
+    const rest = restOfRun(plan);
+    const first: LoadPosition = { point: '', phase: 'main', test: 'GET', repeat: 0, measured: true, index: 0, total: 2 };
+    assert.equal(
+      formatProgressMessage(first, tick({ elapsedMs: 30_000, fraction: 0.5 }), rest),
+      '[1/2] GET · 412k ops/s · p99 1.90 ms · 30s elapsed · 1m30s left',
+    );
+    const second = { ...first, test: 'SET', index: 1 };
+    assert.equal(
+      formatProgressMessage(second, tick({ elapsedMs: 30_000, fraction: 0.5 }), rest),
+      '[2/2] SET · 412k ops/s · p99 1.90 ms · 30s elapsed · 30s left',
+    );
+    // Tests that run a request count have no planned time: they are counted.
+    const counted = restOfRun(planOf('### one\nduration 10s\nwarmup 0s\nGET k\n'));
+    assert.deepEqual(counted(0), { timedMs: 0, countedTests: 0, currentMs: 10_000 });
+    const mixed = restOfRun(planOf('### mixed\nwarmup 0s\nrequests 100\nGET k\nSET k v\n'));
+    assert.deepEqual(mixed(0), { timedMs: 0, countedTests: 1, currentMs: undefined });
   });
 
   it('names the point and prefill, and says when it is warming up without guessing the time left', () => {

@@ -6,6 +6,7 @@ import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import type * as vscode from 'vscode';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import type { RunOutcome, RunService } from '../../../src/editor/runService';
@@ -139,32 +140,37 @@ describe('editor glue: the run service with a fake editor', function () {
     });
   }
 
-  it('Run All asks every question before the first run, shows one progress for all and one summary', async () => {
-    const asked: string[] = [];
+  it('Run All asks one question first, listing every remote run with its commands, then shows one progress for all and one summary', async () => {
+    const asked: MessageCall[] = [];
     editor.answerWith((call) => {
-      if (!isConsent(call)) return undefined;
-      // The first run has not started when the question comes: nothing was written yet.
-      asked.push(`${call.message} · runs so far: ${runFiles().length}`);
-      return RUN_BUTTON;
+      if (call.options?.modal !== true) return undefined;
+      asked.push({ ...call, message: `${call.message} · runs so far: ${runFiles().length}` });
+      return 'Run all';
     });
-    const uri = scenario('two.rbench', `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', ''].join('\n')}`);
+    const uri = scenario(
+      'two.rbench',
+      `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', 'DEL rbench:other:gone', ''].join('\n')}`,
+    );
     const outcomes = await service.runBatch(
       [
         { uri, index: 0 },
         { uri, index: 1 },
       ],
       'two.rbench',
+      'Run 2 scenarios from 1 file in the workspace, one after another?',
     );
     assert.deepEqual(
       outcomes.map((outcome) => finished(outcome).run.scenario.name),
       ['writes', 'other writes'],
     );
-    // Two scenarios writing other keys: two questions, both before the first run.
-    assert.equal(asked.length, 2);
-    assert.deepEqual(
-      asked.map((line) => line.replace(/.* · /, '')),
-      ['runs so far: 0', 'runs so far: 0'],
-    );
+    // One question, before the first run: the count, then each remote run's effects, "Don't Run" first.
+    assert.equal(asked.length, 1, JSON.stringify(asked.map((call) => call.message)));
+    assert.equal(asked[0].message, 'Run 2 scenarios from 1 file in the workspace, one after another? · runs so far: 0');
+    assert.deepEqual(asked[0].items, [DEFAULT_BUTTON, 'Run all']);
+    const detail = asked[0].options?.detail ?? '';
+    assert.match(detail, /Run "writes" from two\.rbench against redis:\/\/127\.0\.0\.1:\d+\?\n {2}Target: /);
+    assert.match(detail, /Run "other writes" from two\.rbench against/);
+    assert.match(detail, /\n {2}Writes: SET, DEL\n/);
     assert.equal(editor.state.progress.length, 1);
     assert.equal(editor.state.progress[0].options.title, 'RBench: two.rbench');
     assert.deepEqual(
@@ -172,11 +178,50 @@ describe('editor glue: the run service with a fake editor', function () {
       ['1/2 writes', '2/2 other writes'],
     );
     assert.equal(runFiles().length, 2);
-    const summary = editor.messages().filter((call) => !isConsent(call));
+    const summary = editor.messages().filter((call) => call.options?.modal !== true);
     assert.deepEqual(
       summary.map((call) => [call.severity, call.message, call.items]),
       [['information', 'RBench: 2 scenarios: 2 passed', ['Show output']]],
     );
+  });
+
+  it("Enter on Run All's question (its default button) runs nothing and contacts nothing", async () => {
+    editor.answerWith((call) => (call.options?.modal === true ? call.items[0] : undefined));
+    const before = await withRedis(server(), (redis) => commandCalls(redis, 'set'));
+    const uri = scenario('two.rbench', `${WRITES}\n${['### more', 'requests 50', 'SET rbench:more:__key__ y', ''].join('\n')}`);
+    const outcomes = await service.runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      'two.rbench',
+      'Run 2 scenarios?',
+    );
+    assert.deepEqual(outcomes, []);
+    assert.equal(await withRedis(server(), (redis) => commandCalls(redis, 'set')), before);
+    assert.deepEqual(runFiles(), []);
+    assert.deepEqual(editor.state.progress, []);
+  });
+
+  it('the Run All summary names the failures, with buttons to the first one and its run', async () => {
+    const uri = scenario(
+      'checks.rbench',
+      ['### fine', 'requests 100', 'GET k', '', '### misses', 'requests 100', 'GET k', 'expect ops > 1000M/s', ''].join('\n'),
+    );
+    editor.answerWith((call) => (call.options?.modal === true ? 'Run all' : undefined));
+    await service.runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      'checks.rbench',
+      'Run 2 scenarios?',
+    );
+    const summary = editor.messages('warning').filter((call) => call.options?.modal !== true);
+    assert.equal(summary.length, 1);
+    assert.equal(summary[0].message, 'RBench: 2 scenarios: 1 passed, 1 failed — failed: "misses" (checks.rbench)');
+    assert.deepEqual(summary[0].items, ['Open scenario', 'Open run', 'Show output']);
+    assert.match(editor.outputChannel('RBench').text, /✗ failed "misses" .*checks\.rbench:5 — 1 of 1 expectation failed — run: .*\.rbench-run\.json/);
   });
 
   it('refuses to start a scenario that is already running', async () => {
@@ -188,6 +233,64 @@ describe('editor glue: the run service with a fake editor', function () {
     assert.match(editor.messages('information').at(-1)?.message ?? '', /"long" is already running/);
     assert.equal(service.cancelAll(), 1);
     assert.equal(finished(await first).run.status, 'cancelled');
+  });
+
+  it('a second run on the same server waits for the first and says so; cancelled while waiting it never starts; it runs once the first ends', async () => {
+    const starts: string[] = [];
+    service.onRunStarted((started) => starts.push(started.plan.name));
+    const first = service.runWithProgress([{ uri: scenario('long.rbench', LONG), index: 0 }]);
+    await waitFor('the first run to start', () => starts.length === 1);
+    const other = scenario('other.rbench', ['### other', 'clients 1', 'requests 200', 'GET rbench:glue:other', ''].join('\n'));
+    const waitingText = `waiting for the run of "long" (long.rbench) on ${server().url} to finish`;
+    const waitingOn = (index: number) => editor.state.progress[index]?.reports.some((report) => report.message === waitingText) ?? false;
+
+    // Cancelled while it waits: it never starts and says why.
+    const cancelled = service.runWithProgress([{ uri: other, index: 0 }]);
+    await waitFor('the second run to say it waits', () => waitingOn(1));
+    assert.deepEqual(starts, ['long'], 'the second run has not started');
+    editor.state.progress[1].cancel();
+    const [notRun] = await cancelled;
+    assert.equal(notRun.kind === 'not-run' && notRun.reason, 'busy');
+    assert.match(notRun.kind === 'not-run' ? notRun.message : '', /"other" was not run: cancelled while waiting for the run of "long"/);
+    assert.deepEqual(starts, ['long']);
+
+    // Waiting again, then running as soon as the first is cancelled.
+    const queued = service.runWithProgress([{ uri: other, index: 0 }]);
+    await waitFor('the third run to say it waits', () => waitingOn(2));
+    assert.deepEqual(starts, ['long']);
+    assert.match(editor.outputChannel('RBench').text, /"other" is waiting for the run of "long" \(long\.rbench\) on redis:\/\/127\.0\.0\.1:\d+ to finish/);
+    editor.state.progress[0].cancel();
+    assert.equal(finished((await first)[0]).run.status, 'cancelled');
+    const run = finished((await queued)[0]);
+    assert.equal(run.run.status, 'complete');
+    assert.deepEqual(starts, ['long', 'other']);
+    // Whatever the run files say, the second never shared the server with the first.
+    assert.equal(run.run.otherRuns, undefined);
+  });
+
+  it("Test Connection tests the open scenario's own target, asking first as for a run; answered Cancel it contacts nothing", async () => {
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const url = `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const uri = scenario('own.rbench', `### own\ntarget ${url}\nrequests 10\nGET k\n`);
+      const own = { text: `### own\ntarget ${url}\nrequests 10\nGET k\n`, line: 1 };
+      const declined = await service.prepareConnectionTest(uri, own);
+      assert.equal('kind' in declined && declined.reason, 'declined', JSON.stringify(declined));
+      const asked = editor.messages().filter(isConsent);
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].message, `Run "Test Connection" from own.rbench against ${url}?`);
+      assert.match(asked[0].options?.detail ?? '', new RegExp(`^Target: ${url.replace(/[/.]/g, '\\$&')} \\(from the file`));
+      editor.answerWith((call) => (isConsent(call) ? RUN_BUTTON : undefined));
+      const ready = await service.prepareConnectionTest(uri, own);
+      assert.ok(!('kind' in ready), JSON.stringify(ready));
+      if (!('kind' in ready)) assert.equal(ready.session.connectionOf(ready.prepared).display, url);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(connections, 0, 'preparing contacts nothing');
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it('remembers a "Run" for the same effects: the second run does not ask', async () => {

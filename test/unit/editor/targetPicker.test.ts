@@ -1,6 +1,6 @@
 // "RBench: Select Target" with a fake UI standing in for VS Code's quick pick, input box and settings.
 import assert from 'node:assert/strict';
-import { pickTarget, userSettingsSaver, type InputRequest, type SettingsLike, type TargetPickerUi } from '../../../src/editor/targetPicker';
+import { pickTarget, SCOPE_ITEMS, userSettingsSaver, type InputRequest, type SettingsLike, type TargetPickerUi } from '../../../src/editor/targetPicker';
 import { parseActiveTarget } from '../../../src/runner/targets';
 import {
   settingsProvenance,
@@ -57,6 +57,35 @@ describe('editor: Select Target', () => {
     assert.match(asked[0].validate('prod') ?? '', /exists already/);
   });
 
+  it('asks where to save (the user settings first) and says where it went', async () => {
+    for (const where of ['user', 'workspace'] as const) {
+      const { ui } = fakeUi('Enter a URL…', ['localhost:6399']);
+      const scopes: string[] = [];
+      const told: string[] = [];
+      const { settings, updates } = fakeSettings();
+      const saver = userSettingsSaver(
+        () => settings,
+        () => undefined,
+      );
+      const value = await pickTarget(
+        { ...ui, ...saver, where: async () => (scopes.push(SCOPE_ITEMS.map((item) => item.scope).join(',')), where), saved: (message) => told.push(message) },
+        { profiles: {} },
+      );
+      assert.equal(value, 'redis://localhost:6399');
+      assert.deepEqual(scopes, ['user,workspace'], 'the user settings are the first choice');
+      assert.deepEqual(updates, [{ section: 'target', value: 'redis://localhost:6399', scope: where === 'user' }]);
+      assert.deepEqual(told, [
+        where === 'user'
+          ? 'RBench: target "redis://localhost:6399" saved in your user settings (rbench.target, for every workspace).'
+          : 'RBench: target "redis://localhost:6399" saved in this workspace\'s settings (rbench.target in .vscode/settings.json).',
+      ]);
+    }
+    // Backing out of "where" saves nothing.
+    const { ui, saved } = fakeUi('Enter a URL…', ['localhost:6399']);
+    assert.equal(await pickTarget({ ...ui, where: async () => undefined }, { profiles: {} }), undefined);
+    assert.deepEqual(saved, { profiles: {} });
+  });
+
   it('saves nothing when the user backs out of a step', async () => {
     const { ui, saved } = fakeUi('Add connection profile…', ['staging']);
     assert.equal(await pickTarget(ui, { profiles: {} }), undefined);
@@ -80,6 +109,7 @@ function fakeSettings(workspace: Record<string, unknown> = {}, global: Record<st
     update: async (section, value, scope) => {
       updates.push({ section, value, scope });
       if (scope === true) global[section] = value;
+      else workspace[section] = value;
     },
   };
   return { settings, updates, global };

@@ -1,7 +1,8 @@
 // The Test Explorer (src/editor/testController.ts) against a fake editor (test/helpers/fakeVscode.ts) and a
 // real redis-server: one item per .rbench file of the workspace, one child per scenario on its header line,
 // and a run that marks each scenario passed or failed from its `expect` lines, pointing at the line that failed.
-import { CancellationTokenSource, TestRunRequest, waitFor, type TestController, type TestItem } from '../../helpers/fakeVscode';
+import { CancellationTokenSource, TestRunRequest, Uri, waitFor, type TestController, type TestItem } from '../../helpers/fakeVscode';
+import type * as vscode from 'vscode';
 import { useGlueWorkspace } from './glueWorkspace';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -160,6 +161,60 @@ describe('editor glue: the Test Explorer with a fake editor', function () {
         ['misses its expectation', 'skipped'],
       ],
     );
+  });
+
+  it('a run from the lens, the menu or a keybinding is a Testing run: its result lands on the scenario, expected and actual in the message', async () => {
+    const file = write('a.rbench', CHECKS);
+    const uri = Uri.file(file) as unknown as vscode.Uri;
+    // The lens's command: rbench.runScenario(uri, index) → RunService.runWithProgress.
+    const [outcome] = await glue.service().runWithProgress([{ uri, index: 1 }]);
+    assert.equal(outcome.kind, 'finished');
+    const [run] = controller.runs;
+    assert.ok(run, 'the run reached the Testing view');
+    assert.ok(run.ended, 'the Testing run ended');
+    const item = [...controller.items].map(([, i]) => i).find((i) => i.uri?.fsPath === file)!;
+    const [, misses] = children(item);
+    assert.deepEqual(
+      run.events.map((event) => [event.item.label, event.status]),
+      [
+        ['misses its expectation', 'enqueued'],
+        ['misses its expectation', 'started'],
+        ['misses its expectation', 'failed'],
+      ],
+    );
+    const [message] = run.last(misses)?.messages ?? [];
+    assert.equal(message.expectedOutput, 'ops > 1000M/s');
+    assert.match(message.actualOutput ?? '', /^ops = [\d.,]+[kM]? ops\/s$/);
+    assert.equal(message.location?.range.start.line, 11);
+    assert.ok(
+      run.output.some((line) => line.item === misses && /\[1\/1\] /.test(line.text)),
+      'the progress lines are in its output',
+    );
+  });
+
+  it('Run All is one Testing run: every scenario enqueued first, each result on its item', async () => {
+    const file = write('a.rbench', CHECKS);
+    const uri = Uri.file(file) as unknown as vscode.Uri;
+    await glue.service().runBatch(
+      [
+        { uri, index: 0 },
+        { uri, index: 1 },
+      ],
+      '2 scenarios in the workspace',
+    );
+    assert.equal(controller.runs.length, 1);
+    assert.deepEqual(
+      controller.runs[0].events.map((event) => [event.item.label, event.status]),
+      [
+        ['meets its expectation', 'enqueued'],
+        ['misses its expectation', 'enqueued'],
+        ['meets its expectation', 'started'],
+        ['meets its expectation', 'passed'],
+        ['misses its expectation', 'started'],
+        ['misses its expectation', 'failed'],
+      ],
+    );
+    assert.ok(controller.runs[0].ended);
   });
 
   it('errors a scenario that is gone from its file since it was listed', async () => {

@@ -1,0 +1,111 @@
+// Issue 22 (1, 11) against a real redis-server treated as a user's own (local: false): two RBench runs at once
+// on one server each say the other overlapped them (run file, warnings, bottleneck verdict), and a run that
+// leaves keys says how many and how to remove them, deleting nothing itself.
+import assert from 'node:assert/strict';
+import { runScenario } from '../../../src/runner/runScenario';
+import { otherRbenchClients } from '../../../src/runner/otherRuns';
+import { ownKeyPatterns } from '../../../src/runner/leftKeys';
+import { leftKeysLines } from '../../../src/results/leftKeys';
+import { runWarnings } from '../../../src/results/warnings';
+import { runFileProblem } from '../../../src/results/runFileSchema';
+import { checkText, type ScenarioPlan } from '../../../src/scenario';
+import { useRedisServer, withRedis } from '../../helpers/redis';
+
+function planOf(text: string): ScenarioPlan {
+  const resolved = checkText(text);
+  assert.deepEqual(
+    resolved.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+    [],
+  );
+  return resolved.scenarios[0];
+}
+
+describe('other RBench runs on the same server, and the keys a run leaves', function () {
+  this.timeout(60_000);
+  const server = useRedisServer();
+  const run = (text: string) => {
+    const { host, port } = server();
+    return runScenario(planOf(text), {
+      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
+      targetDisplay: `redis://${host}:${port}`,
+      local: false,
+      source: text,
+    });
+  };
+
+  it('two runs at once on one server: each names the other in its run file, its warnings and its verdict', async () => {
+    const [a, b] = await Promise.all([
+      run('### cache\nclients 4\nduration 3s\nGET rbench:other:a\n'),
+      run('### benchmark\nclients 4\nduration 3s\nGET rbench:other:b\n'),
+    ]);
+    for (const [file, other] of [
+      [a, 'benchmark'],
+      [b, 'cache'],
+    ] as const) {
+      assert.equal(file.status, 'complete', file.error);
+      assert.equal(runFileProblem(JSON.parse(JSON.stringify(file)), 'run'), undefined);
+      assert.ok(
+        file.otherRuns?.some((seen) => seen.name.includes(`:${other}:`)),
+        JSON.stringify(file.otherRuns),
+      );
+      const warning = runWarnings(file).find((line) => line.includes('overlapped this one'));
+      assert.ok(warning?.includes(`another RBench run ("${other}" from 127.0.0.1)`), String(warning));
+      const load = file.points[0].repeats[0][0];
+      assert.ok(load.bottleneck, 'a verdict');
+      const verdictText = JSON.stringify(load.bottleneck);
+      assert.match(verdictText, /foreign-load/);
+      assert.match(verdictText, new RegExp(`another RBench run \\(\\\\"${other}\\\\"\\) overlapped this one`));
+    }
+  });
+
+  it('a run alone on its server names no other run', async () => {
+    const file = await run('### alone\nclients 2\nrequests 2000\nGET rbench:other:alone\n');
+    assert.equal(file.status, 'complete', file.error);
+    assert.equal(file.otherRuns, undefined);
+    assert.ok(!runWarnings(file).some((line) => line.includes('overlapped')));
+  });
+
+  it('a run that leaves keys says how many and how to remove them, and deletes nothing', async () => {
+    await withRedis(server(), (redis) => redis.set('unrelated:key', '1'));
+    const file = await run('### writes\nclients 2\nrequests 3000\nkeys 1000 sequential\nSET bench:__key__ x\n');
+    assert.equal(file.status, 'complete', file.error);
+    const keys = await withRedis(server(), (redis) => redis.dbsize());
+    assert.equal(keys, 1001, 'nothing was deleted');
+    assert.deepEqual(file.leftKeys, [{ pattern: 'bench:*', count: 1000 }]);
+    assert.deepEqual(leftKeysLines(file), ['left 1,000 keys matching bench:*; add `cleanup bench:*` to remove them after a run']);
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
+  it('a run whose cleanup removed its keys leaves nothing to report; a throwaway server is not counted', async () => {
+    const cleaned = await run('### cleaned\nclients 2\nrequests 500\nkeys 100 sequential\ncleanup bench:*\nSET bench:__key__ x\n');
+    assert.equal(cleaned.status, 'complete', cleaned.error);
+    assert.equal(cleaned.leftKeys, undefined);
+    assert.deepEqual(leftKeysLines(cleaned), []);
+    const { host, port } = server();
+    const text = '### throwaway\nclients 2\nrequests 500\nSET bench:__key__ x\n';
+    const throwaway = await runScenario(planOf(text), {
+      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
+      targetDisplay: 'local',
+      local: true,
+      source: text,
+    });
+    assert.equal(throwaway.leftKeys, undefined);
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
+  it('counts only patterns of its own with a literal part, each once', () => {
+    assert.deepEqual(ownKeyPatterns(planOf('### p\nSET bench:__key__ x\nSET bench:counter 1\nSET __key__ y\n')), ['bench:*']);
+    assert.deepEqual(ownKeyPatterns(planOf('### p\nGET bench:a\n')), []);
+  });
+
+  it("reads other runs' names from CLIENT LIST, not its own, bounded", () => {
+    const list = [
+      'id=3 addr=10.0.0.7:50123 laddr=127.0.0.1:6379 fd=8 name=rbench-run:cache:3f9a1c age=1 idle=0',
+      'id=4 addr=127.0.0.1:50124 laddr=127.0.0.1:6379 fd=9 name=rbench-run:mine:000000 age=1 idle=0',
+      'id=5 addr=127.0.0.1:50125 laddr=127.0.0.1:6379 fd=10 name= age=1 idle=0',
+      'id=6 addr=127.0.0.1:50126 laddr=127.0.0.1:6379 fd=11 name=app-worker age=1 idle=0',
+      'id=7 addr=10.0.0.7:50127 laddr=127.0.0.1:6379 fd=12 name=rbench-run:cache:3f9a1c age=1 idle=0',
+    ].join('\n');
+    assert.deepEqual(otherRbenchClients(list, 'rbench-run:mine:000000'), [{ name: 'rbench-run:cache:3f9a1c', addr: '10.0.0.7:50123' }]);
+  });
+});
