@@ -14,6 +14,7 @@ import { spreadOf } from './summary';
 import { metricValue } from './thresholds';
 import { changeInterval, isSignificant, seedOf, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
 import { notComparableReason, rowSamples, type RepeatMeasurement } from './statisticsSamples';
+import { importedOf } from './import/imported';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
 export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors'>;
@@ -63,8 +64,10 @@ export interface MetricCell {
   value: number;
   /** Over repeats (only when the point ran more than once). */
   spread?: Spread;
-  /** Against the reference run (absent for the reference itself and when the reference lacks the row). */
+  /** Against the reference run (absent for the reference itself and when the reference lacks the row, or either side lacks the metric). */
   delta?: Delta;
+  /** The run's tool did not report this metric (an imported run: `rbench import`): `value` is a placeholder, shown as a gap. */
+  absent?: true;
 }
 
 export interface ComparisonCell {
@@ -155,8 +158,9 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
   const repeats = measurements.map(({ result }) => result);
   const metrics = {} as Record<ComparedMetric, MetricCell>;
   const samples = {} as Record<ComparedMetric, Samples>;
+  const absent = new Set(importedOf(run)?.absentMetrics ?? []);
   for (const metric of COMPARED_METRICS) {
-    const cell: MetricCell = { value: row[METRIC_INFO[metric].field] };
+    const cell: MetricCell = { value: row[METRIC_INFO[metric].field], ...(absent.has(metric) ? { absent: true as const } : {}) };
     if (repeats.length > 1) cell.spread = spreadOf(repeats.map((result) => metricValue(result, metric)));
     metrics[metric] = cell;
     samples[metric] = rowSamples(measurements, metric, row.command === 'total');
@@ -216,6 +220,7 @@ function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
     row.cells.forEach((cell, index) => {
       if (index === 0 || !cell) return;
       for (const metric of COMPARED_METRICS) {
+        if (reference.metrics[metric].absent || cell.metrics[metric].absent) continue;
         // Seeded by the row, the metric and the run's place: the same runs give the same intervals.
         const interval = changeInterval(samples[0]![metric], samples[index]![metric], seedOf(`${key}\u0000${metric}\u0000${index}`));
         cell.metrics[metric].delta = deltaOf(metric, reference.metrics[metric], cell.metrics[metric], noisePercent, interval);

@@ -48,7 +48,7 @@ export function notComparable(cell: ComparisonCell | null, reference: Comparison
 
 /** `412,345 (+3.1% ✅)`, with the interval where one was computed (`225,980 (-45.2% [-48.1%, -42.0%] ❌)`); `—` for a gap. */
 export function formatCell(metric: ComparedMetric, cell: ComparisonCell | null, style: Style = 'emoji', reference: ComparisonCell | null = null): string {
-  if (!cell) return '—';
+  if (!cell || cell.metrics[metric].absent) return '—';
   const { value, delta } = cell.metrics[metric];
   const text = METRIC_INFO[metric].format(value);
   return delta ? `${text} (${formatChangeWithInterval(metric, delta)} ${verdictMark(delta, notComparable(cell, reference), style)})` : text;
@@ -114,7 +114,7 @@ function grid(comparison: Comparison, style: Style): Grid {
       row.cells.forEach((cell, run) => {
         if (!split) return line.push(formatCell(metric, cell, style, run > 0 ? row.cells[0] : null));
         const measured = cell?.metrics[metric];
-        line.push(measured ? METRIC_INFO[metric].format(measured.value) : '—');
+        line.push(measured && !measured.absent ? METRIC_INFO[metric].format(measured.value) : '—');
         if (run === 0) return;
         const delta = measured?.delta;
         line.push(delta ? formatChange(metric, delta) : '');
@@ -308,7 +308,7 @@ export function comparisonToCsv(comparison: Comparison): string {
           metric,
           run.label,
           run.id,
-          number(measured?.value),
+          number(measured?.absent ? undefined : measured?.value),
           number(measured?.spread?.min),
           number(measured?.spread?.max),
           number(measured?.delta?.absolute),
