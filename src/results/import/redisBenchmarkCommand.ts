@@ -25,7 +25,9 @@ const VALUE_FLAGS: Record<string, (value: string) => string | undefined> = {
 };
 
 /** Flags that only change what is printed or how connections are kept: no effect on the plan. */
-const HARMLESS_FLAGS = new Set(['-q', '--csv', '--precision', '-k']);
+const HARMLESS_FLAGS = new Set(['-q', '--csv', '--precision', '-k', '-a', '--user']);
+/** Of those, the ones followed by a value. */
+const HARMLESS_WITH_VALUE = new Set(['--precision', '-k', '-a', '--user']);
 
 /** Splits a command line as a shell would for plain words and quotes (no expansions). */
 function words(line: string): string[] {
@@ -44,7 +46,7 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (HARMLESS_FLAGS.has(flag)) {
-      if (flag === '--precision' || flag === '-k') i++;
+      if (HARMLESS_WITH_VALUE.has(flag)) i++;
       continue;
     }
     const toLine = VALUE_FLAGS[flag];
