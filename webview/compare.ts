@@ -130,6 +130,9 @@ function renderTable(m: CompareViewModel): HTMLElement {
         td.append(' ', el('span', { class: `delta delta-${cell.verdict}`, title: VERDICT_WORDS[cell.verdict] }, cell.change));
         td.dataset.verdict = cell.verdict;
       }
+      // Issue 26: the change's 95 % interval, and a flag when the figures are not comparable.
+      if (cell.interval) td.append(' ', el('span', { class: 'delta-interval', title: cell.intervalTest ?? '' }, cell.interval));
+      if (cell.notComparable) td.append(' ', el('span', { class: 'not-comparable', title: cell.notComparable }, 'not comparable'));
       tr.append(td);
     }
     body.append(tr);

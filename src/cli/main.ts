@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { TOOL_VERSION } from '../version';
 import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
+import { importCommand } from './import';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
 import { captureMain } from './capture';
@@ -22,6 +23,11 @@ Usage:
   rbench merge <run files...> [--out DIR|FILE.json]
                                           join the runs of several load machines (--shard) into one run:
                                           histograms added, counts added, a row per machine kept
+  rbench import <file> [--command "redis-benchmark …"] [--out DIR]
+                                          another tool's results as a run file: redis-benchmark --csv
+                                          output (with its command line) or memtier_benchmark
+                                          --json-out-file output; what the tool did not record is
+                                          marked absent, never filled in
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
@@ -86,8 +92,8 @@ Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
   --json              print the comparison as JSON
   --csv FILE          write one CSV line per test × metric × run to FILE (- for stdout)
-  --noise 5%          changes smaller than this are noise (default 5%); with repeats, changes within
-                      the runs' min–max spread are noise too
+  --noise 5%          changes smaller than this are noise (default 5%); so is a change whose 95%
+                      bootstrap interval (over repeats, or the timeline) includes 0
   --baseline FILE|pinned
                       compare each given run with its baseline instead of all runs with the first
 
@@ -197,8 +203,34 @@ async function mergeMain(argv: string[]): Promise<number> {
   return mergeCommand({ files: parsed.positionals, out: parsed.values.out ?? '.rbench/runs', outNamed: parsed.values.out !== undefined }, output);
 }
 
+/** `rbench import …`: its own options. */
+function importMain(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { command: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    printErrorLine(`rbench import: ${(error as Error).message}\n\n${USAGE}`);
+    return ExitCode.ScenarioError;
+  }
+  if (parsed.values.help) {
+    printLine(USAGE);
+    return ExitCode.Ok;
+  }
+  const { values, positionals } = parsed;
+  const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: false });
+  return importCommand(
+    { files: positionals, command: values.command, out: values.out ?? '.rbench/runs', outNamed: values.out !== undefined, root: process.cwd() },
+    output,
+  );
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'compare') return compareMain(argv.slice(1));
+  if (argv[0] === 'import') return importMain(argv.slice(1));
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
   if (argv[0] === 'capture') return captureMain(argv.slice(1));
   let parsed;

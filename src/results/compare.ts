@@ -3,7 +3,7 @@
 // numbers is in compareDifferences, the regression gate in regression, the text, Markdown and CSV output
 // in compareFormat (each imported from its own file). Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
 // view renders it.
-import type { Bottleneck, CommandResult, LoadStatus } from '../engine';
+import type { Bottleneck, LoadStatus } from '../engine';
 import type { ExpectMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
@@ -12,6 +12,9 @@ import type { ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
 import { spreadOf } from './summary';
 import { metricValue } from './thresholds';
+import { changeInterval, isSignificant, seedOf, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
+import { notComparableReason, rowSamples, type RepeatMeasurement } from './statisticsSamples';
+import { importedOf } from './import/imported';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
 export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors'>;
@@ -50,6 +53,10 @@ export interface Delta {
   /** The change in % of the reference; null when the reference is 0 and the value is not. */
   percent: number | null;
   verdict: Verdict;
+  /** The 95 % interval of the change (in % of the reference) and how it was found; absent: the noise limit alone decided. */
+  interval?: ChangeInterval;
+  /** The test behind the verdict (statistics.ts): `limit-only` when there was no interval. */
+  test: StatisticTest;
 }
 
 export interface MetricCell {
@@ -57,8 +64,10 @@ export interface MetricCell {
   value: number;
   /** Over repeats (only when the point ran more than once). */
   spread?: Spread;
-  /** Against the reference run (absent for the reference itself and when the reference lacks the row). */
+  /** Against the reference run (absent for the reference itself and when the reference lacks the row, or either side lacks the metric). */
   delta?: Delta;
+  /** The run's tool did not report this metric (an imported run: `rbench import`): `value` is a placeholder, shown as a gap. */
+  absent?: true;
 }
 
 export interface ComparisonCell {
@@ -71,6 +80,8 @@ export interface ComparisonCell {
   serverUsPerCall?: number;
   /** A test's total: what set its pace. */
   bottleneck?: Bottleneck;
+  /** Why this run's figures for the row are not comparable (the client set the pace, or foreign load); its changes are flagged, not trusted. */
+  notComparable?: string;
 }
 
 /** One aligned row: a test's total, or one command of a mix, at one point and phase. */
@@ -121,82 +132,102 @@ export interface CompareOptions {
 
 const rowKey = (row: Pick<ResultRow, 'point' | 'phase' | 'test' | 'command'>) => [row.point, row.phase, row.test, row.command].join('\u0000');
 
-/** The results of one row in every repeat (for the spread), found again in the run's repeats. */
-function repeatResults(run: RunFile, row: ResultRow): CommandResult[] {
+/** The row's result in every repeat, with the load it came from (for the spread and the statistics). */
+function repeatMeasurements(run: RunFile, row: ResultRow): RepeatMeasurement[] {
   const point = run.points.find((p) => p.label === row.point);
   if (!point) return [];
-  const results: CommandResult[] = [];
+  const measurements: RepeatMeasurement[] = [];
   for (const loads of point.repeats) {
     const load = loads.find((l) => l.phase === row.phase && l.test === row.test);
     const result =
       load &&
       (row.command === 'total' ? load.total : row.detail === 'node' ? nodeResult(load, row.command) : load.commands.find((c) => c.command === row.command));
-    if (result) results.push(result);
+    if (load && result) measurements.push({ load, result });
   }
-  return results;
+  return measurements;
 }
 
-function cellOf(run: RunFile, row: ResultRow): ComparisonCell {
-  const repeats = repeatResults(run, row);
+/** A cell and, beside it (never in the comparison's JSON), the samples its statistics resample. */
+interface CellWithSamples {
+  cell: ComparisonCell;
+  samples: Record<ComparedMetric, Samples>;
+}
+
+function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
+  const measurements = repeatMeasurements(run, row);
+  const repeats = measurements.map(({ result }) => result);
   const metrics = {} as Record<ComparedMetric, MetricCell>;
+  const samples = {} as Record<ComparedMetric, Samples>;
+  const absent = new Set(importedOf(run)?.absentMetrics ?? []);
   for (const metric of COMPARED_METRICS) {
-    const cell: MetricCell = { value: row[METRIC_INFO[metric].field] };
+    const cell: MetricCell = { value: row[METRIC_INFO[metric].field], ...(absent.has(metric) ? { absent: true as const } : {}) };
     if (repeats.length > 1) cell.spread = spreadOf(repeats.map((result) => metricValue(result, metric)));
     metrics[metric] = cell;
+    samples[metric] = rowSamples(measurements, metric, row.command === 'total');
   }
-  return {
+  const notComparable = notComparableReason(measurements);
+  const cell: ComparisonCell = {
     requests: row.requests,
     repeats: Math.max(1, repeats.length),
     status: row.status,
     metrics,
     ...(row.serverUsPerCall !== undefined ? { serverUsPerCall: row.serverUsPerCall } : {}),
     ...(row.bottleneck ? { bottleneck: row.bottleneck } : {}),
+    ...(notComparable ? { notComparable } : {}),
   };
+  return { cell, samples };
 }
 
 /**
- * The change from `reference` to `cell` and whether it is better, worse or noise: a change below
- * `noisePercent`, or — when both sides ran repeats — one where their min–max ranges overlap or that is
- * smaller than twice their combined standard deviation, is noise.
+ * The change from `reference` to `cell` and whether it is better, worse or noise, by THE rule
+ * (statistics.ts isSignificant): at least `noisePercent`, and — when `interval` was computed — an interval
+ * that excludes zero. `interval` comes from the samples (repeats, or the timeline's buckets).
  */
-export function deltaOf(metric: ComparedMetric, reference: MetricCell, cell: MetricCell, noisePercent: number): Delta {
+export function deltaOf(metric: ComparedMetric, reference: MetricCell, cell: MetricCell, noisePercent: number, interval?: ChangeInterval): Delta {
   const absolute = cell.value - reference.value;
   const percent = reference.value !== 0 ? (absolute / Math.abs(reference.value)) * 100 : absolute === 0 ? 0 : null;
   const improvement = METRIC_INFO[metric].higherIsBetter ? absolute : -absolute;
-  let noise = absolute === 0 || (percent !== null && Math.abs(percent) < noisePercent);
-  if (!noise && reference.spread && cell.spread) {
-    const overlap = reference.spread.min <= cell.spread.max && cell.spread.min <= reference.spread.max;
-    const combinedStddev = Math.sqrt(reference.spread.stddev ** 2 + cell.spread.stddev ** 2);
-    noise = overlap || Math.abs(absolute) < 2 * combinedStddev;
-  }
-  return { absolute, percent, verdict: noise ? 'noise' : improvement > 0 ? 'better' : 'worse' };
+  const significant = isSignificant(percent, absolute, noisePercent, interval);
+  return {
+    absolute,
+    percent,
+    verdict: significant ? (improvement > 0 ? 'better' : 'worse') : 'noise',
+    ...(interval ? { interval } : {}),
+    test: interval ? interval.test : 'limit-only',
+  };
 }
 
 function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
-  const rows = new Map<string, ComparisonRow>();
+  const rows = new Map<string, { row: ComparisonRow; samples: (Record<ComparedMetric, Samples> | null)[] }>();
   runs.forEach((run, index) => {
     // Cluster runs: each node's row under its test (`SET › node 10.0.0.1:6379`), aligned by node address.
     for (const result of breakdownRows(run, { nodes: true })) {
       const key = rowKey(result);
-      let row = rows.get(key);
-      if (!row) {
-        row = { point: result.point, phase: result.phase, test: result.test, command: result.command, cells: runs.map(() => null) };
-        rows.set(key, row);
+      let entry = rows.get(key);
+      if (!entry) {
+        const row: ComparisonRow = { point: result.point, phase: result.phase, test: result.test, command: result.command, cells: runs.map(() => null) };
+        entry = { row, samples: runs.map(() => null) };
+        rows.set(key, entry);
       }
-      row.cells[index] = cellOf(run, result);
+      const { cell, samples } = cellOf(run, result);
+      entry.row.cells[index] = cell;
+      entry.samples[index] = samples;
     }
   });
-  for (const row of rows.values()) {
+  for (const [key, { row, samples }] of rows) {
     const reference = row.cells[0];
     if (!reference) continue;
-    for (const cell of row.cells.slice(1)) {
-      if (!cell) continue;
+    row.cells.forEach((cell, index) => {
+      if (index === 0 || !cell) return;
       for (const metric of COMPARED_METRICS) {
-        cell.metrics[metric].delta = deltaOf(metric, reference.metrics[metric], cell.metrics[metric], noisePercent);
+        if (reference.metrics[metric].absent || cell.metrics[metric].absent) continue;
+        // Seeded by the row, the metric and the run's place: the same runs give the same intervals.
+        const interval = changeInterval(samples[0]![metric], samples[index]![metric], seedOf(`${key}\u0000${metric}\u0000${index}`));
+        cell.metrics[metric].delta = deltaOf(metric, reference.metrics[metric], cell.metrics[metric], noisePercent, interval);
       }
-    }
+    });
   }
-  return [...rows.values()];
+  return [...rows.values()].map(({ row }) => row);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { describeValueSize } from './rows';
 import { planDifference } from './planIdentity';
 import type { RunFile } from './runFile';
 import { foreignCalls, foreignLoadLine } from './bottleneck';
+import { importedOf } from './import/imported';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
@@ -61,10 +62,16 @@ export function phaseSettings(phase: PhasePlan): [string, string | null][] {
   ];
 }
 
-function scenarioSettings(plan: ScenarioPlan, run: RunFile): [string, string][] {
+/** The tool that measured a run: RBench, or the tool an imported run came from (`rbench import`). */
+function toolOf(run: RunFile): string {
+  return importedOf(run)?.tool ?? 'rbench';
+}
+
+function scenarioSettings(plan: ScenarioPlan, run: RunFile, imported: boolean): [string, string][] {
   return [
     ['repeat', String(plan.repeat)],
-    ['client', run.client],
+    // Another tool's client is no RBench client path: the tool difference is listed as setup instead.
+    ['client', imported ? 'n/a' : run.client],
     ['resp', String(plan.target.resp)],
     ['cluster', plan.target.cluster ? 'yes' : 'no'],
     ['db', String(plan.target.db ?? 0)],
@@ -114,7 +121,8 @@ function unionOf<T>(lists: T[][], key: (item: T) => string): string[] {
 }
 
 function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList): void {
-  const settings = runs.map((run) => scenarioSettings(run.plan, run));
+  const imported = runs.some((run) => importedOf(run));
+  const settings = runs.map((run) => scenarioSettings(run.plan, run, imported));
   settings[0].forEach(([field], i) =>
     out.add(
       'plan',
@@ -204,6 +212,7 @@ function setupDifferences(runs: RunFile[], out: DifferenceList): void {
       runs.map((run) => run.target.server?.config[key] ?? null),
     );
   out.add('setup', '', 'machine', runs.map(machineOf));
+  out.add('setup', '', 'tool', runs.map(toolOf));
 }
 
 /** What a status means for the figures, named as it was: a complete-with-errors run measured everything, failures included. */

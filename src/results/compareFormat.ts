@@ -13,6 +13,7 @@ import {
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
 import { timeNotes } from './compareExplain';
 import { formatUsPerCall } from './format';
+import { CONFIDENCE_PERCENT, formatInterval, TEST_DESCRIPTIONS, type StatisticTest } from './statistics';
 import { markdownCell, markdownCode } from '../gates/output';
 
 type Style = 'emoji' | 'words';
@@ -28,12 +29,29 @@ export function formatChange(metric: ComparedMetric, delta: Delta): string {
   return `${delta.absolute >= 0 ? '+' : '-'}${METRIC_INFO[metric].format(Math.abs(delta.absolute))}`;
 }
 
-/** `412,345 (+3.1% ✅)`; `—` for a gap. */
-export function formatCell(metric: ComparedMetric, cell: ComparisonCell | null, style: Style = 'emoji'): string {
-  if (!cell) return '—';
+/** The change with its interval when there is one: `-45.2% [-48.1%, -42.0%]`. */
+export function formatChangeWithInterval(metric: ComparedMetric, delta: Delta): string {
+  return delta.interval ? `${formatChange(metric, delta)} ${formatInterval(delta.interval)}` : formatChange(metric, delta);
+}
+
+const NOT_COMPARABLE: Record<Style, string> = { emoji: '⚠️ not comparable', words: 'not comparable' };
+
+/** The verdict mark of a change; a change of a run (or a reference) whose figures are not comparable is flagged instead. */
+function verdictMark(delta: Delta, flagged: boolean, style: Style): string {
+  return flagged ? NOT_COMPARABLE[style] : VERDICT_MARK[style][delta.verdict];
+}
+
+/** True when the change of `cell` against `reference` is not to be trusted: either side's figures measured the client or foreign load. */
+export function notComparable(cell: ComparisonCell | null, reference: ComparisonCell | null): boolean {
+  return Boolean(cell?.notComparable || (cell && reference?.notComparable));
+}
+
+/** `412,345 (+3.1% ✅)`, with the interval where one was computed (`225,980 (-45.2% [-48.1%, -42.0%] ❌)`); `—` for a gap. */
+export function formatCell(metric: ComparedMetric, cell: ComparisonCell | null, style: Style = 'emoji', reference: ComparisonCell | null = null): string {
+  if (!cell || cell.metrics[metric].absent) return '—';
   const { value, delta } = cell.metrics[metric];
   const text = METRIC_INFO[metric].format(value);
-  return delta ? `${text} (${formatChange(metric, delta)} ${VERDICT_MARK[style][delta.verdict]})` : text;
+  return delta ? `${text} (${formatChangeWithInterval(metric, delta)} ${verdictMark(delta, notComparable(cell, reference), style)})` : text;
 }
 
 /** `text` as it goes into the output: as it is for a terminal (the CLI's writer escapes it), escaped for Markdown. */
@@ -76,9 +94,14 @@ function grid(comparison: Comparison, style: Style): Grid {
   if (withPoint) columns.push({ header: 'point', align: 'left' });
   if (withPhase) columns.push({ header: 'phase', align: 'left' });
   columns.push({ header: 'command', align: 'left' }, { header: 'metric', align: 'left' });
+  const withInterval = rows.some((row) => row.cells.some((cell) => cell && COMPARED_METRICS.some((metric) => cell.metrics[metric].delta?.interval)));
   comparison.runs.forEach((run, i) => {
     columns.push({ header: run.label, align: 'right' });
-    if (split && i > 0) columns.push({ header: 'change', align: 'right' }, { header: '', align: 'left' });
+    if (split && i > 0) {
+      columns.push({ header: 'change', align: 'right' });
+      if (withInterval) columns.push({ header: `${CONFIDENCE_PERCENT}% interval`, align: 'right' });
+      columns.push({ header: '', align: 'left' });
+    }
   });
   const cells: string[][] = [];
   for (const row of rows) {
@@ -89,10 +112,14 @@ function grid(comparison: Comparison, style: Style): Grid {
       if (withPhase) line.push(first ? row.phase : '');
       line.push(first ? (row.command === 'total' ? row.test : `${row.test} › ${row.command}`) : '', METRIC_INFO[metric].label);
       row.cells.forEach((cell, run) => {
-        if (!split) return line.push(formatCell(metric, cell, style));
+        if (!split) return line.push(formatCell(metric, cell, style, run > 0 ? row.cells[0] : null));
         const measured = cell?.metrics[metric];
-        line.push(measured ? METRIC_INFO[metric].format(measured.value) : '—');
-        if (run > 0) line.push(measured?.delta ? formatChange(metric, measured.delta) : '', measured?.delta ? VERDICT_MARK.words[measured.delta.verdict] : '');
+        line.push(measured && !measured.absent ? METRIC_INFO[metric].format(measured.value) : '—');
+        if (run === 0) return;
+        const delta = measured?.delta;
+        line.push(delta ? formatChange(metric, delta) : '');
+        if (withInterval) line.push(delta?.interval ? formatInterval(delta.interval) : '');
+        line.push(delta ? verdictMark(delta, notComparable(cell, row.cells[0]), 'words') : '');
       });
       cells.push(line);
     });
@@ -104,7 +131,7 @@ function grid(comparison: Comparison, style: Style): Grid {
       extra.values.forEach((value, run) => {
         if (!split) return line.push(value + (extra.changes[run] ? ` (${extra.changes[run]})` : ''));
         line.push(value);
-        if (run > 0) line.push(extra.changes[run], '');
+        if (run > 0) line.push(extra.changes[run], ...(withInterval ? [''] : []), '');
       });
       cells.push(line);
     }
@@ -159,6 +186,41 @@ function summaryLine(comparison: Comparison): string {
   );
 }
 
+/** The tests behind the verdicts shown, in a stable order, each with the rows it judged. */
+export function testsUsed(comparison: Comparison): { test: StatisticTest; changes: number }[] {
+  const counts = new Map<StatisticTest, number>();
+  for (const row of comparison.rows)
+    for (const cell of row.cells)
+      for (const metric of cell ? metricsShown(row) : []) {
+        const test = cell!.metrics[metric].delta?.test;
+        if (test) counts.set(test, (counts.get(test) ?? 0) + 1);
+      }
+  const order: StatisticTest[] = ['bootstrap-repeats', 'block-bootstrap-timeline', 'limit-only'];
+  return order.filter((test) => counts.has(test)).map((test) => ({ test, changes: counts.get(test)! }));
+}
+
+/**
+ * How the verdicts were reached: the rule, then each test used and on how many changes; and the rows whose
+ * figures are not comparable. The same lines in text and Markdown.
+ */
+export function statisticsLines(comparison: Comparison): string[] {
+  const used = testsUsed(comparison);
+  if (used.length === 0) return [];
+  const lines = [
+    `Significance: a change counts only when it exceeds ±${comparison.noisePercent}% and its ${CONFIDENCE_PERCENT}% interval (seeded, reproducible) excludes 0.`,
+    ...used.map(({ test, changes }) => `${changes} change${changes === 1 ? '' : 's'}: ${TEST_DESCRIPTIONS[test]}.`),
+  ];
+  comparison.rows.forEach((row) => {
+    row.cells.forEach((cell, i) => {
+      if (cell?.notComparable)
+        lines.push(
+          `Not comparable: ${row.point ? `${row.point} ` : ''}${row.test}${row.command === 'total' ? '' : ` › ${row.command}`} in ${comparison.runs[i].label}: ${cell.notComparable}.`,
+        );
+    });
+  });
+  return lines;
+}
+
 function title(comparison: Comparison, inline: Inline = asIs): string {
   const scenarios = [...new Set(comparison.runs.map((run) => run.scenario))];
   const runs = comparison.runs.length === 2 ? `${inline(comparison.runs[1].label)} vs ${inline(comparison.runs[0].label)}` : `${comparison.runs.length} runs`;
@@ -183,6 +245,8 @@ export function comparisonToMarkdown(comparison: Comparison): string {
   const { columns, cells } = grid(comparison, 'emoji');
   lines.push(renderMarkdownTable(columns, cells));
   lines.push(`${summaryLine(comparison)} ✅ better, ❌ worse, ~ within noise.`);
+  const statistics = statisticsLines(comparison);
+  if (statistics.length > 0) lines.push('', ...statistics.map((line) => `- ${markdownCell(line)}`));
   const notes = timeNotes(comparison);
   if (notes.length > 0) lines.push('', '**Where the time went:**', '', ...notes.map((note) => `- ${markdownCell(note)}`));
   return lines.join('\n') + '\n';
@@ -202,6 +266,7 @@ export function comparisonToText(comparison: Comparison): string {
   lines.push('');
   const { columns, cells } = grid(comparison, 'words');
   lines.push(renderTextTable(columns, cells) + summaryLine(comparison));
+  lines.push(...statisticsLines(comparison).map((line) => `  ${line}`));
   const notes = timeNotes(comparison);
   if (notes.length > 0) lines.push('', 'Where the time went:', ...notes.map((note) => `  ${note}`));
   return lines.join('\n') + '\n';
@@ -209,7 +274,25 @@ export function comparisonToText(comparison: Comparison): string {
 
 /** One line per row × metric × run, in plain units (ops/s, µs, count), for spreadsheets and scripts. */
 export function comparisonToCsv(comparison: Comparison): string {
-  const header = ['point', 'phase', 'test', 'command', 'metric', 'run', 'run_id', 'value', 'min', 'max', 'change', 'change_percent', 'verdict'];
+  const header = [
+    'point',
+    'phase',
+    'test',
+    'command',
+    'metric',
+    'run',
+    'run_id',
+    'value',
+    'min',
+    'max',
+    'change',
+    'change_percent',
+    'verdict',
+    'ci_low_percent',
+    'ci_high_percent',
+    'test',
+    'not_comparable',
+  ];
   const lines = [header.map(csvField).join(',')];
   const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(value * 1000) / 1000));
   for (const row of comparison.rows) {
@@ -225,12 +308,16 @@ export function comparisonToCsv(comparison: Comparison): string {
           metric,
           run.label,
           run.id,
-          number(measured?.value),
+          number(measured?.absent ? undefined : measured?.value),
           number(measured?.spread?.min),
           number(measured?.spread?.max),
           number(measured?.delta?.absolute),
           number(measured?.delta?.percent),
           measured?.delta?.verdict ?? '',
+          number(measured?.delta?.interval?.low),
+          number(measured?.delta?.interval?.high),
+          measured?.delta?.test ?? '',
+          cell?.notComparable ?? '',
         ];
         lines.push(fields.map(csvField).join(','));
       });
@@ -239,11 +326,29 @@ export function comparisonToCsv(comparison: Comparison): string {
     row.cells.forEach((cell, i) => {
       const run = comparison.runs[i];
       if (cell?.serverUsPerCall !== undefined) {
-        const fields = [row.point, row.phase, row.test, row.command, 'srv_usec_per_call', run.label, run.id, number(cell.serverUsPerCall), '', '', '', '', ''];
+        const fields = [
+          row.point,
+          row.phase,
+          row.test,
+          row.command,
+          'srv_usec_per_call',
+          run.label,
+          run.id,
+          number(cell.serverUsPerCall),
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ];
         lines.push(fields.map(csvField).join(','));
       }
       if (cell?.bottleneck) {
-        const fields = [row.point, row.phase, row.test, row.command, 'bottleneck', run.label, run.id, cell.bottleneck.kind, '', '', '', '', ''];
+        const fields = [row.point, row.phase, row.test, row.command, 'bottleneck', run.label, run.id, cell.bottleneck.kind, '', '', '', '', '', '', '', '', ''];
         lines.push(fields.map(csvField).join(','));
       }
     });

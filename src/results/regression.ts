@@ -5,6 +5,7 @@ import { rateSearchOutcome } from './rateSearch';
 import { searchCondition } from './rateCurve';
 import type { RunFile } from './runFile';
 import { foreignLoadLine } from './bottleneck';
+import { CONFIDENCE_PERCENT, formatInterval } from './statistics';
 
 export interface RegressionLimits {
   /** A throughput drop or p99 rise larger than this (in %) fails. */
@@ -40,7 +41,7 @@ export function gateComparison(baseline: RunFile, run: RunFile, limits: Regressi
 export interface GateResult {
   /** What fails the gate; an empty list passes. */
   regressions: Regression[];
-  /** Changes beyond the limit that the comparison marks as noise (repeat ranges overlap): not failures, said so. */
+  /** Changes beyond the limit that the comparison marks as noise (their interval includes 0): not failures, said so. */
   withinNoise: string[];
 }
 
@@ -50,16 +51,26 @@ function figure(metric: 'ops' | 'p99', before: ComparisonCell, after: Comparison
   const a = before.metrics[metric];
   const b = after.metrics[metric];
   const values = `${format(a.value)} → ${format(b.value)} ${unit}`;
-  if (!a.spread || !b.spread) return values;
+  const interval = b.delta?.interval ? `; ${CONFIDENCE_PERCENT}% interval of the change ${formatInterval(b.delta.interval)}` : '';
+  if (!a.spread || !b.spread) return values + interval;
   const which = metric === 'ops' ? 'medians' : 'of the repeats closest to the median throughput';
   const range = (cell: typeof a) => `${format(cell.spread!.min)}–${format(cell.spread!.max)}`;
-  return `${values}, ${which} over ${before.repeats} and ${after.repeats} repeats; ranges ${range(a)} and ${range(b)} ${unit}`;
+  return `${values}, ${which} over ${before.repeats} and ${after.repeats} repeats; ranges ${range(a)} and ${range(b)} ${unit}${interval}`;
+}
+
+/** Why a change beyond the limit is not significant (statistics.ts's rule, as the comparison applied it). */
+const WITHIN_NOISE = `within noise (its ${CONFIDENCE_PERCENT}% interval includes 0)`;
+
+/** A finding in a row whose figures are not comparable (the client set the pace, foreign load) says so. */
+function caveat(before: ComparisonCell, after: ComparisonCell): string {
+  const reason = after.notComparable ?? before.notComparable;
+  return reason ? ` — not comparable: ${reason}` : '';
 }
 
 /**
  * Compares a run with its baseline, test by test (each test's total at each point and phase): a throughput
- * drop or p99 rise beyond the limit that the comparison marks worse (not noise) is a regression, so the gate
- * and the table agree. Runs whose plans differ are not comparable: that is reported as a failure too (pin a
+ * drop or p99 rise beyond the limit that the comparison marks worse (statistics.ts's one rule: beyond the
+ * noise limit and an interval that excludes 0) is a regression, so the gate and the table agree. Runs whose plans differ are not comparable: that is reported as a failure too (pin a
  * new baseline after changing a scenario). `comparison` defaults to gateComparison's.
  */
 export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimits, comparison = gateComparison(baseline, run, limits)): GateResult {
@@ -135,7 +146,7 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
     const drop = ops.percent === null ? 0 : -ops.percent;
     if (drop > limit && ops.verdict === 'noise') {
       withinNoise.push(
-        `${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`,
+        `${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), beyond the ${limit}% limit but ${WITHIN_NOISE}: not a regression`,
       );
     } else if (drop > limit) {
       regressions.push({
@@ -144,16 +155,14 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
         baseline: before.metrics.ops.value,
         actual: after.metrics.ops.value,
         percent: -drop,
-        message: `${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), more than the ${limit}% allowed`,
+        message: `${name}: throughput dropped ${drop.toFixed(1)}% (${figure('ops', before, after)}), more than the ${limit}% allowed${caveat(before, after)}`,
       });
     }
     const p99 = after.metrics.p99.delta!;
     const rise = p99.percent ?? (p99.absolute > 0 ? Infinity : 0);
     const riseText = Number.isFinite(rise) ? `${rise.toFixed(1)}%` : 'from 0';
     if (rise > limit && p99.verdict === 'noise') {
-      withinNoise.push(
-        `${name}: p99 rose ${riseText} (${figure('p99', before, after)}), beyond the ${limit}% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression`,
-      );
+      withinNoise.push(`${name}: p99 rose ${riseText} (${figure('p99', before, after)}), beyond the ${limit}% limit but ${WITHIN_NOISE}: not a regression`);
     } else if (rise > limit) {
       regressions.push({
         kind: 'p99',
@@ -161,7 +170,7 @@ export function runGate(baseline: RunFile, run: RunFile, limits: RegressionLimit
         baseline: before.metrics.p99.value,
         actual: after.metrics.p99.value,
         percent: rise,
-        message: `${name}: p99 rose ${riseText} (${figure('p99', before, after)}), more than the ${limit}% allowed`,
+        message: `${name}: p99 rose ${riseText} (${figure('p99', before, after)}), more than the ${limit}% allowed${caveat(before, after)}`,
       });
     }
   }

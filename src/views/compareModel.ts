@@ -5,7 +5,8 @@
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
 import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
 import type { Difference, DifferenceKind } from '../results/compareDifferences';
-import { formatChange, metricsShown, verdictCounts } from '../results/compareFormat';
+import { formatChange, metricsShown, notComparable, verdictCounts } from '../results/compareFormat';
+import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
 import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
@@ -37,6 +38,12 @@ export interface CompareCell {
   spread?: string;
   /** A tooltip of its own: the verdict's line. */
   note?: string;
+  /** The 95 % interval of the change (`[-48.1%, -42.0%]`), when one was computed (issue 26, statistics). */
+  interval?: string;
+  /** How the interval was found, for its tooltip (`bootstrap over the repeats …`). */
+  intervalTest?: string;
+  /** Why this change is not comparable (the client set the pace, or foreign load). */
+  notComparable?: string;
 }
 
 export interface CompareLine {
@@ -160,8 +167,13 @@ function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] 
         cells: row.cells.map((cell): CompareCell => {
           if (!cell) return { text: '—' };
           const measured = cell.metrics[metric];
+          // An imported run's tool did not report this metric: a gap, never its placeholder 0.
+          if (measured.absent) return { text: '—' };
+          const flagged = notComparable(cell, row.cells[0]) ? (cell.notComparable ?? row.cells[0]?.notComparable) : undefined;
           return {
             text: info.format(measured.value),
+            ...(measured.delta?.interval ? { interval: formatInterval(measured.delta.interval), intervalTest: TEST_DESCRIPTIONS[measured.delta.test] } : {}),
+            ...(flagged ? { notComparable: flagged } : {}),
             ...(measured.delta ? { change: formatChange(metric, measured.delta), verdict: measured.delta.verdict } : {}),
             ...(measured.spread ? { spread: `${info.format(measured.spread.min)}–${info.format(measured.spread.max)} over ${cell.repeats} repeats` } : {}),
           };

@@ -78,8 +78,8 @@ describe('compare: deltas and their signs', () => {
     compareRuns([setGetRun({ set: { ops: 1000, p99: 1000 } }), setGetRun({ set: after })], { noisePercent }).rows[0].cells[1]!.metrics;
 
   it('throughput up is better, down is worse', () => {
-    assert.deepEqual(pair({ ops: 1100, p99: 1000 }).ops.delta, { absolute: 100, percent: 10, verdict: 'better' });
-    assert.deepEqual(pair({ ops: 880, p99: 1000 }).ops.delta, { absolute: -120, percent: -12, verdict: 'worse' });
+    assert.deepEqual(pair({ ops: 1100, p99: 1000 }).ops.delta, { absolute: 100, percent: 10, verdict: 'better', test: 'limit-only' });
+    assert.deepEqual(pair({ ops: 880, p99: 1000 }).ops.delta, { absolute: -120, percent: -12, verdict: 'worse', test: 'limit-only' });
   });
 
   it('latency down is better, up is worse, for every percentile', () => {
@@ -102,29 +102,45 @@ describe('compare: deltas and their signs', () => {
 
   it('errors: more is worse; from zero the change has no percentage', () => {
     const errors = pair({ ops: 1000, p99: 1000, errors: 5 }).errors.delta!;
-    assert.deepEqual(errors, { absolute: 5, percent: null, verdict: 'worse' });
+    assert.deepEqual(errors, { absolute: 5, percent: null, verdict: 'worse', test: 'limit-only' });
   });
 
-  it('with repeats on both sides, overlapping min–max ranges are noise, separate ones are not', () => {
+  it('with 3 repeats on both sides, a change whose repeats interleave is noise (its interval includes 0); repeats far apart are not', () => {
     const text = '### repeated\nclients 4\nrequests 10000\nrepeat 3\nGET k\n';
     const run = (ops: number[]) => makeRun({ text, results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) } });
     const overlapping = compareRuns([run([1000, 1100, 1200]), run([1150, 1250, 1300])]).rows[0].cells[1]!.metrics.ops;
     assert.equal(overlapping.value, 1250, 'the median over repeats');
     assert.deepEqual([overlapping.spread!.min, overlapping.spread!.max], [1150, 1300]);
     assert.ok(overlapping.delta!.percent! > 13, 'well above the 5% threshold…');
-    assert.equal(overlapping.delta!.verdict, 'noise', '…but within the spread of the repeats');
+    assert.equal(overlapping.delta!.test, 'bootstrap-repeats');
+    assert.ok(overlapping.delta!.interval!.low < 0 && overlapping.delta!.interval!.high > 0, JSON.stringify(overlapping.delta!.interval));
+    assert.equal(overlapping.delta!.verdict, 'noise', '…but its interval includes 0');
     const separate = compareRuns([run([1000, 1010, 1020]), run([1200, 1210, 1220])]).rows[0].cells[1]!.metrics.ops;
     assert.equal(separate.delta!.verdict, 'better');
+    assert.ok(separate.delta!.interval!.low > 15 && separate.delta!.interval!.high < 25, JSON.stringify(separate.delta!.interval));
   });
 
-  it('with repeats, a change under twice the combined standard deviation is noise even when the ranges do not touch', () => {
-    const reference = { value: 100, spread: { median: 100, min: 90, max: 110, stddev: 10 } };
-    const near = { value: 125, spread: { median: 125, min: 115, max: 135, stddev: 10 } }; // 25 < 2·√200 ≈ 28.3
-    const far = { value: 140, spread: { median: 140, min: 130, max: 150, stddev: 10 } };
-    assert.equal(deltaOf('ops', reference, near, 5).verdict, 'noise');
-    assert.equal(deltaOf('ops', reference, far, 5).verdict, 'better');
-    assert.equal(deltaOf('p99', reference, far, 5).verdict, 'worse');
-    assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5).verdict, 'better', 'without repeats only the percentage counts');
+  it('the interval alone is not enough: a change under the noise limit is noise even when its interval excludes 0', () => {
+    const text = '### repeated\nclients 4\nrequests 10000\nrepeat 5\nGET k\n';
+    const run = (ops: number[]) => makeRun({ text, results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) } });
+    const small = compareRuns([run([1000, 1001, 1000, 1001, 1000]), run([1030, 1031, 1030, 1031, 1030])]).rows[0].cells[1]!.metrics.ops.delta!;
+    assert.ok(small.interval!.low > 0, 'the interval excludes 0…');
+    assert.equal(small.verdict, 'noise', '…but 3% is under the 5% limit');
+  });
+
+  it('deltaOf without an interval: the noise limit alone decides, named limit-only', () => {
+    assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5).verdict, 'better');
+    assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5).test, 'limit-only');
+    const interval = { low: -2, high: 40, test: 'bootstrap-repeats' as const, samples: [3, 3] as [number, number] };
+    assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5, interval).verdict, 'noise', 'an interval through 0');
+    assert.equal(deltaOf('p99', { value: 100 }, { value: 125 }, 5, { ...interval, low: 10 }).verdict, 'worse');
+  });
+
+  it('the same runs give the same intervals (seeded)', () => {
+    const text = '### repeated\nclients 4\nrequests 10000\nrepeat 4\nGET k\n';
+    const run = (ops: number[]) => makeRun({ text, results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) } });
+    const once = () => compareRuns([run([1000, 1100, 950, 1030]), run([1150, 1250, 1100, 1190])]).rows[0].cells[1]!.metrics.ops.delta!.interval;
+    assert.deepEqual(once(), once());
   });
 });
 
@@ -233,11 +249,14 @@ describe('compare: output', () => {
 
   it('CSV: one line per row × metric × run in plain units', () => {
     const csv = comparisonToCsv(comparison).trim().split('\n');
-    assert.equal(csv[0], '"point","phase","test","command","metric","run","run_id","value","min","max","change","change_percent","verdict"');
+    assert.equal(
+      csv[0],
+      '"point","phase","test","command","metric","run","run_id","value","min","max","change","change_percent","verdict","ci_low_percent","ci_high_percent","test","not_comparable"',
+    );
     // Each metric of each run, then each run's bottleneck verdict (the server's time per call too when the server was read).
     assert.equal(csv.length, 1 + comparison.rows.length * (COMPARED_METRICS.length + 1) * 2);
-    assert.ok(csv.includes('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","better"'), csv.join('\n'));
-    assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","",""'));
+    assert.ok(csv.includes('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","better","","","limit-only",""'), csv.join('\n'));
+    assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","","","","","",""'));
   });
 
   it('JSON: the comparison is plain data', () => {

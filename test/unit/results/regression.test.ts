@@ -98,7 +98,7 @@ describe('regression gate: noise', () => {
     const gate = runGate(wide, repeated([10_000, 6_000, 14_000], [1500, 900, 1900], 'after'), limits);
     assert.deepEqual(gate.regressions, []);
     assert.deepEqual(gate.withinNoise, [
-      'SET: p99 rose 50.0% (1.000 → 1.500 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.600–1.400 and 0.900–1.900 ms), beyond the 10% limit but within noise (the repeat ranges overlap or the change is under twice their spread): not a regression',
+      'SET: p99 rose 50.0% (1.000 → 1.500 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.600–1.400 and 0.900–1.900 ms; 95% interval of the change [-35.7%, +216.7%]), beyond the 10% limit but within noise (its 95% interval includes 0): not a regression',
     ]);
   });
 
@@ -107,7 +107,7 @@ describe('regression gate: noise', () => {
     const [regression] = checkRegression(narrow, repeated([10_000, 9_900, 10_100], [2000, 1990, 2010], 'after'), limits);
     assert.equal(
       regression.message,
-      'SET: p99 rose 100.0% (1.000 → 2.000 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.990–1.010 and 1.990–2.010 ms), more than the 10% allowed',
+      'SET: p99 rose 100.0% (1.000 → 2.000 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.990–1.010 and 1.990–2.010 ms; 95% interval of the change [+97.0%, +103.0%]), more than the 10% allowed',
     );
   });
 

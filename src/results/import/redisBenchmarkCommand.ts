@@ -1,0 +1,66 @@
+// A redis-benchmark command line as the `.rbench` scenario that runs the same load: the CSV does not record
+// how it ran, so the user gives the command line (`--command`) and the plan is built from it — redis-benchmark's
+// own defaults for what the line does not set (50 clients, 100,000 requests, 3-byte values, one key), as
+// redis-benchmark applies them. A flag that changes the load in a way this does not model is refused.
+export interface BenchmarkCommand {
+  /** The scenario text (a `###` header, then settings) to resolve into the plan. */
+  scenario: string;
+  /** `redis://host:port` from `-h`/`-p` (redis-benchmark's default 127.0.0.1:6379), or `unix://` from `-s`. */
+  target: string;
+}
+
+/** Flags that take a value and the scenario line each becomes. */
+const VALUE_FLAGS: Record<string, (value: string) => string | undefined> = {
+  '-c': (v) => `clients ${v}`,
+  '-n': (v) => `requests ${v}`,
+  '-P': (v) => `pipeline ${v}`,
+  '-d': (v) => `value ${v}b`,
+  '-r': (v) => `keys ${v}`,
+  '--threads': (v) => `threads ${v}`,
+  '-t': () => undefined,
+  '-h': () => undefined,
+  '-p': () => undefined,
+  '-s': () => undefined,
+  '--dbnum': (v) => `db ${v}`,
+};
+
+/** Flags that only change what is printed or how connections are kept: no effect on the plan. */
+const HARMLESS_FLAGS = new Set(['-q', '--csv', '--precision', '-k', '-a', '--user']);
+/** Of those, the ones followed by a value. */
+const HARMLESS_WITH_VALUE = new Set(['--precision', '-k', '-a', '--user']);
+
+/** Splits a command line as a shell would for plain words and quotes (no expansions). */
+function words(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+/** The scenario of a redis-benchmark command line, or a message naming the flag it cannot model. */
+export function benchmarkCommand(line: string): BenchmarkCommand | string {
+  const args = words(line.trim());
+  if (args[0] && /(^|\/)redis-benchmark$/.test(args[0])) args.shift();
+  const settings: string[] = [];
+  let tests = 'default';
+  let host = '127.0.0.1';
+  let port = '6379';
+  let socket: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (HARMLESS_FLAGS.has(flag)) {
+      if (HARMLESS_WITH_VALUE.has(flag)) i++;
+      continue;
+    }
+    const toLine = VALUE_FLAGS[flag];
+    if (!toLine)
+      return `--command: redis-benchmark's ${flag} is not modelled by rbench import (it changes the load in a way the plan would not show); import a run made without it`;
+    const value = args[++i];
+    if (value === undefined) return `--command: ${flag} needs a value`;
+    if (flag === '-t') tests = value.toLowerCase();
+    else if (flag === '-h') host = value;
+    else if (flag === '-p') port = value;
+    else if (flag === '-s') socket = value;
+    const setting = toLine(value);
+    if (setting) settings.push(setting);
+  }
+  const scenario = [`### ${['redis-benchmark', ...args].join(' ')}`, 'value-fill redis-benchmark', `suite ${tests}`, ...settings, ''].join('\n');
+  return { scenario, target: socket ? `unix://${socket}` : `redis://${host}:${port}` };
+}
