@@ -144,6 +144,24 @@ describe('capture: bounds and odd input on a real server', function () {
     });
   });
 
+  it('prefills a huge collection capped at 100 elements, and says so', async () => {
+    await withRedis(server(), async (redis) => {
+      for (let list = 0; list < 3; list++) {
+        const values = Array.from({ length: 5000 }, (_, i) => `e${i}`);
+        await redis.rpush(`feed:${list}`, ...values);
+      }
+    });
+    const result = await captureWorkload(connection(server()), 'huge', { ...DEFAULT_CAPTURE, durationMs: 1000 });
+    const text = scenarioText(result, buildWorkload(result));
+    assert.match(text, /# 3 list keys like feed:__key__, 100 elements each \(the sample's median is 5,000: capped\)/);
+    assert.match(text, /RPUSH feed:__key__ __value__\*100/);
+    assert.deepEqual(
+      checkText(text).diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
   it('lists the commands a scenario cannot replay with their share, and the file checks clean', async () => {
     const capture = captureWorkload(connection(server()), 'odd', { ...DEFAULT_CAPTURE, durationMs: 1500 });
     await withRedis(server(), async (redis) => {
