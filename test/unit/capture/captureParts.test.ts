@@ -125,6 +125,19 @@ describe('capture: bounds and odd input on a real server', function () {
     assert.ok(big.text <= ARG_TEXT_LIMIT);
   });
 
+  it('stops MONITOR at its byte limit, and at its time limit on a quiet server', async () => {
+    const reading = readMonitor(connection(server()), { maxLines: 1_000_000, maxBytes: 4096, maxMs: 10_000 }, () => undefined);
+    await withRedis(server(), async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 20; i++) await redis.set(`k${i}`, 'v'.repeat(500));
+    });
+    const outcome = await reading;
+    assert.equal(outcome.end, 'bytes');
+    assert.ok(outcome.bytes >= 4096 && outcome.bytes < 4096 + 2048, String(outcome.bytes));
+    const quiet = await readMonitor(connection(server()), { maxLines: 10, maxBytes: 1024 * 1024, maxMs: 300 }, () => undefined);
+    assert.equal(quiet.end, 'time');
+  });
+
   it('samples a large keyspace within its key limit, binary keys included', async () => {
     await withRedis(server(), async (redis) => {
       const pipeline = redis.pipeline();
