@@ -112,7 +112,7 @@ function prefillLines(workload: Workload): string[] {
     const name = `keyspace-${index + 1}`;
     lines.push(
       '',
-      `# ${count(plan.keys)} ${plan.type} keys like ${plan.pattern}${plan.length > 1 ? `, ${plan.length} elements each` : ''}`,
+      `# ${count(plan.keys)} ${plan.type} keys like ${plan.pattern}${plan.length > 1 ? `, ${plan.length} elements each` : ''}${plan.sampledLength > plan.length && plan.type !== 'string' ? ` (the sample's median is ${count(plan.sampledLength)}: capped)` : ''}`,
       `prefill ${name}`,
       `keys ${countWord(plan.keys)} sequential`,
       `requests ${countWord(plan.keys)}`,

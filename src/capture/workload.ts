@@ -21,8 +21,10 @@ export interface PrefillPlan {
   pattern: string;
   type: string;
   keys: number;
-  /** Elements of a collection (its median length), or 1. */
+  /** Elements of a collection (its median length, at most MAX_ELEMENTS), or 1. */
   length: number;
+  /** The median length sampled, before the cap. */
+  sampledLength: number;
   value?: SizeFit;
   ttlShare: number;
   ttlSeconds: number;
@@ -269,6 +271,7 @@ function prefillPlans(patterns: readonly PatternSample[], estimate: (p: PatternS
       type,
       keys: fixedKey ? 1 : Math.max(1, estimate(sample)),
       length: type === 'string' ? 1 : Math.max(1, Math.min(MAX_ELEMENTS, median)),
+      sampledLength: median,
       value: type === 'string' ? fitSizes(lengths) : undefined,
       ttlShare: sample.keys > 0 ? sample.withTtl / sample.keys : 0,
       ttlSeconds: Math.max(1, Math.round(sizeQuantiles(sample.ttls.values, [0.5])[0])),

@@ -6,7 +6,6 @@ import { compareCommand, percentOption } from './compare';
 import { importCommand } from './import';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { runCommand } from './run';
-import { captureMain } from './capture';
 import { parseShard, parseStartAt } from '../runner/shard';
 import { parseDuration, parseSize } from '../scenario/units';
 import { listenAddress, ListenRefused, type ListenAddress } from '../gates/listen';
@@ -232,7 +231,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'compare') return compareMain(argv.slice(1));
   if (argv[0] === 'import') return importMain(argv.slice(1));
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
-  if (argv[0] === 'capture') return captureMain(argv.slice(1));
+  // Loaded here: capture's modules (MONITOR reader, fits, the runner for --verify) are of no use to the other commands' start-up.
+  if (argv[0] === 'capture') return (await import('./capture')).captureMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({

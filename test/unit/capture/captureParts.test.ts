@@ -125,6 +125,19 @@ describe('capture: bounds and odd input on a real server', function () {
     assert.ok(big.text <= ARG_TEXT_LIMIT);
   });
 
+  it('stops MONITOR at its byte limit, and at its time limit on a quiet server', async () => {
+    const reading = readMonitor(connection(server()), { maxLines: 1_000_000, maxBytes: 4096, maxMs: 10_000 }, () => undefined);
+    await withRedis(server(), async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 20; i++) await redis.set(`k${i}`, 'v'.repeat(500));
+    });
+    const outcome = await reading;
+    assert.equal(outcome.end, 'bytes');
+    assert.ok(outcome.bytes >= 4096 && outcome.bytes < 4096 + 2048, String(outcome.bytes));
+    const quiet = await readMonitor(connection(server()), { maxLines: 10, maxBytes: 1024 * 1024, maxMs: 300 }, () => undefined);
+    assert.equal(quiet.end, 'time');
+  });
+
   it('samples a large keyspace within its key limit, binary keys included', async () => {
     await withRedis(server(), async (redis) => {
       const pipeline = redis.pipeline();
@@ -142,6 +155,24 @@ describe('capture: bounds and odd input on a real server', function () {
       assert.ok(full.patterns.has('bin:__key__'), [...full.patterns.keys()].join(' '));
       await redis.flushall();
     });
+  });
+
+  it('prefills a huge collection capped at 100 elements, and says so', async () => {
+    await withRedis(server(), async (redis) => {
+      for (let list = 0; list < 3; list++) {
+        const values = Array.from({ length: 5000 }, (_, i) => `e${i}`);
+        await redis.rpush(`feed:${list}`, ...values);
+      }
+    });
+    const result = await captureWorkload(connection(server()), 'huge', { ...DEFAULT_CAPTURE, durationMs: 1000 });
+    const text = scenarioText(result, buildWorkload(result));
+    assert.match(text, /# 3 list keys like feed:__key__, 100 elements each \(the sample's median is 5,000: capped\)/);
+    assert.match(text, /RPUSH feed:__key__ __value__\*100/);
+    assert.deepEqual(
+      checkText(text).diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    await withRedis(server(), (redis) => redis.flushall());
   });
 
   it('lists the commands a scenario cannot replay with their share, and the file checks clean', async () => {
