@@ -57,6 +57,17 @@ describe('data files: values from, fields from (issue 23)', () => {
       assert.match(problem.message, /an absolute path — a data file must lie inside the scenario's own folder; write a path relative to it/);
     });
 
+    it('a hidden file or folder (`.env`, `.git/config`: yours, in the cloned folder, often secrets)', () => {
+      writeFileSync(join(folder, '.env'), 'TOKEN=secret\n');
+      for (const file of ['.env', '.git/config', 'data/.hidden/x.txt']) {
+        const problem = only(checkLine(`values from ${file}`));
+        assert.equal(problem.code, 'data-file-outside');
+        assert.match(problem.message, /a hidden file or folder — data files cannot be hidden/);
+      }
+      writeFileSync(join(folder, 'data', 'x.txt'), 'a\n');
+      assert.deepEqual(errors(checkLine('values from ./data/x.txt')), [], '`./` is not hidden');
+    });
+
     it('a symbolic link to a file outside', () => {
       symlinkSync(join(root, 'secret.txt'), join(folder, 'data', 'values.txt'));
       const problem = only(checkLine('values from data/values.txt'));
