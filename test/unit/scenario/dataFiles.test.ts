@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PhasePlan, ResolvedFile } from '../../../src/scenario';
+import { checkDiagnostics, type PhasePlan, type ResolvedFile } from '../../../src/scenario';
 import { DATA_FILE_MAX_BYTES } from '../../../src/scenario/dataFile';
 import { estimateMemory } from '../../../src/scenario/memory';
 import { keptTable, tableValue } from '../../../src/scenario/valueTable';
@@ -94,6 +94,14 @@ describe('data files: values from, fields from (issue 23)', () => {
 
     it('a missing file', () => {
       assert.match(only(checkLine('values from data/none.txt')).message, /`data\/none\.txt`: not found next to the scenario file/);
+    });
+
+    it("the editor's diagnostics (checkDiagnostics, also in its check worker) say the same", () => {
+      const text = scenario('values from ../secret.txt');
+      assert.deepEqual(
+        checkDiagnostics(text, { env: {}, baseDir: folder }).map((d) => d.message),
+        errors(check(text, { baseDir: folder })).map((d) => d.message),
+      );
     });
 
     it('a scenario without a folder (unsaved) reads nothing', () => {
