@@ -1,7 +1,7 @@
 // `values from FILE` and `fields from FILE`: the data file read once, through the file gate, and packed
 // into a shared table (valueTable.ts). The safety rule: a scenario may read only files inside its own
 // folder tree. A shared scenario must never be able to send a user's other files to a server, so the
-// path must be relative without `..`, every folder on the way is resolved to its real path and must
+// path must be relative without `..` and without hidden parts (`.env`, `.git/config`), every folder on the way is resolved to its real path and must
 // stay inside the scenario's real folder, the file itself may not be a symbolic link, and only a
 // regular file is read (no folder, FIFO or device), at most DATA_FILE_MAX_BYTES of it.
 import { createHash } from 'node:crypto';
@@ -30,8 +30,12 @@ export function dataPathRefusal(file: string): string | undefined {
   if (file.includes('\0')) return `\`${file}\`: a file name cannot hold a NUL character`;
   if (isAbsolute(file) || posix.isAbsolute(file) || win32.isAbsolute(file))
     return `\`${file}\`: an absolute path — a data file must lie inside the scenario's own folder; write a path relative to it, such as \`data/values.jsonl\``;
-  if (file.split(/[\\/]/).includes('..'))
+  const parts = file.split(/[\\/]/);
+  if (parts.includes('..'))
     return `\`${file}\`: \`..\` leaves the scenario's folder — a data file must lie inside it (a shared scenario may not read your other files); move or copy the file there`;
+  // `.env`, `.git/config`, `.vscode/…`: files of yours that live in a cloned folder and may hold secrets.
+  if (parts.some((part) => part.startsWith('.') && part !== '.'))
+    return `\`${file}\`: a hidden file or folder — data files cannot be hidden (\`.env\`, \`.git/config\` and the like hold secrets); rename it without the leading dot`;
   return undefined;
 }
 

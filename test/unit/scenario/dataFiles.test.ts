@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PhasePlan, ResolvedFile } from '../../../src/scenario';
+import { checkDiagnostics, type PhasePlan, type ResolvedFile } from '../../../src/scenario';
 import { DATA_FILE_MAX_BYTES } from '../../../src/scenario/dataFile';
 import { estimateMemory } from '../../../src/scenario/memory';
 import { keptTable, tableValue } from '../../../src/scenario/valueTable';
@@ -57,6 +57,17 @@ describe('data files: values from, fields from (issue 23)', () => {
       assert.match(problem.message, /an absolute path — a data file must lie inside the scenario's own folder; write a path relative to it/);
     });
 
+    it('a hidden file or folder (`.env`, `.git/config`: yours, in the cloned folder, often secrets)', () => {
+      writeFileSync(join(folder, '.env'), 'TOKEN=secret\n');
+      for (const file of ['.env', '.git/config', 'data/.hidden/x.txt']) {
+        const problem = only(checkLine(`values from ${file}`));
+        assert.equal(problem.code, 'data-file-outside');
+        assert.match(problem.message, /a hidden file or folder — data files cannot be hidden/);
+      }
+      writeFileSync(join(folder, 'data', 'x.txt'), 'a\n');
+      assert.deepEqual(errors(checkLine('values from ./data/x.txt')), [], '`./` is not hidden');
+    });
+
     it('a symbolic link to a file outside', () => {
       symlinkSync(join(root, 'secret.txt'), join(folder, 'data', 'values.txt'));
       const problem = only(checkLine('values from data/values.txt'));
@@ -83,6 +94,14 @@ describe('data files: values from, fields from (issue 23)', () => {
 
     it('a missing file', () => {
       assert.match(only(checkLine('values from data/none.txt')).message, /`data\/none\.txt`: not found next to the scenario file/);
+    });
+
+    it("the editor's diagnostics (checkDiagnostics, also in its check worker) say the same", () => {
+      const text = scenario('values from ../secret.txt');
+      assert.deepEqual(
+        checkDiagnostics(text, { env: {}, baseDir: folder }).map((d) => d.message),
+        errors(check(text, { baseDir: folder })).map((d) => d.message),
+      );
     });
 
     it('a scenario without a folder (unsaved) reads nothing', () => {
