@@ -22,6 +22,7 @@ import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatu
 import {
   eventMarks,
   loadLabel,
+  serverNote,
   serverSeries,
   sweepSeries,
   testName,
@@ -99,6 +100,8 @@ export interface ViewModel {
   percentiles?: PercentileCurve;
   histogram?: HistogramBars;
   server?: ServerSeries;
+  /** The server's one sample in words when the run was too short for its chart. */
+  serverNote?: string;
   sweep?: SweepSeries;
   /** Latency and achieved throughput against the offered rate (`sweep rate`, `find rate`). */
   rate?: RateChart;
@@ -245,6 +248,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     percentiles: hasLatency ? percentileCurve(decoded) : undefined,
     histogram: hasLatency ? histogramBars(decoded) : undefined,
     server: serverSeries(run.server.samples),
+    ...(serverNote(run.server.samples) ? { serverNote: serverNote(run.server.samples) } : {}),
     sweep,
     rate: rateChart(run),
     omitted,
