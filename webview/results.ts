@@ -330,9 +330,32 @@ function renderSource(): void {
   sections.source.replaceChildren(collapsible);
 }
 
+/** A failed attempt that measured nothing: what failed and what to do, without an empty table, charts or exports. */
+function renderNothingMeasured(m: ViewModel, nothing: NonNullable<ViewModel['nothingMeasured']>): void {
+  for (const chart of charts.values()) chart.plot.destroy();
+  charts.clear();
+  sections.charts.replaceChildren();
+  renderHeader(m);
+  const actions = [
+    ...(runPath ? [button('Open as JSON', () => vscode.postMessage({ type: 'open-raw' }), { secondary: true, id: 'open-raw' })] : []),
+    ...(run?.scenario.file ? [button('Open scenario', () => vscode.postMessage({ type: 'open-scenario' }), { secondary: true, id: 'open-scenario' })] : []),
+  ];
+  const section = el(
+    'section',
+    { class: 'nothing-measured', id: 'nothing-measured', 'aria-label': 'Nothing was measured' },
+    el('h2', {}, nothing.headline),
+    el('p', { id: 'nothing-measured-advice' }, nothing.advice),
+    ...(actions.length > 0 ? [el('div', { class: 'toolbar' }, ...actions)] : []),
+  );
+  root.replaceChildren(sections.header, section, sections.source);
+  persist();
+  requestAnimationFrame(() => (document.body.dataset.rendered = 'true'));
+}
+
 function render(rebuildCharts: boolean): void {
   if (!model) return;
-  if (!root.contains(sections.header)) root.replaceChildren(...Object.values(sections));
+  if (model.nothingMeasured) return renderNothingMeasured(model, model.nothingMeasured);
+  if (!root.contains(sections.table)) root.replaceChildren(...Object.values(sections));
   renderHeader(model);
   renderToolbar();
   renderWarnings(model);

@@ -112,3 +112,28 @@ describe('status colours: WCAG AA contrast', () => {
     assert.deepEqual(readableOn(parseColour('#000000')!, white), { r: 0, g: 0, b: 0, a: 1 });
   });
 });
+
+describe('a failed attempt that measured nothing (issue 22)', () => {
+  const refused = (error: string, status: RunFile['status'] = 'failed'): RunFile => {
+    const run = structuredClone(fixture('compare-a'));
+    run.status = status;
+    run.error = error;
+    run.points = run.points.map((p) => ({ ...p, repeats: [], summary: [] }));
+    return run;
+  };
+
+  it('has no table to show but the failure and what to do about it', () => {
+    const m = buildViewModel(refused('connect ECONNREFUSED 127.0.0.1:6390'));
+    assert.equal(m.nothingMeasured?.headline, 'Nothing was measured: the run failed before its first test ended.');
+    assert.match(m.nothingMeasured!.advice, /RBench: Test Connection/);
+    assert.match(buildViewModel(refused('NOAUTH Authentication required.')).nothingMeasured!.advice, /RBench: Set Password/);
+    assert.match(buildViewModel(refused('something odd')).nothingMeasured!.advice, /output channel/);
+    assert.match(buildViewModel(refused('', 'cancelled')).nothingMeasured!.headline, /was cancelled/);
+  });
+
+  it('is not said of a run that measured something, failed or not', () => {
+    assert.equal(buildViewModel(fixture('compare-a')).nothingMeasured, undefined);
+    const partial = { ...structuredClone(fixture('compare-a')), status: 'failed' as const, error: 'connection reset' };
+    assert.equal(buildViewModel(partial).nothingMeasured, undefined);
+  });
+});
