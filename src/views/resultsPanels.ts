@@ -143,7 +143,8 @@ class ResultsWebview implements vscode.Disposable {
         return;
       }
       case 'open-raw':
-        if (path) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path), 'default');
+        // Through the command: in the run viewer the JSON takes the viewer's tab.
+        if (path) await vscode.commands.executeCommand(OPEN_RUN_FILE_AS_JSON_COMMAND, vscode.Uri.file(path));
         return;
       case 'open-scenario': {
         const file = run?.scenario.file ?? live?.file;
@@ -360,7 +361,8 @@ export function runTabTitle(run: Pick<RunFile, 'scenario' | 'startedAt'>): strin
 
 /** The run viewer's tabs of a run file. */
 function runViewerTabs(uri: vscode.Uri): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) =>
+  // `all` is absent from the unit tests' fake editor: no tabs there.
+  return (vscode.window.tabGroups.all ?? []).flatMap((group) =>
     group.tabs.filter(
       (tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === RUN_FILE_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString(),
     ),
