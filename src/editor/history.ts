@@ -50,7 +50,10 @@ const ICONS: Record<RunIcon, vscode.ThemeIcon> = {
 export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Fires after each listing: the view's message and description follow what it found (the problem, the hidden count). */
+  private readonly listed = new vscode.EventEmitter<void>();
+  readonly onDidList = this.listed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.listed];
   private watcher: vscode.FileSystemWatcher | undefined;
   private watchedFolder: string | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -138,6 +141,7 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
         unreadable.length === 1 ? `A run file could not be read — ${first}` : `${unreadable.length} run files could not be read; the first: ${first}`;
       this.problem = this.problem ? `${this.problem}\n${problem}` : problem;
     }
+    this.listed.fire();
     return groups;
   }
 
@@ -310,6 +314,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
     view,
     { dispose: () => clearInterval(ageTimer) },
     provider.onDidChangeTreeData(() => setTimeout(showProblem, 200)),
+    provider.onDidList(showProblem),
     command(HISTORY_COMMANDS.refresh, () => provider.refresh()),
     command(HISTORY_COMMANDS.showUnmeasured, () => setShowUnmeasured(true)),
     command(HISTORY_COMMANDS.hideUnmeasured, () => setShowUnmeasured(false)),
