@@ -6,6 +6,7 @@ import type { EventMark, StallSpan, ViewModel } from '../src/views/model';
 import { usText } from '../src/views/serverTime';
 import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
+import { button } from './_dom';
 
 export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep' | 'rate';
 
@@ -20,6 +21,29 @@ export interface ChartSpec {
   signature: string;
   /** A line under the chart explaining marks (or undefined). */
   note?: string;
+  /** Charts with a latency axis the user may switch: whether it is log now. */
+  logAxis?: boolean;
+}
+
+/** The user's choice of a chart's latency axis (log or linear), over the model's default, for this page's life. */
+const logAxisChoice = new Map<ChartId, boolean>();
+export const logAxisFor = (id: ChartId, byDefault: boolean): boolean => logAxisChoice.get(id) ?? byDefault;
+
+/** The figure's "Log axis" / "Linear axis" button, for a chart that has the choice. */
+export function axisToggle(spec: ChartSpec, rerender: () => void): HTMLElement[] {
+  if (spec.logAxis === undefined) return [];
+  const log = spec.logAxis;
+  const toggle = button(
+    log ? 'Linear axis' : 'Log axis',
+    () => {
+      logAxisChoice.set(spec.id, !log);
+      rerender();
+    },
+    { secondary: true },
+  );
+  toggle.classList.add('axis-toggle');
+  toggle.setAttribute('aria-label', `Show ${spec.title} on a ${log ? 'linear' : 'log'} latency axis`);
+  return [toggle];
 }
 
 export const seconds = (t: number) => secondsLabel(t);
@@ -50,10 +74,10 @@ function clipToPlot(u: uPlot): void {
   u.ctx.clip();
 }
 
-/** The plot-high rectangle over [from, to] on the x scale, at least 2 px wide. */
+/** The plot-high rectangle over [from, to] on the x scale, at least 2 px wide, on whole pixels (its outline drawn at +0.5 stays crisp, wherever the axes put the plot). */
 function spanRect(u: uPlot, from: number, to: number): [number, number, number, number] {
-  const x0 = u.valToPos(from, 'x', true);
-  const x1 = u.valToPos(to, 'x', true);
+  const x0 = Math.round(u.valToPos(from, 'x', true));
+  const x1 = Math.round(u.valToPos(to, 'x', true));
   return [Math.min(x0, x1), u.bbox.top, Math.max(2, Math.abs(x1 - x0)), u.bbox.height];
 }
 
@@ -109,7 +133,7 @@ function stallsHook(stalls: readonly StallSpan[], theme: Theme): (u: uPlot) => v
       ctx.globalAlpha = 0.8;
       ctx.strokeStyle = theme.red;
       ctx.lineWidth = Math.max(1, devicePixelRatio);
-      ctx.strokeRect(...rect);
+      ctx.strokeRect(rect[0] + 0.5, rect[1] + 0.5, rect[2], rect[3] - 1);
     }
     ctx.restore();
   };
@@ -154,6 +178,37 @@ function segmentsHook(segments: { start: number; end: number; label: string }[],
     }
     ctx.restore();
   };
+}
+
+/** Buckets whose p99 is above the clipped latency axis: a mark at the top edge with the value, so the spike is seen, not hidden. */
+function outliersHook(outliers: readonly { x: number; ms: number }[], theme: Theme): (u: uPlot) => void {
+  return (u) => {
+    if (outliers.length === 0) return;
+    const { ctx } = u;
+    const { top } = u.bbox;
+    const size = 5 * devicePixelRatio;
+    ctx.save();
+    ctx.fillStyle = theme.orange;
+    ctx.font = `${Math.round((theme.fontSize - 2) * devicePixelRatio)}px ${theme.font}`;
+    ctx.textBaseline = 'top';
+    for (const outlier of outliers) {
+      const x = u.valToPos(outlier.x, 'x', true);
+      ctx.beginPath();
+      ctx.moveTo(x - size, top + size * 1.6);
+      ctx.lineTo(x + size, top + size * 1.6);
+      ctx.lineTo(x, top);
+      ctx.closePath();
+      ctx.fill();
+      ctx.fillText(`p99 ${ms(outlier.ms)} ms`, x + size * 1.4, top + 1);
+    }
+    ctx.restore();
+  };
+}
+
+function outliersNote(t: ViewModel['timeline']): string | undefined {
+  if (!t?.latencyOutliers?.length || t.latencyAxisMaxMs === undefined) return undefined;
+  const n = t.latencyOutliers.length;
+  return `Latency axis cut at ${ms(t.latencyAxisMaxMs)} ms (1.5 × the 95th percentile of the buckets' p99): ${n} bucket${n === 1 ? '' : 's'} above it, marked ▲ at the top with ${n === 1 ? 'its' : 'their'} p99.`;
 }
 
 /** Error bars (min–max over repeats) for sweep series that have a spread. */
@@ -226,16 +281,28 @@ export const legendValue = (format: (v: number) => string) => (_u: uPlot, v: num
 const PERCENTILE_AXIS_LABELS: Record<number, string> = { 1: '0%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%' };
 
 /** Scales, axes and the x series of an HDR-style percentile chart (x = 1 / (1 - p), log scale, p0 to p99.999). */
-export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series[]): ChartSpec['options'] {
+export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series[], log = false): ChartSpec['options'] {
+  // A log axis spans the decades from the fastest reply to the slowest, so p50 and p99 stand apart instead of hugging zero.
+  const y: uPlot.Scale = log
+    ? { distr: 3, log: 10, range: (_u, min, max) => [min > 0 ? min / 1.25 : 0.001, max > 0 ? max * 1.25 : 1] }
+    : { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] };
   return {
-    scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+    scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y },
     series: [{ label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) }, ...latencySeries],
     axes: [
       axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? '') }),
-      axis(theme, { values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
+      axis(theme, {
+        ...(log ? { splits: (_u: uPlot, _i: number, min: number, max: number) => oneTwoFive(min, max) } : {}),
+        values: (_u, splits) => dedupeTicks(splits.map(msTick)),
+        size: 72,
+        label: log ? 'latency (log)' : 'latency',
+      }),
     ],
   };
 }
+
+/** Latency values for a log axis: a zero has no place on it (a gap instead). */
+export const positiveOnly = (values: readonly (number | null | undefined)[]) => values.map((v) => (v !== null && v !== undefined && v > 0 ? v : null));
 
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];
@@ -249,13 +316,13 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
       id: 'timeline',
       title: redirections ? 'Throughput, latency and cluster redirections over time' : 'Throughput and latency over time',
       description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}${stalls.length ? `; shaded red where no reply came: ${stalls.map((s) => s.text).join('; ')}` : ''}. The results table holds the numbers.`,
-      signature: `timeline:${model.marks.length}:${redirections ? 'redirections:' : ''}${stalls.map((s) => `${s.from}-${s.to}`).join(',')}:${t.segments.map((s) => s.label).join('|')}`,
-      note: [stallsNote(stalls), marksNote(model.marks)].filter(Boolean).join(' ') || undefined,
+      signature: `timeline:${t.latencyAxisMaxMs ?? ''}:${model.marks.length}:${redirections ? 'redirections:' : ''}${stalls.map((s) => `${s.from}-${s.to}`).join(',')}:${t.segments.map((s) => s.label).join('|')}`,
+      note: [outliersNote(t), stallsNote(stalls), marksNote(model.marks)].filter(Boolean).join(' ') || undefined,
       options: {
         scales: {
           x: { time: false },
           ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
-          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          ms: { range: (_u, _min, max) => [0, (t.latencyAxisMaxMs ?? max) > 0 ? (t.latencyAxisMaxMs ?? max) * 1.1 : 1] },
           ...(redirections ? { redirections: { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.1 : 1] } } : {}),
         },
         series: [
@@ -280,8 +347,8 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         ],
         axes: [
           timeAxis,
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s' }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: 'latency' }),
           ...(redirections
             ? [
                 axis(theme, {
@@ -294,7 +361,9 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
               ]
             : []),
         ],
-        hooks: { draw: [stallsHook(stalls, theme), marksHook(model.marks, theme), segmentsHook(t.segments, theme)] },
+        hooks: {
+          draw: [stallsHook(stalls, theme), marksHook(model.marks, theme), segmentsHook(t.segments, theme), outliersHook(t.latencyOutliers ?? [], theme)],
+        },
       },
       data: [t.x, t.ops, t.p50Ms, t.p99Ms, ...(redirections ? [redirections] : []), ...(stalls.length ? [t.x.map(() => null)] : [])],
     });
@@ -302,16 +371,19 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.percentiles) {
     const p = model.percentiles;
+    const log = logAxisFor('percentiles', p.log);
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',
       description: `Percentile curve (HDR style) of latency in milliseconds from p0 to p99.999 for ${p.series.map((s) => s.label).join(', ')}, decoded from the recorded histograms. The table lists p50, p90, p99, p99.9 and max.`,
-      signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
+      signature: `percentiles:${log}:${p.series.map((s) => s.label).join('|')}`,
+      logAxis: log,
       options: percentileChartOptions(
         theme,
         p.series.map((s, i) => ({ label: s.label, stroke: colour(theme, i), width: 1.5, value: legendValue((v: number) => `${ms(v)} ms`) })),
+        log,
       ),
-      data: [p.x, ...p.series.map((s) => s.values)],
+      data: [p.x, ...p.series.map((s) => (log ? positiveOnly(s.values) : s.values))],
     });
   }
 
@@ -452,8 +524,8 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         series,
         axes: [
           axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: numericAxis ? sw.axis : undefined }),
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72 }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s' }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: 'p99' }),
           ...(hasServer ? [serverTimeAxis(theme)] : []),
         ],
         hooks: { draw: [whiskersHook(spreads)] },
@@ -527,8 +599,31 @@ export interface MountedChart {
   plot: uPlot;
 }
 
+/** A legend marker draws its series' line: solid, dashed or dotted as the line is, so that ops/s and p99, or SET and GET, read apart. */
+export function markerDash(dash: number[] | undefined): 'solid' | 'dashed' | 'dotted' {
+  if (!dash || dash.length === 0) return 'solid';
+  return Math.max(...dash) <= 3 ? 'dotted' : 'dashed';
+}
+
+/**
+ * The axes as drawn, in words (`ops/s: 0, 10k, 20k | latency: 0.5 ms, 1 ms, …`): the canvas has no text a
+ * screen reader or a test can read, so each draw writes it to the chart's `data-axes`.
+ */
+function axesInWords(u: uPlot): string {
+  return u.axes
+    .map((a) => {
+      const values = (a as uPlot.Axis & { _values?: (string | number | null)[] | null })._values ?? [];
+      const label = typeof a.label === 'string' ? `${a.label}: ` : '';
+      return label + values.filter((v) => v !== null && v !== '').join(', ');
+    })
+    .join(' | ');
+}
+
 export function mountChart(spec: ChartSpec, target: HTMLElement, width: number): MountedChart {
-  const plot = new uPlot({ ...spec.options, width, height: 260, legend: { show: true, live: true } } as uPlot.Options, spec.data, target);
+  const legend: uPlot.Legend = { show: true, live: true, markers: { width: 3, dash: (u, i) => markerDash(u.series[i].dash) } };
+  const describe = (u: uPlot) => void (target.dataset.axes = axesInWords(u));
+  const hooks = { ...spec.options.hooks, draw: [...(spec.options.hooks?.draw ?? []), describe] };
+  const plot = new uPlot({ ...spec.options, hooks, width, height: 260, legend } as uPlot.Options, spec.data, target);
   return { spec, plot };
 }
 

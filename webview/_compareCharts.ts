@@ -8,7 +8,9 @@ import {
   axis,
   colour,
   legendValue,
+  logAxisFor,
   ms,
+  positiveOnly,
   msTick,
   percentileChartOptions,
   seconds,
@@ -60,8 +62,8 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
         ],
         axes: [
           axis(theme, { values: (_u, splits) => timeTicks(splits) }),
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s (solid)' }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72, label: 'p99 (dashed)' }),
         ],
       },
       data: [t.x, ...t.series.map((s) => s.values)] as uPlot.AlignedData,
@@ -70,16 +72,19 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
 
   if (model.percentiles) {
     const p = model.percentiles;
+    const log = logAxisFor('percentiles', p.log);
     specs.push({
       id: 'percentiles',
       title: 'Latency by percentile',
       description: `Percentile curves (HDR style) of latency in milliseconds from p0 to p99.999, one colour per run (${runs}), one dash pattern per test. The table lists p50, p90, p99, p99.9 and max.`,
-      signature: `percentiles:${p.series.map((s) => s.label).join('|')}`,
+      signature: `percentiles:${log}:${p.series.map((s) => s.label).join('|')}`,
+      logAxis: log,
       options: percentileChartOptions(
         theme,
         p.series.map((s) => line(theme, s, s.variant, msValue)),
+        log,
       ),
-      data: [p.x, ...p.series.map((s) => s.values)] as uPlot.AlignedData,
+      data: [p.x, ...p.series.map((s) => (log ? positiveOnly(s.values) : s.values))] as uPlot.AlignedData,
     });
   }
 
@@ -116,8 +121,8 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
         ],
         axes: [
           axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72 }),
+          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s (solid)' }),
+          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72, label: 'p99 (dashed)' }),
           ...(hasServer ? [serverTimeAxis(theme)] : []),
         ],
       },

@@ -7,10 +7,10 @@ import uplotCss from 'uplot/dist/uPlot.min.css';
 import panelCss from './_styles.css';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage } from '../src/views/messages';
 import { buildCompareViewModel, type CompareViewModel } from '../src/views/compareModel';
-import { chartPng, chartResizer, mountChart, type ChartId, type MountedChart } from './_charts';
+import { axisToggle, chartPng, chartResizer, mountChart, type ChartId, type MountedChart } from './_charts';
 import { compareChartSpecs } from './_compareCharts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
-import { readTheme, watchTheme, type Theme } from './_theme';
+import { applyReadableColours, readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
   postMessage(message: CompareWebviewMessage): void;
@@ -21,13 +21,19 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 injectStyles(uplotCss, panelCss);
+applyReadableColours();
 
 let model: CompareViewModel | undefined;
 let theme: Theme = readTheme();
 const charts = new Map<ChartId, MountedChart>();
 const root = document.getElementById('root') as HTMLElement;
 
-const VERDICT_WORDS = { better: 'better', worse: 'worse', noise: 'within noise' } as const;
+const VERDICT_WORDS = {
+  better: 'better',
+  worse: 'worse',
+  noise: 'within noise',
+  differs: 'differs: the plans differ, so this is a different load, not better or worse',
+} as const;
 
 function renderHeader(m: CompareViewModel): HTMLElement {
   const runs = el(
@@ -35,12 +41,14 @@ function renderHeader(m: CompareViewModel): HTMLElement {
     { class: 'compare-runs', id: 'compare-runs' },
     ...m.columns.map((column, i) => {
       const open = el('button', { class: 'link', type: 'button', title: `Open ${column.id} in the run viewer` }, column.label);
+      const time = column.time ? el('span', { class: 'detail' }, ` ${column.time}`) : '';
       open.addEventListener('click', () => vscode.postMessage({ type: 'open-run', index: i }));
       return el(
         'li',
         { class: `series-${i % 6}` },
         el('span', { class: 'swatch', 'aria-hidden': 'true' }),
         open,
+        time,
         column.reference ? custom('vscode-badge', {}, 'reference') : '',
         ' ',
         el('span', { class: `status-${column.status}` }, column.status),
@@ -48,16 +56,11 @@ function renderHeader(m: CompareViewModel): HTMLElement {
       );
     }),
   );
-  const { better, worse, noise } = m.counts;
   const summary = el(
     'p',
     { class: 'compare-summary', id: 'compare-summary' },
     `Against ${m.columns[0].label}: `,
-    el('span', { class: 'delta-better' }, `${better} better`),
-    ', ',
-    el('span', { class: 'delta-worse' }, `${worse} worse`),
-    ', ',
-    el('span', { class: 'delta-noise' }, `${noise} within noise`),
+    ...m.summary.flatMap((part, i) => [i > 0 ? ', ' : '', el('span', { class: `delta-${part.verdict}` }, part.text)]),
     ` (±${m.comparison.noisePercent}%).`,
   );
   return el('header', {}, el('h1', {}, m.title), runs, summary);
@@ -116,6 +119,7 @@ function renderTable(m: CompareViewModel): HTMLElement {
         { scope: 'col', class: `num series-${i % 6}` },
         el('span', { class: 'swatch', 'aria-hidden': 'true' }),
         column.label + (column.reference ? ' (reference)' : ''),
+        ...(column.time ? [el('span', { class: 'column-time' }, column.time)] : []),
       ),
     ),
   );
@@ -162,7 +166,14 @@ function renderCharts(m: CompareViewModel, section: HTMLElement): void {
       { secondary: true },
     );
     save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
-    section.append(el('figure', { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' }, el('header', {}, el('h2', {}, spec.title), save), target));
+    const figure = el(
+      'figure',
+      { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' },
+      el('header', {}, el('h2', {}, spec.title), el('span', { class: 'figure-actions' }, ...axisToggle(spec, () => renderCharts(m, section)), save)),
+      target,
+    );
+    if (spec.logAxis !== undefined) figure.dataset.axis = spec.logAxis ? 'log' : 'linear';
+    section.append(figure);
     targets.push({ spec, target });
   }
   // Plots are created once their figures are in the grid, at the width each figure got.
@@ -201,6 +212,7 @@ onHostMessage<CompareHostMessage>(onMessage);
 chartResizer(charts).observe(root);
 
 watchTheme(() => {
+  applyReadableColours();
   theme = readTheme();
   if (model) renderCharts(model, chartSection);
 });

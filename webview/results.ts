@@ -9,10 +9,10 @@ import panelCss from './_styles.css';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/views/messages';
 import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveRunState, type SortSpec, type ViewModel } from '../src/views/model';
 import type { RunFile } from '../src/results/runFile';
-import { chartPng, chartResizer, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
+import { axisToggle, chartPng, chartResizer, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { explainSection, headerVerdicts } from './_explain';
-import { readTheme, watchTheme, type Theme } from './_theme';
+import { applyReadableColours, readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -23,6 +23,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 injectStyles(uplotCss, panelCss);
+applyReadableColours();
 
 const saved = (vscode.getState() ?? {}) as PanelState & { sort?: SortSpec };
 let sort: SortSpec | undefined = saved.sort;
@@ -296,9 +297,10 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
     const figure = el(
       'figure',
       { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' ? 'wide' : '' },
-      el('header', {}, el('h2', {}, spec.title), save),
+      el('header', {}, el('h2', {}, spec.title), el('span', { class: 'figure-actions' }, ...axisToggle(spec, () => model && renderCharts(model, false)), save)),
       body,
     );
+    if (spec.logAxis !== undefined) figure.dataset.axis = spec.logAxis ? 'log' : 'linear';
     if (spec.note) figure.append(el('p', { class: 'chart-note' }, spec.note));
     // Insert in spec order.
     const order = specs.map((s) => s.id);
@@ -310,6 +312,9 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
     charts.set(spec.id, mountChart(spec, target, Math.max(320, target.clientWidth || chartWidth())));
     resizer.observe(target);
   }
+  const serverNote = sections.charts.querySelector('#server-note');
+  if (m.serverNote && !serverNote) sections.charts.append(el('p', { class: 'chart-note', id: 'server-note' }, m.serverNote));
+  else if (!m.serverNote) serverNote?.remove();
   if (m.omitted.length > 0 && !sections.charts.querySelector('.omitted')) {
     sections.charts.append(el('p', { class: 'omitted' }, `Not charted (more than ${12} series): ${m.omitted.join(', ')}.`));
   }
@@ -325,9 +330,32 @@ function renderSource(): void {
   sections.source.replaceChildren(collapsible);
 }
 
+/** A failed attempt that measured nothing: what failed and what to do, without an empty table, charts or exports. */
+function renderNothingMeasured(m: ViewModel, nothing: NonNullable<ViewModel['nothingMeasured']>): void {
+  for (const chart of charts.values()) chart.plot.destroy();
+  charts.clear();
+  sections.charts.replaceChildren();
+  renderHeader(m);
+  const actions = [
+    ...(runPath ? [button('Open as JSON', () => vscode.postMessage({ type: 'open-raw' }), { secondary: true, id: 'open-raw' })] : []),
+    ...(run?.scenario.file ? [button('Open scenario', () => vscode.postMessage({ type: 'open-scenario' }), { secondary: true, id: 'open-scenario' })] : []),
+  ];
+  const section = el(
+    'section',
+    { class: 'nothing-measured', id: 'nothing-measured', 'aria-label': 'Nothing was measured' },
+    el('h2', {}, nothing.headline),
+    el('p', { id: 'nothing-measured-advice' }, nothing.advice),
+    ...(actions.length > 0 ? [el('div', { class: 'toolbar' }, ...actions)] : []),
+  );
+  root.replaceChildren(sections.header, section, sections.source);
+  persist();
+  requestAnimationFrame(() => (document.body.dataset.rendered = 'true'));
+}
+
 function render(rebuildCharts: boolean): void {
   if (!model) return;
-  if (!root.contains(sections.header)) root.replaceChildren(...Object.values(sections));
+  if (model.nothingMeasured) return renderNothingMeasured(model, model.nothingMeasured);
+  if (!root.contains(sections.table)) root.replaceChildren(...Object.values(sections));
   renderHeader(model);
   renderToolbar();
   renderWarnings(model);
@@ -391,6 +419,7 @@ function onMessage(message: HostMessage): void {
 onHostMessage<HostMessage>(onMessage);
 
 watchTheme(() => {
+  applyReadableColours();
   theme = readTheme();
   if (model) renderCharts(model, true);
 });

@@ -25,8 +25,13 @@ export const HISTORY_COMMANDS = {
   pinBaseline: 'rbench.history.pinBaseline',
   reveal: 'rbench.history.reveal',
   delete: 'rbench.history.delete',
+  showUnmeasured: 'rbench.history.showUnmeasured',
+  hideUnmeasured: 'rbench.history.hideUnmeasured',
   compareRuns: 'rbench.compareRuns',
 } as const;
+
+/** The context key the view's title buttons switch on: failed attempts that measured nothing are shown. */
+export const SHOWING_UNMEASURED = 'rbench.history.showingUnmeasured';
 
 export type HistoryNode =
   { kind: 'file'; file: HistoryFile } | { kind: 'scenario'; scenario: HistoryScenario } | { kind: 'run'; run: HistoryRun; scenario: HistoryScenario };
@@ -45,12 +50,19 @@ const ICONS: Record<RunIcon, vscode.ThemeIcon> = {
 export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Fires after each listing: the view's message and description follow what it found (the problem, the hidden count). */
+  private readonly listed = new vscode.EventEmitter<void>();
+  readonly onDidList = this.listed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.listed];
   private watcher: vscode.FileSystemWatcher | undefined;
   private watchedFolder: string | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set when .rbench/baselines.json cannot be read; shown as the view's message. */
   problem: string | undefined;
+  /** Failed attempts that measured nothing are listed too (the view's filter; hidden by default). */
+  showUnmeasured = false;
+  /** How many such attempts the last listing left out, for the view's description. */
+  hidden = 0;
 
   constructor(private readonly runs: RunService) {
     this.disposables.push(
@@ -120,7 +132,8 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     }
     const runsProblem = this.place()?.problem;
     if (runsProblem) this.problem = this.problem ? `${this.problem}\n${runsProblem}` : runsProblem;
-    const groups = groupRuns(await this.entries(), { now: Date.now(), root, baselines });
+    const groups = groupRuns(await this.entries(), { now: Date.now(), root, baselines, showUnmeasured: this.showUnmeasured });
+    this.hidden = groups.reduce((sum, file) => sum + file.scenarios.reduce((n, scenario) => n + scenario.hidden, 0), 0);
     const unreadable = this.runs.runsIndex.unreadable;
     if (unreadable.length > 0) {
       const first = unreadable[0].message;
@@ -128,6 +141,7 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
         unreadable.length === 1 ? `A run file could not be read — ${first}` : `${unreadable.length} run files could not be read; the first: ${first}`;
       this.problem = this.problem ? `${this.problem}\n${problem}` : problem;
     }
+    this.listed.fire();
     return groups;
   }
 
@@ -153,7 +167,8 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
         const { runs, baselinePath } = node.scenario;
         const item = new vscode.TreeItem(escapeControl(node.scenario.name), vscode.TreeItemCollapsibleState.Expanded);
         item.iconPath = new vscode.ThemeIcon('beaker');
-        item.description = `${runs.length} run${runs.length === 1 ? '' : 's'}${runs[0] ? ` · last ${formatAge(Date.now() - Date.parse(runs[0].entry.finishedAt))}` : ''}${baselinePath ? ' · baseline pinned' : ''}`;
+        const hidden = node.scenario.hidden > 0 ? ` · ${unmeasuredCount(node.scenario.hidden)} hidden` : '';
+        item.description = `${runs.length} run${runs.length === 1 ? '' : 's'}${runs[0] ? ` · last ${formatAge(Date.now() - Date.parse(runs[0].entry.finishedAt))}` : ''}${baselinePath ? ' · baseline pinned' : ''}${hidden}`;
         item.contextValue = 'rbenchScenario';
         return item;
       }
@@ -194,6 +209,11 @@ export class HistoryProvider implements vscode.TreeDataProvider<HistoryNode>, vs
     this.watcher.onDidChange(changed);
     this.watcher.onDidDelete(changed);
   }
+}
+
+/** `3 failed attempts that measured nothing`. */
+export function unmeasuredCount(n: number): string {
+  return `${n} failed attempt${n === 1 ? '' : 's'} that measured nothing`;
 }
 
 /** The run nodes a command means: the selection when the clicked node is part of it, else the clicked node. */
@@ -241,7 +261,7 @@ export async function compareRunsCommand(
     const now = Date.now();
     const picked = await vscode.window.showQuickPick(
       entries.map((entry) => ({
-        label: escapeControl(entry.headline),
+        label: escapeControl(entry.named ?? entry.headline),
         description: escapeControl(`${entry.scenario} · ${formatAge(now - Date.parse(entry.finishedAt))}`),
         detail: escapeControl(`${entry.file ?? 'no scenario file'} — ${basename(entry.path)}`),
         picked: paths.includes(entry.path),
@@ -275,7 +295,15 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
   const provider = new HistoryProvider(runs);
   const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true });
   const command = vscode.commands.registerCommand;
-  const showProblem = () => (view.message = provider.problem);
+  const showProblem = () => {
+    view.message = provider.problem;
+    view.description = provider.hidden > 0 ? `${unmeasuredCount(provider.hidden)} hidden` : undefined;
+  };
+  const setShowUnmeasured = (show: boolean) => {
+    provider.showUnmeasured = show;
+    void vscode.commands.executeCommand('setContext', SHOWING_UNMEASURED, show);
+    provider.refresh();
+  };
   // Ages in descriptions ("2 min ago") go stale: redraw once a minute while the view is visible.
   const ageTimer = setInterval(() => {
     if (view.visible) provider.refresh();
@@ -286,7 +314,10 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
     view,
     { dispose: () => clearInterval(ageTimer) },
     provider.onDidChangeTreeData(() => setTimeout(showProblem, 200)),
+    provider.onDidList(showProblem),
     command(HISTORY_COMMANDS.refresh, () => provider.refresh()),
+    command(HISTORY_COMMANDS.showUnmeasured, () => setShowUnmeasured(true)),
+    command(HISTORY_COMMANDS.hideUnmeasured, () => setShowUnmeasured(false)),
     command(HISTORY_COMMANDS.open, async (node?: HistoryNode) => {
       const [run] = runNodes(node, undefined, view);
       if (run) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(run.run.entry.path), RUN_VIEWER);

@@ -32,6 +32,8 @@ export interface HistoryScenario {
   runs: HistoryRun[];
   /** The pinned baseline's run file (absolute), when one is pinned for this scenario. */
   baselinePath?: string;
+  /** Failed attempts that measured nothing, left out of `runs` (GroupOptions.showUnmeasured shows them). */
+  hidden: number;
 }
 
 export interface HistoryFile {
@@ -46,6 +48,27 @@ export interface GroupOptions {
   /** Where baselines.json lives and relative paths start; without one nothing is marked as baseline. */
   root?: string;
   baselines?: Baselines;
+  /** Show failed attempts that measured nothing (a refused connection) too; hidden by default. */
+  showUnmeasured?: boolean;
+}
+
+/** A failed or cancelled attempt with no figures: noise in a list of runs unless asked for. */
+export function measuredNothing(entry: RunEntry): boolean {
+  return entry.measured === false && entry.status !== 'complete' && entry.status !== 'complete-with-errors';
+}
+
+/** A setting's value longer than this does not lead a row (a command list): the tooltip has it. */
+const MAX_LEADING_VALUE = 24;
+const MAX_LEADING_SETTINGS = 2;
+
+/** `clients 50`, `target redis://…`: the settings in which a run differs from the scenario's previous one, in their order. */
+export function changedSettings(entry: RunEntry, previous: RunEntry | undefined): string[] {
+  if (!previous?.settings || !entry.settings) return [];
+  const before = new Map(previous.settings);
+  return entry.settings
+    .filter(([field, value]) => before.has(field) && before.get(field) !== value && value.length <= MAX_LEADING_VALUE)
+    .slice(0, MAX_LEADING_SETTINGS)
+    .map(([field, value]) => `${field} ${value}`);
 }
 
 /** A recorded scenario file with `/` and without a leading `./`, so CLI and editor runs group together. */
@@ -74,27 +97,51 @@ function iconOf(entry: RunEntry, isBaseline: boolean): RunIcon {
   return entry.verdict;
 }
 
-export function historyRun(entry: RunEntry, options: { now: number; isBaseline: boolean }): HistoryRun {
+/** `2026-11-30 11:58:00 UTC`, for the tooltip. */
+const finishedText = (iso: string) =>
+  new Date(iso)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
+
+/**
+ * A history row. The label leads with what tells this run from its neighbours — the settings that changed
+ * since the scenario's previous run, then the figures by test; the description starts with the age (a
+ * narrow view cuts its end); the tooltip holds every setting.
+ */
+export function historyRun(entry: RunEntry, options: { now: number; isBaseline: boolean; previous?: RunEntry }): HistoryRun {
   const age = formatAge(options.now - Date.parse(entry.finishedAt));
+  const changed = changedSettings(entry, options.previous);
+  const settings = entry.settings ?? [];
   const tooltip = [
     `${entry.scenario}${entry.file ? ` — ${entry.file}` : ''}`,
-    entry.headline,
+    entry.named ?? entry.headline,
     ...(entry.verdictText ? [entry.verdictText] : []),
-    `${entry.status}, finished ${new Date(entry.finishedAt)
-      .toISOString()
-      .replace('T', ' ')
-      .replace(/\.\d+Z$/, ' UTC')} (${age})`,
+    `${entry.status}, finished ${finishedText(entry.finishedAt)} (${age})`,
+    ...(changed.length > 0 ? [`Changed since the previous run: ${changed.join(', ')}`] : []),
+    ...(settings.length > 0 ? ['', ...settings.map(([field, value]) => `${field}: ${value}`), ''] : []),
     ...(options.isBaseline ? ['Pinned as this scenario’s baseline (.rbench/baselines.json)'] : []),
     entry.path,
   ].join('\n');
   return {
     entry,
-    label: entry.headline,
-    description: [options.isBaseline ? 'baseline' : '', entry.verdictText, age].filter(Boolean).join(' · '),
+    label: [...changed, entry.named ?? entry.headline].join(' · '),
+    description: [age, options.isBaseline ? 'baseline' : '', entry.verdictText].filter(Boolean).join(' · '),
     tooltip,
     isBaseline: options.isBaseline,
     icon: iconOf(entry, options.isBaseline),
   };
+}
+
+/** The rows of one scenario, newest first, each against the previous run that measured something. */
+function scenarioRows(runs: readonly RunEntry[], options: GroupOptions, baselinePath: string | undefined): { rows: HistoryRun[]; hidden: number } {
+  const sorted = [...runs].sort(newestFirst);
+  const shown = options.showUnmeasured ? sorted : sorted.filter((entry) => !measuredNothing(entry));
+  const rows = shown.map((entry) => {
+    const previous = sorted.slice(sorted.indexOf(entry) + 1).find((older) => !measuredNothing(older));
+    return historyRun(entry, { now: options.now, isBaseline: baselinePath !== undefined && resolve(entry.path) === baselinePath, previous });
+  });
+  return { rows, hidden: sorted.length - shown.length };
 }
 
 /** Groups runs by scenario file (by path), then scenario (by name); runs newest first. */
@@ -119,14 +166,8 @@ export function groupRuns(entries: readonly RunEntry[], options: GroupOptions): 
         .sort(([a], [b]) => byName(a, b))
         .map(([name, runs]) => {
           const baselinePath = pinnedBaseline(options.root, options.baselines, file, name);
-          return {
-            file,
-            name,
-            baselinePath,
-            runs: [...runs]
-              .sort(newestFirst)
-              .map((entry) => historyRun(entry, { now: options.now, isBaseline: baselinePath !== undefined && resolve(entry.path) === baselinePath })),
-          };
+          const { rows, hidden } = scenarioRows(runs, options, baselinePath);
+          return { file, name, baselinePath, runs: rows, hidden };
         }),
     }));
 }

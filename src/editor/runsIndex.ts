@@ -4,7 +4,10 @@ import { readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../gates/files';
 import { parseRunFile, parseRunFileJson, readRunFileTextAsync, RUN_FILE_SUFFIX, RunFileError, type RunFile, type RunStatus } from '../results/runFile';
-import { runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
+import { measuredAnything, runVerdict, verdictSummary, type VerdictKind } from '../results/verdict';
+import { phaseSettings } from '../results/compareDifferences';
+import { formatLatency, formatOpsShort } from '../results/format';
+import { resultRows } from '../results/rows';
 import { runHeadline } from './runSummary';
 
 export interface RunEntry {
@@ -21,6 +24,50 @@ export interface RunEntry {
   verdictText: string;
   finishedAt: string;
   headline: string;
+  /** The history row's headline, naming the tests (`SET 27k · GET 16k ops/s · p99 ≤ 13.8 ms`); absent: `headline`. */
+  named?: string;
+  /** False for an attempt that measured nothing (a connection refused): the history hides those by default. */
+  measured?: boolean;
+  /** The settings that shape the numbers (`clients` → `50`, `target` → …), for the row's tooltip and what differs from the previous run. */
+  settings?: [string, string][];
+}
+
+/** Settings that name nothing a row needs (the test list is in the headline). */
+const UNSHOWN_SETTINGS = new Set(['measured', 'tests']);
+
+/** The settings of a run as `[field, value]` pairs: the target, server and client, then each phase's (prefixed by the phase when there are several). */
+export function runSettings(run: RunFile): [string, string][] {
+  const settings: [string, string][] = [
+    ['target', run.target.local ? 'throwaway redis-server' : run.target.display],
+    ...(run.target.server ? ([['server', `redis ${run.target.server.version}`]] as [string, string][]) : []),
+    ['client', run.client],
+  ];
+  if (run.plan.sweepAxes.length > 0) settings.push(['sweep', `${run.plan.sweepAxes.join(', ')} (${run.plan.points.length} points)`]);
+  const phases = run.plan.points[0]?.phases ?? [];
+  for (const phase of phases) {
+    for (const [field, value] of phaseSettings(phase)) {
+      if (value === null || UNSHOWN_SETTINGS.has(field)) continue;
+      settings.push([phases.length > 1 ? `${phase.name} ${field}` : field, value]);
+    }
+  }
+  return settings;
+}
+
+/** Up to this many tests are named in a history row; more are counted. */
+const NAMED_TESTS = 3;
+
+/** `SET 27k · GET 16k ops/s · p99 ≤ 13.8 ms`: the run's tests by name, not `2 results · …`; the plain headline when one test or none. */
+export function namedHeadline(run: RunFile): string {
+  const rows = resultRows(run, { commands: false });
+  if (rows.length < 2) return runHeadline(run);
+  const prefix = run.status === 'complete' ? '' : `${run.status} · `;
+  const worstP99 = formatLatency(Math.max(...rows.map((row) => row.p99Us)));
+  if (rows.length > NAMED_TESTS) {
+    const ops = rows.map((row) => row.opsPerSec);
+    return `${prefix}${rows.length} tests · ${formatOpsShort(Math.min(...ops))}–${formatOpsShort(Math.max(...ops))} ops/s · p99 ≤ ${worstP99}`;
+  }
+  const name = (row: (typeof rows)[number]) => [row.point, row.test].filter(Boolean).join(' ');
+  return `${prefix}${rows.map((row) => `${name(row)} ${formatOpsShort(row.opsPerSec)}`).join(' · ')} ops/s · p99 ≤ ${worstP99}`;
 }
 
 /** `rbench.runsFolder` made absolute: relative to the first workspace folder, else to the scenario's folder. */
@@ -143,6 +190,9 @@ export function runEntry(path: string, run: RunFile): RunEntry {
     verdictText: verdictSummary(verdict, run.thresholds.length),
     finishedAt: run.finishedAt,
     headline: runHeadline(run),
+    named: namedHeadline(run),
+    measured: measuredAnything(run),
+    settings: runSettings(run),
   };
 }
 

@@ -45,7 +45,8 @@ export const METRIC_INFO: Record<ComparedMetric, MetricInfo> = {
 
 export const DEFAULT_NOISE_PERCENT = 5;
 
-export type Verdict = 'better' | 'worse' | 'noise';
+/** `differs`: a change between runs whose plans differ: a difference between two loads, neither better nor worse. */
+export type Verdict = 'better' | 'worse' | 'noise' | 'differs';
 
 export interface Delta {
   /** value − reference, in the metric's unit (ops/s, µs, count). */
@@ -237,6 +238,9 @@ export function compareRuns(runs: RunFile[], options: CompareOptions = {}): Comp
   if (runs.length === 0) throw new Error('compareRuns needs at least one run');
   const noisePercent = options.noisePercent ?? DEFAULT_NOISE_PERCENT;
   const labels = runs.map((_, i) => options.labels?.[i] ?? `#${i + 1}`);
+  const differences = runDifferences(runs, labels);
+  const rows = alignRows(runs, noisePercent);
+  readAsDifferences(rows, differences);
   return {
     noisePercent,
     runs: runs.map((run, i) => {
@@ -257,9 +261,32 @@ export function compareRuns(runs: RunFile[], options: CompareOptions = {}): Comp
       if (server !== undefined) compared.server = server;
       return compared;
     }),
-    differences: runDifferences(runs, labels),
-    rows: alignRows(runs, noisePercent),
+    differences,
+    rows,
   };
+}
+
+/** The verdict a change gets where the plans differ: `differs` unless it is within noise. One rule for the CLI, the Markdown and the panel. */
+export function verdictWhenPlansDiffer(verdict: Verdict): Verdict {
+  return verdict === 'noise' ? 'noise' : 'differs';
+}
+
+/** Whether a plan difference concerns a row: one of the whole run, or of the row's point or phase (a point only one run has concerns no shared row). */
+function concernsRow(difference: Difference, row: ComparisonRow): boolean {
+  if (difference.kind !== 'plan' || difference.field === 'point' || difference.field === 'phase') return false;
+  return difference.scope === '' || difference.scope.split(', ').every((part) => part === `point ${row.point}` || part === `phase ${row.phase}`);
+}
+
+/** Rows whose plans differ measured different loads: their changes are differences, not better or worse. */
+function readAsDifferences(rows: ComparisonRow[], differences: readonly Difference[]): void {
+  for (const row of rows) {
+    if (!differences.some((d) => concernsRow(d, row))) continue;
+    for (const cell of row.cells)
+      for (const metric of COMPARED_METRICS) {
+        const delta = cell?.metrics[metric].delta;
+        if (delta) delta.verdict = verdictWhenPlansDiffer(delta.verdict);
+      }
+  }
 }
 
 /** False when the runs' plans (or client paths) differ: their numbers measure different things. */

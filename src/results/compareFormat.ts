@@ -9,6 +9,7 @@ import {
   type ComparisonRow,
   type Delta,
   type Verdict,
+  plansMatch,
 } from './compare';
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
 import { timeNotes } from './compareExplain';
@@ -19,8 +20,8 @@ import { markdownCell, markdownCode } from '../gates/output';
 type Style = 'emoji' | 'words';
 
 const VERDICT_MARK: Record<Style, Record<Verdict, string>> = {
-  emoji: { better: '✅', worse: '❌', noise: '~' },
-  words: { better: 'better', worse: 'worse', noise: 'noise' },
+  emoji: { better: '✅', worse: '❌', noise: '~', differs: '≠' },
+  words: { better: 'better', worse: 'worse', noise: 'noise', differs: 'differs' },
 };
 
 /** `+3.1%`, `-12.0%`, or the absolute change when the reference is 0 (`+5`). */
@@ -163,7 +164,7 @@ function serverLines(row: ComparisonRow): { label: string; values: string[]; cha
 
 /** How many changes of each verdict the comparison holds, over the metrics shown. */
 export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
-  const counts: Record<Verdict, number> = { better: 0, worse: 0, noise: 0 };
+  const counts: Record<Verdict, number> = { better: 0, worse: 0, noise: 0, differs: 0 };
   for (const row of comparison.rows) {
     for (const cell of row.cells) {
       if (!cell) continue;
@@ -176,14 +177,41 @@ export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
   return counts;
 }
 
+export interface CountPart {
+  verdict: Verdict;
+  text: string;
+}
+
+/** The counts in words: `2 better`, `1 worse`, `9 within noise`; where the plans differ, `12 differ (different loads: not better or worse)` instead of better and worse. */
+export function countParts(comparison: Comparison, counts = verdictCounts(comparison)): CountPart[] {
+  const { comparable, differing } = countKinds(comparison, counts);
+  return [
+    ...(comparable
+      ? [
+          { verdict: 'better' as const, text: `${counts.better} better` },
+          { verdict: 'worse' as const, text: `${counts.worse} worse` },
+        ]
+      : []),
+    ...(differing ? [{ verdict: 'differs' as const, text: `${counts.differs} differ (different loads: not better or worse)` }] : []),
+    { verdict: 'noise', text: `${counts.noise} within noise` },
+  ];
+}
+
+/** Which counts a sentence names: better and worse where some rows compare like with like, `differ` where some plans differ. */
+function countKinds(comparison: Comparison, counts: Record<Verdict, number>): { comparable: boolean; differing: boolean } {
+  return { comparable: plansMatch(comparison) || counts.better + counts.worse > 0, differing: !plansMatch(comparison) || counts.differs > 0 };
+}
+
+/** `Against a: 2 better, 1 worse, 9 within noise (±5%)`: the CLI's and the Markdown's line, and the panel's. */
+export function countsSentence(comparison: Comparison): string {
+  return `Against ${comparison.runs[0].label}: ${countParts(comparison)
+    .map((part) => part.text)
+    .join(', ')} (±${comparison.noisePercent}%)`;
+}
+
 function summaryLine(comparison: Comparison): string {
-  const counts = verdictCounts(comparison);
   const gaps = comparison.rows.filter((row) => row.cells.some((cell) => !cell)).length;
-  return (
-    `Against ${comparison.runs[0].label}: ${counts.better} better, ${counts.worse} worse, ${counts.noise} within noise (±${comparison.noisePercent}%)` +
-    (gaps ? `; ${gaps} row${gaps === 1 ? '' : 's'} missing in some run` : '') +
-    '.'
-  );
+  return countsSentence(comparison) + (gaps ? `; ${gaps} row${gaps === 1 ? '' : 's'} missing in some run` : '') + '.';
 }
 
 /** The tests behind the verdicts shown, in a stable order, each with the rows it judged. */
@@ -244,7 +272,9 @@ export function comparisonToMarkdown(comparison: Comparison): string {
   lines.push('');
   const { columns, cells } = grid(comparison, 'emoji');
   lines.push(renderMarkdownTable(columns, cells));
-  lines.push(`${summaryLine(comparison)} ✅ better, ❌ worse, ~ within noise.`);
+  const { comparable, differing } = countKinds(comparison, verdictCounts(comparison));
+  const key = [comparable ? '✅ better, ❌ worse' : '', differing ? '≠ differs (different loads)' : '', '~ within noise'].filter(Boolean).join(', ');
+  lines.push(`${summaryLine(comparison)} ${key}.`);
   const statistics = statisticsLines(comparison);
   if (statistics.length > 0) lines.push('', ...statistics.map((line) => `- ${markdownCell(line)}`));
   const notes = timeNotes(comparison);

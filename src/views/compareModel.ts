@@ -4,17 +4,20 @@
 // prints) and the results panel's view-model (its timeline, percentile and sweep series per run).
 // Pure (no `vscode`, no Node modules): bundled into the webview and unit-tested in Node.
 import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
-import type { Difference, DifferenceKind } from '../results/compareDifferences';
-import { formatChange, metricsShown, notComparable, verdictCounts } from '../results/compareFormat';
+import { runDifferences, type Difference, type DifferenceKind } from '../results/compareDifferences';
+import { countParts, formatChange, metricsShown, notComparable, verdictCounts, type CountPart } from '../results/compareFormat';
 import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
-import { buildViewModel, MAX_CHART_SERIES, testName } from './model';
+import { buildViewModel, LOG_AXIS_RATIO, MAX_CHART_SERIES, tailRatio, testName } from './model';
 import { serverLines } from './compareServer';
 import { timeNotes } from '../results/compareExplain';
 
 export interface CompareColumn {
+  /** What differs (`clients 10`), else the start time. */
   label: string;
+  /** The start time (`12-01 09:50:26`), the column's second line; absent when it is the label. */
+  time?: string;
   id: string;
   scenario: string;
   /** `redis 7.2.4 standalone · fast client · redis://…` */
@@ -92,24 +95,81 @@ export interface CompareViewModel {
   /** Which side moved, per test and run: `SET, b against a: p99 rose 40.0%, server time per call unchanged (…)`. */
   explained: string[];
   counts: Record<Verdict, number>;
+  /** The counts in words (`0 better`, `12 worse` or `12 differ (…)`, `0 within noise`), each with its verdict's colour: the CLI's sentence. */
+  summary: CountPart[];
   timeline?: OverlayChart;
-  percentiles?: OverlayChart;
+  /** `log`: the latency axis starts as log (the tail far above the median, as in the results panel). */
+  percentiles?: OverlayChart & { log: boolean };
   sweep?: SweepOverlay;
   /** Series left out of a chart (more than MAX_CHART_SERIES). */
   omitted: string[];
 }
 
-/**
- * Column labels: the start time when all runs are of one scenario (`11-30 00:03:11`), else the scenario's
- * name; `#n` is added where two would read the same.
- */
-export function compareLabels(runs: readonly Pick<RunFile, 'startedAt' | 'scenario'>[]): string[] {
-  const oneScenario = new Set(runs.map((run) => run.scenario.name)).size === 1;
-  const base = runs.map((run) => (oneScenario ? run.startedAt.slice(5, 19).replace('T', ' ') : run.scenario.name));
-  return base.map((label, i) => (base.filter((other) => other === label).length > 1 ? `${label} #${i + 1}` : label));
+/** The settings a column may be named by, in the order they name it (the plan's first, then the setup's). */
+const LABEL_FIELDS = [
+  'clients',
+  'threads',
+  'pipeline',
+  'rate',
+  'requests',
+  'duration',
+  'value',
+  'keys',
+  'key size',
+  'key distribution',
+  'client',
+  'resp',
+  'cluster',
+  'db',
+  'target',
+  'server version',
+  'server mode',
+];
+/** A value longer than this names no column (a command list, a machine's CPU model): the differences list shows it. */
+const MAX_LABEL_VALUE = 32;
+const MAX_LABEL_PARTS = 2;
+
+function labelPart(field: string, value: string): string {
+  if (field === 'target' || field === 'scenario') return value;
+  if (field === 'server version') return `redis ${value}`;
+  if (field === 'client') return `${value} client`;
+  return `${field} ${value}`;
 }
 
-export function compareTitle(runs: readonly Pick<RunFile, 'startedAt' | 'scenario'>[], labels = compareLabels(runs)): string {
+/** `12-01 09:50:26`: when a run started, the second line of its column. */
+export function startTime(run: Pick<RunFile, 'startedAt'>): string {
+  return run.startedAt.slice(5, 19).replace('T', ' ');
+}
+
+/**
+ * Column labels named by what differs between the runs (`clients 10`, `clients 50`; the target or the
+ * server version when the plans agree), else by start time; `#n` is added where two would read the same.
+ */
+export function compareLabels(
+  runs: readonly RunFile[],
+  differences: readonly Difference[] = runDifferences(
+    [...runs],
+    runs.map((_, i) => `#${i + 1}`),
+  ),
+): string[] {
+  const named = (kind: DifferenceKind) =>
+    differences
+      .filter(
+        (d) => d.kind === kind && d.field !== 'scenario' && LABEL_FIELDS.includes(d.field) && d.values.every((v) => v !== null && v.length <= MAX_LABEL_VALUE),
+      )
+      .sort((a, b) => LABEL_FIELDS.indexOf(a.field) - LABEL_FIELDS.indexOf(b.field))
+      .filter((d, i, all) => all.findIndex((other) => other.field === d.field) === i)
+      .slice(0, MAX_LABEL_PARTS);
+  const plan = named('plan');
+  // Runs of different scenarios are named by the scenario first.
+  const scenario = differences.filter((d) => d.field === 'scenario' && d.values.every((v) => v !== null && v.length <= MAX_LABEL_VALUE));
+  const chosen = [...scenario, ...(plan.length > 0 ? plan : named('setup'))].slice(0, MAX_LABEL_PARTS);
+  const base = runs.map((run, i) => (chosen.length > 0 ? chosen.map((d) => labelPart(d.field, d.values[i] as string)).join(' · ') : startTime(run)));
+  const timed = base.map((label, i) => (base.filter((other) => other === label).length > 1 && chosen.length > 0 ? `${label} · ${startTime(runs[i])}` : label));
+  return timed.map((label, i) => (timed.filter((other) => other === label).length > 1 ? `${label} #${i + 1}` : label));
+}
+
+export function compareTitle(runs: readonly RunFile[], labels = compareLabels(runs)): string {
   const scenarios = [...new Set(runs.map((run) => run.scenario.name))].join(' / ');
   return runs.length === 2 ? `Compare: ${scenarios} — ${labels[1]} vs ${labels[0]}` : `Compare: ${scenarios} — ${runs.length} runs`;
 }
@@ -248,6 +308,11 @@ function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<Co
       ? keep({
           x: curves[0].x,
           series: curves.map(({ run, variant, s }) => ({ label: `${labels[run]} ${s.label}`, run, variant, metric: 'latency' as const, values: s.values })),
+          log:
+            tailRatio(
+              curves[0].x,
+              curves.map((c) => c.s),
+            ) >= LOG_AXIS_RATIO,
         })
       : undefined;
 
@@ -284,6 +349,7 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
     comparison,
     columns: comparison.runs.map((run, i) => ({
       label: run.label,
+      ...(run.label !== startTime(run) ? { time: startTime(run) } : {}),
       id: run.id,
       scenario: run.scenario,
       facts: [run.server ?? 'server not read', `${run.client} client`, run.target].join(' · '),
@@ -296,6 +362,7 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
     lines: lines(runs, comparison),
     explained: timeNotes(comparison),
     counts: verdictCounts(comparison),
+    summary: countParts(comparison),
     ...overlays(runs, labels, omitted),
     omitted,
   };

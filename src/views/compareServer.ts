@@ -2,7 +2,7 @@
 // beside the client's figures (the sentences saying which side moved are src/results/compareExplain's, and
 // foreign load is among the comparison's differences). Older run files have none of it: no lines. Pure:
 // bundled into the webview and unit-tested.
-import { deltaOf, type Comparison, type ComparisonRow, type Delta, type MetricCell } from '../results/compare';
+import { deltaOf, plansMatch, verdictWhenPlansDiffer, type Comparison, type ComparisonRow, type Delta, type MetricCell } from '../results/compare';
 import { formatChange } from '../results/compareFormat';
 import type { RunFile } from '../results/runFile';
 import { loadOf } from './explainModel';
@@ -41,6 +41,8 @@ export function serverLines(runs: readonly RunFile[], comparison: Comparison, ro
   if (row.command !== 'total') return [];
   const lines: ServerLine[] = [];
   const times = serverTimes(runs, row, comparison.noisePercent);
+  // The same rule as the client's figures: different plans, different loads.
+  if (!plansMatch(comparison)) for (const t of times) if (t.delta) t.delta = { ...t.delta, verdict: verdictWhenPlansDiffer(t.delta.verdict) };
   if (times.some((t) => t.cell)) {
     lines.push({
       row,

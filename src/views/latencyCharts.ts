@@ -15,6 +15,23 @@ export interface PercentileCurve {
   x: number[];
   percentiles: number[];
   series: CurveSeries[];
+  /** Whether the latency axis starts as log: the tail is so far above the median (max/p50 ≥ LOG_AXIS_RATIO) that a linear axis flattens p50–p99 against zero. */
+  log: boolean;
+}
+
+/** max/p50 from which the percentile chart's latency axis is log by default. */
+export const LOG_AXIS_RATIO = 10;
+
+/** The largest max/p50 over the curves (x = 2 is p50, the last x the highest percentile); 1 when no curve has both. */
+export function tailRatio(x: readonly number[], series: readonly Pick<CurveSeries, 'values'>[]): number {
+  const median = x.findIndex((v) => v >= 2 - 1e-9);
+  let ratio = 1;
+  for (const { values } of series) {
+    const p50 = values[median];
+    const top = values.reduce<number>((m, v) => (v !== null && v > m ? v : m), 0);
+    if (p50 !== null && p50 !== undefined && p50 > 0) ratio = Math.max(ratio, top / p50);
+  }
+  return ratio;
 }
 
 /** Latency histogram: log-spaced bins, share of requests (%) in each bin per series. */
@@ -83,14 +100,11 @@ export function percentileGrid(stepsPerDecade = 12, decades = 5): number[] {
 export function percentileCurve(histograms: { label: string; histogram: DecodedHistogram }[]): PercentileCurve {
   const percentiles = percentileGrid();
   const x = percentiles.map((p) => 1 / (1 - p / 100));
-  return {
-    x,
-    percentiles,
-    series: histograms.map(({ label, histogram }) => ({
-      label,
-      values: histogram.total > 0 ? valuesAtPercentiles(histogram, percentiles).map((us) => us / 1000) : percentiles.map(() => null),
-    })),
-  };
+  const series = histograms.map(({ label, histogram }) => ({
+    label,
+    values: histogram.total > 0 ? valuesAtPercentiles(histogram, percentiles).map((us) => us / 1000) : percentiles.map(() => null),
+  }));
+  return { x, percentiles, series, log: tailRatio(x, series) >= LOG_AXIS_RATIO };
 }
 
 /** Share of requests per log-spaced latency bin (`perDecade` bins per factor of ten), over the range all series share. */

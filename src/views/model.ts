@@ -12,6 +12,7 @@ import { primaryDescription } from '../results/sentinelPrimaries';
 import { findPhase, type ResultRow } from '../results/rows';
 import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
+import { measuredAnything } from '../results/verdict';
 import { rateChart, type RateChart } from './rateChart';
 import { hasExplanation, loadOf, testExplanations, type TestExplanation, type VerdictView } from './explainModel';
 import { LONG_STALL_MS, longestStall, stallHeadline, stallSeconds } from './stalls';
@@ -22,6 +23,7 @@ import { runningRow, tableColumns, tableRowFrom, type ColumnDef, type PanelStatu
 import {
   eventMarks,
   loadLabel,
+  serverNote,
   serverSeries,
   sweepSeries,
   testName,
@@ -99,6 +101,8 @@ export interface ViewModel {
   percentiles?: PercentileCurve;
   histogram?: HistogramBars;
   server?: ServerSeries;
+  /** The server's one sample in words when the run was too short for its chart. */
+  serverNote?: string;
   sweep?: SweepSeries;
   /** Latency and achieved throughput against the offered rate (`sweep rate`, `find rate`). */
   rate?: RateChart;
@@ -106,6 +110,29 @@ export interface ViewModel {
   omitted: string[];
   /** Where the time went, per test that has server-side figures, a verdict, client pauses or a stall. */
   explanations: TestExplanation[];
+  /** A finished attempt that measured nothing (a refused connection): no table, no exports; what failed and what to do. */
+  nothingMeasured?: { headline: string; advice: string };
+}
+
+/** What to do about a failure that stopped a run before it measured anything, by the words of its error. */
+const ADVICE: [RegExp, string][] = [
+  [
+    /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|timed out|connect/i,
+    'Is the server running and reachable at the target? Check it with "RBench: Test Connection", or pick another with "RBench: Select Target"; then run again.',
+  ],
+  [/NOAUTH|WRONGPASS|password|AUTH/i, 'The server wants a password: set it with "RBench: Set Password" (or RBENCH_PASSWORD), then run again.'],
+  [
+    /redis-server|ENOENT|spawn/i,
+    'The throwaway server could not start: install redis-server (apt-get install redis-server) or choose a target with "RBench: Select Target".',
+  ],
+];
+const GENERIC_ADVICE = 'The RBench output channel has the details: fix the cause and run again.';
+
+export function nothingMeasuredView(run: RunFile): ViewModel['nothingMeasured'] {
+  if (run.status === 'complete' || run.status === 'complete-with-errors' || measuredAnything(run)) return undefined;
+  const error = run.error ?? '';
+  const advice = ADVICE.find(([pattern]) => pattern.test(error))?.[1] ?? GENERIC_ADVICE;
+  return { headline: `Nothing was measured: the run ${run.status === 'cancelled' ? 'was cancelled' : 'failed'} before its first test ended.`, advice };
 }
 
 export const MAX_CHART_SERIES = 12;
@@ -245,10 +272,12 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     percentiles: hasLatency ? percentileCurve(decoded) : undefined,
     histogram: hasLatency ? histogramBars(decoded) : undefined,
     server: serverSeries(run.server.samples),
+    ...(serverNote(run.server.samples) ? { serverNote: serverNote(run.server.samples) } : {}),
     sweep,
     rate: rateChart(run),
     omitted,
     explanations: explanations.filter(hasExplanation),
+    ...(!live && nothingMeasuredView(run) ? { nothingMeasured: nothingMeasuredView(run) } : {}),
   };
 }
 

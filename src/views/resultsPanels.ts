@@ -143,7 +143,8 @@ class ResultsWebview implements vscode.Disposable {
         return;
       }
       case 'open-raw':
-        if (path) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path), 'default');
+        // Through the command: in the run viewer the JSON takes the viewer's tab.
+        if (path) await vscode.commands.executeCommand(OPEN_RUN_FILE_AS_JSON_COMMAND, vscode.Uri.file(path));
         return;
       case 'open-scenario': {
         const file = run?.scenario.file ?? live?.file;
@@ -228,6 +229,7 @@ export class ResultsPanels implements vscode.Disposable {
     source.liveStartMs = Date.now();
     source.live = newLiveRun(plan, new Date(source.liveStartMs).toISOString(), { file: key.file, target: options.target });
     source.pending = [];
+    entry.panel.title = escapeControl(`${plan.name} · running`);
     entry.view.sendAll();
     if (!entry.timer) entry.timer = setInterval(() => entry.view.flush(), FLUSH_INTERVAL_MS);
   }
@@ -241,6 +243,8 @@ export class ResultsPanels implements vscode.Disposable {
     applyProgress(source.live, stamped);
     if (event.kind === 'server-sample') source.live.events = persistenceEvents(source.live.samples);
     source.pending.push(stamped);
+    // A test starting or ending goes out at once, as the notification's does: batching it for a second left the panel a test behind.
+    if (event.kind === 'load-start' || event.kind === 'load-end') entry.view.flush();
   }
 
   /**
@@ -256,8 +260,9 @@ export class ResultsPanels implements vscode.Disposable {
     source.error = undefined;
     source.run = run;
     source.path = path;
-    entry.panel.title = escapeControl(`RBench: ${run.scenario.name}`);
+    entry.panel.title = escapeControl(runTabTitle(run));
     entry.view.sendAll();
+    void vscode.commands.executeCommand('setContext', RESULTS_SHOWN_CONTEXT, true);
     if (saveError) entry.view.post({ type: 'notice', text: `Not saved: ${saveError}` });
   }
 
@@ -301,7 +306,7 @@ export class ResultsPanels implements vscode.Disposable {
     this.focus.opened(focus);
     const panel = vscode.window.createWebviewPanel(
       RESULTS_PANEL_VIEW_TYPE,
-      escapeControl(`RBench: ${key.scenario}`),
+      escapeControl(key.scenario),
       { viewColumn: this.resultsColumn(focus?.viewColumn), preserveFocus: true },
       { ...webviewOptions(this.context.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
     );
@@ -341,6 +346,29 @@ export class ResultsPanels implements vscode.Disposable {
   }
 }
 
+/** Set once a results panel has shown a finished run: the walkthrough's "Read the results panel" step completes on it. */
+export const RESULTS_SHOWN_CONTEXT = 'rbench.resultsShown';
+
+/** `SET and GET · 12-01 09:50`: a tab named by its scenario and when it ran. */
+export function runTabTitle(run: Pick<RunFile, 'scenario' | 'startedAt'>): string {
+  const started = new Date(run.startedAt);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const when = Number.isNaN(started.getTime())
+    ? run.startedAt
+    : `${pad(started.getMonth() + 1)}-${pad(started.getDate())} ${pad(started.getHours())}:${pad(started.getMinutes())}`;
+  return `${run.scenario.name} · ${when}`;
+}
+
+/** The run viewer's tabs of a run file. */
+function runViewerTabs(uri: vscode.Uri): vscode.Tab[] {
+  // `all` is absent from the unit tests' fake editor: no tabs there.
+  return (vscode.window.tabGroups.all ?? []).flatMap((group) =>
+    group.tabs.filter(
+      (tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === RUN_FILE_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString(),
+    ),
+  );
+}
+
 /** Opens *.rbench-run.json files in the results view (read-only). */
 export class RunFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
   /** The run file of the custom editor last focused (for "Open as JSON" from the title bar). */
@@ -359,6 +387,9 @@ export class RunFileEditorProvider implements vscode.CustomReadonlyEditorProvide
       try {
         view.source.run = await readRun(document.uri);
         view.source.error = undefined;
+        // The scenario and when it ran, not the run file's long name (VS Code may keep the file name on the tab; the panel's own title says it).
+        panel.title = escapeControl(runTabTitle(view.source.run));
+        void vscode.commands.executeCommand('setContext', RESULTS_SHOWN_CONTEXT, true);
       } catch (error) {
         view.source.error = (error as Error).message;
       }
@@ -400,8 +431,14 @@ export function registerResultsViews(context: vscode.ExtensionContext): ResultsP
     }),
     vscode.commands.registerCommand(OPEN_RUN_FILE_AS_JSON_COMMAND, async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : editor.activeUri;
-      if (target) await vscode.commands.executeCommand('vscode.openWith', target, 'default');
-      else void vscode.window.showInformationMessage('Open a run file (*.rbench-run.json) first.');
+      if (!target) {
+        void vscode.window.showInformationMessage('Open a run file (*.rbench-run.json) first.');
+        return;
+      }
+      // The JSON takes the viewer's place (as Reopen Editor With does): two tabs of one long file name cannot be told apart.
+      const viewerTabs = runViewerTabs(target);
+      await vscode.commands.executeCommand('vscode.openWith', target, 'default');
+      if (viewerTabs.length > 0) await vscode.window.tabGroups.close(viewerTabs, true);
     }),
   );
   return panels;

@@ -21,6 +21,42 @@ export interface TimelineSeries {
   segments: { start: number; end: number; label: string }[];
   /** Stretches without replies (LoadResult.stalls) in run seconds, shaded; absent when no load had one. */
   stalls?: StallSpan[];
+  /**
+   * The latency axis's top (ms) when a few buckets' p99 (a start-up spike) stand far above the rest: a high
+   * percentile of the buckets, so that one spike does not flatten the whole run. Absent: the axis fits every point.
+   */
+  latencyAxisMaxMs?: number;
+  /** The buckets above `latencyAxisMaxMs`, drawn as marks at the axis's top with their value. */
+  latencyOutliers?: { x: number; ms: number }[];
+}
+
+/** Fewer buckets than this: every point is shown as it is (a percentile of a handful says nothing). */
+const MIN_BUCKETS_TO_CLIP = 10;
+/** The axis fits this percentile of the buckets' p99 … */
+const CLIP_PERCENTILE = 95;
+/** … with this much head room; only points above it are outliers. */
+const CLIP_HEADROOM = 1.5;
+
+/** Where the timeline's latency axis stops, and the points above it; undefined when every point fits. */
+export function latencyClip(x: readonly number[], p99Ms: readonly (number | null)[]): Pick<TimelineSeries, 'latencyAxisMaxMs' | 'latencyOutliers'> | undefined {
+  const values = p99Ms.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  if (values.length < MIN_BUCKETS_TO_CLIP) return undefined;
+  const high = values[Math.min(values.length - 1, Math.ceil((CLIP_PERCENTILE / 100) * values.length) - 1)];
+  const top = high * CLIP_HEADROOM;
+  if (!(top > 0) || values[values.length - 1] <= top) return undefined;
+  const latencyOutliers = p99Ms.flatMap((v, i) => (v !== null && v > top ? [{ x: x[i], ms: v }] : []));
+  return { latencyAxisMaxMs: top, latencyOutliers };
+}
+
+/**
+ * A load's buckets to draw: its last bucket goes when it lasted under half its predecessor (10–30 ms of a 100 ms
+ * grid, or a stub of a second): a handful of replies over a sliver of time reads as a spike, not as the load.
+ */
+export function drawnBuckets(timeline: readonly TimelineSecond[]): readonly TimelineSecond[] {
+  if (timeline.length < 2) return timeline;
+  const length = (second: TimelineSecond) => second.partialMs ?? 1000;
+  const last = timeline[timeline.length - 1];
+  return length(last) < length(timeline[timeline.length - 2]) / 2 ? timeline.slice(0, -1) : timeline;
 }
 
 /** Persistence events in run seconds (`bgsave-start` …), drawn as marks on time charts. */
@@ -82,6 +118,7 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
   const sorted = [...loads].filter((l) => l.timeline.length > 0).sort((a, b) => a.offset - b.offset);
   for (const load of sorted) {
     const start = load.offset + load.timeline[0].t;
+    const buckets = drawnBuckets(load.timeline);
     let end = start;
     // A gap before each stretch, so lines do not join separate loads.
     if (x.length > 0) {
@@ -92,7 +129,7 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
       p99Ms.push(null);
       redirections.push(null);
     }
-    for (const second of load.timeline) {
+    for (const second of buckets) {
       // A second is plotted at its end; a cut-short last second at its real end.
       const t = load.offset + second.t + (second.partialMs !== undefined ? second.partialMs / 1000 : 1);
       if (x.length > 0 && t <= x[x.length - 1]) continue;
@@ -111,7 +148,7 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
     : { x, ops, p50Ms, p99Ms, segments };
   const stalls = stallSpans(sorted);
   if (stalls.length > 0) series.stalls = stalls;
-  return series;
+  return { ...series, ...latencyClip(x, p99Ms) };
 }
 
 const EVENT_WORDS: Record<string, string> = {
@@ -154,8 +191,9 @@ export function serverCpuPercent(previous: ServerSample | undefined, sample: Ser
   return ((now - before) / seconds) * 100;
 }
 
+/** The server's samples as a chart; undefined below two samples (a run shorter than the 1 s sampling period: one dot says nothing; serverNote says it in words). */
 export function serverSeries(samples: readonly ServerSample[]): ServerSeries | undefined {
-  if (samples.length === 0) return undefined;
+  if (samples.length < 2) return undefined;
   const series: ServerSeries = { x: [], usedMemoryMb: [], connectedClients: [] };
   const cpu: (number | null)[] = [];
   const mainThread: (number | null)[] = [];
@@ -178,6 +216,13 @@ export function serverSeries(samples: readonly ServerSample[]): ServerSeries | u
   if (cpu.some((v) => v !== null)) series.cpuPercent = cpu;
   if (mainThread.some((v) => v !== null)) series.mainThreadCpuPercent = mainThread;
   return series;
+}
+
+/** The server's one sample in words, for a run too short for the chart. */
+export function serverNote(samples: readonly ServerSample[]): string | undefined {
+  if (samples.length !== 1) return undefined;
+  const s = samples[0];
+  return `Server: one sample (the run was shorter than the 1 s sampling period): used_memory ${(s.usedMemory / (1024 * 1024)).toFixed(1)} MiB, ${s.connectedClients} connected client${s.connectedClients === 1 ? '' : 's'}.`;
 }
 
 /** The server's time per call as a sweep series, when any point has it (older run files: none). */

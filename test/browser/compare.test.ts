@@ -10,6 +10,7 @@ import type { RunFile } from '../../src/results/runFile';
 import { buildCompareViewModel } from '../../src/views/compareModel';
 import { parseCompareMessage } from '../../src/views/messages';
 import { pngBytes } from '../../src/views/exportFiles';
+import { cssColour, parseColour, readableOn } from '../../src/views/contrast';
 import { chartInk, colourInk, launchBrowserForSuite, openPanel, readFixture, THEMES, type OpenPanel, type PanelBrowser, type ThemeName } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -65,7 +66,12 @@ describe('comparison panel (browser)', function () {
 
       // A column per run, the reference first; a line per test × metric; the second run's deltas coloured.
       const headers = await page.$$eval('#compare-table thead th', (ths: any[]) => ths.map((th) => th.textContent));
-      assert.deepEqual(headers, ['Test', 'Metric', `${model.columns[0].label} (reference)`, model.columns[1].label]);
+      assert.deepEqual(headers, [
+        'Test',
+        'Metric',
+        `${model.columns[0].label} (reference)${model.columns[0].time}`,
+        `${model.columns[1].label}${model.columns[1].time}`,
+      ]);
       const cells = await page.$$eval('#compare-table tbody tr', (trs: any[]) => trs.map((tr) => [...tr.children].map((c: any) => c.textContent)));
       assert.deepEqual(
         cells,
@@ -73,7 +79,14 @@ describe('comparison panel (browser)', function () {
       );
       const deltas = await page.$$eval('#compare-table .delta', (spans: any[]) => spans.map((s) => ({ cls: s.className, colour: getComputedStyle(s).color })));
       assert.equal(deltas.length, model.lines.length);
-      const expected = { better: rgb(colours['charts-green']), worse: rgb(colours['charts-red']), noise: rgb(colours.descriptionForeground) };
+      // The theme's colours, made readable on its background (4.5:1) where they are not.
+      const readable = (hex: string) => cssColour(readableOn(parseColour(hex)!, parseColour(colours['editor-background'])!));
+      const expected = {
+        better: readable(colours['charts-green']),
+        worse: readable(colours['charts-red']),
+        noise: readable(colours.descriptionForeground),
+        differs: rgb(colours['editor-foreground']),
+      };
       deltas.forEach((d, i) => {
         const verdict = model.lines[i].cells[1].verdict!;
         assert.equal(d.cls, `delta delta-${verdict}`);
@@ -96,6 +109,73 @@ describe('comparison panel (browser)', function () {
       await page.close();
     });
   }
+
+  it('shows the changes between two plans (10 clients, 50) as neutral "differs", with columns named by the plan (issue 22)', async () => {
+    const panel = await showComparison('light');
+    const page = panel.page;
+    const headers = await page.$$eval('#compare-table thead th', (ths: any[]) => ths.map((th) => th.firstChild?.nextSibling?.textContent ?? th.textContent));
+    assert.deepEqual(headers.slice(2), ['clients 10 (reference)', 'clients 50']);
+    const times = await page.$$eval('#compare-table thead .column-time', (spans: any[]) => spans.map((s) => s.textContent));
+    assert.deepEqual(times, [runs[0].startedAt.slice(5, 19).replace('T', ' '), runs[1].startedAt.slice(5, 19).replace('T', ' ')]);
+    const summary = (await page.textContent('#compare-summary')) ?? '';
+    assert.match(summary, /\d+ differ \(different loads: not better or worse\)/);
+    assert.doesNotMatch(summary, /better,|worse,/, 'no better/worse count where the plans differ');
+    const verdicts = await page.$$eval('#compare-table td[data-verdict]', (tds: any[]) => tds.map((td) => td.dataset.verdict));
+    assert.ok(verdicts.length > 0 && verdicts.every((v: string) => v === 'differs' || v === 'noise'), verdicts.join());
+    // Neither green nor red: the text colour.
+    const colour = await page.$eval('#compare-table .delta-differs', (span: any) => getComputedStyle(span).color);
+    assert.equal(colour, rgb(THEMES.light.variables['editor-foreground']));
+    // No column clipped: each header and cell shows all its text.
+    const clipped = await page.$$eval('#compare-table th, #compare-table td', (cells: any[]) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+    );
+    assert.deepEqual(clipped, []);
+    await page.close();
+  });
+
+  it("tells ops/s from p99 and SET from GET in the legends: the markers draw each line's dash (issue 22)", async () => {
+    const panel = await showComparison('dark');
+    const markers = async (chart: string) =>
+      panel.page.$$eval(`figure[data-chart="${chart}"] .u-legend .u-series`, (rows: any[]) =>
+        rows.slice(1).map((row) => [row.querySelector('.u-label').textContent, getComputedStyle(row.querySelector('.u-marker')).borderBottomStyle]),
+      );
+    const timeline = await markers('timeline');
+    assert.deepEqual(
+      timeline.map(([, style]) => style),
+      ['solid', 'dashed', 'solid', 'dashed'],
+      JSON.stringify(timeline),
+    );
+    const percentiles = await markers('percentiles');
+    assert.deepEqual(
+      percentiles.map(([label, style]) => `${label}:${style}`),
+      ['clients 10 SET:solid', 'clients 10 GET:dashed', 'clients 50 SET:solid', 'clients 50 GET:dashed'],
+    );
+    const axes = (await panel.page.getAttribute('figure[data-chart="timeline"] .chart', 'data-axes')) ?? '';
+    assert.match(axes, /\| ops\/s \(solid\): 0, .* \| p99 \(dashed\): 0 ms, /);
+    await panel.page.close();
+  });
+
+  it('draws the percentile curves on a log latency axis when max/p50 is large, and switches to linear on request (issue 22)', async () => {
+    assert.ok(model.percentiles!.log, 'the fixture: max/p50 is over 10');
+    const panel = await showComparison('light');
+    const page = panel.page;
+    assert.equal(await page.getAttribute('figure[data-chart="percentiles"]', 'data-axis'), 'log');
+    const latencyTicks = async () => ((await page.getAttribute('figure[data-chart="percentiles"] .chart', 'data-axes')) ?? '').split(' | ')[1];
+    const numbers = (ticks: string) => [...ticks.matchAll(/([\d.]+) ms/g)].map((m) => Number(m[1]));
+    // A log axis's ticks grow by factors (0.1 ms, 1 ms, 10 ms, 100 ms) over at least two decades; a linear one's start at 0 in equal steps.
+    const log = await latencyTicks();
+    assert.match(log, /^latency \(log\): /, log);
+    const logTicks = numbers(log);
+    assert.ok(logTicks.length >= 3 && logTicks.every((v, i) => v > 0 && (i === 0 || v / logTicks[i - 1] >= 2)), log);
+    assert.ok(logTicks[logTicks.length - 1] / logTicks[0] >= 100, log);
+    await page.click('figure[data-chart="percentiles"] .axis-toggle');
+    await page.waitForFunction(() => document.querySelector('figure[data-chart="percentiles"]')?.dataset.axis === 'linear');
+    const linear = await latencyTicks();
+    const linearTicks = numbers(linear);
+    assert.equal(linearTicks[0], 0, linear);
+    assert.ok(Math.abs(linearTicks[2] - linearTicks[1] - (linearTicks[1] - linearTicks[0])) < 1e-6, linear);
+    await page.close();
+  });
 
   it('sends exports, chart PNGs and open requests the host accepts', async () => {
     const panel = await showComparison('dark');

@@ -85,7 +85,7 @@ export const THEMES: Record<'dark' | 'light', { bodyClass: string; variables: Re
       'charts-purple': '#652d90',
       'editorWidget-border': '#c8c8c8',
       'panel-border': '#e5e5e5',
-      'testing-iconPassed': '#388a34',
+      'testing-iconPassed': '#73c991',
       'testing-iconFailed': '#f14c4c',
       'editorWarning-foreground': '#bf8803',
       'textBlockQuote-background': '#f8f8f8',

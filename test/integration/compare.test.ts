@@ -117,7 +117,7 @@ describe('Benchmark Runs view and comparison', function () {
         [true, 'rbenchRun.pinnable.baseline'],
       ],
     );
-    assert.match(String(api.history.provider.getTreeItem(after[1]).description), /^baseline · /);
+    assert.match(String(api.history.provider.getTreeItem(after[1]).description), /^just now · baseline$/);
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', scenario, 20);
     const compare = lenses.filter((lens) => lens.command?.command === 'rbench.compareRuns');

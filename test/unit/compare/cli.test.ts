@@ -68,14 +68,15 @@ describe('rbench compare and the regression gate (CLI)', function () {
     const lines = markdown.stdout.split('\n');
     assert.equal(lines[0], '### RBench comparison: "set get": #2 vs #1');
     assert.ok(lines.indexOf('- clients: 2 → 4') > 0 && lines.indexOf('- clients: 2 → 4') < lines.indexOf('| command | metric | #1 | #2 |'), markdown.stdout);
-    assert.match(markdown.stdout, /^\| SET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (✅|❌|~|⚠️ not comparable)\) \|$/m);
-    assert.match(markdown.stdout, /^\| GET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (✅|❌|~|⚠️ not comparable)\) \|$/m);
+    // The client counts differ: a change is a difference, not better or worse (issue 22), with its interval where one was computed.
+    assert.match(markdown.stdout, /^\| SET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (≠|~|⚠️ not comparable)\) \|$/m);
+    assert.match(markdown.stdout, /^\| GET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (≠|~|⚠️ not comparable)\) \|$/m);
     assert.match(markdown.stdout, /^\| {2}\| p99 ms \| \d+\.\d{3} \| \d+\.\d{3} \(/m);
 
     const text = await runCli(['compare', first, latest, '--csv', 'cmp.csv'], { cwd: scratch.dir });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /Differences \(read these before the numbers\):\n {2}! clients: 2 → 4/);
-    assert.match(text.stdout, /^SET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+(\[[^\]]+\]\s+)?(better|worse|noise|not comparable)$/m);
+    assert.match(text.stdout, /^SET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+(\[[^\]]+\]\s+)?(differs|noise|not comparable)$/m);
     const csv = readFileSync(join(scratch.dir, 'cmp.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 1 + 2 * (7 + 2) * 2, 'SET and GET × (7 metrics, the server time per call and the verdict) × 2 runs');
 

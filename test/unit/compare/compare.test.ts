@@ -165,6 +165,19 @@ describe('compare: differences before numbers', () => {
     assert.equal(plansMatch(comparison), false);
   });
 
+  it('calls the changes of runs whose plans differ differences, not better or worse, in every output and in the counts (issue 22)', () => {
+    const comparison = compareRuns([setGetRun({ ...numbers, clients: 10 }), setGetRun({ ...numbers, clients: 50, set: { ops: 500, p99: 5000 } })]);
+    const verdicts = comparison.rows.flatMap((row) => row.cells[1]!.metrics.ops.delta!.verdict);
+    assert.ok(verdicts.includes('differs') && !verdicts.includes('better') && !verdicts.includes('worse'), verdicts.join());
+    const markdown = comparisonToMarkdown(comparison);
+    assert.doesNotMatch(markdown, /[✅❌]|\d+ better|\d+ worse/);
+    assert.match(markdown, /Against #1: \d+ differ \(different loads: not better or worse\), \d+ within noise/);
+    assert.match(comparisonToText(comparison), /^SET\s+ops\/s\s+\S+\s+\S+\s+\S+%\s+differs$/m);
+    // The same runs at one client count: better and worse again.
+    const same = compareRuns([setGetRun({ ...numbers, clients: 10 }), setGetRun({ ...numbers, clients: 10, set: { ops: 500, p99: 5000 } })]);
+    assert.match(comparisonToText(same), /Against #1: \d+ better, \d+ worse, \d+ within noise/);
+  });
+
   it('flags pipeline and value size', () => {
     assert.deepEqual(texts({ ...numbers, pipeline: 1, value: 16 }, { ...numbers, pipeline: 16, value: 1024 }), [
       'plan pipeline: 1 → 16',
@@ -218,8 +231,8 @@ describe('compare: output', () => {
     const tableAt = lines.indexOf('| command | metric | #1 | #2 |');
     assert.ok(differencesAt > 0 && tableAt > differencesAt, markdown);
     assert.equal(lines[tableAt + 1], '| :--- | :--- | ---: | ---: |');
-    assert.ok(lines.includes('| SET | ops/s | 400,000 | 412,345 (+3.1% ✅) |'), markdown);
-    assert.ok(lines.includes('|  | p99 ms | 1.000 | 1.120 (+12.0% ❌) |'), markdown);
+    assert.ok(lines.includes('| SET | ops/s | 400,000 | 412,345 (+3.1% ≠) |'), markdown);
+    assert.ok(lines.includes('|  | p99 ms | 1.000 | 1.120 (+12.0% ≠) |'), markdown);
     assert.ok(lines.includes('| GET | ops/s | 500,000 | 502,000 (+0.4% ~) |'), markdown);
     assert.equal(
       lines.filter((line) => line.startsWith('|  | ')).length,
@@ -238,8 +251,8 @@ describe('compare: output', () => {
     assert.match(text, /^Differences \(read these before the numbers\):\n {2}! clients: 4 → 8$/m);
     const table = text.split('\n').filter((line) => /^(command|SET|GET|\s+p\d)/.test(line));
     assert.match(table[0], /^command\s+metric\s+#1\s+#2\s+change$/);
-    assert.match(text, /^SET\s+ops\/s\s+400,000\s+412,345\s+\+3\.1%\s+better$/m);
-    assert.match(text, /^\s+p99 ms\s+1\.000\s+1\.120\s+\+12\.0%\s+worse$/m);
+    assert.match(text, /^SET\s+ops\/s\s+400,000\s+412,345\s+\+3\.1%\s+differs$/m);
+    assert.match(text, /^\s+p99 ms\s+1\.000\s+1\.120\s+\+12\.0%\s+differs$/m);
     const ends = text
       .split('\n')
       .filter((line) => /^(SET|GET)\s+ops\/s/.test(line))
@@ -255,7 +268,10 @@ describe('compare: output', () => {
     );
     // Each metric of each run, then each run's bottleneck verdict (the server's time per call too when the server was read).
     assert.equal(csv.length, 1 + comparison.rows.length * (COMPARED_METRICS.length + 1) * 2);
-    assert.ok(csv.includes('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","better","","","limit-only",""'), csv.join('\n'));
+    assert.ok(
+      csv.some((line) => line.startsWith('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","differs",')),
+      csv.join('\n'),
+    );
     assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","","","","","",""'));
   });
 

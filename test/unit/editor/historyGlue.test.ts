@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { HISTORY_COMMANDS, registerHistory, type HistoryApi, type HistoryNode } from '../../../src/editor/history';
+import { HISTORY_COMMANDS, registerHistory, SHOWING_UNMEASURED, type HistoryApi, type HistoryNode } from '../../../src/editor/history';
 import { writeRunFile } from '../../../src/results/runFileWriter';
 import { loadResult, planOf, runFileOf } from './fixtures';
 
@@ -98,6 +98,32 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
     );
     assert.deepEqual(item(writes[0]).command, { command: HISTORY_COMMANDS.open, title: 'Open', arguments: [writes[0]] });
     assert.equal(item(writes[0]).resourceUri?.fsPath, newer);
+  });
+
+  it('hides failed attempts that measured nothing, counts them in the view, and shows them on request (issue 22)', async () => {
+    const measured = saveRun(WRITES, '2026-11-29T10:00:00.000Z', 500);
+    const refused = writeRunFile(
+      runs,
+      runFileOf(WRITES, [], { file: 'bench/a.rbench', finishedAt: '2026-11-29T11:00:00.000Z', status: 'failed', error: 'connect ECONNREFUSED 127.0.0.1:6390' }),
+    );
+    const view = editor.state.treeViews.at(-1) as unknown as { description?: string; message?: string };
+    assert.deepEqual(
+      (await tree())[0].scenarios[0].runs.map((n) => n.run.entry.path),
+      [measured],
+    );
+    const [file] = await history.provider.getChildren();
+    const [scenario] = await history.provider.getChildren(file);
+    assert.match(String(item(scenario).description), /^1 run · .* · 1 failed attempt that measured nothing hidden$/);
+    assert.equal(view.description, '1 failed attempt that measured nothing hidden');
+
+    await commands.executeCommand(HISTORY_COMMANDS.showUnmeasured);
+    assert.deepEqual(
+      (await tree())[0].scenarios[0].runs.map((n) => n.run.entry.path),
+      [refused, measured],
+    );
+    assert.ok(editor.state.executed.some((c) => c.id === 'setContext' && c.args[0] === SHOWING_UNMEASURED && c.args[1] === true));
+    await commands.executeCommand(HISTORY_COMMANDS.hideUnmeasured);
+    assert.equal((await tree())[0].scenarios[0].runs.length, 1);
   });
 
   it('refreshes when a run file appears in the runs folder, and follows a changed rbench.runsFolder', async () => {

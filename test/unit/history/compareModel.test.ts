@@ -15,7 +15,10 @@ describe('history: the comparison view-model', () => {
   const a = fixture('compare-a');
   const b = fixture('compare-b');
 
-  it('has a column per run, the first as the reference, labelled by start time for one scenario', () => {
+  it('has a column per run, the first as the reference, labelled by start time when the runs differ in nothing', () => {
+    const b = structuredClone(a);
+    b.id = 'other';
+    b.startedAt = '2026-11-30T00:05:00.000Z';
     const m = buildCompareViewModel([a, b]);
     assert.deepEqual(
       m.columns.map((c) => [c.label, c.id, c.reference]),
@@ -59,8 +62,39 @@ describe('history: the comparison view-model', () => {
     const delta = after!.metrics.ops.delta!;
     assert.equal(ops.cells[1].change, `${delta.percent! >= 0 ? '+' : ''}${delta.percent!.toFixed(1)}%`);
     assert.equal(ops.cells[1].verdict, delta.verdict);
-    const counted = m.counts.better + m.counts.worse + m.counts.noise;
+    const counted = m.counts.better + m.counts.worse + m.counts.noise + m.counts.differs;
     assert.equal(counted, m.lines.length, 'one verdict per line of the second run');
+  });
+
+  it('calls the changes of 10 clients against 50 differences, never better or worse, and says so in the counts (issue 22)', () => {
+    const m = buildCompareViewModel([a, b]);
+    const verdicts = m.lines.map((l) => l.cells[1].verdict);
+    assert.ok(
+      verdicts.every((v) => v === 'differs' || v === 'noise'),
+      verdicts.join(),
+    );
+    assert.equal(m.counts.better + m.counts.worse, 0);
+    assert.ok(m.counts.differs > 0);
+    // The sentence the CLI prints, in parts the panel colours.
+    assert.deepEqual(
+      m.summary.map((p) => p.verdict),
+      ['differs', 'noise'],
+    );
+    assert.equal(m.summary[0].text, `${m.counts.differs} differ (different loads: not better or worse)`);
+    assert.match(m.lead!, /is not a regression/);
+  });
+
+  it('names the columns by what differs, the start time second', () => {
+    const m = buildCompareViewModel([a, b]);
+    assert.deepEqual(
+      m.columns.map((c) => [c.label, c.time]),
+      [
+        ['clients 10', a.startedAt.slice(5, 19).replace('T', ' ')],
+        ['clients 50', b.startedAt.slice(5, 19).replace('T', ' ')],
+      ],
+    );
+    assert.equal(m.title, 'Compare: SET and GET — clients 50 vs clients 10');
+    assert.ok(m.timeline!.series.every((s) => s.label.startsWith('clients ')));
   });
 
   it('classes a change below the noise threshold as noise, above it by direction', () => {
@@ -137,12 +171,18 @@ describe('history: the comparison view-model', () => {
   });
 
   it('labels runs of different scenarios by name, and tells same-looking labels apart', () => {
-    const runs = [
-      { startedAt: '2026-11-30T10:00:00.000Z', scenario: { name: 'x' } },
-      { startedAt: '2026-11-30T11:00:00.000Z', scenario: { name: 'y' } },
-      { startedAt: '2026-11-30T12:00:00.000Z', scenario: { name: 'y' } },
-    ] as RunFile[];
-    assert.deepEqual(compareLabels(runs), ['x', 'y #2', 'y #3']);
+    const named = (name: string, startedAt: string) => {
+      const run = structuredClone(a);
+      run.scenario.name = name;
+      run.startedAt = startedAt;
+      return run;
+    };
+    const runs = [named('x', '2026-11-30T10:00:00.000Z'), named('y', '2026-11-30T11:00:00.000Z'), named('y', '2026-11-30T12:00:00.000Z')];
+    assert.deepEqual(compareLabels(runs), ['x', 'y · 11-30 11:00:00', 'y · 11-30 12:00:00']);
+    assert.deepEqual(
+      compareLabels([a, a]),
+      ['11-30 00:03:11 #1', '11-30 00:03:11 #2'].map((l) => l.replace('11-30 00:03:11', a.startedAt.slice(5, 19).replace('T', ' '))),
+    );
     assert.equal(compareTitle(runs), 'Compare: x / y — 3 runs');
   });
 

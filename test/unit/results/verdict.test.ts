@@ -48,13 +48,13 @@ describe('results: the one run verdict', () => {
     const now = Date.parse('2026-11-29T12:01:00.000Z');
     const failed = historyRun(runEntry('/runs/a.rbench-run.json', runFileOf(checked, [loadResult('GET', 1000, 500)])), { now, isBaseline: false });
     assert.equal(failed.icon, 'failed');
-    assert.equal(failed.description, '1 of 1 expectation failed · 1 min ago');
+    assert.equal(failed.description, '1 min ago · 1 of 1 expectation failed');
     const passed = historyRun(runEntry('/runs/b.rbench-run.json', runFileOf(checked, [loadResult('GET', 3000, 500)])), { now, isBaseline: false });
     assert.equal(passed.icon, 'passed');
     const withErrors = historyRun(runEntry('/runs/c.rbench-run.json', runFileOf(checked, [errored()], { status: 'complete-with-errors' })), {
       now,
       isBaseline: false,
     });
-    assert.deepEqual([withErrors.icon, withErrors.description], ['failed', 'ended with errors · 1 min ago']);
+    assert.deepEqual([withErrors.icon, withErrors.description], ['failed', '1 min ago · ended with errors']);
   });
 });

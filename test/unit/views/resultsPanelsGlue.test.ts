@@ -5,11 +5,11 @@
 // the panels in a real VS Code.)
 import { extensionContext, FAKE_CSP_SOURCE, Uri, useFakeVscode, waitFor, window, type WebviewPanel } from '../../helpers/fakeVscode';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type * as vscode from 'vscode';
-import { RESULTS_PANEL_VIEW_TYPE, ResultsPanels } from '../../../src/views/resultsPanels';
+import { RESULTS_PANEL_VIEW_TYPE, RESULTS_SHOWN_CONTEXT, ResultsPanels, runTabTitle } from '../../../src/views/resultsPanels';
 import type { HostMessage } from '../../../src/views/messages';
 import type { LoadPosition } from '../../../src/runner/runScenario';
 import { writeRunFile } from '../../../src/results/runFileWriter';
@@ -48,7 +48,7 @@ describe('editor glue: the results panels with a fake editor', function () {
     panels.runStarted({ scenario: 'other' }, planOf('### other\nPING\n'));
     const [panel, other] = editor.state.panels;
     assert.equal(panel.viewType, RESULTS_PANEL_VIEW_TYPE);
-    assert.equal(panel.title, 'RBench: gets');
+    assert.equal(panel.title, 'gets · running', 'the tab says the scenario and that it runs');
     assert.deepEqual(panel.webview.options, { enableScripts: true, localResourceRoots: [Uri.file(join(REPO, 'dist', 'webview'))] });
 
     const html = panel.webview.html;
@@ -79,13 +79,14 @@ describe('editor glue: the results panels with a fake editor', function () {
     assert.equal(live.type === 'live' && live.state.plan.name, 'gets');
     assert.equal(live.type === 'live' && live.state.file, 'bench/a.rbench');
 
-    // At most one update a second: the load's end arrives in one `progress` message.
+    // A test's end goes out at once, not with the next second's batch: the panel keeps up with the notification (issue 22).
     const result = loadResult('GET', 40_000, 900);
     panels.progress(KEY, { kind: 'load-end', at: AT, result });
-    assert.equal(posted(panel).length, 1);
-    const progress = await waitFor('the progress batch', () => posted(panel)[1]);
+    assert.equal(posted(panel).length, 2);
+    const progress = posted(panel)[1];
     assert.equal(progress?.type, 'progress');
     assert.deepEqual(progress.type === 'progress' && progress.events.map((event) => event.event.kind), ['load-end']);
+    assert.ok(await waitFor('nothing more', () => posted(panel).length === 2));
 
     const run = runFileOf(PLAN, [result], { file: 'bench/a.rbench' });
     const path = writeRunFile(folder, run);
@@ -94,7 +95,24 @@ describe('editor glue: the results panels with a fake editor', function () {
     assert.equal(shown?.type, 'run');
     assert.equal(shown.type === 'run' && shown.path, path);
     assert.equal(shown.type === 'run' && shown.run.id, run.id);
-    assert.equal(panel.title, 'RBench: gets');
+    assert.equal(panel.title, runTabTitle(run));
+    assert.match(panel.title, /^gets · \d\d-\d\d \d\d:\d\d$/, 'the scenario and when it ran, not a file name');
+    // The walkthrough's "Read the results panel" step completes on this, not when a view opens.
+    assert.deepEqual(
+      editor.state.executed.filter((c) => c.id === 'setContext'),
+      [{ id: 'setContext', args: [RESULTS_SHOWN_CONTEXT, true] }],
+    );
+  });
+
+  it('completes the walkthrough\'s "Read the results panel" step on a finished run shown, never on a view opening or a run starting (issue 22)', async () => {
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      contributes: { walkthroughs: { steps: { id: string; completionEvents: string[] }[] }[] };
+    };
+    const step = manifest.contributes.walkthroughs.flatMap((w) => w.steps).find((s) => s.id === 'results');
+    assert.deepEqual(step?.completionEvents, [`onContext:${RESULTS_SHOWN_CONTEXT}`]);
+    panels.runStarted(KEY, PLAN);
+    await onlyPanel().webview.send({ type: 'ready' });
+    assert.deepEqual(editor.state.executed, [], 'a run that has not ended ticks nothing');
   });
 
   it("reuses the scenario's panel for its next run, and says when a run file was not saved", async () => {
@@ -131,7 +149,10 @@ describe('editor glue: the results panels with a fake editor', function () {
     assert.equal(panel.webview.posted.length, before, 'nothing answered');
     assert.equal(editor.state.clipboard, '');
     assert.deepEqual(editor.state.saveDialogs, []);
-    assert.deepEqual(editor.state.executed, []);
+    assert.deepEqual(
+      editor.state.executed.filter((c) => c.id !== 'setContext'),
+      [],
+    );
 
     await panel.webview.send({ type: 'export', format: 'csv', to: 'clipboard' });
     await waitFor('the export', () => panel.webview.posted.length > before);
