@@ -1,6 +1,8 @@
 // Parse and resolve in one pass: each scenario is resolved as soon as the parser hands it over, so
 // the document tree of a large file never lives as a whole (its garbage collection was most of the cost).
 import type { Diagnostic, ResolvedFile, ScenarioPlan } from './plan';
+import { reportCommands } from './commandCheck';
+import { commandTableOf } from './commandTable';
 import { DiagnosticSink } from './diagnostics';
 import { reportMemory } from './memory';
 import { parseScenarios, type ScenarioVisitor } from './parser';
@@ -27,6 +29,8 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
   const sink = new DiagnosticSink();
   guarded(sink, () => {
     const resolver = new FileResolver(sink, options);
+    const table = commandTableOf(options.commandTable);
+    const commandPlaces = new Set<string>();
     let fileLines: DocLine[] = [];
     parseScenarios(text, sink, {
       line: also.line?.bind(also),
@@ -39,6 +43,7 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
         also.scenario?.(node);
         const plan = resolver.scenario(node);
         reportMemory(plan, node.lines, fileLines, options.memory, sink);
+        reportCommands(plan, table, sink, commandPlaces);
         keep?.(plan);
       },
     });
