@@ -64,6 +64,12 @@ Run options:
                       a cleanup pattern wider than their keys); a file alone never can
   --max-memory SIZE   the memory a scenario may ask for, on the server and in rbench (default 4gb
                       on the server, 1gb in rbench); also for check
+  --module PATH       load the Redis module PATH (a .so file) into the throwaway redis-server;
+                      repeatable. A scenario file never can (\`server loadmodule\` is refused)
+
+Check options:
+  --url URL           also check the files' commands against this server's own command table
+                      (arity, module commands); reads COMMAND only
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -194,6 +200,7 @@ export async function main(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true },
         'allow-destructive': { type: 'boolean' },
         'max-memory': { type: 'string' },
+        module: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -247,7 +254,7 @@ export async function main(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
-      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes }, output);
+      return await checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url }, output);
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;
@@ -283,6 +290,7 @@ export async function main(argv: string[]): Promise<number> {
             allowHosts: values['allow-host'] ?? [],
             allowDestructive: Boolean(values['allow-destructive']),
             maxMemory: maxMemoryBytes,
+            modules: values.module ?? [],
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

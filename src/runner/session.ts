@@ -3,8 +3,9 @@
 // (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
+import { basename } from 'node:path';
 import { ownValue } from '../gates/plainData';
-import { startLocalServer, type LocalServer } from '../redis/localServer';
+import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
@@ -19,7 +20,9 @@ import { saveRun } from '../results/runFileWriter';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type RunProgress } from './runScenario';
-import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
+import { runRefusal, scenarioActions, type RefusalOptions } from './safety';
+import { checkAgainstServer } from './serverCommands';
+import type { CommandClass } from '../scenario/commands';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
@@ -75,6 +78,8 @@ export interface SessionSettings {
   shard?: ShardSpec;
   /** Bytes a plan may ask for on the server and in rbench (`--max-memory`, rbench.maxMemory); the defaults when absent. */
   maxMemory?: number;
+  /** Modules the throwaway server loads (`--module PATH`, the machine setting rbench.localServer.modules): the user's, never a file's. */
+  modules?: readonly string[];
 }
 
 export interface SessionPorts {
@@ -127,6 +132,10 @@ export interface PreparedRun {
   plans: ScenarioPlan[];
   choice: TargetChoice;
   storedPassword?: string;
+  /** The classes the run was allowed by (the consent's, from the built-in table): the server's table may not add to them. */
+  classes?: ReadonlySet<CommandClass>;
+  /** The refusal rules, applied again once the server's own table is read. */
+  refusal?: RefusalOptions;
 }
 
 export const RESTRICTED_MESSAGE =
@@ -190,14 +199,23 @@ export class RunSession {
     const settingsError = settingsPasswordError(choice, profiles);
     if (settingsError) return this.notRun('error', settingsError, file, plan);
 
+    // The consent lists what the built-in table says, a command it does not know counting as the worst; the
+    // refusals wait for the server's own table on those (src/runner/serverCommands.ts applies them again).
     const actions = scenarioActions(plan);
-    const refusal =
-      adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
-      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined) ??
-      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local });
+    const refusalRules: RefusalOptions = {
+      allowAdmin: this.settings.allowAdmin === true,
+      allowDestructive: this.settings.allowDestructive === true,
+      throwaway: choice.local,
+      profileName: choice.target.profile,
+      readOnly: choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined,
+    };
+    const refusal = runRefusal(plan, scenarioActions(plan, undefined, { skipUnknown: true }), refusalRules);
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
 
-    const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };
+    const badModule = choice.local ? (this.settings.modules ?? []).map(moduleProblem).find(Boolean) : undefined;
+    if (badModule) return this.notRun('error', `${file.display}: "${plan.name}": the throwaway redis-server cannot start: ${badModule}`, file, plan);
+
+    const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice, refusal: refusalRules, ...(choice.local ? {} : { classes: actions.classes }) };
     if (choice.local) return prepared;
     prepared.storedPassword = await this.ports.secret(choice.target);
     const connection = this.connect(prepared);
@@ -235,25 +253,38 @@ export class RunSession {
     try {
       if (choice.local) {
         try {
-          local = await startLocalServer({ config: plan.server });
+          local = await startLocalServer({ config: plan.server, modules: this.settings.modules });
         } catch (error) {
           return this.notRun('error', `${file.display}: "${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}`, file, plan, true);
         }
-      } else if (plan.server.length > 0) {
-        this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+      } else {
+        if (plan.server.length > 0) this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+        if (this.settings.modules?.length) this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
       }
       const connection = this.connect(prepared, local?.url);
       redactor.add(connection.options?.password);
       for (const name of this.settings.allowEnv ?? []) redactor.add(this.settings.env[name], `\${env:${name}}`);
       if (!connection.options) return this.notRun('error', redactor.text(`${file.display}: "${plan.name}": ${connection.error}`), file, plan, true);
 
+      // The server's own command table: unknown commands, arity, classes and key positions, before any load.
+      const checked = await checkAgainstServer(plan, {
+        file: file.display,
+        connection: connection.options,
+        display: local ? 'the throwaway redis-server' : connection.display,
+        refusal: prepared.refusal ?? { allowAdmin: false, allowDestructive: false, throwaway: choice.local },
+        consented: prepared.classes,
+        log: (line) => this.ports.log(redactor.text(line)),
+      });
+      if (!checked.ok) return this.notRun('error', redactor.text(checked.message), file, plan);
+      const runPlan = checked.plan;
+
       const target = { display: connection.display, local: Boolean(local) };
       const part = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
       this.ports.log(
-        `\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${part}`,
+        `\n${plan.name}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}` : connection.display}${part}`,
       );
       this.ports.started?.(prepared, target);
-      const run = await runScenario(storedPlan(plan), {
+      const run = await runScenario(storedPlan(runPlan), {
         connection: connection.options,
         targetDisplay: connection.display,
         local: Boolean(local),
@@ -263,6 +294,7 @@ export class RunSession {
         onProgress: (event) => this.ports.progress?.(prepared, event),
       });
       markPart(run);
+      if (local && local.modules.length > 0) run.target.modules = local.modules;
       const safeRun = redactor.deep(run);
       const saved = saveRun(this.settings.runsFolder, safeRun, { root: this.settings.runsFolderRoot }, this.settings.runFileLimits);
       return { kind: 'finished', file, plan, run: safeRun, ...saved };

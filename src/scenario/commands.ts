@@ -243,9 +243,9 @@ export function removesData(name: string, sub?: string): 'all' | 'first' | undef
 }
 
 /** Writes to which every key argument is written whole (a single key, or MSET's pairs): the keys the command creates. */
-export function createsItsKeys(name: string, keyCount: number, sub?: string): boolean {
+export function createsItsKeys(name: string, keyCount: number, sub?: string, table: CommandTable = BUILT_IN_TABLE): boolean {
   const command = name.toLowerCase();
-  if (removesKeys(command) || removesData(command, sub) !== undefined || !isWriteCommand(command)) return false;
+  if (removesKeys(command) || removesData(command, sub) !== undefined || !isWriteCommand(command, table)) return false;
   return keyCount === 1 || command === 'mset' || command === 'msetnx' || command === 'msetex';
 }
 
