@@ -53,13 +53,36 @@ function* placedCommands(plan: ScenarioPlan): Generator<CommandTemplate & { sour
       for (const test of phase.tests) for (const { command } of test.commands) if (command.source) yield command as CommandTemplate & { source: Range };
 }
 
-/** Reports each command line's unknown command and wrong arity; `seen` keeps a place from being reported twice. */
-export function reportCommands(plan: ScenarioPlan, table: CommandTable, sink: DiagnosticSink, seen: Set<string>): void {
+/** What one check remembers between scenarios: places reported, and the lines that already have an error. */
+export class CommandCheckState {
+  readonly places = new Set<string>();
+  readonly errorLines = new Set<number>();
+  /** Diagnostics of the sink already looked at for errorLines. */
+  scanned = 0;
+}
+
+/**
+ * Reports each command line's unknown command and wrong arity. A line with an error already (a group too
+ * deep), or one `unsure` names (a variable refused where it is defined), has lost arguments to it: it is not
+ * checked further.
+ */
+export function reportCommands(
+  plan: ScenarioPlan,
+  table: CommandTable,
+  sink: DiagnosticSink,
+  state: CommandCheckState,
+  unsure: (line: number) => boolean = () => false,
+): void {
+  for (; state.scanned < sink.items.length; state.scanned++) {
+    const item = sink.items[state.scanned];
+    if (item.severity === 'error') for (let line = item.range.start.line; line <= item.range.end.line; line++) state.errorLines.add(line);
+  }
   for (const command of placedCommands(plan)) {
     if (sink.full) return;
     const place = `${command.source.start.line}:${command.source.start.character}:${command.label}`;
-    if (seen.has(place)) continue;
-    seen.add(place);
+    if (state.places.has(place)) continue;
+    state.places.add(place);
+    if (state.errorLines.has(command.source.start.line) || unsure(command.source.start.line)) continue;
     if (!table.spec(command.name)) {
       reportUnknown(command, table, sink);
       continue;
