@@ -30,7 +30,8 @@ async function readSpecs(redis: Redis, names: readonly string[] | undefined): Pr
     if (error instanceof CommandTableError) throw error;
     // Servers before 7.0 need names for INFO, and an ACL may allow `COMMAND` but not `COMMAND|INFO`: the whole table, counted first.
     const count = Number(await redis.call('COMMAND', 'COUNT'));
-    if (!(count <= COMMAND_TABLE_LIMITS.commands)) throw new CommandTableError(`the server counts ${count} commands, more than the ${COMMAND_TABLE_LIMITS.commands} RBench reads`);
+    if (!(count <= COMMAND_TABLE_LIMITS.commands))
+      throw new CommandTableError(`the server counts ${count} commands, more than the ${COMMAND_TABLE_LIMITS.commands} RBench reads`);
     const all = commandSpecs(await redis.call('COMMAND'));
     if (!names) return all;
     const wanted = new Set(names.map((name) => name.toLowerCase()));

@@ -102,7 +102,8 @@ export function commandSpec(entry: Reply, depth = 0): CommandSpec {
     lastKey: integer(items[4], `the last key of ${name}`),
     step: integer(items[5], `the key step of ${name}`),
   };
-  if (items[8] !== undefined && items[8] !== null) spec.keySpecs = list(items[8], `the key specs of ${name}`, COMMAND_TABLE_LIMITS.keySpecs).map((item) => keySpec(item, name));
+  if (items[8] !== undefined && items[8] !== null)
+    spec.keySpecs = list(items[8], `the key specs of ${name}`, COMMAND_TABLE_LIMITS.keySpecs).map((item) => keySpec(item, name));
   if (items[9] !== undefined && items[9] !== null && depth === 0) {
     const subs = list(items[9], `the subcommands of ${name}`, COMMAND_TABLE_LIMITS.subcommands).map((item) => commandSpec(item, 1));
     if (subs.length > 0) spec.subcommands = subs;
@@ -130,7 +131,8 @@ export function commandDocs(reply: Reply): Map<string, CommandDoc> {
   for (let i = 0; i + 1 < items.length; i += 2) {
     const name = text(items[i], 'a documented command').toLowerCase();
     const fields = pairs(items[i + 1], `the docs of ${name}`);
-    const field = (key: string) => (typeof fields.get(key) === 'string' ? text(fields.get(key), `the ${key} of ${name}`, COMMAND_TABLE_LIMITS.text) : undefined);
+    const field = (key: string) =>
+      typeof fields.get(key) === 'string' ? text(fields.get(key), `the ${key} of ${name}`, COMMAND_TABLE_LIMITS.text) : undefined;
     const doc: CommandDoc = {};
     const summary = field('summary');
     const since = field('since');

@@ -110,7 +110,7 @@ export function moduleProblem(path: string): string | undefined {
     try {
       const chunk = Buffer.alloc(1024 * 1024);
       let carry = Buffer.alloc(0);
-      for (let at = 0; at < size && !exported; ) {
+      for (let at = 0; at < size && !exported;) {
         const read = readSync(fd, chunk, 0, chunk.length, at);
         if (read === 0) break;
         head ??= Buffer.from(chunk.subarray(0, Math.min(read, 4)));
@@ -230,7 +230,10 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
         throw new LocalServerError(`redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`);
       }
       const failedModule = /Module (\S+) failed to load/.exec(output)?.[1];
-      if (failedModule) throw new LocalServerError(`redis-server could not load the module ${basename(failedModule)} (${failedModule}): ${output.trim().split('\n').slice(-3).join(' ')}`);
+      if (failedModule)
+        throw new LocalServerError(
+          `redis-server could not load the module ${basename(failedModule)} (${failedModule}): ${output.trim().split('\n').slice(-3).join(' ')}`,
+        );
       throw new LocalServerError(`redis-server exited with code ${result.code}: ${output.trim() || result.error?.message}`);
     }
     if (await answersPing(port)) break;

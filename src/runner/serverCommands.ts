@@ -68,7 +68,9 @@ export async function checkAgainstServer(plan: ScenarioPlan, check: ServerCheck)
     }
   } catch (error) {
     // The run's own connection reports a server that cannot be reached; here it only means no table.
-    check.log(`! ${check.file}: "${plan.name}": could not read the command table of ${check.display} (${(error as Error).message}): checking commands against the built-in table instead`);
+    check.log(
+      `! ${check.file}: "${plan.name}": could not read the command table of ${check.display} (${(error as Error).message}): checking commands against the built-in table instead`,
+    );
   }
   const seen = new Set<string>();
   for (const command of commands) {

@@ -215,7 +215,14 @@ export class RunSession {
     const badModule = choice.local ? (this.settings.modules ?? []).map(moduleProblem).find(Boolean) : undefined;
     if (badModule) return this.notRun('error', `${file.display}: "${plan.name}": the throwaway redis-server cannot start: ${badModule}`, file, plan);
 
-    const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice, refusal: refusalRules, ...(choice.local ? {} : { classes: actions.classes }) };
+    const prepared: PreparedRun = {
+      file,
+      plan,
+      plans: resolved.scenarios,
+      choice,
+      refusal: refusalRules,
+      ...(choice.local ? {} : { classes: actions.classes }),
+    };
     if (choice.local) return prepared;
     prepared.storedPassword = await this.ports.secret(choice.target);
     const connection = this.connect(prepared);
@@ -258,8 +265,10 @@ export class RunSession {
           return this.notRun('error', `${file.display}: "${plan.name}": cannot start a throwaway redis-server: ${(error as Error).message}`, file, plan, true);
         }
       } else {
-        if (plan.server.length > 0) this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
-        if (this.settings.modules?.length) this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
+        if (plan.server.length > 0)
+          this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+        if (this.settings.modules?.length)
+          this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
       }
       const connection = this.connect(prepared, local?.url);
       redactor.add(connection.options?.password);

@@ -44,7 +44,8 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
         const problemsBefore = sink.reported;
         const plan = resolver.scenario(node);
         // A problem while resolving may have cost a line that uses variables its arguments.
-        const interpolated = sink.reported > problemsBefore ? new Set(node.lines.filter((doc) => doc.interpolations.length > 0).map((doc) => doc.line)) : undefined;
+        const interpolated =
+          sink.reported > problemsBefore ? new Set(node.lines.filter((doc) => doc.interpolations.length > 0).map((doc) => doc.line)) : undefined;
         const unsure = (line: number) => interpolated?.has(line) === true;
         reportMemory(plan, node.lines, fileLines, options.memory, sink);
         reportCommands(plan, table, sink, commandState, unsure);

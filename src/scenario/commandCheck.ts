@@ -95,7 +95,9 @@ export function reportCommands(
 function reportUnknown(command: CommandTemplate & { source: Range }, table: CommandTable, sink: DiagnosticSink): void {
   const range = command.source;
   // A module's command (FT.SEARCH) is no typo of a built-in one.
-  const suggestion = command.name.includes('.') ? undefined : closest(command.name, table.source === 'built-in' ? COMMAND_NAMES : table.names().map((name) => name.toUpperCase()));
+  const suggestion = command.name.includes('.')
+    ? undefined
+    : closest(command.name, table.source === 'built-in' ? COMMAND_NAMES : table.names().map((name) => name.toUpperCase()));
   const mean = suggestion ? ` — did you mean \`${suggestion}\`?` : '';
   if (table.source === 'built-in') {
     sink.warning(range, UNKNOWN_COMMAND_CODE, `\`${command.name}\` ${NOT_BUILT_IN}${mean}`);

@@ -93,7 +93,8 @@ export class FileResolver {
     // `cluster on`: multi-key commands must keep their keys in one hash slot (src/scenario/clusterKeys.ts).
     if (plan.target.cluster) {
       const texts = new Map(node.lines.map((line) => [line.line, line.text]));
-      for (const d of clusterKeyDiagnostics(plan, (line) => texts.get(line), commandTableOf(this.options.commandTable))) this.context.sink.error(d.range, d.code, d.message, d.fixes);
+      for (const d of clusterKeyDiagnostics(plan, (line) => texts.get(line), commandTableOf(this.options.commandTable)))
+        this.context.sink.error(d.range, d.code, d.message, d.fixes);
     }
     return plan;
   }

@@ -41,7 +41,7 @@ export function useTinyModule(): () => string {
     try {
       execFileSync('gcc', ['-shared', '-fPIC', '-nostdlib', '-O1', '-o', join(dir, 'rbtest.so'), join(dir, 'rbtest.c')], { stdio: 'pipe' });
     } catch (error) {
-      throw new Error(`cannot build the test module (install gcc: apt-get install gcc): ${(error as Error).message}`);
+      throw new Error(`cannot build the test module (install gcc: apt-get install gcc): ${(error as Error).message}`, { cause: error });
     }
   });
   after(() => {

@@ -183,7 +183,14 @@ const VALUE_LIST_KINDS = new Set<SettingInfo['kind']>(['switch', 'choice', 'thre
 /** Commands completion offers from a table (all of them stay valid when written), upper case; the last table's list is kept. */
 let offered: { table: CommandTable; names: readonly string[] } | undefined;
 function offeredCommands(table: CommandTable): readonly string[] {
-  if (offered?.table !== table) offered = { table, names: table.names().filter((name) => isOfferedCommand(name, table)).map((name) => name.toUpperCase()) };
+  if (offered?.table !== table)
+    offered = {
+      table,
+      names: table
+        .names()
+        .filter((name) => isOfferedCommand(name, table))
+        .map((name) => name.toUpperCase()),
+    };
   return offered.names;
 }
 

@@ -22,7 +22,10 @@ describe('module commands and the server’s command table (rbench)', function (
     it('offline, the FT.* scenario has warnings only; --url checks it clean against the server', async () => {
       const offline = await runCli(['check', EXAMPLE], { cwd: scratch.dir });
       assert.equal(offline.code, 0, offline.stdout + offline.stderr);
-      assert.match(offline.stderr, /redisearch\.rbench:15:1: warning: `FT\.CREATE` is not in the built-in table; checked against the server when the run starts/);
+      assert.match(
+        offline.stderr,
+        /redisearch\.rbench:15:1: warning: `FT\.CREATE` is not in the built-in table; checked against the server when the run starts/,
+      );
       assert.match(offline.stdout, /1 file, 1 scenario, 0 errors/);
       const online = await runCli(['check', EXAMPLE, '--url', server().url], { cwd: scratch.dir });
       assert.equal(online.code, 0, online.stdout + online.stderr);
@@ -67,7 +70,10 @@ describe('module commands and the server’s command table (rbench)', function (
     it('without --module the run ends before any load, naming the unknown command and its line', async () => {
       const result = await runCli(['run', EXAMPLE, '--out', 'runs'], { cwd: scratch.dir });
       assert.equal(result.code, 2, result.stdout + result.stderr);
-      assert.match(result.stderr, /redisearch\.rbench:15: the throwaway redis-server does not know the command FT\.CREATE: load the module that provides it \(`rbench run --module PATH`/);
+      assert.match(
+        result.stderr,
+        /redisearch\.rbench:15: the throwaway redis-server does not know the command FT\.CREATE: load the module that provides it \(`rbench run --module PATH`/,
+      );
       assert.doesNotMatch(result.stdout + result.stderr, /\[1\/3\]/, 'no load ran');
       assert.deepEqual(scratch.runFiles('runs'), []);
     });

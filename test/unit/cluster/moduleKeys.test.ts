@@ -30,6 +30,9 @@ describe('module commands on a cluster (key positions from the server)', functio
     const calls: number[] = [];
     for (const port of masters) calls.push(await commandCalls(cluster().client(port), 'FT\\.SEARCH'));
     // Spread over the masters (a key the client cannot find), two thirds would have met MOVED.
-    assert.deepEqual(calls.sort((a, b) => a - b), [0, 0, 3000]);
+    assert.deepEqual(
+      calls.sort((a, b) => a - b),
+      [0, 0, 3000],
+    );
   });
 });

@@ -57,7 +57,10 @@ describe("a server's own command table", function () {
       try {
         const read = await readCommandTable(redis, { names: ['get'], display: 'redis://127.0.0.1' });
         assert.equal(read.ok, false);
-        assert.match(!read.ok ? read.warning : '', /^could not read the command table of redis:\/\/127\.0\.0\.1 \(NOPERM.*\): checking commands against the built-in table instead$/);
+        assert.match(
+          !read.ok ? read.warning : '',
+          /^could not read the command table of redis:\/\/127\.0\.0\.1 \(NOPERM.*\): checking commands against the built-in table instead$/,
+        );
       } finally {
         redis.disconnect();
       }
@@ -79,7 +82,12 @@ describe("a server's own command table", function () {
     const entry = (name: string): FakeReply => [name, 2, ['readonly'], 1, 1, 1, ['@read'], [], [], []];
 
     it('malformed entries fall back with a warning', async () => {
-      for (const reply of [{ raw: '*1\r\n:5\r\n' }, [['get', 'two', [], 1, 1, 1]], [['__proto__', 2, [], 1, 1, 1]], [['get', 2, 'readonly', 1, 1, 1]]] as FakeReply[]) {
+      for (const reply of [
+        { raw: '*1\r\n:5\r\n' },
+        [['get', 'two', [], 1, 1, 1]],
+        [['__proto__', 2, [], 1, 1, 1]],
+        [['get', 2, 'readonly', 1, 1, 1]],
+      ] as FakeReply[]) {
         const read = await readFrom((args) => (args[0].toUpperCase() === 'COMMAND' ? reply : undefined));
         assert.equal(read.ok, false, JSON.stringify(reply));
         assert.match(!read.ok ? read.warning : '', /the COMMAND reply is malformed|checking commands against the built-in table/);

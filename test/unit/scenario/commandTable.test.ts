@@ -29,9 +29,23 @@ const FT_SEARCH: CommandSpec = {
   step: 1,
   keySpecs: [{ flags: ['rw'], begin: { kind: 'index', index: 1 }, find: { kind: 'range', lastKey: 0, keyStep: 1, limit: 0 } }],
 };
-const MY_UNION: CommandSpec = { name: 'my.union', arity: -3, flags: ['readonly', 'module', 'movablekeys'], categories: [], firstKey: 0, lastKey: 0, step: 0, keySpecs: [keynum(0, 1)] };
+const MY_UNION: CommandSpec = {
+  name: 'my.union',
+  arity: -3,
+  flags: ['readonly', 'module', 'movablekeys'],
+  categories: [],
+  firstKey: 0,
+  lastKey: 0,
+  step: 0,
+  keySpecs: [keynum(0, 1)],
+};
 const MY_ADMIN: CommandSpec = { name: 'my.admin', arity: -1, flags: ['admin', 'module'], categories: [], firstKey: 0, lastKey: 0, step: 0 };
-const SERVER = serverCommandTable('the server redis://127.0.0.1:6379', [FT_SEARCH, MY_UNION, MY_ADMIN, { ...BUILT_IN_TABLE.spec('get')!, categories: ['read'] }]);
+const SERVER = serverCommandTable('the server redis://127.0.0.1:6379', [
+  FT_SEARCH,
+  MY_UNION,
+  MY_ADMIN,
+  { ...BUILT_IN_TABLE.spec('get')!, categories: ['read'] },
+]);
 
 describe('the command table', () => {
   describe('arity (issue 22, seen 9)', () => {
@@ -104,7 +118,11 @@ describe('the command table', () => {
       assert.deepEqual(keySpecPositions([keynum(0, 1)], ['sintercard', '0']), []);
       // A computed numkeys could make any later argument a key.
       assert.equal(keySpecPositions([keynum(0, 1)], ['sintercard', undefined, 'a']), undefined);
-      const streams: KeySpec = { flags: [], begin: { kind: 'keyword', keyword: 'STREAMS', startFrom: 1 }, find: { kind: 'range', lastKey: -1, keyStep: 1, limit: 2 } };
+      const streams: KeySpec = {
+        flags: [],
+        begin: { kind: 'keyword', keyword: 'STREAMS', startFrom: 1 },
+        find: { kind: 'range', lastKey: -1, keyStep: 1, limit: 2 },
+      };
       assert.deepEqual(keySpecPositions([streams], ['xread', 'COUNT', '2', 'STREAMS', 's1', 's2', '0', '0']), [4, 5]);
       assert.deepEqual(keySpecPositions([{ ...streams, flags: ['incomplete'] }], ['xread']), 'incomplete');
     });
@@ -144,7 +162,10 @@ describe('the command table', () => {
 
     it('50k, uniform, 2ms, 1KB and 20k/s say what they are', () => {
       assert.equal(hoverAt('### s\nrequests 50k\nGET k\n', '50k'), '`50k` = 50,000');
-      assert.match(hoverAt('### s\nkeys 1M uniform\nGET k\n', 'uniform') ?? '', /^\*\*uniform\*\* — key distribution: every key of the space is equally likely/);
+      assert.match(
+        hoverAt('### s\nkeys 1M uniform\nGET k\n', 'uniform') ?? '',
+        /^\*\*uniform\*\* — key distribution: every key of the space is equally likely/,
+      );
       assert.equal(hoverAt('### s\nkeys 1M uniform\nGET k\n', '1M'), '`1M` = 1,000,000');
       assert.equal(hoverAt('### s\nduration 2ms\nGET k\n', '2ms'), '`2ms` = 2 ms');
       assert.equal(hoverAt('### s\nvalue 1KB\nGET k\n', '1KB'), '`1KB` = 1,024 bytes');
