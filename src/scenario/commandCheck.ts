@@ -55,7 +55,7 @@ function* placedCommands(plan: ScenarioPlan): Generator<CommandTemplate & { sour
 
 /** What one check remembers between scenarios: places reported, and the lines that already have an error. */
 export class CommandCheckState {
-  readonly places = new Set<string>();
+  readonly places = new Set<string | number>();
   readonly errorLines = new Set<number>();
   /** Diagnostics of the sink already looked at for errorLines. */
   scanned = 0;
@@ -79,14 +79,20 @@ export function reportCommands(
   }
   for (const command of placedCommands(plan)) {
     if (sink.full) return;
-    const place = `${command.source.start.line}:${command.source.start.character}:${command.label}`;
+    // A suite's tests share their line: the label tells them apart.
+    const { line, character } = command.source.start;
+    const place = command.label === command.name ? line * 100_000 + character : `${line}:${character}:${command.label}`;
     if (state.places.has(place)) continue;
     state.places.add(place);
-    if (state.errorLines.has(command.source.start.line) || unsure(command.source.start.line)) continue;
-    if (!table.spec(command.name)) {
+    if (state.errorLines.has(line) || unsure(line)) continue;
+    const spec = table.spec(command.name);
+    if (!spec) {
       reportUnknown(command, table, sink);
       continue;
     }
+    // The common case, a command without subcommands whose count fits, costs no more than this.
+    const argv = command.args.length + 1;
+    if (!spec.subcommands && (spec.arity >= 0 ? argv === spec.arity : argv >= -spec.arity)) continue;
     const problem = arityProblem(command, table);
     if (problem) sink.error(command.source, ARITY_CODE, problem);
   }
