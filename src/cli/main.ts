@@ -86,6 +86,12 @@ Run options:
                       interface)
   --metrics-linger DURATION
                       after the last run, wait this long for a final scrape (default 15s; 0s: none)
+  --module PATH       load the Redis module PATH (a .so file) into the throwaway redis-server;
+                      repeatable. A scenario file never can (\`server loadmodule\` is refused)
+
+Check options:
+  --url URL           also check the files' commands against this server's own command table
+                      (arity, module commands); reads COMMAND only
 
 Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
@@ -262,6 +268,7 @@ export async function main(argv: string[]): Promise<number> {
         'max-memory': { type: 'string' },
         metrics: { type: 'string' },
         'metrics-linger': { type: 'string' },
+        module: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -320,7 +327,11 @@ export async function main(argv: string[]): Promise<number> {
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
-      return checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes }, output);
+      if ((values.url?.length ?? 0) > 1) {
+        printErrorLine('rbench check: give one --url (the server whose command table the files are checked against)');
+        return ExitCode.ScenarioError;
+      }
+      return await checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url?.[0] }, output);
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;
@@ -357,6 +368,7 @@ export async function main(argv: string[]): Promise<number> {
             allowHosts: values['allow-host'] ?? [],
             allowDestructive: Boolean(values['allow-destructive']),
             maxMemory: maxMemoryBytes,
+            modules: values.module ?? [],
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

@@ -64,6 +64,8 @@ export interface RunOptions {
   allowDestructive?: boolean;
   /** `--max-memory SIZE`: bytes a scenario may ask for on the server and in rbench (src/scenario/memory.ts). */
   maxMemory?: number;
+  /** `--module PATH`: modules the throwaway server loads. */
+  modules?: string[];
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -226,6 +228,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         runsFolderRoot: options.outNamed ? undefined : process.cwd(),
         shard: options.shard,
         maxMemory: options.maxMemory,
+        modules: options.modules,
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
     );

@@ -467,6 +467,7 @@ export class RunService implements vscode.Disposable {
         allowAdmin: settings.allowAdminCommands,
         allowDestructive: settings.allowDestructiveCommands,
         maxMemory: settings.maxMemory,
+        modules: settings.localServerModules,
         trusted: vscode.workspace.isTrusted,
         userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
         profiles: settings.profiles,

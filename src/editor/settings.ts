@@ -30,6 +30,8 @@ export interface EditorSettings {
   allowDestructiveCommands: boolean;
   /** `rbench.maxMemory` in bytes: what a scenario may ask for on the server and in rbench (user settings only). */
   maxMemory: number | undefined;
+  /** `rbench.localServer.modules`: modules the throwaway server loads (user settings only, machine scope). */
+  localServerModules: string[];
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -61,17 +63,19 @@ function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'use
  */
 function userOnlySettings(
   config: vscode.WorkspaceConfiguration,
-): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory'> {
+): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory' | 'localServerModules'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
   const destructive = config.inspect<unknown>('allowDestructiveCommands')?.globalValue;
   const memory = config.inspect<unknown>('maxMemory')?.globalValue;
+  const modules = config.inspect<unknown>('localServer.modules')?.globalValue;
   const size = typeof memory === 'string' && memory.trim() ? parseSize(memory.trim()) : undefined;
   return {
     allowEnvInCommands: Array.isArray(env) ? env.filter((name): name is string => typeof name === 'string') : [],
     allowAdminCommands: admin === true,
     allowDestructiveCommands: destructive === true,
     maxMemory: size?.ok ? size.value : undefined,
+    localServerModules: Array.isArray(modules) ? modules.filter((path): path is string => typeof path === 'string' && path.trim() !== '') : [],
   };
 }
 

@@ -1,10 +1,10 @@
 // A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
 // CLI and the extension when none is configured, and the server every test runs against.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { ServerDirective } from '../scenario/plan';
 import { BINARY_NOT_FOUND, WATCHDOG_SOURCE, watchdogEnv } from './watchdog';
 
@@ -21,6 +21,11 @@ export interface LocalServerOptions {
   debugCommand?: boolean;
   /** The server's `maxmemory` in bytes unless a `server maxmemory` line sets it; default `defaultMaxMemory()`. */
   maxMemory?: number;
+  /**
+   * Redis modules to load (`rbench run --module PATH`, the machine setting rbench.localServer.modules): the
+   * user's own, never a scenario's (its `server loadmodule` stays refused). Checked by `moduleProblem` first.
+   */
+  modules?: readonly string[];
 }
 
 /** The throwaway server's default `maxmemory`: half the machine's memory, in whole MiB. */
@@ -46,6 +51,8 @@ export interface LocalServer {
   pid: number;
   /** The `maxmemory` given by default (bytes); absent when the scenario's `server maxmemory` line set it. */
   maxMemory?: number;
+  /** The modules loaded (absolute paths). */
+  modules: string[];
   /** Stops the server (SIGTERM, then SIGKILL) and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -70,7 +77,65 @@ function quoteConfigArg(arg: string): string {
   return /^[^\s"']+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
+/** No module is larger than this: a bigger file is refused unread. */
+const MODULE_READ_LIMIT = 1024 * 1024 * 1024;
+const ENTRY_POINT = Buffer.from('RedisModule_OnLoad');
+
+/** The first bytes of a shared library: ELF (Linux, BSD) or Mach-O (macOS). */
+function isSharedLibrary(head: Buffer): boolean {
+  const magic = head.readUInt32BE(0);
+  return head.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])) || [0xfeedfacf, 0xcffaedfe, 0xcafebabe, 0xfeedface, 0xcefaedfe].includes(magic);
+}
+
+/**
+ * Why `path` cannot be loaded as a Redis module, in a sentence naming it; undefined when it can. A module is a
+ * regular file, a shared library, and exports RedisModule_OnLoad (found in its symbol table's names).
+ */
+export function moduleProblem(path: string): string | undefined {
+  const absolute = resolve(path);
+  let size: number;
+  try {
+    const stat = statSync(absolute);
+    if (!stat.isFile()) return `the module ${path} is not a file: give the path of a module's .so file, such as /usr/lib/redis/modules/redisearch.so`;
+    size = stat.size;
+  } catch {
+    return `the module ${path} does not exist: give the path of a module's .so file, such as /usr/lib/redis/modules/redisearch.so`;
+  }
+  if (size < 4 || size > MODULE_READ_LIMIT) return `${path} is not a Redis module (${size < 4 ? 'it is nearly empty' : 'it is larger than any module'})`;
+  let head: Buffer | undefined;
+  let exported = false;
+  try {
+    // Read in chunks (each overlapping the last by the name's length): memory stays flat whatever the file's size.
+    const fd = openSync(absolute, 'r');
+    try {
+      const chunk = Buffer.alloc(1024 * 1024);
+      let carry = Buffer.alloc(0);
+      for (let at = 0; at < size && !exported;) {
+        const read = readSync(fd, chunk, 0, chunk.length, at);
+        if (read === 0) break;
+        head ??= Buffer.from(chunk.subarray(0, Math.min(read, 4)));
+        const window = Buffer.concat([carry, chunk.subarray(0, read)]);
+        exported = window.includes(ENTRY_POINT);
+        carry = Buffer.from(window.subarray(Math.max(0, window.length - ENTRY_POINT.length)));
+        at += read;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    return `cannot read the module ${path}: ${(error as Error).message}`;
+  }
+  if (!head || head.length < 4 || !isSharedLibrary(head))
+    return `${path} is not a Redis module: it is not a shared library (a module is the .so file a module's package installs)`;
+  if (!exported) return `${path} is a shared library but not a Redis module: it has no RedisModule_OnLoad`;
+  return undefined;
+}
+
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  for (const module of options.modules ?? []) {
+    const problem = moduleProblem(module);
+    if (problem) throw new LocalServerError(problem);
+  }
   const binary = options.binary ?? process.env.RBENCH_REDIS_SERVER ?? 'redis-server';
   // Ports can be taken between probing and binding; a few attempts make that race harmless.
   let lastError: unknown;
@@ -83,7 +148,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       lastError = error;
-      if (error instanceof LocalServerError && /not found|ENOENT/.test(error.message)) break;
+      if (error instanceof LocalServerError && /not found|ENOENT|could not load the module/.test(error.message)) break;
     }
   }
   throw lastError;
@@ -126,6 +191,8 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
   const maxMemory = givenMaxMemory(options);
   if (maxMemory !== undefined) lines.push(`maxmemory ${maxMemory}`);
   if (!config.some((directive) => directive.name === 'maxmemory-policy')) lines.push('maxmemory-policy noeviction');
+  // The user's modules (absolute: the server runs in its temp dir); a scenario's `loadmodule` never gets here.
+  for (const module of options.modules ?? []) lines.push(`loadmodule ${quoteConfigArg(resolve(module))}`);
   // Only this user may open the socket, as only loopback clients may reach the port.
   if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
   for (const directive of options.config ?? []) {
@@ -162,6 +229,11 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
       if (result.code === BINARY_NOT_FOUND) {
         throw new LocalServerError(`redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set RBENCH_REDIS_SERVER to its path.`);
       }
+      const failedModule = /Module (\S+) failed to load/.exec(output)?.[1];
+      if (failedModule)
+        throw new LocalServerError(
+          `redis-server could not load the module ${basename(failedModule)} (${failedModule}): ${output.trim().split('\n').slice(-3).join(' ')}`,
+        );
       throw new LocalServerError(`redis-server exited with code ${result.code}: ${output.trim() || result.error?.message}`);
     }
     if (await answersPing(port)) break;
@@ -181,6 +253,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     dir,
     pid,
     ...(maxMemory === undefined ? {} : { maxMemory }),
+    modules: (options.modules ?? []).map((module) => resolve(module)),
     stop: once(() => stopChild(child, exited, dir, pid)),
   };
 }

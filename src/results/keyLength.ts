@@ -1,6 +1,8 @@
 // The length of the keys a test really sends, for the result table: `rbench:lists:one` is 16 characters
-// whatever `key-size` says, and `cli:__key__` with key-size 8 is 12. Plain data.
-import type { ArgTemplate, PhasePlan, TestPlan } from '../scenario/plan';
+// whatever `key-size` says, and `cli:__key__` with key-size 8 is 12. Which argument is a key comes from the
+// command table's key specs (`EVAL "…" 0` has none; `SINTERCARD 2 a b` starts at its second). Plain data.
+import { BUILT_IN_TABLE } from '../scenario/commandTable';
+import type { ArgTemplate, CommandTemplate, PhasePlan, TestPlan } from '../scenario/plan';
 
 /** Characters of `__rand_int__` (redis-benchmark's 12-digit number). */
 const RAND_INT_WIDTH = 12;
@@ -16,13 +18,23 @@ function argLength(arg: ArgTemplate, phase: PhasePlan): number {
   return length;
 }
 
+/** Where the command's keys are: as the runner set them from the target's table, else as the built-in table reads the arguments; undefined when unknown. */
+function keyArguments(command: CommandTemplate): number[] | undefined {
+  if (command.keys) return command.keys;
+  const texts = command.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : `__${part.placeholder}__`)).join(''));
+  return BUILT_IN_TABLE.keyIndexes(command.name, texts);
+}
+
 /**
- * The key length of a test's first command (a group's first command with arguments: MULTI has none): its
- * argument holding `__key__`, else its first argument; 0 without arguments.
+ * The key length of a test's first command (a group's first command with arguments: MULTI has none): its first
+ * key by the command table, 0 when it names none; for a command the table does not know, its argument holding
+ * `__key__`, else its first argument; 0 without arguments.
  */
 export function testKeyLength(phase: PhasePlan, test: TestPlan | undefined): number {
   const command = (test?.group ? test.commands.find((c) => c.command.args.length > 0) : test?.commands[0])?.command;
   if (!command || command.args.length === 0) return 0;
+  const keys = keyArguments(command);
+  if (keys) return keys.length === 0 ? 0 : argLength(command.args[keys[0]], phase);
   const keyed = command.args.find((arg) => arg.some((part) => typeof part !== 'string' && (part.placeholder === 'key' || part.placeholder === 'rand_int')));
   return argLength(keyed ?? command.args[0], phase);
 }

@@ -103,6 +103,8 @@ export interface RunFile {
     tlsInsecure?: boolean;
     /** A Sentinel target: the primary measured (`host:port`) when the run started, then each one a failover moved it to. */
     primaries?: string[];
+    /** The modules the throwaway server loaded (absolute paths; `--module`, rbench.localServer.modules). */
+    modules?: string[];
     server?: ServerFacts;
   };
   client: ClientPath;

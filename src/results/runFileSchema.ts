@@ -172,7 +172,7 @@ export const runFileSchema = z.looseObject({
     points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })),
     expects: z.array(z.looseObject({ text })),
   }),
-  target: z.looseObject({ display: text, local: z.boolean(), primaries: z.array(text).optional() }),
+  target: z.looseObject({ display: text, local: z.boolean(), primaries: z.array(text).optional(), modules: z.array(text).optional() }),
   client: text,
   machine: z.looseObject({ platform: text, cpuModel: text, cores: count }),
   startedAt: text,

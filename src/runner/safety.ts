@@ -13,6 +13,7 @@ import {
   removesKeys,
   type CommandClass,
 } from '../scenario/commands';
+import { BUILT_IN_TABLE, type CommandTable } from '../scenario/commandTable';
 import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
 import { covers, hasLiteral, keyGlob, matchPattern, showGlob, STAR, type GlobToken } from './keyGlobs';
 
@@ -29,14 +30,14 @@ export interface ScenarioActions {
   destructive: string[];
 }
 
-function commandsOf(plan: ScenarioPlan): CommandTemplate[] {
+export function commandsOf(plan: ScenarioPlan): CommandTemplate[] {
   return plan.points.flatMap((point) => point.phases.flatMap((phase) => phase.tests.flatMap((test) => test.commands.map(({ command }) => command))));
 }
 
 /** A command as people read it: `SET`, `CONFIG SET`, `CLIENT <computed subcommand>`. */
-function shownName(command: CommandTemplate): string {
+function shownName(command: CommandTemplate, table: CommandTable): string {
   const name = command.name.toUpperCase();
-  if (!isContainer(name)) return name;
+  if (!isContainer(name, table)) return name;
   const sub = literalOf(command.args[0]);
   return sub === undefined ? `${name} <computed subcommand>` : `${name} ${sub.toUpperCase()}`;
 }
@@ -83,8 +84,20 @@ interface Removal {
   does: string;
 }
 
-/** What the scenario will do to the server: classes and commands, the keys it writes, what reaches beyond its own keys. */
-export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
+export interface ActionOptions {
+  /**
+   * Leave out the commands `table` does not know: before a run has read the target's own table, what a
+   * module's command does is not known yet, and the refusals wait for the server's description of it.
+   */
+  skipUnknown?: boolean;
+}
+
+/**
+ * What the scenario will do to the server, as `table` describes its commands: classes and commands, the keys
+ * it writes, what reaches beyond its own keys. A command the table does not know counts as admin, dangerous
+ * and write, and writes keys the table cannot tell.
+ */
+export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_IN_TABLE, options: ActionOptions = {}): ScenarioActions {
   const actions: ScenarioActions = { classes: new Set(), examples: {}, commands: {}, writePatterns: [], destructive: [] };
   const add = (kind: CommandClass, shown: string) => {
     actions.classes.add(kind);
@@ -107,10 +120,11 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     if (!removals.has(key)) removals.set(key, removal);
   };
   for (const command of commandsOf(plan)) {
-    const shown = shownName(command);
-    const classes = classifyCommand(command.name, literalOf(command.args[0]));
+    if (options.skipUnknown && !table.spec(command.name)) continue;
+    const shown = shownName(command, table);
+    const classes = classifyCommand(command.name, literalOf(command.args[0]), table);
     for (const kind of classes) add(kind, shown);
-    const keys = keyPositions(command.name, command.args);
+    const keys = keyPositions(command.name, command.args, table);
     const reach = reachPhrase(command, shown, classes, keys);
     if (reach) note(actions.destructive, reach);
     if (!classes.has('write') || keys === undefined) continue;
@@ -120,12 +134,12 @@ export function scenarioActions(plan: ScenarioPlan): ScenarioActions {
     const replaces =
       (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
     if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
-    const sub = isContainer(name) ? literalOf(command.args[0]) : undefined;
+    const sub = isContainer(name, table) ? literalOf(command.args[0]) : undefined;
     const drained = removesData(name, sub);
     if (removesKeys(name)) for (const glob of globs) remove({ shown, glob, does: 'removes or replaces' });
     else if (replaces) remove({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1], does: 'removes or replaces' });
     else if (drained) for (const glob of drained === 'first' ? globs.slice(0, 1) : globs) remove({ shown, glob, does: 'removes data from' });
-    else if (createsItsKeys(name, globs.length, sub)) for (const glob of globs.filter(hasLiteral)) keep(glob);
+    else if (createsItsKeys(name, globs.length, sub, table)) for (const glob of globs.filter(hasLiteral)) keep(glob);
   }
   const ownGlobs = [...own.values()];
   const ownKeys = [...new Set(ownGlobs.map(showGlob))];
@@ -195,4 +209,23 @@ export function readOnlyRefusal(
   if (!profileName || !readOnly) return undefined;
   if (isReadOnlyCommand(actions.classes)) return undefined;
   return `connection profile "${profileName}" is read-only, but "${plan.name}" ${describeActions({ ...actions, classes: new Set([...actions.classes].filter((kind) => kind !== 'read' && kind !== 'blocking')) })}: run it against another target, or remove "readOnly" from the profile`;
+}
+
+export interface RefusalOptions {
+  allowAdmin: boolean;
+  allowDestructive: boolean;
+  /** The throwaway local server: it holds nothing but the run's own keys. */
+  throwaway: boolean;
+  /** The connection profile the target is, and whether it is marked read-only. */
+  profileName?: string;
+  readOnly?: boolean;
+}
+
+/** Why the scenario may not run as `actions` describe it (admin without opt-in, more than reads on a read-only profile, destruction without opt-in), or undefined. */
+export function runRefusal(plan: ScenarioPlan, actions: ScenarioActions, options: RefusalOptions): string | undefined {
+  return (
+    adminRefusal(plan, actions, options.allowAdmin) ??
+    readOnlyRefusal(plan, actions, options.profileName, options.readOnly) ??
+    destructiveRefusal(plan, actions, { allowDestructive: options.allowDestructive, throwaway: options.throwaway })
+  );
 }

@@ -50,8 +50,11 @@ export interface ServerPart {
   onProgress: (event: RunProgress) => void;
 }
 
-/** A part that could not start (its server did not start, its connection failed): the message says why. */
-export type PartOutcome = RunFile | { failed: string };
+/**
+ * A part that could not start: the message says why. `connection: false` when the scenario itself was at
+ * fault (a command the server does not know), so the CLI exits as for a scenario error.
+ */
+export type PartOutcome = RunFile | { failed: string; connection?: boolean };
 
 /**
  * Runs each server's part one after another (`runPart` starts the server, runs, stops it) and joins them.

@@ -3,8 +3,9 @@
 // (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
+import { basename } from 'node:path';
 import { ownValue } from '../gates/plainData';
-import { startLocalServer, type LocalServer } from '../redis/localServer';
+import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionProfile } from '../redis/types';
@@ -20,7 +21,9 @@ import { saveRun } from '../results/runFileWriter';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type LoadPosition, type RunProgress } from './runScenario';
-import { adminRefusal, destructiveRefusal, readOnlyRefusal, scenarioActions } from './safety';
+import { runRefusal, scenarioActions, type RefusalOptions } from './safety';
+import { checkAgainstServer } from './serverCommands';
+import type { CommandClass } from '../scenario/commands';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
 import { blockingErrors, describeErrors, pickScenarios } from './selection';
@@ -77,6 +80,8 @@ export interface SessionSettings {
   shard?: ShardSpec;
   /** Bytes a plan may ask for on the server and in rbench (`--max-memory`, rbench.maxMemory); the defaults when absent. */
   maxMemory?: number;
+  /** Modules the throwaway server loads (`--module PATH`, the machine setting rbench.localServer.modules): the user's, never a file's. */
+  modules?: readonly string[];
 }
 
 export interface SessionPorts {
@@ -129,6 +134,10 @@ export interface PreparedRun {
   plans: ScenarioPlan[];
   choice: TargetChoice;
   storedPassword?: string;
+  /** The classes the run was allowed by (the consent's, from the built-in table): the server's table may not add to them. */
+  classes?: ReadonlySet<CommandClass>;
+  /** The refusal rules, applied again once the server's own table is read. */
+  refusal?: RefusalOptions;
 }
 
 export const RESTRICTED_MESSAGE =
@@ -192,11 +201,17 @@ export class RunSession {
     const settingsError = settingsPasswordError(choice, profiles);
     if (settingsError) return this.notRun('error', settingsError, file, plan);
 
+    // The consent lists what the built-in table says, a command it does not know counting as the worst; the
+    // refusals wait for the server's own table on those (src/runner/serverCommands.ts applies them again).
     const actions = scenarioActions(plan);
-    const refusal =
-      adminRefusal(plan, actions, this.settings.allowAdmin === true) ??
-      readOnlyRefusal(plan, actions, choice.target.profile, choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined) ??
-      destructiveRefusal(plan, actions, { allowDestructive: this.settings.allowDestructive === true, throwaway: choice.local });
+    const refusalRules: RefusalOptions = {
+      allowAdmin: this.settings.allowAdmin === true,
+      allowDestructive: this.settings.allowDestructive === true,
+      throwaway: choice.local,
+      profileName: choice.target.profile,
+      readOnly: choice.target.profile ? ownValue(profiles, choice.target.profile)?.readOnly : undefined,
+    };
+    const refusal = runRefusal(plan, scenarioActions(plan, undefined, { skipUnknown: true }), refusalRules);
     if (refusal) return this.notRun('error', `${file.display}: ${refusal}`, file, plan);
     const sweepRefusal = serverSweepRefusal(
       plan,
@@ -205,7 +220,17 @@ export class RunSession {
     );
     if (sweepRefusal) return this.notRun('error', `${file.display}: ${sweepRefusal}`, file, plan);
 
-    const prepared: PreparedRun = { file, plan, plans: resolved.scenarios, choice };
+    const badModule = choice.local ? (this.settings.modules ?? []).map(moduleProblem).find(Boolean) : undefined;
+    if (badModule) return this.notRun('error', `${file.display}: "${plan.name}": the throwaway redis-server cannot start: ${badModule}`, file, plan);
+
+    const prepared: PreparedRun = {
+      file,
+      plan,
+      plans: resolved.scenarios,
+      choice,
+      refusal: refusalRules,
+      ...(choice.local ? {} : { classes: actions.classes }),
+    };
     if (choice.local) return prepared;
     prepared.storedPassword = await this.ports.secret(choice.target);
     const connection = this.connect(prepared);
@@ -253,12 +278,15 @@ export class RunSession {
       if (!choice.local && plan.server.length > 0) {
         this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
       }
+      if (!choice.local && this.settings.modules?.length) {
+        this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
+      }
       // `place`: where a load stands among all loads, when this run is one part of several (interleaved repeats).
       const progress = (event: RunProgress) => this.ports.progress?.(prepared, event.kind === 'server-sample' ? event : { ...event, at: place(event.at) });
       const outcome = isServerSweep(plan)
         ? await runServerSweep(plan, (part) => this.runPart(prepared, part, redactor, signal), progress)
         : await this.runPart(prepared, { plan, configKeys: [], first: true, onProgress: progress }, redactor, signal);
-      if ('failed' in outcome) return this.notRun('error', redactor.text(outcome.failed), file, plan, true);
+      if ('failed' in outcome) return this.notRun('error', redactor.text(outcome.failed), file, plan, outcome.connection !== false);
       const run = isServerSweep(plan) ? { ...outcome, plan: storedPlan(plan) } : outcome;
       markPart(run);
       return redactor.deep(run);
@@ -282,7 +310,7 @@ export class RunSession {
     try {
       if (choice.local) {
         try {
-          local = await startLocalServer({ config: plan.server });
+          local = await startLocalServer({ config: plan.server, modules: this.settings.modules });
         } catch (error) {
           return { failed: `${file.display}: "${plan.name}"${where}: cannot start a throwaway redis-server: ${(error as Error).message}` };
         }
@@ -291,13 +319,25 @@ export class RunSession {
       redactor.add(connection.options?.password);
       if (!connection.options) return { failed: `${file.display}: "${plan.name}": ${connection.error}` };
 
+      // The server's own command table: unknown commands, arity, classes and key positions, before any load.
+      const checked = await checkAgainstServer(plan, {
+        file: file.display,
+        connection: connection.options,
+        display: local ? 'the throwaway redis-server' : connection.display,
+        refusal: prepared.refusal ?? { allowAdmin: false, allowDestructive: false, throwaway: choice.local },
+        consented: prepared.classes,
+        log: (line) => this.ports.log(redactor.text(line)),
+      });
+      if (!checked.ok) return { failed: checked.message, connection: false };
+      const runPlan = checked.plan;
+
       const target = { display: connection.display, local: Boolean(local) };
       const shard = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
       this.ports.log(
-        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}` : connection.display}${shard}`,
+        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}` : connection.display}${shard}`,
       );
       if (part.first) this.ports.started?.(prepared, target);
-      return await runScenario(storedPlan(plan), {
+      const run = await runScenario(storedPlan(runPlan), {
         connection: connection.options,
         targetDisplay: connection.display,
         local: Boolean(local),
@@ -307,6 +347,8 @@ export class RunSession {
         onProgress: part.onProgress,
         ...(part.configKeys.length > 0 ? { configKeys: part.configKeys } : {}),
       });
+      if (local && local.modules.length > 0) run.target.modules = local.modules;
+      return run;
     } finally {
       await local?.stop();
     }

@@ -1,6 +1,8 @@
 // Parse and resolve in one pass: each scenario is resolved as soon as the parser hands it over, so
 // the document tree of a large file never lives as a whole (its garbage collection was most of the cost).
 import type { Diagnostic, ResolvedFile, ScenarioPlan } from './plan';
+import { CommandCheckState, reportCommands } from './commandCheck';
+import { commandTableOf } from './commandTable';
 import { DiagnosticSink } from './diagnostics';
 import { reportMemory } from './memory';
 import { parseScenarios, type ScenarioVisitor } from './parser';
@@ -27,6 +29,8 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
   const sink = new DiagnosticSink();
   guarded(sink, () => {
     const resolver = new FileResolver(sink, options);
+    const table = commandTableOf(options.commandTable);
+    const commandState = new CommandCheckState();
     let fileLines: DocLine[] = [];
     parseScenarios(text, sink, {
       line: also.line?.bind(also),
@@ -37,8 +41,14 @@ export function checkStream(text: string, options: ResolveOptions, also: Partial
       },
       scenario: (node) => {
         also.scenario?.(node);
+        const problemsBefore = sink.reported;
         const plan = resolver.scenario(node);
+        // A problem while resolving may have cost a line that uses variables its arguments.
+        const interpolated =
+          sink.reported > problemsBefore ? new Set(node.lines.filter((doc) => doc.interpolations.length > 0).map((doc) => doc.line)) : undefined;
+        const unsure = (line: number) => interpolated?.has(line) === true;
         reportMemory(plan, node.lines, fileLines, options.memory, sink);
+        reportCommands(plan, table, sink, commandState, unsure);
         keep?.(plan);
       },
     });

@@ -2,7 +2,7 @@
 // every multi-key command (MSET, MGET, RPOPLPUSH, SINTER, DEL with several keys…) must keep its keys in one
 // slot: they share one non-empty `{hash tag}` made of text, `__key__` and `__client__` (the same within a
 // request), or they are the same key. Anything else is reported here, before a run, with the fix.
-import { getKeyIndexes } from '@ioredis/commands';
+import { BUILT_IN_TABLE, type CommandTable } from './commandTable';
 import { rangeOf } from './diagnostics';
 import { SUITE_TESTS } from './suites';
 import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TestPlan, TextFix } from './plan';
@@ -33,19 +33,18 @@ export function hashTag(arg: ArgTemplate): { text: string; stable: boolean } | u
   return { text: tag, stable: !UNSTABLE.test(tag) };
 }
 
-/** Indexes (into `args`) of the command's keys, from the command table's key specs; empty when unknown. */
-export function keyIndexes(command: CommandTemplate): number[] {
-  try {
-    return getKeyIndexes(command.name.toLowerCase(), command.args.map(argText), { nameCaseInsensitive: true });
-  } catch {
-    // Not in the table (a module's command) or an argument the table cannot read (a placeholder as numkeys).
-    return [];
-  }
+/**
+ * Indexes (into `args`) of the command's keys: those the runner set from the target's own table, else from
+ * `table`'s key specs read over the arguments as written (a placeholder as its text); empty when the table
+ * cannot tell (a command it does not know, a placeholder as numkeys).
+ */
+export function keyIndexes(command: CommandTemplate, table: CommandTable = BUILT_IN_TABLE): number[] {
+  return command.keys ?? table.keyIndexes(command.name, command.args.map(argText)) ?? [];
 }
 
 /** Why the keys of `command` may land in different slots, or undefined when they cannot. */
-export function crossSlotReason(command: CommandTemplate): string | undefined {
-  return keysCrossSlotReason(keyIndexes(command).map((i) => command.args[i]));
+export function crossSlotReason(command: CommandTemplate, table: CommandTable = BUILT_IN_TABLE): string | undefined {
+  return keysCrossSlotReason(keyIndexes(command, table).map((i) => command.args[i]));
 }
 
 /** Why `keys` (of one request: a command, or a group's unit) may land in different slots, or undefined when they cannot. */
@@ -128,7 +127,7 @@ function tagFixes(lineText: (line: number) => string | undefined, keys: { arg: A
  * quick fixes when `lineText` gives the scenario's lines. Pure: the resolver calls it for `cluster on`, the
  * runner for a profile (or a server) that turns out to be a cluster.
  */
-export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: number) => string | undefined): Diagnostic[] {
+export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: number) => string | undefined, table: CommandTable = BUILT_IN_TABLE): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const point of plan.points) {
@@ -136,7 +135,7 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
       for (const test of phase.tests) {
         if (test.group) {
           const place = `group ${test.group.source?.start.line ?? test.name}`;
-          const problem = seen.has(place) ? undefined : groupDiagnostic(test, lineText);
+          const problem = seen.has(place) ? undefined : groupDiagnostic(test, lineText, table);
           seen.add(place);
           if (problem) diagnostics.push(problem);
         }
@@ -145,11 +144,11 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
           const place = `${command.source ? `${command.source.start.line}:${command.source.start.character}` : ''} ${command.label}`;
           if (seen.has(place)) continue;
           seen.add(place);
-          const reason = crossSlotReason(command);
+          const reason = crossSlotReason(command, table);
           if (!reason) continue;
           // A suite's test carries redis-benchmark's title (`MSET (10 keys)`).
           const suiteTest = SUITE_TITLES.has(test.name) && test.name !== command.label ? test.name : undefined;
-          diagnostics.push(crossSlotDiagnostic(command, reason, suiteTest, lineText));
+          diagnostics.push(crossSlotDiagnostic(command, reason, suiteTest, lineText, table));
         }
       }
     }
@@ -162,23 +161,23 @@ export const GROUP_SLOT_FIX =
   'Use the same key in every command (e.g. `k:__key__` each time), or give every key the same {hash tag}, e.g. `a:{__key__}` and `b:{__key__}` (each unit in one slot, units spread over all slots)';
 
 /** The commands of a test that name keys, with the indexes of their key arguments. */
-function keyedCommands(test: TestPlan): { command: CommandTemplate; indexes: number[] }[] {
-  return test.commands.map(({ command }) => ({ command, indexes: keyIndexes(command) })).filter(({ indexes }) => indexes.length > 0);
+function keyedCommands(test: TestPlan, table: CommandTable): { command: CommandTemplate; indexes: number[] }[] {
+  return test.commands.map(({ command }) => ({ command, indexes: keyIndexes(command, table) })).filter(({ indexes }) => indexes.length > 0);
 }
 
 /** Why the keys of a group's unit may land in different slots, or undefined when they cannot (the engine's check too). */
-export function groupCrossSlotReason(test: TestPlan): string | undefined {
-  return keysCrossSlotReason(keyedCommands(test).flatMap(({ command, indexes }) => indexes.map((i) => command.args[i])));
+export function groupCrossSlotReason(test: TestPlan, table: CommandTable = BUILT_IN_TABLE): string | undefined {
+  return keysCrossSlotReason(keyedCommands(test, table).flatMap(({ command, indexes }) => indexes.map((i) => command.args[i])));
 }
 
 /**
  * A group's unit goes whole to the master of its slot (a MULTI … EXEC cannot span nodes): every key of every
  * command of the unit must hash to one slot. The problem is reported at the `group` line, with the fixes.
  */
-function groupDiagnostic(test: TestPlan, lineText?: (line: number) => string | undefined): Diagnostic | undefined {
+function groupDiagnostic(test: TestPlan, lineText: ((line: number) => string | undefined) | undefined, table: CommandTable): Diagnostic | undefined {
   const commands = test.commands.map(({ command }) => command);
-  const keyed = keyedCommands(test);
-  const reason = groupCrossSlotReason(test);
+  const keyed = keyedCommands(test, table);
+  const reason = groupCrossSlotReason(test, table);
   if (!reason) return undefined;
   const diagnostic: Diagnostic = {
     range: test.group!.source ?? commands[0]?.source ?? rangeOf(0, 0, 0),
@@ -204,11 +203,12 @@ function crossSlotDiagnostic(
   command: CommandTemplate,
   reason: string,
   suiteTest: string | undefined,
-  lineText?: (line: number) => string | undefined,
+  lineText: ((line: number) => string | undefined) | undefined,
+  table: CommandTable,
 ): Diagnostic {
   const text = command.source ? lineText?.(command.source.start.line) : undefined;
   const ranges = text !== undefined && command.source ? argumentRanges(text, command.source, command) : undefined;
-  const keys = ranges ? keyIndexes(command).map((i) => ({ arg: command.args[i], range: ranges[i] })) : [];
+  const keys = ranges ? keyIndexes(command, table).map((i) => ({ arg: command.args[i], range: ranges[i] })) : [];
   const range = keys.length > 0 ? { start: keys[0].range.start, end: keys[keys.length - 1].range.end } : (command.source ?? rangeOf(0, 0, 0));
   const diagnostic: Diagnostic = {
     range,

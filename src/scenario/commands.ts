@@ -1,24 +1,38 @@
-// The Redis command table (@ioredis/commands): which words are commands, what each command (and each
-// subcommand of a container such as CONFIG or CLIENT) can do to a server, and which arguments are keys.
-// Classification fails closed: only what the table marks read-only, or a short list of harmless commands,
-// counts as a read; a subcommand that is computed or unknown counts as the most dangerous one its container has.
-import { getKeyIndexes, hasFlag, list } from '@ioredis/commands';
-import table from '@ioredis/commands/built/commands.json';
+// Which words are commands, what each command (and each subcommand of a container such as CONFIG or CLIENT)
+// can do to a server, and which arguments are keys: asked of a command table (src/scenario/commandTable.ts),
+// the built-in one unless a server's own is given. Classification fails closed: only what the table marks
+// read-only, or a short list of harmless commands, counts as a read; a subcommand that is computed or unknown
+// counts as the most dangerous one its container has; a command the table does not know, as the most dangerous of all.
+import { BUILT_IN_TABLE, subcommandSpec, type CommandSpec, type CommandTable } from './commandTable';
 import type { ArgTemplate } from './plan';
 
-/** Upper-case command names, for did-you-mean suggestions. */
-export const COMMAND_NAMES: readonly string[] = list.map((name) => name.toUpperCase());
+/** Upper-case command names of the built-in table, for did-you-mean suggestions. */
+export const COMMAND_NAMES: readonly string[] = BUILT_IN_TABLE.names().map((name) => name.toUpperCase());
 
-/** Lower-case command names. `exists` of @ioredis/commands looks names up on a plain object, so it also says yes to `constructor` and `toString`. */
-const KNOWN = new Set(list);
-
-export function isRedisCommand(word: string): boolean {
-  return KNOWN.has(word.toLowerCase());
+/** True when `table` (the built-in one by default) knows the command; own names only (`constructor` is no command). */
+export function isRedisCommand(word: string, table: CommandTable = BUILT_IN_TABLE): boolean {
+  return table.spec(word) !== undefined;
 }
 
-/** True when the command modifies data (the `write` flag). */
-export function isWriteCommand(name: string): boolean {
-  return isRedisCommand(name) && hasFlag(name.toLowerCase(), 'write');
+/**
+ * A module's command (`FT.SEARCH`, `JSON.SET`: a dot in the name) or an upper-case word that is no setting
+ * (`VADD`, a fork's command): written as a command, though the built-in table may not know it. The checker
+ * warns about it; a run asks the server.
+ */
+const MODULE_SHAPED = /^[A-Za-z][A-Za-z0-9_-]*\.[A-Za-z0-9._-]+$/;
+const UPPER_SHAPED = /^[A-Z][A-Z0-9_-]*$/;
+
+/** True for a word that starts a command line: a known command, or one shaped like a command that `isSetting` does not claim. */
+export function isCommandWord(word: string, isSetting: (lower: string) => boolean): boolean {
+  if (isRedisCommand(word)) return true;
+  if (word.length > 64) return false;
+  return MODULE_SHAPED.test(word) || (UPPER_SHAPED.test(word) && word.length > 1 && !isSetting(word.toLowerCase()));
+}
+
+/** True when the command modifies data (the `write` flag, or the `write` ACL category). */
+export function isWriteCommand(name: string, table: CommandTable = BUILT_IN_TABLE): boolean {
+  const spec = table.spec(name);
+  return spec !== undefined && (spec.flags.includes('write') || spec.categories.includes('write'));
 }
 
 /**
@@ -32,20 +46,6 @@ export function isWriteCommand(name: string): boolean {
 export type CommandClass = 'read' | 'write' | 'admin' | 'dangerous' | 'scripting' | 'blocking';
 
 export const COMMAND_CLASSES: readonly CommandClass[] = ['read', 'write', 'dangerous', 'scripting', 'admin', 'blocking'];
-
-interface TableEntry {
-  flags: string[];
-  keyStart: number;
-  keyStop: number;
-  step: number;
-  subcommands?: Record<string, TableEntry>;
-}
-const ENTRIES = table as unknown as Record<string, TableEntry>;
-
-/** The table's entry of a known command, by lower-case name (own properties only: `constructor` is no command). */
-function entryOf(command: string): TableEntry | undefined {
-  return KNOWN.has(command) ? ENTRIES[command] : undefined;
-}
 
 /**
  * Commands with neither the `readonly` nor the `write` flag that still only read or touch the client's own
@@ -111,60 +111,82 @@ const DANGEROUS = new Set(['flushall', 'flushdb', 'swapdb', 'migrate', 'move', '
 /** The most dangerous a command can be: what a command unknown to the table (a module's) is taken for. */
 const UNKNOWN_CLASSES: readonly CommandClass[] = ['admin', 'dangerous', 'write'];
 
-/** Classes from a table entry's flags; a command without read, write, admin or script flags counts as a write unless harmless. */
-function classesFromFlags(flags: readonly string[], harmless: boolean): Set<CommandClass> {
+/**
+ * Classes from a table entry's flags and ACL categories; a command without read, write, admin or script marks
+ * counts as a write unless harmless. (Servers mark scripts by the `scripting` category, the built-in table by
+ * the `script_runner` flag.)
+ */
+function classesFromSpec(spec: CommandSpec, harmless: boolean): Set<CommandClass> {
+  const { flags, categories } = spec;
   const classes = new Set<CommandClass>();
-  if (flags.includes('admin')) classes.add('admin');
-  if (flags.includes('write')) classes.add('write');
-  if (flags.includes('blocking')) classes.add('blocking');
+  if (flags.includes('admin') || categories.includes('admin')) classes.add('admin');
+  if (flags.includes('write') || categories.includes('write')) classes.add('write');
+  if (flags.includes('blocking') || categories.includes('blocking')) classes.add('blocking');
   // EVAL_RO and FCALL_RO carry `readonly`: the server refuses any write from their scripts.
-  if (flags.includes('script_runner') && !flags.includes('readonly')) classes.add('scripting');
+  if ((flags.includes('script_runner') || categories.includes('scripting')) && !flags.includes('readonly')) classes.add('scripting');
   if (flags.includes('readonly')) classes.add('read');
   // (A write stays a write: no harmless command has the write flag, and a read beside it would not make it read-only.)
   if (!classes.has('read') && !classes.has('admin') && !classes.has('scripting')) classes.add(harmless ? 'read' : 'write');
   return classes;
 }
 
+/** A subcommand's own word: servers name them `config|get`, the built-in table `get`. */
+function subName(command: string, sub: string): string {
+  return sub.startsWith(`${command}|`) ? sub.slice(command.length + 1) : sub;
+}
+
 /** The classes of each known subcommand of a container, by lower-case name. */
-function subcommandClasses(command: string, subcommands: Record<string, TableEntry>): Map<string, Set<CommandClass>> {
+function subcommandClasses(command: string, subcommands: readonly CommandSpec[]): Map<string, Set<CommandClass>> {
   const result = new Map<string, Set<CommandClass>>();
-  for (const [sub, entry] of Object.entries(subcommands)) {
+  for (const entry of subcommands) {
+    const sub = subName(command, entry.name);
     const fixed = SUBCOMMAND_CLASSES[command]?.[sub];
     const harmless = sub === 'help' || HARMLESS_SUBCOMMANDS[command]?.has(sub) === true;
-    result.set(sub, fixed ? new Set(fixed) : classesFromFlags(entry.flags, harmless));
+    result.set(sub, fixed ? new Set(fixed) : classesFromSpec(entry, harmless));
   }
   return result;
 }
 
-const CONTAINERS = new Map<string, Map<string, Set<CommandClass>>>();
-for (const command of list) {
-  const subcommands = ENTRIES[command].subcommands;
-  if (subcommands) CONTAINERS.set(command, subcommandClasses(command, subcommands));
+/** Per spec object (a table's specs are fixed once built): each container's subcommand classes, worked out once. */
+const CONTAINER_CACHE = new WeakMap<CommandSpec, Map<string, Set<CommandClass>>>();
+
+/**
+ * The subcommands of `command` by class, when it is a container: from `table`, or from the built-in table when
+ * the table lists none (servers before 7.0 describe CONFIG without its subcommands).
+ */
+function containerOf(command: string, table: CommandTable): Map<string, Set<CommandClass>> | undefined {
+  const spec = table.spec(command);
+  const withSubs = spec?.subcommands?.length ? spec : BUILT_IN_TABLE.spec(command)?.subcommands?.length ? BUILT_IN_TABLE.spec(command) : undefined;
+  if (!withSubs || !spec) return undefined;
+  let classes = CONTAINER_CACHE.get(withSubs);
+  if (!classes) CONTAINER_CACHE.set(withSubs, (classes = subcommandClasses(command, withSubs.subcommands!)));
+  return classes;
 }
 
 /** True for a command whose first argument names a subcommand (CONFIG, CLIENT, XGROUP…; DEBUG, which the table lists without them). */
-export function isContainer(name: string): boolean {
+export function isContainer(name: string, table: CommandTable = BUILT_IN_TABLE): boolean {
   const command = name.toLowerCase();
-  return CONTAINERS.has(command) || command === 'debug';
+  return containerOf(command, table) !== undefined || command === 'debug';
 }
 
 /** The known subcommands of a container, lower-case; empty for other commands. */
-export function subcommandsOf(name: string): string[] {
-  return [...(CONTAINERS.get(name.toLowerCase())?.keys() ?? [])];
+export function subcommandsOf(name: string, table: CommandTable = BUILT_IN_TABLE): string[] {
+  return [...(containerOf(name.toLowerCase(), table)?.keys() ?? [])];
 }
 
 /**
- * The classes of `name` called with `subcommand` (its first argument as written, for a container). An
- * undefined subcommand is one that is computed (a placeholder) or absent: for a container it counts, like an
- * unknown one, as the union of all its subcommands' classes.
+ * The classes of `name` called with `subcommand` (its first argument as written, for a container), as `table`
+ * describes it. An undefined subcommand is one that is computed (a placeholder) or absent: for a container it
+ * counts, like an unknown one, as the union of all its subcommands' classes. A command the table does not know
+ * is admin, dangerous and write.
  */
-export function classifyCommand(name: string, subcommand?: string): Set<CommandClass> {
+export function classifyCommand(name: string, subcommand?: string, table: CommandTable = BUILT_IN_TABLE): Set<CommandClass> {
   const command = name.toLowerCase();
-  const entry = entryOf(command);
+  const entry = table.spec(command);
   if (!entry) return new Set(UNKNOWN_CLASSES);
   // DEBUG's subcommands (RELOAD, SET-ACTIVE-EXPIRE, CHANGE-REPL-ID…) are not in the table: all count alike.
   if (command === 'debug') return new Set(UNKNOWN_CLASSES);
-  const subcommands = CONTAINERS.get(command);
+  const subcommands = containerOf(command, table);
   if (subcommands) {
     const known = subcommand === undefined ? undefined : subcommands.get(subcommand.toLowerCase());
     if (known) return new Set(known);
@@ -175,7 +197,7 @@ export function classifyCommand(name: string, subcommand?: string): Set<CommandC
     if (union.size === 0) union.add('write');
     return union;
   }
-  const classes = classesFromFlags(entry.flags, HARMLESS.has(command));
+  const classes = classesFromSpec(entry, HARMLESS.has(command));
   if (DANGEROUS.has(command)) classes.add('dangerous');
   return classes;
 }
@@ -221,28 +243,31 @@ export function removesData(name: string, sub?: string): 'all' | 'first' | undef
 }
 
 /** Writes to which every key argument is written whole (a single key, or MSET's pairs): the keys the command creates. */
-export function createsItsKeys(name: string, keyCount: number, sub?: string): boolean {
+export function createsItsKeys(name: string, keyCount: number, sub?: string, table: CommandTable = BUILT_IN_TABLE): boolean {
   const command = name.toLowerCase();
-  if (removesKeys(command) || removesData(command, sub) !== undefined || !isWriteCommand(command)) return false;
+  if (removesKeys(command) || removesData(command, sub) !== undefined || !isWriteCommand(command, table)) return false;
   return keyCount === 1 || command === 'mset' || command === 'msetnx' || command === 'msetex';
 }
 
 /**
- * The positions (0-based, among `args`) of the command's key arguments, from the table's key specs and the
+ * The positions (0-based, among `args`) of the command's key arguments, from `table`'s key specs and the
  * known special cases (SORT … STORE, MIGRATE, numkeys, STREAMS…); undefined when the table cannot tell: an
  * unknown command, or a command whose keys move with its arguments (`movablekeys`) given a computed argument
  * that is not itself a key (a computed numkeys could make any later argument a key).
  */
-export function keyPositions(name: string, args: readonly ArgTemplate[]): number[] | undefined {
+export function keyPositions(name: string, args: readonly ArgTemplate[], table: CommandTable = BUILT_IN_TABLE): number[] | undefined {
   const command = name.toLowerCase();
-  const entry = entryOf(command);
-  if (!entry) return undefined;
+  if (!table.spec(command)) return undefined;
   // A container's keys depend on its subcommand (XGROUP CREATE key…, OBJECT ENCODING key): a computed or unknown one hides them.
   const sub = literalOf(args[0]);
-  if (isContainer(command) && (sub === undefined || !CONTAINERS.get(command)?.has(sub.toLowerCase()))) return undefined;
-  const sample = args.map((arg) => literalOf(arg) ?? '1');
-  // Known commands only: getKeyIndexes throws for others.
-  const keys = getKeyIndexes(command, sample) as number[];
-  if (entry.flags.includes('movablekeys') && args.some((arg, i) => literalOf(arg) === undefined && !keys.includes(i))) return undefined;
-  return keys.filter((i) => i < args.length);
+  const container = containerOf(command, table);
+  if ((container || command === 'debug') && (sub === undefined || !container?.has(sub.toLowerCase()))) return undefined;
+  return table.keyIndexes(command, args.map(literalOf));
+}
+
+/** The spec of `name` (and of its subcommand `sub`, for a container) in `table`: the arity to check a line against. */
+export function aritySpec(name: string, sub: string | undefined, table: CommandTable = BUILT_IN_TABLE): CommandSpec | undefined {
+  const spec = table.spec(name);
+  if (!spec?.subcommands?.length) return spec;
+  return subcommandSpec(spec, sub);
 }

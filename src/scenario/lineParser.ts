@@ -1,7 +1,7 @@
 // One line of `.rbench` text → its node: the first word decides the kind of line (header, setting, variable,
 // command, expect, phase, comment, blank, unknown), and the kind's own reader takes the rest. Syntax problems
 // become diagnostics; nothing throws.
-import { COMMAND_NAMES, isRedisCommand } from './commands';
+import { COMMAND_NAMES, isCommandWord } from './commands';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import { isSpace, scanLine, tokenizeArgs, VARIABLE_NAME, type ArgLex, type LexProblem } from './lexer';
 import { argTokens, become, CommandNode, HeaderNode, KeywordNode, LineNode, promote, SettingNode, type LineFacts } from './lineNodes';
@@ -48,6 +48,8 @@ function skipSpaces(text: string, at: number, to: number): number {
 const WEIGHT = /^\d+(?:\.\d+)?%$/;
 const PHASE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 const KEYWORDS = [...SETTING_NAMES, ...COMMAND_NAMES];
+/** A command the built-in table does not know may still be written (a module's): only a setting's name is never one. */
+const isSettingName = (lower: string) => settingInfo(lower) !== undefined;
 
 function token(line: number, text: string, start: number, end: number): Token {
   return new Token(line, text, start, end);
@@ -123,7 +125,7 @@ export function parseLine(text: string, line: number, sink: DiagnosticSink): Doc
     reportProblems(line, problems, sink);
     return parseKeywordLine(base, first, setting, words, sink);
   }
-  if (WEIGHT.test(first.value) || isRedisCommand(first.value)) return parseCommand(base, first, sink);
+  if (WEIGHT.test(first.value) || isCommandWord(first.value, isSettingName)) return parseCommand(base, first, sink);
   reportProblems(line, problems, sink);
   const word = token(line, text, first.start, first.end);
   reportUnknownWord(word, 'unknown-keyword', sink);
@@ -256,7 +258,7 @@ function parseCommand(base: LineFacts, first: ArgLex, sink: DiagnosticSink): Com
     sink.error(weight!.range, 'missing-command', `a weight must be followed by a command — write \`${weight!.text} GET key\``);
     return become<UnknownLine>(base, 'unknown', { word: weight! });
   }
-  if (commandLex.kind !== 'word' || !isRedisCommand(commandLex.value) || commandLex.quoted) {
+  if (commandLex.kind !== 'word' || !isCommandWord(commandLex.value, isSettingName) || commandLex.quoted) {
     const command = token(line, text, commandLex.start, commandLex.end);
     reportUnknownWord(command, 'unknown-command', sink, COMMAND_NAMES);
     return become<UnknownLine>(base, 'unknown', { word: command });

@@ -278,6 +278,8 @@ export interface CommandTemplate {
   inline?: boolean;
   /** Where the command was written (for per-command thresholds and error messages). */
   source?: Range;
+  /** Positions (0-based, among `args`) of its keys, from the target's own command table: set by the runner once it has read it. */
+  keys?: number[];
 }
 
 export type ArgTemplate = ArgPart[];

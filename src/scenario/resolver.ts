@@ -5,6 +5,7 @@
 // with commandLines.ts and readOnce.ts), and scenarioPlan.ts builds a scenario's plan from them
 // (phaseTests.ts, phasePlan.ts, targetPlan.ts).
 import { clusterKeyDiagnostics } from './clusterKeys';
+import { commandTableOf, type CommandTableData } from './commandTable';
 import { DiagnosticSink, rangeOf } from './diagnostics';
 import { VariableScope } from './interpolate';
 import type { MemoryLimits } from './memory';
@@ -27,6 +28,8 @@ export interface ResolveOptions {
   allowEnv?: readonly string[];
   /** The memory a plan may ask for (src/scenario/memory.ts); the defaults when absent. */
   memory?: MemoryLimits;
+  /** A server's command table (src/scenario/commandTable.ts) to check commands against; the built-in table when absent. */
+  commandTable?: CommandTableData;
 }
 
 export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions = {}): ResolvedFile {
@@ -90,7 +93,8 @@ export class FileResolver {
     // `cluster on`: multi-key commands must keep their keys in one hash slot (src/scenario/clusterKeys.ts).
     if (plan.target.cluster) {
       const texts = new Map(node.lines.map((line) => [line.line, line.text]));
-      for (const d of clusterKeyDiagnostics(plan, (line) => texts.get(line))) this.context.sink.error(d.range, d.code, d.message, d.fixes);
+      for (const d of clusterKeyDiagnostics(plan, (line) => texts.get(line), commandTableOf(this.options.commandTable)))
+        this.context.sink.error(d.range, d.code, d.message, d.fixes);
     }
     return plan;
   }

@@ -91,6 +91,7 @@ interface NodeSetup {
   certDir?: string;
   caDir?: string;
   announceHostname?: string;
+  modules?: string[];
 }
 
 async function startNode(port: number, setup: NodeSetup): Promise<ClusterNode> {
@@ -100,6 +101,7 @@ async function startNode(port: number, setup: NodeSetup): Promise<ClusterNode> {
   const conf = join(dir, 'redis.conf');
   const listen = setup.certDir && caDir ? tlsConfig(port, setup.certDir, caDir) : [`port ${port}`];
   if (setup.announceHostname) listen.push(`cluster-announce-hostname ${setup.announceHostname}`);
+  for (const module of setup.modules ?? []) listen.push(`loadmodule ${module}`);
   writeFileSync(
     conf,
     [
@@ -141,6 +143,8 @@ export interface ClusterOptions {
   tlsNames?: { seed: string; others: string };
   /** `cluster-announce-hostname` of every node (shown in CLUSTER SHARDS as `hostname`). */
   announceHostname?: string;
+  /** Redis modules every node loads (`loadmodule`). */
+  modules?: string[];
 }
 
 export async function startCluster(masters = 3, replicasPerMaster = 1, options: ClusterOptions = {}): Promise<TestCluster> {
@@ -176,6 +180,7 @@ export async function startCluster(masters = 3, replicasPerMaster = 1, options: 
         certDir: i === 0 ? seedCertDir : certDir,
         caDir: certDir,
         announceHostname: options.announceHostname,
+        modules: options.modules,
       };
       nodes.push(await startNode(port, setup));
     }

@@ -21,6 +21,11 @@ export function clusterPlan(test: TestPlan, labels: string[], topology: ClusterT
     const args = command.args.map(sample);
     readOnly[i] = isReadOnlyCommand(classifyCommand(command.name, args[0]));
     if (command.inline) return;
+    // Set by the runner from the target's own command table (a module's command included).
+    if (command.keys) {
+      if (command.keys.length > 0) keyArguments[i] = command.keys[0] + 1;
+      return;
+    }
     try {
       const keys = getKeyIndexes(command.name.toLowerCase(), args);
       // The RESP array holds the name first: argument k of the command is element k + 1.

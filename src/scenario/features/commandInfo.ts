@@ -1,22 +1,7 @@
-// What the Redis command table (@ioredis/commands) says about a command, as short hints for
-// completion and hover. The package exposes no argument docs, only the arity, the flags and where
-// the keys are; the hints are derived from those.
-import commandTable from '@ioredis/commands/built/commands.json';
-import { isRedisCommand } from '../commands';
-
-interface CommandSpec {
-  /** Redis arity: counts the command name; negative means "at least". */
-  arity: number;
-  flags: string[];
-  /** 1-based position of the first key argument (counting the name as 0); 0 for none. */
-  keyStart: number;
-  /** Position of the last key; -1 for "to the end". */
-  keyStop: number;
-  /** Distance between keys (2 for MSET's key/value pairs). */
-  step: number;
-}
-
-const SPECS = commandTable as unknown as Record<string, CommandSpec>;
+// What a command table (src/scenario/commandTable.ts: the built-in one, or the selected target's) says about a
+// command, as short hints for completion and hover: the arity, the flags, where the keys are, and the
+// summary and since-version when the server's `COMMAND DOCS` gave them.
+import { BUILT_IN_TABLE, type CommandSpec, type CommandTable } from '../commandTable';
 
 export interface CommandInfo {
   /** Upper case, as written in the plan. */
@@ -28,20 +13,28 @@ export interface CommandInfo {
   /** `at least 2 arguments`, `exactly 1 argument`. */
   args: string;
   url: string;
+  /** From the server's `COMMAND DOCS`. */
+  summary?: string;
+  since?: string;
+  /** Whose description this is: `the built-in table`, `the server redis://…`. */
+  origin: string;
 }
 
-export function commandInfo(word: string): CommandInfo | undefined {
-  if (!isRedisCommand(word)) return undefined;
-  const name = word.toLowerCase();
-  const spec = SPECS[name];
+export function commandInfo(word: string, table: CommandTable = BUILT_IN_TABLE): CommandInfo | undefined {
+  const spec = table.spec(word);
   if (!spec) return undefined;
+  const name = spec.name;
   return {
     name: name.toUpperCase(),
     arity: spec.arity,
     flags: spec.flags,
     keys: describeKeys(spec),
     args: describeArity(spec.arity),
-    url: `https://redis.io/commands/${name}/`,
+    // Module commands have no page on redis.io.
+    url: spec.flags.includes('module') && name.includes('.') ? '' : `https://redis.io/commands/${name}/`,
+    ...(spec.summary ? { summary: spec.summary } : {}),
+    ...(spec.since ? { since: spec.since } : {}),
+    origin: table.origin,
   };
 }
 
@@ -58,13 +51,13 @@ export function describeArity(arity: number): string {
 
 function describeKeys(spec: CommandSpec): string {
   if (spec.flags.includes('movablekeys')) return 'keys vary with the arguments';
-  if (spec.keyStart <= 0) return 'no keys';
-  if (spec.keyStop === spec.keyStart) return '1 key';
-  if (spec.keyStop > 0) return plural(Math.floor((spec.keyStop - spec.keyStart) / spec.step) + 1, 'key');
+  if (spec.firstKey <= 0) return 'no keys';
+  if (spec.lastKey === spec.firstKey) return '1 key';
+  if (spec.lastKey > 0) return plural(Math.floor((spec.lastKey - spec.firstKey) / Math.max(1, spec.step)) + 1, 'key');
   // A negative stop counts from the end: -1 is the last argument, -2 the one before it.
-  const allBut = spec.keyStop < -1 ? `, all but the last ${plural(-spec.keyStop - 1, 'argument')}` : '';
+  const allBut = spec.lastKey < -1 ? `, all but the last ${plural(-spec.lastKey - 1, 'argument')}` : '';
   const every = spec.step > 1 ? `, every ${ordinal(spec.step)}` : '';
-  return `keys from argument ${spec.keyStart}${every}${allBut}`;
+  return `keys from argument ${spec.firstKey}${every}${allBut}`;
 }
 
 function ordinal(n: number): string {
@@ -102,7 +95,9 @@ export function isCommonCommand(name: string): boolean {
   return COMMON_COMMANDS.has(name.toUpperCase());
 }
 
-export function isOfferedCommand(name: string): boolean {
-  const info = commandInfo(name);
-  return info !== undefined && !info.flags.includes('module') && !NOT_OFFERED.test(info.name);
+/** Whether completion offers the command: from the built-in table, stock Redis's only; from a server's table, everything it has. */
+export function isOfferedCommand(name: string, table: CommandTable = BUILT_IN_TABLE): boolean {
+  const info = commandInfo(name, table);
+  if (!info) return false;
+  return table.source === 'server' || (!info.flags.includes('module') && !NOT_OFFERED.test(info.name));
 }

@@ -19,7 +19,7 @@ import {
   SWEEP_AXES,
   type SettingInfo,
 } from '../settings';
-import { COMMAND_NAMES } from '../commands';
+import { BUILT_IN_TABLE, commandTableOf, type CommandTable } from '../commandTable';
 import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
@@ -139,7 +139,7 @@ function lineItems(cursor: Cursor): CompletionItemData[] {
     const commandStart = skipSpaces(text, firstEnd);
     const commandEnd = wordEnd(text, commandStart);
     if (at >= commandStart && at <= commandEnd) {
-      return commandItems(rangeOf(line.line, commandStart, commandEnd));
+      return commandItems(rangeOf(line.line, commandStart, commandEnd), commandTableOf(cursor.options.commandTable));
     }
   }
   if (line.kind === 'command') return argumentItems(line, at);
@@ -170,15 +170,26 @@ function keywordItems(cursor: Cursor, range: Range): CompletionItemData[] {
   });
   // Snippets start lines (a scenario, a sweep, a group), so they are offered where a line starts and outside groups.
   const snippets = inGroup ? [] : snippetItems(range);
-  return context.scope === 'file' ? [...settings, ...snippets] : [...settings, ...commandItems(range), ...snippets];
+  return context.scope === 'file' ? [...settings, ...snippets] : [...settings, ...commandItems(range, commandTableOf(cursor.options.commandTable)), ...snippets];
 }
 
-/** Commands completion offers (all of them stay valid when written). */
-const OFFERED_COMMANDS = COMMAND_NAMES.filter(isOfferedCommand);
+/** Commands completion offers from a table (all of them stay valid when written), upper case; the last table's list is kept. */
+let offered: { table: CommandTable; names: readonly string[] } | undefined;
+function offeredCommands(table: CommandTable): readonly string[] {
+  if (offered?.table !== table)
+    offered = {
+      table,
+      names: table
+        .names()
+        .filter((name) => isOfferedCommand(name, table))
+        .map((name) => name.toUpperCase()),
+    };
+  return offered.names;
+}
 
-function commandItems(range: Range): CompletionItemData[] {
-  return OFFERED_COMMANDS.map((name): CompletionItemData => {
-    const info = commandInfo(name)!;
+function commandItems(range: Range, table: CommandTable = BUILT_IN_TABLE): CompletionItemData[] {
+  return offeredCommands(table).map((name): CompletionItemData => {
+    const info = commandInfo(name, table)!;
     // Common data commands first: `SE` offers SET before SELECT.
     return { label: name, kind: 'command', detail: commandHint(info), range, sortText: `1 ${isCommonCommand(name) ? 0 : 1} ${name}` };
   });

@@ -22,8 +22,15 @@ export function settingMarkdown(info: SettingInfo): string {
 }
 
 export function commandMarkdown(info: CommandInfo): string {
-  const facts = [`Arity ${info.arity}: ${info.args}`, info.keys, info.flags.length > 0 ? `flags: ${info.flags.join(', ')}` : undefined].filter(Boolean);
-  return [`**${info.name}** — Redis command`, facts.join(' · '), `[${info.name} on redis.io](${info.url})`].join('\n\n');
+  const facts = [
+    `Arity ${info.arity}: ${info.args}`,
+    info.keys,
+    info.since ? `since ${info.since}` : undefined,
+    info.flags.length > 0 ? `flags: ${info.flags.join(', ')}` : undefined,
+  ].filter(Boolean);
+  const source = info.origin === 'the built-in table' ? undefined : `As described by ${info.origin}`;
+  const link = info.url ? `[${info.name} on redis.io](${info.url})` : undefined;
+  return [`**${info.name}** — ${info.summary ?? 'Redis command'}`, facts.join(' · '), source, link].filter(Boolean).join('\n\n');
 }
 
 export function placeholderMarkdown(info: PlaceholderInfo): string {

@@ -9,7 +9,9 @@ import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settin
 import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { splitExpect } from '../expect';
+import { commandTableOf, type CommandTable, type CommandTableData } from '../commandTable';
 import { commandInfo } from './commandInfo';
+import { valueMarkdown } from './valueHover';
 import { code, commandMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
 import { looksSecret, MASK, visibleVariables } from './locate';
 import type { HoverData } from './types';
@@ -18,6 +20,8 @@ import { ownValue } from '../../gates/plainData';
 export interface HoverOptions {
   /** Environment for `${env:…}`; values of secret-looking names are masked. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The selected target's command table (the editor's cache); the built-in table when absent. */
+  commandTable?: CommandTableData;
 }
 
 /** The hover at `position`, or undefined when there is nothing to say. Never throws. */
@@ -29,7 +33,7 @@ export function hover(text: string, position: Position, options: HoverOptions = 
   if (line.comment && at >= line.comment.start) return undefined;
   const interpolation = line.interpolations.find((ref) => ref.start <= at && at < ref.end);
   if (interpolation) return interpolationHover(doc, interpolation, options);
-  return placeholderHover(line, at) ?? wordHover(line, at);
+  return placeholderHover(line, at) ?? wordHover(line, at, commandTableOf(options.commandTable));
 }
 
 function placeholderHover(line: DocLine, at: number): HoverData | undefined {
@@ -43,7 +47,7 @@ function placeholderHover(line: DocLine, at: number): HoverData | undefined {
   return undefined;
 }
 
-function wordHover(line: DocLine, at: number): HoverData | undefined {
+function wordHover(line: DocLine, at: number, table: CommandTable): HoverData | undefined {
   const within = (start: number, end: number) => start <= at && at < end;
   const hoverOf = (contents: string, start: number, end: number): HoverData => ({ contents, range: rangeOf(line.line, start, end) });
   if (line.kind === 'command') {
@@ -55,7 +59,7 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
       );
     }
     if (within(line.command.start, line.command.end)) {
-      const info = commandInfo(line.name);
+      const info = commandInfo(line.name, table);
       return info && hoverOf(commandMarkdown(info), line.command.start, line.command.end);
     }
     return undefined;
@@ -68,7 +72,7 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
     if (!parts) return undefined;
     const metric = EXPECT_METRICS.find((candidate) => candidate.name === parts.metric.text);
     if (metric && within(parts.metric.start, parts.metric.end)) return hoverOf(metricMarkdown(metric), parts.metric.start, parts.metric.end);
-    const command = parts.command && commandInfo(parts.command.text);
+    const command = parts.command && commandInfo(parts.command.text, table);
     if (parts.command && command && within(parts.command.start, parts.command.end)) {
       return hoverOf(`The check applies to the ${code(command.name)} results only.\n\n${commandMarkdown(command)}`, parts.command.start, parts.command.end);
     }
@@ -93,7 +97,8 @@ function wordHover(line: DocLine, at: number): HoverData | undefined {
       return hoverOf(`**${name}** — redis-benchmark ${name === 'default' ? 'default suite' : 'test'}\n\n${list}`, start, start + match[0].length);
     }
   }
-  return undefined;
+  const value = valueMarkdown(info, arg.value, line.args.indexOf(arg));
+  return value === undefined ? undefined : hoverOf(value, arg.start, arg.end);
 }
 
 function interpolationHover(doc: ScenarioDocument, ref: Interpolation, options: HoverOptions): HoverData {

@@ -1,5 +1,6 @@
 // The plain data the editor features return. The extension maps them one-to-one onto VS Code's types
 // (src/editor/language.ts); tests read them directly. Positions are 0-based, as in plan.ts.
+import type { CommandTableData } from '../commandTable';
 import type { Diagnostic, Range } from '../plan';
 
 export type { Position, Range } from '../plan';
@@ -31,6 +32,8 @@ export interface CompletionOptions {
   profiles?: readonly string[];
   /** Environment for `${env:…}` and `password env:…` names; their values are never shown. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The selected target's command table (the editor's cache): its commands are offered; the built-in table's when absent. */
+  commandTable?: CommandTableData;
 }
 
 export interface HoverData {

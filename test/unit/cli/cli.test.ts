@@ -15,7 +15,15 @@ describe('rbench check', () => {
       .map((name) => join(repoRoot, 'examples', name));
     assert.ok(examples.length >= 4, 'the four examples ship');
     const result = await runCli(['check', ...examples], { cwd: repoRoot });
-    assert.equal(result.stderr, '');
+    // redisearch.rbench's FT.* commands are the module's: offline, each is a warning (checked against the server when the run starts).
+    const lines = result.stderr.split('\n').filter(Boolean);
+    assert.deepEqual(
+      lines.filter(
+        (line) => !/redisearch\.rbench:\d+:1: warning: `FT\.[A-Z]+` is not in the built-in table; checked against the server when the run starts$/.test(line),
+      ),
+      [],
+    );
+    assert.equal(lines.length, 3, result.stderr);
     assert.equal(result.code, 0);
   });
 

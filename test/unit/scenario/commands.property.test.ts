@@ -64,7 +64,7 @@ describe('command classes over the whole table', () => {
   });
 
   it('a container with an admin subcommand is admin with a computed one', () => {
-    for (const name of list.filter(isContainer)) {
+    for (const name of list.filter((name) => isContainer(name))) {
       if (subcommandsOf(name).some((sub) => classifyCommand(name, sub).has('admin'))) assert.ok(classifyCommand(name).has('admin'), name);
     }
   });

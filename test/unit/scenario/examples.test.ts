@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { check, repoRoot } from './helpers';
+import { NOT_BUILT_IN } from '../../../src/scenario/commandCheck';
 
 describe('examples', () => {
   const folder = path.join(repoRoot(), 'examples');
@@ -16,7 +17,10 @@ describe('examples', () => {
   for (const file of files) {
     it(`${file} resolves with zero diagnostics`, () => {
       const resolved = check(readFileSync(path.join(folder, file), 'utf8'), { baseDir: folder });
-      assert.deepEqual(resolved.diagnostics, []);
+      // A module's commands (redisearch.rbench's FT.*) are checked against the server when the run starts: offline, a warning each.
+      const offline = resolved.diagnostics.filter((d) => !(d.severity === 'warning' && d.message.endsWith(NOT_BUILT_IN)));
+      assert.deepEqual(offline, []);
+      if (file === 'redisearch.rbench') assert.equal(resolved.diagnostics.length, 3, JSON.stringify(resolved.diagnostics));
       assert.ok(resolved.scenarios.length > 0);
     });
   }

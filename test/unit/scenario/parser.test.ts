@@ -55,13 +55,13 @@ describe('parser', () => {
   });
 
   it('suggests the nearest setting or command with a fix replacing the word', () => {
-    const doc = parseDocument('### s\n  pipline 10\nGTE key\n');
+    const doc = parseDocument('### s\n  pipline 10\ngte key\n');
     const [setting, command] = doc.diagnostics;
     assert.equal(setting.code, 'unknown-keyword');
     assert.equal(setting.message, 'unknown setting or command `pipline` — did you mean `pipeline`?');
     assert.deepEqual(setting.range, { start: { line: 1, character: 2 }, end: { line: 1, character: 9 } });
     assert.deepEqual(setting.fixes, [{ title: 'Change to `pipeline`', range: setting.range, newText: 'pipeline' }]);
-    assert.equal(command.message, 'unknown setting or command `GTE` — did you mean `GET`?');
+    assert.equal(command.message, 'unknown setting or command `gte` — did you mean `GET`?');
     assert.equal(command.fixes?.[0].newText, 'GET');
   });
 
@@ -96,7 +96,7 @@ describe('parser', () => {
   });
 
   it('reports malformed variables, phases and weights', () => {
-    const doc = parseDocument('### s\n@ = 1\n@name\nphase\nphase two words\n50%\n50% NOPE k');
+    const doc = parseDocument('### s\n@ = 1\n@name\nphase\nphase two words\n50%\n50% nope k');
     assert.deepEqual(
       doc.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line]),
       [
