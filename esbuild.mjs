@@ -29,7 +29,7 @@ const clientPathBuilds = clientPathModules.map((module) => ({ ...nodeCommon, ent
 
 // Libraries the command-line runner rarely needs, bundled into files of their own that it requires when
 // used: zod checks run files read back (runFileSchema.ts), hdr-histogram-js merges histograms (rbench
-// merge). Left in dist/cli.js, V8 had to parse their ~1.1 MB at every start (~23 ms of CPU) though a
+// merge), csv-parse reads CSV data files. Left in dist/cli.js, V8 had to parse their ~1.1 MB at every start (~23 ms of CPU) though a
 // `rbench run` never calls them. Each vendor file exports everything of what it stands for.
 const vendors = [
   { file: 'zod', source: "export * from 'zod';", filter: /^zod$/ },
@@ -38,6 +38,8 @@ const vendors = [
     source: "export * from 'hdr-histogram-js/dist/encoding';\nexport * from 'hdr-histogram-js/dist/HistogramBuilder';",
     filter: /^hdr-histogram-js\/dist\/(encoding|HistogramBuilder)$/,
   },
+  // csv-parse reads `values from FILE.csv` (src/scenario/dataFormats.ts): only scenarios with a CSV data file need it.
+  { file: 'csv-parse', source: "export * from 'csv-parse/sync';", filter: /^csv-parse\/sync$/ },
 ];
 const vendorsApart = {
   name: 'vendors-apart',

@@ -31,12 +31,15 @@ ensure_chromium() {
   fi
 }
 
-# A real Redis module (RediSearch: FT.* commands) for the server's own command table, and a real Prometheus
-# that scrapes `rbench run --metrics`; the tests that need them fail, never skip, without them.
+# A real Redis module (RediSearch: FT.* commands) for the server's own command table, gcc for a tiny test
+# module, and a real Prometheus that scrapes `rbench run --metrics`; the tests that need them fail, never
+# skip, without them.
 ensure_test_services() {
   local need=()
   [ -f /usr/lib/redis/modules/redisearch.so ] || need+=(redis-redisearch)
   command -v prometheus >/dev/null || need+=(prometheus)
+  # The module tests compile a tiny module of their own (an admin-flagged command RediSearch lacks).
+  command -v gcc >/dev/null || need+=(gcc)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing ${need[*]} (apt-get) for the module and metrics tests…" >&2

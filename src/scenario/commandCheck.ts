@@ -26,16 +26,35 @@ function wants(need: number, atLeast: boolean, keyFirst: boolean): string {
   return `a key and ${least}${plural(need - 1, 'more argument')}`;
 }
 
+/**
+ * The argument count as sent, with the name (arity counts it: `GET key` is 2). `__fields__` stands for a data
+ * row's field/value pairs, at least one pair, so a line with it has at least that many: `open`.
+ */
+function argvOf(command: CommandTemplate): { argv: number; open: boolean } {
+  let argv = 1;
+  let open = false;
+  for (const arg of command.args) {
+    const fields = arg.length === 1 && typeof arg[0] === 'object' && arg[0].placeholder === 'fields';
+    argv += fields ? 2 : 1;
+    open ||= fields;
+  }
+  return { argv, open };
+}
+
+function fitsArity(arity: number, { argv, open }: { argv: number; open: boolean }): boolean {
+  if (arity < 0) return argv >= -arity;
+  return open ? argv <= arity : argv === arity;
+}
+
 /** Why `command`'s argument count does not fit its arity in `table`, or undefined. */
 export function arityProblem(command: CommandTemplate, table: CommandTable): string | undefined {
   const container = isContainer(command.name, table);
   const sub = container ? literalOf(command.args[0]) : undefined;
   const spec = aritySpec(command.name, sub, table);
   if (!spec || (container && !spec.subcommands && sub === undefined)) return undefined;
-  // Arity counts the name (and a subcommand's container): `GET key` is 2.
-  const argv = command.args.length + 1;
-  const fits = spec.arity >= 0 ? argv === spec.arity : argv >= -spec.arity;
-  if (fits) return undefined;
+  const counted = argvOf(command);
+  if (fitsArity(spec.arity, counted)) return undefined;
+  const argv = counted.argv;
   const isSub = container && spec !== table.spec(command.name);
   const shown = isSub ? `${command.name} ${(sub ?? '').toUpperCase()}` : command.name;
   const before = isSub ? 2 : 1;
@@ -91,8 +110,7 @@ export function reportCommands(
       continue;
     }
     // The common case, a command without subcommands whose count fits, costs no more than this.
-    const argv = command.args.length + 1;
-    if (!spec.subcommands && (spec.arity >= 0 ? argv === spec.arity : argv >= -spec.arity)) continue;
+    if (!spec.subcommands && fitsArity(spec.arity, argvOf(command))) continue;
     const problem = arityProblem(command, table);
     if (problem) sink.error(command.source, ARITY_CODE, problem);
   }

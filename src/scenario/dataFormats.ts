@@ -1,7 +1,7 @@
 // A data file's text → its entries: one value per line, a JSON Lines field, a CSV column (csv-parse), or
 // for `fields from` each row's field/value pairs. A problem names the data file's line (1-based) and
 // what is wrong there; the caller prefixes the file's name.
-import { parse as parseCsv } from 'csv-parse/sync';
+import type { parse as CsvParse } from 'csv-parse/sync';
 
 export type DataFormat = 'csv' | 'jsonl' | 'lines';
 
@@ -185,10 +185,16 @@ function csvProblem(error: CsvFailure): DataProblem {
 }
 
 /** The header is the first row: it names the columns (`column name`); `column 2` counts from 1. */
+/** csv-parse, loaded on first use: dist/cli.js keeps it in a file of its own (esbuild.mjs), which a run without a CSV data file never reads. */
+function csvParser(): typeof CsvParse {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('csv-parse/sync') as typeof import('csv-parse/sync')).parse;
+}
+
 function parseCsvData(text: string, take: DataTake): ParsedData {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parseCsv(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as {
+    rows = csvParser()(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as {
       record: string[];
       info: { lines: number };
     }[];
