@@ -324,6 +324,11 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
     }),
     command(HISTORY_COMMANDS.compare, (node?: HistoryNode, selected?: HistoryNode[]) => {
       const nodes = runNodes(node, selected, view);
+      // One run of a `sweep server` scenario compares its server setups (the panel expands it).
+      if (nodes.length === 1 && nodes[0].run.entry.serverSweep) {
+        compare([nodes[0].run.entry.path]);
+        return [nodes[0].run.entry.path];
+      }
       if (nodes.length < 2) {
         void vscode.window.showInformationMessage('Select two runs or more to compare (Ctrl/Cmd+click in the Benchmark Runs view).');
         return [];

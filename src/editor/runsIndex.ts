@@ -1,5 +1,6 @@
 // The runs folder as the editor sees it: which run files exist, and the newest one per scenario file +
 // scenario name (for the summary CodeLens). Run files never change once written, so each is read once.
+import { SERVER_AXIS } from '../scenario/serverSweep';
 import { readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../gates/files';
@@ -30,6 +31,8 @@ export interface RunEntry {
   measured?: boolean;
   /** The settings that shape the numbers (`clients` → `50`, `target` → …), for the row's tooltip and what differs from the previous run. */
   settings?: [string, string][];
+  /** A `sweep server` run: Compare on it alone sets its server setups side by side. */
+  serverSweep?: boolean;
 }
 
 /** Settings that name nothing a row needs (the test list is in the headline). */
@@ -193,6 +196,7 @@ export function runEntry(path: string, run: RunFile): RunEntry {
     named: namedHeadline(run),
     measured: measuredAnything(run),
     settings: runSettings(run),
+    ...(run.plan.sweepAxes.includes(SERVER_AXIS) ? { serverSweep: true } : {}),
   };
 }
 

@@ -56,3 +56,12 @@ export function compareServerSetups(run: RunFile, options: Pick<CompareOptions, 
   const setups = serverSetupRuns(run);
   return setups && compareRuns(setups.runs, { ...options, labels: setups.labels });
 }
+
+/**
+ * What a comparison shows for these run files: one `sweep server` run (named once or more) becomes its
+ * setups side by side, so its points compare as runs do; anything else is shown as given.
+ */
+export function runsToCompare(runs: readonly RunFile[]): RunFile[] {
+  const one = runs.length > 0 && runs.every((run) => run.id === runs[0].id);
+  return (one && serverSetupRuns(runs[0])?.runs) || [...runs];
+}

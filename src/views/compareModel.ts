@@ -129,9 +129,17 @@ const LABEL_FIELDS = [
 const MAX_LABEL_VALUE = 32;
 const MAX_LABEL_PARTS = 2;
 
+/** A label field's place: the listed ones in their order, then server directives. */
+function labelRank(field: string): number {
+  const at = LABEL_FIELDS.indexOf(field);
+  return at >= 0 ? at : LABEL_FIELDS.length;
+}
+
 function labelPart(field: string, value: string): string {
   if (field === 'target' || field === 'scenario') return value;
   if (field === 'server version') return `redis ${value}`;
+  // A server directive that differs (`sweep server`, or two throwaway servers configured apart): `appendfsync always`.
+  if (field.startsWith('server ')) return `${field.slice('server '.length)} ${value}`;
   if (field === 'client') return `${value} client`;
   return `${field} ${value}`;
 }
@@ -155,9 +163,13 @@ export function compareLabels(
   const named = (kind: DifferenceKind) =>
     differences
       .filter(
-        (d) => d.kind === kind && d.field !== 'scenario' && LABEL_FIELDS.includes(d.field) && d.values.every((v) => v !== null && v.length <= MAX_LABEL_VALUE),
+        (d) =>
+          d.kind === kind &&
+          d.field !== 'scenario' &&
+          (LABEL_FIELDS.includes(d.field) || d.field.startsWith('server ')) &&
+          d.values.every((v) => v !== null && v.length <= MAX_LABEL_VALUE),
       )
-      .sort((a, b) => LABEL_FIELDS.indexOf(a.field) - LABEL_FIELDS.indexOf(b.field))
+      .sort((a, b) => labelRank(a.field) - labelRank(b.field))
       .filter((d, i, all) => all.findIndex((other) => other.field === d.field) === i)
       .slice(0, MAX_LABEL_PARTS);
   const plan = named('plan');

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { comparisonToCsv, comparisonToMarkdown } from '../results/compareFormat';
 import { readRunFile, type RunFile } from '../results/runFile';
 import { comparisonOf, compareTitle } from './compareModel';
+import { runsToCompare } from '../runner/serverSetups';
 import { pngBytes } from './exportFiles';
 import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
 import { parseCompareMessage, parseCompareState, type CompareHostMessage, type CompareWebviewMessage } from './messages';
@@ -20,10 +21,15 @@ interface Shown {
   error?: string;
 }
 
-/** Reads the run files; a file that cannot be read is an error message naming it. */
+/**
+ * Reads the run files; a file that cannot be read is an error message naming it. A `sweep server` run on its
+ * own shows its server setups side by side (each setup opens the same run file).
+ */
 function readRuns(paths: readonly string[]): Shown {
   try {
-    return { runs: paths.map((path) => readRunFile(path)), paths: [...paths] };
+    const runs = runsToCompare(paths.map((path) => readRunFile(path)));
+    if (runs.length < 2) return { runs: [], paths: [...paths], error: 'Nothing to compare: pick two runs or more, or one run of a `sweep server` scenario.' };
+    return { runs, paths: runs.length === paths.length ? [...paths] : runs.map(() => paths[0]) };
   } catch (error) {
     return { runs: [], paths: [...paths], error: (error as Error).message };
   }

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
+import { runsToCompare } from '../../../src/runner/serverSetups';
+import { compareLabels, comparisonOf } from '../../../src/views/compareModel';
 
 const AOF = `### aof
 clients 10
@@ -53,6 +55,17 @@ describe('rbench run: sweep server', function () {
     const result = await runCli(['compare', '.rbench/runs/' + (await listRuns(scratch.dir))[0]], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /server appendfsync: always → no/);
+    // The comparison panel and the history's Compare on this one run: its two setups side by side, named by what differs.
+    const [saved] = scratch.runFiles();
+    const setups = runsToCompare([saved]);
+    assert.equal(setups.length, 2);
+    assert.deepEqual(compareLabels(setups), ['appendfsync always', 'appendfsync no']);
+    const comparison = comparisonOf(setups);
+    assert.ok(
+      comparison.differences.some((difference) => /appendfsync: always → no/.test(difference.text)),
+      JSON.stringify(comparison.differences),
+    );
+    assert.deepEqual(runsToCompare([saved, saved]).length, 2, 'named twice, still its setups');
   });
 
   it('is refused on a server of yours, before any contact', async () => {
