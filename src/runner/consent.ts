@@ -2,6 +2,8 @@
 // (hosts, credentials and the environment variables they come from, TLS weakening, every command by
 // class), worked out before any contact, shown in full, and remembered by a digest of exactly that, so a
 // file that changes what it does asks again. Plain data, no `vscode`, no network.
+import { planDataSources } from '../scenario/dataFile';
+import { formatBytes } from '../scenario/memory';
 import { approvedNodes } from '../gates/network';
 import { ownValue } from '../gates/plainData';
 import { createHash } from 'node:crypto';
@@ -56,6 +58,8 @@ export interface RunEffects {
   /** Every key glob the run writes (the cleanup pattern included): `bench:*`, `counter`. */
   writePatterns: string[];
   destructive: string[];
+  /** Data files (`values from`, `fields from`) whose contents go on the wire: file, size, entries and SHA-256, so changed data asks again. */
+  dataFiles?: string[];
 }
 
 export interface EffectsInput {
@@ -300,6 +304,11 @@ export function runEffects(input: EffectsInput): RunEffects {
     writePatterns: [...input.actions.writePatterns],
     destructive: [...input.actions.destructive],
   };
+  const data = planDataSources(input.plan).map(
+    (source) =>
+      `${source.file} (${source.count.toLocaleString('en-US')} ${source.take === 'fields' ? 'rows' : 'values'}, ${formatBytes(source.size)}, sha256 ${source.sha256.slice(0, 12)}…)`,
+  );
+  if (data.length > 0) effects.dataFiles = data;
   const rule = nodeRule(input.connection.options);
   if (rule) effects.nodeRule = rule;
   return effects;
@@ -324,6 +333,8 @@ export function onlyReads(effects: RunEffects): boolean {
 export function needsConsent(effects: RunEffects): boolean {
   if (effects.target.supplier !== 'user') return true;
   if (!onlyReads(effects)) return true;
+  // The file's own data goes on the wire.
+  if (effects.dataFiles?.length) return true;
   const suppliers = [
     ...effects.credentials.flatMap((credential) => [credential.user?.supplier, credential.password?.supplier]),
     ...effects.env.map((item) => item.supplier),
@@ -404,6 +415,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
   }
   if (effects.writePatterns.length > 0) lines.push(`Writes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
+  if (effects.dataFiles?.length) lines.push(`Sends the contents of: ${effects.dataFiles.join(', ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
 }
 

@@ -46,6 +46,15 @@ describe('rbench run: values from a data file reach the server as written (issue
     });
   }
 
+  it("asks before sending a data file's contents to a server of yours, naming the file, its size and its hash", async () => {
+    writeFileSync(join(scratch.dir, 'words.txt'), 'alpha\nbeta\ngamma\n');
+    const file = scratch.write('ask.rbench', '### ask\nclients 1\nrequests 3\nvalues from words.txt\nSET w:__key__ __value__\n');
+    const result = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
+    assert.equal(result.code, 2, result.stdout);
+    assert.match(result.stderr, /Sends the contents of: words\.txt \(3 values, 17 B, sha256 [0-9a-f]{12}…\)/);
+    await withRedis(server(), async (redis) => assert.equal(await redis.dbsize(), 0, 'nothing was sent'));
+  });
+
   it('`in order`: one key receives the values one after another', async () => {
     writeFileSync(join(scratch.dir, 'words.txt'), 'alpha\nbeta\ngamma\n');
     const file = scratch.write('order.rbench', '### order\nclients 1\nrequests 7\nvalues from words.txt in order\nRPUSH words __value__\n');
