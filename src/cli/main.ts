@@ -331,7 +331,10 @@ export async function main(argv: string[]): Promise<number> {
         printErrorLine('rbench check: give one --url (the server whose command table the files are checked against)');
         return ExitCode.ScenarioError;
       }
-      return await checkCommand({ files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url?.[0] }, output);
+      return await checkCommand(
+        { files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url?.[0] },
+        output,
+      );
     case 'run': {
       const abort = new AbortController();
       let interrupts = 0;

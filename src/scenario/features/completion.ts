@@ -170,7 +170,9 @@ function keywordItems(cursor: Cursor, range: Range): CompletionItemData[] {
   });
   // Snippets start lines (a scenario, a sweep, a group), so they are offered where a line starts and outside groups.
   const snippets = inGroup ? [] : snippetItems(range);
-  return context.scope === 'file' ? [...settings, ...snippets] : [...settings, ...commandItems(range, commandTableOf(cursor.options.commandTable)), ...snippets];
+  return context.scope === 'file'
+    ? [...settings, ...snippets]
+    : [...settings, ...commandItems(range, commandTableOf(cursor.options.commandTable)), ...snippets];
 }
 
 /** Commands completion offers from a table (all of them stay valid when written), upper case; the last table's list is kept. */
