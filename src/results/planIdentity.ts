@@ -31,12 +31,25 @@ function isRange(value: unknown): boolean {
   return isPosition(start) && isPosition(end);
 }
 
-/** A JSON-like value with every source range removed, at any depth (commands keep theirs as `source`). */
+/** A command template (`name`, `args`): its `keys` are the target's table's key positions, set by the runner, not a setting. */
+function isCommand(value: object): boolean {
+  return 'name' in value && 'args' in value && Array.isArray((value as { args?: unknown }).args);
+}
+
+/**
+ * A JSON-like value with every source range removed, at any depth (commands keep theirs as `source`), and
+ * commands without the key positions the server's table gave them (a run file from before that table, or an
+ * imported one, is the same plan).
+ */
 function withoutRanges(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutRanges);
   if (!value || typeof value !== 'object') return value;
+  const command = isCommand(value);
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== undefined && !isRange(item)) out[key] = withoutRanges(item);
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined || isRange(item) || (command && key === 'keys')) continue;
+    out[key] = withoutRanges(item);
+  }
   return out;
 }
 

@@ -3,6 +3,9 @@
 // safety classes, the refusals and the cluster key positions follow the server's own description. What the
 // user was asked about (the consent, from the built-in table, where an unknown command counted as the worst)
 // must cover what the server says: a class it did not list ends the run.
+import type Redis from 'ioredis';
+import { parseInfo } from '../redis/info';
+import { sentinelAsDataNode } from '../redis/sentinel';
 import { openControlConnection, closeControlConnection } from '../redis/control';
 import { readCommandTable } from '../redis/commandTable';
 import type { ConnectionOptions } from '../redis/types';
@@ -53,6 +56,15 @@ export function withKeyPositions(plan: ScenarioPlan, table: CommandTable): Scena
 }
 
 /** Reads the server's table of the scenario's commands and checks the scenario against it. Never throws. */
+/** `INFO server`'s redis_mode (`standalone`, `cluster`, `sentinel`); empty when the server will not say. */
+async function serverMode(redis: Redis): Promise<string> {
+  try {
+    return parseInfo(await redis.info('server')).server?.redis_mode ?? '';
+  } catch {
+    return '';
+  }
+}
+
 export async function checkAgainstServer(plan: ScenarioPlan, check: ServerCheck): Promise<ServerCheckResult> {
   const commands = commandsOf(plan);
   const names = [...new Set(commands.map((command) => command.name.toLowerCase()))];
@@ -60,6 +72,9 @@ export async function checkAgainstServer(plan: ScenarioPlan, check: ServerCheck)
   try {
     const redis = await openControlConnection(check.connection);
     try {
+      // A sentinel's table holds the sentinel's own commands only: say what the target is, not that it lacks SET.
+      const sentinel = sentinelAsDataNode(check.connection, await serverMode(redis));
+      if (sentinel) return { ok: false, message: `${check.file}: "${plan.name}": ${sentinel}` };
       const read = await readCommandTable(redis, { names, display: check.display });
       if (read.ok) table = read.table;
       else check.log(`! ${check.file}: "${plan.name}": ${read.warning}`);

@@ -27,6 +27,13 @@ describe('plan identity: settings only', () => {
     assert.ok(samePlan(planOf(`\n\n${SCENARIO}`), plan));
   });
 
+  it("the key positions a server's command table gave the runner are no setting: a baseline from before them is the same plan", () => {
+    const plan = planOf(SCENARIO);
+    const withKeys = structuredClone(plan);
+    withKeys.points[0].phases[0].tests[0].commands[0].command.keys = [0];
+    assert.equal(planDifference(withKeys, plan), undefined);
+  });
+
   it('a changed setting differs, named by its place in the plan', () => {
     const plan = planOf(SCENARIO);
     assert.equal(planDifference(planOf(SCENARIO.replace('clients 4', 'clients 8')), plan), 'points[0].phases[0].load.clients: 8 vs 4');
