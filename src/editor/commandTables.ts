@@ -5,10 +5,11 @@
 import * as vscode from 'vscode';
 import { withNetworkRule } from '../gates/network';
 import { closeControlConnection, openControlConnection } from '../redis/control';
+import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { readCommandTable } from '../redis/commandTable';
 import type { ConnectionOptions } from '../redis/types';
 import { RESTRICTED_MESSAGE } from '../runner/session';
-import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
+import { chooseTarget, connectionFor, defaultTargetPlan, parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
 import type { CommandTableData } from '../scenario/commandTable';
 import type { PrepareConnectionTest } from './connections';
 import { plainText } from './plainText';
@@ -28,8 +29,12 @@ export function connectorOf(prepare: PrepareConnectionTest): TableConnector {
   };
 }
 
-/** The cache key of a target: a profile by name and URL (an edited profile is another server), a URL as written. */
+/**
+ * The cache key of a target: a profile by name and URL (an edited profile is another server), a URL as written,
+ * the throwaway server by the modules it loads (without modules it has the built-in table: nothing to read).
+ */
 function targetKey(active: ParsedActiveTarget, settings: EditorSettings): string | undefined {
+  if (active.kind === 'local') return settings.localServerModules.length > 0 ? `local ${settings.localServerModules.join('\n')}` : undefined;
   if (active.kind === 'url') return `url ${active.url}`;
   if (active.kind === 'profile') return `profile ${active.name} ${settings.profiles[active.name]?.url ?? ''}`;
   return undefined;
@@ -62,6 +67,7 @@ function setSelected(data: CommandTableData | undefined): void {
 
 export class CommandTables implements vscode.Disposable {
   private readonly cache = new Map<string, CommandTableData>();
+  private readonly reading = new Map<string, Promise<CommandTableData | string>>();
   /** Targets whose failure was told of (one notice each, until a read succeeds). */
   private readonly noticed = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -111,7 +117,15 @@ export class CommandTables implements vscode.Disposable {
       setSelected(undefined);
       return undefined;
     }
-    const read = await this.read(scope);
+    // One read per target at a time: a settings change and an explicit update share it; Refresh waits for none.
+    let reading = refresh ? undefined : this.reading.get(key);
+    if (!reading) {
+      reading = active.kind === 'local' ? this.readLocal(settings.localServerModules) : this.read(scope);
+      const started = reading;
+      this.reading.set(key, started);
+      void started.finally(() => this.reading.get(key) === started && this.reading.delete(key));
+    }
+    const read = await reading;
     if (generation !== this.generation) return selected;
     if (typeof read === 'string') {
       setSelected(undefined);
@@ -129,15 +143,40 @@ export class CommandTables implements vscode.Disposable {
   private async read(scope: vscode.Uri | undefined): Promise<CommandTableData | string> {
     const target = await this.connect(scope);
     if (typeof target === 'string') return `the command table was not read (${target}): the editor checks commands against the built-in table`;
-    if ('local' in target) return localMessage({ kind: 'local' });
-    let redis;
+    if ('local' in target) return localMessage({ kind: 'local' }).replace(/^RBench: /, '');
+    return this.readFrom(target.options, target.display);
+  }
+
+  /**
+   * The throwaway server's table with the user's rbench.localServer.modules (user settings only): one is
+   * started for the read and stopped (a few hundred milliseconds, once per module list).
+   */
+  private async readLocal(modules: readonly string[]): Promise<CommandTableData | string> {
+    let local: LocalServer;
     try {
-      redis = await openControlConnection(withNetworkRule(target.options));
+      local = await startLocalServer({ modules: [...modules] });
     } catch (error) {
-      return `could not read the command table of ${target.display} (${(error as Error).message}): the editor checks commands against the built-in table`;
+      return `could not start a throwaway redis-server with rbench.localServer.modules (${(error as Error).message}): the editor checks commands against the built-in table`;
     }
     try {
-      const read = await readCommandTable(redis, { docs: true, display: target.display });
+      // The throwaway server's options as a run gets them (the same defaults and timeouts).
+      const connection = connectionFor(chooseTarget(defaultTargetPlan(), { kind: 'local' }), { profiles: {}, env: {}, localUrl: local.url });
+      if (!connection.options) return connection.error ?? 'cannot connect';
+      return await this.readFrom(connection.options, `throwaway redis-server (${local.url})`);
+    } finally {
+      await local.stop();
+    }
+  }
+
+  private async readFrom(options: ConnectionOptions, display: string): Promise<CommandTableData | string> {
+    let redis;
+    try {
+      redis = await openControlConnection(withNetworkRule(options));
+    } catch (error) {
+      return `could not read the command table of ${display} (${(error as Error).message}): the editor checks commands against the built-in table`;
+    }
+    try {
+      const read = await readCommandTable(redis, { docs: true, display });
       if (!read.ok) return read.warning;
       return { origin: read.table.origin, specs: read.specs };
     } finally {
@@ -149,5 +188,5 @@ export class CommandTables implements vscode.Disposable {
 function localMessage(active: ParsedActiveTarget): string {
   return active.kind === 'invalid'
     ? `RBench: ${active.error}`
-    : 'RBench: the selected target is the throwaway local redis-server: the editor checks commands against the built-in table';
+    : 'RBench: the selected target is the throwaway local redis-server without modules (rbench.localServer.modules): the editor checks commands against the built-in table';
 }

@@ -94,6 +94,21 @@ describe('the selected target’s command table in the editor', function () {
     assert.ok((await connectionsReceived()) > afterFirst, 'Refresh reads the table again');
   });
 
+  it('the throwaway local target: its table with the user’s rbench.localServer.modules, else the built-in one', async () => {
+    const config = workspace.getConfiguration('rbench');
+    await config.update('target', 'local', ConfigurationTarget.Global);
+    await newTables().update();
+    assert.equal(selectedCommandTable(), undefined, 'no modules: the built-in table');
+    await config.update('localServer.modules', [REDISEARCH], ConfigurationTarget.Global);
+    const data = await tables!.update();
+    assert.ok(
+      data?.specs.some((spec) => spec.name === 'ft.search'),
+      notices.join(' / '),
+    );
+    assert.match(data?.origin ?? '', /throwaway redis-server/);
+    assert.equal(selectedCommandTable(), data);
+  });
+
   describe('never contacting a target it must not', () => {
     let listener: Server;
     let contacts = 0;
