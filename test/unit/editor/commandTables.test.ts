@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { ConfigurationTarget, workspace } from '../../helpers/fakeVscode';
+import { ConfigurationTarget, Position, workspace, type CompletionItem, type Hover } from '../../helpers/fakeVscode';
+import type * as vscode from 'vscode';
+import { registerLanguageFeatures } from '../../../src/editor/language';
 import { CommandTables, connectorOf, selectedCommandTable } from '../../../src/editor/commandTables';
 import { documentChecks } from '../../../src/editor/documentChecks';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
@@ -14,6 +16,8 @@ import { NOT_BUILT_IN } from '../../../src/scenario/commandCheck';
 import { completions, hover } from '../../../src/scenario/features';
 import { useGlueWorkspace } from './glueWorkspace';
 
+/** An argument the providers do not read (completion context, cancellation token). */
+const never = <T>() => undefined as unknown as T;
 const REDISEARCH = '/usr/lib/redis/modules/redisearch.so';
 const TEXT = 'FT.SEARCH idx hello\n';
 
@@ -80,6 +84,24 @@ describe('the selected target’s command table in the editor', function () {
       `offered: ${offered.slice(0, 10).join(', ')}`,
     );
     assert.deepEqual(notices, []);
+  });
+
+  it('the editor’s completion and hover providers use it', async () => {
+    registerLanguageFeatures(glue.context() as unknown as vscode.ExtensionContext, { env: () => ({}) });
+    const registered = (kind: string) => glue.editor.state.registered.find((entry) => entry.kind === kind)?.provider;
+    const completion = registered('completion') as vscode.CompletionItemProvider;
+    const hovers = registered('hover') as vscode.HoverProvider;
+    const document = glue.editor.openDocument(join(glue.root(), 'providers.rbench'), 'FT.SEARCH idx hello\n') as unknown as vscode.TextDocument;
+    const at = (character: number) => new Position(0, character) as unknown as vscode.Position;
+    const labels = async () =>
+      ((await completion.provideCompletionItems(document, at(5), never(), never())) as unknown as CompletionItem[]).map((i) => i.label);
+    const hoverText = async () => ((await hovers.provideHover(document, at(3), never())) as unknown as Hover | undefined)?.contents.value ?? '';
+    assert.ok(!(await labels()).includes('FT.SEARCH'), 'the built-in table has no FT.SEARCH');
+    assert.doesNotMatch(await hoverText(), /described by the server/);
+    const data = await newTables().update();
+    const arity = data?.specs.find((spec) => spec.name === 'ft.search')?.arity;
+    assert.ok((await labels()).some((label) => label.toUpperCase() === 'FT.SEARCH'));
+    assert.match(await hoverText(), new RegExp(`Arity ${arity}:[\\s\\S]*described by the server redis://127\\.0\\.0\\.1:${server.port}`));
   });
 
   it('reads the table once per target, and again on Refresh', async () => {
