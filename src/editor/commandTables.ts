@@ -78,7 +78,11 @@ export class CommandTables implements vscode.Disposable {
     private readonly connect: TableConnector,
     private readonly notice: (message: string) => void = (message) => void vscode.window.showWarningMessage(message),
   ) {
-    this.disposables.push(vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && void this.update()));
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SECTION) && void this.update()),
+      // A workspace trusted later may read the table it could not before.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),
+    );
   }
 
   dispose(): void {

@@ -395,6 +395,10 @@ export const workspace = {
   get onDidChangeConfiguration() {
     return state.configurationChanged.event;
   },
+  /** The fake's trust is set by tests (state.trusted): granting it is never announced. */
+  onDidGrantWorkspaceTrust(): Disposable {
+    return new Disposable(() => undefined);
+  },
   get onDidOpenTextDocument() {
     return state.documentOpened.event;
   },
