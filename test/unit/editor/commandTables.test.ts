@@ -10,7 +10,7 @@ import { ConfigurationTarget, Position, workspace, type CompletionItem, type Hov
 import type * as vscode from 'vscode';
 import { registerLanguageFeatures } from '../../../src/editor/language';
 import { CommandTables, connectorOf, selectedCommandTable } from '../../../src/editor/commandTables';
-import { documentChecks } from '../../../src/editor/documentChecks';
+import { documentChecks, INLINE_CHECK_MAX_CHARS } from '../../../src/editor/documentChecks';
 import { startLocalServer, type LocalServer } from '../../../src/redis/localServer';
 import { NOT_BUILT_IN } from '../../../src/scenario/commandCheck';
 import { completions, hover } from '../../../src/scenario/features';
@@ -70,6 +70,14 @@ describe('the selected target’s command table in the editor', function () {
     const after = await diagnosticsOf(TEXT);
     assert.deepEqual(
       after.filter((d) => d.message.includes(NOT_BUILT_IN)),
+      [],
+    );
+    // A large file is checked in the worker thread: the table goes there as plain data.
+    const large = TEXT + '# padding past the inline check size\n'.repeat(8000);
+    assert.ok(large.length > INLINE_CHECK_MAX_CHARS);
+    const inWorker = await diagnosticsOf(large);
+    assert.deepEqual(
+      inWorker.filter((d) => d.message.includes(NOT_BUILT_IN)),
       [],
     );
     const arity = data.specs.find((spec) => spec.name === 'ft.search')?.arity;
