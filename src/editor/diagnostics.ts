@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Diagnostic, Severity } from '../scenario/plan';
 import { disposeDocumentChecks, documentChecks, INLINE_CHECK_MAX_CHARS } from './documentChecks';
 import { plainText } from './plainText';
+import { onDidChangeCommandTable } from './commandTables';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -54,6 +55,11 @@ export function registerDiagnostics(context: vscode.ExtensionContext): vscode.Di
     vscode.workspace.onDidCloseTextDocument((document) => {
       collection.delete(document.uri);
       checks.forget(document.uri);
+    }),
+    // Another command table (a target selected, refreshed): every open document is checked again.
+    onDidChangeCommandTable(() => {
+      checks.forgetAll();
+      vscode.workspace.textDocuments.forEach(refresh);
     }),
     { dispose: () => pending.forEach((timer) => clearTimeout(timer)) },
     { dispose: disposeDocumentChecks },

@@ -9,6 +9,7 @@ import { memoryLimits } from '../runner/budget';
 import { checkWithOutline, type CheckedDocument, type DocumentOutline } from '../scenario/features/outline';
 import { BackgroundChecker, checkWorkerPath } from './backgroundCheck';
 import { readSettings } from './settings';
+import { selectedCommandTable } from './commandTables';
 
 /** Documents up to this size are checked on the spot (a few milliseconds); larger ones in a worker thread. */
 export const INLINE_CHECK_MAX_CHARS = 256 * 1024;
@@ -59,6 +60,12 @@ export class DocumentChecks implements vscode.Disposable {
     return this.background.resolve(text, { ...options, env: { ...options.env } });
   }
 
+  /** Forgets every check (the command table changed): the next ask checks again. */
+  forgetAll(): void {
+    for (const key of [...this.entries.keys()]) this.background?.forget(key);
+    this.entries.clear();
+  }
+
   forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.entries.delete(key);
@@ -88,6 +95,8 @@ function optionsFor(document: vscode.TextDocument): ResolveOptions {
     allowEnv: settings.allowEnvInCommands,
     memory: memoryLimits(settings.maxMemory),
     baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
+    // The selected target's table (plain data: it goes to the worker as is); the built-in one without it.
+    commandTable: selectedCommandTable(),
   };
 }
 

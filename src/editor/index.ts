@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
 import { registerHistory, type CompareRuns, type HistoryApi } from './history';
+import { CommandTables, connectorOf } from './commandTables';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { runOnSeveralTargetsCommand } from './severalTargets';
 import { RunService, type FinishedRun, type RunProgressEvent, type RunWaitingEvent, type StartedRun } from './runService';
@@ -48,6 +49,9 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
   const lenses = new ScenarioCodeLensProvider(runs);
   const tests = new ScenarioTestController(runs);
   const statusBar = new TargetStatusBar();
+  // The selected target's command table for completion, hover and diagnostics, on Test Connection's path.
+  const tables = new CommandTables(connectorOf((scope, own) => runs.prepareConnectionTest(scope, own)));
+  void tables.update();
   const command = vscode.commands.registerCommand;
 
   context.subscriptions.push(
@@ -55,6 +59,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     lenses,
     tests,
     statusBar,
+    tables,
     vscode.languages.registerCodeLensProvider({ language: 'rbench' }, lenses),
     runs.onActiveRunsChanged(() => void vscode.commands.executeCommand('setContext', 'rbench.running', runs.runningCount > 0)),
     command('rbench.runScenario', (target?: vscode.Uri | string, index?: number) => runScenarioCommand(runs, target, index)),
@@ -81,6 +86,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     }),
     command('rbench.selectTarget', () => selectTarget()),
     command('rbench.testConnection', () => testSelectedConnection((scope, own) => runs.prepareConnectionTest(scope, own))),
+    command('rbench.refreshCommandTable', () => tables.refresh()),
     command('rbench.setPassword', () => setPassword(context.secrets)),
     command('rbench.clearPassword', () => clearPassword(context.secrets)),
     command('rbench.showOutput', () => runs.output.show()),

@@ -18,6 +18,7 @@ import { toVscodeRange } from './diagnostics';
 import { documentChecks, INLINE_CHECK_MAX_CHARS } from './documentChecks';
 import { plainText } from './plainText';
 import { readSettings } from './settings';
+import { selectedCommandTable } from './commandTables';
 
 export interface LanguageFeatureDeps {
   /** Connection profile names offered after `target`; by default those of `rbench.profiles` for the document. */
@@ -117,7 +118,11 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
   const completionProvider: vscode.CompletionItemProvider = {
     provideCompletionItems(document, position) {
       const around = textAround(document, position.line);
-      const items = completions(around.text, { line: around.line, character: position.character }, { env: env(), profiles: profileNames(document.uri) });
+      const items = completions(
+        around.text,
+        { line: around.line, character: position.character },
+        { env: env(), profiles: profileNames(document.uri), commandTable: selectedCommandTable() },
+      );
       return items.map((item) => toCompletionItem({ ...item, range: around.toDocument(item.range) }));
     },
   };
@@ -125,7 +130,7 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext, deps:
   const hoverProvider: vscode.HoverProvider = {
     provideHover(document, position) {
       const around = textAround(document, position.line);
-      const data = hover(around.text, { line: around.line, character: position.character }, { env: env() });
+      const data = hover(around.text, { line: around.line, character: position.character }, { env: env(), commandTable: selectedCommandTable() });
       return data && new vscode.Hover(new vscode.MarkdownString(data.contents), toVscodeRange(around.toDocument(data.range)));
     },
   };

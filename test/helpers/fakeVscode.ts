@@ -395,6 +395,10 @@ export const workspace = {
   get onDidChangeConfiguration() {
     return state.configurationChanged.event;
   },
+  /** The fake's trust is set by tests (state.trusted): granting it is never announced. */
+  onDidGrantWorkspaceTrust(): Disposable {
+    return new Disposable(() => undefined);
+  },
   get onDidOpenTextDocument() {
     return state.documentOpened.event;
   },
@@ -650,6 +654,56 @@ export const window = {
     state.registered.push({ kind: 'serializer', viewType, provider: serializer });
     return new Disposable(() => undefined);
   },
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Languages: providers are recorded (state.registered, kind `completion`, `hover`…) for tests to call
+
+/** An enum whose members are their own names (CompletionItemKind.Function is `Function`). */
+const namesEnum = () => new Proxy({}, { get: (_target, name) => String(name) }) as Record<string, string>;
+export const CompletionItemKind = namesEnum();
+export const SymbolKind = namesEnum();
+export const FoldingRangeKind = namesEnum();
+export const DiagnosticSeverity = namesEnum();
+export const CodeActionKind = { QuickFix: { value: 'quickfix', contains: () => true } };
+
+export class MarkdownString {
+  constructor(public value = '') {}
+}
+export class SnippetString {
+  constructor(public value = '') {}
+}
+export class CompletionItem {
+  range?: Range;
+  detail?: string;
+  documentation?: MarkdownString;
+  insertText?: string | SnippetString;
+  sortText?: string;
+  constructor(
+    public label: string,
+    public kind?: string,
+  ) {}
+}
+export class Hover {
+  constructor(
+    public contents: MarkdownString,
+    public range?: Range,
+  ) {}
+}
+
+const provider =
+  (kind: string) =>
+  (_selector: unknown, registered: unknown): Disposable => {
+    state.registered.push({ kind, viewType: 'rbench', provider: registered });
+    return new Disposable(() => undefined);
+  };
+export const languages = {
+  registerCompletionItemProvider: provider('completion'),
+  registerHoverProvider: provider('hover'),
+  registerDocumentSymbolProvider: provider('symbols'),
+  registerFoldingRangeProvider: provider('folding'),
+  registerDocumentFormattingEditProvider: provider('formatting'),
+  registerCodeActionsProvider: provider('code-actions'),
 };
 
 // ---------------------------------------------------------------------------------------------------
