@@ -5,7 +5,7 @@ import { replaceFix } from '../diagnostics';
 import { parseDocument } from '../parser';
 import type { DocLine, ScenarioDocument } from '../syntax';
 import type { Diagnostic, Range, TextFix } from '../plan';
-import { resolveDocument } from '../resolver';
+import { checkDiagnostics } from '../check';
 import { unitSuggestions, unknownUnitFamily } from '../units';
 import { lineContext, scenarioAt } from './locate';
 import type { CodeActionData } from './types';
@@ -20,9 +20,10 @@ export interface QuickFixOptions {
 /** Quick fixes for the diagnostics touching `range` (usually the cursor or a selection). */
 export function codeActions(text: string, range: Range, options: QuickFixOptions = {}): CodeActionData[] {
   const doc = parseDocument(text);
-  const resolved = resolveDocument(doc, { env: { ...options.env }, baseDir: options.baseDir });
+  // The whole check (the command table's warnings too: an unknown command's suggestion is a fix).
+  const diagnostics = checkDiagnostics(text, { env: { ...options.env }, baseDir: options.baseDir });
   const actions: CodeActionData[] = [];
-  for (const diagnostic of resolved.diagnostics) {
+  for (const diagnostic of diagnostics) {
     if (!overlaps(diagnostic.range, range)) continue;
     const fixes = [...(diagnostic.fixes ?? []), ...addedFixes(doc, diagnostic)];
     for (const fix of fixes) {
@@ -97,6 +98,23 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
       if (!family || range.start.line !== range.end.line) return [];
       const written = line.text.slice(at, range.end.character);
       return unitSuggestions(written, family).map((fixed) => replaceFix(range, fixed, `Change ${written} to ${fixed}`));
+    }
+    case 'unknown-command': {
+      // `GTE k`: the command the checker suggests, in the name's place (a weight or arguments stay as written).
+      const name = /^`([^`]+)`/.exec(diagnostic.message)?.[1];
+      const suggestion = /did you mean `([^`]+)`\?/.exec(diagnostic.message)?.[1];
+      if (!name || !suggestion || range.start.line !== range.end.line) return [];
+      const written = line.text.slice(at, range.end.character);
+      const offset = written.search(new RegExp(`(^|\\s)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`, 'i'));
+      if (offset < 0) return [];
+      const start = at + offset + (/\s/.test(written[offset]) ? 1 : 0);
+      return [
+        replaceFix(
+          { start: { line: line.line, character: start }, end: { line: line.line, character: start + name.length } },
+          suggestion,
+          `Change ${name} to ${suggestion}`,
+        ),
+      ];
     }
     default:
       return [];

@@ -31,6 +31,13 @@ describe('quick fixes', () => {
     assert.equal(applied('pip‸line 10\nGET k\n', 'Change to `pipeline`'), 'pipeline 10\nGET k\n');
   });
 
+  it('changes a mistyped command to the one the checker suggests, a weight and the arguments kept', () => {
+    assert.equal(applied('### a\nGT‸E k\n', 'Change GTE to GET'), '### a\nGET k\n');
+    assert.equal(applied('### a\n80% GT‸E k\n20% SET k v\n', 'Change GTE to GET'), '### a\n80% GET k\n20% SET k v\n');
+    // A module's command is no typo: the warning has no fix.
+    assert.deepEqual(actionsAt('### a\nFT.SEA‸RCH idx hello\n').actions, []);
+  });
+
   it('fixes a bad unit with the nearest known ones: 10QB → 10KB', () => {
     const marked = '### s\nvalue 10Q‸B\nSET k __value__\n';
     const { actions } = actionsAt(marked);
