@@ -25,7 +25,12 @@ async function readSpecs(redis: Redis, names: readonly string[] | undefined): Pr
   if (names && names.length > COMMAND_TABLE_LIMITS.commands) throw new CommandTableError(`more than ${COMMAND_TABLE_LIMITS.commands} commands to look up`);
   try {
     const reply = await redis.call('COMMAND', 'INFO', ...(names ?? []).map((name) => name.toLowerCase()));
-    return commandSpecs(reply);
+    const specs = commandSpecs(reply);
+    // Redis answers one entry per name asked (nil for a command it lacks): any other count is no command table.
+    if (names && names.length > 0 && !(Array.isArray(reply) && reply.length === names.length)) {
+      throw new CommandTableError(`COMMAND INFO answered ${Array.isArray(reply) ? `${reply.length} entries` : 'no list'} for ${names.length} commands`);
+    }
+    return specs;
   } catch (error) {
     if (error instanceof CommandTableError) throw error;
     // Servers before 7.0 need names for INFO, and an ACL may allow `COMMAND` but not `COMMAND|INFO`: the whole table, counted first.

@@ -76,6 +76,8 @@ function* placedCommands(plan: ScenarioPlan): Generator<CommandTemplate & { sour
 export class CommandCheckState {
   readonly places = new Set<string | number>();
   readonly errorLines = new Set<number>();
+  /** The `{{…}}` expansion budget ran out: later lines lost what their variables held, so their counts say nothing. */
+  budgetSpent = false;
   /** Diagnostics of the sink already looked at for errorLines. */
   scanned = 0;
 }
@@ -95,6 +97,7 @@ export function reportCommands(
   for (; state.scanned < sink.items.length; state.scanned++) {
     const item = sink.items[state.scanned];
     if (item.severity === 'error') for (let line = item.range.start.line; line <= item.range.end.line; line++) state.errorLines.add(line);
+    if (item.code === 'expansion-budget') state.budgetSpent = true;
   }
   for (const command of placedCommands(plan)) {
     if (sink.full) return;
@@ -109,6 +112,7 @@ export function reportCommands(
       reportUnknown(command, table, sink);
       continue;
     }
+    if (state.budgetSpent) continue;
     // The common case, a command without subcommands whose count fits, costs no more than this.
     if (!spec.subcommands && fitsArity(spec.arity, argvOf(command))) continue;
     const problem = arityProblem(command, table);
