@@ -110,7 +110,11 @@ describe('RBench in VS Code', function () {
         const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, file)));
         assert.equal(document.languageId, 'rbench');
         await barrier();
-        const diagnostics = rbenchDiagnostics(document.uri);
+        // A module's commands (FT.*) are warnings against the built-in table until a server's table is read: the
+        // RediSearch example has those, and nothing else, with no target selected.
+        const diagnostics = rbenchDiagnostics(document.uri).filter(
+          (diagnostic) => !(file === 'redisearch.rbench' && /^"FT\.[A-Z]+" is not in the built-in table/.test(diagnostic.message)),
+        );
         assert.equal(diagnostics.length, 0, `unexpected diagnostics in ${file}:\n${describeDiagnostics(diagnostics)}`);
       });
     }

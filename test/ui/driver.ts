@@ -312,7 +312,8 @@ async function typeLinesWithPauses(page: Page): Promise<string> {
   await visible(page.locator('.quick-input-list .monaco-list-row', { hasText: 'typing.rbench' }), 'typing.rbench in Quick Open');
   await page.keyboard.press('Enter');
   await visible(page.locator('.tabs-container .tab.active', { hasText: 'typing.rbench' }), 'the typing.rbench tab');
-  await page.locator('.editor-instance .view-lines').first().click();
+  // The editor of the active group (a results panel or another file may be open beside it).
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+End');
   for (const line of TYPED_LINES) {
     await page.keyboard.type(line, { delay: 30 });
