@@ -11,7 +11,7 @@ import type { ConnectionOptions } from '../redis/types';
 import { RESTRICTED_MESSAGE } from '../runner/session';
 import { chooseTarget, connectionFor, defaultTargetPlan, parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
 import type { CommandTableData } from '../scenario/commandTable';
-import type { PrepareConnectionTest } from './connections';
+import type { PrepareConnectionTest } from './connectionTestPort';
 import { plainText } from './plainText';
 import { readSettings, SECTION, type EditorSettings } from './settings';
 

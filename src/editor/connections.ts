@@ -1,6 +1,6 @@
 // The selected target in the status bar, and the commands around it: Select Target, Test Connection,
 // Set Password and Clear Password (passwords live in SecretStorage, never in settings).
-import { RESTRICTED_MESSAGE, type PreparedRun, type RunSession } from '../runner/session';
+import { RESTRICTED_MESSAGE } from '../runner/session';
 import * as vscode from 'vscode';
 import { closeControlConnection, openControlConnection, testConnection } from '../redis/control';
 import { parseInfo } from '../redis/info';
@@ -13,6 +13,7 @@ import { parseActiveTarget, type ParsedActiveTarget } from '../runner/targets';
 import { activeSecretKey, describeActiveTarget, describeScenarioTarget } from './targetChoices';
 import { documentChecks } from './documentChecks';
 import { scenarioAtLine } from './scenarios';
+import type { PrepareConnectionTest } from './connectionTestPort';
 
 /** The resource whose settings apply: the active editor's file, else the workspace. */
 function settingsScope(): vscode.Uri | undefined {
@@ -135,11 +136,7 @@ export async function selectTarget(): Promise<string | undefined> {
   );
 }
 
-/** Prepares the connection test through a run's gates (RunService.prepareConnectionTest). */
-export type PrepareConnectionTest = (
-  scope: vscode.Uri | undefined,
-  own?: { text: string; line: number },
-) => Promise<{ session: RunSession; prepared: PreparedRun } | { kind: 'not-run'; reason: string; message: string }>;
+export type { PrepareConnectionTest } from './connectionTestPort';
 
 /** "RBench: Test Connection" on the selected target; returns the message shown. */
 export async function testSelectedConnection(prepareTest: PrepareConnectionTest): Promise<string> {

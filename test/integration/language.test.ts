@@ -1,7 +1,7 @@
 // The language features in a real VS Code: each provider is registered for `.rbench` documents and
 // answers through VS Code's own commands (the logic is unit-tested in test/unit/features).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -37,6 +37,13 @@ describe('RBench language features', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `extension ${EXTENSION_ID} is not loaded`);
     await extension.activate();
+  });
+
+  // The files stay in the shared workspace otherwise: a later Run All would check and prepare the 10 MB one's
+  // thousands of scenarios.
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   async function open(text: string): Promise<vscode.TextDocument> {

@@ -176,7 +176,8 @@ describe('capture: bounds and odd input on a real server', function () {
   });
 
   it('lists the commands a scenario cannot replay with their share, and the file checks clean', async () => {
-    const capture = captureWorkload(connection(server()), 'odd', { ...DEFAULT_CAPTURE, durationMs: 1500 });
+    // MONITOR on: the server's instantaneous rate can still show an earlier test's bulk load, which would turn it off.
+    const capture = captureWorkload(connection(server()), 'odd', { ...DEFAULT_CAPTURE, durationMs: 1500, monitor: 'on' });
     await withRedis(server(), async (redis) => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       for (let i = 0; i < 50; i++) {
