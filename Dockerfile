@@ -20,9 +20,9 @@ COPY package.json package-lock.json ./
 # No install scripts: nothing may download a binary at install time.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist ./dist
-RUN ln -s /opt/rbench/dist/cli.js /usr/local/bin/rbench
+RUN ln -s /opt/rbench/dist/cli.js /usr/local/bin/rbench && mkdir /runs && chown node:node /runs
 USER node
 # Run files go to .rbench/runs under the working folder (mount a volume here, or pass --out).
-WORKDIR /home/node
+WORKDIR /runs
 ENTRYPOINT ["rbench"]
 CMD ["--help"]

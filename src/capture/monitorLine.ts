@@ -17,7 +17,7 @@ export interface MonitorLine {
   /** Seconds since the epoch, as the server stamped the command. */
   time: number;
   db: number;
-  /** `127.0.0.1:5000`, `unix:/tmp/redis.sock`, `lua`: who sent it. */
+  /** `127.0.0.1:5000`, `unix:` and the socket's path, `lua`: who sent it. */
   source: string;
   args: MonitorArg[];
   /** The line was longer than the reader keeps: its last argument's length is a lower bound. */

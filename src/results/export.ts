@@ -19,21 +19,21 @@ export function rowName(row: ResultRow): string {
 
 const ms = (us: number) => (us / 1000).toFixed(3);
 
+/** The columns of redis-benchmark 7's `--csv`, in its order: written first here, read by `rbench import`. */
+export const REDIS_BENCHMARK_CSV_HEADER = [
+  'test',
+  'rps',
+  'avg_latency_ms',
+  'min_latency_ms',
+  'p50_latency_ms',
+  'p95_latency_ms',
+  'p99_latency_ms',
+  'max_latency_ms',
+];
+
 /** redis-benchmark's columns first (so the two diff), then the server's time per call and the verdict (empty where not known). */
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
-  const header = [
-    'test',
-    'rps',
-    'avg_latency_ms',
-    'min_latency_ms',
-    'p50_latency_ms',
-    'p95_latency_ms',
-    'p99_latency_ms',
-    'max_latency_ms',
-    'server_usec_per_call',
-    'bottleneck',
-    'bottleneck_why',
-  ];
+  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why'];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
     const server = row.serverUsPerCall !== undefined ? String(Math.round(row.serverUsPerCall * 1000) / 1000) : '';

@@ -3,17 +3,9 @@
 // strictly: a line cut short, a field that is no number, or a header of another shape is refused with its line.
 import { importError } from './imported';
 
-/** The columns of redis-benchmark 7's CSV, in its order. */
-export const REDIS_BENCHMARK_CSV_HEADER = [
-  'test',
-  'rps',
-  'avg_latency_ms',
-  'min_latency_ms',
-  'p50_latency_ms',
-  'p95_latency_ms',
-  'p99_latency_ms',
-  'max_latency_ms',
-];
+import { REDIS_BENCHMARK_CSV_HEADER } from '../export';
+
+export { REDIS_BENCHMARK_CSV_HEADER };
 
 export interface BenchmarkRow {
   /** 1-based line in the file. */

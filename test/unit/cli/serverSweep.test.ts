@@ -80,7 +80,7 @@ describe('rbench run: sweep server', function () {
   });
 
   it('rbench check names a refused directive of a point by file:line:col', async () => {
-    const file = scratch.write('bad.rbench', AOF.replace('"appendfsync no"', '"loadmodule /tmp/evil.so"'));
+    const file = scratch.write('bad.rbench', AOF.replace('"appendfsync no"', '"loadmodule evil.so"'));
     const result = await runCli(['check', file], { cwd: scratch.dir });
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.match(result.stdout + result.stderr, /bad\.rbench:4:\d+: error: `server loadmodule` is refused/);
