@@ -2,6 +2,7 @@
 // applies the safety checks, starts a throwaway redis-server when needed, writes the run file, reports in
 // the "RBench" output channel and tells subscribers (CodeLens, Test Explorer, a results view) when done.
 // The load itself runs in the engine's worker threads; this only orchestrates.
+import { editorSessionSettings } from './sessionSettings';
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
 import { formatLoadName, type RunProgress } from '../runner/runScenario';
@@ -461,20 +462,7 @@ export class RunService implements vscode.Disposable {
     const runs = runsFolderPlace(settings.runsFolder, settings.runsFolderScope, workspaceRoot(), baseDir);
     if (runs.problem) this.output.appendLine(`! ${runs.problem}`);
     return new RunSession(
-      {
-        env: process.env,
-        allowEnv: settings.allowEnvInCommands,
-        allowAdmin: settings.allowAdminCommands,
-        allowDestructive: settings.allowDestructiveCommands,
-        maxMemory: settings.maxMemory,
-        modules: settings.localServerModules,
-        trusted: vscode.workspace.isTrusted,
-        userTarget: settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined,
-        profiles: settings.profiles,
-        workspaceProfiles: settings.workspaceProfiles,
-        runsFolder: runs.folder,
-        runsFolderRoot: runs.root,
-      },
+      editorSessionSettings(settings, runs, settings.target ? { value: settings.target, override: false, supplier: settings.targetSupplier } : undefined),
       {
         // Remembered by digest in globalState: the digest names the file and every effect, and a workspace cannot write there.
         confirm: consent?.collect

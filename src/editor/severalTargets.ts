@@ -2,6 +2,7 @@
 // profiles, the throwaway server or a URL, through the runner `rbench run --url A --url B` uses
 // (src/runner/multiTarget.ts): each target asks first as any run does, the same server twice is refused,
 // the runs are saved, and the comparison panel opens on them when they are done.
+import { editorSessionSettings } from './sessionSettings';
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
 import { compareTargets, interleaves, runOnTargets, sameServerRefusal, sameTargetRefusal, saveComparison, type TargetRun } from '../runner/multiTarget';
@@ -46,27 +47,12 @@ function sessionFor(
   runs: RunsFolderPlace,
   target: string,
 ): RunSession {
-  return new RunSession(
-    {
-      env: process.env,
-      allowEnv: settings.allowEnvInCommands,
-      allowAdmin: settings.allowAdminCommands,
-      allowDestructive: settings.allowDestructiveCommands,
-      maxMemory: settings.maxMemory,
-      trusted: vscode.workspace.isTrusted,
-      userTarget: { value: target, override: true, supplier: 'user' },
-      profiles: settings.profiles,
-      workspaceProfiles: settings.workspaceProfiles,
-      runsFolder: runs.folder,
-      runsFolderRoot: runs.root,
-    },
-    {
-      confirm: consentConfirmer(context.globalState, (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons)),
-      secret: storedPassword((key) => context.secrets.get(key)),
-      log: (line) => output.appendLine(line),
-      check: (text, options) => documentChecks().resolve(text, options),
-    },
-  );
+  return new RunSession(editorSessionSettings(settings, runs, { value: target, override: true, supplier: 'user' }), {
+    confirm: consentConfirmer(context.globalState, (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons)),
+    secret: storedPassword((key) => context.secrets.get(key)),
+    log: (line) => output.appendLine(line),
+    check: (text, options) => documentChecks().resolve(text, options),
+  });
 }
 
 const fail = (message: string): undefined => void vscode.window.showErrorMessage(plainText(`RBench: ${message}`));
