@@ -23,7 +23,7 @@ describe('results panel: an attempt that measured nothing (browser, issue 22)', 
     run.error = 'connect ECONNREFUSED 127.0.0.1:6390';
     run.points = run.points.map((p) => ({ ...p, repeats: [], summary: [] }));
     const panel = await openPanel(browser, 'light');
-    await panel.post({ type: 'run', run, path: '/work/.rbench/runs/refused.rbench-run.json' });
+    await panel.post({ type: 'run', run, path: 'workspace/.rbench/runs/refused.rbench-run.json' });
     await panel.page.waitForFunction(() => document.body.dataset.rendered === 'true');
     const page = panel.page;
     assert.match((await page.textContent('.error-message')) ?? '', /Failed: connect ECONNREFUSED 127\.0\.0\.1:6390/);
@@ -36,7 +36,7 @@ describe('results panel: an attempt that measured nothing (browser, issue 22)', 
     }));
     assert.deepEqual(shown, { table: 0, charts: 0, exports: 0 });
     // A run that measured something after all shows its table again in the same panel.
-    await panel.post({ type: 'run', run: readFixture<RunFile>('compare-a.rbench-run.json'), path: '/work/.rbench/runs/a.rbench-run.json' });
+    await panel.post({ type: 'run', run: readFixture<RunFile>('compare-a.rbench-run.json'), path: 'workspace/.rbench/runs/a.rbench-run.json' });
     await page.waitForSelector('#results-table');
     assert.equal(await page.evaluate(() => document.querySelectorAll('#nothing-measured').length), 0);
     await page.close();

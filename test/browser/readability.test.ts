@@ -51,13 +51,13 @@ describe('status colours reach WCAG AA contrast in both themes (browser, issue 2
       const failed = { ...structuredClone(run), status: 'failed' as const, error: 'connection reset by the server' };
       const selectors = ['.pass', '.fail', '.error-message'];
       const panel = await openPanel(results, theme);
-      await panel.post({ type: 'run', run: failed, path: '/work/.rbench/runs/finished.rbench-run.json' });
+      await panel.post({ type: 'run', run: failed, path: 'workspace/.rbench/runs/finished.rbench-run.json' });
       await panel.page.waitForFunction(() => document.body.dataset.rendered === 'true');
       assertReadable(await statusColours(panel, selectors), selectors, theme);
       await panel.page.close();
 
       const ok = await openPanel(results, theme);
-      await ok.post({ type: 'run', run, path: '/work/.rbench/runs/finished.rbench-run.json' });
+      await ok.post({ type: 'run', run, path: 'workspace/.rbench/runs/finished.rbench-run.json' });
       await ok.page.waitForFunction(() => document.body.dataset.rendered === 'true');
       // The badge sits on its own background: the header's status words are checked in the comparison's run list below.
       assertReadable(await statusColours(ok, ['.pass']), ['.pass'], theme);
