@@ -19,6 +19,33 @@ interface Checked {
   failure?: string;
 }
 
+/** What the editor runs in its check worker for a large document (src/editor/backgroundCheck.ts). */
+const WORKER_OPERATIONS = new Set(['check', 'diagnostics and outline']);
+
+function inProcessCpu(operation: (typeof OPERATIONS)[number], text: string): number {
+  const started = cpuMs();
+  operation.run(text);
+  return (cpuMs() - started) / operation.calls;
+}
+
+/** CPU milliseconds per request of the named operation on `text`, in a fresh worker: the lesser of two runs (load adds time, never removes it). */
+function operationCpuInWorker(name: string, text: string): Promise<number> {
+  const fuzz = path.resolve(__dirname, '../../fuzz/linearity');
+  const code = `const { parentPort, workerData } = require('node:worker_threads');
+const { OPERATIONS, leastCpuMs } = require(workerData.fuzz);
+const operation = OPERATIONS.find((candidate) => candidate.name === workerData.name);
+operation.run('### s\\nSET k {{ }} \${x}\\n');
+parentPort.postMessage(leastCpuMs(() => operation.run(workerData.text), 2) / operation.calls);`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: { fuzz, name, text }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    worker.once('message', (perCall: number) => {
+      void worker.terminate();
+      resolve(perCall);
+    });
+    worker.once('error', reject);
+  });
+}
+
 /** Checks `text` in a worker with a heap cap and a deadline: code that is slow or hungry fails the test at once. */
 function checkInWorker(text: string, deadlineMs: number): Promise<Checked> {
   const scenario = path.resolve(__dirname, '../../../src/scenario');
@@ -101,14 +128,15 @@ describe('checker budgets: linear in the input', () => {
     }
   });
 
-  it('1 MB of each named input costs each editor request well under a second', function () {
+  it('1 MB of each named input costs each editor request well under a second', async function () {
     this.timeout(120_000);
     for (const bomb of NAMED_BOMBS) {
       const text = bomb.make(1024 * 1024);
       for (const operation of OPERATIONS) {
-        const started = cpuMs();
-        operation.run(text);
-        const perCall = (cpuMs() - started) / operation.calls;
+        // The editor checks a document this large in a worker thread of its own (src/editor/backgroundCheck.ts), so the
+        // check is measured in one: in this process it would also pay for collecting the heap of every test before it.
+        // Completion, hover and the rest answer on the extension host's thread, so they are measured on this one.
+        const perCall = WORKER_OPERATIONS.has(operation.name) ? await operationCpuInWorker(operation.name, text) : inProcessCpu(operation, text);
         // Measured at 30–400 ms (a completion parses the whole text when it has no `###` headers).
         assert.ok(perCall < 1000, `${operation.name} on ${bomb.label}: ${perCall.toFixed(0)} ms CPU per request`);
       }
