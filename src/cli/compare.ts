@@ -4,6 +4,7 @@ import { writeFileSafely } from '../gates/files';
 import { baselineFor, matchBaseline, readRunFiles } from '../results/baselines';
 import { compareServerSetups } from '../runner/serverSetups';
 import { compareRuns, type Comparison } from '../results/compare';
+import { compareLabels } from '../results/compareLabels';
 import { comparisonToCsv, comparisonToMarkdown, comparisonToText } from '../results/compareFormat';
 import { RunFileError, readRunFile, type RunFile } from '../results/runFile';
 import { parsePercent } from '../scenario/units';
@@ -95,7 +96,7 @@ export function compareCommand(options: CompareCommandOptions, output: Output): 
     else if (runs.length < 2) {
       output.error('rbench compare: name at least two runs (run files, or a --json file of several), or use --baseline');
       return ExitCode.ScenarioError;
-    } else comparisons.push(compareRuns(runs, { noisePercent: options.noisePercent }));
+    } else comparisons.push(compareRuns(runs, { noisePercent: options.noisePercent, labels: compareLabels(runs) }));
   }
 
   if (options.csv) {

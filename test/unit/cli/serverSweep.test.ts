@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
 import { runsToCompare } from '../../../src/runner/serverSetups';
-import { compareLabels, comparisonOf } from '../../../src/views/compareModel';
+import { comparisonOf } from '../../../src/views/compareModel';
+import { compareLabels } from '../../../src/results/compareLabels';
 
 const AOF = `### aof
 clients 10

@@ -66,8 +66,12 @@ describe('rbench compare and the regression gate (CLI)', function () {
     const markdown = await runCli(['compare', first, latest, '--markdown'], { cwd: scratch.dir });
     assert.equal(markdown.code, 0, markdown.stderr);
     const lines = markdown.stdout.split('\n');
-    assert.equal(lines[0], '### RBench comparison: "set get": #2 vs #1');
-    assert.ok(lines.indexOf('- clients: 2 → 4') > 0 && lines.indexOf('- clients: 2 → 4') < lines.indexOf('| command | metric | #1 | #2 |'), markdown.stdout);
+    // Columns are named by what differs (issue 22), as in the comparison panel: not `#1`, `#2`.
+    assert.equal(lines[0], '### RBench comparison: "set get": clients 4 vs clients 2');
+    assert.ok(
+      lines.indexOf('- clients: 2 → 4') > 0 && lines.indexOf('- clients: 2 → 4') < lines.indexOf('| command | metric | clients 2 | clients 4 |'),
+      markdown.stdout,
+    );
     // The client counts differ: a change is a difference, not better or worse (issue 22), with its interval where one was computed.
     assert.match(markdown.stdout, /^\| SET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (≠|~|⚠️ not comparable)\) \|$/m);
     assert.match(markdown.stdout, /^\| GET \| ops\/s \| [\d,]+ \| [\d,]+ \([+-]\d+\.\d%( \[[^\]]+\])? (≠|~|⚠️ not comparable)\) \|$/m);
