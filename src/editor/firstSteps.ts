@@ -1,7 +1,7 @@
 // First steps for someone who just installed RBench: "New Scenario File" and "Open Example Scenario…",
 // offered by the empty Benchmark Runs view and by the Get Started walkthrough (package.json).
 import * as vscode from 'vscode';
-import { exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from './firstStepsText';
+import { dataFilesOf, exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from './firstStepsText';
 
 export const FIRST_STEPS_COMMANDS = {
   newScenario: 'rbench.newScenario',
@@ -68,7 +68,41 @@ export async function openExample(extensionUri: vscode.Uri, name?: string): Prom
   const content = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, chosen)));
   const document = await createScenarioFile(chosen, content);
   await vscode.window.showTextDocument(document, { preview: false });
+  if (document.uri.scheme === 'file') await copyDataFiles(folder, document.uri, dataFilesOf(content));
   return document.uri;
+}
+
+/**
+ * Copies the data files an example reads (its `values from` / `fields from` files, shipped beside it) next
+ * to the copy, at the same relative place: never over a file (one that differs is named in a warning).
+ * The names come from RBench's own examples; the checker still refuses any that leaves the folder.
+ */
+async function copyDataFiles(examples: vscode.Uri, copy: vscode.Uri, files: readonly string[]): Promise<void> {
+  const target = vscode.Uri.joinPath(copy, '..');
+  const kept: string[] = [];
+  for (const file of files) {
+    if (file.split('/').some((part) => part === '..' || part === '' || part.startsWith('.'))) continue;
+    let bytes: Uint8Array;
+    try {
+      bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(examples, file));
+    } catch {
+      continue;
+    }
+    const destination = vscode.Uri.joinPath(target, file);
+    const existing = await vscode.workspace.fs.readFile(destination).then(
+      (found) => found,
+      () => undefined,
+    );
+    if (existing === undefined) {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(destination, '..'));
+      await vscode.workspace.fs.writeFile(destination, bytes);
+    } else if (Buffer.compare(Buffer.from(existing), Buffer.from(bytes)) !== 0) kept.push(file);
+  }
+  if (kept.length > 0) {
+    void vscode.window.showWarningMessage(
+      `The example reads ${kept.join(', ')}: your workspace already has a different file there, which it will read. Rename yours to run the example on its own data.`,
+    );
+  }
 }
 
 async function exampleFiles(folder: vscode.Uri): Promise<string[]> {

@@ -1,4 +1,6 @@
-// Texts of the first steps (no `vscode` here): the new scenario file, its name, and the examples' summaries.
+// Texts of the first steps (no `vscode` here): the new scenario file, its name, the examples' summaries and
+// the data files an example reads.
+import { parseDocument } from '../scenario';
 
 /**
  * The text of a new scenario file ("RBench: New Scenario File"): short enough to run in seconds on a
@@ -42,4 +44,18 @@ export function exampleSummary(text: string): string {
   const joined = comments.join(' ').trim();
   const end = joined.search(/[.:](\s|$)/);
   return end === -1 ? joined : joined.slice(0, end + 1);
+}
+
+/**
+ * The data files a scenario reads (`values from FILE`, `fields from FILE`), as written: relative to its
+ * folder. Open Example Scenario copies them along, or the copy would not run.
+ */
+export function dataFilesOf(text: string): string[] {
+  const files = new Set<string>();
+  for (const line of parseDocument(text).lines) {
+    if (line.kind !== 'setting' || line.setting.kind !== 'data') continue;
+    const [from, file] = line.args;
+    if (from?.value === 'from' && file && file.kind === 'word' && file.value) files.add(file.value);
+  }
+  return [...files];
 }

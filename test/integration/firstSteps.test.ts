@@ -2,7 +2,7 @@
 // Run in the editor's run menu, and the commands the empty Benchmark Runs view offers: New Scenario File
 // (writes benchmark.rbench into the workspace, never over a file) and Open Example Scenario.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './helpers';
@@ -125,5 +125,22 @@ describe('First steps', function () {
     );
     assert.equal(editor.document.languageId, 'rbench');
     assert.equal(await vscode.commands.executeCommand('rbench.openExample', 'no-such-example.rbench'), undefined);
+  });
+
+  it('Open Example Scenario copies the data files an example reads along with it, never over a file', async () => {
+    const data = path.join(root, 'data', 'users.csv');
+    const hadData = existsSync(data);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('rbench.openExample', 'hash-from-csv.rbench');
+    assert.ok(uri, 'a URI for the copy');
+    created.push(uri.fsPath);
+    assert.equal(readFileSync(data, 'utf8'), readFileSync(path.join(extension.extensionPath, 'examples', 'data', 'users.csv'), 'utf8'));
+    // A second copy finds a file of the user's there: it is left as it is (a warning names it).
+    writeFileSync(data, 'name,email\nmine,me@example.invalid\n');
+    const again = await vscode.commands.executeCommand<vscode.Uri>('rbench.openExample', 'hash-from-csv.rbench');
+    assert.ok(again);
+    created.push(again.fsPath);
+    assert.notEqual(again.fsPath, uri.fsPath);
+    assert.equal(readFileSync(data, 'utf8'), 'name,email\nmine,me@example.invalid\n');
+    if (!hadData) rmSync(path.dirname(data), { recursive: true, force: true });
   });
 });

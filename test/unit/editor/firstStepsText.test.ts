@@ -1,8 +1,8 @@
 // The first steps' texts: the new scenario template, the new file's name, and the examples' summaries.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from '../../../src/editor/firstStepsText';
+import { dataFilesOf, exampleSummary, NEW_SCENARIO_TEMPLATE, freeScenarioFileName } from '../../../src/editor/firstStepsText';
 import { check, repoRoot } from '../scenario/helpers';
 
 describe('first steps texts', () => {
@@ -49,5 +49,20 @@ describe('first steps texts', () => {
     }
     assert.equal(exampleSummary('# Two lines: the first\n# and more.\nclients 4\n'), 'Two lines:');
     assert.equal(exampleSummary('### no comment\nGET k\n'), '');
+  });
+
+  it("names the data files a scenario reads, as written (the shipped examples' are shipped beside them)", () => {
+    assert.deepEqual(dataFilesOf('fields from data/users.csv\n### a\nvalues from "my values.txt" in order\nHSET u:__key__ __fields__\n'), [
+      'data/users.csv',
+      'my values.txt',
+    ]);
+    assert.deepEqual(dataFilesOf('### a\nvalue 10\nSET k __value__\n# values from x.csv\n'), []);
+    const folder = path.join(repoRoot(), 'examples');
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.rbench'))) {
+      for (const data of dataFilesOf(readFileSync(path.join(folder, file), 'utf8'))) {
+        assert.ok(existsSync(path.join(folder, data)), `${file} reads ${data}, which is not shipped in examples/`);
+      }
+    }
+    assert.deepEqual(dataFilesOf(readFileSync(path.join(folder, 'hash-from-csv.rbench'), 'utf8')), ['data/users.csv']);
   });
 });
