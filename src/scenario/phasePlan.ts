@@ -75,7 +75,20 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   const values = layer.get('values')?.value;
   const fields = layer.get('fields')?.value;
   const ttl = layer.get('ttl')?.value;
-  // Values from a file have the file's sizes (what the memory estimate and the results show).
+  // Values from a file have the file's sizes (what the memory estimate and the results show): a `value` beside
+  // it would be silently unused, so it is named.
+  // Only a `value` as close as the `values from` or closer: one of the file's may serve the scenarios without it.
+  const writtenDepth = layer.depthOf('value');
+  const unused = values
+    ? (point.find(({ axis }) => axis.name === 'value')?.axis.range ??
+      (writtenDepth !== undefined && writtenDepth <= layer.depthOf('values')! ? layer.get('value')?.range : undefined))
+    : undefined;
+  if (unused)
+    sink.warning(
+      unused,
+      'value-with-values-from',
+      `\`value\` has no effect here: \`values from ${values!.file}\` sends the file's values, at their own sizes (${values!.minLength === values!.maxLength ? `${values!.maxLength} bytes` : `${values!.minLength}–${values!.maxLength} bytes`}) — remove this \`value\`, or the \`values from\` line`,
+    );
   const value: ValuePlan = values
     ? values.minLength === values.maxLength
       ? { kind: 'fixed', size: values.maxLength }

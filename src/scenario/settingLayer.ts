@@ -49,6 +49,14 @@ export class Layer {
     return this.entries?.get(name) as Entry<SettingValues[K]> | undefined;
   }
 
+  /** How many scopes below this one the value in force is written (0: this one), or undefined when none sets it. */
+  depthOf(name: SettingName): number | undefined {
+    if (this.entries?.has(name)) return 0;
+    if (this.hides(name) || !this.below) return undefined;
+    const below = this.below.depthOf(name);
+    return below === undefined ? undefined : below + 1;
+  }
+
   has(name: SettingName): boolean {
     return this.get(name) !== undefined;
   }

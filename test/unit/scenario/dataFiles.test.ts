@@ -252,6 +252,32 @@ describe('data files: values from, fields from (issue 23)', () => {
     });
   });
 
+  describe('`value` beside `values from`', () => {
+    const warnings = (text: string) =>
+      check(text, { baseDir: folder })
+        .diagnostics.filter((d) => d.code === 'value-with-values-from')
+        .map((d) => [d.range.start.line, d.message]);
+
+    it('is named where it has no effect: in the same scope, in a closer one, or swept; the plan keeps the file’s sizes', () => {
+      writeFileSync(join(folder, 'data', 'v.txt'), 'aa\nbbbb\n');
+      const message =
+        "`value` has no effect here: `values from data/v.txt` sends the file's values, at their own sizes (2–4 bytes) — remove this `value`, or the `values from` line";
+      assert.deepEqual(warnings('### a\nvalue 100\nvalues from data/v.txt\nSET k:__key__ __value__\n'), [[1, message]]);
+      assert.deepEqual(warnings('values from data/v.txt\n### a\nvalue 100\nSET k:__key__ __value__\n'), [[2, message]]);
+      assert.deepEqual(warnings('values from data/v.txt\n### a\nsweep value 10, 100\nSET k:__key__ __value__\n'), [[2, message]]);
+      // Once per line, however many scenarios the file-level lines reach.
+      assert.deepEqual(warnings('value 100\nvalues from data/v.txt\n### a\nSET k:__key__ __value__\n### b\nGET k:__key__\n'), [[0, message]]);
+      const resolved = check('### a\nvalue 100\nvalues from data/v.txt\nSET k:__key__ __value__\n', { baseDir: folder });
+      assert.deepEqual(phaseOf(resolved).value, { kind: 'range', min: 2, max: 4 });
+    });
+
+    it('is not named where it serves other scenarios: a file-level `value`, `values from` in one scenario', () => {
+      writeFileSync(join(folder, 'data', 'v.txt'), 'aa\n');
+      assert.deepEqual(warnings('value 100\n### a\nvalues from data/v.txt\nSET k:__key__ __value__\n### b\nSET k:__key__ __value__\n'), []);
+      assert.deepEqual(warnings('### a\nvalues from data/v.txt\nSET k:__key__ __value__\n'), []);
+    });
+  });
+
   describe('ttl', () => {
     const tests = (line: string, command: string) => phaseOf(check(`### t\nkeys 10\n${line}\n${command}\n`)).tests;
 
