@@ -4,7 +4,11 @@
 // Prints the median ratio rbench/redis-benchmark per configuration, for throughput and for client CPU
 // per request (user + sys of each tool's process, from /usr/bin/time; process start-up included for both).
 //
-//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"] [--before OLD/dist/cli.js]
+//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"] [--before OLD/dist/cli.js] [--fixed]
+//
+// --fixed also measures each tool's fixed cost per run (the CPU of a run of a few requests: process start-up,
+// for rbench also its worker threads, the server's facts and the run file) and prints the CPU per request with
+// it taken out of both: what each request costs once the run is going, next to the whole-process figure.
 //
 // --before adds a third leg to each round (A B C A B C): another build of rbench, e.g. a checkout of the
 // commit before a refactor (`git worktree add --detach ../before <commit> && cd ../before && npm ci &&
@@ -18,6 +22,7 @@ const { values } = parseArgs({
     client: { type: 'string', default: 'fast' },
     only: { type: 'string' },
     before: { type: 'string' },
+    fixed: { type: 'boolean', default: false },
   },
 });
 const pairs = Number(values.pairs);
@@ -35,11 +40,30 @@ const configs = [
 const KEYSPACE = 100_000;
 
 function redisBenchmark(port, c) {
-  const args = ['-p', String(port), '-t', c.test, '-n', String(c.requests), '-c', String(c.clients), '-P', String(c.pipeline), '-d', String(c.size), '-r', String(KEYSPACE), '--csv'];
+  const args = [
+    '-p',
+    String(port),
+    '-t',
+    c.test,
+    '-n',
+    String(c.requests),
+    '-c',
+    String(c.clients),
+    '-P',
+    String(c.pipeline),
+    '-d',
+    String(c.size),
+    '-r',
+    String(KEYSPACE),
+    '--csv',
+  ];
   const result = spawnTimed('redis-benchmark', args);
-  const line = result.stdout.trim().split('\n').find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
+  const line = result.stdout
+    .trim()
+    .split('\n')
+    .find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
   if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
-  return { ops: Number(JSON.parse(`[${line}]`)[1]), cpuUs: (result.cpuMs * 1000) / c.requests };
+  return { ops: Number(JSON.parse(`[${line}]`)[1]), cpuUs: (result.cpuMs * 1000) / c.requests, cpuMs: result.cpuMs };
 }
 
 function rbench(port, c, cliPath) {
@@ -48,7 +72,13 @@ function rbench(port, c, cliPath) {
   const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true, cliPath });
   const load = runs[0].points[0].repeats[0][0];
   if (load.total.requests !== c.requests) throw new Error(`rbench counted ${load.total.requests} of ${c.requests} replies`);
-  return { ops: load.total.opsPerSec, cpuUs: (runs.cpuMs * 1000) / c.requests };
+  return { ops: load.total.opsPerSec, cpuUs: (runs.cpuMs * 1000) / c.requests, cpuMs: runs.cpuMs };
+}
+
+/** CPU ms of a run of a few requests (two rounds of every client's pipeline): the least of three, a tool's fixed cost per run. */
+function fixedCostMs(tool, port, c) {
+  const few = { ...c, requests: c.clients * c.pipeline * 2 };
+  return Math.min(...[0, 1, 2].map(() => tool(port, few).cpuMs));
 }
 
 ensureBuilt();
@@ -67,6 +97,10 @@ try {
     const cpuAgainstBefore = [];
     // GET needs the keys: fill them once with redis-benchmark's own SET.
     if (c.test === 'get') redisBenchmark(server.port, { ...c, test: 'set', requests: KEYSPACE * 3 });
+    const fixed = values.fixed ? { rb: fixedCostMs(redisBenchmark, server.port, c), ours: fixedCostMs(rbench, server.port, c) } : undefined;
+    const marginalRatios = [];
+    const marginalRb = [];
+    const marginalOurs = [];
     for (let i = 0; i < pairs; i++) {
       const a = redisBenchmark(server.port, c);
       const b = rbench(server.port, c);
@@ -76,6 +110,12 @@ try {
       cpuRb.push(a.cpuUs);
       cpuOurs.push(b.cpuUs);
       cpuRatios.push(b.cpuUs / a.cpuUs);
+      if (fixed) {
+        const marginal = (run, fixedMs) => ((run.cpuMs - fixedMs) * 1000) / c.requests;
+        marginalRb.push(marginal(a, fixed.rb));
+        marginalOurs.push(marginal(b, fixed.ours));
+        marginalRatios.push(marginal(b, fixed.ours) / marginal(a, fixed.rb));
+      }
       if (values.before) {
         const old = rbench(server.port, c, values.before);
         againstBefore.push(b.ops / old.ops);
@@ -86,6 +126,12 @@ try {
       `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]` +
         `   ${median(cpuRb).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${cpuRatios.map((r) => r.toFixed(2)).join(' ')}] (lower is better)`,
     );
+    if (fixed) {
+      console.log(
+        `${''.padEnd(16)} fixed cost per run: redis-benchmark ${Math.round(fixed.rb)} ms, rbench ${Math.round(fixed.ours)} ms; CPU µs/request without it: ` +
+          `${median(marginalRb).toFixed(3)} ${median(marginalOurs).toFixed(3)}  ${median(marginalRatios).toFixed(2)}× [${marginalRatios.map((r) => r.toFixed(2)).join(' ')}]`,
+      );
+    }
     if (values.before) {
       const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
       console.log(
