@@ -176,6 +176,18 @@ export const OPERATIONS: readonly Operation[] = [
   { name: 'formatting', calls: 1, run: (text) => formatText(text) },
 ];
 
+/**
+ * CPU milliseconds per request of the named operation on NAMED_BOMBS[bomb] at `bytes`: the lesser of two runs
+ * after a warm-up on a small text. Meant for a process of its own (test/helpers/freshProcess.ts).
+ */
+export function namedBombCpuMs(bomb: number, bytes: number, name: string): number {
+  const operation = OPERATIONS.find((candidate) => candidate.name === name);
+  if (!operation) throw new Error(`no operation named ${name}`);
+  const text = NAMED_BOMBS[bomb].make(bytes);
+  operation.run('### s\nSET k {{ }} ${x}\n');
+  return leastCpuMs(() => operation.run(text), 2) / operation.calls;
+}
+
 /** Positions where a feature is asked: the start, the middle and the end of the longest line, and the last line. */
 function probes(text: string): { line: number; character: number }[] {
   const lines = text.split(/\r\n|\r|\n/);
