@@ -17,7 +17,7 @@ import { chartInk, colourInk, launchBrowserForSuite, openPanel, readFixture, THE
 declare const document: any, getComputedStyle: any;
 
 const screenshotDir = resolve(process.env.RBENCH_SCREENSHOT_DIR ?? join(tmpdir(), 'rbench-screenshots'));
-const PATHS = ['/work/.rbench/runs/compare-a.rbench-run.json', '/work/.rbench/runs/compare-b.rbench-run.json'];
+const PATHS = ['.rbench/runs/compare-a.rbench-run.json', '.rbench/runs/compare-b.rbench-run.json'];
 
 /** `#rrggbb` → `rgb(r, g, b)`, as getComputedStyle reports colours. */
 function rgb(hex: string): string {

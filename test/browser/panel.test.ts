@@ -47,7 +47,7 @@ describe('results panel (browser)', function () {
   async function showRun(name: string, theme: ThemeName = 'dark'): Promise<{ panel: OpenPanel; run: RunFile; paintMs: number }> {
     const run = readFixture<RunFile>(`${name}.rbench-run.json`);
     const panel = await openPanel(browser, theme);
-    await panel.post({ type: 'run', run, path: `/work/.rbench/runs/${name}.rbench-run.json` });
+    await panel.post({ type: 'run', run, path: `.rbench/runs/${name}.rbench-run.json` });
     const paintMs = await firstPaint(panel.page);
     return { panel, run, paintMs };
   }
@@ -122,7 +122,7 @@ describe('results panel (browser)', function () {
         return fillText.call(this, text, ...rest);
       };
     });
-    await panel.post({ type: 'run', run, path: '/work/.rbench/runs/finished.rbench-run.json' });
+    await panel.post({ type: 'run', run, path: '.rbench/runs/finished.rbench-run.json' });
     await firstPaint(panel.page);
     // A load's label is its test, after its phase when it has one ("write SET").
     const loads = run.points[0].repeats[0].filter((load) => load.measured).map((load) => load.test);
@@ -286,11 +286,11 @@ describe('results panel (browser)', function () {
       finalRows,
       model.rows.map((row) => model.columns.slice(1, 4).map((c) => c.cell(row))),
     );
-    await panel.post({ type: 'run', run, path: '/work/.rbench/runs/finished.rbench-run.json' });
+    await panel.post({ type: 'run', run, path: '.rbench/runs/finished.rbench-run.json' });
     await page.waitForFunction(() => document.querySelector('#run-status')?.textContent === 'complete');
     assert.equal(await page.evaluate(() => window.__sameDocument), true, 'no reload');
     const state = await page.evaluate(() => window.__getState());
-    assert.equal(state.runPath, '/work/.rbench/runs/finished.rbench-run.json', 'the serializer can re-read the run file');
+    assert.equal(state.runPath, '.rbench/runs/finished.rbench-run.json', 'the serializer can re-read the run file');
     await assertNoCspViolations(panel);
     await page.close();
   });

@@ -53,7 +53,7 @@ describe('several targets: the same server twice', () => {
     ['redis://127.0.0.1:6379', '127.0.0.1:6379'],
     ['redis://127.0.0.1', 'redis://127.0.0.1:6379/2'],
     ['staging', 'redis://cache.example.com:6380'],
-    ['unix:///tmp/r.sock', 'unix:///tmp/r.sock?db=1'],
+    ['unix:///run/redis/redis.sock', 'unix:///run/redis/redis.sock?db=1'],
   ]) {
     it(`refuses ${a} and ${b}`, () => assert.match(sameTargetRefusal([a, b], profiles) ?? '', /are the same server/));
   }
