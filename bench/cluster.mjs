@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuilt, freePort, median, rbenchRun, spawnTimed, startServer } from './lib.mjs';
+import { ensureBuilt, freePort, median, rbenchRun, redisBenchmarkRun, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -41,33 +41,8 @@ const KEYSPACE = 100_000;
 
 /** The peer: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
 function redisBenchmarkCluster(port, c) {
-  const args = [
-    '--cluster',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '-t',
-    c.test,
-    '-n',
-    String(c.requests),
-    '-c',
-    String(c.clients),
-    '-P',
-    String(c.pipeline),
-    '-d',
-    '3',
-    '-r',
-    String(KEYSPACE),
-    '--csv',
-  ];
-  const result = spawnTimed('redis-benchmark', args);
-  const line = result.stdout
-    .trim()
-    .split('\n')
-    .find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
-  if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
-  return { opsPerSec: Number(JSON.parse(`[${line}]`)[1]), cpuPerRequest: result.cpuMs / c.requests };
+  const result = redisBenchmarkRun(port, { ...c, size: 3, keyspace: KEYSPACE }, ['--cluster', '-h', '127.0.0.1']);
+  return { opsPerSec: result.opsPerSec, cpuPerRequest: result.cpuMs / c.requests };
 }
 
 const portFree = (port) =>

@@ -14,7 +14,7 @@
 // commit before a refactor (`git worktree add --detach ../before <commit> && cd ../before && npm ci &&
 // npm run build`), and prints this build's throughput and CPU as ratios to that one's.
 import { parseArgs } from 'node:util';
-import { ensureBuilt, median, rbenchRun, spawnTimed, startServer } from './lib.mjs';
+import { ensureBuilt, median, rbenchRun, redisBenchmarkRun, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,30 +40,8 @@ const configs = [
 const KEYSPACE = 100_000;
 
 function redisBenchmark(port, c) {
-  const args = [
-    '-p',
-    String(port),
-    '-t',
-    c.test,
-    '-n',
-    String(c.requests),
-    '-c',
-    String(c.clients),
-    '-P',
-    String(c.pipeline),
-    '-d',
-    String(c.size),
-    '-r',
-    String(KEYSPACE),
-    '--csv',
-  ];
-  const result = spawnTimed('redis-benchmark', args);
-  const line = result.stdout
-    .trim()
-    .split('\n')
-    .find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
-  if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
-  return { ops: Number(JSON.parse(`[${line}]`)[1]), cpuUs: (result.cpuMs * 1000) / c.requests, cpuMs: result.cpuMs };
+  const result = redisBenchmarkRun(port, { ...c, keyspace: KEYSPACE });
+  return { ops: result.opsPerSec, cpuUs: (result.cpuMs * 1000) / c.requests, cpuMs: result.cpuMs };
 }
 
 function rbench(port, c, cliPath) {
