@@ -13,6 +13,7 @@ import { buildWorkload } from '../capture/workload';
 import { parseCount, parseDuration, parseSize } from '../scenario/units';
 import { consentRefusal } from './run';
 import { ExitCode, consoleOutput, printErrorLine, printLine, type Output } from './output';
+import { whileInterruptible } from './interrupt';
 
 export const CAPTURE_USAGE = `Usage: rbench capture --url URL [options]
 
@@ -83,7 +84,8 @@ export async function captureMain(argv: string[]): Promise<number> {
     printLine(CAPTURE_USAGE);
     return ExitCode.Ok;
   }
-  if (!values.url) return fail('name the server to capture with --url redis://host:port');
+  const url = values.url;
+  if (!url) return fail('name the server to capture with --url redis://host:port');
   if (values.monitor && values['no-monitor']) return fail('--monitor and --no-monitor contradict each other: pick one');
   const numbers: Record<string, number> = {};
   const read = (
@@ -112,19 +114,10 @@ export async function captureMain(argv: string[]): Promise<number> {
     read('scan-time', parseDuration, DEFAULT_CAPTURE.keyspaceLimits.maxMs);
   if (problem) return fail(problem);
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: false });
-  const abort = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    if (++interrupts > 1) process.exit(ExitCode.Cancelled);
-    output.error('Cancelling… what was sampled is written, marked partial (Ctrl-C again to quit)');
-    abort.abort();
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
-  try {
-    return await captureCommand(
+  return whileInterruptible(output, 'Cancelling… what was sampled is written, marked partial (Ctrl-C again to quit)', (signal) =>
+    captureCommand(
       {
-        url: values.url,
+        url,
         out: values.out ?? 'workload.rbench',
         monitor: values['no-monitor'] ? 'off' : values.monitor ? 'on' : 'auto',
         keepNames: Boolean(values['keep-names']),
@@ -134,14 +127,11 @@ export async function captureMain(argv: string[]): Promise<number> {
         runsFolderNamed: values['out-runs'] !== undefined,
         yes: Boolean(values.yes),
         numbers,
-        signal: abort.signal,
+        signal,
       },
       output,
-    );
-  } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-  }
+    ),
+  );
 }
 
 interface CaptureCommandOptions {

@@ -5,6 +5,7 @@ import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
 import { importCommand } from './import';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
+import { whileInterruptible } from './interrupt';
 import { runCommand } from './run';
 import { parseShard, parseStartAt } from '../runner/shard';
 import { parseDuration, parseSize } from '../scenario/units';
@@ -335,19 +336,10 @@ export async function main(argv: string[]): Promise<number> {
         { files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url?.[0] },
         output,
       );
-    case 'run': {
-      const abort = new AbortController();
-      let interrupts = 0;
-      const onInterrupt = () => {
-        // First Ctrl-C: stop the workers and save what was measured. Second: leave now.
-        if (++interrupts > 1) process.exit(ExitCode.Cancelled);
-        output.error('Cancelling… (Ctrl-C again to quit without saving)');
-        abort.abort();
-      };
-      process.on('SIGINT', onInterrupt);
-      process.on('SIGTERM', onInterrupt);
-      try {
-        return await runCommand(
+    case 'run':
+      // First Ctrl-C: stop the workers and save what was measured. Second: leave now.
+      return whileInterruptible(output, 'Cancelling… (Ctrl-C again to quit without saving)', (signal) =>
+        runCommand(
           {
             files,
             scenarios: values.scenario ?? [],
@@ -377,15 +369,11 @@ export async function main(argv: string[]): Promise<number> {
             perNode: Boolean(values['per-node']),
             metrics: metrics.address,
             metricsLingerMs: metrics.lingerMs,
-            signal: abort.signal,
+            signal,
           },
           output,
-        );
-      } finally {
-        process.off('SIGINT', onInterrupt);
-        process.off('SIGTERM', onInterrupt);
-      }
-    }
+        ),
+      );
     default:
       printErrorLine(`rbench: unknown command "${command}"\n\n${USAGE}`);
       return ExitCode.ScenarioError;
