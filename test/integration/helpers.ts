@@ -1,6 +1,10 @@
 // Helpers shared by the integration tests (they run inside the extension host).
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RBenchEditorApi } from '../../src/editor';
+import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
 
 /** Every open tab, across editor groups. */
 export function tabs(): vscode.Tab[] {
@@ -55,4 +59,55 @@ export async function answerConsent(answer: string | undefined): Promise<Consent
 /** Puts the consent dialog back. */
 export async function restoreConsentDialog(): Promise<void> {
   (await editorApi()).testing?.answerConsent(undefined);
+}
+
+/** What a suite that runs scenarios gets from useRunSuite: read its fields inside tests (they are set in `before`). */
+export interface RunSuite {
+  api: RBenchEditorApi;
+  server: LocalServer;
+  /** A fresh folder inside the workspace for the suite's scenario files; its `runs` folder holds the run files. */
+  scratch: string;
+  runsFolder: string;
+  /** Writes `text` to `name` in the scratch folder and shows it in an editor. */
+  openScenario(name: string, text: string): Promise<vscode.TextDocument>;
+}
+
+/**
+ * The set-up of a suite that runs scenarios: the extension activated, a throwaway redis-server as the workspace's
+ * target, a scratch folder (`prefix` + random) with its runs folder, every consent question answered "Run"; all
+ * undone after the suite.
+ */
+export function useRunSuite(prefix: string): RunSuite {
+  const suite = {} as RunSuite;
+  before(async function () {
+    this.timeout(30_000);
+    const extension = vscode.extensions.getExtension<RBenchEditorApi>('rbench.rbench');
+    assert.ok(extension, 'the extension is not loaded');
+    suite.api = await extension.activate();
+    suite.server = await startLocalServer();
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'the harness opens a workspace folder');
+    suite.scratch = mkdtempSync(path.join(root, prefix));
+    suite.runsFolder = path.join(suite.scratch, 'runs');
+    const config = vscode.workspace.getConfiguration('rbench');
+    await config.update('target', suite.server.url, vscode.ConfigurationTarget.Workspace);
+    // Every run on this server asks first (consent): answered "Run", as the user would.
+    await answerConsent('Run');
+    await config.update('runsFolder', suite.runsFolder, vscode.ConfigurationTarget.Workspace);
+  });
+  after(async () => {
+    await restoreConsentDialog();
+    const config = vscode.workspace.getConfiguration('rbench');
+    await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
+    await suite.server?.stop();
+  });
+  suite.openScenario = async (name, text) => {
+    const file = path.join(suite.scratch, name);
+    writeFileSync(file, text);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(document);
+    return document;
+  };
+  return suite;
 }

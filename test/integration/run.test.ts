@@ -2,14 +2,13 @@
 // responsiveness during a run, and the Test Explorer. Against a throwaway redis-server the test starts
 // itself (the extension host has redis-server on PATH).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RBenchEditorApi } from '../../src/editor';
 import { watchHostLag } from '../../src/editor/hostLag';
 import type { RunOutcome } from '../../src/editor/runService';
-import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
-import { answerConsent, restoreConsentDialog } from './helpers';
+import { useRunSuite } from './helpers';
 import { resultRows } from '../../src/results/rows';
 import { readRunFile } from '../../src/results/runFile';
 
@@ -76,43 +75,8 @@ function finished(outcome: RunOutcome | undefined): Extract<RunOutcome, { kind: 
 }
 
 describe('Running scenarios from the editor', function () {
-  let api: RBenchEditorApi;
-  let server: LocalServer;
-  let scratch: string;
-  let runsFolder: string;
-
-  before(async function () {
-    this.timeout(30_000);
-    const extension = vscode.extensions.getExtension<RBenchEditorApi>('rbench.rbench');
-    assert.ok(extension, 'the extension is not loaded');
-    api = await extension.activate();
-    server = await startLocalServer();
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(root, 'the harness opens a workspace folder');
-    scratch = mkdtempSync(path.join(root, 'rbench-run-it-'));
-    runsFolder = path.join(scratch, 'runs');
-    const config = vscode.workspace.getConfiguration('rbench');
-    await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
-    // Every run on this server asks first (consent): answered "Run", as the user would.
-    await answerConsent('Run');
-    await config.update('runsFolder', runsFolder, vscode.ConfigurationTarget.Workspace);
-  });
-
-  after(async () => {
-    const config = vscode.workspace.getConfiguration('rbench');
-    await restoreConsentDialog();
-    await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
-    await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
-    await server?.stop();
-  });
-
-  async function openScenario(name: string, text: string): Promise<vscode.TextDocument> {
-    const file = path.join(scratch, name);
-    writeFileSync(file, text);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await vscode.window.showTextDocument(document);
-    return document;
-  }
+  const suite = useRunSuite('rbench-run-it-');
+  const openScenario = (name: string, text: string) => suite.openScenario(name, text);
 
   async function rbenchLenses(uri: vscode.Uri): Promise<{ line: number; title: string; command: string }[]> {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10);
@@ -140,17 +104,17 @@ describe('Running scenarios from the editor', function () {
     const document = await openScenario('small.rbench', SMALL);
     const outcome = finished(await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', document.uri, 0));
     assert.ok(outcome.path, outcome.saveError);
-    assert.equal(path.dirname(outcome.path), runsFolder);
+    assert.equal(path.dirname(outcome.path), suite.runsFolder);
     assert.ok(existsSync(outcome.path));
     assert.deepEqual(
-      readdirSync(runsFolder).filter((file) => file.endsWith('.rbench-run.json')),
+      readdirSync(suite.runsFolder).filter((file) => file.endsWith('.rbench-run.json')),
       [path.basename(outcome.path)],
     );
 
     const run = readRunFile(outcome.path);
     assert.equal(run.status, 'complete');
     assert.equal(run.scenario.name, 'small');
-    assert.equal(run.target.display, server.url);
+    assert.equal(run.target.display, suite.server.url);
     assert.equal(run.target.local, false);
     assert.equal(run.scenario.file, vscode.workspace.asRelativePath(document.uri, false));
     assert.deepEqual(
@@ -186,16 +150,16 @@ describe('Running scenarios from the editor', function () {
     this.timeout(40_000);
     const document = await openScenario('long.rbench', LONG);
     const idleP99Ms = await hostSettled();
-    const running = await startRun(api, document.uri);
+    const running = await startRun(suite.api, document.uri);
     await sleep(2500); // a couple of measured seconds
-    assert.equal(api.runningCount(), 1);
+    assert.equal(suite.api.runningCount(), 1);
 
     const cancelledAt = Date.now();
     assert.equal(await vscode.commands.executeCommand<number>('rbench.cancelRun'), 1);
     const outcome = finished(await running.outcome);
     const stopMs = Date.now() - cancelledAt;
     assert.ok(stopMs < 2000, `the run took ${stopMs} ms to stop`);
-    assert.equal(api.runningCount(), 0);
+    assert.equal(suite.api.runningCount(), 0);
 
     const run = readRunFile(outcome.path!);
     assert.equal(run.status, 'cancelled');
@@ -214,7 +178,7 @@ describe('Running scenarios from the editor', function () {
   it('refuses to start the same scenario twice at once', async function () {
     this.timeout(30_000);
     const document = await openScenario('twice.rbench', LONG);
-    const first = await startRun(api, document.uri);
+    const first = await startRun(suite.api, document.uri);
     const second = await vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', document.uri, 0);
     assert.equal(second?.kind, 'not-run');
     assert.equal(second?.kind === 'not-run' && second.reason, 'busy');
@@ -224,7 +188,7 @@ describe('Running scenarios from the editor', function () {
 
   it('runs every scenario of every .rbench file under a folder, in path order', async function () {
     this.timeout(30_000);
-    const folder = path.join(scratch, 'batch');
+    const folder = path.join(suite.scratch, 'batch');
     mkdirSync(path.join(folder, 'nested'), { recursive: true });
     writeFileSync(path.join(folder, 'a.rbench'), 'requests 100\n### a1\nPING\n');
     writeFileSync(path.join(folder, 'nested', 'b.rbench'), 'requests 100\n### b1\nPING\n### b2\nGET k\n');
@@ -242,7 +206,7 @@ describe('Running scenarios from the editor', function () {
     assert.match(
       message,
       new RegExp(
-        `^${server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory \\d+ · round trip \\d+\\.\\d+ ms$`,
+        `^${suite.server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory \\d+ · round trip \\d+\\.\\d+ ms$`,
       ),
     );
 
@@ -252,14 +216,14 @@ describe('Running scenarios from the editor', function () {
       const refused = await vscode.commands.executeCommand<string>('rbench.testConnection');
       assert.match(refused, /^Connection failed: redis:\/\/127\.0\.0\.1:1: cannot connect to 127\.0\.0\.1:1: connection refused/);
     } finally {
-      await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
+      await config.update('target', suite.server.url, vscode.ConfigurationTarget.Workspace);
     }
   });
 
   it('lists the scenarios of a file in the Test Explorer, on their header lines, and runs them', async function () {
     this.timeout(30_000);
     const document = await openScenario('tests.rbench', SMALL + '\n' + CHECKED);
-    const controller = api.testController;
+    const controller = suite.api.testController;
     await controller.resolveHandler?.(undefined);
     const file = controller.items.get(document.uri.toString());
     assert.ok(file, 'the file is a test item');
@@ -275,11 +239,11 @@ describe('Running scenarios from the editor', function () {
     );
 
     const written: string[] = [];
-    const listener = api.onRunFinished((event) => written.push(event.run.scenario.name));
+    const listener = suite.api.onRunFinished((event) => written.push(event.run.scenario.name));
     try {
       const checked = scenarios[2];
       const tokenSource = new vscode.CancellationTokenSource();
-      await api.runProfile.runHandler(new vscode.TestRunRequest([checked]), tokenSource.token);
+      await suite.api.runProfile.runHandler(new vscode.TestRunRequest([checked]), tokenSource.token);
       assert.deepEqual(written, ['checked']);
     } finally {
       listener.dispose();

@@ -3,14 +3,10 @@
 // (what Enter presses) runs nothing, for one run and for Run All, and the status bar names the target the
 // open scenario's own target line chooses.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RBenchEditorApi } from '../../src/editor';
 import type { RunOutcome } from '../../src/editor/runService';
-import { startLocalServer, type LocalServer } from '../../src/redis/localServer';
-import { answerConsent, restoreConsentDialog } from './helpers';
+import { answerConsent, useRunSuite } from './helpers';
 
 const LONG = ['### long', 'clients 2', 'duration 60s', 'rate 2000/s', 'GET rbench:model:long', ''].join('\n');
 const SHORT = ['### short', 'clients 1', 'requests 200', 'GET rbench:model:short', ''].join('\n');
@@ -27,40 +23,8 @@ async function waitUntil(what: string, condition: () => boolean, timeoutMs = 15_
 }
 
 describe('One run model in the editor (issue 22)', function () {
-  let api: RBenchEditorApi;
-  let server: LocalServer;
-  let scratch: string;
-
-  before(async function () {
-    this.timeout(30_000);
-    const extension = vscode.extensions.getExtension<RBenchEditorApi>('rbench.rbench');
-    assert.ok(extension, 'the extension is not loaded');
-    api = await extension.activate();
-    server = await startLocalServer();
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(root, 'the harness opens a workspace folder');
-    scratch = mkdtempSync(path.join(root, 'rbench-model-it-'));
-    const config = vscode.workspace.getConfiguration('rbench');
-    await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
-    await config.update('runsFolder', path.join(scratch, 'runs'), vscode.ConfigurationTarget.Workspace);
-    await answerConsent('Run');
-  });
-
-  after(async () => {
-    await restoreConsentDialog();
-    const config = vscode.workspace.getConfiguration('rbench');
-    await config.update('target', undefined, vscode.ConfigurationTarget.Workspace);
-    await config.update('runsFolder', undefined, vscode.ConfigurationTarget.Workspace);
-    await server?.stop();
-  });
-
-  async function openScenario(name: string, text: string): Promise<vscode.TextDocument> {
-    const file = path.join(scratch, name);
-    writeFileSync(file, text);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await vscode.window.showTextDocument(document);
-    return document;
-  }
+  const suite = useRunSuite('rbench-model-it-');
+  const openScenario = (name: string, text: string) => suite.openScenario(name, text);
 
   it('a second run on the same target waits for the first and says so, then runs', async function () {
     this.timeout(60_000);
@@ -68,13 +32,13 @@ describe('One run model in the editor (issue 22)', function () {
     const short = await openScenario('short.rbench', SHORT);
     const waiting: string[] = [];
     const started: string[] = [];
-    const subscriptions = [api.onRunWaiting((event) => waiting.push(event.message)), api.onRunStarted((event) => started.push(event.plan.name))];
+    const subscriptions = [suite.api.onRunWaiting((event) => waiting.push(event.message)), suite.api.onRunStarted((event) => started.push(event.plan.name))];
     try {
       const first = vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', long.uri, 0);
       await waitUntil('the long run to start', () => started.includes('long'));
       const second = vscode.commands.executeCommand<RunOutcome>('rbench.runScenario', short.uri, 0);
       await waitUntil('the second run to say it waits', () => waiting.length > 0);
-      assert.equal(waiting[0], `waiting for the run of "long" (long.rbench) on ${server.url} to finish`);
+      assert.equal(waiting[0], `waiting for the run of "long" (long.rbench) on ${suite.server.url} to finish`);
       await sleep(500);
       assert.deepEqual(started, ['long'], 'the second run has not started while the first runs');
       await vscode.commands.executeCommand('rbench.cancelRun', long.uri, 0);
@@ -85,21 +49,21 @@ describe('One run model in the editor (issue 22)', function () {
       assert.deepEqual(started, ['long', 'short']);
     } finally {
       subscriptions.forEach((subscription) => subscription.dispose());
-      if (api.runningCount() > 0) await vscode.commands.executeCommand('rbench.cancelRun');
+      if (suite.api.runningCount() > 0) await vscode.commands.executeCommand('rbench.cancelRun');
     }
   });
 
   it('a run from its lens is a Testing run: the Testing view gets the scenario and its result, expected and actual', async function () {
     this.timeout(60_000);
-    assert.ok(api.testing, 'test mode');
+    assert.ok(suite.api.testing, 'test mode');
     const document = await openScenario('checked.rbench', CHECKED);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 10);
     const run = lenses.find((lens) => lens.command?.title === '▶ Run');
     assert.ok(run?.command, 'a Run lens');
-    const before = api.testing.testResults().length;
+    const before = suite.api.testing.testResults().length;
     const outcome = await vscode.commands.executeCommand<RunOutcome>(run.command.command, ...(run.command.arguments ?? []));
     assert.equal(outcome.kind, 'finished');
-    const reported = api.testing.testResults().slice(before);
+    const reported = suite.api.testing.testResults().slice(before);
     assert.deepEqual(
       reported.map((entry) => [entry.label, entry.status]),
       [
@@ -122,9 +86,9 @@ describe('One run model in the editor (issue 22)', function () {
     const url = `redis://127.0.0.1:${(listener.address() as AddressInfo).port}`;
     const config = vscode.workspace.getConfiguration('rbench');
     const asked: { message: string; buttons: string[] }[] = [];
-    assert.ok(api.testing);
+    assert.ok(suite.api.testing);
     // Enter presses the first button.
-    api.testing.answerConsent(async (message, _options, ...buttons) => (asked.push({ message, buttons }), buttons[0]));
+    suite.api.testing.answerConsent(async (message, _options, ...buttons) => (asked.push({ message, buttons }), buttons[0]));
     try {
       await config.update('target', url, vscode.ConfigurationTarget.Workspace);
       const document = await openScenario('writes.rbench', ['### writes', 'requests 10', 'SET rbench:model:k v', 'DEL rbench:model:k', ''].join('\n'));
@@ -141,18 +105,18 @@ describe('One run model in the editor (issue 22)', function () {
       assert.equal(connections, 0, 'the listener saw no connection');
     } finally {
       await answerConsent('Run');
-      await config.update('target', server.url, vscode.ConfigurationTarget.Workspace);
+      await config.update('target', suite.server.url, vscode.ConfigurationTarget.Workspace);
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     }
   });
 
   it('the status bar shows the target the open scenario runs on: its own target line wins', async function () {
     this.timeout(30_000);
-    assert.ok(api.testing);
+    assert.ok(suite.api.testing);
     await openScenario('own.rbench', ['### own', 'target redis://10.11.12.13:6390', 'requests 10', 'GET k', ''].join('\n'));
-    await waitUntil("the status bar to name the file's target", () => api.testing!.statusBarText().includes('10.11.12.13:6390'));
+    await waitUntil("the status bar to name the file's target", () => suite.api.testing!.statusBarText().includes('10.11.12.13:6390'));
     await openScenario('selected.rbench', SHORT);
-    const port = new URL(server.url).port;
-    await waitUntil('the status bar to name the selected target', () => api.testing!.statusBarText().includes(`:${port}`));
+    const port = new URL(suite.server.url).port;
+    await waitUntil('the status bar to name the selected target', () => suite.api.testing!.statusBarText().includes(`:${port}`));
   });
 });
