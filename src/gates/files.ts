@@ -231,6 +231,9 @@ function outsideThroughLink(path: string, root: string): FileGateError {
  * Collects at most `maxBytes`: the buffer starts at the size the file claims and grows (files under
  * /proc claim 0 bytes); one byte past the cap refuses the file.
  */
+/** What scanBoundedFile reads at a time. */
+const SCAN_CHUNK_BYTES = 1024 * 1024;
+
 export class CappedReader {
   buffer: Buffer;
   length = 0;
@@ -280,6 +283,35 @@ export function readBoundedFile(path: string, options: ReadOptions & Place): Buf
     const reader = new CappedReader(plan.shown, options.maxBytes, stats.size);
     while (reader.more(readSync(fd, reader.buffer, reader.length, reader.room(), null)));
     return reader.bytes();
+  } catch (error) {
+    throw systemError(plan.shown, error, 'read it');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads a file within the rules above a chunk at a time, handing each to `chunk` (false stops the read): a large
+ * file read for a few of its bytes (a module's header and symbol names) costs one chunk of memory, not the file.
+ */
+export function scanBoundedFile(path: string, options: ReadOptions & Place, chunk: (bytes: Buffer) => boolean): void {
+  const plan = planReadSync(path, options);
+  let fd: number;
+  try {
+    fd = openSync(plan.open, plan.flags);
+  } catch (error) {
+    throw systemError(plan.shown, error, 'read it');
+  }
+  try {
+    checkOpened(plan.shown, fstatSync(fd), options.maxBytes);
+    const buffer = Buffer.alloc(SCAN_CHUNK_BYTES);
+    for (let total = 0; ;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) return;
+      total += read;
+      if (total > options.maxBytes) throw tooLarge(plan.shown, options.maxBytes);
+      if (!chunk(buffer.subarray(0, read))) return;
+    }
   } catch (error) {
     throw systemError(plan.shown, error, 'read it');
   } finally {

@@ -1,7 +1,8 @@
 // A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
 // CLI and the extension when none is configured, and the server every test runs against.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { scanBoundedFile } from '../gates/files';
 import { createServer, Socket } from 'node:net';
 import { tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -105,23 +106,16 @@ export function moduleProblem(path: string): string | undefined {
   let head: Buffer | undefined;
   let exported = false;
   try {
-    // Read in chunks (each overlapping the last by the name's length): memory stays flat whatever the file's size.
-    const fd = openSync(absolute, 'r');
-    try {
-      const chunk = Buffer.alloc(1024 * 1024);
-      let carry = Buffer.alloc(0);
-      for (let at = 0; at < size && !exported;) {
-        const read = readSync(fd, chunk, 0, chunk.length, at);
-        if (read === 0) break;
-        head ??= Buffer.from(chunk.subarray(0, Math.min(read, 4)));
-        const window = Buffer.concat([carry, chunk.subarray(0, read)]);
-        exported = window.includes(ENTRY_POINT);
-        carry = Buffer.from(window.subarray(Math.max(0, window.length - ENTRY_POINT.length)));
-        at += read;
-      }
-    } finally {
-      closeSync(fd);
-    }
+    // Read in chunks through the file gate (each window overlapping the last by the name's length): memory stays
+    // flat whatever the file's size.
+    let carry = Buffer.alloc(0);
+    scanBoundedFile(absolute, { maxBytes: MODULE_READ_LIMIT, userNamed: true }, (chunk) => {
+      head ??= Buffer.from(chunk.subarray(0, Math.min(chunk.length, 4)));
+      const window = Buffer.concat([carry, chunk]);
+      exported = window.includes(ENTRY_POINT);
+      carry = Buffer.from(window.subarray(Math.max(0, window.length - ENTRY_POINT.length)));
+      return !exported;
+    });
   } catch (error) {
     return `cannot read the module ${path}: ${(error as Error).message}`;
   }

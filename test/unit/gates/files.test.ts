@@ -19,6 +19,7 @@ import {
   readBoundedText,
   readBoundedTextAsync,
   resolveInside,
+  scanBoundedFile,
   writeFileSafely,
   type FileGateProblem,
 } from '../../../src/gates/files';
@@ -138,6 +139,21 @@ describe('file gate: reading', function () {
     await assert.rejects(readBoundedFileAsync(join(dir, 'f'), { userNamed: true, maxBytes: 4 }), refused('too-large'));
     assert.throws(() => readBoundedFile('f', { root: dir, maxBytes: 4 }), refused('too-large'));
     await assert.rejects(readBoundedFileAsync('f', { root: dir, maxBytes: 4 }), refused('too-large'));
+  });
+
+  it('scans a file a chunk at a time under the same rules: stops when told, refuses past the cap and outside its folder', () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 5, 7);
+    writeFileSync(join(dir, 'big'), big);
+    let seen = 0;
+    let chunks = 0;
+    scanBoundedFile(join(dir, 'big'), { userNamed: true, maxBytes: big.length }, (chunk) => ((seen += chunk.length), ++chunks > 0));
+    assert.equal(seen, big.length);
+    assert.equal(chunks, 4, 'three chunks of 1 MiB and the rest');
+    chunks = 0;
+    scanBoundedFile('big', { root: dir, maxBytes: big.length }, () => ++chunks < 2);
+    assert.equal(chunks, 2, 'the read stops where the reader says');
+    assert.throws(() => scanBoundedFile(join(dir, 'big'), { userNamed: true, maxBytes: 1024 }, () => true), refused('too-large'));
+    assert.throws(() => scanBoundedFile('../big', { root: join(dir, 'sub'), maxBytes: big.length }, () => true), refused('outside'));
   });
 
   it('an empty file reads as nothing', async () => {
