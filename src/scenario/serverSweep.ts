@@ -5,7 +5,7 @@ import type { Range, ServerDirective } from './plan';
 import { isSpace, tokenizeArgs, type LexProblem } from './lexer';
 import { MAX_SWEEP_POINTS } from './settings';
 import { serverDirectiveOf } from './values';
-import type { Reader, Span } from './valueReader';
+import { quotedEnd, splitList, type Reader, type Span } from './valueReader';
 
 /** One point of a server sweep: numbered from 1, with its directives. */
 export interface ServerPoint {
@@ -24,37 +24,6 @@ export function serverPointLabel(directives: readonly ServerDirective[]): string
     return /^[^\s"]+$/.test(text) ? text : JSON.stringify(text);
   };
   return directives.map((directive) => `${directive.name}=${arg(directive.args)}`).join(' ');
-}
-
-/** The end of the quoted section starting at `text[start]` (after its closing quote), or `to` when it is not closed. */
-function quotedEnd(text: string, start: number, to: number): number {
-  const quote = text[start];
-  for (let i = start + 1; i < to; i++) {
-    if (text[i] === '\\' && quote === '"') i++;
-    else if (text[i] === quote) return i + 1;
-  }
-  return to;
-}
-
-/** The points of the value text after `server`: spans split on commas outside quotes. */
-function pointSpans(text: string, from: number, to: number): Span[] {
-  const spans: Span[] = [];
-  let itemStart = from;
-  for (let i = from; i <= to; i++) {
-    if (i < to && (text[i] === '"' || text[i] === "'")) {
-      i = quotedEnd(text, i, to) - 1;
-      continue;
-    }
-    if (i === to || text[i] === ',') {
-      let start = itemStart;
-      let end = i;
-      while (start < end && isSpace(text[start])) start++;
-      while (end > start && isSpace(text[end - 1])) end--;
-      spans.push({ text: text.slice(start, end), start, end });
-      itemStart = i + 1;
-    }
-  }
-  return spans;
 }
 
 /** A point's directive spans: each quoted string, or the whole point when nothing is quoted. */
@@ -82,7 +51,8 @@ function directiveSpans(reader: Reader, text: string, point: Span): { start: num
 export function readServerSweepValues(reader: Reader, text: string, from: number): ServerPoint[] | undefined {
   const values: ServerPoint[] = [];
   const seen = new Map<string, number>();
-  const points = pointSpans(text, from, text.length);
+  // The points: split on commas outside quotes.
+  const points = splitList(text, from, text.length, true);
   if (points.length > MAX_SWEEP_POINTS)
     return reader.fail({ start: from, end: text.length }, `this sweep has more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} values`, 'too-many-points');
   for (const point of points) {

@@ -123,11 +123,25 @@ export class Reader {
   }
 }
 
-/** Splits `text` on commas into trimmed items with offsets. */
-export function splitList(text: string, from: number, to: number): Span[] {
+/** The end of the quoted section starting at `text[start]` (after its closing quote), or `to` when it is not closed. */
+export function quotedEnd(text: string, start: number, to: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < to; i++) {
+    if (text[i] === '\\' && quote === '"') i++;
+    else if (text[i] === quote) return i + 1;
+  }
+  return to;
+}
+
+/** Splits `text` on commas into trimmed items with offsets; `quotes`: a comma inside quotes splits nothing. */
+export function splitList(text: string, from: number, to: number, quotes = false): Span[] {
   const items: Span[] = [];
   let itemStart = from;
   for (let i = from; i <= to; i++) {
+    if (quotes && i < to && (text[i] === '"' || text[i] === "'")) {
+      i = quotedEnd(text, i, to) - 1;
+      continue;
+    }
     if (i === to || text[i] === ',') {
       let start = itemStart;
       let end = i;
