@@ -31,10 +31,40 @@ export interface MonitorOutcome {
 }
 
 /** Bytes that escaped MONITOR text stands for: `\\xHH` is one byte, `\\n` one (an escape cut by a chunk boundary counts as written). */
-function decodedLength(text: string): number {
-  const hex = text.match(/\\x[0-9a-fA-F]{2}/g)?.length ?? 0;
-  const simple = text.match(/\\[^x]/g)?.length ?? 0;
-  return text.length - 3 * hex - simple;
+/**
+ * The bytes MONITOR's escaped text stands for (`\xfe`, `\"` and `\n` are one byte each), counted over the pieces
+ * a line arrives in: an escape cut between two socket reads still counts once.
+ */
+class EscapedLength {
+  length = 0;
+  /** 0: plain text; 1: after `\`; 2: after `\x`; 3: after `\x` and one hex digit. */
+  private state = 0;
+
+  add(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.state === 0) {
+        if (c === 0x5c) this.state = 1;
+        else this.length++;
+      } else if (this.state === 1) {
+        if (c === 0x78) this.state = 2;
+        else {
+          this.length++;
+          this.state = 0;
+        }
+      } else if (this.state === 2) {
+        this.state = 3;
+      } else {
+        this.length++;
+        this.state = 0;
+      }
+    }
+  }
+
+  reset(): void {
+    this.length = 0;
+    this.state = 0;
+  }
 }
 
 function encode(args: readonly string[]): string {
@@ -66,7 +96,8 @@ export function readMonitor(
     let lines = 0;
     let bytes = 0;
     let current = '';
-    let overflow = 0;
+    // What a line holds past LINE_LIMIT, counted, not kept.
+    const overflow = new EscapedLength();
     let pendingCr = false;
     let monitoring = false;
     let handshake = options.password !== undefined ? 2 : 1;
@@ -103,7 +134,7 @@ export function readMonitor(
       const parsed = parseMonitorLine(line.slice(1), truncated);
       if (!parsed) return;
       // The rest of a cut line is the last argument's, up to its closing quote.
-      if (truncated && parsed.args.length > 0) parsed.args[parsed.args.length - 1].length += Math.max(0, overflow - 1);
+      if (truncated && parsed.args.length > 0) parsed.args[parsed.args.length - 1].length += Math.max(0, overflow.length - 1);
       lines++;
       onLine(parsed);
       if (lines >= limits.maxLines) finish('lines');
@@ -116,11 +147,11 @@ export function readMonitor(
         if (pendingCr && c === 10) {
           appendPart(chunk.slice(from, i));
           // The `\r` before this `\n` is the last character kept, or the last one counted past the limit.
-          if (overflow > 0) overflow--;
+          if (overflow.length > 0) overflow.length--;
           else current = current.slice(0, -1);
-          handleLine(current, overflow > 0);
+          handleLine(current, overflow.length > 0);
           current = '';
-          overflow = 0;
+          overflow.reset();
           from = i + 1;
         }
         pendingCr = c === 13;
@@ -133,7 +164,7 @@ export function readMonitor(
       if (part.length <= room) current += part;
       else {
         current += part.slice(0, Math.max(0, room));
-        overflow += decodedLength(part.slice(Math.max(0, room)));
+        overflow.add(part.slice(Math.max(0, room)));
       }
     };
     socket.on('error', (error) => finish('closed', error.message));

@@ -18,6 +18,8 @@ import { buildWorkload } from '../../../src/capture/workload';
 import { freePort } from '../../../src/redis/localServer';
 import { checkText } from '../../../src/scenario';
 import { useRedisServer, withRedis } from '../../helpers/redis';
+import { createServer, type Socket } from 'node:net';
+import { serveOnLoopback } from '../../helpers/fakeRedis';
 
 const connection = (server: { host: string; port: number }) => ({ host: server.host, port: server.port, resp: 2 as const, connectTimeoutMs: 5000 });
 
@@ -99,6 +101,41 @@ describe('capture: fits', () => {
     ]);
     assert.deepEqual(fitSizes([300, 300, 300]), { kind: 'fixed', size: 300 });
     assert.equal(fitSizes([]), undefined);
+  });
+});
+
+describe('capture: a long MONITOR line that arrives in many reads', () => {
+  it('counts the bytes of a cut value exactly, however the reads split its escapes', async () => {
+    // A server that answers MONITOR with +OK, then one line whose 64 KiB value is `\xfe` escapes (4 characters a
+    // byte), written in pieces of 4,099 characters with a pause between them, so most reads end inside an escape.
+    const value = '\\xfe'.repeat(64 * 1024);
+    const line = `+1700000000.123456 [0 127.0.0.1:5000] "SET" "big" "${value}"\r\n`;
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.setNoDelay(true);
+      socket.once('data', async () => {
+        socket.write('+OK\r\n');
+        for (let at = 0; at < line.length && !socket.destroyed; at += 4099) {
+          socket.write(line.slice(at, at + 4099));
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      });
+    });
+    const fake = await serveOnLoopback(server, sockets);
+    try {
+      const seen: number[] = [];
+      const outcome = await readMonitor(
+        connection({ host: '127.0.0.1', port: fake.port }),
+        { maxLines: 1, maxBytes: 64 * 1024 * 1024, maxMs: 10_000 },
+        (parsed) => seen.push(parsed.args[parsed.args.length - 1].length),
+      );
+      assert.equal(outcome.end, 'lines');
+      // The reader keeps the line's start and counts the rest: only the one escape cut where keeping stops may be off.
+      assert.ok(Math.abs(seen[0] - 64 * 1024) <= 3, `counted ${seen[0]} bytes of ${64 * 1024}`);
+    } finally {
+      await fake.close();
+    }
   });
 });
 
