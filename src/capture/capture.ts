@@ -15,6 +15,7 @@ import { sampleKeyspace } from './keyspace';
 import { readMonitor, type MonitorOutcome } from './monitorReader';
 import { TrafficTally } from './traffic';
 import type { CaptureOptions, CaptureResult, CommandCounts, SourceFacts } from './types';
+import { groupDigits } from '../scenario/numberText';
 
 export class CaptureError extends Error {
   override name = 'CaptureError';
@@ -198,7 +199,7 @@ function decideMonitor(options: CaptureOptions, source: SourceFacts, notes: stri
   }
   if (options.monitor === 'auto' && source.opsPerSec !== undefined && source.opsPerSec > options.monitorRateLimit) {
     notes.push(
-      `MONITOR was off: the server ran ${source.opsPerSec.toLocaleString('en-US')} commands/s, above the ${options.monitorRateLimit.toLocaleString('en-US')}/s limit ` +
+      `MONITOR was off: the server ran ${groupDigits(source.opsPerSec)} commands/s, above the ${groupDigits(options.monitorRateLimit)}/s limit ` +
         '(MONITOR costs a busy server much of its throughput); pass --monitor to sample anyway',
     );
     return false;

@@ -4,6 +4,7 @@
 import { sizeQuantiles } from './fit';
 import type { CaptureResult } from './types';
 import type { Workload } from './workload';
+import { groupDigits } from '../scenario/numberText';
 
 export interface FidelityRow {
   metric: string;
@@ -73,7 +74,7 @@ function figure(row: FidelityRow, value: number): string {
     case 'bytes':
       return `${Math.round(value)} B`;
     case 'per-second':
-      return `${Math.round(value).toLocaleString('en-US')}/s`;
+      return `${groupDigits(Math.round(value))}/s`;
     case 'exponent':
       return value.toFixed(2);
   }

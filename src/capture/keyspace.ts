@@ -6,6 +6,7 @@ import type Redis from 'ioredis';
 import { isReplyError } from '../redis/info';
 import { keyShape } from './keyShape';
 import { Reservoir } from './reservoir';
+import { groupDigits } from '../scenario/numberText';
 
 export interface KeyspaceLimits {
   maxKeys: number;
@@ -86,7 +87,7 @@ export async function sampleKeyspace(redis: Redis, limits: KeyspaceLimits, keepN
     const keys = reply[1].slice(0, limits.maxKeys - sample.scanned);
     await describeKeys(redis, keys, sample, refused, keepNames);
     sample.scanned += keys.length;
-    if (sample.scanned >= limits.maxKeys) sample.notes.push(`the scan stopped at ${limits.maxKeys.toLocaleString('en-US')} keys (its limit)`);
+    if (sample.scanned >= limits.maxKeys) sample.notes.push(`the scan stopped at ${groupDigits(limits.maxKeys)} keys (its limit)`);
     else if (Date.now() >= deadline && cursor !== '0') sample.notes.push(`the scan stopped after ${limits.maxMs / 1000} s (its limit)`);
     else if (signal?.aborted) sample.notes.push('the scan was cancelled');
     else continue;

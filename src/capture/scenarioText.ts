@@ -10,9 +10,10 @@ import type { SizeFit } from './fit';
 import type { PrefillPlan, Workload } from './workload';
 import { MAX_ELEMENTS } from './workload';
 import type { CaptureResult } from './types';
+import { groupDigits } from '../scenario/numberText';
 
 const percent = (share: number) => `${(share * 100).toFixed(share >= 0.1 ? 0 : 1)}%`;
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const count = (n: number) => groupDigits(Math.round(n));
 
 function valueLine(fit: SizeFit | undefined): string | undefined {
   if (!fit) return undefined;

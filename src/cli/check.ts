@@ -12,6 +12,7 @@ import { closeControlConnection, openControlConnection } from '../redis/control'
 import { readCommandTable } from '../redis/commandTable';
 import { ExitCode, type Output } from './output';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
+import { groupDigits } from '../scenario/numberText';
 
 export interface CheckOptions {
   files: string[];
@@ -98,10 +99,10 @@ export async function checkCommand(options: CheckOptions, output: Output): Promi
     errors += errorCount(resolved.diagnostics);
     hidden += hiddenCount(resolved.diagnostics);
   }
-  const notShown = hidden > 0 ? ` (${hidden.toLocaleString('en-US')} problem${hidden === 1 ? '' : 's'} not shown)` : '';
+  const notShown = hidden > 0 ? ` (${groupDigits(hidden)} problem${hidden === 1 ? '' : 's'} not shown)` : '';
   const against = commandTable ? `, commands checked against ${commandTable.origin}` : '';
   output.info(
-    `${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${errors.toLocaleString('en-US')} error${errors === 1 ? '' : 's'}${notShown}${against}`,
+    `${options.files.length} file${options.files.length === 1 ? '' : 's'}, ${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${groupDigits(errors)} error${errors === 1 ? '' : 's'}${notShown}${against}`,
   );
   return errors > 0 ? ExitCode.ScenarioError : ExitCode.Ok;
 }

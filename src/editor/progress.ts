@@ -3,6 +3,7 @@ import type { LoadResult, LoadTick } from '../engine';
 import { formatDuration, formatLatency, formatOpsShort } from '../results/format';
 import { formatLoadName, type LoadPosition, type RunProgress } from '../runner/runScenario';
 import type { ScenarioPlan } from '../scenario/plan';
+import { groupDigits } from '../scenario/numberText';
 
 /**
  * `[2/3] GET · 412k ops/s · p99 1.9 ms · 12s elapsed · 48s left`. The numbers are the last second's;
@@ -69,7 +70,7 @@ export function runPercent(at: LoadPosition, fraction: number | undefined): numb
 export function formatLoadEnd(at: LoadPosition, result: LoadResult): string {
   return (
     `${formatLoadName(at)}: ${formatOpsShort(result.total.opsPerSec)} ops/s, p99 ${formatLatency(result.total.latency.p99Us)}` +
-    (result.total.errors ? `, ${result.total.errors.toLocaleString('en-US')} errors` : '') +
+    (result.total.errors ? `, ${groupDigits(result.total.errors)} errors` : '') +
     (result.status !== 'complete' ? ` (${result.status}${result.error ? `: ${result.error}` : ''})` : '')
   );
 }

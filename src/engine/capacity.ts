@@ -7,6 +7,7 @@ import { address } from '../redis/errors';
 import { parseInfo } from '../redis/info';
 import type { ConnectionOptions } from '../redis/types';
 import { LoadError } from './errors';
+import { groupDigits } from '../scenario/numberText';
 
 /** File descriptors the process needs besides its load connections (stdio, files, workers, control and INFO connections). */
 const SPARE_DESCRIPTORS = 64;
@@ -26,7 +27,7 @@ export function openFileLimit(): number | undefined {
 /** Why `clients` connections cannot be opened by this process, or undefined. */
 export function descriptorProblem(clients: number, limit: number | undefined): string | undefined {
   if (limit === undefined || clients + SPARE_DESCRIPTORS <= limit) return undefined;
-  return `${clients.toLocaleString('en-US')} clients need as many open files, but this process may open ${limit.toLocaleString('en-US')} (ulimit -n) — raise the limit (such as \`ulimit -n ${nextPowerOfTwo(clients + SPARE_DESCRIPTORS)}\` before starting RBench or the editor) or lower \`clients\` to at most ${Math.max(1, limit - SPARE_DESCRIPTORS).toLocaleString('en-US')}`;
+  return `${groupDigits(clients)} clients need as many open files, but this process may open ${groupDigits(limit)} (ulimit -n) — raise the limit (such as \`ulimit -n ${nextPowerOfTwo(clients + SPARE_DESCRIPTORS)}\` before starting RBench or the editor) or lower \`clients\` to at most ${groupDigits(Math.max(1, limit - SPARE_DESCRIPTORS))}`;
 }
 
 /** Why the server will refuse `clients` more connections, or undefined (also when INFO does not say). */
@@ -34,7 +35,7 @@ export function maxClientsProblem(clients: number, info: { maxclients?: number; 
   if (info.maxclients === undefined) return undefined;
   const free = info.maxclients - (info.connected ?? 0) - SPARE_SERVER_CLIENTS;
   if (clients <= free) return undefined;
-  return `${address} accepts ${info.maxclients.toLocaleString('en-US')} clients (maxclients) and has ${(info.connected ?? 0).toLocaleString('en-US')} connected; this load needs ${clients.toLocaleString('en-US')} — lower \`clients\` to at most ${Math.max(0, free).toLocaleString('en-US')}, or raise maxclients on the server`;
+  return `${address} accepts ${groupDigits(info.maxclients)} clients (maxclients) and has ${groupDigits((info.connected ?? 0))} connected; this load needs ${groupDigits(clients)} — lower \`clients\` to at most ${groupDigits(Math.max(0, free))}, or raise maxclients on the server`;
 }
 
 function nextPowerOfTwo(n: number): number {

@@ -2,6 +2,7 @@
 // the pace, whether the server stalled, and whether errors make the load count as failed work.
 import type { ClientHealth, CommandResult, LoadRequest } from './types';
 import type { WorkerResult } from './workerMessages';
+import { groupDigits } from '../scenario/numberText';
 
 /** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
 const CLIENT_BOUND_UTILIZATION = 0.9;
@@ -52,7 +53,7 @@ export function stallWhy(workers: WorkerResult[], sent: number, plan: LoadReques
   if (stalled.length === 0) return undefined;
   const silentS = Math.max(...stalled.map((w) => w.stall!.silentMs)) / 1000;
   const outstanding = stalled.reduce((sum, w) => sum + w.stall!.outstanding, 0);
-  const format = (n: number) => n.toLocaleString('en-US');
+  const format = groupDigits;
   const seconds = (s: number) => `${s < 10 ? s.toFixed(1).replace(/\.0$/, '') : Math.round(s)} s`;
   const sentOfPlan =
     plan.requests !== undefined
@@ -67,10 +68,10 @@ export function errorStatusWhy(total: CommandResult): string | undefined {
   const share = total.errors / total.requests;
   const kinds = Object.entries(total.errorsByKind)
     .sort((a, b) => b[1] - a[1])
-    .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
+    .map(([kind, count]) => `${kind} ${groupDigits(count)}`)
     .join(', ');
   const percent = `${(share * 100).toFixed(share < 0.1 ? 2 : 1)}%`;
-  if (total.errors >= total.requests) return `nothing succeeded: all ${total.requests.toLocaleString('en-US')} requests failed (${kinds})`;
+  if (total.errors >= total.requests) return `nothing succeeded: all ${groupDigits(total.requests)} requests failed (${kinds})`;
   if (share > ERROR_STATUS_THRESHOLD) {
     return `${percent} of requests failed (${kinds}), above the ${ERROR_STATUS_THRESHOLD * 100}% threshold`;
   }

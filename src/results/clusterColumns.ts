@@ -1,10 +1,11 @@
 // The cluster columns of the result table, present only when a row has them: each node's role and slots,
 // and the MOVED/ASK redirections of a load and of each node.
 import type { ResultRow, TableColumn } from './rows';
+import { groupDigits } from '../scenario/numberText';
 
 /** `12 / 0`: MOVED then ASK. */
 export function redirectionsText(redirections: ResultRow['redirections']): string {
-  return redirections ? `${redirections.moved.toLocaleString('en-US')} / ${redirections.ask.toLocaleString('en-US')}` : '';
+  return redirections ? `${groupDigits(redirections.moved)} / ${groupDigits(redirections.ask)}` : '';
 }
 
 export function clusterColumns(rows: readonly ResultRow[]): TableColumn[] {

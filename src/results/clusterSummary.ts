@@ -2,6 +2,7 @@
 // carried the load, whether the cluster was detected (not declared), and the redirections followed.
 import type { ClusterResult } from '../engine';
 import type { RunFile } from './runFile';
+import { groupDigits } from '../scenario/numberText';
 
 /** The measured loads' cluster results, in run order. */
 export function clusterResults(run: RunFile): ClusterResult[] {
@@ -29,7 +30,7 @@ export function clusterDescription(run: RunFile): string | undefined {
   const parts: string[] = [];
   if (results.some((result) => result.detected)) parts.push('detected (the target did not say `cluster on`; INFO cluster did)');
   parts.push(`${topology} took load`);
-  parts.push(`MOVED ${sum((r) => r.moved).toLocaleString('en-US')}, ASK ${sum((r) => r.ask).toLocaleString('en-US')}`);
+  parts.push(`MOVED ${groupDigits(sum((r) => r.moved))}, ASK ${groupDigits(sum((r) => r.ask))}`);
   const refreshes = sum((r) => r.topologyRefreshes);
   if (refreshes > 0) parts.push(`slot map reloaded ${refreshes}×`);
   return parts.join(' · ');

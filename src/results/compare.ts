@@ -15,6 +15,7 @@ import { metricValue } from './thresholds';
 import { changeInterval, isSignificant, seedOf, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
 import { notComparableReason, rowSamples, type RepeatMeasurement } from './statisticsSamples';
 import { importedOf } from './import/imported';
+import { groupDigits } from '../scenario/numberText';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
 export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors'>;
@@ -31,7 +32,7 @@ interface MetricInfo {
   format: (value: number) => string;
 }
 
-const errorCount = (value: number) => value.toLocaleString('en-US');
+const errorCount = groupDigits;
 
 export const METRIC_INFO: Record<ComparedMetric, MetricInfo> = {
   ops: { label: 'ops/s', higherIsBetter: true, field: 'opsPerSec', format: formatOps },

@@ -9,6 +9,7 @@ import { planDifference } from './planIdentity';
 import type { RunFile } from './runFile';
 import { foreignCalls, foreignLoadLine } from './bottleneck';
 import { importedOf } from './import/imported';
+import { groupDigits } from '../scenario/numberText';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
@@ -48,11 +49,11 @@ export function phaseSettings(phase: PhasePlan): [string, string | null][] {
     ['clients', String(load.clients)],
     ['threads', String(load.threads)],
     ['pipeline', String(load.pipeline)],
-    ['requests', load.requests !== undefined ? load.requests.toLocaleString('en-US') : null],
+    ['requests', load.requests !== undefined ? groupDigits(load.requests) : null],
     ['duration', load.durationMs !== undefined ? formatDuration(load.durationMs) : null],
     ['warmup', formatDuration(load.warmupMs)],
     ['rate', load.rate !== undefined ? `${formatOps(load.rate)}/s` : 'closed loop'],
-    ['keys', keys.space.toLocaleString('en-US')],
+    ['keys', groupDigits(keys.space)],
     ['key distribution', distribution],
     ['key size', String(keys.size)],
     ['seed', keys.seed !== undefined ? String(keys.seed) : 'random'],

@@ -4,6 +4,7 @@ import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
 import { formatMs, formatOps, formatUsPerCall } from './format';
 import { csvCell, markdownCell } from '../gates/output';
+import { groupDigits } from '../scenario/numberText';
 
 /** A CSV cell: quoted, and text that a spreadsheet would run as a formula marked as text (src/gates/output.ts). */
 export function csvField(value: string): string {
@@ -65,7 +66,7 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ header: 'phase', align: 'left', cell: (r) => r.phase });
   columns.push(
     { header: 'command', align: 'left', cell: (r) => (r.command === 'total' ? r.test : `  ${r.command}`) },
-    { header: 'requests', align: 'right', cell: (r) => r.requests.toLocaleString('en-US') },
+    { header: 'requests', align: 'right', cell: (r) => groupDigits(r.requests) },
     { header: 'clients', align: 'right', cell: (r) => String(r.clients) },
     { header: 'pipeline', align: 'right', cell: (r) => String(r.pipeline) },
     { header: 'key size', align: 'right', cell: (r) => String(r.keySize) },

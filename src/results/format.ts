@@ -1,9 +1,10 @@
 // Number formatting shared by the terminal, exports and panels.
 import type { ExpectMetric } from '../scenario/plan';
+import { groupDigits } from '../scenario/numberText';
 
 /** Requests per second with thousands separators: `412,345`. */
 export function formatOps(opsPerSec: number): string {
-  return Math.round(opsPerSec).toLocaleString('en-US');
+  return groupDigits(Math.round(opsPerSec));
 }
 
 /** Short throughput for one-line summaries: `412k`, `2.24M`. */
@@ -20,7 +21,7 @@ export function formatMs(us: number): string {
 
 /** The server's time per call in µs for a table cell: `3.1`, `410` (one decimal below 10 µs, where server times live). */
 export function formatUsPerCall(us: number): string {
-  return us < 100 ? us.toFixed(1) : Math.round(us).toLocaleString('en-US');
+  return us < 100 ? us.toFixed(1) : groupDigits(Math.round(us));
 }
 
 /** A duration for people: `850 µs`, `1.9 ms`, `2.4 s`. */
@@ -43,7 +44,7 @@ export function formatMetric(metric: ExpectMetric, value: number): string {
     case 'ops':
       return `${formatOps(value)} ops/s`;
     case 'errors':
-      return value.toLocaleString('en-US');
+      return groupDigits(value);
     case 'error-rate':
       return `${(value * 100).toFixed(3)}%`;
     default:

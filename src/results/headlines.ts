@@ -10,6 +10,7 @@ import { savedAtLine, savedNote, statusWords } from './verdict';
 import { valuesPerRequest } from './keyLength';
 import { clusterLine } from './clusterSummary';
 import { primaryLine } from './sentinelPrimaries';
+import { groupDigits } from '../scenario/numberText';
 
 /** Bytes as `8.94 GB` (powers of 1024, as Redis's used_memory_human). */
 export function formatBytes(bytes: number): string {
@@ -33,7 +34,7 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
   if (samples.length > 0) {
     const peak = Math.max(...samples.map((sample) => sample.usedMemory));
     const keys = samples[samples.length - 1].keys;
-    lines.push(`server: peak used_memory ${formatBytes(peak)} (sampled every second), ${keys.toLocaleString('en-US')} keys at the end`);
+    lines.push(`server: peak used_memory ${formatBytes(peak)} (sampled every second), ${groupDigits(keys)} keys at the end`);
   }
   for (const point of run.points) {
     const planPoint = run.plan.points.find((candidate) => candidate.label === point.label);

@@ -7,6 +7,7 @@ import type { RateSearchPlan } from '../scenario/plan';
 import type { RunFile } from './runFile';
 import { representativeLoad } from './summary';
 import { metricValue } from './thresholds';
+import { groupDigits } from '../scenario/numberText';
 
 export interface RateCurveRow {
   test: string;
@@ -119,7 +120,7 @@ export function searchWarnings(outcome: RateSearchOutcome): string[] {
   if (disagreements.length === 0) return [];
   const describe = (probe: Probe, verb: string) => {
     const value = probe.valueUs === null ? 'not measured' : `${search.metric} ${formatMetric(search.metric, probe.valueUs)}`;
-    const errors = probe.errors > 0 ? `, ${probe.errors.toLocaleString('en-US')} errors` : '';
+    const errors = probe.errors > 0 ? `, ${groupDigits(probe.errors)} errors` : '';
     return `${formatOps(probe.rate)}/s${probe.confirm ? ' (rerun)' : ''} ${verb} (${value}${errors})`;
   };
   const shown = disagreements.slice(0, 3).map(({ failed, passed }) => `${describe(failed, 'failed')} while ${describe(passed, 'passed')}`);
@@ -150,7 +151,7 @@ export function rateCurveText(curve: RateCurve): string {
     formatMs(row.p50Us),
     formatMs(row.p99Us),
     ...(extra ? [formatMs(row.metricUs ?? NaN)] : []),
-    row.errors.toLocaleString('en-US'),
+    groupDigits(row.errors),
     ...(curve.search ? [row.confirm ? (row.passed ? 'held (rerun)' : 'did not hold (rerun)') : row.passed ? 'passed' : 'failed'] : []),
   ]);
   const title = 'Latency against offered load (open loop):';

@@ -5,6 +5,7 @@ import type { RunFile } from './runFile';
 import { otherRunsOverlapped, stallLine } from './bottleneck';
 import { searchWarnings } from './rateCurve';
 import { rateSearchOutcome } from './rateSearch';
+import { groupDigits } from '../scenario/numberText';
 
 export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
@@ -33,11 +34,11 @@ export function runWarnings(run: RunFile): string[] {
   }
   for (const [kind, { count, example }] of errorsByKind) {
     const advice = example ? describeServerError(example) : undefined;
-    warnings.push(`${count.toLocaleString('en-US')} ${kind} error${count === 1 ? '' : 's'}${advice ? `: ${advice}` : example ? `: ${example}` : ''}`);
+    warnings.push(`${groupDigits(count)} ${kind} error${count === 1 ? '' : 's'}${advice ? `: ${advice}` : example ? `: ${example}` : ''}`);
   }
 
   const late = loads.reduce((sum, load) => sum + (load.openLoop?.lateSends ?? 0), 0);
-  if (late > 0) warnings.push(`Open loop: ${late.toLocaleString('en-US')} sends were late (their latency counts from when they were due).`);
+  if (late > 0) warnings.push(`Open loop: ${groupDigits(late)} sends were late (their latency counts from when they were due).`);
 
   const saves = run.server.events.filter((event) => event.kind === 'bgsave-start').length;
   const failedSaves = run.server.events.filter((event) => event.kind === 'bgsave-failed').length;

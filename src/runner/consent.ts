@@ -12,6 +12,7 @@ import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
 import { COMMAND_CLASSES, type CommandClass } from '../scenario/commands';
 import type { ScenarioPlan, TargetPlan } from '../scenario/plan';
 import { CLASS_WORDS, type ScenarioActions } from './safety';
+import { groupDigits } from '../scenario/numberText';
 
 /**
  * Who supplied a piece of the run: the scenario file, a workspace's settings (both came with the
@@ -306,7 +307,7 @@ export function runEffects(input: EffectsInput): RunEffects {
   };
   const data = planDataSources(input.plan).map(
     (source) =>
-      `${source.file} (${source.count.toLocaleString('en-US')} ${source.take === 'fields' ? 'rows' : 'values'}, ${formatBytes(source.size)}, sha256 ${source.sha256.slice(0, 12)}…)`,
+      `${source.file} (${groupDigits(source.count)} ${source.take === 'fields' ? 'rows' : 'values'}, ${formatBytes(source.size)}, sha256 ${source.sha256.slice(0, 12)}…)`,
   );
   if (data.length > 0) effects.dataFiles = data;
   const rule = nodeRule(input.connection.options);

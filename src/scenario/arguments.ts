@@ -7,6 +7,7 @@ import { tokenizeArgs, type ArgLex, type LexProblem } from './lexer';
 import { PLACEHOLDERS } from './settings';
 import { closest } from './suggest';
 import { parseCount } from './units';
+import { groupDigits } from './numberText';
 
 /** A command expanding to more arguments than this is refused: it would not fit a sane request. */
 export const MAX_ARGS = 1_000_000;
@@ -89,7 +90,7 @@ export function buildArgs(expanded: ExpandedText, sink: DiagnosticSink): ArgTemp
     sink.error(
       expanded.range(0, expanded.text.length),
       'too-many-args',
-      `this command expands to more than ${MAX_ARGS.toLocaleString('en-US')} arguments — lower the \`*N\` counts`,
+      `this command expands to more than ${groupDigits(MAX_ARGS)} arguments — lower the \`*N\` counts`,
     );
   }
   return args.slice(); // at its exact size: the plan keeps it

@@ -2,6 +2,7 @@
 // for `fields from` each row's field/value pairs. A problem names the data file's line (1-based) and
 // what is wrong there; the caller prefixes the file's name.
 import type { parse as CsvParse } from 'csv-parse/sync';
+import { groupDigits } from './numberText';
 
 export type DataFormat = 'csv' | 'jsonl' | 'lines';
 
@@ -63,7 +64,7 @@ class Entries {
 
   add(entry: Uint8Array, length: number, line: number): DataProblem | undefined {
     if (this.entries.length >= DATA_FILE_MAX_ENTRIES)
-      return problem(line, `more than ${DATA_FILE_MAX_ENTRIES.toLocaleString('en-US')} entries — use a smaller sample of the data`);
+      return problem(line, `more than ${groupDigits(DATA_FILE_MAX_ENTRIES)} entries — use a smaller sample of the data`);
     this.entries.push(entry);
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;

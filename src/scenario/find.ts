@@ -3,6 +3,7 @@
 import type { RateSearchPlan } from './plan';
 import { parseDuration, parseRate } from './units';
 import { Reader, type ValueInput } from './valueReader';
+import { groupDigits } from './numberText';
 
 export const FIND_METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'] as const satisfies readonly RateSearchPlan['metric'][];
 export const DEFAULT_FIND_FROM = 1_000;
@@ -52,7 +53,7 @@ export function readFind(input: ValueInput): Omit<RateSearchPlan, 'text' | 'rang
     const at = options.find((o) => o.value === 'to') ?? options.find((o) => o.value === 'from') ?? limitArg;
     return reader.fail(
       at,
-      `the search starts at ${plan.fromRate.toLocaleString('en-US')}/s and must end above it (\`to\` ${plan.toRate.toLocaleString('en-US')}/s) — raise \`to\` or lower \`from\``,
+      `the search starts at ${groupDigits(plan.fromRate)}/s and must end above it (\`to\` ${groupDigits(plan.toRate)}/s) — raise \`to\` or lower \`from\``,
       'out-of-range',
     );
   }

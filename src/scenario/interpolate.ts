@@ -7,6 +7,7 @@ import type { Range } from './plan';
 import { DiagnosticSink, rangeOf, replaceFix } from './diagnostics';
 import type { Interpolation, VariableLine } from './syntax';
 import { closest } from './suggest';
+import { groupDigits } from './numberText';
 
 /** `user-env`: an environment variable the user (not the file) allowed into commands. */
 export type Origin = 'file' | 'env' | 'user-env' | 'cli';
@@ -144,7 +145,7 @@ class ExpansionBudget {
 }
 
 function formatUnits(units: number): string {
-  return units >= 1 << 20 ? `${units / (1 << 20)} MiB` : `${units.toLocaleString('en-US')} characters`;
+  return units >= 1 << 20 ? `${units / (1 << 20)} MiB` : `${groupDigits(units)} characters`;
 }
 
 interface Expansion {

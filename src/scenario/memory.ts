@@ -6,6 +6,7 @@ import { isWriteCommand } from './commands';
 import type { DiagnosticSink } from './diagnostics';
 import type { DocLine } from './syntax';
 import type { ArgTemplate, DataSourcePlan, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
+import { groupDigits } from './numberText';
 
 export interface MemoryLimits {
   /** Bytes the plan may store on the server. */
@@ -145,7 +146,7 @@ export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; cl
         if (stored.bytes > server.bytes) {
           Object.assign(server, {
             bytes: stored.bytes,
-            detail: `${stored.entries.toLocaleString('en-US')} keys × ${formatBytes(valueSize)} values`,
+            detail: `${groupDigits(stored.entries)} keys × ${formatBytes(valueSize)} values`,
             test: test.name,
             point: point.label,
           });

@@ -7,6 +7,7 @@ import { DEFAULT_GAUSSIAN_STDDEV, DEFAULT_REQUESTS, DEFAULT_ZIPF_EXPONENT, MAX_S
 import type { Layer } from './settingLayer';
 import { keyDigits } from './units';
 import type { SweepAxis } from './sweep';
+import { groupDigits } from './numberText';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 
@@ -17,7 +18,7 @@ export function sweepPoints(sweeps: SweepAxis[], sink: DiagnosticSink): Point[] 
     sink.error(
       sweeps[0].range,
       'too-many-points',
-      `these sweeps make ${total.toLocaleString('en-US')} points, more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} — sweep fewer values`,
+      `these sweeps make ${groupDigits(total)} points, more than ${groupDigits(MAX_SWEEP_POINTS)} — sweep fewer values`,
     );
     return [[]];
   }

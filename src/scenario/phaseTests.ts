@@ -8,6 +8,7 @@ import type { ArgTemplate, CommandTemplate, Range, TestPlan, WeightedCommand } f
 import type { CommandItem } from './commandLines';
 import type { PhaseSection } from './scopeLines';
 import type { SuiteTest } from './suites';
+import { groupDigits } from './numberText';
 
 export function buildTests(phase: PhaseSection, randomKeys: boolean, sink: DiagnosticSink): TestPlan[] {
   const items = phase.section.items;
@@ -45,7 +46,7 @@ export function buildTests(phase: PhaseSection, randomKeys: boolean, sink: Diagn
       sink.error(
         item.range,
         'too-many-tests',
-        `this phase passes ${MAX_PHASE_TESTS.toLocaleString('en-US')} tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and \`suite\` lines`,
+        `this phase passes ${groupDigits(MAX_PHASE_TESTS)} tests here (each runs for its own duration) — split it into several scenarios, or use fewer command and \`suite\` lines`,
       );
       break;
     }

@@ -6,6 +6,7 @@ import { isSpace, tokenizeArgs, type LexProblem } from './lexer';
 import { MAX_SWEEP_POINTS } from './settings';
 import { serverDirectiveOf } from './values';
 import { quotedEnd, splitList, type Reader, type Span } from './valueReader';
+import { groupDigits } from './numberText';
 
 /** One point of a server sweep: numbered from 1, with its directives. */
 export interface ServerPoint {
@@ -54,7 +55,7 @@ export function readServerSweepValues(reader: Reader, text: string, from: number
   // The points: split on commas outside quotes.
   const points = splitList(text, from, text.length, true);
   if (points.length > MAX_SWEEP_POINTS)
-    return reader.fail({ start: from, end: text.length }, `this sweep has more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} values`, 'too-many-points');
+    return reader.fail({ start: from, end: text.length }, `this sweep has more than ${groupDigits(MAX_SWEEP_POINTS)} values`, 'too-many-points');
   for (const point of points) {
     if (point.text === '')
       return reader.fail({ start: Math.max(0, point.start - 1), end: point.start + 1 }, '`sweep server` has an empty point — remove the extra comma');

@@ -6,6 +6,7 @@ import { readServerSweepValues, SERVER_AXIS } from './serverSweep';
 import { MAX_SWEEP_POINTS, SETTING_NAMES, SWEEP_AXES, settingInfo } from './settings';
 import { parseCount, parseRate, parseSize } from './units';
 import { Reader, splitList, words, type Span, type ValueInput } from './valueReader';
+import { groupDigits } from './numberText';
 
 export interface SweepValue {
   /** The swept setting's value; for `sweep server`, the point's number from 1. */
@@ -50,7 +51,7 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
     if (!result.ok) return reader.fail(span, `\`sweep ${axis}\`: ${result.message}`);
     if (info.min !== undefined && result.value < info.min) return reader.fail(span, `\`${axis}\` must be at least ${info.min}`, 'out-of-range');
     if (info.max !== undefined && result.value > info.max)
-      return reader.fail(span, `\`${axis}\` must be at most ${info.max.toLocaleString('en-US')}`, 'out-of-range');
+      return reader.fail(span, `\`${axis}\` must be at most ${groupDigits(info.max)}`, 'out-of-range');
     return result.value;
   };
   const values: SweepValue[] = [];
@@ -91,7 +92,7 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
     }
     const count = factor ? Math.floor(Math.log(last / first) / Math.log(factor) + 1e-9) + 1 : Math.floor((last - first) / step) + 1;
     if (values.length + count > MAX_SWEEP_POINTS)
-      return reader.fail(item, `this sweep has more than ${MAX_SWEEP_POINTS.toLocaleString('en-US')} values — use a larger step`, 'too-many-points');
+      return reader.fail(item, `this sweep has more than ${groupDigits(MAX_SWEEP_POINTS)} values — use a larger step`, 'too-many-points');
     let previous = -1;
     for (let i = 0; i < count; i++) {
       const value = factor ? Math.round(first * factor ** i) : first + i * step;

@@ -9,6 +9,7 @@ import type { ExpandedText } from './interpolate';
 import { isSpace, tokenizeArgs, type ArgLex, type LexProblem } from './lexer';
 import type { SettingInfo } from './settings';
 import type { UnitResult } from './units';
+import { groupDigits } from './numberText';
 
 export interface ValueInput {
   setting: SettingInfo;
@@ -102,7 +103,7 @@ export class Reader {
   bounds(span: { start: number; end: number }, value: number, unit = ''): number | undefined {
     const { min, max } = this.input.setting;
     if (min !== undefined && value < min) return this.fail(span, `\`${this.name}\` must be at least ${min}${unit}`, 'out-of-range');
-    if (max !== undefined && value > max) return this.fail(span, `\`${this.name}\` must be at most ${max.toLocaleString('en-US')}${unit}`, 'out-of-range');
+    if (max !== undefined && value > max) return this.fail(span, `\`${this.name}\` must be at most ${groupDigits(max)}${unit}`, 'out-of-range');
     return value;
   }
 

@@ -9,6 +9,7 @@ import { representativeLoad } from '../results/summary';
 import { longestStall, stallText, validStalls } from './stalls';
 import { testName } from './timeCharts';
 import { verdictLabel, verdictShort } from './verdictLabels';
+import { groupDigits } from '../scenario/numberText';
 
 export interface VerdictView {
   kind: string;
@@ -93,7 +94,7 @@ export function serverCpuLine(load: Pick<LoadResult, 'server'>): string | undefi
 
 export function foreignLine(load: Pick<LoadResult, 'server'>): string | undefined {
   const calls = load.server?.foreign?.calls;
-  return calls ? `the server ran ${calls.toLocaleString('en-US')} command${calls === 1 ? '' : 's'} this run did not send` : undefined;
+  return calls ? `the server ran ${groupDigits(calls)} command${calls === 1 ? '' : 's'} this run did not send` : undefined;
 }
 
 /** The load shown for a test at a point (its representative repeat), found by the names a table row carries. */

@@ -6,6 +6,7 @@ import { formatLatency, formatOps } from '../results/format';
 import type { ResultRow } from '../results/rows';
 import type { LiveLoad } from './liveRun';
 import { usText } from './serverTime';
+import { groupDigits } from '../scenario/numberText';
 
 export type PanelStatus = LoadStatus | 'running';
 
@@ -165,7 +166,7 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       numeric: false,
       cell: (r) => (r.command === 'total' ? r.test : `${r.test} › ${r.command}`) + (r.status === 'running' ? ' (running)' : ''),
     },
-    { key: 'requests', header: 'Requests', numeric: true, cell: (r) => r.requests.toLocaleString('en-US') },
+    { key: 'requests', header: 'Requests', numeric: true, cell: (r) => groupDigits(r.requests) },
     {
       key: 'opsPerSec',
       header: 'Ops/s',
@@ -187,9 +188,9 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
           ? '0'
           : Object.keys(r.errorsByKind).length > 0
             ? Object.entries(r.errorsByKind)
-                .map(([kind, n]) => `${kind} ${n.toLocaleString('en-US')}`)
+                .map(([kind, n]) => `${kind} ${groupDigits(n)}`)
                 .join(', ')
-            : r.errors.toLocaleString('en-US'),
+            : groupDigits(r.errors),
     },
   );
   if (rows.some((row) => row.role !== undefined)) {
@@ -203,7 +204,7 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       key: 'redirections',
       header: 'MOVED / ASK',
       numeric: true,
-      cell: (r) => (r.moved === undefined ? '' : `${r.moved.toLocaleString('en-US')} / ${(r.ask ?? 0).toLocaleString('en-US')}`),
+      cell: (r) => (r.moved === undefined ? '' : `${groupDigits(r.moved)} / ${groupDigits((r.ask ?? 0))}`),
     });
   }
   // Run files from before the server-side counters have neither column.

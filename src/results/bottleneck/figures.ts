@@ -1,3 +1,4 @@
+import { groupDigits } from '../../scenario/numberText';
 // How the verdicts write their figures: one style for every `why` line.
 
 /** `97 %` of a core or of a window (a share 0…1 given as `share`). */
@@ -23,7 +24,7 @@ export function length(ms: number): string {
 }
 
 export function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return groupDigits(Math.round(n));
 }
 
 /** `get 38,000, set 112`: the largest entries first, at most `most`. */

@@ -3,6 +3,7 @@
 import { KEY_DISTRIBUTIONS, type SettingInfo } from '../settings';
 import { parseCount, parseDuration, parseRate, parseSize } from '../units';
 import { code } from './docs';
+import { groupDigits } from '../numberText';
 
 /** The key distributions in a sentence each. */
 const DISTRIBUTIONS: Record<(typeof KEY_DISTRIBUTIONS)[number], string> = {
@@ -12,7 +13,7 @@ const DISTRIBUTIONS: Record<(typeof KEY_DISTRIBUTIONS)[number], string> = {
   zipf: 'a few keys are drawn very often and most rarely, as in a cache; the number after it is the exponent (default 0.99)',
 };
 
-const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const number = groupDigits;
 
 function durationWords(ms: number): string {
   if (ms >= 1000) return `${number(ms / 1000)} s`;
