@@ -2,7 +2,7 @@
 // Accept header); nothing else is served. The address
 // has passed the listening gate (src/gates/listen.ts); the server reads no request body, caps headers,
 // connections and time, and opens before the first run so that a port in use stops rbench before any load.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ListenAddress } from '../../gates/listen';
 import {
   acceptsOpenMetrics,
@@ -49,6 +49,8 @@ export async function startMetricsServer(address: ListenAddress, families: () =>
   let count = 0;
   let lastAt: number | undefined;
   const waiters = new Set<() => void>();
+  // Loaded here, not at the top: node:http costs every `rbench run` ~8 ms of start-up, and few runs serve metrics.
+  const { createServer } = await import('node:http');
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
