@@ -7,6 +7,7 @@ import type { ScenarioPlan } from '../scenario/plan';
 import type { LeftKeys } from '../results/runFile';
 import { covers, hasLiteral, matchPattern } from './keyGlobs';
 import { scenarioActions } from './safety';
+import { DistinctKeys } from './distinctKeys';
 
 /** SCAN calls per pattern at most (COUNT 1000 each: about a million keys looked at), and the time for all patterns. */
 const MAX_SCANS = 1000;
@@ -38,7 +39,7 @@ export async function countLeftKeys(redis: Redis, patterns: readonly string[]): 
   const counts: LeftKeys[] = [];
   for (const pattern of patterns) {
     // SCAN may return a key twice (a rehash in between): counted once.
-    const keys = new Set<string>();
+    const keys = new DistinctKeys();
     let cursor = '0';
     let scans = 0;
     let capped = false;
@@ -47,9 +48,10 @@ export async function countLeftKeys(redis: Redis, patterns: readonly string[]): 
         capped = true;
         break;
       }
-      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
+      // Keys as the bytes of the reply, never decoded: only their count is kept.
+      const [next, found] = await redis.scanBuffer(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
       scans++;
-      cursor = next;
+      cursor = next.toString('latin1');
       for (const key of found) if (keys.size < 1_000_000) keys.add(key);
     } while (cursor !== '0');
     if (keys.size > 0 || capped) counts.push({ pattern, count: keys.size, ...(capped ? { capped } : {}) });
