@@ -1,4 +1,4 @@
-// Entry point of dist/cli.js (the `rbench` bin).
+// The runner itself, dist/cli-main.js, which the `rbench` command (dist/cli.js, src/cli/launch.ts) starts.
 import { main } from './main';
 import { printErrorLine } from './output';
 

@@ -50,7 +50,9 @@ export async function startMetricsServer(address: ListenAddress, families: () =>
   let lastAt: number | undefined;
   const waiters = new Set<() => void>();
   // Loaded here, not at the top: node:http costs every `rbench run` ~8 ms of start-up, and few runs serve metrics.
-  const { createServer } = await import('node:http');
+  // A require, not import(): dist/cli.js runs the bundle as a vm.Script (src/cli/launch.ts), which has no import().
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createServer } = require('node:http') as typeof import('node:http');
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
