@@ -85,6 +85,7 @@ export class ReplyScanner {
   private remaining = new Int32Array(16);
   private frames = new Uint8Array(16);
   private depth = 0;
+  private elements = 0;
   // Error capture (top-level `-` line or `!` bulk error).
   private capturing = false;
   private errorPending = false;
@@ -98,6 +99,7 @@ export class ReplyScanner {
   reset(): void {
     this.state = State.Type;
     this.depth = 0;
+    this.elements = 0;
     this.capturing = false;
     this.errorPending = false;
     this.errorLength = 0;
@@ -105,6 +107,14 @@ export class ReplyScanner {
     this.nullPending = false;
     this.bodyLeft = 0;
     this.afterCR = false;
+  }
+
+  /**
+   * Elements the reply being read declared so far: the lengths of its aggregates, summed (a map's pairs count
+   * twice). A reader that builds the reply (ioredis) allocates by these before the elements arrive.
+   */
+  get declaredElements(): number {
+    return this.elements;
   }
 
   /** True when no reply is partially read. */
@@ -377,6 +387,7 @@ export class ReplyScanner {
       frames.set(this.frames);
       this.frames = frames;
     }
+    this.elements = this.depth === 0 ? elements : this.elements + elements;
     this.remaining[this.depth] = elements;
     this.frames[this.depth] = frame;
     this.depth++;

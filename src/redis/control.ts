@@ -1,8 +1,9 @@
 // The control connection: one ioredis client beside the load, for INFO, CONFIG, facts and cleanup.
 // It fails fast with a clear message instead of retrying in the background.
 import Redis, { type RedisOptions } from 'ioredis';
-import { describeConnectionError, describeServerError, errorPlace } from './errors';
+import { address, describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readServerFacts } from './info';
+import { CONTROL_REPLY_LIMITS, guardReplies } from './replyGuard';
 import { discoverPrimary } from './sentinel';
 import { sentinelClientOptions } from './sentinelClient';
 import type { ConnectionOptions, ServerFacts } from './types';
@@ -32,6 +33,7 @@ export async function openControlConnection(options: ConnectionOptions): Promise
   // proxy refusing) would otherwise be reconnected to again and again until the command timeout, its error lost.
   let opened = false;
   const redis = new Redis(controlClientOptions(options, () => opened));
+  guardReplies(redis, CONTROL_REPLY_LIMITS, { where: address(errorPlace(options)), reconnect: false });
   // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
   redis.on('error', () => undefined);
   // ioredis reports AUTH and SELECT failures as 'error' events, and then only rejects connect() with

@@ -58,6 +58,8 @@ export const CLOSED_IN_HANDSHAKE = 'RBENCH_CLOSED';
 
 /** Message of a failure to connect, authenticate or select the database at `where`. */
 export function describeConnectionError(error: unknown, where: ErrorPlace): string {
+  // The reply gate's refusal (replyGuard.ts) is already the whole message: the place, what was refused and why.
+  if (error instanceof Error && error.name === 'ReplyRefusedError') return error.message;
   const place = address(where);
   const code = errorCode(error);
   const message = errorMessage(error).replace(/^Ready check failed: /, '');

@@ -3,7 +3,9 @@
 // `pipeline` back to back), since an ioredis cluster pipeline must stay on one node.
 // A command group's unit is one cluster pipeline, sent whole to its slot's master.
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
-import { Cluster, type ClusterOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
+import { address } from '../../redis/errors';
+import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
@@ -95,9 +97,13 @@ export class IoredisClusterConnection extends BudgetedConnection {
     client.on('error', (error: Error) => (lastError = error));
     this.countRedirections(client);
     // A node ioredis learned of (its own CLUSTER SLOTS) that the gate refuses: refused before any command goes there.
-    client.on('+node', (node: { options: { host?: string; port?: number } }) => {
-      const refusal = this.cluster.approved.check(node.options.host ?? 'localhost', node.options.port ?? 6379, 'the cluster client learned of');
+    client.on('+node', (node: Redis) => {
+      const host = node.options.host ?? 'localhost';
+      const port = node.options.port ?? 6379;
+      const refusal = this.cluster.approved.check(host, port, 'the cluster client learned of');
       if (refusal) refused(refusal);
+      // The reply gate on each node's connection: a reply past its limits closes it (counted as lost), and ioredis reconnects.
+      guardReplies(node, LOAD_REPLY_LIMITS, { where: address({ host, port }), reconnect: true });
     });
     try {
       await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));

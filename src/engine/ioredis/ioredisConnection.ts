@@ -5,7 +5,8 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import type { ArgTemplate, TestPlan, ValuePlan } from '../../scenario/plan';
-import { describeConnectionError, errorPlace } from '../../redis/errors';
+import { address, describeConnectionError, errorPlace } from '../../redis/errors';
+import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { sentinelClientOptions } from '../../redis/sentinelClient';
 import { ValueSizes } from '../requests/batch';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
@@ -251,6 +252,8 @@ export class IoredisConnection extends BudgetedConnection {
     };
     const redis = new Redis(redisOptions);
     this.redis = redis;
+    // The reply gate: a reply past its limits closes the connection (counted as lost, with the reason), which reconnects.
+    guardReplies(redis, LOAD_REPLY_LIMITS, { where: address(errorPlace(options)), reconnect: true });
     let lastError: Error | undefined;
     redis.on('error', (error: Error) => {
       lastError = error;

@@ -11,7 +11,7 @@ import { serveOnLoopback } from '../../helpers/fakeRedis';
 // connection has had `after` replies, then misbehaves at a reply boundary (or half-way into the
 // next reply). Every connection, reconnections included, meets the fault.
 
-type Fault = 'garbage' | 'huge-bulk' | 'stall-mid-reply' | 'close-mid-bulk';
+type Fault = 'garbage' | 'huge-bulk' | 'huge-array' | 'stall-mid-reply' | 'close-mid-bulk';
 
 interface Proxy {
   port: number;
@@ -48,6 +48,7 @@ function hostileProxy(upstreamPort: number, fault: Fault, after: number): Promis
       client.write(chunk.subarray(0, cut));
       if (fault === 'garbage') client.write('HTTP/1.1 400 Bad Request\r\n\r\n');
       if (fault === 'huge-bulk') client.write('$1073741824\r\nxxxx');
+      if (fault === 'huge-array') client.write(`*1000000000\r\n${':1\r\n'.repeat(1000)}`);
       if (fault === 'stall-mid-reply' || fault === 'close-mid-bulk') client.write(rest.subarray(0, Math.max(1, rest.length >> 1)));
       if (fault === 'close-mid-bulk') client.destroy();
     });
@@ -63,14 +64,14 @@ describe('runLoad against a hostile server', function () {
   this.timeout(60_000);
   const redis = useRedisServer();
 
-  async function run(fault: Fault, test = singleTest('SET key:__key__ __value__')): Promise<{ result: LoadResult; elapsedMs: number }> {
+  async function run(fault: Fault, test = singleTest('SET key:__key__ __value__'), client: 'fast' | 'ioredis' = 'fast'): Promise<{ result: LoadResult; elapsedMs: number }> {
     const proxy = await hostileProxy(redis().port, fault, 3000);
     const started = performance.now();
     try {
       const result = await runLoad(
         loadRequest(
           { host: '127.0.0.1', port: proxy.port },
-          { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined } },
+          { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined }, client },
         ),
         { serverLostTimeoutMs: 1000 },
       );
@@ -94,6 +95,24 @@ describe('runLoad against a hostile server', function () {
       assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
       assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
       assert.ok(elapsedMs < 15_000, `took ${elapsedMs.toFixed(0)} ms`);
+    });
+  }
+
+  // The ioredis path's reply gate (src/redis/replyGuard.ts): ioredis would build a billion-element array, or wait
+  // for a 1 GB bulk string, in memory; the gate closes the connection first, as the fast path does. (The byte
+  // limit is tested on the control connection, test/unit/redis/replyGuard.test.ts: 1 GiB per load connection is too much for a test.)
+  for (const [fault, message] of [
+    ['huge-array', /connection lost: 127\.0\.0\.1:\d+ sent a reply of more than 16,000,000 elements, which RBench does not hold in memory/],
+    ['huge-bulk', /connection lost: 127\.0\.0\.1:\d+: protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/],
+  ] as const) {
+    it(`${fault}, ioredis client: each connection is closed by the reply gate, reconnects, and the run keeps what it measured`, async () => {
+      const { result, elapsedMs } = await run(fault, singleTest('SET key:__key__ __value__'), 'ioredis');
+      const errors = connectionErrors(result);
+      assert.ok(errors.count > 0, JSON.stringify(result.total.errorsByKind));
+      assert.match(errors.text, message);
+      assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
+      assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
+      assert.ok(elapsedMs < 20_000, `took ${elapsedMs.toFixed(0)} ms`);
     });
   }
 
