@@ -5,14 +5,16 @@
 // deep pipelines (SET P100: ~0.25 µs of client CPU per request) it decides the ratio of
 // bench/vs-redis-benchmark.mjs.
 //
-//   node bench/startup.mjs [--rounds 10]
+//   node bench/startup.mjs [--rounds 10] [--before OLD/dist/cli.js]
+//
+// --before adds the same two rbench rows for another build (a checkout of an older commit), in the same rounds.
 import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, ensureBuilt, median, spawnTimed, startServer } from './lib.mjs';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, before: { type: 'string' } } });
 const rounds = Number(values.rounds);
 
 ensureBuilt();
@@ -28,6 +30,12 @@ const subjects = [
   { name: 'rbench run (100 requests)', command: process.execPath, args: [cli, 'run', scenario, '--url', url, '--yes', '--out', join(dir, 'runs'), '--quiet'] },
   { name: 'redis-benchmark -n 100', command: 'redis-benchmark', args: ['-p', String(server.port), '-t', 'set', '-n', '100', '-c', '50', '-P', '100', '-r', '100000', '-q'] },
 ];
+if (values.before) {
+  subjects.push(
+    { name: 'before: rbench --version', command: process.execPath, args: [values.before, '--version'] },
+    { name: 'before: rbench run (100)', command: process.execPath, args: [values.before, 'run', scenario, '--url', url, '--yes', '--out', join(dir, 'runs'), '--quiet'] },
+  );
+}
 
 try {
   const cpu = subjects.map(() => []);
