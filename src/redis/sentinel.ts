@@ -6,7 +6,8 @@ import * as tls from 'node:tls';
 import { approvedNodes, NodeRefusedError, withNetworkRule, type ApprovedNodes } from '../gates/network';
 import { encodeRespCommand } from '../protocol/respEncode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
-import { readRespValue, RespErrorReply, type RespValue } from '../protocol/respValue';
+import { RespErrorReply, type RespValue } from '../protocol/respValue';
+import { CONTROL_REPLY_LIMITS, ReplyCollector, ReplyLimitError } from '../protocol/replyReader';
 import { sentinelList } from '../protocol/sentinelUrl';
 import type { ConnectionOptions, SentinelOptions } from './types';
 
@@ -119,7 +120,9 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
   commands.push(['SENTINEL', question, name]);
   return new Promise((resolve, reject) => {
     const socket = connection.tls ? tls.connect({ ...connection.tls, host: node.host, port: node.port }) : net.connect({ host: node.host, port: node.port });
-    let received = Buffer.alloc(0);
+    // Whole replies, within the limits every reader keeps (a sentinel is a server like any other).
+    const received = new ReplyCollector(CONTROL_REPLY_LIMITS);
+    const replies: RespValue[] = [];
     let settled = false;
     const finish = (outcome: T | typeof UNKNOWN_NAME | Error) => {
       if (settled) return;
@@ -137,14 +140,11 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
     socket.on('error', (error) => finish(new Error(`sentinel ${describeConnectionError(error, place)}`)));
     socket.on('close', () => finish(new Error(`sentinel ${address(node)} closed the connection before answering`)));
     socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const replies: RespValue[] = [];
       try {
-        for (let at = 0, read = readRespValue(received, at); read; at = read.end, read = at < received.length ? readRespValue(received, at) : undefined) {
-          replies.push(read.value);
-        }
+        replies.push(...received.feed(chunk));
       } catch (error) {
-        finish(new Error(`sentinel ${address(node)} answered with bytes that are not RESP (${(error as Error).message}): is it a sentinel port?`));
+        if (error instanceof ReplyLimitError) finish(new Error(`sentinel ${address(node)} ${error.message}`));
+        else finish(new Error(`sentinel ${address(node)} answered with bytes that are not RESP (${(error as Error).message}): is it a sentinel port?`));
         return;
       }
       if (replies.length < commands.length) return;

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
+import { discoverPrimary } from '../../../src/redis/sentinel';
+import { openSocket } from '../../../src/engine/fast/connect';
+import { askRaw } from '../../../src/engine/fast/rawReply';
 import { CONTROL_REPLY_LIMITS } from '../../../src/redis/replyGuard';
 
 const MAX_CONTROL_REPLY_BYTES = CONTROL_REPLY_LIMITS.bytes;
@@ -21,8 +24,8 @@ interface Hostile {
   close(): Promise<void>;
 }
 
-/** Answers PING and CLIENT, and INFO with `header` followed by `unit` repeated (with backpressure) up to STREAMED bytes. */
-function hostileServer(header: string, unit: string): Promise<Hostile> {
+/** Answers PING and CLIENT, and `trigger` (INFO) with `header` followed by `unit` repeated (with backpressure) up to STREAMED bytes. */
+function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<Hostile> {
   const sockets = new Set<Socket>();
   let written = 0;
   let connections = 0;
@@ -35,7 +38,7 @@ function hostileServer(header: string, unit: string): Promise<Hostile> {
       const text = data.toString('latin1').toUpperCase();
       if (text.includes('PING')) socket.write('+PONG\r\n');
       if (text.includes('CLIENT')) socket.write('+OK\r\n');
-      if (text.includes('INFO')) {
+      if (text.includes(trigger)) {
         socket.write(header);
         const pump = () => {
           while (written < STREAMED && !socket.destroyed) {
@@ -99,6 +102,29 @@ describe('the reply gate on ioredis connections', function () {
       assert.equal(hostile.connections(), 1);
     });
   }
+
+  // The other readers of whole replies keep the same limits (src/protocol/replyReader.ts): a sentinel's answer,
+  // and ROLE or CLUSTER SHARDS on the fast path's raw connections.
+  it("refuses a sentinel's answer past the limits, at once, naming the sentinel", async () => {
+    hostile = await hostileServer('*1000000000\r\n', '$3\r\nabc\r\n', 'SENTINEL');
+    const started = performance.now();
+    await assert.rejects(
+      discoverPrimary({ host: '127.0.0.1', port: hostile.port, resp: 2, connectTimeoutMs: 5_000, sentinel: { name: 'mymaster', nodes: [{ host: '127.0.0.1', port: hostile.port }] } }),
+      new RegExp(`sentinel 127\\.0\\.0\\.1:${hostile.port} sent a reply of more than 1,000,000 elements, which RBench does not hold in memory`),
+    );
+    assert.ok(performance.now() - started < 3_000);
+  });
+
+  it('refuses a ROLE reply on a raw connection past the byte limit while it streams', async () => {
+    hostile = await hostileServer('*2\r\n$5\r\nslave\r\n$500000000\r\n', 'r', 'ROLE');
+    const connection = await openSocket({ host: '127.0.0.1', port: hostile.port, resp: 2, connectTimeoutMs: 5_000 });
+    try {
+      await assert.rejects(askRaw(connection, ['ROLE'], 8_000), /sent a reply of more than 64 MiB, which RBench does not hold in memory/);
+      assert.ok(hostile.written() < MAX_CONTROL_REPLY_BYTES + 32 * 2 ** 20, `the server wrote ${hostile.written()} bytes`);
+    } finally {
+      connection.socket.destroy();
+    }
+  });
 
   it('lets a whole reply of 40 MB through (a large INFO is no attack)', async () => {
     const body = `# Server\r\nredis_version:7.2.0\r\nos:${'L'.repeat(40 * 1024 * 1024)}\r\n`;
