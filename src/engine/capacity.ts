@@ -35,7 +35,7 @@ export function maxClientsProblem(clients: number, info: { maxclients?: number; 
   if (info.maxclients === undefined) return undefined;
   const free = info.maxclients - (info.connected ?? 0) - SPARE_SERVER_CLIENTS;
   if (clients <= free) return undefined;
-  return `${address} accepts ${groupDigits(info.maxclients)} clients (maxclients) and has ${groupDigits((info.connected ?? 0))} connected; this load needs ${groupDigits(clients)} — lower \`clients\` to at most ${groupDigits(Math.max(0, free))}, or raise maxclients on the server`;
+  return `${address} accepts ${groupDigits(info.maxclients)} clients (maxclients) and has ${groupDigits(info.connected ?? 0)} connected; this load needs ${groupDigits(clients)} — lower \`clients\` to at most ${groupDigits(Math.max(0, free))}, or raise maxclients on the server`;
 }
 
 function nextPowerOfTwo(n: number): number {

@@ -43,7 +43,9 @@ export class ReplyFramer {
     if (this.pending > this.limits.bytes)
       throw new ReplyLimitError(`sent a reply of more than ${this.limits.bytes / MiB} MiB, which RBench does not hold in memory`);
     if (scanner.declaredElements > this.limits.elements)
-      throw new ReplyLimitError(`sent a reply of more than ${String(this.limits.elements).replace(/\B(?=(\d{3})+$)/g, ',')} elements, which RBench does not hold in memory`);
+      throw new ReplyLimitError(
+        `sent a reply of more than ${String(this.limits.elements).replace(/\B(?=(\d{3})+$)/g, ',')} elements, which RBench does not hold in memory`,
+      );
     return completed;
   }
 }

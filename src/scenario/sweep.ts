@@ -50,8 +50,7 @@ export function readSweep(input: ValueInput): SweepAxis | undefined {
     const result = kind === 'size' ? parseSize(span.text) : kind === 'rate' ? parseRate(span.text, true) : parseCount(span.text);
     if (!result.ok) return reader.fail(span, `\`sweep ${axis}\`: ${result.message}`);
     if (info.min !== undefined && result.value < info.min) return reader.fail(span, `\`${axis}\` must be at least ${info.min}`, 'out-of-range');
-    if (info.max !== undefined && result.value > info.max)
-      return reader.fail(span, `\`${axis}\` must be at most ${groupDigits(info.max)}`, 'out-of-range');
+    if (info.max !== undefined && result.value > info.max) return reader.fail(span, `\`${axis}\` must be at most ${groupDigits(info.max)}`, 'out-of-range');
     return result.value;
   };
   const values: SweepValue[] = [];

@@ -204,7 +204,7 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       key: 'redirections',
       header: 'MOVED / ASK',
       numeric: true,
-      cell: (r) => (r.moved === undefined ? '' : `${groupDigits(r.moved)} / ${groupDigits((r.ask ?? 0))}`),
+      cell: (r) => (r.moved === undefined ? '' : `${groupDigits(r.moved)} / ${groupDigits(r.ask ?? 0)}`),
     });
   }
   // Run files from before the server-side counters have neither column.

@@ -41,9 +41,13 @@ describe('rbench start-up', function () {
   it('starts the runner from the code cache the build made, and never from a cache of other bytes', () => {
     // In a `node` of its own without flags, as `rbench` starts: V8 refuses a cache made under other flags.
     const probe = (dir: string) =>
-      execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(join(repoRoot, 'dist', 'cli.js'))}).compileMain(${JSON.stringify(dir)}); console.log(m.cached)`], {
-        encoding: 'utf8',
-      }).trim();
+      execFileSync(
+        process.execPath,
+        ['-e', `const m = require(${JSON.stringify(join(repoRoot, 'dist', 'cli.js'))}).compileMain(${JSON.stringify(dir)}); console.log(m.cached)`],
+        {
+          encoding: 'utf8',
+        },
+      ).trim();
     assert.equal(probe(join(repoRoot, 'dist')), 'true', 'dist/cli-main.cache is missing, or V8 refused it');
     // The same cache beside a bundle of the same length but other bytes: ignored (V8 alone would take it).
     const dir = scratch.dir;

@@ -64,7 +64,11 @@ describe('runLoad against a hostile server', function () {
   this.timeout(60_000);
   const redis = useRedisServer();
 
-  async function run(fault: Fault, test = singleTest('SET key:__key__ __value__'), client: 'fast' | 'ioredis' = 'fast'): Promise<{ result: LoadResult; elapsedMs: number }> {
+  async function run(
+    fault: Fault,
+    test = singleTest('SET key:__key__ __value__'),
+    client: 'fast' | 'ioredis' = 'fast',
+  ): Promise<{ result: LoadResult; elapsedMs: number }> {
     const proxy = await hostileProxy(redis().port, fault, 3000);
     const started = performance.now();
     try {

@@ -56,11 +56,17 @@ describe('ReplyCollector (whole replies, within limits)', () => {
 
   it('refuses a reply declaring more elements than allowed at its header, and one past the byte limit while it streams', () => {
     const collector = new ReplyCollector({ bytes: 1000, elements: 10 });
-    assert.throws(() => collector.feed(Buffer.from('*2\r\n*5\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n*6\r\n')), (e: Error) => e instanceof ReplyLimitError && /more than 10 elements/.test(e.message));
+    assert.throws(
+      () => collector.feed(Buffer.from('*2\r\n*5\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n*6\r\n')),
+      (e: Error) => e instanceof ReplyLimitError && /more than 10 elements/.test(e.message),
+    );
     const framer = new ReplyFramer({ bytes: 1000, elements: 10 });
     framer.feed(Buffer.from('$100000\r\n'));
     for (let i = 0; i < 9; i++) framer.feed(Buffer.alloc(100, 'x'));
-    assert.throws(() => framer.feed(Buffer.alloc(100, 'x')), (e: Error) => e instanceof ReplyLimitError && /reply of more than [\d.]+ MiB/.test(e.message));
+    assert.throws(
+      () => framer.feed(Buffer.alloc(100, 'x')),
+      (e: Error) => e instanceof ReplyLimitError && /reply of more than [\d.]+ MiB/.test(e.message),
+    );
   });
 
   it('counts only the reply being read: many whole replies, each under the limit, pass', () => {

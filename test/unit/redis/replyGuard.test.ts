@@ -73,8 +73,10 @@ describe('the reply gate on ioredis connections', function () {
     redis = hostile = undefined;
   });
 
-  const tooLarge = (port: number) => `127\\.0\\.0\\.1:${port} sent a reply of more than 64 MiB, which RBench does not hold in memory; the connection was closed`;
-  const tooMany = (port: number) => `127\\.0\\.0\\.1:${port} sent a reply of more than 1,000,000 elements, which RBench does not hold in memory; the connection was closed`;
+  const tooLarge = (port: number) =>
+    `127\\.0\\.0\\.1:${port} sent a reply of more than 64 MiB, which RBench does not hold in memory; the connection was closed`;
+  const tooMany = (port: number) =>
+    `127\\.0\\.0\\.1:${port} sent a reply of more than 1,000,000 elements, which RBench does not hold in memory; the connection was closed`;
   const notResp = (port: number) => `127\\.0\\.0\\.1:${port}: protocol error: bulk string length 999999999… is over Redis's limit of 512 MB`;
   for (const [name, header, unit, expected] of [
     ['a bulk string whose length promises 500 MB', '$500000000\r\n', 'x', tooLarge],
@@ -109,7 +111,13 @@ describe('the reply gate on ioredis connections', function () {
     hostile = await hostileServer('*1000000000\r\n', '$3\r\nabc\r\n', 'SENTINEL');
     const started = performance.now();
     await assert.rejects(
-      discoverPrimary({ host: '127.0.0.1', port: hostile.port, resp: 2, connectTimeoutMs: 5_000, sentinel: { name: 'mymaster', nodes: [{ host: '127.0.0.1', port: hostile.port }] } }),
+      discoverPrimary({
+        host: '127.0.0.1',
+        port: hostile.port,
+        resp: 2,
+        connectTimeoutMs: 5_000,
+        sentinel: { name: 'mymaster', nodes: [{ host: '127.0.0.1', port: hostile.port }] },
+      }),
       new RegExp(`sentinel 127\\.0\\.0\\.1:${hostile.port} sent a reply of more than 1,000,000 elements, which RBench does not hold in memory`),
     );
     assert.ok(performance.now() - started < 3_000);
