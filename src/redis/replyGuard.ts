@@ -1,11 +1,14 @@
 // The reply gate on ioredis clients. ioredis keeps a reply in memory until it is whole, and trusts its header:
 // a server that answers INFO with `$500000000` and then streams bytes, or with `*1000000000` and elements
-// without end, grows this process until it dies. Every chunk an ioredis socket receives is framed first
-// (ReplyFramer, src/protocol/replyReader.ts: the limits every reader of whole replies keeps), and only the
-// chunks it accepts reach ioredis's parser; a reply past the limits, or bytes that are not RESP, close the
-// connection: the commands waiting fail with the reason.
+// without end, grows this process until it dies. ioredis hands every socket's bytes to its parser in one
+// place, the DataHandler each connect makes; installReplyGate() puts the gate there, so every ioredis client
+// passes it: ours (the control connection, the ioredis load path, each cluster node) and the ones ioredis makes
+// itself (a cluster's slot refresh, the sentinel queries of its Sentinel mode, subscribers). Each chunk is
+// framed first (ReplyFramer, src/protocol/replyReader.ts: the limits every reader of whole replies keeps), and
+// only a chunk it accepts reaches the parser; a reply past the limits, or bytes that are not RESP, close the
+// connection, and the commands waiting fail with the reason.
 import type Redis from 'ioredis';
-import { ReplyFramer, ReplyLimitError, type ReplyLimits } from '../protocol/replyReader';
+import { CONTROL_REPLY_LIMITS, ReplyFramer, ReplyLimitError, type ReplyLimits } from '../protocol/replyReader';
 import { RespProtocolError } from '../protocol/respScanner';
 
 export { CONTROL_REPLY_LIMITS, LOAD_REPLY_LIMITS } from '../protocol/replyReader';
@@ -24,40 +27,88 @@ export interface GuardOptions {
   reconnect: boolean;
 }
 
+interface Gate extends GuardOptions {
+  limits: ReplyLimits;
+}
+
+/** The gate of each client RBench made; any other (one ioredis made itself) gets a control connection's. */
+const gates = new WeakMap<object, Gate>();
+
+/** Sets `redis`'s limits (before it connects), and makes sure the gate is in place. */
+export function guardReplies(redis: Redis, limits: ReplyLimits, options: GuardOptions): void {
+  installReplyGate();
+  gates.set(redis, { limits, ...options });
+}
+
 type DataListener = (chunk: Buffer) => void;
 
-/**
- * Frames every reply `redis` receives, on each socket it connects (reconnects included), and hands ioredis only
- * the chunks it accepts. A refusal closes the connection; the commands waiting fail with the reason.
- */
-export function guardReplies(redis: Redis, limits: ReplyLimits, options: GuardOptions): void {
-  redis.on('connect', () => {
-    // ioredis's parser listens from its own connect handler on, which ran before this one: it now hears through the gate.
-    const stream = redis.stream;
-    const parsers = stream.rawListeners('data') as DataListener[];
-    stream.removeAllListeners('data');
-    const framer = new ReplyFramer(limits);
-    let closed = false;
-    const refuse = (message: string) => {
-      closed = true;
-      // ioredis's own flush (what it does on a close), with the reason; disconnect() then asks for no reconnect,
-      // while a destroyed socket is reconnected by ioredis's retry strategy.
-      (redis as unknown as { flushQueue(error: Error): void }).flushQueue(new ReplyRefusedError(message));
-      stream.off('data', frame);
-      if (options.reconnect) stream.destroy();
-      else redis.disconnect();
-    };
-    const frame: DataListener = (chunk) => {
-      if (closed) return;
-      try {
-        framer.feed(chunk);
-      } catch (error) {
-        if (error instanceof ReplyLimitError) return refuse(`${options.where} ${error.message}; the connection was closed`);
-        if (error instanceof RespProtocolError) return refuse(`${options.where}: ${error.message}; the connection was closed`);
-        throw error;
-      }
-      for (const parse of parsers) parse.call(stream, chunk);
-    };
-    stream.on('data', frame);
-  });
+interface GatedClient {
+  stream: Redis['stream'];
+  options?: { host?: string; port?: number; path?: string };
+  flushQueue(error: Error): void;
+  disconnect(): void;
 }
+
+function gateOf(redis: GatedClient): Gate {
+  const known = gates.get(redis);
+  if (known) return known;
+  const { host = 'localhost', port = 6379, path } = redis.options ?? {};
+  return { limits: CONTROL_REPLY_LIMITS, where: path !== undefined ? `unix:${path}` : `${host}:${port}`, reconnect: false };
+}
+
+/** Puts the framing between `redis`'s socket and the parser listener ioredis's DataHandler just added. */
+function gateStream(redis: GatedClient, parse: DataListener): void {
+  const stream = redis.stream;
+  const gate = gateOf(redis);
+  const framer = new ReplyFramer(gate.limits);
+  let closed = false;
+  const refuse = (message: string) => {
+    closed = true;
+    // ioredis's own flush (what it does on a close), with the reason; disconnect() then asks for no reconnect,
+    // while a destroyed socket is reconnected by ioredis's retry strategy.
+    redis.flushQueue(new ReplyRefusedError(message));
+    stream.off('data', frame);
+    if (gate.reconnect) stream.destroy();
+    else redis.disconnect();
+  };
+  const frame: DataListener = (chunk) => {
+    if (closed) return;
+    try {
+      framer.feed(chunk);
+    } catch (error) {
+      if (error instanceof ReplyLimitError) return refuse(`${gate.where} ${error.message}; the connection was closed`);
+      if (error instanceof RespProtocolError) return refuse(`${gate.where}: ${error.message}; the connection was closed`);
+      throw error;
+    }
+    parse.call(stream, chunk);
+  };
+  stream.removeListener('data', parse);
+  // First, where ioredis put its parser (before its socket-timeout checks).
+  stream.prependListener('data', frame);
+}
+
+let installed = false;
+
+/** Replaces ioredis's DataHandler (its one reader of socket bytes) with one that reads through the gate. Idempotent. */
+export function installReplyGate(): void {
+  if (installed) return;
+  // The module object ioredis's connect handler reads `default` from at every connect (a require, not an
+  // import: a bundler's import would copy the exports, and the connect handler would not see the change).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require('ioredis/built/DataHandler') as { default: new (redis: GatedClient, options: unknown) => object };
+  const IoredisDataHandler = module.default;
+  class GatedDataHandler extends IoredisDataHandler {
+    constructor(redis: GatedClient, options: unknown) {
+      super(redis, options);
+      // The listener the DataHandler prepended is now the socket's first 'data' listener.
+      const parse = redis.stream.rawListeners('data')[0] as DataListener | undefined;
+      if (parse === undefined) throw new Error('ioredis changed: its DataHandler added no data listener, so the reply gate cannot read before it');
+      gateStream(redis, parse);
+    }
+  }
+  module.default = GatedDataHandler;
+  installed = true;
+}
+
+// In place as soon as any module that opens ioredis clients is loaded (each of them imports this one).
+installReplyGate();

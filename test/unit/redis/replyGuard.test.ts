@@ -4,11 +4,12 @@
 // that names the server and the limit, no reconnect. A real reply far larger than usual still passes.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
 import { discoverPrimary } from '../../../src/redis/sentinel';
 import { openSocket } from '../../../src/engine/fast/connect';
 import { askRaw } from '../../../src/engine/fast/rawReply';
+import { runCli, useScratch } from '../../helpers/cli';
 import { CONTROL_REPLY_LIMITS } from '../../../src/redis/replyGuard';
 
 const MAX_CONTROL_REPLY_BYTES = CONTROL_REPLY_LIMITS.bytes;
@@ -20,6 +21,8 @@ interface Hostile {
   port: number;
   /** Bytes written in answer to INFO, and connections accepted. */
   written: () => number;
+  /** The first word of each command line received (upper-cased). */
+  commands: () => string[];
   connections: () => number;
   close(): Promise<void>;
 }
@@ -29,24 +32,40 @@ function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<
   const sockets = new Set<Socket>();
   let written = 0;
   let connections = 0;
+  const commands: string[] = [];
   const chunk = Buffer.from(unit ? unit.repeat(Math.ceil(65536 / unit.length)) : '');
   const server: Server = createServer((socket) => {
     connections++;
     sockets.add(socket);
     socket.on('error', () => undefined);
+    // Commands as they come (several in one chunk, or one cut between chunks), each answered in turn.
+    let pending = '';
     socket.on('data', (data: Buffer) => {
-      const text = data.toString('latin1').toUpperCase();
-      if (text.includes('PING')) socket.write('+PONG\r\n');
-      if (text.includes('CLIENT')) socket.write('+OK\r\n');
-      if (text.includes(trigger)) {
-        socket.write(header);
-        const pump = () => {
-          while (written < STREAMED && !socket.destroyed) {
-            written += chunk.length;
-            if (!socket.write(chunk)) return void socket.once('drain', pump);
-          }
-        };
-        if (unit) pump();
+      pending += data.toString('latin1');
+      for (;;) {
+        const match = /^\*(\d+)\r\n/.exec(pending);
+        if (!match) return;
+        let at = match[0].length;
+        const args: string[] = [];
+        for (let i = 0; i < Number(match[1]); i++) {
+          const bulk = /^\$(\d+)\r\n/.exec(pending.slice(at));
+          if (!bulk || pending.length < at + bulk[0].length + Number(bulk[1]) + 2) return;
+          args.push(pending.slice(at + bulk[0].length, at + bulk[0].length + Number(bulk[1])));
+          at += bulk[0].length + Number(bulk[1]) + 2;
+        }
+        pending = pending.slice(at);
+        const name = (args[0] ?? '').toUpperCase();
+        commands.push(name);
+        if (name === trigger) {
+          socket.write(header);
+          const pump = () => {
+            while (written < STREAMED && !socket.destroyed) {
+              written += chunk.length;
+              if (!socket.write(chunk)) return void socket.once('drain', pump);
+            }
+          };
+          if (unit) pump();
+        } else socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
       }
     });
   });
@@ -56,6 +75,7 @@ function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<
       resolve({
         port: typeof address === 'object' && address ? address.port : 0,
         written: () => written,
+        commands: () => commands,
         connections: () => connections,
         close: () => new Promise<void>((done) => (sockets.forEach((s) => s.destroy()), server.close(() => done()))),
       });
@@ -132,6 +152,46 @@ describe('the reply gate on ioredis connections', function () {
     } finally {
       connection.socket.destroy();
     }
+  });
+
+  it("gates the clients ioredis makes itself too: its Sentinel mode's query of a hostile sentinel ends at once", async () => {
+    hostile = await hostileServer('*1000000000\r\n', '$3\r\nabc\r\n', 'SENTINEL');
+    const client = new Redis({
+      sentinels: [{ host: '127.0.0.1', port: hostile.port }],
+      name: 'mymaster',
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      sentinelRetryStrategy: () => null,
+      sentinelCommandTimeout: 20_000,
+      connectTimeout: 20_000,
+    });
+    client.on('error', () => undefined);
+    const started = performance.now();
+    try {
+      await assert.rejects(client.connect());
+      assert.ok(performance.now() - started < 3_000, `took ${Math.round(performance.now() - started)} ms`);
+      assert.ok(hostile.written() < 32 * 2 ** 20, `the sentinel wrote ${hostile.written()} bytes`);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  describe('through `rbench run` (the bundle, dist/cli.js)', () => {
+    const scratch = useScratch();
+    it('a server whose INFO never ends: the run stops before any load with the plain message, a failed exit, no trace', async () => {
+      hostile = await hostileServer('*1000000000\r\n', ':1\r\n');
+      const file = scratch.write('s.rbench', '### s\nclients 1\nrequests 10\nSET k v\n');
+      const started = performance.now();
+      const run = await runCli(['run', file, '--url', `redis://127.0.0.1:${hostile.port}`, '--yes', '--out', 'runs', '--quiet'], { cwd: scratch.dir });
+      assert.ok(performance.now() - started < 15_000);
+      assert.match(
+        run.stderr,
+        new RegExp(`127\\.0\\.0\\.1:${hostile.port} sent a reply of more than 1,000,000 elements, which RBench does not hold in memory`),
+      );
+      assert.doesNotMatch(run.stderr, /\n\s+at /);
+      assert.notEqual(run.code, 0);
+      assert.ok(!hostile.commands().some((c) => c.startsWith('SET')), 'load was sent');
+    });
   });
 
   it('lets a whole reply of 40 MB through (a large INFO is no attack)', async () => {
