@@ -5,7 +5,15 @@ import type { LoadResult } from '../../../src/engine/types';
 import { rateCurve, rateCurveText } from '../../../src/results/rateCurve';
 import type { PointResult, RunFile } from '../../../src/results/runFile';
 import { summariseRepeats } from '../../../src/results/summary';
-import { MAX_CONFIRMATIONS, MAX_PROBES, pointsToRun, rateSearchOutcome, SEARCH_RESOLUTION, thresholdPoints } from '../../../src/results/rateSearch';
+import {
+  MAX_CONFIRMATIONS,
+  MAX_PROBES,
+  pointsToRun,
+  rateOfProbeLabel,
+  rateSearchOutcome,
+  SEARCH_RESOLUTION,
+  thresholdPoints,
+} from '../../../src/results/rateSearch';
 import { checkRegression } from '../../../src/results/regression';
 import { errorStatusVerdict } from '../../../src/results/errorStatus';
 import { runVerdict } from '../../../src/results/verdict';
@@ -165,17 +173,33 @@ describe('rate sweep and search on a throwaway redis-server', function () {
     );
   });
 
-  it('the search finds a bounded rate on a server slowed by a CPU-heavy script (about 0.5 ms per call)', async () => {
+  it('the search finds a bounded rate on a server slowed by a CPU-heavy script (about 0.5 ms per call)', async function () {
+    this.timeout(180_000); // up to two searches of ~30 s each
     // Each EVAL spins Lua for ~0.3–1 ms (a shared machine), so the server saturates near 1–3k/s: at 100/s it is
     // mostly idle, and past saturation the queue of a 1 s probe grows far beyond 100 ms. p90, not p99: on a
     // machine shared with other work a single scheduling stall moves the p99 of 100 requests, not their p90.
-    const events: RunProgress[] = [];
-    const file = await run(
-      '### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n',
-      (event) => events.push(event),
-    );
-    assert.equal(file.status, 'complete', file.error);
-    const outcome = rateSearchOutcome(file.plan, file.points)!;
+    const search = async () => {
+      const events: RunProgress[] = [];
+      const file = await run(
+        '### search\nfind rate where p90 < 100ms from 100/s to 25600/s\nduration 1s\nclients 8\nEVAL "local x = 0 for i = 1, 50000 do x = x + i end return x" 0\n',
+        (event) => events.push(event),
+      );
+      assert.equal(file.status, 'complete', file.error);
+      return { events, file, outcome: rateSearchOutcome(file.plan, file.points)! };
+    };
+    let { events, file, outcome } = await search();
+    if (outcome.foundRate === undefined) {
+      // On a shared 2-core host the script's capacity can fall by a quarter between the 1 s probes and their
+      // 5 s confirmations (seen: probes held ~3.3k/s, every confirmation from 3.8k down to 2.9k/s failed).
+      // Each failed confirmation must then show it: the server answered well below the rate it was offered.
+      // The search is physics, so it is run once more; the assertions below hold the second run to the same rules.
+      for (const point of file.points.filter((p) => p.label.startsWith('confirm '))) {
+        const rate = rateOfProbeLabel(point.label);
+        const achieved = Math.min(...point.repeats.flat().map((r) => r.total.opsPerSec));
+        assert.ok(achieved < 0.97 * rate, `confirmation ${point.label} failed though the server kept up (${Math.round(achieved)}/s)`);
+      }
+      ({ events, file, outcome } = await search());
+    }
     const summary = JSON.stringify(outcome.probes.map((p) => [p.label, p.passed, p.valueUs]));
     assert.ok(outcome.probes.length >= 3 && outcome.probes.length <= MAX_PROBES + MAX_CONFIRMATIONS, summary);
     assert.ok(
