@@ -14,7 +14,7 @@ export interface ReplyLimits {
 
 const MiB = 1024 * 1024;
 
-/** A control connection's or a handshake's: INFO, CLIENT LIST of 100k clients, COMMAND DOCS (~30k elements) and SLOWLOG are far below. */
+/** A control connection's, a sentinel's answer and askRaw's (ROLE, CLUSTER SHARDS): INFO, CLIENT LIST of 100k clients, COMMAND DOCS (~30k elements) and SLOWLOG are far below. */
 export const CONTROL_REPLY_LIMITS: ReplyLimits = { bytes: 64 * MiB, elements: 1_000_000 };
 /** A load connection's (the ioredis client path): a whole 512 MB bulk string (Redis's `proto-max-bulk-len`), an LRANGE of millions. */
 export const LOAD_REPLY_LIMITS: ReplyLimits = { bytes: 1024 * MiB, elements: 16_000_000 };
