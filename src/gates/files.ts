@@ -268,8 +268,8 @@ export class CappedReader {
   }
 }
 
-/** Reads a file within the rules above; FileGateError (a plain message naming the path and the fix) otherwise. */
-export function readBoundedFile(path: string, options: ReadOptions & Place): Buffer {
+/** Opens a file within the rules above and hands `body` its descriptor (checked, closed after); any failure becomes FileGateError. */
+function withOpenedFile<T>(path: string, options: ReadOptions & Place, body: (fd: number, stats: Stats, shown: string) => T): T {
   const plan = planReadSync(path, options);
   let fd: number;
   try {
@@ -280,9 +280,7 @@ export function readBoundedFile(path: string, options: ReadOptions & Place): Buf
   try {
     const stats = fstatSync(fd);
     checkOpened(plan.shown, stats, options.maxBytes);
-    const reader = new CappedReader(plan.shown, options.maxBytes, stats.size);
-    while (reader.more(readSync(fd, reader.buffer, reader.length, reader.room(), null)));
-    return reader.bytes();
+    return body(fd, stats, plan.shown);
   } catch (error) {
     throw systemError(plan.shown, error, 'read it');
   } finally {
@@ -290,33 +288,30 @@ export function readBoundedFile(path: string, options: ReadOptions & Place): Buf
   }
 }
 
+/** Reads a file within the rules above; FileGateError (a plain message naming the path and the fix) otherwise. */
+export function readBoundedFile(path: string, options: ReadOptions & Place): Buffer {
+  return withOpenedFile(path, options, (fd, stats, shown) => {
+    const reader = new CappedReader(shown, options.maxBytes, stats.size);
+    while (reader.more(readSync(fd, reader.buffer, reader.length, reader.room(), null)));
+    return reader.bytes();
+  });
+}
+
 /**
  * Reads a file within the rules above a chunk at a time, handing each to `chunk` (false stops the read): a large
  * file read for a few of its bytes (a module's header and symbol names) costs one chunk of memory, not the file.
  */
 export function scanBoundedFile(path: string, options: ReadOptions & Place, chunk: (bytes: Buffer) => boolean): void {
-  const plan = planReadSync(path, options);
-  let fd: number;
-  try {
-    fd = openSync(plan.open, plan.flags);
-  } catch (error) {
-    throw systemError(plan.shown, error, 'read it');
-  }
-  try {
-    checkOpened(plan.shown, fstatSync(fd), options.maxBytes);
+  withOpenedFile(path, options, (fd, _stats, shown) => {
     const buffer = Buffer.alloc(SCAN_CHUNK_BYTES);
     for (let total = 0; ;) {
       const read = readSync(fd, buffer, 0, buffer.length, null);
       if (read === 0) return;
       total += read;
-      if (total > options.maxBytes) throw tooLarge(plan.shown, options.maxBytes);
+      if (total > options.maxBytes) throw tooLarge(shown, options.maxBytes);
       if (!chunk(buffer.subarray(0, read))) return;
     }
-  } catch (error) {
-    throw systemError(plan.shown, error, 'read it');
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** readBoundedFile without blocking the thread (the editor's extension host). */
