@@ -4,6 +4,7 @@
 // that names the server and the limit, no reconnect. A real reply far larger than usual still passes.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
+import { commandReader, serveOnLoopback } from '../../helpers/fakeRedis';
 import Redis from 'ioredis';
 import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
 import { discoverPrimary } from '../../../src/redis/sentinel';
@@ -28,7 +29,7 @@ interface Hostile {
 }
 
 /** Answers PING and CLIENT, and `trigger` (INFO) with `header` followed by `unit` repeated (with backpressure) up to STREAMED bytes. */
-function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<Hostile> {
+async function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<Hostile> {
   const sockets = new Set<Socket>();
   let written = 0;
   let connections = 0;
@@ -39,48 +40,23 @@ function hostileServer(header: string, unit: string, trigger = 'INFO'): Promise<
     sockets.add(socket);
     socket.on('error', () => undefined);
     // Commands as they come (several in one chunk, or one cut between chunks), each answered in turn.
-    let pending = '';
-    socket.on('data', (data: Buffer) => {
-      pending += data.toString('latin1');
-      for (;;) {
-        const match = /^\*(\d+)\r\n/.exec(pending);
-        if (!match) return;
-        let at = match[0].length;
-        const args: string[] = [];
-        for (let i = 0; i < Number(match[1]); i++) {
-          const bulk = /^\$(\d+)\r\n/.exec(pending.slice(at));
-          if (!bulk || pending.length < at + bulk[0].length + Number(bulk[1]) + 2) return;
-          args.push(pending.slice(at + bulk[0].length, at + bulk[0].length + Number(bulk[1])));
-          at += bulk[0].length + Number(bulk[1]) + 2;
+    const read = commandReader((args) => {
+      const name = (args[0] ?? '').toUpperCase();
+      commands.push(name);
+      if (name !== trigger) return void socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
+      socket.write(header);
+      const pump = () => {
+        while (written < STREAMED && !socket.destroyed) {
+          written += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', pump);
         }
-        pending = pending.slice(at);
-        const name = (args[0] ?? '').toUpperCase();
-        commands.push(name);
-        if (name === trigger) {
-          socket.write(header);
-          const pump = () => {
-            while (written < STREAMED && !socket.destroyed) {
-              written += chunk.length;
-              if (!socket.write(chunk)) return void socket.once('drain', pump);
-            }
-          };
-          if (unit) pump();
-        } else socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
-      }
+      };
+      if (unit) pump();
     });
+    socket.on('data', (data: Buffer) => read(data) || socket.destroy());
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : 0,
-        written: () => written,
-        commands: () => commands,
-        connections: () => connections,
-        close: () => new Promise<void>((done) => (sockets.forEach((s) => s.destroy()), server.close(() => done()))),
-      });
-    }),
-  );
+  const { port, close } = await serveOnLoopback(server, sockets);
+  return { port, written: () => written, commands: () => commands, connections: () => connections, close };
 }
 
 describe('the reply gate on ioredis connections', function () {
