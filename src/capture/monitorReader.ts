@@ -30,7 +30,6 @@ export interface MonitorOutcome {
   error?: string;
 }
 
-/** Bytes that escaped MONITOR text stands for: `\\xHH` is one byte, `\\n` one (an escape cut by a chunk boundary counts as written). */
 /**
  * The bytes MONITOR's escaped text stands for (`\xfe`, `\"` and `\n` are one byte each), counted over the pieces
  * a line arrives in: an escape cut between two socket reads still counts once.
