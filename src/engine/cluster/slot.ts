@@ -11,8 +11,8 @@ const TABLE = (() => {
   return table;
 })();
 
-function crc16(bytes: Uint8Array, start: number, end: number): number {
-  let crc = 0;
+/** CRC16 of bytes[start … end), continuing from `crc` (the CRC of the bytes before them; 0 for none). */
+export function crc16(bytes: Uint8Array, start: number, end: number, crc = 0): number {
   for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ TABLE[((crc >> 8) ^ bytes[i]) & 0xff];
   return crc;
 }
@@ -20,18 +20,33 @@ function crc16(bytes: Uint8Array, start: number, end: number): number {
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 
-/** The slot of the key bytes[start … end): only the part inside the first non-empty `{…}` counts when there is one. */
-export function slotOfBytes(bytes: Uint8Array, start: number, end: number): number {
+/**
+ * Where the part of the key bytes[start … end) that its slot hashes lies, into out[0] … out[1]: the inside of the
+ * first non-empty `{…}` when there is one, else the whole key.
+ */
+export function hashedPart(bytes: Uint8Array, start: number, end: number, out: Int32Array): void {
+  out[0] = start;
+  out[1] = end;
   for (let i = start; i < end; i++) {
     if (bytes[i] !== OPEN) continue;
     for (let j = i + 1; j < end; j++) {
       if (bytes[j] !== CLOSE) continue;
-      if (j > i + 1) return crc16(bytes, i + 1, j) & (SLOT_COUNT - 1);
-      break;
+      if (j > i + 1) {
+        out[0] = i + 1;
+        out[1] = j;
+      }
+      return;
     }
-    break;
+    return;
   }
-  return crc16(bytes, start, end) & (SLOT_COUNT - 1);
+}
+
+const part = new Int32Array(2);
+
+/** The slot of the key bytes[start … end). */
+export function slotOfBytes(bytes: Uint8Array, start: number, end: number): number {
+  hashedPart(bytes, start, end, part);
+  return crc16(bytes, part[0], part[1]) & (SLOT_COUNT - 1);
 }
 
 export function slotOf(key: string): number {

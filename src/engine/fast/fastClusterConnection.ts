@@ -2,7 +2,10 @@
 // master, and each replica for replica reads). Every request of a batch is routed by its key's slot, so a
 // batch of `pipeline` requests is split over the masters and each node's part goes out in one write.
 // MOVED and ASK replies are followed (latency still counts from the first send), counted, and a MOVED
-// re-routes the slot at once. A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
+// re-routes the slot at once. Closed loop, a test the builder routes (one command whose requests differ only in
+// their key digits) runs a loop per node: each link keeps its own pipeline full, refilled as soon as its replies
+// are in, from a backlog of the connection's draws routed to its node (so no node waits for the slowest one, and
+// every drawn key is sent once: the keys are the single-server draws). A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
@@ -24,6 +27,7 @@ import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
 import { SlotRouter } from './slotRouter';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
+import { KeyBacklog } from './keyBacklog';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -31,6 +35,8 @@ const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
 const ASKING = encodeRespCommand(['ASKING']);
 const READONLY = encodeRespCommand(['READONLY']);
+/** The per-node loop stops drawing while a node's backlog holds this many pipelines (a slow node's keys wait, bounded). */
+const BACKLOG_PIPELINES = 4;
 
 export class FastClusterConnection extends BudgetedConnection {
   private readonly builder: BatchBuilder;
@@ -49,6 +55,11 @@ export class FastClusterConnection extends BudgetedConnection {
   private readonly units: ClusterUnits | undefined;
   /** One command encoded once, with its key in its key argument: batches are built ordered by node (routeWhole). */
   private readonly router: SlotRouter | undefined;
+  /** Closed loop with a router: a loop per node link (pump), fed from the links' backlogs. */
+  private readonly perNode: boolean;
+  /** Requests drawn into the links' backlogs and not written yet (claimed from the budget: the connection is not done). */
+  private backlogged = 0;
+  private readonly backlogCap: number;
 
   constructor(
     index: number,
@@ -62,6 +73,8 @@ export class FastClusterConnection extends BudgetedConnection {
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
     if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, load, cluster);
     else this.router = this.slotRouter();
+    this.perNode = this.router !== undefined && !load.openLoop;
+    this.backlogCap = BACKLOG_PIPELINES * load.config.pipeline;
   }
 
   /** The router of a test whose requests differ only in their key digits (BatchBuilder.routable), else none. */
@@ -74,8 +87,7 @@ export class FastClusterConnection extends BudgetedConnection {
     scanRequest(buffer, 0, argument, bounds);
     const keyAt = { from: bounds[0], to: bounds[1] };
     if (keyAt.from < 0 || !this.builder.routable(keyAt)) return undefined;
-    const space = Math.max(1, this.load.config.keys.space);
-    return new SlotRouter(buffer, keyAt, this.builder.keyDigitsAt(), space, this.cluster, this.cluster.plan.readOnly[label], this.index);
+    return new SlotRouter(buffer, keyAt, this.builder.keyDigitsAt(), this.cluster, this.cluster.plan.readOnly[label], this.index);
   }
 
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
@@ -88,6 +100,10 @@ export class FastClusterConnection extends BudgetedConnection {
 
   protected override restartSequences(): void {
     this.builder.restart();
+    if (!this.perNode) return;
+    // Drawn before measuring began: never written, so dropped (measuring draws from the restarted sequence).
+    this.dropBacklogs();
+    if (this.pending === 0 && this.state === State.Running) this.sendNextBatch(performance.now());
   }
 
   protected override claimed(first: number): void {
@@ -122,6 +138,10 @@ export class FastClusterConnection extends BudgetedConnection {
    * by slot, about `pipeline` each, and the next batch goes when all are answered.
    */
   protected override sendNextBatch(now: number): void {
+    if (this.perNode) {
+      this.refill(undefined, now);
+      return;
+    }
     if (!this.mayBuildBatch(now)) return;
     const count = this.takeBudget(this.load.config.pipeline * this.parts);
     if (count === 0) {
@@ -133,11 +153,12 @@ export class FastClusterConnection extends BudgetedConnection {
   }
 
   protected override requestsInFlight(): number {
-    return this.pending;
+    return this.pending + this.backlogged;
   }
 
   protected override close(): void {
     this.closed = true;
+    this.dropBacklogs();
     for (const link of this.links) {
       if (!link) continue;
       if (link.timer) clearTimeout(link.timer);
@@ -145,6 +166,89 @@ export class FastClusterConnection extends BudgetedConnection {
       link.socket = undefined;
       link.up = false;
     }
+  }
+
+  /**
+   * The per-node loop: `done`'s pipeline is empty (its replies are in, or it was lost), so it gets its next batch;
+   * so does every other idle link with requests waiting for it (a backlog filled by another link's draws).
+   */
+  private refill(done: NodeLink | undefined, now: number): void {
+    if (done !== undefined) this.pump(done, now);
+    else this.pump(this.link(this.cluster.anyMaster(this.index)), now);
+    for (const link of this.links) {
+      if (link !== undefined && link !== done && link.backlog !== undefined && link.backlog.size > 0) this.pump(link, now);
+    }
+  }
+
+  /** Writes the next batch of an idle link: up to a pipeline of its backlog, drawn further first while the load goes on. */
+  private pump(link: NodeLink, now: number): void {
+    if (link.inFlight.size > 0 || link.waiting.size > 0 || this.state === State.Finished) return;
+    if (this.load.stopping || now >= this.load.deadline) {
+      this.dropBacklogs();
+      this.drain();
+      return;
+    }
+    const pipeline = this.load.config.pipeline;
+    // Draining: the budget is spent, and what was claimed and drawn still goes out.
+    if (this.state === State.Running) this.draw(link, pipeline);
+    const backlog = link.backlog;
+    const count = backlog === undefined ? 0 : Math.min(pipeline, backlog.size);
+    if (count === 0) {
+      this.finishIfDone();
+      return;
+    }
+    const builder = this.builder;
+    const bytes = (link.template ??= builder.template(pipeline));
+    for (let p = 0; p < count; p++) {
+      const key = backlog!.shift();
+      builder.writeDrawn(bytes, p, key, backlog!.rands, backlog!.takenAt);
+    }
+    this.backlogged -= count;
+    this.pending += count;
+    const ends = builder.requestEnds;
+    const labels = builder.labels;
+    const flags = this.load.measuring ? MEASURED : 0;
+    if (link.up) {
+      link.inFlight.pushRequests(bytes, ends, 0, count, labels[0], now, flags);
+      link.socket!.write(count === pipeline ? bytes : bytes.subarray(0, ends[count - 1]));
+    } else {
+      link.waiting.pushRequests(bytes, ends, 0, count, labels[0], now, flags);
+      this.connect(link);
+    }
+    this.countSent(labels, count, true);
+  }
+
+  /**
+   * Claims and draws batches (a pipeline per master each, as the lock-step round claims) into the backlogs of
+   * their keys' nodes until `link` has a pipeline waiting, the budget is spent, or some node's backlog is full.
+   */
+  private draw(link: NodeLink, pipeline: number): void {
+    const cap = this.backlogCap;
+    for (const other of this.links) if (other?.backlog !== undefined && other.backlog.size >= cap) return;
+    const builder = this.builder;
+    const router = this.router!;
+    const randsPer = builder.randsPerRequest;
+    while (link.backlog === undefined || link.backlog.size < pipeline) {
+      const count = this.takeBudget(pipeline * this.parts);
+      if (count === 0) return;
+      builder.drawRouted(count);
+      const keys = builder.drawnKeys;
+      const rands = builder.drawnRands;
+      let full = false;
+      for (let i = 0; i < count; i++) {
+        const node = this.link(router.groupOf(keys[i]));
+        const backlog = (node.backlog ??= new KeyBacklog(randsPer));
+        backlog.push(keys[i], rands, i * randsPer);
+        if (backlog.size >= cap) full = true;
+      }
+      this.backlogged += count;
+      if (full) return;
+    }
+  }
+
+  private dropBacklogs(): void {
+    for (const link of this.links) link?.backlog?.clear();
+    this.backlogged = 0;
   }
 
   /** Builds `count` requests and stages each on the link of the node that owns its key's slot (written by flush). */
@@ -358,7 +462,7 @@ export class FastClusterConnection extends BudgetedConnection {
           const { host, port } = this.cluster.nodes[link.node];
           const lost = this.failLink(link, CONNECTION_ERROR_KIND, `${host}:${port} unreachable: ${error.message}`);
           refreshTopology(this.cluster, this.load.config.connection, link.node, (refusal) => this.load.fail(refusal));
-          this.answered(lost, performance.now());
+          this.answered(lost, performance.now(), link);
         },
       );
     }, delay);
@@ -379,7 +483,7 @@ export class FastClusterConnection extends BudgetedConnection {
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
     if (this.units === undefined && link.errors.size === 0) {
-      this.answered(this.takeReplies(link, node, replies, now), now);
+      this.answered(this.takeReplies(link, node, replies, now), now, link);
       return;
     }
     let answered = 0;
@@ -419,7 +523,7 @@ export class FastClusterConnection extends BudgetedConnection {
     if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
     if (link.errors.size > 0) link.errors.clear();
     if (link.nulls.size > 0) link.nulls.clear();
-    this.answered(answered, now);
+    this.answered(answered, now, link);
   }
 
   /**
@@ -467,10 +571,11 @@ export class FastClusterConnection extends BudgetedConnection {
     // state ends the load with the refusal).
     if (typeof target === 'string') return false;
     const next = this.link(target);
-    // Read before any push: the position may be reused once written to.
-    const bytes = queue.bytes[i]!;
-    const from = queue.from[i];
-    const to = queue.to[i];
+    // Read before any push: the position may be reused once written to. The bytes are copied: the buffer they
+    // were written from is rewritten once its own link's batch is answered, which may come before this one's reply.
+    const bytes = Buffer.from(queue.bytes[i]!.subarray(queue.from[i], queue.to[i]));
+    const from = 0;
+    const to = bytes.length;
     const label = queue.label[i];
     const start = queue.start[i];
     const flags = queue.flags[i];
@@ -480,9 +585,15 @@ export class FastClusterConnection extends BudgetedConnection {
     return true;
   }
 
-  private answered(count: number, now: number): void {
-    if (count === 0) return;
+  /** `count` requests of the load were answered (or lost), by `link`'s read or loss. */
+  private answered(count: number, now: number, link: NodeLink): void {
     this.pending -= count;
+    if (this.perNode) {
+      // A redirected request leaves its link too: the link refills once nothing of it is in flight.
+      if (link.inFlight.size === 0 && link.waiting.size === 0) this.refill(link, now);
+      return;
+    }
+    if (count === 0) return;
     if (this.load.openLoop) {
       if (this.state === State.Running) this.load.kick();
       this.finishIfDone();
@@ -508,7 +619,7 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     link.reconnectAttempt++;
     this.connect(link);
-    this.answered(lost, performance.now());
+    this.answered(lost, performance.now(), link);
   }
 
   /** Counts what a link had sent or held as errors of `kind` (timed-out ones with their wait); returns how many. */

@@ -2,6 +2,7 @@
 // waiting for it to connect, and the error replies of the current read.
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
+import type { KeyBacklog } from './keyBacklog';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;
@@ -118,6 +119,10 @@ export class NodeLink {
   readonly errors = new Map<number, string>();
   reconnectAttempt = 0;
   timer: NodeJS.Timeout | undefined;
+  /** The per-node loop (closed loop, routable test): requests drawn for this node and not written yet. */
+  backlog: KeyBacklog | undefined;
+  /** The per-node loop: this link's own batch buffer, rewritten only once every request written from it is answered. */
+  template: Buffer | undefined;
   /** Nil replies of the current scan (reply indexes), read for a transaction's EXEC. */
   readonly nulls = new Set<number>();
   // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.

@@ -99,8 +99,10 @@ export class BatchBuilder {
   /** Digits rewritten per `__key__` and `__rand_int__` slot (the low ones: see rewrite). */
   private readonly keyDigits: number = 0;
   private readonly randDigits: number = 0;
-  // buildRouted: the batch's keys and groups in draw order, and each group's next position.
-  private readonly drawnKeys: Float64Array;
+  /** drawRouted: the keys of the last draw, and each one's `__rand_int__` values (randsPerRequest a key), in draw order. */
+  readonly drawnKeys: Float64Array;
+  readonly drawnRands: Float64Array;
+  // buildRouted: each drawn key's group, and each group's next position.
   private readonly drawnGroups: Int32Array;
   private drawnNext = new Int32Array(0);
   // Rebuild mode with fixed value size: each command's encoding and relative slots.
@@ -179,6 +181,12 @@ export class BatchBuilder {
       this.keySlots = this.randSlots = this.commandEnds = new Int32Array(0);
       this.keySlotsPerCommand = this.randSlotsPerCommand = 0;
     }
+    this.drawnRands = new Float64Array(pipeline * this.randSlotsPerCommand);
+  }
+
+  /** `__rand_int__` values per request (routable builders: drawRouted's drawnRands holds this many a key). */
+  get randsPerRequest(): number {
+    return this.randSlotsPerCommand;
   }
 
   /** Encodes the next `count` (≤ pipeline) commands; returns their length in bytes. */
@@ -214,16 +222,14 @@ export class BatchBuilder {
    * those of build, in the same order: only where each request is written changes.
    */
   buildRouted(count: number, router: KeyRouter): number {
+    this.drawRouted(count);
     const counts = router.counts;
     const starts = router.starts;
     const drawn = this.drawnKeys;
     const groupOf = this.drawnGroups;
-    const keys = this.keys;
     counts.fill(0);
     for (let i = 0; i < count; i++) {
-      const key = keys.next();
-      const group = router.groupOf(key);
-      drawn[i] = key;
+      const group = router.groupOf(drawn[i]);
       groupOf[i] = group;
       counts[group]++;
     }
@@ -232,18 +238,35 @@ export class BatchBuilder {
     // Each group's next free position: its run's start, advanced as its requests are written.
     const next = this.drawnNext.length >= counts.length ? this.drawnNext : (this.drawnNext = new Int32Array(counts.length));
     for (let g = 0; g < counts.length; g++) next[g] = starts[g];
-    const buffer = this.buffer;
-    const keySlots = this.keySlots;
-    const keyDigits = this.keyDigits;
-    const randSlots = this.randSlots;
     const randsPer = this.randSlotsPerCommand;
-    const bound = this.context.keySpace;
-    for (let i = 0; i < count; i++) {
-      const position = next[groupOf[i]]++;
-      writeDigits(buffer, keySlots[position], keyDigits, drawn[i]);
-      for (let j = position * randsPer, end = j + randsPer; j < end; j++) writeDigits(buffer, randSlots[j], this.randDigits, this.randInts.nextInt(bound));
-    }
+    for (let i = 0; i < count; i++) this.writeDrawn(this.buffer, next[groupOf[i]]++, drawn[i], this.drawnRands, i * randsPer);
     return this.commandEnds[count - 1];
+  }
+
+  /**
+   * Routable builders: the draws of the next `count` requests (≤ pipeline), as build makes them — every key, then
+   * each request's `__rand_int__` values in the same order — into drawnKeys and drawnRands, written nowhere yet:
+   * writeDrawn puts one at any position of any copy of the batch (template), so a request can wait for its node.
+   */
+  drawRouted(count: number): void {
+    const keys = this.keys;
+    const drawn = this.drawnKeys;
+    for (let i = 0; i < count; i++) drawn[i] = keys.next();
+    const rands = this.drawnRands;
+    const bound = this.context.keySpace;
+    for (let j = 0, end = count * this.randSlotsPerCommand; j < end; j++) rands[j] = this.randInts.nextInt(bound);
+  }
+
+  /** A copy of the first `requests` (≤ pipeline) prebuilt requests: a batch of its own for writeDrawn to fill. */
+  template(requests: number): Buffer {
+    return Buffer.from(this.buffer.subarray(0, this.commandEnds[requests - 1]));
+  }
+
+  /** Writes request `position` of `target` (the builder's buffer or a template) with `key` and the `__rand_int__` values at rands[randAt …). */
+  writeDrawn(target: Buffer, position: number, key: number, rands: Float64Array, randAt: number): void {
+    writeDigits(target, this.keySlots[position], this.keyDigits, key);
+    const randsPer = this.randSlotsPerCommand;
+    for (let j = 0; j < randsPer; j++) writeDigits(target, this.randSlots[position * randsPer + j], this.randDigits, rands[randAt + j]);
   }
 
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */

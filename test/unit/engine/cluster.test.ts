@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
 import { useCluster, type TestCluster } from '../../helpers/cluster';
-import { commandCalls } from '../../helpers/redis';
+import type Redis from 'ioredis';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { assertNodesAddUp, seedOf, withNodeFrozen, withReshard } from './clusterChecks';
 import { loadRequest, mixTest, singleTest } from './plans';
 
@@ -85,6 +86,54 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       assertNodesAddUp(result);
     });
   }
+
+  describe('the per-node loop sends the single-server draws', () => {
+    const single = useRedisServer();
+
+    /** How many times each key was incremented, over every key of `client`'s server. */
+    async function counts(client: Redis, into: Map<string, number>): Promise<void> {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, batch] = await client.scan(cursor, 'COUNT', 1000);
+        cursor = next;
+        keys.push(...batch);
+      } while (cursor !== '0');
+      // One GET each (a cluster node refuses MGET across slots), in one pipeline.
+      const replies = (await keys.reduce((p, key) => p.get(key), client.pipeline()).exec()) ?? [];
+      keys.forEach((key, i) => into.set(key, Number(replies[i][1])));
+    }
+
+    for (const distribution of ['uniform', 'zipf', 'sequential'] as const) {
+      it(`${distribution} keys: every key is sent as often as the single-server run of the same claims sends it (INCR counts, exact)`, async () => {
+        const requests = 24_000;
+        const keys = { space: 3000, distribution };
+        const options = { test: singleTest('INCR key:__key__'), keys, seed: 7 };
+        // The cluster path claims a pipeline per master at a time (3 × 8); the single server claims its pipeline (24),
+        // so both draw the same claims: numbers 0-23, 24-47, … with keys seeded by each claim's first number.
+        const clustered = await runLoad(
+          loadRequest(seedOf(cluster()), { ...options, load: { clients: 6, pipeline: 8, requests }, connection: { cluster: true } }),
+        );
+        assert.equal(clustered.status, 'complete', clustered.error);
+        assert.equal(clustered.total.errors, 0, JSON.stringify(clustered.total.errorExamples));
+        assert.equal(clustered.cluster!.moved, 0);
+        await withRedis(single(), (client) => client.flushall());
+        const plain = await runLoad(loadRequest(single(), { ...options, load: { clients: 6, pipeline: 24, requests } }));
+        assert.equal(plain.status, 'complete', plain.error);
+        const sent = new Map<string, number>();
+        const { masters } = await cluster().roles();
+        for (const port of masters) await counts(cluster().client(port), sent);
+        const expected = new Map<string, number>();
+        await withRedis(single(), (client) => counts(client, expected));
+        assert.equal(
+          [...sent.values()].reduce((a, b) => a + b, 0),
+          requests,
+        );
+        assert.ok(expected.size > (distribution === 'zipf' ? 300 : 2900), `${expected.size} distinct keys`);
+        assert.deepEqual(new Map([...sent].sort()), new Map([...expected].sort()));
+      });
+    }
+  });
 
   it('runs MSET with a shared hash tag in one slot, and a mix with a keyless command in open loop', async () => {
     const result = await runLoad(

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { BatchBuilder, keyWidth } from '../../../src/engine/requests/batch';
 import { createKeySource } from '../../../src/engine/requests/random';
 import { SlotRouter } from '../../../src/engine/fast/slotRouter';
+import { KeyBacklog } from '../../../src/engine/fast/keyBacklog';
 import { scanRequest } from '../../../src/engine/fast/request';
 import { slotOf, SLOT_COUNT } from '../../../src/engine/cluster/slot';
 import type { ClusterState } from '../../../src/engine/cluster/clusterState';
@@ -31,12 +32,12 @@ function threeMasters(): ClusterState {
   return { nodes: [{}, {}, {}], owner, route: (slot: number) => owner[slot] } as unknown as ClusterState;
 }
 
-function routerFor(built: BatchBuilder, cluster: ClusterState, space = SPACE): SlotRouter {
+function routerFor(built: BatchBuilder, cluster: ClusterState): SlotRouter {
   const bounds = new Int32Array(2);
   scanRequest(built.buffer, 0, 1, bounds);
   const keyAt = { from: bounds[0], to: bounds[1] };
   assert.ok(built.routable(keyAt));
-  return new SlotRouter(built.buffer, keyAt, built.keyDigitsAt(), space, cluster, false, 0);
+  return new SlotRouter(built.buffer, keyAt, built.keyDigitsAt(), cluster, false, 0);
 }
 
 /** The key argument (argument 1) of every request in buffer[0 … length). */
@@ -126,15 +127,44 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
     assert.equal(builder(groupTest('g', ['SET key:__key__ v', 'GET key:__key__']), 4).routable({ from: 0, to: 1 << 20 }), false, 'a group');
   });
 
-  it('works out the slot of every key number as Redis does, with and without the per-thread table', () => {
-    for (const space of [SPACE, 5_000_000]) {
-      const built = builder(singleTest('GET object:__key__:x'), 1, 'uniform', space);
-      const router = routerFor(built, threeMasters(), space);
-      for (const key of [0, 1, 9, 4242, SPACE - 1, space - 1]) {
-        const text = `object:${String(key).padStart(keyWidth(space, 12), '0')}:x`;
-        assert.equal(router.slotOf(key), slotOf(text), text);
-        assert.equal(router.slotOf(key), slotOf(text), `${text}, again (from the table)`);
+  it('works out the slot of every key number as Redis does (from the CRC of the bytes before its digits), in small and large key spaces', () => {
+    // The digits inside the hashed part, before a tag, inside a tag, outside it (one slot), and after an empty tag (whole key hashed).
+    for (const key of ['object:__key__:x', 'x{user:__key__}:y', '{user}:__key__', 'a{}b:__key__', '__key__{', '}{__key__}']) {
+      for (const space of [SPACE, 5_000_000]) {
+        const built = builder(singleTest(`GET ${key}`), 1, 'uniform', space);
+        const router = routerFor(built, threeMasters());
+        for (const number of [0, 1, 9, 4242, SPACE - 1, space - 1]) {
+          const text = key.replace('__key__', String(number).padStart(keyWidth(space, 12), '0'));
+          assert.equal(router.slotOf(number), slotOf(text), text);
+        }
       }
     }
+  });
+});
+
+describe("the per-node loop's backlog of drawn requests", () => {
+  it('gives back keys and their __rand_int__ values oldest first, across growth and wrap-around', () => {
+    const backlog = new KeyBacklog(2);
+    const expected: number[][] = [];
+    let next = 0;
+    const rands = new Float64Array(2);
+    // Pushes and takes interleaved so the ring wraps, then grows while wrapped.
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < round * 3; i++, next++) {
+        rands[0] = next * 10;
+        rands[1] = next * 10 + 1;
+        backlog.push(next, rands, 0);
+        expected.push([next, next * 10, next * 10 + 1]);
+      }
+      for (let i = 0; i < round * 2 && backlog.size > 0; i++) {
+        const key = backlog.shift();
+        const [wanted, r0, r1] = expected.shift()!;
+        assert.equal(key, wanted);
+        assert.deepEqual([backlog.rands[backlog.takenAt], backlog.rands[backlog.takenAt + 1]], [r0, r1], `rands of ${key}`);
+      }
+      assert.equal(backlog.size, expected.length);
+    }
+    backlog.clear();
+    assert.equal(backlog.size, 0);
   });
 });
