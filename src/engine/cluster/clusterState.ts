@@ -24,6 +24,8 @@ export class ClusterState {
   readonly nodes: KnownNode[] = [];
   /** Slot → index of the master serving it. */
   readonly owner = new Int32Array(SLOT_COUNT);
+  /** Counts the changes of `owner` (a new layout, a MOVED): a copy of it kept elsewhere is stale once this moves on. */
+  routing = 0;
   /** Master index → its replicas' indexes. */
   private replicas = new Map<number, number[]>();
   private readonly byAddress = new Map<string, number>();
@@ -65,6 +67,7 @@ export class ClusterState {
       this.replicas.set(master, [...(this.replicas.get(master) ?? []), indexes[i]]);
     });
     for (const [first, last, master] of topology.slots) this.owner.fill(indexes[master], first, last + 1);
+    this.routing++;
     return undefined;
   }
 
@@ -129,7 +132,10 @@ export class ClusterState {
       }
     }
     const target = this.node(host, port);
-    if (kind === 'MOVED') this.owner[slot] = target;
+    if (kind === 'MOVED' && this.owner[slot] !== target) {
+      this.owner[slot] = target;
+      this.routing++;
+    }
     if (!measured) return target;
     if (kind === 'MOVED') {
       this.moved++;

@@ -29,7 +29,7 @@ function threeMasters(): ClusterState {
   const owner = new Int32Array(SLOT_COUNT);
   owner.fill(1, 5000, 12000);
   owner.fill(2, 12000);
-  return { nodes: [{}, {}, {}], owner, route: (slot: number) => owner[slot] } as unknown as ClusterState;
+  return { nodes: [{}, {}, {}], owner, routing: 0, plan: { replicaReads: false }, route: (slot: number) => owner[slot] } as unknown as ClusterState;
 }
 
 function routerFor(built: BatchBuilder, cluster: ClusterState): SlotRouter {
@@ -139,6 +139,33 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
         }
       }
     }
+  });
+});
+
+describe("the slot router's ranges of the slot map", () => {
+  it('name the master of every slot, and follow the map when it changes (a MOVED, a new layout)', () => {
+    const cluster = threeMasters();
+    const router = routerFor(builder(singleTest('GET k:__key__'), 1), cluster);
+    const check = (when: string) => {
+      for (let slot = 0; slot < SLOT_COUNT; slot++) assert.equal(router.masterOf(slot), cluster.owner[slot], `${when}: slot ${slot}`);
+    };
+    check('three ranges');
+    // Slots moved one by one (a reshard in progress), each change counted as ClusterState counts it.
+    for (const [slot, node] of [
+      [0, 2],
+      [4999, 0],
+      [5000, 0],
+      [16383, 1],
+      [8000, 2],
+      [8001, 0],
+    ]) {
+      cluster.owner[slot] = node;
+      cluster.routing++;
+      check(`slot ${slot} moved to ${node}`);
+    }
+    for (let slot = 0; slot < SLOT_COUNT; slot++) cluster.owner[slot] = slot % 3;
+    cluster.routing++;
+    check('16,384 ranges');
   });
 });
 
