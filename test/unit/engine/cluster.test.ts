@@ -104,6 +104,35 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       keys.forEach((key, i) => into.set(key, Number(replies[i][1])));
     }
 
+    it('measures exactly the requests asked after a warm-up (what was drawn then and not sent is dropped), and a duration run ends on time', async () => {
+      const counted = await runLoad(
+        loadRequest(seedOf(cluster()), {
+          test: singleTest('SET key:__key__ __value__'),
+          load: { clients: 5, pipeline: 16, requests: 50_000, warmupMs: 300 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+      );
+      assert.equal(counted.status, 'complete', counted.error);
+      assert.equal(counted.total.requests, 50_000);
+      assert.equal(counted.total.errors, 0);
+      assertNodesAddUp(counted);
+      const started = Date.now();
+      const timed = await runLoad(
+        loadRequest(seedOf(cluster()), {
+          test: singleTest('GET key:__key__'),
+          load: { clients: 5, pipeline: 16, durationMs: 1000, warmupMs: 200 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+      );
+      assert.equal(timed.status, 'complete', timed.error);
+      assert.equal(timed.total.errors, 0);
+      assert.ok(timed.total.requests > 1000, `${timed.total.requests} requests`);
+      assert.ok(Date.now() - started < 5000, `ended after ${Date.now() - started} ms`);
+      assertNodesAddUp(timed);
+    });
+
     for (const distribution of ['uniform', 'zipf', 'sequential'] as const) {
       it(`${distribution} keys: every key is sent as often as the single-server run of the same claims sends it (INCR counts, exact)`, async () => {
         const requests = 24_000;
