@@ -27,7 +27,7 @@ import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
 import { SlotRouter } from './slotRouter';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
-import { KeyBacklog } from './keyBacklog';
+import { KeyBacklog } from '../requests/keyBacklog';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -199,10 +199,7 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     const builder = this.builder;
     const bytes = (link.template ??= builder.template(pipeline));
-    for (let p = 0; p < count; p++) {
-      const key = backlog!.shift();
-      builder.writeDrawn(bytes, p, key, backlog!.rands, backlog!.takenAt);
-    }
+    builder.writeBacklog(bytes, backlog!, count);
     this.backlogged -= count;
     this.pending += count;
     const ends = builder.requestEnds;

@@ -2,7 +2,7 @@
 // waiting for it to connect, and the error replies of the current read.
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
-import type { KeyBacklog } from './keyBacklog';
+import type { KeyBacklog } from '../requests/keyBacklog';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;

@@ -4,6 +4,7 @@ import type { TestPlan, ValuePlan } from '../../scenario/plan';
 import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './templateEncoder';
 import { Random, WeightedTable, type KeySource } from './random';
 import type { TableCursor } from './tableValues';
+import type { KeyBacklog } from './keyBacklog';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -267,6 +268,20 @@ export class BatchBuilder {
     writeDigits(target, this.keySlots[position], this.keyDigits, key);
     const randsPer = this.randSlotsPerCommand;
     for (let j = 0; j < randsPer; j++) writeDigits(target, this.randSlots[position * randsPer + j], this.randDigits, rands[randAt + j]);
+  }
+
+  /** Writes the `count` oldest draws of `backlog` (kept from drawRouted) as requests 0 … count - 1 of `target` (a template), and takes them. */
+  writeBacklog(target: Buffer, backlog: KeyBacklog, count: number): void {
+    const keys = backlog.keys;
+    const mask = backlog.mask;
+    const keySlots = this.keySlots;
+    const keyDigits = this.keyDigits;
+    const randsPer = this.randSlotsPerCommand;
+    for (let p = 0, i = backlog.head; p < count; p++, i = (i + 1) & mask) {
+      writeDigits(target, keySlots[p], keyDigits, keys[i]);
+      for (let j = 0; j < randsPer; j++) writeDigits(target, this.randSlots[p * randsPer + j], this.randDigits, backlog.rands[i * randsPer + j]);
+    }
+    backlog.drop(count);
   }
 
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */

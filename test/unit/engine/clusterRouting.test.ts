@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { BatchBuilder, keyWidth } from '../../../src/engine/requests/batch';
 import { createKeySource } from '../../../src/engine/requests/random';
 import { SlotRouter } from '../../../src/engine/fast/slotRouter';
-import { KeyBacklog } from '../../../src/engine/fast/keyBacklog';
+import { KeyBacklog } from '../../../src/engine/requests/keyBacklog';
 import { scanRequest } from '../../../src/engine/fast/request';
 import { slotOf, SLOT_COUNT } from '../../../src/engine/cluster/slot';
 import type { ClusterState } from '../../../src/engine/cluster/clusterState';
@@ -40,16 +40,19 @@ function routerFor(built: BatchBuilder, cluster: ClusterState): SlotRouter {
   return new SlotRouter(built.buffer, keyAt, built.keyDigitsAt(), cluster, false, 0);
 }
 
-/** The key argument (argument 1) of every request in buffer[0 … length). */
-function keysOf(buffer: Buffer, length: number): string[] {
-  const keys: string[] = [];
+/** Argument `argument` of every request in buffer[0 … length). */
+function argumentsOf(buffer: Buffer, length: number, argument: number): string[] {
+  const values: string[] = [];
   const bounds = new Int32Array(2);
   for (let at = 0; at < length;) {
-    at = scanRequest(buffer, at, 1, bounds);
-    keys.push(buffer.toString('latin1', bounds[0], bounds[1]));
+    at = scanRequest(buffer, at, argument, bounds);
+    values.push(buffer.toString('latin1', bounds[0], bounds[1]));
   }
-  return keys;
+  return values;
 }
+
+/** The key argument (argument 1) of every request in buffer[0 … length). */
+const keysOf = (buffer: Buffer, length: number) => argumentsOf(buffer, length, 1);
 
 describe('cluster routing from the batch builder (keys ordered by node)', () => {
   for (const distribution of ['uniform', 'zipf', 'sequential'] as const) {
@@ -83,15 +86,7 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
     const plain = builder(test, 16);
     const routed = builder(test, 16);
     const router = routerFor(routed, cluster);
-    const values = (b: BatchBuilder, length: number) => {
-      const bounds = new Int32Array(2);
-      const out: string[] = [];
-      for (let at = 0; at < length;) {
-        at = scanRequest(b.buffer, at, 2, bounds);
-        out.push(b.buffer.toString('latin1', bounds[0], bounds[1]));
-      }
-      return out;
-    };
+    const values = (b: BatchBuilder, length: number) => argumentsOf(b.buffer, length, 2);
     const expected = values(plain, plain.build(16));
     const length = routed.buildRouted(16, router);
     assert.deepEqual(values(routed, length), expected, 'the same __rand_int__ draws, in draw order (one group)');
@@ -170,25 +165,37 @@ describe("the slot router's ranges of the slot map", () => {
 });
 
 describe("the per-node loop's backlog of drawn requests", () => {
-  it('gives back keys and their __rand_int__ values oldest first, across growth and wrap-around', () => {
-    const backlog = new KeyBacklog(2);
-    const expected: number[][] = [];
+  it('writes keys and their __rand_int__ values into a batch oldest first, across growth and wrap-around', () => {
+    const built = builder(singleTest('SET key:__key__ __rand_int__'), 64);
+    const template = built.template(64);
+    const backlog = new KeyBacklog(built.randsPerRequest);
+    const expected: [number, number][] = [];
+    const rands = new Float64Array(1);
+    const digits = (n: number, width: number) => String(n).padStart(width, '0');
     let next = 0;
-    const rands = new Float64Array(2);
     // Pushes and takes interleaved so the ring wraps, then grows while wrapped.
     for (let round = 0; round < 40; round++) {
       for (let i = 0; i < round * 3; i++, next++) {
-        rands[0] = next * 10;
-        rands[1] = next * 10 + 1;
-        backlog.push(next, rands, 0);
-        expected.push([next, next * 10, next * 10 + 1]);
+        rands[0] = (next * 7) % SPACE;
+        backlog.push(next % SPACE, rands, 0);
+        expected.push([next % SPACE, rands[0]]);
       }
-      for (let i = 0; i < round * 2 && backlog.size > 0; i++) {
-        const key = backlog.shift();
-        const [wanted, r0, r1] = expected.shift()!;
-        assert.equal(key, wanted);
-        assert.deepEqual([backlog.rands[backlog.takenAt], backlog.rands[backlog.takenAt + 1]], [r0, r1], `rands of ${key}`);
-      }
+      const count = Math.min(round * 2, backlog.size, 64);
+      if (count === 0) continue;
+      built.writeBacklog(template, backlog, count);
+      const taken = expected.splice(0, count);
+      const length = built.requestEnds[count - 1];
+      const width = keyWidth(SPACE, 12);
+      assert.deepEqual(
+        argumentsOf(template, length, 1),
+        taken.map(([key]) => `key:${digits(key, width)}`),
+        `round ${round}: keys`,
+      );
+      assert.deepEqual(
+        argumentsOf(template, length, 2).map(Number),
+        taken.map(([, rand]) => rand),
+        `round ${round}: __rand_int__`,
+      );
       assert.equal(backlog.size, expected.length);
     }
     backlog.clear();
