@@ -5,7 +5,8 @@
 // re-routes the slot at once. Closed loop, a test the builder routes (one command whose requests differ only in
 // their key digits) runs a loop per node: each link keeps its own pipeline full, refilled as soon as its replies
 // are in, from a backlog of the connection's draws routed to its node (so no node waits for the slowest one, and
-// every drawn key is sent once: the keys are the single-server draws). A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
+// every drawn key is sent once: the keys are the single-server draws). Other tests go in rounds (sendNextBatch).
+// A command group's unit is one entry, sent whole to its slot's master (clusterUnits.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
@@ -133,9 +134,10 @@ export class FastClusterConnection extends BudgetedConnection {
   }
 
   /**
-   * Closed loop: one pipeline per master, so a batch holds `pipeline` requests per master (as much as the
-   * budget allows, in one claim: the claimed numbers are the batch's keys); they spread over the masters
-   * by slot, about `pipeline` each, and the next batch goes when all are answered.
+   * Closed loop. The per-node loop: every idle link gets its batch (refill). Otherwise rounds: one pipeline per
+   * master, so a batch holds `pipeline` requests per master (as much as the budget allows, in one claim: the
+   * claimed numbers are the batch's keys); they spread over the masters by slot, about `pipeline` each, and the
+   * next batch goes when all are answered.
    */
   protected override sendNextBatch(now: number): void {
     if (this.perNode) {
