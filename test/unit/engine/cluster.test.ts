@@ -133,6 +133,29 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       assertNodesAddUp(timed);
     });
 
+    it('during a reshard too: MOVED and ASK followed from each link, every key incremented as often as on one server', async () => {
+      const requests = 2_500_000;
+      const options = { test: singleTest('INCR key:__key__'), keys: { space: 20_000 }, seed: 11 };
+      const c = cluster();
+      const clustered = await withReshard(c, 0, () =>
+        runLoad(loadRequest(seedOf(c), { ...options, load: { clients: 4, pipeline: 8, requests }, connection: { cluster: true } })),
+      );
+      assert.equal(clustered.status, 'complete', clustered.error ?? clustered.errorStatusReason);
+      assert.equal(clustered.total.errors, 0, JSON.stringify(clustered.total.errorExamples));
+      assert.ok(clustered.cluster!.moved + clustered.cluster!.ask > 0, 'the run met the reshard');
+      assertNodesAddUp(clustered);
+      await withRedis(single(), (client) => client.flushall());
+      const plain = await runLoad(loadRequest(single(), { ...options, load: { clients: 4, pipeline: 24, requests } }));
+      assert.equal(plain.status, 'complete', plain.error);
+      // A redirected request whose bytes were rewritten before its resend would have incremented another key.
+      const sent = new Map<string, number>();
+      const { masters } = await c.roles();
+      for (const port of masters) await counts(c.client(port), sent);
+      const expected = new Map<string, number>();
+      await withRedis(single(), (client) => counts(client, expected));
+      assert.deepEqual(new Map([...sent].sort()), new Map([...expected].sort()));
+    });
+
     for (const distribution of ['uniform', 'zipf', 'sequential'] as const) {
       it(`${distribution} keys: every key is sent as often as the single-server run of the same claims sends it (INCR counts, exact)`, async () => {
         const requests = 24_000;
