@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
 import { useCluster, type TestCluster } from '../../helpers/cluster';
 import type Redis from 'ioredis';
+import type { LoadPlan } from '../../../src/scenario/plan';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { assertNodesAddUp, seedOf, withNodeFrozen, withReshard } from './clusterChecks';
 import { loadRequest, mixTest, singleTest } from './plans';
@@ -105,27 +106,23 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     }
 
     it('measures exactly the requests asked after a warm-up (what was drawn then and not sent is dropped), and a duration run ends on time', async () => {
-      const counted = await runLoad(
-        loadRequest(seedOf(cluster()), {
-          test: singleTest('SET key:__key__ __value__'),
-          load: { clients: 5, pipeline: 16, requests: 50_000, warmupMs: 300 },
-          keys: { space: 10_000 },
-          connection: { cluster: true },
-        }),
-      );
+      // One command over 10,000 keys on the cluster, with the load given.
+      const run = (line: string, load: Partial<LoadPlan>) =>
+        runLoad(
+          loadRequest(seedOf(cluster()), {
+            test: singleTest(line),
+            load: { clients: 5, pipeline: 16, ...load },
+            keys: { space: 10_000 },
+            connection: { cluster: true },
+          }),
+        );
+      const counted = await run('SET key:__key__ __value__', { requests: 50_000, warmupMs: 300 });
       assert.equal(counted.status, 'complete', counted.error);
       assert.equal(counted.total.requests, 50_000);
       assert.equal(counted.total.errors, 0);
       assertNodesAddUp(counted);
       const started = Date.now();
-      const timed = await runLoad(
-        loadRequest(seedOf(cluster()), {
-          test: singleTest('GET key:__key__'),
-          load: { clients: 5, pipeline: 16, durationMs: 1000, warmupMs: 200 },
-          keys: { space: 10_000 },
-          connection: { cluster: true },
-        }),
-      );
+      const timed = await run('GET key:__key__', { durationMs: 1000, warmupMs: 200 });
       assert.equal(timed.status, 'complete', timed.error);
       assert.equal(timed.total.errors, 0);
       assert.ok(timed.total.requests > 1000, `${timed.total.requests} requests`);
