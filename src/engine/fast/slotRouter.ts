@@ -3,20 +3,20 @@
 // (fastClusterConnection.ts) puts each draw in its node's backlog; the open loop's buildRouted orders a batch by
 // node, so each node's part is one run of the builder's buffer, written with no scan, copy or staging per request.
 import type { KeyRouter } from '../requests/batch';
-import { writeDigits } from '../requests/templateEncoder';
 import type { ClusterState } from '../cluster/clusterState';
 import { crc16, hashedPart, SLOT_COUNT } from '../cluster/slot';
 
 export class SlotRouter implements KeyRouter {
   counts: Int32Array;
   starts: Int32Array;
-  /** The key argument of a request (as encoded, its key digits rewritten per key). */
-  private readonly key: Buffer;
-  private readonly digitsAt: number;
-  private readonly digits: number;
-  /** Where the hashed part (hashedPart) ends in `key`, and the CRC of its bytes before the digits. */
-  private readonly hashedTo: number;
-  private readonly crcBefore: number;
+  /**
+   * A key's CRC, worked out from its number without writing its digits: CRC16 (XMODEM) has no initial value or final
+   * xor, so over bytes of a fixed length it is linear. The CRC of the hashed part is that of the key with every digit
+   * '0' (`zeroCrc`), xor, for each pair of digits counted from the right, the CRC of their difference from '00'
+   * (`pairCrcs[100 × pair + value]`): a lookup per two digits, none dependent on the one before.
+   */
+  private readonly zeroCrc: number;
+  private readonly pairCrcs: Uint16Array;
   /** The slot of every key number when the digits lie outside the hashed part (a `{tag}` without them), else -1. */
   private readonly fixedSlot: number;
   /** Reads may go to replicas: routed by the cluster state itself, not by the ranges below. */
@@ -37,17 +37,16 @@ export class SlotRouter implements KeyRouter {
     /** The connection's index: spreads replica reads, as route() does. */
     private readonly spread: number,
   ) {
-    this.key = Buffer.from(request.subarray(keyAt.from, keyAt.to));
-    this.digitsAt = digits.offset - keyAt.from;
-    this.digits = digits.digits;
-    // The digits hold no brace, so the hashed part is the same for every key number: its bytes before the
-    // digits never change (their CRC is worked out once), and only the digits and what follows them are hashed per key.
+    // The key argument, its digits all '0'. They hold no brace, so the hashed part is the same for every key number.
+    const key = Buffer.from(request.subarray(keyAt.from, keyAt.to));
+    const digitsAt = digits.offset - keyAt.from;
+    key.fill(DIGIT_ZERO, digitsAt, digitsAt + digits.digits);
     const part = new Int32Array(2);
-    hashedPart(this.key, 0, this.key.length, part);
-    const inside = part[0] <= this.digitsAt && this.digitsAt + this.digits <= part[1];
-    this.hashedTo = part[1];
-    this.crcBefore = inside ? crc16(this.key, part[0], this.digitsAt) : 0;
-    this.fixedSlot = inside ? -1 : crc16(this.key, part[0], part[1]) & (SLOT_COUNT - 1);
+    hashedPart(key, 0, key.length, part);
+    const inside = part[0] <= digitsAt && digitsAt + digits.digits <= part[1];
+    this.fixedSlot = inside ? -1 : crc16(key, part[0], part[1]) & (SLOT_COUNT - 1);
+    this.zeroCrc = inside ? crc16(key, part[0], part[1]) : 0;
+    this.pairCrcs = inside ? pairCrcs(key.length, part[0], part[1], digitsAt, digits.digits) : new Uint16Array(0);
     this.byState = read && cluster.plan.replicaReads;
     this.counts = new Int32Array(cluster.nodes.length);
     this.starts = new Int32Array(cluster.nodes.length + 1);
@@ -104,10 +103,51 @@ export class SlotRouter implements KeyRouter {
   /**
    * Worked out each time, not kept in a table per key: a table of a large key space is read at random, and on a
    * machine whose cores the servers share, those reads miss the caches (measured: ~175 ns a key, against ~20 to hash).
+   * Key numbers are below 10^digits (the key width holds the key space), so the pairs never run past the table.
    */
   slotOf(key: number): number {
     if (this.fixedSlot >= 0) return this.fixedSlot;
-    writeDigits(this.key, this.digitsAt, this.digits, key);
-    return crc16(this.key, this.digitsAt, this.hashedTo, this.crcBefore) & (SLOT_COUNT - 1);
+    const pairs = this.pairCrcs;
+    let crc = this.zeroCrc;
+    if (key <= 0x7fffffff) {
+      // int32 division by a constant: V8 compiles it to a multiplication.
+      for (let rest = key | 0, at = 0; rest > 0; at += 100) {
+        const quotient = (rest / 100) | 0;
+        crc ^= pairs[at + rest - quotient * 100];
+        rest = quotient;
+      }
+    } else {
+      for (let rest = key, at = 0; rest > 0; at += 100) {
+        const quotient = Math.floor(rest / 100);
+        crc ^= pairs[at + rest - quotient * 100];
+        rest = quotient;
+      }
+    }
+    return crc & (SLOT_COUNT - 1);
   }
+}
+
+const DIGIT_ZERO = 0x30;
+
+/**
+ * pairCrcs of SlotRouter: for each pair of digits from the right (the leftmost may be a lone digit) and each value
+ * 0 … 99, the CRC of the hashed part bytes[from … to) of a key `length` long that is zero but for those two digits'
+ * difference from '0' (a digit d is '0' + d, and '0' xor ('0' + d) = d for d ≤ 9).
+ */
+function pairCrcs(length: number, from: number, to: number, digitsAt: number, digits: number): Uint16Array {
+  const bytes = new Uint8Array(length);
+  const digitCrc = (at: number, digit: number): number => {
+    if (at < digitsAt || digit === 0) return 0;
+    bytes[at] = digit;
+    const crc = crc16(bytes, from, to);
+    bytes[at] = 0;
+    return crc;
+  };
+  const pairs = Math.ceil(digits / 2);
+  const table = new Uint16Array(pairs * 100);
+  for (let pair = 0; pair < pairs; pair++) {
+    const ones = digitsAt + digits - 1 - 2 * pair;
+    for (let value = 0; value < 100; value++) table[pair * 100 + value] = digitCrc(ones, value % 10) ^ digitCrc(ones - 1, Math.floor(value / 10));
+  }
+  return table;
 }

@@ -11,15 +11,15 @@ import { groupTest, mixTest, singleTest } from './plans';
 
 const SPACE = 100_000;
 
-function builder(test: TestPlan, pipeline: number, distribution: KeyPlan['distribution'] = 'uniform', space = SPACE) {
-  const plan = { space, size: 12, distribution, gaussianStddev: 0.1, zipfExponent: 0.99 } as KeyPlan;
+function builder(test: TestPlan, pipeline: number, distribution: KeyPlan['distribution'] = 'uniform', space = SPACE, size = 12) {
+  const plan = { space, size, distribution, gaussianStddev: 0.1, zipfExponent: 0.99 } as KeyPlan;
   const keys = createKeySource(plan, { seed: 5, connection: 3, connections: 10 });
   return new BatchBuilder(test, { kind: 'fixed', size: 3 }, keys, {
     seed: 5,
     pipeline,
     keySpace: space,
     labelIndexes: test.commands.map(() => 0),
-    keyWidth: keyWidth(space, 12),
+    keyWidth: keyWidth(space, size),
     client: 3,
   });
 }
@@ -122,15 +122,28 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
     assert.equal(builder(groupTest('g', ['SET key:__key__ v', 'GET key:__key__']), 4).routable({ from: 0, to: 1 << 20 }), false, 'a group');
   });
 
-  it('works out the slot of every key number as Redis does (from the CRC of the bytes before its digits), in small and large key spaces', () => {
+  it('works out the slot of every key number as Redis does (digits pair by pair, the key with every digit 0 hashed once), in small and large key spaces', () => {
     // The digits inside the hashed part, before a tag, inside a tag, outside it (one slot), and after an empty tag (whole key hashed).
-    for (const key of ['object:__key__:x', 'x{user:__key__}:y', '{user}:__key__', 'a{}b:__key__', '__key__{', '}{__key__}']) {
-      for (const space of [SPACE, 5_000_000]) {
-        const built = builder(singleTest(`GET ${key}`), 1, 'uniform', space);
+    const shapes = ['object:__key__:x', 'x{user:__key__}:y', '{user}:__key__', 'a{}b:__key__', '__key__{', '}{__key__}'];
+    // Key widths even and odd (a lone leftmost digit), short and long, and key numbers past int32.
+    const spaces: [number, number][] = [
+      [SPACE, 12],
+      [SPACE, 5],
+      [SPACE, 6],
+      [5_000_000, 7],
+      [5_000_000, 12],
+      [40_000_000_000, 11],
+    ];
+    for (const key of shapes) {
+      for (const [space, size] of spaces) {
+        const built = builder(singleTest(`GET ${key}`), 1, 'uniform', space, size);
         const router = routerFor(built, threeMasters());
-        for (const number of [0, 1, 9, 4242, SPACE - 1, space - 1]) {
-          const text = key.replace('__key__', String(number).padStart(keyWidth(space, 12), '0'));
-          assert.equal(router.slotOf(number), slotOf(text), text);
+        const width = keyWidth(space, size);
+        const numbers = [0, 1, 9, 10, 99, 100, 4242, 2 ** 31 - 1, 2 ** 31, SPACE - 1, space - 1].filter((n) => n < space);
+        for (let n = 0; n < 3_000; n++) numbers.push(n, Math.floor((space - 1) * ((n * 0.6180339887) % 1)));
+        for (const number of numbers) {
+          const text = key.replace('__key__', String(number).padStart(width, '0'));
+          assert.equal(router.slotOf(number), slotOf(text), `${text} (key size ${size})`);
         }
       }
     }
