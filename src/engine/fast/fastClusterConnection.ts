@@ -204,14 +204,15 @@ export class FastClusterConnection extends BudgetedConnection {
     builder.writeBacklog(bytes, backlog!, count);
     this.backlogged -= count;
     this.pending += count;
-    const ends = builder.requestEnds;
+    const end = builder.requestEnds[count - 1];
     const labels = builder.labels;
     const flags = this.load.measuring ? MEASURED : 0;
+    // The batch is one entry of its link's queue (its requests are of one length: pushRun).
     if (link.up) {
-      link.inFlight.pushRequests(bytes, ends, 0, count, labels[0], now, flags);
-      link.socket!.write(count === pipeline ? bytes : bytes.subarray(0, ends[count - 1]));
+      link.inFlight.pushRun(bytes, 0, end, count, labels[0], now, flags);
+      link.socket!.write(count === pipeline ? bytes : bytes.subarray(0, end));
     } else {
-      link.waiting.pushRequests(bytes, ends, 0, count, labels[0], now, flags);
+      link.waiting.pushRun(bytes, 0, end, count, labels[0], now, flags);
       this.connect(link);
     }
     this.countSent(labels, count, true);
@@ -307,14 +308,14 @@ export class FastClusterConnection extends BudgetedConnection {
       if (requests === 0) continue;
       const link = this.link(node);
       const first = starts[node];
+      const from = first === 0 ? 0 : ends[first - 1];
+      const to = ends[first + requests - 1];
       if (!link.up) {
-        link.waiting.pushRequests(bytes, ends, first, requests, label, start, flags);
+        link.waiting.pushRun(bytes, from, to, requests, label, start, flags);
         this.connect(link);
         continue;
       }
-      link.inFlight.pushRequests(bytes, ends, first, requests, label, start, flags);
-      const from = first === 0 ? 0 : ends[first - 1];
-      const to = ends[first + requests - 1];
+      link.inFlight.pushRun(bytes, from, to, requests, label, start, flags);
       link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
     }
     this.pending += count;
@@ -396,7 +397,7 @@ export class FastClusterConnection extends BudgetedConnection {
       // Requests are a few dozen bytes: a plain loop costs less than a native copy call each.
       if (end - queue.from[i] < 64) for (let b = queue.from[i]; b < end; b++) out[at++] = bytes[b];
       else at += bytes.copy(out, at, queue.from[i], end);
-      target.push(out, from, at, queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]);
+      target.push(out, from, at, queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i], queue.count[i]);
     }
     queue.clear();
     if (link.up) link.socket!.write(out);
@@ -532,20 +533,20 @@ export class FastClusterConnection extends BudgetedConnection {
    */
   private takeReplies(link: NodeLink, node: KnownNode, replies: number, now: number): number {
     const queue = link.inFlight;
-    let left = Math.min(replies, queue.size);
+    let left = Math.min(replies, queue.requests);
     let answered = 0;
     while (left > 0) {
-      const i = queue.shift();
-      left--;
+      const i = queue.take(left);
+      let run = queue.count[i];
+      left -= run;
       const flags = queue.flags[i];
       if (flags & INTERNAL) continue;
       const label = queue.label[i];
       const start = queue.start[i];
-      let run = 1;
       for (let j = queue.at(0); left > 0 && queue.label[j] === label && queue.start[j] === start && queue.flags[j] === flags; j = queue.at(0)) {
-        queue.shift();
-        left--;
-        run++;
+        const taken = queue.count[queue.take(left)];
+        left -= taken;
+        run += taken;
       }
       answered += run;
       if (flags & MEASURED) this.recordRun(node, label, start, run, now);
@@ -632,16 +633,17 @@ export class FastClusterConnection extends BudgetedConnection {
         const i = queue.at(k);
         const flags = queue.flags[i];
         if (flags & INTERNAL) continue;
-        lost++;
+        const count = queue.count[i];
+        lost += count;
         if (!(flags & MEASURED)) continue;
         const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - queue.start[i]) * 1000) : undefined;
-        // The head unit of inFlight may be partly answered.
+        // The head unit of inFlight may be partly answered (a unit is an entry of its own).
         if (flags & UNIT) this.units!.unanswered(queue === link.inFlight && k === 0 ? link.unitReplies : 0, kind, text, waited);
-        else stats.recordUnanswered(queue.label[i], 1, kind, text, waited);
-        if (waited !== undefined) node.stats.recorder.record(waited, 1);
-        node.stats.unanswered++;
-        node.stats.requests++;
-        node.stats.addError(kind, text, 1);
+        else stats.recordUnanswered(queue.label[i], count, kind, text, waited);
+        if (waited !== undefined) node.stats.recorder.record(waited, count);
+        node.stats.unanswered += count;
+        node.stats.requests += count;
+        node.stats.addError(kind, text, count);
       }
       queue.clear();
     }

@@ -11,61 +11,86 @@ export const MEASURED = 2;
 const FIRST_CAPACITY = 64;
 
 /**
- * Requests in flight or waiting, oldest first: a ring of typed columns, so queueing and answering a request
- * allocates nothing. A request is bytes[from … to) of the buffer that was written (shared by a write's
- * requests, kept for a resend after MOVED/ASK); its latency counts from `start` (first send, or the intended
- * time in open loop).
+ * Requests in flight or waiting, oldest first: a ring of typed columns, so queueing and answering requests
+ * allocates nothing. An entry is `count` requests of one label, start and flags, written one after the other as
+ * bytes[from … to) of the buffer that was written (shared by a write's requests, kept for a resend after
+ * MOVED/ASK), each (to - from) / count bytes long: a batch of the per-node loop is one entry, not one per request,
+ * so queueing and answering it touch one row. Latency counts from `start` (first send, or the intended time in
+ * open loop).
  */
 export class PendingQueue {
   private capacity = FIRST_CAPACITY;
   private head = 0;
+  /** Entries queued. */
   size = 0;
-  bytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(FIRST_CAPACITY);
-  from = new Int32Array(FIRST_CAPACITY);
-  to = new Int32Array(FIRST_CAPACITY);
-  label = new Int32Array(FIRST_CAPACITY);
-  start = new Float64Array(FIRST_CAPACITY);
-  flags = new Uint8Array(FIRST_CAPACITY);
-  redirects = new Uint8Array(FIRST_CAPACITY);
+  /** Requests queued (the entries' counts added up). */
+  requests = 0;
+  // Each column has a spare row past the ring (index `capacity`): take() puts there the requests it splits off a run.
+  bytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(FIRST_CAPACITY + 1);
+  from = new Int32Array(FIRST_CAPACITY + 1);
+  to = new Int32Array(FIRST_CAPACITY + 1);
+  count = new Int32Array(FIRST_CAPACITY + 1);
+  label = new Int32Array(FIRST_CAPACITY + 1);
+  start = new Float64Array(FIRST_CAPACITY + 1);
+  flags = new Uint8Array(FIRST_CAPACITY + 1);
+  redirects = new Uint8Array(FIRST_CAPACITY + 1);
 
-  push(bytes: Buffer, from: number, to: number, label: number, start: number, flags: number, redirects: number): void {
+  /** Queues `count` requests (one unless they are of one length, back to back in bytes[from … to)). */
+  push(bytes: Buffer, from: number, to: number, label: number, start: number, flags: number, redirects: number, count = 1): void {
     if (this.size === this.capacity) this.grow();
     const i = (this.head + this.size++) & (this.capacity - 1);
     this.bytes[i] = bytes;
     this.from[i] = from;
     this.to[i] = to;
+    this.count[i] = count;
     this.label[i] = label;
     this.start[i] = start;
     this.flags[i] = flags;
     this.redirects[i] = redirects;
+    this.requests += count;
   }
 
   /**
-   * Requests `first` … `first + count - 1` of a routed batch written from `bytes` (request p ends at ends[p], the
-   * one before it starts there): pushed in one loop, all of one label and start, none redirected yet.
+   * `count` requests of one label and start, none redirected yet, of one length and back to back in bytes[from … to)
+   * (a routed batch: one command encoded once, only its digits rewritten): one entry.
    */
-  pushRequests(bytes: Buffer, ends: Int32Array, first: number, count: number, label: number, start: number, flags: number): void {
-    while (this.capacity - this.size < count) this.grow();
-    const mask = this.capacity - 1;
-    let from = first === 0 ? 0 : ends[first - 1];
-    for (let p = first, end = first + count, i = (this.head + this.size) & mask; p < end; p++, i = (i + 1) & mask) {
-      this.bytes[i] = bytes;
-      this.from[i] = from;
-      this.to[i] = from = ends[p];
-      this.label[i] = label;
-      this.start[i] = start;
-      this.flags[i] = flags;
-      this.redirects[i] = 0;
-    }
-    this.size += count;
+  pushRun(bytes: Buffer, from: number, to: number, count: number, label: number, start: number, flags: number): void {
+    this.push(bytes, from, to, label, start, flags, 0, count);
   }
 
-  /** Takes the oldest entry: its position, whose columns (its bytes too) stay readable until the next push. */
+  /** Takes the oldest request: as take(1). */
   shift(): number {
+    return this.take(1);
+  }
+
+  /**
+   * Takes up to `most` (≥ 1) of the oldest requests, all of the oldest entry's or its first `most`: the position of
+   * what was taken (count[position] requests), whose columns (its bytes too) stay readable until the next push or take.
+   */
+  take(most: number): number {
     const i = this.head;
-    this.head = (i + 1) & (this.capacity - 1);
-    this.size--;
-    return i;
+    const count = this.count[i];
+    if (count <= most) {
+      this.head = (i + 1) & (this.capacity - 1);
+      this.size--;
+      this.requests -= count;
+      return i;
+    }
+    // Part of a run: the requests taken are copied to the spare row, and the run keeps the rest.
+    const spare = this.capacity;
+    const end = this.from[i] + ((this.to[i] - this.from[i]) / count) * most;
+    this.bytes[spare] = this.bytes[i];
+    this.from[spare] = this.from[i];
+    this.to[spare] = end;
+    this.count[spare] = most;
+    this.label[spare] = this.label[i];
+    this.start[spare] = this.start[i];
+    this.flags[spare] = this.flags[i];
+    this.redirects[spare] = this.redirects[i];
+    this.from[i] = end;
+    this.count[i] = count - most;
+    this.requests -= most;
+    return spare;
   }
 
   /** Position of the k-th oldest entry. */
@@ -75,24 +100,30 @@ export class PendingQueue {
 
   /** Removes the `count` oldest entries. */
   drop(count: number): void {
-    for (let k = 0; k < count; k++) this.bytes[this.at(k)] = undefined;
+    for (let k = 0; k < count; k++) {
+      const i = this.at(k);
+      this.bytes[i] = undefined;
+      this.requests -= this.count[i];
+    }
     this.head = this.at(count);
     this.size -= count;
   }
 
   clear(): void {
     this.drop(this.size);
+    this.bytes[this.capacity] = undefined;
   }
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    this.bytes = this.reordered(this.bytes, new Array<Buffer | undefined>(capacity));
-    this.from = this.reordered(this.from, new Int32Array(capacity));
-    this.to = this.reordered(this.to, new Int32Array(capacity));
-    this.label = this.reordered(this.label, new Int32Array(capacity));
-    this.start = this.reordered(this.start, new Float64Array(capacity));
-    this.flags = this.reordered(this.flags, new Uint8Array(capacity));
-    this.redirects = this.reordered(this.redirects, new Uint8Array(capacity));
+    this.bytes = this.reordered(this.bytes, new Array<Buffer | undefined>(capacity + 1));
+    this.from = this.reordered(this.from, new Int32Array(capacity + 1));
+    this.to = this.reordered(this.to, new Int32Array(capacity + 1));
+    this.count = this.reordered(this.count, new Int32Array(capacity + 1));
+    this.label = this.reordered(this.label, new Int32Array(capacity + 1));
+    this.start = this.reordered(this.start, new Float64Array(capacity + 1));
+    this.flags = this.reordered(this.flags, new Uint8Array(capacity + 1));
+    this.redirects = this.reordered(this.redirects, new Uint8Array(capacity + 1));
     this.head = 0;
     this.capacity = capacity;
   }

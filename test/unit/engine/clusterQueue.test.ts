@@ -27,23 +27,34 @@ describe('cluster pending queue (typed columns, a ring)', () => {
     assert.equal(queue.size, 0);
   });
 
-  it('pushes a routed run in one call: each request from the end of the one before, across wrap-around and growth', () => {
+  it('keeps a routed batch as one entry: taken whole, in parts (take), or one request at a time (shift), each part with its own bytes', () => {
     const queue = new PendingQueue();
     const bytes = Buffer.alloc(1000);
-    const ends = Int32Array.from({ length: 100 }, (_, p) => (p + 1) * 10);
-    // Wrap the ring first (capacity 64): 50 in, 50 out, then a run of 30 (positions 20 … 49) and one of 90 (growth).
+    // Wrap the ring first (capacity 64): 50 in, 50 out; then runs of 30 requests (10 bytes each, from byte 200) and 90.
     for (let k = 0; k < 50; k++) queue.push(bytes, 0, 1, 0, 0, 0, 0);
     queue.drop(50);
-    queue.pushRequests(bytes, ends, 20, 30, 3, 7.5, MEASURED);
-    queue.pushRequests(bytes, ends, 0, 90, 4, 8.5, 0);
-    assert.equal(queue.size, 120);
-    for (let k = 0; k < 120; k++) {
-      const i = queue.shift();
-      const p = k < 30 ? 20 + k : k - 30;
-      assert.deepEqual(
-        [queue.from[i], queue.to[i], queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]],
-        [p * 10, (p + 1) * 10, k < 30 ? 3 : 4, k < 30 ? 7.5 : 8.5, k < 30 ? MEASURED : 0, 0],
-      );
-    }
+    queue.pushRun(bytes, 200, 500, 30, 3, 7.5, MEASURED);
+    queue.pushRun(bytes, 0, 900, 90, 4, 8.5, 0);
+    assert.deepEqual([queue.size, queue.requests], [2, 120]);
+    const taken = (i: number) => [queue.from[i], queue.to[i], queue.count[i], queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]];
+    // One request, then 9, then more than the run holds (the rest of it: 20), then one of the next run.
+    assert.deepEqual(taken(queue.shift()), [200, 210, 1, 3, 7.5, MEASURED, 0]);
+    assert.deepEqual(taken(queue.take(9)), [210, 300, 9, 3, 7.5, MEASURED, 0]);
+    assert.deepEqual([queue.size, queue.requests], [2, 110]);
+    assert.deepEqual(taken(queue.take(50)), [300, 500, 20, 3, 7.5, MEASURED, 0]);
+    assert.deepEqual(taken(queue.shift()), [0, 10, 1, 4, 8.5, 0, 0]);
+    assert.deepEqual([queue.size, queue.requests], [1, 89]);
+    // What is left of a run is its own entry: copied, failed or cleared whole.
+    const rest = queue.at(0);
+    assert.deepEqual(taken(rest), [10, 900, 89, 4, 8.5, 0, 0]);
+    // Past growth (64 entries → 128) the runs and single requests keep their order and counts.
+    for (let k = 0; k < 100; k++) queue.push(bytes, k, k + 1, 5, 1, 0, 1);
+    assert.deepEqual([queue.size, queue.requests], [101, 189]);
+    assert.deepEqual(taken(queue.take(100)), [10, 900, 89, 4, 8.5, 0, 0]);
+    for (let k = 0; k < 100; k++) assert.deepEqual(taken(queue.take(5)), [k, k + 1, 1, 5, 1, 0, 1]);
+    assert.deepEqual([queue.size, queue.requests], [0, 0]);
+    queue.pushRun(bytes, 0, 40, 4, 1, 1, 0);
+    queue.clear();
+    assert.deepEqual([queue.size, queue.requests], [0, 0]);
   });
 });
