@@ -29,8 +29,8 @@ export class ClusterUnits {
     const queue = link.inFlight;
     const i = queue.at(0);
     const position = link.unitReplies;
-    const measured = (queue.flags[i] & MEASURED) !== 0;
-    const micros = Math.round((now - queue.start[i]) * 1000);
+    const measured = (queue.flagsOf(i) & MEASURED) !== 0;
+    const micros = Math.round((now - queue.startOf(i)) * 1000);
     const label = this.labels[position];
     let text = link.errors.size > 0 ? link.errors.get(reply) : undefined;
     let kind: string | undefined;

@@ -384,20 +384,20 @@ export class FastClusterConnection extends BudgetedConnection {
     let length = 0;
     for (let k = 0; k < queue.size; k++) {
       const i = queue.at(k);
-      length += queue.to[i] - queue.from[i];
+      length += queue.toOf(i) - queue.fromOf(i);
     }
     const out = Buffer.allocUnsafe(length);
     const target = link.up ? link.inFlight : link.waiting;
     let at = 0;
     for (let k = 0; k < queue.size; k++) {
       const i = queue.at(k);
-      const bytes = queue.bytes[i]!;
+      const bytes = queue.bytesOf(i);
       const from = at;
-      const end = queue.to[i];
+      const end = queue.toOf(i);
       // Requests are a few dozen bytes: a plain loop costs less than a native copy call each.
-      if (end - queue.from[i] < 64) for (let b = queue.from[i]; b < end; b++) out[at++] = bytes[b];
-      else at += bytes.copy(out, at, queue.from[i], end);
-      target.push(out, from, at, queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i], queue.count[i]);
+      if (end - queue.fromOf(i) < 64) for (let b = queue.fromOf(i); b < end; b++) out[at++] = bytes[b];
+      else at += bytes.copy(out, at, queue.fromOf(i), end);
+      target.push(out, from, at, queue.labelOf(i), queue.startOf(i), queue.flagsOf(i), queue.redirectsOf(i), queue.countOf(i));
     }
     queue.clear();
     if (link.up) link.socket!.write(out);
@@ -494,19 +494,19 @@ export class FastClusterConnection extends BudgetedConnection {
     let runStart = 0;
     let runCount = 0;
     for (let r = 0; r < replies && queue.size > 0; r++) {
-      if (queue.flags[queue.at(0)] & UNIT) {
+      if (queue.flagsOf(queue.at(0)) & UNIT) {
         if (this.units!.reply(link, r, now)) answered++;
         continue;
       }
       const i = queue.shift();
-      const flags = queue.flags[i];
+      const flags = queue.flagsOf(i);
       if (flags & INTERNAL) continue;
       const error = link.errors.size > 0 ? link.errors.get(r) : undefined;
       if (error !== undefined && this.redirected(link, queue, i, error)) continue;
       answered++;
       if (!(flags & MEASURED)) continue;
-      const label = queue.label[i];
-      const start = queue.start[i];
+      const label = queue.labelOf(i);
+      const start = queue.startOf(i);
       if (label !== runLabel || start !== runStart) {
         if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
         runLabel = label;
@@ -537,14 +537,14 @@ export class FastClusterConnection extends BudgetedConnection {
     let answered = 0;
     while (left > 0) {
       const i = queue.take(left);
-      let run = queue.count[i];
+      let run = queue.countOf(i);
       left -= run;
-      const flags = queue.flags[i];
+      const flags = queue.flagsOf(i);
       if (flags & INTERNAL) continue;
-      const label = queue.label[i];
-      const start = queue.start[i];
-      for (let j = queue.at(0); left > 0 && queue.label[j] === label && queue.start[j] === start && queue.flags[j] === flags; j = queue.at(0)) {
-        const taken = queue.count[queue.take(left)];
+      const label = queue.labelOf(i);
+      const start = queue.startOf(i);
+      for (let j = queue.at(0); left > 0 && queue.labelOf(j) === label && queue.startOf(j) === start && queue.flagsOf(j) === flags; j = queue.at(0)) {
+        const taken = queue.countOf(queue.take(left));
         left -= taken;
         run += taken;
       }
@@ -565,7 +565,7 @@ export class FastClusterConnection extends BudgetedConnection {
   /** Follows a MOVED or ASK reply to the request at position `i` of `queue` (just taken): re-sent to the node named (after ASKING for ASK). */
   private redirected(link: NodeLink, queue: PendingQueue, i: number, error: string): boolean {
     const redirect = parseRedirect(error);
-    if (!redirect || queue.redirects[i] >= MAX_REDIRECTS) return false;
+    if (!redirect || queue.redirectsOf(i) >= MAX_REDIRECTS) return false;
     const target = this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host, redirect.port, this.load.measuring);
     // The network gate refused the node named: not followed (the reply counts as the error it is; the cluster
     // state ends the load with the refusal).
@@ -573,13 +573,13 @@ export class FastClusterConnection extends BudgetedConnection {
     const next = this.link(target);
     // Read before any push: the position may be reused once written to. The bytes are copied: the buffer they
     // were written from is rewritten once its own link's batch is answered, which may come before this one's reply.
-    const bytes = Buffer.from(queue.bytes[i]!.subarray(queue.from[i], queue.to[i]));
+    const bytes = Buffer.from(queue.bytesOf(i).subarray(queue.fromOf(i), queue.toOf(i)));
     const from = 0;
     const to = bytes.length;
-    const label = queue.label[i];
-    const start = queue.start[i];
-    const flags = queue.flags[i];
-    const redirects = queue.redirects[i] + 1;
+    const label = queue.labelOf(i);
+    const start = queue.startOf(i);
+    const flags = queue.flagsOf(i);
+    const redirects = queue.redirectsOf(i) + 1;
     if (redirect.kind === 'ASK') this.sendOne(next, ASKING, 0, ASKING.length, 0, 0, INTERNAL, 0);
     this.sendOne(next, bytes, from, to, label, start, flags, redirects);
     return true;
@@ -631,15 +631,15 @@ export class FastClusterConnection extends BudgetedConnection {
     for (const queue of [link.inFlight, link.waiting]) {
       for (let k = 0; k < queue.size; k++) {
         const i = queue.at(k);
-        const flags = queue.flags[i];
+        const flags = queue.flagsOf(i);
         if (flags & INTERNAL) continue;
-        const count = queue.count[i];
+        const count = queue.countOf(i);
         lost += count;
         if (!(flags & MEASURED)) continue;
-        const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - queue.start[i]) * 1000) : undefined;
+        const waited = kind === TIMEOUT_ERROR_KIND ? Math.round((now - queue.startOf(i)) * 1000) : undefined;
         // The head unit of inFlight may be partly answered (a unit is an entry of its own).
         if (flags & UNIT) this.units!.unanswered(queue === link.inFlight && k === 0 ? link.unitReplies : 0, kind, text, waited);
-        else stats.recordUnanswered(queue.label[i], count, kind, text, waited);
+        else stats.recordUnanswered(queue.labelOf(i), count, kind, text, waited);
         if (waited !== undefined) node.stats.recorder.record(waited, count);
         node.stats.unanswered += count;
         node.stats.requests += count;

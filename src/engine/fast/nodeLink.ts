@@ -10,13 +10,24 @@ export const MEASURED = 2;
 
 const FIRST_CAPACITY = 64;
 
+// A queue entry's fields, one row of PendingQueue.rows each: a row is 48 bytes, so queueing or answering an entry
+// touches one cache line, where a column per field touched one per field (and the caches are cold by the time a
+// link's replies come: the servers share the cores).
+const FROM = 0;
+const TO = 1;
+const COUNT = 2;
+const LABEL = 3;
+const START = 4;
+/** flags | redirects << 8 */
+const MARKS = 5;
+const ROW = 6;
+
 /**
- * Requests in flight or waiting, oldest first: a ring of typed columns, so queueing and answering requests
- * allocates nothing. An entry is `count` requests of one label, start and flags, written one after the other as
+ * Requests in flight or waiting, oldest first: a ring of rows, so queueing and answering requests allocates
+ * nothing. An entry is `count` requests of one label, start and flags, written one after the other as
  * bytes[from … to) of the buffer that was written (shared by a write's requests, kept for a resend after
- * MOVED/ASK), each (to - from) / count bytes long: a batch of the per-node loop is one entry, not one per request,
- * so queueing and answering it touch one row. Latency counts from `start` (first send, or the intended time in
- * open loop).
+ * MOVED/ASK), each (to - from) / count bytes long: a batch of the per-node loop is one entry, not one per request.
+ * Latency counts from `start` (first send, or the intended time in open loop).
  */
 export class PendingQueue {
   private capacity = FIRST_CAPACITY;
@@ -25,28 +36,23 @@ export class PendingQueue {
   size = 0;
   /** Requests queued (the entries' counts added up). */
   requests = 0;
-  // Each column has a spare row past the ring (index `capacity`): take() puts there the requests it splits off a run.
-  bytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(FIRST_CAPACITY + 1);
-  from = new Int32Array(FIRST_CAPACITY + 1);
-  to = new Int32Array(FIRST_CAPACITY + 1);
-  count = new Int32Array(FIRST_CAPACITY + 1);
-  label = new Int32Array(FIRST_CAPACITY + 1);
-  start = new Float64Array(FIRST_CAPACITY + 1);
-  flags = new Uint8Array(FIRST_CAPACITY + 1);
-  redirects = new Uint8Array(FIRST_CAPACITY + 1);
+  // A spare row past the ring (position `capacity`): take() puts there the requests it splits off a run.
+  private bytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(FIRST_CAPACITY + 1);
+  private rows = new Float64Array((FIRST_CAPACITY + 1) * ROW);
 
   /** Queues `count` requests (one unless they are of one length, back to back in bytes[from … to)). */
   push(bytes: Buffer, from: number, to: number, label: number, start: number, flags: number, redirects: number, count = 1): void {
     if (this.size === this.capacity) this.grow();
     const i = (this.head + this.size++) & (this.capacity - 1);
     this.bytes[i] = bytes;
-    this.from[i] = from;
-    this.to[i] = to;
-    this.count[i] = count;
-    this.label[i] = label;
-    this.start[i] = start;
-    this.flags[i] = flags;
-    this.redirects[i] = redirects;
+    const rows = this.rows;
+    const at = i * ROW;
+    rows[at + FROM] = from;
+    rows[at + TO] = to;
+    rows[at + COUNT] = count;
+    rows[at + LABEL] = label;
+    rows[at + START] = start;
+    rows[at + MARKS] = flags | (redirects << 8);
     this.requests += count;
   }
 
@@ -65,11 +71,13 @@ export class PendingQueue {
 
   /**
    * Takes up to `most` (≥ 1) of the oldest requests, all of the oldest entry's or its first `most`: the position of
-   * what was taken (count[position] requests), whose columns (its bytes too) stay readable until the next push or take.
+   * what was taken (countOf it), whose fields (its bytes too) stay readable until the next push or take.
    */
   take(most: number): number {
     const i = this.head;
-    const count = this.count[i];
+    const rows = this.rows;
+    const at = i * ROW;
+    const count = rows[at + COUNT];
     if (count <= most) {
       this.head = (i + 1) & (this.capacity - 1);
       this.size--;
@@ -78,17 +86,14 @@ export class PendingQueue {
     }
     // Part of a run: the requests taken are copied to the spare row, and the run keeps the rest.
     const spare = this.capacity;
-    const end = this.from[i] + ((this.to[i] - this.from[i]) / count) * most;
+    const to = spare * ROW;
+    rows.copyWithin(to, at, at + ROW);
     this.bytes[spare] = this.bytes[i];
-    this.from[spare] = this.from[i];
-    this.to[spare] = end;
-    this.count[spare] = most;
-    this.label[spare] = this.label[i];
-    this.start[spare] = this.start[i];
-    this.flags[spare] = this.flags[i];
-    this.redirects[spare] = this.redirects[i];
-    this.from[i] = end;
-    this.count[i] = count - most;
+    const end = rows[at + FROM] + ((rows[at + TO] - rows[at + FROM]) / count) * most;
+    rows[to + TO] = end;
+    rows[to + COUNT] = most;
+    rows[at + FROM] = end;
+    rows[at + COUNT] = count - most;
     this.requests -= most;
     return spare;
   }
@@ -98,12 +103,44 @@ export class PendingQueue {
     return (this.head + k) & (this.capacity - 1);
   }
 
+  bytesOf(i: number): Buffer {
+    return this.bytes[i]!;
+  }
+
+  fromOf(i: number): number {
+    return this.rows[i * ROW + FROM];
+  }
+
+  toOf(i: number): number {
+    return this.rows[i * ROW + TO];
+  }
+
+  countOf(i: number): number {
+    return this.rows[i * ROW + COUNT];
+  }
+
+  labelOf(i: number): number {
+    return this.rows[i * ROW + LABEL];
+  }
+
+  startOf(i: number): number {
+    return this.rows[i * ROW + START];
+  }
+
+  flagsOf(i: number): number {
+    return this.rows[i * ROW + MARKS] & 0xff;
+  }
+
+  redirectsOf(i: number): number {
+    return this.rows[i * ROW + MARKS] >> 8;
+  }
+
   /** Removes the `count` oldest entries. */
   drop(count: number): void {
     for (let k = 0; k < count; k++) {
       const i = this.at(k);
       this.bytes[i] = undefined;
-      this.requests -= this.count[i];
+      this.requests -= this.rows[i * ROW + COUNT];
     }
     this.head = this.at(count);
     this.size -= count;
@@ -116,22 +153,17 @@ export class PendingQueue {
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    this.bytes = this.reordered(this.bytes, new Array<Buffer | undefined>(capacity + 1));
-    this.from = this.reordered(this.from, new Int32Array(capacity + 1));
-    this.to = this.reordered(this.to, new Int32Array(capacity + 1));
-    this.count = this.reordered(this.count, new Int32Array(capacity + 1));
-    this.label = this.reordered(this.label, new Int32Array(capacity + 1));
-    this.start = this.reordered(this.start, new Float64Array(capacity + 1));
-    this.flags = this.reordered(this.flags, new Uint8Array(capacity + 1));
-    this.redirects = this.reordered(this.redirects, new Uint8Array(capacity + 1));
+    const bytes = new Array<Buffer | undefined>(capacity + 1);
+    const rows = new Float64Array((capacity + 1) * ROW);
+    for (let k = 0; k < this.size; k++) {
+      const i = this.at(k);
+      bytes[k] = this.bytes[i];
+      rows.set(this.rows.subarray(i * ROW, (i + 1) * ROW), k * ROW);
+    }
+    this.bytes = bytes;
+    this.rows = rows;
     this.head = 0;
     this.capacity = capacity;
-  }
-
-  /** `column`'s entries, oldest first, in `fresh`. */
-  private reordered<T extends { [i: number]: unknown }>(column: T, fresh: T): T {
-    for (let k = 0; k < this.size; k++) fresh[k] = column[this.at(k)];
-    return fresh;
   }
 }
 

@@ -13,16 +13,16 @@ describe('cluster pending queue (typed columns, a ring)', () => {
       for (let k = 0; k < 2; k++, taken++) {
         const i = queue.shift();
         assert.deepEqual(
-          [queue.from[i], queue.to[i], queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]],
+          [queue.fromOf(i), queue.toOf(i), queue.labelOf(i), queue.startOf(i), queue.flagsOf(i), queue.redirectsOf(i)],
           [taken, taken + 1, taken % 7, taken * 1.5, MEASURED, taken % 3],
         );
-        assert.equal(queue.bytes[i], bytes);
+        assert.equal(queue.bytesOf(i), bytes);
       }
     }
     assert.equal(queue.size, pushed - taken);
     queue.drop(10);
     taken += 10;
-    assert.equal(queue.from[queue.at(0)], taken);
+    assert.equal(queue.fromOf(queue.at(0)), taken);
     queue.clear();
     assert.equal(queue.size, 0);
   });
@@ -36,7 +36,7 @@ describe('cluster pending queue (typed columns, a ring)', () => {
     queue.pushRun(bytes, 200, 500, 30, 3, 7.5, MEASURED);
     queue.pushRun(bytes, 0, 900, 90, 4, 8.5, 0);
     assert.deepEqual([queue.size, queue.requests], [2, 120]);
-    const taken = (i: number) => [queue.from[i], queue.to[i], queue.count[i], queue.label[i], queue.start[i], queue.flags[i], queue.redirects[i]];
+    const taken = (i: number) => [queue.fromOf(i), queue.toOf(i), queue.countOf(i), queue.labelOf(i), queue.startOf(i), queue.flagsOf(i), queue.redirectsOf(i)];
     // One request, then 9, then more than the run holds (the rest of it: 20), then one of the next run.
     assert.deepEqual(taken(queue.shift()), [200, 210, 1, 3, 7.5, MEASURED, 0]);
     assert.deepEqual(taken(queue.take(9)), [210, 300, 9, 3, 7.5, MEASURED, 0]);
