@@ -322,6 +322,15 @@ export class IoredisConnection extends BudgetedConnection {
     this.finish();
   }
 
+  /**
+   * The closed loop's next batch, after the event loop's poll phase: the other connections' replies that
+   * came in the same poll are read first and the writes follow them, as redis-benchmark's write handler
+   * does, instead of a write syscall (and a wake-up of the server) inside each reply's callback. Paired
+   * against the direct call, SET/GET P1: throughput 1.06x/1.08x, CPU per request 0.95x/0.93x (bench/README.md).
+   * The batch is timed when it is sent, so the wait is never counted as the server's latency.
+   */
+  private readonly sendNextLater = (): void => this.sendNextBatch();
+
   /** Times the batch itself (the caller's `now` may be older). */
   protected override sendNextBatch(): void {
     const now = performance.now();
@@ -357,7 +366,7 @@ export class IoredisConnection extends BudgetedConnection {
       this.batchCounts.shift();
       if (closedLoop) {
         // Also when the connection went down: sendNextBatch then waits for ioredis to reconnect.
-        if (this.inFlight === 0 && (this.state === State.Running || this.state === State.Down)) this.sendNextBatch();
+        if (this.inFlight === 0 && (this.state === State.Running || this.state === State.Down)) setImmediate(this.sendNextLater);
         else this.finishIfDone();
       } else {
         if (this.state === State.Running) this.load.kick();
