@@ -19,7 +19,7 @@ describe('rbench run: sweep server', function () {
   const scratch = useScratch();
   const mine = useRedisServer();
 
-  it('runs appendfsync always and no on two throwaway servers: the always point slower, one table, the setups compared', async () => {
+  it('runs appendfsync always and no on two throwaway servers, each with its directives, one table, the setups compared', async () => {
     const file = scratch.write('aof.rbench', AOF);
     const result = await runCli(['run', file], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stderr);
@@ -38,9 +38,8 @@ describe('rbench run: sweep server', function () {
     assert.deepEqual({ ...always.server.config }, { appendonly: 'yes', appendfsync: 'always' });
     assert.deepEqual({ ...no.server.config }, { appendonly: 'yes', appendfsync: 'no' });
     for (const point of run.points) assert.equal(point.repeats[0][0].total.requests, 3000);
-    // An fsync per write against none: an order of magnitude on a disk, a wide margin on any machine with one.
-    const opsOf = (point: typeof always) => point.summary[0].opsPerSec.median;
-    assert.ok(opsOf(always) < opsOf(no) * 0.8, `always ${opsOf(always)} ops/s should be well below no ${opsOf(no)} ops/s`);
+    // What an fsync per write costs is the disk's to say, not the sweep's: 14k against 33k ops/s here, 5.9k against
+    // 6.1k on a CI machine whose disk acknowledges fsync from a cache. The directives read back above are the proof.
     // One result table holding both points, then the comparison between them naming the directive.
     const tables = result.stdout.split('\n').filter((line) => /^point\s+command\s+requests/.test(line));
     assert.equal(tables.length, 1, result.stdout);

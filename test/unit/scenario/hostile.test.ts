@@ -5,7 +5,7 @@ import { parseScenarios } from '../../../src/scenario/parser';
 import { check, only, span } from './helpers';
 import * as path from 'node:path';
 import { inFreshProcess } from '../../helpers/freshProcess';
-import type { RealisticFileTimes } from '../../fuzz/realisticFile';
+import type { RealisticCheckTimes, RealisticDiagnosticsTimes } from '../../fuzz/realisticFile';
 
 /** Every diagnostic has a well-formed range inside the text. */
 function assertPositioned(resolved: ResolvedFile, text: string): void {
@@ -35,9 +35,10 @@ const MEGABYTE_LIMIT_MS = 400;
 
 /**
  * CPU time for the diagnostics alone (checkDiagnostics: what the editor's worker computes, no plan
- * kept). Measured at 65–95 ms for 1 MB and 0.9–1.3 s for 10 MB under load average 10 on 2 cores
- * (the issue asks for well under 100 ms and under 1 s on a quiet machine); the bounds leave room
- * for the suite's heap and a loaded machine.
+ * kept), each in a process of its own (test/fuzz/realisticFile.ts says why). Measured at 65-95 ms for 1 MB
+ * and 0.9-1.3 s for 10 MB under load average 10 on 2 cores (the issue asks for well under 100 ms and under
+ * 1 s on a quiet machine); the bounds leave room for a loaded machine. Measured after a checkText in the
+ * same process, the 10 MB file took 3.1 s on a clean CI machine, over the bound.
  */
 const DIAGNOSTICS_MEGABYTE_LIMIT_MS = 250;
 const DIAGNOSTICS_BIG_FILE_LIMIT_MS = 2500;
@@ -172,7 +173,11 @@ describe('hostile input', () => {
     // are shared, and another process's load must not fail this one. Measured in a process of its own, as
     // `rbench check` runs it and as the editor's check worker starts: in this one the collector would also walk
     // the heap of every test before this one (it took 4.1 s here inside the suite, 2.1–2.7 s on its own).
-    const times = await inFreshProcess<RealisticFileTimes>(path.resolve(__dirname, '../../fuzz/realisticFile'), 'timeRealisticFile');
+    const realisticFile = path.resolve(__dirname, '../../fuzz/realisticFile');
+    const times = {
+      ...(await inFreshProcess<RealisticCheckTimes>(realisticFile, 'timeRealisticCheck')),
+      ...(await inFreshProcess<RealisticDiagnosticsTimes>(realisticFile, 'timeRealisticDiagnostics')),
+    };
     assert.equal(times.problems, 0);
     assert.equal(times.scenarios, times.expectedScenarios);
     assert.deepEqual(times.lastExpects, ['expect p99 < 2ms']);
