@@ -1,7 +1,7 @@
 // The 10 MB file of short realistic lines (test/unit/scenario/hostile.test.ts) and the CPU time its checks
 // take, measured on a fresh heap: in a process of its own (test/helpers/freshProcess.ts).
 import { checkDiagnostics, checkText } from '../../src/scenario';
-import { cpuMs } from './linearity';
+import { leastCpuMs } from './linearity';
 
 /** About 700k short lines in 70k differently named scenarios: the cost is per line and per scenario, not per byte. */
 function realisticFile(bytes: number): { text: string; scenarios: number } {
@@ -34,24 +34,6 @@ export interface RealisticDiagnosticsTimes {
   diagnosticsProblems: number;
 }
 
-const time = <T>(work: () => T) => {
-  const started = cpuMs();
-  const result = work();
-  return { result, elapsed: cpuMs() - started };
-};
-
-/** The least CPU time of a few runs and what the last one found: a loaded machine adds time, never removes it. */
-function best<T>(runs: number, work: () => T): { least: number; found: T } {
-  let least = Infinity;
-  let found: T | undefined;
-  for (let run = 0; run < runs; run++) {
-    const timed = time(work);
-    least = Math.min(least, timed.elapsed);
-    found = timed.result;
-  }
-  return { least, found: found as T };
-}
-
 // Each kind of check is timed in a process of its own, on a fresh heap and fresh type feedback. After a checkText
 // in the same process, checkDiagnostics of 10 MB takes 1.4-1.7x as long (1.7-2.0 s against 1.0-1.2 s here, no one
 // hot spot: the whole parse is slower), which is the editor's check worker's case, as it checks plans and outlines
@@ -60,34 +42,33 @@ function best<T>(runs: number, work: () => T): { least: number; found: T } {
 
 /** checkText of 1 MB and of 10 MB (the lesser of two runs each), after a warm-up. */
 export function timeRealisticCheck(): RealisticCheckTimes {
-  const summaryOf = (resolved: ReturnType<typeof checkText>) => ({
-    problems: resolved.diagnostics.length,
-    scenarios: resolved.scenarios.length,
-    lastExpects: resolved.scenarios[resolved.scenarios.length - 1]?.expects.map((expect) => expect.text) ?? [],
-  });
-  time(() => summaryOf(checkText(realisticFile(500_000).text, { env: {} }))); // warm up the JIT
+  let found = { problems: 0, scenarios: 0, lastExpects: [] as string[] };
+  const checked = (text: string) => () => {
+    const resolved = checkText(text, { env: {} });
+    found = {
+      problems: resolved.diagnostics.length,
+      scenarios: resolved.scenarios.length,
+      lastExpects: resolved.scenarios[resolved.scenarios.length - 1]?.expects.map((expect) => expect.text) ?? [],
+    };
+  };
+  checked(realisticFile(500_000).text)(); // warm up the JIT
   const megabyte = realisticFile(1024 * 1024).text;
   const big = realisticFile(10 * 1024 * 1024);
-  const tenth = best(2, () => summaryOf(checkText(megabyte, { env: {} })));
-  const full = best(2, () => summaryOf(checkText(big.text, { env: {} })));
-  return {
-    checkMegabyteMs: tenth.least,
-    checkTenMegabytesMs: full.least,
-    ...full.found,
-    expectedScenarios: big.scenarios,
-  };
+  const checkMegabyteMs = leastCpuMs(checked(megabyte), 2);
+  const checkTenMegabytesMs = leastCpuMs(checked(big.text), 2);
+  return { checkMegabyteMs, checkTenMegabytesMs, ...found, expectedScenarios: big.scenarios };
 }
 
 /** checkDiagnostics of 1 MB and of 10 MB (the lesser of three runs each), after a warm-up. */
 export function timeRealisticDiagnostics(): RealisticDiagnosticsTimes {
-  time(() => checkDiagnostics(realisticFile(500_000).text, { env: {} }).length); // warm up the JIT
+  let diagnosticsProblems = 0;
+  const diagnosed = (text: string) => () => {
+    diagnosticsProblems = Math.max(diagnosticsProblems, checkDiagnostics(text, { env: {} }).length);
+  };
+  diagnosed(realisticFile(500_000).text)(); // warm up the JIT
   const megabyte = realisticFile(1024 * 1024).text;
   const big = realisticFile(10 * 1024 * 1024).text;
-  const tenth = best(3, () => checkDiagnostics(megabyte, { env: {} }).length);
-  const full = best(3, () => checkDiagnostics(big, { env: {} }).length);
-  return {
-    diagnosticsMegabyteMs: tenth.least,
-    diagnosticsTenMegabytesMs: full.least,
-    diagnosticsProblems: Math.max(tenth.found, full.found),
-  };
+  const diagnosticsMegabyteMs = leastCpuMs(diagnosed(megabyte), 3);
+  const diagnosticsTenMegabytesMs = leastCpuMs(diagnosed(big), 3);
+  return { diagnosticsMegabyteMs, diagnosticsTenMegabytesMs, diagnosticsProblems };
 }

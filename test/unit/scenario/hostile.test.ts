@@ -170,9 +170,9 @@ describe('hostile input', () => {
     this.timeout(120_000);
     // About 700k short lines in 70k differently named scenarios (test/fuzz/realisticFile.ts). CPU time of the
     // process (the collector's threads included) rather than wall-clock time: the machines running these tests
-    // are shared, and another process's load must not fail this one. Measured in a process of its own, as
-    // `rbench check` runs it and as the editor's check worker starts: in this one the collector would also walk
-    // the heap of every test before this one (it took 4.1 s here inside the suite, 2.1–2.7 s on its own).
+    // are shared, and another process's load must not fail this one. Each kind of check is measured in a process
+    // of its own, as `rbench check` runs it and as the editor's check worker starts: in this one the collector would
+    // also walk the heap of every test before this one (it took 4.1 s here inside the suite, 2.1–2.7 s on its own).
     const realisticFile = path.resolve(__dirname, '../../fuzz/realisticFile');
     const times = {
       ...(await inFreshProcess<RealisticCheckTimes>(realisticFile, 'timeRealisticCheck')),
