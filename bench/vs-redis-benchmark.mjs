@@ -4,17 +4,21 @@
 // Prints the median ratio rbench/redis-benchmark per configuration, for throughput and for client CPU
 // per request (user + sys of each tool's process, from /usr/bin/time; process start-up included for both).
 //
-//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"] [--before OLD/dist/cli.js] [--fixed]
+//   node bench/vs-redis-benchmark.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P1,GET P1"] [--before OLD/dist/cli.js] [--fixed] [--floor]
 //
 // --fixed also measures each tool's fixed cost per run (the CPU of a run of a few requests: process start-up,
 // for rbench also its worker threads, the server's facts and the run file) and prints the CPU per request with
 // it taken out of both: what each request costs once the run is going, next to the whole-process figure.
 //
+// --floor adds a leg per round with bench/node-floor.mjs, the least a Node process spends on the same requests
+// (one thread, no measuring): rbench's CPU above it is rbench's own, the floor's is Node's and the kernel's.
+//
 // --before adds a third leg to each round (A B C A B C): another build of rbench, e.g. a checkout of the
 // commit before a refactor (`git worktree add --detach ../before <commit> && cd ../before && npm ci &&
 // npm run build`), and prints this build's throughput and CPU as ratios to that one's.
 import { parseArgs } from 'node:util';
-import { ensureBuilt, median, rbenchRun, redisBenchmarkRun, startServer } from './lib.mjs';
+import { join } from 'node:path';
+import { ensureBuilt, median, rbenchRun, redisBenchmarkRun, root, spawnTimed, startServer } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     before: { type: 'string' },
     fixed: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
   },
 });
 const pairs = Number(values.pairs);
@@ -53,6 +58,15 @@ function rbench(port, c, cliPath) {
   return { ops: load.total.opsPerSec, cpuUs: (runs.cpuMs * 1000) / c.requests, cpuMs: runs.cpuMs };
 }
 
+function nodeFloor(port, c) {
+  const args = [join(root, 'bench', 'node-floor.mjs'), port, c.test, c.clients, c.pipeline, c.requests, KEYSPACE, c.size].map(String);
+  const result = spawnTimed(process.execPath, args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`node-floor failed (${result.status}): ${result.stderr}`);
+  const { requests, opsPerSec } = JSON.parse(result.stdout);
+  if (requests !== c.requests) throw new Error(`node-floor counted ${requests} of ${c.requests} replies`);
+  return { ops: opsPerSec, cpuUs: (result.cpuMs * 1000) / c.requests, cpuMs: result.cpuMs };
+}
+
 /** CPU ms of a run of a few requests (two rounds of every client's pipeline): the least of three, a tool's fixed cost per run. */
 function fixedCostMs(tool, port, c) {
   const few = { ...c, requests: c.clients * c.pipeline * 2 };
@@ -73,6 +87,8 @@ try {
     const cpuRatios = [];
     const againstBefore = [];
     const cpuAgainstBefore = [];
+    const floorCpu = [];
+    const cpuOverFloor = [];
     // GET needs the keys: fill them once with redis-benchmark's own SET.
     if (c.test === 'get') redisBenchmark(server.port, { ...c, test: 'set', requests: KEYSPACE * 3 });
     const fixed = values.fixed ? { rb: fixedCostMs(redisBenchmark, server.port, c), ours: fixedCostMs(rbench, server.port, c) } : undefined;
@@ -94,6 +110,11 @@ try {
         marginalOurs.push(marginal(b, fixed.ours));
         marginalRatios.push(marginal(b, fixed.ours) / marginal(a, fixed.rb));
       }
+      if (values.floor) {
+        const floor = nodeFloor(server.port, c);
+        floorCpu.push(floor.cpuUs / a.cpuUs);
+        cpuOverFloor.push(b.cpuUs / floor.cpuUs);
+      }
       if (values.before) {
         const old = rbench(server.port, c, values.before);
         againstBefore.push(b.ops / old.ops);
@@ -108,6 +129,12 @@ try {
       console.log(
         `${''.padEnd(16)} fixed cost per run: redis-benchmark ${Math.round(fixed.rb)} ms, rbench ${Math.round(fixed.ours)} ms; CPU µs/request without it: ` +
           `${median(marginalRb).toFixed(3)} ${median(marginalOurs).toFixed(3)}  ${median(marginalRatios).toFixed(2)}× [${marginalRatios.map((r) => r.toFixed(2)).join(' ')}]`,
+      );
+    }
+    if (values.floor) {
+      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
+      console.log(
+        `${''.padEnd(16)} Node's floor (bench/node-floor.mjs): CPU per request ${median(floorCpu).toFixed(2)}× redis-benchmark's [${list(floorCpu)}]; rbench ${median(cpuOverFloor).toFixed(2)}× the floor's [${list(cpuOverFloor)}]`,
       );
     }
     if (values.before) {
