@@ -63,8 +63,9 @@ function countReplies(state, chunk, length) {
         state.header = false;
         if (state.type !== 36 || state.bulk < 0) replies++;
         else state.skip = state.bulk + 2;
-      } else if (state.type === 36 && byte >= 48 && byte <= 57) state.bulk = state.bulk * 10 + byte - 48;
-      else if (state.type === 36 && byte === 45) state.bulk = -1e9;
+      } else if (state.type === 36 && byte === 45)
+        state.bulk = -1; // $-1: a nil, no body
+      else if (state.type === 36 && state.bulk >= 0 && byte >= 48 && byte <= 57) state.bulk = state.bulk * 10 + byte - 48;
       continue;
     }
     state.type = byte;

@@ -44,6 +44,9 @@ const configs = [
 
 const KEYSPACE = 100_000;
 
+/** A pair's ratios, as printed beside their median. */
+const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
+
 function redisBenchmark(port, c) {
   const result = redisBenchmarkRun(port, { ...c, keyspace: KEYSPACE });
   return { ops: result.opsPerSec, cpuUs: (result.cpuMs * 1000) / c.requests, cpuMs: result.cpuMs };
@@ -122,23 +125,21 @@ try {
       }
     }
     console.log(
-      `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${ratios.map((r) => r.toFixed(2)).join(' ')}]` +
-        `   ${median(cpuRb).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${cpuRatios.map((r) => r.toFixed(2)).join(' ')}] (lower is better)`,
+      `${c.name.padEnd(16)} ${Math.round(median(rb)).toLocaleString('en-US').padStart(13)}/s ${Math.round(median(ours)).toLocaleString('en-US').padStart(11)}/s   ${median(ratios).toFixed(2)}×  [${list(ratios)}]` +
+        `   ${median(cpuRb).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${list(cpuRatios)}] (lower is better)`,
     );
     if (fixed) {
       console.log(
         `${''.padEnd(16)} fixed cost per run: redis-benchmark ${Math.round(fixed.rb)} ms, rbench ${Math.round(fixed.ours)} ms; CPU µs/request without it: ` +
-          `${median(marginalRb).toFixed(3)} ${median(marginalOurs).toFixed(3)}  ${median(marginalRatios).toFixed(2)}× [${marginalRatios.map((r) => r.toFixed(2)).join(' ')}]`,
+          `${median(marginalRb).toFixed(3)} ${median(marginalOurs).toFixed(3)}  ${median(marginalRatios).toFixed(2)}× [${list(marginalRatios)}]`,
       );
     }
     if (values.floor) {
-      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
       console.log(
         `${''.padEnd(16)} Node's floor (bench/node-floor.mjs): CPU per request ${median(floorCpu).toFixed(2)}× redis-benchmark's [${list(floorCpu)}]; rbench ${median(cpuOverFloor).toFixed(2)}× the floor's [${list(cpuOverFloor)}]`,
       );
     }
     if (values.before) {
-      const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(' ');
       console.log(
         `${''.padEnd(16)} this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,
       );
