@@ -20,3 +20,7 @@ export { valuesAtPercentiles } from './measure/percentile';
 // Cluster routing the runner shares with the workers: a key's hash slot, and the TLS settings for a node.
 export { slotOf } from './cluster/slot';
 export { nodeTls } from './cluster/nodeTls';
+
+// A raw connection beside the load, as the load's are opened (same gate, same framing of replies): the runner's
+// count of the keys a run left reads SCAN replies' bytes on it.
+export { openRawCommands, type RawCommands } from './fast/rawCommands';

@@ -10,14 +10,14 @@ export class DistinctKeys {
   private low = new Int32Array(FIRST_SIZE);
   size = 0;
 
-  /** Adds `key`; true when it was not there yet. */
-  add(key: Uint8Array): boolean {
+  /** Adds the key bytes[start … end) (all of `bytes` by default); true when it was not there yet. */
+  add(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
     // FNV-1a and a multiply-xor hash, over the same bytes; (0, 0) marks an empty slot.
     let a = 0x811c9dc5 | 0;
     let b = 0x9747b28c | 0;
-    for (let i = 0; i < key.length; i++) {
-      a = Math.imul(a ^ key[i], 0x01000193);
-      b = Math.imul(b ^ key[i], 0x5bd1e995);
+    for (let i = start; i < end; i++) {
+      a = Math.imul(a ^ bytes[i], 0x01000193);
+      b = Math.imul(b ^ bytes[i], 0x5bd1e995);
       b ^= b >>> 15;
     }
     if (a === 0 && b === 0) b = 1;

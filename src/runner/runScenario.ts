@@ -211,7 +211,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // A user's server keeps what the run wrote: say what is there (never deleting what the scenario did not ask to).
   if (!context.local && !connection.cluster && control && status !== 'failed' && !stalled) {
     const patterns = ownKeyPatterns(plan);
-    const left = patterns.length > 0 ? await countLeftKeys(control, patterns).catch(() => []) : [];
+    const left = patterns.length > 0 ? await countLeftKeys(connection, patterns).catch(() => []) : [];
     if (left.length > 0) run.leftKeys = left;
   }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));

@@ -1,15 +1,25 @@
-// One command and its whole reply on a raw connection, outside the load: ROLE after a Sentinel connect,
-// CLUSTER SHARDS on a cluster node. The connection stays open and its bytes handler is released after.
-import type { RespValue } from '../../protocol/respValue';
-import { CONTROL_REPLY_LIMITS, ReplyCollector } from '../../protocol/replyReader';
+// Commands and their whole replies on a raw connection, outside the load: ROLE after a Sentinel connect,
+// CLUSTER SHARDS on a cluster node, SCAN for the count of the keys a run left. Every reply is framed within
+// the control limits (replyReader.ts) before anything reads it. The connection stays open and its bytes
+// handler is released after each reply.
+import { readRespValue, type RespValue } from '../../protocol/respValue';
+import { CONTROL_REPLY_LIMITS, ReplyFramer } from '../../protocol/replyReader';
 import type { RawConnection } from './connect';
 import { encodeRespCommand } from '../../protocol/respEncode';
 
 /** Sends `args` and resolves with the reply (an error reply as RespErrorReply); rejects on timeout, close or bytes that are not RESP. */
-export function askRaw(connection: RawConnection, args: string[], timeoutMs: number): Promise<RespValue> {
+export async function askRaw(connection: RawConnection, args: string[], timeoutMs: number): Promise<RespValue> {
+  return readRespValue(await askRawBytes(connection, args, timeoutMs))!.value;
+}
+
+/**
+ * Sends `args` and resolves with the bytes of the whole reply, framed within the control limits (bytes past
+ * the reply's end may follow); rejects on timeout, close, bytes that are not RESP or a reply past the limits.
+ */
+export function askRawBytes(connection: RawConnection, args: string[], timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    // One whole reply, within the limits every reader keeps.
-    const received = new ReplyCollector(CONTROL_REPLY_LIMITS);
+    const framer = new ReplyFramer(CONTROL_REPLY_LIMITS);
+    const chunks: Buffer[] = [];
     const onClose = () => done(() => reject(new Error(`the connection closed before the answer to ${args[0]}`)));
     const done = (finish: () => void) => {
       clearTimeout(timer);
@@ -20,10 +30,11 @@ export function askRaw(connection: RawConnection, args: string[], timeoutMs: num
     const timer = setTimeout(() => done(() => reject(new Error(`no answer to ${args[0]} within ${timeoutMs} ms`))), timeoutMs);
     connection.socket.once('close', onClose);
     connection.onBytes((chunk, length) => {
-      // The chunk is only valid during the call: the collector keeps a copy.
       try {
-        const [reply] = received.feed(chunk.subarray(0, length));
-        if (reply !== undefined) done(() => resolve(reply));
+        const completed = framer.feed(chunk.subarray(0, length));
+        // The chunk is only valid during the call: kept as a copy.
+        chunks.push(Buffer.from(chunk.subarray(0, length)));
+        if (completed > 0) done(() => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
       } catch (error) {
         done(() => reject(error as Error));
       }
