@@ -81,7 +81,8 @@ export class ClusterTracker {
         ask: entry.ask,
       };
     });
-    nodes.sort((a, b) => (a.role === b.role ? a.node.localeCompare(b.node) : a.role === 'master' ? -1 : 1));
+    // Addresses in code-unit order: localeCompare's first call loads ICU's collation, ~7 ms of every cluster run.
+    nodes.sort((a, b) => (a.role !== b.role ? (a.role === 'master' ? -1 : 1) : a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
     return { detected, moved, ask, topologyRefreshes: this.refreshes, nodes };
   }
 }
