@@ -64,8 +64,7 @@ export class ReplyCollector {
 
   /** Feeds a chunk (copied: the caller may reuse its buffer); returns the replies it completed, in order. Throws as ReplyFramer.feed. */
   feed(chunk: Uint8Array): RespValue[] {
-    const completed = this.framer.feed(chunk);
-    this.chunks.push(Buffer.from(chunk));
+    const completed = this.keep(chunk);
     if (completed === 0) return [];
     const bytes = Buffer.concat(this.chunks);
     const values: RespValue[] = [];
@@ -77,5 +76,23 @@ export class ReplyCollector {
     }
     this.chunks = at < bytes.length ? [bytes.subarray(at)] : [];
     return values;
+  }
+
+  /**
+   * Feeds a chunk (copied) for a reader of one reply's bytes (askRawBytes: a SCAN reply read in place): once a
+   * reply is whole, returns every byte kept, the reply first, and keeps nothing. Throws as ReplyFramer.feed.
+   */
+  feedBytes(chunk: Uint8Array): Buffer | undefined {
+    if (this.keep(chunk) === 0) return undefined;
+    const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.chunks = [];
+    return bytes;
+  }
+
+  /** Frames `chunk` and keeps a copy of it: the replies it completed. */
+  private keep(chunk: Uint8Array): number {
+    const completed = this.framer.feed(chunk);
+    this.chunks.push(Buffer.from(chunk));
+    return completed;
   }
 }

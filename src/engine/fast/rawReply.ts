@@ -3,7 +3,7 @@
 // the control limits (replyReader.ts) before anything reads it. The connection stays open and its bytes
 // handler is released after each reply.
 import { readRespValue, type RespValue } from '../../protocol/respValue';
-import { CONTROL_REPLY_LIMITS, ReplyFramer } from '../../protocol/replyReader';
+import { CONTROL_REPLY_LIMITS, ReplyCollector } from '../../protocol/replyReader';
 import type { RawConnection } from './connect';
 import { encodeRespCommand } from '../../protocol/respEncode';
 
@@ -18,8 +18,7 @@ export async function askRaw(connection: RawConnection, args: string[], timeoutM
  */
 export function askRawBytes(connection: RawConnection, args: string[], timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const framer = new ReplyFramer(CONTROL_REPLY_LIMITS);
-    const chunks: Buffer[] = [];
+    const received = new ReplyCollector(CONTROL_REPLY_LIMITS);
     const onClose = () => done(() => reject(new Error(`the connection closed before the answer to ${args[0]}`)));
     const done = (finish: () => void) => {
       clearTimeout(timer);
@@ -31,10 +30,9 @@ export function askRawBytes(connection: RawConnection, args: string[], timeoutMs
     connection.socket.once('close', onClose);
     connection.onBytes((chunk, length) => {
       try {
-        const completed = framer.feed(chunk.subarray(0, length));
-        // The chunk is only valid during the call: kept as a copy.
-        chunks.push(Buffer.from(chunk.subarray(0, length)));
-        if (completed > 0) done(() => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+        // The chunk is only valid during the call: the collector keeps a copy.
+        const bytes = received.feedBytes(chunk.subarray(0, length));
+        if (bytes !== undefined) done(() => resolve(bytes));
       } catch (error) {
         done(() => reject(error as Error));
       }
