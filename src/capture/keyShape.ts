@@ -57,9 +57,3 @@ function hashOf(text: string): string {
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
   return (hash >>> 0).toString(36);
 }
-
-/** A pattern as a scenario argument: bare when it is plain, else in single quotes (literal text; placeholders still expand). */
-export function scenarioWord(text: string): string {
-  if (/^[A-Za-z0-9_:./|{}@=,;-]+$/.test(text) && !text.includes('{{') && !text.includes('${') && !/\*\d+$/.test(text)) return text;
-  return `'${text.replace(/'/g, '')}'`;
-}

@@ -3,7 +3,7 @@
 // their share, the key space and its distribution, value sizes, rate, clients, pipelining, and the
 // keyspace to prefill. Privacy is applied here: fixed keys and field names become `fixed:N` and `fN`
 // unless the user kept names.
-import { KEY_PLACEHOLDER, scenarioWord } from './keyShape';
+import { KEY_PLACEHOLDER } from './keyShape';
 import { unreproducible, type UnreproducibleKind } from './commandKinds';
 import { fitKeys, fitSizes, sizeQuantiles, type KeyFit, type SizeFit } from './fit';
 import type { ShapeTally } from './traffic';
@@ -96,20 +96,20 @@ const TEMPLATES: Record<string, { type: string; args: string[] }> = {
   PING: { type: '', args: [] },
 };
 
-/** Renames what would copy the source verbatim: keys without identifiers (`fixed:N`) and plain field names (`fN`). */
+/** Renames what would copy the source verbatim: keys without identifiers (`fixed:N`) and plain field names (`fN`). Patterns stay plain text: the scenario writer quotes them. */
 class Renamer {
   private readonly fixed = new Map<string, string>();
   private readonly fields = new Map<string, string>();
   constructor(private readonly keepNames: boolean) {}
 
   key(pattern: string): string {
-    if (this.keepNames || pattern.includes(KEY_PLACEHOLDER)) return scenarioWord(pattern);
+    if (this.keepNames || pattern.includes(KEY_PLACEHOLDER)) return pattern;
     if (!this.fixed.has(pattern)) this.fixed.set(pattern, `fixed:${this.fixed.size + 1}`);
     return this.fixed.get(pattern) as string;
   }
 
   field(pattern: string): string {
-    if (this.keepNames || pattern.includes(KEY_PLACEHOLDER)) return scenarioWord(pattern);
+    if (this.keepNames || pattern.includes(KEY_PLACEHOLDER)) return pattern;
     if (!this.fields.has(pattern)) this.fields.set(pattern, `f${this.fields.size + 1}`);
     return this.fields.get(pattern) as string;
   }

@@ -2,6 +2,7 @@
 // redis-sentinel:// URL checked as the runner will read it (src/protocol/redisUrl.ts), with a password
 // written in the file refused.
 import { replaceFix } from './diagnostics';
+import { writableToken } from './writtenText';
 import { parseRedisUrl, redactUrl } from '../protocol/redisUrl';
 import type { Reader } from './valueReader';
 
@@ -81,9 +82,12 @@ export function readTarget(reader: Reader): TargetValue | undefined {
     const to = arg.quoted ? arg.end : arg.start + userInfoEnd;
     if (reader.input.expanded.originsIn(from, to).has('file')) {
       const withoutPassword = value.slice(0, colon) + value.slice(userInfoEnd);
-      const fixes = reader.input.expanded.isSubstituted(arg.start, arg.end)
-        ? undefined
-        : [replaceFix(reader.range(arg), withoutPassword, 'Remove the password from the URL')];
+      // The URL as an argument again: written as read, a quoted one's `\n` would become a real line break.
+      const written = writableToken(withoutPassword);
+      const fixes =
+        reader.input.expanded.isSubstituted(arg.start, arg.end) || written === undefined
+          ? undefined
+          : [replaceFix(reader.range(arg), written, 'Remove the password from the URL')];
       return reader.fail(
         arg,
         "a password written in the file ends up in git — remove it from the URL and use `password env:NAME` or `password secret` (the editor's secret storage)",

@@ -6,6 +6,7 @@
 // `Count`, `Max Latency`, the same percentiles)). The plan comes from its recorded configuration.
 import type { TimelineSecond } from '../../engine';
 import type { ScenarioPlan } from '../../scenario';
+import { ScenarioWriteError, scenarioToken, writeScenario, type WrittenLine } from '../../scenario/writer';
 import type { ImportedFigures, ImportedRun, ImportedTest } from './buildRun';
 import { importError } from './imported';
 
@@ -97,19 +98,27 @@ function scenarioOf(config: Json, file: string): string {
   const requests = num('requests');
   const keys = num('key_maximum') - num('key_minimum') + 1;
   const prefix = String(get('key_prefix') ?? 'memtier-');
-  const lines = [
-    `### memtier_benchmark`,
-    `clients ${clients}`,
-    `threads ${num('threads')}`,
-    `pipeline ${num('pipeline')}`,
-    requests > 0 ? `requests ${requests * clients}` : `duration ${num('test_time')}s`,
-    `value ${num('data_size')}b`,
-    `keys ${keys} ${distribution[pattern]}`,
+  const setting = (name: string, value: string): WrittenLine => ({ kind: 'setting', name, args: value.split(' ') });
+  const lines: WrittenLine[] = [
+    { kind: 'header', title: 'memtier_benchmark' },
+    setting('clients', String(clients)),
+    setting('threads', String(num('threads'))),
+    setting('pipeline', String(num('pipeline'))),
+    requests > 0 ? setting('requests', String(requests * clients)) : setting('duration', `${num('test_time')}s`),
+    setting('value', `${num('data_size')}b`),
+    setting('keys', `${keys} ${distribution[pattern]}`),
   ];
-  const percent = (share: number) => `${Math.round((share / (sets + gets)) * 100)}%`;
-  if (sets > 0) lines.push(`${gets > 0 ? `${percent(sets)} ` : ''}SET ${prefix}__key__ __value__`);
-  if (gets > 0) lines.push(`${sets > 0 ? `${percent(gets)} ` : ''}GET ${prefix}__key__`);
-  return lines.join('\n') + '\n';
+  const weight = (share: number) => (sets > 0 && gets > 0 ? Math.round((share / (sets + gets)) * 100) : undefined);
+  if (sets > 0) lines.push({ kind: 'command', weight: weight(sets), name: 'SET', args: [`${prefix}__key__`, '__value__'] });
+  if (gets > 0) lines.push({ kind: 'command', weight: weight(gets), name: 'GET', args: [`${prefix}__key__`] });
+  try {
+    // The prefix first, so that a refusal names it.
+    scenarioToken(prefix, 'configuration.key_prefix');
+    return writeScenario(lines);
+  } catch (error) {
+    if (!(error instanceof ScenarioWriteError)) throw error;
+    throw importError(file, undefined, `${error.message} (the plan is written as a scenario)`);
+  }
 }
 
 export function memtierRun(value: Json, file: string): ImportedRun {

@@ -2,6 +2,8 @@
 // how it ran, so the user gives the command line (`--command`) and the plan is built from it — redis-benchmark's
 // own defaults for what the line does not set (50 clients, 100,000 requests, 3-byte values, one key), as
 // redis-benchmark applies them. A flag that changes the load in a way this does not model is refused.
+import { ScenarioWriteError, writeScenario, type WrittenLine } from '../../scenario/writer';
+
 export interface BenchmarkCommand {
   /** The scenario text (a `###` header, then settings) to resolve into the plan. */
   scenario: string;
@@ -9,19 +11,21 @@ export interface BenchmarkCommand {
   target: string;
 }
 
+const setting = (name: string, value: string): WrittenLine => ({ kind: 'setting', name, args: [value] });
+
 /** Flags that take a value and the scenario line each becomes. */
-const VALUE_FLAGS: Record<string, (value: string) => string | undefined> = {
-  '-c': (v) => `clients ${v}`,
-  '-n': (v) => `requests ${v}`,
-  '-P': (v) => `pipeline ${v}`,
-  '-d': (v) => `value ${v}b`,
-  '-r': (v) => `keys ${v}`,
-  '--threads': (v) => `threads ${v}`,
+const VALUE_FLAGS: Record<string, (value: string) => WrittenLine | undefined> = {
+  '-c': (v) => setting('clients', v),
+  '-n': (v) => setting('requests', v),
+  '-P': (v) => setting('pipeline', v),
+  '-d': (v) => setting('value', `${v}b`),
+  '-r': (v) => setting('keys', v),
+  '--threads': (v) => setting('threads', v),
   '-t': () => undefined,
   '-h': () => undefined,
   '-p': () => undefined,
   '-s': () => undefined,
-  '--dbnum': (v) => `db ${v}`,
+  '--dbnum': (v) => setting('db', v),
 };
 
 /** Flags that only change what is printed or how connections are kept: no effect on the plan. */
@@ -38,7 +42,7 @@ function words(line: string): string[] {
 export function benchmarkCommand(line: string): BenchmarkCommand | string {
   const args = words(line.trim());
   if (args[0] && /(^|\/)redis-benchmark$/.test(args[0])) args.shift();
-  const settings: string[] = [];
+  const settings: WrittenLine[] = [];
   let tests = 'default';
   let host = '127.0.0.1';
   let port = '6379';
@@ -61,6 +65,17 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
     const setting = toLine(value);
     if (setting) settings.push(setting);
   }
-  const scenario = [`### ${['redis-benchmark', ...args].join(' ')}`, 'value-fill redis-benchmark', `suite ${tests}`, ...settings, ''].join('\n');
+  let scenario: string;
+  try {
+    scenario = writeScenario([
+      { kind: 'header', title: ['redis-benchmark', ...args].join(' ') },
+      setting('value-fill', 'redis-benchmark'),
+      setting('suite', tests),
+      ...settings,
+    ]);
+  } catch (error) {
+    if (!(error instanceof ScenarioWriteError)) throw error;
+    return `--command: ${error.message}`;
+  }
   return { scenario, target: socket ? `unix://${socket}` : `redis://${host}:${port}` };
 }

@@ -6,6 +6,7 @@ import { parseDocument } from '../parser';
 import type { DocLine, ScenarioDocument } from '../syntax';
 import type { Diagnostic, Range, TextFix } from '../plan';
 import { checkDiagnostics } from '../check';
+import { isPlainCommandName } from '../writer';
 import { unitSuggestions, unknownUnitFamily } from '../units';
 import { lineContext, scenarioAt } from './locate';
 import type { CodeActionData } from './types';
@@ -103,7 +104,8 @@ function addedFixes(doc: ScenarioDocument, diagnostic: Diagnostic): TextFix[] {
       // `GTE k`: the command the checker suggests, in the name's place (a weight or arguments stay as written).
       const name = /^`([^`]+)`/.exec(diagnostic.message)?.[1];
       const suggestion = /did you mean `([^`]+)`\?/.exec(diagnostic.message)?.[1];
-      if (!name || !suggestion || range.start.line !== range.end.line) return [];
+      // The suggestion may come from a server's command table: only a plain command name goes into the line.
+      if (!name || !suggestion || !isPlainCommandName(suggestion) || range.start.line !== range.end.line) return [];
       const written = line.text.slice(at, range.end.character);
       const offset = written.search(new RegExp(`(^|\\s)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`, 'i'));
       if (offset < 0) return [];
