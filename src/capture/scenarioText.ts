@@ -131,7 +131,7 @@ function prefillLines(workload: Workload): WrittenLine[] {
     );
     const value = plan.type === 'string' ? valueLine(plan.value ?? workload.value) : setting('value', '16');
     if (value) lines.push(value);
-    lines.push(prefillCommand(plan));
+    lines.push(writable(prefillCommand(plan)));
     if (plan.ttlShare > 0.005) {
       const withTtl = Math.max(1, Math.round(plan.keys * plan.ttlShare));
       lines.push(
@@ -142,7 +142,7 @@ function prefillLines(workload: Workload): WrittenLine[] {
         setting('requests', countWord(withTtl)),
         setting('pipeline', '50'),
         setting('clients', '20'),
-        { kind: 'command', name: 'EXPIRE', args: [plan.pattern, String(plan.ttlSeconds)] },
+        writable({ kind: 'command', name: 'EXPIRE', args: [plan.pattern, String(plan.ttlSeconds)] }),
       );
     }
   });

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { captureWorkload } from '../../../src/capture/capture';
 import { scenarioText } from '../../../src/capture/scenarioText';
 import { DEFAULT_CAPTURE } from '../../../src/capture/types';
-import { buildWorkload } from '../../../src/capture/workload';
+import { buildWorkload, type Workload } from '../../../src/capture/workload';
+import type { CaptureResult } from '../../../src/capture/types';
+import fc from 'fast-check';
 import { importRun, ImportError } from '../../../src/results/import';
 import { benchmarkCommand } from '../../../src/results/import/redisBenchmarkCommand';
 import { codeActions } from '../../../src/scenario/features';
@@ -148,6 +150,92 @@ describe('issue 42 (variant): a quick fix cannot add lines', () => {
     assert.deepEqual(
       fixes.flatMap((fix) => fix.edits.map((edit) => edit.newText)),
       ['"redis://@host:6379\\n"'],
+    );
+  });
+});
+
+describe('issue 42 (property): whatever a server says, capture writes only the lines it means', () => {
+  const pieces = [
+    '\r',
+    '\n',
+    '\u2028',
+    '\u0085',
+    '\x1b[2J',
+    '\x1b]52;c;aGk=\x07',
+    '\u202e',
+    '\u2066',
+    '"',
+    "'",
+    '\\',
+    '#',
+    '###',
+    ' ',
+    'target redis://x',
+    'password env:HOME',
+    'cleanup *',
+    '{{x}}',
+    '${env:HOME}',
+    '*5',
+    '(',
+    ')',
+    'a',
+    '1',
+    ':',
+  ];
+  const text = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 3 })), { maxLength: 6 }).map((parts) => parts.join(''));
+  const SETTINGS = new Set(['key-size', 'keys', 'requests', 'pipeline', 'clients', 'value', 'duration', 'rate']);
+
+  it('version, role, notes, key patterns, command names and the reasons left out: comments or arguments, never settings', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ version: text, role: text, display: text, note: text, pattern: text, field: text, command: text, left: text, type: text }),
+        (p) => {
+          const capture: CaptureResult = {
+            source: { display: p.display, version: p.version, mode: 'standalone', role: p.role, db: 0 },
+            startedAt: '2026-12-06T07:00:00.000Z',
+            windowMs: 3000,
+            keepNames: true,
+            notes: [p.note],
+            partial: p.note,
+          };
+          const workload: Workload = {
+            lines: [
+              { share: 0.5, command: 'HSET', args: [p.pattern, p.field, '__value__'] },
+              { share: 0.3, command: p.command || 'X', args: [p.pattern] },
+              { share: 0.2, command: 'CONFIG GET', args: [p.field] },
+            ],
+            left: [{ kind: 'unknown', share: 0.1, commands: [{ name: p.left, share: 0.1 }] }],
+            keySpace: 100,
+            keyFit: { kind: 'uniform', reason: p.note },
+            keySize: 4,
+            ratePerSec: 10,
+            clients: 2,
+            pipeline: 1,
+            prefill: [{ pattern: p.pattern, type: p.type, keys: 10, length: 3, sampledLength: 3, ttlShare: 0.5, ttlSeconds: 60 }],
+            notes: [p.note],
+          };
+          const written = scenarioText(capture, workload);
+          assert.doesNotMatch(written, UNSAFE);
+          const doc = parseDocument(written);
+          for (const line of doc.lines) {
+            assert.ok(['blank', 'comment', 'header', 'phase', 'setting', 'command'].includes(line.kind), `${line.kind}: ${line.text}`);
+            if (line.kind === 'setting') assert.ok(SETTINGS.has(line.setting.name), line.text);
+            assert.equal(line.interpolations.length, 0, line.text);
+          }
+          // Each key pattern that is written is the pattern itself, as one argument.
+          const hset = doc.lines.find((line) => line.kind === 'command' && line.name === 'HSET' && line.args.length === 3);
+          if (hset?.kind === 'command')
+            assert.deepEqual(
+              hset.args.map((a) => a.value),
+              [p.pattern, p.field, '__value__'],
+            );
+          assert.deepEqual(
+            checkText(written).diagnostics.filter((d) => d.severity === 'error'),
+            [],
+          );
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });
