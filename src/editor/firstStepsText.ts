@@ -1,24 +1,25 @@
 // Texts of the first steps (no `vscode` here): the new scenario file, its name, the examples' summaries and
 // the data files an example reads.
 import { parseDocument } from '../scenario';
+import { writeScenario } from '../scenario/writer';
 
 /**
  * The text of a new scenario file ("RBench: New Scenario File"): short enough to run in seconds on a
  * throwaway server, and showing the parts a first scenario needs (settings, a header, commands, expect).
  */
-export const NEW_SCENARIO_TEMPLATE = `# A benchmark scenario file. Settings at the top apply to every scenario (### header) below.
-# There is no \`target\` line, so a run uses the target shown in the status bar: by default \`local\`,
-# a throwaway redis-server started for the run and stopped after it.
-clients 4
-requests 20k
-keys 1k uniform
-value 100
-
-### SET and GET
-SET bench:__key__ __value__
-GET bench:__key__
-expect p99 < 5ms
-`;
+export const NEW_SCENARIO_TEMPLATE = writeScenario([
+  { kind: 'comment', text: 'A benchmark scenario file. Settings at the top apply to every scenario (### header) below.' },
+  { kind: 'comment', text: 'There is no `target` line, so a run uses the target shown in the status bar: by default `local`,' },
+  { kind: 'comment', text: 'a throwaway redis-server started for the run and stopped after it.' },
+  { kind: 'setting', name: 'clients', args: ['4'] },
+  { kind: 'setting', name: 'requests', args: ['20k'] },
+  { kind: 'setting', name: 'keys', args: ['1k', 'uniform'] },
+  { kind: 'setting', name: 'value', args: ['100'] },
+  { kind: 'header', title: 'SET and GET' },
+  { kind: 'command', name: 'SET', args: ['bench:__key__', '__value__'] },
+  { kind: 'command', name: 'GET', args: ['bench:__key__'] },
+  { kind: 'expect', condition: 'p99 < 5ms' },
+]);
 
 /**
  * A file name in a workspace folder that is not taken: `base`, else base-2.rbench, base-3.rbench…

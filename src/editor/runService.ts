@@ -15,6 +15,7 @@ import {
   type ScenarioFile,
 } from '../runner/session';
 import type { ResolvedFile, ScenarioPlan } from '../scenario/plan';
+import { writeScenario } from '../scenario/writer';
 import { watchHostLag, type HostLag } from './hostLag';
 import { formatProgressMessage, progressLogger, ProgressIncrements, restOfRun, runPercent, type RestOfRun } from './progress';
 import { estimateRuns } from '../runner/estimate';
@@ -33,7 +34,11 @@ import { serverKey, TargetQueue, waitingMessage } from './targetQueue';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 /** What Test Connection sends, as a scenario: it reads and nothing else, so only a target you did not choose asks. */
-const CONNECTION_TEST_SCENARIO = '### Test Connection\nrequests 1\nPING\n';
+const CONNECTION_TEST_SCENARIO = writeScenario([
+  { kind: 'header', title: 'Test Connection' },
+  { kind: 'setting', name: 'requests', args: ['1'] },
+  { kind: 'command', name: 'PING', args: [] },
+]);
 
 export interface ScenarioRef {
   uri: vscode.Uri;

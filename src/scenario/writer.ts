@@ -23,7 +23,9 @@ export type WrittenLine =
   | { kind: 'header'; title: string }
   | { kind: 'setting'; name: string; args: string[] }
   | { kind: 'phase'; measured: boolean; name: string }
-  | { kind: 'command'; weight?: number; name: string; args: WrittenArg[] };
+  | { kind: 'command'; weight?: number; name: string; args: WrittenArg[] }
+  /** `expect p99 < 5ms`: the condition is RBench's own text (a template), never a stranger's. */
+  | { kind: 'expect'; condition: string };
 
 function argText(arg: WrittenArg, what: string): string {
   if (typeof arg === 'string') return scenarioToken(arg, what);
@@ -68,6 +70,10 @@ function lineOf(line: WrittenLine): string {
       if (!PHASE_NAME.test(line.name))
         throw new ScenarioWriteError(`\`${lineText(line.name)}\` is not a phase name: letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
       return `${line.measured ? 'phase' : 'prefill'} ${line.name}`;
+    case 'expect':
+      if (unsafeCharacter(line.condition) || /(^|\s)#|\{\{|\$\{/.test(line.condition))
+        throw new ScenarioWriteError(`\`${lineText(line.condition)}\` is not an expectation a file can hold as it is`);
+      return `expect ${line.condition.trim()}`;
     case 'command': {
       if (!isPlainCommandName(line.name)) throw new ScenarioWriteError(`\`${lineText(line.name)}\` is not a command name`);
       const what = `an argument of ${line.name.toUpperCase()}`;
@@ -141,6 +147,8 @@ function difference(line: WrittenLine, node: DocLine, text: string): string | un
       if (node.setting.name !== meant.name) return `read as \`${node.setting.name}\``;
       return sameWords(node.args, meant.args) ? undefined : 'its values read differently';
     }
+    case 'expect':
+      return node.value?.text === (line as Extract<WrittenLine, { kind: 'expect' }>).condition.trim() ? undefined : 'the expectation reads differently';
     case 'phase': {
       const meant = line as Extract<WrittenLine, { kind: 'phase' }>;
       return node.measured === meant.measured && node.name?.text === meant.name && !node.extra ? undefined : 'the phase reads differently';

@@ -282,6 +282,20 @@ describe('issue 42: the scenario writer', () => {
     );
   });
 
+  it("writes RBench's own expectations, and refuses one that would hold a comment or an interpolation", () => {
+    assert.equal(
+      writeScenario([
+        { kind: 'header', title: 's' },
+        { kind: 'command', name: 'GET', args: ['k'] },
+        { kind: 'expect', condition: 'p99 < 5ms' },
+      ]),
+      '### s\nGET k\nexpect p99 < 5ms\n',
+    );
+    assert.throws(() => writeScenario([{ kind: 'expect', condition: 'p99 < 5ms # x' }]), ScenarioWriteError);
+    assert.throws(() => writeScenario([{ kind: 'expect', condition: 'p99 < {{x}}' }]), ScenarioWriteError);
+    assert.throws(() => writeScenario([{ kind: 'expect', condition: 'p99 < 5ms\ncleanup *' }]), ScenarioWriteError);
+  });
+
   it('lays blank lines out as the formatter does: none at the ends or twice, one before each header', () => {
     const lines = layout([
       { kind: 'blank' },
