@@ -68,7 +68,7 @@ function csvRun(text: string, file: string, options: ImportOptions): ImportedRun
       tool: 'redis-benchmark',
       format: 'redis-benchmark-csv',
       file,
-      command: options.command,
+      command: command.display,
       absent: {
         startedAt: 'the CSV holds no time: startedAt is when the file was imported, not when redis-benchmark ran',
         errors: 'redis-benchmark --csv does not report errors: 0 means not reported',

@@ -9,6 +9,8 @@ export interface BenchmarkCommand {
   scenario: string;
   /** `redis://host:port` from `-h`/`-p` (redis-benchmark's default 127.0.0.1:6379), or `unix://` from `-s`. */
   target: string;
+  /** The command line as the run file keeps it: `-a`'s password as `***`. */
+  display: string;
 }
 
 const setting = (name: string, value: string): WrittenLine => ({ kind: 'setting', name, args: [value] });
@@ -47,6 +49,8 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
   let host = '127.0.0.1';
   let port = '6379';
   let socket: string | undefined;
+  // The password never reaches the scenario's title or the run file.
+  const shown = args.map((arg, i) => (i > 0 && args[i - 1] === '-a' ? '***' : arg));
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (HARMLESS_FLAGS.has(flag)) {
@@ -68,7 +72,7 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
   let scenario: string;
   try {
     scenario = writeScenario([
-      { kind: 'header', title: ['redis-benchmark', ...args].join(' ') },
+      { kind: 'header', title: ['redis-benchmark', ...shown].join(' ') },
       setting('value-fill', 'redis-benchmark'),
       setting('suite', tests),
       ...settings,
@@ -77,5 +81,9 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
     if (!(error instanceof ScenarioWriteError)) throw error;
     return `--command: ${error.message}`;
   }
-  return { scenario, target: socket ? `unix://${socket}` : `redis://${host}:${port}` };
+  return {
+    scenario,
+    target: socket ? `unix://${socket}` : `redis://${host}:${port}`,
+    display: args.includes('-a') ? ['redis-benchmark', ...shown].join(' ') : line,
+  };
 }

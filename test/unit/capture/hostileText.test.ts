@@ -142,6 +142,15 @@ describe('issue 42 (variant): a redis-benchmark --command line cannot add lines 
   });
 });
 
+describe('noticed on the way: redis-benchmark -a', () => {
+  it("keeps -a's password out of the imported scenario's title and the command line the run file keeps", () => {
+    const command = benchmarkCommand('redis-benchmark -a hunter2 -t set -n 10');
+    assert.ok(typeof command !== 'string', String(command));
+    assert.doesNotMatch(command.scenario + command.display, /hunter2/);
+    assert.match(command.scenario, /^### redis-benchmark -a \*\*\* -t set -n 10$/m);
+  });
+});
+
 describe('issue 42 (variant): a quick fix cannot add lines', () => {
   it('"Remove the password from the URL" on a quoted URL with an escaped line break writes the escape, not the break', () => {
     const text = 'target "redis://:hunter2@host:6379\\n"\n### s\nGET k\n';
