@@ -6,10 +6,11 @@
 
 /**
  * C0 controls but `\n` and `\t`, DEL, C1 controls, the bidi embeddings/overrides/isolates (U+202A–202E,
- * U+2066–2069) and the line/paragraph separators U+2028/U+2029 (a line break for some viewers).
+ * U+2066–2069) and marks (U+200E, U+200F, U+061C), and the line/paragraph separators U+2028/U+2029 (a
+ * line break for some viewers).
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 /**
  * `text` with every control character shown as a visible `\uXXXX` escape (`\x1b[31m` → `\u001b[31m`).

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { csvCell, escapeControl, markdownCell, markdownCode } from '../../../src/gates/output';
 
 /** Every character escapeControl must escape: C0 but \n and \t, DEL, C1, bidi controls, U+2028/2029. */
-const DANGEROUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/; // eslint-disable-line no-control-regex
+const DANGEROUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/; // eslint-disable-line no-control-regex
 
 /** The inverse of escapeControl, up to text that already looked like an escape. */
 function unescapeControls(text: string): string {
@@ -64,6 +64,8 @@ const hostile = fc.string({
       '\u202e',
       '\u2066',
       '\u2069',
+      '\u200e',
+      '\u061c',
       '\u2028',
       '\\',
       '"',
@@ -111,6 +113,11 @@ describe('gates/output: escapeControl', () => {
     assert.equal(escapeControl('\u2066\u2067\u2068\u2069'), '\\u2066\\u2067\\u2068\\u2069');
     assert.equal(escapeControl('\u2028\u2029'), '\\u2028\\u2029');
     assert.equal(escapeControl('\u2027\u202f\u2065\u206a'), '\u2027\u202f\u2065\u206a');
+  });
+
+  it('escapes the bidi marks too (LRM, RLM, the Arabic letter mark), which reorder what a terminal shows as the overrides do', () => {
+    assert.equal(escapeControl('a\u200eb\u200fc\u061cd'), 'a\\u200eb\\u200fc\\u061cd');
+    assert.equal(escapeControl('\u200d\u2010\u061b\u061d'), '\u200d\u2010\u061b\u061d', 'the characters around them stay');
   });
 
   it('keeps JSON valid and equal in meaning (DEL and C1 are not escaped by JSON.stringify)', () => {
