@@ -13,6 +13,9 @@ export interface TargetValue {
 
 const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
+/** A name a `target` line reads as a profile's (only such names are offered to complete one). */
+export const isProfileName = (name: string): boolean => PROFILE_NAME.test(name);
+
 /** The runner's own parse, said at the line; a password written in the file is refused as for redis:// URLs. */
 function readSentinelTarget(reader: Reader, arg: Reader['args'][number]): TargetValue | undefined {
   const parsed = parseRedisUrl(arg.value);

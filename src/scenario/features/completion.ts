@@ -21,6 +21,8 @@ import {
 } from '../settings';
 import { BUILT_IN_TABLE, commandTableOf, type CommandTable } from '../commandTable';
 import { FIND_METRICS } from '../find';
+import { isProfileName } from '../targetValue';
+import { isPlainCommandName } from '../writtenText';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
 import { code, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
@@ -184,7 +186,9 @@ function offeredCommands(table: CommandTable): readonly string[] {
       names: table
         .names()
         .filter((name) => isOfferedCommand(name, table))
-        .map((name) => name.toUpperCase()),
+        .map((name) => name.toUpperCase())
+        // A server's table may name anything: only a name a line holds as it is gets inserted.
+        .filter(isPlainCommandName),
     };
   return offered.names;
 }
@@ -342,7 +346,8 @@ function passwordItems({ line, at, options }: Cursor, slot: ValueSlot): Completi
 const LOCAL_URL = 'redis://127.0.0.1:6379';
 
 function targetItems({ options }: Cursor, range: Range): CompletionItemData[] {
-  const profiles = (options.profiles ?? []).map((name): CompletionItemData => ({
+  // Names come from the workspace's settings: only one a target line reads as a profile's is inserted.
+  const profiles = (options.profiles ?? []).filter(isProfileName).map((name): CompletionItemData => ({
     label: name,
     kind: 'profile',
     detail: 'connection profile',

@@ -148,6 +148,17 @@ describe('completion', () => {
       assert.ok(labels(items).includes('redis://127.0.0.1:6379'));
     });
 
+    it("offers a server table's commands only when a line holds the name as it is (issue 42)", () => {
+      const spec = (name: string) => ({ name, arity: -1, flags: [], categories: [], firstKey: 0, lastKey: 0, step: 0 });
+      const items = complete('### s\nGE‸', { commandTable: { origin: 'a test server', specs: [spec('get'), spec('getx\ncleanup *'), spec('ge\u202et')] } });
+      assert.deepEqual(labels(items, 'command'), ['GET']);
+    });
+
+    it("offers only profile names a target line can hold: a workspace's `x\\ncleanup *` would insert a line (issue 42)", () => {
+      const items = complete('target ‸', { profiles: ['staging', 'x\ncleanup *', 'a\u202eb', 'two words'] });
+      assert.deepEqual(labels(items, 'profile'), ['staging']);
+    });
+
     it('expect: metrics and measured commands, then operators, then an example value', () => {
       const doc = (line: string) => `### s\nsuite set,lrange_100\n${line}\n`;
       const first = complete(doc('expect ‸'));
