@@ -68,7 +68,7 @@ export interface EffectsInput {
   plan: ScenarioPlan;
   actions: ScenarioActions;
   /** The chosen target: the scenario's own (`scenario`), or the user's selection or --url (`selected`), with profile or URL filled in. */
-  choice: { source: 'scenario' | 'selected'; target: TargetPlan };
+  choice: { source: 'scenario' | 'selected'; target: TargetPlan; fileDb?: number };
   /** Who supplied the selected target (`rbench.target` from a workspace, or the user's own), and how it is named. */
   selected?: { supplier: Exclude<Supplier, 'file'>; via: string };
   profiles: Record<string, ConnectionProfile>;
@@ -114,6 +114,11 @@ function targetOf(input: EffectsInput): { supplier: Supplier; via: string[]; url
     via.push(input.selected?.via ?? 'your selected target');
   }
   let urlSupplier = supplier;
+  if (input.choice.fileDb !== undefined && input.choice.source === 'selected') {
+    // A change of target, as SELECT is: the selected URL names no database, and the file's `db` picks one.
+    via.push(`the file's db line moves it to database ${input.choice.fileDb} (the selected target names no database)`);
+    supplier = worse(supplier, 'file');
+  }
   if (profile !== undefined) {
     // A target names a profile or a URL, never both: the URL is the profile's.
     const defined = profileSupplier(input, profile);

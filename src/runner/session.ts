@@ -243,7 +243,7 @@ export class RunSession {
       file: file.recorded ?? file.display,
       plan,
       actions,
-      choice: { source: choice.source === 'scenario' ? 'scenario' : 'selected', target: choice.target },
+      choice: { source: choice.source === 'scenario' ? 'scenario' : 'selected', target: choice.target, fileDb: choice.fileDb },
       selected: this.selectedTarget(),
       profiles,
       workspaceProfiles: new Set(this.settings.workspaceProfiles ?? []),
@@ -277,6 +277,10 @@ export class RunSession {
     try {
       if (!choice.local && plan.server.length > 0) {
         this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+      }
+      if (choice.fileDbIgnored) {
+        const { db, named } = choice.fileDbIgnored;
+        this.ports.log(`! ${file.display}: "${plan.name}": the file's db ${db} is not used: your target names database ${named}, and your choice wins.`);
       }
       if (!choice.local && this.settings.modules?.length) {
         this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
@@ -366,14 +370,15 @@ export class RunSession {
   private chooseTarget(scenario: TargetPlan): TargetChoice | string {
     const user = this.settings.userTarget;
     if (!user) return chooseTarget(scenario, { kind: 'local' });
-    const active = parseActiveTarget(user.value, this.settings.profiles ?? {});
+    const profiles = this.settings.profiles ?? {};
+    const active = parseActiveTarget(user.value, profiles);
     if (active.kind === 'invalid') {
       if (user.override) return `--url "${redactUrl(user.value)}" is not a target: give redis://host:port or rediss://host:port`;
       return scenario.url || scenario.profile ? chooseTarget(scenario, { kind: 'local' }) : active.error;
     }
-    if (!user.override) return chooseTarget(scenario, active);
+    if (!user.override) return chooseTarget(scenario, active, profiles);
     // --url replaces the file's target: the user's own choice, so the file's target counts for nothing.
-    return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active);
+    return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active, profiles);
   }
 
   /** The connection a prepared run opens (for a connection test that goes through the same gates as a run). */
