@@ -8,7 +8,9 @@ import { ownValue } from '../gates/plainData';
 import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
-import type { ConnectionProfile } from '../redis/types';
+import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
+import { discoverTopology, type TopologyNode } from '../redis/clusterTopology';
+import { formatAddress } from '../gates/network';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';
 import { formatBytes } from '../scenario/memory';
@@ -239,6 +241,8 @@ export class RunSession {
     const crossSlot =
       connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
     if (crossSlot) return this.notRun('error', `${file.display}: ${crossSlot}`, file, plan);
+    const announced = await this.announcedByFileCluster(plan, choice, connection.options);
+    if (typeof announced === 'string') return this.notRun('error', `${file.display}: "${plan.name}": ${announced}`, file, plan, true);
     const effects = runEffects({
       file: file.recorded ?? file.display,
       plan,
@@ -253,6 +257,7 @@ export class RunSession {
       secretEnv: this.settings.secretEnv,
       allowEnv: this.settings.allowEnv,
       text: file.text,
+      announcedNodes: announced,
     });
     if (needsConsent(effects) && !(await this.ports.confirm(consentRequest(effects, plan.name)))) {
       return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);
@@ -356,6 +361,29 @@ export class RunSession {
     } finally {
       await local?.stop();
     }
+  }
+
+  /**
+   * A file's `cluster on` on the user's own target (selected or --url, the user's own profile) takes the run to
+   * nodes the user did not name: their addresses, read from the seed (CLUSTER SHARDS through the network gate:
+   * a read on the server the user named) for the question. Undefined when the user declared the cluster
+   * (--cluster, a profile's "cluster": true), when the target is not the user's (its question is asked anyway,
+   * with the node rule, and nothing is contacted before it), or when the seed announces no other node.
+   */
+  private async announcedByFileCluster(plan: ScenarioPlan, choice: TargetChoice, options: ConnectionOptions): Promise<string[] | string | undefined> {
+    if (!options.cluster || !plan.target.cluster || this.settings.cluster || choice.source !== 'selected') return undefined;
+    const profile = choice.target.profile;
+    if (profile !== undefined && (ownValue(this.settings.profiles ?? {}, profile)?.cluster === true || this.settings.workspaceProfiles?.includes(profile)))
+      return undefined;
+    if (this.selectedTarget()?.supplier !== 'user') return undefined;
+    let nodes: TopologyNode[];
+    try {
+      nodes = (await discoverTopology(options)).nodes;
+    } catch (error) {
+      return (error as Error).message;
+    }
+    if (nodes.every((node) => node.seed)) return undefined;
+    return nodes.map((node) => `${formatAddress(node)} (${node.role})`);
   }
 
   /** Who chose the selected target, for the consent: --url, or rbench.target from the user's or a workspace's settings. */

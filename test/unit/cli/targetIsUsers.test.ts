@@ -1,20 +1,10 @@
 // Issue 42: the target is the user's. A file's `db N` is a change of target (asked for, named as the file's
-// choice); a database written in the user's --url wins over it. Through the built CLI, against real redis-servers.
+// choice); a database written in the user's --url wins over it; a file's `cluster on` that reaches more nodes
+// than the user named asks first and lists them. Through the built CLI, against real redis-servers.
 import assert from 'node:assert/strict';
-import Redis from 'ioredis';
-import { useRedisServer } from '../../helpers/redis';
+import { keysInDb, useRedisServer, withRedis } from '../../helpers/redis';
+import { useCluster } from '../../helpers/cluster';
 import { runCli, useScratch } from '../../helpers/cli';
-
-/** How many keys matching `pattern` database `db` of the server holds. */
-async function keysIn(url: string, db: number, pattern: string): Promise<number> {
-  const redis = new Redis(url, { db, lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    return (await redis.keys(pattern)).length;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe("rbench run: the target is the user's (issue 42)", function () {
   this.timeout(90_000);
@@ -22,18 +12,14 @@ describe("rbench run: the target is the user's (issue 42)", function () {
 
   describe('a file that says db N', () => {
     const server = useRedisServer();
-    beforeEach(async () => {
-      const redis = new Redis(server().url);
-      await redis.flushall();
-      redis.disconnect();
-    });
+    beforeEach(() => withRedis(server(), (redis) => redis.flushall()));
 
     it("writes into the database your --url names (/0), not the file's, and says the file's db was not used", async () => {
       const file = scratch.write('db3.rbench', 'db 3\n### w\nrequests 20\nkeys 5\nSET db42:__key__ v\n');
       const result = await runCli(['run', file, '--url', `${server().url}/0`, '--yes'], { cwd: scratch.dir });
       assert.equal(result.code, 0, result.stderr);
-      assert.equal(await keysIn(server().url, 3, 'db42:*'), 0, "nothing in the file's db 3");
-      assert.ok((await keysIn(server().url, 0, 'db42:*')) > 0, 'the keys are in db 0, which --url names');
+      assert.equal(await keysInDb(server(), 3, 'db42:*'), 0, "nothing in the file's db 3");
+      assert.ok((await keysInDb(server(), 0, 'db42:*')) > 0, 'the keys are in db 0, which --url names');
       assert.match(result.stdout + result.stderr, /the file's db 3 is not used: your target names database 0/);
       const [run] = scratch.runFiles();
       assert.equal(run.target.display, server().url, 'the run file names db 0 (the URL without /N)');
@@ -59,11 +45,11 @@ describe("rbench run: the target is the user's (issue 42)", function () {
       const refused = await runCli(['run', file, '--url', server().url], { cwd: scratch.dir });
       assert.equal(refused.code, 2);
       assert.match(refused.stderr, /Target: redis:\/\/127\.0\.0\.1:\d+\/3 \(from the file:/);
-      assert.equal(await keysIn(server().url, 3, 'db42:*'), 0);
+      assert.equal(await keysInDb(server(), 3, 'db42:*'), 0);
       const allowed = await runCli(['run', file, '--url', server().url, '--yes'], { cwd: scratch.dir });
       assert.equal(allowed.code, 0, allowed.stderr);
-      assert.ok((await keysIn(server().url, 3, 'db42:*')) > 0);
-      assert.equal(await keysIn(server().url, 0, 'db42:*'), 0);
+      assert.ok((await keysInDb(server(), 3, 'db42:*')) > 0);
+      assert.equal(await keysInDb(server(), 0, 'db42:*'), 0);
     });
 
     it("keeps each --url's own database with --url A/0 --url B: A on db 0 as yours, B asks for the file's db 3", async () => {
@@ -80,6 +66,29 @@ describe("rbench run: the target is the user's (issue 42)", function () {
       } finally {
         await other.stop();
       }
+    });
+  });
+
+  describe('a file that says cluster on', () => {
+    const cluster = useCluster(3, 0);
+
+    it('asks before a read-only file reaches the nodes your --url announces, listing them; runs with --yes', async () => {
+      const file = scratch.write('c.rbench', 'cluster on\n### r\nrequests 30\nGET k\n');
+      const refused = await runCli(['run', file, '--url', cluster().url], { cwd: scratch.dir });
+      assert.equal(refused.code, 2, `a file's cluster on reaches nodes you did not name: ${refused.stdout}${refused.stderr}`);
+      const ports = cluster().nodes.map((node) => node.port);
+      const listed = /Reaches the nodes it announces \(the file's cluster on\): (.*)/.exec(refused.stderr)?.[1] ?? '';
+      for (const port of ports) assert.match(listed, new RegExp(`127\\.0\\.0\\.1:${port}\\b`), `node ${port} is listed: ${refused.stderr}`);
+      assert.deepEqual(scratch.runFiles(), []);
+      const allowed = await runCli(['run', file, '--url', cluster().url, '--yes'], { cwd: scratch.dir });
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.equal(scratch.runFiles().length, 1);
+    });
+
+    it('does not ask when you declared the cluster yourself (--cluster)', async () => {
+      const file = scratch.write('c2.rbench', '### r\nrequests 30\nGET k\n');
+      const result = await runCli(['run', file, '--url', cluster().url, '--cluster'], { cwd: scratch.dir });
+      assert.equal(result.code, 0, result.stderr);
     });
   });
 });

@@ -1,26 +1,23 @@
 // Issue 42 through RunSession, as the editor drives it (its selected target, its profiles, its consent dialog):
-// a file's `db N` is a change of the user's target, and a database the user's URL names wins. Real redis-servers.
+// a file's `db N` is a change of the user's target, a database the user's URL names wins, and a file's
+// `cluster on` on the user's target lists the nodes it will reach before anything runs. Real redis-servers.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
-import { useRedisServer } from '../../helpers/redis';
+import { keysInDb, useRedisServer, withRedis } from '../../helpers/redis';
+import { useCluster } from '../../helpers/cluster';
 import { runScenarios } from '../../helpers/session';
 import { RunSession, type SessionPorts, type SessionSettings } from '../../../src/runner/session';
 import type { ConsentRequest } from '../../../src/runner/consent';
 import { chooseTarget } from '../../../src/runner/targets';
 import { defaultTargetPlan } from '../../../src/runner/targets';
+import { consentConfirmer, RUN_BUTTON, type AnswerStore } from '../../../src/editor/sessionPorts';
 
-async function keysIn(url: string, db: number): Promise<number> {
-  const redis = new Redis(url, { db, lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    return (await redis.keys('db42:*')).length;
-  } finally {
-    redis.disconnect();
-  }
-}
+const store = (): AnswerStore => {
+  const values = new Map<string, unknown>();
+  return { get: <T>(key: string) => values.get(key) as T, update: async (key, value) => void values.set(key, value), keys: () => [...values.keys()] };
+};
 
 describe("run session: the target is the user's (issue 42)", function () {
   this.timeout(90_000);
@@ -43,18 +40,14 @@ describe("run session: the target is the user's (issue 42)", function () {
 
   describe('db', () => {
     const server = useRedisServer();
-    beforeEach(async () => {
-      const redis = new Redis(server().url);
-      await redis.flushall();
-      redis.disconnect();
-    });
+    beforeEach(() => withRedis(server(), (redis) => redis.flushall()));
 
     it("writes into the database your selected target names (/0), not the file's db 3", async () => {
       const session = new RunSession(settings({ userTarget: { value: `${server().url}/0`, override: false } }), ports(true));
       const [outcome] = await runScenarios(session, 'db 3\n### w\nrequests 20\nkeys 5\nSET db42:__key__ v\n');
       assert.equal(outcome.kind, 'finished', outcome.kind === 'not-run' ? outcome.message : '');
-      assert.equal(await keysIn(server().url, 3), 0);
-      assert.ok((await keysIn(server().url, 0)) > 0);
+      assert.equal(await keysInDb(server(), 3, 'db42:*'), 0);
+      assert.ok((await keysInDb(server(), 0, 'db42:*')) > 0);
       assert.match(questions[0].question.lines[0], /^Target: redis:\/\/127\.0\.0\.1:\d+ \(yours: /);
       assert.ok(lines.some((line) => /the file's db 3 is not used: your target names database 0/.test(line)));
     });
@@ -120,6 +113,54 @@ describe("run session: the target is the user's (issue 42)", function () {
       const own = chooseTarget({ ...plan, url: 'redis://h:6379/0' }, { kind: 'url', url: 'redis://x:6379' });
       assert.equal(own.source, 'scenario');
       assert.equal(own.fileDb, undefined, "the file's db on the file's own target is the file's target");
+    });
+  });
+
+  describe('cluster on', () => {
+    const cluster = useCluster(3, 0);
+
+    it("lists the nodes your target announces in the editor's consent dialog before a read-only file reaches them", async () => {
+      const shown: string[] = [];
+      const confirm = consentConfirmer(store(), async (message, options) => (shown.push(message, options.detail), undefined));
+      const session = new RunSession(settings({ userTarget: { value: cluster().url, override: false } }), {
+        confirm: async (request) => (questions.push(request), confirm(request)),
+        secret: async () => undefined,
+        log: () => undefined,
+      });
+      const [outcome] = await runScenarios(session, 'cluster on\n### r\nrequests 30\nGET k\n');
+      assert.equal(outcome.kind === 'not-run' && outcome.reason, 'declined', outcome.kind === 'not-run' ? outcome.message : 'it ran without asking');
+      const detail = shown[1] ?? '';
+      for (const node of cluster().nodes) assert.match(detail, new RegExp(`127\\.0\\.0\\.1:${node.port}\\b`), detail);
+      assert.match(detail, /Reaches the nodes it announces \(the file's cluster on\): /);
+      // The answer is remembered for exactly this list: Run, then the same file runs.
+      const yes = new RunSession(settings({ userTarget: { value: cluster().url, override: false } }), {
+        confirm: consentConfirmer(store(), async () => RUN_BUTTON),
+        secret: async () => undefined,
+        log: () => undefined,
+      });
+      const [ran] = await runScenarios(yes, 'cluster on\n### r\nrequests 30\nGET k\n');
+      assert.equal(ran.kind, 'finished', ran.kind === 'not-run' ? ran.message : '');
+    });
+
+    it('asks nothing for it on your own profile that declares the cluster, nor with --cluster', async () => {
+      const profiles = { mine: { url: cluster().url, cluster: true } };
+      for (const more of [
+        { profiles, userTarget: { value: 'mine', override: false } },
+        { cluster: true, userTarget: { value: cluster().url, override: true } },
+      ]) {
+        const session = new RunSession(settings(more), ports(false));
+        const [outcome] = await runScenarios(session, 'cluster on\n### r\nrequests 30\nGET k\n');
+        assert.equal(outcome.kind, 'finished', outcome.kind === 'not-run' ? outcome.message : '');
+      }
+      assert.equal(questions.length, 0);
+    });
+
+    it('contacts nothing before asking when the file names the target itself: the question gives the rule', async () => {
+      const session = new RunSession(settings({}), ports(false));
+      const [outcome] = await runScenarios(session, `target ${cluster().url}\ncluster on\n### r\nrequests 30\nGET k\n`);
+      assert.equal(outcome.kind === 'not-run' && outcome.reason, 'declined');
+      assert.equal(questions[0].effects.announcedNodes, undefined);
+      assert.match(questions[0].question.lines.join('\n'), /Connects to: 127\.0\.0\.1:\d+, and nodes on 127\.0\.0\.1 the cluster announces/);
     });
   });
 });
