@@ -33,7 +33,9 @@ Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
   --url URL           target redis://[user@]host:port[/db], rediss://…, unix:///path/redis.sock
                       or redis-sentinel://host:26379[,host:port…]/primary-name;
-                      overrides the files' target. Repeated (--url A --url B): every
+                      overrides the files' target. A database it writes out (/0, ?db=0)
+                      wins over a file's \`db\`; without one, a file's \`db N\` asks first.
+                      Repeated (--url A --url B): every
                       scenario runs on each target in turn (with \`repeat\`, each repeat
                       on every target: A B A B…), then their runs are compared; the
                       comparison is printed and saved beside the run files (….comparison.md).

@@ -2,8 +2,11 @@
 // `--metrics` endpoint). Connecting is the network gate's (network.ts); listening is the other door, and
 // it opens the run's figures to whoever can reach the address. So the address comes from the user alone
 // (a command-line flag, never a scenario file or a workspace setting), loopback unless an address is
-// written out, and "every interface" (0.0.0.0, ::) only when written out as such.
+// written out, and "every interface" (0.0.0.0, ::) only when written out as such. What is listening then
+// answers only requests addressed to it by name (answerOnlyItsNames), so no other site's page can read it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { isLoopbackHost, normaliseHost } from './network';
 
 export interface ListenAddress {
@@ -38,4 +41,53 @@ export function listenAddress(spec: string, origin: ListenOrigin, flag: string):
   }
   const everyInterface = host === '0.0.0.0' || host === '::';
   return { host, port, exposed: everyInterface || !isLoopbackHost(host) };
+}
+
+/**
+ * The names a listener answers to, each with its port as a `Host` header carries it: its own address, and
+ * `localhost` when that is loopback; on every interface (0.0.0.0, ::), each address of this machine's
+ * interfaces (`interfaces`: os.networkInterfaces()'s, passed in so the rule stays plain data).
+ */
+export function servedNames(address: ListenAddress, interfaces: readonly string[] = machineAddresses()): string[] {
+  const hosts = address.host === '0.0.0.0' || address.host === '::' ? interfaces.map(normaliseHost) : [address.host];
+  if (hosts.some(isLoopbackHost) || isLoopbackHost(address.host)) hosts.push('localhost');
+  return [...new Set(hosts)].map((host) => `${host.includes(':') ? `[${host}]` : host}:${address.port}`);
+}
+
+/**
+ * True when a request's `Host` header names the listener (servedNames): the same host once normalised (case,
+ * IPv6 form, a trailing dot) and the same port (none written: 80). A page that rebinds its own DNS name to
+ * this machine reaches the listener under that name (`Host: evil.example:9464`), and would read the answer
+ * as its own; refusing every name the listener does not serve keeps it out. A request without Host is refused.
+ */
+export function namesListener(hostHeader: string | undefined, served: readonly string[]): boolean {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$/.exec(hostHeader ?? '');
+  if (!match || (match[1].startsWith('[') && !isIPv6(match[1].slice(1, -1)))) return false;
+  const host = normaliseHost(match[1]);
+  const shown = `${host.includes(':') ? `[${host}]` : host}:${match[2] === undefined ? 80 : Number(match[2])}`;
+  return served.includes(shown);
+}
+
+/** What a misdirected request is told (HTTP 421, plain text): the names to use, never the one it sent. */
+export function misdirectedText(served: readonly string[]): string {
+  return `this endpoint answers only requests addressed to ${served.join(' or ')}: scrape it by one of those names\n`;
+}
+
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+}
+
+/**
+ * The request handler of an HTTP listener behind the gate: a request whose Host names another host or port
+ * is answered 421 Misdirected Request (plain text) and never reaches `handler`.
+ */
+export function answerOnlyItsNames(
+  address: ListenAddress,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const served = servedNames(address);
+  return (request, response) => {
+    if (namesListener(request.headers.host, served)) return handler(request, response);
+    response.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end(misdirectedText(served));
+  };
 }

@@ -50,6 +50,11 @@ export interface RunEffects {
   hosts: string[];
   /** For a cluster or Sentinel target: which further nodes the run may reach. */
   nodeRule?: string;
+  /**
+   * A cluster only the file declared (`cluster on`) on a target the user chose: every node its seed announced
+   * (`127.0.0.1:7001 (master)`), read from the seed before the question; the user named the seed alone.
+   */
+  announcedNodes?: string[];
   credentials: CredentialEffect[];
   /** Every environment variable whose value goes on the wire. */
   env: EnvEffect[];
@@ -68,7 +73,7 @@ export interface EffectsInput {
   plan: ScenarioPlan;
   actions: ScenarioActions;
   /** The chosen target: the scenario's own (`scenario`), or the user's selection or --url (`selected`), with profile or URL filled in. */
-  choice: { source: 'scenario' | 'selected'; target: TargetPlan };
+  choice: { source: 'scenario' | 'selected'; target: TargetPlan; fileDb?: number };
   /** Who supplied the selected target (`rbench.target` from a workspace, or the user's own), and how it is named. */
   selected?: { supplier: Exclude<Supplier, 'file'>; via: string };
   profiles: Record<string, ConnectionProfile>;
@@ -83,6 +88,8 @@ export interface EffectsInput {
   /** Environment variables the user lets into commands, and the file's text to see which it uses. */
   allowEnv?: readonly string[];
   text?: string;
+  /** The nodes the seed announced, when the file alone declared the cluster on the user's target (RunEffects.announcedNodes). */
+  announcedNodes?: readonly string[];
 }
 
 /** The worse of two suppliers: a file outranks a workspace, a workspace the user. */
@@ -114,6 +121,11 @@ function targetOf(input: EffectsInput): { supplier: Supplier; via: string[]; url
     via.push(input.selected?.via ?? 'your selected target');
   }
   let urlSupplier = supplier;
+  if (input.choice.fileDb !== undefined && input.choice.source === 'selected') {
+    // A change of target, as SELECT is: the selected URL names no database, and the file's `db` picks one.
+    via.push(`the file's db line moves it to database ${input.choice.fileDb} (the selected target names no database)`);
+    supplier = worse(supplier, 'file');
+  }
   if (profile !== undefined) {
     // A target names a profile or a URL, never both: the URL is the profile's.
     const defined = profileSupplier(input, profile);
@@ -312,6 +324,7 @@ export function runEffects(input: EffectsInput): RunEffects {
   if (data.length > 0) effects.dataFiles = data;
   const rule = nodeRule(input.connection.options);
   if (rule) effects.nodeRule = rule;
+  if (input.announcedNodes?.length) effects.announcedNodes = [...input.announcedNodes];
   return effects;
 }
 
@@ -328,12 +341,15 @@ export function onlyReads(effects: RunEffects): boolean {
 }
 
 /**
- * Every run asks, loopback included, unless the target is the user's own choice, the run only reads,
- * and no credential, environment value or TLS setting comes from the file or a workspace.
+ * Every run asks, loopback included, unless the target is the user's own choice (its database too), the
+ * run only reads, reaches no node the user did not name, and no credential, environment value or TLS
+ * setting comes from the file or a workspace.
  */
 export function needsConsent(effects: RunEffects): boolean {
   if (effects.target.supplier !== 'user') return true;
   if (!onlyReads(effects)) return true;
+  // The file's `cluster on` takes the run to nodes the user did not name.
+  if (effects.announcedNodes?.length) return true;
   // The file's own data goes on the wire.
   if (effects.dataFiles?.length) return true;
   const suppliers = [
@@ -370,6 +386,8 @@ export function effectsDigest(effects: RunEffects): string {
     target: { display: effects.target.display, supplier: effects.target.supplier, via: sortedUnique(effects.target.via) },
     hosts: sortedUnique(effects.hosts),
     nodeRule: effects.nodeRule ?? null,
+    // Only when there are some: the digests of every other run stay as they were (remembered answers hold).
+    announcedNodes: effects.announcedNodes ? sortedUnique(effects.announcedNodes) : undefined,
     credentials: byCanonical(effects.credentials),
     env: byCanonical(effects.env),
     tls: byCanonical(effects.tls),
@@ -400,6 +418,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
   const lines: string[] = [];
   lines.push(`Target: ${effects.target.display} (${SUPPLIER_WORDS[effects.target.supplier]}: ${effects.target.via.join('; ')})`);
   lines.push(`Connects to: ${effects.nodeRule ?? effects.hosts.join(', ')}`);
+  if (effects.announcedNodes?.length) lines.push(`Reaches the nodes it announces (the file's cluster on): ${effects.announcedNodes.join(', ')}`);
   for (const credential of effects.credentials) {
     const who = credential.role === 'sentinels' ? 'Sentinels' : 'Server';
     if (credential.user) lines.push(`${who} user: ${credential.user.name} (${credential.user.from}; ${SUPPLIER_WORDS[credential.user.supplier]})`);

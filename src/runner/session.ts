@@ -8,7 +8,9 @@ import { ownValue } from '../gates/plainData';
 import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
-import type { ConnectionProfile } from '../redis/types';
+import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
+import { discoverTopology, type TopologyNode } from '../redis/clusterTopology';
+import { formatAddress } from '../gates/network';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';
 import { formatBytes } from '../scenario/memory';
@@ -239,11 +241,13 @@ export class RunSession {
     const crossSlot =
       connection.options.cluster && !plan.target.cluster ? crossSlotRefusal(plan, `the profile "${choice.target.profile ?? connection.display}"`) : undefined;
     if (crossSlot) return this.notRun('error', `${file.display}: ${crossSlot}`, file, plan);
+    const announced = await this.announcedByFileCluster(plan, choice, connection.options);
+    if (typeof announced === 'string') return this.notRun('error', `${file.display}: "${plan.name}": ${announced}`, file, plan, true);
     const effects = runEffects({
       file: file.recorded ?? file.display,
       plan,
       actions,
-      choice: { source: choice.source === 'scenario' ? 'scenario' : 'selected', target: choice.target },
+      choice: { source: choice.source === 'scenario' ? 'scenario' : 'selected', target: choice.target, fileDb: choice.fileDb },
       selected: this.selectedTarget(),
       profiles,
       workspaceProfiles: new Set(this.settings.workspaceProfiles ?? []),
@@ -253,6 +257,7 @@ export class RunSession {
       secretEnv: this.settings.secretEnv,
       allowEnv: this.settings.allowEnv,
       text: file.text,
+      announcedNodes: announced,
     });
     if (needsConsent(effects) && !(await this.ports.confirm(consentRequest(effects, plan.name)))) {
       return this.notRun('declined', `"${plan.name}" was not run on ${connection.display}`, file, plan);
@@ -277,6 +282,10 @@ export class RunSession {
     try {
       if (!choice.local && plan.server.length > 0) {
         this.ports.log(`! ${file.display}: "${plan.name}": server lines apply only to a throwaway local redis-server; ignored for this target.`);
+      }
+      if (choice.fileDbIgnored) {
+        const { db, named } = choice.fileDbIgnored;
+        this.ports.log(`! ${file.display}: "${plan.name}": the file's db ${db} is not used: your target names database ${named}, and your choice wins.`);
       }
       if (!choice.local && this.settings.modules?.length) {
         this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
@@ -354,6 +363,29 @@ export class RunSession {
     }
   }
 
+  /**
+   * A file's `cluster on` on the user's own target (selected or --url, the user's own profile) takes the run to
+   * nodes the user did not name: their addresses, read from the seed (CLUSTER SHARDS through the network gate:
+   * a read on the server the user named) for the question. Undefined when the user declared the cluster
+   * (--cluster, a profile's "cluster": true), when the target is not the user's (its question is asked anyway,
+   * with the node rule, and nothing is contacted before it), or when the seed announces no other node.
+   */
+  private async announcedByFileCluster(plan: ScenarioPlan, choice: TargetChoice, options: ConnectionOptions): Promise<string[] | string | undefined> {
+    if (!options.cluster || !plan.target.cluster || this.settings.cluster || choice.source !== 'selected') return undefined;
+    const profile = choice.target.profile;
+    if (profile !== undefined && (ownValue(this.settings.profiles ?? {}, profile)?.cluster === true || this.settings.workspaceProfiles?.includes(profile)))
+      return undefined;
+    if (this.selectedTarget()?.supplier !== 'user') return undefined;
+    let nodes: TopologyNode[];
+    try {
+      nodes = (await discoverTopology(options)).nodes;
+    } catch (error) {
+      return (error as Error).message;
+    }
+    if (nodes.every((node) => node.seed)) return undefined;
+    return nodes.map((node) => `${formatAddress(node)} (${node.role})`);
+  }
+
   /** Who chose the selected target, for the consent: --url, or rbench.target from the user's or a workspace's settings. */
   private selectedTarget(): { supplier: 'workspace' | 'user'; via: string } | undefined {
     const user = this.settings.userTarget;
@@ -366,14 +398,15 @@ export class RunSession {
   private chooseTarget(scenario: TargetPlan): TargetChoice | string {
     const user = this.settings.userTarget;
     if (!user) return chooseTarget(scenario, { kind: 'local' });
-    const active = parseActiveTarget(user.value, this.settings.profiles ?? {});
+    const profiles = this.settings.profiles ?? {};
+    const active = parseActiveTarget(user.value, profiles);
     if (active.kind === 'invalid') {
       if (user.override) return `--url "${redactUrl(user.value)}" is not a target: give redis://host:port or rediss://host:port`;
       return scenario.url || scenario.profile ? chooseTarget(scenario, { kind: 'local' }) : active.error;
     }
-    if (!user.override) return chooseTarget(scenario, active);
+    if (!user.override) return chooseTarget(scenario, active, profiles);
     // --url replaces the file's target: the user's own choice, so the file's target counts for nothing.
-    return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active);
+    return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active, profiles);
   }
 
   /** The connection a prepared run opens (for a connection test that goes through the same gates as a run). */

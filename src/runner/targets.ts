@@ -76,19 +76,47 @@ export interface TargetChoice {
   target: TargetPlan;
   /** A throwaway redis-server is started for the run (its URL goes into `target`). */
   local: boolean;
+  /**
+   * The file's `db N` moves the selected target, whose URL names no database, to database N: a change of
+   * target that the consent names as the file's (src/runner/consent.ts). Absent when nothing moves it.
+   */
+  fileDb?: number;
+  /** The file's `db N`, not used: the selected target's URL names its own database (`/0`, `?db=0`), and the user's choice wins. */
+  fileDbIgnored?: { db: number; named: number };
 }
 
-/** The scenario's own `target` line wins; else the selected target; else a throwaway local server. */
-export function chooseTarget(scenario: TargetPlan, active: ActiveTarget): TargetChoice {
+/**
+ * The scenario's own `target` line wins; else the selected target; else a throwaway local server. On a
+ * selected target a database written in its URL (the profile's) wins over the file's `db`; a URL without
+ * one chooses none, and the file's `db N` (N ≠ 0) then moves the run there as the file's choice.
+ */
+export function chooseTarget(scenario: TargetPlan, active: ActiveTarget, profiles: Record<string, ConnectionProfile> = {}): TargetChoice {
   if (scenario.url || scenario.profile) return { source: 'scenario', target: scenario, local: false };
   switch (active.kind) {
     case 'profile':
-      return { source: 'selected', target: { ...scenario, profile: active.name }, local: false };
+      return withFileDb({ source: 'selected', target: { ...scenario, profile: active.name }, local: false }, ownValue(profiles, active.name)?.url);
     case 'url':
-      return { source: 'selected', target: { ...scenario, url: active.url }, local: false };
+      return withFileDb({ source: 'selected', target: { ...scenario, url: active.url }, local: false }, active.url);
     case 'local':
       return { source: 'local', target: scenario, local: true };
   }
+}
+
+/** The database a target URL writes out (`/N`, `?db=N`), or undefined when it names none. */
+export function urlDb(url: unknown): number | undefined {
+  if (typeof url !== 'string') return undefined;
+  const parsed = parseRedisUrl(url);
+  return typeof parsed === 'string' ? undefined : parsed.db;
+}
+
+function withFileDb(choice: TargetChoice, selectedUrl: unknown): TargetChoice {
+  const db = choice.target.db;
+  if (db === undefined) return choice;
+  const named = urlDb(selectedUrl);
+  if (named === undefined) return db === 0 ? choice : { ...choice, fileDb: db };
+  const target = { ...choice.target };
+  delete target.db;
+  return { ...choice, target, ...(db !== named ? { fileDbIgnored: { db, named } } : {}) };
 }
 
 /**

@@ -118,7 +118,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     name: 'db',
     syntax: 'db N',
     default: '0',
-    doc: 'The database number selected on connect (`SELECT N`); overrides a `/db` in the target URL.',
+    doc: "The database number selected on connect (`SELECT N`); overrides a `/db` in the file's own target URL. On your target (`--url`, the selected target or profile) a database its URL names (`/0`, `?db=0`) wins; where it names none, `db N` is the file's change of your target, and the run asks first.",
     kind: 'integer',
     scopes: WHOLE_SCENARIO,
     group: 'connection',

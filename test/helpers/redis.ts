@@ -45,3 +45,11 @@ export async function withRedis<T>(server: { host: string; port: number }, fn: (
     redis.disconnect();
   }
 }
+
+/** How many keys matching `pattern` database `db` of `server` holds. */
+export async function keysInDb(server: { host: string; port: number }, db: number, pattern: string): Promise<number> {
+  return withRedis(server, async (redis) => {
+    await redis.select(db);
+    return (await redis.keys(pattern)).length;
+  });
+}

@@ -1,9 +1,9 @@
 // The `--metrics` endpoint: GET /metrics answers OpenMetrics (or the older text format, by the scraper's
-// Accept header); nothing else is served. The address
-// has passed the listening gate (src/gates/listen.ts); the server reads no request body, caps headers,
+// Accept header); nothing else is served. The address has passed the listening gate (src/gates/listen.ts),
+// whose handler refuses a request addressed to another name; the server reads no request body, caps headers,
 // connections and time, and opens before the first run so that a port in use stops rbench before any load.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ListenAddress } from '../../gates/listen';
+import { answerOnlyItsNames, type ListenAddress } from '../../gates/listen';
 import {
   acceptsOpenMetrics,
   OPENMETRICS_CONTENT_TYPE,
@@ -53,30 +53,33 @@ export async function startMetricsServer(address: ListenAddress, families: () =>
   // A require, not import(): dist/cli.js runs the bundle as a vm.Script (src/cli/launch.ts), which has no import().
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createServer } = require('node:http') as typeof import('node:http');
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const path = (request.url ?? '').split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('only GET /metrics\n');
-      return;
-    }
-    if (path !== '/metrics') {
-      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('rbench serves /metrics only\n');
-      return;
-    }
-    count++;
-    lastAt = Date.now();
-    // Waiters wake once the scraper has the whole answer: rbench may exit right after.
-    response.once('finish', () => {
-      for (const wake of [...waiters]) wake();
-    });
-    const openMetrics = acceptsOpenMetrics(request.headers.accept);
-    const body = openMetrics ? renderOpenMetrics(families()) : renderPrometheusText(families());
-    response.writeHead(200, {
-      'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_TEXT_CONTENT_TYPE,
-      'Content-Length': Buffer.byteLength(body),
-    });
-    response.end(request.method === 'HEAD' ? undefined : body);
-  });
+  // Through the listening gate: a request addressed to another name (DNS rebinding) is refused before this handler.
+  const server = createServer(
+    answerOnlyItsNames(address, (request: IncomingMessage, response: ServerResponse) => {
+      const path = (request.url ?? '').split('?')[0];
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('only GET /metrics\n');
+        return;
+      }
+      if (path !== '/metrics') {
+        response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('rbench serves /metrics only\n');
+        return;
+      }
+      count++;
+      lastAt = Date.now();
+      // Waiters wake once the scraper has the whole answer: rbench may exit right after.
+      response.once('finish', () => {
+        for (const wake of [...waiters]) wake();
+      });
+      const openMetrics = acceptsOpenMetrics(request.headers.accept);
+      const body = openMetrics ? renderOpenMetrics(families()) : renderPrometheusText(families());
+      response.writeHead(200, {
+        'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_TEXT_CONTENT_TYPE,
+        'Content-Length': Buffer.byteLength(body),
+      });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    }),
+  );
   server.maxConnections = MAX_CONNECTIONS;
   server.headersTimeout = 5000;
   server.requestTimeout = 10_000;
