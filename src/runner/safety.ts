@@ -1,7 +1,16 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
-import { classifyCommand, COMMAND_CLASSES, isContainer, isReadOnlyCommand, keyPositions, literalOf, type CommandClass } from '../scenario/commands';
+import {
+  carriesCredentials,
+  classifyCommand,
+  COMMAND_CLASSES,
+  isContainer,
+  isReadOnlyCommand,
+  keyPositions,
+  literalOf,
+  type CommandClass,
+} from '../scenario/commands';
 import { keyEffects } from '../scenario/keyEffects';
 import { BUILT_IN_TABLE, type CommandTable } from '../scenario/commandTable';
 import type { CommandTemplate, KeyPlan, ScenarioPlan } from '../scenario/plan';
@@ -127,7 +136,10 @@ export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_
     if (options.skipUnknown && !table.spec(command.name)) continue;
     const shown = shownName(command, table);
     const classes = classifyCommand(command.name, literalOf(command.args[0]), table);
-    for (const kind of classes) add(kind, shown);
+    // Credentials written in a file (AUTH user pw__key__) could try passwords against the server: as an admin command, the user's own opt-in.
+    const credentials = carriesCredentials(command.name, command.args, table);
+    if (credentials) classes.add('admin');
+    for (const kind of classes) add(kind, kind === 'admin' && credentials ? `${shown} ${CREDENTIALS}` : shown);
     const keys = keyPositions(command.name, command.args, table);
     const reach = reachPhrase(command, shown, classes, keys);
     if (reach) note(actions.destructive, reach);
@@ -183,13 +195,17 @@ export function describeActions(actions: ScenarioActions): string {
     .join(', ');
 }
 
+/** How a command that sends credentials is shown: `AUTH with credentials`. */
+const CREDENTIALS = 'with credentials';
+
 /** Why the scenario may not run because it administers the server and the user has not allowed that; or undefined. */
 export function adminRefusal(plan: ScenarioPlan, actions: ScenarioActions, allowAdmin: boolean): string | undefined {
   if (allowAdmin || !actions.classes.has('admin')) return undefined;
-  return (
-    `"${plan.name}" sends ${actions.examples.admin} written in the file: a file could try passwords against the server that way, so it cannot send them on its own: ` +
-    'if you mean it, allow it yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands (a password of your own goes in the target or a connection profile)'
-  );
+  if (actions.examples.admin?.endsWith(CREDENTIALS))
+    return (
+      `"${plan.name}" sends ${actions.examples.admin} written in the file: a file could try passwords against the server that way, so it cannot send them on its own: ` +
+      'if you mean it, allow it yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands (a password of your own goes in the target or a connection profile)'
+    );
   return (
     `"${plan.name}" sends ${actions.examples.admin}, an admin command (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…), which a scenario file cannot send on its own: ` +
     'if you mean it, allow admin commands yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands'

@@ -202,6 +202,24 @@ export function classifyCommand(name: string, subcommand?: string, table: Comman
   return classes;
 }
 
+/** Options after which a command's arguments are credentials (the flags do not say which argument): HELLO … AUTH, MIGRATE … AUTH / AUTH2. */
+const CREDENTIAL_OPTIONS: Record<string, readonly string[]> = { hello: ['auth'], migrate: ['auth', 'auth2'] };
+
+/**
+ * True when the command, so written, sends credentials: a command the server runs before authentication
+ * (`no_auth`: AUTH, HELLO, QUIT, RESET) is the one that logs in, so any argument it is given may be a user and
+ * password (AUTH); where credentials follow an option (HELLO … AUTH, MIGRATE … AUTH2), when that option is
+ * written or may be computed. A file that sends them could try passwords against the server: the user's own
+ * opt-in, as for admin commands.
+ */
+export function carriesCredentials(name: string, args: readonly ArgTemplate[], table: CommandTable = BUILT_IN_TABLE): boolean {
+  const command = name.toLowerCase();
+  const options = CREDENTIAL_OPTIONS[command];
+  if (options) return args.some((arg) => (literalOf(arg) === undefined ? true : options.includes(literalOf(arg)!.toLowerCase())));
+  const noAuth = table.spec(command)?.flags.includes('no_auth') || BUILT_IN_TABLE.spec(command)?.flags.includes('no_auth');
+  return noAuth === true && args.length > 0;
+}
+
 /** True when a read-only target may run it: it reads, and nothing else but perhaps blocks. */
 export function isReadOnlyCommand(classes: ReadonlySet<CommandClass>): boolean {
   return [...classes].every((kind) => kind === 'read' || kind === 'blocking');

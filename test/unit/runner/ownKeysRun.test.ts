@@ -1,7 +1,7 @@
 // Issue 42: what a file may do to a user's server. Seen 3: `cleanup user:*` after `SET user:__key__ x` deleted the
 // server's user:alice and user:bob; a run's own keys are those it creates, exactly. Seen 4: commands newer than the
 // hand-kept lists (HEXPIRE, XACK, XDELEX, VREM, a module's JSON.DEL…) passed as plain writes and made their key
-// "own". Through RunSession and `rbench run`.
+// "own". Seen 6a: `AUTH user pw__key__` counted as a read. Through RunSession and `rbench run`.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { newerCommandInfo } from '../../helpers/newerCommands';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { runScenarios } from '../../helpers/session';
 
-describe('issue 42: the run’s own keys, effects from key specs', function () {
+describe('issue 42: the run’s own keys, effects from key specs, credentials', function () {
   this.timeout(120_000);
   const server = useRedisServer();
   let runs: string;
@@ -183,6 +183,37 @@ describe('issue 42: the run’s own keys, effects from key specs', function () {
         }
         assert.equal(fake.commands.filter((command) => command[0] === 'JSON.DEL').length, 0);
       });
+    });
+
+    const scratch = useScratch();
+  });
+
+  describe('seen 6a: credentials written in a file are not a read', () => {
+    const CREDENTIALS = ['AUTH user pw__key__', 'AUTH pw__key__', 'HELLO 3 AUTH default pw__key__', 'HELLO 3 __value__'];
+
+    it('RunSession refuses each without the user’s --allow-admin, naming why; none reaches the server', async () => {
+      const text = CREDENTIALS.map((line, i) => `### login ${i}\nrequests 5\n${line}\n`).join('');
+      const outcomes = await runScenarios(session(), `target ${server().url}\n${text}`);
+      for (const outcome of outcomes) {
+        assert.equal(outcome.kind, 'not-run', outcome.plan?.name);
+        if (outcome.kind === 'not-run')
+          assert.match(outcome.message, /with credentials written in the file: a file could try passwords.*--allow-admin/, outcome.message);
+      }
+      await withRedis(server(), async (redis) => assert.equal(await commandCalls(redis, 'auth'), 0));
+      // HELLO without credentials, QUIT and RESET stay harmless.
+      const [plain] = await runScenarios(session(), `target ${server().url}\n### hello\nrequests 5\nHELLO 2\n`);
+      assert.equal(plain.kind, 'finished', plain.kind === 'not-run' ? plain.message : '');
+    });
+
+    it('rbench run --yes refuses AUTH; --allow-admin lets the user send it', async () => {
+      const file = scratch.write('auth.rbench', `target ${server().url}\n### login\nrequests 5\nAUTH user pw__key__\n`);
+      const refused = await runCli(['run', file, '--yes'], { cwd: scratch.dir });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /"login" sends AUTH with credentials/);
+      await withRedis(server(), async (redis) => assert.equal(await commandCalls(redis, 'auth'), 0));
+      const allowed = await runCli(['run', file, '--yes', '--allow-admin'], { cwd: scratch.dir });
+      assert.doesNotMatch(allowed.stderr, /sends AUTH with credentials/);
+      await withRedis(server(), async (redis) => assert.ok((await commandCalls(redis, 'auth')) > 0));
     });
 
     const scratch = useScratch();
