@@ -13,7 +13,7 @@ import {
 } from '../scenario/commands';
 import { keyEffects } from '../scenario/keyEffects';
 import { BUILT_IN_TABLE, type CommandTable } from '../scenario/commandTable';
-import type { CommandTemplate, KeyPlan, ScenarioPlan } from '../scenario/plan';
+import type { CommandTemplate, PhasePlan, ScenarioPlan } from '../scenario/plan';
 import { keyShape, shapeCovers, type KeyShape } from './ownKeys';
 import { covers, hasLiteral, keyGlob, matchPattern, showGlob, STAR, type GlobToken } from './keyGlobs';
 
@@ -32,10 +32,10 @@ export interface ScenarioActions {
   ownKeys?: KeyShape[];
 }
 
-/** Every command of the plan with the key plan of its phase (which decides the keys `__key__` names). */
-function commandsByPhase(plan: ScenarioPlan): { command: CommandTemplate; keyPlan: KeyPlan }[] {
+/** Every command of the plan with its phase (whose keys and clients decide the keys `__key__` and `__client__` name). */
+function commandsByPhase(plan: ScenarioPlan): { command: CommandTemplate; phase: PhasePlan }[] {
   return plan.points.flatMap((point) =>
-    point.phases.flatMap((phase) => phase.tests.flatMap((test) => test.commands.map(({ command }) => ({ command, keyPlan: phase.keys })))),
+    point.phases.flatMap((phase) => phase.tests.flatMap((test) => test.commands.map(({ command }) => ({ command, phase })))),
   );
 }
 
@@ -132,7 +132,7 @@ export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_
     const key = `${removal.shown}\n${removal.does}\n${JSON.stringify(removal.shape) ?? globKey(removal.glob)}`;
     if (!removals.has(key)) removals.set(key, removal);
   };
-  for (const { command, keyPlan } of commandsByPhase(plan)) {
+  for (const { command, phase } of commandsByPhase(plan)) {
     if (options.skipUnknown && !table.spec(command.name)) continue;
     const shown = shownName(command, table);
     const classes = classifyCommand(command.name, literalOf(command.args[0]), table);
@@ -153,7 +153,7 @@ export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_
     for (const [position, { effect, does }] of effects ?? []) {
       const arg = command.args[position];
       const glob = keyGlob(arg);
-      const shape = keyShape(arg, keyPlan);
+      const shape = keyShape(arg, phase.keys, phase.load);
       // The REPLACE option (COPY's destination, RESTORE's key) overwrites whatever is there: flags are silent about options.
       if (replaces && position === keys[keys.length - 1]) remove({ shown: `${shown} … REPLACE`, glob, shape, does: 'removes or replaces' });
       else if (effect === 'destroys') remove({ shown, glob, shape, does: does ?? 'removes or replaces' });
