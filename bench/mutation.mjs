@@ -15,9 +15,11 @@ const concurrency = option('--concurrency');
 /** The gate modules of issue 18 and the unit tests that pin each down: one table, `--gate NAME` picks one. */
 const GATES = {
   classification: {
-    modules: ['src/scenario/commands.ts', 'src/runner/keyGlobs.ts', 'src/runner/safety.ts'],
+    modules: ['src/scenario/commands.ts', 'src/scenario/keyEffects.ts', 'src/runner/keyGlobs.ts', 'src/runner/ownKeys.ts', 'src/runner/safety.ts'],
     tests: [
       'out/test/unit/scenario/commands.test.js',
+      'out/test/unit/scenario/keyEffects.test.js',
+      'out/test/unit/runner/ownKeys.test.js',
       'out/test/unit/scenario/commands.property.test.js',
       'out/test/unit/runner/keyGlobs.test.js',
       'out/test/unit/runner/destructive.test.js',

@@ -6,23 +6,36 @@ export interface DeleteKeysOptions {
   count?: number;
   /** Splits the keys of one SCAN round into groups each deleted by one UNLINK (a cluster node refuses keys of several slots in one command). */
   groupKeys?: (keys: string[]) => string[][];
+  /** When set, only the matching keys it accepts are deleted (the run's own, src/runner/ownKeys.ts); the others are counted and left alone. */
+  owns?: (key: string) => boolean;
+}
+
+export interface Cleanup {
+  /** Keys deleted. */
+  deleted: number;
+  /** Distinct keys matching the pattern that `owns` refused: left on the server. */
+  leftAlone: number;
 }
 
 /**
- * Deletes the keys matching `pattern` (SCAN MATCH syntax) in the connection's database and returns how
- * many were deleted. UNLINK frees the memory in the background, so large values do not stall the server.
+ * Deletes the keys matching `pattern` (SCAN MATCH syntax) in the connection's database, those `owns` accepts
+ * when given, and returns how many were deleted and left alone. UNLINK frees the memory in the background, so large values do not stall the server.
  * Cluster: this covers one node, since SCAN only sees the node it is sent to (src/runner/clusterNodes.ts runs it on every master).
  */
-export async function deleteKeysMatching(redis: Redis, pattern: string, options: DeleteKeysOptions = {}): Promise<number> {
+export async function deleteKeysMatching(redis: Redis, pattern: string, options: DeleteKeysOptions = {}): Promise<Cleanup> {
   const count = options.count ?? 1000;
   let cursor = '0';
   let deleted = 0;
+  // SCAN may return a key twice: each key left alone counts once.
+  const leftAlone = new Set<string>();
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
     cursor = next;
-    // SCAN may return a key twice; UNLINK counts only keys that still existed, so the total stays exact.
+    const owns = options.owns;
+    const keys = owns ? found.filter((key) => owns(key) || (leftAlone.add(key), false)) : found;
+    // UNLINK counts only keys that still existed, so the total stays exact.
     if (keys.length === 0) continue;
     for (const group of options.groupKeys ? options.groupKeys(keys) : [keys]) deleted += await redis.unlink(...group);
   } while (cursor !== '0');
-  return deleted;
+  return { deleted, leftAlone: leftAlone.size };
 }

@@ -389,5 +389,9 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
   const cleaned = runs.filter((r) => r.cleanedUpKeys !== undefined);
   if (cleaned.length > 0) run.cleanedUpKeys = cleaned.reduce((sum, r) => sum + r.cleanedUpKeys!, 0);
   else delete run.cleanedUpKeys;
+  // Every load machine's clean-up scanned the same server: the keys one left alone, the others saw too.
+  const leftAlone = Math.max(0, ...runs.map((r) => r.cleanupLeftAlone ?? 0));
+  if (leftAlone > 0) run.cleanupLeftAlone = leftAlone;
+  else delete run.cleanupLeftAlone;
   return { run, warnings };
 }

@@ -129,6 +129,8 @@ export interface RunFile {
   thresholds: ThresholdOutcome[];
   /** Keys deleted by `cleanup` after the run. */
   cleanedUpKeys?: number;
+  /** Keys matching `cleanup` that the run did not create, left on a server that is not a throwaway one (no --allow-destructive). */
+  cleanupLeftAlone?: number;
   /** Other RBench runs whose connections were on the server while this one ran (src/runner/otherRuns.ts). */
   otherRuns?: OtherRun[];
   /** On a server that is not a throwaway one: keys matching the scenario's own patterns after the run (src/runner/leftKeys.ts). */

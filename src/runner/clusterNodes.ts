@@ -2,7 +2,7 @@
 import { approvedNodes } from '../gates/network';
 import { nodeTls, slotOf } from '../engine';
 import { discoverTopology } from '../redis/clusterTopology';
-import { deleteKeysMatching } from '../redis/cleanup';
+import { deleteKeysMatching, type Cleanup } from '../redis/cleanup';
 import { closeControlConnection, openControlConnection } from '../redis/control';
 import type { MonitorOptions } from '../redis/monitor';
 import type { ConnectionOptions } from '../redis/types';
@@ -20,14 +20,14 @@ export function keysBySlot(keys: string[]): string[][] {
   return [...groups.values()];
 }
 
-/** Deletes the keys matching `pattern` on every master of the cluster; returns how many were deleted. */
-export async function deleteClusterKeysMatching(connection: ConnectionOptions, pattern: string): Promise<number> {
+/** Deletes the keys matching `pattern` (those `owns` accepts, when given) on every master of the cluster; returns how many were deleted and left alone. */
+export async function deleteClusterKeysMatching(connection: ConnectionOptions, pattern: string, owns?: (key: string) => boolean): Promise<Cleanup> {
   const topology = await discoverTopology(connection);
   const masters = topology.nodes.filter((n) => n.role === 'master');
   // discoverTopology passed the layout through the network gate; asked again where the sockets open.
   const refusal = approvedNodes(connection).refusal(masters, 'the clean-up would reach');
   if (refusal) throw new Error(refusal);
-  let deleted = 0;
+  const total: Cleanup = { deleted: 0, leftAlone: 0 };
   for (const node of masters) {
     const redis = await openControlConnection({
       ...connection,
@@ -38,12 +38,14 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
       tls: nodeTls(connection, node),
     });
     try {
-      deleted += await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot });
+      const { deleted, leftAlone } = await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot, owns });
+      total.deleted += deleted;
+      total.leftAlone += leftAlone;
     } finally {
       await closeControlConnection(redis);
     }
   }
-  return deleted;
+  return total;
 }
 
 /** An INFO monitor over every master of the cluster. */

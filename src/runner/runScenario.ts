@@ -62,6 +62,11 @@ export interface ScenarioRunContext {
   onProgress?: (event: RunProgress) => void;
   /** CONFIG GET these too, besides the usual facts (`sweep server`: the directives a point sets). */
   configKeys?: readonly string[];
+  /**
+   * When set, `cleanup` deletes only the matching keys this accepts: the run's own (src/runner/ownKeys.ts), on a
+   * server that is not a throwaway one unless the user allowed destruction; the others are counted and left alone.
+   */
+  cleanupOwns?: (key: string) => boolean;
 }
 
 /** How many loads a plan runs (at most, for a rate search): points × repeats × Σ tests over phases. */
@@ -203,7 +208,12 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // After a stall the server may still be frozen: clean-up would only wait on it.
   if (plan.cleanup && control && status !== 'failed' && !stalled) {
     try {
-      run.cleanedUpKeys = connection.cluster ? await deleteClusterKeysMatching(connection, plan.cleanup) : await deleteKeysMatching(control, plan.cleanup);
+      const owns = context.cleanupOwns;
+      const cleanup = connection.cluster
+        ? await deleteClusterKeysMatching(connection, plan.cleanup, owns)
+        : await deleteKeysMatching(control, plan.cleanup, { owns });
+      run.cleanedUpKeys = cleanup.deleted;
+      if (cleanup.leftAlone > 0) run.cleanupLeftAlone = cleanup.leftAlone;
     } catch (error) {
       run.server.error = `clean-up of ${plan.cleanup} failed: ${(error as Error).message}`;
     }

@@ -2,19 +2,19 @@
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
 import {
+  carriesCredentials,
   classifyCommand,
   COMMAND_CLASSES,
-  createsItsKeys,
   isContainer,
   isReadOnlyCommand,
   keyPositions,
   literalOf,
-  removesData,
-  removesKeys,
   type CommandClass,
 } from '../scenario/commands';
+import { keyEffects } from '../scenario/keyEffects';
 import { BUILT_IN_TABLE, type CommandTable } from '../scenario/commandTable';
-import type { CommandTemplate, ScenarioPlan } from '../scenario/plan';
+import type { CommandTemplate, PhasePlan, ScenarioPlan } from '../scenario/plan';
+import { keyShape, shapeCovers, type KeyShape } from './ownKeys';
 import { covers, hasLiteral, keyGlob, matchPattern, showGlob, STAR, type GlobToken } from './keyGlobs';
 
 export interface ScenarioActions {
@@ -28,6 +28,15 @@ export interface ScenarioActions {
   writePatterns: string[];
   /** What can destroy or rewrite keys beyond the scenario's own, one plain phrase each; empty when nothing can. */
   destructive: string[];
+  /** The keys the scenario creates, exactly (src/runner/ownKeys.ts): all a `cleanup` deletes on a user's server. */
+  ownKeys?: KeyShape[];
+}
+
+/** Every command of the plan with its phase (whose keys and clients decide the keys `__key__` and `__client__` name). */
+function commandsByPhase(plan: ScenarioPlan): { command: CommandTemplate; phase: PhasePlan }[] {
+  return plan.points.flatMap((point) =>
+    point.phases.flatMap((phase) => phase.tests.flatMap((test) => test.commands.map(({ command }) => ({ command, phase })))),
+  );
 }
 
 export function commandsOf(plan: ScenarioPlan): CommandTemplate[] {
@@ -76,11 +85,13 @@ function globKey(glob: readonly GlobToken[]): string {
   return JSON.stringify(glob.map((token) => (typeof token === 'string' ? token : token === STAR ? 0 : 1)));
 }
 
-/** A key a command removes, replaces or takes data out of: it must be one the scenario creates. */
+/** A key a command removes, replaces or rewrites data of: it must be one the scenario creates. */
 interface Removal {
   shown: string;
   glob: GlobToken[];
-  /** `removes or replaces`, `removes data from`. */
+  /** The keys exactly, under the phase's key plan; undefined when a placeholder could be any text. */
+  shape: KeyShape | undefined;
+  /** `removes or replaces`, `removes data from`, `rewrites data of`. */
   does: string;
 }
 
@@ -98,7 +109,7 @@ export interface ActionOptions {
  * and write, and writes keys the table cannot tell.
  */
 export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_IN_TABLE, options: ActionOptions = {}): ScenarioActions {
-  const actions: ScenarioActions = { classes: new Set(), examples: {}, commands: {}, writePatterns: [], destructive: [] };
+  const actions: ScenarioActions = { classes: new Set(), examples: {}, commands: {}, writePatterns: [], destructive: [], ownKeys: [] };
   const add = (kind: CommandClass, shown: string) => {
     actions.classes.add(kind);
     actions.examples[kind] ??= shown;
@@ -108,44 +119,54 @@ export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_
   const note = (list: string[], text: string) => {
     if (!list.includes(text)) list.push(text);
   };
-  // Each sweep point sends the same commands again: every glob and removal once, in the order first seen.
+  // Each sweep point sends the same commands again: every glob, shape and removal once, in the order first seen.
   const own = new Map<string, GlobToken[]>();
+  const ownShapes = new Map<string, KeyShape>();
   const removals = new Map<string, Removal>();
-  const keep = (glob: GlobToken[]) => {
+  const keep = (glob: GlobToken[], shape: KeyShape | undefined) => {
     const key = globKey(glob);
     if (!own.has(key)) own.set(key, glob);
+    if (shape) ownShapes.set(JSON.stringify(shape), shape);
   };
   const remove = (removal: Removal) => {
-    const key = `${removal.shown}\n${removal.does}\n${globKey(removal.glob)}`;
+    const key = `${removal.shown}\n${removal.does}\n${JSON.stringify(removal.shape) ?? globKey(removal.glob)}`;
     if (!removals.has(key)) removals.set(key, removal);
   };
-  for (const command of commandsOf(plan)) {
+  for (const { command, phase } of commandsByPhase(plan)) {
     if (options.skipUnknown && !table.spec(command.name)) continue;
     const shown = shownName(command, table);
     const classes = classifyCommand(command.name, literalOf(command.args[0]), table);
-    for (const kind of classes) add(kind, shown);
+    // Credentials written in a file (AUTH user pw__key__) could try passwords against the server: as an admin command, the user's own opt-in.
+    const credentials = carriesCredentials(command.name, command.args, table);
+    if (credentials) classes.add('admin');
+    for (const kind of classes) add(kind, kind === 'admin' && credentials ? `${shown} ${CREDENTIALS}` : shown);
     const keys = keyPositions(command.name, command.args, table);
     const reach = reachPhrase(command, shown, classes, keys);
     if (reach) note(actions.destructive, reach);
     if (!classes.has('write') || keys === undefined) continue;
-    const globs = keys.map((i) => keyGlob(command.args[i]));
-    for (const glob of globs) note(actions.writePatterns, showGlob(glob));
+    for (const i of keys) note(actions.writePatterns, showGlob(keyGlob(command.args[i])));
     const name = command.name.toLowerCase();
     const replaces =
       (name === 'copy' && optionAfter(command, 2, 'replace')) || ((name === 'restore' || name === 'restore-asking') && optionAfter(command, 3, 'replace'));
     if (name === 'copy' && optionAfter(command, 2, 'db')) note(actions.destructive, 'COPY … DB writes into another database');
-    const sub = isContainer(name, table) ? literalOf(command.args[0]) : undefined;
-    const drained = removesData(name, sub);
-    if (removesKeys(name)) for (const glob of globs) remove({ shown, glob, does: 'removes or replaces' });
-    else if (replaces) remove({ shown: `${shown} … REPLACE`, glob: globs[globs.length - 1], does: 'removes or replaces' });
-    else if (drained) for (const glob of drained === 'first' ? globs.slice(0, 1) : globs) remove({ shown, glob, does: 'removes data from' });
-    else if (createsItsKeys(name, globs.length, sub, table)) for (const glob of globs.filter(hasLiteral)) keep(glob);
+    const effects = keyEffects(command.name, command.args, table);
+    for (const [position, { effect, does }] of effects ?? []) {
+      const arg = command.args[position];
+      const glob = keyGlob(arg);
+      const shape = keyShape(arg, phase.keys, phase.load);
+      // The REPLACE option (COPY's destination, RESTORE's key) overwrites whatever is there: flags are silent about options.
+      if (replaces && position === keys[keys.length - 1]) remove({ shown: `${shown} … REPLACE`, glob, shape, does: 'removes or replaces' });
+      else if (effect === 'destroys') remove({ shown, glob, shape, does: does ?? 'removes or replaces' });
+      // A key of placeholders alone (`__key__`) looks like anybody's: only a key with a literal part is the run's own.
+      else if (effect === 'creates' && hasLiteral(glob)) keep(glob, shape);
+    }
   }
   const ownGlobs = [...own.values()];
+  const shapes = (actions.ownKeys = [...ownShapes.values()]);
   const ownKeys = [...new Set(ownGlobs.map(showGlob))];
   const beyond = ownKeys.length > 0 ? `beyond the scenario's own ${ownKeys.join(', ')}` : 'and the scenario creates no keys of its own';
   for (const removal of removals.values()) {
-    if (!ownGlobs.some((glob) => covers(glob, removal.glob)))
+    if (!removal.shape || !shapes.some((shape) => shapeCovers(shape, removal.shape!)))
       note(actions.destructive, `${removal.shown} ${removal.does} ${showGlob(removal.glob)}, keys the scenario does not create`);
   }
   if (plan.cleanup !== undefined) {
@@ -174,9 +195,17 @@ export function describeActions(actions: ScenarioActions): string {
     .join(', ');
 }
 
+/** How a command that sends credentials is shown: `AUTH with credentials`. */
+const CREDENTIALS = 'with credentials';
+
 /** Why the scenario may not run because it administers the server and the user has not allowed that; or undefined. */
 export function adminRefusal(plan: ScenarioPlan, actions: ScenarioActions, allowAdmin: boolean): string | undefined {
   if (allowAdmin || !actions.classes.has('admin')) return undefined;
+  if (actions.examples.admin?.endsWith(CREDENTIALS))
+    return (
+      `"${plan.name}" sends ${actions.examples.admin} written in the file: a file could try passwords against the server that way, so it cannot send them on its own: ` +
+      'if you mean it, allow it yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands (a password of your own goes in the target or a connection profile)'
+    );
   return (
     `"${plan.name}" sends ${actions.examples.admin}, an admin command (CONFIG, MODULE, DEBUG, SHUTDOWN, ACL, REPLICAOF…), which a scenario file cannot send on its own: ` +
     'if you mean it, allow admin commands yourself with `rbench run --allow-admin` or the setting rbench.allowAdminCommands'

@@ -23,6 +23,7 @@ import { saveRun } from '../results/runFileWriter';
 import { chooseTarget, connectionFor, parseActiveTarget, settingsPasswordError, type TargetChoice } from './targets';
 import { Redactor, stripUrlPassword } from './redact';
 import { runScenario, type LoadPosition, type RunProgress } from './runScenario';
+import { ownKeyTest } from './ownKeys';
 import { runRefusal, scenarioActions, type RefusalOptions } from './safety';
 import { checkAgainstServer } from './serverCommands';
 import type { CommandClass } from '../scenario/commands';
@@ -355,6 +356,8 @@ export class RunSession {
         signal,
         onProgress: part.onProgress,
         ...(part.configKeys.length > 0 ? { configKeys: part.configKeys } : {}),
+        // A user's server: `cleanup` deletes the keys the run created, nothing else, unless the user allowed destruction.
+        ...(local || prepared.refusal?.allowDestructive ? {} : { cleanupOwns: ownKeyTest(scenarioActions(runPlan, checked.table).ownKeys ?? []) }),
       });
       if (local && local.modules.length > 0) run.target.modules = local.modules;
       return run;

@@ -202,6 +202,24 @@ export function classifyCommand(name: string, subcommand?: string, table: Comman
   return classes;
 }
 
+/** Options after which a command's arguments are credentials (the flags do not say which argument): HELLO … AUTH, MIGRATE … AUTH / AUTH2. */
+const CREDENTIAL_OPTIONS: Record<string, readonly string[]> = { hello: ['auth'], migrate: ['auth', 'auth2'] };
+
+/**
+ * True when the command, so written, sends credentials: a command the server runs before authentication
+ * (`no_auth`: AUTH, HELLO, QUIT, RESET) is the one that logs in, so any argument it is given may be a user and
+ * password (AUTH); where credentials follow an option (HELLO … AUTH, MIGRATE … AUTH2), when that option is
+ * written or may be computed. A file that sends them could try passwords against the server: the user's own
+ * opt-in, as for admin commands.
+ */
+export function carriesCredentials(name: string, args: readonly ArgTemplate[], table: CommandTable = BUILT_IN_TABLE): boolean {
+  const command = name.toLowerCase();
+  const options = CREDENTIAL_OPTIONS[command];
+  if (options) return args.some((arg) => (literalOf(arg) === undefined ? true : options.includes(literalOf(arg)!.toLowerCase())));
+  const noAuth = table.spec(command)?.flags.includes('no_auth') || BUILT_IN_TABLE.spec(command)?.flags.includes('no_auth');
+  return noAuth === true && args.length > 0;
+}
+
 /** True when a read-only target may run it: it reads, and nothing else but perhaps blocks. */
 export function isReadOnlyCommand(classes: ReadonlySet<CommandClass>): boolean {
   return [...classes].every((kind) => kind === 'read' || kind === 'blocking');
@@ -210,43 +228,6 @@ export function isReadOnlyCommand(classes: ReadonlySet<CommandClass>): boolean {
 /** The literal text of an argument, or undefined when part of it is computed (a placeholder). */
 export function literalOf(arg: ArgTemplate | undefined): string | undefined {
   return arg && arg.every((part) => typeof part === 'string') ? arg.join('') : undefined;
-}
-
-/** Commands that delete a whole key, give it a time to live or move it away. */
-const KEY_REMOVERS = new Set(['del', 'unlink', 'getdel', 'delex', 'getex', 'expire', 'pexpire', 'expireat', 'pexpireat', 'rename', 'renamenx', 'move']);
-
-export function removesKeys(name: string): boolean {
-  return KEY_REMOVERS.has(name.toLowerCase());
-}
-
-/**
- * Commands that take data out of a key (fields, members, elements, entries, a consumer group, a time to
- * live) and never create it: on a key the scenario did not create they destroy someone else's data. The
- * value says which of their keys lose data: all of them, or the first (the source of a move).
- */
-const DATA_REMOVERS = new Map<string, 'all' | 'first'>([
-  ...['hdel', 'hgetdel', 'srem', 'spop', 'lpop', 'rpop', 'lrem', 'ltrim', 'lmpop', 'blpop', 'brpop', 'blmpop'].map((name) => [name, 'all'] as const),
-  ...['zrem', 'zremrangebyscore', 'zremrangebyrank', 'zremrangebylex', 'zpopmin', 'zpopmax', 'bzpopmin', 'bzpopmax', 'zmpop', 'bzmpop'].map(
-    (name) => [name, 'all'] as const,
-  ),
-  ...['xdel', 'xtrim', 'persist'].map((name) => [name, 'all'] as const),
-  ...['lmove', 'blmove', 'rpoplpush', 'brpoplpush', 'smove'].map((name) => [name, 'first'] as const),
-]);
-/** XGROUP's subcommands that create nothing (a computed one may be any of them). */
-const XGROUP_REMOVERS = new Set(['destroy', 'delconsumer', 'setid']);
-
-/** Which keys `name` (with its literal subcommand, if any) takes data out of; undefined when it removes none. */
-export function removesData(name: string, sub?: string): 'all' | 'first' | undefined {
-  const command = name.toLowerCase();
-  if (command === 'xgroup') return sub === undefined || XGROUP_REMOVERS.has(sub.toLowerCase()) ? 'all' : undefined;
-  return DATA_REMOVERS.get(command);
-}
-
-/** Writes to which every key argument is written whole (a single key, or MSET's pairs): the keys the command creates. */
-export function createsItsKeys(name: string, keyCount: number, sub?: string, table: CommandTable = BUILT_IN_TABLE): boolean {
-  const command = name.toLowerCase();
-  if (removesKeys(command) || removesData(command, sub) !== undefined || !isWriteCommand(command, table)) return false;
-  return keyCount === 1 || command === 'mset' || command === 'msetnx' || command === 'msetex';
 }
 
 /**

@@ -21,10 +21,20 @@ describe('deleteKeysMatching', () => {
     await redis.mset(...others);
     assert.equal(await redis.dbsize(), 5100);
 
-    assert.equal(await deleteKeysMatching(redis, 'bench:*', { count: 500 }), 5000);
+    assert.deepEqual(await deleteKeysMatching(redis, 'bench:*', { count: 500 }), { deleted: 5000, leftAlone: 0 });
     assert.equal(await redis.dbsize(), 100);
     const [, left] = await redis.scan('0', 'MATCH', 'bench:*', 'COUNT', 10_000);
     assert.deepEqual(left, []);
-    assert.equal(await deleteKeysMatching(redis, 'bench:*'), 0);
+    assert.deepEqual(await deleteKeysMatching(redis, 'bench:*'), { deleted: 0, leftAlone: 0 });
+  });
+
+  it('with `owns`, deletes only the keys it accepts and counts the others once, across SCAN rounds', async () => {
+    await redis.flushdb();
+    const own: string[] = [];
+    for (let i = 0; i < 300; i++) own.push(`user:${String(i).padStart(12, '0')}`, 'x');
+    await redis.mset(...own, 'user:alice', 'a', 'user:bob', 'b', 'user:0000000000001', 'one digit too many');
+    const owns = (key: string) => /^user:\d{12}$/.test(key);
+    assert.deepEqual(await deleteKeysMatching(redis, 'user:*', { count: 10, owns }), { deleted: 300, leftAlone: 3 });
+    assert.deepEqual((await redis.keys('user:*')).sort(), ['user:0000000000001', 'user:alice', 'user:bob']);
   });
 });

@@ -48,6 +48,27 @@ describe('run safety rules', () => {
     assert.equal(adminRefusal(plan, scenarioActions(plan), true), undefined);
   });
 
+  it('credentials written in a file need --allow-admin (issue 42, seen 6a): AUTH, HELLO … AUTH, MIGRATE … AUTH2, computed or literal', () => {
+    for (const line of [
+      'AUTH user pw__key__',
+      'auth pw',
+      'HELLO 3 AUTH default pw__key__',
+      'HELLO 3 __value__',
+      'MIGRATE 10.0.0.9 6379 k 0 1000 AUTH2 u p',
+      'MIGRATE 10.0.0.9 6379 k 0 1000 auth p',
+    ]) {
+      const plan = planOf(`### s\n${line}\n`);
+      const actions = scenarioActions(plan);
+      assert.ok(actions.classes.has('admin'), line);
+      assert.match(adminRefusal(plan, actions, false) ?? '', /with credentials written in the file: a file could try passwords/, line);
+      assert.equal(adminRefusal(plan, actions, true), undefined, line);
+    }
+    // Without credentials they stay what they were: HELLO's protocol switch, QUIT and RESET are harmless; a plain MIGRATE is destructive, not admin.
+    for (const line of ['HELLO 3', 'HELLO', 'RESET', 'MIGRATE 10.0.0.9 6379 k 0 1000 COPY']) {
+      assert.equal(scenarioActions(planOf(`### s\n${line}\n`)).classes.has('admin'), false, line);
+    }
+  });
+
   it('lets a read-only profile run reads only', () => {
     const read = planOf('### s\nGET k\nEVAL_RO "return 1" 0\nXREAD BLOCK 10 STREAMS s 0\n');
     assert.equal(readOnlyRefusal(read, scenarioActions(read), 'p', true), undefined);

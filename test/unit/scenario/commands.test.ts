@@ -3,15 +3,12 @@ import assert from 'node:assert/strict';
 import {
   COMMAND_NAMES,
   classifyCommand,
-  createsItsKeys,
   isContainer,
   isReadOnlyCommand,
   isRedisCommand,
   isWriteCommand,
   keyPositions,
   literalOf,
-  removesData,
-  removesKeys,
   subcommandsOf,
   type CommandClass,
 } from '../../../src/scenario/commands';
@@ -284,38 +281,5 @@ describe('command keys', () => {
     assert.equal(keyPositions('DEBUG', args('OBJECT', 'k')), undefined);
     // A computed argument of a command whose keys do not move is harmless.
     assert.deepEqual(keyPositions('SET', args('k', '__value__')), [0]);
-  });
-
-  it('removers and creators', () => {
-    for (const name of ['DEL', 'unlink', 'GETDEL', 'DELEX', 'GETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'RENAME', 'RENAMENX', 'MOVE'])
-      assert.equal(removesKeys(name), true, name);
-    for (const name of ['SET', 'GET', 'HDEL']) assert.equal(removesKeys(name), false, name);
-    assert.equal(createsItsKeys('SET', 1), true);
-    assert.equal(createsItsKeys('incr', 1), true);
-    assert.equal(createsItsKeys('SET', 2), false);
-    assert.equal(createsItsKeys('GET', 1), false);
-    assert.equal(createsItsKeys('DEL', 1), false);
-    assert.equal(createsItsKeys('EXPIRE', 1), false);
-    for (const name of ['MSET', 'msetnx', 'MSETEX']) assert.equal(createsItsKeys(name, 3), true, name);
-    assert.equal(createsItsKeys('SUNIONSTORE', 3), false);
-  });
-
-  it('commands that take data out of a key, and never create it', () => {
-    const all = ['HDEL', 'hgetdel', 'SREM', 'SPOP', 'LPOP', 'RPOP', 'LREM', 'LTRIM', 'LMPOP', 'BLPOP', 'BRPOP', 'BLMPOP'];
-    all.push('ZREM', 'ZREMRANGEBYSCORE', 'ZREMRANGEBYRANK', 'ZREMRANGEBYLEX', 'ZPOPMIN', 'ZPOPMAX', 'BZPOPMIN', 'BZPOPMAX', 'ZMPOP', 'BZMPOP');
-    all.push('XDEL', 'XTRIM', 'PERSIST');
-    for (const name of all) {
-      assert.equal(removesData(name), 'all', name);
-      assert.equal(createsItsKeys(name, 1), false, name);
-    }
-    for (const name of ['LMOVE', 'blmove', 'RPOPLPUSH', 'BRPOPLPUSH', 'SMOVE']) assert.equal(removesData(name), 'first', name);
-    for (const name of ['SET', 'LPUSH', 'SADD', 'XADD', 'DEL', 'constructor', 'toString']) assert.equal(removesData(name), undefined, name);
-    for (const sub of ['DESTROY', 'delconsumer', 'SetId', undefined]) {
-      assert.equal(removesData('XGROUP', sub), 'all', String(sub));
-      assert.equal(removesData('xgroup', sub), 'all', String(sub));
-    }
-    for (const sub of ['CREATE', 'CREATECONSUMER', 'HELP']) assert.equal(removesData('XGROUP', sub), undefined, sub);
-    assert.equal(removesData('XINFO', 'DESTROY'), undefined);
-    assert.equal(createsItsKeys('HSET', 1, undefined), true);
   });
 });
