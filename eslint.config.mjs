@@ -15,6 +15,7 @@ const OWN_FILES = [
   'src/redis/localServer.ts', // the throwaway server's own temp folder, config (0600) and pid file
   'src/engine/capacity.ts', // /proc/self/limits: this process's own open-file limit
   'src/engine/threadCpu.ts', // /proc/thread-self/schedstat: the engine thread's own CPU time and wait (read on that thread)
+  'src/gates/procStats.ts', // /proc/<pid>/{comm,cmdline,task/<tid>/schedstat}: a local server's threads, the only /proc files it opens
   'src/engine/workerThreads.ts', // whether RBench's own worker bundle exists
   'src/editor/backgroundCheck.ts', // whether RBench's own check worker bundle exists
   'src/editor/runsIndex.ts', // lists the runs folder; each run file is then read through the gate
