@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, ensureBuilt, freePort, root } from './lib.mjs';
+import { cli, ensureBuilt, root, startServer } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
@@ -49,24 +49,6 @@ async function loadConditions() {
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
   if (twice.length) throw new Error(`conditions named twice: ${twice.join(', ')}`);
   return all;
-}
-
-async function startServer(extra = []) {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'rbench-calibrate-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 200 && redisCli(port, 'PING') !== 'PONG'; i++) await sleep(50);
-  return {
-    port,
-    pid: child.pid,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.on('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const redisCli = (port, ...command) => spawnSync('redis-cli', ['-p', String(port), ...command], { encoding: 'utf8' }).stdout.trim();

@@ -3,6 +3,12 @@
 // and serves the side not under test first (ctx.first), so a machine busy with other work does not starve it:
 // the cause is the one the condition gives.
 const GET = (clients, extra = '') => `### get\nclients ${clients}\nthreads 1\n${extra}duration 3s\nGET k:__rand_int__\n`;
+/** Client and server served first, each on a core of its own: neither waits for the other's core or anyone's. */
+const ownCores = (ctx) => {
+  ctx.first([ctx.server.pid, ctx.client.pid]);
+  ctx.pin(ctx.server.pid, '1');
+  ctx.pin(ctx.client.pid, '0');
+};
 const LUA = (loops) => `### lua\nclients 4\nduration 3s\nEVAL "local i = 0 while i < ${loops} do i = i + 1 end return i" 0\n`;
 
 export const conditions = [
@@ -11,11 +17,7 @@ export const conditions = [
     name: 'quiet-get',
     expected: 'round-trip',
     scenario: GET(1),
-    during: (ctx) => {
-      ctx.first([ctx.server.pid, ctx.client.pid]);
-      ctx.pin(ctx.server.pid, '1');
-      ctx.pin(ctx.client.pid, '0');
-    },
+    during: ownCores,
   },
   {
     name: 'client-beside-hogs',
@@ -67,11 +69,7 @@ export const conditions = [
     name: 'busy-client',
     expected: 'client-cpu',
     scenario: GET(50, 'pipeline 16\n'),
-    during: (ctx) => {
-      ctx.first([ctx.server.pid, ctx.client.pid]);
-      ctx.pin(ctx.server.pid, '1');
-      ctx.pin(ctx.client.pid, '0');
-    },
+    during: ownCores,
   },
   {
     // Client and server in one cgroup with 30 % of one core: each, when it has work, waits for the other's turn and the cap.
