@@ -35,4 +35,3 @@ export function threadCpuMs(): number | undefined {
   const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
   return usage ? (usage.user + usage.system) / 1000 : threadSchedule()?.runMs;
 }
-

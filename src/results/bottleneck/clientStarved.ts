@@ -1,7 +1,7 @@
 // client-starved: the client's thread had work but waited for a core other processes held, longer than it
 // ran and longer than it slept (issue 20, seen 4; issue 41, seen 1): a client limit, though its CPU time and
-// its event loop look idle — time waiting for a core counts as idle there. When the server was starved too,
-// the machine is the limit (machine-cpu).
+// its event loop look idle — time waiting for a core counts as idle there. When the server waited for a core
+// as long as it ran too, the machine is the limit (machine-cpu).
 import type { BottleneckJudge } from './judge';
 import { clientSide, machineStarved } from './cpuShares';
 

@@ -80,15 +80,30 @@ export function clientSaturated(evidence: Evidence, side: SideCpu | undefined): 
 }
 
 /**
- * The server at its limit by the utilization law: it had work at least N/(N+1) of the window, and more than the
- * client's thread had (the busier side bounds throughput; on loopback each side's CPU time also holds the
- * kernel's work of the path, so a server less busy than its client did not set the pace).
+ * The server at its limit by the utilization law: it had work at least N/(N+1) of the window, and it did more
+ * work than the client's thread (the busier side bounds throughput; work is the time it ran — its service
+ * time, U = X · S — not its wait for a core, the machine's share). `client` is the client's run share, or
+ * its busy share where only that is known.
  */
 export function serverSaturated(evidence: Evidence, server: SideCpu, client: number | undefined): boolean {
-  return server.busy >= saturation(evidence) && (client === undefined || server.busy >= client);
+  return server.busy >= saturation(evidence) && (client === undefined || work(server) >= client);
 }
 
-/** Both sides starved of a core: the machine, not either side, was the limit. */
+/** The share of the window a side ran (its busy share where the scheduler's split is unknown). */
+export function work(side: SideCpu): number {
+  return side.shares?.run ?? side.busy;
+}
+
+/** The side's capacity at least halved by the machine: it waited for a core at least as long as it ran. */
+function halved(side: SideCpu | undefined): boolean {
+  return side?.shares !== undefined && side.shares.wait > 0 && side.shares.wait >= side.shares.run;
+}
+
+/**
+ * The machine, not either side: one side starved and the other's capacity halved too (it waited for a core at
+ * least as long as it ran) — client and server share a machine short of CPU.
+ */
 export function machineStarved(evidence: Evidence): boolean {
-  return clientSide(evidence)?.starved === true && serverSide(evidence)?.starved === true;
+  const [client, server] = [clientSide(evidence), serverSide(evidence)];
+  return (client?.starved === true && halved(server)) || (server?.starved === true && halved(client));
 }

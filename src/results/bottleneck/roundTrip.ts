@@ -4,7 +4,7 @@
 // raise throughput. Where either side's accounting is missing (a remote server, no schedstat) it does not
 // hold: the fallback names what is missing instead.
 import type { BottleneckJudge, Evidence } from './judge';
-import { clientSaturated, clientSide, inFlight, serverSaturated, serverSide } from './cpuShares';
+import { clientSaturated, clientSide, inFlight, serverSaturated, serverSide, work } from './cpuShares';
 import { micros } from './figures';
 
 /** `p50 410 µs at the client, 3.1 µs in the server`, when both are known. */
@@ -30,7 +30,7 @@ export const roundTrip: BottleneckJudge = {
     const single = inFlight(evidence) === 1;
     const ranMore = (side: typeof client) =>
       side.shares!.wait < side.shares!.run && side.shares!.wait < side.shares!.idle && (single || side.shares!.idle >= side.busy);
-    const saturated = clientSaturated(evidence, client) || serverSaturated(evidence, server, client.busy);
+    const saturated = clientSaturated(evidence, client) || serverSaturated(evidence, server, work(client));
     if (saturated || !ranMore(client) || !ranMore(server) || evidence.load.health.bottleneck === 'client') return undefined;
     const split = latencySplit(evidence);
     const mark = single ? 'one request in flight' : 'each slept at least half the window';

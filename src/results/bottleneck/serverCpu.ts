@@ -3,7 +3,7 @@
 // percent, which a server sharing a machine never brings near a full core; or it was starved of a core
 // while the client was not, so its side held the test up.
 import type { BottleneckJudge } from './judge';
-import { clientSide, machineStarved, saturationText, serverSaturated, serverSide } from './cpuShares';
+import { clientSide, machineStarved, saturationText, serverSaturated, serverSide, work } from './cpuShares';
 import { micros } from './figures';
 
 export const serverCpu: BottleneckJudge = {
@@ -13,7 +13,8 @@ export const serverCpu: BottleneckJudge = {
   judge: (evidence) => {
     const server = serverSide(evidence);
     if (!server || machineStarved(evidence)) return undefined;
-    const client = clientSide(evidence)?.busy ?? evidence.load.health.eventLoopUtilization;
+    const clientCpu = clientSide(evidence);
+    const client = clientCpu ? work(clientCpu) : evidence.load.health.eventLoopUtilization;
     if (!server.starved && !serverSaturated(evidence, server, client)) return undefined;
     const perCall = evidence.server!.usecPerCall !== undefined ? `, ${micros(evidence.server!.usecPerCall)} per call in the server` : '';
     const waited = server.shares && server.shares.wait >= server.shares.run;

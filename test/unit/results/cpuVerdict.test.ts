@@ -113,6 +113,20 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
     assert.match(verdict.why, /it waited for a core at least as long as it ran: other processes on its machine slowed the server/);
   });
 
+  it('the client starved and the server waiting for a core as long as it ran (not starved): machine-cpu, not client-starved', () => {
+    // bench/calibrate.mjs both-capped, run 1: client and server in one cgroup with 30 % of a core.
+    const halved = server({ windowMs: 3452, schedule: { runMs: 295, runnableWaitMs: 1565 } });
+    const verdict = bottleneckOf(load(20, { eventLoopUtilization: 0.37, threadCpu: { runMs: 349, runnableWaitMs: 2054 } }, halved));
+    assert.equal(verdict.kind, 'machine-cpu', verdict.why);
+  });
+
+  it('one request in flight, both sides a little over half busy on loopback: the server that ran less than its client is not server-cpu', () => {
+    // bench/calibrate.mjs quiet-get, run 1: the server busier than the client only by its wait for a core.
+    const local = server({ windowMs: 3072, schedule: { runMs: 1301, runnableWaitMs: 694 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.27, threadCpu: { runMs: 1507, runnableWaitMs: 358 } }, local));
+    assert.equal(verdict.kind, 'round-trip', verdict.why);
+  });
+
   it('both sides starved of a core: machine-cpu, neither side, with both sides’ figures', () => {
     const starved = server({ schedule: { runMs: 900, runnableWaitMs: 1500 } });
     const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.3, bottleneck: 'server', threadCpu: { runMs: 600, runnableWaitMs: 1300 } }, starved));

@@ -41,11 +41,11 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
     });
   }
 
-  // The share the rule got right when these runs were recorded (bench/calibrate.mjs: 18 of 24 — busy-client reads
+  // The share the rule got right when these runs were recorded (bench/calibrate.mjs: 21 of 24 — busy-client reads
   // undetermined, see bench/README.md); a change to the rule may raise it, never lower it.
-  it('the rule gets at least 18 of the 24 recorded causes right', () => {
+  it('the rule gets at least 21 of the 24 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !fixture.expected.includes(judge(fixture).kind));
-    assert.ok(fixtures.length - wrong.length >= 18, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 21, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 
