@@ -15,6 +15,7 @@ const OWN_FILES = [
   'src/redis/localServer.ts', // the throwaway server's own temp folder, config (0600) and pid file
   'src/engine/capacity.ts', // /proc/self/limits: this process's own open-file limit
   'src/engine/threadCpu.ts', // /proc/thread-self/schedstat: the engine thread's own CPU time and wait (read on that thread)
+  'src/gates/procStats.ts', // /proc/<pid>/{comm,cmdline,task/<tid>/schedstat}: a local server's threads, the only /proc files it opens
   'src/engine/workerThreads.ts', // whether RBench's own worker bundle exists
   'src/editor/backgroundCheck.ts', // whether RBench's own check worker bundle exists
   'src/editor/runsIndex.ts', // lists the runs folder; each run file is then read through the gate
@@ -38,11 +39,12 @@ const layerZones = LAYERS.flatMap((row, level) =>
 );
 // The engine's public face is src/engine/index.ts: the floors above see nothing deeper, so its files can
 // move without touching theirs. measure/percentile.ts is public too: the webview bundle takes it, and the
-// index names node-only modules (worker threads, sockets) a browser bundle cannot load.
+// index names node-only modules (worker threads, sockets) a browser bundle cannot load; so is
+// measure/schedule.ts, the starvation rule the verdict (in that bundle) shares with the engine.
 const engineFaceZones = ['results', 'runner', 'capture', 'cli', 'editor', 'views'].map((folder) => ({
   target: `./src/${folder}`,
   from: './src/engine',
-  except: ['./index.ts', './measure/percentile.ts'],
+  except: ['./index.ts', './measure/percentile.ts', './measure/schedule.ts'],
   message: 'import the engine from src/engine (its index.ts), not its files (docs/architecture.md).',
 }));
 const webviewZones = WEBVIEW_REFUSES.map((folder) => ({

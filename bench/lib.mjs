@@ -25,11 +25,13 @@ export function freePort() {
   });
 }
 
-/** Starts redis-server with persistence off; returns { port, stop }. */
-export async function startServer() {
+/** Starts redis-server with persistence off and `extra` arguments; returns { port, pid, flush, stop } (stop resumes a stopped server first). */
+export async function startServer(extra = []) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 100; i++) {
     const ping = spawnSync('redis-cli', ['-p', String(port), 'PING'], { encoding: 'utf8' });
     if (ping.stdout.trim() === 'PONG') break;
@@ -37,8 +39,10 @@ export async function startServer() {
   }
   return {
     port,
+    pid: child.pid,
     flush: () => spawnSync('redis-cli', ['-p', String(port), 'FLUSHALL']),
     stop: async () => {
+      if (child.exitCode === null) process.kill(child.pid, 'SIGCONT');
       child.kill('SIGTERM');
       await new Promise((r) => child.on('exit', r));
       rmSync(dir, { recursive: true, force: true });

@@ -8,30 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, ensureBuilt, freePort } from './lib.mjs';
+import { cli, ensureBuilt, startServer } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const skipBuild = args.includes('--skip-build');
 const wanted = args.filter((a) => !a.startsWith('--'));
-
-async function startServer(extra = []) {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'rbench-verdicts-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100 && redis(port, 'PING') !== 'PONG'; i++) await sleep(50);
-  return {
-    port,
-    pid: child.pid,
-    stop: async () => {
-      process.kill(child.pid, 'SIGCONT');
-      child.kill('SIGTERM');
-      await new Promise((r) => child.on('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 const redis = (port, ...command) => spawnSync('redis-cli', ['-p', String(port), ...command], { encoding: 'utf8' }).stdout.trim();
 const callsOf = (port, command) =>

@@ -144,7 +144,9 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
 /** The busiest thread's CPU and wait for a core (where the system tells), and the threads' pauses added up. */
 function clientTimes(workers: WorkerResult[], totalReports: LabelReport[]): Pick<ClientHealth, 'threadCpu' | 'pauses'> {
   const schedules = workers.flatMap((w) => (w.threadCpu ? [w.threadCpu] : []));
-  const busiest = schedules.reduce<(typeof schedules)[number] | undefined>((best, s) => (best === undefined || s.runMs > best.runMs ? s : best), undefined);
+  // The thread that had work longest (ran or waited for a core): a starved thread runs least, yet it is the one holding the load up.
+  const had = (s: (typeof schedules)[number]) => s.runMs + s.runnableWaitMs;
+  const busiest = schedules.reduce<(typeof schedules)[number] | undefined>((best, s) => (best === undefined || had(s) > had(best) ? s : best), undefined);
   const pauses = summarizePauses(
     workers.flatMap((w) => (w.pauses ? [w.pauses] : [])),
     totalReports.map((r) => r.histogram),

@@ -70,7 +70,7 @@ export interface ClientHealth {
    */
   bottleneck: 'client' | 'server' | 'unknown';
   /**
-   * CPU the busiest engine thread got and how long it waited, runnable, for a core (Linux
+   * CPU the busiest engine thread (the one that had work longest) got and how long it waited, runnable, for a core (Linux
    * /proc/thread-self/schedstat), over the measured part. A thread busy but waiting is starved by other
    * processes: a client limit too. Absent where the system does not tell.
    */
@@ -122,6 +122,7 @@ export type BottleneckKind =
   | 'server-cpu'
   | 'client-cpu'
   | 'client-starved'
+  | 'machine-cpu'
   | 'round-trip'
   | 'persistence'
   | 'memory'

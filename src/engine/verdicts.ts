@@ -3,13 +3,12 @@
 import type { ClientHealth, CommandResult, LoadRequest } from './types';
 import type { WorkerResult } from './workerMessages';
 import { groupDigits } from '../scenario/numberText';
+import { isStarved, scheduleShares } from './measure/schedule';
 
 /** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
 const CLIENT_BOUND_UTILIZATION = 0.9;
 /** Below this the engine clearly had headroom, so the server (or network) set the pace. */
 const SERVER_BOUND_UTILIZATION = 0.75;
-/** A thread whose event loop was at least this busy while it waited for a core at least as long as it ran was starved (issue 20, seen 4). */
-const STARVED_UTILIZATION = 0.5;
 /** Open loop: the client is the limit only if it also fell behind its schedule for more than this share of sends. */
 const CLIENT_BOUND_LATE_SHARE = 0.01;
 /**
@@ -22,8 +21,8 @@ export const ERROR_STATUS_THRESHOLD = 0.01;
  * Whether the client was the limit, from its own CPU time: the busiest thread busy (its CPU time where the
  * runtime or Linux's schedstat can tell, else event-loop busy time, which no longer counts waiting since
  * the open loop sleeps on timers) and the process using about a core per thread; in the open loop, sends
- * late as well. A thread starved of CPU by other processes (busy, but waiting for a core as long as it
- * ran) is never called `server`: its low CPU time is not headroom (src/results/bottleneck names it).
+ * late as well. A thread starved of CPU by other processes (waiting for a core the largest part of the
+ * window, threadCpu.ts) is never called `server`: its low CPU time is not headroom (src/results/bottleneck names it).
  */
 export function bottleneck(
   workers: WorkerResult[],
@@ -37,14 +36,15 @@ export function bottleneck(
   const processBusy = cpuPercent / 100 / Math.max(1, threads);
   const behind = lateShare === undefined || lateShare > CLIENT_BOUND_LATE_SHARE;
   if (busy >= CLIENT_BOUND_UTILIZATION && processBusy >= CLIENT_BOUND_UTILIZATION * 0.9 && behind) return 'client';
-  if (workers.some(starved)) return 'unknown';
+  if (workers.some((worker) => starved(worker, durationMs))) return 'unknown';
   if (busy < SERVER_BOUND_UTILIZATION || !behind) return 'server';
   return 'unknown';
 }
 
-function starved(worker: WorkerResult): boolean {
-  const cpu = worker.threadCpu;
-  return cpu !== undefined && worker.eventLoopUtilization >= STARVED_UTILIZATION && cpu.runnableWaitMs >= cpu.runMs;
+/** Starved by the scheduler's own accounting (threadCpu.ts), whatever its event loop says: a wait for a core looks idle there. */
+function starved(worker: WorkerResult, durationMs: number): boolean {
+  const shares = worker.threadCpu && scheduleShares(worker.threadCpu, durationMs);
+  return shares !== undefined && isStarved(shares);
 }
 
 /** A load that ended because the server stopped answering: how long it was silent, and what was sent of the plan. */

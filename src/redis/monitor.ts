@@ -4,8 +4,9 @@
 import type Redis from 'ioredis';
 import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
-import { isReplyError, readSampleInfo, sampleFromInfo } from './info';
+import { isReplyError, parseInfo, readSampleInfo, sampleFromInfo } from './info';
 import { readServerCounters, resetServerStats, type NodeCounters } from './serverCounters';
+import { isLocalTarget, readServerSchedule, verifiedServerPid } from './serverSchedule';
 import type { ConnectionOptions, ServerSample } from './types';
 
 export interface MonitorOptions {
@@ -42,6 +43,8 @@ export class ServerMonitor {
   private running = false;
   private timer?: NodeJS.Timeout;
   private inFlight?: Promise<void>;
+  /** The local server's verified pid (serverSchedule.ts), looked up once; undefined when not local or not verified. */
+  private serverPid?: Promise<number | undefined>;
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -117,10 +120,24 @@ export class ServerMonitor {
   async readCounters(options: { slowlogEntries?: number } = {}): Promise<NodeCounters[]> {
     const redis = await this.connection();
     try {
-      return [await readServerCounters(redis, this.nodeName(), options)];
+      const read = await readServerCounters(redis, this.nodeName(), options);
+      const pid = await this.localServerPid(redis);
+      const schedule = pid !== undefined ? readServerSchedule(pid) : undefined;
+      if (schedule) read.schedule = schedule;
+      return [read];
     } catch (error) {
       throw new RedisConnectionError(describeConnectionError(error, { ...errorPlace(this.options), wasConnected: true }));
     }
+  }
+
+  /** A server on this machine: its pid from INFO server, once, kept only when it is that redis-server (never for a remote one). */
+  private localServerPid(redis: Redis): Promise<number | undefined> {
+    if (!isLocalTarget(this.options)) return Promise.resolve(undefined);
+    this.serverPid ??= redis
+      .info('server')
+      .then((text) => verifiedServerPid(parseInfo(text).server?.process_id, this.options))
+      .catch(() => undefined);
+    return this.serverPid;
   }
 
   /** CONFIG RESETSTAT: for a throwaway server only (the runner decides), so its latencystats are per test. */

@@ -4,6 +4,7 @@
 import type Redis from 'ioredis';
 import { PROTO_KEY, recordFromMap } from '../gates/plainData';
 import { commandCountersFromInfo, cpuFromInfo, isReplyError, latencyStatsFromInfo, parseInfo, statsCounter, type InfoSections } from './info';
+import type { ServerSchedule } from './serverSchedule';
 import type { ServerCounters } from './types';
 
 /** The INFO sections a counter read asks for, in one call. */
@@ -28,6 +29,8 @@ export interface NodeCounters {
   slowlog?: SlowlogEntry[];
   /** SLOWLOG LEN. */
   slowlogLength?: number;
+  /** A local server's threads as the scheduler saw them (src/redis/monitor.ts reads them beside the counters). */
+  schedule?: ServerSchedule;
 }
 
 type PipelineReply = [Error | null, unknown];

@@ -169,6 +169,11 @@ export interface ServerDelta {
   /** Server CPU over the window, % of one core (user + sys); main thread alone where the server tells. */
   cpuPercent?: number;
   mainThreadCpuPercent?: number;
+  /**
+   * A local server's main thread over the window as the scheduler saw it (/proc schedstat): ms on a CPU and
+   * ms runnable but waiting for a core; io-threads added up beside it. Absent for a remote server or a cluster.
+   */
+  schedule?: { runMs: number; runnableWaitMs: number; ioThreads?: { count: number; runMs: number; runnableWaitMs: number } };
   /** Forks in the window (BGSAVE, AOF rewrite) and the latest one's length. */
   forks?: number;
   forkUsec?: number;

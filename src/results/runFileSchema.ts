@@ -71,6 +71,13 @@ const serverDelta = z.looseObject({
   usecPerCall: count.optional(),
   cpuPercent: count.optional(),
   mainThreadCpuPercent: count.optional(),
+  schedule: z
+    .looseObject({
+      runMs: count,
+      runnableWaitMs: count,
+      ioThreads: z.looseObject({ count, runMs: count, runnableWaitMs: count }).optional(),
+    })
+    .optional(),
   forks: count.optional(),
   forkUsec: count.optional(),
   evictedKeys: count.optional(),

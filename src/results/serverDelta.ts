@@ -250,6 +250,9 @@ function nodeDelta(before: NodeCounters, after: NodeCounters, scope: 'per-test' 
     }
   }
 
+  const schedule = scheduleDelta(before, after);
+  if (schedule) delta.schedule = schedule;
+
   const counter = (field: 'totalForks' | 'evictedKeys' | 'expiredKeys', name: string): number | undefined => {
     const [x, y] = [b[field], a[field]];
     if (x === undefined || y === undefined) return undefined;
@@ -314,6 +317,18 @@ function commandDeltas(
  * saturated, and byNode keeps every master's); latency percentiles per command the highest of the masters'
  * (an upper bound: percentiles do not add). A figure a master lacks is absent for the sum, with that master named.
  */
+/** The server's threads between the two reads (a restarted server's counters go backwards: then none). */
+function scheduleDelta(before: NodeCounters, after: NodeCounters): ServerDelta['schedule'] {
+  const [b, a] = [before.schedule, after.schedule];
+  if (!b || !a || a.runMs < b.runMs || a.runnableWaitMs < b.runnableWaitMs) return undefined;
+  const schedule: NonNullable<ServerDelta['schedule']> = { runMs: a.runMs - b.runMs, runnableWaitMs: a.runnableWaitMs - b.runnableWaitMs };
+  const [bi, ai] = [b.ioThreads, a.ioThreads];
+  if (bi && ai && ai.count === bi.count && ai.runMs >= bi.runMs && ai.runnableWaitMs >= bi.runnableWaitMs) {
+    schedule.ioThreads = { count: ai.count, runMs: ai.runMs - bi.runMs, runnableWaitMs: ai.runnableWaitMs - bi.runnableWaitMs };
+  }
+  return schedule;
+}
+
 function addNodes(deltas: NodeDelta[]): ServerDelta {
   const sum: ServerDelta = {
     nodes: deltas.length,

@@ -33,7 +33,7 @@ export function rowSamples(measurements: RepeatMeasurement[], metric: ExpectMetr
 }
 
 /** Verdict kinds whose figures say nothing about the setup: the client set the pace, or another client shared the server. */
-const NOT_COMPARABLE_KINDS = new Set<Bottleneck['kind']>(['client-cpu', 'client-starved', 'foreign-load']);
+const NOT_COMPARABLE_KINDS = new Set<Bottleneck['kind']>(['client-cpu', 'client-starved', 'machine-cpu', 'foreign-load']);
 
 function kindsOf(bottleneck: Bottleneck): Bottleneck['kind'][] {
   return bottleneck.kind === 'mixed' ? (bottleneck.parts ?? []).map((part) => part.kind) : [bottleneck.kind];

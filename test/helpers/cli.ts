@@ -25,9 +25,11 @@ export interface CliRun {
   output(): string;
 }
 
-export function startCli(args: string[], options: { cwd: string; env?: Record<string, string> }): CliRun {
+/** `launcher`: a command the CLI is started through (a CPU cap's, test/helpers/cpuCap.ts), which execs it. */
+export function startCli(args: string[], options: { cwd: string; env?: Record<string, string>; launcher?: string[] }): CliRun {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
+  const [command, ...prefix] = [...(options.launcher ?? []), process.execPath];
+  const child = spawn(command, [...prefix, cliPath, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
@@ -55,7 +57,7 @@ export function startCli(args: string[], options: { cwd: string; env?: Record<st
   };
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; launcher?: string[] }): Promise<CliResult> {
   return startCli(args, options).done;
 }
 

@@ -4,6 +4,7 @@
 // (the server takes the rest), which the engine's CPU-time rule alone would miss.
 import type { BottleneckJudge } from './judge';
 import { clientFigures } from './clientLoad';
+import { clientSaturated, clientSide, saturationText, serverSide } from './cpuShares';
 import { serverCpu } from './serverLoad';
 
 /** The busiest thread's event loop busy at least this share of the window, and the process this share of a core per thread. */
@@ -14,15 +15,22 @@ const CLIENT_LATE_SHARE = 0.01;
 export const clientCpu: BottleneckJudge = {
   kind: 'client-cpu',
   description: "RBench's own threads used a full core: the numbers understate the server. Run the client on another machine or give it more threads.",
-  judge: ({ load, server }) => {
+  judge: (evidence) => {
+    const { load, server } = evidence;
     const { health } = load;
+    // A thread that waited for a core more than it ran or slept was starved, not busy (client-starved, machine-cpu).
+    const side = clientSide(evidence);
+    if (side?.starved) return undefined;
     const perThread = health.cpuPercent / 100 / Math.max(1, health.threads);
     // Open loop: a busy client that kept to its schedule was not the limit.
     const onSchedule = health.lateShare !== undefined && health.lateShare <= CLIENT_LATE_SHARE;
     const busy = health.bottleneck === 'client' || ((health.eventLoopUtilization ?? 0) >= CLIENT_BUSY_SHARE && perThread >= CLIENT_BUSY_SHARE && !onSchedule);
-    if (!busy) return undefined;
+    // By the scheduler's accounting: the thread had work (mostly running) at least N/(N+1) of the window.
+    const saturated = clientSaturated(evidence, side) && side!.busy >= (serverSide(evidence)?.busy ?? 0) && !onSchedule;
+    if (!busy && !saturated) return undefined;
     const cpu = serverCpu(server);
     const beside = cpu ? `; ${cpu.what} at ${Math.round(cpu.percent)} % of a core beside it` : '';
-    return `the client used its CPU to the full (${clientFigures(health)}${beside}): these numbers understate the server — run the client elsewhere or add threads`;
+    const scheduled = side ? `; ${side.text}${saturated ? `, busy at least N/(N+1) = ${saturationText(evidence)}` : ''}` : '';
+    return `the client used its CPU to the full (${clientFigures(health)}${beside}${scheduled}): these numbers understate the server — run the client elsewhere or add threads`;
   },
 };

@@ -9,13 +9,14 @@ import type { BottleneckJudge, Evidence, JudgedKind } from './judge';
 import { clientCpu } from './clientCpu';
 import { clientFigures } from './clientLoad';
 import { clientStarved } from './clientStarved';
+import { clientSide, serverSide } from './cpuShares';
 import { count, length } from './figures';
 import { foreignLoad } from './foreignLoad';
 import { memory } from './memory';
 import { persistence } from './persistence';
+import { machineCpu } from './machineCpu';
 import { latencySplit, roundTrip } from './roundTrip';
 import { serverCpu } from './serverCpu';
-import { serverCpu as readServerCpu } from './serverLoad';
 import { slowCommands } from './slowCommands';
 import { stall } from './stall';
 
@@ -24,19 +25,29 @@ export { describeOtherRun, foreignCalls, foreignLoadLine, otherRunsOverlapped, R
 export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
 
 /** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */
-export const KINDS: readonly BottleneckJudge[] = [stall, persistence, memory, slowCommands, foreignLoad, serverCpu, clientCpu, clientStarved, roundTrip];
+export const KINDS: readonly BottleneckJudge[] = [
+  stall,
+  persistence,
+  memory,
+  slowCommands,
+  foreignLoad,
+  serverCpu,
+  machineCpu,
+  clientCpu,
+  clientStarved,
+  roundTrip,
+];
 
 /** A window shorter than this, or fewer replies, supports no verdict (issue 20: 14 replies in 1.5 ms read as CPU-bound). */
 export const MIN_WINDOW_MS = 200;
 export const MIN_REPLIES = 100;
-/** The client's busiest thread busy less than this share of the window had headroom (the engine's server-bound mark). */
-const CLIENT_HEADROOM_SHARE = 0.75;
 
 /** Short names for headers and tables (the panel, compare). */
 export const KIND_LABELS: Record<BottleneckKind, string> = {
   'server-cpu': 'server CPU',
   'client-cpu': 'client CPU',
   'client-starved': 'client starved of CPU',
+  'machine-cpu': 'machine CPU (both starved)',
   'round-trip': 'round trip',
   persistence: 'persistence (fork)',
   memory: 'memory',
@@ -67,27 +78,26 @@ function eventsDuring(load: LoadResult, context: BottleneckContext, windowMs: nu
   return context.events.filter((event) => event.t >= from && event.t <= from + windowMs);
 }
 
-/** What the evidence supports when no kind holds. */
+/** What the evidence supports when no kind holds: never a guess — the figures there are and the evidence missing. */
 function fallback(evidence: Evidence): Bottleneck {
   const { load, server } = evidence;
   const client = clientFigures(load.health);
-  const split = latencySplit(evidence);
-  const cpu = readServerCpu(server);
   if (!server) {
     const reason = load.health.bottleneck === 'server' ? 'the client had headroom' : 'the client was busy but not clearly the limit';
     return { kind: 'undetermined', why: `${reason} (${client}); the server's counters were not read, so server and round trip cannot be told apart` };
   }
-  const serverCpuText = cpu ? `${cpu.what} at ${Math.round(cpu.percent)} % of a core` : 'server CPU not read';
-  // A client busy most of the window is no idle end of a round trip (src/engine/verdicts.ts's headroom mark).
-  const clientIdle = (load.health.eventLoopUtilization ?? 0) < CLIENT_HEADROOM_SHARE;
-  if (split && split.clientUs >= 2 * split.serverUs && !clientIdle) {
-    return { kind: 'undetermined', why: `both sides busy, neither at its limit (${serverCpuText}; ${client}); ${split.text}` };
-  }
-  if (split && split.clientUs >= 2 * split.serverUs) {
-    return { kind: 'round-trip', why: `no limit reached (${serverCpuText}; ${client}); ${split.text}: most of a request's time was the round trip` };
-  }
-  if (split) return { kind: 'server-cpu', why: `no limit reached (${serverCpuText}; ${client}); ${split.text}: most of a request's time was in the server` };
-  return { kind: 'undetermined', why: `no limit reached (${serverCpuText}; ${client}) and the server's time per call is not known` };
+  const clientCpu = clientSide(evidence);
+  const serverCpu = serverSide(evidence);
+  const split = latencySplit(evidence);
+  const figures = [clientCpu?.text ?? client, serverCpu?.text ?? "the server's CPU not read", split?.text].filter(Boolean).join('; ');
+  const missing = [
+    clientCpu ? '' : "the client's wait for a core (no schedstat)",
+    serverCpu?.shares ? '' : "the server's wait for a core (no schedstat of a redis-server on this machine)",
+  ].filter(Boolean);
+  const why = missing.length
+    ? `no limit reached (${figures}); ${missing.join(' and ')} not known, so an idle side cannot be told from a waiting one`
+    : `no limit reached (${figures}), but a side was busy or waited for a core as long as it ran: neither idle, so not the round trip`;
+  return { kind: 'undetermined', why };
 }
 
 /** The verdict on one load (context: the run's persistence events, to catch a BGSAVE the counters missed). */

@@ -1,14 +1,11 @@
-// round-trip: neither side busy while each request took far longer at the client than in the server: the
-// time went on the way there and back (network, queueing in the kernel), so more clients or a deeper
-// pipeline raise throughput.
+// round-trip: both sides demonstrably idle — the scheduler's accounting of the client's thread and of a
+// local server's main thread shows neither saturated (cpuShares.ts) and neither waiting for a core as long
+// as it ran or as long as it slept — so a request's time went on the way there and back, and more clients or a deeper pipeline
+// raise throughput. Where either side's accounting is missing (a remote server, no schedstat) it does not
+// hold: the fallback names what is missing instead.
 import type { BottleneckJudge, Evidence } from './judge';
-import { micros, percent } from './figures';
-import { serverCpu } from './serverLoad';
-
-/** The server below this % of a core is not busy. */
-export const SERVER_IDLE_PERCENT = 75;
-/** Client latency at least this many times the server's time per call: the round trip dominates. */
-export const ROUND_TRIP_FACTOR = 10;
+import { clientSaturated, clientSide, inFlight, serverSaturated, serverSide, work } from './cpuShares';
+import { micros } from './figures';
 
 /** `p50 410 µs at the client, 3.1 µs in the server`, when both are known. */
 export function latencySplit({ load, server }: Evidence): { clientUs: number; serverUs: number; text: string } | undefined {
@@ -22,14 +19,21 @@ export const roundTrip: BottleneckJudge = {
   // A fork, evictions or another client during the test explain more than "the network was the limit".
   residual: true,
   description:
-    'Neither the client nor the server was busy, and a request took far longer at the client than in the server: the round trip set the pace. Add clients or pipeline.',
+    'Neither the client nor the server was busy or waiting for a core: a request spent its time on the way there and back, so the round trip set the pace. Add clients or pipeline.',
   judge: (evidence) => {
+    const client = clientSide(evidence);
+    const server = serverSide(evidence);
+    if (!client?.shares || !server?.shares) return undefined;
+    // Idle: it waited less than it ran and less than it slept (the wait for a core was neither where its work nor its
+    // time went), and with several requests in flight it slept at least as long as it had work — with one, the sides
+    // take turns, so each is busy part of every turn whatever the path (on loopback its CPU time holds the path's).
+    const single = inFlight(evidence) === 1;
+    const ranMore = (side: typeof client) =>
+      side.shares!.wait < side.shares!.run && side.shares!.wait < side.shares!.idle && (single || side.shares!.idle >= side.busy);
+    const saturated = clientSaturated(evidence, client) || serverSaturated(evidence, server, work(client));
+    if (saturated || !ranMore(client) || !ranMore(server) || evidence.load.health.bottleneck === 'client') return undefined;
     const split = latencySplit(evidence);
-    const cpu = serverCpu(evidence.server);
-    const client = evidence.load.health;
-    if (!split || !cpu || cpu.percent >= SERVER_IDLE_PERCENT || client.bottleneck !== 'server') return undefined;
-    if (split.clientUs < ROUND_TRIP_FACTOR * Math.max(split.serverUs, 0.1)) return undefined;
-    const clientBusy = client.eventLoopUtilization !== undefined ? `, the client ${percent(client.eventLoopUtilization)} busy` : '';
-    return `${split.text} (${cpu.what} at ${Math.round(cpu.percent)} % of a core${clientBusy}): the round trip sets the pace — add clients or pipeline`;
+    const mark = single ? 'one request in flight' : 'each slept at least half the window';
+    return `${client.text}; ${server.text} (${mark}; each ran and slept longer than it waited for a core)${split ? `; ${split.text}` : ''}: the round trip sets the pace — add clients or pipeline`;
   },
 };

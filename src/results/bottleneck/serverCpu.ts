@@ -1,18 +1,26 @@
-// server-cpu: the server's main thread (Redis runs commands on one) near a full core.
+// server-cpu: the server set the pace by the utilization law: its main thread (Redis runs commands on one)
+// had work nearly all the window — saturated with the test's connections (cpuShares.ts) — whatever its CPU
+// percent, which a server sharing a machine never brings near a full core; or it was starved of a core
+// while the client was not, so its side held the test up.
 import type { BottleneckJudge } from './judge';
+import { clientSide, machineStarved, saturationText, serverSaturated, serverSide, work } from './cpuShares';
 import { micros } from './figures';
-import { serverCpu as readServerCpu } from './serverLoad';
-
-/** % of one core at or above which the server is the limit. */
-export const SERVER_CPU_PERCENT = 90;
 
 export const serverCpu: BottleneckJudge = {
   kind: 'server-cpu',
-  description: "The server's main thread ran near a full core: the server set the pace. Cheaper commands, pipelining or more shards raise it.",
-  judge: ({ server }) => {
-    const cpu = readServerCpu(server);
-    if (!cpu || cpu.percent < SERVER_CPU_PERCENT) return undefined;
-    const perCall = server!.usecPerCall !== undefined ? `, ${micros(server!.usecPerCall)} per call in the server` : '';
-    return `${cpu.what} used ${Math.round(cpu.percent)} % of a core${perCall}: the server set the pace`;
+  description:
+    "The server's main thread had work nearly all the time (it ran, or waited for a core): the server set the pace. Cheaper commands, pipelining or more shards raise it; where it waited for a core, a machine of its own does.",
+  judge: (evidence) => {
+    const server = serverSide(evidence);
+    if (!server || machineStarved(evidence)) return undefined;
+    const clientCpu = clientSide(evidence);
+    const client = clientCpu ? work(clientCpu) : evidence.load.health.eventLoopUtilization;
+    if (!server.starved && !serverSaturated(evidence, server, client)) return undefined;
+    const perCall = evidence.server!.usecPerCall !== undefined ? `, ${micros(evidence.server!.usecPerCall)} per call in the server` : '';
+    const waited = server.shares && server.shares.wait >= server.shares.run;
+    const cause = waited
+      ? 'it waited for a core at least as long as it ran: other processes on its machine slowed the server, which set the pace'
+      : `busy at least N/(N+1) = ${saturationText(evidence)}: the server set the pace`;
+    return `${server.text}${perCall}; ${cause}`;
   },
 };

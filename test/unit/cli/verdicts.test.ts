@@ -6,12 +6,14 @@
 // itself is src/results/bottleneck, judged by the runner after each load. Until those are merged every test
 // here fails on its verdict assertion (the runs themselves complete; the freeze's max column already holds).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bottleneck, LoadResult } from '../../../src/engine/types';
 import { runCli, startCli, useScratch } from '../../helpers/cli';
+import { cpuCap, cpuFirst } from '../../helpers/cpuCap';
 import { useRedisServer, waitForCalls, withRedis } from '../../helpers/redis';
 
 /** The verdict's kind, or the kinds of a mixed verdict. */
@@ -38,14 +40,48 @@ describe('bottleneck verdicts from real servers', function () {
   describe('one server', () => {
     const server = useRedisServer();
 
-    it('a CPU-heavy EVAL loop: server-cpu, the main thread near a full core', async () => {
+    // Whatever else runs on the machine, a CPU-heavy script keeps the server's main thread with work nearly all the
+    // window: the scheduler's accounting says so, not its CPU percent (issue 41, seen 12).
+    it('a CPU-heavy EVAL loop: server-cpu, the main thread with work at least N/(N+1) of the window by its schedstat', async () => {
       const file = scratch.write('lua.rbench', '### lua\nclients 4\nduration 3s\nEVAL "local i = 0 while i < 100000 do i = i + 1 end return i" 0\n');
-      const result = await runCli(['run', '--yes', '--allow-destructive', file, '--url', server().url], { cwd: scratch.dir });
+      // Both sides served first: the script is the one limit, however busy the machine is.
+      const first = cpuFirst();
+      first.add(server().pid);
+      const result = await runCli(['run', '--yes', '--allow-destructive', file, '--url', server().url], { cwd: scratch.dir, launcher: first.launcher }).finally(
+        () => first.remove(),
+      );
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
+      assert.ok(load.server?.schedule, 'the loopback server’s schedstat was read');
       assert.ok(kinds(load.bottleneck).includes('server-cpu'), JSON.stringify(load.bottleneck));
-      assert.match(whyOf(load.bottleneck!, 'server-cpu'), /used (9\d|1\d\d) % of a core/);
+      assert.match(
+        whyOf(load.bottleneck!, 'server-cpu'),
+        /^the server's main thread ran \d+ %, waited \d+ % for a core, slept \d+ % of the window.*(busy at least N\/\(N\+1\) = 80 % with 4 connections|it waited for a core at least as long as it ran)/,
+      );
       assert.match(result.stdout, /^EVAL bottleneck: /m);
+    });
+
+    // The cap makes the starvation (issue 41, seen 1 and 12): the client gets 20 ms of every 100 ms whatever else runs.
+    it('a client in a cgroup with 20 % of a core: client-starved with its wait for a core, never "add clients"', async () => {
+      const cap = cpuCap(0.2);
+      // The server served first: only the client is short of CPU, however busy the machine is.
+      const first = cpuFirst();
+      first.add(server().pid);
+      try {
+        const file = scratch.write('capped.rbench', '### capped\nclients 10\nthreads 1\nduration 3s\nGET c:__rand_int__\n');
+        const result = await runCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir, launcher: cap.launcher });
+        assert.equal(result.code, 0, result.stderr);
+        const load = onlyLoad(scratch);
+        assert.ok(
+          kinds(load.bottleneck).some((kind) => kind === 'client-starved' || kind === 'machine-cpu'),
+          JSON.stringify(load.bottleneck),
+        );
+        assert.match(whyOf(load.bottleneck!, load.bottleneck!.kind), /the client's thread ran \d+ %, waited \d+ % for a core/);
+        assert.doesNotMatch(JSON.stringify(load.bottleneck), /add clients/);
+      } finally {
+        cap.remove();
+        first.remove();
+      }
     });
 
     it('BGSAVE during the test: persistence, with the fork time', async () => {
@@ -93,9 +129,19 @@ describe('bottleneck verdicts from real servers', function () {
       assert.match(compared.stdout, /the server ran [\d,]+ commands this run did not send/);
     });
 
-    it('one client on loopback, neither side busy: round-trip, with both latencies', async () => {
+    // Both sides in a cgroup served before anything else, each pinned to a core of its own, get a core when they
+    // wake, whatever else runs: neither waits, the condition round-trip needs is made here, not hoped for (issue 41).
+    it('one client on loopback, neither side busy nor waiting: round-trip, with both latencies', async () => {
       const file = scratch.write('idle.rbench', '### idle\nclients 1\nduration 2s\nGET i:__rand_int__\n');
-      const result = await runCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
+      const first = cpuFirst();
+      first.add(server().pid);
+      const pin = (cpus: string) => spawnSync('taskset', ['-a', '-p', '-c', cpus, String(server().pid)], { stdio: 'ignore' });
+      pin('1');
+      const launcher = ['taskset', '-c', '0', ...first.launcher];
+      const result = await runCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir, launcher }).finally(() => {
+        pin(`0-${cpus().length - 1}`);
+        first.remove();
+      });
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
       assert.equal(load.bottleneck?.kind, 'round-trip', JSON.stringify(load.bottleneck));

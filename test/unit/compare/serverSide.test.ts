@@ -12,11 +12,26 @@ import { setGetRun } from './fixtures';
 
 const numbers = { set: { ops: 100_000, p99: 1000 }, get: { ops: 120_000, p99: 800 } };
 
-/** The run's loads, each with the server's side (a 2 s window, so the verdict is judged). */
+/**
+ * The run's loads, each with the server's side (a 2 s window, so the verdict is judged), and both sides' schedstat:
+ * idle unless `server` says otherwise (the round trip needs both sides' accounting, issue 41).
+ */
 function withServer(run: RunFile, server: (load: LoadResult) => Partial<ServerDelta>): RunFile {
   for (const load of run.points[0].repeats[0]) {
     load.durationMs = 2000;
-    load.server = { nodes: 1, windowMs: 2000, calls: 10_000, usec: 31_000, commands: {}, usecPerCall: 3.1, mainThreadCpuPercent: 20, ...server(load) };
+    load.health = { ...load.health, threadCpu: { runMs: 600, runnableWaitMs: 40 } };
+    const idle = { runMs: 400, runnableWaitMs: 20 };
+    load.server = {
+      nodes: 1,
+      windowMs: 2000,
+      calls: 10_000,
+      usec: 31_000,
+      commands: {},
+      usecPerCall: 3.1,
+      mainThreadCpuPercent: 20,
+      schedule: idle,
+      ...server(load),
+    };
   }
   return run;
 }
@@ -50,7 +65,7 @@ describe('compare: the server side', () => {
   it("p99 rose with the server's time per call: the server's share of the change is named, and so is the verdict change", () => {
     const before = withServer(setGetRun(numbers), () => ({}));
     const after = withServer(setGetRun({ set: { ops: 50_000, p99: 2000 }, get: numbers.get }), (load) =>
-      load.test === 'SET' ? { usecPerCall: 18, mainThreadCpuPercent: 98 } : {},
+      load.test === 'SET' ? { usecPerCall: 18, mainThreadCpuPercent: 98, schedule: { runMs: 1960, runnableWaitMs: 20 } } : {},
     );
     const text = comparisonToText(compareRuns([before, after]));
     assert.match(

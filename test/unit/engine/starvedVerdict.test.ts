@@ -36,3 +36,15 @@ describe('the engine’s bottleneck call on a starved client', () => {
     assert.equal(bottleneck([busy], 1000, 1, 97, undefined), 'client');
   });
 });
+
+describe('the engine’s bottleneck call: starvation by the scheduler’s accounting alone (issue 41, seen 1)', () => {
+  it('a thread capped at 20 % of a core: its event loop looks 30 % busy, it waited 60 % for a core — not `server`', () => {
+    const capped = worker({ eventLoopUtilization: 0.3, threadCpuMs: 180, threadCpu: { runMs: 180, runnableWaitMs: 600 } });
+    assert.equal(bottleneck([capped], 1000, 1, 18, undefined), 'unknown');
+  });
+
+  it('a thread that mostly slept, its few wakeups waiting a little longer than they ran: `server` still', () => {
+    const sleeper = worker({ eventLoopUtilization: 0.1, threadCpuMs: 50, threadCpu: { runMs: 50, runnableWaitMs: 60 } });
+    assert.equal(bottleneck([sleeper], 1000, 1, 5, undefined), 'server');
+  });
+});

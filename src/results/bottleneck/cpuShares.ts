@@ -1,0 +1,109 @@
+// Each side's window as the CPU verdicts read it (client-cpu, client-starved, server-cpu, machine-cpu,
+// round-trip): from the scheduler's own accounting where it is known — the client's thread that had work
+// longest (ClientHealth.threadCpu) and a local server's main thread (ServerDelta.schedule), each split into
+// ran / waited for a core / slept — else, for the server, the utilization law: U = X · S, calls per second
+// times the server's time per call (wall time inside commands, so a wait for a core inside one counts), or
+// its CPU time where that is more. A side sets the pace when it is saturated: with N requests in flight it
+// had work at least N/(N+1) of the window, so it was idle less than one more connection's share.
+import { isStarved, scheduleShares, type ScheduleShares } from '../../engine/measure/schedule';
+import type { Evidence } from './judge';
+import { count, micros, percent } from './figures';
+import { serverCpu } from './serverLoad';
+
+export interface SideCpu {
+  /** Share of the window the side had work (ran or waited for a core); for a server without schedstat, U = X · S at least. */
+  busy: number;
+  /** The scheduler's split, where it is known. */
+  shares?: ScheduleShares;
+  /** Waiting for a core was the largest part of its window (src/engine/threadCpu.ts). */
+  starved: boolean;
+  /** The figures the busy share rests on: `the server's main thread ran 45 %, waited 50 % for a core, slept 5 %`. */
+  text: string;
+}
+
+/** `ran 45 %, waited 50 % for a core, slept 5 %` of the window. */
+function sharesText(shares: ScheduleShares): string {
+  return `ran ${percent(shares.run)}, waited ${percent(shares.wait)} for a core, slept ${percent(shares.idle)}`;
+}
+
+export function clientSide({ load, windowMs }: Evidence): SideCpu | undefined {
+  const shares = load.health.threadCpu && scheduleShares(load.health.threadCpu, windowMs);
+  if (!shares) return undefined;
+  const thread = load.health.threads === 1 ? "the client's thread" : "the client's busiest thread";
+  return { busy: shares.busy, shares, starved: isStarved(shares), text: `${thread} ${sharesText(shares)} of the window` };
+}
+
+export function serverSide({ server }: Evidence): SideCpu | undefined {
+  if (!server) return undefined;
+  const shares = server.schedule && server.nodes === 1 ? scheduleShares(server.schedule, server.windowMs) : undefined;
+  if (shares) return { busy: shares.busy, shares, starved: isStarved(shares), text: `the server's main thread ${sharesText(shares)} of the window` };
+  const cpu = serverCpu(server);
+  const cpuShare = cpu ? Math.min(1, cpu.percent / 100) : undefined;
+  // U = X · S over the whole server (a cluster's busiest master from its own time in commands).
+  const inCommands = server.nodes > 1 ? Math.max(0, ...(server.byNode ?? []).map((node) => node.usec)) : server.usec;
+  const law = server.windowMs > 0 && inCommands > 0 ? Math.min(1, inCommands / 1000 / server.windowMs) : undefined;
+  if (law === undefined && cpuShare === undefined) return undefined;
+  const perSecond = server.windowMs > 0 ? (server.calls / server.windowMs) * 1000 : 0;
+  const lawText =
+    law !== undefined
+      ? `${count(perSecond)} calls/s × ${micros(server.calls > 0 ? server.usec / server.calls : 0)} per call = ${percent(law)} of the window in commands`
+      : undefined;
+  const cpuText = cpu ? `${cpu.what} at ${Math.round(cpu.percent)} % of a core` : undefined;
+  const text = `${[lawText, cpuText].filter(Boolean).join(', ')} (its wait for a core is not known: no schedstat of a verified redis-server on this machine)`;
+  return { busy: Math.max(law ?? 0, cpuShare ?? 0), starved: false, text };
+}
+
+/** Requests in flight: one per connection (a pipeline's batch arrives as one). */
+export function inFlight({ load }: Evidence): number {
+  return Math.max(1, load.connections.opened);
+}
+
+/** N/(N+1): the busy share at which a side had no room for one more connection's request. */
+export function saturation(evidence: Evidence): number {
+  const n = inFlight(evidence);
+  return n / (n + 1);
+}
+
+/** `N/(N+1) = 80 % with 4 connections`: the mark a saturated side passed, for the `why` lines. */
+export function saturationText(evidence: Evidence): string {
+  const n = inFlight(evidence);
+  return `${percent(saturation(evidence))} with ${count(n)} connection${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The client's thread at its limit by the scheduler: it had work (mostly running) at least N/(N+1) of the window.
+ * Never with one connection: on loopback the thread's CPU time holds the kernel's work of sending and receiving
+ * each request (the path's, not the client's), and the one request in flight leaves it the other side's time.
+ */
+export function clientSaturated(evidence: Evidence, side: SideCpu | undefined): boolean {
+  return side?.shares !== undefined && inFlight(evidence) > 1 && side.busy >= saturation(evidence) && side.shares.run > side.shares.wait;
+}
+
+/**
+ * The server at its limit by the utilization law: it had work at least N/(N+1) of the window, and it did more
+ * work than the client's thread (the busier side bounds throughput; work is the time it ran — its service
+ * time, U = X · S — not its wait for a core, the machine's share). `client` is the client's run share, or
+ * its busy share where only that is known.
+ */
+export function serverSaturated(evidence: Evidence, server: SideCpu, client: number | undefined): boolean {
+  return server.busy >= saturation(evidence) && (client === undefined || work(server) >= client);
+}
+
+/** The share of the window a side ran (its busy share where the scheduler's split is unknown). */
+export function work(side: SideCpu): number {
+  return side.shares?.run ?? side.busy;
+}
+
+/** The side's capacity at least halved by the machine: it waited for a core at least as long as it ran. */
+function halved(side: SideCpu | undefined): boolean {
+  return side?.shares !== undefined && side.shares.wait > 0 && side.shares.wait >= side.shares.run;
+}
+
+/**
+ * The machine, not either side: one side starved and the other's capacity halved too (it waited for a core at
+ * least as long as it ran) — client and server share a machine short of CPU.
+ */
+export function machineStarved(evidence: Evidence): boolean {
+  const [client, server] = [clientSide(evidence), serverSide(evidence)];
+  return (client?.starved === true && halved(server)) || (server?.starved === true && halved(client));
+}

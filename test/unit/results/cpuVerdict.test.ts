@@ -1,0 +1,165 @@
+// Issue 41: the CPU part of the bottleneck verdict from the scheduler's own accounting and the utilization
+// law, each seen case as recorded evidence (the figures are those of the runs the issue describes).
+import assert from 'node:assert/strict';
+import type { LoadResult } from '../../../src/engine/types';
+import type { ServerDelta } from '../../../src/redis/types';
+import { bottleneckOf } from '../../../src/results/bottleneck';
+import { loadResult } from '../editor/fixtures';
+
+/** A load of 3 s with `connections` connections, `replies` replies at p50 `p50Us`; the client's health as given. */
+function load(connections: number, health: Partial<LoadResult['health']>, server: ServerDelta, p50Us = 300): LoadResult {
+  const base = loadResult('GET', 50_000, 900);
+  base.durationMs = 3000;
+  base.windowMs = 3000;
+  base.total.latency.count = 10_000;
+  base.total.latency.p50Us = p50Us;
+  return { ...base, connections: { opened: connections, reconnects: 0 }, health: { ...base.health, ...health }, server };
+}
+
+function server(changes: Partial<ServerDelta>): ServerDelta {
+  return { nodes: 1, windowMs: 3000, calls: 30_000, usec: 300_000, commands: {}, usecPerCall: 10, cpuPercent: 12, mainThreadCpuPercent: 10, ...changes };
+}
+
+describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
+  it('seen 1: a client in a cgroup with 20 % of a core, its event loop “30 % busy”, is starved — not round-trip', () => {
+    // The client waited 60 % of the window for a core and got 18 % of one; time waiting for a core looks idle to the event loop.
+    const starved = load(10, { eventLoopUtilization: 0.3, cpuPercent: 18, bottleneck: 'server', threadCpu: { runMs: 540, runnableWaitMs: 1800 } }, server({}));
+    const verdict = bottleneckOf(starved);
+    assert.equal(verdict.kind, 'client-starved', verdict.why);
+    assert.match(verdict.why, /^the client's thread ran 18 %, waited 60 % for a core, slept 22 % of the window: .*other processes took the CPU/);
+    assert.doesNotMatch(verdict.why, /add clients/);
+  });
+
+  it('seen 1, variants: a thread that waited less than it ran, or less than it slept, is not starved', () => {
+    const ranMore = load(10, { eventLoopUtilization: 0.9, threadCpu: { runMs: 1500, runnableWaitMs: 900 } }, server({}));
+    assert.notEqual(bottleneckOf(ranMore).kind, 'client-starved');
+    // A mostly idle thread whose wakeups waited a little: its wait is not where its time went.
+    const sleptMore = load(1, { eventLoopUtilization: 0.1, threadCpu: { runMs: 150, runnableWaitMs: 200 } }, server({}));
+    assert.notEqual(bottleneckOf(sleptMore).kind, 'client-starved');
+  });
+
+  it('seen 2: 4 clients, a CPU-heavy Lua script, SLOWLOG off: U = X · S ≈ 90 % ≥ 4/5 — server-cpu, not round-trip', () => {
+    // 1,350 calls/s × 667 µs per call: the server busy 90 % of the window; its main thread at 55 % of a core (it shares the machine).
+    const lua = server({ calls: 4050, usec: 2_700_000, usecPerCall: 667, commands: {}, mainThreadCpuPercent: 55, cpuPercent: 57 });
+    const verdict = bottleneckOf(load(4, { eventLoopUtilization: 0.2, cpuPercent: 15, bottleneck: 'server' }, lua, 2900));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(verdict.why, /^1,350 calls\/s × 667 µs per call = 90 % of the window in commands, the server's main thread at 55 % of a core/);
+    assert.match(verdict.why, /busy at least N\/\(N\+1\) = 80 % with 4 connections: the server set the pace$/);
+  });
+
+  it('seen 2, variant: the same server with 8 connections (mark 89 %) and 85 % in commands is not called the limit', () => {
+    const lua = server({ calls: 3825, usec: 2_550_000, usecPerCall: 667, mainThreadCpuPercent: 55 });
+    const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.2, bottleneck: 'server' }, lua, 5000));
+    assert.notEqual(verdict.kind, 'server-cpu', verdict.why);
+    assert.notEqual(verdict.kind, 'round-trip', verdict.why);
+  });
+
+  it('seen 3: a busy server whose SLOWLOG holds the test’s own steady command is server-cpu, not slow-commands', () => {
+    // SINTERCARD, identical work each call: 5.5–20 ms of wall time per call as the server thread waited for a core.
+    const busy = server({
+      calls: 300,
+      usec: 2_850_000,
+      usecPerCall: 9500,
+      sent: { sintercard: 300 },
+      commands: { sintercard: { calls: 300, usec: 2_850_000, usecPerCall: 9500 } },
+      mainThreadCpuPercent: 48,
+      slowlog: { entries: 120, slowest: { command: 'sintercard', usec: 20_000 } },
+    });
+    const verdict = bottleneckOf(load(4, { eventLoopUtilization: 0.05, bottleneck: 'server' }, busy, 38_000));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+  });
+
+  it('seen 3, variants: a slow command the test did not send, or one longer than a round of its own calls, still stands out', () => {
+    const base = {
+      sent: { sintercard: 300 },
+      commands: { sintercard: { calls: 300, usec: 300_000, usecPerCall: 1000 } },
+      calls: 300,
+      usec: 300_000,
+      usecPerCall: 1000,
+    };
+    const keys = bottleneckOf(
+      load(4, { eventLoopUtilization: 0.05 }, server({ ...base, slowlog: { entries: 1, slowest: { command: 'keys', usec: 45_000 } } })),
+    );
+    assert.equal(keys.kind, 'slow-commands', keys.why);
+    const outlier = bottleneckOf(
+      load(4, { eventLoopUtilization: 0.05 }, server({ ...base, slowlog: { entries: 1, slowest: { command: 'sintercard', usec: 4500 } } })),
+    );
+    assert.equal(outlier.kind, 'slow-commands', outlier.why);
+    assert.match(outlier.why, /the slowest sintercard 4\.5 ms \(its average 1\.0 ms per call, × 4 connections = 4\.0 ms\)$/);
+  });
+
+  it('seen 3, variant: a cheap GET logged at 11 ms by a server that waited for a core longer than it ran is its starvation, not a slow command', () => {
+    const starved = server({
+      schedule: { runMs: 200, runnableWaitMs: 1900 },
+      sent: { get: 30_000 },
+      commands: { get: { calls: 30_000, usec: 21_000, usecPerCall: 0.7 } },
+      slowlog: { entries: 1, slowest: { command: 'get', usec: 11_400 } },
+    });
+    const verdict = bottleneckOf(load(10, { eventLoopUtilization: 0.2, threadCpu: { runMs: 300, runnableWaitMs: 100 } }, starved));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+  });
+
+  it('a local server’s main thread by schedstat: ran 55 %, waited 40 % for a core — saturated, whatever its CPU percent', () => {
+    const local = server({ schedule: { runMs: 1650, runnableWaitMs: 1200 }, mainThreadCpuPercent: 55 });
+    const verdict = bottleneckOf(load(4, { eventLoopUtilization: 0.1, threadCpu: { runMs: 150, runnableWaitMs: 30 } }, local));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(verdict.why, /^the server's main thread ran 55 %, waited 40 % for a core, slept 5 % of the window/);
+  });
+
+  it('a local server starved of a core while the client is not: server-cpu, saying the machine slowed it', () => {
+    const starved = server({ schedule: { runMs: 900, runnableWaitMs: 1500 } });
+    const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.1, threadCpu: { runMs: 150, runnableWaitMs: 30 } }, starved));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(verdict.why, /it waited for a core at least as long as it ran: other processes on its machine slowed the server/);
+  });
+
+  it('the client starved and the server waiting for a core as long as it ran (not starved): machine-cpu, not client-starved', () => {
+    // bench/calibrate.mjs both-capped, run 1: client and server in one cgroup with 30 % of a core.
+    const halved = server({ windowMs: 3452, schedule: { runMs: 295, runnableWaitMs: 1565 } });
+    const verdict = bottleneckOf(load(20, { eventLoopUtilization: 0.37, threadCpu: { runMs: 349, runnableWaitMs: 2054 } }, halved));
+    assert.equal(verdict.kind, 'machine-cpu', verdict.why);
+  });
+
+  it('one request in flight, both sides a little over half busy on loopback: the server that ran less than its client is not server-cpu', () => {
+    // bench/calibrate.mjs quiet-get, run 1: the server busier than the client only by its wait for a core.
+    const local = server({ windowMs: 3072, schedule: { runMs: 1301, runnableWaitMs: 694 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.27, threadCpu: { runMs: 1507, runnableWaitMs: 358 } }, local));
+    assert.equal(verdict.kind, 'round-trip', verdict.why);
+  });
+
+  it('both sides starved of a core: machine-cpu, neither side, with both sides’ figures', () => {
+    const starved = server({ schedule: { runMs: 900, runnableWaitMs: 1500 } });
+    const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.3, bottleneck: 'server', threadCpu: { runMs: 600, runnableWaitMs: 1300 } }, starved));
+    assert.equal(verdict.kind, 'machine-cpu', verdict.why);
+    assert.match(verdict.why, /^the client's thread ran 20 %, waited 43 % .*; the server's main thread ran 30 %, waited 50 % .*: both waited for a core/);
+  });
+
+  it('a client saturated by schedstat (it ran, it did not wait) and busier than the server: client-cpu', () => {
+    const verdict = bottleneckOf(
+      load(
+        50,
+        { eventLoopUtilization: 0.8, cpuPercent: 70, threadCpu: { runMs: 2100, runnableWaitMs: 880 } },
+        server({ schedule: { runMs: 1500, runnableWaitMs: 300 } }),
+      ),
+    );
+    assert.equal(verdict.kind, 'client-cpu', verdict.why);
+    assert.match(
+      verdict.why,
+      /the client's thread ran 70 %, waited 29 % for a core, slept 1 % of the window, busy at least N\/\(N\+1\) = 98 % with 50 connections/,
+    );
+  });
+
+  it('"add clients or pipeline" only with both sides’ accounting: a remote server (no schedstat) says what is missing', () => {
+    const remote = bottleneckOf(load(1, { eventLoopUtilization: 0.3, threadCpu: { runMs: 600, runnableWaitMs: 30 } }, server({})));
+    assert.equal(remote.kind, 'undetermined', remote.why);
+    assert.match(remote.why, /the server's wait for a core \(no schedstat of a redis-server on this machine\) not known/);
+    assert.doesNotMatch(remote.why, /add clients/);
+  });
+
+  it('run-file figures are a stranger’s: a schedule longer than the window is clamped, not read as 300 % busy', () => {
+    const liar = server({ schedule: { runMs: 9000, runnableWaitMs: 9000 } });
+    const verdict = bottleneckOf(load(4, { eventLoopUtilization: 0.1, threadCpu: { runMs: 150, runnableWaitMs: 30 } }, liar));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(verdict.why, /^the server's main thread ran 100 %, waited 0 % for a core, slept 0 % of the window/);
+  });
+});
