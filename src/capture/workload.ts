@@ -223,7 +223,7 @@ export function buildWorkload(capture: CaptureResult): Workload {
     );
   }
   const clients = Math.min(200, Math.max(1, traffic?.sources.size || (capture.source.connectedClients ?? 2) - 1));
-  const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.meanBatch() ?? 1)));
+  const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.batchSize() ?? 1)));
 
   const prefill = prefillPlans(patterns, estimate, rename);
   const budget = prefill.reduce((bytes, p) => bytes + p.keys * (PER_KEY + p.length * (sizeOf(p.value) + 8)), 0);
