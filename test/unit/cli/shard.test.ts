@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import Redis from 'ioredis';
 import type { RunFile } from '../../../src/results/runFile';
-import { parseShard, parseStartAt, shardPlan } from '../../../src/runner/shard';
+import { parseRunId, parseShard, parseStartAt, shardPlan, startAtGroup } from '../../../src/runner/shard';
 import { commandCalls, useRedisServer } from '../../helpers/redis';
 import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { check } from '../scenario/helpers';
@@ -37,6 +37,23 @@ describe('--shard and --start-at', () => {
       ],
     );
     assert.deepEqual((parts[1] as typeof plan).shard, { index: 2, count: 2 });
+  });
+
+  it('gives the parts of one --start-at or --run-id one run id, another for another run, split or scenario', () => {
+    const [plan] = check('### s\nclients 4\nrequests 100\nSET k:__key__ v\n').scenarios;
+    const idOf = (group: string | undefined, index: number, count = 2, of = plan) => {
+      const part = shardPlan(of, { index, count, ...(group === undefined ? {} : { group }) });
+      return typeof part === 'string' ? assert.fail(part) : part.shard?.runId;
+    };
+    const group = startAtGroup(1796040000000);
+    assert.match(idOf(group, 1) ?? '', /^[0-9a-f]{8}$/);
+    assert.equal(idOf(group, 1), idOf(group, 2));
+    assert.notEqual(idOf(group, 1), idOf(startAtGroup(1796040000001), 1));
+    assert.notEqual(idOf(group, 1), idOf(group, 1, 4));
+    assert.notEqual(idOf(group, 1), idOf(group, 1, 2, { ...plan, name: 'other' }));
+    assert.equal(idOf(undefined, 1), undefined);
+    assert.equal(parseRunId(' nightly-42 '), 'nightly-42');
+    for (const bad of ['', 'two words', 'x'.repeat(65)]) assert.match((parseRunId(bad) as { error: string }).error, /give 1 to 64 visible characters/);
   });
 
   it('refuses a test with fewer clients than parts, naming it', () => {

@@ -113,4 +113,15 @@ describe('the parts of one sharded run know each other', function () {
     const expected = ratesOverCommonWindow(loads)!;
     assert.ok(Math.abs(load.total.opsPerSec - expected) <= expected * 0.02, `merged ${load.total.opsPerSec} ops/s vs ${expected} over the common window`);
   });
+
+  it('refuses --run-id without --shard, and one with spaces, naming the fix', async () => {
+    const file = scratch.write('together.rbench', SCENARIO);
+    const alone = await runCli(['run', '--yes', file, '--url', server().url, '--run-id', 'x'], { cwd: scratch.dir });
+    assert.equal(alone.code, 2, alone.stderr);
+    assert.match(alone.stderr, /--run-id names the parts of one sharded run: give it with --shard I\/N/);
+    const spaced = await runCli(['run', '--yes', file, '--url', server().url, '--shard', '1/2', '--run-id', 'two words'], { cwd: scratch.dir });
+    assert.equal(spaced.code, 2, spaced.stderr);
+    assert.match(spaced.stderr, /--run-id "two words": give 1 to 64 visible characters without spaces/);
+    assert.deepEqual(scratch.runFiles('part1'), []);
+  });
 });
