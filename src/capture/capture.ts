@@ -101,14 +101,20 @@ export async function captureWorkload(connection: ConnectionOptions, display: st
     if (source.role === 'slave')
       notes.push('the target is a replica: it sees the reads sent to it, and the primary writes arrive as replication (not in MONITOR)');
     const result: CaptureResult = { source, startedAt, windowMs: options.durationMs, keepNames: options.keepNames, notes };
-    const windowStart = Date.now();
     const useMonitor = decideMonitor(options, source, notes);
+    // MONITOR costs the server throughput: its rate before MONITOR starts is the one to replay.
+    let windowBefore = before;
+    if (useMonitor && before) {
+      const unperturbed = await unperturbedCounters(redis, before, options.signal);
+      if (unperturbed) ({ info: windowBefore, counts: result.unperturbed } = unperturbed);
+    }
+    const windowStart = Date.now();
     // The window ends at its time, on cancel, or when the server goes away (the poller or MONITOR sees it).
     const window = new AbortController();
     const cancel = () => window.abort();
     options.signal?.addEventListener('abort', cancel);
     if (options.signal?.aborted) window.abort();
-    let last = { info: before, at: windowStart };
+    let last = { info: windowBefore, at: windowStart };
     let infoCalls = 1;
     let gone: string | undefined;
     // INFO once a second: progress, and the counters up to the last second a server that dies had.
@@ -170,11 +176,11 @@ export async function captureWorkload(connection: ConnectionOptions, display: st
         result.partial = `the server went away at the end of the window (${describeConnectionError(error, { ...errorPlace(connection), wasConnected: true })})`;
       }
     }
-    if (before && last.info !== before && last.info) {
+    if (windowBefore && last.info !== windowBefore && last.info) {
       // INFO counts itself after it runs: the readings before the last one are the capture's own.
       const own = new Map([['info', infoCalls - 1]]);
       if (outcome && outcome.end !== 'refused') own.set('monitor', 1).set('auth', connection.password !== undefined ? 1 : 0);
-      result.counters = countsBetween(before, last.info, own, last.at - windowStart);
+      result.counters = countsBetween(windowBefore, last.info, own, last.at - windowStart);
       if (!result.counters) notes.push('INFO has no commandstats section: the mix comes from MONITOR alone');
     }
     if (!result.partial) {
@@ -189,6 +195,25 @@ export async function captureWorkload(connection: ConnectionOptions, display: st
   } finally {
     await closeControlConnection(redis);
   }
+}
+
+/** How long the counters are read before MONITOR starts: a second, as INFO's own instantaneous rate is measured. */
+export const UNPERTURBED_MS = 1000;
+
+/** The counters over UNPERTURBED_MS before MONITOR: the reading that ends them (the window's start) and the calls between; undefined when cancelled or unreadable. */
+async function unperturbedCounters(
+  redis: Redis,
+  before: InfoSections,
+  signal: AbortSignal | undefined,
+): Promise<{ info: InfoSections; counts: CommandCounts } | undefined> {
+  const from = Date.now();
+  const waited = await sleep(UNPERTURBED_MS, true, { signal }).catch(() => false);
+  if (!waited) return undefined;
+  const info = await readInfo(redis);
+  const at = Date.now();
+  // The reading at `from` is the capture's own INFO call.
+  const counts = info && countsBetween(before, info, new Map([['info', 1]]), at - from);
+  return info && counts ? { info, counts } : undefined;
 }
 
 /** MONITOR or not: `--no-monitor`, or `auto` past the rate limit (MONITOR halves a busy server's throughput). */

@@ -51,6 +51,11 @@ export interface CaptureResult {
   /** The window watched, ms. */
   windowMs: number;
   counters?: CommandCounts;
+  /**
+   * The counters over a short stretch before MONITOR started (UNPERTURBED_MS): the server's rate untouched by
+   * MONITOR's cost (which halved a busy server's), the rate the file replays. Absent without MONITOR or INFO.
+   */
+  unperturbed?: CommandCounts;
   traffic?: TrafficTally;
   monitor?: MonitorOutcome;
   keyspace?: KeyspaceSample;

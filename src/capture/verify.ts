@@ -3,7 +3,7 @@
 // while the measured phase runs, and compares the two captures (./fidelity.ts).
 import { RunSession, type SessionPorts } from '../runner/session';
 import { captureTarget } from './captureTarget';
-import { captureWorkload } from './capture';
+import { captureWorkload, UNPERTURBED_MS } from './capture';
 import { compareCaptures, type Fidelity } from './fidelity';
 import { DEFAULT_CAPTURE, type CaptureResult } from './types';
 import { buildWorkload, type Workload } from './workload';
@@ -29,7 +29,8 @@ export interface VerifyOutcome {
 
 export async function verifyCapture(captured: { capture: CaptureResult; workload: Workload }, options: VerifyOptions): Promise<VerifyOutcome> {
   let reproduction: Promise<CaptureResult | string> | undefined;
-  const windowMs = Math.max(1000, captured.capture.windowMs * 0.8);
+  // The reproduction's capture first reads the counters for UNPERTURBED_MS before its MONITOR: both within the load.
+  const windowMs = Math.max(500, captured.capture.windowMs * 0.8 - UNPERTURBED_MS);
   const ports: SessionPorts = {
     // The throwaway server asks nothing; any other target never reaches here.
     confirm: async () => false,

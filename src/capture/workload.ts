@@ -9,6 +9,7 @@ import { fitKeys, fitSizes, sizeQuantiles, type KeyFit, type SizeFit } from './f
 import type { ShapeTally } from './traffic';
 import type { CaptureResult } from './types';
 import type { PatternSample } from './keyspace';
+import { groupDigits } from '../scenario/numberText';
 
 export interface WorkloadLine {
   /** Share of all the commands captured, 0…1. */
@@ -209,13 +210,20 @@ export function buildWorkload(capture: CaptureResult): Workload {
   const keySize = Math.min(64, Math.max(String(Math.max(0, keySpace - 1)).length, Math.round(sizeQuantiles(idLengths, [0.5])[0])));
 
   const windowSeconds = (capture.counters?.windowMs ?? capture.windowMs) / 1000;
-  const ratePerSec = capture.counters
-    ? (sum(kept.map((l) => l.share)) * total) / windowSeconds
-    : traffic && traffic.lines > 0
-      ? (sum(kept.map((l) => l.share)) * traffic.lines) / windowSeconds
-      : undefined;
+  const keptShare = sum(kept.map((l) => l.share));
+  const observed = capture.counters ? total / windowSeconds : traffic && traffic.lines > 0 ? traffic.lines / windowSeconds : undefined;
+  // The server's rate before MONITOR started, where read: MONITOR's own cost is not the workload's.
+  const unperturbedTotal = capture.unperturbed ? sum(capture.unperturbed.calls.values()) : 0;
+  const unperturbed = capture.unperturbed && unperturbedTotal > 0 ? (unperturbedTotal * 1000) / capture.unperturbed.windowMs : undefined;
+  const base = unperturbed ?? observed;
+  const ratePerSec = base === undefined ? undefined : keptShare * base;
+  if (unperturbed !== undefined && observed !== undefined) {
+    notes.push(
+      `the rate is the server's over ${(capture.unperturbed!.windowMs / 1000).toFixed(1)} s before MONITOR started (${groupDigits(Math.round(unperturbed))}/s); under MONITOR it ran ${groupDigits(Math.round(observed))}/s (${Math.round((observed / unperturbed) * 100)}%): MONITOR's cost is not replayed`,
+    );
+  }
   const clients = Math.min(200, Math.max(1, traffic?.sources.size || (capture.source.connectedClients ?? 2) - 1));
-  const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.meanBatch() ?? 1)));
+  const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.batchSize() ?? 1)));
 
   const prefill = prefillPlans(patterns, estimate, rename);
   const budget = prefill.reduce((bytes, p) => bytes + p.keys * (PER_KEY + p.length * (sizeOf(p.value) + 8)), 0);

@@ -7,7 +7,7 @@ import { importCommand } from './import';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
 import { whileInterruptible } from './interrupt';
 import { runCommand } from './run';
-import { parseShard, parseStartAt } from '../runner/shard';
+import { parseRunId, parseShard, parseStartAt, startAtGroup } from '../runner/shard';
 import { parseDuration, parseSize } from '../scenario/units';
 import { listenAddress, ListenRefused, type ListenAddress } from '../gates/listen';
 
@@ -58,7 +58,9 @@ Run options:
   --shard I/N         run the I-th of N equal parts of every test (clients, requests and rate
                       divided), one part per load machine; join the run files with rbench merge
   --start-at TIME     wait until TIME (ISO with zone, or epoch ms) before starting, so that the
-                      parts start together
+                      parts start together; the parts of one --start-at know each other
+  --run-id ID         with --shard: the parts given the same ID are one run (default: --start-at's
+                      time); they are not each other's foreign load, and the last to end cleans up
   --per-client        also print each test's throughput per client
   --per-node          cluster targets: a row per node under each test (ops/s, latency,
                       errors, MOVED/ASK, role, slots), in the table and in --csv
@@ -260,6 +262,7 @@ export async function main(argv: string[]): Promise<number> {
         pin: { type: 'boolean' },
         shard: { type: 'string' },
         'start-at': { type: 'string' },
+        'run-id': { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         'per-client': { type: 'boolean' },
         'per-node': { type: 'boolean' },
@@ -306,11 +309,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const startAt = values['start-at'] === undefined ? undefined : parseStartAt(values['start-at']);
-  for (const problem of [shard, startAt]) {
+  const runIdGiven = values['run-id'] === undefined ? undefined : parseRunId(values['run-id']);
+  for (const problem of [shard, startAt, typeof runIdGiven === 'object' ? runIdGiven.error : undefined]) {
     if (typeof problem === 'string') {
       printErrorLine(`rbench: ${problem}`);
       return ExitCode.ScenarioError;
     }
+  }
+  if (runIdGiven !== undefined && shard === undefined) {
+    printErrorLine('rbench: --run-id names the parts of one sharded run: give it with --shard I/N');
+    return ExitCode.ScenarioError;
+  }
+  if (typeof shard === 'object') {
+    const group = typeof runIdGiven === 'string' ? runIdGiven : typeof startAt === 'number' ? startAtGroup(startAt) : undefined;
+    if (group !== undefined) shard.group = group;
   }
   const maxMemory = values['max-memory'] === undefined ? undefined : parseSize(values['max-memory']);
   if (maxMemory && !maxMemory.ok) {

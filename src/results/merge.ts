@@ -1,7 +1,7 @@
 // `rbench merge`: joins the runs of one plan made on several load machines (`rbench run --shard I/N`) into
 // one run. Latency histograms are added (hdr-histogram-js) and every percentile is read from the sum —
-// never averaged; counts are added; throughput is the requests over the wall-clock window from the first
-// part's start to the last part's end; timelines line up by wall clock. Each part's figures stay in `parts`.
+// never averaged; counts are added; throughput is the parts' requests within the window they all measured
+// in, over that window (togetherRate); timelines line up by wall clock. Each part's figures stay in `parts`.
 import type { JsHistogram } from 'hdr-histogram-js';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js/dist/encoding';
 import {
@@ -111,6 +111,12 @@ function checkMergeable(runs: RunFile[], names: string[]): string[] {
       if (twice) throw new MergeError(`${names[i]} and ${twice} are both part ${shard.index}/${count}: give each part once`);
       seen.set(shard.index, names[i]);
     });
+    const runIds = [...new Set(runs.map((run) => run.plan.shard!.runId ?? 'none'))];
+    if (runIds.length > 1) {
+      warnings.push(
+        `The parts carry different run ids (${runIds.join(', ')}): they were not started as one run (give every part the same --start-at or --run-id), so each counted the others as foreign load.`,
+      );
+    }
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
     if (missing.length > 0) {
       warnings.push(
@@ -134,7 +140,44 @@ function worstStatus<T extends string>(statuses: T[]): T {
 
 const measuredStart = (load: LoadResult) => Date.parse(load.measuredFrom ?? load.startedAt);
 
-function mergeCommand(name: string, results: CommandResult[], windowMs: number): CommandResult {
+/**
+ * The merged load's rate per request counted (ops/s = requests × this). While every part measured, the server
+ * ran all of their load at once: the parts' requests within that common window (the latest start of measuring to
+ * the earliest end), over its length, is the parts' rates there added up — the whole's throughput. Requests over
+ * the union window instead (first start to last end) count the stretches where only some parts ran as if all had:
+ * two parts 1 s apart in a 3 s test came out 25 % below the sum. A part's requests in the window are its total
+ * times the share of its timeline there (a bucket's requests spread evenly over its span; with no timeline, over
+ * its measured window). A command's rate is its requests at the same rate per request: every part sends the
+ * scenario's mix. Parts that never measured together have no common window: requests over the union then.
+ */
+function togetherRate(loads: LoadResult[]): { perRequest: number; commonMs: number } {
+  const from = Math.max(...loads.map(measuredStart));
+  const to = Math.min(...loads.map((load) => measuredStart(load) + load.durationMs));
+  const requests = loads.reduce((sum, load) => sum + load.total.requests, 0);
+  if (to <= from || requests === 0) {
+    const union = Math.max(...loads.map((load) => measuredStart(load) + load.durationMs)) - Math.min(...loads.map(measuredStart));
+    return { perRequest: union > 0 && requests > 0 ? 1000 / union : 0, commonMs: 0 };
+  }
+  const within = loads.reduce((sum, load) => sum + load.total.requests * shareWithin(load, from - measuredStart(load), to - measuredStart(load)), 0);
+  return { perRequest: (within * 1000) / (to - from) / requests, commonMs: to - from };
+}
+
+/** The share (0…1) of a load's requests measured between `fromMs` and `toMs` after its own start of measuring. */
+function shareWithin(load: LoadResult, fromMs: number, toMs: number): number {
+  const overlap = (start: number, end: number) => Math.max(0, Math.min(end, toMs) - Math.max(start, fromMs));
+  let all = 0;
+  let inside = 0;
+  for (const bucket of load.timeline) {
+    const start = bucket.t * 1000;
+    const span = bucket.partialMs ?? 1000;
+    all += bucket.ops * span;
+    inside += bucket.ops * overlap(start, start + span);
+  }
+  if (all > 0) return inside / all;
+  return load.durationMs > 0 ? overlap(0, load.durationMs) / load.durationMs : 1;
+}
+
+function mergeCommand(name: string, results: CommandResult[], perRequest: number): CommandResult {
   // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
   const errorsByKind = new Map<string, number>();
   const errorExamples = new Map<string, string>();
@@ -150,7 +193,7 @@ function mergeCommand(name: string, results: CommandResult[], windowMs: number):
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     errorsByKind: recordFromMap(errorsByKind),
     errorExamples: recordFromMap(errorExamples),
-    opsPerSec: windowMs > 0 ? (requests * 1000) / windowMs : 0,
+    opsPerSec: requests * perRequest,
     latency,
     histogram,
   };
@@ -215,11 +258,14 @@ function addBucket(
   into.second.maxUs = Math.max(into.second.maxUs, from.second.maxUs);
 }
 
-function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[]): LoadResult {
+function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[], warn: (line: string) => void): LoadResult {
   const first = loads[0];
   const origin = Math.min(...loads.map(measuredStart));
   const end = Math.max(...loads.map((load) => measuredStart(load) + load.durationMs));
   const windowMs = end - origin;
+  const { perRequest, commonMs } = togetherRate(loads);
+  if (commonMs === 0 && loads.length > 1)
+    warn(`${first.test}: the parts never measured at the same time, so its throughput is the requests over the whole window, not what the server ran at once.`);
   const labels = [...new Set(loads.flatMap((load) => load.commands.map((c) => c.command)))];
   const openLoops = loads.filter((load) => load.openLoop);
   const merged: LoadResult = {
@@ -234,13 +280,13 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
     total: mergeCommand(
       'total',
       loads.map((load) => load.total),
-      windowMs,
+      perRequest,
     ),
     commands: labels.map((label) =>
       mergeCommand(
         label,
         loads.flatMap((load) => load.commands.filter((c) => c.command === label)),
-        windowMs,
+        perRequest,
       ),
     ),
     timeline: mergeTimelines(loads, origin),
@@ -274,7 +320,7 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[])
       };
     }),
   };
-  const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, windowMs));
+  const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, perRequest));
   if (cluster) merged.cluster = cluster;
   const server = mergeServerDeltas(loads, merged);
   if (server) merged.server = server;
@@ -338,6 +384,7 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
               present.map((entry) => entry.load!),
               present.map((entry) => entry.name),
               clients,
+              (line) => warnings.push(line),
             ),
           );
         }
@@ -393,5 +440,9 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
   const leftAlone = Math.max(0, ...runs.map((r) => r.cleanupLeftAlone ?? 0));
   if (leftAlone > 0) run.cleanupLeftAlone = leftAlone;
   else delete run.cleanupLeftAlone;
+  // The parts that left `cleanup` to the last: the merged run says so only when no part cleaned.
+  const left = runs.flatMap((r) => (r.cleanupLeft ? [r.cleanupLeft] : []));
+  if (cleaned.length === 0 && left.length > 0) run.cleanupLeft = left.reduce((most, next) => (next.ended > most.ended ? next : most));
+  else delete run.cleanupLeft;
   return { run, warnings };
 }

@@ -131,6 +131,8 @@ export interface RunFile {
   cleanedUpKeys?: number;
   /** Keys matching `cleanup` that the run did not create, left on a server that is not a throwaway one (no --allow-destructive). */
   cleanupLeftAlone?: number;
+  /** A part of a sharded run that left `cleanup` to the last part to end (src/runner/partsCleanup.ts): `ended` of `parts` had ended with it. */
+  cleanupLeft?: { ended: number; parts: number };
   /** Other RBench runs whose connections were on the server while this one ran (src/runner/otherRuns.ts). */
   otherRuns?: OtherRun[];
   /** On a server that is not a throwaway one: keys matching the scenario's own patterns after the run (src/runner/leftKeys.ts). */

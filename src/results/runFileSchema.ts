@@ -192,6 +192,7 @@ export const runFileSchema = z.looseObject({
   thresholds: z.array(z.looseObject({ expectation: text, metric: text, point: text, test: text, phase: text, actual: num.nullable(), passed: z.boolean() })),
   otherRuns: z.array(z.looseObject({ name: text, addr: text.optional(), firstT: num, lastT: num })).optional(),
   leftKeys: z.array(z.looseObject({ pattern: text, count, capped: z.boolean().optional() })).optional(),
+  cleanupLeft: z.looseObject({ ended: count, parts: count }).optional(),
 });
 
 /** Where in the file (`points[0].repeats[1][0].total.latency.p99Us`) for a message. */

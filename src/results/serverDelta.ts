@@ -6,7 +6,7 @@ import { dictionary, ownValue, recordFromMap } from '../gates/plainData';
 import type { NodeCounters } from '../redis/serverCounters';
 import type { CommandCounters, ServerDelta } from '../redis/types';
 import { isContainer } from '../scenario/commands';
-import type { CommandTemplate, TestPlan } from '../scenario/plan';
+import type { CommandTemplate, ScenarioPlan, TestPlan } from '../scenario/plan';
 
 /**
  * The commands RBench itself sends during a load besides the test's: the monitor's and the control
@@ -69,6 +69,21 @@ export interface Accounting {
   inexact?: string;
   /** Calls of RBench's own commands (RBENCH_OWN_COMMANDS) the load may add to a command the test sends too. */
   ownAllowance: number;
+  /**
+   * A part of a sharded run whose sibling parts ran meanwhile: the server names every part's commands alike, and how
+   * many a sibling sent in this window only its own run file says. Calls of `commands` (every command the scenario
+   * sends, in any test: a sibling may be a test ahead or behind) beyond this part's are theirs, and each sibling's
+   * handshakes and sampling get the allowance this part's get. `rbench merge` judges exactly, against all parts' sends.
+   */
+  siblings?: { parts: number; commands: string[] };
+}
+
+/** Every command name the scenario sends, as the server counts them (each test of each phase and point). */
+export function scenarioCommandNames(plan: Pick<ScenarioPlan, 'points'>): string[] {
+  const names = new Set<string>();
+  for (const point of plan.points)
+    for (const phase of point.phases) for (const test of phase.tests) for (const c of test.commands) names.add(serverCommandName(c.command));
+  return [...names];
 }
 
 /** The name the server counts a plan command under: the first word lower-case, `config|get` for a container's literal subcommand (Redis 7). */
@@ -154,7 +169,10 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
     const why = accounting.inexact ?? (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
     if (why) absent.set('foreign', why);
     else {
-      const foreign = foreignLoad(delta.commands, sent, accounting.ownAllowance);
+      const siblings = accounting.siblings;
+      const shared = new Set((siblings?.commands ?? []).map((name) => resolvedName(name, delta.commands)));
+      const allowance = accounting.ownAllowance * (1 + (siblings?.parts ?? 0));
+      const foreign = foreignLoad(delta.commands, sent, allowance, shared);
       if (foreign) result.foreign = foreign;
     }
   }
@@ -190,21 +208,34 @@ function baseName(name: string): string {
 function resolvedNames(sent: Record<string, number>, commands: ServerDelta['commands']): Map<string, number> {
   const resolved = new Map<string, number>();
   for (const [name, n] of Object.entries(sent)) {
-    const server = ownValue(commands, name) === undefined && ownValue(commands, baseName(name)) !== undefined ? baseName(name) : name;
+    const server = resolvedName(name, commands);
     resolved.set(server, (resolved.get(server) ?? 0) + n);
   }
   return resolved;
+}
+
+function resolvedName(name: string, commands: ServerDelta['commands']): string {
+  return ownValue(commands, name) === undefined && ownValue(commands, baseName(name)) !== undefined ? baseName(name) : name;
 }
 
 function isOwn(name: string): boolean {
   return RBENCH_OWN_COMMANDS.has(name);
 }
 
-/** Calls beyond what RBench sent, per command (RBench's own commands left out by name); undefined within the tolerance. */
-export function foreignLoad(commands: ServerDelta['commands'], sent: ReadonlyMap<string, number>, allowance: number): ServerDelta['foreign'] {
+/**
+ * Calls beyond what RBench sent, per command (RBench's own commands left out by name); undefined within the tolerance.
+ * `shared`: commands sibling parts of the same run send as well (Accounting.siblings): whatever ran of them is not foreign.
+ */
+export function foreignLoad(
+  commands: ServerDelta['commands'],
+  sent: ReadonlyMap<string, number>,
+  allowance: number,
+  shared: ReadonlySet<string> = new Set(),
+): ServerDelta['foreign'] {
   const extra = new Map<string, number>();
   let total = 0;
   for (const [name, counters] of Object.entries(commands)) {
+    if (shared.has(name)) continue;
     const expected = sent.get(name) ?? 0;
     if (isOwn(name) && expected === 0) continue;
     const surplus = counters.calls + (counters.rejected ?? 0) - expected - (isOwn(name) ? allowance : 0);

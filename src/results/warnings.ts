@@ -19,6 +19,13 @@ export function runWarnings(run: RunFile): string[] {
   if (run.otherRuns?.length)
     warnings.push(`${otherRunsOverlapped(run.otherRuns)}: both loaded the same server, so these figures are not this run's alone; run them one after another.`);
 
+  if (run.cleanupLeft) {
+    const { ended, parts } = run.cleanupLeft;
+    warnings.push(
+      `\`cleanup\` left to the last part to end: ${ended} of ${parts} parts had ended with this one, so their keys stay until the last deletes them.`,
+    );
+  }
+
   // Who set the pace is each test's bottleneck verdict (src/results/bottleneck); a stall changes how every figure reads.
   for (const load of loads) {
     for (const stall of load.stalls ?? []) warnings.push(`${load.test}: ${stallLine(stall)}.`);

@@ -14,7 +14,7 @@ import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan } from '../scenario/plan';
-import { accountingFor, serverDelta } from '../results/serverDelta';
+import { accountingFor, scenarioCommandNames, serverDelta } from '../results/serverDelta';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -26,6 +26,7 @@ import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch'
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
+import { countPartEnded } from './partsCleanup';
 
 export interface LoadPosition {
   point: string;
@@ -100,7 +101,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
   // The run's own name on its control and sampling connections: other runs see it, and it sees theirs.
-  let connection: ConnectionOptions = { ...withNetworkRule(context.connection), clientName: runClientName(plan.name) };
+  let connection: ConnectionOptions = { ...withNetworkRule(context.connection), clientName: runClientName(plan.name, plan.shard) };
   let clusterDetected = false;
   let others: OtherRunsWatch | undefined;
   try {
@@ -169,11 +170,14 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           index++;
           // After a stall the server may still be frozen: the `after` read would only wait on it.
           const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor);
+          if (result.windowKind !== 'first-send-to-stall') await others?.poll();
           if (before && after) {
             const accounting = accountingFor(test, result, phase.load.warmupMs, after.length);
+            // The sibling parts of a sharded run sent the scenario's commands meanwhile: theirs, not foreign load.
+            const siblings = others?.siblingsSince(loadStartT) ?? [];
+            if (siblings.length > 0) accounting.siblings = { parts: siblings.length, commands: scenarioCommandNames(plan) };
             result.server = serverDelta(before, after, accounting, context.local ? 'per-test' : 'cumulative');
           }
-          if (result.windowKind !== 'first-send-to-stall') await others?.poll();
           const overlapped = others?.seenSince(loadStartT) ?? [];
           if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
           // The verdict from the client's and the server's evidence; judged again at the end, when the run's
@@ -206,7 +210,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   run.points = run.points.filter((point) => point.repeats.length > 0);
 
   // After a stall the server may still be frozen: clean-up would only wait on it.
-  if (plan.cleanup && control && status !== 'failed' && !stalled) {
+  const cleans = plan.cleanup && control && !stalled && (await lastPartCleans(run, control));
+  if (plan.cleanup && control && status !== 'failed' && cleans) {
     try {
       const owns = context.cleanupOwns;
       const cleanup = connection.cluster
@@ -226,6 +231,29 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
   return finish(run, started, status, failure, control, monitor, stalled, others);
+}
+
+/**
+ * True when this run cleans up: a whole run does; a part of a sharded run only when it is the last of its run's
+ * parts to end (src/runner/partsCleanup.ts), else the run file says how many had ended. A part whose siblings
+ * it cannot count with the server (refused, or no run id) leaves the keys: deleting keys a sibling still uses
+ * would break its load.
+ */
+async function lastPartCleans(run: RunFile, control: Redis): Promise<boolean> {
+  const shard = run.plan.shard;
+  if (!shard || shard.count === 1) return true;
+  if (!shard.runId) {
+    run.server.error ??= `clean-up of ${run.plan.cleanup} skipped: the parts were given neither --run-id nor --start-at, so none can tell when all have ended`;
+    return false;
+  }
+  try {
+    const ended = await countPartEnded(control, { count: shard.count, runId: shard.runId });
+    if (ended.last) return true;
+    run.cleanupLeft = { ended: ended.ended, parts: shard.count };
+  } catch (error) {
+    run.server.error ??= `clean-up of ${run.plan.cleanup} skipped: the parts could not count their ends on the server (${(error as Error).message})`;
+  }
+  return false;
 }
 
 /**

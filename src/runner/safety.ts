@@ -1,6 +1,7 @@
 // The safety decisions of a run, once for the CLI and the editor: what a scenario will do to the server
 // (classes of its commands), which commands need the user's own opt-in and what a read-only target refuses;
 // the consent that follows is src/runner/consent.ts. Plain data, no `vscode`.
+import { partsEndedWrite } from './partsCleanup';
 import {
   carriesCredentials,
   classifyCommand,
@@ -174,6 +175,8 @@ export function scenarioActions(plan: ScenarioPlan, table: CommandTable = BUILT_
     note(actions.writePatterns, plan.cleanup);
     const pattern = matchPattern(plan.cleanup);
     if (!ownGlobs.some((glob) => covers(glob, pattern))) note(actions.destructive, `\`cleanup ${plan.cleanup}\` deletes keys ${beyond}`);
+    // A part of a sharded run cleans up only as the last part to end: the parts count their ends on the server.
+    if (plan.shard?.runId && plan.shard.count > 1) add('write', partsEndedWrite(plan.shard.runId));
   }
   return actions;
 }

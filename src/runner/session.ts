@@ -26,6 +26,7 @@ import { runScenario, type LoadPosition, type RunProgress } from './runScenario'
 import { ownKeyTest } from './ownKeys';
 import { runRefusal, scenarioActions, type RefusalOptions } from './safety';
 import { checkAgainstServer } from './serverCommands';
+import { runClientName } from './otherRuns';
 import type { CommandClass } from '../scenario/commands';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
@@ -332,7 +333,8 @@ export class RunSession {
       // The server's own command table: unknown commands, arity, classes and key positions, before any load.
       const checked = await checkAgainstServer(plan, {
         file: file.display,
-        connection: connection.options,
+        // A part's reading is named as its run's connections are: a sibling part already loading sees a sibling, not another run.
+        connection: plan.shard?.runId ? { ...connection.options, clientName: runClientName(plan.name, plan.shard) } : connection.options,
         display: local ? 'the throwaway redis-server' : connection.display,
         refusal: prepared.refusal ?? { allowAdmin: false, allowDestructive: false, throwaway: choice.local },
         consented: prepared.classes,

@@ -4,6 +4,7 @@
 // keys keep their stride (each key is written by one part only), `__client__` stays unique, and with a
 // fixed `seed` each part draws the same keys and values on every rerun (draws follow the requests a part
 // claims from its budget, so they are not the ones a single machine would draw).
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { splitRequests } from '../engine';
 import type { RunFile } from '../results/runFile';
@@ -14,6 +15,33 @@ export interface ShardSpec {
   /** 1-based: the I of I/N. */
   index: number;
   count: number;
+  /**
+   * What the parts of one run share on their command lines: `--run-id` as given, else `--start-at`'s time.
+   * Without either the parts cannot tell each other from another run's.
+   */
+  group?: string;
+}
+
+/** `--run-id`: any text the parts are given alike (a job's name, a CI run number), at most 64 characters; or why not. */
+export function parseRunId(text: string): string | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed.length > 64 || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    return { error: `--run-id "${text.slice(0, 70)}": give 1 to 64 visible characters without spaces, the same on every part (e.g. --run-id nightly-42)` };
+  }
+  return trimmed;
+}
+
+/** The group `--start-at` gives the parts when no `--run-id` does: parts started together by one time belong together. */
+export function startAtGroup(at: number): string {
+  return `start-at:${at}`;
+}
+
+/**
+ * The run id the parts of one run share: 8 hex digits of SHA-256 over the group, the scenario and the part
+ * count, so the scenarios of one file and splits into different counts never share one.
+ */
+export function shardRunId(group: string, scenario: string, count: number): string {
+  return createHash('sha256').update(`${group}\n${scenario}\n${count}`).digest('hex').slice(0, 8);
 }
 
 /** `2/3` → { index: 2, count: 3 }, or why not. */
@@ -75,7 +103,8 @@ export function shardPlan(plan: ScenarioPlan, shard: ShardSpec): ScenarioPlan | 
     }
     points.push({ ...point, phases });
   }
-  return { ...plan, points, shard: { index: shard.index, count: shard.count } };
+  const runId = shard.group === undefined ? undefined : shardRunId(shard.group, plan.name, shard.count);
+  return { ...plan, points, shard: { index: shard.index, count: shard.count, ...(runId ? { runId } : {}) } };
 }
 
 /**

@@ -63,8 +63,12 @@ export interface ScenarioPlan {
    * `tls-servername`, `value-fill`…), by setting, names only: the run's consent lists them.
    */
   wireEnv?: { setting: string; names: string[] }[];
-  /** Set by `rbench run --shard I/N`: this run is part `index` (1-based) of `count`; see src/runner/shard.ts. */
-  shard?: { index: number; count: number };
+  /**
+   * Set by `rbench run --shard I/N`: this run is part `index` (1-based) of `count`; see src/runner/shard.ts.
+   * `runId` (8 hex digits, from `--run-id` or `--start-at`) is shared by the parts of one run: they tell each other
+   * from strangers by it on the server and agree by it which of them cleans up.
+   */
+  shard?: { index: number; count: number; runId?: string };
   /** `find rate where p99 < 2ms`: the runner searches for the highest rate (runner/rateSearch.ts) instead of running `points`' one point once. */
   rateSearch?: RateSearchPlan;
 }

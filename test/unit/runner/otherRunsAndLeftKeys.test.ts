@@ -3,7 +3,7 @@
 // leaves keys says how many and how to remove them, deleting nothing itself.
 import assert from 'node:assert/strict';
 import { runScenario } from '../../../src/runner/runScenario';
-import { otherRbenchClients } from '../../../src/runner/otherRuns';
+import { otherRbenchClients, rbenchClients, runClientName } from '../../../src/runner/otherRuns';
 import { ownKeyPatterns } from '../../../src/runner/leftKeys';
 import { leftKeysLines } from '../../../src/results/leftKeys';
 import { runWarnings } from '../../../src/results/warnings';
@@ -107,5 +107,32 @@ describe('other RBench runs on the same server, and the keys a run leaves', func
       'id=7 addr=10.0.0.7:50127 laddr=127.0.0.1:6379 fd=12 name=rbench-run:cache:3f9a1c age=1 idle=0',
     ].join('\n');
     assert.deepEqual(otherRbenchClients(list, 'rbench-run:mine:000000'), [{ name: 'rbench-run:cache:3f9a1c', addr: '10.0.0.7:50123' }]);
+  });
+
+  it('tells the sibling parts of a sharded run from other runs by the run id and split in their names', () => {
+    const own = runClientName('spread', { index: 1, count: 3, runId: 'a1b2c3d4' });
+    assert.match(own, /^rbench-run:spread:a1b2c3d4\.1of3:[0-9a-f]{6}$/);
+    assert.match(runClientName('spread'), /^rbench-run:spread:[0-9a-f]{6}$/);
+    const names = [
+      'rbench-run:spread:a1b2c3d4.2of3:0a0b0c', // a sibling
+      'rbench-run:spread:a1b2c3d4.3of3:1a1b1c', // a sibling
+      'rbench-run:spread:a1b2c3d4.1of3:2a2b2c', // part 1 again: a second part 1 is another run's
+      'rbench-run:spread:ffff0000.2of3:3a3b3c', // another run id
+      'rbench-run:spread:a1b2c3d4.2of4:4a4b4c', // another split
+      'rbench-run:other:a1b2c3d4.2of3:5a5b5c', // another scenario
+      'rbench-run:spread:6a6b6c', // a whole run
+    ];
+    const list = names.map((name, i) => `id=${i} addr=127.0.0.1:${5000 + i} fd=8 name=${name} age=1`).join('\n');
+    const { others, siblings } = rbenchClients(list, own);
+    assert.deepEqual(
+      siblings.map((s) => s.name),
+      names.slice(0, 2),
+    );
+    assert.deepEqual(
+      others.map((o) => o.name),
+      names.slice(2),
+    );
+    // A whole run has no siblings: every part is another run to it.
+    assert.equal(rbenchClients(list, 'rbench-run:spread:000000').siblings.length, 0);
   });
 });

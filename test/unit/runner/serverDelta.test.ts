@@ -73,6 +73,19 @@ describe('serverDelta', () => {
     assert.deepEqual({ ...delta.sent }, { get: 1000 });
   });
 
+  it('a sharded part whose sibling parts ran meanwhile: their calls of the scenario’s commands are not foreign, anything else still is', () => {
+    // Part 1 of 2 sent 1000 GETs; its sibling sent about as many GETs and, a test ahead, SETs: the scenario's commands.
+    const part = (): Accounting => ({ sent: { get: 1000 }, ownAllowance: 10, siblings: { parts: 1, commands: ['get', 'set'] } });
+    const mine = read('a:1', 1000, { commands: { get: { calls: 0, usec: 0 }, set: { calls: 0, usec: 0 }, ping: { calls: 0, usec: 0 } } });
+    const both = read('a:1', 2000, { commands: { get: { calls: 2010, usec: 1 }, set: { calls: 400, usec: 1 }, ping: { calls: 15, usec: 1 } } });
+    assert.equal(serverDelta([mine], [both], part(), 'cumulative').foreign, undefined);
+    // Without the sibling known (a stranger's load), the same counters are foreign load.
+    assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }), 'cumulative').foreign), { calls: 1010 + 400, commands: { get: 1010, set: 400 } });
+    // A command no part of the run sends is foreign whoever is connected.
+    const stranger = read('a:1', 2000, { commands: { get: { calls: 2000, usec: 1 }, del: { calls: 300, usec: 1 } } });
+    assert.deepEqual(plain(serverDelta([mine], [stranger], part(), 'cumulative').foreign), { calls: 300, commands: { del: 300 } });
+  });
+
   it('within the tolerance there is no foreign load; RBench’s own commands are left out by name', () => {
     const sent = new Map([['get', 1000]]);
     assert.equal(foreignLoad({ get: { calls: 1010, usec: 1, usecPerCall: 0 }, info: { calls: 500, usec: 1, usecPerCall: 0 } }, sent, 0), undefined);
