@@ -189,7 +189,12 @@ export interface LoadResult {
   /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
   cluster?: ClusterResult;
   /** Every request the engine wrote for this load, warm-up and drain included (the server's calls should match). */
-  sent?: { requests: number; byLabel: Record<string, number> };
+  sent?: {
+    requests: number;
+    byLabel: Record<string, number>;
+    /** The connections' handshakes (`ping`, `auth`, `select`, `hello`), where the path's are known exactly (fast, one node). */
+    handshakes?: Record<string, number>;
+  };
   /** Stretches without replies (src/engine measures them per connection). */
   stalls?: Stall[];
   /** The server's own counters over this load (src/runner reads them before and after it). */
