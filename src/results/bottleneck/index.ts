@@ -38,7 +38,7 @@ export const KIND_LABELS: Record<BottleneckKind, string> = {
   'client-cpu': 'client CPU',
   'client-starved': 'client starved of CPU',
   'round-trip': 'round trip',
-  persistence: 'persistence (fork)',
+  persistence: 'persistence',
   memory: 'memory',
   'slow-commands': 'slow commands',
   'foreign-load': 'foreign load',
@@ -92,6 +92,18 @@ function fallback(evidence: Evidence): Bottleneck {
 
 /** The verdict on one load (context: the run's persistence events, to catch a BGSAVE the counters missed). */
 export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}): Bottleneck {
+  const verdict = judged(load, context);
+  const evidence: Evidence = {
+    load,
+    windowMs: load.windowMs ?? load.durationMs,
+    server: load.server,
+    events: eventsDuring(load, context, load.windowMs ?? load.durationMs),
+  };
+  const notes = verdict.kind === 'undetermined' ? [] : KINDS.flatMap((judge) => judge.note?.(evidence) ?? []);
+  return notes.length > 0 ? { ...verdict, why: `${verdict.why}; note: ${notes.join('; ')}` } : verdict;
+}
+
+function judged(load: LoadResult, context: BottleneckContext): Bottleneck {
   const windowMs = load.windowMs ?? load.durationMs;
   const replies = load.total.latency.count;
   if (windowMs < MIN_WINDOW_MS || replies < MIN_REPLIES) {
