@@ -37,6 +37,8 @@ export interface Accounting {
   uncertain: number;
   /** Commands the test's commands run inside the server (a module's RM_Call, learned by a probe): the test's own. */
   nested?: Record<string, string>;
+  /** Why only the test's own commands can be accounted (a merge: the other parts' set-up and clean-up were not counted in this window). */
+  sentOnly?: string;
 }
 
 /** RBench's own commands over a window (src/redis/commandTally.ts) and the calls in flight at its edges. */
@@ -116,6 +118,7 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
   delete result.usecPerCall;
   const absent = new Map(Object.entries(delta.absent ?? {}));
   absent.delete('foreign');
+  absent.delete('foreignOther');
   absent.delete('usecPerCall');
   if (absent.has('commands')) {
     absent.set('usecPerCall', absent.get('commands')!);
@@ -137,7 +140,10 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
     else {
       const expected = new Map(sent);
       for (const [name, n] of resolvedNames(accounting.own, delta.commands)) expected.set(name, (expected.get(name) ?? 0) + n);
-      const foreign = foreignLoad(delta.commands, expected, accounting.uncertain, new Set(Object.keys(accounting.nested ?? {})));
+      const placed = (name: string) => !accounting.sentOnly || sent.has(name);
+      const commands = recordFromMap(new Map(Object.entries(delta.commands).filter(([name]) => placed(name))));
+      if (accounting.sentOnly) absent.set('foreignOther', accounting.sentOnly);
+      const foreign = foreignLoad(commands, expected, accounting.uncertain, new Set(Object.keys(accounting.nested ?? {})));
       if (foreign) result.foreign = foreign;
     }
   }
@@ -381,6 +387,9 @@ function addNodes(deltas: NodeDelta[]): ServerDelta {
   return sum;
 }
 
+const MERGED_OTHERS =
+  "the parts' own set-up and clean-up commands outside their windows are not counted in the widest one: foreign load is judged on the test's commands only";
+
 /**
  * `rbench merge`: the parts ran at the same time against the same server, so each part's delta already holds
  * every part's load. The merged delta is the part with the widest window (nothing added twice), and foreign
@@ -404,7 +413,13 @@ export function mergeServerDeltas(loads: readonly LoadResult[]): ServerDelta | u
     if (why) inexact ??= why;
   }
   const nested = widest.server!.nested;
-  const accounting: Accounting = { sent: recordFromMap(sent), own: recordFromMap(own), uncertain, ...(nested ? { nested } : {}) };
+  const accounting: Accounting = {
+    sent: recordFromMap(sent),
+    own: recordFromMap(own),
+    uncertain,
+    ...(nested ? { nested } : {}),
+    ...(loads.length > 1 ? { sentOnly: MERGED_OTHERS } : {}),
+  };
   if (inexact) accounting.inexact = inexact;
   return withAccounting(widest.server!, accounting);
 }
