@@ -128,6 +128,8 @@ export type BottleneckKind =
   | 'slow-commands'
   | 'foreign-load'
   | 'stall'
+  | 'network'
+  | 'late-sends'
   | 'mixed'
   | 'undetermined';
 
@@ -197,6 +199,8 @@ export interface LoadResult {
   };
   /** Stretches without replies (src/engine measures them per connection). */
   stalls?: Stall[];
+  /** TCP segments sent and retransmitted over the load (this host's network namespace, Linux). */
+  tcp?: TcpCounters;
   /** The server's own counters over this load (src/runner reads them before and after it). */
   server?: ServerDelta;
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
@@ -256,6 +260,16 @@ export interface LoadTick {
   /** The latencies (µs, non-empty slots) of the timeline buckets closed since the previous tick, each reply once: live histograms (`--metrics`) add them up. */
   lastSecondLatency?: SparseCounts;
   warmingUp: boolean;
+}
+
+/** TCP counters over a load (/proc/net/snmp, /proc/net/netstat): every socket of the host's network namespace, not the load's alone. */
+export interface TcpCounters {
+  scope: 'host';
+  /** Segments sent (OutSegs) and of them retransmitted (RetransSegs). */
+  segments: number;
+  retransmits: number;
+  /** Retransmission timeouts (TcpExt TCPTimeouts): each held its segment for at least the RTO's minimum, 200 ms. */
+  timeouts?: number;
 }
 
 export interface LoadRequest {

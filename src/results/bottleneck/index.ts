@@ -11,7 +11,9 @@ import { clientFigures } from './clientLoad';
 import { clientStarved } from './clientStarved';
 import { count, length } from './figures';
 import { foreignLoad } from './foreignLoad';
+import { lateSends } from './lateSends';
 import { memory } from './memory';
+import { network } from './network';
 import { persistence } from './persistence';
 import { latencySplit, roundTrip } from './roundTrip';
 import { serverCpu } from './serverCpu';
@@ -24,7 +26,19 @@ export { describeOtherRun, foreignCalls, foreignLoadLine, otherRunsOverlapped, R
 export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
 
 /** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */
-export const KINDS: readonly BottleneckJudge[] = [stall, persistence, memory, slowCommands, foreignLoad, serverCpu, clientCpu, clientStarved, roundTrip];
+export const KINDS: readonly BottleneckJudge[] = [
+  stall,
+  persistence,
+  memory,
+  slowCommands,
+  foreignLoad,
+  serverCpu,
+  clientCpu,
+  clientStarved,
+  lateSends,
+  network,
+  roundTrip,
+];
 
 /** A window shorter than this, or fewer replies, supports no verdict (issue 20: 14 replies in 1.5 ms read as CPU-bound). */
 export const MIN_WINDOW_MS = 200;
@@ -43,6 +57,8 @@ export const KIND_LABELS: Record<BottleneckKind, string> = {
   'slow-commands': 'slow commands',
   'foreign-load': 'foreign load',
   stall: 'server stall',
+  network: 'network (loss)',
+  'late-sends': 'late sends (open loop)',
   mixed: 'mixed',
   undetermined: 'undetermined',
 };

@@ -70,3 +70,59 @@ describe('bottleneck: persistence (issue 41, seen 4)', () => {
     assert.match(long.why, /the fork took 25\.0 ms \(1 % of the window\)/);
   });
 });
+
+describe('bottleneck: the network’s own faults and the open loop’s schedule (issue 41, seen 6)', () => {
+  /** A GET load of 2 s, p50 300 µs, its tail set by the case; the server idle and quick. */
+  function tail(p99Us: number, maxUs: number, changes: Partial<LoadResult> = {}): LoadResult {
+    const base = load({ server: server({ commands: { get: { calls: 100_000, usec: 310_000, usecPerCall: 3.1 } }, sent: { get: 100_000 } }) }, 'GET');
+    base.total.latency = { ...base.total.latency, p99Us, maxUs };
+    return { ...base, ...changes };
+  }
+
+  it('1 % loss: retransmission timeouts set p99 and max — network, citing the retransmits and the tail, not p50', () => {
+    // Recorded under 1 % loss in a network namespace: the stall rule (≥ 100 ms and ≥ 10 × p99) cannot see 200 ms waits when they are the p99.
+    const verdict = bottleneckOf(tail(212_000, 416_000, { tcp: { scope: 'host', segments: 41_230, retransmits: 402, timeouts: 377 } }));
+    assert.equal(verdict.kind, 'network', verdict.why);
+    assert.equal(
+      verdict.why,
+      '402 of 41,230 TCP segments were retransmitted on this host during the test (377 retransmission timeouts, each ≥ 200 ms): p99 212.0 ms, max 416.0 ms — packets were lost on the path and the tail is the wait for their resend; fix the loss, more clients or pipelining will not remove it',
+    );
+    assert.doesNotMatch(verdict.why, /p50|add clients/);
+  });
+
+  it('retransmits without a tail as long as a timeout, or with no timeout, are not the network’s verdict', () => {
+    assert.notEqual(bottleneckOf(tail(900, 4_000, { tcp: { scope: 'host', segments: 41_230, retransmits: 12, timeouts: 3 } })).kind, 'network');
+    assert.notEqual(bottleneckOf(tail(212_000, 416_000, { tcp: { scope: 'host', segments: 41_230, retransmits: 12, timeouts: 0 } })).kind, 'network');
+    assert.notEqual(bottleneckOf(tail(900, 4_000)).kind, 'network');
+  });
+
+  it('an open loop at 2,000/s whose p99 came from late sends: the client’s schedule, not "add clients or pipeline"', () => {
+    const base = tail(41_000, 52_000);
+    base.total.latency.count = 4000;
+    const verdict = bottleneckOf({ ...base, openLoop: { targetRate: 2000, lateSends: 180 }, health: { ...base.health, lateShare: 0.045 } });
+    assert.equal(verdict.kind, 'late-sends', verdict.why);
+    assert.equal(
+      verdict.why,
+      "5 % of the requests went out late (180), their latency counted from their time: p99 41.0 ms; 2,000/s answered of 2,000/s offered: the server kept up, the client's sending lagged — give the client CPU or threads, not more clients",
+    );
+  });
+
+  it('an open loop above the server’s capacity (400 requests in flight): lower the rate, with the offered and answered rates', () => {
+    const base = tail(95_000, 130_000);
+    base.total.latency.count = 80_000;
+    const verdict = bottleneckOf({ ...base, openLoop: { targetRate: 80_000, lateSends: 96_000 }, health: { ...base.health, lateShare: 0.6 } });
+    assert.equal(verdict.kind, 'late-sends', verdict.why);
+    assert.match(
+      verdict.why,
+      /60 % of the requests went out late .*; 80,000\/s offered, 40,000\/s answered: above the server's capacity the requests queued — lower the rate$/,
+    );
+  });
+
+  it('an open loop that kept its schedule (1 % late or less) is judged as before', () => {
+    const base = tail(900, 4_000);
+    assert.notEqual(
+      bottleneckOf({ ...base, openLoop: { targetRate: 50_000, lateSends: 10 }, health: { ...base.health, lateShare: 0.0001 } }).kind,
+      'late-sends',
+    );
+  });
+});
