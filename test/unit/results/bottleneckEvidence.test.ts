@@ -126,3 +126,16 @@ describe('bottleneck: the network’s own faults and the open loop’s schedule 
     );
   });
 });
+
+describe('bottleneck: foreign load (issue 41, seen 5)', () => {
+  it('names the foreign commands, PINGs included, and the share of the server’s time they took', () => {
+    const shared = server({
+      commands: { get: { calls: 100_000, usec: 310_000, usecPerCall: 3.1 }, ping: { calls: 200_000, usec: 100_000, usecPerCall: 0.5 } },
+      sent: { get: 100_000 },
+      foreign: { calls: 200_000, commands: { ping: 200_000 } },
+    });
+    const verdict = bottleneckOf(load({ server: shared }, 'GET'));
+    assert.equal(verdict.kind, 'foreign-load', verdict.why);
+    assert.equal(verdict.why, "the server ran 200,000 commands this test did not send (ping 200,000); they took 5 % of the server's time in the window");
+  });
+});
