@@ -12,6 +12,7 @@ interface TcpReading {
   outSegs: number;
   retransSegs: number;
   timeouts?: number;
+  lossProbes?: number;
 }
 
 /** `Prefix: name name …` then `Prefix: value value …`: the named values of the first such pair (exported for its test). */
@@ -51,8 +52,9 @@ export function readTcp(): TcpReading | undefined {
   const outSegs = tcp.get('OutSegs');
   const retransSegs = tcp.get('RetransSegs');
   if (outSegs === undefined || retransSegs === undefined) return undefined;
-  const timeouts = namedValues(readKernelFile('/proc/net/netstat') ?? '', 'TcpExt').get('TCPTimeouts');
-  return { outSegs, retransSegs, ...(timeouts !== undefined ? { timeouts } : {}) };
+  const ext = namedValues(readKernelFile('/proc/net/netstat') ?? '', 'TcpExt');
+  const [timeouts, lossProbes] = [ext.get('TCPTimeouts'), ext.get('TCPLossProbes')];
+  return { outSegs, retransSegs, ...(timeouts !== undefined ? { timeouts } : {}), ...(lossProbes !== undefined ? { lossProbes } : {}) };
 }
 
 /** What happened between two readings; undefined when either is missing or a counter went backwards. */
@@ -63,5 +65,8 @@ export function tcpBetween(before: TcpReading | undefined, after: TcpReading | u
   if (segments < 0 || retransmits < 0) return undefined;
   const counters: TcpCounters = { scope: 'host', segments, retransmits };
   if (before.timeouts !== undefined && after.timeouts !== undefined && after.timeouts >= before.timeouts) counters.timeouts = after.timeouts - before.timeouts;
+  if (before.lossProbes !== undefined && after.lossProbes !== undefined && after.lossProbes >= before.lossProbes) {
+    counters.lossProbes = after.lossProbes - before.lossProbes;
+  }
   return counters;
 }

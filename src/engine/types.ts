@@ -270,6 +270,8 @@ export interface TcpCounters {
   retransmits: number;
   /** Retransmission timeouts (TcpExt TCPTimeouts): each held its segment for at least the RTO's minimum, 200 ms. */
   timeouts?: number;
+  /** Tail-loss probes (TcpExt TCPLossProbes): with one segment in flight Linux waits 2 round trips + 200 ms before one. */
+  lossProbes?: number;
 }
 
 export interface LoadRequest {

@@ -140,7 +140,7 @@ const loadResult = z.looseObject({
   sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),
   server: serverDelta.optional(),
-  tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional() }).optional(),
+  tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
 });
 

@@ -3,9 +3,11 @@
 // HGETALLs RediSearch runs inside each FT.SEARCH are the test's own; `appendfsync always` is persistence,
 // with the fsync named and its figures.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bottleneck, LoadResult } from '../../../src/engine/types';
-import { runCli, startCli, useScratch } from '../../helpers/cli';
+import { cliPath, runCli, startCli, useScratch } from '../../helpers/cli';
 import { REDISEARCH } from '../../helpers/modules';
 import { useRedisServer, waitForCalls, withRedis } from '../../helpers/redis';
 
@@ -96,6 +98,66 @@ describe('the evidence of persistence and foreign load (issue 41)', function () 
       assert.ok(kinds(load.bottleneck).includes('persistence'), JSON.stringify(load.bottleneck));
       assert.match(whyOf(load.bottleneck!, 'persistence'), /appendfsync always: each of the [\d,]+ writes waited for an fsync/);
       assert.match(whyOf(load.bottleneck!, 'persistence'), /p50 [\d.]+ (µs|ms) at the client/);
+    });
+  });
+
+  describe('a lossy path: 1 % of the packets to and from the server dropped, in a network namespace of its own', () => {
+    const ns = `rbench-loss-${randomBytes(3).toString('hex')}`;
+    const inside = (command: string, args: string[], cwd?: string) => spawnSync('ip', ['netns', 'exec', ns, command, ...args], { encoding: 'utf8', cwd });
+    let server: ReturnType<typeof spawn> | undefined;
+
+    before(async function () {
+      this.timeout(20_000);
+      for (const args of [
+        ['netns', 'add', ns],
+        ['-n', ns, 'link', 'set', 'lo', 'up'],
+      ]) {
+        const made = spawnSync('ip', args, { encoding: 'utf8' });
+        assert.equal(made.status, 0, `ip ${args.join(' ')} (needs root and iproute2): ${made.stderr}`);
+      }
+      for (const side of ['--dport', '--sport']) {
+        const rule = inside('iptables', [
+          '-A',
+          'OUTPUT',
+          '-o',
+          'lo',
+          '-p',
+          'tcp',
+          side,
+          '6379',
+          '-m',
+          'statistic',
+          '--mode',
+          'random',
+          '--probability',
+          '0.01',
+          '-j',
+          'DROP',
+        ]);
+        assert.equal(rule.status, 0, `iptables in the namespace (apt-get install -y iptables): ${rule.stderr}`);
+      }
+      server = spawn('ip', ['netns', 'exec', ns, 'redis-server', '--port', '6379', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
+      for (let i = 0; i < 100 && inside('redis-cli', ['PING']).stdout.trim() !== 'PONG'; i++) await sleep(50);
+    });
+
+    after(() => {
+      server?.kill('SIGKILL');
+      spawnSync('ip', ['netns', 'del', ns]);
+    });
+
+    it('seen 6: retransmission timeouts set the tail — the network verdict cites the retransmits, p99 and max, not p50 or "add clients"', async () => {
+      const file = scratch.write('lossy.rbench', '### lossy\nclients 10\nduration 3s\nGET k:__rand_int__\n');
+      const run = inside(process.execPath, [cliPath, 'run', '--yes', file, '--url', 'redis://127.0.0.1:6379'], scratch.dir);
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      const [load] = lastLoads(scratch);
+      assert.ok(load.tcp && load.tcp.retransmits > 0, `the host's namespace counted retransmits: ${JSON.stringify(load.tcp)}`);
+      assert.ok(load.total.latency.maxUs >= 200_000, `a resend waits at least 200 ms: max ${load.total.latency.maxUs} µs`);
+      assert.ok(kinds(load.bottleneck).includes('network'), JSON.stringify({ verdict: load.bottleneck, tcp: load.tcp }));
+      const why = whyOf(load.bottleneck!, 'network');
+      assert.match(why, /^[\d,]+ of [\d,]+ TCP segments were retransmitted on this host during the test.*: p99 [\d.]+ (µs|ms), max [\d.]+ ms/);
+      assert.doesNotMatch(load.bottleneck!.why, /add clients or pipeline/);
     });
   });
 });
