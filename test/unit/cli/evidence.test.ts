@@ -6,19 +6,11 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Bottleneck, LoadResult } from '../../../src/engine/types';
+import type { LoadResult } from '../../../src/engine/types';
 import { cliPath, runCli, startCli, useScratch } from '../../helpers/cli';
 import { REDISEARCH } from '../../helpers/modules';
 import { useRedisServer, waitForCalls, withRedis } from '../../helpers/redis';
-
-function kinds(verdict: Bottleneck | undefined): string[] {
-  if (!verdict) return [];
-  return verdict.parts ? verdict.parts.map((part) => part.kind) : [verdict.kind];
-}
-
-function whyOf(verdict: Bottleneck, kind: string): string {
-  return verdict.parts?.find((part) => part.kind === kind)?.why ?? verdict.why;
-}
+import { kinds, whyOf } from '../../helpers/verdict';
 
 function lastLoads(scratch: ReturnType<typeof useScratch>): LoadResult[] {
   const runs = scratch.runFiles();

@@ -10,20 +10,10 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Bottleneck, LoadResult } from '../../../src/engine/types';
+import type { LoadResult } from '../../../src/engine/types';
 import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { useRedisServer, waitForCalls, withRedis } from '../../helpers/redis';
-
-/** The verdict's kind, or the kinds of a mixed verdict. */
-function kinds(verdict: Bottleneck | undefined): string[] {
-  if (!verdict) return [];
-  return verdict.parts ? verdict.parts.map((part) => part.kind) : [verdict.kind];
-}
-
-/** The `why` of `kind` in the verdict (itself, or its part). */
-function whyOf(verdict: Bottleneck, kind: string): string {
-  return verdict.parts?.find((part) => part.kind === kind)?.why ?? verdict.why;
-}
+import { kinds, whyOf } from '../../helpers/verdict';
 
 function onlyLoad(scratch: ReturnType<typeof useScratch>): LoadResult {
   const runs = scratch.runFiles();

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { LoadResult } from '../../../src/engine/types';
 import type { ServerDelta } from '../../../src/redis/types';
 import { bottleneckOf } from '../../../src/results/bottleneck';
+import { kinds } from '../../helpers/verdict';
 import { loadResult } from '../editor/fixtures';
 
 /** A SET load of 2 s, 100k replies, p50 300 µs; the client with headroom. */
@@ -30,8 +31,6 @@ function server(changes: Partial<ServerDelta> = {}): ServerDelta {
     ...changes,
   };
 }
-
-const kinds = (verdict: ReturnType<typeof bottleneckOf>): string[] => (verdict.parts ? verdict.parts.map((part) => part.kind) : [verdict.kind]);
 
 describe('bottleneck: persistence (issue 41, seen 4)', () => {
   it('appendfsync always with writes: every write waited for an fsync, said with the writes, the client p50 and the server time', () => {
