@@ -11,6 +11,20 @@ const REDISEARCH = '/usr/lib/redis/modules/redisearch.so';
 /** `DEBUG POPULATE n`: n small keys, to make a fork long (its page tables grow with the data). */
 const populate = (n) => async (ctx) => ctx.cli('DEBUG', 'POPULATE', String(n), 'fill', '100');
 
+/** A GET test on a server holding `keys` keys, with a BGSAVE once it is under way. */
+function forkDuring(name, expected, keys, duration) {
+  return {
+    name,
+    expected,
+    setup: populate(keys),
+    scenario: `### fork\nclients 4\nduration ${duration}\nGET fill:__rand_int__\n`,
+    during: async (ctx) => {
+      await ctx.waitForCalls('get', 2000);
+      await ctx.cli('BGSAVE');
+    },
+  };
+}
+
 export const conditions = [
   {
     name: 'appendfsync always',
@@ -24,26 +38,8 @@ export const conditions = [
     serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec'],
     scenario: '### everysec\nclients 4\nduration 3s\nkeys 1000\nGET f:__key__\n',
   },
-  {
-    name: 'fork of 1.5M keys during the test',
-    expected: 'persistence',
-    setup: populate(1_500_000),
-    scenario: '### bigfork\nclients 4\nduration 2s\nGET fill:__rand_int__\n',
-    during: async (ctx) => {
-      await ctx.waitForCalls('get', 2000);
-      await ctx.cli('BGSAVE');
-    },
-  },
-  {
-    name: 'fork of 100k keys that does not slow the test',
-    expected: '!persistence',
-    setup: populate(100_000),
-    scenario: '### smallfork\nclients 4\nduration 4s\nGET fill:__rand_int__\n',
-    during: async (ctx) => {
-      await ctx.waitForCalls('get', 2000);
-      await ctx.cli('BGSAVE');
-    },
-  },
+  forkDuring('fork of 1.5M keys during the test', 'persistence', 1_500_000, '2s'),
+  forkDuring('fork of 100k keys that does not slow the test', '!persistence', 100_000, '4s'),
   {
     name: 'maxmemory noeviction (OOM)',
     expected: 'memory',
