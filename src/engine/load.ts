@@ -9,6 +9,7 @@ import { checkConnectionCapacity } from './capacity';
 import { ClusterTracker } from './cluster/tracker';
 import { LoadError } from './errors';
 import { testLabels, workerConfigs } from './loadPlan';
+import { readTcp, tcpBetween } from './tcpCounters';
 import { validateLoad } from './loadValidation';
 import { assembleResult, commandResult } from './resultAssembly';
 import { resolveThreads } from './threads';
@@ -33,7 +34,10 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   if (options.signal?.aborted) return result('cancelled', {});
 
   const configs = workerConfigs(request, options, { seed, threads, labels, labelIndexes, topology: cluster?.topology });
+  const tcpBefore = readTcp();
   const done = await runWorkers(configs, { plan: request.phase.load, options, startedAt, loadStart, cluster, result });
+  const tcp = tcpBetween(tcpBefore, readTcp());
+  if (tcp) done.tcp = tcp;
   // The slot ranges each master served at the end of the load (a reshard may have moved some).
   if (cluster && done.cluster) await cluster.finalSlots(done.cluster);
   return done;

@@ -1,6 +1,7 @@
 // The LoadResult of a load: its workers' figures summed per command and in total, the client's health
 // and the verdicts (verdicts.ts).
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
+import { handshakeCommands } from './fast/connect';
 import { LatencyRecorder } from './measure/histogram';
 import { summarize } from './measure/summary';
 import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
@@ -57,7 +58,8 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
  * Requests the workers wrote, warm-up and drain included, per label name and in total: what the server's
  * call counters should show. A group counts its commands (its unit row, the test's name, is not a command).
  */
-function sentRequests(labels: string[], workers: WorkerResult[], grouped: boolean): LoadResult['sent'] {
+function sentRequests(labels: string[], workers: WorkerResult[], request: LoadRequest): LoadResult['sent'] {
+  const grouped = request.test.group !== undefined;
   const byLabel = new Map<string, number>();
   let requests = 0;
   for (let index = grouped ? 1 : 0; index < labels.length; index++) {
@@ -65,7 +67,8 @@ function sentRequests(labels: string[], workers: WorkerResult[], grouped: boolea
     byLabel.set(labels[index], (byLabel.get(labels[index]) ?? 0) + count);
     requests += count;
   }
-  return { requests, byLabel: recordFromMap(byLabel) };
+  const handshake = handshakes(request, workers);
+  return { requests, byLabel: recordFromMap(byLabel), ...(handshake ? { handshakes: handshake } : {}) };
 }
 
 export function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
@@ -137,8 +140,21 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     health,
     seed: parts.seed,
     ...(stalls ? { stalls } : {}),
-    ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request.test.group !== undefined) } : {}),
+    ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request) } : {}),
   };
+}
+
+/**
+ * The handshake commands the load's connections sent (each opening and reconnect sends the same ones), by the
+ * server's names: known exactly on the fast single-node path; ioredis and cluster discovery send what their
+ * versions choose, so those paths leave it out.
+ */
+function handshakes(request: LoadRequest, workers: WorkerResult[]): Record<string, number> | undefined {
+  if (request.client !== 'fast' || request.connection.cluster) return undefined;
+  const openings = workers.reduce((sum, w) => sum + w.opened + w.reconnects, 0);
+  const counts = new Map<string, number>();
+  for (const { args } of handshakeCommands(request.connection)) counts.set(args[0].toLowerCase(), (counts.get(args[0].toLowerCase()) ?? 0) + openings);
+  return recordFromMap(counts);
 }
 
 /** The busiest thread's CPU and wait for a core (where the system tells), and the threads' pauses added up. */

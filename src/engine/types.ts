@@ -129,6 +129,8 @@ export type BottleneckKind =
   | 'slow-commands'
   | 'foreign-load'
   | 'stall'
+  | 'network'
+  | 'late-sends'
   | 'mixed'
   | 'undetermined';
 
@@ -190,9 +192,16 @@ export interface LoadResult {
   /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
   cluster?: ClusterResult;
   /** Every request the engine wrote for this load, warm-up and drain included (the server's calls should match). */
-  sent?: { requests: number; byLabel: Record<string, number> };
+  sent?: {
+    requests: number;
+    byLabel: Record<string, number>;
+    /** The connections' handshakes (`ping`, `auth`, `select`, `hello`), where the path's are known exactly (fast, one node). */
+    handshakes?: Record<string, number>;
+  };
   /** Stretches without replies (src/engine measures them per connection). */
   stalls?: Stall[];
+  /** TCP segments sent and retransmitted over the load (this host's network namespace, Linux). */
+  tcp?: TcpCounters;
   /** The server's own counters over this load (src/runner reads them before and after it). */
   server?: ServerDelta;
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
@@ -252,6 +261,18 @@ export interface LoadTick {
   /** The latencies (µs, non-empty slots) of the timeline buckets closed since the previous tick, each reply once: live histograms (`--metrics`) add them up. */
   lastSecondLatency?: SparseCounts;
   warmingUp: boolean;
+}
+
+/** TCP counters over a load (/proc/net/snmp, /proc/net/netstat): every socket of the host's network namespace, not the load's alone. */
+export interface TcpCounters {
+  scope: 'host';
+  /** Segments sent (OutSegs) and of them retransmitted (RetransSegs). */
+  segments: number;
+  retransmits: number;
+  /** Retransmission timeouts (TcpExt TCPTimeouts): each held its segment for at least the RTO's minimum, 200 ms. */
+  timeouts?: number;
+  /** Tail-loss probes (TcpExt TCPLossProbes): with one segment in flight Linux waits 2 round trips + 200 ms before one. */
+  lossProbes?: number;
 }
 
 export interface LoadRequest {

@@ -1,6 +1,7 @@
 // The control connection: one ioredis client beside the load, for INFO, CONFIG, facts and cleanup.
 // It fails fast with a clear message instead of retrying in the background.
 import Redis, { type RedisOptions } from 'ioredis';
+import type { CommandTally } from './commandTally';
 import { address, describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readServerFacts } from './info';
 import { CONTROL_REPLY_LIMITS, guardReplies } from './replyGuard';
@@ -25,7 +26,7 @@ const COMMAND_TIMEOUT_MS = 10_000;
  * Connects, authenticates and selects the database, then checks that the server answers. The control
  * connection always speaks RESP2 (ioredis does not parse RESP3); `resp 3` only concerns the load connections.
  */
-export async function openControlConnection(options: ConnectionOptions): Promise<Redis> {
+export async function openControlConnection(options: ConnectionOptions, tally?: CommandTally): Promise<Redis> {
   // Asked first by us, so that a wrong primary name or an unreachable sentinel gets a plain message.
   if (options.sentinel)
     await discoverPrimary({ ...options, sentinel: options.sentinel }).catch((error: Error) => Promise.reject(new RedisConnectionError(error.message)));
@@ -33,6 +34,8 @@ export async function openControlConnection(options: ConnectionOptions): Promise
   // proxy refusing) would otherwise be reconnected to again and again until the command timeout, its error lost.
   let opened = false;
   const redis = new Redis(controlClientOptions(options, () => opened));
+  // Before connecting: the handshake's commands count as RBench's own too.
+  tally?.watch(redis);
   guardReplies(redis, CONTROL_REPLY_LIMITS, { where: address(errorPlace(options)), reconnect: false });
   // Later failures surface through the commands that fail; without a listener ioredis prints them to stderr.
   redis.on('error', () => undefined);

@@ -24,7 +24,7 @@ export function serverCountersOff(): boolean {
 const BASE_SAMPLE_SECTIONS = SAMPLE_SECTIONS.filter((section) => section !== 'commandstats' && section !== 'cpu');
 
 /** The settings that decide how a benchmark behaves under memory pressure and persistence. */
-export const FACT_CONFIG_KEYS = ['save', 'appendonly', 'maxmemory', 'maxmemory-policy'] as const;
+export const FACT_CONFIG_KEYS = ['save', 'appendonly', 'appendfsync', 'maxmemory', 'maxmemory-policy'] as const;
 
 export function parseInfo(text: string): InfoSections {
   const sections = dictionary<Record<string, string>>();
@@ -181,8 +181,8 @@ export function cpuFromInfo(info: InfoSections): { user: number; sys: number; ma
 }
 
 /** One of `INFO stats`' counters, or undefined when the server does not give it. */
-export function statsCounter(info: InfoSections, name: string): number | undefined {
-  return counterValue(ownValue(ownValue(info, 'stats'), name));
+export function statsCounter(info: InfoSections, name: string, section = 'stats'): number | undefined {
+  return counterValue(ownValue(ownValue(info, section), name));
 }
 
 /**

@@ -2,6 +2,7 @@
 // persistence events (snapshots, AOF rewrites) that explain dips in a latency timeline.
 // Cluster: one monitor per master, added up by src/runner/clusterMonitor.ts.
 import type Redis from 'ioredis';
+import type { CommandTally } from './commandTally';
 import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, parseInfo, readSampleInfo, sampleFromInfo } from './info';
@@ -14,6 +15,8 @@ export interface MonitorOptions {
   timeOrigin?: number;
   /** Called with each timeline sample as it arrives (live views). */
   onSample?: (sample: ServerSample) => void;
+  /** Counts what the sampling connection sends (the foreign-load accounting, src/redis/commandTally.ts). */
+  tally?: CommandTally;
 }
 
 /**
@@ -39,6 +42,7 @@ export class ServerMonitor {
   private readonly samples: ServerSample[] = [];
   private timeOrigin: number;
   private readonly onSample?: (sample: ServerSample) => void;
+  private readonly tally?: CommandTally;
   private redis?: Promise<Redis>;
   private running = false;
   private timer?: NodeJS.Timeout;
@@ -52,6 +56,7 @@ export class ServerMonitor {
   ) {
     this.timeOrigin = monitorOptions.timeOrigin ?? Date.now();
     this.onSample = monitorOptions.onSample;
+    this.tally = monitorOptions.tally;
   }
 
   /** Connects now, so that a connection failure shows before the run starts. Throws RedisConnectionError. */
@@ -174,7 +179,7 @@ export class ServerMonitor {
 
   private connection(): Promise<Redis> {
     if (!this.redis) {
-      const opening = openControlConnection(this.options);
+      const opening = openControlConnection(this.options, this.tally);
       // A failed connect is not kept: the next call tries again.
       opening.catch(() => {
         if (this.redis === opening) this.redis = undefined;

@@ -2,13 +2,13 @@
 // commandstats/cpu/stats/latencystats, SLOWLOG and LATENCY LATEST, all in one write to the server. A part the
 // server refuses (NOPERM, an unknown command, an old server) is absent with the reason, never a zero.
 import type Redis from 'ioredis';
-import { PROTO_KEY, recordFromMap } from '../gates/plainData';
+import { ownValue, PROTO_KEY, recordFromMap } from '../gates/plainData';
 import { commandCountersFromInfo, cpuFromInfo, isReplyError, latencyStatsFromInfo, parseInfo, statsCounter, type InfoSections } from './info';
 import type { ServerSchedule } from './serverSchedule';
 import type { ServerCounters } from './types';
 
 /** The INFO sections a counter read asks for, in one call. */
-export const COUNTER_SECTIONS = ['commandstats', 'cpu', 'stats', 'latencystats'] as const;
+export const COUNTER_SECTIONS = ['commandstats', 'cpu', 'stats', 'latencystats', 'persistence'] as const;
 
 /** SLOWLOG entries read after a test: enough to name the slowest new one, bounded whatever the log's length. */
 export const SLOWLOG_AFTER_ENTRIES = 32;
@@ -103,6 +103,10 @@ function fromInfo(info: InfoSections, counters: ServerCounters, absent: Map<stri
     if (value !== undefined) counters[field] = value;
     else absent.set(field, `INFO stats has no ${name} on this server`);
   }
+  const aof = ownValue(ownValue(info, 'persistence'), 'aof_enabled');
+  if (aof !== undefined) counters.aofEnabled = aof === '1';
+  const delayed = statsCounter(info, 'aof_delayed_fsync', 'persistence');
+  if (delayed !== undefined) counters.aofDelayedFsync = delayed;
   const latency = latencyStatsFromInfo(info);
   if (latency) counters.latencyStats = recordFromMap(latency);
   else absent.set('latencyStats', 'INFO latencystats not given by this server (Redis 7+ has it)');

@@ -148,6 +148,9 @@ export interface ServerCounters {
   slowlogLastId?: number;
   /** LATENCY LATEST: event → the latest spike's time (unix s) and its length in ms. */
   latencyEvents?: Record<string, { time: number; latestMs: number; maxMs: number }>;
+  /** INFO persistence: the AOF is on, and the fsyncs it had to delay (appendfsync everysec, the disk behind). */
+  aofEnabled?: boolean;
+  aofDelayedFsync?: number;
   /** Redis 7+ `INFO latencystats`: percentiles per command in µs, cumulative since the server started or was reset. */
   latencyStats?: Record<string, { p50: number; p99: number; p999: number }>;
   absent?: Record<string, string>;
@@ -179,6 +182,11 @@ export interface ServerDelta {
   forkUsec?: number;
   evictedKeys?: number;
   expiredKeys?: number;
+  /**
+   * The AOF, when it was on: its fsync policy (CONFIG GET appendfsync, read when the run started) and the
+   * fsyncs the server delayed in the window (INFO persistence aof_delayed_fsync).
+   */
+  aof?: { fsync?: string; delayedFsyncs?: number };
   /** SLOWLOG entries newer than the test's start, and the slowest of them. */
   slowlog?: { entries: number; slowest?: { command: string; usec: number } };
   /** LATENCY LATEST events that happened during the test. */
@@ -193,6 +201,13 @@ export interface ServerDelta {
    * measured against, kept so `rbench merge` can judge foreign load against the sum of the parts.
    */
   sent?: Record<string, number>;
+  /**
+   * RBench's own commands over the window, counted as sent (sampling, control, handshakes), and the calls the
+   * accounting cannot place (in flight at the window's edges, uncounted handshakes): foreign load is beyond them.
+   */
+  own?: { sent: Record<string, number>; uncertain: number };
+  /** Commands the test's commands ran inside the server (`hgetall` → `ft.search`, learned by a probe): not foreign. */
+  nested?: Record<string, string>;
   /** Other RBench runs connected to the server during this load (their connection names, src/runner/otherRuns.ts). */
   otherRuns?: string[];
   /** What the server ran that this load did not send (calls beyond RBench's own, per command), when any. */

@@ -322,7 +322,7 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[],
   };
   const cluster = mergeClusterResults(loads, (name, results) => mergeCommand(name, results, perRequest));
   if (cluster) merged.cluster = cluster;
-  const server = mergeServerDeltas(loads, merged);
+  const server = mergeServerDeltas(loads);
   if (server) merged.server = server;
   const error = loads.find((load) => load.error)?.error;
   if (error) merged.error = error;

@@ -82,6 +82,7 @@ const serverDelta = z.looseObject({
   forkUsec: count.optional(),
   evictedKeys: count.optional(),
   expiredKeys: count.optional(),
+  aof: z.looseObject({ fsync: text.optional(), delayedFsyncs: count.optional() }).optional(),
   slowlog: z.looseObject({ entries: count, slowest: z.looseObject({ command: text, usec: count }).optional() }).optional(),
   latencyEvents: z.array(z.looseObject({ event: text, latestMs: count, maxMs: count })).optional(),
   latencyStats: z
@@ -90,6 +91,8 @@ const serverDelta = z.looseObject({
   otherRuns: z.array(text).optional(),
   foreign: z.looseObject({ calls: count, commands: z.record(text, count) }).optional(),
   sent: z.record(text, count).optional(),
+  own: z.looseObject({ sent: z.record(text, count), uncertain: count }).optional(),
+  nested: z.record(text, text).optional(),
   byNode: z.array(z.looseObject({ node: text, calls: count, usec: count, cpuPercent: count.optional() })).optional(),
   absent: z.record(text, text).optional(),
 });
@@ -141,9 +144,10 @@ const loadResult = z.looseObject({
   seed: num,
   parts: z.array(loadPart).optional(),
   cluster: clusterResult.optional(),
-  sent: z.looseObject({ requests: count, byLabel: z.record(text, count) }).optional(),
+  sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),
   server: serverDelta.optional(),
+  tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
 });
 

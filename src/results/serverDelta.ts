@@ -8,72 +8,42 @@ import type { CommandCounters, ServerDelta } from '../redis/types';
 import { isContainer } from '../scenario/commands';
 import type { CommandTemplate, ScenarioPlan, TestPlan } from '../scenario/plan';
 
-/**
- * The commands RBench itself sends during a load besides the test's: the monitor's and the control
- * connection's INFO, SLOWLOG, LATENCY, CONFIG (RESETSTAT on a throwaway server) and PING; the engine's
- * connection handshakes (HELLO, AUTH, SELECT, CLIENT SETNAME/SETINFO, READONLY, ROLE), cluster discovery
- * (CLUSTER SLOTS/SHARDS/MYID/NODES, COMMAND) and the ASKING before a request an ASK redirection sends on. They are not counted exactly: they are left out of the
- * foreign-load accounting by name. Redis 7 names subcommands (`client|setname`), Redis 6 only the container.
- * A test that sends one of these itself (a PING test) is compared with an allowance for RBench's own.
- */
-export const RBENCH_OWN_COMMANDS: ReadonlySet<string> = new Set([
-  'info',
-  'ping',
-  'hello',
-  'auth',
-  'select',
-  'readonly',
-  'readwrite',
-  'asking',
-  'role',
-  'quit',
-  'dbsize',
-  'client',
-  'client|setname',
-  'client|setinfo',
-  'client|list',
-  'client|id',
-  'cluster',
-  'cluster|slots',
-  'cluster|shards',
-  'cluster|myid',
-  'cluster|nodes',
-  'cluster|info',
-  'slowlog',
-  'slowlog|get',
-  'slowlog|len',
-  'latency',
-  'latency|latest',
-  'config',
-  'config|get',
-  'config|resetstat',
-  'command',
-  'command|docs',
-  'command|count',
-  'command|info',
-]);
-
 /** Commands that run other commands the server counts as its own (a script's redis.call('SET')): foreign load cannot be told apart. */
 const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
 
-/** More than this many calls RBench did not send (and at least FOREIGN_MIN) is foreign load: below, it is counting noise. */
-export const FOREIGN_SHARE = 0.005;
 /** Commands kept per record of a delta (`commands`, `latencyStats`, `foreign`): the ones the test sent, then the busiest. */
 export const MAX_DELTA_COMMANDS = 100;
-export const FOREIGN_MIN = 20;
+/**
+ * Handshake commands a connection of a path whose handshakes are not counted exactly (ioredis, cluster) may
+ * send: AUTH/HELLO, SELECT, CLIENT SETNAME/SETINFO ×2, READONLY, the cluster's discovery, PING, with room.
+ */
+const UNCOUNTED_HANDSHAKE = 8;
 
-/** What RBench sent during a load, by the server's command names, and what its own commands may add. */
+/** What RBench itself sent during a load: the test's commands, and its own besides them, by the server's command names. */
 export interface Accounting {
+  /** The test's commands (every request written, warm-up included). */
   sent: Record<string, number>;
   /** Why `sent` is not exact (the warm-up's requests are not counted): no foreign load is judged then. */
   inexact?: string;
-  /** Calls of RBench's own commands (RBENCH_OWN_COMMANDS) the load may add to a command the test sends too. */
-  ownAllowance: number;
   /**
-   * A part of a sharded run whose sibling parts ran meanwhile: the server names every part's commands alike, and how
-   * many a sibling sent in this window only its own run file says. Calls of `commands` (every command the scenario
-   * sends, in any test: a sibling may be a test ahead or behind) beyond this part's are theirs, and each sibling's
-   * handshakes and sampling get the allowance this part's get. `rbench merge` judges exactly, against all parts' sends.
+   * RBench's own commands over the window, counted as they were sent: the sampling and control connections'
+   * (INFO, SLOWLOG, LATENCY, CLIENT LIST, CONFIG…) and the load's handshakes.
+   */
+  own: Record<string, number>;
+  /**
+   * Calls the server may have counted that `sent` and `own` cannot place: commands in flight at the window's
+   * edges, and the handshakes of a path that does not count its own. Foreign load is what exceeds it.
+   */
+  uncertain: number;
+  /** Commands the test's commands run inside the server (a module's RM_Call, learned by a probe): the test's own. */
+  nested?: Record<string, string>;
+  /** Why only the test's own commands can be accounted (a merge: the other parts' set-up and clean-up were not counted in this window). */
+  sentOnly?: string;
+  /**
+   * A part of a sharded run whose sibling parts ran meanwhile: they send what this part sends (the scenario's
+   * `commands`, in any test: a sibling may be a test ahead or behind, and RBench's own), and how many they sent in
+   * this window only their run files say. Whatever ran of those is not foreign here; anything else still is.
+   * `rbench merge` judges exactly, against all parts' sends.
    */
   siblings?: { parts: number; commands: string[] };
 }
@@ -84,6 +54,12 @@ export function scenarioCommandNames(plan: Pick<ScenarioPlan, 'points'>): string
   for (const point of plan.points)
     for (const phase of point.phases) for (const test of phase.tests) for (const c of test.commands) names.add(serverCommandName(c.command));
   return [...names];
+}
+
+/** RBench's own commands over a window (src/redis/commandTally.ts) and the calls in flight at its edges. */
+export interface OwnCommands {
+  sent: Record<string, number>;
+  uncertain: number;
 }
 
 /** The name the server counts a plan command under: the first word lower-case, `config|get` for a container's literal subcommand (Redis 7). */
@@ -98,7 +74,13 @@ export function serverCommandName(command: CommandTemplate): string {
  * What the load sent, by server command name: `sent.byLabel` (every request written, warm-up included) where
  * the engine counted it, else the measured requests per command, which leave out the warm-up.
  */
-export function accountingFor(test: TestPlan, load: LoadResult, warmupMs: number, nodes: number): Accounting {
+export function accountingFor(
+  test: TestPlan,
+  load: LoadResult,
+  warmupMs: number,
+  own: OwnCommands = { sent: {}, uncertain: 0 },
+  nested?: Record<string, string>,
+): Accounting {
   const names = new Map(test.commands.map((c) => [c.command.label, serverCommandName(c.command)]));
   const counts = new Map<string, number>();
   const add = (label: string, n: number) => {
@@ -107,14 +89,14 @@ export function accountingFor(test: TestPlan, load: LoadResult, warmupMs: number
   };
   if (load.sent) for (const [label, n] of Object.entries(load.sent.byLabel)) add(label, n);
   else for (const command of load.commands) add(command.command, command.requests);
-  const accounting: Accounting = { sent: recordFromMap(counts), ownAllowance: ownAllowance(load, nodes) };
+  const handshakes = load.sent?.handshakes;
+  const ownCounts = new Map(Object.entries(own.sent));
+  for (const [name, n] of Object.entries(handshakes ?? {})) ownCounts.set(name, (ownCounts.get(name) ?? 0) + n);
+  const uncounted = handshakes ? 0 : UNCOUNTED_HANDSHAKE * (load.connections.opened + load.connections.reconnects);
+  const accounting: Accounting = { sent: recordFromMap(counts), own: recordFromMap(ownCounts), uncertain: own.uncertain + uncounted };
+  if (nested && Object.keys(nested).length > 0) accounting.nested = nested;
   if (!load.sent && warmupMs > 0) accounting.inexact = 'the warm-up sent requests this version does not count';
   return accounting;
-}
-
-/** Handshakes per connection (HELLO/AUTH/SELECT/CLIENT/PING/READONLY, a few each) and the per-second INFO of every node, with room to spare. */
-function ownAllowance(load: LoadResult, nodes: number): number {
-  return 8 * (load.connections.opened + load.connections.reconnects) + 4 * nodes * Math.ceil(load.durationMs / 1000 + 2) + 16;
 }
 
 type NodeDelta = ServerDelta & { node: string };
@@ -145,11 +127,13 @@ function withoutNode(delta: NodeDelta): ServerDelta {
 
 /** The server's usec per call for the commands the test sent, and the foreign load against what RBench sent. */
 export function withAccounting(delta: ServerDelta, accounting: Accounting): ServerDelta {
-  const result: ServerDelta = { ...delta, sent: accounting.sent };
+  const result: ServerDelta = { ...delta, sent: accounting.sent, own: { sent: accounting.own, uncertain: accounting.uncertain } };
+  if (accounting.nested) result.nested = accounting.nested;
   delete result.foreign;
   delete result.usecPerCall;
   const absent = new Map(Object.entries(delta.absent ?? {}));
   absent.delete('foreign');
+  absent.delete('foreignOther');
   absent.delete('usecPerCall');
   if (absent.has('commands')) {
     absent.set('usecPerCall', absent.get('commands')!);
@@ -169,10 +153,15 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
     const why = accounting.inexact ?? (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
     if (why) absent.set('foreign', why);
     else {
-      const siblings = accounting.siblings;
-      const shared = new Set((siblings?.commands ?? []).map((name) => resolvedName(name, delta.commands)));
-      const allowance = accounting.ownAllowance * (1 + (siblings?.parts ?? 0));
-      const foreign = foreignLoad(delta.commands, sent, allowance, shared);
+      const expected = new Map(sent);
+      for (const [name, n] of resolvedNames(accounting.own, delta.commands)) expected.set(name, (expected.get(name) ?? 0) + n);
+      const placed = (name: string) => !accounting.sentOnly || sent.has(name);
+      const commands = recordFromMap(new Map(Object.entries(delta.commands).filter(([name]) => placed(name))));
+      if (accounting.sentOnly) absent.set('foreignOther', accounting.sentOnly);
+      const notForeign = new Set(Object.keys(accounting.nested ?? {}));
+      // Sibling parts send what this part sends: the scenario's commands and RBench's own.
+      if (accounting.siblings) for (const name of [...accounting.siblings.commands, ...expected.keys()]) notForeign.add(resolvedName(name, delta.commands));
+      const foreign = foreignLoad(commands, expected, accounting.uncertain, notForeign);
       if (foreign) result.foreign = foreign;
     }
   }
@@ -218,35 +207,30 @@ function resolvedName(name: string, commands: ServerDelta['commands']): string {
   return ownValue(commands, name) === undefined && ownValue(commands, baseName(name)) !== undefined ? baseName(name) : name;
 }
 
-function isOwn(name: string): boolean {
-  return RBENCH_OWN_COMMANDS.has(name);
-}
-
 /**
- * Calls beyond what RBench sent, per command (RBench's own commands left out by name); undefined within the tolerance.
- * `shared`: commands sibling parts of the same run send as well (Accounting.siblings): whatever ran of them is not foreign.
+ * Calls beyond what RBench sent, per command: the server's count (calls and rejected calls) minus the test's
+ * requests and RBench's own commands, counted as sent. Nothing is left out by name: another client's PINGs
+ * and INFO polls are foreign too. Only `notForeign` is not: the commands the test's own commands run inside the
+ * server (`nested`) and what sibling parts of a sharded run send too. Undefined when the surplus is within the
+ * calls the accounting cannot place (`uncertain`).
  */
 export function foreignLoad(
   commands: ServerDelta['commands'],
-  sent: ReadonlyMap<string, number>,
-  allowance: number,
-  shared: ReadonlySet<string> = new Set(),
+  expected: ReadonlyMap<string, number>,
+  uncertain: number,
+  notForeign: ReadonlySet<string> = new Set(),
 ): ServerDelta['foreign'] {
   const extra = new Map<string, number>();
   let total = 0;
   for (const [name, counters] of Object.entries(commands)) {
-    if (shared.has(name)) continue;
-    const expected = sent.get(name) ?? 0;
-    if (isOwn(name) && expected === 0) continue;
-    const surplus = counters.calls + (counters.rejected ?? 0) - expected - (isOwn(name) ? allowance : 0);
+    if (notForeign.has(name)) continue;
+    const surplus = counters.calls + (counters.rejected ?? 0) - (expected.get(name) ?? 0);
     if (surplus > 0) {
       extra.set(name, surplus);
       total += surplus;
     }
   }
-  let sentTotal = 0;
-  for (const n of sent.values()) sentTotal += n;
-  if (total <= Math.max(FOREIGN_MIN, FOREIGN_SHARE * sentTotal)) return undefined;
+  if (total <= uncertain) return undefined;
   return { calls: total, commands: recordFromMap(extra) };
 }
 
@@ -299,6 +283,13 @@ function nodeDelta(before: NodeCounters, after: NodeCounters, scope: 'per-test' 
   if (evicted !== undefined) delta.evictedKeys = evicted;
   const expired = counter('expiredKeys', 'expiredKeys');
   if (expired !== undefined) delta.expiredKeys = expired;
+
+  if (a.aofEnabled) {
+    delta.aof = {};
+    if (b.aofDelayedFsync !== undefined && a.aofDelayedFsync !== undefined && a.aofDelayedFsync >= b.aofDelayedFsync) {
+      delta.aof.delayedFsyncs = a.aofDelayedFsync - b.aofDelayedFsync;
+    }
+  }
 
   if (b.slowlogLastId !== undefined && a.slowlogLastId !== undefined) {
     if (a.slowlogLastId >= b.slowlogLastId) {
@@ -406,6 +397,11 @@ function addNodes(deltas: NodeDelta[]): ServerDelta {
   if (evicted) sum.evictedKeys = total(evicted);
   const expired = all((d) => d.expiredKeys);
   if (expired) sum.expiredKeys = total(expired);
+  const aofs = deltas.flatMap((d) => (d.aof ? [d.aof] : []));
+  if (aofs.length > 0) {
+    const delayed = aofs.every((aof) => aof.delayedFsyncs !== undefined) ? total(aofs.map((aof) => aof.delayedFsyncs!)) : undefined;
+    sum.aof = delayed !== undefined ? { delayedFsyncs: delayed } : {};
+  }
   const slowlogs = all((d) => d.slowlog);
   if (slowlogs) {
     const slowest = slowlogs.flatMap((s) => (s.slowest ? [s.slowest] : [])).sort((x, y) => y.usec - x.usec)[0];
@@ -429,24 +425,39 @@ function addNodes(deltas: NodeDelta[]): ServerDelta {
   return sum;
 }
 
+const MERGED_OTHERS =
+  "the parts' own set-up and clean-up commands outside their windows are not counted in the widest one: foreign load is judged on the test's commands only";
+
 /**
  * `rbench merge`: the parts ran at the same time against the same server, so each part's delta already holds
  * every part's load. The merged delta is the part with the widest window (nothing added twice), and foreign
  * load is judged again against the sum of what all parts sent.
  */
-export function mergeServerDeltas(loads: readonly LoadResult[], merged: LoadResult): ServerDelta | undefined {
+export function mergeServerDeltas(loads: readonly LoadResult[]): ServerDelta | undefined {
   const withServer = loads.filter((load) => load.server !== undefined);
   if (withServer.length === 0) return undefined;
   const widest = withServer.reduce((best, load) => (load.server!.windowMs > best.server!.windowMs ? load : best));
   const sent = new Map<string, number>();
+  const own = new Map<string, number>();
+  let uncertain = 0;
   let inexact: string | undefined;
   for (const load of loads) {
     if (!load.server?.sent) inexact ??= 'a part has no record of what it sent';
+    if (!load.server?.own) inexact ??= 'a part has no record of the commands RBench itself sent (a run file before RBench counted them)';
     for (const [name, n] of Object.entries(load.server?.sent ?? {})) sent.set(name, (sent.get(name) ?? 0) + n);
+    for (const [name, n] of Object.entries(load.server?.own?.sent ?? {})) own.set(name, (own.get(name) ?? 0) + n);
+    uncertain += load.server?.own?.uncertain ?? 0;
     const why = load.server?.absent?.foreign;
     if (why) inexact ??= why;
   }
-  const accounting: Accounting = { sent: recordFromMap(sent), ownAllowance: ownAllowance(merged, widest.server!.nodes) };
+  const nested = widest.server!.nested;
+  const accounting: Accounting = {
+    sent: recordFromMap(sent),
+    own: recordFromMap(own),
+    uncertain,
+    ...(nested ? { nested } : {}),
+    ...(loads.length > 1 ? { sentOnly: MERGED_OTHERS } : {}),
+  };
   if (inexact) accounting.inexact = inexact;
   return withAccounting(widest.server!, accounting);
 }

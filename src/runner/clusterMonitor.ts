@@ -58,6 +58,7 @@ export class ClusterMonitor {
           { ...connection, host: master.host, port: master.port, path: undefined, cluster: false, tls: nodeTls(connection, master) },
           {
             timeOrigin: options.timeOrigin,
+            tally: options.tally,
             // Live: a cluster sample once every master has given its sample of that tick.
             onSample: (sample) => {
               this.pending[i].push(sample);

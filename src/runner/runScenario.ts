@@ -6,6 +6,7 @@ import { runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
+import { CommandTally, tallyBetween, type TallyMark } from '../redis/commandTally';
 import { openControlConnection } from '../redis/control';
 import { readServerFacts, serverCountersOff } from '../redis/info';
 import { SLOWLOG_AFTER_ENTRIES, type NodeCounters } from '../redis/serverCounters';
@@ -13,7 +14,7 @@ import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
-import type { ScenarioPlan } from '../scenario/plan';
+import type { ScenarioPlan, TestPlan } from '../scenario/plan';
 import { accountingFor, scenarioCommandNames, serverDelta } from '../results/serverDelta';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
@@ -26,6 +27,7 @@ import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch'
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
+import { moduleCommands, probeNestedCalls } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
 
 export interface LoadPosition {
@@ -104,12 +106,18 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let connection: ConnectionOptions = { ...withNetworkRule(context.connection), clientName: runClientName(plan.name, plan.shard) };
   let clusterDetected = false;
   let others: OtherRunsWatch | undefined;
+  // Every command the control and sampling connections send: RBench's own, not foreign load.
+  const tally = new CommandTally();
+  let modules: ReadonlySet<string> = new Set();
+  const nestedByTest = new Map<TestPlan, Record<string, string> | undefined>();
   try {
-    control = await openControlConnection(connection);
+    control = await openControlConnection(connection, tally);
     others = new OtherRunsWatch(control, connection.clientName!, started.getTime());
     connection = await withCurrentPrimary(connection);
     if (connection.sentinel) recordPrimary(run.target, connection);
     run.target.server = await readServerFacts(control, context.configKeys);
+    // The scenario's module commands: their calls inside the server are learned by a probe before their test.
+    if (!serverCountersOff()) modules = await moduleCommands(control, plan, context.targetDisplay);
     const notData = sentinelAsDataNode(connection, run.target.server.mode);
     if (notData) throw new Error(notData);
     // A cluster node the target did not declare: run in cluster mode and say it was detected (LoadResult.cluster.detected).
@@ -120,7 +128,11 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       connection = { ...connection, cluster: true };
       clusterDetected = true;
     }
-    const monitorOptions = { timeOrigin: started.getTime(), onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }) };
+    const monitorOptions = {
+      timeOrigin: started.getTime(),
+      tally,
+      onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }),
+    };
     monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(connection, monitorOptions);
     await monitor.open();
     run.server.before = await monitor.sampleNow();
@@ -153,7 +165,20 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const at: LoadPosition = { point: point.label, phase: phase.name, test: test.name, repeat, measured: phase.measured, index, total };
           context.onProgress?.({ kind: 'load-start', at });
           let result: LoadResult;
-          const before = await countersBefore(monitor, context.local);
+          if (monitor && modules.size > 0 && !nestedByTest.has(test)) {
+            const counters = monitor;
+            nestedByTest.set(
+              test,
+              await probeNestedCalls(phase, test, modules, {
+                connection,
+                client: plan.target.client,
+                clusterDetected,
+                readCounters: () => counters.readCounters(),
+                tally,
+              }),
+            );
+          }
+          const before = await countersBefore(monitor, context.local, tally);
           await others?.poll();
           const loadStartT = Date.now() - started.getTime();
           try {
@@ -169,14 +194,17 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           }
           index++;
           // After a stall the server may still be frozen: the `after` read would only wait on it.
-          const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor);
+          const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor, tally);
           if (result.windowKind !== 'first-send-to-stall') await others?.poll();
           if (before && after) {
-            const accounting = accountingFor(test, result, phase.load.warmupMs, after.length);
+            const accounting = accountingFor(test, result, phase.load.warmupMs, tallyBetween(before.mark, after.mark), nestedByTest.get(test));
             // The sibling parts of a sharded run sent the scenario's commands meanwhile: theirs, not foreign load.
             const siblings = others?.siblingsSince(loadStartT) ?? [];
             if (siblings.length > 0) accounting.siblings = { parts: siblings.length, commands: scenarioCommandNames(plan) };
-            result.server = serverDelta(before, after, accounting, context.local ? 'per-test' : 'cumulative');
+            result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
+            // The AOF's fsync policy, as CONFIG GET read it when the run started (absent where CONFIG was refused).
+            const fsync = run.target.server?.config.appendfsync;
+            if (result.server.aof && fsync) result.server.aof.fsync = fsync;
           }
           const overlapped = others?.seenSince(loadStartT) ?? [];
           if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
@@ -261,19 +289,30 @@ async function lastPartCleans(run: RunFile, control: Redis): Promise<boolean> {
  * RESETSTAT), so INFO latencystats cover this load alone; a user's server is never reset. A failed read leaves
  * the load without `server`: the counters explain a result, they never fail it.
  */
-async function countersBefore(monitor: ServerMonitor | ClusterMonitor | undefined, throwaway: boolean): Promise<NodeCounters[] | undefined> {
+async function countersBefore(monitor: ServerMonitor | ClusterMonitor | undefined, throwaway: boolean, tally: CommandTally): Promise<CountersRead | undefined> {
   if (!monitor || serverCountersOff()) return undefined;
   try {
     if (throwaway) await monitor.resetStats();
-    return await monitor.readCounters();
+    // Marked before the read is sent: the server counts this INFO (after it ran) and what follows it in the window.
+    const mark = tally.mark();
+    return { nodes: await monitor.readCounters(), mark };
   } catch {
     return undefined;
   }
 }
 
-async function countersAfter(monitor: ServerMonitor | ClusterMonitor | undefined): Promise<NodeCounters[] | undefined> {
+async function countersAfter(monitor: ServerMonitor | ClusterMonitor | undefined, tally: CommandTally): Promise<CountersRead | undefined> {
   if (!monitor || serverCountersOff()) return undefined;
-  return monitor.readCounters({ slowlogEntries: SLOWLOG_AFTER_ENTRIES }).catch(() => undefined);
+  // Marked before the read is sent: this INFO's answer does not count itself.
+  const mark = tally.mark();
+  const nodes = await monitor.readCounters({ slowlogEntries: SLOWLOG_AFTER_ENTRIES }).catch(() => undefined);
+  return nodes ? { nodes, mark } : undefined;
+}
+
+/** The server's counters, and what RBench's own connections had sent when they were asked for. */
+interface CountersRead {
+  nodes: NodeCounters[];
+  mark: TallyMark;
 }
 
 /** Every measured load's verdict with the run's persistence events, which the per-load verdict could not see yet. */

@@ -13,7 +13,7 @@ import { groupDigits } from '../scenario/numberText';
 
 export interface VerdictView {
   kind: string;
-  /** `server CPU`; `mixed: server CPU + persistence (fork)`. */
+  /** `server CPU`; `mixed: server CPU + persistence`. */
   label: string;
   why: string;
   /** `mixed`: each part's label and line. */

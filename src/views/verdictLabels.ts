@@ -12,7 +12,7 @@ export function verdictLabel(kind: string): string {
   return ownValue(VERDICT_LABELS, kind) ?? kind;
 }
 
-/** `server CPU`, or for `mixed` its parts: `mixed: server CPU + persistence (fork)`. */
+/** `server CPU`, or for `mixed` its parts: `mixed: server CPU + persistence`. */
 export function verdictShort(verdict: Pick<Bottleneck, 'kind' | 'parts'>): string {
   const parts = verdict.parts ?? [];
   if (verdict.kind === 'mixed' && parts.length > 0) return `mixed: ${parts.map((part) => verdictLabel(part.kind)).join(' + ')}`;

@@ -4,7 +4,9 @@
 import type { LoadResult } from '../../engine';
 import type { RunFile } from '../runFile';
 import type { BottleneckJudge } from './judge';
-import { count, topCounts } from './figures';
+import { ownValue } from '../../gates/plainData';
+import type { ServerDelta } from '../../redis/types';
+import { count, percent, topCounts } from './figures';
 
 export const foreignLoad: BottleneckJudge = {
   kind: 'foreign-load',
@@ -12,14 +14,30 @@ export const foreignLoad: BottleneckJudge = {
     "The server ran commands this test did not send: another client (another RBench run, when it says so) shared it, so the figures are not this test's alone.",
   judge: ({ server }) => {
     const foreign = server?.foreign;
+    const share = server && foreign ? foreignTimeShare(server) : undefined;
+    const time = share !== undefined ? `; they took ${share < 0.01 ? `${(share * 100).toFixed(1)} %` : percent(share)} of the server's time in the window` : '';
     const ran =
-      foreign && foreign.calls > 0 ? `the server ran ${count(foreign.calls)} commands this test did not send (${topCounts(foreign.commands)})` : undefined;
+      foreign && foreign.calls > 0
+        ? `the server ran ${count(foreign.calls)} commands this test did not send (${topCounts(foreign.commands)})${time}`
+        : undefined;
     const others = server?.otherRuns ?? [];
     // Another run connected during the load: its load is why, even where the counters were too coarse to show it.
     if (others.length > 0) return `${otherRunsOverlapped(others.map((name) => ({ name })))}${ran ? `: ${ran}` : ''}`;
     return ran;
   },
 };
+
+/** The server's time in the foreign calls (each command's µs per call × its foreign calls) as a share of the window. */
+function foreignTimeShare(server: ServerDelta): number | undefined {
+  if (!server.foreign || server.windowMs <= 0) return undefined;
+  let usec = 0;
+  for (const [name, calls] of Object.entries(server.foreign.commands)) {
+    const counters = ownValue(server.commands, name);
+    if (!counters) return undefined;
+    usec += calls * counters.usecPerCall;
+  }
+  return usec / (server.windowMs * 1000);
+}
 
 /** The prefix of every RBench run's connection names (CLIENT SETNAME); `rbench-control` is an older RBench's or Test Connection's. */
 export const RUN_CLIENT_PREFIX = 'rbench-run:';

@@ -12,7 +12,9 @@ import { clientStarved } from './clientStarved';
 import { clientSide, serverSide } from './cpuShares';
 import { count, length } from './figures';
 import { foreignLoad } from './foreignLoad';
+import { lateSends } from './lateSends';
 import { memory } from './memory';
+import { network } from './network';
 import { persistence } from './persistence';
 import { machineCpu } from './machineCpu';
 import { latencySplit, roundTrip } from './roundTrip';
@@ -35,6 +37,8 @@ export const KINDS: readonly BottleneckJudge[] = [
   machineCpu,
   clientCpu,
   clientStarved,
+  lateSends,
+  network,
   roundTrip,
 ];
 
@@ -49,11 +53,13 @@ export const KIND_LABELS: Record<BottleneckKind, string> = {
   'client-starved': 'client starved of CPU',
   'machine-cpu': 'machine CPU (both starved)',
   'round-trip': 'round trip',
-  persistence: 'persistence (fork)',
+  persistence: 'persistence',
   memory: 'memory',
   'slow-commands': 'slow commands',
   'foreign-load': 'foreign load',
   stall: 'server stall',
+  network: 'network (loss)',
+  'late-sends': 'late sends (open loop)',
   mixed: 'mixed',
   undetermined: 'undetermined',
 };
@@ -102,6 +108,18 @@ function fallback(evidence: Evidence): Bottleneck {
 
 /** The verdict on one load (context: the run's persistence events, to catch a BGSAVE the counters missed). */
 export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}): Bottleneck {
+  const verdict = judged(load, context);
+  const evidence: Evidence = {
+    load,
+    windowMs: load.windowMs ?? load.durationMs,
+    server: load.server,
+    events: eventsDuring(load, context, load.windowMs ?? load.durationMs),
+  };
+  const notes = verdict.kind === 'undetermined' ? [] : KINDS.flatMap((judge) => judge.note?.(evidence) ?? []);
+  return notes.length > 0 ? { ...verdict, why: `${verdict.why}; note: ${notes.join('; ')}` } : verdict;
+}
+
+function judged(load: LoadResult, context: BottleneckContext): Bottleneck {
   const windowMs = load.windowMs ?? load.durationMs;
   const replies = load.total.latency.count;
   if (windowMs < MIN_WINDOW_MS || replies < MIN_REPLIES) {

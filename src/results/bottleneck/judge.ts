@@ -23,6 +23,8 @@ export interface BottleneckJudge {
   /** What the kind means and what to do about it, one sentence (the docs and the panel show it). */
   description: string;
   judge(evidence: Evidence): string | undefined;
+  /** What the kind saw that did not set the pace (a short fork): added to the verdict's `why` as a note. */
+  note?(evidence: Evidence): string | undefined;
   /** A kind that explains the pace only when nothing else does (round-trip): it never joins a `mixed` verdict. */
   residual?: boolean;
 }

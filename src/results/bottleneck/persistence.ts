@@ -1,21 +1,80 @@
-// persistence: the server forked (BGSAVE, AOF rewrite) during the test: the fork stops the main thread and
-// the child competes for CPU and memory bandwidth.
-import type { BottleneckJudge } from './judge';
-import { count, micros } from './figures';
+// persistence: writing to disk set the pace. With `appendfsync always` every write waits for an fsync before
+// its reply (the server fsyncs the AOF before answering, once per event-loop pass); with `everysec` a disk
+// that falls behind delays writes (aof_delayed_fsync); the latency monitor names AOF stalls. A fork (BGSAVE,
+// AOF rewrite) stops the main thread for its length: it is the cause only when that pause holds more than
+// 1 % of the window (in a closed loop the requests waiting through it are then more than 1 %: it sets p99);
+// a shorter one is a note.
+import { ownValue } from '../../gates/plainData';
+import { isWriteCommand } from '../../scenario/commands';
+import type { BottleneckJudge, Evidence } from './judge';
+import { count, micros, percent } from './figures';
+
+/** A pause holding more than this share of the window delays more than this share of a closed loop's requests: p99 moves. */
+export const FORK_SHARE = 0.01;
+
+/** Writes the test sent that the server ran (its own counts), or undefined when it did not say. */
+function writes({ server }: Evidence): number | undefined {
+  if (!server?.sent) return undefined;
+  let n = 0;
+  for (const name of Object.keys(server.sent)) if (isWriteCommand(name.split('|')[0])) n += ownValue(server.commands, name)?.calls ?? 0;
+  return n;
+}
+
+/** The latency monitor's AOF events (`aof-fsync-always`, `aof-write-pending-fsync`…) in the window: `aof-fsync-always max 12 ms`. */
+function aofEvents({ server }: Evidence): string[] {
+  return (server?.latencyEvents ?? []).filter((e) => /(^|\s)aof-/.test(e.event)).map((e) => `${e.event} max ${e.maxMs} ms`);
+}
+
+function fsyncWhy(evidence: Evidence): string | undefined {
+  const { server, load } = evidence;
+  const aof = server?.aof;
+  if (!aof) return undefined;
+  const events = aofEvents(evidence);
+  const monitor = events.length > 0 ? `; LATENCY LATEST: ${events.join(', ')}` : '';
+  const n = writes(evidence);
+  if (aof.fsync === 'always' && n !== undefined && n > 0) {
+    const serverTime = server.usecPerCall !== undefined ? `, ${micros(server.usecPerCall)} of command time in the server` : '';
+    return (
+      `appendfsync always: each of the ${count(n)} writes waited for an fsync of the AOF before its reply ` +
+      `(p50 ${micros(load.total.latency.p50Us)} at the client${serverTime}${monitor}): the disk set the pace — appendfsync everysec, or a faster disk`
+    );
+  }
+  if (aof.delayedFsyncs) {
+    return `the AOF's fsync fell behind ${count(aof.delayedFsyncs)}× (aof_delayed_fsync, appendfsync ${aof.fsync ?? 'not read'}): the disk could not keep up and writes were held${monitor}`;
+  }
+  if (events.length > 0) return `the AOF stalled the server (LATENCY LATEST: ${events.join(', ')})`;
+  return undefined;
+}
+
+/** The forks in the window, named (`1 BGSAVE`), and their pause as a share of the window; undefined without one. */
+function forks({ server, events, windowMs }: Evidence): { text: string; share?: number } | undefined {
+  const saves = events.filter((event) => event.kind === 'bgsave-start').length;
+  const rewrites = events.filter((event) => event.kind === 'aof-rewrite-start').length;
+  const named = [saves ? `${count(saves)} BGSAVE` : '', rewrites ? `${count(rewrites)} AOF rewrite${rewrites === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(' and ');
+  const n = server?.forks ?? 0;
+  if (n === 0 && !named) return undefined;
+  const forked = n > 0 ? `the server forked ${count(n)}× during the test` : 'the server persisted during the test';
+  if (n === 0 || server?.forkUsec === undefined) return { text: `${forked}${named ? ` (${named})` : ''}; the fork's length was not read` };
+  const share = (n * server.forkUsec) / 1000 / windowMs;
+  return { text: `${forked}${named ? ` (${named})` : ''}, the fork took ${micros(server.forkUsec)} (${percent(share)} of the window)`, share };
+}
 
 export const persistence: BottleneckJudge = {
   kind: 'persistence',
-  description: 'The server forked for a snapshot (BGSAVE) or an AOF rewrite during the test: the fork paused it and the child competed for the machine.',
-  judge: ({ server, events }) => {
-    const saves = events.filter((event) => event.kind === 'bgsave-start').length;
-    const rewrites = events.filter((event) => event.kind === 'aof-rewrite-start').length;
-    const named = [saves ? `${count(saves)} BGSAVE` : '', rewrites ? `${count(rewrites)} AOF rewrite${rewrites === 1 ? '' : 's'}` : '']
-      .filter(Boolean)
-      .join(' and ');
-    const forks = server?.forks ?? 0;
-    if (forks === 0 && !named) return undefined;
-    const forked = forks > 0 ? `the server forked ${count(forks)}× during the test` : 'the server persisted during the test';
-    const forkTime = forks > 0 && server?.forkUsec !== undefined ? `, the fork took ${micros(server.forkUsec)}` : '';
-    return `${forked}${named ? ` (${named})` : ''}${forkTime}`;
+  description:
+    'Writing to disk set the pace: an fsync per write (appendfsync always), an AOF fsync that fell behind, or a fork (BGSAVE, AOF rewrite) whose pause held a material share of the test.',
+  judge: (evidence) => {
+    const fork = forks(evidence);
+    // A fork whose length was not read cannot be weighed: it is named, as before, rather than dropped.
+    const forkHeld = fork !== undefined && (fork.share === undefined || fork.share >= FORK_SHARE);
+    const parts = [fsyncWhy(evidence), forkHeld ? fork.text : undefined].filter(Boolean);
+    return parts.length > 0 ? parts.join('; ') : undefined;
+  },
+  note: (evidence) => {
+    const fork = forks(evidence);
+    if (fork?.share === undefined || fork.share >= FORK_SHARE) return undefined;
+    return `${fork.text}: too short to set the pace (under ${percent(FORK_SHARE)} of the window)`;
   },
 };

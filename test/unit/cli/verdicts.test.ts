@@ -11,21 +11,11 @@ import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Bottleneck, LoadResult } from '../../../src/engine/types';
+import type { LoadResult } from '../../../src/engine/types';
 import { runCli, startCli, useScratch } from '../../helpers/cli';
 import { cpuCap, cpuFirst } from '../../helpers/cpuCap';
 import { useRedisServer, waitForCalls, withRedis } from '../../helpers/redis';
-
-/** The verdict's kind, or the kinds of a mixed verdict. */
-function kinds(verdict: Bottleneck | undefined): string[] {
-  if (!verdict) return [];
-  return verdict.parts ? verdict.parts.map((part) => part.kind) : [verdict.kind];
-}
-
-/** The `why` of `kind` in the verdict (itself, or its part). */
-function whyOf(verdict: Bottleneck, kind: string): string {
-  return verdict.parts?.find((part) => part.kind === kind)?.why ?? verdict.why;
-}
+import { kinds, whyOf } from '../../helpers/verdict';
 
 function onlyLoad(scratch: ReturnType<typeof useScratch>): LoadResult {
   const runs = scratch.runFiles();
@@ -84,7 +74,7 @@ describe('bottleneck verdicts from real servers', function () {
       }
     });
 
-    it('BGSAVE during the test: persistence, with the fork time', async () => {
+    it('BGSAVE of a small dataset during the test: the fork is a note with its time and share, not the cause', async () => {
       await withRedis(server(), (redis) => redis.call('DEBUG', 'POPULATE', '300000', 'fill', '100'));
       const file = scratch.write('save.rbench', '### save\nclients 4\nduration 4s\nGET fill:__rand_int__\n');
       const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
@@ -96,8 +86,12 @@ describe('bottleneck verdicts from real servers', function () {
       const result = await cli.done;
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
-      assert.ok(kinds(load.bottleneck).includes('persistence'), JSON.stringify(load.bottleneck));
-      assert.match(whyOf(load.bottleneck!, 'persistence'), /the server forked 1× during the test( \([^)]*\))?, the fork took [\d.]+ (µs|ms)/);
+      // 300k small keys fork in a few ms, far under 1 % of the 4 s window: a note, not the cause (issue 41, seen 4).
+      assert.ok(!kinds(load.bottleneck).includes('persistence'), JSON.stringify(load.bottleneck));
+      assert.match(
+        load.bottleneck!.why,
+        /note: the server forked 1× during the test( \([^)]*\))?, the fork took [\d.]+ (µs|ms) \(0 % of the window\): too short to set the pace/,
+      );
     });
 
     it('redis-benchmark alongside: foreign-load with the count, and compare says so', async () => {

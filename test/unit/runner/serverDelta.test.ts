@@ -16,7 +16,7 @@ function read(node: string, at: number, counters: Partial<ServerCounters>, extra
 /** The records are null-prototype (the gate's rule): compared as plain data. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-const exact = (sent: Record<string, number>): Accounting => ({ sent, ownAllowance: 10 });
+const exact = (sent: Record<string, number>, own: Record<string, number> = {}): Accounting => ({ sent, own, uncertain: 0 });
 
 describe('serverDelta', () => {
   const before = read('a:1', 1000, {
@@ -53,7 +53,7 @@ describe('serverDelta', () => {
   );
 
   it('subtracts the counters, computes CPU over the window and finds what is new', () => {
-    const delta = serverDelta([before], [after], exact({ get: 1000 }), 'per-test');
+    const delta = serverDelta([before], [after], exact({ get: 1000 }, { info: 3 }), 'per-test');
     assert.equal(delta.nodes, 1);
     assert.equal(delta.windowMs, 2000);
     assert.deepEqual({ ...delta.commands.get }, { calls: 1000, usec: 3000, rejected: 2, failed: 1, usecPerCall: 3 });
@@ -68,30 +68,57 @@ describe('serverDelta', () => {
       { event: 'fork', latestMs: 5, maxMs: 5 },
     ]);
     assert.equal(delta.latencyStats?.scope, 'per-test');
-    // 50 SETs nobody in this load sent (and INFO is RBench's own) — over the tolerance of 20: foreign load.
+    // 50 SETs nobody in this load sent (the 3 INFO are RBench's own, counted as sent): foreign load.
     assert.deepEqual(plain(delta.foreign), { calls: 50 + 2, commands: { set: 50, get: 2 } });
     assert.deepEqual({ ...delta.sent }, { get: 1000 });
   });
 
   it('a sharded part whose sibling parts ran meanwhile: their calls of the scenario’s commands are not foreign, anything else still is', () => {
-    // Part 1 of 2 sent 1000 GETs; its sibling sent about as many GETs and, a test ahead, SETs: the scenario's commands.
-    const part = (): Accounting => ({ sent: { get: 1000 }, ownAllowance: 10, siblings: { parts: 1, commands: ['get', 'set'] } });
+    // Part 1 of 2 sent 1000 GETs and 3 PINGs of its own; its sibling sent about as many GETs and, a test ahead, SETs: the scenario's commands.
+    const part = (): Accounting => ({ sent: { get: 1000 }, own: { ping: 3 }, uncertain: 10, siblings: { parts: 1, commands: ['get', 'set'] } });
     const mine = read('a:1', 1000, { commands: { get: { calls: 0, usec: 0 }, set: { calls: 0, usec: 0 }, ping: { calls: 0, usec: 0 } } });
     const both = read('a:1', 2000, { commands: { get: { calls: 2010, usec: 1 }, set: { calls: 400, usec: 1 }, ping: { calls: 15, usec: 1 } } });
     assert.equal(serverDelta([mine], [both], part(), 'cumulative').foreign, undefined);
     // Without the sibling known (a stranger's load), the same counters are foreign load.
-    assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }), 'cumulative').foreign), { calls: 1010 + 400, commands: { get: 1010, set: 400 } });
+    assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }, { ping: 15 }), 'cumulative').foreign), { calls: 1010 + 400, commands: { get: 1010, set: 400 } });
     // A command no part of the run sends is foreign whoever is connected.
     const stranger = read('a:1', 2000, { commands: { get: { calls: 2000, usec: 1 }, del: { calls: 300, usec: 1 } } });
     assert.deepEqual(plain(serverDelta([mine], [stranger], part(), 'cumulative').foreign), { calls: 300, commands: { del: 300 } });
   });
 
-  it('within the tolerance there is no foreign load; RBench’s own commands are left out by name', () => {
-    const sent = new Map([['get', 1000]]);
-    assert.equal(foreignLoad({ get: { calls: 1010, usec: 1, usecPerCall: 0 }, info: { calls: 500, usec: 1, usecPerCall: 0 } }, sent, 0), undefined);
-    assert.deepEqual(plain(foreignLoad({ get: { calls: 1021, usec: 1, usecPerCall: 0 } }, sent, 0)), { calls: 21, commands: { get: 21 } });
-    // A PING test: RBench's handshakes PING too, within the allowance.
-    assert.equal(foreignLoad({ ping: { calls: 1040, usec: 1, usecPerCall: 0 } }, new Map([['ping', 1000]]), 40), undefined);
+  it('foreign load is the server’s count minus what RBench sent, its own commands counted too: nothing is left out by name', () => {
+    const c = (calls: number) => ({ calls, usec: 1, usecPerCall: 0 });
+    const expected = new Map([
+      ['get', 1000],
+      ['info', 6],
+      ['ping', 4],
+    ]);
+    assert.equal(foreignLoad({ get: c(1000), info: c(6), ping: c(4) }, expected, 0), undefined);
+    // Another client's INFO polls and PINGs count like any command (issue 41, seen 5).
+    assert.deepEqual(plain(foreignLoad({ get: c(1000), info: c(9), ping: c(60_004) }, expected, 0)), { calls: 60_003, commands: { info: 3, ping: 60_000 } });
+    // Within the calls the accounting cannot place (in flight at the window's edges): none.
+    assert.equal(foreignLoad({ get: c(1002) }, expected, 2), undefined);
+    assert.deepEqual(plain(foreignLoad({ get: c(1003) }, expected, 2)), { calls: 3, commands: { get: 3 } });
+    // Calls the test's module command runs inside the server are its own.
+    assert.equal(foreignLoad({ 'ft.search': c(1000), hgetall: c(5000) }, new Map([['ft.search', 1000]]), 0, new Set(['hgetall'])), undefined);
+  });
+
+  it('the accounting adds RBench’s own commands and the fast path’s handshakes; a path that does not count its handshakes leaves room for them', () => {
+    const [plan] = check('### s\nrequests 10\nPING\n').scenarios;
+    const test = plan.points[0].phases[0].tests[0];
+    const load = {
+      commands: [],
+      connections: { opened: 3, reconnects: 1 },
+      durationMs: 1000,
+      sent: { requests: 10, byLabel: { PING: 10 } },
+    } as unknown as LoadResult;
+    const counted = accountingFor(test, { ...load, sent: { ...load.sent!, handshakes: { ping: 4 } } }, 0, {
+      sent: { info: 2, 'client|list': 1 },
+      uncertain: 1,
+    });
+    assert.deepEqual([plain(counted.sent), plain(counted.own), counted.uncertain], [{ ping: 10 }, { info: 2, 'client|list': 1, ping: 4 }, 1]);
+    const uncounted = accountingFor(test, load, 0, { sent: { info: 2 }, uncertain: 0 });
+    assert.equal(uncounted.uncertain, 8 * 4, 'up to 8 handshake commands per opening');
   });
 
   it('a counter that went backwards (a reset or restart) makes its field absent with the reason, never negative', () => {
@@ -176,10 +203,10 @@ describe('serverDelta', () => {
     const [plan] = check('### s\nrequests 10\nGET k\n').scenarios;
     const test = plan.points[0].phases[0].tests[0];
     const load = { commands: [{ command: 'GET', requests: 10 }], connections: { opened: 1, reconnects: 0 }, durationMs: 1000 } as unknown as LoadResult;
-    assert.deepEqual({ ...accountingFor(test, load, 0, 1).sent }, { get: 10 });
-    assert.match(accountingFor(test, load, 500, 1).inexact!, /warm-up/);
+    assert.deepEqual({ ...accountingFor(test, load, 0).sent }, { get: 10 });
+    assert.match(accountingFor(test, load, 500).inexact!, /warm-up/);
     const counted = { ...load, sent: { requests: 12, byLabel: { GET: 12 } } } as LoadResult;
-    const accounting = accountingFor(test, counted, 500, 1);
+    const accounting = accountingFor(test, counted, 500);
     assert.deepEqual([{ ...accounting.sent }, accounting.inexact], [{ get: 12 }, undefined]);
   });
 
@@ -195,22 +222,17 @@ describe('serverDelta', () => {
           usec: 3000,
           commands: { set: { calls: 3000, usec: 3000, usecPerCall: 1 } },
           sent: { set: sent },
+          own: { sent: { info: 2 }, uncertain: 0 },
           foreign: { calls: 3000 - sent, commands: { set: 3000 - sent } },
         },
       }) as unknown as LoadResult;
     const parts = [part(2000, 1000), part(2500, 1000), part(2100, 1000)];
-    const merged = mergeServerDeltas(parts, { connections: { opened: 6, reconnects: 0 }, durationMs: 1100 } as LoadResult)!;
+    const merged = mergeServerDeltas(parts)!;
     assert.equal(merged.windowMs, 2500);
     assert.equal(merged.calls, 3000, 'not added three times');
     assert.deepEqual({ ...merged.sent }, { set: 3000 });
     assert.equal(merged.foreign, undefined);
-    assert.equal(
-      mergeServerDeltas(
-        [part(1, 1)].map((p) => ({ ...p, server: undefined })),
-        parts[0],
-      ),
-      undefined,
-    );
+    assert.equal(mergeServerDeltas([part(1, 1)].map((p) => ({ ...p, server: undefined }))), undefined);
   });
 
   it('per second on a cluster: the masters’ counters added, and left out when a master lacks them', () => {

@@ -118,12 +118,12 @@ describe('panels: where the time went (issues 20, 21)', () => {
         ],
       };
       const m = buildViewModel(getRun(load(400, { bottleneck: mixed })));
-      assert.equal(m.header.verdicts[0].label, 'mixed: server CPU + persistence (fork)');
+      assert.equal(m.header.verdicts[0].label, 'mixed: server CPU + persistence');
       assert.deepEqual(m.header.verdicts[0].parts, [
         { label: 'server CPU', why: 'main thread 98 %' },
-        { label: 'persistence (fork)', why: 'a fork of 41 ms' },
+        { label: 'persistence', why: 'a fork of 41 ms' },
       ]);
-      assert.equal(m.rows[0].verdict, 'mixed: server CPU + persistence (fork)');
+      assert.equal(m.rows[0].verdict, 'mixed: server CPU + persistence');
     });
 
     it('counts the verdicts by label when a sweep has more than the header holds', () => {

@@ -1,0 +1,72 @@
+// Calls a command makes inside the server: a module's command calls others through RM_Call (RediSearch's
+// FT.SEARCH runs an HGETALL per document it returns), and Redis counts each of them in INFO commandstats as
+// if a client had sent it (server.c call() counts every call, nested or not; so does total_commands_processed).
+// No counter tells them from a client's, so they are learned before the load by a probe: one short load of
+// the test's own requests (1 client, a few requests), the counters read around it; what the server ran
+// beyond the probe's requests and RBench's own commands was run inside them. Only for tests that send a
+// command the server flags `module`: a core command calls nothing.
+import type Redis from 'ioredis';
+import { runLoad } from '../engine';
+import { recordFromMap } from '../gates/plainData';
+import type { CommandTally } from '../redis/commandTally';
+import { tallyBetween } from '../redis/commandTally';
+import { readCommandTable } from '../redis/commandTable';
+import type { NodeCounters } from '../redis/serverCounters';
+import type { ConnectionOptions } from '../redis/types';
+import { accountingFor, serverCommandName, serverDelta } from '../results/serverDelta';
+import type { ClientPath, PhasePlan, ScenarioPlan, TestPlan } from '../scenario/plan';
+import { commandsOf } from './safety';
+
+/** Requests of the probe per command of the test: enough that a weighted mix sends each of them. */
+const PROBE_REQUESTS_PER_COMMAND = 8;
+
+/** The plan's commands the server flags `module`, by the server's names; empty when its table cannot be read. */
+export async function moduleCommands(control: Redis, plan: ScenarioPlan, display: string): Promise<ReadonlySet<string>> {
+  const names = [...new Set(commandsOf(plan).map((command) => command.name.toLowerCase()))];
+  const read = await readCommandTable(control, { names, display }).catch(() => undefined);
+  if (!read?.ok) return new Set();
+  return new Set(names.filter((name) => read.table.spec(name)?.flags.includes('module')));
+}
+
+interface ProbeContext {
+  connection: ConnectionOptions;
+  client: ClientPath;
+  clusterDetected: boolean;
+  readCounters(): Promise<NodeCounters[]>;
+  tally: CommandTally;
+}
+
+/**
+ * The commands the test's module commands ran inside the server (`hgetall` → `ft.search`), from a probe
+ * load; undefined when the test sends no module command or the probe could not tell.
+ */
+export async function probeNestedCalls(
+  phase: PhasePlan,
+  test: TestPlan,
+  modules: ReadonlySet<string>,
+  context: ProbeContext,
+): Promise<Record<string, string> | undefined> {
+  const parents = test.commands.map(({ command }) => serverCommandName(command)).filter((name) => modules.has(name));
+  if (parents.length === 0) return undefined;
+  const requests = PROBE_REQUESTS_PER_COMMAND * test.commands.length;
+  const probe: PhasePlan = {
+    ...phase,
+    load: { ...phase.load, clients: 1, threads: 1, pipeline: 1, requests, durationMs: undefined, warmupMs: 0, rate: undefined },
+  };
+  try {
+    const fromMark = context.tally.mark();
+    const before = await context.readCounters();
+    const result = await runLoad(
+      { phase: probe, test, connection: context.connection, client: context.client, ...(context.clusterDetected ? { clusterDetected: true } : {}) },
+      {},
+    );
+    const toMark = context.tally.mark();
+    const after = await context.readCounters();
+    const delta = serverDelta(before, after, accountingFor(test, result, 0, tallyBetween(fromMark, toMark)), 'cumulative');
+    const inside = Object.keys(delta.foreign?.commands ?? {}).filter((name) => !parents.includes(name));
+    const parent = [...new Set(parents)].join(', ');
+    return inside.length > 0 ? recordFromMap(new Map(inside.map((name) => [name, parent]))) : undefined;
+  } catch {
+    return undefined;
+  }
+}
