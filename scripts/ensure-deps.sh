@@ -40,9 +40,12 @@ ensure_test_services() {
   command -v prometheus >/dev/null || need+=(prometheus)
   # The module tests compile a tiny module of their own (an admin-flagged command RediSearch lacks).
   command -v gcc >/dev/null || need+=(gcc)
+  # The lossy-path verdict test drops packets with iptables inside a network namespace of its own (ip netns).
+  command -v iptables >/dev/null || need+=(iptables)
+  command -v ip >/dev/null || need+=(iproute2)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing ${need[*]} (apt-get) for the module and metrics tests…" >&2
+    echo "Installing ${need[*]} (apt-get) for the module, metrics and network tests…" >&2
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   else
     echo "${need[*]} missing: install the Debian packages (sudo apt-get install ${need[*]})." >&2
