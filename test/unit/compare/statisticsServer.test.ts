@@ -56,9 +56,11 @@ describe('compare statistics on a real server (issue 26)', function () {
     return { json: JSON.parse(json.stdout) as Comparison, markdown: markdown.stdout, text: text.stdout };
   }
 
-  // The server sets the pace, not the busy machine's CPU: each call sleeps 1 ms in the server (DEBUG SLEEP needs no
-  // CPU), so throughput is about 1,000/s whoever else shares the two cores. Closed loop, 5 repeats of a second.
-  const COMMAND = 'DEBUG SLEEP 0.001';
+  // The server sets the pace, not the busy machine's CPU: each call sleeps 10 ms in the server (DEBUG SLEEP needs no
+  // CPU), so throughput is about 100/s whoever else shares the two cores. Closed loop, 5 repeats of a second. (1 ms
+  // sleeps let the machine's own scheduling delays, a tenth of a millisecond or more, move a run by 15 %: two runs
+  // one after another on a busy machine then differ for real, a drift no test on their repeats should call noise.)
+  const COMMAND = 'DEBUG SLEEP 0.01';
   const REPEATED = `### sleep\nclients 2\nduration 1s\nwarmup 200ms\nrepeat 5\n${COMMAND}\n`;
 
   it('two runs of the same plan on one server: throughput "not significant", the Markdown naming the permutation test on the repeats', async () => {
