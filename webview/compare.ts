@@ -136,6 +136,8 @@ function renderTable(m: CompareViewModel): HTMLElement {
       }
       // Issue 26: the change's 95 % interval, and a flag when the figures are not comparable.
       if (cell.interval) td.append(' ', el('span', { class: 'delta-interval', title: cell.intervalTest ?? '' }, cell.interval));
+      // One run a side: the change is shown, its significance is not judged (the tooltip says why).
+      else if (cell.intervalTest && cell.change) td.append(' ', el('span', { class: 'delta-interval', title: cell.intervalTest }, 'not judged'));
       if (cell.notComparable) td.append(' ', el('span', { class: 'not-comparable', title: cell.notComparable }, 'not comparable'));
       tr.append(td);
     }

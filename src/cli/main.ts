@@ -102,8 +102,8 @@ Compare options:
   --markdown          print Markdown (for a pull-request comment) instead of the text table
   --json              print the comparison as JSON
   --csv FILE          write one CSV line per test × metric × run to FILE (- for stdout)
-  --noise 5%          changes smaller than this are noise (default 5%); so is a change whose 95%
-                      bootstrap interval (over repeats, or the timeline) includes 0
+  --noise 5%          changes smaller than this are noise (default 5%); so is, with 4 repeats or
+                      more a side, a change whose 95% interval (permutation test) includes 0
   --baseline FILE|pinned
                       compare each given run with its baseline instead of all runs with the first
 

@@ -107,7 +107,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
       )
     : undefined;
   const stallReason = parts.status === 'complete' ? stallWhy(workers, total.requests, plan, durationMs) : undefined;
-  const errorStatusReason = parts.status === 'complete' ? (stallReason ?? errorStatusWhy(total)) : undefined;
+  const errorStatusReason = parts.status === 'complete' ? (stallReason ?? errorStatusWhy(total, commands)) : undefined;
   const drainMs = workers.reduce((max, w) => Math.max(max, w.drainMs ?? 0), 0);
   return {
     test: request.test.name,

@@ -4,6 +4,8 @@ import type { ClientHealth, CommandResult, LoadRequest } from './types';
 import type { WorkerResult } from './workerMessages';
 import { groupDigits } from '../scenario/numberText';
 import { isStarved, scheduleShares } from './measure/schedule';
+import { escapeControl } from '../gates/output';
+import { ownValue } from '../gates/plainData';
 
 /** Busy share of the busiest engine thread (its CPU time, or event-loop busy time) above which the client may be the limit. */
 const CLIENT_BOUND_UTILIZATION = 0.9;
@@ -62,14 +64,35 @@ export function stallWhy(workers: WorkerResult[], sent: number, plan: LoadReques
   return `the server sent no reply for ${seconds(silentS)} with ${format(outstanding)} requests outstanding (now TIMEOUT errors); ${sentOfPlan}`;
 }
 
+/** The most error kinds a reason names (the largest counts), and the longest server text it quotes for one. */
+const MAX_KINDS_NAMED = 3;
+const MAX_QUOTED = 160;
+
+/** A server's error text as a reason quotes it: control characters made visible (gates/output.ts), cut to MAX_QUOTED. */
+function quoted(text: string): string {
+  const shown = escapeControl(text);
+  return shown.length <= MAX_QUOTED ? shown : `${shown.slice(0, MAX_QUOTED)}…`;
+}
+
+/**
+ * `FT.CREATE: Index already exists (1×)`: each kind of error (its first word, for grouping) in the server's
+ * own words (the first reply of that kind) and the commands that met it, largest count first.
+ */
+export function errorKindsText(total: CommandResult, commands: readonly CommandResult[]): string {
+  const kinds = Object.entries(total.errorsByKind).sort((a, b) => b[1] - a[1]);
+  const named = kinds.slice(0, MAX_KINDS_NAMED).map(([kind, count]) => {
+    const where = commands.filter((command) => ownValue(command.errorsByKind, kind) !== undefined).map((command) => quoted(command.command));
+    return `${where.length > 0 ? `${where.join(', ')}: ` : ''}${quoted(ownValue(total.errorExamples, kind) ?? kind)} (${groupDigits(count)}×)`;
+  });
+  const more = kinds.length - named.length;
+  return named.join('; ') + (more > 0 ? `; and ${more} more kind${more === 1 ? '' : 's'}` : '');
+}
+
 /** Why a load that ran to its end counts as failed work: nothing succeeded, or errors above the threshold. */
-export function errorStatusWhy(total: CommandResult): string | undefined {
+export function errorStatusWhy(total: CommandResult, commands: readonly CommandResult[]): string | undefined {
   if (total.requests === 0 || total.errors === 0) return undefined;
   const share = total.errors / total.requests;
-  const kinds = Object.entries(total.errorsByKind)
-    .sort((a, b) => b[1] - a[1])
-    .map(([kind, count]) => `${kind} ${groupDigits(count)}`)
-    .join(', ');
+  const kinds = errorKindsText(total, commands);
   const percent = `${(share * 100).toFixed(share < 0.1 ? 2 : 1)}%`;
   if (total.errors >= total.requests) return `nothing succeeded: all ${groupDigits(total.requests)} requests failed (${kinds})`;
   if (share > ERROR_STATUS_THRESHOLD) {

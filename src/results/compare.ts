@@ -11,8 +11,7 @@ import { breakdownRows, nodeResult } from './breakdownRows';
 import type { ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
 import { spreadOf } from './summary';
-import { metricValue } from './thresholds';
-import { changeInterval, isSignificant, seedOf, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
+import { changeInterval, isSignificant, repeatsCentre, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
 import { notComparableReason, rowSamples, type RepeatMeasurement } from './statisticsSamples';
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
@@ -62,7 +61,7 @@ export interface Delta {
 }
 
 export interface MetricCell {
-  /** The value the result table shows: ops/s (median over repeats for a test's total), latencies in µs, errors. */
+  /** ops/s, latencies in µs, errors: the run's figure, or with repeats their centre (statistics.ts repeatsCentre: what the test is of). */
   value: number;
   /** Over repeats (only when the point ran more than once). */
   spread?: Spread;
@@ -163,9 +162,13 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
   const absent = new Set(importedOf(run)?.absentMetrics ?? []);
   for (const metric of COMPARED_METRICS) {
     const cell: MetricCell = { value: row[METRIC_INFO[metric].field], ...(absent.has(metric) ? { absent: true as const } : {}) };
-    if (repeats.length > 1) cell.spread = spreadOf(repeats.map((result) => metricValue(result, metric)));
+    samples[metric] = rowSamples(measurements, metric);
+    if (repeats.length > 1) {
+      cell.spread = spreadOf(samples[metric].repeats);
+      // The repeats' centre, every figure: the statistic the test and its interval are of (statistics.ts), so the change shown lies in it.
+      cell.value = repeatsCentre(samples[metric].repeats);
+    }
     metrics[metric] = cell;
-    samples[metric] = rowSamples(measurements, metric, row.command === 'total');
   }
   const notComparable = notComparableReason(measurements);
   const cell: ComparisonCell = {
@@ -183,7 +186,7 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
 /**
  * The change from `reference` to `cell` and whether it is better, worse or noise, by THE rule
  * (statistics.ts isSignificant): at least `noisePercent`, and — when `interval` was computed — an interval
- * that excludes zero. `interval` comes from the samples (repeats, or the timeline's buckets).
+ * that excludes zero. `interval` comes from the repeats' figures (a rank test; none with one run a side).
  */
 export function deltaOf(metric: ComparedMetric, reference: MetricCell, cell: MetricCell, noisePercent: number, interval?: ChangeInterval): Delta {
   const absolute = cell.value - reference.value;
@@ -216,15 +219,14 @@ function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
       entry.samples[index] = samples;
     }
   });
-  for (const [key, { row, samples }] of rows) {
+  for (const { row, samples } of rows.values()) {
     const reference = row.cells[0];
     if (!reference) continue;
     row.cells.forEach((cell, index) => {
       if (index === 0 || !cell) return;
       for (const metric of COMPARED_METRICS) {
         if (reference.metrics[metric].absent || cell.metrics[metric].absent) continue;
-        // Seeded by the row, the metric and the run's place: the same runs give the same intervals.
-        const interval = changeInterval(samples[0]![metric], samples[index]![metric], seedOf(`${key}\u0000${metric}\u0000${index}`));
+        const interval = changeInterval(samples[0]![metric], samples[index]![metric]);
         cell.metrics[metric].delta = deltaOf(metric, reference.metrics[metric], cell.metrics[metric], noisePercent, interval);
       }
     });

@@ -223,7 +223,7 @@ export function testsUsed(comparison: Comparison): { test: StatisticTest; change
         const test = cell!.metrics[metric].delta?.test;
         if (test) counts.set(test, (counts.get(test) ?? 0) + 1);
       }
-  const order: StatisticTest[] = ['bootstrap-repeats', 'block-bootstrap-timeline', 'limit-only'];
+  const order: StatisticTest[] = ['permutation-repeats', 'limit-only'];
   return order.filter((test) => counts.has(test)).map((test) => ({ test, changes: counts.get(test)! }));
 }
 
@@ -235,7 +235,7 @@ export function statisticsLines(comparison: Comparison): string[] {
   const used = testsUsed(comparison);
   if (used.length === 0) return [];
   const lines = [
-    `Significance: a change counts only when it exceeds ±${comparison.noisePercent}% and its ${CONFIDENCE_PERCENT}% interval (seeded, reproducible) excludes 0.`,
+    `Significance: a change counts only when it exceeds ±${comparison.noisePercent}% and, with repeats, its ${CONFIDENCE_PERCENT}% interval excludes 0 (an exact permutation test on the repeats).`,
     ...used.map(({ test, changes }) => `${changes} change${changes === 1 ? '' : 's'}: ${TEST_DESCRIPTIONS[test]}.`),
   ];
   comparison.rows.forEach((row) => {

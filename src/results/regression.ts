@@ -53,9 +53,8 @@ function figure(metric: 'ops' | 'p99', before: ComparisonCell, after: Comparison
   const values = `${format(a.value)} → ${format(b.value)} ${unit}`;
   const interval = b.delta?.interval ? `; ${CONFIDENCE_PERCENT}% interval of the change ${formatInterval(b.delta.interval)}` : '';
   if (!a.spread || !b.spread) return values + interval;
-  const which = metric === 'ops' ? 'medians' : 'of the repeats closest to the median throughput';
   const range = (cell: typeof a) => `${format(cell.spread!.min)}–${format(cell.spread!.max)}`;
-  return `${values}, ${which} over ${before.repeats} and ${after.repeats} repeats; ranges ${range(a)} and ${range(b)} ${unit}${interval}`;
+  return `${values}, centres of ${before.repeats} and ${after.repeats} repeats (geometric means; from 5 repeats without the highest and lowest); ranges ${range(a)} and ${range(b)} ${unit}${interval}`;
 }
 
 /** Why a change beyond the limit is not significant (statistics.ts's rule, as the comparison applied it). */

@@ -1,8 +1,7 @@
-// What the comparison's statistics resample, read from a run file: a row's value in each repeat, and for a
-// test's total the load's timeline buckets (throughput, p50 and p99 per bucket); and whether a row's loads
-// are comparable at all (foreign load on the server, or the client was the bottleneck: the figures then
+// What the comparison's statistics test, read from a run file: a row's figure in each repeat (a run's
+// seconds are not independent samples, statistics.ts); and whether a row's loads are comparable at all (foreign load on the server, or the client was the bottleneck: the figures then
 // measure the client or someone else, not the setup).
-import type { Bottleneck, CommandResult, LoadResult, TimelineSecond } from '../engine';
+import type { Bottleneck, CommandResult, LoadResult } from '../engine';
 import type { ExpectMetric } from '../scenario/plan';
 import { bottleneckOf, KIND_LABELS } from './bottleneck';
 import type { Samples } from './statistics';
@@ -14,22 +13,9 @@ export interface RepeatMeasurement {
   result: CommandResult;
 }
 
-/** The timeline's figure for a metric, where it holds one per bucket. */
-const TIMELINE_FIELD: Partial<Record<ExpectMetric, keyof Pick<TimelineSecond, 'ops' | 'p50Us' | 'p99Us'>>> = { ops: 'ops', p50: 'p50Us', p99: 'p99Us' };
-
-/** Buckets of the full length: a last bucket cut short (its `partialMs` below the others') is left out. */
-function fullBuckets(timeline: TimelineSecond[]): TimelineSecond[] {
-  const length = (bucket: TimelineSecond) => bucket.partialMs ?? 1000;
-  const usual = timeline.length > 0 ? length(timeline[0]) : 0;
-  return timeline.filter((bucket) => length(bucket) >= usual);
-}
-
-/** The samples of `metric` for a row measured by `measurements` (one per repeat); `total` rows also get the timeline. */
-export function rowSamples(measurements: RepeatMeasurement[], metric: ExpectMetric, total: boolean): Samples {
-  const samples: Samples = { repeats: measurements.map(({ result }) => metricValue(result, metric)) };
-  const field = TIMELINE_FIELD[metric];
-  if (total && field) samples.timeline = measurements.flatMap(({ load }) => fullBuckets(load.timeline).map((bucket) => bucket[field]));
-  return samples;
+/** The samples of `metric` for a row measured by `measurements` (one per repeat). */
+export function rowSamples(measurements: RepeatMeasurement[], metric: ExpectMetric): Samples {
+  return { repeats: measurements.map(({ result }) => metricValue(result, metric)) };
 }
 
 /** Verdict kinds whose figures say nothing about the setup: the client set the pace, or another client shared the server. */

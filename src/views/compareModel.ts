@@ -44,7 +44,7 @@ export interface CompareCell {
   note?: string;
   /** The 95 % interval of the change (`[-48.1%, -42.0%]`), when one was computed (issue 26, statistics). */
   interval?: string;
-  /** How the interval was found, for its tooltip (`bootstrap over the repeats …`). */
+  /** How the change was judged, for a tooltip: the test behind the interval, or why there is none (`significance not judged …`). */
   intervalTest?: string;
   /** Why this change is not comparable (the client set the pace, or foreign load). */
   notComparable?: string;
@@ -169,7 +169,8 @@ function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] 
           const flagged = notComparable(cell, row.cells[0]) ? (cell.notComparable ?? row.cells[0]?.notComparable) : undefined;
           return {
             text: info.format(measured.value),
-            ...(measured.delta?.interval ? { interval: formatInterval(measured.delta.interval), intervalTest: TEST_DESCRIPTIONS[measured.delta.test] } : {}),
+            ...(measured.delta?.interval ? { interval: formatInterval(measured.delta.interval) } : {}),
+            ...(measured.delta && measured.delta.absolute !== 0 ? { intervalTest: TEST_DESCRIPTIONS[measured.delta.test] } : {}),
             ...(flagged ? { notComparable: flagged } : {}),
             ...(measured.delta ? { change: formatChange(metric, measured.delta), verdict: measured.delta.verdict } : {}),
             ...(measured.spread ? { spread: `${info.format(measured.spread.min)}–${info.format(measured.spread.max)} over ${cell.repeats} repeats` } : {}),

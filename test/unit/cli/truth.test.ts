@@ -52,7 +52,10 @@ describe('rbench run: stalls and errors decide the exit code', function () {
     const file = scratch.write('oom.rbench', oom);
     const result = await runCli(['run', file], { cwd: scratch.dir });
     assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.match(result.stderr, /complete-with-errors {2}SET: [\d.]+% of requests failed \(OOM [\d,]+\), above the 1% threshold/);
+    assert.match(
+      result.stderr,
+      /complete-with-errors {2}SET: [\d.]+% of requests failed \(SET: OOM command not allowed [^()]*\([\d,]+×\)\), above the 1% threshold/,
+    );
     assert.match(result.stderr, /expect error-rate < X%/);
     const load = scratch.runFiles()[0].points[0].repeats[0][0];
     assert.equal(load.status, 'complete-with-errors');
@@ -73,7 +76,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
     );
     const result = await runCli(['run', file], { cwd: scratch.dir });
     assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.match(result.stderr, /nothing succeeded: all 300 requests failed \(OOM 300\)/);
+    assert.match(result.stderr, /nothing succeeded: all 300 requests failed \(SET: OOM command not allowed [^()]*\(300×\)\)/);
   });
 
   describe('MISCONF (a failed snapshot stops writes)', () => {
@@ -103,7 +106,7 @@ describe('rbench run: stalls and errors decide the exit code', function () {
       const file = scratch.write('misconf.rbench', misconf);
       const result = await runCli(['run', '--yes', file, '--url', server.url], { cwd: scratch.dir });
       assert.equal(result.code, 1, result.stdout + result.stderr);
-      assert.match(result.stderr, /of requests failed \(MISCONF [\d,]+\)/);
+      assert.match(result.stderr, /of requests failed \(SET: MISCONF Redis is configured to save RDB snapshots[^()]*… \([\d,]+×\)\)/);
       assert.equal(scratch.runFiles()[0].status, 'complete-with-errors');
     });
 

@@ -105,17 +105,24 @@ describe('compare: deltas and their signs', () => {
     assert.deepEqual(errors, { absolute: 5, percent: null, verdict: 'worse', test: 'limit-only' });
   });
 
-  it('with 3 repeats on both sides, a change whose repeats interleave is noise (its interval includes 0); repeats far apart are not', () => {
-    const text = '### repeated\nclients 4\nrequests 10000\nrepeat 3\nGET k\n';
-    const run = (ops: number[]) => makeRun({ text, results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) } });
-    const overlapping = compareRuns([run([1000, 1100, 1200]), run([1150, 1250, 1300])]).rows[0].cells[1]!.metrics.ops;
-    assert.equal(overlapping.value, 1250, 'the median over repeats');
-    assert.deepEqual([overlapping.spread!.min, overlapping.spread!.max], [1150, 1300]);
-    assert.ok(overlapping.delta!.percent! > 13, 'well above the 5% threshold…');
-    assert.equal(overlapping.delta!.test, 'bootstrap-repeats');
+  it('3 repeats a side cannot reach 5 %: the noise limit alone; from 4, repeats that interleave are noise, repeats far apart are not', () => {
+    const runOf = (repeat: number) => (ops: number[]) =>
+      makeRun({
+        text: `### repeated\nclients 4\nrequests 10000\nrepeat ${repeat}\nGET k\n`,
+        results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) },
+      });
+    const three = compareRuns([runOf(3)([1000, 1100, 1200]), runOf(3)([1150, 1250, 1300])]).rows[0].cells[1]!.metrics.ops;
+    assert.ok(Math.abs(three.value - Math.cbrt(1150 * 1250 * 1300)) < 1e-6, "the repeats' geometric mean");
+    assert.deepEqual([three.spread!.min, three.spread!.max], [1150, 1300]);
+    assert.equal(three.delta!.test, 'limit-only');
+    assert.equal(three.delta!.verdict, 'better', 'above the noise limit, not judged further');
+    const run = runOf(4);
+    const overlapping = compareRuns([run([1000, 1100, 1200, 1050]), run([1150, 1250, 1300, 1020])]).rows[0].cells[1]!.metrics.ops;
+    assert.ok(overlapping.delta!.percent! > 5, 'well above the 5% threshold…');
+    assert.equal(overlapping.delta!.test, 'permutation-repeats');
     assert.ok(overlapping.delta!.interval!.low < 0 && overlapping.delta!.interval!.high > 0, JSON.stringify(overlapping.delta!.interval));
     assert.equal(overlapping.delta!.verdict, 'noise', '…but its interval includes 0');
-    const separate = compareRuns([run([1000, 1010, 1020]), run([1200, 1210, 1220])]).rows[0].cells[1]!.metrics.ops;
+    const separate = compareRuns([run([1000, 1010, 1020, 1005]), run([1200, 1210, 1220, 1205])]).rows[0].cells[1]!.metrics.ops;
     assert.equal(separate.delta!.verdict, 'better');
     assert.ok(separate.delta!.interval!.low > 15 && separate.delta!.interval!.high < 25, JSON.stringify(separate.delta!.interval));
   });
@@ -131,12 +138,12 @@ describe('compare: deltas and their signs', () => {
   it('deltaOf without an interval: the noise limit alone decides, named limit-only', () => {
     assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5).verdict, 'better');
     assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5).test, 'limit-only');
-    const interval = { low: -2, high: 40, test: 'bootstrap-repeats' as const, samples: [3, 3] as [number, number] };
+    const interval = { low: -2, high: 40, estimate: 25, pValue: 0.3, test: 'permutation-repeats' as const, samples: [5, 5] as [number, number] };
     assert.equal(deltaOf('ops', { value: 100 }, { value: 125 }, 5, interval).verdict, 'noise', 'an interval through 0');
     assert.equal(deltaOf('p99', { value: 100 }, { value: 125 }, 5, { ...interval, low: 10 }).verdict, 'worse');
   });
 
-  it('the same runs give the same intervals (seeded)', () => {
+  it('the same runs give the same intervals (counted, not drawn)', () => {
     const text = '### repeated\nclients 4\nrequests 10000\nrepeat 4\nGET k\n';
     const run = (ops: number[]) => makeRun({ text, results: { '': ops.map((o) => [loadResult('main', 'GET', { ops: o, p99: 500 })]) } });
     const once = () => compareRuns([run([1000, 1100, 950, 1030]), run([1150, 1250, 1100, 1190])]).rows[0].cells[1]!.metrics.ops.delta!.interval;

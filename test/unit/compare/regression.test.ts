@@ -83,13 +83,13 @@ describe('compare: the regression gate', () => {
   });
 
   describe('agrees with the comparison table', () => {
-    const text = '### set\nrequests 10000\nrepeat 3\nSET k v\n';
+    const text = '### set\nrequests 10000\nrepeat 5\nSET k v\n';
     const repeated = (ops: number[], p99s: number[], id: string) =>
       makeRun({ id, text, results: { '': ops.map((o, i) => [loadResult('main', 'SET', { ops: o, p99: p99s[i] })]) } });
 
     it('a drop beyond the limit that the table marks noise (repeats that interleave: an interval through 0) does not fail, and says why', () => {
-      const before = repeated([10_000, 6_000, 14_000], [1000, 1000, 1000], 'before');
-      const after = repeated([8_500, 5_000, 13_000], [1000, 1000, 1000], 'after');
+      const before = repeated([10_000, 6_000, 14_000, 8_000, 12_000], [1000, 1000, 1000, 1000, 1000], 'before');
+      const after = repeated([8_500, 5_000, 13_000, 7_000, 11_000], [1000, 1000, 1000, 1000, 1000], 'after');
       const table = compareRuns([before, after]);
       assert.equal(table.rows[0].cells[1]!.metrics.ops.delta!.verdict, 'noise', 'the table calls it noise');
       assert.deepEqual(checkRegression(before, after, limits), []);
@@ -97,18 +97,18 @@ describe('compare: the regression gate', () => {
       assert.equal(withinNoise.length, 1);
       assert.match(
         withinNoise[0],
-        /^SET: throughput dropped 15\.0% \(10,000 → 8,500 ops\/s, medians over 3 and 3 repeats; ranges 6,000–14,000 and 5,000–13,000 ops\/s; 95% interval of the change \[-64\.3%, \+116\.7%\]\), beyond the 10% limit but within noise \(its 95% interval includes 0\)/,
+        /^SET: throughput dropped 12\.\d% \(9,865 → 8,6\d\d ops\/s, centres of 5 and 5 repeats \(geometric means; from 5 repeats without the highest and lowest\); ranges 6,000–14,000 and 5,000–13,000 ops\/s; 95% interval of the change \[-\d+\.\d%, \+\d+\.\d%\]\), beyond the 10% limit but within noise \(its 95% interval includes 0\)/,
       );
     });
 
-    it('a drop whose repeat ranges do not overlap fails, the line naming the medians and the ranges', () => {
-      const before = repeated([10_000, 9_900, 10_100], [1000, 1000, 1000], 'before');
-      const after = repeated([8_000, 7_900, 8_100], [1000, 1000, 1000], 'after');
+    it('a drop whose repeat ranges do not overlap fails, the line naming the centres and the ranges', () => {
+      const before = repeated([10_000, 9_900, 10_100, 9_950, 10_050], [1000, 1000, 1000, 1000, 1000], 'before');
+      const after = repeated([8_000, 7_900, 8_100, 7_950, 8_050], [1000, 1000, 1000, 1000, 1000], 'after');
       const [regression] = checkRegression(before, after, limits);
       assert.equal(regression.kind, 'throughput');
-      assert.equal(
+      assert.match(
         regression.message,
-        'SET: throughput dropped 20.0% (10,000 → 8,000 ops/s, medians over 3 and 3 repeats; ranges 9,900–10,100 and 7,900–8,100 ops/s; 95% interval of the change [-21.8%, -18.2%]), more than the 10% allowed',
+        /^SET: throughput dropped 20\.0% \(10,000 → 8,000 ops\/s, centres of 5 and 5 repeats \(geometric means; from 5 repeats without the highest and lowest\); ranges 9,900–10,100 and 7,900–8,100 ops\/s; 95% interval of the change \[-2\d\.\d%, -1\d\.\d%\]\), more than the 10% allowed$/,
       );
       assert.equal(gateComparison(before, after, limits).rows[0].cells[1]!.metrics.ops.delta!.verdict, 'worse');
     });

@@ -1,6 +1,6 @@
 // Issue 26, statistics: the comparison's intervals and verdicts on real runs of one real server. Two runs of
 // the same plan are "not significant"; the same plan while the server is frozen in SIGSTOP/SIGCONT bursts
-// is "significant", with an interval that excludes 0 — from the repeats, and from one run's timeline.
+// is "significant", with an interval that excludes 0, from the repeats; one run a side is not judged.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,25 +56,27 @@ describe('compare statistics on a real server (issue 26)', function () {
     return { json: JSON.parse(json.stdout) as Comparison, markdown: markdown.stdout, text: text.stdout };
   }
 
-  // The server sets the pace, not the busy machine's CPU: each call sleeps 1 ms in the server (DEBUG SLEEP needs no
-  // CPU), so throughput is about 1,000/s whoever else shares the two cores. Closed loop, 5 repeats of a second.
-  const COMMAND = 'DEBUG SLEEP 0.001';
+  // The server sets the pace, not the busy machine's CPU: each call sleeps 10 ms in the server (DEBUG SLEEP needs no
+  // CPU), so throughput is about 100/s whoever else shares the two cores. Closed loop, 5 repeats of a second. (1 ms
+  // sleeps let the machine's own scheduling delays, a tenth of a millisecond or more, move a run by 15 %: two runs
+  // one after another on a busy machine then differ for real, a drift no test on their repeats should call noise.)
+  const COMMAND = 'DEBUG SLEEP 0.01';
   const REPEATED = `### sleep\nclients 2\nduration 1s\nwarmup 200ms\nrepeat 5\n${COMMAND}\n`;
 
-  it('two runs of the same plan on one server: throughput "not significant", the Markdown naming the bootstrap over repeats', async () => {
+  it('two runs of the same plan on one server: throughput "not significant", the Markdown naming the permutation test on the repeats', async () => {
     const file = scratch.write('same.rbench', REPEATED);
     const first = await run(file);
     const second = await run(file);
     const { json, markdown, text } = await compare(first, second);
     assert.deepEqual(json.differences, [], 'the same plan and setup');
     const ops = json.rows[0].cells[1]!.metrics.ops.delta!;
-    assert.equal(ops.test, 'bootstrap-repeats');
+    assert.equal(ops.test, 'permutation-repeats');
     assert.deepEqual(ops.interval!.samples, [5, 5]);
     assert.equal(ops.verdict, 'noise', `a change of ${ops.percent?.toFixed(1)}%, interval ${JSON.stringify(ops.interval)}`);
-    assert.match(markdown, /Significance: a change counts only when it exceeds ±5% and its 95% interval \(seeded, reproducible\) excludes 0\./);
-    assert.match(markdown, /bootstrap over the repeats/);
+    assert.match(markdown, /Significance: a change counts only when it exceeds ±5% and, with repeats, its 95% interval excludes 0/);
+    assert.match(markdown, /exact permutation test on the repeats/);
     assert.match(text, /95% interval/);
-    // Seeded: comparing again gives the same interval.
+    // Counted, not drawn: comparing again gives the same interval.
     assert.deepEqual((await compare(first, second)).json.rows[0].cells[1]!.metrics.ops.delta!.interval, ops.interval);
   });
 
@@ -84,7 +86,7 @@ describe('compare statistics on a real server (issue 26)', function () {
     const slowed = await slowedRun(file);
     const { json, markdown } = await compare(clean, slowed);
     const ops = json.rows[0].cells[1]!.metrics.ops.delta!;
-    assert.equal(ops.test, 'bootstrap-repeats');
+    assert.equal(ops.test, 'permutation-repeats');
     assert.equal(ops.verdict, 'worse', `a change of ${ops.percent?.toFixed(1)}%, interval ${JSON.stringify(ops.interval)}`);
     assert.ok(ops.interval!.high < 0, `the interval excludes 0: ${JSON.stringify(ops.interval)}`);
     assert.ok(ops.percent! < -20, `frozen about 2/3 of the time: ${ops.percent}`);
@@ -92,16 +94,15 @@ describe('compare statistics on a real server (issue 26)', function () {
     assert.match(markdown, /^\| DEBUG \| ops\/s \| [\d,]+ \| [\d,]+ \(-\d+\.\d% \\?\[-\d+\.\d%, -\d+\.\d%\\?\] (❌|⚠️ not comparable)\) \|$/m);
   });
 
-  it('one run each: the moving-block bootstrap over the timeline calls the frozen server significant, and says so', async () => {
+  it('one run each: significance not judged, the noise limit alone, and the outputs say so', async () => {
     const file = scratch.write('timeline.rbench', `### sleep\nclients 2\nduration 3s\nwarmup 200ms\n${COMMAND}\n`);
     const clean = await run(file);
     const slowed = await slowedRun(file);
     const { json, markdown } = await compare(clean, slowed);
     const ops = json.rows[0].cells[1]!.metrics.ops.delta!;
-    assert.equal(ops.test, 'block-bootstrap-timeline');
-    assert.ok(ops.interval!.samples[0] >= 20 && ops.interval!.block! >= 2, JSON.stringify(ops.interval));
+    assert.equal(ops.test, 'limit-only');
+    assert.equal(ops.interval, undefined);
     assert.equal(ops.verdict, 'worse', JSON.stringify(ops) + JSON.stringify(json.rows[0].cells.map((c) => c!.metrics.ops.value)));
-    assert.ok(ops.interval!.high < 0, JSON.stringify(ops.interval));
-    assert.match(markdown, /moving-block bootstrap over the timeline's buckets \(per-second or 100 ms samples are autocorrelated/);
+    assert.match(markdown, /significance not judged, the noise limit alone \(one run each/);
   });
 });

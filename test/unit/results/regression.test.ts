@@ -81,38 +81,43 @@ describe('regression gate: limits at their boundary', () => {
 });
 
 describe('regression gate: noise', () => {
-  const text = '### set\nrequests 10000\nrepeat 3\nSET k v\n';
+  const text = '### set\nrequests 10000\nrepeat 5\nSET k v\n';
   const repeated = (ops: number[], p99s: number[], id: string) =>
     makeRun({ id, text, results: { '': ops.map((o, i) => [loadResult('main', 'SET', { ops: o, p99: p99s[i] })]) } });
-  const wide = repeated([10_000, 6_000, 14_000], [1000, 600, 1400], 'before');
+  const scaled = (values: number[], by: number) => values.map((value) => value * by);
+  const wideOps = [10_000, 6_000, 14_000, 8_000, 12_000];
+  const wideP99 = [1000, 600, 1400, 800, 1200];
+  const wide = repeated(wideOps, wideP99, 'before');
 
   it('a change within noise and within the limit is neither a regression nor noted', () => {
-    assert.deepEqual(runGate(wide, repeated([9_500, 5_500, 13_500], [1000, 600, 1400], 'after'), limits), { regressions: [], withinNoise: [] });
+    assert.deepEqual(runGate(wide, repeated(scaled(wideOps, 0.95), wideP99, 'after'), limits), { regressions: [], withinNoise: [] });
   });
 
-  it('a noisy drop or rise of exactly the limit is not noted either', () => {
-    assert.deepEqual(runGate(wide, repeated([9_000, 5_000, 13_000], [1100, 700, 1500], 'after'), limits), { regressions: [], withinNoise: [] });
+  it('a noisy drop or rise just within the limit is not noted either', () => {
+    assert.deepEqual(runGate(wide, repeated(scaled(wideOps, 0.9001), scaled(wideP99, 1.0999), 'after'), limits), { regressions: [], withinNoise: [] });
   });
 
-  it('a p99 rise beyond the limit within noise is noted, not failed, quoting the repeats closest to the median throughput', () => {
-    const gate = runGate(wide, repeated([10_000, 6_000, 14_000], [1500, 900, 1900], 'after'), limits);
+  it("a p99 rise beyond the limit within noise is noted, not failed, quoting the repeats' centres", () => {
+    const gate = runGate(wide, repeated(wideOps, scaled(wideP99, 1.5), 'after'), limits);
     assert.deepEqual(gate.regressions, []);
-    assert.deepEqual(gate.withinNoise, [
-      'SET: p99 rose 50.0% (1.000 → 1.500 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.600–1.400 and 0.900–1.900 ms; 95% interval of the change [-35.7%, +216.7%]), beyond the 10% limit but within noise (its 95% interval includes 0): not a regression',
-    ]);
+    assert.equal(gate.withinNoise.length, 1);
+    assert.match(
+      gate.withinNoise[0],
+      /^SET: p99 rose 50\.0% \(0\.986 → 1\.480 ms, centres of 5 and 5 repeats \(geometric means; from 5 repeats without the highest and lowest\); ranges 0\.600–1\.400 and 0\.900–2\.100 ms; 95% interval of the change \[-\d+\.\d%, \+\d+\.\d%\]\), beyond the 10% limit but within noise \(its 95% interval includes 0\): not a regression$/,
+    );
   });
 
-  it('a p99 rise beyond the limit outside noise fails, with the medians and the ranges', () => {
-    const narrow = repeated([10_000, 9_900, 10_100], [1000, 990, 1010], 'before');
-    const [regression] = checkRegression(narrow, repeated([10_000, 9_900, 10_100], [2000, 1990, 2010], 'after'), limits);
-    assert.equal(
+  it('a p99 rise beyond the limit outside noise fails, with the centres and the ranges', () => {
+    const narrow = repeated([10_000, 9_900, 10_100, 9_950, 10_050], [1000, 990, 1010, 995, 1005], 'before');
+    const [regression] = checkRegression(narrow, repeated([10_000, 9_900, 10_100, 9_950, 10_050], [2000, 1990, 2010, 1995, 2005], 'after'), limits);
+    assert.match(
       regression.message,
-      'SET: p99 rose 100.0% (1.000 → 2.000 ms, of the repeats closest to the median throughput over 3 and 3 repeats; ranges 0.990–1.010 and 1.990–2.010 ms; 95% interval of the change [+97.0%, +103.0%]), more than the 10% allowed',
+      /^SET: p99 rose 100\.0% \(1\.000 → 2\.000 ms, centres of 5 and 5 repeats \(geometric means; from 5 repeats without the highest and lowest\); ranges 0\.990–1\.010 and 1\.990–2\.010 ms; 95% interval of the change \[\+9\d\.\d%, \+10\d\.\d%\]\), more than the 10% allowed$/,
     );
   });
 
   it('a run cut short after one of its repeats is quoted by its one value (no ranges)', () => {
-    const narrow = repeated([10_000, 9_900, 10_100], [1000, 990, 1010], 'before');
+    const narrow = repeated([10_000, 9_900, 10_100, 9_950, 10_050], [1000, 990, 1010, 995, 1005], 'before');
     const short: RunFile = { ...repeated([5_000], [1000], 'after'), status: 'cancelled' };
     assert.deepEqual(
       checkRegression(narrow, short, limits).map((r) => r.message),
