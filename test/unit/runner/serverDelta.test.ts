@@ -80,7 +80,10 @@ describe('serverDelta', () => {
     const both = read('a:1', 2000, { commands: { get: { calls: 2010, usec: 1 }, set: { calls: 400, usec: 1 }, ping: { calls: 15, usec: 1 } } });
     assert.equal(serverDelta([mine], [both], part(), 'cumulative').foreign, undefined);
     // Without the sibling known (a stranger's load), the same counters are foreign load.
-    assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }, { ping: 15 }), 'cumulative').foreign), { calls: 1010 + 400, commands: { get: 1010, set: 400 } });
+    assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }, { ping: 15 }), 'cumulative').foreign), {
+      calls: 1010 + 400,
+      commands: { get: 1010, set: 400 },
+    });
     // A command no part of the run sends is foreign whoever is connected.
     const stranger = read('a:1', 2000, { commands: { get: { calls: 2000, usec: 1 }, del: { calls: 300, usec: 1 } } });
     assert.deepEqual(plain(serverDelta([mine], [stranger], part(), 'cumulative').foreign), { calls: 300, commands: { del: 300 } });
