@@ -63,11 +63,12 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
     });
   }
 
-  // The share the rule got right when these runs were recorded (bench/calibrate.mjs: 21 of 24 — busy-client reads
-  // undetermined, see bench/README.md); a change to the rule may raise it, never lower it.
-  it('the rule gets at least 21 of the 24 recorded causes right', () => {
+  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3: 64 of 69 — busy-client
+  // reads undetermined 3/3, and a 1.5M-key fork paused 8–12 ms, under 1 % of the window, in 2 of 3; see bench/README.md);
+  // a change to the rule may raise it, never lower it.
+  it('the rule gets at least 64 of the 69 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
-    assert.ok(fixtures.length - wrong.length >= 21, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 64, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 
