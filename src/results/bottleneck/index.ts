@@ -17,7 +17,7 @@ import { memory } from './memory';
 import { network } from './network';
 import { persistence } from './persistence';
 import { machineCpu } from './machineCpu';
-import { latencySplit, roundTrip } from './roundTrip';
+import { keptRate, latencySplit, roundTrip } from './roundTrip';
 import { serverCpu } from './serverCpu';
 import { slowCommands } from './slowCommands';
 import { stall } from './stall';
@@ -100,9 +100,12 @@ function fallback(evidence: Evidence): Bottleneck {
     clientCpu ? '' : "the client's wait for a core (no schedstat)",
     serverCpu?.shares ? '' : "the server's wait for a core (no schedstat of a redis-server on this machine)",
   ].filter(Boolean);
-  const why = missing.length
-    ? `no limit reached (${figures}); ${missing.join(' and ')} not known, so an idle side cannot be told from a waiting one`
-    : `no limit reached (${figures}), but a side was busy or waited for a core as long as it ran: neither idle, so not the round trip`;
+  const kept = keptRate(evidence);
+  const why = kept
+    ? `no limit reached (${figures}): ${kept.text}`
+    : missing.length
+      ? `no limit reached (${figures}); ${missing.join(' and ')} not known, so an idle side cannot be told from a waiting one`
+      : `no limit reached (${figures}), but a side was busy or waited for a core as long as it ran: neither idle, so not the round trip`;
   return { kind: 'undetermined', why };
 }
 

@@ -124,6 +124,27 @@ describe('bottleneck: the network’s own faults and the open loop’s schedule 
     );
   });
 
+  it('an open loop that answered its rate, both sides idle: undetermined with the rates, never "add clients or pipeline"', () => {
+    // bench/calibrate.mjs open-loop-below-capacity, run 1: 2,000/s offered and answered, each side asleep 90 % of the window.
+    const base = tail(900, 4_000);
+    base.windowMs = 3000;
+    base.total.latency.count = 6000;
+    const idle = {
+      ...base,
+      openLoop: { targetRate: 2000, lateSends: 3 },
+      health: { ...base.health, lateShare: 0.0005, threadCpu: { runMs: 240, runnableWaitMs: 60 } },
+      server: { ...base.server!, windowMs: 3000, schedule: { runMs: 120, runnableWaitMs: 30 } },
+    };
+    const verdict = bottleneckOf(idle);
+    assert.equal(verdict.kind, 'undetermined', verdict.why);
+    assert.match(
+      verdict.why,
+      /: the open loop answered 2,000\/s of 2,000\/s offered: its schedule set the pace, which more clients or pipelining cannot raise$/,
+    );
+    // Below its rate (the server fell behind, nothing late yet), the round trip may still be named.
+    assert.equal(bottleneckOf({ ...idle, openLoop: { targetRate: 4000, lateSends: 3 } }).kind, 'round-trip');
+  });
+
   it('an open loop that kept its schedule (1 % late or less) is judged as before', () => {
     const base = tail(900, 4_000);
     assert.notEqual(

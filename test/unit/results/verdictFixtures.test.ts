@@ -1,7 +1,9 @@
 // The bottleneck rule judged again on recorded evidence: each fixture in test/fixtures/verdicts/ is one run of
 // a calibration condition whose cause was controlled (bench/calibrate.mjs --record: a CPU cap, hogs pinned
-// beside one side, a heavy script; bench/calibration/*.mjs), with the kind that cause must give. The rule of
-// today reads the run's load results as a run file holds them (the verdict is judged again, not read back).
+// beside one side, a heavy script, fsync, a fork, a memory limit, another client's load, a freeze, an open-loop
+// schedule, a lossy path; bench/calibration/*.mjs), with the kinds that cause must give (`!kind`: a kind that must
+// not hold). The rule of today reads the run's load results as a run file holds them (the verdict is judged again,
+// not read back); right and contradicting mean what they mean in bench/calibrate.mjs.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +17,7 @@ const fixtures = readdirSync(folder)
   .map((name) => ({ name, ...(JSON.parse(readFileSync(join(folder, name), 'utf8')) as { expected: string[]; loads: LoadResult[] }) }));
 
 describe('bottleneck: the calibration runs, judged again from their evidence', () => {
-  it('there are recorded runs of every CPU condition', () => {
+  it('there are recorded runs of every condition', () => {
     const conditions = new Set(fixtures.map((fixture) => fixture.name.replace(/-\d+\.json$/, '')));
     for (const name of [
       'quiet-get',
@@ -26,28 +28,62 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
       'eval-4-clients',
       'busy-client',
       'both-capped',
+      'appendfsync-always',
+      'appendfsync-everysec',
+      'fork-1500k-keys',
+      'fork-100k-keys',
+      'maxmemory-noeviction',
+      'maxmemory-allkeys-lru',
+      'foreign-get-flood',
+      'foreign-ping-flood',
+      'foreign-set-load',
+      'ft-search-nested-calls',
+      'freeze-sigstop-2s',
+      'open-loop-below-capacity',
+      'open-loop-on-time',
+      'open-loop-above-capacity',
+      'loss-1-percent',
     ]) {
       assert.ok(conditions.has(name), name);
     }
   });
 
   // Advice follows from the cause: "add clients or pipeline" only where the cause was the round trip, "free the
-  // machine" or "run the client elsewhere" never there.
+  // machine" or "understate the server" never there; a forbidden kind (`!kind`) never holds with its advice.
   for (const fixture of fixtures) {
     it(`${fixture.name}: its advice does not contradict the cause (${fixture.expected.join(' or ')})`, () => {
       const verdict = judge(fixture);
-      if (!fixture.expected.includes('round-trip')) assert.doesNotMatch(verdict.why, /add clients or pipeline/, verdict.why);
-      else assert.doesNotMatch(verdict.why, /free the machine|understate the server/, verdict.why);
+      const text = JSON.stringify(verdict);
+      const forbidden = fixture.expected.filter((kind) => kind.startsWith('!')).map((kind) => kind.slice(1));
+      if (forbidden.length > 0) {
+        for (const kind of forbidden) assert.ok(!kindsOf(verdict).includes(kind), text);
+        if (forbidden.includes('round-trip')) assert.doesNotMatch(text, /add clients or pipeline/);
+      } else if (!fixture.expected.includes('round-trip')) assert.doesNotMatch(text, /add clients or pipeline/);
+      else assert.doesNotMatch(text, /free the machine|understate the server/);
     });
   }
 
-  // The share the rule got right when these runs were recorded (bench/calibrate.mjs: 21 of 24 — busy-client reads
-  // undetermined, see bench/README.md); a change to the rule may raise it, never lower it.
-  it('the rule gets at least 21 of the 24 recorded causes right', () => {
-    const wrong = fixtures.filter((fixture) => !fixture.expected.includes(judge(fixture).kind));
-    assert.ok(fixtures.length - wrong.length >= 21, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3: 64 of 69 — busy-client
+  // reads undetermined 3/3, and a 1.5M-key fork paused 8–12 ms, under 1 % of the window, in 2 of 3; see bench/README.md);
+  // a change to the rule may raise it, never lower it.
+  it('the rule gets at least 64 of the 69 recorded causes right', () => {
+    const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
+    assert.ok(fixtures.length - wrong.length >= 64, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
+
+/** The kinds that hold: the verdict's, or the parts of `mixed`. */
+function kindsOf(verdict: { kind: string; parts?: { kind: string }[] }): string[] {
+  return verdict.parts ? verdict.parts.map((part) => part.kind) : [verdict.kind];
+}
+
+/** Right: an expected kind holds, or (all `!kind`) none of the forbidden kinds does. */
+function right(expected: string[], verdict: { kind: string; parts?: { kind: string }[] }): boolean {
+  const kinds = kindsOf(verdict);
+  return expected.every((kind) => kind.startsWith('!'))
+    ? expected.every((kind) => !kinds.includes(kind.slice(1)))
+    : expected.some((kind) => kinds.includes(kind));
+}
 
 /** The verdict of today's rule on the fixture's evidence (the stored verdict dropped). */
 function judge(fixture: { loads: LoadResult[] }) {
