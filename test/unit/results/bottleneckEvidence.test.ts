@@ -7,16 +7,17 @@ import { bottleneckOf } from '../../../src/results/bottleneck';
 import { kinds } from '../../helpers/verdict';
 import { loadResult } from '../editor/fixtures';
 
-/** A SET load of 2 s, 100k replies, p50 300 µs; the client with headroom. */
+/** A SET load of 2 s, 100k replies, p50 300 µs; the client with headroom (its thread ran 25 % of the window, by schedstat). */
 function load(changes: Partial<LoadResult> = {}, command = 'SET'): LoadResult {
   const base = loadResult(command, 50_000, 900);
   base.durationMs = 2000;
   base.windowMs = 2000;
   base.total.latency.count = 100_000;
+  base.health = { ...base.health, threadCpu: { runMs: 500, runnableWaitMs: 20 } };
   return { ...base, ...changes };
 }
 
-/** The server idle and quick: 20 % of a core, 3.1 µs per call, 100k SETs sent and run. */
+/** The server idle and quick: 20 % of a core (its main thread, by schedstat), 3.1 µs per call, 100k SETs sent and run. */
 function server(changes: Partial<ServerDelta> = {}): ServerDelta {
   return {
     nodes: 1,
@@ -28,6 +29,7 @@ function server(changes: Partial<ServerDelta> = {}): ServerDelta {
     usecPerCall: 3.1,
     cpuPercent: 22,
     mainThreadCpuPercent: 20,
+    schedule: { runMs: 400, runnableWaitMs: 10 },
     ...changes,
   };
 }
