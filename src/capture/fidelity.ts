@@ -65,7 +65,8 @@ export function compareCaptures(
     rows.push({ metric: 'rate', captured: rateA, reproduced: rateB, unit: 'per-second', difference: relative(rateA, rateB) });
   const fitA = captured.workload.keyFit;
   const fitB = reproduced.workload.keyFit;
-  if (fitA.kind === 'zipf' || fitB.kind === 'zipf') {
+  // A replay read without MONITOR has no key hits to fit: no row, rather than a skew of 0.
+  if ((fitA.kind === 'zipf' || fitB.kind === 'zipf') && reproduced.capture.traffic) {
     const a = fitA.kind === 'zipf' ? fitA.exponent : 0;
     const b = fitB.kind === 'zipf' ? fitB.exponent : 0;
     rows.push({ metric: 'zipf exponent', captured: a, reproduced: b, unit: 'exponent', difference: relative(a, b) });
