@@ -9,7 +9,7 @@ import { checkText } from '../scenario';
 import { layout, ScenarioWriteError, writeScenario, type WrittenArg, type WrittenLine } from '../scenario/writer';
 import { UNREPRODUCIBLE_WORDS } from './commandKinds';
 import type { SizeFit } from './fit';
-import type { PrefillPlan, Workload } from './workload';
+import type { KeyGroup, PrefillPlan, Workload, WorkloadLine } from './workload';
 import { MAX_ELEMENTS } from './workload';
 import type { CaptureResult } from './types';
 import { groupDigits } from '../scenario/numberText';
@@ -68,11 +68,21 @@ function header(capture: CaptureResult, workload: Workload): WrittenLine[] {
   );
   if (!capture.keepNames) lines.push('keys without one fixed:N, field names fN, numbers their mean; values are random bytes of the observed sizes.');
   const fit = workload.keyFit;
-  lines.push(
-    fit.kind === 'zipf'
-      ? `Keys: zipf ${fit.exponent} over ${count(workload.keySpace)} key numbers (maximum likelihood on the ${count(fit.ranks)} commonest, hit 5+ times)`
-      : `Keys: uniform over ${count(workload.keySpace)} key numbers (${fit.reason})`,
-  );
+  if (workload.groups.length > 1) {
+    lines.push('Keys: a key space per key pattern (a measured phase each, one after another, each at its part of the rate):');
+    for (const group of workload.groups) {
+      const spread =
+        group.fit.kind === 'zipf'
+          ? `zipf ${group.fit.exponent} (maximum likelihood on the ${count(group.fit.ranks)} commonest, hit 5+ times)`
+          : `uniform (${group.fit.reason})`;
+      lines.push(`  - ${group.pattern ?? 'keys without an identifier'}: ${count(group.keys)} keys, ${spread}`);
+    }
+  } else
+    lines.push(
+      fit.kind === 'zipf'
+        ? `Keys: zipf ${fit.exponent} over ${count(workload.keySpace)} key numbers (maximum likelihood on the ${count(fit.ranks)} commonest, hit 5+ times)`
+        : `Keys: uniform over ${count(workload.keySpace)} key numbers (${fit.reason})`,
+    );
   for (const group of workload.left) {
     lines.push(
       `Not reproduced: ${percent(group.share)} ${UNREPRODUCIBLE_WORDS[group.kind]}: ${group.commands
@@ -149,16 +159,21 @@ function prefillLines(workload: Workload): WrittenLine[] {
   return lines;
 }
 
-function trafficLines(workload: Workload): WrittenLine[] {
-  const total = workload.lines.reduce((sum, line) => sum + line.share, 0);
-  if (workload.lines.length === 0)
-    return [comment('Nothing reproducible was captured: PING stands in.'), { kind: 'command', weight: 100, name: 'PING', args: [] }];
-  return workload.lines.map((line) => {
-    const weight = Math.max(0.01, Math.round((line.share / total) * 10000) / 100);
+function trafficLines(lines: readonly WorkloadLine[]): WrittenLine[] {
+  const total = lines.reduce((sum, line) => sum + line.share, 0);
+  if (lines.length === 0) return [comment('Nothing reproducible was captured: PING stands in.'), { kind: 'command', weight: 100, name: 'PING', args: [] }];
+  return lines.map((line) => {
+    const weight = Math.max(0.01, Math.round((line.share / (total || 1)) * 10000) / 100);
     // `CONFIG GET`: the subcommand is the first argument.
     const [name, ...subcommand] = line.command.split(' ');
     return writable({ kind: 'command', weight, name, args: [...subcommand, ...line.args] });
   });
+}
+
+/** The workload's key groups (one, over the whole key space, for a workload built without them). */
+function groupsOf(workload: Workload): KeyGroup[] {
+  if (workload.groups.length > 0) return workload.groups;
+  return [{ keys: workload.keySpace, fit: workload.keyFit, share: workload.lines.reduce((sum, line) => sum + line.share, 0), lines: workload.lines }];
 }
 
 /** A command line as it is, or a comment saying why it is not reproduced when no file can hold it as it is meant. */
@@ -174,19 +189,36 @@ function writable(line: WrittenLine): WrittenLine {
 
 function scenario(name: string, workload: Workload, capture: CaptureResult, openLoop: boolean): WrittenLine[] {
   const duration = Math.max(1, Math.round(capture.windowMs / 1000));
-  const fit = workload.keyFit;
   const lines: WrittenLine[] = [blank, { kind: 'header', title: name }, setting('key-size', String(workload.keySize)), ...prefillLines(workload), blank];
-  lines.push({ kind: 'phase', measured: true, name: 'traffic' }, setting('duration', `${duration}s`), setting('clients', String(workload.clients)));
-  if (openLoop && workload.ratePerSec !== undefined) lines.push(setting('rate', rateWord(workload.ratePerSec)));
-  if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
-  lines.push(
-    fit.kind === 'zipf'
-      ? setting('keys', countWord(workload.keySpace), 'zipf', String(fit.exponent))
-      : setting('keys', countWord(workload.keySpace), 'uniform'),
-  );
-  const value = valueLine(workload.value);
-  if (value) lines.push(value);
-  lines.push(...trafficLines(workload));
+  // One measured phase per key pattern: the language has one key space per phase, and a pattern with 100 keys
+  // must replay into 100 keys, not into the largest pattern's space. The phases run one after another, each for
+  // the window at its own part of the rate (closed loop: its own part of the requests), so each command runs at
+  // its source rate and each pattern's keys are its own.
+  const groups = groupsOf(workload);
+  const totalShare = groups.reduce((sum, group) => sum + group.share, 0) || 1;
+  groups.forEach((group, index) => {
+    const part = groups.length > 1 ? group.share / totalShare : 1;
+    if (groups.length > 1) {
+      if (index > 0) lines.push(blank);
+      lines.push(
+        comment(
+          `${group.pattern !== undefined ? `Keys like ${group.pattern}` : 'Keys without an identifier'}: ${count(group.keys)} of them, ${percent(part)} of the commands`,
+        ),
+      );
+    }
+    lines.push({ kind: 'phase', measured: true, name: index === 0 ? 'traffic' : `traffic-${index + 1}` });
+    const rated = workload.ratePerSec !== undefined;
+    if (!openLoop && groups.length > 1 && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
+    else lines.push(setting('duration', `${duration}s`));
+    lines.push(setting('clients', String(workload.clients)));
+    if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
+    if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
+    const fit = group.fit;
+    lines.push(fit.kind === 'zipf' ? setting('keys', countWord(group.keys), 'zipf', String(fit.exponent)) : setting('keys', countWord(group.keys), 'uniform'));
+    const value = valueLine(workload.value);
+    if (value) lines.push(value);
+    lines.push(...trafficLines(group.lines));
+  });
   return lines;
 }
 

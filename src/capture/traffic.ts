@@ -32,6 +32,9 @@ export class TrafficTally {
   readonly unshaped = new Map<string, number>();
   readonly unreproducible = new Map<UnreproducibleKind, Map<string, number>>();
   readonly ids = new Map<string, number>();
+  /** The same hits by the key pattern of the command's first key (`stats:__key__`): each pattern's own key space (MAX_IDS in all). */
+  readonly idsByPattern = new Map<string, Map<string, number>>();
+  private idsHeld = 0;
   /** Key numbers hit after MAX_IDS distinct ones were held: counted, not told apart. */
   idOverflow = 0;
   readonly valueSizes = new Reservoir(RESERVOIR);
@@ -113,6 +116,12 @@ export class TrafficTally {
           this.idLengths.add(shape.id.length);
           if (this.ids.has(shape.id) || this.ids.size < MAX_IDS) this.ids.set(shape.id, (this.ids.get(shape.id) ?? 0) + 1);
           else this.idOverflow++;
+          let byPattern = this.idsByPattern.get(shape.pattern);
+          if (!byPattern && this.idsByPattern.size < MAX_SHAPES) this.idsByPattern.set(shape.pattern, (byPattern = new Map()));
+          if (byPattern && (byPattern.has(shape.id) || this.idsHeld < MAX_IDS)) {
+            if (!byPattern.has(shape.id)) this.idsHeld++;
+            byPattern.set(shape.id, (byPattern.get(shape.id) ?? 0) + 1);
+          }
         }
         firstKey = false;
       }

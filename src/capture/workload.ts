@@ -16,6 +16,23 @@ export interface WorkloadLine {
   share: number;
   command: string;
   args: string[];
+  /** The source's pattern of the line's first key with an identifier (`stats:__key__`): its key group. */
+  pattern?: string;
+}
+
+/**
+ * The lines whose first key has one pattern, with that pattern's own key space: its distinct keys in the source
+ * (the SCAN sample's estimate or the identifiers MONITOR saw, whichever is more) and the spread of its hits. The
+ * language has one key space per phase, so each group is a measured phase of its own (scenarioText.ts).
+ */
+export interface KeyGroup {
+  /** The written pattern (`stats:__key__`); undefined for lines whose keys carry no identifier (and no lines at all). */
+  pattern?: string;
+  keys: number;
+  fit: KeyFit;
+  /** Share of all the commands captured: its lines' shares summed. */
+  share: number;
+  lines: WorkloadLine[];
 }
 
 export interface PrefillPlan {
@@ -36,6 +53,8 @@ export interface Workload {
   left: { kind: UnreproducibleKind; share: number; commands: { name: string; share: number }[] }[];
   keySpace: number;
   keyFit: KeyFit;
+  /** The lines by key pattern, each with its own key space, the commonest first (at most MAX_GROUPS). */
+  groups: KeyGroup[];
   keySize: number;
   value?: SizeFit;
   ratePerSec?: number;
@@ -52,6 +71,8 @@ const MEMORY_BUDGET = 2 * 1024 ** 3;
 const PER_KEY = 96;
 const MAX_LINES = 40;
 const MAX_PREFILL = 8;
+/** Key groups written at most (a measured phase each); rarer patterns' lines join the commonest group. */
+export const MAX_GROUPS = 8;
 /** Elements written per collection in a prefill, at most (one command per key). */
 export const MAX_ELEMENTS = 100;
 
@@ -116,6 +137,12 @@ class Renamer {
   }
 }
 
+/** The pattern of a shape's first key, when it holds an identifier (its draws are the command's key numbers). */
+function firstKeyPattern(tally: ShapeTally): string | undefined {
+  const key = tally.shapes.find((shape) => shape.kind === 'key');
+  return key && key.kind === 'key' && key.pattern.includes(KEY_PLACEHOLDER) ? key.pattern : undefined;
+}
+
 function shapeArgs(tally: ShapeTally, rename: Renamer): string[] {
   return tally.shapes.map((shape, index) => {
     switch (shape.kind) {
@@ -142,8 +169,12 @@ export function buildWorkload(capture: CaptureResult): Workload {
   const rename = new Renamer(capture.keepNames);
   const traffic = capture.traffic;
   const keyspace = capture.keyspace;
-  // Calls per command: the counters see every command; MONITOR only its sample.
-  const calls = capture.counters && sum(capture.counters.calls.values()) > 0 ? capture.counters.calls : (traffic?.commands ?? new Map<string, number>());
+  // Calls per command: the counters see every command; MONITOR only its sample. With the counters read before
+  // MONITOR started, each command's rate is theirs (MONITOR's cost is not the workload's); a command only the
+  // window saw keeps the window's rate.
+  const unperturbedCalls = capture.unperturbed && sum(capture.unperturbed.calls.values()) > 0 ? capture.unperturbed : undefined;
+  const windowCalls = capture.counters && sum(capture.counters.calls.values()) > 0 ? capture.counters.calls : (traffic?.commands ?? new Map<string, number>());
+  const calls = unperturbedCalls ? perSecondBlend(unperturbedCalls, capture.counters) : windowCalls;
   const total = sum(calls.values());
   const shapesByCommand = new Map<string, ShapeTally[]>();
   for (const tally of traffic?.shapes.values() ?? []) {
@@ -166,7 +197,7 @@ export function buildWorkload(capture: CaptureResult): Workload {
       const seen = sum(shapes.map((tally) => tally.count));
       // The commonest shapes, each with its part of the command's share.
       for (const tally of [...shapes].sort((a, b) => b.count - a.count).slice(0, 4)) {
-        lines.push({ share: (share * tally.count) / seen, command: name, args: shapeArgs(tally, rename) });
+        lines.push({ share: (share * tally.count) / seen, command: name, args: shapeArgs(tally, rename), pattern: firstKeyPattern(tally) });
       }
       continue;
     }
@@ -183,7 +214,12 @@ export function buildWorkload(capture: CaptureResult): Workload {
     }
     const pattern = patterns.find((p) => p.types.has(template.type)) ?? patterns[0];
     const key = pattern ? rename.key(pattern.pattern) : `key:${KEY_PLACEHOLDER}`;
-    lines.push({ share, command: name, args: template.args.map((arg) => (arg === 'K' ? key : arg)) });
+    lines.push({
+      share,
+      command: name,
+      args: template.args.map((arg) => (arg === 'K' ? key : arg)),
+      pattern: template.args.includes('K') && pattern?.pattern.includes(KEY_PLACEHOLDER) ? pattern.pattern : undefined,
+    });
   }
   lines.sort((a, b) => b.share - a.share);
   if (lines.length > MAX_LINES)
@@ -207,14 +243,12 @@ export function buildWorkload(capture: CaptureResult): Workload {
   const keyFit: KeyFit = traffic ? fitKeys(traffic.ids.values()) : { kind: 'uniform', reason: 'MONITOR was not sampled, so key frequencies are unknown' };
   const value = fitSizes(traffic?.valueSizes.values ?? []) ?? stringLengths(patterns);
   const idLengths = [...(traffic?.idLengths.values ?? []), ...patterns.flatMap((p) => p.idLengths.values)];
-  const keySize = Math.min(64, Math.max(String(Math.max(0, keySpace - 1)).length, Math.round(sizeQuantiles(idLengths, [0.5])[0])));
 
   const windowSeconds = (capture.counters?.windowMs ?? capture.windowMs) / 1000;
   const keptShare = sum(kept.map((l) => l.share));
-  const observed = capture.counters ? total / windowSeconds : traffic && traffic.lines > 0 ? traffic.lines / windowSeconds : undefined;
-  // The server's rate before MONITOR started, where read: MONITOR's own cost is not the workload's.
-  const unperturbedTotal = capture.unperturbed ? sum(capture.unperturbed.calls.values()) : 0;
-  const unperturbed = capture.unperturbed && unperturbedTotal > 0 ? (unperturbedTotal * 1000) / capture.unperturbed.windowMs : undefined;
+  const observed = capture.counters ? sum(windowCalls.values()) / windowSeconds : traffic && traffic.lines > 0 ? traffic.lines / windowSeconds : undefined;
+  // The server's rate before MONITOR started, where read: MONITOR's own cost is not the workload's (`calls` is per second then).
+  const unperturbed = unperturbedCalls ? total : undefined;
   const base = unperturbed ?? observed;
   const ratePerSec = base === undefined ? undefined : keptShare * base;
   if (unperturbed !== undefined && observed !== undefined) {
@@ -225,6 +259,19 @@ export function buildWorkload(capture: CaptureResult): Workload {
   const clients = Math.min(200, Math.max(1, traffic?.sources.size || (capture.source.connectedClients ?? 2) - 1));
   const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.batchSize() ?? 1)));
 
+  const groups = keyGroups(kept, {
+    estimate: (pattern) => {
+      const sample = keyspace?.patterns.get(pattern);
+      return sample ? estimate(sample) : 0;
+    },
+    ids: (pattern) => traffic?.idsByPattern.get(pattern),
+    rename,
+    fallback: { keys: keySpace, fit: keyFit },
+    monitored: traffic !== undefined,
+  });
+  keySpace = Math.max(keySpace, ...groups.map((group) => group.keys));
+  const keySize = Math.min(64, Math.max(String(Math.max(0, keySpace - 1)).length, Math.round(sizeQuantiles(idLengths, [0.5])[0])));
+
   const prefill = prefillPlans(patterns, estimate, rename);
   const budget = prefill.reduce((bytes, p) => bytes + p.keys * (PER_KEY + p.length * (sizeOf(p.value) + 8)), 0);
   let scaledPrefill: Workload['scaledPrefill'];
@@ -233,6 +280,7 @@ export function buildWorkload(capture: CaptureResult): Workload {
     for (const plan of prefill) plan.keys = Math.max(1, Math.floor(plan.keys * factor));
     scaledPrefill = { from: budget, to: MEMORY_BUDGET };
     keySpace = Math.max(1, Math.floor(keySpace * factor));
+    for (const group of groups) group.keys = Math.max(1, Math.floor(group.keys * factor));
   }
   return {
     lines: kept,
@@ -246,6 +294,7 @@ export function buildWorkload(capture: CaptureResult): Workload {
     }),
     keySpace,
     keyFit,
+    groups,
     keySize,
     value,
     ratePerSec,
@@ -285,4 +334,61 @@ function prefillPlans(patterns: readonly PatternSample[], estimate: (p: PatternS
       ttlSeconds: Math.max(1, Math.round(sizeQuantiles(sample.ttls.values, [0.5])[0])),
     };
   });
+}
+
+/** Calls per second by command: the counters before MONITOR for the commands they saw, the window's for the others. */
+function perSecondBlend(
+  before: { calls: Map<string, number>; windowMs: number },
+  window: { calls: Map<string, number>; windowMs: number } | undefined,
+): Map<string, number> {
+  const rates = new Map<string, number>();
+  for (const [name, n] of before.calls) if (n > 0) rates.set(name, (n * 1000) / before.windowMs);
+  for (const [name, n] of window?.calls ?? []) if (n > 0 && !rates.has(name)) rates.set(name, (n * 1000) / Math.max(1, window!.windowMs));
+  return rates;
+}
+
+/**
+ * The lines by the pattern of their first key, each pattern with its own key space: the more of the SCAN
+ * sample's estimate and the identifiers MONITOR saw, and the spread of those hits. Lines with no identifier in
+ * their keys, and patterns past MAX_GROUPS, join the commonest group.
+ */
+function keyGroups(
+  lines: readonly WorkloadLine[],
+  source: {
+    estimate: (pattern: string) => number;
+    ids: (pattern: string) => Map<string, number> | undefined;
+    rename: Renamer;
+    fallback: { keys: number; fit: KeyFit };
+    monitored: boolean;
+  },
+): KeyGroup[] {
+  const byPattern = new Map<string | undefined, WorkloadLine[]>();
+  for (const line of lines) byPattern.set(line.pattern, [...(byPattern.get(line.pattern) ?? []), line]);
+  const groups: KeyGroup[] = [...byPattern]
+    .filter(([pattern]) => pattern !== undefined)
+    .map(([pattern, members]) => {
+      const ids = source.ids(pattern!);
+      const keys = Math.max(ids?.size ?? 0, source.estimate(pattern!));
+      const fit: KeyFit =
+        ids && ids.size > 0
+          ? fitKeys(ids.values())
+          : { kind: 'uniform', reason: source.monitored ? 'MONITOR saw no key of this pattern' : 'MONITOR was not sampled, so key frequencies are unknown' };
+      return {
+        pattern: source.rename.key(pattern!),
+        keys: keys > 0 ? keys : source.fallback.keys,
+        fit,
+        share: sum(members.map((line) => line.share)),
+        lines: members,
+      };
+    })
+    .sort((a, b) => b.share - a.share);
+  const rest = [...(byPattern.get(undefined) ?? []), ...groups.slice(MAX_GROUPS).flatMap((group) => group.lines)];
+  const kept = groups.slice(0, MAX_GROUPS);
+  if (rest.length > 0) {
+    if (kept.length === 0) kept.push({ keys: source.fallback.keys, fit: source.fallback.fit, share: 0, lines: [] });
+    kept[0].lines.push(...rest);
+    kept[0].share += sum(rest.map((line) => line.share));
+  }
+  for (const group of kept) group.lines.sort((a, b) => b.share - a.share);
+  return kept;
 }

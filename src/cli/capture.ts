@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { FileGateError, writeFileSafely } from '../gates/files';
 import { CaptureError, captureWorkload } from '../capture/capture';
 import { captureTarget } from '../capture/captureTarget';
-import { fidelityText } from '../capture/fidelity';
+import { counterMismatchText, counterText, fidelityText } from '../capture/fidelity';
 import { scenarioText } from '../capture/scenarioText';
 import { DEFAULT_CAPTURE, type MonitorMode } from '../capture/types';
 import { verifyCapture } from '../capture/verify';
@@ -38,12 +38,13 @@ Options:
   --scan-time 10s     time the keyspace sample may take (default 10s)
   --keep-names        keep key and field names as written (numbers still become __key__)
   --allow-host HOST   hosts a Sentinel's primary may be on besides the target's; repeatable
-  --verify            run the written scenario on a throwaway server and compare it with the capture
+  --verify            run the written scenario on a throwaway server and compare it with the capture and
+                      with the source's counters (rate per command, distinct keys per key pattern)
   --out-runs DIR      with --verify: folder for its run file (default .rbench/runs)
   --yes               consent to the reads listed, where rbench asks (a profile from elsewhere)
 
-Exit codes: 0 written, 2 bad options, 3 connection or server error (nothing written),
-4 the scenario could not be written, 130 cancelled (what was sampled is written, marked partial).`;
+Exit codes: 0 written, 1 --verify: the replay is more than 5% off the source's counters, 2 bad options,
+3 connection or server error (nothing written), 4 the scenario could not be written, 130 cancelled (what was sampled is written, marked partial).`;
 
 function fail(message: string): number {
   printErrorLine(`rbench capture: ${message}`);
@@ -217,5 +218,9 @@ async function captureCommand(options: CaptureCommandOptions, output: Output): P
     return ExitCode.ConnectionError;
   }
   output.result(fidelityText(verified.fidelity));
-  return ExitCode.Ok;
+  if (!verified.counters) return ExitCode.Ok;
+  output.result(`\nAgainst the source's counters (outside MONITOR):\n${counterText(verified.counters)}`);
+  const mismatches = counterMismatchText(verified.counters);
+  for (const line of mismatches) output.error(`mismatch: ${line}`);
+  return mismatches.length > 0 ? ExitCode.ThresholdFailed : ExitCode.Ok;
 }

@@ -101,6 +101,11 @@ export interface SessionPorts {
   /** A run is about to start against this target. */
   started?(run: PreparedRun, target: { display: string; local: boolean }): void;
   progress?(run: PreparedRun, event: RunProgress): void;
+  /**
+   * The run's loads are done and its throwaway server still up (awaited before it stops): `rbench capture
+   * --verify` counts the keys the replay left per pattern here. Only for a throwaway server.
+   */
+  finishing?(run: PreparedRun, target: { display: string; local: boolean }): Promise<void>;
   /** Checks a file's text (the editor: in its worker thread); the CLI leaves it out and checks in place. */
   check?(text: string, options: ResolveOptions): Promise<ResolvedFile>;
 }
@@ -362,6 +367,7 @@ export class RunSession {
         ...(local || prepared.refusal?.allowDestructive ? {} : { cleanupOwns: ownKeyTest(scenarioActions(runPlan, checked.table).ownKeys ?? []) }),
       });
       if (local && local.modules.length > 0) run.target.modules = local.modules;
+      if (local && part.first) await this.ports.finishing?.(prepared, target);
       return run;
     } finally {
       await local?.stop();

@@ -23,7 +23,7 @@ const connectionOf = (server: { host: string; port: number }, extra: Partial<Con
 
 const options = (durationMs: number, extra: Partial<CaptureOptions> = {}): CaptureOptions => ({ ...DEFAULT_CAPTURE, durationMs, ...extra });
 
-/** The traffic phase of the written file's first scenario, and its plan. */
+/** The written file's first scenario, and its command mix over its measured phases (a key pattern each, each at its part of the rate). */
 function trafficOf(text: string): { plan: ScenarioPlan; weights: Map<string, number> } {
   const resolved = checkText(text);
   assert.deepEqual(
@@ -32,13 +32,20 @@ function trafficOf(text: string): { plan: ScenarioPlan; weights: Map<string, num
     text,
   );
   const plan = resolved.scenarios[0];
-  const phase = plan.points[0].phases.find((p) => p.name === 'traffic');
-  assert.ok(phase, text);
+  assert.ok(
+    plan.points[0].phases.some((p) => p.name === 'traffic'),
+    text,
+  );
+  const measured = plan.points[0].phases.filter((p) => p.measured);
+  const parts = measured.map((p) => p.load.rate ?? p.load.requests ?? 1);
+  const all = parts.reduce((sum, n) => sum + n, 0);
   const weights = new Map<string, number>();
-  const test = phase.tests[0];
-  const commands = test.commands;
-  const total = commands.reduce((sum, c) => sum + c.weight, 0);
-  for (const command of commands) weights.set(command.command.name, (weights.get(command.command.name) ?? 0) + command.weight / total);
+  measured.forEach((phase, index) => {
+    const commands = phase.tests[0].commands;
+    const total = commands.reduce((sum, c) => sum + c.weight, 0);
+    for (const command of commands)
+      weights.set(command.command.name, (weights.get(command.command.name) ?? 0) + ((parts[index] / all) * command.weight) / total);
+  });
   return { plan, weights };
 }
 

@@ -207,12 +207,14 @@ describe('issue 42 (property): whatever a server says, capture writes only the l
             notes: [p.note],
             partial: p.note,
           };
+          const lines = [
+            { share: 0.5, command: 'HSET', args: [p.pattern, p.field, '__value__'] },
+            { share: 0.3, command: p.command || 'X', args: [p.pattern] },
+            { share: 0.2, command: 'CONFIG GET', args: [p.field] },
+          ];
           const workload: Workload = {
-            lines: [
-              { share: 0.5, command: 'HSET', args: [p.pattern, p.field, '__value__'] },
-              { share: 0.3, command: p.command || 'X', args: [p.pattern] },
-              { share: 0.2, command: 'CONFIG GET', args: [p.field] },
-            ],
+            lines,
+            groups: [{ pattern: p.pattern, keys: 100, fit: { kind: 'uniform', reason: p.note }, share: 1, lines }],
             left: [{ kind: 'unknown', share: 0.1, commands: [{ name: p.left, share: 0.1 }] }],
             keySpace: 100,
             keyFit: { kind: 'uniform', reason: p.note },
