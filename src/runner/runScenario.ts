@@ -27,7 +27,7 @@ import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch'
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
-import { moduleCommands, probeNestedCalls } from './nestedCalls';
+import { moduleCommands, probeNestedCalls, type NestedCalls, type ServerFlags } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
 
 export interface LoadPosition {
@@ -108,8 +108,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let others: OtherRunsWatch | undefined;
   // Every command the control and sampling connections send: RBench's own, not foreign load.
   const tally = new CommandTally();
-  let modules: ReadonlySet<string> = new Set();
-  const nestedByTest = new Map<TestPlan, Record<string, string> | undefined>();
+  let modules: ServerFlags = { modules: new Set(), readOnly: new Set() };
+  const nestedByTest = new Map<TestPlan, NestedCalls>();
   try {
     control = await openControlConnection(connection, tally);
     others = new OtherRunsWatch(control, connection.clientName!, started.getTime());
@@ -165,7 +165,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const at: LoadPosition = { point: point.label, phase: phase.name, test: test.name, repeat, measured: phase.measured, index, total };
           context.onProgress?.({ kind: 'load-start', at });
           let result: LoadResult;
-          if (monitor && modules.size > 0 && !nestedByTest.has(test)) {
+          if (monitor && modules.modules.size > 0 && !nestedByTest.has(test)) {
             const counters = monitor;
             nestedByTest.set(
               test,
@@ -197,7 +197,9 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor, tally);
           if (result.windowKind !== 'first-send-to-stall') await others?.poll();
           if (before && after) {
-            const accounting = accountingFor(test, result, phase.load.warmupMs, tallyBetween(before.mark, after.mark), nestedByTest.get(test));
+            const probed = nestedByTest.get(test);
+            const accounting = accountingFor(test, result, phase.load.warmupMs, tallyBetween(before.mark, after.mark), probed?.nested);
+            if (probed?.inexact) accounting.inexact ??= probed.inexact;
             // The sibling parts of a sharded run sent the scenario's commands meanwhile: theirs, not foreign load.
             const siblings = others?.siblingsSince(loadStartT) ?? [];
             if (siblings.length > 0) accounting.siblings = { parts: siblings.length, commands: scenarioCommandNames(plan) };
