@@ -149,7 +149,7 @@ describe('editor glue: the run service with a fake editor', function () {
     });
     const uri = scenario(
       'two.rbench',
-      `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', 'DEL rbench:other:gone', ''].join('\n')}`,
+      `${WRITES}\n${['### other writes', 'requests 500', 'SET rbench:other:__key__ y', 'DEL rbench:other:__key__', ''].join('\n')}`,
     );
     const outcomes = await service.runBatch(
       [
