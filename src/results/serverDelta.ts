@@ -6,7 +6,7 @@ import { dictionary, ownValue, recordFromMap } from '../gates/plainData';
 import type { NodeCounters } from '../redis/serverCounters';
 import type { CommandCounters, ServerDelta } from '../redis/types';
 import { isContainer } from '../scenario/commands';
-import type { CommandTemplate, ScenarioPlan, TestPlan } from '../scenario/plan';
+import type { CommandTemplate, TestPlan } from '../scenario/plan';
 
 /** Commands that run other commands the server counts as its own (a script's redis.call('SET')): foreign load cannot be told apart. */
 const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
@@ -40,20 +40,12 @@ export interface Accounting {
   /** Why only the test's own commands can be accounted (a merge: the other parts' set-up and clean-up were not counted in this window). */
   sentOnly?: string;
   /**
-   * A part of a sharded run whose sibling parts ran meanwhile: they send what this part sends (the scenario's
-   * `commands`, in any test: a sibling may be a test ahead or behind, and RBench's own), and how many they sent in
-   * this window only their run files say. Whatever ran of those is not foreign here; anything else still is.
-   * `rbench merge` judges exactly, against all parts' sends.
+   * A part of a sharded run whose sibling parts ran meanwhile: they send what this part sends — the scenario's
+   * commands, RBench's own at any stage of theirs (handshakes, sampling, their count of ended parts, their
+   * clean-up and key count) — and how many only their run files say. No foreign load is judged here (absent,
+   * with that reason); `rbench merge` judges it against all parts' sends.
    */
-  siblings?: { parts: number; commands: string[] };
-}
-
-/** Every command name the scenario sends, as the server counts them (each test of each phase and point). */
-export function scenarioCommandNames(plan: Pick<ScenarioPlan, 'points'>): string[] {
-  const names = new Set<string>();
-  for (const point of plan.points)
-    for (const phase of point.phases) for (const test of phase.tests) for (const c of test.commands) names.add(serverCommandName(c.command));
-  return [...names];
+  siblings?: { parts: number };
 }
 
 /** RBench's own commands over a window (src/redis/commandTally.ts) and the calls in flight at its edges. */
@@ -150,7 +142,10 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
       }
     }
     if (calls > 0) result.usecPerCall = usec / calls;
-    const why = accounting.inexact ?? (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
+    const why =
+      accounting.inexact ??
+      (accounting.siblings ? siblingsText(accounting.siblings.parts) : undefined) ??
+      (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
     if (why) absent.set('foreign', why);
     else {
       const expected = new Map(sent);
@@ -158,10 +153,7 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
       const placed = (name: string) => !accounting.sentOnly || sent.has(name);
       const commands = recordFromMap(new Map(Object.entries(delta.commands).filter(([name]) => placed(name))));
       if (accounting.sentOnly) absent.set('foreignOther', accounting.sentOnly);
-      const notForeign = new Set(Object.keys(accounting.nested ?? {}));
-      // Sibling parts send what this part sends: the scenario's commands and RBench's own.
-      if (accounting.siblings) for (const name of [...accounting.siblings.commands, ...expected.keys()]) notForeign.add(resolvedName(name, delta.commands));
-      const foreign = foreignLoad(commands, expected, accounting.uncertain, notForeign);
+      const foreign = foreignLoad(commands, expected, accounting.uncertain, new Set(Object.keys(accounting.nested ?? {})));
       if (foreign) result.foreign = foreign;
     }
   }
@@ -184,6 +176,11 @@ function capCommands(delta: ServerDelta, kept: ReadonlySet<string>): number {
   if (delta.latencyStats) delta.latencyStats = { ...delta.latencyStats, commands: only(delta.latencyStats.commands) };
   if (delta.foreign) delta.foreign = { ...delta.foreign, commands: only(delta.foreign.commands) };
   return Math.max(0, names.length - MAX_DELTA_COMMANDS);
+}
+
+/** Why a sharded part judges no foreign load while its siblings run: only their run files say what they sent. */
+function siblingsText(parts: number): string {
+  return `${parts} sibling part${parts === 1 ? '' : 's'} of this sharded run ran meanwhile, and only their run files say what they sent: rbench merge judges foreign load against all parts' sends`;
 }
 
 const SCRIPTS = 'the test runs scripts: the server counts the commands they call as its own, so foreign load cannot be told apart';
@@ -211,7 +208,7 @@ function resolvedName(name: string, commands: ServerDelta['commands']): string {
  * Calls beyond what RBench sent, per command: the server's count (calls and rejected calls) minus the test's
  * requests and RBench's own commands, counted as sent. Nothing is left out by name: another client's PINGs
  * and INFO polls are foreign too. Only `notForeign` is not: the commands the test's own commands run inside the
- * server (`nested`) and what sibling parts of a sharded run send too. Undefined when the surplus is within the
+ * server (`nested`). Undefined when the surplus is within the
  * calls the accounting cannot place (`uncertain`).
  */
 export function foreignLoad(

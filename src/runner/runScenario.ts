@@ -15,7 +15,7 @@ import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan, TestPlan } from '../scenario/plan';
-import { accountingFor, scenarioCommandNames, serverDelta } from '../results/serverDelta';
+import { accountingFor, serverDelta } from '../results/serverDelta';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -200,9 +200,9 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             const probed = nestedByTest.get(test);
             const accounting = accountingFor(test, result, phase.load.warmupMs, tallyBetween(before.mark, after.mark), probed?.nested);
             if (probed?.inexact) accounting.inexact ??= probed.inexact;
-            // The sibling parts of a sharded run sent the scenario's commands meanwhile: theirs, not foreign load.
+            // The sibling parts of a sharded run sent meanwhile what only their run files count: rbench merge judges.
             const siblings = others?.siblingsSince(loadStartT) ?? [];
-            if (siblings.length > 0) accounting.siblings = { parts: siblings.length, commands: scenarioCommandNames(plan) };
+            if (siblings.length > 0) accounting.siblings = { parts: siblings.length };
             result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
             // The AOF's fsync policy, as CONFIG GET read it when the run started (absent where CONFIG was refused).
             const fsync = run.target.server?.config.appendfsync;
