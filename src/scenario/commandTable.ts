@@ -6,7 +6,7 @@
 import { getKeyIndexes, list } from '@ioredis/commands';
 import builtInJson from '@ioredis/commands/built/commands.json';
 import builtInKeySpecs from './builtInKeySpecs.json';
-import { keySpecPositions, type KeySpec } from './keySpecs';
+import { decodeKeySpec, keySpecPositions, type KeySpec } from './keySpecs';
 
 export type { KeySpec } from './keySpecs';
 
@@ -61,7 +61,9 @@ interface BuiltInRow {
 const ROWS = builtInJson as unknown as Record<string, BuiltInRow>;
 
 /** Key specs by command (`set`) and subcommand (`xgroup|destroy`), as redis 7.0 describes them; commands newer than 7.0 have none. */
-const KEY_SPECS = new Map(Object.entries((builtInKeySpecs as unknown as { specs: Record<string, KeySpec[]> }).specs));
+const KEY_SPECS = new Map(
+  Object.entries((builtInKeySpecs as { specs: Record<string, string[]> }).specs).map(([name, specs]) => [name, specs.map(decodeKeySpec)]),
+);
 
 function builtInSpec(name: string, row: BuiltInRow, container?: string): CommandSpec {
   const spec: CommandSpec = { name, arity: row.arity, flags: row.flags, categories: [], firstKey: row.keyStart, lastKey: row.keyStop, step: row.step };

@@ -17,6 +17,31 @@ export interface KeySpec {
 }
 
 /**
+ * A spec as the built-in table keeps it, one line of text (scripts/key-specs.mjs writes it): `rw insert|i1|r0,1,0`
+ * is flags, begin (`i<index>`, `k<startFrom>,<keyword>`, `u`) and find (`r<lastKey>,<keyStep>,<limit>`,
+ * `n<keyNumIndex>,<firstKey>,<keyStep>`, `u`). Anything else reads as unknown, which counts as incomplete.
+ */
+export function decodeKeySpec(text: string): KeySpec {
+  const [flags = '', from = 'u', to = 'u'] = text.split('|');
+  const numbers = (body: string) => body.split(',').map(Number);
+  let begin: KeySpecBegin = { kind: 'unknown' };
+  if (from.startsWith('i')) begin = { kind: 'index', index: Number(from.slice(1)) };
+  else if (from.startsWith('k')) {
+    const comma = from.indexOf(',');
+    begin = { kind: 'keyword', keyword: from.slice(comma + 1), startFrom: Number(from.slice(1, comma)) };
+  }
+  let find: KeySpecFind = { kind: 'unknown' };
+  if (to.startsWith('r')) {
+    const [lastKey, keyStep, limit] = numbers(to.slice(1));
+    find = { kind: 'range', lastKey, keyStep, limit };
+  } else if (to.startsWith('n')) {
+    const [keyNumIndex, firstKey, keyStep] = numbers(to.slice(1));
+    find = { kind: 'keynum', keyNumIndex, firstKey, keyStep };
+  }
+  return { flags: flags ? flags.split(' ') : [], begin, find };
+}
+
+/**
  * The argv positions (the command name is 0) of the keys `specs` find in `argv`, where undefined stands for
  * a computed argument. `incomplete` when a spec says it may miss keys or is of a kind this does not know;
  * undefined when a computed argument decides where keys are (a numkeys, or a word that may be the keyword).
