@@ -75,7 +75,13 @@ describe('comparison panel (browser)', function () {
       const cells = await page.$$eval('#compare-table tbody tr', (trs: any[]) => trs.map((tr) => [...tr.children].map((c: any) => c.textContent)));
       assert.deepEqual(
         cells,
-        model.lines.map((l) => [l.first ? l.test : '', l.metricLabel, l.cells[0].text, `${l.cells[1].text} ${l.cells[1].change}`]),
+        // One run a side: each change says its significance is not judged (the tooltip says why).
+        model.lines.map((l) => [
+          l.first ? l.test : '',
+          l.metricLabel,
+          l.cells[0].text,
+          `${l.cells[1].text} ${l.cells[1].change}${l.cells[1].interval ? ` ${l.cells[1].interval}` : l.cells[1].intervalTest ? ' not judged' : ''}`,
+        ]),
       );
       const deltas = await page.$$eval('#compare-table .delta', (spans: any[]) => spans.map((s) => ({ cls: s.className, colour: getComputedStyle(s).color })));
       assert.equal(deltas.length, model.lines.length);

@@ -62,7 +62,7 @@ describe('panels: where the time went (browser)', function () {
     assert.match((await page.textContent('#stall-warning')) ?? '', /Not a clean run: the server did not answer for 1\.5 s/);
     const verdicts = (await page.textContent('#verdicts')) ?? '';
     assert.ok(verdicts.includes(`server CPU write SET — main thread 97 % ${HOSTILE}`), verdicts);
-    assert.ok(verdicts.includes('mixed: round trip + persistence (fork)') && verdicts.includes('a fork of 41 ms'), verdicts);
+    assert.ok(verdicts.includes('mixed: round trip + persistence') && verdicts.includes('a fork of 41 ms'), verdicts);
     assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0, 'no element from the verdict’s text');
     assert.equal(await page.evaluate(() => document.body.dataset.pwned), undefined);
 

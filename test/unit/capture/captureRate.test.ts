@@ -58,7 +58,8 @@ describe('capture: the rate without MONITOR', function () {
     }
     const unperturbed = captured.unperturbed;
     assert.ok(unperturbed, 'the counters were read before MONITOR');
-    assert.ok(unperturbed.windowMs >= UNPERTURBED_MS, String(unperturbed.windowMs));
+    // A second asked for: a timer may fire a millisecond before the clock says a second has passed.
+    assert.ok(unperturbed.windowMs >= UNPERTURBED_MS - 2, String(unperturbed.windowMs));
     // The known workload's commands, the capture's own INFO left out.
     assert.ok((unperturbed.calls.get('GET') ?? 0) > 0 && (unperturbed.calls.get('SET') ?? 0) > 0, JSON.stringify([...unperturbed.calls]));
     assert.equal(unperturbed.calls.get('INFO'), undefined);

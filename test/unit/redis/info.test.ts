@@ -62,7 +62,10 @@ describe('INFO and server facts on a real server', () => {
     assert.equal(facts.version, installedVersion);
     assert.equal(facts.mode, 'standalone');
     assert.match(facts.os ?? '', /Linux/);
-    assert.deepEqual({ ...facts.config }, { save: '', appendonly: 'no', maxmemory: String(64 * 1024 * 1024), 'maxmemory-policy': 'allkeys-lru' });
+    assert.deepEqual(
+      { ...facts.config },
+      { save: '', appendonly: 'no', appendfsync: 'everysec', maxmemory: String(64 * 1024 * 1024), 'maxmemory-policy': 'allkeys-lru' },
+    );
     assert.equal(facts.keys, 3);
   });
 

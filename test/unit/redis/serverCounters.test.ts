@@ -167,7 +167,7 @@ describe('server counters from a server that lacks them', () => {
       assert.match(counters.absent!.latencyStats, /Redis 7\+ has it/);
       assert.deepEqual(
         fake.commands.filter((words) => words[0] === 'INFO').map((words) => words.slice(1).join(' ')),
-        ['commandstats cpu stats latencystats', 'all'],
+        ['commandstats cpu stats latencystats persistence', 'all'],
       );
     } finally {
       await closeControlConnection(redis);
