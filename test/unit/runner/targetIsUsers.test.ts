@@ -98,14 +98,14 @@ describe("run session: the target is the user's (issue 42)", function () {
   describe('the choice itself (every way a URL names a database)', () => {
     const plan = { ...defaultTargetPlan(), db: 3 };
     it("drops the file's db for a URL that names one: /N, unix ?db=N, Sentinel ?db=N; keeps it as the file's for one that does not", () => {
-      for (const url of ['redis://h:6379/0', 'rediss://h:6379/5', 'unix:///tmp/r.sock?db=0', 'redis-sentinel://h:26379/mymaster?db=0']) {
+      for (const url of ['redis://h:6379/0', 'rediss://h:6379/5', 'unix:///run/redis/r.sock?db=0', 'redis-sentinel://h:26379/mymaster?db=0']) {
         const choice = chooseTarget(plan, { kind: 'url', url });
         assert.equal(choice.target.db, undefined, url);
         assert.equal(choice.fileDb, undefined, url);
       }
       assert.deepEqual(chooseTarget(plan, { kind: 'url', url: 'redis://h:6379/5' }).fileDbIgnored, { db: 3, named: 5 });
       assert.equal(chooseTarget(plan, { kind: 'url', url: 'redis://h:6379/3' }).fileDbIgnored, undefined, 'the same database: nothing ignored');
-      for (const url of ['redis://h:6379', 'redis://h:6379/', 'unix:///tmp/r.sock', 'redis-sentinel://h:26379/mymaster']) {
+      for (const url of ['redis://h:6379', 'redis://h:6379/', 'unix:///run/redis/r.sock', 'redis-sentinel://h:26379/mymaster']) {
         const choice = chooseTarget(plan, { kind: 'url', url });
         assert.equal(choice.fileDb, 3, url);
         assert.equal(choice.target.db, 3, url);
