@@ -6,6 +6,14 @@ export function percent(share: number): string {
   return `${Math.round(share * 100)} %`;
 }
 
+/** A share that may be a fraction of a percent, with the precision it needs: `0.05 %`, `0.6 %`, `3 %`. */
+export function finePercent(share: number): string {
+  const value = share * 100;
+  if (value >= 10 || value === 0) return `${Math.round(value)} %`;
+  if (value < 0.01) return '< 0.01 %';
+  return `${Number(value.toPrecision(1))} %`;
+}
+
 /** `3.1 µs`, `410 µs`, `12.3 ms`, `2.0 s`. */
 export function micros(us: number): string {
   if (us < 10) return `${us.toFixed(1)} µs`;

@@ -7,7 +7,7 @@
 import { ownValue } from '../../gates/plainData';
 import { isWriteCommand } from '../../scenario/commands';
 import type { BottleneckJudge, Evidence } from './judge';
-import { count, micros, percent } from './figures';
+import { count, finePercent, micros, percent } from './figures';
 
 /** A pause holding more than this share of the window delays more than this share of a closed loop's requests: p99 moves. */
 export const FORK_SHARE = 0.01;
@@ -58,7 +58,7 @@ function forks({ server, events, windowMs }: Evidence): { text: string; share?: 
   const forked = n > 0 ? `the server forked ${count(n)}× during the test` : 'the server persisted during the test';
   if (n === 0 || server?.forkUsec === undefined) return { text: `${forked}${named ? ` (${named})` : ''}; the fork's length was not read` };
   const share = (n * server.forkUsec) / 1000 / windowMs;
-  return { text: `${forked}${named ? ` (${named})` : ''}, the fork took ${micros(server.forkUsec)} (${percent(share)} of the window)`, share };
+  return { text: `${forked}${named ? ` (${named})` : ''}, the fork took ${micros(server.forkUsec)} (${finePercent(share)} of the window)`, share };
 }
 
 export const persistence: BottleneckJudge = {

@@ -64,7 +64,7 @@ describe('bottleneck: persistence (issue 41, seen 4)', () => {
     assert.equal(short.kind, 'round-trip', short.why);
     assert.match(
       short.why,
-      /; note: the server forked 1× during the test, the fork took 3\.0 ms \(0 % of the window\): too short to set the pace \(under 1 % of the window\)$/,
+      /; note: the server forked 1× during the test, the fork took 3\.0 ms \(0\.1 % of the window\): too short to set the pace \(under 1 % of the window\)$/,
     );
     const long = bottleneckOf(load({ server: server({ forks: 1, forkUsec: 25_000 }) }));
     assert.equal(long.kind, 'persistence', long.why);
