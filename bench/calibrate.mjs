@@ -244,6 +244,7 @@ for (const condition of conditions) {
     results.push({ name: condition.name, run: i + 1, expected: expected.join('|'), got, right, contradiction });
     console.log(`${condition.name} #${i + 1}: ${got}${right ? '' : '  ✗'}${contradiction ? '  advice contradicts the cause' : ''}`);
     console.log(`    ${outcome.error ?? load.bottleneck?.why}`);
+    if (load) console.log(`    ${Math.round(load.total.opsPerSec)} ops/s`);
     if (record && load) {
       // The evidence the verdict reads; the per-second timeline is left out (the verdict does not read it).
       const loads = outcome.loads.map(({ timeline: _timeline, ...rest }) => rest);

@@ -4,7 +4,7 @@
 // and only when that pid is really a redis-server listening where we connected: a pid in another pid
 // namespace, or a reused one, is never read as the server.
 import { isLoopbackHost } from '../gates/network';
-import { readProcFile, threadIds, threadSchedstat } from '../gates/procStats';
+import { childIds, machineBusyMs, processCpu, readProcFile, threadIds, threadSchedstat } from '../gates/procStats';
 import type { ConnectionOptions } from './types';
 
 /** The server's threads' totals since they started, ms: the main thread (tid == pid, where commands run) and any io-threads. */
@@ -13,6 +13,13 @@ export interface ServerSchedule {
   runnableWaitMs: number;
   /** io-threads (`io_thd_*`), added up, when the server runs any. */
   ioThreads?: { count: number; runMs: number; runnableWaitMs: number };
+  /**
+   * CPU time of the server's fork children (BGSAVE, AOF rewrite) on this machine: those it reaped, and those still
+   * running. A child takes a core the client and the server may need (persistence weighs it in the verdict).
+   */
+  childrenRunMs?: number;
+  /** CPU time all of the machine's cores spent on work: what the child competed with (beside childrenRunMs). */
+  machineBusyMs?: number;
 }
 
 /** Names redis-server gives its process (comm, at most 15 characters); a Redis Stack build keeps the same. */
@@ -51,5 +58,16 @@ export function readServerSchedule(pid: number): ServerSchedule | undefined {
     io = { count: (io?.count ?? 0) + 1, runMs: (io?.runMs ?? 0) + figures.runMs, runnableWaitMs: (io?.runnableWaitMs ?? 0) + figures.runnableWaitMs };
   }
   if (io) schedule.ioThreads = io;
+  const children = childrenRunMs(pid);
+  const machine = machineBusyMs();
+  if (children !== undefined && machine !== undefined) Object.assign(schedule, { childrenRunMs: children, machineBusyMs: machine });
   return schedule;
+}
+
+/** The reaped children's CPU (the process's stat) plus each live child's time on a CPU (its schedstat), ms. */
+function childrenRunMs(pid: number): number | undefined {
+  const reaped = processCpu(pid)?.reapedChildrenMs;
+  const live = childIds(pid);
+  if (reaped === undefined || live === undefined) return undefined;
+  return live.reduce((sum, child) => sum + (threadSchedstat(child, child)?.runMs ?? 0), reaped);
 }

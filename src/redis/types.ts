@@ -176,7 +176,15 @@ export interface ServerDelta {
    * A local server's main thread over the window as the scheduler saw it (/proc schedstat): ms on a CPU and
    * ms runnable but waiting for a core; io-threads added up beside it. Absent for a remote server or a cluster.
    */
-  schedule?: { runMs: number; runnableWaitMs: number; ioThreads?: { count: number; runMs: number; runnableWaitMs: number } };
+  schedule?: {
+    runMs: number;
+    runnableWaitMs: number;
+    ioThreads?: { count: number; runMs: number; runnableWaitMs: number };
+    /** CPU time of the server's fork children (BGSAVE, AOF rewrite) in the window, where the system tells. */
+    childrenRunMs?: number;
+    /** CPU time all of the machine's cores spent on work in the window (with childrenRunMs). */
+    machineBusyMs?: number;
+  };
   /** Forks in the window (BGSAVE, AOF rewrite) and the latest one's length. */
   forks?: number;
   forkUsec?: number;

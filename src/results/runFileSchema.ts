@@ -76,6 +76,8 @@ const serverDelta = z.looseObject({
       runMs: count,
       runnableWaitMs: count,
       ioThreads: z.looseObject({ count, runMs: count, runnableWaitMs: count }).optional(),
+      childrenRunMs: count.optional(),
+      machineBusyMs: count.optional(),
     })
     .optional(),
   forks: count.optional(),

@@ -345,6 +345,11 @@ function scheduleDelta(before: NodeCounters, after: NodeCounters): ServerDelta['
   if (bi && ai && ai.count === bi.count && ai.runMs >= bi.runMs && ai.runnableWaitMs >= bi.runnableWaitMs) {
     schedule.ioThreads = { count: ai.count, runMs: ai.runMs - bi.runMs, runnableWaitMs: ai.runnableWaitMs - bi.runnableWaitMs };
   }
+  // A child read live (ns) before and reaped (10 ms ticks) after may read a little less: never below 0.
+  if (b.childrenRunMs !== undefined && a.childrenRunMs !== undefined && b.machineBusyMs !== undefined && a.machineBusyMs !== undefined) {
+    schedule.childrenRunMs = Math.max(0, a.childrenRunMs - b.childrenRunMs);
+    schedule.machineBusyMs = Math.max(0, a.machineBusyMs - b.machineBusyMs);
+  }
   return schedule;
 }
 

@@ -82,7 +82,9 @@ export async function probeNestedCalls(phase: PhasePlan, test: TestPlan, flags: 
     const delta = serverDelta(before, after, accountingFor(test, result, 0, tallyBetween(fromMark, toMark)), 'cumulative');
     const inside = Object.keys(delta.foreign?.commands ?? {}).filter((name) => !parents.includes(name));
     return inside.length > 0 ? { nested: recordFromMap(new Map(inside.map((name) => [name, parent]))) } : {};
-  } catch {
-    return {};
+  } catch (error) {
+    // Without the probe a module's own calls would read as another client's: no judgement rather than a wrong one.
+    const why = error instanceof Error ? error.message.split('\n', 1)[0].slice(0, 200) : 'unknown error';
+    return { inexact: `the probe of the module commands' own calls (${parent}) failed (${why}): foreign load is not judged` };
   }
 }

@@ -4,7 +4,7 @@
 // (the server takes the rest), which the engine's CPU-time rule alone would miss.
 import type { BottleneckJudge } from './judge';
 import { clientFigures } from './clientLoad';
-import { clientSaturated, clientSide, saturationText, serverSide } from './cpuShares';
+import { bothBusy, clientSaturated, clientSide, reliefBound, saturationText, serverSide } from './cpuShares';
 import { serverCpu } from './serverLoad';
 
 /** The busiest thread's event loop busy at least this share of the window, and the process this share of a core per thread. */
@@ -27,10 +27,14 @@ export const clientCpu: BottleneckJudge = {
     const busy = health.bottleneck === 'client' || ((health.eventLoopUtilization ?? 0) >= CLIENT_BUSY_SHARE && perThread >= CLIENT_BUSY_SHARE && !onSchedule);
     // By the scheduler's accounting: the thread had work (mostly running) at least N/(N+1) of the window.
     const saturated = clientSaturated(evidence, side) && side!.busy >= (serverSide(evidence)?.busy ?? 0) && !onSchedule;
-    if (!busy && !saturated) return undefined;
+    const both = bothBusy(evidence);
+    if (!busy && !saturated && !both) return undefined;
     const cpu = serverCpu(server);
     const beside = cpu ? `; ${cpu.what} at ${Math.round(cpu.percent)} % of a core beside it` : '';
     const scheduled = side ? `; ${side.text}${saturated ? `, busy at least N/(N+1) = ${saturationText(evidence)}` : ''}` : '';
+    // Both sides busy: the server had little headroom, so the figures understate it by at most the bound.
+    if (both)
+      return `the client had work nearly all the window (${clientFigures(health)}${scheduled}), and so did the server: ${reliefBound(both.server, 'client')}`;
     return `the client used its CPU to the full (${clientFigures(health)}${beside}${scheduled}): these numbers understate the server — run the client elsewhere or add threads`;
   },
 };

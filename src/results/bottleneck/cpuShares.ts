@@ -89,6 +89,32 @@ export function serverSaturated(evidence: Evidence, server: SideCpu, client: num
   return server.busy >= saturation(evidence) && (client === undefined || work(server) >= client);
 }
 
+/**
+ * A side had work at least this share of the window: busy. Where both sides are, neither alone set the pace: by the
+ * utilization law a side busy U of the window can serve at most 1/U times the throughput, so relieving the other side
+ * alone could raise it by at most 1/U − 1 (under 18 % here); the engine's own busy mark (src/engine/verdicts.ts) is the same.
+ */
+export const BOTH_BUSY_SHARE = 0.85;
+
+/**
+ * Client and server both busy by the scheduler — each had work (mostly running, not waiting for a core) at least
+ * BOTH_BUSY_SHARE of the window, with more than one request in flight (with one, each side's time holds the other's
+ * wait): the two set the pace together, and each verdict says how much relieving the other alone could give.
+ */
+export function bothBusy(evidence: Evidence): { client: SideCpu; server: SideCpu } | undefined {
+  const [client, server] = [clientSide(evidence), serverSide(evidence)];
+  if (!client?.shares || !server?.shares || inFlight(evidence) <= 1) return undefined;
+  const busy = (side: SideCpu) => side.busy >= BOTH_BUSY_SHARE && side.shares!.run > side.shares!.wait;
+  return busy(client) && busy(server) ? { client, server } : undefined;
+}
+
+/** `relieving the server alone could raise throughput by at most 9 % (the client had work 92 % of the window)`. */
+export function reliefBound(other: SideCpu, relieved: 'client' | 'server'): string {
+  const gain = 1 / Math.max(other.busy, 1e-9) - 1;
+  const side = relieved === 'client' ? 'the server' : 'the client';
+  return `a faster ${relieved} alone could raise throughput by at most ${percent(gain)} (${side} had work ${percent(other.busy)} of the window)`;
+}
+
 /** The share of the window a side ran (its busy share where the scheduler's split is unknown). */
 export function work(side: SideCpu): number {
   return side.shares?.run ?? side.busy;

@@ -3,11 +3,15 @@
 // that falls behind delays writes (aof_delayed_fsync); the latency monitor names AOF stalls. A fork (BGSAVE,
 // AOF rewrite) stops the main thread for its length: it is the cause only when that pause holds more than
 // 1 % of the window (in a closed loop the requests waiting through it are then more than 1 %: it sets p99);
-// a shorter one is a note.
+// a shorter one is a note. The fork also puts a child on the machine that writes the dataset: where the
+// scheduler shows the client or the server waiting for a core while the child ran, the child took a share of
+// the cores they waited for — its share of all the CPU the machine spent in the window — and it is a cause
+// when that share of their wait holds more than the same 1 % of the window.
 import { ownValue } from '../../gates/plainData';
 import { isWriteCommand } from '../../scenario/commands';
 import type { BottleneckJudge, Evidence } from './judge';
-import { count, finePercent, micros, percent } from './figures';
+import { clientSide, serverSide } from './cpuShares';
+import { count, finePercent, length, micros, percent } from './figures';
 
 /** A pause holding more than this share of the window delays more than this share of a closed loop's requests: p99 moves. */
 export const FORK_SHARE = 0.01;
@@ -61,6 +65,25 @@ function forks({ server, events, windowMs }: Evidence): { text: string; share?: 
   return { text: `${forked}${named ? ` (${named})` : ''}, the fork took ${micros(server.forkUsec)} (${finePercent(share)} of the window)`, share };
 }
 
+/**
+ * The fork child's CPU beside sides that waited for a core: `the fork's child ran 850 ms of CPU in the window while
+ * the client and the server waited 1.2 s for a core`, when the wait it can explain (at most its CPU) is material.
+ */
+function childCompeted(evidence: Evidence): string | undefined {
+  const schedule = evidence.server?.schedule;
+  const [childMs, machineMs] = [schedule?.childrenRunMs, schedule?.machineBusyMs];
+  if (childMs === undefined || machineMs === undefined || childMs <= 0 || machineMs <= 0) return undefined;
+  const sides = [clientSide(evidence), serverSide(evidence)].filter((side) => side?.shares !== undefined);
+  const waitMs = sides.reduce((sum, side) => sum + side!.shares!.wait * evidence.windowMs, 0);
+  const childShare = Math.min(1, childMs / machineMs);
+  if (childShare * waitMs < FORK_SHARE * evidence.windowMs) return undefined;
+  const who = sides.length === 2 ? 'the client and the server' : 'the test';
+  return (
+    `the fork's child ran ${length(childMs)} of CPU in the window, ${percent(childShare)} of all the machine's, while ${who} waited ${length(waitMs)} for a core ` +
+    `(its share ${length(childShare * waitMs)}): writing the snapshot took cores the test needed — snapshot outside the test, or leave the server a core for its child`
+  );
+}
+
 export const persistence: BottleneckJudge = {
   kind: 'persistence',
   description:
@@ -69,12 +92,13 @@ export const persistence: BottleneckJudge = {
     const fork = forks(evidence);
     // A fork whose length was not read cannot be weighed: it is named, as before, rather than dropped.
     const forkHeld = fork !== undefined && (fork.share === undefined || fork.share >= FORK_SHARE);
-    const parts = [fsyncWhy(evidence), forkHeld ? fork.text : undefined].filter(Boolean);
+    const child = fork !== undefined ? childCompeted(evidence) : undefined;
+    const parts = [fsyncWhy(evidence), forkHeld || child ? fork?.text : undefined, child].filter(Boolean);
     return parts.length > 0 ? parts.join('; ') : undefined;
   },
   note: (evidence) => {
     const fork = forks(evidence);
-    if (fork?.share === undefined || fork.share >= FORK_SHARE) return undefined;
+    if (fork?.share === undefined || fork.share >= FORK_SHARE || childCompeted(evidence)) return undefined;
     return `${fork.text}: too short to set the pace (under ${percent(FORK_SHARE)} of the window)`;
   },
 };

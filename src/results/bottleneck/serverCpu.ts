@@ -3,7 +3,7 @@
 // percent, which a server sharing a machine never brings near a full core; or it was starved of a core
 // while the client was not, so its side held the test up.
 import type { BottleneckJudge } from './judge';
-import { clientSide, machineStarved, saturationText, serverSaturated, serverSide, work } from './cpuShares';
+import { bothBusy, clientSide, machineStarved, reliefBound, saturationText, serverSaturated, serverSide, work } from './cpuShares';
 import { micros } from './figures';
 
 export const serverCpu: BottleneckJudge = {
@@ -15,9 +15,12 @@ export const serverCpu: BottleneckJudge = {
     if (!server || machineStarved(evidence)) return undefined;
     const clientCpu = clientSide(evidence);
     const client = clientCpu ? work(clientCpu) : evidence.load.health.eventLoopUtilization;
-    if (!server.starved && !serverSaturated(evidence, server, client)) return undefined;
+    const both = bothBusy(evidence);
+    if (!server.starved && !serverSaturated(evidence, server, client) && !both) return undefined;
     const perCall = evidence.server!.usecPerCall !== undefined ? `, ${micros(evidence.server!.usecPerCall)} per call in the server` : '';
     const waited = server.shares && server.shares.wait >= server.shares.run;
+    if (both && !waited && !serverSaturated(evidence, server, client))
+      return `${server.text}${perCall}; the client was busy too: ${reliefBound(both.client, 'server')}`;
     const cause = waited
       ? 'it waited for a core at least as long as it ran: other processes on its machine slowed the server, which set the pace'
       : `busy at least N/(N+1) = ${saturationText(evidence)}: the server set the pace`;

@@ -31,4 +31,20 @@ describe('a local server’s schedstat', function () {
       await monitor.close();
     }
   });
+
+  it('a BGSAVE child’s CPU counts under the server’s children (reaped or running), beside the machine’s own CPU time', async () => {
+    const { pid } = server();
+    await withRedis(server(), (redis) => redis.call('DEBUG', 'POPULATE', '300000', 'child:', '64'));
+    const before = readServerSchedule(pid)!;
+    await withRedis(server(), async (redis) => {
+      await redis.call('BGSAVE');
+      // Until the child is reaped: rdb_bgsave_in_progress back to 0.
+      for (let i = 0; i < 400 && /rdb_bgsave_in_progress:1/.test(String(await redis.info('persistence'))); i++) await new Promise((r) => setTimeout(r, 25));
+      await redis.call('FLUSHALL');
+    });
+    const after = readServerSchedule(pid)!;
+    assert.ok(before.childrenRunMs !== undefined && after.childrenRunMs !== undefined, JSON.stringify({ before, after }));
+    assert.ok(after.childrenRunMs! - before.childrenRunMs! >= 10, `a 300k-key snapshot costs its child CPU: ${JSON.stringify({ before, after })}`);
+    assert.ok(after.machineBusyMs! >= before.machineBusyMs! + (after.childrenRunMs! - before.childrenRunMs!) - 20, 'the machine ran the child too');
+  });
 });

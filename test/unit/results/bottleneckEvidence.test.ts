@@ -70,6 +70,40 @@ describe('bottleneck: persistence (issue 41, seen 4)', () => {
     assert.equal(long.kind, 'persistence', long.why);
     assert.match(long.why, /the fork took 25\.0 ms \(1 % of the window\)/);
   });
+
+  it('a short fork whose child took its share of the cores both sides waited for is the cause; the same child on a machine busy with much else is a note', () => {
+    // fork-1500k-keys (bench/calibration): the child ran 263 ms of the machine's 4,580 ms while client and server waited ~1.7 s.
+    const waited = (childrenRunMs: number, machineBusyMs: number, windowMs: number, clientWaitMs: number, serverWaitMs: number) =>
+      bottleneckOf(
+        load({
+          windowMs,
+          durationMs: windowMs,
+          health: { ...load().health, threadCpu: { runMs: windowMs * 0.3, runnableWaitMs: clientWaitMs } },
+          server: server({
+            windowMs,
+            forks: 1,
+            forkUsec: 8_700,
+            schedule: { runMs: windowMs * 0.2, runnableWaitMs: serverWaitMs, childrenRunMs, machineBusyMs },
+          }),
+        }),
+      );
+    const big = waited(263, 4_580, 2000, 900, 800);
+    assert.ok(
+      (big.parts ?? [big]).some((part) => part.kind === 'persistence'),
+      big.why,
+    );
+    assert.match(
+      big.why,
+      /the fork's child ran 263 ms of CPU in the window, 6 % of all the machine's, while the client and the server waited 1\.7 s for a core \(its share 98 ms\)/,
+    );
+    // fork-100k-keys on a machine busy with other work: 80 ms of 8,980 ms, 1 % of the ~3.5 s wait: 31 ms, under 1 % of 4 s.
+    const small = waited(80, 8_980, 4000, 1800, 1700);
+    assert.ok(!(small.parts ?? [small]).some((part) => part.kind === 'persistence'), small.why);
+    assert.match(small.why, /note: the server forked 1× during the test, the fork took 8\.7 ms \(0\.2 % of the window\): too short/);
+    // No machine figure (an older run file, no /proc/stat): the child is not weighed.
+    const unknown = waited(263, undefined as unknown as number, 2000, 900, 800);
+    assert.ok(!(unknown.parts ?? [unknown]).some((part) => part.kind === 'persistence'), unknown.why);
+  });
 });
 
 describe('bottleneck: the network’s own faults and the open loop’s schedule (issue 41, seen 6)', () => {

@@ -149,6 +149,33 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
     );
   });
 
+  it('client and server both had work ~91 % of the window (50 connections, pipelined GETs): both set the pace, each with the bound the other leaves', () => {
+    // busy-client: either side capped to 0.6 of a core cut throughput by about a third (bench/calibrate.mjs, 2026-12-06).
+    const verdict = bottleneckOf(
+      load(
+        50,
+        { eventLoopUtilization: 0.83, cpuPercent: 88, threadCpu: { runMs: 2550, runnableWaitMs: 180 } },
+        server({ schedule: { runMs: 2730, runnableWaitMs: 40 } }),
+      ),
+    );
+    assert.deepEqual(
+      verdict.parts?.map((part) => part.kind),
+      ['server-cpu', 'client-cpu'],
+      verdict.why,
+    );
+    assert.match(verdict.why, /a faster client alone could raise throughput by at most 8 % \(the server had work 92 % of the window\)/);
+    assert.match(verdict.why, /a faster server alone could raise throughput by at most 10 % \(the client had work 91 % of the window\)/);
+    assert.doesNotMatch(verdict.why, /understate the server — run the client elsewhere/);
+  });
+
+  it('both busy needs both: a server with 30 % of its window idle leaves the client alone the limit; one connection never', () => {
+    const client = { eventLoopUtilization: 0.83, cpuPercent: 88, threadCpu: { runMs: 2550, runnableWaitMs: 180 } };
+    const idleServer = bottleneckOf(load(50, client, server({ schedule: { runMs: 2000, runnableWaitMs: 100 } })));
+    assert.ok(!(idleServer.parts ?? [idleServer]).some((part) => part.kind === 'server-cpu'), idleServer.why);
+    const one = bottleneckOf(load(1, client, server({ schedule: { runMs: 2730, runnableWaitMs: 40 } })));
+    assert.ok(!(one.parts ?? [one]).some((part) => part.kind === 'server-cpu' && /client was busy too/.test(part.why)), one.why);
+  });
+
   it('"add clients or pipeline" only with both sides’ accounting: a remote server (no schedstat) says what is missing', () => {
     const remote = bottleneckOf(load(1, { eventLoopUtilization: 0.3, threadCpu: { runMs: 600, runnableWaitMs: 30 } }, server({})));
     assert.equal(remote.kind, 'undetermined', remote.why);

@@ -63,12 +63,13 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
     });
   }
 
-  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3: 64 of 69 — busy-client
-  // reads undetermined 3/3, and a 1.5M-key fork paused 8–12 ms, under 1 % of the window, in 2 of 3; see bench/README.md);
-  // a change to the rule may raise it, never lower it.
-  it('the rule gets at least 64 of the 69 recorded causes right', () => {
+  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3: 64 of 69, on a quiet
+  // machine; see bench/README.md). Since: client and server both busy is both sides' limit (busy-client, 3 runs), so
+  // 67; the two 1.5M-key forks under 1 % of the window were recorded before the fork child's CPU was read, so their
+  // evidence cannot show the child. A change to the rule may raise it, never lower it.
+  it('the rule gets at least 67 of the 69 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
-    assert.ok(fixtures.length - wrong.length >= 64, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 67, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 
