@@ -63,7 +63,8 @@ function renderHeader(m: CompareViewModel): HTMLElement {
     ...m.summary.flatMap((part, i) => [i > 0 ? ', ' : '', el('span', { class: `delta-${part.verdict}` }, part.text)]),
     ` (±${m.comparison.noisePercent}%).`,
   );
-  return el('header', {}, el('h1', {}, m.title), runs, summary);
+  const caveats = m.notComparable.map((reason) => el('p', { class: 'compare-caveat' }, `Not comparable: ${reason}.`));
+  return el('header', {}, el('h1', {}, m.title), runs, summary, ...caveats);
 }
 
 function renderToolbar(): HTMLElement {

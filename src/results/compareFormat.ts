@@ -167,7 +167,8 @@ export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
   const counts: Record<Verdict, number> = { better: 0, worse: 0, noise: 0, differs: 0 };
   for (const row of comparison.rows) {
     for (const cell of row.cells) {
-      if (!cell) continue;
+      // A change whose figures measure the client (or another client's load) is counted apart, never as better or worse.
+      if (!cell || notComparable(cell, row.cells[0])) continue;
       for (const metric of metricsShown(row)) {
         const verdict = cell.metrics[metric].delta?.verdict;
         if (verdict) counts[verdict]++;
@@ -175,6 +176,23 @@ export function verdictCounts(comparison: Comparison): Record<Verdict, number> {
     }
   }
   return counts;
+}
+
+/** The changes whose figures are not comparable, and why, each reason once (`client CPU set the pace…`). */
+export function notComparableChanges(comparison: Comparison): { changes: number; reasons: string[] } {
+  let changes = 0;
+  const reasons = new Set<string>();
+  for (const row of comparison.rows) {
+    const reference = row.cells[0];
+    for (const cell of row.cells) {
+      if (!cell || !notComparable(cell, reference)) continue;
+      const deltas = metricsShown(row).filter((metric) => cell.metrics[metric].delta !== undefined).length;
+      if (deltas === 0) continue;
+      changes += deltas;
+      reasons.add((cell.notComparable ?? reference?.notComparable)!);
+    }
+  }
+  return { changes, reasons: [...reasons] };
 }
 
 export interface CountPart {
@@ -194,7 +212,14 @@ export function countParts(comparison: Comparison, counts = verdictCounts(compar
       : []),
     ...(differing ? [{ verdict: 'differs' as const, text: `${counts.differs} differ (different loads: not better or worse)` }] : []),
     { verdict: 'noise', text: `${counts.noise} within noise` },
+    ...notComparablePart(comparison),
   ];
+}
+
+/** `20 not comparable (neither better nor worse)`, where some changes are: the reasons follow in statisticsLines. */
+function notComparablePart(comparison: Comparison): CountPart[] {
+  const { changes } = notComparableChanges(comparison);
+  return changes > 0 ? [{ verdict: 'differs', text: `${changes} not comparable (neither better nor worse)` }] : [];
 }
 
 /** Which counts a sentence names: better and worse where some rows compare like with like, `differ` where some plans differ. */
@@ -238,14 +263,20 @@ export function statisticsLines(comparison: Comparison): string[] {
     `Significance: a change counts only when it exceeds ±${comparison.noisePercent}% and, with repeats, its ${CONFIDENCE_PERCENT}% interval excludes 0 (an exact permutation test on the repeats).`,
     ...used.map(({ test, changes }) => `${changes} change${changes === 1 ? '' : 's'}: ${TEST_DESCRIPTIONS[test]}.`),
   ];
-  comparison.rows.forEach((row) => {
+  // Each reason once, with the runs and rows it holds in: a line per cell was a wall of the same sentence.
+  const byReason = new Map<string, { runs: Set<string>; rows: number }>();
+  for (const row of comparison.rows) {
     row.cells.forEach((cell, i) => {
-      if (cell?.notComparable)
-        lines.push(
-          `Not comparable: ${row.point ? `${row.point} ` : ''}${row.test}${row.command === 'total' ? '' : ` › ${row.command}`} in ${comparison.runs[i].label}: ${cell.notComparable}.`,
-        );
+      if (!cell?.notComparable) return;
+      const entry = byReason.get(cell.notComparable) ?? { runs: new Set<string>(), rows: 0 };
+      entry.runs.add(comparison.runs[i].label);
+      entry.rows++;
+      byReason.set(cell.notComparable, entry);
     });
-  });
+  }
+  for (const [reason, { runs, rows }] of byReason) {
+    lines.push(`Not comparable: ${rows} row${rows === 1 ? '' : 's'} of ${[...runs].join(', ')}: ${reason}; their changes count neither better nor worse.`);
+  }
   return lines;
 }
 

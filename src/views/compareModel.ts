@@ -6,7 +6,7 @@
 import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
 import { type Difference, type DifferenceKind } from '../results/compareDifferences';
 import { compareLabels, startTime } from '../results/compareLabels';
-import { countParts, formatChange, metricsShown, notComparable, verdictCounts, type CountPart } from '../results/compareFormat';
+import { countParts, formatChange, metricsShown, notComparable, notComparableChanges, verdictCounts, type CountPart } from '../results/compareFormat';
 import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
@@ -98,6 +98,8 @@ export interface CompareViewModel {
   counts: Record<Verdict, number>;
   /** The counts in words (`0 better`, `12 worse` or `12 differ (…)`, `0 within noise`), each with its verdict's colour: the CLI's sentence. */
   summary: CountPart[];
+  /** Why some changes are not comparable, each reason once: the header says it, not only a cell's hover. */
+  notComparable: string[];
   timeline?: OverlayChart;
   /** `log`: the latency axis starts as log (the tail far above the median, as in the results panel). */
   percentiles?: OverlayChart & { log: boolean };
@@ -166,7 +168,8 @@ function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] 
           const measured = cell.metrics[metric];
           // An imported run's tool did not report this metric: a gap, never its placeholder 0.
           if (measured.absent) return { text: '—' };
-          const flagged = notComparable(cell, row.cells[0]) ? (cell.notComparable ?? row.cells[0]?.notComparable) : undefined;
+          // Only a change is flagged: the reference column has none, and its reason is in the header once.
+          const flagged = measured.delta && notComparable(cell, row.cells[0]) ? (cell.notComparable ?? row.cells[0]?.notComparable) : undefined;
           return {
             text: info.format(measured.value),
             ...(measured.delta?.interval ? { interval: formatInterval(measured.delta.interval) } : {}),
@@ -301,6 +304,7 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
     explained: timeNotes(comparison),
     counts: verdictCounts(comparison),
     summary: countParts(comparison),
+    notComparable: notComparableChanges(comparison).reasons,
     ...overlays(runs, labels, omitted),
     omitted,
   };
