@@ -18,12 +18,7 @@ import {
 import { LoadError, TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { ReplyScanner } from '../../protocol/respScanner';
-
-/** node:tls (and the crypto it loads) only for TLS targets: evaluating it cost every engine thread ~5 ms at start. */
-function tlsModule(): typeof import('node:tls') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('node:tls') as typeof import('node:tls');
-}
+import { tlsModule } from '../../redis/tlsModule';
 
 export function handshakeCommands(options: ConnectionOptions): { step: HandshakeStep; args: string[] }[] {
   const commands: { step: HandshakeStep; args: string[] }[] = [];
