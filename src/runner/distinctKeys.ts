@@ -11,7 +11,7 @@
 const FIRST_HASHES = 1 << 12;
 
 export class DistinctKeys {
-  /** Each hash as two 32-bit words, low word first: read as a BigUint64Array for the sort (little-endian, as every platform Node runs on). */
+  /** Each hash as two 32-bit words, sorted as one 64-bit integer: whatever the byte order, equal hashes end up side by side. */
   private words = new Uint32Array(FIRST_HASHES * 2);
   /** Hashes kept (a key SCAN returned twice is kept twice until the count). */
   private kept = 0;
