@@ -50,7 +50,7 @@ describe('modules a run loads (issue 46)', function () {
 
   it('a plain-TCP fast-path run: the engine thread loads its bundle and no ioredis, TLS, client path or test hook; the main thread no HTTP', async () => {
     const recorder = scratch.write('recorder.cjs', RECORDER);
-    const file = scratch.write('lean.rbench', '### lean\nclients 4\npipeline 8\nrequests 400\nSET lean:__key__ __value__\n');
+    const file = scratch.write('lean.rbench', '### lean\nthreads 1\nclients 4\npipeline 8\nrequests 400\nSET lean:__key__ __value__\n');
     const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
       cwd: scratch.dir,
       env: { NODE_OPTIONS: `--require ${recorder}` },
