@@ -2,7 +2,6 @@
 // the other until one knows. Plain sockets and the small RESP reader: the fast path's worker threads
 // call it on every (re)connect, and must not load a client library for it.
 import * as net from 'node:net';
-import * as tls from 'node:tls';
 import { approvedNodes, NodeRefusedError, withNetworkRule, type ApprovedNodes } from '../gates/network';
 import { encodeRespCommand } from '../protocol/respEncode';
 import { address, describeConnectionError, describeHandshakeReply, errorPlace, CONNECT_TIMEOUT } from './errors';
@@ -10,6 +9,7 @@ import { RespErrorReply, type RespValue } from '../protocol/respValue';
 import { CONTROL_REPLY_LIMITS, ReplyCollector, ReplyLimitError } from '../protocol/replyReader';
 import { sentinelList } from '../protocol/sentinelUrl';
 import type { ConnectionOptions, SentinelOptions } from './types';
+import { tlsModule } from './tlsModule';
 
 export interface PrimaryAddress {
   host: string;
@@ -119,7 +119,9 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
   }
   commands.push(['SENTINEL', question, name]);
   return new Promise((resolve, reject) => {
-    const socket = connection.tls ? tls.connect({ ...connection.tls, host: node.host, port: node.port }) : net.connect({ host: node.host, port: node.port });
+    const socket = connection.tls
+      ? tlsModule().connect({ ...connection.tls, host: node.host, port: node.port })
+      : net.connect({ host: node.host, port: node.port });
     // Whole replies, within the limits every reader keeps (a sentinel is a server like any other).
     const received = new ReplyCollector(CONTROL_REPLY_LIMITS);
     const replies: RespValue[] = [];

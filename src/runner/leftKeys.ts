@@ -47,7 +47,8 @@ export async function countLeftKeys(options: ConnectionOptions, patterns: readon
       // SCAN may return a key twice (a rehash in between): counted once.
       const keys = new DistinctKeys();
       const addKey = (bytes: Uint8Array, start: number, end: number) => {
-        if (keys.size < 1_000_000) keys.add(bytes, start, end);
+        // `added`, not `size`: the distinct count sorts what it holds.
+        if (keys.added < 1_000_000) keys.add(bytes, start, end);
       };
       let cursor = '0';
       let scans = 0;

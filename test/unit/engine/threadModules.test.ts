@@ -1,0 +1,77 @@
+// A run loads only what it uses (issue 46: a run's fixed cost). Every module a `rbench run` process requires is
+// recorded per thread by a preload (NODE_OPTIONS=--require, which Node applies to worker threads too): the engine
+// thread of a plain-TCP fast-path run loads its bundle and the few built-ins the load needs — no ioredis, no other
+// client path, no vendor bundle, no node:tls (~3 ms of each thread's CPU, for TLS targets only), no test hooks'
+// node:v8 and node:vm — and the main thread no node:http (the --metrics endpoint's).
+import assert from 'node:assert/strict';
+import { basename, join } from 'node:path';
+import { useRedisServer } from '../../helpers/redis';
+import { repoRoot, runCli, useScratch } from '../../helpers/cli';
+
+/** The preload: one line per require, `RBENCH-REQUIRE <threadId> <request or resolved dist file>`, written at once (a thread may be terminated). */
+const RECORDER = `
+const Module = require('node:module');
+const { writeSync } = require('node:fs');
+const { threadId } = require('node:worker_threads');
+const load = Module._load;
+Module._load = function (request, parent) {
+  let name = request;
+  try {
+    if (!request.startsWith('node:') && !Module.isBuiltin(request)) name = Module._resolveFilename(request, parent);
+  } catch {}
+  writeSync(2, 'RBENCH-REQUIRE ' + threadId + ' ' + name + '\\n');
+  return load.apply(this, arguments);
+};
+`;
+
+/** Built-ins a plain-TCP fast-path load never needs on its engine thread. */
+const ENGINE_THREAD_NEVER = ['tls', 'crypto', 'zlib', 'http', 'https', 'child_process', 'v8', 'vm', 'dns'];
+
+interface Required {
+  builtins: Set<string>;
+  distFiles: Set<string>;
+}
+
+function requiredByThread(stderr: string): Map<number, Required> {
+  const threads = new Map<number, Required>();
+  for (const [, thread, name] of stderr.matchAll(/^RBENCH-REQUIRE (\d+) (.+)$/gm)) {
+    const seen = threads.get(Number(thread)) ?? { builtins: new Set<string>(), distFiles: new Set<string>() };
+    threads.set(Number(thread), seen);
+    if (name.startsWith(join(repoRoot, 'dist'))) seen.distFiles.add(basename(name));
+    else if (!name.includes('/')) seen.builtins.add(name.replace(/^node:/, ''));
+  }
+  return threads;
+}
+
+describe('modules a run loads (issue 46)', function () {
+  this.timeout(60_000);
+  const server = useRedisServer();
+  const scratch = useScratch();
+
+  it('a plain-TCP fast-path run: the engine thread loads its bundle and no ioredis, TLS, client path or test hook; the main thread no HTTP', async () => {
+    const recorder = scratch.write('recorder.cjs', RECORDER);
+    const file = scratch.write('lean.rbench', '### lean\nthreads 1\nclients 4\npipeline 8\nrequests 400\nSET lean:__key__ __value__\n');
+    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
+      cwd: scratch.dir,
+      env: { NODE_OPTIONS: `--require ${recorder}` },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 400);
+
+    const threads = requiredByThread(run.stderr);
+    const main = threads.get(0);
+    assert.ok(main, 'the preload recorded nothing on the main thread');
+    const engine = [...threads].filter(([id]) => id !== 0).map(([, required]) => required);
+    assert.equal(engine.length, 1, `one engine thread, got ${engine.length}`);
+    const [thread] = engine;
+    assert.deepEqual([...thread.distFiles].sort(), ['worker.js'], 'the engine thread loaded other files of dist/ (ioredis, a cluster path, a vendor bundle)');
+    assert.ok(thread.builtins.has('net'), `the recorder saw the engine thread's own requires: ${[...thread.builtins].join(' ')}`);
+    assert.deepEqual(
+      ENGINE_THREAD_NEVER.filter((name) => thread.builtins.has(name)),
+      [],
+      `built-ins the engine thread required: ${[...thread.builtins].sort().join(' ')}`,
+    );
+    assert.ok(!main.builtins.has('http'), 'the main thread loaded node:http without --metrics');
+    assert.ok(!main.distFiles.has('zod.js') && !main.distFiles.has('hdr-histogram.js'), `main thread's dist files: ${[...main.distFiles].join(' ')}`);
+  });
+});
