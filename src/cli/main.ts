@@ -93,6 +93,11 @@ Run options:
                       after the last run, wait this long for a final scrape (default 15s; 0s: none)
   --module PATH       load the Redis module PATH (a .so file) into the throwaway redis-server;
                       repeatable. A scenario file never can (\`server loadmodule\` is refused)
+  --server-binary PATH
+                      start the throwaway server from PATH (a redis-server or valkey-server
+                      build; a bare name is looked up in PATH); repeatable: each scenario runs on
+                      a fresh server of each binary and their runs are compared, as with --url A
+                      --url B (each run records the server's version and build id)
 
 Check options:
   --url URL           also check the files' commands against this server's own command table
@@ -275,6 +280,7 @@ export async function main(argv: string[]): Promise<number> {
         metrics: { type: 'string' },
         'metrics-linger': { type: 'string' },
         module: { type: 'string', multiple: true },
+        'server-binary': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -378,6 +384,7 @@ export async function main(argv: string[]): Promise<number> {
             allowDestructive: Boolean(values['allow-destructive']),
             maxMemory: maxMemoryBytes,
             modules: values.module ?? [],
+            serverBinaries: values['server-binary'],
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

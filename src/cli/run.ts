@@ -5,6 +5,7 @@ import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
 import { startTogether, type ShardSpec } from '../runner/shard';
+import { LOCAL_TARGET } from '../runner/targets';
 import { RunSession, type FinishedRun, type NotRun, type PreparedRun, type ScenarioFile, type SessionOutcome, type SessionPorts } from '../runner/session';
 import { compareTargets, interleaves, runOnTargets, sameServerRefusal, sameTargetRefusal, saveComparison, type TargetRun } from '../runner/multiTarget';
 import { compareServerSetups } from '../runner/serverSetups';
@@ -66,6 +67,8 @@ export interface RunOptions {
   maxMemory?: number;
   /** `--module PATH`: modules the throwaway server loads. */
   modules?: string[];
+  /** `--server-binary PATH`: the throwaway server's binary; two or more: each scenario on each, compared as `--url A --url B` are. */
+  serverBinaries?: string[];
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -197,8 +200,20 @@ export async function runCommand(options: RunOptions, output: Output): Promise<E
 }
 
 async function runAll(options: RunOptions, output: Output, metrics: CliMetrics | undefined): Promise<ExitCode> {
-  const targets = options.targets && options.targets.length > 1 ? options.targets : undefined;
-  const sameTarget = targets && sameTargetRefusal(targets, {});
+  const binaries = options.serverBinaries?.length ? options.serverBinaries : undefined;
+  if (binaries && options.targets?.length) {
+    output.error('rbench: --server-binary starts throwaway servers: it cannot be combined with --url (drop one of them)');
+    return ExitCode.ScenarioError;
+  }
+  const twice = binaries?.find((binary, i) => binaries.findIndex((other) => resolve(other) === resolve(binary)) !== i);
+  if (twice) {
+    output.error(
+      `rbench: --server-binary ${twice} is named twice: comparing a build with itself measures nothing — name each binary once (a copy of it is another binary)`,
+    );
+    return ExitCode.ScenarioError;
+  }
+  const targets = binaries && binaries.length > 1 ? binaries : options.targets && options.targets.length > 1 ? options.targets : undefined;
+  const sameTarget = !binaries && targets && sameTargetRefusal(targets, {});
   if (sameTarget) {
     output.error(`rbench: ${sameTarget}`);
     return ExitCode.ScenarioError;
@@ -211,7 +226,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
     output.error(`--baseline: ${error.message}`);
     return ExitCode.ScenarioError;
   }
-  const sessionFor = (url: string | undefined) =>
+  const sessionFor = (url: string | undefined, serverBinary?: string) =>
     new RunSession(
       {
         env: options.env,
@@ -229,10 +244,12 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         shard: options.shard,
         maxMemory: options.maxMemory,
         modules: options.modules,
+        serverBinary,
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
     );
-  const sessions = (targets ?? [options.url]).map(sessionFor);
+  // A binary runs on the throwaway server whatever target a file names (the user's word, as --url is).
+  const sessions = binaries ? binaries.map((binary) => sessionFor(LOCAL_TARGET, binary)) : (targets ?? [options.url]).map((url) => sessionFor(url));
   const { prepared, blocked } = await prepareAll(sessions, options, output);
   let exitCode = ExitCode.Ok;
   for (const outcome of blocked) exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);

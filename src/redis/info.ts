@@ -229,15 +229,18 @@ export async function readServerFacts(redis: Redis, extraConfigKeys: readonly st
   return facts;
 }
 
-async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os'>> {
+async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os' | 'buildId' | 'product'>> {
   const info = await unlessRefused(redis.info('server'));
   if (info !== undefined) {
     const server = parseInfo(info).server ?? dictionary<string>();
-    const identity: Pick<ServerFacts, 'version' | 'mode' | 'os'> = {
+    const identity: Pick<ServerFacts, 'version' | 'mode' | 'os' | 'buildId' | 'product'> = {
       version: server.redis_version ?? 'unknown',
-      mode: server.redis_mode ?? 'standalone',
+      mode: server.redis_mode ?? server.server_mode ?? 'standalone',
     };
     if (server.os) identity.os = server.os;
+    if (server.redis_build_id && /^[0-9a-f]{1,40}$/i.test(server.redis_build_id)) identity.buildId = server.redis_build_id;
+    const productVersion = server.valkey_version;
+    if (productVersion && /^[0-9][0-9A-Za-z.-]{0,30}$/.test(productVersion)) identity.product = `valkey ${productVersion}`;
     return identity;
   }
   // INFO is in the @dangerous ACL category; HELLO (Redis 6+) tells version and mode to anyone logged in.

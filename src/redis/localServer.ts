@@ -1,7 +1,7 @@
 // A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
 // CLI and the extension when none is configured, and the server every test runs against.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { scanBoundedFile } from '../gates/files';
 import { createServer, Socket } from 'node:net';
 import { tmpdir, totalmem } from 'node:os';
@@ -123,6 +123,36 @@ export function moduleProblem(path: string): string | undefined {
     return `${path} is not a Redis module: it is not a shared library (a module is the .so file a module's package installs)`;
   if (!exported) return `${path} is a shared library but not a Redis module: it has no RedisModule_OnLoad`;
   return undefined;
+}
+
+/**
+ * The throwaway server's binary (`--server-binary`, the user's word: a file never names one): a path, or a bare name
+ * looked up in PATH as a shell would; an executable file, or why not. Whether it is a Redis-compatible server
+ * shows when it starts.
+ */
+export function serverBinaryPath(given: string): { path: string } | { problem: string } {
+  const candidates = given.includes('/')
+    ? [resolve(given)]
+    : (process.env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => join(dir, given));
+  let problem = given.includes('/')
+    ? `the server binary ${given} does not exist: give the path of a redis-server or valkey-server executable`
+    : `no ${given} in PATH: give the path of a redis-server or valkey-server executable`;
+  for (const candidate of candidates) {
+    try {
+      if (!statSync(candidate).isFile()) {
+        problem = `the server binary ${given} is not a file: give the path of a redis-server or valkey-server executable`;
+        continue;
+      }
+      accessSync(candidate, constants.X_OK);
+      return { path: candidate };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem = `the server binary ${given} is not executable (chmod +x it, or give another)`;
+    }
+  }
+  return { problem };
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {

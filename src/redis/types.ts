@@ -78,6 +78,10 @@ export interface ServerFacts {
   /** `standalone`, `cluster` or `sentinel` (INFO server redis_mode). */
   mode: string;
   os?: string;
+  /** INFO server `redis_build_id`: tells two builds of one version apart (`--server-binary A --server-binary B`). */
+  buildId?: string;
+  /** A server that is not Redis by its own word: `valkey 8.0.1` (INFO `server_name`, `valkey_version`); `version` stays its Redis-compatible version. */
+  product?: string;
   /** CONFIG GET save appendonly maxmemory maxmemory-policy, when the server allows it. */
   config: Record<string, string>;
   /** Keys in the selected database before the run. */

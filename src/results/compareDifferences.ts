@@ -86,7 +86,7 @@ function scenarioSettings(plan: ScenarioPlan, run: RunFile, imported: boolean): 
 
 export function serverOf(run: RunFile): string | undefined {
   const server = run.target.server;
-  return server ? `redis ${server.version} ${server.mode}` : undefined;
+  return server ? `${server.product ?? `redis ${server.version}`} ${server.mode}` : undefined;
 }
 
 export function machineOf(run: RunFile): string {
@@ -188,6 +188,16 @@ function setupDifferences(runs: RunFile[], out: DifferenceList): void {
     '',
     'server version',
     runs.map((run) => run.target.server?.version ?? null),
+  );
+  out.add(
+    'setup',
+    '',
+    'server build',
+    runs.map((run) =>
+      run.target.server
+        ? [run.target.server.product, run.target.server.buildId && `build ${run.target.server.buildId}`].filter(Boolean).join(' ') || null
+        : null,
+    ),
   );
   out.add(
     'setup',

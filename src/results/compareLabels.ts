@@ -22,6 +22,7 @@ const LABEL_FIELDS = [
   'db',
   'target',
   'server version',
+  'server build',
   'server mode',
 ];
 /** A value longer than this names no column (a command list, a machine's CPU model): the differences list shows it. */
@@ -37,6 +38,7 @@ function labelRank(field: string): number {
 function labelPart(field: string, value: string): string {
   if (field === 'target' || field === 'scenario') return value;
   if (field === 'server version') return `redis ${value}`;
+  if (field === 'server build') return value;
   // A server directive that differs (`sweep server`, or two throwaway servers configured apart): `appendfsync always`.
   if (field.startsWith('server ')) return `${field.slice('server '.length)} ${value}`;
   if (field === 'client') return `${value} client`;

@@ -5,7 +5,7 @@
 // implement. Plain Node, no `vscode`.
 import { basename } from 'node:path';
 import { ownValue } from '../gates/plainData';
-import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
+import { moduleProblem, serverBinaryPath, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
@@ -86,6 +86,8 @@ export interface SessionSettings {
   maxMemory?: number;
   /** Modules the throwaway server loads (`--module PATH`, the machine setting rbench.localServer.modules): the user's, never a file's. */
   modules?: readonly string[];
+  /** The throwaway server's binary (`--server-binary PATH`): the user's, never a file's; `redis-server` from PATH when absent. */
+  serverBinary?: string;
 }
 
 export interface SessionPorts {
@@ -229,7 +231,10 @@ export class RunSession {
     );
     if (sweepRefusal) return this.notRun('error', `${file.display}: ${sweepRefusal}`, file, plan);
 
-    const badModule = choice.local ? (this.settings.modules ?? []).map(moduleProblem).find(Boolean) : undefined;
+    const binary = choice.local && this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
+    const badModule = choice.local
+      ? [binary && 'problem' in binary ? binary.problem : undefined, ...(this.settings.modules ?? []).map(moduleProblem)].find(Boolean)
+      : undefined;
     if (badModule) return this.notRun('error', `${file.display}: "${plan.name}": the throwaway redis-server cannot start: ${badModule}`, file, plan);
 
     const prepared: PreparedRun = {
@@ -326,7 +331,8 @@ export class RunSession {
     try {
       if (choice.local) {
         try {
-          local = await startLocalServer({ config: plan.server, modules: this.settings.modules });
+          const binary = this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
+          local = await startLocalServer({ config: plan.server, modules: this.settings.modules, binary: binary && 'path' in binary ? binary.path : undefined });
         } catch (error) {
           return { failed: `${file.display}: "${plan.name}"${where}: cannot start a throwaway redis-server: ${(error as Error).message}` };
         }
