@@ -44,6 +44,8 @@ export interface ResultRow {
   serverUsPerCall?: number;
   /** A test's total row: what set its pace (the run file's verdict, or judged now for a file written before verdicts). */
   bottleneck?: Bottleneck;
+  /** A test's total row: how long its load ran (ms, warm-up included), as the user waited for it. */
+  durationMs?: number;
 }
 
 /** A column of a result table (the CLI's text table, Markdown): its header, alignment and cell text. */
@@ -101,6 +103,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     errors: result.errors,
     errorsByKind: result.errorsByKind,
     status: load.status,
+    ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...serverFields(load, result, isTotal),
   };
 }
