@@ -66,6 +66,16 @@ export function describeValueSize(value: ValuePlan): string {
   }
 }
 
+/**
+ * What a phase's value-size cell says: its value plan, or for `fields from FILE` the file's row sizes (a row's
+ * field names and values, in bytes), since its hashes are written from the file and no `__value__` is sized.
+ */
+export function phaseValueSize(phase: PhasePlan): string {
+  const fields = phase.fields;
+  if (!fields) return describeValueSize(phase.value);
+  return fields.minLength === fields.maxLength ? String(fields.maxLength) : `${fields.minLength}..${fields.maxLength}`;
+}
+
 /** The plan of a phase at a sweep point, found by their labels (a rate search's probes share its one point). */
 export function findPhase(run: RunFile, pointLabel: string, phaseName: string): PhasePlan | undefined {
   const point = run.plan.points.find((p) => p.label === pointLabel) ?? (run.plan.rateSearch ? run.plan.points[0] : undefined);
@@ -89,7 +99,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
           phase.tests.find((test) => test.name === summary.test),
         )
       : 0,
-    valueSize: phase ? describeValueSize(phase.value) : '',
+    valueSize: phase ? phaseValueSize(phase) : '',
     opsPerSec: repeated ? summary.opsPerSec.median : result.opsPerSec,
     opsRange: repeated ? [summary.opsPerSec.min, summary.opsPerSec.max] : undefined,
     meanUs: result.latency.meanUs,
