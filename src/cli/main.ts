@@ -46,6 +46,8 @@ Run options:
   --out DIR           folder for run files (default .rbench/runs)
   --json FILE         also write the run files' content as a JSON array to FILE
   --csv FILE          write redis-benchmark --csv compatible rows to FILE (- for stdout)
+  -q, --brief         one line per test (ops/s, p50/p99, errors, the verdict's short label, time),
+                      as redis-benchmark -q, and the run's few summary lines
   --quiet             print only errors and failed thresholds
   --baseline FILE|pinned
                       compare each scenario's run with a baseline: a run file (or a --json file of
@@ -261,7 +263,8 @@ export async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         json: { type: 'string' },
         csv: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
+        quiet: { type: 'boolean' },
+        brief: { type: 'boolean', short: 'q' },
         baseline: { type: 'string' },
         'max-regression': { type: 'string' },
         pin: { type: 'boolean' },
@@ -345,7 +348,8 @@ export async function main(argv: string[]): Promise<number> {
     printErrorLine(`rbench ${command}: name at least one .rbench file`);
     return ExitCode.ScenarioError;
   }
-  const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: values.csv === '-' });
+  // `-q` is `--brief` for run; check has nothing brief to say, so there it stays what it was: quiet.
+  const output = consoleOutput({ quiet: Boolean(values.quiet) || (command === 'check' && Boolean(values.brief)), stdoutReserved: values.csv === '-' });
   switch (command) {
     case 'check':
       if ((values.url?.length ?? 0) > 1) {
@@ -370,6 +374,7 @@ export async function main(argv: string[]): Promise<number> {
             json: values.json,
             csv: values.csv,
             quiet: Boolean(values.quiet),
+            brief: Boolean(values.brief),
             baseline: values.baseline,
             maxRegressionPercent: maxRegression,
             pin: Boolean(values.pin),

@@ -24,6 +24,7 @@ import { RunFileError, type RunFile } from '../results/runFile';
 import { writeRunListAt } from '../results/runFileWriter';
 import { thresholdLine } from '../results/thresholds';
 import { bottleneckLines, runEndLine, runHeadlines } from '../results/headlines';
+import { briefLines } from '../results/briefLines';
 import { foreignLoadLine } from '../results/bottleneck';
 import { runWarnings } from '../results/warnings';
 import { leftKeysLines } from '../results/leftKeys';
@@ -45,6 +46,8 @@ export interface RunOptions {
   json?: string;
   csv?: string;
   quiet: boolean;
+  /** `-q`/`--brief`: one line per test (src/results/briefLines.ts) and the run's few summary lines, as `redis-benchmark -q`. */
+  brief?: boolean;
   /** A run file (or a `--json` array of runs), or `pinned`: compare each run with its scenario's baseline. */
   baseline?: string;
   /** With a baseline: a throughput drop or p99 rise beyond this (in %) fails the run with exit code 1. */
@@ -96,9 +99,10 @@ function cliPorts(options: RunOptions, output: Output): SessionPorts {
     },
     // `password secret` in the CLI reads RBENCH_PASSWORD.
     secret: async (target) => (target.passwordSecret ? options.env.RBENCH_PASSWORD : undefined),
-    log: (line) => output.info(line),
+    // Brief: the run's header without the blank line that sets it apart from the previous table.
+    log: (line) => output.info(options.brief ? line.replace(/^\n/, '') : line),
     progress: (() => {
-      const print = progressPrinter(output, options.quiet);
+      const print = progressPrinter(output, options.quiet, Boolean(options.brief));
       return (_run, event) => print(event);
     })(),
   };
@@ -258,7 +262,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
   if (options.startAt !== undefined && !(await startTogether(options.startAt, options.signal, output.info, output.error))) return ExitCode.Cancelled;
   const runs: RunFile[] = [];
   const scenariosRun = prepared.length;
-  const report = (outcome: SessionOutcome): void => {
+  const report = (outcome: SessionOutcome, heading?: string): void => {
     if (outcome.kind === 'not-run') {
       output.error(outcome.message);
       exitCode = Math.max(exitCode, outcome.connection ? ExitCode.ConnectionError : ExitCode.ScenarioError);
@@ -269,7 +273,12 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
     const silent = options.quiet && options.csv !== '-';
     exitCode = Math.max(
       exitCode,
-      reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, { silent, csvOnStdout: options.csv === '-' }),
+      reportRun(
+        outcome,
+        output,
+        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) },
+        { silent, brief: Boolean(options.brief), csvOnStdout: options.csv === '-', heading },
+      ),
     );
     // A `sweep server` run: its setups side by side, as `rbench compare` shows runs.
     const setups = silent ? undefined : compareServerSetups(run);
@@ -298,7 +307,7 @@ async function runOnSeveral(
   urls: readonly string[],
   options: RunOptions,
   output: Output,
-  report: (outcome: SessionOutcome) => void,
+  report: (outcome: SessionOutcome, heading?: string) => void,
 ): Promise<ExitCode> {
   const targets: TargetRun[] = group.map(({ target, session, prepared }) => ({ label: urls[target], session, prepared }));
   const same = await sameServerRefusal(targets);
@@ -308,7 +317,8 @@ async function runOnSeveral(
   }
   if (interleaves(targets)) output.info(`Each repeat runs on every target in turn (${targets.map((t) => redactUrl(t.label)).join(', ')}, then again).`);
   const outcomes = await runOnTargets(targets, options.signal);
-  for (const outcome of outcomes) report(outcome);
+  // The runs went one after another, their results come together: each table under the target it measured.
+  for (const [i, outcome] of outcomes.entries()) report(outcome, `\n${group[0].prepared.plan.name}  on  ${redactUrl(targets[i].label)}:`);
   const compared = compareTargets(targets, outcomes);
   if (!compared) return ExitCode.Ok;
   if (!(options.quiet && options.csv !== '-')) showTable(output, options.csv === '-')(comparisonToText(compared.comparison));
@@ -344,25 +354,33 @@ function showTable(output: Output, csvOnStdout: boolean): (text: string) => void
 
 /**
  * `silent`: --quiet without `--csv -`, so the output drops tables and notes and they are not even built (formatting numbers starts ICU, ~12 ms of CPU).
+ * `brief`: a line per test instead of the table and the verdict sentences (the `limit` label says the verdict).
+ * `heading`: the line naming the target the table belongs to (several --url: the tables print after all the runs).
  * `csvOnStdout`: `--csv -` owns stdout, so the table goes with the notes (stderr, or nowhere with --quiet).
  */
 function reportRun(
   outcome: FinishedRun,
   output: Output,
   rows: { perClient: boolean; perNode: boolean },
-  { silent, csvOnStdout }: { silent: boolean; csvOnStdout: boolean },
+  { silent, brief, csvOnStdout, heading }: { silent: boolean; brief: boolean; csvOnStdout: boolean; heading?: string },
 ): ExitCode {
   const { run, path, saveError } = outcome;
   output.clearProgress();
+  if (heading && !silent) output.info(brief ? heading.replace(/^\n/, '') : heading);
   // The results first: a run whose file cannot be saved still shows what it measured.
   if (!silent) {
     const show = showTable(output, csvOnStdout);
-    const table = breakdownRows(run, { nodes: rows.perNode });
-    if (table.length > 0) show(toTextTable(table));
+    if (brief) {
+      const lines = briefLines(run);
+      if (lines.length > 0) show(lines.join('\n'));
+    } else {
+      const table = breakdownRows(run, { nodes: rows.perNode });
+      if (table.length > 0) show(toTextTable(table));
+    }
     const curve = rateCurve(run);
     if (curve) show(rateCurveText(curve));
-    for (const line of runHeadlines(run, rows)) output.info(line);
-    for (const line of bottleneckLines(run)) output.info(line);
+    for (const line of runHeadlines(run, { ...rows, valuesLines: !brief })) output.info(line);
+    if (!brief) for (const line of bottleneckLines(run)) output.info(line);
     for (const warning of runWarnings(run)) output.info(`! ${warning}`);
   }
   for (const outcome of run.thresholds) {
@@ -444,7 +462,8 @@ function pinRun(run: RunFile, path: string, gate: ExitCode, output: Output): voi
   output.info(`Pinned as the baseline of ${pinned.key} in .rbench/baselines.json`);
 }
 
-function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) => void {
+/** `brief`: the live line only; each load's line is left to the brief line printed at the end. */
+function progressPrinter(output: Output, quiet: boolean, brief: boolean): (event: RunProgress) => void {
   return (event) => {
     if (quiet) return;
     if (event.kind === 'tick' && event.tick.lastSecond) {
@@ -457,7 +476,7 @@ function progressPrinter(output: Output, quiet: boolean): (event: RunProgress) =
           (second.moved || second.ask ? `  MOVED ${second.moved ?? 0} ASK ${second.ask ?? 0}` : '') +
           `  ${formatDuration(event.tick.elapsedMs)}${share}`,
       );
-    } else if (event.kind === 'load-end') {
+    } else if (event.kind === 'load-end' && !brief) {
       const { at, result } = event;
       output.progressDone(
         `${formatLoadName(at)}: ` +

@@ -4,6 +4,7 @@ import { RESTRICTED_MESSAGE } from '../runner/session';
 import * as vscode from 'vscode';
 import { closeControlConnection, openControlConnection, testConnection } from '../redis/control';
 import { parseInfo } from '../redis/info';
+import { settingText } from '../results/settingText';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import type { ConnectionOptions, ServerFacts } from '../redis/types';
 import { readSettings, SECTION } from './settings';
@@ -172,12 +173,12 @@ export async function testSelectedConnection(prepareTest: PrepareConnectionTest)
   }
 }
 
-/** `redis://10.0.0.5:6379: Redis 7.2.4 standalone · used memory 1.20M · save "3600 1" · appendonly no · maxmemory 0 · round trip 0.41 ms`. */
+/** `redis://10.0.0.5:6379: Redis 7.2.4 standalone · used memory 1.20M · save "3600 1" · appendonly no · maxmemory 0 · round trip 0.41 ms`; sizes in human units (`maxmemory 256 MiB`). */
 export function describeServer(display: string, facts: ServerFacts, roundTripMs: number, usedMemoryHuman: string | undefined): string {
   const setting = (name: string) => {
     const value = facts.config[name];
     if (value === undefined) return `${name} not readable`;
-    return `${name} ${value === '' || /\s/.test(value) ? `"${value}"` : value}`;
+    return `${name} ${value === '' || /\s/.test(value) ? `"${value}"` : settingText(name, value)}`;
   };
   return [
     `${display}: Redis ${facts.version} ${facts.mode}`,

@@ -30,7 +30,7 @@ import { askBatchConsent, consentCollector, consentConfirmer, storedPassword, ty
 import type { ConsentRequest } from '../runner/consent';
 import { documentChecks } from './documentChecks';
 import { scenarioAtLine } from './scenarios';
-import { serverKey, TargetQueue, waitingMessage } from './targetQueue';
+import { serverKey, TargetQueue, THROWAWAY_KEY, THROWAWAY_TARGET, waitingMessage, type QueueHolder } from './targetQueue';
 
 /** One scenario of one file: the index of its `###` block (as in ScenarioPlan.index). */
 /** What Test Connection sends, as a scenario: it reads and nothing else, so only a target you did not choose asks. */
@@ -538,15 +538,21 @@ export class RunService implements vscode.Disposable {
 
   /**
    * Waits until no other run of this window uses the run's server, then holds it: the release, or why the run
-   * did not start (cancelled while it waited). A throwaway server is the run's own: nothing to wait for.
+   * did not start (cancelled while it waited). Throwaway servers queue as one target: each is the run's own,
+   * but two side by side share this machine's CPUs and skew each other.
    */
   private async takeTarget(prepared: PreparedRun, signal: AbortSignal, hooks: RunHooks): Promise<(() => void) | undefined | NotRun> {
-    if (prepared.prepared.choice.local) return undefined;
-    const connection = prepared.session.connectionOf(prepared.prepared);
-    if (!connection.options) return undefined; // the run says why it cannot connect
-    const holder = { label: `"${prepared.plan.name}" (${basename(prepared.ref.uri.fsPath)})`, target: connection.display };
+    const label = `"${prepared.plan.name}" (${basename(prepared.ref.uri.fsPath)})`;
+    let queue: { key: string; holder: QueueHolder };
+    if (prepared.prepared.choice.local) {
+      queue = { key: THROWAWAY_KEY, holder: { label, target: THROWAWAY_TARGET } };
+    } else {
+      const connection = prepared.session.connectionOf(prepared.prepared);
+      if (!connection.options) return undefined; // the run says why it cannot connect
+      queue = { key: serverKey(connection.options), holder: { label, target: connection.display } };
+    }
     let waited: string | undefined;
-    const release = await this.targets.acquire(serverKey(connection.options), holder, signal, (ahead) => {
+    const release = await this.targets.acquire(queue.key, queue.holder, signal, (ahead) => {
       waited = waitingMessage(ahead);
       this.output.appendLine(`"${prepared.plan.name}" is ${waited}`);
       this.waiting.fire({ uri: prepared.ref.uri, plan: prepared.plan, message: waited });
@@ -581,7 +587,9 @@ export class RunService implements vscode.Disposable {
   private announceFinished(outcome: FinishedRun): void {
     const { run, path, saveError } = outcome;
     const open = 'Open run file';
+    // Named: with runs queued or side by side, "Run complete" alone does not say which one ended.
     const notice = finishedNotice(run);
+    notice.text = `"${run.scenario.name}" — ${notice.text}`;
     const unsaved = saveError || !path ? `${notice.text} — not saved: ${saveError ?? 'no runs folder'}` : undefined;
     notice.text = plainText(unsaved ?? notice.text);
     let shown: Thenable<string | undefined>;

@@ -1,5 +1,6 @@
 // One run per target at a time inside the editor: a run on a server another run of this window is using waits
-// for it (and says so), cancellable while it waits. A throwaway server is the run's own: it never waits. Across
+// for it (and says so), cancellable while it waits. Throwaway servers are one target here: each is the run's
+// own, but they share this machine's CPUs, so a second one waits as on a shared server. Across
 // windows and the CLI the runs cannot see this queue: they see each other on the server (src/runner/otherRuns.ts).
 import { normaliseHost } from '../gates/network';
 import type { ConnectionOptions } from '../redis/types';
@@ -13,6 +14,10 @@ export function serverKey(options: ConnectionOptions): string {
   if (options.path !== undefined) return `unix:${options.path}`;
   return `${normaliseHost(options.host)}:${options.port}`;
 }
+
+/** The one queue of throwaway-server runs (no server key: each run starts its own, on this machine). */
+export const THROWAWAY_KEY = 'throwaway:this-machine';
+export const THROWAWAY_TARGET = 'a throwaway redis-server on this machine (they share its CPUs)';
 
 export interface QueueHolder {
   /** What the waiting run says: `"cache" (cache.rbench)`. */

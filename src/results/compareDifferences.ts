@@ -10,6 +10,7 @@ import type { RunFile } from './runFile';
 import { foreignCalls, foreignLoadLine } from './bottleneck';
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
+import { settingText } from './settingText';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
@@ -220,7 +221,10 @@ function setupDifferences(runs: RunFile[], out: DifferenceList): void {
       'setup',
       '',
       `server ${key}`,
-      runs.map((run) => run.target.server?.config[key] ?? null),
+      runs.map((run) => {
+        const value = run.target.server?.config[key];
+        return value === undefined ? null : settingText(key, value);
+      }),
     );
   out.add('setup', '', 'machine', runs.map(machineOf));
   out.add('setup', '', 'tool', runs.map(toolOf));

@@ -3,7 +3,7 @@
 // 40 %, server time per call unchanged: the round trip changed" reads off the comparison instead of being
 // guessed.
 import { deltaOf, type Comparison, type ComparisonRow, type Delta } from './compare';
-import { formatLatency, formatUsPerCall } from './format';
+import { formatLatency, formatMicrosChange } from './format';
 
 const ROUND_TRIP = ': the round trip, queueing or the client changed';
 
@@ -33,7 +33,7 @@ function rowNotes(row: ComparisonRow, labels: string[], noisePercent: number): s
       // Server time per call is a latency: lower is better, as for p50.
       const server = deltaOf('p50', { value: reference.serverUsPerCall }, { value: cell.serverUsPerCall }, noisePercent);
       if (p99.verdict !== 'noise' || server.verdict !== 'noise') {
-        const figures = `${formatUsPerCall(reference.serverUsPerCall)} → ${formatUsPerCall(cell.serverUsPerCall)} µs`;
+        const figures = `${formatMicrosChange(reference.serverUsPerCall, cell.serverUsPerCall).join(' → ')} µs`;
         parts.push(`p99 ${moved(p99)}, server time per call ${moved(server)} (${figures})${reading(p99, server)}`);
       }
     }

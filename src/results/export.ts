@@ -2,7 +2,8 @@
 // tools' output can be diffed.
 import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
-import { formatMs, formatOps, formatUsPerCall } from './format';
+import { formatDuration, formatMs, formatOps, formatUsPerCall } from './format';
+import { verdictShort } from './bottleneck';
 import { csvCell, markdownCell } from '../gates/output';
 import { groupDigits } from '../scenario/numberText';
 
@@ -32,9 +33,12 @@ export const REDIS_BENCHMARK_CSV_HEADER = [
   'max_latency_ms',
 ];
 
-/** redis-benchmark's columns first (so the two diff), then the server's time per call and the verdict (empty where not known). */
+/**
+ * redis-benchmark's columns first (so the two diff), then the server's time per call, the verdict (its kind,
+ * sentence and short label: `limit`) and the test's elapsed seconds; empty where not known.
+ */
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
-  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why'];
+  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why', 'limit', 'elapsed_s'];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
     const server = row.serverUsPerCall !== undefined ? String(Math.round(row.serverUsPerCall * 1000) / 1000) : '';
@@ -51,6 +55,8 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
         server,
         row.bottleneck?.kind ?? '',
         row.bottleneck?.why ?? '',
+        row.bottleneck ? verdictShort(row.bottleneck) : '',
+        row.durationMs !== undefined ? (row.durationMs / 1000).toFixed(3) : '',
       ]
         .map(csvField)
         .join(','),
@@ -71,6 +77,12 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
     { header: 'pipeline', align: 'right', cell: (r) => String(r.pipeline) },
     { header: 'key size', align: 'right', cell: (r) => String(r.keySize) },
     { header: 'value size', align: 'right', cell: (r) => r.valueSize },
+  );
+  // How long each test ran: where the wait went in a long suite.
+  if (rows.some((row) => row.durationMs !== undefined)) {
+    columns.push({ header: 'time', align: 'right', cell: (r) => (r.durationMs !== undefined ? formatDuration(r.durationMs) : '') });
+  }
+  columns.push(
     { header: 'ops/s', align: 'right', cell: (r) => formatOps(r.opsPerSec) + (r.opsRange ? ` (${formatOps(r.opsRange[0])}–${formatOps(r.opsRange[1])})` : '') },
     { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
     { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
@@ -93,6 +105,8 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
         : '0',
   });
   columns.push(...clusterColumns(rows));
+  // The verdict in a word or two; its sentence is printed under the table, once per distinct sentence.
+  if (rows.some((row) => row.bottleneck)) columns.push({ header: 'limit', align: 'left', cell: (r) => (r.bottleneck ? verdictShort(r.bottleneck) : '') });
   return columns;
 }
 

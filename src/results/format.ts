@@ -19,13 +19,42 @@ export function formatMs(us: number): string {
   return (us / 1000).toFixed(3);
 }
 
-/** The server's time per call in µs for a table cell: `3.1`, `410` (one decimal below 10 µs, where server times live). */
-export function formatUsPerCall(us: number): string {
-  return us < 100 ? us.toFixed(1) : groupDigits(Math.round(us));
+/**
+ * Microseconds as a number with the precision it needs, the one rule for every µs figure: `0.12` and `0.012`
+ * below 1 µs (two significant digits: a GET's server time is 0.1–0.9 µs, and `0` would hide it), one decimal
+ * below 100 µs (`3.1`, `45.3`), whole above (`410`, `1,420`). `digits` asks for more significant digits below 1 µs.
+ */
+export function formatMicros(us: number, digits = 2): string {
+  if (us === 0 || !Number.isFinite(us)) return String(us === 0 ? 0 : us);
+  if (Math.abs(us) < 1) return String(Number(us.toPrecision(digits)));
+  return Math.abs(us) < 100 ? us.toFixed(1) : groupDigits(Math.round(us));
 }
 
-/** A duration for people: `850 µs`, `1.9 ms`, `2.4 s`. */
+/** The server's time per call in µs for a table cell: `0.12`, `3.1`, `410` (formatMicros). */
+export function formatUsPerCall(us: number): string {
+  return formatMicros(us);
+}
+
+/**
+ * Two µs figures of a change (`before → after`), written to the same decimals and with enough of them that
+ * they differ when the values do: `0.11 → 0.10`, `3.14 → 3.12`; never `0.1 → 0.1` beside "fell 8.8 %".
+ */
+export function formatMicrosChange(before: number, after: number): [string, string] {
+  const shown = [formatMicros(before), formatMicros(after)];
+  // Whole µs (100 and above) read as they are: `12.0 → 400`, not `400.0`.
+  if (shown[0] !== shown[1] && Math.max(Math.abs(before), Math.abs(after)) >= 100) return [shown[0], shown[1]];
+  let decimals = Math.max(...shown.map((text) => text.split('.')[1]?.length ?? 0));
+  let pair: [string, string] = [before.toFixed(decimals), after.toFixed(decimals)];
+  while (pair[0] === pair[1] && before !== after && decimals < 6) {
+    decimals++;
+    pair = [before.toFixed(decimals), after.toFixed(decimals)];
+  }
+  return pair;
+}
+
+/** A duration for people: `0.12 µs`, `3.1 µs`, `850 µs`, `1.9 ms`, `2.4 s`. */
 export function formatLatency(us: number): string {
+  if (us < 10) return `${formatMicros(us)} µs`;
   if (us < 1000) return `${Math.round(us)} µs`;
   if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
   return `${(us / 1_000_000).toFixed(2)} s`;

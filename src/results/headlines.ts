@@ -1,8 +1,9 @@
 // The seeds' headline figures under the CLI table: the server's peak memory and key count, values per
 // second for variadic commands, and (when asked) throughput per client. Each says what it measures. Then
 // each test's bottleneck verdict, and the run's end line.
-import type { LoadResult } from '../engine';
+import type { Bottleneck, LoadResult } from '../engine';
 import type { RunFile } from './runFile';
+import type { ServerSample } from '../redis/types';
 import { bottleneckOf, longestStall, NOTABLE_STALL_MS } from './bottleneck';
 import { formatDuration, formatOps, formatOpsShort } from './format';
 import { representativeLoad } from './summary';
@@ -10,32 +11,40 @@ import { savedAtLine, savedNote, statusWords } from './verdict';
 import { valuesPerRequest } from './keyLength';
 import { clusterLine } from './clusterSummary';
 import { primaryLine } from './sentinelPrimaries';
-import { groupDigits } from '../scenario/numberText';
+import { formatBytes, groupDigits } from '../scenario/numberText';
 
-/** Bytes as `8.94 GB` (powers of 1024, as Redis's used_memory_human). */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(2)} ${units[unit]}`;
+/** `valuesLines: false`: no `values/s` line per test (the brief lines carry values/s on the test's own line). */
+/** `server: peak used_memory 2.9 MiB (sampled every second), 4 keys at the end` from a stretch of samples. */
+function memoryLine(who: string, samples: readonly ServerSample[]): string {
+  const peak = Math.max(...samples.map((sample) => sample.usedMemory));
+  return `${who}: peak used_memory ${formatBytes(peak)} (sampled every second), ${groupDigits(samples[samples.length - 1].keys)} keys at the end`;
 }
 
-export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNode?: boolean } = {}): string[] {
+/**
+ * The server's peak memory and keys; a `sweep server` run, whose points each ran on a server of their own,
+ * gets a line per point: a point's samples are those after the previous point's last load ended (its own
+ * prefill included) up to its own last load's end.
+ */
+function serverMemoryLines(run: RunFile): string[] {
+  const samples = [...run.server.samples, ...(run.server.after ? [run.server.after] : [])];
+  if (samples.length === 0) return [];
+  if (!run.points.some((point) => point.server) || run.points.length < 2) return [memoryLine('server', samples)];
+  const started = Date.parse(run.startedAt);
+  const ends = run.points.map((point) => Math.max(...point.repeats.flat().map((load) => Date.parse(load.startedAt) + load.durationMs - started)));
+  return run.points.flatMap((point, i) => {
+    const last = i === run.points.length - 1;
+    const own = run.server.samples.filter((sample) => (i === 0 || sample.t > ends[i - 1]) && (last || sample.t <= ends[i]));
+    return own.length > 0 ? [memoryLine(`server ${point.label}`, own)] : [];
+  });
+}
+
+export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNode?: boolean; valuesLines?: boolean } = {}): string[] {
   const lines: string[] = [];
   const cluster = clusterLine(run);
   if (cluster) lines.push(options.perNode ? cluster : `${cluster} (each node's figures: --per-node)`);
   const primary = primaryLine(run);
   if (primary) lines.push(primary);
-  const samples = [...run.server.samples, ...(run.server.after ? [run.server.after] : [])];
-  if (samples.length > 0) {
-    const peak = Math.max(...samples.map((sample) => sample.usedMemory));
-    const keys = samples[samples.length - 1].keys;
-    lines.push(`server: peak used_memory ${formatBytes(peak)} (sampled every second), ${groupDigits(keys)} keys at the end`);
-  }
+  lines.push(...serverMemoryLines(run));
   for (const point of run.points) {
     const planPoint = run.plan.points.find((candidate) => candidate.label === point.label);
     for (const summary of point.summary) {
@@ -43,7 +52,7 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
       const test = phase?.tests.find((candidate) => candidate.name === summary.test);
       const name = `${point.label ? point.label + ' ' : ''}${summary.test}`;
       const values = valuesPerRequest(test);
-      if (values > 1) {
+      if (values > 1 && options.valuesLines !== false) {
         lines.push(
           `${name}: ${formatOpsShort(summary.opsPerSec.median)} commands/s × ${values} values = ${formatOpsShort(summary.opsPerSec.median * values)} values/s`,
         );
@@ -59,23 +68,31 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
   return lines;
 }
 
-/** `GET bottleneck: round-trip — p50 410 µs at the client, …` per test; a `mixed` verdict lists its kinds below it. */
+/**
+ * `GET bottleneck: round-trip — p50 410 µs at the client, …`; tests whose verdicts read the same are named
+ * together on one line (`PING_INLINE, PING_MBULK, SET bottleneck: …`): a suite of twenty tests held to the same
+ * limit says so once. A `mixed` verdict lists its kinds below it.
+ */
 export function bottleneckLines(run: RunFile): string[] {
-  const lines: string[] = [];
+  const groups = new Map<string, { names: string[]; verdict: Bottleneck }>();
   for (const point of run.points) {
     for (const summary of point.summary) {
       const load = representativeLoad(point.repeats, summary);
       if (!load) continue;
       const verdict = load.bottleneck ?? bottleneckOf(load);
       const name = `${point.label ? point.label + ' ' : ''}${summary.test}`;
-      if (verdict.parts) {
-        lines.push(`${name} bottleneck: ${verdict.kind}`, ...verdict.parts.map((part) => `  - ${part.kind} — ${part.why}`));
-      } else {
-        lines.push(`${name} bottleneck: ${verdict.kind} — ${verdict.why}`);
-      }
+      const key = JSON.stringify([verdict.kind, verdict.why, verdict.parts ?? []]);
+      const group = groups.get(key);
+      if (group) group.names.push(name);
+      else groups.set(key, { names: [name], verdict });
     }
   }
-  return lines;
+  return [...groups.values()].flatMap(({ names, verdict }) => {
+    const who = names.join(', ');
+    return verdict.parts
+      ? [`${who} bottleneck: ${verdict.kind}`, ...verdict.parts.map((part) => `  - ${part.kind} — ${part.why}`)]
+      : [`${who} bottleneck: ${verdict.kind} — ${verdict.why}`];
+  });
 }
 
 /** The longest stall of any measured load, when it passes NOTABLE_STALL_MS: such a run never reads as a clean complete. */

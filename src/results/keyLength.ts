@@ -39,9 +39,42 @@ export function testKeyLength(phase: PhasePlan, test: TestPlan | undefined): num
   return argLength(keyed ?? command.args[0], phase);
 }
 
-/** How many `__value__` arguments one request of the test sends: the elements of a variadic command (`RPUSH l __value__*100`). */
+/**
+ * Commands that return several values when given a count after their key (`LPOP key 100`, `SPOP key 10`,
+ * `SRANDMEMBER key -5`: |count| values), and those that take it as a `COUNT n` option (`LMPOP 1 l LEFT COUNT 10`).
+ * Redis's command table says where the keys are but not what the other arguments mean (COMMAND DOCS names
+ * them, and is not read for a run), so these are named here, from the commands' documentation.
+ */
+const COUNT_AFTER_KEY: ReadonlySet<string> = new Set(['lpop', 'rpop', 'spop', 'srandmember', 'hrandfield', 'zrandmember', 'zpopmin', 'zpopmax']);
+const COUNT_OPTION: ReadonlySet<string> = new Set(['lmpop', 'blmpop', 'zmpop', 'bzmpop']);
+
+/** A literal whole-number argument's value, or undefined (a placeholder, a word). */
+function literalCount(arg: ArgTemplate | undefined): number | undefined {
+  if (!arg || arg.length !== 1 || typeof arg[0] !== 'string' || !/^-?\d+$/.test(arg[0])) return undefined;
+  return Math.abs(Number(arg[0]));
+}
+
+/** The values one reply of a count-taking command carries at most (`LPOP key 100`: 100); 0 for any other command. */
+function countedValues(command: CommandTemplate): number {
+  const name = command.name.toLowerCase();
+  if (COUNT_AFTER_KEY.has(name)) {
+    const keys = keyArguments(command);
+    return literalCount(command.args[keys && keys.length > 0 ? keys[keys.length - 1] + 1 : 1]) ?? 0;
+  }
+  if (COUNT_OPTION.has(name)) {
+    const at = command.args.findIndex((arg) => arg.length === 1 && typeof arg[0] === 'string' && arg[0].toUpperCase() === 'COUNT');
+    return at >= 0 ? (literalCount(command.args[at + 1]) ?? 0) : 0;
+  }
+  return 0;
+}
+
+/**
+ * The values one request of the test moves: the `__value__` arguments of a variadic command
+ * (`RPUSH l __value__*100`: 100 sent), else the count of a command that returns that many (`LPOP l 100`: 100 asked for).
+ */
 export function valuesPerRequest(test: TestPlan | undefined): number {
   const command = test?.commands[0]?.command;
   if (!command || (test?.commands.length ?? 0) !== 1) return 0;
-  return command.args.filter((arg) => arg.some((part) => typeof part !== 'string' && part.placeholder === 'value')).length;
+  const sent = command.args.filter((arg) => arg.some((part) => typeof part !== 'string' && part.placeholder === 'value')).length;
+  return sent > 1 ? sent : Math.max(sent, countedValues(command));
 }

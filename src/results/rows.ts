@@ -44,6 +44,8 @@ export interface ResultRow {
   serverUsPerCall?: number;
   /** A test's total row: what set its pace (the run file's verdict, or judged now for a file written before verdicts). */
   bottleneck?: Bottleneck;
+  /** A test's total row: how long its load ran (ms, warm-up included), as the user waited for it. */
+  durationMs?: number;
 }
 
 /** A column of a result table (the CLI's text table, Markdown): its header, alignment and cell text. */
@@ -62,6 +64,16 @@ export function describeValueSize(value: ValuePlan): string {
     case 'weighted':
       return value.choices.map((c) => c.size).join('/');
   }
+}
+
+/**
+ * What a phase's value-size cell says: its value plan, or for `fields from FILE` the file's row sizes (a row's
+ * field names and values, in bytes), since its hashes are written from the file and no `__value__` is sized.
+ */
+export function phaseValueSize(phase: PhasePlan): string {
+  const fields = phase.fields;
+  if (!fields) return describeValueSize(phase.value);
+  return fields.minLength === fields.maxLength ? String(fields.maxLength) : `${fields.minLength}..${fields.maxLength}`;
 }
 
 /** The plan of a phase at a sweep point, found by their labels (a rate search's probes share its one point). */
@@ -87,7 +99,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
           phase.tests.find((test) => test.name === summary.test),
         )
       : 0,
-    valueSize: phase ? describeValueSize(phase.value) : '',
+    valueSize: phase ? phaseValueSize(phase) : '',
     opsPerSec: repeated ? summary.opsPerSec.median : result.opsPerSec,
     opsRange: repeated ? [summary.opsPerSec.min, summary.opsPerSec.max] : undefined,
     meanUs: result.latency.meanUs,
@@ -101,6 +113,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     errors: result.errors,
     errorsByKind: result.errorsByKind,
     status: load.status,
+    ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...serverFields(load, result, isTotal),
   };
 }

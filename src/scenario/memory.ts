@@ -6,7 +6,7 @@ import { isWriteCommand } from './commands';
 import type { DiagnosticSink } from './diagnostics';
 import type { DocLine } from './syntax';
 import type { ArgTemplate, DataSourcePlan, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
-import { groupDigits } from './numberText';
+import { formatBytes, groupDigits } from './numberText';
 
 export interface MemoryLimits {
   /** Bytes the plan may store on the server. */
@@ -40,18 +40,7 @@ export interface MemoryEstimate {
   point: string;
 }
 
-/** `256 MiB`, `10.0 GiB`, `512 B`. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} B`;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
+export { formatBytes } from './numberText';
 
 /** The largest value the plan may send. */
 export function largestValue(value: ValuePlan): number {

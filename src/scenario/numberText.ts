@@ -27,3 +27,16 @@ function addOne(digits: string): string {
   const head = i < 0 ? '1' : digits.slice(0, i) + String(Number(digits[i]) + 1);
   return head + '0'.repeat(digits.length - 1 - i);
 }
+
+/** `256 MiB`, `11.8 GiB`, `512 B`: the one byte formatter (powers of 1024, named as such). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} B`;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,4 +1,5 @@
 import { groupDigits } from '../../scenario/numberText';
+import { formatMicros } from '../format';
 // How the verdicts write their figures: one style for every `why` line.
 
 /** `97 %` of a core or of a window (a share 0…1 given as `share`). */
@@ -14,9 +15,9 @@ export function finePercent(share: number): string {
   return `${Number(value.toPrecision(1))} %`;
 }
 
-/** `3.1 µs`, `410 µs`, `12.3 ms`, `2.0 s`. */
+/** `0.12 µs`, `3.1 µs`, `410 µs`, `12.3 ms`, `2.0 s` (below 10 µs with formatMicros's precision). */
 export function micros(us: number): string {
-  if (us < 10) return `${us.toFixed(1)} µs`;
+  if (us < 10) return `${formatMicros(us)} µs`;
   if (us < 1000) return `${Math.round(us)} µs`;
   if (us < 1_000_000) return `${(us / 1000).toFixed(1)} ms`;
   return `${(us / 1_000_000).toFixed(1)} s`;

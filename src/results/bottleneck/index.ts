@@ -24,6 +24,7 @@ import { stall } from './stall';
 
 export type { JudgedKind } from './judge';
 export { describeOtherRun, foreignCalls, foreignLoadLine, otherRunsOverlapped, RUN_CLIENT_PREFIX } from './foreignLoad';
+export { KIND_LABELS, verdictLabel, verdictShort } from './labels';
 export { longestStall, NOTABLE_STALL_MS, stallLine, stallSpan } from './stall';
 
 /** Every kind, in the order a `mixed` verdict lists them: the server's own limits first, then the client's, then the path between. */
@@ -45,24 +46,6 @@ export const KINDS: readonly BottleneckJudge[] = [
 /** A window shorter than this, or fewer replies, supports no verdict (issue 20: 14 replies in 1.5 ms read as CPU-bound). */
 export const MIN_WINDOW_MS = 200;
 export const MIN_REPLIES = 100;
-
-/** Short names for headers and tables (the panel, compare). */
-export const KIND_LABELS: Record<BottleneckKind, string> = {
-  'server-cpu': 'server CPU',
-  'client-cpu': 'client CPU',
-  'client-starved': 'client starved of CPU',
-  'machine-cpu': 'machine CPU (both starved)',
-  'round-trip': 'round trip',
-  persistence: 'persistence',
-  memory: 'memory',
-  'slow-commands': 'slow commands',
-  'foreign-load': 'foreign load',
-  stall: 'server stall',
-  network: 'network (loss)',
-  'late-sends': 'late sends (open loop)',
-  mixed: 'mixed',
-  undetermined: 'undetermined',
-};
 
 /** What each kind means, for the docs and the panel's hover. */
 export const KIND_DESCRIPTIONS: Record<BottleneckKind, string> = {

@@ -23,7 +23,7 @@ describe('rbench check', () => {
       ),
       [],
     );
-    assert.equal(lines.length, 3, result.stderr);
+    assert.equal(lines.length, 4, result.stderr);
     assert.equal(result.code, 0);
   });
 
@@ -55,7 +55,7 @@ describe('rbench run', function () {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+srv µs\/call\s+errors/,
+      /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+time\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+srv µs\/call\s+errors\s+limit/,
     );
     // key size: the real key length, `cli:` and 8 characters of key number.
     assert.match(result.stdout, /^SET\s+20,000\s+4\s+8\s+12\s+16\s/m);
@@ -87,7 +87,7 @@ describe('rbench run', function () {
     const csv = readFileSync(join(scratch.dir, 'out.csv'), 'utf8').trim().split('\n');
     assert.equal(
       csv[0],
-      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why"',
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s"',
     );
     assert.match(csv[1], /^"SET","\d+\.\d\d","\d+\.\d{3}"/);
   });
@@ -109,7 +109,7 @@ describe('rbench run', function () {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^RPUSH\s+400\s+2\s+1\s+16\s+8\s/m, 'key size is the length of rbench:lists:one');
     assert.match(result.stdout, /^RPUSH: [\d.]+k? commands\/s × 100 values = [\d.]+[kM]? values\/s$/m);
-    assert.match(result.stdout, /^server: peak used_memory [\d.]+ MB \(sampled every second\), 1 keys at the end$/m);
+    assert.match(result.stdout, /^server: peak used_memory [\d.]+ MiB \(sampled every second\), 1 keys at the end$/m);
     assert.match(result.stdout, /^RPUSH: [\d,]+ ops\/s per client \(2 clients, [\d,]+ ops\/s in all\)$/m);
   });
 

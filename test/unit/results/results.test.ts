@@ -151,8 +151,8 @@ describe('results: exports', () => {
   it('writes redis-benchmark --csv columns', () => {
     assert.equal(
       toRedisBenchmarkCsv([row]),
-      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why"\n' +
-        '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","","",""\n',
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s"\n' +
+        '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","","","","",""\n',
     );
   });
 
@@ -162,7 +162,7 @@ describe('results: exports', () => {
     ]);
     assert.equal(
       csv.split('\n')[1],
-      '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","3.142","round-trip","p50 410 µs at the client, 3.1 µs in the server"',
+      '"SET value=100","412345.68","1.200","0.100","1.100","1.700","1.900","9.000","3.142","round-trip","p50 410 µs at the client, 3.1 µs in the server","round trip",""',
     );
   });
 

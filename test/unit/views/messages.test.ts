@@ -101,7 +101,7 @@ describe('exports', () => {
     assert.equal(csv?.extension, 'csv');
     assert.equal(
       csv?.text.split('\n')[0],
-      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why"',
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s"',
     );
     assert.equal(csv?.text.trim().split('\n').length, 6);
     const json = exportContent('json', { run });
