@@ -90,7 +90,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     ...(data ? { data } : {}),
     labels,
     labelIndexes,
-    missRules: missRulesOf(test, labels),
+    // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
+    ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),

@@ -2,6 +2,7 @@
 // tools' output can be diffed.
 import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
+import { hitMissColumns } from './hitsMisses';
 import { formatMs, formatOps, formatUsPerCall } from './format';
 import { csvCell, markdownCell } from '../gates/output';
 import { groupDigits } from '../scenario/numberText';
@@ -82,6 +83,7 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   if (rows.some((row) => row.serverUsPerCall !== undefined)) {
     columns.push({ header: 'srv µs/call', align: 'right', cell: (r) => (r.serverUsPerCall !== undefined ? formatUsPerCall(r.serverUsPerCall) : '') });
   }
+  columns.push(...hitMissColumns(rows));
   columns.push({
     header: 'errors',
     align: 'right',
