@@ -75,7 +75,18 @@ describe('rbench run: hits and misses (issue 43)', function () {
 
     const filled = scratch.write(
       'filled.rbench',
-      ['### filled', 'keys 100 sequential', 'prefill', 'requests 100', 'SET k:__key__ v', 'phase read', 'keys 100 uniform', 'requests 2000', 'GET k:__key__', ''].join('\n'),
+      [
+        '### filled',
+        'keys 100 sequential',
+        'prefill',
+        'requests 100',
+        'SET k:__key__ v',
+        'phase read',
+        'keys 100 uniform',
+        'requests 2000',
+        'GET k:__key__',
+        '',
+      ].join('\n'),
     );
     const clean = await runCli(['run', '--yes', filled, '--url', server().url], { cwd: scratch.dir });
     assert.equal(clean.code, 0, clean.stdout + clean.stderr);

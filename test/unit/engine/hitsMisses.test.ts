@@ -24,7 +24,11 @@ describe('hits and misses per command (real server)', function () {
     await withRedis(server(), (redis) => redis.flushall());
     // A sequential prefill of exactly half the key space (keys 0 … SPACE/2 − 1), as a `prefill` phase does.
     const fill = await runLoad(
-      loadRequest(server(), { test: singleTest('SET k:__key__ __value__'), keys: { space: SPACE, distribution: 'sequential' }, load: { clients: 4, requests: SPACE / 2 } }),
+      loadRequest(server(), {
+        test: singleTest('SET k:__key__ __value__'),
+        keys: { space: SPACE, distribution: 'sequential' },
+        load: { clients: 4, requests: SPACE / 2 },
+      }),
     );
     assert.equal(fill.status, 'complete');
     assert.equal(fill.total.misses, undefined, 'a write counts no misses');
