@@ -83,7 +83,6 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   if (rows.some((row) => row.serverUsPerCall !== undefined)) {
     columns.push({ header: 'srv µs/call', align: 'right', cell: (r) => (r.serverUsPerCall !== undefined ? formatUsPerCall(r.serverUsPerCall) : '') });
   }
-  columns.push(...hitMissColumns(rows));
   columns.push({
     header: 'errors',
     align: 'right',
@@ -94,6 +93,8 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
             .join(', ')})`
         : '0',
   });
+  // Reads only: after errors, so the columns every table has keep their places.
+  columns.push(...hitMissColumns(rows));
   columns.push(...clusterColumns(rows));
   return columns;
 }
