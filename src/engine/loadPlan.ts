@@ -4,6 +4,7 @@ import type { ClusterTopology } from '../redis/clusterTopology';
 import type { ConnectionOptions } from '../redis/types';
 import type { TestPlan } from '../scenario/plan';
 import { clusterPlan } from './cluster/plan';
+import { missRulesOf } from '../scenario/replyMisses';
 import type { LoadOptions, LoadRequest } from './types';
 import type { WorkerConfig } from './workerMessages';
 import { createSharedBudget } from './requestBudget';
@@ -89,6 +90,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     ...(data ? { data } : {}),
     labels,
     labelIndexes,
+    // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
+    ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),

@@ -32,7 +32,11 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
   let requests = 0;
   let errors = 0;
   let windowReplies = 0;
+  let misses = 0;
+  // Misses of a row whose every report counts them (a total of reads only).
+  const countsMisses = reports.length > 0 && reports.every((report) => report.misses !== undefined);
   for (const report of reports) {
+    misses += report.misses ?? 0;
     recorder.addSparse(report.histogram);
     requests += report.requests;
     errors += report.errors;
@@ -47,6 +51,7 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
     errors,
     errorsByKind: recordFromMap(errorsByKind),
     errorExamples: recordFromMap(errorExamples),
+    ...(countsMisses ? { misses } : {}),
     // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
     opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
     latency,

@@ -26,6 +26,12 @@ export interface CommandResult {
   errorsByKind: Record<string, number>;
   /** One full error text per kind, as the server sent it. */
   errorExamples: Record<string, string>;
+  /**
+   * Reads only (scenario/replyMisses.ts): replies that found nothing — nil, or an empty collection for a read of
+   * a key's contents. Hits are the other replies that are not errors. Absent where the command is no read (a
+   * total: where any of its commands is none).
+   */
+  misses?: number;
   opsPerSec: number;
   latency: LatencySummary;
   /** The HDR histogram of latencies in microseconds, compressed base64 (hdr-histogram-js), mergeable. */

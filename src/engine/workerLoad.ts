@@ -80,7 +80,7 @@ export class WorkerLoad implements ConnectionHost {
     private readonly post: (message: WorkerToMain) => void,
     factory: ConnectionFactory,
   ) {
-    this.stats = new WorkerStats(config.labels.length);
+    this.stats = new WorkerStats(config.labels.length, config.missRules);
     this.sent = new Float64Array(config.labels.length);
     this.serverLostLimit = config.serverLostTimeoutMs;
     this.openLoop = config.ratePerConnection !== undefined && config.ratePerConnection > 0;

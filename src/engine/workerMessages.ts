@@ -22,6 +22,8 @@ export interface WorkerConfig {
   /** Distinct labels of the test's commands, and the label index of each command. */
   labels: string[];
   labelIndexes: number[];
+  /** Per label: which replies are misses (scenario/replyMisses.ts MissRule); absent: none counted. */
+  missRules?: number[];
   pipeline: number;
   /** Connections across all workers (the stride of sequential keys). */
   totalConnections: number;
@@ -85,6 +87,8 @@ export interface LabelReport {
   errorsByKind: Record<string, number>;
   errorExamples: Record<string, string>;
   histogram: SparseCounts;
+  /** A read's replies that found nothing (nil, or an empty collection); present only for a label that counts them. */
+  misses?: number;
 }
 
 export interface WorkerResult {

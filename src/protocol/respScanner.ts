@@ -68,6 +68,8 @@ export class ReplyScanner {
   onError: ErrorListener | undefined;
   /** Called for every top-level null reply (`*-1`, `$-1`, `_`): a nil EXEC is an aborted transaction. */
   onNull: ((replyIndex: number) => void) | undefined;
+  /** Called for every top-level empty array, set or map (`*0`, `~0`, `%0`): an absent key's HGETALL or LRANGE (a miss). */
+  onEmpty: ((replyIndex: number) => void) | undefined;
   /**
    * Also report an error one level inside a top-level array, as an error of that reply (the first one only):
    * EXEC's reply holds the replies of the queued commands, and one of them may be an error.
@@ -375,7 +377,9 @@ export class ReplyScanner {
   private openAggregate(elements: number, frame: Frame): void {
     if (elements <= 0) {
       // Empty or null aggregate: complete at once. An empty attribute or push is not a value at all.
-      if (frame === Frame.Normal) this.elementDone();
+      if (frame !== Frame.Normal) return;
+      if (elements === 0 && this.depth === 0) this.onEmpty?.(this.repliesThisScan);
+      this.elementDone();
       return;
     }
     if (this.depth === MAX_NESTING) throw new RespProtocolError(`aggregates nested more than ${MAX_NESTING} deep`);

@@ -15,11 +15,12 @@ import { changeInterval, isSignificant, repeatsCentre, type ChangeInterval, type
 import { notComparableReason, rowSamples, type RepeatMeasurement } from './statisticsSamples';
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
+import { formatMissRate } from './hitsMisses';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
-export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors'>;
+export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'miss-rate'>;
 
-export const COMPARED_METRICS: readonly ComparedMetric[] = ['ops', 'p50', 'p90', 'p99', 'p99.9', 'max', 'errors'];
+export const COMPARED_METRICS: readonly ComparedMetric[] = ['ops', 'p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'miss-rate'];
 
 interface MetricInfo {
   /** Column or line label. */
@@ -27,7 +28,7 @@ interface MetricInfo {
   /** Throughput: up is better. Latencies and errors: down is better. */
   higherIsBetter: boolean;
   /** Where the result table keeps the value. */
-  field: 'opsPerSec' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors';
+  field: 'opsPerSec' | 'p50Us' | 'p90Us' | 'p99Us' | 'p999Us' | 'maxUs' | 'errors' | 'missRate';
   format: (value: number) => string;
 }
 
@@ -41,7 +42,14 @@ export const METRIC_INFO: Record<ComparedMetric, MetricInfo> = {
   'p99.9': { label: 'p99.9 ms', higherIsBetter: false, field: 'p999Us', format: formatMs },
   max: { label: 'max ms', higherIsBetter: false, field: 'maxUs', format: formatMs },
   errors: { label: 'errors', higherIsBetter: false, field: 'errors', format: errorCount },
+  // A read's misses (src/results/hitsMisses.ts): a row without them (no read, an older run file) has the metric absent.
+  'miss-rate': { label: 'miss rate', higherIsBetter: false, field: 'missRate', format: formatMissRate },
 };
+
+/** The metrics a row has: the miss rate only where some run counted it (a read's row). */
+export function rowMetrics(row: ComparisonRow): ComparedMetric[] {
+  return COMPARED_METRICS.filter((metric) => metric !== 'miss-rate' || row.cells.some((cell) => cell && !cell.metrics[metric].absent));
+}
 
 export const DEFAULT_NOISE_PERCENT = 5;
 
@@ -161,7 +169,8 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
   const samples = {} as Record<ComparedMetric, Samples>;
   const absent = new Set(importedOf(run)?.absentMetrics ?? []);
   for (const metric of COMPARED_METRICS) {
-    const cell: MetricCell = { value: row[METRIC_INFO[metric].field], ...(absent.has(metric) ? { absent: true as const } : {}) };
+    const value = row[METRIC_INFO[metric].field];
+    const cell: MetricCell = { value: value ?? 0, ...(absent.has(metric) || value === undefined ? { absent: true as const } : {}) };
     samples[metric] = rowSamples(measurements, metric);
     if (repeats.length > 1) {
       cell.spread = spreadOf(samples[metric].repeats);

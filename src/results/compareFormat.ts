@@ -10,6 +10,7 @@ import {
   type Delta,
   type Verdict,
   plansMatch,
+  rowMetrics,
 } from './compare';
 import { csvField, renderMarkdownTable, renderTextTable } from './export';
 import { timeNotes } from './compareExplain';
@@ -74,7 +75,7 @@ function describeRun(run: ComparedRun, reference: boolean, inline: Inline = asIs
 
 /** The metrics worth a line for a row: errors only when some run had any. */
 export function metricsShown(row: ComparisonRow): ComparedMetric[] {
-  return COMPARED_METRICS.filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
+  return rowMetrics(row).filter((metric) => metric !== 'errors' || row.cells.some((cell) => cell && cell.metrics.errors.value > 0));
 }
 
 interface Grid {
@@ -357,7 +358,7 @@ export function comparisonToCsv(comparison: Comparison): string {
   const lines = [header.map(csvField).join(',')];
   const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(value * 1000) / 1000));
   for (const row of comparison.rows) {
-    for (const metric of COMPARED_METRICS) {
+    for (const metric of rowMetrics(row)) {
       row.cells.forEach((cell, i) => {
         const run = comparison.runs[i];
         const measured = cell?.metrics[metric];

@@ -4,6 +4,7 @@ import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
 import { formatDuration, formatMs, formatOps, formatUsPerCall } from './format';
 import { verdictShort } from './bottleneck';
+import { hitMissColumns } from './hitsMisses';
 import { csvCell, markdownCell } from '../gates/output';
 import { groupDigits } from '../scenario/numberText';
 
@@ -104,6 +105,8 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
             .join(', ')})`
         : '0',
   });
+  // Reads only: after errors, so the columns every table has keep their places.
+  columns.push(...hitMissColumns(rows));
   columns.push(...clusterColumns(rows));
   // The verdict in a word or two; its sentence is printed under the table, once per distinct sentence.
   if (rows.some((row) => row.bottleneck)) columns.push({ header: 'limit', align: 'left', cell: (r) => (r.bottleneck ? verdictShort(r.bottleneck) : '') });

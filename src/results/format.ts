@@ -75,6 +75,7 @@ export function formatMetric(metric: ExpectMetric, value: number): string {
     case 'errors':
       return groupDigits(value);
     case 'error-rate':
+    case 'miss-rate':
       return `${(value * 100).toFixed(3)}%`;
     default:
       return formatLatency(value);

@@ -193,6 +193,8 @@ function mergeCommand(name: string, results: CommandResult[], perRequest: number
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     errorsByKind: recordFromMap(errorsByKind),
     errorExamples: recordFromMap(errorExamples),
+    // A read's misses add up over the parts (each part counted its own replies).
+    ...(results.length > 0 && results.every((r) => r.misses !== undefined) ? { misses: results.reduce((sum, r) => sum + r.misses!, 0) } : {}),
     opsPerSec: requests * perRequest,
     latency,
     histogram,

@@ -7,6 +7,7 @@ import type { PhasePlan, ValuePlan } from '../scenario/plan';
 import type { RunFile, TestSummary } from './runFile';
 import { representativeLoad } from './summary';
 import { testKeyLength } from './keyLength';
+import { missRateOf } from './hitsMisses';
 
 export interface ResultRow {
   point: string;
@@ -33,6 +34,9 @@ export interface ResultRow {
   maxUs: number;
   errors: number;
   errorsByKind: Record<string, number>;
+  /** A read's replies that found nothing (nil or an empty collection), and their share of the replies that were not errors; absent for other rows. */
+  misses?: number;
+  missRate?: number;
   status: LoadResult['status'];
   /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, or a merged run's load machine. */
   detail?: 'node' | 'part';
@@ -112,6 +116,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     maxUs: result.latency.maxUs,
     errors: result.errors,
     errorsByKind: result.errorsByKind,
+    ...(result.misses !== undefined ? { misses: result.misses, missRate: missRateOf(result) } : {}),
     status: load.status,
     ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...serverFields(load, result, isTotal),

@@ -20,6 +20,7 @@ const commandResult = z.looseObject({
   errors: count,
   errorsByKind: z.record(text, count),
   errorExamples: z.record(text, text),
+  misses: count.optional(),
   opsPerSec: num,
   latency,
   histogram: text,

@@ -5,6 +5,7 @@ import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
 import { formatMetric } from './format';
 import type { PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
+import { missRateOf } from './hitsMisses';
 
 export function metricValue(result: CommandResult, metric: ExpectMetric): number {
   const latency = result.latency;
@@ -29,6 +30,8 @@ export function metricValue(result: CommandResult, metric: ExpectMetric): number
       return result.errors;
     case 'error-rate':
       return result.requests > 0 ? result.errors / result.requests : 0;
+    case 'miss-rate':
+      return missRateOf(result) ?? 0;
   }
 }
 
@@ -66,6 +69,7 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
         if (!load) continue;
         const result = commandResultFor(load, expectation);
         if (!result) continue; // this test did not run the command the expectation names
+        if (expectation.metric === 'miss-rate' && result.misses === undefined) continue; // not a read: nothing to miss
         // Over repeats, throughput is judged on its median; the rest on the representative run.
         const actual = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
         outcomes.push({

@@ -6,6 +6,7 @@ import { otherRunsOverlapped, stallLine } from './bottleneck';
 import { searchWarnings } from './rateCurve';
 import { rateSearchOutcome } from './rateSearch';
 import { groupDigits } from '../scenario/numberText';
+import { missWarnings } from './hitsMisses';
 
 export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
@@ -43,6 +44,9 @@ export function runWarnings(run: RunFile): string[] {
     const advice = example ? describeServerError(example) : undefined;
     warnings.push(`${groupDigits(count)} ${kind} error${count === 1 ? '' : 's'}${advice ? `: ${advice}` : example ? `: ${example}` : ''}`);
   }
+
+  // Said once per command, unless the scenario says the misses are meant (`expect miss-rate …`).
+  if (!run.plan.expects.some((expectation) => expectation.metric === 'miss-rate')) warnings.push(...missWarnings(loads));
 
   const late = loads.reduce((sum, load) => sum + (load.openLoop?.lateSends ?? 0), 0);
   if (late > 0) warnings.push(`Open loop: ${groupDigits(late)} sends were late (their latency counts from when they were due).`);

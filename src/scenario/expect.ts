@@ -73,7 +73,7 @@ export function readExpect(input: ValueInput): ExpectValue | undefined {
       } else if (/^(?:0(?:\.\d+)?|1(?:\.0+)?)$/.test(valueText)) {
         value = Number(valueText);
       } else {
-        value = reader.fail(parts.value, `\`expect error-rate\` takes a percentage such as \`0.1%\` or a fraction from 0 to 1 — not \`${valueText}\``);
+        value = reader.fail(parts.value, `\`expect ${metricInfo.name}\` takes a percentage such as \`0.1%\` or a fraction from 0 to 1 — not \`${valueText}\``);
       }
       break;
   }

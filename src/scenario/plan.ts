@@ -294,7 +294,7 @@ export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | '
 /** Literal text, or a placeholder expanded per request. */
 export type ArgPart = string | { placeholder: Placeholder };
 
-export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate';
+export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';
 
 export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 

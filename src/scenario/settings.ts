@@ -574,6 +574,12 @@ export const EXPECT_METRICS: readonly ExpectMetricInfo[] = [
   { name: 'max', metric: 'max', value: 'duration', doc: 'Highest latency.' },
   { name: 'errors', metric: 'errors', value: 'count', doc: 'Number of error replies.' },
   { name: 'error-rate', metric: 'error-rate', value: 'fraction', doc: 'Error replies as a share of requests (`0.1%`).' },
+  {
+    name: 'miss-rate',
+    metric: 'miss-rate',
+    value: 'fraction',
+    doc: "A read's replies that found nothing (nil, or an empty HGETALL/LRANGE/SMEMBERS…) as a share of its replies that were not errors (`5%`).",
+  },
 ];
 
 export const COMPARE_OPS = ['<=', '>=', '!=', '==', '<', '>', '='] as const;

@@ -4,6 +4,7 @@ import type { LoadStatus } from '../engine';
 import { toMarkdown, toRedisBenchmarkCsv } from '../results/export';
 import { formatLatency, formatOps } from '../results/format';
 import type { ResultRow } from '../results/rows';
+import { formatMissRate, hitMissRates } from '../results/hitsMisses';
 import type { LiveLoad } from './liveRun';
 import { usText } from './serverTime';
 import { groupDigits } from '../scenario/numberText';
@@ -43,6 +44,8 @@ export interface TableRow {
   redirections?: number;
   moved?: number;
   ask?: number;
+  /** A read's share of replies that found nothing (src/results/hitsMisses.ts); absent for other rows. */
+  missRate?: number;
   /** A test's total: the server's µs per call of the commands it sent (LoadResult.server.usecPerCall). */
   serverUsPerCall?: number;
   /** A test's total: the bottleneck verdict's short label, and its line for a tooltip. */
@@ -63,6 +66,7 @@ export type SortKey =
   | 'p999Us'
   | 'maxUs'
   | 'errors'
+  | 'missRate'
   | 'role'
   | 'slots'
   | 'redirections'
@@ -81,6 +85,7 @@ export const SORT_KEYS: readonly SortKey[] = [
   'p999Us',
   'maxUs',
   'errors',
+  'missRate',
   'role',
   'slots',
   'redirections',
@@ -124,6 +129,7 @@ export function tableRowFrom(row: ResultRow, order: number): TableRow {
     errorsByKind: row.errorsByKind,
     status: row.status,
     source: row,
+    ...(row.missRate !== undefined ? { missRate: row.missRate } : {}),
     ...(row.detail ? { detail: row.detail } : {}),
     ...(row.node ? { role: row.node.role, slots: row.node.slots ?? '' } : {}),
     ...(row.redirections ? { redirections: row.redirections.moved + row.redirections.ask, moved: row.redirections.moved, ask: row.redirections.ask } : {}),
@@ -193,6 +199,19 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
             : groupDigits(r.errors),
     },
   );
+  // Reads only: the miss rate, with hits/s and misses/s in its tooltip.
+  if (rows.some((row) => row.missRate !== undefined)) {
+    columns.push({
+      key: 'missRate',
+      header: 'Miss rate',
+      numeric: true,
+      cell: (r) => (r.missRate === undefined ? '' : formatMissRate(r.missRate)),
+      title: (r) => {
+        const rates = r.source ? hitMissRates(r.source) : undefined;
+        return rates ? `${formatOps(rates.hits)} hits/s, ${formatOps(rates.misses)} misses/s` : undefined;
+      },
+    });
+  }
   if (rows.some((row) => row.role !== undefined)) {
     columns.push(
       { key: 'role', header: 'Role', numeric: false, cell: (r) => r.role ?? '' },

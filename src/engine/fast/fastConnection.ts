@@ -14,6 +14,7 @@ import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
+import { MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/replyMisses';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
@@ -38,6 +39,8 @@ export class FastConnection extends BudgetedConnection {
   // Command groups: the unit accounting, and (open loop) the ring head's position in its unit.
   private readonly units: UnitTally | undefined;
   private unitPosition = 0;
+  /** Per label: which replies are misses (scenario/replyMisses.ts); the scanner reports nils and empty arrays, off its fast lane. */
+  private readonly missRules: Uint8Array;
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -50,6 +53,9 @@ export class FastConnection extends BudgetedConnection {
     this.ringLabels = new Uint16Array(ringCapacity);
     this.ringMeasured = new Uint8Array(ringCapacity);
     this.scanner.onError = this.onErrorReply;
+    this.missRules = Uint8Array.from(config.missRules ?? []);
+    if (this.missRules.some((rule) => rule !== MISS_NONE)) this.scanner.onNull = this.onNullReply;
+    if (this.missRules.includes(MISS_NIL_OR_EMPTY)) this.scanner.onEmpty = this.onEmptyReply;
     if (this.builder.grouped) {
       this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats);
       this.scanner.nestedErrors = config.test.group!.transaction;
@@ -278,11 +284,32 @@ export class FastConnection extends BudgetedConnection {
     }
   }
 
-  /** A nil reply: at an EXEC position, the transaction was aborted (WATCH), an error of EXEC and of its unit. */
+  /** A nil reply: at an EXEC position, the transaction was aborted (WATCH), an error of EXEC and of its unit; a read's, a miss. */
   private readonly onNullReply = (replyIndex: number): void => {
-    const position = this.load.openLoop ? (this.unitPosition + replyIndex) % this.builder.unitSize : (this.replied + replyIndex) % this.builder.unitSize;
-    if (this.builder.execAt[position] === 1) this.onUnitErrorReply(NIL_EXEC_KIND, NIL_EXEC_TEXT, replyIndex);
+    if (this.units) {
+      const position = this.load.openLoop ? (this.unitPosition + replyIndex) % this.builder.unitSize : (this.replied + replyIndex) % this.builder.unitSize;
+      if (this.builder.execAt[position] === 1) return this.onUnitErrorReply(NIL_EXEC_KIND, NIL_EXEC_TEXT, replyIndex);
+    }
+    const label = this.measuredLabelOf(replyIndex);
+    if (label >= 0 && this.missRules[label] !== MISS_NONE) this.load.stats.recordMiss(label);
   };
+
+  /** An empty array, set or map: a miss of a read of a key's contents (HGETALL, LRANGE…). */
+  private readonly onEmptyReply = (replyIndex: number): void => {
+    const label = this.measuredLabelOf(replyIndex);
+    if (label >= 0 && this.missRules[label] === MISS_NIL_OR_EMPTY) this.load.stats.recordMiss(label);
+  };
+
+  /** The label of this scan's reply `replyIndex` (replies are counted after the scan), or -1 when it is not measured or not ours. */
+  private measuredLabelOf(replyIndex: number): number {
+    if (this.load.openLoop) {
+      if (replyIndex >= this.ringSize) return -1;
+      const at = (this.ringHead + replyIndex) % this.ringIntended.length;
+      return this.ringMeasured[at] ? this.ringLabels[at] : -1;
+    }
+    const entry = this.replied + replyIndex;
+    return this.batchMeasured && entry < this.batchSize ? this.builder.labels[entry] : -1;
+  }
 
   private lastSocketError: NodeJS.ErrnoException | undefined;
 

@@ -19,6 +19,7 @@ import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
+import { isMissReply, MISS_NONE, type MissRule } from '../../scenario/replyMisses';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -221,6 +222,8 @@ export class IoredisConnection extends BudgetedConnection {
   private everReady = false;
   /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
   private readonly commandsInFlight: Int32Array;
+  /** Per label: which replies are misses (scenario/replyMisses.ts). */
+  private readonly missRules: readonly MissRule[];
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -228,6 +231,7 @@ export class IoredisConnection extends BudgetedConnection {
     const { keys, context } = requestSource(load.config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
     this.commandsInFlight = new Int32Array(config.labels.length);
+    this.missRules = (config.missRules ?? []) as MissRule[];
   }
 
   override async open(): Promise<void> {
@@ -381,9 +385,9 @@ export class IoredisConnection extends BudgetedConnection {
     if (count === 1 && this.load.config.pipeline === 1) {
       const { command, args } = this.requests.next();
       sent[command.labelIndex]++;
-      redis.call(command.name, args, (error) => {
+      redis.call(command.name, args, (error, reply) => {
         const now = performance.now();
-        if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now);
+        if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now, reply);
         done(error != null && !isReplyError(error));
       });
       return;
@@ -400,7 +404,7 @@ export class IoredisConnection extends BudgetedConnection {
       const now = performance.now();
       if (measured) {
         for (let i = 0; i < count; i++) {
-          this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now);
+          this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now, results?.[i]?.[1]);
         }
       }
       done(error != null || (results?.some(([failure]) => failure != null && !isReplyError(failure)) ?? false));
@@ -435,6 +439,7 @@ export class IoredisConnection extends BudgetedConnection {
           } else if (measured) {
             stats.recordCommandReply(command.labelIndex, micros);
             if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
+            else this.countMiss(command.labelIndex, reply);
           }
           failure ??= replyError ?? undefined;
           if (--left > 0) return;
@@ -453,7 +458,7 @@ export class IoredisConnection extends BudgetedConnection {
     }
   }
 
-  private recordOutcome(label: number, error: Error | null, elapsedMs: number, now: number): void {
+  private recordOutcome(label: number, error: Error | null, elapsedMs: number, now: number, reply: unknown): void {
     const stats = this.load.stats;
     if (error && !isReplyError(error)) {
       stats.recordUnanswered(label, 1, CONNECTION_ERROR_KIND, `connection lost: ${error.message}`);
@@ -461,6 +466,13 @@ export class IoredisConnection extends BudgetedConnection {
     }
     stats.recordReplies(label, Math.round(elapsedMs * 1000), 1, now);
     if (error) stats.recordError(label, errorKind(error.message), error.message);
+    else this.countMiss(label, reply);
+  }
+
+  /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */
+  private countMiss(label: number, reply: unknown): void {
+    const rule = this.missRules[label] ?? MISS_NONE;
+    if (rule !== MISS_NONE && isMissReply(rule, reply)) this.load.stats.recordMiss(label);
   }
 
   private readonly onClose = (): void => {

@@ -15,6 +15,9 @@ export class LabelStats {
   errors = 0;
   /** Requests counted that never got a reply (lost with their connection, or timed out). */
   unanswered = 0;
+  /** A read's replies that found nothing (nil, or an empty collection: scenario/replyMisses.ts); counted only where `countsMisses`. */
+  misses = 0;
+  countsMisses = false;
   /** Replies inside the throughput window; set when the window closes (undefined: all replies so far). */
   windowReplies: number | undefined;
   readonly errorsByKind = new Map<string, number>();
@@ -34,6 +37,7 @@ export class LabelStats {
       errorsByKind: Object.fromEntries(this.errorsByKind),
       errorExamples: Object.fromEntries(this.errorExamples),
       histogram: this.recorder.toSparse(),
+      ...(this.countsMisses ? { misses: this.misses } : {}),
     };
   }
 
@@ -42,6 +46,7 @@ export class LabelStats {
     this.requests = 0;
     this.errors = 0;
     this.unanswered = 0;
+    this.misses = 0;
     this.windowReplies = undefined;
     this.errorsByKind.clear();
     this.errorExamples.clear();
@@ -67,8 +72,17 @@ export class WorkerStats {
   /** The thread's own pauses; replies of 1 ms or more wait there to be judged against them. */
   readonly pauses = new PauseMonitor();
 
-  constructor(labelCount: number) {
+  /** `missRules`: per label, whether its replies are counted as hits and misses (non-zero: scenario/replyMisses.ts). */
+  constructor(labelCount: number, missRules?: readonly number[]) {
     this.labels = Array.from({ length: labelCount }, () => new LabelStats());
+    missRules?.forEach((rule, label) => {
+      if (rule !== 0 && this.labels[label]) this.labels[label].countsMisses = true;
+    });
+  }
+
+  /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's). */
+  recordMiss(label: number): void {
+    this.labels[label].misses++;
   }
 
   /** `count` replies of label `label` that each took `micros` µs. */

@@ -25,8 +25,11 @@ describe('rbench run: the verdict and the figures in the output', function () {
       // Tests whose verdicts read the same share one line that names them all.
       const line = new RegExp(`^(?:[A-Z]+, )*${load.test}(?:, [A-Z]+)* bottleneck: ${load.bottleneck.kind}`, 'm');
       assert.match(result.stdout, line);
-      // The max in the table is the run file's (ms with three decimals).
-      assert.match(result.stdout, new RegExp(`^${load.test}\\s.*\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0\\s+\\S.*$`, 'm'));
+      // The max in the table is the run file's (ms with three decimals); a read's hits/s, misses/s and miss rate follow its errors, then the limit.
+      assert.match(
+        result.stdout,
+        new RegExp(`^${load.test}\\s.*\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0(?:\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d.]+ %)?\\s+\\S.*$`, 'm'),
+      );
     }
   });
 

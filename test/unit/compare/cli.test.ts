@@ -83,7 +83,7 @@ describe('rbench compare and the regression gate (CLI)', function () {
     assert.match(text.stdout, /Differences \(read these before the numbers\):\n {2}! clients: 2 → 4/);
     assert.match(text.stdout, /^SET\s+ops\/s\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+(\[[^\]]+\]\s+)?(differs|noise|not comparable)$/m);
     const csv = readFileSync(join(scratch.dir, 'cmp.csv'), 'utf8').trim().split('\n');
-    assert.equal(csv.length, 1 + 2 * (7 + 2) * 2, 'SET and GET × (7 metrics, the server time per call and the verdict) × 2 runs');
+    assert.equal(csv.length, 1 + (7 + 2 + 7 + 1 + 2) * 2, "SET and GET × (7 metrics, GET's miss rate, the server time per call and the verdict) × 2 runs");
 
     const json = await runCli(['compare', first, latest, '--json', '--noise', '50%'], { cwd: scratch.dir });
     const comparison = JSON.parse(json.stdout) as Comparison;

@@ -15,6 +15,7 @@ function distinct(command: string, overrides: Partial<CommandResult> = {}): Comm
     ...commandResult(command, { ops: 4321, p99: 555 }),
     requests: 1000,
     errors: 25,
+    misses: 195,
     latency: { count: 1000, minUs: 1, meanUs: 111, stddevUs: 7, p50Us: 222, p90Us: 333, p95Us: 444, p99Us: 555, p999Us: 666, maxUs: 777 },
     ...overrides,
   };
@@ -47,6 +48,7 @@ describe('thresholds: the number each metric reads', () => {
     max: 777,
     errors: 25,
     'error-rate': 0.025,
+    'miss-rate': 0.2,
   };
   for (const [metric, value] of Object.entries(expected) as [ExpectMetric, number][]) {
     it(`${metric} reads ${value}`, () => assert.equal(metricValue(distinct('GET'), metric), value));
@@ -55,6 +57,12 @@ describe('thresholds: the number each metric reads', () => {
   it('error-rate is the share of requests that failed, and 0 (not NaN) for a command that got no requests', () => {
     assert.equal(metricValue(distinct('GET', { requests: 200, errors: 50 }), 'error-rate'), 0.25);
     assert.equal(metricValue(distinct('GET', { requests: 0, errors: 0 }), 'error-rate'), 0);
+  });
+
+  it('miss-rate is the share of the replies that were not errors that found nothing (issue 43)', () => {
+    // 195 misses of the 975 replies that were not errors: 20 %, not 19.5 % of all requests.
+    assert.equal(metricValue(distinct('GET', { requests: 1000, errors: 25, misses: 195 }), 'miss-rate'), 0.2);
+    assert.equal(metricValue(distinct('GET', { requests: 0, errors: 0, misses: 0 }), 'miss-rate'), 0);
   });
 });
 

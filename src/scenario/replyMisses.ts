@@ -1,0 +1,81 @@
+// Hits and misses: which replies of a command say "nothing there". The one table of it, read by both client
+// paths (the fast path's reply scanner, the ioredis path's whole replies) and by the docs.
+//
+// Only reads count: a command the command table flags `readonly` (and nothing more dangerous) that names keys
+// by its key specs. Of those, a nil reply (`$-1`, `*-1`, RESP3 `_`) is always a miss: GET, HGET, LINDEX, ZSCORE
+// answer nil for an absent key or field. Where the command's documented reply is the key's contents as a
+// collection (HGETALL, LRANGE, SMEMBERS, ZRANGE…), an absent key answers an empty array (`*0`, RESP3 `~0` /
+// `%0`): a miss too. Integer replies are answers, never misses: EXISTS, HEXISTS, SISMEMBER answer 0 to the
+// question they ask, and STRLEN/LLEN/SCARD say 0 of what they count (a test that wants "found" counts in
+// them reads the reply, which a benchmark does not).
+import { classifyCommand, isReadOnlyCommand, keyPositions, literalOf } from './commands';
+import type { CommandTemplate, TestPlan } from './plan';
+
+/** Per command: 0 counts no misses (not a read), 1 counts nil replies, 2 counts nil and empty collections. Numbers: the hot path reads them from an array. */
+export const MISS_NONE = 0;
+export const MISS_NIL = 1;
+export const MISS_NIL_OR_EMPTY = 2;
+export type MissRule = typeof MISS_NONE | typeof MISS_NIL | typeof MISS_NIL_OR_EMPTY;
+
+/**
+ * Reads whose documented reply is the key's contents (or a range of them) as an array, set or map: an absent
+ * key answers an empty one. (The server's command table does not describe replies, so this is the one list.)
+ */
+const EMPTY_COLLECTION_IS_MISS = new Set([
+  'hgetall',
+  'hkeys',
+  'hvals',
+  'hrandfield',
+  'smembers',
+  'srandmember',
+  'sinter',
+  'sunion',
+  'sdiff',
+  'lrange',
+  'zrange',
+  'zrangebyscore',
+  'zrangebylex',
+  'zrevrange',
+  'zrevrangebyscore',
+  'zrevrangebylex',
+  'zrandmember',
+  'zinter',
+  'zunion',
+  'zdiff',
+  'xrange',
+  'xrevrange',
+  'sort_ro',
+  'geosearch',
+  'georadius_ro',
+  'georadiusbymember_ro',
+]);
+
+/** The miss rule of a command as written: from the command table's flags and key specs, and the list above. */
+export function missRuleOf(command: Pick<CommandTemplate, 'name' | 'args' | 'keys' | 'inline'>): MissRule {
+  const name = command.name.toLowerCase();
+  const classes = classifyCommand(name, literalOf(command.args[0]));
+  if (!classes.has('read') || !isReadOnlyCommand(classes)) return MISS_NONE;
+  // A read of the server's state (PING, INFO, TIME, DBSIZE) has no key to miss.
+  const keys = command.keys ?? (command.inline ? undefined : keyPositions(name, command.args));
+  if (!keys || keys.length === 0) return MISS_NONE;
+  return EMPTY_COLLECTION_IS_MISS.has(name) ? MISS_NIL_OR_EMPTY : MISS_NIL;
+}
+
+/**
+ * The rule of each row of a test (`labels`, as the engine's testLabels gives them): a group's first row is its
+ * unit, no command; a transaction's commands answer inside EXEC's reply, which is not read for misses.
+ */
+export function missRulesOf(test: TestPlan, labels: readonly string[]): MissRule[] {
+  return labels.map((label, i) => {
+    if (test.group && (i === 0 || test.group.transaction)) return MISS_NONE;
+    const command = test.commands.find((c) => c.command.label === label)?.command;
+    return command ? missRuleOf(command) : MISS_NONE;
+  });
+}
+
+/** A whole reply (the ioredis path's): a miss under `rule`? */
+export function isMissReply(rule: MissRule, reply: unknown): boolean {
+  if (rule === MISS_NONE) return false;
+  if (reply === null) return true;
+  return rule === MISS_NIL_OR_EMPTY && Array.isArray(reply) && reply.length === 0;
+}
