@@ -10,6 +10,7 @@ import type { RunFile } from './runFile';
 import { foreignCalls, foreignLoadLine } from './bottleneck';
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
+import { partText } from '../scenario/draws';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
@@ -35,7 +36,8 @@ function describeValuePlan(value: ValuePlan): string {
 }
 
 function describeCommand({ weight, command }: WeightedCommand, weighted: boolean): string {
-  const args = command.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : `__${part.placeholder}__`)).join(''));
+  // A range's two arguments are the one placeholder written.
+  const args = command.args.filter((arg) => !arg.some((part) => typeof part === 'object' && part.side === 'max')).map((arg) => arg.map(partText).join(''));
   return [weighted ? `${weight}×` : '', command.name, ...args].filter(Boolean).join(' ');
 }
 

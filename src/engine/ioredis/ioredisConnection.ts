@@ -4,7 +4,7 @@
 // (maxRetriesPerRequest 0) and count as CONNECTION errors.
 import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import type { ArgTemplate, TestPlan, ValuePlan } from '../../scenario/plan';
+import type { ArgTemplate, DrawSpec, TestPlan, ValuePlan } from '../../scenario/plan';
 import { address, describeConnectionError, errorPlace } from '../../redis/errors';
 import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { sentinelClientOptions } from '../../redis/sentinelClient';
@@ -13,6 +13,7 @@ import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { LoadError } from '../errors';
 import { Random, WeightedTable, type KeySource } from '../requests/random';
 import type { Payload } from '../requests/payload';
+import { DrawnArgument, hasDraw, type NumberDraw } from '../requests/draws';
 import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableValues';
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { errorKind } from '../../protocol/respScanner';
@@ -46,6 +47,8 @@ export class IoredisRequests {
   private readonly choices: Random;
   private readonly randInts: Random;
   private readonly valueArgs = new Map<number, Arg>();
+  /** Drawn numbers (`__rand(…)__`…), one per placeholder of any command. */
+  private readonly draws = new Map<DrawSpec, NumberDraw>();
 
   constructor(
     test: TestPlan,
@@ -61,6 +64,7 @@ export class IoredisRequests {
       values?: TableCursor;
       fields?: TableCursor;
       ttl?: TtlDraw;
+      connections?: number;
     },
   ) {
     this.values = new ValueSizes(value);
@@ -99,6 +103,7 @@ export class IoredisRequests {
 
   restart(): void {
     this.keys.restart();
+    for (const draw of this.draws.values()) draw.restart();
     this.context.values?.restart();
     this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
@@ -149,6 +154,11 @@ export class IoredisRequests {
         };
       }
       if (whole === 'ttl') return () => String(this.context.ttl ? this.context.ttl.next(this.randInts) : 1);
+      if (hasDraw(parts)) {
+        if (parts.some((part) => typeof part !== 'string' && part.placeholder === 'key')) hasKey = true;
+        const drawn = new DrawnArgument(parts, { key: width, rand: RAND_INT_WIDTH }, this.context.client, this.draws, this.context.connections ?? 1);
+        return (key) => drawn.text(key, this.randInts, this.context.keySpace);
+      }
       if (parts.every((p) => typeof p === 'string' || p.placeholder === 'client')) {
         const text = parts.map((p) => (typeof p === 'string' ? p : client)).join('');
         return () => text;
