@@ -4,7 +4,7 @@
 // (maxRetriesPerRequest 0) and count as CONNECTION errors.
 import Redis, { type RedisOptions } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import type { ArgTemplate, DrawSpec, TestPlan, ValuePlan } from '../../scenario/plan';
+import type { ArgTemplate, TestPlan, ValuePlan } from '../../scenario/plan';
 import { address, describeConnectionError, errorPlace } from '../../redis/errors';
 import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { sentinelClientOptions } from '../../redis/sentinelClient';
@@ -47,8 +47,8 @@ export class IoredisRequests {
   private readonly choices: Random;
   private readonly randInts: Random;
   private readonly valueArgs = new Map<number, Arg>();
-  /** Drawn numbers (`__rand(…)__`…), one per placeholder of any command. */
-  private readonly draws = new Map<DrawSpec, NumberDraw>();
+  /** Each command's drawn numbers (`__rand(…)__`…), one per placeholder as written. */
+  private readonly drawSets: Map<string, NumberDraw>[] = [];
 
   constructor(
     test: TestPlan,
@@ -103,7 +103,7 @@ export class IoredisRequests {
 
   restart(): void {
     this.keys.restart();
-    for (const draw of this.draws.values()) draw.restart();
+    for (const draws of this.drawSets) for (const draw of draws.values()) draw.restart();
     this.context.values?.restart();
     this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
@@ -144,6 +144,8 @@ export class IoredisRequests {
     let hasFields = false;
     const width = this.context.keyWidth;
     const client = String(this.context.client);
+    const draws = new Map<string, NumberDraw>();
+    this.drawSets.push(draws);
     const builders = args.map((parts): ((key: number, size: number) => Arg | Arg[]) => {
       const whole = parts.length === 1 && typeof parts[0] !== 'string' ? parts[0].placeholder : undefined;
       if (whole === 'fields') {
@@ -156,7 +158,7 @@ export class IoredisRequests {
       if (whole === 'ttl') return () => String(this.context.ttl ? this.context.ttl.next(this.randInts) : 1);
       if (hasDraw(parts)) {
         if (parts.some((part) => typeof part !== 'string' && part.placeholder === 'key')) hasKey = true;
-        const drawn = new DrawnArgument(parts, { key: width, rand: RAND_INT_WIDTH }, this.context.client, this.draws, this.context.connections ?? 1);
+        const drawn = new DrawnArgument(parts, { key: width, rand: RAND_INT_WIDTH }, this.context.client, draws, this.context.connections ?? 1);
         return (key) => drawn.text(key, this.randInts, this.context.keySpace);
       }
       if (parts.every((p) => typeof p === 'string' || p.placeholder === 'client')) {

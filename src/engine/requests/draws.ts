@@ -69,8 +69,10 @@ export class NumberDraw {
 type Piece = string | { kind: 'key' } | { kind: 'rand' } | { kind: 'draw'; draw: NumberDraw; side: 'min' | 'max' | undefined };
 
 /**
- * An argument holding drawn numbers, written as text per request. The draws of one command live in `draws`
- * (one per placeholder, found by its spec: a range's two arguments share it).
+ * An argument holding drawn numbers, written as text per request. The draws of one command live in `draws`, one
+ * per placeholder as written: a range's two arguments share it (the second side reads the first's number), and so
+ * do the copies of `( … )*N` (a sequential walk goes on across them). By the text, not the object: a plan read back
+ * from JSON (a run file, a shard's plan) draws the same.
  */
 export class DrawnArgument {
   private readonly pieces: Piece[] = [];
@@ -80,7 +82,7 @@ export class DrawnArgument {
     parts: ArgTemplate,
     private readonly widths: { key: number; rand: number },
     client: number,
-    draws: Map<DrawSpec, NumberDraw>,
+    draws: Map<string, NumberDraw>,
     connections: number,
   ) {
     for (const part of parts) {
@@ -89,8 +91,8 @@ export class DrawnArgument {
       else if (part.placeholder === 'key') this.pieces.push({ kind: 'key' });
       else if (part.placeholder === 'rand_int') this.pieces.push({ kind: 'rand' });
       else if (part.draw) {
-        let draw = draws.get(part.draw);
-        if (!draw) draws.set(part.draw, (draw = new NumberDraw(part.draw, client, connections)));
+        let draw = draws.get(part.draw.text);
+        if (!draw) draws.set(part.draw.text, (draw = new NumberDraw(part.draw, client, connections)));
         this.pieces.push({ kind: 'draw', draw, side: part.side });
       }
       // `__value__` beside a drawn number is refused by the checker (arguments.ts).

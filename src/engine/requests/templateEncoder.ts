@@ -6,7 +6,6 @@ import type { Payload } from './payload';
 import type { Random } from './random';
 import type { TableCursor, TtlDraw } from './tableValues';
 import { DrawnArgument, hasDraw, type NumberDraw } from './draws';
-import type { DrawSpec } from '../../scenario/plan';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
@@ -125,7 +124,7 @@ export class CompiledCommand {
   /** Op.Drawn's argument, by op index. */
   private readonly drawnArgs: (DrawnArgument | undefined)[] = [];
   /** The command's drawn numbers, one per placeholder. */
-  private readonly draws = new Map<DrawSpec, NumberDraw>();
+  private readonly draws = new Map<string, NumberDraw>();
   /** Literal bytes for Op.Literal; [fixed length, number of values] for Op.ArgHeader; unused otherwise. */
   private readonly literals: (Buffer | undefined)[] = [];
   private readonly argFixed: number[] = [];

@@ -6,14 +6,49 @@
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
 import type { LoadRequest } from '../../../src/engine/types';
-import type { ClientPath, PhasePlan } from '../../../src/scenario/plan';
+import type { ClientPath, CommandTemplate, PhasePlan } from '../../../src/scenario/plan';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { check, errors } from '../scenario/helpers';
 import { runLoad } from '../../../src/engine';
 import { useCluster } from '../../helpers/cluster';
 import { seedOf } from './clusterChecks';
+import { Random } from '../../../src/engine/requests/random';
+import { CompiledCommand } from '../../../src/engine/requests/templateEncoder';
 import { runInProcess } from './inProcessLoad';
 import { connectionTo } from './plans';
+
+describe('drawn placeholders in the encoder (issue 43)', () => {
+  /** `requests` requests of the phase's first command, as RESP text, drawn with a fixed seed. */
+  function encoded(command: CommandTemplate, requests: number): string[] {
+    const compiled = new CompiledCommand(command, 0, { keyWidth: 3, client: 0, connections: 1 });
+    const random = new Random(11);
+    const buffer = Buffer.alloc(compiled.encodedLength(0));
+    return Array.from({ length: requests }, () => buffer.toString('latin1', 0, compiled.encodeInto(buffer, 0, 0, 7, random, 1000)));
+  }
+
+  it('a range pair and a sequential walk across ( … )*N copies, the same for a plan read back from JSON (a run file, a shard)', () => {
+    const phase = check('### t\nMSET (k:__rand(1..5,sequential)__ __range(0..100,10)__)*2\n').scenarios[0].points[0].phases[0];
+    const command = phase.tests[0].commands[0].command;
+    const requests = encoded(command, 3);
+    assert.deepEqual(encoded(JSON.parse(JSON.stringify(command)) as CommandTemplate, 3), requests);
+    const argv = requests.map((request) => request.split('\r\n').filter((_, i) => i % 2 === 0 && i > 0));
+    // Each request: MSET k:a lo hi k:b lo hi, with a, b the walk 1 2 | 3 4 | 5 1 and hi = lo + 10.
+    assert.deepEqual(
+      argv.map((args) => [args[1], args[4]]),
+      [
+        ['k:1', 'k:2'],
+        ['k:3', 'k:4'],
+        ['k:5', 'k:1'],
+      ],
+    );
+    for (const args of argv) {
+      for (const at of [2, 5]) {
+        assert.equal(Number(args[at + 1]), Number(args[at]) + 10);
+        assert.ok(Number(args[at]) >= 0 && Number(args[at]) <= 90);
+      }
+    }
+  });
+});
 
 describe('drawn placeholders on a real server (issue 43)', function () {
   this.timeout(90_000);
