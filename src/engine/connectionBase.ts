@@ -34,6 +34,7 @@ export function requestSource(config: WorkerConfig, index: number): { keys: KeyS
       pipeline: config.pipeline,
       keySpace: Math.max(1, config.keys.space),
       keyWidth: keyWidth(config.keys.space, config.keys.size),
+      connections: config.totalConnections,
       labelIndexes: config.labelIndexes,
       payload: payloadFor(config.valueFill, config.seed, new ValueSizes(config.value).max),
       ...dataCursors(config.data, keyContext),

@@ -11,6 +11,7 @@ import { foreignCalls, foreignLoadLine } from './bottleneck';
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
 import { settingText } from './settingText';
+import { partText } from '../scenario/draws';
 
 export type DifferenceKind =
   /** The resolved plan or the client path differ: the numbers measure different things. */
@@ -36,7 +37,8 @@ function describeValuePlan(value: ValuePlan): string {
 }
 
 function describeCommand({ weight, command }: WeightedCommand, weighted: boolean): string {
-  const args = command.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : `__${part.placeholder}__`)).join(''));
+  // A range's two arguments are the one placeholder written.
+  const args = command.args.filter((arg) => !arg.some((part) => typeof part === 'object' && part.side === 'max')).map((arg) => arg.map(partText).join(''));
   return [weighted ? `${weight}×` : '', command.name, ...args].filter(Boolean).join(' ');
 }
 

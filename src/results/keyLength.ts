@@ -2,6 +2,7 @@
 // whatever `key-size` says, and `cli:__key__` with key-size 8 is 12. Which argument is a key comes from the
 // command table's key specs (`EVAL "…" 0` has none; `SINTERCARD 2 a b` starts at its second). Plain data.
 import { BUILT_IN_TABLE } from '../scenario/commandTable';
+import { drawMaxLength, partText } from '../scenario/draws';
 import type { ArgTemplate, CommandTemplate, PhasePlan, TestPlan } from '../scenario/plan';
 
 /** Characters of `__rand_int__` (redis-benchmark's 12-digit number). */
@@ -14,6 +15,7 @@ function argLength(arg: ArgTemplate, phase: PhasePlan): number {
     else if (part.placeholder === 'key') length += phase.keys.size;
     else if (part.placeholder === 'rand_int') length += RAND_INT_WIDTH;
     else if (part.placeholder === 'client') length += String(Math.max(0, phase.load.clients - 1)).length;
+    else if (part.draw) length += drawMaxLength(part.draw);
   }
   return length;
 }
@@ -21,7 +23,7 @@ function argLength(arg: ArgTemplate, phase: PhasePlan): number {
 /** Where the command's keys are: as the runner set them from the target's table, else as the built-in table reads the arguments; undefined when unknown. */
 function keyArguments(command: CommandTemplate): number[] | undefined {
   if (command.keys) return command.keys;
-  const texts = command.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : `__${part.placeholder}__`)).join(''));
+  const texts = command.args.map((arg) => arg.map(partText).join(''));
   return BUILT_IN_TABLE.keyIndexes(command.name, texts);
 }
 
@@ -35,7 +37,9 @@ export function testKeyLength(phase: PhasePlan, test: TestPlan | undefined): num
   if (!command || command.args.length === 0) return 0;
   const keys = keyArguments(command);
   if (keys) return keys.length === 0 ? 0 : argLength(command.args[keys[0]], phase);
-  const keyed = command.args.find((arg) => arg.some((part) => typeof part !== 'string' && (part.placeholder === 'key' || part.placeholder === 'rand_int')));
+  const keyed = command.args.find((arg) =>
+    arg.some((part) => typeof part !== 'string' && (part.placeholder === 'key' || part.placeholder === 'rand_int' || part.placeholder === 'draw')),
+  );
   return argLength(keyed ?? command.args[0], phase);
 }
 

@@ -5,17 +5,17 @@
 import { BUILT_IN_TABLE, type CommandTable } from './commandTable';
 import { rangeOf } from './diagnostics';
 import { SUITE_TESTS } from './suites';
-import type { ArgPart, ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TestPlan, TextFix } from './plan';
+import { partText } from './draws';
+import type { ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TestPlan, TextFix } from './plan';
 
 export const CROSS_SLOT_CODE = 'cluster-cross-slot';
 
 /** What a placeholder is written as in a scenario. */
-const placeholderText = (part: ArgPart) => (typeof part === 'string' ? part : `__${part.placeholder}__`);
-const argText = (arg: ArgTemplate) => arg.map(placeholderText).join('');
+const argText = (arg: ArgTemplate) => arg.map(partText).join('');
 
-/** Placeholders with one value for every argument of a request; `__rand_int__` and `__value__` are drawn per argument. */
+/** Placeholders with one value for every argument of a request; `__rand_int__`, `__value__` and drawn numbers (`__rand(…)__`) are drawn per argument. */
 const STABLE: ReadonlySet<string> = new Set(['key', 'client']);
-const UNSTABLE = /__(rand_int|value)__/;
+const UNSTABLE = /__(rand_int|value)__|__(rand|float|range)\(/;
 const SUITE_TITLES: ReadonlySet<string> = new Set(SUITE_TESTS.map((test) => test.title));
 
 /**
@@ -62,7 +62,7 @@ function keysCrossSlotReason(keys: ArgTemplate[]): string | undefined {
     return `${named} ${missing.length === 1 ? 'has' : 'have'} no {hash tag}`;
   }
   const unstable = tags.find((tag) => !tag!.stable);
-  if (unstable) return `the hash tag {${unstable.text}} changes with every argument (__rand_int__ and __value__ are drawn per argument)`;
+  if (unstable) return `the hash tag {${unstable.text}} changes with every argument (__rand_int__, __value__ and __rand(…)__ are drawn per argument)`;
   const distinct = [...new Set(tags.map((tag) => tag!.text))];
   if (distinct.length > 1) return `the keys have different hash tags (${distinct.map((t) => `{${t}}`).join(', ')})`;
   return undefined;

@@ -55,6 +55,22 @@ function countPlaceholders(args: readonly ArgTemplate[], names: readonly string[
   return count;
 }
 
+/**
+ * The entries a command's arguments can name: the phase's key space when they use it, times the numbers of each
+ * whole-number draw (`ZADD lb:__rand(1..1000)__ 1 m:__rand(1..10M)__` can fill 1,000 × 10M members). Decimals are
+ * scores, not entries.
+ */
+function entrySpace(args: readonly ArgTemplate[], keySpace: number): number {
+  let space = countPlaceholders(args, ['key', 'rand_int']) > 0 ? keySpace : 1;
+  for (const arg of args) {
+    for (const part of arg) {
+      if (typeof part === 'string' || !part.draw || part.draw.decimals > 0 || part.side === 'max') continue;
+      space *= part.draw.max - part.draw.min + 1 - (part.draw.width ?? 0);
+    }
+  }
+  return Math.min(space, Number.MAX_SAFE_INTEGER);
+}
+
 /** The bytes a stored entry of a data file takes on average (each key gets one entry: the mean is what is stored). */
 function meanEntry(source: DataSourcePlan | undefined): number {
   return source ? source.bytes / source.count : 0;
@@ -68,10 +84,11 @@ function testServerBytes(test: TestPlan, phase: PhasePlan, valueSize: number): {
     if (!isWriteCommand(command.name) || EXPIRING.has(command.name)) continue;
     const values = countPlaceholders(command.args, ['value']);
     const rows = countPlaceholders(command.args, ['fields']);
-    const keyed = countPlaceholders(command.args, ['key', 'rand_int']);
+    const keyed = countPlaceholders(command.args, ['key', 'rand_int', 'draw']);
     const requests = phase.load.requests;
+    const space = entrySpace(command.args, phase.keys.space);
     let written: number;
-    if (keyed > 0) written = requests === undefined ? phase.keys.space : Math.min(phase.keys.space, requests * keyed);
+    if (keyed > 0) written = requests === undefined ? space : Math.min(space, requests * keyed);
     // One key, grown on every request (when the request count is known); or overwritten.
     else written = APPENDING.has(command.name) && requests !== undefined ? requests : 1;
     const perEntry =

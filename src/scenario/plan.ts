@@ -288,11 +288,33 @@ export interface CommandTemplate {
 
 export type ArgTemplate = ArgPart[];
 
-/** `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file). */
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl';
+/**
+ * `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file);
+ * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`).
+ */
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw';
 
-/** Literal text, or a placeholder expanded per request. */
-export type ArgPart = string | { placeholder: Placeholder };
+export type DrawDistribution = 'uniform' | 'zipf' | 'sequential';
+
+/**
+ * A placeholder with its own number space (src/scenario/draws.ts): `__rand(MIN..MAX[,DIST])__` whole numbers,
+ * `__float(MIN..MAX)__` decimals, `__range(MIN..MAX,WIDTH[,DIST])__` a pair of arguments `a a+WIDTH` drawn together.
+ */
+export interface DrawSpec {
+  form: 'rand' | 'float' | 'range';
+  min: number;
+  max: number;
+  distribution: DrawDistribution;
+  /** Digits after the point: 0 for whole numbers. */
+  decimals: number;
+  /** `range`: the pair's second number is the first plus this. */
+  width?: number;
+  /** The placeholder as written (without the underscores' surroundings): what the writer and messages show. */
+  text: string;
+}
+
+/** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder. */
+export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max' };
 
 export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';
 

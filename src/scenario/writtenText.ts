@@ -1,6 +1,7 @@
 // The pieces of `.rbench` text the scenario writer (writer.ts) puts text a stranger chose into: a comment
 // or title line, and an argument. Also for a quick fix that edits one token. No parser here: the lexer's
 // rules are what these follow, and writer.ts checks the result by parsing it back.
+import { DRAW_PLACEHOLDER } from './draws';
 
 /** A model the writer cannot put into a file as it is meant; the message names the part and why. */
 export class ScenarioWriteError extends Error {}
@@ -34,8 +35,12 @@ const BARE = /^[A-Za-z0-9_:./|{}@=,;%+*!?~^&<>[\]-]+$/;
 /** `*N` at a word's end is repetition, `{{`/`${` interpolation (also inside quotes: they are escaped there). */
 const BARE_REFUSED = /\*\d[0-9A-Za-z_./]*$|\{\{|\$\{/;
 
-/** True when `value` written without quotes reads back as itself, as one word. */
-export const isBareWord = (value: string): boolean => BARE.test(value) && !BARE_REFUSED.test(value);
+/**
+ * True when `value` written without quotes reads back as itself, as one word. A drawn number's parentheses
+ * (`__rand(1..1000)__`) are inside a word, where the lexer reads them as text: the placeholder stays bare.
+ */
+export const isBareWord = (value: string): boolean =>
+  (BARE.test(value) || (value.includes(')__') && BARE.test(value.replace(DRAW_PLACEHOLDER, 'x')))) && !BARE_REFUSED.test(value);
 /** In double quotes: what is escaped as `\xHH` (the lexer decodes two hex digits, so only up to U+00FF). */
 // eslint-disable-next-line no-control-regex -- the point is to escape them
 const QUOTE_ESCAPED = /[\x00-\x1f\x7f-\xa0\xad"\\{$]/g;

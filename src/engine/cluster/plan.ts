@@ -8,7 +8,7 @@ import type { ClusterTopology } from '../../redis/clusterTopology';
 
 /** A stand-in for an argument: its literal text, with placeholders as sample text (key specs only look at literals like numkeys). */
 function sample(arg: ArgTemplate): string {
-  return arg.map((part) => (typeof part === 'string' ? part : part.placeholder === 'rand_int' ? '1' : 'x')).join('');
+  return arg.map((part) => (typeof part === 'string' ? part : part.placeholder === 'rand_int' || part.placeholder === 'draw' ? '1' : 'x')).join('');
 }
 
 export function clusterPlan(test: TestPlan, labels: string[], topology: ClusterTopology, replicaReads: boolean): ClusterPlan {

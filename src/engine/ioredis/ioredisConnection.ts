@@ -13,6 +13,7 @@ import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { LoadError } from '../errors';
 import { Random, WeightedTable, type KeySource } from '../requests/random';
 import type { Payload } from '../requests/payload';
+import { DrawnArgument, hasDraw, type NumberDraw } from '../requests/draws';
 import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableValues';
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { errorKind } from '../../protocol/respScanner';
@@ -47,6 +48,8 @@ export class IoredisRequests {
   private readonly choices: Random;
   private readonly randInts: Random;
   private readonly valueArgs = new Map<number, Arg>();
+  /** Each command's drawn numbers (`__rand(…)__`…), one per placeholder as written. */
+  private readonly drawSets: Map<string, NumberDraw>[] = [];
 
   constructor(
     test: TestPlan,
@@ -62,6 +65,7 @@ export class IoredisRequests {
       values?: TableCursor;
       fields?: TableCursor;
       ttl?: TtlDraw;
+      connections?: number;
     },
   ) {
     this.values = new ValueSizes(value);
@@ -100,6 +104,7 @@ export class IoredisRequests {
 
   restart(): void {
     this.keys.restart();
+    for (const draws of this.drawSets) for (const draw of draws.values()) draw.restart();
     this.context.values?.restart();
     this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
@@ -140,6 +145,8 @@ export class IoredisRequests {
     let hasFields = false;
     const width = this.context.keyWidth;
     const client = String(this.context.client);
+    const draws = new Map<string, NumberDraw>();
+    this.drawSets.push(draws);
     const builders = args.map((parts): ((key: number, size: number) => Arg | Arg[]) => {
       const whole = parts.length === 1 && typeof parts[0] !== 'string' ? parts[0].placeholder : undefined;
       if (whole === 'fields') {
@@ -150,6 +157,11 @@ export class IoredisRequests {
         };
       }
       if (whole === 'ttl') return () => String(this.context.ttl ? this.context.ttl.next(this.randInts) : 1);
+      if (hasDraw(parts)) {
+        if (parts.some((part) => typeof part !== 'string' && part.placeholder === 'key')) hasKey = true;
+        const drawn = new DrawnArgument(parts, { key: width, rand: RAND_INT_WIDTH }, this.context.client, draws, this.context.connections ?? 1);
+        return (key) => drawn.text(key, this.randInts, this.context.keySpace);
+      }
       if (parts.every((p) => typeof p === 'string' || p.placeholder === 'client')) {
         const text = parts.map((p) => (typeof p === 'string' ? p : client)).join('');
         return () => text;

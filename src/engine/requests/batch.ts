@@ -135,8 +135,8 @@ export class BatchBuilder {
     this.drawnKeys = new Float64Array(pipeline);
     this.drawnGroups = new Int32Array(pipeline);
 
-    // Data from files and expiries change per request: never laid out once.
-    const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl);
+    // Data from files, expiries and drawn numbers change per request: never laid out once (the fast path is for the rest).
+    const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl || c.hasDraws);
     this.keyedData = context.values?.byKey === true || context.fields?.byKey === true;
     this.tableValues = context.values;
     this.tableFields = context.fields;
@@ -293,6 +293,7 @@ export class BatchBuilder {
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */
   restart(): void {
     this.keys.restart();
+    for (const command of this.commands) if (command.hasDraws) command.restartDraws();
     this.context.values?.restart();
     this.context.fields?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);

@@ -279,8 +279,13 @@ export class ZipfKeys extends SeededKeys implements KeySource {
   }
 
   next(): number {
+    return this.sample(this.random);
+  }
+
+  /** A key drawn with `random` (a drawn placeholder's own stream: draws.ts). */
+  sample(random: Random): number {
     for (;;) {
-      const u = this.hIntegralSpace + this.random.nextDouble() * (this.hIntegralX1 - this.hIntegralSpace);
+      const u = this.hIntegralSpace + random.nextDouble() * (this.hIntegralX1 - this.hIntegralSpace);
       const x = this.hIntegralInverse(u);
       let k = Math.floor(x + 0.5);
       if (k < 1) k = 1;

@@ -5,6 +5,7 @@ import type { CommandTemplate, Placeholder } from '../../scenario/plan';
 import type { Payload } from './payload';
 import type { Random } from './random';
 import type { TableCursor, TtlDraw } from './tableValues';
+import { DrawnArgument, hasDraw, type NumberDraw } from './draws';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
@@ -83,6 +84,8 @@ const enum Op {
   Fields,
   /** The expiry `ttl` adds: a whole bulk string, its digits drawn per request. */
   Ttl,
+  /** An argument holding drawn numbers (`__rand(…)__`…): its text written per request, header and all. */
+  Drawn,
 }
 
 export interface CommandContext {
@@ -98,6 +101,8 @@ export interface CommandContext {
   fields?: TableCursor;
   /** `ttl`: the expiry drawn for the `ttl` placeholder. */
   ttl?: TtlDraw;
+  /** Connections of the whole load: a sequential drawn number's stride (absent: 1). */
+  connections?: number;
 }
 
 /** Where the rewritable slots of an encoding are, relative to its start. */
@@ -113,7 +118,13 @@ export class CompiledCommand {
   readonly hasValue: boolean;
   readonly hasFields: boolean;
   readonly hasTtl: boolean;
+  /** Holds drawn numbers (`__rand(…)__`, `__float(…)__`, `__range(…)__`): encoded per request, never laid out. */
+  readonly hasDraws: boolean;
   private readonly ops: Op[] = [];
+  /** Op.Drawn's argument, by op index. */
+  private readonly drawnArgs: (DrawnArgument | undefined)[] = [];
+  /** The command's drawn numbers, one per placeholder. */
+  private readonly draws = new Map<string, NumberDraw>();
   /** Literal bytes for Op.Literal; [fixed length, number of values] for Op.ArgHeader; unused otherwise. */
   private readonly literals: (Buffer | undefined)[] = [];
   private readonly argFixed: number[] = [];
@@ -154,10 +165,19 @@ export class CompiledCommand {
       }
     };
     const args = [[template.name], ...template.args];
+    const drawnArg = (parts: CommandTemplate['args'][number]) => {
+      flush();
+      if (parts.some((part) => typeof part !== 'string' && part.placeholder === 'key')) hasKey = true;
+      const widths = { key: context.keyWidth, rand: RAND_INT_WIDTH };
+      this.push(Op.Drawn);
+      this.drawnArgs[this.ops.length - 1] = new DrawnArgument(parts, widths, context.client, this.draws, context.connections ?? 1);
+    };
+    const hasDraws = template.args.some(hasDraw);
     if (template.inline) {
       args.forEach((parts, argIndex) => {
         if (argIndex > 0) literal += ' ';
-        emitParts(parts);
+        if (hasDraw(parts)) drawnArg(parts);
+        else emitParts(parts);
       });
       literal += '\r\n';
       flush();
@@ -179,6 +199,11 @@ export class CompiledCommand {
           flush();
           hasTtl = true;
           this.push(Op.Ttl);
+          literal += '\r\n';
+          continue;
+        }
+        if (hasDraw(parts)) {
+          drawnArg(parts);
           literal += '\r\n';
           continue;
         }
@@ -208,6 +233,12 @@ export class CompiledCommand {
     this.hasValue = hasValue;
     this.hasFields = hasFields;
     this.hasTtl = hasTtl;
+    this.hasDraws = hasDraws;
+  }
+
+  /** Sequential drawn numbers back to their first (measuring starts from the same numbers whatever the warm-up did). */
+  restartDraws(): void {
+    for (const draw of this.draws.values()) draw.restart();
   }
 
   /** Bytes this command takes with a value of `valueSize` bytes. */
@@ -236,6 +267,11 @@ export class CompiledCommand {
         case Op.Ttl: {
           const digits = this.context.ttl?.maxDigits ?? 1;
           length += 3 + decimalDigits(digits) + digits;
+          break;
+        }
+        case Op.Drawn: {
+          const most = this.drawnArgs[i]!.maxLength();
+          length += this.template.inline ? most : 3 + decimalDigits(most) + most;
           break;
         }
       }
@@ -294,9 +330,27 @@ export class CompiledCommand {
           offset += 3 + lengthDigits + digits;
           break;
         }
+        case Op.Drawn:
+          offset = this.writeDrawn(i, target, offset, key, random, randBound);
+          break;
       }
     }
     return offset;
+  }
+
+  /** Op.Drawn: the argument's text drawn now, as a bulk string (inline: as it is). */
+  private writeDrawn(i: number, target: Uint8Array, offset: number, key: number, random: Random, randBound: number): number {
+    const bytes = Buffer.from(this.drawnArgs[i]!.text(key, random, randBound), 'utf8');
+    if (!this.template.inline) {
+      const digits = decimalDigits(bytes.length);
+      target[offset] = 36; // $
+      writeDigits(target, offset + 1, digits, bytes.length);
+      target[offset + 1 + digits] = 13;
+      target[offset + 2 + digits] = 10;
+      offset += 3 + digits;
+    }
+    target.set(bytes, offset);
+    return offset + bytes.length;
   }
 
   /** The encoding for a fixed value size with key and random slots zeroed, and where those slots are. */
@@ -317,7 +371,7 @@ export class CompiledCommand {
   private encodeOp(i: number, target: Uint8Array, offset: number, valueSize: number): number {
     const op = this.ops[i];
     // Drawn per request: a command holding them is never laid out (BatchBuilder).
-    if (op === Op.Fields || op === Op.Ttl) throw new Error('a data row or an expiry cannot be laid out once');
+    if (op === Op.Fields || op === Op.Ttl || op === Op.Drawn) throw new Error('a data row, an expiry or a drawn number cannot be laid out once');
     if (op === Op.Literal) {
       target.set(this.literals[i]!, offset);
       return offset + this.literals[i]!.length;
@@ -350,6 +404,7 @@ export class CompiledCommand {
 
   private push(op: Op, literal?: Buffer, fixedLength = 0, values = 0): void {
     this.ops.push(op);
+    this.drawnArgs.push(undefined);
     this.literals.push(literal);
     this.argFixed.push(fixedLength);
     this.argValues.push(values);

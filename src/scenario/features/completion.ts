@@ -25,7 +25,8 @@ import { isProfileName } from '../targetValue';
 import { isPlainCommandName } from '../writtenText';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { commandHint, commandInfo, isCommonCommand, isOfferedCommand } from './commandInfo';
-import { code, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
+import { code, drawMarkdown, METRIC_EXAMPLES, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
+import { DRAW_FORMS } from '../draws';
 import { lineContext, looksSecret, MASK, scenarioAt, visibleVariables } from './locate';
 import { snippetItems } from './snippets';
 import type { CompletionItemData, CompletionOptions } from './types';
@@ -210,7 +211,21 @@ function argumentItems(line: CommandLine, at: number): CompletionItemData[] {
   if (typed && !fragment) return [];
   const end = at + /^[A-Za-z_]*/.exec(line.text.slice(at))![0].length;
   const range = rangeOf(line.line, at - fragment.length, end);
-  return PLACEHOLDERS.map((info) => ({ label: info.name, kind: 'placeholder', detail: info.doc, documentation: placeholderMarkdown(info), range }));
+  const named = PLACEHOLDERS.map((info): CompletionItemData => ({
+    label: info.name,
+    kind: 'placeholder',
+    detail: info.doc,
+    documentation: placeholderMarkdown(info),
+    range,
+  }));
+  const drawn = DRAW_FORMS.map((form): CompletionItemData => ({
+    label: form.example,
+    kind: 'placeholder',
+    detail: form.doc,
+    documentation: drawMarkdown(form),
+    range,
+  }));
+  return [...named, ...drawn];
 }
 
 interface ValueSlot {

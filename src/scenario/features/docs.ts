@@ -2,6 +2,7 @@
 // show the same text, straight from the tables in settings.ts and the command table.
 import type { ExpectMetricInfo, PlaceholderInfo, SettingInfo, SettingScope } from '../settings';
 import type { CommandInfo } from './commandInfo';
+import type { DRAW_FORMS, DrawResult } from '../draws';
 
 /** Inline code that survives backticks inside the text. */
 export function code(text: string): string {
@@ -35,6 +36,17 @@ export function commandMarkdown(info: CommandInfo): string {
 
 export function placeholderMarkdown(info: PlaceholderInfo): string {
   return `**${info.name}** — placeholder, replaced for every request\n\n${info.doc}`;
+}
+
+/** A drawn number's form (`__rand(MIN..MAX)__`…) and, for one written out, what it draws or what is wrong with it. */
+export function drawMarkdown(form: (typeof DRAW_FORMS)[number], written?: DrawResult): string {
+  const head = `**__${form.form}(…)__** — placeholder with its own numbers, drawn for every request\n\n${form.doc}`;
+  if (!written) return head;
+  if (!written.ok) return `${head}\n\n${written.message}`;
+  const spec = written.spec;
+  const numbers = spec.decimals > 0 ? `decimals (${spec.decimals} digits after the point)` : 'whole numbers';
+  const pair = spec.width !== undefined ? `, a pair a a+${spec.width} with a from ${spec.min} to ${spec.max - spec.width}` : ` from ${spec.min} to ${spec.max}`;
+  return `${head}\n\nHere: ${numbers}${pair}, ${spec.distribution}.`;
 }
 
 const METRIC_VALUES: Record<ExpectMetricInfo['value'], string> = {

@@ -12,7 +12,8 @@ import { splitExpect } from '../expect';
 import { commandTableOf, type CommandTable, type CommandTableData } from '../commandTable';
 import { commandInfo } from './commandInfo';
 import { valueMarkdown } from './valueHover';
-import { code, commandMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
+import { code, commandMarkdown, drawMarkdown, metricMarkdown, placeholderMarkdown, settingMarkdown } from './docs';
+import { DRAW_FORMS, drawsIn } from '../draws';
 import { looksSecret, MASK, visibleVariables } from './locate';
 import type { HoverData } from './types';
 import { ownValue } from '../../gates/plainData';
@@ -38,6 +39,10 @@ export function hover(text: string, position: Position, options: HoverOptions = 
 
 function placeholderHover(line: DocLine, at: number): HoverData | undefined {
   if (line.kind !== 'command' && line.kind !== 'variable') return undefined;
+  for (const draw of drawsIn(line.text)) {
+    const form = DRAW_FORMS.find((f) => f.form === draw.form)!;
+    if (draw.start <= at && at < draw.end) return { contents: drawMarkdown(form, draw.result), range: rangeOf(line.line, draw.start, draw.end) };
+  }
   for (const info of PLACEHOLDERS) {
     for (let start = line.text.indexOf(info.name); start >= 0; start = line.text.indexOf(info.name, start + 1)) {
       const end = start + info.name.length;
