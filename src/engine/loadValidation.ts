@@ -20,6 +20,13 @@ export function validateLoad(request: LoadRequest): void {
   // A group's unit goes whole to one master: its keys must share a slot (`check` says so with the fix).
   const straddles = request.connection.cluster && request.test.group ? groupCrossSlotReason(request.test) : undefined;
   if (straddles) problems.push(`group ${request.test.name}: on a Redis Cluster all keys of a unit must be in one hash slot: ${straddles}. ${GROUP_SLOT_FIX}`);
+  if (load.reconnectEvery !== undefined && !(load.reconnectEvery >= 1 && Number.isInteger(load.reconnectEvery)))
+    problems.push(`reconnect every must be a whole number ≥ 1 (got ${load.reconnectEvery})`);
+  if (load.idleConnections !== undefined && !(load.idleConnections >= 0 && Number.isInteger(load.idleConnections)))
+    problems.push(`idle-connections must be a whole number ≥ 0 (got ${load.idleConnections})`);
+  // A cluster target found only at run time (INFO cluster): the checker could not refuse it.
+  if (request.connection.cluster && load.reconnectEvery !== undefined)
+    problems.push('`reconnect every` is not supported on a cluster target yet: remove it from the scenario, or run against one node');
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }

@@ -182,7 +182,18 @@ export interface LoadResult {
   };
   connections: {
     opened: number;
+    /** Connections lost and opened again. */
     reconnects: number;
+    /** `reconnect every N`: connections closed and opened again as planned. */
+    cycles?: number;
+    /** `idle-connections`: connections held idle beside the load. */
+    idle?: number;
+    /**
+     * How long each connection took to set up (TCP connect, TLS handshake, AUTH/HELLO/SELECT and PING answered), in µs,
+     * over every connection the load opened (warm-up included): its count is the connections made. The ioredis path's own
+     * reconnects after a loss are not in it (ioredis makes them inside the library).
+     */
+    setup?: { latency: LatencySummary; histogram: string };
   };
   health: ClientHealth;
   /** The seed used for keys and values (the scenario's, or the random one drawn). */

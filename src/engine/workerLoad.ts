@@ -12,6 +12,8 @@ import { scheduleBetween, threadCpuMs, threadSchedule, type ThreadSchedule } fro
 import type { WorkerPauses } from './measure/clientPauses';
 import type { LoadStatus } from './types';
 import { requestBudget, type RequestBudget } from './requestBudget';
+import { LatencyRecorder } from './measure/histogram';
+import { IdleConnections } from './idleConnections';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
 export const DRAIN_TIMEOUT_MS = 2000;
@@ -72,6 +74,10 @@ export class WorkerLoad implements ConnectionHost {
   private readonly firstIndex: number;
   private stopGcStorm: (() => void) | undefined;
   private opened = 0;
+  /** Set-up time of every connection opened (first, cycled, reconnected after a loss, idle), warm-up included. */
+  private readonly connectTimes = new LatencyRecorder();
+  /** `idle-connections`: this thread's share, opened with the load's and closed when it ends. */
+  private readonly idle: IdleConnections;
   /** Cluster targets: the routing state the connections share (set by the connection factory). */
   cluster: { report(): WorkerClusterReport; resetCounts(): void } | undefined;
 
@@ -90,14 +96,21 @@ export class WorkerLoad implements ConnectionHost {
     this.nextIntended = new Float64Array(this.connections.length);
     this.silences = new SilenceWatch(this.connections.length);
     this.firstIndex = config.connections[0]?.index ?? 0;
+    this.idle = new IdleConnections(config.connection, config.idleConnections ?? 0, (micros) => this.connected(micros));
   }
 
   /** Opens every connection; reports 'ready' or the first failure (and closes the rest). */
   async open(): Promise<boolean> {
-    const results = await Promise.allSettled(this.connections.map((c) => c.open()));
+    const timedOpen = async (connection: LoadConnection) => {
+      const started = performance.now();
+      await connection.open();
+      this.connected(Math.round((performance.now() - started) * 1000));
+    };
+    const results = await Promise.allSettled([...this.connections.map(timedOpen), this.idle.open()]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       for (const connection of this.connections) connection.abandon();
+      this.idle.close();
       this.post({ type: 'connect-failed', message: (failure.reason as Error).message ?? String(failure.reason) });
       return false;
     }
@@ -289,6 +302,10 @@ export class WorkerLoad implements ConnectionHost {
     this.silences.close(performance.now(), (slot) => this.connections[slot].outstanding);
   }
 
+  connected(micros: number): void {
+    this.connectTimes.record(micros, 1);
+  }
+
   reconnectFailed(message: string): void {
     this.lastConnectionError = message;
     this.checkServerLost();
@@ -379,6 +396,7 @@ export class WorkerLoad implements ConnectionHost {
     this.stopGcStorm?.();
     if (this.measuring) this.closeSilences();
     for (const connection of this.connections) connection.abandon();
+    this.idle.close();
 
     const now = performance.now();
     let lastSecond: SecondReport | undefined;
@@ -433,6 +451,9 @@ export class WorkerLoad implements ConnectionHost {
         : {}),
       opened: this.opened,
       reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
+      cycles: this.connections.reduce((sum, c) => sum + c.cycles, 0),
+      ...(this.idle.count > 0 ? { idle: this.idle.count } : {}),
+      connectTimes: this.connectTimes.toSparse(),
       lateSends: this.lateSends,
       eventLoopUtilization,
       eventLoopLagP99Ms,

@@ -93,6 +93,13 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
         : '0',
   });
   columns.push(...clusterColumns(rows));
+  // Tests that churned connections: what each new connection cost (connect, TLS, handshake), and how many there were.
+  if (rows.some((row) => row.connect)) {
+    columns.push(
+      { header: 'connect p50/p99 ms', align: 'right', cell: (r) => (r.connect ? `${formatMs(r.connect.p50Us)} / ${formatMs(r.connect.p99Us)}` : '') },
+      { header: 'connections', align: 'right', cell: (r) => (r.connect ? groupDigits(r.connect.count) : '') },
+    );
+  }
   return columns;
 }
 

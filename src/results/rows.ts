@@ -42,6 +42,11 @@ export interface ResultRow {
   redirections?: { moved: number; ask: number };
   /** The server's time per call (µs, from INFO commandstats) for the test's commands, or this command's; absent when not read. */
   serverUsPerCall?: number;
+  /**
+   * A test's total row when it churned connections (`reconnect every`, `idle-connections`): how long its connections
+   * took to set up (connect, TLS, handshake) and how many it made.
+   */
+  connect?: { count: number; p50Us: number; p99Us: number };
   /** A test's total row: what set its pace (the run file's verdict, or judged now for a file written before verdicts). */
   bottleneck?: Bottleneck;
 }
@@ -102,7 +107,15 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     errorsByKind: result.errorsByKind,
     status: load.status,
     ...serverFields(load, result, isTotal),
+    ...(isTotal ? connectFields(load) : {}),
   };
+}
+
+/** A load that opened connections beyond one per client: its set-up times belong in the table. */
+function connectFields(load: LoadResult): Pick<ResultRow, 'connect'> {
+  const { setup, cycles, idle } = load.connections;
+  if (!setup || !(cycles || idle)) return {};
+  return { connect: { count: setup.latency.count, p50Us: setup.latency.p50Us, p99Us: setup.latency.p99Us } };
 }
 
 /** The server's time per call (the load's for a total, the command's by its server name otherwise) and the verdict, where known. */

@@ -132,7 +132,13 @@ const loadResult = z.looseObject({
   total: commandResult,
   commands: z.array(commandResult),
   timeline: z.array(timelineSecond),
-  connections: z.looseObject({ opened: count, reconnects: count }),
+  connections: z.looseObject({
+    opened: count,
+    reconnects: count,
+    cycles: count.optional(),
+    idle: count.optional(),
+    setup: z.looseObject({ latency, histogram: text }).optional(),
+  }),
   health: z.looseObject({
     threads: count,
     cpuPercent: num,

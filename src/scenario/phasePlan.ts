@@ -48,6 +48,15 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   if (rate) load.rate = rate.value;
   const stallTimeout = layer.get('stall-timeout');
   if (stallTimeout) load.stallTimeoutMs = stallTimeout.value;
+  const reconnect = layer.get('reconnect');
+  if (reconnect && reconnect.value > 0) {
+    load.reconnectEvery = reconnect.value;
+    // The cluster paths keep a link per node that their routing shares: a connection of a client is not one socket.
+    if (layer.get('cluster')?.value)
+      sink.error(reconnect.range, 'reconnect-on-cluster', '`reconnect every` is not supported on a cluster target yet — remove it, or run against one node');
+  }
+  const idle = layer.get('idle-connections')?.value;
+  if (idle) load.idleConnections = idle;
 
   const keysEntry = layer.get('keys');
   const keysValue = keysEntry?.value;

@@ -43,6 +43,9 @@ export interface SettingValues {
   resp: 2 | 3;
   client: ClientPath;
   'connect-timeout': number;
+  /** Requests per connection before it is closed and reopened; 0: off. */
+  reconnect: number;
+  'idle-connections': number;
   clients: number;
   threads: number | 'auto';
   pipeline: number;
@@ -116,6 +119,8 @@ export function readSettingValue(input: ValueInput): unknown {
       return readDataLine(reader);
     case 'ttl':
       return readTtl(reader);
+    case 'reconnect':
+      return readReconnect(reader);
     default:
       return undefined;
   }
@@ -135,6 +140,18 @@ function readPassword(reader: Reader): PasswordValue | undefined {
     return reader.fail(arg, `\`${name}\` is not an environment variable name — ${forms}`);
   }
   return reader.fail(arg, `\`${name}\`: ${forms}`, 'literal-password');
+}
+
+/** `reconnect every N` (N requests per connection) or `reconnect off` (0). */
+function readReconnect(reader: Reader): number | undefined {
+  const [first, count, ...extra] = reader.args;
+  const forms = '`reconnect every N` (requests per connection) or `reconnect off`';
+  if (!first) return reader.missing();
+  if (extra.length > 0) return reader.fail({ start: extra[0].start, end: extra[extra.length - 1].end }, `\`reconnect\` takes ${forms}`, 'extra-value');
+  if (first.value === 'off') return count ? reader.fail(count, `\`reconnect off\` takes nothing more — remove \`${count.value}\``, 'extra-value') : 0;
+  if (first.value !== 'every') return reader.fail(first, `\`reconnect\` takes ${forms}, not \`${first.value}\``);
+  if (!count) return reader.fail(first, `\`reconnect every\` needs a count: ${forms}`, 'missing-value');
+  return reader.unit(count, parseCount(count.value));
 }
 
 function readKeys(reader: Reader): KeysValue | undefined {
