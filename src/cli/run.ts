@@ -340,7 +340,7 @@ function reportRun(
   // The results first: a run whose file cannot be saved still shows what it measured.
   if (!silent) {
     const show = showTable(output, csvOnStdout);
-    const table = breakdownRows(run, { nodes: rows.perNode });
+    const table = breakdownRows(run, { nodes: rows.perNode, steps: true });
     if (table.length > 0) show(toTextTable(table));
     const curve = rateCurve(run);
     if (curve) show(rateCurveText(curve));

@@ -60,6 +60,8 @@ export interface ConnectionHost {
   reconnectFailed(message: string): void;
   /** A connection was opened (or reopened) in `micros` µs: connect, TLS and handshake. */
   connected(micros: number): void;
+  /** Connection `index` starts sending on a new connection (a cycle, a ramp's step): the time before is no silence of the server's. */
+  startsAfresh(index: number, now: number): void;
   /** A fault that waiting cannot mend: stop now, keep what was measured, say why. */
   fail(message: string): void;
   /** Open loop: a blocked connection may send again. */

@@ -58,6 +58,8 @@ export abstract class BudgetedConnection implements LoadConnection {
    * connection is only opened for requests the budget still holds (`reconnect every 1`: one per request, exactly).
    */
   private reserved = 0;
+  /** The load ended while a cycle was opening its new connection: finish once it is open. */
+  private finishAfterCycle = false;
 
   constructor(
     readonly index: number,
@@ -105,9 +107,12 @@ export abstract class BudgetedConnection implements LoadConnection {
 
   drain(): void {
     // A cycle holding claimed requests sends them on its new connection, unless the load itself is ending.
-    if (this.state === State.Cycling && this.reserved > 0 && !this.load.stopping) return;
+    if (this.state === State.Cycling) {
+      // Otherwise it finishes once its new connection is open (or failed): the connections made are all counted.
+      if (this.reserved === 0 || this.load.stopping) this.finishAfterCycle = true;
+      return;
+    }
     if (this.state === State.Running) this.state = State.Draining;
-    else if (this.state === State.Cycling) this.finish();
     else if (this.state === State.Down || this.state === State.Idle) this.finish();
     this.finishIfDone();
   }
@@ -182,18 +187,25 @@ export abstract class BudgetedConnection implements LoadConnection {
     const started = performance.now();
     this.reopen().then(
       () => {
-        if (this.state !== State.Cycling) {
-          this.close(); // finished while opening: the new connection goes too
-          return;
-        }
+        // Made, whatever happens next: the server counts it.
         this.load.connected(Math.round((performance.now() - started) * 1000));
         this.cycles++;
+        if (this.state !== State.Cycling) {
+          this.close(); // abandoned while opening: the new connection goes too
+          return;
+        }
+        if (this.finishAfterCycle) {
+          this.finish();
+          return;
+        }
         this.state = State.Running;
+        this.load.startsAfresh(this.index, performance.now());
         if (this.load.openLoop) this.load.kick();
         else this.sendNextBatch(performance.now());
       },
       (error: Error) => {
         if (this.state !== State.Cycling) return;
+        if (this.finishAfterCycle) return this.finish();
         this.load.fail(`reconnect every ${this.load.config.reconnectEvery}: opening a new connection failed: ${error.message}`);
       },
     );
@@ -217,7 +229,7 @@ export abstract class BudgetedConnection implements LoadConnection {
   }
 
   protected finishIfDone(): void {
-    if (this.state === State.Finished || this.reserved > 0 || this.requestsInFlight() > 0) return;
+    if (this.state === State.Finished || this.state === State.Cycling || this.reserved > 0 || this.requestsInFlight() > 0) return;
     if (this.state === State.Draining || this.budgetSpent()) this.finish();
   }
 

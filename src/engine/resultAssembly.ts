@@ -4,7 +4,7 @@ import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { handshakeCommands } from './fast/connect';
 import { LatencyRecorder } from './measure/histogram';
 import { summarize } from './measure/summary';
-import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, RampStep, TimelineSecond } from './types';
 import { UNIT_LABEL } from './measure/unitTally';
 import { summarizePauses } from './measure/pauseSummary';
 import { joinSilences } from './measure/silences';
@@ -20,6 +20,8 @@ export interface AssemblyParts {
   error?: string;
   workers?: WorkerResult[];
   timeline?: TimelineSecond[];
+  /** `ramp`: the steps of the staircase (measure/rampSteps.ts). */
+  ramp?: RampStep[];
   cpuPercent?: number;
   measuredFrom?: string;
 }
@@ -132,6 +134,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     total,
     commands,
     timeline: parts.timeline ?? [],
+    ...(parts.ramp ? { ramp: parts.ramp } : {}),
     ...(plan.rate !== undefined ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } } : {}),
     connections: connectionFigures(workers),
     health,

@@ -151,6 +151,18 @@ export type LoadStatus = 'complete' | 'complete-with-errors' | 'cancelled' | 'fa
 /** What the throughput window of a load is (see docs/run-file.md). */
 export type WindowKind = 'planned-duration' | 'first-send-to-last-reply' | 'first-send-to-stall' | 'until-stopped';
 
+/** One step of a ramp: its connected clients, the part of the window it lasted, its replies and their latency. */
+export interface RampStep {
+  clients: number;
+  /** ms since measuring began. */
+  fromMs: number;
+  toMs: number;
+  replies: number;
+  errors: number;
+  opsPerSec: number;
+  latency: LatencySummary;
+}
+
 export interface LoadResult {
   test: string;
   phase: string;
@@ -200,6 +212,8 @@ export interface LoadResult {
   seed: number;
   /** Only in a run joined by `rbench merge`: each load machine's own figures for this load. */
   parts?: LoadPart[];
+  /** `ramp clients A..B step S every T`: one entry per step of the staircase, in order. */
+  ramp?: RampStep[];
   /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
   cluster?: ClusterResult;
   /** Every request the engine wrote for this load, warm-up and drain included (the server's calls should match). */

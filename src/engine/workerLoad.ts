@@ -14,6 +14,7 @@ import type { LoadStatus } from './types';
 import { requestBudget, type RequestBudget } from './requestBudget';
 import { LatencyRecorder } from './measure/histogram';
 import { IdleConnections } from './idleConnections';
+import { rampClients } from './measure/rampSteps';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
 export const DRAIN_TIMEOUT_MS = 2000;
@@ -78,6 +79,8 @@ export class WorkerLoad implements ConnectionHost {
   private readonly connectTimes = new LatencyRecorder();
   /** `idle-connections`: this thread's share, opened with the load's and closed when it ends. */
   private readonly idle: IdleConnections;
+  /** `ramp`: the connections opened so far (the others wait for their step). */
+  private readonly rampOpened = new Set<LoadConnection>();
   /** Cluster targets: the routing state the connections share (set by the connection factory). */
   cluster: { report(): WorkerClusterReport; resetCounts(): void } | undefined;
 
@@ -106,7 +109,9 @@ export class WorkerLoad implements ConnectionHost {
       await connection.open();
       this.connected(Math.round((performance.now() - started) * 1000));
     };
-    const results = await Promise.allSettled([...this.connections.map(timedOpen), this.idle.open()]);
+    // A ramp opens its first step's clients now, the others at their step (rampTo).
+    const first = this.config.ramp ? this.connections.filter((c) => c.index < this.config.ramp!.from) : this.connections;
+    const results = await Promise.allSettled([...first.map(timedOpen), this.idle.open()]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       for (const connection of this.connections) connection.abandon();
@@ -114,7 +119,8 @@ export class WorkerLoad implements ConnectionHost {
       this.post({ type: 'connect-failed', message: (failure.reason as Error).message ?? String(failure.reason) });
       return false;
     }
-    this.opened = this.connections.length;
+    this.opened = first.length;
+    for (const connection of first) this.rampOpened.add(connection);
     this.post({ type: 'ready', opened: this.opened });
     return true;
   }
@@ -171,10 +177,36 @@ export class WorkerLoad implements ConnectionHost {
       this.deadline = this.measureStart + this.config.durationMs;
       this.after(this.config.durationMs, () => this.drainAll());
     }
+    const ramp = this.config.ramp;
+    if (ramp) for (let k = 1; rampClients(ramp, k - 1) < ramp.to; k++) this.after(k * ramp.everyMs, () => this.rampTo(rampClients(ramp, k)));
     this.scheduleBucket();
     this.watchForStall(this.measureStart + this.config.stallTimeoutMs);
     this.post({ type: 'measuring' });
     this.connectionFinished(); // a zero budget finishes at once
+  }
+
+  /** `ramp`: the step's clients with a global index below `clients` connect (timed, as the first did) and join the closed loop. */
+  private rampTo(clients: number): void {
+    for (const connection of this.connections) {
+      if (connection.index >= clients || this.rampOpened.has(connection)) continue;
+      this.rampOpened.add(connection);
+      const started = performance.now();
+      connection.open().then(
+        () => {
+          if (this.stopping || this.finalized) return connection.abandon();
+          this.connected(Math.round((performance.now() - started) * 1000));
+          this.opened++;
+          connection.beginMeasuring(undefined);
+          const now = performance.now();
+          this.startsAfresh(connection.index, now);
+          connection.startClosedLoop(now);
+        },
+        (error: Error) => {
+          connection.abandon();
+          this.fail(`ramp to ${clients} clients: ${error.message}`);
+        },
+      );
+    }
   }
 
   /** Length of the timeline bucket starting at `startMs`: fine while the load is short, then whole seconds. */
@@ -304,6 +336,10 @@ export class WorkerLoad implements ConnectionHost {
 
   connected(micros: number): void {
     this.connectTimes.record(micros, 1);
+  }
+
+  startsAfresh(index: number, now: number): void {
+    this.silences.sending(index - this.firstIndex, now);
   }
 
   reconnectFailed(message: string): void {

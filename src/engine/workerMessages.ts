@@ -37,6 +37,8 @@ export interface WorkerConfig {
   reconnectEvery?: number;
   /** `idle-connections`: this worker's share of the connections held idle beside the load. */
   idleConnections?: number;
+  /** `ramp`: connections with a global index below `from` open at the start, `step` more every `everyMs` of measuring. */
+  ramp?: { from: number; to: number; step: number; everyMs: number };
   seed: number;
   serverLostTimeoutMs: number;
   /** No reply on any connection of this worker for this long while requests are outstanding ends the load. */

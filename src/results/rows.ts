@@ -34,8 +34,8 @@ export interface ResultRow {
   errors: number;
   errorsByKind: Record<string, number>;
   status: LoadResult['status'];
-  /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, or a merged run's load machine. */
-  detail?: 'node' | 'part';
+  /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, a merged run's load machine, or a ramp's step. */
+  detail?: 'node' | 'part' | 'step';
   /** A cluster node's row: its role and the slots it served at the end. */
   node?: { role: 'master' | 'replica'; slots?: string };
   /** Cluster loads: MOVED and ASK redirections (the load's on its total row, a node's on its row). */

@@ -149,6 +149,7 @@ const loadResult = z.looseObject({
   }),
   seed: num,
   parts: z.array(loadPart).optional(),
+  ramp: z.array(z.looseObject({ clients: count, fromMs: count, toMs: count, replies: count, errors: count, opsPerSec: num, latency })).optional(),
   cluster: clusterResult.optional(),
   sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),

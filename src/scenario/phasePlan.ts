@@ -57,6 +57,16 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   }
   const idle = layer.get('idle-connections')?.value;
   if (idle) load.idleConnections = idle;
+  const ramp = layer.get('ramp');
+  if (ramp) {
+    // The staircase sets the clients and the duration: its last step's, and its steps' length.
+    const steps = Math.ceil((ramp.value.to - ramp.value.from) / ramp.value.step) + 1;
+    load.ramp = { ...ramp.value };
+    load.clients = ramp.value.to;
+    load.durationMs = steps * ramp.value.everyMs;
+    delete load.requests;
+    if (load.rate !== undefined) sink.error(ramp.range, 'ramp-with-rate', 'a ramp runs in the closed loop — remove `rate`, or the `ramp` line');
+  }
 
   const keysEntry = layer.get('keys');
   const keysValue = keysEntry?.value;

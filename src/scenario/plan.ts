@@ -181,6 +181,11 @@ export interface LoadPlan {
   /** `idle-connections N`: connections opened before the load and held idle beside it until the test ends. */
   idleConnections?: number;
   /**
+   * `ramp clients A..B step S every T`: A clients connected at the start, S more every T ms up to B (`clients` is B,
+   * `durationMs` the steps × T). Closed loop only.
+   */
+  ramp?: { from: number; to: number; step: number; everyMs: number };
+  /**
    * A shard runs the scenario's clients firstClient … firstClient+clients-1 of totalClients: they keep their
    * scenario-wide numbers (sequential key stride, `__client__`, seeds, open-loop stagger).
    */

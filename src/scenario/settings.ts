@@ -24,6 +24,7 @@ export type SettingKind =
   | 'data' // from FILE [column C | field F] [in order]
   | 'ttl' // DURATION | MIN..MAX
   | 'reconnect' // every N | off
+  | 'ramp' // clients A..B step S every T
   | 'sweep'
   | 'find' // find rate where METRIC < DURATION [from RATE] [to RATE]
   | 'suite'
@@ -252,6 +253,16 @@ export const SETTINGS: readonly SettingInfo[] = [
     min: 1,
     max: 1_000_000_000,
     example: 'reconnect every 100',
+  },
+  {
+    name: 'ramp',
+    syntax: 'ramp clients A..B step S every DURATION',
+    doc: "A staircase of connected clients inside one test (memtier's ramp-up): A clients at the start, S more connecting every DURATION (whole seconds) until B. The test lasts its steps (`clients` is B and `duration` the steps × DURATION; `requests` and `duration` lines do not apply) and runs in the closed loop. The results have a row per step: its clients, throughput and latency.",
+    values: ['clients', 'step', 'every'],
+    kind: 'ramp',
+    scopes: ANYWHERE,
+    group: 'load',
+    example: 'ramp clients 10..200 step 10 every 5s',
   },
   {
     name: 'idle-connections',

@@ -41,4 +41,27 @@ describe('connection churn (rbench run)', function () {
     assert.match(row, /\d+\.\d{3} \/ \d+\.\d{3}\s+306$/);
     assert.doesNotMatch(plainTable, /connect p50/);
   });
+
+  it('ramp clients 1..3 step 1 every 1s: a row per step under the total, the steps in the run file', async () => {
+    const file = scratch.write('ramp.rbench', '### ramp\nramp clients 1..3 step 1 every 1s\nGET k:__key__\n');
+    const result = await runCli(['run', '--yes', file, '--out', 'ramp'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const lines = result.stdout.split('\n');
+    const total = lines.findIndex((line) => line.startsWith('GET'));
+    assert.match(lines[total], /^GET\s+[\d,]+\s+3\s+1\s/);
+    assert.match(lines[total + 1], /^ {2}step 1: 1 client\s+[\d,]+\s+1\s+1\s/);
+    assert.match(lines[total + 2], /^ {2}step 2: 2 clients\s+[\d,]+\s+2\s+1\s/);
+    assert.match(lines[total + 3], /^ {2}step 3: 3 clients\s+[\d,]+\s+3\s+1\s/);
+    const [load] = loads(scratch.runFiles('ramp')[0]);
+    assert.equal(load.durationMs, 3000);
+    assert.deepEqual(
+      load.ramp?.map((step) => step.clients),
+      [1, 2, 3],
+    );
+    // The steps share out the window's replies.
+    assert.equal(
+      load.ramp!.reduce((sum, step) => sum + step.replies, 0),
+      load.timeline.reduce((sum, second) => sum + Math.round((second.ops * (second.partialMs ?? 1000)) / 1000), 0),
+    );
+  });
 });

@@ -121,6 +121,42 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
     });
   }
 
+  it('ramp clients 2..6 step 2 every 1s: the server lists 2, then 4, then 6 of its clients; a result per step', async () => {
+    const ramp = { from: 2, to: 6, step: 2, everyMs: 1000 };
+    const running = runLoad(loadRequest(server(), { test: singleTest('GET key:__key__'), load: { clients: 6, durationMs: 3000, ramp } }));
+    // The load's clients, as CLIENT LIST shows them over time (this test's own connection left out).
+    const seen: number[] = [];
+    let settled = false;
+    void running.finally(() => (settled = true));
+    while (!settled) {
+      const list = String(await observer.call('CLIENT', 'LIST'));
+      const load = list.split('\n').filter((line) => line.includes('cmd=') && !/ cmd=client\|list /.test(line)).length;
+      if (seen[seen.length - 1] !== load) seen.push(load);
+      await sleep(50);
+    }
+    const result = await running;
+    assert.equal(result.status, 'complete', result.error);
+    // Each step's clients were connected at once, in order (0 once the load has ended).
+    const steps = seen.filter((n) => n > 0);
+    assert.deepEqual(steps, [2, 4, 6], JSON.stringify(seen));
+    assert.deepEqual(
+      result.ramp?.map((step) => [step.clients, step.fromMs]),
+      [
+        [2, 0],
+        [4, 1000],
+        [6, 2000],
+      ],
+    );
+    for (const step of result.ramp!) {
+      assert.ok(step.replies > 0 && step.opsPerSec > 0 && step.latency.count === step.replies, JSON.stringify(step));
+      assert.equal(step.toMs - step.fromMs, 1000);
+    }
+    assert.equal(result.connections.opened, 6);
+    assert.equal(result.connections.setup?.latency.count, 6);
+    // The clients that joined later were not silent before they joined: no stall of the server's.
+    assert.deepEqual(result.stalls ?? [], []);
+  });
+
   it('reconnect every N on a cluster target is refused before any connection, with the fix', async () => {
     await assert.rejects(
       runLoad({

@@ -66,4 +66,32 @@ describe('connection settings: reconnect and idle-connections', () => {
     assert.match(keyword('### s\nrecon‸nect every 5\nGET k'), /new connection per request, like valkey-benchmark's `-k 0`/);
     assert.match(keyword('### s\nidle-conn‸ections 5\nGET k'), /redis-benchmark's `-I`/);
   });
+
+  it('`ramp clients A..B step S every T` sets the clients to B and the duration to its steps', () => {
+    const plan = load('### s\nrequests 1000\nramp clients 10..55 step 10 every 2s\nGET k');
+    assert.deepEqual(plan.ramp, { from: 10, to: 55, step: 10, everyMs: 2000 });
+    assert.equal(plan.clients, 55);
+    // 10, 20, 30, 40, 50, 55: six steps of 2 s.
+    assert.equal(plan.durationMs, 12_000);
+    assert.equal(plan.requests, undefined);
+  });
+
+  it('wrong ramps are named at their place', () => {
+    const cases: [string, RegExp, [number, number, number]][] = [
+      ['ramp 10..20 step 5 every 1s', /`clients` here, not `10..20`/, [1, 5, 11]],
+      ['ramp clients 20..10 step 5 every 1s', /must climb/, [1, 13, 19]],
+      ['ramp clients 10 step 5 every 1s', /a range `A..B`/, [1, 13, 15]],
+      ['ramp clients 10..20 step 0 every 1s', /step is a count ≥ 1/, [1, 25, 26]],
+      ['ramp clients 10..20 step 5 every 500ms', /whole seconds/, [1, 33, 38]],
+      ['ramp clients 10..20 step 5', /`ramp` takes `ramp clients A..B step S every DURATION`/, [1, 5, 26]],
+    ];
+    for (const [line, message, at] of cases) {
+      const found = errors(check(`### s\n${line}\nGET k`));
+      assert.equal(found.length, 1, `${line}: ${JSON.stringify(found.map((d) => d.message))}`);
+      assert.match(found[0].message, message, line);
+      assert.deepEqual(span(found[0]), at, line);
+    }
+    const withRate = only(check('### s\nrate 1k/s\nramp clients 1..4 step 1 every 1s\nGET k'), 'ramp-with-rate');
+    assert.match(withRate.message, /a ramp runs in the closed loop — remove `rate`/);
+  });
 });
