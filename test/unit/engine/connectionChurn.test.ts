@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
-import { runLoad, type LoadResult } from '../../../src/engine';
+import { LoadError, runLoad, type LoadResult } from '../../../src/engine';
+import { descriptorProblem } from '../../../src/engine/capacity';
 import type { ClientPath, LoadPlan } from '../../../src/scenario/plan';
-import { commandCalls, useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 
 describe('connection churn: reconnect every N, idle connections, set-up times', function () {
@@ -164,6 +165,33 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
         connection: { host: server().host, port: server().port, resp: 2, connectTimeoutMs: 2000, cluster: true },
       }),
       /`reconnect every` is not supported on a cluster target yet: remove it from the scenario, or run against one node/,
+    );
+  });
+});
+
+describe('idle connections in the connection budget', function () {
+  this.timeout(60_000);
+  const server = useRedisServer({ config: [{ name: 'maxclients', args: ['1000'] }] });
+
+  it('clients plus idle connections beyond maxclients: refused before any load connection, naming both settings', async () => {
+    const received = () => withRedis(server(), async (redis) => Number(/total_connections_received:(\d+)/.exec(await redis.info('stats'))![1]));
+    const before = await received();
+    await assert.rejects(runLoad(loadRequest(server(), { test: singleTest('PING'), load: { clients: 10, idleConnections: 995 } })), (error: Error) => {
+      assert.ok(error instanceof LoadError);
+      assert.match(
+        error.message,
+        /^127\.0\.0\.1:\d+ accepts 1,000 clients \(maxclients\) and has \d connected; this load needs 1,005 \(10 clients and 995 idle connections\) — lower `clients` plus `idle-connections` to at most 99\d, or raise maxclients on the server$/,
+      );
+      return true;
+    });
+    // The check's control connection and the reader of this figure: no connection of the load.
+    assert.ok((await received()) - before <= 3);
+  });
+
+  it('the open-file rule names idle connections too', () => {
+    assert.match(
+      descriptorProblem(1200, 1024, 1000)!,
+      /^200 clients and 1,000 idle connections need as many open files.* or lower `clients` plus `idle-connections` to at most/,
     );
   });
 });
