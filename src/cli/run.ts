@@ -374,7 +374,7 @@ function reportRun(
       const lines = briefLines(run);
       if (lines.length > 0) show(lines.join('\n'));
     } else {
-      const table = breakdownRows(run, { nodes: rows.perNode });
+      const table = breakdownRows(run, { nodes: rows.perNode, steps: true });
       if (table.length > 0) show(toTextTable(table));
     }
     const curve = rateCurve(run);

@@ -24,18 +24,26 @@ export function openFileLimit(): number | undefined {
   }
 }
 
-/** Why `clients` connections cannot be opened by this process, or undefined. */
-export function descriptorProblem(clients: number, limit: number | undefined): string | undefined {
+/** What the load's connections are, and the setting to lower: `clients`, or with `idle-connections` both together. */
+function connectionWords(clients: number, idle: number): { what: string; lower: string } {
+  if (idle === 0) return { what: `${groupDigits(clients)} clients`, lower: '`clients`' };
+  return { what: `${groupDigits(clients - idle)} clients and ${groupDigits(idle)} idle connections`, lower: '`clients` plus `idle-connections`' };
+}
+
+/** Why `clients` connections (`idle` of them idle-connections) cannot be opened by this process, or undefined. */
+export function descriptorProblem(clients: number, limit: number | undefined, idle = 0): string | undefined {
   if (limit === undefined || clients + SPARE_DESCRIPTORS <= limit) return undefined;
-  return `${groupDigits(clients)} clients need as many open files, but this process may open ${groupDigits(limit)} (ulimit -n) — raise the limit (such as \`ulimit -n ${nextPowerOfTwo(clients + SPARE_DESCRIPTORS)}\` before starting RBench or the editor) or lower \`clients\` to at most ${groupDigits(Math.max(1, limit - SPARE_DESCRIPTORS))}`;
+  const { what, lower } = connectionWords(clients, idle);
+  return `${what} need as many open files, but this process may open ${groupDigits(limit)} (ulimit -n) — raise the limit (such as \`ulimit -n ${nextPowerOfTwo(clients + SPARE_DESCRIPTORS)}\` before starting RBench or the editor) or lower ${lower} to at most ${groupDigits(Math.max(1, limit - SPARE_DESCRIPTORS))}`;
 }
 
 /** Why the server will refuse `clients` more connections, or undefined (also when INFO does not say). */
-export function maxClientsProblem(clients: number, info: { maxclients?: number; connected?: number }, address: string): string | undefined {
+export function maxClientsProblem(clients: number, info: { maxclients?: number; connected?: number }, address: string, idle = 0): string | undefined {
   if (info.maxclients === undefined) return undefined;
   const free = info.maxclients - (info.connected ?? 0) - SPARE_SERVER_CLIENTS;
   if (clients <= free) return undefined;
-  return `${address} accepts ${groupDigits(info.maxclients)} clients (maxclients) and has ${groupDigits(info.connected ?? 0)} connected; this load needs ${groupDigits(clients)} — lower \`clients\` to at most ${groupDigits(Math.max(0, free))}, or raise maxclients on the server`;
+  const needs = idle === 0 ? groupDigits(clients) : `${groupDigits(clients)} (${connectionWords(clients, idle).what})`;
+  return `${address} accepts ${groupDigits(info.maxclients)} clients (maxclients) and has ${groupDigits(info.connected ?? 0)} connected; this load needs ${needs} — lower ${connectionWords(clients, idle).lower} to at most ${groupDigits(Math.max(0, free))}, or raise maxclients on the server`;
 }
 
 function nextPowerOfTwo(n: number): number {
@@ -43,8 +51,8 @@ function nextPowerOfTwo(n: number): number {
 }
 
 /** Throws LoadError when the load's connections cannot all be opened; checks the server when it answers INFO. */
-export async function checkConnectionCapacity(connection: ConnectionOptions, clients: number): Promise<void> {
-  const local = descriptorProblem(clients, openFileLimit());
+export async function checkConnectionCapacity(connection: ConnectionOptions, clients: number, idle = 0): Promise<void> {
+  const local = descriptorProblem(clients, openFileLimit(), idle);
   if (local) throw new LoadError(local);
   if (clients <= 100) return; // far below any real maxclients: no extra round trip for ordinary loads
   let redis;
@@ -60,6 +68,7 @@ export async function checkConnectionCapacity(connection: ConnectionOptions, cli
       clients,
       { maxclients: number(clientsInfo.maxclients), connected: number(clientsInfo.connected_clients) },
       address(connection),
+      idle,
     );
     if (problem) throw new LoadError(problem);
   } catch (error) {

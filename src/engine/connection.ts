@@ -15,6 +15,8 @@ export interface LoadConnection {
   readonly finished: boolean;
   readonly up: boolean;
   readonly reconnects: number;
+  /** `reconnect every N`: connections closed and reopened as planned. */
+  readonly cycles: number;
   /** Requests sent and not answered yet. */
   readonly outstanding: number;
   /** Connects and runs the handshake; rejects with a LoadError. */
@@ -56,6 +58,10 @@ export interface ConnectionHost {
   /** Connection `index` (its global index) read replies at `now`: the silence watch's clock (once per chunk read). */
   heard(index: number, now: number): void;
   reconnectFailed(message: string): void;
+  /** A connection was opened (or reopened) in `micros` µs: connect, TLS and handshake. */
+  connected(micros: number): void;
+  /** Connection `index` starts sending on a new connection (a cycle, a ramp's step): the time before is no silence of the server's. */
+  startsAfresh(index: number, now: number): void;
   /** A fault that waiting cannot mend: stop now, keep what was measured, say why. */
   fail(message: string): void;
   /** Open loop: a blocked connection may send again. */

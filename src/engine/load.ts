@@ -18,7 +18,8 @@ import { runWorkers, type WorkerRun } from './workerThreads';
 
 export async function runLoad(request: LoadRequest, options: LoadOptions = {}): Promise<LoadResult> {
   validateLoad(request);
-  await checkConnectionCapacity(request.connection, request.phase.load.clients);
+  const idle = request.phase.load.idleConnections ?? 0;
+  await checkConnectionCapacity(request.connection, request.phase.load.clients + idle, idle);
   const seed = request.seed ?? request.phase.keys.seed ?? randomInt(1, 2 ** 32);
   const { labels, labelIndexes } = testLabels(request.test);
   const threads = resolveThreads(request.phase.load);

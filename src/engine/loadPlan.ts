@@ -79,6 +79,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
   const budget = plan.requests !== undefined ? createSharedBudget(plan.requests, plan.shard?.firstClient ?? 0, plan.clients) : undefined;
   // Data tables: the same shared buffers go to every thread (posted once each, never per request).
   const data = workerData(phase);
+  const idle = splitRequests(plan.idleConnections ?? 0, ranges.length);
   return ranges.map((range, worker) => ({
     worker,
     client: request.client,
@@ -99,6 +100,9 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     durationMs: plan.durationMs,
     warmupMs: plan.warmupMs,
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
+    ...(plan.reconnectEvery !== undefined ? { reconnectEvery: plan.reconnectEvery } : {}),
+    ...(idle[worker] > 0 ? { idleConnections: idle[worker] } : {}),
+    ...(plan.ramp ? { ramp: { ...plan.ramp } } : {}),
     seed,
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
     stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,

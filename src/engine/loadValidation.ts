@@ -20,6 +20,23 @@ export function validateLoad(request: LoadRequest): void {
   // A group's unit goes whole to one master: its keys must share a slot (`check` says so with the fix).
   const straddles = request.connection.cluster && request.test.group ? groupCrossSlotReason(request.test) : undefined;
   if (straddles) problems.push(`group ${request.test.name}: on a Redis Cluster all keys of a unit must be in one hash slot: ${straddles}. ${GROUP_SLOT_FIX}`);
+  if (load.reconnectEvery !== undefined && !(load.reconnectEvery >= 1 && Number.isInteger(load.reconnectEvery)))
+    problems.push(`reconnect every must be a whole number ≥ 1 (got ${load.reconnectEvery})`);
+  if (load.idleConnections !== undefined && !(load.idleConnections >= 0 && Number.isInteger(load.idleConnections)))
+    problems.push(`idle-connections must be a whole number ≥ 0 (got ${load.idleConnections})`);
+  const ramp = load.ramp;
+  if (ramp) {
+    if (!(ramp.from >= 1 && ramp.step >= 1 && ramp.to > ramp.from && [ramp.from, ramp.to, ramp.step].every(Number.isInteger)))
+      problems.push(`ramp clients must run from a whole number ≥ 1 up to a larger one, in whole steps ≥ 1 (got ${ramp.from}..${ramp.to} step ${ramp.step})`);
+    if (!(ramp.everyMs >= 1000 && ramp.everyMs % 1000 === 0)) problems.push(`ramp steps last whole seconds (got ${ramp.everyMs} ms)`);
+    if (load.clients !== ramp.to) problems.push(`a ramp's clients are its last step's (${ramp.to}), not ${load.clients}`);
+    if (load.durationMs === undefined) problems.push('a ramp runs for a duration (its steps), not a request count');
+    if (load.rate !== undefined) problems.push('a ramp runs in the closed loop: remove `rate`');
+    if (load.shard) problems.push('a ramp cannot be split into shards');
+  }
+  // A cluster target found only at run time (INFO cluster): the checker could not refuse it.
+  if (request.connection.cluster && load.reconnectEvery !== undefined)
+    problems.push('`reconnect every` is not supported on a cluster target yet: remove it from the scenario, or run against one node');
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }

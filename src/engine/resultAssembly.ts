@@ -4,7 +4,7 @@ import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { handshakeCommands } from './fast/connect';
 import { LatencyRecorder } from './measure/histogram';
 import { summarize } from './measure/summary';
-import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, TimelineSecond } from './types';
+import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, RampStep, TimelineSecond } from './types';
 import { UNIT_LABEL } from './measure/unitTally';
 import { summarizePauses } from './measure/pauseSummary';
 import { joinSilences } from './measure/silences';
@@ -20,6 +20,8 @@ export interface AssemblyParts {
   error?: string;
   workers?: WorkerResult[];
   timeline?: TimelineSecond[];
+  /** `ramp`: the steps of the staircase (measure/rampSteps.ts). */
+  ramp?: RampStep[];
   cpuPercent?: number;
   measuredFrom?: string;
 }
@@ -137,15 +139,29 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     total,
     commands,
     timeline: parts.timeline ?? [],
+    ...(parts.ramp ? { ramp: parts.ramp } : {}),
     ...(plan.rate !== undefined ? { openLoop: { targetRate: plan.rate, lateSends: workers.reduce((sum, w) => sum + w.lateSends, 0) } } : {}),
-    connections: {
-      opened: workers.reduce((sum, w) => sum + w.opened, 0),
-      reconnects: workers.reduce((sum, w) => sum + w.reconnects, 0),
-    },
+    connections: connectionFigures(workers),
     health,
     seed: parts.seed,
     ...(stalls ? { stalls } : {}),
     ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request) } : {}),
+  };
+}
+
+/** The connections the load made: opened, lost and reopened, cycled, idle, and how long each took to set up. */
+function connectionFigures(workers: WorkerResult[]): LoadResult['connections'] {
+  const sum = (figure: (w: WorkerResult) => number | undefined) => workers.reduce((total, w) => total + (figure(w) ?? 0), 0);
+  const cycles = sum((w) => w.cycles);
+  const idle = sum((w) => w.idle);
+  const recorder = new LatencyRecorder();
+  for (const worker of workers) if (worker.connectTimes) recorder.addSparse(worker.connectTimes);
+  return {
+    opened: sum((w) => w.opened),
+    reconnects: sum((w) => w.reconnects),
+    ...(cycles > 0 ? { cycles } : {}),
+    ...(idle > 0 ? { idle } : {}),
+    ...(recorder.totalCount > 0 ? { setup: summarize(recorder) } : {}),
   };
 }
 
@@ -156,7 +172,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
  */
 function handshakes(request: LoadRequest, workers: WorkerResult[]): Record<string, number> | undefined {
   if (request.client !== 'fast' || request.connection.cluster) return undefined;
-  const openings = workers.reduce((sum, w) => sum + w.opened + w.reconnects, 0);
+  const openings = workers.reduce((sum, w) => sum + w.opened + w.reconnects + (w.cycles ?? 0) + (w.idle ?? 0), 0);
   const counts = new Map<string, number>();
   for (const { args } of handshakeCommands(request.connection)) counts.set(args[0].toLowerCase(), (counts.get(args[0].toLowerCase()) ?? 0) + openings);
   return recordFromMap(counts);

@@ -5,6 +5,7 @@ import { LatencyRecorder, type SparseCounts } from './measure/histogram';
 import type { TimelineSecond } from './types';
 import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
+import type { RampSteps } from './measure/rampSteps';
 
 interface FineBucket {
   t: number;
@@ -42,6 +43,8 @@ export class TimelineMerge {
     private readonly workers: number,
     private readonly countMode: boolean,
     private readonly cluster: { onMoved(): void } | undefined,
+    /** `ramp`: each closed bucket also goes to its step. */
+    private readonly steps?: RampSteps,
   ) {}
 
   /** Adds one worker's report of a bucket; true once every worker has reported it. */
@@ -72,6 +75,7 @@ export class TimelineMerge {
     };
     if (entry.spanMs < 999) second.partialMs = Math.round(entry.spanMs);
     this.unreported.add(entry.recorder);
+    this.steps?.add(t, entry.count, entry.errors, entry.spanMs, entry.recorder);
     if (this.cluster) {
       second.moved = entry.moved;
       second.ask = entry.ask;

@@ -157,6 +157,18 @@ export type LoadStatus = 'complete' | 'complete-with-errors' | 'cancelled' | 'fa
 /** What the throughput window of a load is (see docs/run-file.md). */
 export type WindowKind = 'planned-duration' | 'first-send-to-last-reply' | 'first-send-to-stall' | 'until-stopped';
 
+/** One step of a ramp: its connected clients, the part of the window it lasted, its replies and their latency. */
+export interface RampStep {
+  clients: number;
+  /** ms since measuring began. */
+  fromMs: number;
+  toMs: number;
+  replies: number;
+  errors: number;
+  opsPerSec: number;
+  latency: LatencySummary;
+}
+
 export interface LoadResult {
   test: string;
   phase: string;
@@ -188,13 +200,26 @@ export interface LoadResult {
   };
   connections: {
     opened: number;
+    /** Connections lost and opened again. */
     reconnects: number;
+    /** `reconnect every N`: connections closed and opened again as planned. */
+    cycles?: number;
+    /** `idle-connections`: connections held idle beside the load. */
+    idle?: number;
+    /**
+     * How long each connection took to set up (TCP connect, TLS handshake, AUTH/HELLO/SELECT and PING answered), in µs,
+     * over every connection the load opened (warm-up included): its count is the connections made. The ioredis path's own
+     * reconnects after a loss are not in it (ioredis makes them inside the library).
+     */
+    setup?: { latency: LatencySummary; histogram: string };
   };
   health: ClientHealth;
   /** The seed used for keys and values (the scenario's, or the random one drawn). */
   seed: number;
   /** Only in a run joined by `rbench merge`: each load machine's own figures for this load. */
   parts?: LoadPart[];
+  /** `ramp clients A..B step S every T`: one entry per step of the staircase, in order. */
+  ramp?: RampStep[];
   /** Cluster targets only: how the cluster was known, the redirections followed, and each node's share. */
   cluster?: ClusterResult;
   /** Every request the engine wrote for this load, warm-up and drain included (the server's calls should match). */

@@ -12,6 +12,9 @@ import { scheduleBetween, threadCpuMs, threadSchedule, type ThreadSchedule } fro
 import type { WorkerPauses } from './measure/clientPauses';
 import type { LoadStatus } from './types';
 import { requestBudget, type RequestBudget } from './requestBudget';
+import { LatencyRecorder } from './measure/histogram';
+import { IdleConnections } from './idleConnections';
+import { rampClients } from './measure/rampSteps';
 
 /** How long to wait for in-flight replies after a duration or request budget ends. */
 export const DRAIN_TIMEOUT_MS = 2000;
@@ -72,6 +75,12 @@ export class WorkerLoad implements ConnectionHost {
   private readonly firstIndex: number;
   private stopGcStorm: (() => void) | undefined;
   private opened = 0;
+  /** Set-up time of every connection opened (first, cycled, reconnected after a loss, idle), warm-up included. */
+  private readonly connectTimes = new LatencyRecorder();
+  /** `idle-connections`: this thread's share, opened with the load's and closed when it ends. */
+  private readonly idle: IdleConnections;
+  /** `ramp`: the connections opened so far (the others wait for their step). */
+  private readonly rampOpened = new Set<LoadConnection>();
   /** Cluster targets: the routing state the connections share (set by the connection factory). */
   cluster: { report(): WorkerClusterReport; resetCounts(): void } | undefined;
 
@@ -90,18 +99,28 @@ export class WorkerLoad implements ConnectionHost {
     this.nextIntended = new Float64Array(this.connections.length);
     this.silences = new SilenceWatch(this.connections.length);
     this.firstIndex = config.connections[0]?.index ?? 0;
+    this.idle = new IdleConnections(config.connection, config.idleConnections ?? 0, (micros) => this.connected(micros));
   }
 
   /** Opens every connection; reports 'ready' or the first failure (and closes the rest). */
   async open(): Promise<boolean> {
-    const results = await Promise.allSettled(this.connections.map((c) => c.open()));
+    const timedOpen = async (connection: LoadConnection) => {
+      const started = performance.now();
+      await connection.open();
+      this.connected(Math.round((performance.now() - started) * 1000));
+    };
+    // A ramp opens its first step's clients now, the others at their step (rampTo).
+    const first = this.config.ramp ? this.connections.filter((c) => c.index < this.config.ramp!.from) : this.connections;
+    const results = await Promise.allSettled([...first.map(timedOpen), this.idle.open()]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       for (const connection of this.connections) connection.abandon();
+      this.idle.close();
       this.post({ type: 'connect-failed', message: (failure.reason as Error).message ?? String(failure.reason) });
       return false;
     }
-    this.opened = this.connections.length;
+    this.opened = first.length;
+    for (const connection of first) this.rampOpened.add(connection);
     this.post({ type: 'ready', opened: this.opened });
     return true;
   }
@@ -158,10 +177,36 @@ export class WorkerLoad implements ConnectionHost {
       this.deadline = this.measureStart + this.config.durationMs;
       this.after(this.config.durationMs, () => this.drainAll());
     }
+    const ramp = this.config.ramp;
+    if (ramp) for (let k = 1; rampClients(ramp, k - 1) < ramp.to; k++) this.after(k * ramp.everyMs, () => this.rampTo(rampClients(ramp, k)));
     this.scheduleBucket();
     this.watchForStall(this.measureStart + this.config.stallTimeoutMs);
     this.post({ type: 'measuring' });
     this.connectionFinished(); // a zero budget finishes at once
+  }
+
+  /** `ramp`: the step's clients with a global index below `clients` connect (timed, as the first did) and join the closed loop. */
+  private rampTo(clients: number): void {
+    for (const connection of this.connections) {
+      if (connection.index >= clients || this.rampOpened.has(connection)) continue;
+      this.rampOpened.add(connection);
+      const started = performance.now();
+      connection.open().then(
+        () => {
+          if (this.stopping || this.finalized) return connection.abandon();
+          this.connected(Math.round((performance.now() - started) * 1000));
+          this.opened++;
+          connection.beginMeasuring(undefined);
+          const now = performance.now();
+          this.startsAfresh(connection.index, now);
+          connection.startClosedLoop(now);
+        },
+        (error: Error) => {
+          connection.abandon();
+          this.fail(`ramp to ${clients} clients: ${error.message}`);
+        },
+      );
+    }
   }
 
   /** Length of the timeline bucket starting at `startMs`: fine while the load is short, then whole seconds. */
@@ -289,6 +334,14 @@ export class WorkerLoad implements ConnectionHost {
     this.silences.close(performance.now(), (slot) => this.connections[slot].outstanding);
   }
 
+  connected(micros: number): void {
+    this.connectTimes.record(micros, 1);
+  }
+
+  startsAfresh(index: number, now: number): void {
+    this.silences.sending(index - this.firstIndex, now);
+  }
+
   reconnectFailed(message: string): void {
     this.lastConnectionError = message;
     this.checkServerLost();
@@ -379,6 +432,7 @@ export class WorkerLoad implements ConnectionHost {
     this.stopGcStorm?.();
     if (this.measuring) this.closeSilences();
     for (const connection of this.connections) connection.abandon();
+    this.idle.close();
 
     const now = performance.now();
     let lastSecond: SecondReport | undefined;
@@ -433,6 +487,9 @@ export class WorkerLoad implements ConnectionHost {
         : {}),
       opened: this.opened,
       reconnects: this.connections.reduce((sum, c) => sum + c.reconnects, 0),
+      cycles: this.connections.reduce((sum, c) => sum + c.cycles, 0),
+      ...(this.idle.count > 0 ? { idle: this.idle.count } : {}),
+      connectTimes: this.connectTimes.toSparse(),
       lateSends: this.lateSends,
       eventLoopUtilization,
       eventLoopLagP99Ms,

@@ -35,6 +35,12 @@ export interface WorkerConfig {
   warmupMs: number;
   /** Open loop: requests per second for each connection. */
   ratePerConnection?: number;
+  /** `reconnect every N`: requests per connection before it is closed and a new one opened. */
+  reconnectEvery?: number;
+  /** `idle-connections`: this worker's share of the connections held idle beside the load. */
+  idleConnections?: number;
+  /** `ramp`: connections with a global index below `from` open at the start, `step` more every `everyMs` of measuring. */
+  ramp?: { from: number; to: number; step: number; everyMs: number };
   seed: number;
   serverLostTimeoutMs: number;
   /** No reply on any connection of this worker for this long while requests are outstanding ends the load. */
@@ -113,6 +119,12 @@ export interface WorkerResult {
   silences?: Silence[];
   opened: number;
   reconnects: number;
+  /** `reconnect every N`: connections closed and reopened as planned (not counted in `reconnects`, which are losses). */
+  cycles?: number;
+  /** Idle connections held beside the load. */
+  idle?: number;
+  /** Set-up time (connect, TLS, handshake) of every connection this worker opened, in µs, warm-up included. */
+  connectTimes?: SparseCounts;
   lateSends: number;
   eventLoopUtilization: number;
   eventLoopLagP99Ms: number;

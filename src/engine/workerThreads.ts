@@ -9,6 +9,7 @@ import type { ClusterTracker } from './cluster/tracker';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
+import { RampSteps } from './measure/rampSteps';
 import type { LoadOptions, LoadRequest, LoadResult, LoadStatus } from './types';
 import type { WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
 
@@ -31,7 +32,7 @@ export interface WorkerRun {
   loadStart: number;
   cluster: ClusterTracker | undefined;
   /** The LoadResult of the load as it ended. */
-  result(status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom'>): LoadResult;
+  result(status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom' | 'ramp'>): LoadResult;
 }
 
 /** Runs the threads to the end of the load; rejects with a LoadError when they cannot all connect. */
@@ -49,6 +50,7 @@ class LoadThreads {
   private readonly exited: boolean[];
   private readonly progress: { requests: number; errors: number }[];
   private readonly timeline: TimelineMerge;
+  private readonly steps: RampSteps | undefined;
   private readonly warmupTicker: NodeJS.Timeout;
   private readonly onAbort = () => this.abort();
   private ready = 0;
@@ -77,6 +79,7 @@ class LoadThreads {
       this.workers.length,
       plan.durationMs === undefined,
       cluster ? { onMoved: () => cluster.refresh((topology) => this.workers.forEach((w) => w.postMessage({ type: 'topology', topology }))) } : undefined,
+      (this.steps = plan.ramp ? new RampSteps(plan.ramp) : undefined),
     );
     this.warmupTicker = setInterval(() => {
       if (this.phase === 'running' && this.measuringSince === undefined) {
@@ -221,6 +224,7 @@ class LoadThreads {
       error: this.failure ?? failed?.error,
       workers: done,
       timeline: merged,
+      ...(this.steps ? { ramp: this.steps.results() } : {}),
       cpuPercent,
       // Wall-clock start of measuring, so that runs from several machines line up (rbench merge).
       measuredFrom: this.measuringSince !== undefined ? new Date(Date.parse(startedAt) + (this.measuringSince - loadStart)).toISOString() : undefined,

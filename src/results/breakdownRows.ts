@@ -13,6 +13,8 @@ export interface Breakdown {
   nodes?: boolean;
   /** One row per load machine of a merged run. */
   parts?: boolean;
+  /** One row per step of a ramp (`ramp clients A..B step S every T`). */
+  steps?: boolean;
 }
 
 /** Each test's total, then the breakdowns asked for; a cluster load's total row carries its redirections. */
@@ -27,6 +29,21 @@ export function breakdownRows(run: RunFile, breakdown: Breakdown = {}): ResultRo
       if (load.cluster) total.redirections = { moved: load.cluster.moved, ask: load.cluster.ask };
       rows.push(total);
       if (breakdown.commands !== false && load.commands.length > 1) for (const command of load.commands) rows.push(row(command));
+      if (breakdown.steps) {
+        for (const [i, step] of (load.ramp ?? []).entries()) {
+          const result = {
+            command: `step ${i + 1}: ${step.clients} client${step.clients === 1 ? '' : 's'}`,
+            requests: step.replies,
+            errors: step.errors,
+            errorsByKind: {},
+            errorExamples: {},
+            opsPerSec: step.opsPerSec,
+            latency: step.latency,
+            histogram: '',
+          };
+          rows.push({ ...row(result), clients: step.clients, detail: 'step' });
+        }
+      }
       if (breakdown.parts) {
         for (const part of load.parts ?? []) {
           rows.push({ ...row({ ...part.total, command: part.part, histogram: '' }), clients: part.clients, status: part.status, detail: 'part' });

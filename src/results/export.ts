@@ -108,6 +108,13 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   // Reads only: after errors, so the columns every table has keep their places.
   columns.push(...hitMissColumns(rows));
   columns.push(...clusterColumns(rows));
+  // Tests that churned connections: what each new connection cost (connect, TLS, handshake), and how many there were.
+  if (rows.some((row) => row.connect)) {
+    columns.push(
+      { header: 'connect p50/p99 ms', align: 'right', cell: (r) => (r.connect ? `${formatMs(r.connect.p50Us)} / ${formatMs(r.connect.p99Us)}` : '') },
+      { header: 'connections', align: 'right', cell: (r) => (r.connect ? groupDigits(r.connect.count) : '') },
+    );
+  }
   // The verdict in a word or two; its sentence is printed under the table, once per distinct sentence.
   if (rows.some((row) => row.bottleneck)) columns.push({ header: 'limit', align: 'left', cell: (r) => (r.bottleneck ? verdictShort(r.bottleneck) : '') });
   return columns;

@@ -177,6 +177,21 @@ function shareWithin(load: LoadResult, fromMs: number, toMs: number): number {
   return load.durationMs > 0 ? overlap(0, load.durationMs) / load.durationMs : 1;
 }
 
+/** The parts' connections added up; their set-up times as one histogram. */
+function mergeConnections(loads: LoadResult[]): LoadResult['connections'] {
+  const sum = (figure: (c: LoadResult['connections']) => number | undefined) => loads.reduce((total, load) => total + (figure(load.connections) ?? 0), 0);
+  const cycles = sum((c) => c.cycles);
+  const idle = sum((c) => c.idle);
+  const setups = loads.flatMap((load) => (load.connections.setup ? [load.connections.setup.histogram] : []));
+  return {
+    opened: sum((c) => c.opened),
+    reconnects: sum((c) => c.reconnects),
+    ...(cycles > 0 ? { cycles } : {}),
+    ...(idle > 0 ? { idle } : {}),
+    ...(setups.length > 0 ? { setup: mergeHistograms(setups) } : {}),
+  };
+}
+
 function mergeCommand(name: string, results: CommandResult[], perRequest: number): CommandResult {
   // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
   const errorsByKind = new Map<string, number>();
@@ -292,10 +307,7 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[],
       ),
     ),
     timeline: mergeTimelines(loads, origin),
-    connections: {
-      opened: loads.reduce((sum, load) => sum + load.connections.opened, 0),
-      reconnects: loads.reduce((sum, load) => sum + load.connections.reconnects, 0),
-    },
+    connections: mergeConnections(loads),
     health: {
       threads: loads.reduce((sum, load) => sum + load.health.threads, 0),
       cpuPercent: Math.max(...loads.map((load) => load.health.cpuPercent)),

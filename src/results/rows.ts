@@ -38,14 +38,19 @@ export interface ResultRow {
   misses?: number;
   missRate?: number;
   status: LoadResult['status'];
-  /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, or a merged run's load machine. */
-  detail?: 'node' | 'part';
+  /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, a merged run's load machine, or a ramp's step. */
+  detail?: 'node' | 'part' | 'step';
   /** A cluster node's row: its role and the slots it served at the end. */
   node?: { role: 'master' | 'replica'; slots?: string };
   /** Cluster loads: MOVED and ASK redirections (the load's on its total row, a node's on its row). */
   redirections?: { moved: number; ask: number };
   /** The server's time per call (µs, from INFO commandstats) for the test's commands, or this command's; absent when not read. */
   serverUsPerCall?: number;
+  /**
+   * A test's total row when it churned connections (`reconnect every`, `idle-connections`): how long its connections
+   * took to set up (connect, TLS, handshake) and how many it made.
+   */
+  connect?: { count: number; p50Us: number; p99Us: number };
   /** A test's total row: what set its pace (the run file's verdict, or judged now for a file written before verdicts). */
   bottleneck?: Bottleneck;
   /** A test's total row: how long its load ran (ms, warm-up included), as the user waited for it. */
@@ -120,7 +125,15 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     status: load.status,
     ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...serverFields(load, result, isTotal),
+    ...(isTotal ? connectFields(load) : {}),
   };
+}
+
+/** A load that opened connections beyond one per client: its set-up times belong in the table. */
+function connectFields(load: LoadResult): Pick<ResultRow, 'connect'> {
+  const { setup, cycles, idle } = load.connections;
+  if (!setup || !(cycles || idle)) return {};
+  return { connect: { count: setup.latency.count, p50Us: setup.latency.p50Us, p99Us: setup.latency.p99Us } };
 }
 
 /** The server's time per call (the load's for a total, the command's by its server name otherwise) and the verdict, where known. */

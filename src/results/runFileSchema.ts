@@ -135,7 +135,13 @@ const loadResult = z.looseObject({
   total: commandResult,
   commands: z.array(commandResult),
   timeline: z.array(timelineSecond),
-  connections: z.looseObject({ opened: count, reconnects: count }),
+  connections: z.looseObject({
+    opened: count,
+    reconnects: count,
+    cycles: count.optional(),
+    idle: count.optional(),
+    setup: z.looseObject({ latency, histogram: text }).optional(),
+  }),
   health: z.looseObject({
     threads: count,
     cpuPercent: num,
@@ -146,6 +152,7 @@ const loadResult = z.looseObject({
   }),
   seed: num,
   parts: z.array(loadPart).optional(),
+  ramp: z.array(z.looseObject({ clients: count, fromMs: count, toMs: count, replies: count, errors: count, opsPerSec: num, latency })).optional(),
   cluster: clusterResult.optional(),
   sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),

@@ -84,7 +84,9 @@ export function accountingFor(
   const handshakes = load.sent?.handshakes;
   const ownCounts = new Map(Object.entries(own.sent));
   for (const [name, n] of Object.entries(handshakes ?? {})) ownCounts.set(name, (ownCounts.get(name) ?? 0) + n);
-  const uncounted = handshakes ? 0 : UNCOUNTED_HANDSHAKE * (load.connections.opened + load.connections.reconnects);
+  const uncounted = handshakes
+    ? 0
+    : UNCOUNTED_HANDSHAKE * (load.connections.opened + load.connections.reconnects + (load.connections.cycles ?? 0) + (load.connections.idle ?? 0));
   const accounting: Accounting = { sent: recordFromMap(counts), own: recordFromMap(ownCounts), uncertain: own.uncertain + uncounted };
   if (nested && Object.keys(nested).length > 0) accounting.nested = nested;
   if (!load.sent && warmupMs > 0) accounting.inexact = 'the warm-up sent requests this version does not count';

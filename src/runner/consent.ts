@@ -66,6 +66,8 @@ export interface RunEffects {
   destructive: string[];
   /** Data files (`values from`, `fields from`) whose contents go on the wire: file, size, entries and SHA-256, so changed data asks again. */
   dataFiles?: string[];
+  /** Connections beyond one per client (`reconnect every`, `idle-connections`), per phase: `phase main: 200 idle connections held beside the load`. */
+  connections?: string[];
 }
 
 export interface EffectsInput {
@@ -322,10 +324,29 @@ export function runEffects(input: EffectsInput): RunEffects {
       `${source.file} (${groupDigits(source.count)} ${source.take === 'fields' ? 'rows' : 'values'}, ${formatBytes(source.size)}, sha256 ${source.sha256.slice(0, 12)}…)`,
   );
   if (data.length > 0) effects.dataFiles = data;
+  const connections = connectionChurn(input.plan);
+  if (connections.length > 0) effects.connections = connections;
   const rule = nodeRule(input.connection.options);
   if (rule) effects.nodeRule = rule;
   if (input.announcedNodes?.length) effects.announcedNodes = [...input.announcedNodes];
   return effects;
+}
+
+/** Each phase's connections beyond one per client, at its largest over the sweep points. */
+function connectionChurn(plan: ScenarioPlan): string[] {
+  const idle = new Map<string, number>();
+  const every = new Map<string, number>();
+  for (const point of plan.points) {
+    for (const phase of point.phases) {
+      const { idleConnections, reconnectEvery } = phase.load;
+      if (idleConnections) idle.set(phase.name, Math.max(idle.get(phase.name) ?? 0, idleConnections));
+      if (reconnectEvery !== undefined) every.set(phase.name, Math.min(every.get(phase.name) ?? Infinity, reconnectEvery));
+    }
+  }
+  const lines: string[] = [];
+  for (const [phase, n] of every) lines.push(`phase ${phase}: each client opens a new connection every ${groupDigits(n)} request${n === 1 ? '' : 's'}`);
+  for (const [phase, n] of idle) lines.push(`phase ${phase}: ${groupDigits(n)} idle connection${n === 1 ? '' : 's'} held beside the load`);
+  return lines;
 }
 
 function copyCommands(commands: Partial<Record<CommandClass, string[]>>): Partial<Record<CommandClass, string[]>> {
@@ -352,6 +373,8 @@ export function needsConsent(effects: RunEffects): boolean {
   if (effects.announcedNodes?.length) return true;
   // The file's own data goes on the wire.
   if (effects.dataFiles?.length) return true;
+  // Connections beyond the clients': a storm of them is an effect on the server of its own.
+  if (effects.connections?.length) return true;
   const suppliers = [
     ...effects.credentials.flatMap((credential) => [credential.user?.supplier, credential.password?.supplier]),
     ...effects.env.map((item) => item.supplier),
@@ -388,6 +411,7 @@ export function effectsDigest(effects: RunEffects): string {
     nodeRule: effects.nodeRule ?? null,
     // Only when there are some: the digests of every other run stay as they were (remembered answers hold).
     announcedNodes: effects.announcedNodes ? sortedUnique(effects.announcedNodes) : undefined,
+    connections: effects.connections ? sortedUnique(effects.connections) : undefined,
     credentials: byCanonical(effects.credentials),
     env: byCanonical(effects.env),
     tls: byCanonical(effects.tls),
@@ -436,6 +460,7 @@ export function consentQuestion(effects: RunEffects, scenario: string): ConsentQ
   if (effects.writePatterns.length > 0) lines.push(`Writes keys matching: ${effects.writePatterns.join(', ')}`);
   if (effects.destructive.length > 0) lines.push(`Can destroy keys it did not create: ${effects.destructive.join(', ')}`);
   if (effects.dataFiles?.length) lines.push(`Sends the contents of: ${effects.dataFiles.join(', ')}`);
+  if (effects.connections?.length) lines.push(`Connections beyond one per client: ${effects.connections.join('; ')}`);
   return { message: `Run "${scenario}" from ${effects.file} against ${effects.target.display}?`, lines };
 }
 

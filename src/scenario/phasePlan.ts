@@ -48,6 +48,25 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   if (rate) load.rate = rate.value;
   const stallTimeout = layer.get('stall-timeout');
   if (stallTimeout) load.stallTimeoutMs = stallTimeout.value;
+  const reconnect = layer.get('reconnect');
+  if (reconnect && reconnect.value > 0) {
+    load.reconnectEvery = reconnect.value;
+    // The cluster paths keep a link per node that their routing shares: a connection of a client is not one socket.
+    if (layer.get('cluster')?.value)
+      sink.error(reconnect.range, 'reconnect-on-cluster', '`reconnect every` is not supported on a cluster target yet — remove it, or run against one node');
+  }
+  const idle = layer.get('idle-connections')?.value;
+  if (idle) load.idleConnections = idle;
+  const ramp = layer.get('ramp');
+  if (ramp) {
+    // The staircase sets the clients and the duration: its last step's, and its steps' length.
+    const steps = Math.ceil((ramp.value.to - ramp.value.from) / ramp.value.step) + 1;
+    load.ramp = { ...ramp.value };
+    load.clients = ramp.value.to;
+    load.durationMs = steps * ramp.value.everyMs;
+    delete load.requests;
+    if (load.rate !== undefined) sink.error(ramp.range, 'ramp-with-rate', 'a ramp runs in the closed loop — remove `rate`, or the `ramp` line');
+  }
 
   const keysEntry = layer.get('keys');
   const keysValue = keysEntry?.value;

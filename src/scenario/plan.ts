@@ -176,6 +176,15 @@ export interface LoadPlan {
   stallTimeoutMs?: number;
   /** Open loop: target requests per second across all clients. Absent: closed loop. */
   rate?: number;
+  /** `reconnect every N`: each client closes its connection after N requests and opens a new one. Absent: one connection per client. */
+  reconnectEvery?: number;
+  /** `idle-connections N`: connections opened before the load and held idle beside it until the test ends. */
+  idleConnections?: number;
+  /**
+   * `ramp clients A..B step S every T`: A clients connected at the start, S more every T ms up to B (`clients` is B,
+   * `durationMs` the steps × T). Closed loop only.
+   */
+  ramp?: { from: number; to: number; step: number; everyMs: number };
   /**
    * A shard runs the scenario's clients firstClient … firstClient+clients-1 of totalClients: they keep their
    * scenario-wide numbers (sequential key stride, `__client__`, seeds, open-loop stagger).

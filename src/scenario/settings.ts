@@ -23,6 +23,8 @@ export type SettingKind =
   | 'value' // size | min..max | weighted list
   | 'data' // from FILE [column C | field F] [in order]
   | 'ttl' // DURATION | MIN..MAX
+  | 'reconnect' // every N | off
+  | 'ramp' // clients A..B step S every T
   | 'sweep'
   | 'find' // find rate where METRIC < DURATION [from RATE] [to RATE]
   | 'suite'
@@ -238,6 +240,41 @@ export const SETTINGS: readonly SettingInfo[] = [
     group: 'connection',
     min: 1,
     example: 'connect-timeout 10s',
+  },
+  {
+    name: 'reconnect',
+    syntax: 'reconnect every N | reconnect off',
+    default: 'off',
+    doc: "Close each client's connection after N requests and open a new one (TCP, TLS and AUTH/HELLO/SELECT again, through the same checks as the first connection), as an application that connects per request or per job does. `reconnect every 1` is a new connection per request, like valkey-benchmark's `-k 0`. The time each connection took to set up is in the results (`connect p50/p99`). A batch never spans two connections: with `pipeline P` a connection sends batches of at most N requests. Not on a cluster target.",
+    values: ['every', 'off'],
+    kind: 'reconnect',
+    scopes: ANYWHERE,
+    group: 'connection',
+    min: 1,
+    max: 1_000_000_000,
+    example: 'reconnect every 100',
+  },
+  {
+    name: 'ramp',
+    syntax: 'ramp clients A..B step S every DURATION',
+    doc: "A staircase of connected clients inside one test (memtier's ramp-up): A clients at the start, S more connecting every DURATION (whole seconds) until B. The test lasts its steps (`clients` is B and `duration` the steps × DURATION; `requests` and `duration` lines do not apply) and runs in the closed loop. The results have a row per step: its clients, throughput and latency.",
+    values: ['clients', 'step', 'every'],
+    kind: 'ramp',
+    scopes: ANYWHERE,
+    group: 'load',
+    example: 'ramp clients 10..200 step 10 every 5s',
+  },
+  {
+    name: 'idle-connections',
+    syntax: 'idle-connections N',
+    default: '0',
+    doc: "Open N more connections before the load and hold them idle beside it until the test ends (redis-benchmark's `-I`, memtier's idle clients): the server's cost of many connected clients. They send only their handshake and count towards the connections the run opens.",
+    kind: 'integer',
+    scopes: ANYWHERE,
+    group: 'connection',
+    min: 0,
+    max: 100_000,
+    example: 'idle-connections 1000',
   },
   // Load
   {

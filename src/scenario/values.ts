@@ -18,6 +18,12 @@ export interface PasswordValue {
   env?: string;
   secret?: boolean;
 }
+export interface RampValue {
+  from: number;
+  to: number;
+  step: number;
+  everyMs: number;
+}
 export interface KeysValue {
   space: number;
   distribution?: KeyDistribution;
@@ -43,6 +49,10 @@ export interface SettingValues {
   resp: 2 | 3;
   client: ClientPath;
   'connect-timeout': number;
+  /** Requests per connection before it is closed and reopened; 0: off. */
+  reconnect: number;
+  'idle-connections': number;
+  ramp: RampValue;
   clients: number;
   threads: number | 'auto';
   pipeline: number;
@@ -116,6 +126,10 @@ export function readSettingValue(input: ValueInput): unknown {
       return readDataLine(reader);
     case 'ttl':
       return readTtl(reader);
+    case 'reconnect':
+      return readReconnect(reader);
+    case 'ramp':
+      return readRamp(reader);
     default:
       return undefined;
   }
@@ -135,6 +149,54 @@ function readPassword(reader: Reader): PasswordValue | undefined {
     return reader.fail(arg, `\`${name}\` is not an environment variable name — ${forms}`);
   }
   return reader.fail(arg, `\`${name}\`: ${forms}`, 'literal-password');
+}
+
+/** `reconnect every N` (N requests per connection) or `reconnect off` (0). */
+function readReconnect(reader: Reader): number | undefined {
+  const [first, count, ...extra] = reader.args;
+  const forms = '`reconnect every N` (requests per connection) or `reconnect off`';
+  if (!first) return reader.missing();
+  if (extra.length > 0) return reader.fail({ start: extra[0].start, end: extra[extra.length - 1].end }, `\`reconnect\` takes ${forms}`, 'extra-value');
+  if (first.value === 'off') return count ? reader.fail(count, `\`reconnect off\` takes nothing more — remove \`${count.value}\``, 'extra-value') : 0;
+  if (first.value !== 'every') return reader.fail(first, `\`reconnect\` takes ${forms}, not \`${first.value}\``);
+  if (!count) return reader.fail(first, `\`reconnect every\` needs a count: ${forms}`, 'missing-value');
+  return reader.unit(count, parseCount(count.value));
+}
+
+/** `ramp clients A..B step S every DURATION`. */
+function readRamp(reader: Reader): RampValue | undefined {
+  const form = '`ramp clients A..B step S every DURATION` (such as `ramp clients 10..200 step 10 every 5s`)';
+  const [clientsWord, range, stepWord, stepCount, everyWord, interval, ...extra] = reader.args;
+  if (!clientsWord) return reader.missing();
+  if (extra.length > 0) return reader.fail({ start: extra[0].start, end: extra[extra.length - 1].end }, `\`ramp\` takes ${form}`, 'extra-value');
+  const words: [typeof clientsWord | undefined, string][] = [
+    [clientsWord, 'clients'],
+    [stepWord, 'step'],
+    [everyWord, 'every'],
+  ];
+  for (const [word, wanted] of words) {
+    if (!word) return reader.fail({ start: reader.args[0].start, end: reader.args[reader.args.length - 1].end }, `\`ramp\` takes ${form}`, 'missing-value');
+    if (word.value !== wanted) return reader.fail(word, `\`ramp\` takes ${form}: \`${wanted}\` here, not \`${word.value}\``);
+  }
+  if (!range || !stepCount || !interval) return undefined;
+  const dots = range.value.indexOf('..');
+  if (dots < 0) return reader.fail(range, `the ramp's clients are a range \`A..B\`, such as \`10..200\`, not \`${range.value}\``);
+  const count = (text: string) => {
+    const parsed = parseCount(text);
+    return parsed.ok && parsed.value >= 1 ? parsed.value : undefined;
+  };
+  const from = count(range.value.slice(0, dots));
+  const to = count(range.value.slice(dots + 2));
+  if (from === undefined || to === undefined) return reader.fail(range, `the ramp's clients are two counts ≥ 1, \`A..B\`, not \`${range.value}\``);
+  if (to <= from) return reader.fail(range, `the ramp \`${range.value}\` must climb: write the smaller count first, with B above A`);
+  if (to > 100_000) return reader.fail(range, 'a ramp reaches at most 100,000 clients', 'out-of-range');
+  const step = count(stepCount.value);
+  if (step === undefined) return reader.fail(stepCount, `the ramp's step is a count ≥ 1, not \`${stepCount.value}\``);
+  const duration = parseDuration(interval.value);
+  if (!duration.ok) return reader.fail(interval, `the ramp's interval: ${duration.message}`);
+  if (!(duration.value >= 1000 && duration.value % 1000 === 0))
+    return reader.fail(interval, `the ramp's steps last whole seconds (\`1s\`, \`5s\`), not \`${interval.value}\``, 'out-of-range');
+  return { from, to, step, everyMs: duration.value };
 }
 
 function readKeys(reader: Reader): KeysValue | undefined {

@@ -221,7 +221,7 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
 /** Builds everything the panel shows from a run file, or from a live run (then `live` is its state). */
 export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   // Under each test: a cluster's nodes and a merged run's machines (src/results/breakdownRows.ts).
-  const results = breakdownRows(run, { nodes: true, parts: true });
+  const results = breakdownRows(run, { nodes: true, parts: true, steps: true });
   const rows = results.map((row, i) => withServerSide(run, tableRowFrom(row, i)));
   const explanations = testExplanations(run);
   const current = live ? currentLoad(live) : undefined;

@@ -77,7 +77,7 @@ export class FastConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && (this.units ? this.requestsInFlight() : this.ringSize) < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.connectionSpent() && (this.units ? this.requestsInFlight() : this.ringSize) < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number, _now: number): number {
@@ -112,6 +112,19 @@ export class FastConnection extends BudgetedConnection {
     this.finish();
   }
 
+  protected override async reopen(): Promise<void> {
+    const old = this.socket;
+    this.socket = undefined;
+    if (old) {
+      // A planned close: not a lost connection.
+      old.removeListener('close', this.onClose);
+      old.removeListener('error', this.onSocketError);
+      old.on('error', () => {});
+      old.destroy();
+    }
+    this.attach(await openTargetSocket(this.load.config.connection));
+  }
+
   private attach(connection: RawConnection): void {
     const socket = connection.socket;
     this.socket = socket;
@@ -127,6 +140,7 @@ export class FastConnection extends BudgetedConnection {
       this.drain();
       return;
     }
+    if (this.cycleIfSpent(now)) return;
     const count = this.takeBudget();
     if (count === 0) {
       this.finishIfDone();
@@ -225,7 +239,7 @@ export class FastConnection extends BudgetedConnection {
     }
     this.ringHead = at;
     this.ringSize -= taken;
-    if (this.state === State.Running) this.load.kick();
+    if (this.state === State.Running && !this.cycleIfSpent(now)) this.load.kick();
     this.finishIfDone();
   }
 
@@ -254,7 +268,7 @@ export class FastConnection extends BudgetedConnection {
     const taken = Math.min(replies, this.ringSize);
     this.ringHead = at;
     this.ringSize -= taken;
-    if (this.state === State.Running) this.load.kick();
+    if (this.state === State.Running && !this.cycleIfSpent(now)) this.load.kick();
     this.finishIfDone();
   }
 
@@ -339,12 +353,14 @@ export class FastConnection extends BudgetedConnection {
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (this.state !== State.Down) return;
+      const started = performance.now();
       openTargetSocket(this.load.config.connection).then(
         (connection) => {
           if (this.state !== State.Down) {
             connection.socket.destroy();
             return;
           }
+          this.load.connected(Math.round((performance.now() - started) * 1000));
           this.attach(connection);
           this.state = State.Running;
           this.reconnects++;

@@ -247,6 +247,25 @@ export class IoredisConnection extends BudgetedConnection {
   }
 
   override async open(): Promise<void> {
+    this.adopt(await this.connectClient());
+    this.everReady = true;
+    this.state = State.Running;
+  }
+
+  protected override async reopen(): Promise<void> {
+    const old = this.redis;
+    this.redis = undefined;
+    if (old) {
+      // A planned close: not a lost connection (its error listener stays, for what ioredis reports while closing).
+      old.removeListener('close', this.onClose);
+      old.removeListener('ready', this.onReady);
+      old.disconnect();
+    }
+    this.adopt(await this.connectClient());
+  }
+
+  /** A connected client (connect, handshake, PING answered), or a LoadError saying why not. */
+  private async connectClient(): Promise<Redis> {
     const options = this.load.config.connection;
     const redisOptions: RedisOptions = {
       host: options.host,
@@ -285,11 +304,14 @@ export class IoredisConnection extends BudgetedConnection {
       redis.disconnect();
       throw new LoadError(this.describe((lastError ?? error) as Error));
     }
+    return redis;
+  }
+
+  /** From now on a lost connection reconnects with back-off, and counts as lost. */
+  private adopt(redis: Redis): void {
     redis.options.retryStrategy = (times: number) => Math.min(1000, 50 * 2 ** (times - 1));
     redis.on('close', this.onClose);
     redis.on('ready', this.onReady);
-    this.everReady = true;
-    this.state = State.Running;
   }
 
   private describe(error: Error): string {
@@ -305,7 +327,7 @@ export class IoredisConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.connectionSpent() && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -358,7 +380,7 @@ export class IoredisConnection extends BudgetedConnection {
       this.waitingForReady = true;
       return;
     }
-    if (this.state !== State.Running) return;
+    if (this.state !== State.Running || this.cycleIfSpent(now)) return;
     const count = this.takeBudget();
     if (count === 0) this.finishIfDone();
     else this.sendBatch(count, now, true);
@@ -385,7 +407,7 @@ export class IoredisConnection extends BudgetedConnection {
         if (this.inFlight === 0 && (this.state === State.Running || this.state === State.Down)) setImmediate(this.sendNextLater);
         else this.finishIfDone();
       } else {
-        if (this.state === State.Running) this.load.kick();
+        if (this.state === State.Running && !this.cycleIfSpent(performance.now())) this.load.kick();
         this.finishIfDone();
       }
     };

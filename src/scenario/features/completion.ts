@@ -267,7 +267,10 @@ function valueItems(cursor: Cursor, info: SettingInfo, slot: ValueSlot): Complet
     case 'switch':
     case 'choice':
     case 'threads':
+    case 'reconnect':
       return slot.index === 0 ? wordItems(info.values ?? [], range, () => info.syntax) : [];
+    case 'ramp':
+      return slot.index % 2 === 0 ? wordItems([['clients', 'step', 'every'][slot.index / 2] ?? ''].filter(Boolean), range, () => info.syntax) : [];
     case 'keys':
       return slot.index === 1 ? wordItems(KEY_DISTRIBUTIONS, range, (word) => DISTRIBUTION_DETAILS[word as keyof typeof DISTRIBUTION_DETAILS]) : [];
     case 'sweep':

@@ -764,3 +764,20 @@ describe('consent: the edges (mutation tests, issue 18)', () => {
     assert.equal(effectsDigest(given), createHash('sha256').update(text).digest('hex'));
   });
 });
+
+describe('consent: connections beyond one per client', () => {
+  it('a read-only run on your own target still asks when it reconnects per request or holds idle connections, and says so', () => {
+    const selected = { selected: user('redis://127.0.0.1:6399') };
+    assert.equal(needsConsent(effectsOf(READ, selected)), false, 'the reference: reads on your target do not ask');
+    const effects = effectsOf('### s\nrequests 10\nreconnect every 1\nidle-connections 2000\nGET k\n', selected);
+    assert.deepEqual(effects.connections, [
+      'phase main: each client opens a new connection every 1 request',
+      'phase main: 2,000 idle connections held beside the load',
+    ]);
+    assert.equal(needsConsent(effects), true);
+    assert.ok(consentQuestion(effects, 's').lines.includes(`Connections beyond one per client: ${effects.connections!.join('; ')}`));
+    // A file that raises its idle connections asks again; one without any keeps the digest it had.
+    assert.notEqual(effectsDigest(effects), effectsDigest(effectsOf('### s\nrequests 10\nreconnect every 1\nidle-connections 3000\nGET k\n', selected)));
+    assert.equal(effectsOf(READ, selected).connections, undefined);
+  });
+});
