@@ -1,6 +1,7 @@
 // One scope's lines (the file's, a scenario's head, a phase's) → a Section: its settings as a layer, its
 // server lines, expectations, sweeps, `find rate` and the commands, suites and groups it runs.
 import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
+import type { LoadSection } from './clientGroups';
 import { commandItem, COMMAND_USE, type CommandItem } from './commandLines';
 import { rangeOf, type DiagnosticSink } from './diagnostics';
 import type { EnvUse, ExpandedText, VariableScope } from './interpolate';
@@ -35,6 +36,8 @@ export interface PhaseSection {
   /** The phase line; absent for the default `main` phase. */
   line?: PhaseLine;
   section: Section;
+  /** `load NAME` groups (src/scenario/clientGroups.ts): `section` then holds the shared settings only. */
+  loads?: LoadSection[];
 }
 
 /** What reading a file's lines needs: its diagnostics, variables and environment, and what it has read once. */
@@ -72,7 +75,7 @@ export function emptySection(): Section {
 const SCOPE_ADVICE: Record<SettingScope, string> = {
   file: 'belongs in a scenario — put it below a `### name` line',
   scenario: 'cannot be set for a whole scenario here',
-  phase: 'applies to the whole scenario — move it above the first `phase` or `prefill` line',
+  phase: 'applies to the whole scenario — move it above the first `phase`, `prefill` or `load` line',
 };
 
 export function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: ReadContext): Section {
