@@ -6,7 +6,7 @@ import type { Range } from './plan';
 import type { PhaseSection, Section } from './scopeLines';
 import type { DocLine, SettingLine } from './syntax';
 
-const LOAD_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+export const LOAD_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 /** Connections all groups of one phase may open together: the `clients` setting's own maximum. */
 export const MAX_GROUP_CLIENTS = 100_000;
 

@@ -3,6 +3,7 @@
 // groups whose sum exceeds the connection or memory budget, at the group's line, with the fix.
 import assert from 'node:assert/strict';
 import { checkText } from '../../../src/scenario';
+import { ScenarioWriteError, writeScenario } from '../../../src/scenario/writer';
 
 const errors = (text: string) =>
   checkText(text)
@@ -96,5 +97,35 @@ describe('client groups in the language (load NAME)', () => {
     assert.deepEqual(errors('### s\nload w background\nSET a b\nexpect errors = 0\n'), [
       '4 wrong-scope: `expect` applies to the whole scenario — move it above the first `phase`, `prefill` or `load` line',
     ]);
+  });
+
+  it('the scenario writer writes client groups, and the checker reads them back as groups', () => {
+    const text = writeScenario([
+      { kind: 'header', title: 'cache' },
+      { kind: 'setting', name: 'keys', args: ['1000'] },
+      { kind: 'load', name: 'writers', background: true },
+      { kind: 'setting', name: 'rate', args: ['1000/s'] },
+      { kind: 'command', name: 'SET', args: ['c:__key__', '__value__'] },
+      { kind: 'load', name: 'readers' },
+      { kind: 'command', name: 'GET', args: ['c:__key__'] },
+    ]);
+    assert.equal(text, '### cache\nkeys 1000\nload writers background\nrate 1000/s\nSET c:__key__ __value__\nload readers\nGET c:__key__\n');
+    const { scenarios, diagnostics } = checkText(text);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(
+      scenarios[0].points[0].phases[0].groups?.map((group) => [group.name, group.background]),
+      [
+        ['writers', true],
+        ['readers', false],
+      ],
+    );
+    assert.throws(
+      () =>
+        writeScenario([
+          { kind: 'header', title: 's' },
+          { kind: 'load', name: 'two words' },
+        ]),
+      ScenarioWriteError,
+    );
   });
 });
