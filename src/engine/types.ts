@@ -2,6 +2,7 @@
 import type { ClientPath, PhasePlan, TestPlan } from '../scenario/plan';
 import type { ConnectionOptions, ServerDelta } from '../redis/types';
 import type { SparseCounts } from './measure/histogram';
+import type { StartBarrier } from './startBarrier';
 
 export interface LatencySummary {
   /** Recorded replies (errors included: an error reply is still a round trip). */
@@ -293,4 +294,6 @@ export interface LoadOptions {
   onTick?: (tick: LoadTick) => void;
   /** Stop with status 'failed' when every connection has been down this long (default 3000 ms). */
   serverLostTimeoutMs?: number;
+  /** Client groups: this load is `index` of the barrier's loads, and starts sending when all are connected. */
+  startTogether?: { barrier: StartBarrier; index: number };
 }

@@ -1,8 +1,9 @@
 // A phase's client groups (`load NAME` lines), run at the same time on one timeline: each group by the runner
 // of its kind, chosen in one table. A `requests` group is an engine load of its own (its threads, connections,
-// histograms and rate); the loads start together and the phase ends when the last of them does. A new kind
+// histograms and rate); the loads start sending together (a StartBarrier: each waits until all are connected)
+// and the phase ends when the last of them does. A new kind
 // (subscribers, blocking consumers) is a file exporting a GroupRunner and one row of GROUP_KINDS.
-import { runLoad, type LoadResult, type LoadTick } from '../engine';
+import { runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 
@@ -12,6 +13,8 @@ export interface GroupRunContext {
   clusterDetected: boolean;
   signal?: AbortSignal;
   onTick: (tick: LoadTick) => void;
+  /** The phase's groups start sending together: this group is `index` of the barrier's. */
+  startTogether: { barrier: StartBarrier; index: number };
 }
 
 /** Runs one group to its end; throws only when it could not start (as runLoad does). */
@@ -26,7 +29,7 @@ const runRequests: GroupRunner = (group, context) =>
       client: context.client,
       ...(context.clusterDetected ? { clusterDetected: true } : {}),
     },
-    { signal: context.signal, onTick: context.onTick },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether },
   );
 
 export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
@@ -42,10 +45,16 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
-  context: Omit<GroupRunContext, 'onTick'> & { onTick: (index: number, tick: LoadTick) => void },
+  context: Omit<GroupRunContext, 'onTick' | 'startTogether'> & { onTick: (index: number, tick: LoadTick) => void },
 ): Promise<GroupOutcome[]> {
+  // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
+  const barrier = new StartBarrier(groups.length);
   const settled = await Promise.allSettled(
-    groups.map((group, index) => GROUP_KINDS[group.kind](group, { ...context, onTick: (tick) => context.onTick(index, tick) })),
+    groups.map((group, index) =>
+      GROUP_KINDS[group.kind](group, { ...context, onTick: (tick) => context.onTick(index, tick), startTogether: { barrier, index } }).finally(() =>
+        barrier.leave(index),
+      ),
+    ),
   );
   return settled.map((outcome, index) => {
     const group = groups[index];

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { runScenario } from '../../../src/runner/runScenario';
 import { runFileProblem } from '../../../src/results/runFileSchema';
 import { resultRows } from '../../../src/results/rows';
+import { mergeRuns } from '../../../src/results/merge';
+import { shardPlan } from '../../../src/runner/shard';
 import { checkText, type ScenarioPlan } from '../../../src/scenario';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { kinds } from '../../helpers/verdict';
@@ -35,7 +37,7 @@ describe('client groups run at the same time (load NAME)', function () {
     const { host, port } = server();
     const before = await withRedis({ host, port }, async (redis) => ({ set: await commandCalls(redis, 'set'), get: await commandCalls(redis, 'get') }));
     const file = await run(
-      '### two groups\nkeys 1000\nload setters\nclients 3\nrequests 2000\nSET rbench:groups:__key__ __value__\nload getters\nclients 5\nrequests 3000\nGET rbench:groups:__key__\n',
+      '### two groups\nkeys 1000\nduration 2s\nload setters\nclients 3\nSET rbench:groups:__key__ __value__\nload getters\nclients 5\nGET rbench:groups:__key__\n',
     );
     assert.equal(file.status, 'complete', file.error);
     assert.equal(runFileProblem(JSON.parse(JSON.stringify(file)), 'run'), undefined);
@@ -49,11 +51,13 @@ describe('client groups run at the same time (load NAME)', function () {
     );
     const [setters, getters] = loads;
     const after = await withRedis({ host, port }, async (redis) => ({ set: await commandCalls(redis, 'set'), get: await commandCalls(redis, 'get') }));
-    assert.equal(setters.sent?.byLabel.SET, 2000);
-    assert.equal(getters.sent?.byLabel.GET, 3000);
-    assert.equal(after.set - before.set, 2000, 'the server counted every SET of the setters, and no other');
-    assert.equal(after.get - before.get, 3000, 'the server counted every GET of the getters, and no other');
-    // One timeline: each group's measured window began before the other's ended.
+    assert.deepEqual(Object.keys(setters.sent!.byLabel), ['SET']);
+    assert.deepEqual(Object.keys(getters.sent!.byLabel), ['GET']);
+    assert.ok(setters.sent!.byLabel.SET > 0 && getters.sent!.byLabel.GET > 0);
+    assert.equal(after.set - before.set, setters.sent!.byLabel.SET, 'the server counted every SET of the setters, and no other');
+    assert.equal(after.get - before.get, getters.sent!.byLabel.GET, 'the server counted every GET of the getters, and no other');
+    // One timeline: the groups start sending together (each waits until all are connected), so each group's
+    // 2-second window began before the other's ended.
     const span = (load: (typeof loads)[number]) => {
       const from = Date.parse(load.measuredFrom!);
       return [from, from + load.durationMs] as const;
@@ -108,5 +112,62 @@ describe('client groups run at the same time (load NAME)', function () {
       ['expect errors = 0 → readers', 'expect WRITERS errors = 0 → writers'],
     );
     assert.ok(resultRows(file).some((row) => row.test === 'writers' && row.background));
+  });
+
+  it('--shard splits each group over the parts, and merge adds them back per group, the server counting every send', async () => {
+    const { host, port } = server();
+    const counts = () => withRedis({ host, port }, async (redis) => ({ set: await commandCalls(redis, 'set'), get: await commandCalls(redis, 'get') }));
+    const before = await counts();
+    const text =
+      '### sharded groups\nclients 1\nkeys 1000\nload setters\nclients 4\nrequests 2000\nSET rbench:groups:sh:__key__ v\nload getters\nclients 6\nrequests 3000\nGET rbench:groups:sh:__key__\n';
+    const plan = planOf(text);
+    const parts = [1, 2].map((index) => {
+      const part = shardPlan(plan, { index, count: 2, group: `groups-test-${port}` });
+      return typeof part === 'string' ? assert.fail(part) : part;
+    });
+    assert.deepEqual(
+      parts.map((part) => part.points[0].phases[0].groups!.map((group) => [group.name, group.phase.load.clients, group.phase.load.requests])),
+      [
+        [
+          ['setters', 2, 1000],
+          ['getters', 3, 1500],
+        ],
+        [
+          ['setters', 2, 1000],
+          ['getters', 3, 1500],
+        ],
+      ],
+    );
+    const runs = await Promise.all(
+      parts.map((part) =>
+        runScenario(part, {
+          connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
+          targetDisplay: `redis://${host}:${port}`,
+          local: false,
+          source: text,
+        }),
+      ),
+    );
+    for (const run of runs) assert.equal(run.status, 'complete', run.error);
+    const after = await counts();
+    assert.equal(after.set - before.set, 2000);
+    assert.equal(after.get - before.get, 3000);
+    const { run: merged } = mergeRuns(runs);
+    const loads = merged.points[0].repeats[0];
+    assert.deepEqual(
+      loads.map((load) => [load.test, load.group?.name, { ...load.server?.sent }, load.total.requests]),
+      [
+        ['setters', 'setters', { set: 2000 }, 2000],
+        ['getters', 'getters', { get: 3000 }, 3000],
+      ],
+    );
+    assert.deepEqual(
+      resultRows(merged).map((row) => `${row.test} ${row.command} ${row.clients}`),
+      ['setters total 4', 'setters SET 4', 'getters total 6', 'getters GET 6'],
+    );
+    for (const load of loads) {
+      assert.equal(load.server?.foreign, undefined, `${load.test}: ${JSON.stringify(load.server?.foreign)}`);
+      assert.ok(!kinds(load.bottleneck).includes('foreign-load'), `${load.test}: ${JSON.stringify(load.bottleneck)}`);
+    }
   });
 });
