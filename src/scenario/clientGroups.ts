@@ -3,7 +3,9 @@
 // each group's lines are read as a phase of its own over them, and build exactly one test.
 import { rangeOf, type DiagnosticSink } from './diagnostics';
 import type { Range } from './plan';
-import type { PhaseSection, Section } from './scopeLines';
+import type { LoadSection, PhaseSection, Section } from './scopeLines';
+
+export type { LoadSection };
 import type { DocLine, SettingLine } from './syntax';
 
 export const LOAD_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
@@ -14,14 +16,6 @@ export const MAX_GROUP_CLIENTS = 100_000;
 export interface LoadLines {
   line: SettingLine;
   lines: DocLine[];
-}
-
-/** One group read: its name, flag, `load` line and its lines' section. */
-export interface LoadSection {
-  name: string;
-  background: boolean;
-  line: SettingLine;
-  section: Section;
 }
 
 export function isLoadLine(line: DocLine): line is SettingLine {

@@ -1,7 +1,6 @@
 // One scope's lines (the file's, a scenario's head, a phase's) → a Section: its settings as a layer, its
 // server lines, expectations, sweeps, `find rate` and the commands, suites and groups it runs.
 import { GroupReader, groupTransactionFix, type GroupItem } from './groups';
-import type { LoadSection } from './clientGroups';
 import { commandItem, COMMAND_USE, type CommandItem } from './commandLines';
 import { rangeOf, type DiagnosticSink } from './diagnostics';
 import type { EnvUse, ExpandedText, VariableScope } from './interpolate';
@@ -38,6 +37,14 @@ export interface PhaseSection {
   section: Section;
   /** `load NAME` groups (src/scenario/clientGroups.ts): `section` then holds the shared settings only. */
   loads?: LoadSection[];
+}
+
+/** One client group read: its name, flag, `load` line and its lines' section. */
+export interface LoadSection {
+  name: string;
+  background: boolean;
+  line: SettingLine;
+  section: Section;
 }
 
 /** What reading a file's lines needs: its diagnostics, variables and environment, and what it has read once. */
