@@ -54,6 +54,7 @@ const SYMBOL_KINDS: Record<SymbolKind, vscode.SymbolKind> = {
   sweep: vscode.SymbolKind.Array,
   variable: vscode.SymbolKind.Variable,
   group: vscode.SymbolKind.Struct,
+  load: vscode.SymbolKind.Class,
 };
 
 function toCompletionItem(data: CompletionItemData): vscode.CompletionItem {

@@ -8,6 +8,10 @@ export { runLoad } from './load';
 export { LoadError } from './errors';
 export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
+// Whether this process and the server can hold a number of connections (client groups check their sum).
+export { checkConnectionCapacity } from './capacity';
+// Loads that start sending together (a phase's client groups).
+export { StartBarrier } from './startBarrier';
 
 // What a load is asked and what it gives back: requests, options, progress ticks, results.
 export type * from './types';

@@ -2,6 +2,7 @@
 import type { ClientPath, PhasePlan, TestPlan } from '../scenario/plan';
 import type { ConnectionOptions, ServerDelta } from '../redis/types';
 import type { SparseCounts } from './measure/histogram';
+import type { StartBarrier } from './startBarrier';
 
 export interface LatencySummary {
   /** Recorded replies (errors included: an error reply is still a round trip). */
@@ -237,6 +238,8 @@ export interface LoadResult {
   server?: ServerDelta;
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
   bottleneck?: Bottleneck;
+  /** A `load NAME` client group's load, run at the same time as its phase's other groups (`test` is the group's name). */
+  group?: { name: string; background: boolean };
 }
 
 /** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */
@@ -322,4 +325,6 @@ export interface LoadOptions {
   onTick?: (tick: LoadTick) => void;
   /** Stop with status 'failed' when every connection has been down this long (default 3000 ms). */
   serverLostTimeoutMs?: number;
+  /** Client groups: this load is `index` of the barrier's loads, and starts sending when all are connected. */
+  startTogether?: { barrier: StartBarrier; index: number };
 }

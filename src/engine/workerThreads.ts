@@ -101,8 +101,9 @@ class LoadThreads {
     switch (message.type) {
       case 'ready':
         if (++this.ready === this.workers.length && this.phase === 'connecting') {
-          this.phase = 'running';
-          for (const each of this.workers) each.postMessage({ type: 'start' });
+          const together = this.run.options.startTogether;
+          if (together) void together.barrier.arrive(together.index).then(() => this.start());
+          else this.start();
         }
         break;
       case 'connect-failed':
@@ -168,6 +169,13 @@ class LoadThreads {
     this.phase = 'done';
     this.cleanup();
     this.reject(new LoadError(message));
+  }
+
+  /** All threads connected (and, with a start barrier, every load of it): they start sending. */
+  private start(): void {
+    if (this.phase !== 'connecting') return; // cancelled or failed while waiting at the barrier
+    this.phase = 'running';
+    for (const each of this.workers) each.postMessage({ type: 'start' });
   }
 
   private abort(): void {

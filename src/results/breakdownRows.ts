@@ -28,7 +28,8 @@ export function breakdownRows(run: RunFile, breakdown: Breakdown = {}): ResultRo
       const total = row(load.total, true);
       if (load.cluster) total.redirections = { moved: load.cluster.moved, ask: load.cluster.ask };
       rows.push(total);
-      if (breakdown.commands !== false && load.commands.length > 1) for (const command of load.commands) rows.push(row(command));
+      // A client group's commands follow its total, one or several.
+      if (breakdown.commands !== false && (load.commands.length > 1 || load.group)) for (const command of load.commands) rows.push(row(command));
       if (breakdown.steps) {
         for (const [i, step] of (load.ramp ?? []).entries()) {
           const result = {

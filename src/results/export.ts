@@ -72,7 +72,7 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   if (rows.some((row) => row.point)) columns.push({ header: 'point', align: 'left', cell: (r) => r.point });
   if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ header: 'phase', align: 'left', cell: (r) => r.phase });
   columns.push(
-    { header: 'command', align: 'left', cell: (r) => (r.command === 'total' ? r.test : `  ${r.command}`) },
+    { header: 'command', align: 'left', cell: (r) => (r.command === 'total' ? `${r.test}${r.background ? ' (background)' : ''}` : `  ${r.command}`) },
     { header: 'requests', align: 'right', cell: (r) => groupDigits(r.requests) },
     { header: 'clients', align: 'right', cell: (r) => String(r.clients) },
     { header: 'pipeline', align: 'right', cell: (r) => String(r.pipeline) },

@@ -14,7 +14,7 @@ import {
   type LoadStatus,
   type TimelineSecond,
 } from '../engine';
-import type { ScenarioPlan } from '../scenario/plan';
+import type { PhasePlan, ScenarioPlan } from '../scenario/plan';
 import { planDifference } from './planIdentity';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
@@ -66,18 +66,24 @@ function comparablePlan(plan: ScenarioPlan): ScenarioPlan {
       ...point,
       // A part's clients, requests and rate are its share; the scenario's client count stays (shard.totalClients).
       phases: point.phases.map((phase) => ({
-        ...phase,
-        load: {
-          ...phase.load,
-          clients: undefined,
-          requests: undefined,
-          rate: undefined,
-          shard: phase.load.shard && { totalClients: phase.load.shard.totalClients },
-        },
+        ...comparablePhase(phase),
+        // A client group's load is split like a phase's.
+        ...(phase.groups ? { groups: phase.groups.map((group) => ({ ...group, phase: comparablePhase(group.phase) })) } : {}),
       })),
     })),
   };
   return comparable as ScenarioPlan;
+}
+
+function comparablePhase(phase: PhasePlan): PhasePlan {
+  const load: unknown = {
+    ...phase.load,
+    clients: undefined,
+    requests: undefined,
+    rate: undefined,
+    shard: phase.load.shard && { totalClients: phase.load.shard.totalClients },
+  };
+  return { ...phase, load: load as PhasePlan['load'] };
 }
 
 function checkMergeable(runs: RunFile[], names: string[]): string[] {
@@ -346,6 +352,7 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[],
       lateSends: openLoops.reduce((sum, load) => sum + load.openLoop!.lateSends, 0),
     };
   }
+  if (first.group) merged.group = { ...first.group };
   merged.bottleneck = bottleneckOf(merged);
   return merged;
 }
@@ -361,6 +368,13 @@ function wholePlan(runs: RunFile[]): ScenarioPlan {
       if (phase.load.requests !== undefined) phase.load.requests = parts.reduce((sum, load) => sum + (load.requests ?? 0), 0);
       if (phase.load.rate !== undefined) phase.load.rate = parts.reduce((sum, load) => sum + (load.rate ?? 0), 0);
       delete phase.load.shard;
+      phase.groups?.forEach((group, g) => {
+        const groupParts = runs.map((run) => run.plan.points[p].phases[f].groups?.[g]?.phase.load).filter((load) => load !== undefined);
+        group.phase.load.clients = groupParts.reduce((sum, load) => sum + load.clients, 0);
+        if (group.phase.load.requests !== undefined) group.phase.load.requests = groupParts.reduce((sum, load) => sum + (load.requests ?? 0), 0);
+        if (group.phase.load.rate !== undefined) group.phase.load.rate = groupParts.reduce((sum, load) => sum + (load.rate ?? 0), 0);
+        delete group.phase.load.shard;
+      });
     }),
   );
   return plan;
@@ -390,9 +404,11 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
           const present = sources
             .map((point, i) => ({ load: point?.repeats[r]?.[l], name: partNames[i], run: runs[i] }))
             .filter((entry) => entry.load !== undefined);
-          const clients = present.map(
-            ({ run, load }) => run.plan.points.find((p) => p.label === pointPlan.label)?.phases.find((f) => f.name === load!.phase)?.load.clients ?? 0,
-          );
+          const clients = present.map(({ run, load }) => {
+            const phase = run.plan.points.find((p) => p.label === pointPlan.label)?.phases.find((f) => f.name === load!.phase);
+            // A client group's clients are its own, not its phase's shared setting.
+            return (load!.group ? phase?.groups?.find((group) => group.name === load!.group!.name)?.phase : phase)?.load.clients ?? 0;
+          });
           loads.push(
             mergeLoads(
               present.map((entry) => entry.load!),

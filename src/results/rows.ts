@@ -15,6 +15,8 @@ export interface ResultRow {
   test: string;
   /** `total` for the test, or a command label inside a mix. */
   command: string;
+  /** A background client group's row (`load NAME background`): shown, not judged by `expect`. */
+  background?: boolean;
   requests: number;
   clients: number;
   pipeline: number;
@@ -91,8 +93,14 @@ export function findPhase(run: RunFile, pointLabel: string, phaseName: string): 
   return point?.phases.find((phase) => phase.name === phaseName);
 }
 
+/** The plan a test ran with: its phase's, or, for a `load NAME` client group, the group's own (its clients, keys, values). */
+export function findTestPhase(run: RunFile, pointLabel: string, phaseName: string, testName: string): PhasePlan | undefined {
+  const phase = findPhase(run, pointLabel, phaseName);
+  return phase?.groups?.find((group) => group.name === testName)?.phase ?? phase;
+}
+
 export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, load: LoadResult, result: CommandResult, isTotal: boolean): ResultRow {
-  const phase = findPhase(run, pointLabel, summary.phase);
+  const phase = findTestPhase(run, pointLabel, summary.phase, summary.test);
   const repeated = summary.runs > 1 && isTotal;
   return {
     point: pointLabel,
@@ -124,6 +132,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     ...(result.misses !== undefined ? { misses: result.misses, missRate: missRateOf(result) } : {}),
     status: load.status,
     ...(isTotal ? { durationMs: load.durationMs } : {}),
+    ...(load.group?.background ? { background: true } : {}),
     ...serverFields(load, result, isTotal),
     ...(isTotal ? connectFields(load) : {}),
   };
@@ -151,7 +160,8 @@ export function resultRows(run: RunFile, options: { commands?: boolean } = {}): 
       if (!load) continue;
       rows.push(rowFrom(run, point.label, summary, load, load.total, true));
       const group = findPhase(run, point.label, summary.phase)?.tests.find((test) => test.name === summary.test)?.group;
-      if (options.commands !== false && (load.commands.length > 1 || group)) {
+      // A client group's total is the group's: its commands follow it, one or several.
+      if (options.commands !== false && (load.commands.length > 1 || group || load.group)) {
         for (const command of load.commands) rows.push(rowFrom(run, point.label, summary, load, command, false));
       }
     }

@@ -159,6 +159,7 @@ const loadResult = z.looseObject({
   server: serverDelta.optional(),
   tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
+  group: z.looseObject({ name: text, background: z.boolean() }).optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });
@@ -190,7 +191,17 @@ export const runFileSchema = z.looseObject({
   scenario: z.looseObject({ name: text, index: z.number().int().nonnegative(), file: text.optional(), source: text }),
   plan: z.looseObject({
     name: text,
-    points: z.array(z.looseObject({ label: text, phases: z.array(z.looseObject({ name: text })) })),
+    points: z.array(
+      z.looseObject({
+        label: text,
+        phases: z.array(
+          z.looseObject({
+            name: text,
+            groups: z.array(z.looseObject({ name: text, kind: text, background: z.boolean(), phase: z.looseObject({ name: text }) })).optional(),
+          }),
+        ),
+      }),
+    ),
     expects: z.array(z.looseObject({ text })),
   }),
   target: z.looseObject({ display: text, local: z.boolean(), primaries: z.array(text).optional(), modules: z.array(text).optional() }),

@@ -93,6 +93,24 @@ export function accountingFor(
   return accounting;
 }
 
+/**
+ * A client group's accounting with its sibling groups' (run at the same time, src/runner/clientGroups.ts): what
+ * they sent is the run's own load, never foreign. Each sibling's accounting is made without the run's tally
+ * (accountingFor's `own` default), so the control connection's commands are counted once.
+ */
+export function withSiblingGroups(accounting: Accounting, siblings: readonly Accounting[]): Accounting {
+  const own = new Map(Object.entries(accounting.own));
+  let uncertain = accounting.uncertain;
+  for (const sibling of siblings) {
+    for (const counts of [sibling.sent, sibling.own]) for (const [name, n] of Object.entries(counts)) own.set(name, (own.get(name) ?? 0) + n);
+    uncertain += sibling.uncertain;
+  }
+  const joined: Accounting = { ...accounting, own: recordFromMap(own), uncertain };
+  const inexact = accounting.inexact ?? siblings.find((sibling) => sibling.inexact)?.inexact;
+  if (inexact) joined.inexact = inexact;
+  return joined;
+}
+
 type NodeDelta = ServerDelta & { node: string };
 
 /**

@@ -67,6 +67,8 @@ export function evaluateThresholds(expectations: Expectation[], points: PointRes
       for (const summary of point.summary) {
         const load = representativeLoad(point.repeats, summary);
         if (!load) continue;
+        // A background client group is judged only by an expectation that names it.
+        if (load.group?.background && load.test.toUpperCase() !== expectation.command?.toUpperCase()) continue;
         const result = commandResultFor(load, expectation);
         if (!result) continue; // this test did not run the command the expectation names
         if (expectation.metric === 'miss-rate' && result.misses === undefined) continue; // not a read: nothing to miss

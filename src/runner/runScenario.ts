@@ -2,7 +2,7 @@
 // through the engine, clean-up, summaries and thresholds. Returns the run file's content; a run that
 // fails or is cancelled midway keeps what it measured. Used by the CLI and the extension alike.
 import type Redis from 'ioredis';
-import { runLoad } from '../engine';
+import { checkConnectionCapacity, runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
@@ -15,7 +15,8 @@ import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan, TestPlan } from '../scenario/plan';
-import { accountingFor, serverDelta } from '../results/serverDelta';
+import { accountingFor, serverDelta, withSiblingGroups, type Accounting } from '../results/serverDelta';
+import { groupClients, runClientGroups, type GroupOutcome } from './clientGroups';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -74,6 +75,7 @@ export interface ScenarioRunContext {
 
 /** How many loads a plan runs (at most, for a rate search): points × repeats × Σ tests over phases. */
 export function countLoads(plan: ScenarioPlan): number {
+  // A phase's client groups run at once, each a load of its own: `tests` holds one per group.
   const perPoint = (point: ScenarioPlan['points'][number]) => plan.repeat * point.phases.reduce((phaseSum, phase) => phaseSum + phase.tests.length, 0);
   return plan.rateSearch ? pointCount(plan) * perPoint(plan.points[0]) : plan.points.reduce((sum, point) => sum + perPoint(point), 0);
 }
@@ -157,6 +159,85 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
       const measuredLoads: LoadResult[] = [];
       pointResult.repeats.push(measuredLoads);
       for (const phase of point.phases) {
+        if (phase.groups) {
+          if (context.signal?.aborted) {
+            status = 'cancelled';
+            break outer;
+          }
+          const groups = phase.groups;
+          const ats = groups.map((group, i): LoadPosition => ({
+            point: point.label,
+            phase: phase.name,
+            test: group.name,
+            repeat,
+            measured: phase.measured,
+            index: index + i,
+            total,
+          }));
+          for (const at of ats) context.onProgress?.({ kind: 'load-start', at });
+          const before = await countersBefore(monitor, context.local, tally);
+          await others?.poll();
+          const loadStartT = Date.now() - started.getTime();
+          let outcomes: GroupOutcome[];
+          try {
+            await checkConnectionCapacity(connection, groupClients(groups));
+            outcomes = await runClientGroups(groups, {
+              connection,
+              client: plan.target.client,
+              clusterDetected,
+              signal: context.signal,
+              onTick: (i, tick) => context.onProgress?.({ kind: 'tick', at: ats[i], tick }),
+            });
+          } catch (error) {
+            status = 'failed';
+            failure = (error as Error).message;
+            break outer;
+          }
+          index += groups.length;
+          const results = outcomes.flatMap((outcome) => ('result' in outcome ? [outcome.result] : []));
+          const groupStalled = results.some((result) => result.windowKind === 'first-send-to-stall');
+          const after = groupStalled ? undefined : await countersAfter(monitor, tally);
+          if (!groupStalled) await others?.poll();
+          const siblings = others?.siblingsSince(loadStartT) ?? [];
+          const overlapped = others?.seenSince(loadStartT) ?? [];
+          const ownSends = outcomes.map((outcome) =>
+            'result' in outcome ? accountingFor(outcome.group.phase.tests[0], outcome.result, outcome.group.phase.load.warmupMs) : undefined,
+          );
+          outcomes.forEach((outcome, i) => {
+            if (!('result' in outcome)) return;
+            const result = outcome.result;
+            if (before && after) {
+              const accounting = withSiblingGroups(
+                accountingFor(outcome.group.phase.tests[0], result, outcome.group.phase.load.warmupMs, tallyBetween(before.mark, after.mark)),
+                ownSends.filter((sends, j): sends is Accounting => j !== i && sends !== undefined),
+              );
+              if (siblings.length > 0) accounting.siblings = { parts: siblings.length };
+              result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
+              const fsync = run.target.server?.config.appendfsync;
+              if (result.server.aof && fsync) result.server.aof.fsync = fsync;
+            }
+            if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
+            result.bottleneck = bottleneckOf(result);
+            context.onProgress?.({ kind: 'load-end', at: ats[i], result });
+            if (phase.measured) measuredLoads.push(result);
+          });
+          await notePrimary(run.target, connection);
+          if (groupStalled) stalled = true;
+          // A group that could not start, or ended failed, fails the run; the others' figures are kept.
+          const refused = outcomes.find((outcome): outcome is Extract<GroupOutcome, { error: string }> => 'error' in outcome);
+          const broken = results.find((result) => result.status !== 'complete' && result.status !== 'complete-with-errors');
+          const erring = results.find((result) => result.status === 'complete-with-errors');
+          if (refused || broken) {
+            status = broken?.status === 'cancelled' && !refused ? 'cancelled' : 'failed';
+            failure = refused?.error ?? (broken ? `client group ${broken.test}: ${broken.error ?? broken.status}` : undefined);
+            break outer;
+          }
+          if (erring && !(plan.rateSearch && phase.measured)) {
+            status = 'complete-with-errors';
+            failure ??= `${erring.test}: ${erring.errorStatusReason ?? 'too many errors'}`;
+          }
+          continue;
+        }
         for (const test of phase.tests) {
           if (context.signal?.aborted) {
             status = 'cancelled';

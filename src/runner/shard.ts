@@ -94,12 +94,23 @@ export function shardPlan(plan: ScenarioPlan, shard: ShardSpec): ScenarioPlan | 
   for (const point of plan.points) {
     const phases = [];
     for (const phase of point.phases) {
-      const load = shardLoad(phase.load, shard);
+      // A phase of client groups runs its groups' clients: its own shared setting is split where it can be.
+      const load = shardLoad(phase.load, shard) ?? (phase.groups ? phase.load : undefined);
       if (!load) {
         const where = `${point.label ? `at ${point.label}, ` : ''}phase ${phase.name}`;
         return `--shard ${shard.index}/${shard.count}: ${where} has ${phase.load.clients} client${phase.load.clients === 1 ? '' : 's'}, fewer than the ${shard.count} parts — give it at least ${shard.count} clients, or use fewer parts`;
       }
-      phases.push({ ...phase, load });
+      // Client groups: each group's clients are split over the parts as a load of their own.
+      const groups = [];
+      for (const group of phase.groups ?? []) {
+        const part = shardLoad(group.phase.load, shard);
+        if (!part) {
+          const where = `${point.label ? `at ${point.label}, ` : ''}phase ${phase.name}, client group ${group.name}`;
+          return `--shard ${shard.index}/${shard.count}: ${where} has ${group.phase.load.clients} client${group.phase.load.clients === 1 ? '' : 's'}, fewer than the ${shard.count} parts — give it at least ${shard.count} clients, or use fewer parts`;
+        }
+        groups.push({ ...group, phase: { ...group.phase, load: part } });
+      }
+      phases.push({ ...phase, load, ...(phase.groups ? { groups } : {}) });
     }
     points.push({ ...point, phases });
   }

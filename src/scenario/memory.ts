@@ -5,7 +5,7 @@
 import { isWriteCommand } from './commands';
 import type { DiagnosticSink } from './diagnostics';
 import type { DocLine } from './syntax';
-import type { ArgTemplate, DataSourcePlan, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
+import type { ArgTemplate, ClientGroupPlan, DataSourcePlan, PhasePlan, Range, ScenarioPlan, TestPlan, ValuePlan } from './plan';
 import { formatBytes, groupDigits } from './numberText';
 
 export interface MemoryLimits {
@@ -146,6 +146,10 @@ export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; cl
   const valuesWritten = writesValues(plan);
   for (const point of plan.points) {
     for (const phase of point.phases) {
+      if (phase.groups) {
+        groupsEstimate(phase.groups, point.label, valuesWritten, server, client);
+        continue;
+      }
       const valueSize = largestValue(phase.value);
       for (const test of phase.tests) {
         const stored = testServerBytes(test, phase, valueSize);
@@ -173,6 +177,25 @@ export function estimateMemory(plan: ScenarioPlan): { server: MemoryEstimate; cl
   return { server, client };
 }
 
+/**
+ * Client groups run at once: what they store and keep in flight adds up. The message names the group that
+ * weighs most, and the sum.
+ */
+function groupsEstimate(groups: readonly ClientGroupPlan[], point: string, valuesWritten: boolean, server: MemoryEstimate, client: MemoryEstimate): void {
+  const each = groups.map((group) => {
+    const valueSize = largestValue(group.phase.value);
+    const test = group.phase.tests[0];
+    return { group, stored: testServerBytes(test, group.phase, valueSize).bytes, inFlight: testClientBytes(test, group.phase, valueSize, valuesWritten) };
+  });
+  const heaviest = (key: 'stored' | 'inFlight') => each.reduce((most, one) => (one[key] > most[key] ? one : most));
+  const detail = (key: 'stored' | 'inFlight') =>
+    `${groups.length} client groups at once: ${each.map((one) => `${one.group.name} ${formatBytes(one[key])}`).join(' + ')}`;
+  const stored = each.reduce((sum, one) => sum + one.stored, 0);
+  if (stored > server.bytes) Object.assign(server, { bytes: stored, detail: detail('stored'), test: `group ${heaviest('stored').group.name}`, point });
+  const inFlight = each.reduce((sum, one) => sum + one.inFlight, 0);
+  if (inFlight > client.bytes) Object.assign(client, { bytes: inFlight, detail: detail('inFlight'), test: `group ${heaviest('inFlight').group.name}`, point });
+}
+
 /** A limit to suggest: the estimate rounded up to whole GiB. */
 function suggestedLimit(bytes: number): string {
   return `${Math.ceil(bytes / GiB)}gb`;
@@ -183,7 +206,8 @@ export function memoryRefusals(plan: ScenarioPlan, limits: MemoryLimits = MEMORY
   const { server, client } = estimateMemory(plan);
   const messages: string[] = [];
   const raise = (bytes: number) => `raise the limit with \`rbench run --max-memory ${suggestedLimit(bytes)}\` or the user setting \`rbench.maxMemory\``;
-  const where = (estimate: MemoryEstimate) => `test ${estimate.test}${estimate.point ? ` at ${estimate.point}` : ''}`;
+  const where = (estimate: MemoryEstimate) =>
+    `${estimate.test.startsWith('group ') ? '' : 'test '}${estimate.test}${estimate.point ? ` at ${estimate.point}` : ''}`;
   if (server.bytes > limits.server) {
     messages.push(
       `this scenario stores about ${formatBytes(server.bytes)} on the server (${server.detail}, ${where(server)}), more than the ${formatBytes(limits.server)} limit${limits.raised ? ' you set' : ''} — use smaller values or fewer keys, or ${raise(server.bytes)}`,

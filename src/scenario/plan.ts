@@ -160,6 +160,29 @@ export interface PhasePlan {
    * `-t set,get` does; weighted commands (`80% GET …`) form a single test with a mix.
    */
   tests: TestPlan[];
+  /**
+   * `load NAME` lines: client groups that run at the same time, each with its own load, keys, values and one
+   * test (`tests` then holds each group's test, in order, for what reads the phase's commands). Absent: one pool.
+   */
+  groups?: ClientGroupPlan[];
+}
+
+/**
+ * What a client group does with its connections. `requests`: commands sent and timed like any test; other kinds
+ * (subscribers, blocking consumers) are a file each behind the runner's group table (src/runner/clientGroups.ts).
+ */
+export type ClientGroupKind = 'requests';
+
+/** One `load NAME [background]` group: a phase of its own (its settings over the scope's), run beside its siblings. */
+export interface ClientGroupPlan {
+  name: string;
+  kind: ClientGroupKind;
+  /** Measured and shown, but neither judged by `expect` (unless one names it) nor the verdict's subject. */
+  background: boolean;
+  /** The group's load, keys, values and its one test (`phase.tests[0]`), named after the group. */
+  phase: PhasePlan;
+  /** The `load` line. */
+  source?: Range;
 }
 
 export interface LoadPlan {

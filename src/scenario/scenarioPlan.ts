@@ -6,6 +6,8 @@ import { replaceFix, type DiagnosticSink } from './diagnostics';
 import type { VariableScope } from './interpolate';
 import type { PointPlan, ScenarioPlan, TestPlan } from './plan';
 import { phasePlan, sweepPoints } from './phasePlan';
+import { checkGroupConnections, groupPlan, groupTests, readLoads } from './clientGroupPlan';
+import { splitLoads } from './clientGroups';
 import { buildTests } from './phaseTests';
 import { emptySection, readSection, variableDefinitions, type PhaseSection, type ReadContext, type Section } from './scopeLines';
 import type { Layer } from './settingLayer';
@@ -32,13 +34,18 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
   const own = variableDefinitions(node.lines, sink);
   const vars = own.size === 0 ? fileVars : fileVars.inner(own);
   const { head, phases: phaseLines } = splitPhases(node.lines);
-  const scenario = readSection(head, 'scenario', vars, context);
+  const headSplit = splitLoads(head);
+  const scenario = readSection(headSplit.shared, 'scenario', vars, context);
+  const headLoads = readLoads(headSplit, scenario, vars, context);
 
   const phases: PhaseSection[] = [];
-  if (scenario.items.length > 0) phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
+  if (headLoads) phases.push({ name: 'main', measured: true, section: emptySection(), loads: headLoads });
+  else if (scenario.items.length > 0) phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
   for (const { line, lines } of phaseLines) {
     const name = line.name?.text ?? 'prefill';
-    const section = readSection(lines, 'phase', vars, context);
+    const split = splitLoads(lines);
+    const section = readSection(split.shared, 'phase', vars, context);
+    const loads = readLoads(split, section, vars, context);
     if (phases.some((phase) => phase.name === name)) {
       sink.error(
         line.name?.range ?? line.keyword.range,
@@ -46,12 +53,12 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
         `another phase is already named \`${name}\` in this scenario — give this one a different name`,
       );
     }
-    if (section.items.length === 0) {
+    if (section.items.length === 0 && !loads) {
       sink.error(line.keyword.range, 'empty-phase', `phase \`${name}\` has no commands — add a command line below it, such as \`GET key\``);
     }
-    phases.push({ name, measured: line.measured, line, section });
+    phases.push({ name, measured: line.measured, line, section, ...(loads ? { loads, section: { ...section, items: [] } } : {}) });
   }
-  if (phases.length === 0 || phases.every((phase) => phase.section.items.length === 0)) {
+  if (phases.length === 0 || phases.every((phase) => phase.section.items.length === 0 && !phase.loads)) {
     if (phaseLines.length === 0) {
       sink.error(node.nameRange, 'no-commands', `scenario \`${node.name}\` has no commands — add a command line such as \`GET key\`, or \`suite default\``);
     }
@@ -62,8 +69,12 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
   const keysSwept = sweeps.some((sweep) => sweep.name === 'keys');
   const built = phases.map((phase) => {
     const layer = phase.section.layer.over(base);
+    if (phase.loads) {
+      const groups = groupTests(phase, phase.loads, layer, keysSwept, sink);
+      return { phase, layer, tests: groups.map((group) => group.test), groups };
+    }
     const tests = testsWithData(buildTests(phase, layer.has('keys') || keysSwept, sink), layer, sink);
-    return { phase, layer, tests };
+    return { phase, layer, tests, groups: undefined };
   });
 
   const points = sweepPoints(sweeps, sink).map((point): PointPlan => {
@@ -71,7 +82,14 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
       label: point.map(({ axis, value }) => (value.server ? serverPointLabel(value.server) : `${axis.name}=${value.value}`)).join(' '),
       // A server point's number is no quantity: the directives are its value (`server`).
       sweep: Object.fromEntries(point.filter(({ value }) => !value.server).map(({ axis, value }) => [axis.name, value.value])),
-      phases: built.map(({ phase, layer, tests }) => phasePlan(phase, layer, point, tests, sink)),
+      phases: built.map(({ phase, layer, tests, groups }) => {
+        const plan = phasePlan(phase, layer, point, tests, sink);
+        if (groups) {
+          plan.groups = groups.map((group) => groupPlan(group, phase, point, sink));
+          checkGroupConnections(plan.groups, sink);
+        }
+        return plan;
+      }),
     };
     const server = point.find(({ value }) => value.server)?.value.server;
     if (server) plan.server = server;
@@ -131,6 +149,7 @@ function checkExpectLabels(expects: Section['expects'], built: { phase: PhaseSec
       for (const { command } of test.commands) labels.add(command.label);
       if (test.group) labels.add(test.name.toUpperCase()); // a group's units
     }
+    for (const load of phase.loads ?? []) labels.add(load.name.toUpperCase()); // a client group's total
   }
   for (const { expectation, commandRange } of expects) {
     if (!expectation.command || labels.has(expectation.command) || !commandRange) continue;

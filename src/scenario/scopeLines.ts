@@ -35,6 +35,16 @@ export interface PhaseSection {
   /** The phase line; absent for the default `main` phase. */
   line?: PhaseLine;
   section: Section;
+  /** `load NAME` groups (src/scenario/clientGroups.ts): `section` then holds the shared settings only. */
+  loads?: LoadSection[];
+}
+
+/** One client group read: its name, flag, `load` line and its lines' section. */
+export interface LoadSection {
+  name: string;
+  background: boolean;
+  line: SettingLine;
+  section: Section;
 }
 
 /** What reading a file's lines needs: its diagnostics, variables and environment, and what it has read once. */
@@ -72,7 +82,7 @@ export function emptySection(): Section {
 const SCOPE_ADVICE: Record<SettingScope, string> = {
   file: 'belongs in a scenario — put it below a `### name` line',
   scenario: 'cannot be set for a whole scenario here',
-  phase: 'applies to the whole scenario — move it above the first `phase` or `prefill` line',
+  phase: 'applies to the whole scenario — move it above the first `phase`, `prefill` or `load` line',
 };
 
 export function readSection(lines: DocLine[], scope: SettingScope, vars: VariableScope, context: ReadContext): Section {

@@ -34,7 +34,8 @@ export type SettingKind =
   | 'phase'
   | 'prefill'
   | 'group' // group [NAME]: starts a command group
-  | 'end'; // ends it
+  | 'end' // ends it
+  | 'load'; // load NAME [background]: starts a client group running at the same time as the scope's others
 
 export interface SettingInfo {
   name: string;
@@ -533,6 +534,16 @@ export const SETTINGS: readonly SettingInfo[] = [
     scopes: ['scenario', 'phase'],
     group: 'structure',
     example: 'end',
+  },
+  {
+    name: 'load',
+    syntax: 'load NAME [background]',
+    doc: "Start a client group: the settings and commands below it, up to the next `load` or phase line, form one group of clients that runs at the same time as the scope's other groups, with its own `clients`, `threads`, `rate`, `pipeline`, `duration` or `requests`, `keys`, values and commands. Settings above the first `load` line are shared. A `background` group is measured and shown but is not judged by `expect` (unless one names it) nor the subject of the verdict.",
+    values: ['background'],
+    kind: 'load',
+    scopes: ['scenario', 'phase'],
+    group: 'structure',
+    example: 'load writers background',
   },
   {
     name: 'cleanup',

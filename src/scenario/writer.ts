@@ -5,6 +5,7 @@
 // `\uXXXX`), an argument is a bare word or a double-quoted string in the lexer's own escapes. The line ending
 // is always `\n`, and the text is parsed back with the real parser and compared with the model before it is
 // returned: a difference throws ScenarioWriteError, and the caller writes nothing.
+import { LOAD_NAME } from './clientGroups';
 import { parseDocument } from './parser';
 import { settingInfo } from './settings';
 import type { ArgToken, DocLine } from './syntax';
@@ -23,6 +24,8 @@ export type WrittenLine =
   | { kind: 'header'; title: string }
   | { kind: 'setting'; name: string; args: string[] }
   | { kind: 'phase'; measured: boolean; name: string }
+  /** `load NAME [background]`: starts a client group (src/scenario/clientGroups.ts); its settings and commands follow. */
+  | { kind: 'load'; name: string; background?: boolean }
   | { kind: 'command'; weight?: number; name: string; args: WrittenArg[] }
   /** `expect p99 < 5ms`: the condition is RBench's own text (a template), never a stranger's. */
   | { kind: 'expect'; condition: string };
@@ -70,6 +73,10 @@ function lineOf(line: WrittenLine): string {
       if (!PHASE_NAME.test(line.name))
         throw new ScenarioWriteError(`\`${lineText(line.name)}\` is not a phase name: letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
       return `${line.measured ? 'phase' : 'prefill'} ${line.name}`;
+    case 'load':
+      if (!LOAD_NAME.test(line.name))
+        throw new ScenarioWriteError(`\`${lineText(line.name)}\` is not a client group name: letters, digits, \`_\`, \`-\`, \`.\` and \`:\``);
+      return `load ${line.name}${line.background ? ' background' : ''}`;
     case 'expect':
       if (unsafeCharacter(line.condition) || /(^|\s)#|\{\{|\$\{/.test(line.condition))
         throw new ScenarioWriteError(`\`${lineText(line.condition)}\` is not an expectation a file can hold as it is`);
@@ -132,6 +139,12 @@ function mismatch(index: number, texts: readonly string[], problem: string): Sce
 
 /** Why `node` is not what `line` meant, or undefined when it is. */
 function difference(line: WrittenLine, node: DocLine, text: string): string | undefined {
+  if (line.kind === 'load') {
+    const words = [line.name, ...(line.background ? ['background'] : [])];
+    return node.kind === 'setting' && node.setting.kind === 'load' && !node.comment && sameWords(node.args, words)
+      ? undefined
+      : 'the client group line reads differently';
+  }
   if (node.kind !== line.kind) return `read as a ${node.kind} line, meant as a ${line.kind} line`;
   if (node.interpolations.length > 0) return 'it holds an interpolation';
   if (node.kind !== 'comment' && node.comment) return 'it holds a trailing comment';

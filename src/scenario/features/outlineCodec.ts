@@ -13,7 +13,7 @@ export interface EncodedOutline {
   counts: { scenarios: number; folding: number; symbols: number };
 }
 
-const SYMBOL_KINDS: readonly SymbolKind[] = ['scenario', 'phase', 'prefill', 'sweep', 'variable'];
+const SYMBOL_KINDS: readonly SymbolKind[] = ['scenario', 'phase', 'prefill', 'sweep', 'variable', 'group', 'load'];
 
 class IntWriter {
   private buffer = new Int32Array(1024);

@@ -1,7 +1,8 @@
 // The outline of a `.rbench` file: scenarios with their variables, sweeps and phases in source order;
 // file-level variables at the top. outline.ts builds the document's symbols from these as the parser goes.
 import { groupBlocks } from '../groups';
-import type { DocLine, ScenarioNode, VariableLine } from '../syntax';
+import { isLoadLine } from '../clientGroups';
+import type { DocLine, ScenarioNode, SettingLine, VariableLine } from '../syntax';
 import { blockRange, looksSecret, MASK, phaseBlocks } from './locate';
 import type { SymbolData } from './types';
 
@@ -40,13 +41,15 @@ export function scenarioSymbol(node: ScenarioNode): SymbolData {
       children: [],
     });
   }
-  // A group in a phase is the phase's child; one before any phase, the scenario's.
+  // A client group in a phase is the phase's child; one before any phase, the scenario's.
+  const within = (outer: SymbolData, inner: SymbolData) => outer.range.start.line < inner.range.start.line && outer.range.end.line >= inner.range.end.line;
+  for (const load of loadSymbols(node.lines))
+    (children.find((child) => (child.kind === 'phase' || child.kind === 'prefill') && within(child, load))?.children ?? children).push(load);
+  // A command group is the child of its client group, else of its phase; one before any phase, the scenario's.
   for (const group of groupSymbols(node.lines)) {
-    const phase = children.find(
-      (child) =>
-        (child.kind === 'phase' || child.kind === 'prefill') && child.range.start.line < group.range.start.line && child.range.end.line >= group.range.end.line,
-    );
-    (phase?.children ?? children).push(group);
+    const phase = children.find((child) => (child.kind === 'phase' || child.kind === 'prefill') && within(child, group));
+    const scope = phase?.children ?? children;
+    (scope.find((child) => child.kind === 'load' && within(child, group))?.children ?? scope).push(group);
   }
   children.sort((a, b) => a.range.start.line - b.range.start.line);
   return {
@@ -57,6 +60,35 @@ export function scenarioSymbol(node: ScenarioNode): SymbolData {
     selectionRange: node.nameRange,
     children,
   };
+}
+
+/** `load NAME [background]` client groups: from the `load` line to the last line before the next `load` or phase line. */
+function loadSymbols(lines: readonly DocLine[]): SymbolData[] {
+  const symbols: SymbolData[] = [];
+  let open: { line: SettingLine; lines: DocLine[] } | undefined;
+  const close = () => {
+    if (!open) return;
+    const { line } = open;
+    const background = line.args[1]?.value === 'background';
+    symbols.push({
+      name: line.args[0]?.value || 'load',
+      detail: background ? 'client group (background)' : 'client group',
+      kind: 'load',
+      range: blockRange(line.range, open.lines),
+      selectionRange: (line.args[0] ?? line.keyword).range,
+      children: [],
+    });
+    open = undefined;
+  };
+  for (const line of lines) {
+    if (isLoadLine(line)) {
+      close();
+      open = { line, lines: [] };
+    } else if (line.kind === 'phase') close();
+    else open?.lines.push(line);
+  }
+  close();
+  return symbols;
 }
 
 /** `group NAME` … `end` blocks: one symbol each, named as results name the unit. */

@@ -42,7 +42,7 @@ export interface HoverData {
   range: Range;
 }
 
-export type SymbolKind = 'scenario' | 'phase' | 'prefill' | 'sweep' | 'variable' | 'group';
+export type SymbolKind = 'scenario' | 'phase' | 'prefill' | 'sweep' | 'variable' | 'group' | 'load';
 
 export interface SymbolData {
   name: string;

@@ -10,8 +10,8 @@ import { check, errors, repoRoot } from './helpers';
 const REFUSALS = new Set(['env-in-setting', 'env-in-command']);
 const refusals = (resolved: ReturnType<typeof check>) => resolved.diagnostics.filter((d) => REFUSALS.has(d.code));
 
-/** Lines that are settings with a value (structure lines — phase, prefill, group, end — are not expanded). */
-const VALUED = SETTINGS.filter((setting) => !['phase', 'prefill', 'group', 'end'].includes(setting.kind));
+/** Lines that are settings with a value (structure lines — phase, prefill, group, end, load — are not expanded). */
+const VALUED = SETTINGS.filter((setting) => !['phase', 'prefill', 'group', 'end', 'load'].includes(setting.kind));
 
 /** A scenario holding `line` where the table allows the setting, with the companions some settings need. */
 function scenarioWith(setting: SettingInfo, line: string, before = ''): string {

@@ -76,7 +76,8 @@ describe('TextMate grammar', () => {
 
   it('recognises every keyword of the settings table, and commands apart from settings', () => {
     for (const setting of SETTINGS) {
-      const expected = setting.kind === 'expect' ? 'expect-line' : ['phase', 'prefill', 'group', 'end'].includes(setting.kind) ? 'phase-line' : 'setting-line';
+      const expected =
+        setting.kind === 'expect' ? 'expect-line' : ['phase', 'prefill', 'group', 'end', 'load'].includes(setting.kind) ? 'phase-line' : 'setting-line';
       assert.equal(lineRule(setting.example), expected, setting.example);
     }
     assert.equal(lineRule('### name'), 'header');

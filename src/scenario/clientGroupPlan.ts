@@ -1,0 +1,85 @@
+// A scope's `load` groups → their plans: each group read as a phase of its own over the scope's shared
+// settings, its one test built, and at each sweep point a ClientGroupPlan (its own load, keys and values).
+import { testsWithData } from './dataPlan';
+import { rangeOf, type DiagnosticSink } from './diagnostics';
+import { groupDigits } from './numberText';
+import type { VariableScope } from './interpolate';
+import type { ClientGroupPlan, TestPlan } from './plan';
+import { phasePlan, type Point } from './phasePlan';
+import { buildTests } from './phaseTests';
+import { groupPhase, loadRange, MAX_GROUP_CLIENTS, readLoadLine, reportSharedCommands, type LoadLines, type LoadSection } from './clientGroups';
+import { readSection, type PhaseSection, type ReadContext, type Section } from './scopeLines';
+import type { Layer } from './settingLayer';
+
+/** The groups of a scope split by splitLoads, read; undefined when the scope has no `load` line. */
+export function readLoads(split: { loads: LoadLines[] }, shared: Section, vars: VariableScope, context: ReadContext): LoadSection[] | undefined {
+  if (split.loads.length === 0) return undefined;
+  reportSharedCommands(shared, split.loads[0].line, context.sink);
+  const names = new Set<string>();
+  return split.loads.map(({ line, lines }) => {
+    const { name, background } = readLoadLine(line, names, context.sink);
+    names.add(name);
+    return { name, background, line, section: readSection(lines, 'phase', vars, context) };
+  });
+}
+
+/** A group with its settings' layer and its one test (named after the group: results show a row per group). */
+export interface GroupTest {
+  load: LoadSection;
+  layer: Layer;
+  test: TestPlan;
+}
+
+export function groupTests(phase: PhaseSection, loads: LoadSection[], shared: Layer, keysSwept: boolean, sink: DiagnosticSink): GroupTest[] {
+  const groups: GroupTest[] = [];
+  for (const load of loads) {
+    const layer = load.section.layer.over(shared);
+    const tests = testsWithData(buildTests(groupPhase(load, phase.measured), layer.has('keys') || keysSwept, sink), layer, sink);
+    if (tests.length === 0) {
+      sink.error(
+        loadRange(load.line),
+        'empty-load',
+        `client group \`${load.name}\` has no command — add a command line below its \`load\` line, such as \`GET key\``,
+      );
+      continue;
+    }
+    if (tests.length > 1) {
+      const second = tests[1].group?.source ?? tests[1].commands[0].command.source ?? loadRange(load.line);
+      sink.error(
+        second,
+        'load-several-tests',
+        `client group \`${load.name}\` runs one test beside the other groups, but its lines make ${tests.length} — give its commands weights (\`50% GET …\`), or give this one a \`load\` group of its own`,
+      );
+    }
+    groups.push({ load, layer, test: { ...tests[0], name: load.name } });
+  }
+  return groups;
+}
+
+/** One group's plan at one sweep point, in `phase`. */
+export function groupPlan(group: GroupTest, phase: PhaseSection, point: Point, sink: DiagnosticSink): ClientGroupPlan {
+  const { load, layer, test } = group;
+  return {
+    name: load.name,
+    kind: 'requests',
+    background: load.background,
+    // Named after its phase: the group's results belong to the phase (their test is the group's name).
+    phase: phasePlan({ ...groupPhase(load, phase.measured), name: phase.name }, layer, point, [test], sink),
+    source: load.line.range,
+  };
+}
+
+/**
+ * The groups of a phase run at once: their connections add up. Past the connection budget the checker names the
+ * largest group, at its `load` line.
+ */
+export function checkGroupConnections(groups: readonly ClientGroupPlan[], sink: DiagnosticSink): void {
+  const total = groups.reduce((sum, group) => sum + group.phase.load.clients, 0);
+  if (total <= MAX_GROUP_CLIENTS) return;
+  const largest = groups.reduce((most, group) => (group.phase.load.clients > most.phase.load.clients ? group : most));
+  sink.error(
+    largest.source ?? rangeOf(0, 0, 0),
+    'load-clients-budget',
+    `the client groups here open ${groupDigits(total)} connections at once, more than the ${groupDigits(MAX_GROUP_CLIENTS)} a phase may — lower \`clients\` in group \`${largest.name}\` (${groupDigits(largest.phase.load.clients)}) or in the others`,
+  );
+}
