@@ -17,6 +17,8 @@ import { compareRuns } from '../results/compare';
 import { comparisonToText } from '../results/compareFormat';
 import { gateComparison, runGate } from '../results/regression';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
+import { memtierJsonOf, memtierJsonPaths } from '../results/memtierJsonOut';
+import { hdrFiles } from '../results/hdrOut';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
 import { RunFileError, type RunFile } from '../results/runFile';
@@ -43,6 +45,12 @@ export interface RunOptions {
   outNamed?: boolean;
   json?: string;
   csv?: string;
+  /** `--memtier-json FILE`: each measured test as memtier_benchmark JSON (src/results/memtierJsonOut.ts). */
+  memtierJson?: string;
+  /** `--hdr-prefix PREFIX`: .hgrm percentile distributions and an interval log (src/results/hdrOut.ts). */
+  hdrPrefix?: string;
+  /** `--percentiles 50,99,99.9,99.99`: the chosen percentiles of every scenario (over the file's `percentiles`). */
+  percentiles?: number[];
   quiet: boolean;
   /** A run file (or a `--json` array of runs), or `pinned`: compare each run with its scenario's baseline. */
   baseline?: string;
@@ -68,6 +76,8 @@ export interface RunOptions {
   modules?: string[];
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
+  /** `--full`: the table with each test's per-second throughput percentiles (p5/p50/p95) and bytes sent and received per second. */
+  full?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
   perNode?: boolean;
   /** `--yes`: consent to every run's effects as listed (any target but the throwaway server), without asking. */
@@ -154,6 +164,7 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
       continue;
     }
     for (const plan of plans) {
+      if (options.percentiles) plan.percentiles = options.percentiles;
       const ready: PreparedOn[] = [];
       for (const [target, each] of sessions.entries()) {
         const outcome = await each.prepare(file, resolved, plan);
@@ -252,7 +263,12 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
     const silent = options.quiet && options.csv !== '-';
     exitCode = Math.max(
       exitCode,
-      reportRun(outcome, output, { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) }, { silent, csvOnStdout: options.csv === '-' }),
+      reportRun(
+        outcome,
+        output,
+        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode), full: Boolean(options.full) },
+        { silent, csvOnStdout: options.csv === '-' },
+      ),
     );
     // A `sweep server` run: its setups side by side, as `rbench compare` shows runs.
     const setups = silent ? undefined : compareServerSetups(run);
@@ -304,18 +320,31 @@ async function runOnSeveral(
   return ExitCode.Ok;
 }
 
-/** `--json` and `--csv`: a failure to write them is reported like a failed run-file save. */
+/** `--json`, `--csv`, `--memtier-json` and `--hdr-prefix`: a failure to write them is reported like a failed run-file save. */
 function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output): ExitCode {
+  let writing = '--json';
   try {
     if (options.json) writeRunListAt(options.json, runs);
     if (options.csv) {
+      writing = '--csv';
       const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode })));
       if (options.csv === '-') output.result(csv);
       else writeFileSafely(options.csv, csv, { userNamed: true });
     }
+    if (options.memtierJson) {
+      writing = '--memtier-json';
+      const outs = memtierJsonOf(runs);
+      const paths = memtierJsonPaths(options.memtierJson, outs);
+      for (const [i, out] of outs.entries()) writeFileSafely(paths[i], JSON.stringify(out.json, null, 2) + '\n', { userNamed: true });
+      if (outs.length > 1) output.info(`memtier JSON: ${outs.length} files, ${paths[0]} …`);
+    }
+    if (options.hdrPrefix) {
+      writing = '--hdr-prefix';
+      for (const file of hdrFiles(options.hdrPrefix, runs)) writeFileSafely(file.path, file.text, { userNamed: true });
+    }
     return ExitCode.Ok;
   } catch (error) {
-    output.error(`error: could not write ${options.json && !options.csv ? '--json' : '--json/--csv'} output: ${(error as Error).message}`);
+    output.error(`error: could not write the ${writing} output: ${(error as Error).message}`);
     return ExitCode.SaveError;
   }
 }
@@ -332,7 +361,7 @@ function showTable(output: Output, csvOnStdout: boolean): (text: string) => void
 function reportRun(
   outcome: FinishedRun,
   output: Output,
-  rows: { perClient: boolean; perNode: boolean },
+  rows: { perClient: boolean; perNode: boolean; full: boolean },
   { silent, csvOnStdout }: { silent: boolean; csvOnStdout: boolean },
 ): ExitCode {
   const { run, path, saveError } = outcome;
@@ -341,7 +370,7 @@ function reportRun(
   if (!silent) {
     const show = showTable(output, csvOnStdout);
     const table = breakdownRows(run, { nodes: rows.perNode });
-    if (table.length > 0) show(toTextTable(table));
+    if (table.length > 0) show(toTextTable(table, { full: rows.full }));
     const curve = rateCurve(run);
     if (curve) show(rateCurveText(curve));
     for (const line of runHeadlines(run, rows)) output.info(line);

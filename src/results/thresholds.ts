@@ -3,6 +3,8 @@
 import type { CommandResult, LoadResult } from '../engine';
 import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
 import { formatMetric } from './format';
+import { latencyAtChosen } from './chosenPercentiles';
+import { percentileOfMetric } from '../scenario/expect';
 import type { PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
 
@@ -29,6 +31,8 @@ export function metricValue(result: CommandResult, metric: ExpectMetric): number
       return result.errors;
     case 'error-rate':
       return result.requests > 0 ? result.errors / result.requests : 0;
+    default:
+      return latencyAtChosen(result, percentileOfMetric(metric) ?? 100);
   }
 }
 
