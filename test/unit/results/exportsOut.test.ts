@@ -11,6 +11,10 @@ import { decodeFromCompressedBase64 } from 'hdr-histogram-js/dist/encoding';
 import type { LoadResult } from '../../../src/engine';
 import type { RunFile } from '../../../src/results/runFile';
 import { parseRunFileText } from '../../../src/results/runFile';
+import { resultRows } from '../../../src/results/rows';
+import { formatLatency } from '../../../src/results/format';
+import { sortRows, tableColumns, tableRowFrom } from '../../../src/views/panelTable';
+import { parseWebviewMessage } from '../../../src/views/messages';
 import { runCli, Scratch, type CliResult } from '../../helpers/cli';
 
 const MIX = `### mix
@@ -140,6 +144,29 @@ describe('memtier JSON, HDR files and chosen percentiles out (issue 44)', functi
     assert.equal(threshold.metric, 'p99.99');
     assert.equal(threshold.actual, load.total.latency.percentiles!['p99.99']);
     assert.equal(threshold.passed, true);
+  });
+
+  it("the panel's table shows the chosen percentiles, sorts by them, and takes their sort key from the webview", () => {
+    const rows = resultRows(run).map((row, i) => tableRowFrom(row, i));
+    const columns = tableColumns(rows);
+    assert.deepEqual(
+      columns.filter((c) => /^p\d/.test(c.header)).map((c) => c.header),
+      ['p50', 'p99', 'p99.9', 'p99.99'],
+    );
+    const p9999 = columns.find((c) => c.header === 'p99.99')!;
+    assert.equal(p9999.cell(rows[0]), formatLatency(load.total.latency.percentiles!['p99.99']));
+    const sorted = sortRows(rows, { key: 'p99.99', descending: true }).map((row) => row.percentiles!['p99.99']);
+    assert.deepEqual(
+      sorted,
+      [...sorted].sort((a, b) => b - a),
+    );
+    assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'csv', to: 'file', sort: { key: 'p99.99', descending: true } }), {
+      type: 'export',
+      format: 'csv',
+      to: 'file',
+      sort: { key: 'p99.99', descending: true },
+    });
+    assert.equal(parseWebviewMessage({ type: 'export', format: 'csv', to: 'file', sort: { key: 'p1000', descending: true } }), undefined);
   });
 
   it('`expect p99.99` fails a run past it, and --percentiles chooses the columns', async () => {
