@@ -12,6 +12,8 @@ import type { LoadResult } from '../../../src/engine';
 import type { RunFile } from '../../../src/results/runFile';
 import { parseRunFileText } from '../../../src/results/runFile';
 import { resultRows } from '../../../src/results/rows';
+import { mergeRuns } from '../../../src/results/merge';
+import { percentileRecord } from '../../../src/results/chosenPercentiles';
 import { formatLatency } from '../../../src/results/format';
 import { sortRows, tableColumns, tableRowFrom } from '../../../src/views/panelTable';
 import { parseWebviewMessage } from '../../../src/views/messages';
@@ -167,6 +169,20 @@ describe('memtier JSON, HDR files and chosen percentiles out (issue 44)', functi
       sort: { key: 'p99.99', descending: true },
     });
     assert.equal(parseWebviewMessage({ type: 'export', format: 'csv', to: 'file', sort: { key: 'p1000', descending: true } }), undefined);
+  });
+
+  it('rbench merge derives the chosen percentiles and bytes per second from the joined parts, not a copy of one', () => {
+    const part = (index: number): RunFile => {
+      const copy = structuredClone(run);
+      copy.plan.shard = { index, count: 2, runId: 'a1b2c3d4' };
+      copy.id = `part-${index}`;
+      return copy;
+    };
+    const merged = mergeRuns([part(1), part(2)]).run.points[0].repeats[0][0];
+    assert.equal(merged.total.requests, 40000);
+    assert.deepEqual(merged.total.latency.percentiles, percentileRecord(merged.total, [50, 99, 99.9, 99.99]));
+    assert.equal(merged.total.latency.percentiles!.p99, merged.total.latency.p99Us);
+    assert.deepEqual(merged.bytesPerSec, load.bytesPerSec, "the same server's counters: the widest part's window");
   });
 
   it('`expect p99.99` fails a run past it, and --percentiles chooses the columns', async () => {
