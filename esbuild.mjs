@@ -36,8 +36,11 @@ const vendors = [
   { file: 'zod', source: "export * from 'zod';", filter: /^zod$/ },
   {
     file: 'hdr-histogram',
-    source: "export * from 'hdr-histogram-js/dist/encoding';\nexport * from 'hdr-histogram-js/dist/HistogramBuilder';",
-    filter: /^hdr-histogram-js\/dist\/(encoding|HistogramBuilder)$/,
+    // HistogramLogWriter (rbench run --hdr-prefix) is the default export: it must share the decoder's
+    // histogram classes (its encoder checks `instanceof`), and no other module here has a default.
+    source:
+      "export * from 'hdr-histogram-js/dist/encoding';\nexport * from 'hdr-histogram-js/dist/HistogramBuilder';\nexport { default } from 'hdr-histogram-js/dist/HistogramLogWriter';",
+    filter: /^hdr-histogram-js\/dist\/(encoding|HistogramBuilder|HistogramLogWriter)$/,
   },
   // csv-parse reads `values from FILE.csv` (src/scenario/dataFormats.ts): only scenarios with a CSV data file need it.
   { file: 'csv-parse', source: "export * from 'csv-parse/sync';", filter: /^csv-parse\/sync$/ },
@@ -55,7 +58,9 @@ const vendorBuilds = vendors.map((vendor) => ({
 }));
 
 const webviewEntries = existsSync('webview')
-  ? readdirSync('webview').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('_')).map((f) => join('webview', f))
+  ? readdirSync('webview')
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('_'))
+      .map((f) => join('webview', f))
   : [];
 
 const builds = [
@@ -89,7 +94,10 @@ const builds = [
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
   if (!/[^\x00-\x7f]/.test(text)) return;
-  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  writeFileSync(
+    file,
+    text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 if (watch) {
@@ -97,7 +105,8 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  for (const file of ['dist/cli-main.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`)]) if (existsSync(file)) asciiOnly(file);
+  for (const file of ['dist/cli-main.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`)])
+    if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   // After asciiOnly: the cache is of the bundle's final bytes.
   const cache = spawnSync(process.execPath, ['scripts/codeCache.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });

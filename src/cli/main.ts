@@ -9,6 +9,7 @@ import { whileInterruptible } from './interrupt';
 import { runCommand } from './run';
 import { parseRunId, parseShard, parseStartAt, startAtGroup } from '../runner/shard';
 import { parseDuration, parseSize } from '../scenario/units';
+import { parsePercentileList } from '../scenario/expect';
 import { listenAddress, ListenRefused, type ListenAddress } from '../gates/listen';
 
 const USAGE = `rbench ${TOOL_VERSION}: Redis benchmarks from .rbench scenario files
@@ -48,6 +49,12 @@ Run options:
   --csv FILE          write redis-benchmark --csv compatible rows to FILE (- for stdout)
   -q, --brief         one line per test (ops/s, p50/p99, errors, the verdict's short label, time),
                       as redis-benchmark -q, and the run's few summary lines
+  --memtier-json FILE write each measured test as memtier_benchmark --json-out-file JSON (one test:
+                      FILE; several: FILE-N-TEST.json), for tools that read memtier's JSON
+  --hdr-prefix PREFIX write HdrHistogram files: PREFIX-N-TEST.hgrm percentile distributions (and
+                      PREFIX-N-TEST-COMMAND.hgrm for a mix's commands) and the interval log PREFIX.hlog
+  --percentiles LIST  the latency percentiles shown and written, e.g. 50,99,99.9,99.99 (overrides the
+                      file's \`percentiles\` line)
   --quiet             print only errors and failed thresholds
   --baseline FILE|pinned
                       compare each scenario's run with a baseline: a run file (or a --json file of
@@ -63,6 +70,9 @@ Run options:
                       parts start together; the parts of one --start-at know each other
   --run-id ID         with --shard: the parts given the same ID are one run (default: --start-at's
                       time); they are not each other's foreign load, and the last to end cleans up
+  --full              the table with more columns: each test's per-second throughput percentiles
+                      (ops/s p5/p50/p95 over the full seconds) and MB/s sent and received (the
+                      server's byte counters over the test)
   --per-client        also print each test's throughput per client
   --per-node          cluster targets: a row per node under each test (ops/s, latency,
                       errors, MOVED/ASK, role, slots), in the table and in --csv
@@ -265,6 +275,9 @@ export async function main(argv: string[]): Promise<number> {
         csv: { type: 'string' },
         quiet: { type: 'boolean' },
         brief: { type: 'boolean', short: 'q' },
+        'memtier-json': { type: 'string' },
+        'hdr-prefix': { type: 'string' },
+        percentiles: { type: 'string' },
         baseline: { type: 'string' },
         'max-regression': { type: 'string' },
         pin: { type: 'boolean' },
@@ -273,6 +286,7 @@ export async function main(argv: string[]): Promise<number> {
         'run-id': { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         'per-client': { type: 'boolean' },
+        full: { type: 'boolean' },
         'per-node': { type: 'boolean' },
         'allow-env': { type: 'string', multiple: true },
         'allow-admin': { type: 'boolean' },
@@ -339,6 +353,11 @@ export async function main(argv: string[]): Promise<number> {
     return ExitCode.ScenarioError;
   }
   const maxMemoryBytes = maxMemory?.ok ? maxMemory.value : undefined;
+  const percentiles = values.percentiles === undefined ? undefined : parsePercentileList(values.percentiles);
+  if (typeof percentiles === 'string') {
+    printErrorLine(`rbench: --percentiles ${values.percentiles}: ${percentiles}`);
+    return ExitCode.ScenarioError;
+  }
   const metrics = metricsOptions(values.metrics, values['metrics-linger']);
   if (typeof metrics === 'string') {
     printErrorLine(`rbench: ${metrics}`);
@@ -373,6 +392,9 @@ export async function main(argv: string[]): Promise<number> {
             outNamed: values.out !== undefined,
             json: values.json,
             csv: values.csv,
+            memtierJson: values['memtier-json'],
+            hdrPrefix: values['hdr-prefix'],
+            percentiles,
             quiet: Boolean(values.quiet),
             brief: Boolean(values.brief),
             baseline: values.baseline,
@@ -392,6 +414,7 @@ export async function main(argv: string[]): Promise<number> {
             serverBinaries: values['server-binary'],
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
+            full: Boolean(values.full),
             perNode: Boolean(values['per-node']),
             metrics: metrics.address,
             metricsLingerMs: metrics.lingerMs,

@@ -18,6 +18,8 @@ import { compareRuns } from '../results/compare';
 import { comparisonToText } from '../results/compareFormat';
 import { gateComparison, runGate } from '../results/regression';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
+import { memtierJsonOf, memtierJsonPaths } from '../results/memtierJsonOut';
+import { hdrFiles } from '../results/hdrOut';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
 import { RunFileError, type RunFile } from '../results/runFile';
@@ -45,6 +47,12 @@ export interface RunOptions {
   outNamed?: boolean;
   json?: string;
   csv?: string;
+  /** `--memtier-json FILE`: each measured test as memtier_benchmark JSON (src/results/memtierJsonOut.ts). */
+  memtierJson?: string;
+  /** `--hdr-prefix PREFIX`: .hgrm percentile distributions and an interval log (src/results/hdrOut.ts). */
+  hdrPrefix?: string;
+  /** `--percentiles 50,99,99.9,99.99`: the chosen percentiles of every scenario (over the file's `percentiles`). */
+  percentiles?: number[];
   quiet: boolean;
   /** `-q`/`--brief`: one line per test (src/results/briefLines.ts) and the run's few summary lines, as `redis-benchmark -q`. */
   brief?: boolean;
@@ -74,6 +82,8 @@ export interface RunOptions {
   serverBinaries?: string[];
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
+  /** `--full`: the table with each test's per-second throughput percentiles (p5/p50/p95) and bytes sent and received per second. */
+  full?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
   perNode?: boolean;
   /** `--yes`: consent to every run's effects as listed (any target but the throwaway server), without asking. */
@@ -161,6 +171,7 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
       continue;
     }
     for (const plan of plans) {
+      if (options.percentiles) plan.percentiles = options.percentiles;
       const ready: PreparedOn[] = [];
       for (const [target, each] of sessions.entries()) {
         const outcome = await each.prepare(file, resolved, plan);
@@ -276,7 +287,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
       reportRun(
         outcome,
         output,
-        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode) },
+        { perClient: Boolean(options.perClient), perNode: Boolean(options.perNode), full: Boolean(options.full) },
         { silent, brief: Boolean(options.brief), csvOnStdout: options.csv === '-', heading },
       ),
     );
@@ -331,18 +342,31 @@ async function runOnSeveral(
   return ExitCode.Ok;
 }
 
-/** `--json` and `--csv`: a failure to write them is reported like a failed run-file save. */
+/** `--json`, `--csv`, `--memtier-json` and `--hdr-prefix`: a failure to write them is reported like a failed run-file save. */
 function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output): ExitCode {
+  let writing = '--json';
   try {
     if (options.json) writeRunListAt(options.json, runs);
     if (options.csv) {
+      writing = '--csv';
       const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode })));
       if (options.csv === '-') output.result(csv);
       else writeFileSafely(options.csv, csv, { userNamed: true });
     }
+    if (options.memtierJson) {
+      writing = '--memtier-json';
+      const outs = memtierJsonOf(runs);
+      const paths = memtierJsonPaths(options.memtierJson, outs);
+      for (const [i, out] of outs.entries()) writeFileSafely(paths[i], JSON.stringify(out.json, null, 2) + '\n', { userNamed: true });
+      if (outs.length > 1) output.info(`memtier JSON: ${outs.length} files, ${paths[0]} …`);
+    }
+    if (options.hdrPrefix) {
+      writing = '--hdr-prefix';
+      for (const file of hdrFiles(options.hdrPrefix, runs)) writeFileSafely(file.path, file.text, { userNamed: true });
+    }
     return ExitCode.Ok;
   } catch (error) {
-    output.error(`error: could not write ${options.json && !options.csv ? '--json' : '--json/--csv'} output: ${(error as Error).message}`);
+    output.error(`error: could not write the ${writing} output: ${(error as Error).message}`);
     return ExitCode.SaveError;
   }
 }
@@ -361,7 +385,7 @@ function showTable(output: Output, csvOnStdout: boolean): (text: string) => void
 function reportRun(
   outcome: FinishedRun,
   output: Output,
-  rows: { perClient: boolean; perNode: boolean },
+  rows: { perClient: boolean; perNode: boolean; full: boolean },
   { silent, brief, csvOnStdout, heading }: { silent: boolean; brief: boolean; csvOnStdout: boolean; heading?: string },
 ): ExitCode {
   const { run, path, saveError } = outcome;
@@ -375,7 +399,7 @@ function reportRun(
       if (lines.length > 0) show(lines.join('\n'));
     } else {
       const table = breakdownRows(run, { nodes: rows.perNode, steps: true });
-      if (table.length > 0) show(toTextTable(table));
+      if (table.length > 0) show(toTextTable(table, { full: rows.full }));
     }
     const curve = rateCurve(run);
     if (curve) show(rateCurveText(curve));

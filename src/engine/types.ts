@@ -16,6 +16,8 @@ export interface LatencySummary {
   p99Us: number;
   p999Us: number;
   maxUs: number;
+  /** The scenario's chosen percentiles (`percentiles`, `--percentiles`) by name (`p99.99` → µs), added by the runner from the histogram. */
+  percentiles?: Record<string, number>;
 }
 
 export interface CommandResult {
@@ -230,6 +232,17 @@ export interface LoadResult {
     /** The connections' handshakes (`ping`, `auth`, `select`, `hello`), where the path's are known exactly (fast, one node). */
     handshakes?: Record<string, number>;
   };
+  /**
+   * Percentiles of the per-second throughput (ops/s) over the full seconds of the measured window (the
+   * runner reads them off the timeline); absent when the window held no full second.
+   */
+  throughputPercentiles?: { p5: number; p50: number; p95: number; seconds: number };
+  /**
+   * Bytes per second the clients sent (requests) and received (replies) over the load, as the server counted
+   * them (INFO total_net_input_bytes / total_net_output_bytes between the reads around the test, over that
+   * time): every client of the server, RBench's connections and reads included. Absent where not read.
+   */
+  bytesPerSec?: { sent: number; received: number };
   /** Stretches without replies (src/engine measures them per connection). */
   stalls?: Stall[];
   /** TCP segments sent and retransmitted over the load (this host's network namespace, Linux). */

@@ -91,12 +91,17 @@ function fromInfo(info: InfoSections, counters: ServerCounters, absent: Map<stri
   if (cpu) counters.cpu = cpu;
   else absent.set('cpu', 'INFO cpu not given by this server');
   if (cpu && cpu.mainThreadUser === undefined) absent.set('mainThreadCpu', 'INFO cpu has no used_cpu_*_main_thread on this server (Redis 7+ has them)');
-  const stats: [keyof ServerCounters & ('totalForks' | 'latestForkUsec' | 'evictedKeys' | 'expiredKeys' | 'rejectedConnections'), string][] = [
+  const stats: [
+    keyof ServerCounters & ('totalForks' | 'latestForkUsec' | 'evictedKeys' | 'expiredKeys' | 'rejectedConnections' | 'netInputBytes' | 'netOutputBytes'),
+    string,
+  ][] = [
     ['totalForks', 'total_forks'],
     ['latestForkUsec', 'latest_fork_usec'],
     ['evictedKeys', 'evicted_keys'],
     ['expiredKeys', 'expired_keys'],
     ['rejectedConnections', 'rejected_connections'],
+    ['netInputBytes', 'total_net_input_bytes'],
+    ['netOutputBytes', 'total_net_output_bytes'],
   ];
   for (const [field, name] of stats) {
     const value = statsCounter(info, name);

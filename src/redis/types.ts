@@ -148,6 +148,9 @@ export interface ServerCounters {
   expiredKeys?: number;
   /** `rejected_connections`, `total_error_replies`: load refused or failed. */
   rejectedConnections?: number;
+  /** `total_net_input_bytes`, `total_net_output_bytes`: bytes the server read from and wrote to its clients. */
+  netInputBytes?: number;
+  netOutputBytes?: number;
   /** SLOWLOG: the newest entry's id (entries with a higher id are new) and the log's length. */
   slowlogLastId?: number;
   /** LATENCY LATEST: event → the latest spike's time (unix s) and its length in ms. */
@@ -194,6 +197,9 @@ export interface ServerDelta {
   forkUsec?: number;
   evictedKeys?: number;
   expiredKeys?: number;
+  /** Bytes the server read from its clients (their requests) and wrote to them (its replies) in the window: every client's, RBench's included. */
+  netInputBytes?: number;
+  netOutputBytes?: number;
   /**
    * The AOF, when it was on: its fsync policy (CONFIG GET appendfsync, read when the run started) and the
    * fsyncs the server delayed in the window (INFO persistence aof_delayed_fsync).

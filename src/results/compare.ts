@@ -4,7 +4,7 @@
 // in compareFormat (each imported from its own file). Plain data in, plain data out (no `vscode`): the CLI prints it, the editor's comparison
 // view renders it.
 import type { Bottleneck, LoadStatus } from '../engine';
-import type { ExpectMetric } from '../scenario/plan';
+import type { NamedMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
 import { breakdownRows, nodeResult } from './breakdownRows';
@@ -18,7 +18,7 @@ import { groupDigits } from '../scenario/numberText';
 import { formatMissRate } from './hitsMisses';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
-export type ComparedMetric = Extract<ExpectMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'miss-rate'>;
+export type ComparedMetric = Extract<NamedMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'miss-rate'>;
 
 export const COMPARED_METRICS: readonly ComparedMetric[] = ['ops', 'p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'miss-rate'];
 

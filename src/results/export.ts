@@ -34,12 +34,22 @@ export const REDIS_BENCHMARK_CSV_HEADER = [
   'max_latency_ms',
 ];
 
+/** The chosen percentiles' names over rows (`p50`, `p99.99`), in the order chosen; empty when none were chosen. */
+export function chosenPercentileNames(rows: ResultRow[]): string[] {
+  const names: string[] = [];
+  for (const row of rows) for (const name of Object.keys(row.percentiles ?? {})) if (!names.includes(name)) names.push(name);
+  return names;
+}
+
 /**
  * redis-benchmark's columns first (so the two diff), then the server's time per call, the verdict (its kind,
- * sentence and short label: `limit`) and the test's elapsed seconds; empty where not known.
+ * sentence and short label: `limit`) and the test's elapsed seconds (empty where not known), then a
+ * `pN_latency_ms` column per chosen percentile.
  */
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
-  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why', 'limit', 'elapsed_s'];
+  // redis-benchmark's own percentile columns are not repeated (the same figures, by the same rule).
+  const chosen = chosenPercentileNames(rows).filter((name) => !REDIS_BENCHMARK_CSV_HEADER.includes(`${name}_latency_ms`));
+  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why', 'limit', 'elapsed_s', ...chosen.map((name) => `${name}_latency_ms`)];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
     const server = row.serverUsPerCall !== undefined ? String(Math.round(row.serverUsPerCall * 1000) / 1000) : '';
@@ -58,6 +68,7 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
         row.bottleneck?.why ?? '',
         row.bottleneck ? verdictShort(row.bottleneck) : '',
         row.durationMs !== undefined ? (row.durationMs / 1000).toFixed(3) : '',
+        ...chosen.map((name) => (row.percentiles?.[name] !== undefined ? ms(row.percentiles[name]) : '')),
       ]
         .map(csvField)
         .join(','),
@@ -66,8 +77,42 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
   return lines.join('\n') + '\n';
 }
 
-/** The columns of the result table, as the seed blogs printed them. Sweep points come first when present. */
-export function resultColumns(rows: ResultRow[]): TableColumn[] {
+/** The latency percentile columns: the chosen ones (`percentiles`), else p50, p99 and p99.9. */
+function percentileColumns(rows: ResultRow[]): TableColumn[] {
+  const chosen = chosenPercentileNames(rows);
+  if (chosen.length === 0)
+    return [
+      { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
+      { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
+      { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
+    ];
+  return chosen.map((name) => ({
+    header: `${name} ms`,
+    align: 'right',
+    cell: (r) => (r.percentiles?.[name] !== undefined ? formatMs(r.percentiles[name]) : ''),
+  }));
+}
+
+/** `--full`: per-second throughput percentiles and bytes per second of each test (its total row). */
+function fullColumns(): TableColumn[] {
+  const mb = (bytes: number | undefined) => (bytes === undefined ? '' : (bytes / 1_000_000).toFixed(2));
+  return [
+    {
+      header: 'ops/s p5/p50/p95',
+      align: 'right',
+      cell: (r) =>
+        r.throughputPercentiles ? [r.throughputPercentiles.p5, r.throughputPercentiles.p50, r.throughputPercentiles.p95].map(formatOps).join('/') : '',
+    },
+    { header: 'MB/s sent', align: 'right', cell: (r) => mb(r.bytesPerSec?.sent) },
+    { header: 'MB/s recv', align: 'right', cell: (r) => mb(r.bytesPerSec?.received) },
+  ];
+}
+
+/**
+ * The columns of the result table, as the seed blogs printed them. Sweep points come first when present.
+ * `full`: the per-second throughput percentiles and bytes per second too.
+ */
+export function resultColumns(rows: ResultRow[], options: { full?: boolean } = {}): TableColumn[] {
   const columns: TableColumn[] = [];
   if (rows.some((row) => row.point)) columns.push({ header: 'point', align: 'left', cell: (r) => r.point });
   if (new Set(rows.map((row) => row.phase)).size > 1) columns.push({ header: 'phase', align: 'left', cell: (r) => r.phase });
@@ -85,12 +130,11 @@ export function resultColumns(rows: ResultRow[]): TableColumn[] {
   }
   columns.push(
     { header: 'ops/s', align: 'right', cell: (r) => formatOps(r.opsPerSec) + (r.opsRange ? ` (${formatOps(r.opsRange[0])}–${formatOps(r.opsRange[1])})` : '') },
-    { header: 'p50 ms', align: 'right', cell: (r) => formatMs(r.p50Us) },
-    { header: 'p99 ms', align: 'right', cell: (r) => formatMs(r.p99Us) },
-    { header: 'p99.9 ms', align: 'right', cell: (r) => formatMs(r.p999Us) },
+    ...percentileColumns(rows),
     // The max is where a freeze shows (issue 20: a 2 s stall hid behind a 7.9 ms p99.9).
     { header: 'max ms', align: 'right', cell: (r) => formatMs(r.maxUs) },
   );
+  if (options.full) columns.push(...fullColumns());
   // The server's own time per call beside the client's latency: the rest is round trip, queueing and client.
   if (rows.some((row) => row.serverUsPerCall !== undefined)) {
     columns.push({ header: 'srv µs/call', align: 'right', cell: (r) => (r.serverUsPerCall !== undefined ? formatUsPerCall(r.serverUsPerCall) : '') });
@@ -160,9 +204,9 @@ export function toMarkdown(rows: ResultRow[]): string {
   );
 }
 
-/** The result table for terminals. */
-export function toTextTable(rows: ResultRow[]): string {
-  const columns = resultColumns(rows);
+/** The result table for terminals (`full`: with the throughput percentiles and bytes per second). */
+export function toTextTable(rows: ResultRow[], options: { full?: boolean } = {}): string {
+  const columns = resultColumns(rows, options);
   return renderTextTable(
     columns,
     rows.map((row) => columns.map((c) => c.cell(row))),

@@ -19,7 +19,9 @@ import { planDifference } from './planIdentity';
 import { runId, type MergedPart, type PointResult, type RunFile, type RunStatus } from './runFile';
 import { summariseRepeats } from './summary';
 import { mergeClusterResults } from './mergeCluster';
-import { mergeServerDeltas } from './serverDelta';
+import { bytesPerSecond, mergeServerDeltas } from './serverDelta';
+import { addChosenPercentiles } from './chosenPercentiles';
+import { throughputPercentiles } from './timelineSeconds';
 import { evaluateThresholds } from './thresholds';
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { bottleneckOf } from './bottleneck';
@@ -281,7 +283,13 @@ function addBucket(
   into.second.maxUs = Math.max(into.second.maxUs, from.second.maxUs);
 }
 
-function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[], warn: (line: string) => void): LoadResult {
+function mergeLoads(
+  loads: LoadResult[],
+  partNames: string[],
+  clients: number[],
+  percentiles: readonly number[] | undefined,
+  warn: (line: string) => void,
+): LoadResult {
   const first = loads[0];
   const origin = Math.min(...loads.map(measuredStart));
   const end = Math.max(...loads.map((load) => measuredStart(load) + load.durationMs));
@@ -354,6 +362,12 @@ function mergeLoads(loads: LoadResult[], partNames: string[], clients: number[],
   }
   if (first.group) merged.group = { ...first.group };
   merged.bottleneck = bottleneckOf(merged);
+  // Figures derived from the joined histograms, timeline and server counters, not copied from a part.
+  addChosenPercentiles(merged, percentiles);
+  const throughput = throughputPercentiles(merged);
+  if (throughput) merged.throughputPercentiles = throughput;
+  const bytes = bytesPerSecond(merged.server);
+  if (bytes) merged.bytesPerSec = bytes;
   return merged;
 }
 
@@ -414,6 +428,7 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
               present.map((entry) => entry.load!),
               present.map((entry) => entry.name),
               clients,
+              runs[0].plan.percentiles,
               (line) => warnings.push(line),
             ),
           );

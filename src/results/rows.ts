@@ -34,12 +34,17 @@ export interface ResultRow {
   p99Us: number;
   p999Us: number;
   maxUs: number;
+  /** The scenario's chosen percentiles (`percentiles`, `--percentiles`), name → µs, in the order chosen; absent when none were chosen. */
+  percentiles?: Record<string, number>;
   errors: number;
   errorsByKind: Record<string, number>;
   /** A read's replies that found nothing (nil or an empty collection), and their share of the replies that were not errors; absent for other rows. */
   misses?: number;
   missRate?: number;
   status: LoadResult['status'];
+  /** A test's total row: percentiles of its per-second throughput, and its bytes per second (LoadResult's, where known). */
+  throughputPercentiles?: LoadResult['throughputPercentiles'];
+  bytesPerSec?: LoadResult['bytesPerSec'];
   /** A breakdown row under its test's total (src/results/breakdownRows.ts): a cluster node, a merged run's load machine, or a ramp's step. */
   detail?: 'node' | 'part' | 'step';
   /** A cluster node's row: its role and the slots it served at the end. */
@@ -127,12 +132,15 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     p99Us: result.latency.p99Us,
     p999Us: result.latency.p999Us,
     maxUs: result.latency.maxUs,
+    ...(result.latency.percentiles ? { percentiles: result.latency.percentiles } : {}),
     errors: result.errors,
     errorsByKind: result.errorsByKind,
     ...(result.misses !== undefined ? { misses: result.misses, missRate: missRateOf(result) } : {}),
     status: load.status,
     ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...(load.group?.background ? { background: true } : {}),
+    ...(isTotal && load.throughputPercentiles ? { throughputPercentiles: load.throughputPercentiles } : {}),
+    ...(isTotal && load.bytesPerSec ? { bytesPerSec: load.bytesPerSec } : {}),
     ...serverFields(load, result, isTotal),
     ...(isTotal ? connectFields(load) : {}),
   };

@@ -117,6 +117,13 @@ type NodeDelta = ServerDelta & { node: string };
  * The delta between two reads of the same nodes (matched by name). `scope`: `per-test` when the server's
  * statistics were reset just before the `before` read (a throwaway server), `cumulative` otherwise.
  */
+/** The load's bytes per second from the clients' side (the server's input is what they sent), where the server counted them. */
+export function bytesPerSecond(delta: ServerDelta | undefined): LoadResult['bytesPerSec'] {
+  if (!delta || delta.netInputBytes === undefined || delta.netOutputBytes === undefined || delta.windowMs <= 0) return undefined;
+  const seconds = delta.windowMs / 1000;
+  return { sent: delta.netInputBytes / seconds, received: delta.netOutputBytes / seconds };
+}
+
 export function serverDelta(before: NodeCounters[], after: NodeCounters[], accounting: Accounting, scope: 'per-test' | 'cumulative'): ServerDelta {
   const deltas: NodeDelta[] = [];
   const unmatched: string[] = [];
@@ -285,7 +292,7 @@ function nodeDelta(before: NodeCounters, after: NodeCounters, scope: 'per-test' 
   const schedule = scheduleDelta(before, after);
   if (schedule) delta.schedule = schedule;
 
-  const counter = (field: 'totalForks' | 'evictedKeys' | 'expiredKeys', name: string): number | undefined => {
+  const counter = (field: 'totalForks' | 'evictedKeys' | 'expiredKeys' | 'netInputBytes' | 'netOutputBytes', name: string): number | undefined => {
     const [x, y] = [b[field], a[field]];
     if (x === undefined || y === undefined) return undefined;
     if (y < x) absent.set(name, `${field} ${BACKWARDS}`);
@@ -300,6 +307,10 @@ function nodeDelta(before: NodeCounters, after: NodeCounters, scope: 'per-test' 
   if (evicted !== undefined) delta.evictedKeys = evicted;
   const expired = counter('expiredKeys', 'expiredKeys');
   if (expired !== undefined) delta.expiredKeys = expired;
+  const netIn = counter('netInputBytes', 'netInputBytes');
+  if (netIn !== undefined) delta.netInputBytes = netIn;
+  const netOut = counter('netOutputBytes', 'netOutputBytes');
+  if (netOut !== undefined) delta.netOutputBytes = netOut;
 
   if (a.aofEnabled) {
     delta.aof = {};
@@ -419,6 +430,10 @@ function addNodes(deltas: NodeDelta[]): ServerDelta {
   if (evicted) sum.evictedKeys = total(evicted);
   const expired = all((d) => d.expiredKeys);
   if (expired) sum.expiredKeys = total(expired);
+  const netIn = all((d) => d.netInputBytes);
+  if (netIn) sum.netInputBytes = total(netIn);
+  const netOut = all((d) => d.netOutputBytes);
+  if (netOut) sum.netOutputBytes = total(netOut);
   const aofs = deltas.flatMap((d) => (d.aof ? [d.aof] : []));
   if (aofs.length > 0) {
     const delayed = aofs.every((aof) => aof.delayedFsyncs !== undefined) ? total(aofs.map((aof) => aof.delayedFsyncs!)) : undefined;

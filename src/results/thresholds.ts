@@ -3,6 +3,8 @@
 import type { CommandResult, LoadResult } from '../engine';
 import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
 import { formatMetric } from './format';
+import { latencyAtChosen } from './chosenPercentiles';
+import { percentileOfMetric } from '../scenario/expect';
 import type { PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
 import { missRateOf } from './hitsMisses';
@@ -32,6 +34,8 @@ export function metricValue(result: CommandResult, metric: ExpectMetric): number
       return result.requests > 0 ? result.errors / result.requests : 0;
     case 'miss-rate':
       return missRateOf(result) ?? 0;
+    default:
+      return latencyAtChosen(result, percentileOfMetric(metric) ?? 100);
   }
 }
 

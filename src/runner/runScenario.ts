@@ -15,10 +15,12 @@ import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import type { ScenarioPlan, TestPlan } from '../scenario/plan';
-import { accountingFor, serverDelta, withSiblingGroups, type Accounting } from '../results/serverDelta';
+import { accountingFor, bytesPerSecond, serverDelta, withSiblingGroups, type Accounting } from '../results/serverDelta';
 import { groupClients, runClientGroups, type GroupOutcome } from './clientGroups';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
+import { addChosenPercentiles } from '../results/chosenPercentiles';
+import { throughputPercentiles } from '../results/timelineSeconds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
@@ -285,6 +287,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             const siblings = others?.siblingsSince(loadStartT) ?? [];
             if (siblings.length > 0) accounting.siblings = { parts: siblings.length };
             result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
+            const bytes = bytesPerSecond(result.server);
+            if (bytes) result.bytesPerSec = bytes;
             // The AOF's fsync policy, as CONFIG GET read it when the run started (absent where CONFIG was refused).
             const fsync = run.target.server?.config.appendfsync;
             if (result.server.aof && fsync) result.server.aof.fsync = fsync;
@@ -294,6 +298,9 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           // The verdict from the client's and the server's evidence; judged again at the end, when the run's
           // persistence events (from the per-second samples) are known.
           result.bottleneck = bottleneckOf(result);
+          addChosenPercentiles(result, plan.percentiles);
+          const throughput = throughputPercentiles(result);
+          if (throughput) result.throughputPercentiles = throughput;
           await notePrimary(run.target, connection);
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.

@@ -1,7 +1,7 @@
 // `expect [COMMAND] METRIC OP VALUE`: the expectation line. Read here into the metric, the operator and
 // the value in the metric's unit; every problem gets a diagnostic on the part at fault.
-import type { CompareOp, Expectation, Range } from './plan';
-import { EXPECT_METRICS } from './settings';
+import type { ChosenPercentileMetric, CompareOp, Expectation, Range } from './plan';
+import { EXPECT_METRICS, type ExpectMetricInfo } from './settings';
 import { parseCount, parseDuration, parsePercent, parseRate, type UnitResult } from './units';
 import { Reader, type Span, type ValueInput } from './valueReader';
 
@@ -33,6 +33,37 @@ export function splitExpect(text: string, from: number, to: number): ExpectParts
   return parts;
 }
 
+/** `99.99` → 99.99: a percentile from 0 to 100 (up to 6 decimals), as `percentiles` and `--percentiles` take it; undefined for anything else. */
+export function percentileValue(text: string): number | undefined {
+  if (!/^\d{1,3}(?:\.\d{1,6})?$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= 0 && value <= 100 ? value : undefined;
+}
+
+/** `p99.99` → 99.99: a percentile written `pN`; undefined for anything else. */
+export function percentileOfMetric(name: string): number | undefined {
+  return name.startsWith('p') ? percentileValue(name.slice(1)) : undefined;
+}
+
+/** `50, 99, 99.9`: each percentile once, in the order written; a message naming the first wrong item. */
+export function parsePercentileList(text: string): number[] | string {
+  const out: number[] = [];
+  for (const item of text.split(',').map((part) => part.trim())) {
+    const value = percentileValue(item);
+    if (value === undefined) return `percentiles are numbers from 0 to 100 separated by commas, such as \`50,99,99.9,99.99\` — not \`${item}\``;
+    if (!out.includes(value)) out.push(value);
+  }
+  return out.length > MAX_PERCENTILES ? `at most ${MAX_PERCENTILES} percentiles, not ${out.length}` : out;
+}
+
+export const MAX_PERCENTILES = 20;
+
+/** Any latency percentile beyond the table's fixed ones (`expect p99.99 < 2ms`), read like them as a duration. */
+function chosenPercentileInfo(name: string): ExpectMetricInfo | undefined {
+  if (percentileOfMetric(name) === undefined) return undefined;
+  return { name, metric: name as ChosenPercentileMetric, value: 'duration', doc: `The ${name.slice(1)}th percentile latency, from the histogram.` };
+}
+
 export function readExpect(input: ValueInput): ExpectValue | undefined {
   const reader = new Reader(input);
   const whole = reader.whole();
@@ -43,7 +74,7 @@ export function readExpect(input: ValueInput): ExpectValue | undefined {
       whole,
       `write \`expect [COMMAND] METRIC OP VALUE\`, such as \`expect p99 < 2ms\` or \`expect GET throughput > 100k/s\` — not \`${whole.text}\``,
     );
-  const metricInfo = EXPECT_METRICS.find((info) => info.name === parts.metric.text);
+  const metricInfo = EXPECT_METRICS.find((info) => info.name === parts.metric.text) ?? chosenPercentileInfo(parts.metric.text);
   if (!metricInfo) {
     reader.choice(
       { kind: 'word', start: parts.metric.start, end: parts.metric.end, value: parts.metric.text, quoted: false },

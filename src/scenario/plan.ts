@@ -54,6 +54,8 @@ export interface ScenarioPlan {
   /** Each point is run this many times; results report the median and spread. */
   repeat: number;
   expects: Expectation[];
+  /** `percentiles 50, 99, 99.9, 99.99` (or `--percentiles`): the latency percentiles shown and written; absent: p50, p99, p99.9. */
+  percentiles?: number[];
   /** A key pattern (SCAN MATCH syntax) whose keys are deleted after the run, when the scenario asks. */
   cleanup?: string;
   /** True when any command of any phase writes (from the command table's flags). */
@@ -75,7 +77,7 @@ export interface ScenarioPlan {
 
 /** `find rate where METRIC < LIMIT [from RATE] [to RATE]`. */
 export interface RateSearchPlan {
-  metric: Extract<ExpectMetric, 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max'>;
+  metric: Extract<NamedMetric, 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max'>;
   /** The limit in microseconds: a probe passes when the metric is below it. */
   limitUs: number;
   /** Requests per second: the first probe, and the highest one tried. */
@@ -348,7 +350,13 @@ export interface DrawSpec {
 /** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder. */
 export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max' };
 
-export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';
+/** The metrics with a name of their own (the table's columns). */
+export type NamedMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';
+
+export type ExpectMetric = NamedMetric | ChosenPercentileMetric;
+
+/** Any other latency percentile (`p99.99`, `p75`), read from the test's histogram. */
+export type ChosenPercentileMetric = `p${number}`;
 
 export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 

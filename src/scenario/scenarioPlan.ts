@@ -122,6 +122,8 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     );
   const cleanup = base.get('cleanup');
   if (cleanup) plan.cleanup = cleanup.value;
+  const percentiles = base.get('percentiles');
+  if (percentiles) plan.percentiles = percentiles.value;
   const fromEnv = wireEnv(
     base,
     built.map(({ layer }) => layer),

@@ -31,6 +31,7 @@ export type SettingKind =
   | 'server'
   | 'pattern' // a SCAN MATCH pattern
   | 'expect'
+  | 'percentiles' // 50, 99, 99.9, 99.99
   | 'phase'
   | 'prefill'
   | 'group' // group [NAME]: starts a command group
@@ -563,6 +564,16 @@ export const SETTINGS: readonly SettingInfo[] = [
     scopes: WHOLE_SCENARIO,
     group: 'checks',
     example: 'expect p99 < 2ms',
+  },
+  {
+    name: 'percentiles',
+    syntax: 'percentiles P, P, …',
+    default: '50, 99, 99.9',
+    doc: "The latency percentiles shown in the table's `pN` columns, the CSV, the run file and `--memtier-json` (`percentiles 50, 99, 99.9, 99.99`), each from 0 to 100, read from the test's HDR histogram. `--percentiles` on the command line chooses them for every scenario. Any `pN` works in `expect` whatever is chosen here.",
+    kind: 'percentiles',
+    scopes: WHOLE_SCENARIO,
+    group: 'checks',
+    example: 'percentiles 50, 99, 99.9, 99.99',
   },
   // Server
   {

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { ClientPath, DataSourcePlan, KeyDistribution, ServerDirective, TtlPlan, ValuePlan } from './plan';
 import { readDataLine, readTtl } from './dataValues';
+import { MAX_PERCENTILES, percentileValue } from './expect';
 import { replaceFix } from './diagnostics';
 import { ENV_NAME, type ArgLex } from './lexer';
 import { KEY_DISTRIBUTIONS, MANAGED_SERVER_DIRECTIVES, MAX_VALUE_SIZE } from './settings';
@@ -71,6 +72,7 @@ export interface SettingValues {
   fields: DataSourcePlan;
   ttl: TtlPlan;
   cleanup: string;
+  percentiles: number[];
 }
 
 const SWITCH_ALIASES: Record<string, 'on' | 'off'> = { true: 'on', yes: 'on', '1': 'on', enabled: 'on', false: 'off', no: 'off', '0': 'off', disabled: 'off' };
@@ -130,9 +132,26 @@ export function readSettingValue(input: ValueInput): unknown {
       return readReconnect(reader);
     case 'ramp':
       return readRamp(reader);
+    case 'percentiles':
+      return readPercentiles(reader);
     default:
       return undefined;
   }
+}
+
+/** `percentiles 50, 99, 99.9`: numbers from 0 to 100, in the order written, each once. */
+function readPercentiles(reader: Reader): number[] | undefined {
+  const whole = reader.whole();
+  if (!whole) return reader.missing();
+  const out: number[] = [];
+  for (const item of splitList(reader.input.expanded.text, whole.start, whole.end)) {
+    const value = percentileValue(item.text);
+    if (value === undefined)
+      return reader.fail(item, `\`percentiles\` takes numbers from 0 to 100 separated by commas, such as \`50, 99, 99.9, 99.99\` — not \`${item.text}\``);
+    if (!out.includes(value)) out.push(value);
+  }
+  if (out.length > MAX_PERCENTILES) return reader.fail(whole, `\`percentiles\` takes at most ${MAX_PERCENTILES} percentiles, not ${out.length}`);
+  return out;
 }
 
 function readPassword(reader: Reader): PasswordValue | undefined {

@@ -2,7 +2,7 @@
 // The host checks everything the webview sends (parseWebviewMessage): a webview is untrusted content.
 import type { PersistenceEvent, RunFile } from '../results/runFile';
 import type { LiveRunState, SortKey, SortSpec, StampedProgress } from './model';
-import { SORT_KEYS } from './model';
+import { isChosenPercentileKey, SORT_KEYS } from './model';
 
 /** Host → webview. */
 export type HostMessage =
@@ -53,7 +53,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function parseSort(value: unknown): SortSpec | undefined | null {
   if (value === undefined) return undefined;
-  if (!isRecord(value) || typeof value.key !== 'string' || !SORT_KEY_SET.has(value.key) || typeof value.descending !== 'boolean') return null;
+  if (!isRecord(value) || typeof value.key !== 'string' || typeof value.descending !== 'boolean') return null;
+  // A fixed column, or a chosen percentile's (`p99.99`).
+  if (!SORT_KEY_SET.has(value.key) && !isChosenPercentileKey(value.key)) return null;
   return { key: value.key as SortKey, descending: value.descending };
 }
 

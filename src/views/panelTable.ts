@@ -30,6 +30,8 @@ export interface TableRow {
   p99Us: number;
   p999Us: number;
   maxUs: number;
+  /** The scenario's chosen percentiles (`percentiles`), name (`p99.99`) → µs; absent when none were chosen. */
+  percentiles?: Record<string, number>;
   errors: number;
   errorsByKind: Record<string, number>;
   status: PanelStatus;
@@ -71,7 +73,16 @@ export type SortKey =
   | 'slots'
   | 'redirections'
   | 'serverUsPerCall'
-  | 'verdict';
+  | 'verdict'
+  | ChosenPercentileKey;
+
+/** A chosen percentile's column (`p99.99`): sorted by the row's `percentiles` entry. */
+export type ChosenPercentileKey = `p${number}`;
+
+/** True for a chosen percentile's column key (`p99.99`), as the webview may send it back. */
+export function isChosenPercentileKey(key: string): key is ChosenPercentileKey {
+  return /^p\d{1,3}(?:\.\d{1,6})?$/.test(key);
+}
 export const SORT_KEYS: readonly SortKey[] = [
   'point',
   'phase',
@@ -125,6 +136,7 @@ export function tableRowFrom(row: ResultRow, order: number): TableRow {
     p99Us: row.p99Us,
     p999Us: row.p999Us,
     maxUs: row.maxUs,
+    ...(row.percentiles ? { percentiles: row.percentiles } : {}),
     errors: row.errors,
     errorsByKind: row.errorsByKind,
     status: row.status,
@@ -161,6 +173,21 @@ export function runningRow(load: LiveLoad, order: number): TableRow {
 
 const latencyCell = (us: number) => (Number.isFinite(us) ? formatLatency(us) : '—');
 
+/** The latency percentile columns: the scenario's chosen ones (`percentiles`), else p50, p90, p99 and p99.9. */
+function percentileColumns(rows: readonly TableRow[]): ColumnDef[] {
+  const chosen: ChosenPercentileKey[] = [];
+  for (const row of rows) for (const name of Object.keys(row.percentiles ?? {})) if (isChosenPercentileKey(name) && !chosen.includes(name)) chosen.push(name);
+  if (chosen.length === 0)
+    return [
+      { key: 'p50Us', header: 'p50', numeric: true, cell: (r) => latencyCell(r.p50Us) },
+      { key: 'p90Us', header: 'p90', numeric: true, cell: (r) => latencyCell(r.p90Us) },
+      { key: 'p99Us', header: 'p99', numeric: true, cell: (r) => latencyCell(r.p99Us) },
+      { key: 'p999Us', header: 'p99.9', numeric: true, cell: (r) => latencyCell(r.p999Us) },
+    ];
+  // The running load's row has no histogram yet: its cells show a dash until it ends.
+  return chosen.map((name) => ({ key: name, header: name, numeric: true, cell: (r) => latencyCell(r.percentiles?.[name] ?? NaN) }));
+}
+
 export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
   const columns: ColumnDef[] = [];
   if (rows.some((row) => row.point)) columns.push({ key: 'point', header: 'Point', numeric: false, cell: (r) => r.point });
@@ -180,10 +207,7 @@ export function tableColumns(rows: readonly TableRow[]): ColumnDef[] {
       cell: (r) => formatOps(r.opsPerSec) + (r.opsRange ? ` (${formatOps(r.opsRange[0])}–${formatOps(r.opsRange[1])})` : ''),
     },
     { key: 'meanUs', header: 'Mean', numeric: true, cell: (r) => latencyCell(r.meanUs) },
-    { key: 'p50Us', header: 'p50', numeric: true, cell: (r) => latencyCell(r.p50Us) },
-    { key: 'p90Us', header: 'p90', numeric: true, cell: (r) => latencyCell(r.p90Us) },
-    { key: 'p99Us', header: 'p99', numeric: true, cell: (r) => latencyCell(r.p99Us) },
-    { key: 'p999Us', header: 'p99.9', numeric: true, cell: (r) => latencyCell(r.p999Us) },
+    ...percentileColumns(rows),
     { key: 'maxUs', header: 'Max', numeric: true, cell: (r) => latencyCell(r.maxUs) },
     {
       key: 'errors',
@@ -247,12 +271,14 @@ export function sortRows(rows: readonly TableRow[], spec?: SortSpec): TableRow[]
   if (!spec) return sorted.sort((a, b) => a.order - b.order);
   const key = spec.key;
   const direction = spec.descending ? -1 : 1;
-  const text = (row: TableRow) => (key === 'test' ? (row.command === 'total' ? row.test : `${row.test} ${row.command}`) : String(row[key] ?? ''));
+  const chosen = isChosenPercentileKey(key) ? key : undefined;
+  const value = (row: TableRow) => (chosen ? row.percentiles?.[chosen] : row[key as Exclude<SortKey, ChosenPercentileKey>]);
+  const text = (row: TableRow) => (key === 'test' ? (row.command === 'total' ? row.test : `${row.test} ${row.command}`) : String(value(row) ?? ''));
   const numericKey = !TEXT_KEYS.has(key);
   return sorted.sort((a, b) => {
     if (numericKey) {
-      const av = (a[key] ?? NaN) as number;
-      const bv = (b[key] ?? NaN) as number;
+      const av = (value(a) ?? NaN) as number;
+      const bv = (value(b) ?? NaN) as number;
       const aBad = !Number.isFinite(av);
       const bBad = !Number.isFinite(bv);
       if (aBad || bBad) return aBad === bBad ? a.order - b.order : aBad ? 1 : -1;
