@@ -14,6 +14,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readSync,
   realpathSync,
   renameSync,
@@ -368,6 +369,33 @@ export function readBoundedText(path: string, options: ReadOptions & Place): str
 
 export async function readBoundedTextAsync(path: string, options: ReadOptions & Place): Promise<string> {
   return (await readBoundedFileAsync(path, options)).toString('utf8');
+}
+
+/** True when the path the user named is a folder (links followed); false for anything else, or nothing there. */
+export function isUserNamedFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The names of the regular files in a folder the user named whose names `match` (sorted; subfolders, links
+ * and devices left out, so nothing leads out of the folder), at most `maxEntries`: more is FileGateError.
+ */
+export function listUserNamedFolder(path: string, options: { match: RegExp; maxEntries: number }): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && options.match.test(entry.name))
+      .map((entry) => entry.name);
+  } catch (error) {
+    throw systemError(path, error, 'list the folder');
+  }
+  if (names.length > options.maxEntries)
+    throw new FileGateError(`${path}: ${names.length} files to read, more than ${options.maxEntries} — name a smaller folder`, path, 'too-large');
+  return names.sort();
 }
 
 /**

@@ -29,6 +29,7 @@ import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
 import { moduleCommands, probeNestedCalls, type NestedCalls, type ServerFlags } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
+import { countKeys, keysCountedAfter } from './keysAfterPrefill';
 
 export interface LoadPosition {
   point: string;
@@ -156,7 +157,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     for (let repeat = 0; repeat < plan.repeat; repeat++) {
       const measuredLoads: LoadResult[] = [];
       pointResult.repeats.push(measuredLoads);
-      for (const phase of point.phases) {
+      const countAfter = keysCountedAfter(plan, point.phases);
+      for (const [phaseIndex, phase] of point.phases.entries()) {
         for (const test of phase.tests) {
           if (context.signal?.aborted) {
             status = 'cancelled';
@@ -230,6 +232,10 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             break outer;
           }
         }
+        if (phaseIndex === countAfter) {
+          const keys = await countKeys(control, monitor, connection.cluster === true);
+          if (keys !== undefined) (run.keysAfterPrefill ??= []).push({ point: point.label, repeat, phase: phase.name, keys });
+        }
       }
     }
   }
@@ -259,7 +265,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     const left = patterns.length > 0 ? await countLeftKeys(connection, patterns).catch(() => []) : [];
     if (left.length > 0) run.leftKeys = left;
   }
-  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
+  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points), run.keysAfterPrefill);
   return finish(run, started, status, failure, control, monitor, stalled, others);
 }
 

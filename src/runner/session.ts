@@ -30,7 +30,7 @@ import { runClientName } from './otherRuns';
 import type { CommandClass } from '../scenario/commands';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
-import { blockingErrors, describeErrors, pickScenarios } from './selection';
+import { blockingErrors, describeErrors, pickScenarios, pickTagged } from './selection';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import { isServerSweep, runServerSweep, serverSweepRefusal, type PartOutcome, type ServerPart } from './serverSweep';
 
@@ -180,10 +180,14 @@ export class RunSession {
     return { env, vars, allowEnv, baseDir: file.baseDir, memory: memoryLimits(maxMemory) };
   }
 
-  /** The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty), or why there are none. */
-  select(file: ScenarioFile, resolved: ResolvedFile, wanted: readonly string[] = []): ScenarioPlan[] | NotRun {
+  /**
+   * The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty) and carrying one of
+   * `tags` (all when empty), or why there are none. A file none of whose scenarios has the tags gives an empty
+   * list, not a refusal: `--tag` picks from many files.
+   */
+  select(file: ScenarioFile, resolved: ResolvedFile, wanted: readonly string[] = [], tags: readonly string[] = []): ScenarioPlan[] | NotRun {
     const plans = pickScenarios(resolved.scenarios, wanted);
-    if (plans.length > 0) return plans;
+    if (plans.length > 0) return pickTagged(plans, tags);
     const message =
       resolved.scenarios.length === 0
         ? `${file.display}: no scenario with commands to run`

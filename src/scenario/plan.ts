@@ -56,6 +56,8 @@ export interface ScenarioPlan {
   expects: Expectation[];
   /** A key pattern (SCAN MATCH syntax) whose keys are deleted after the run, when the scenario asks. */
   cleanup?: string;
+  /** `tags …`: lower-case labels `rbench run --tag` selects by; empty when none. */
+  tags: string[];
   /** True when any command of any phase writes (from the command table's flags). */
   writes: boolean;
   /**
@@ -294,14 +296,15 @@ export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | '
 /** Literal text, or a placeholder expanded per request. */
 export type ArgPart = string | { placeholder: Placeholder };
 
-export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate';
+/** `keys` is the dataset check: DBSIZE after the prefill phases, not a figure of a test. */
+export type ExpectMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'keys';
 
 export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 
 export interface Expectation {
   metric: ExpectMetric;
   op: CompareOp;
-  /** ops: requests/s; latency metrics: microseconds; errors: a count; error-rate: a fraction 0…1. */
+  /** ops: requests/s; latency metrics: microseconds; errors and keys: a count; error-rate: a fraction 0…1. */
   value: number;
   /** Restrict to one command label (`expect GET p99 < 2ms`); absent: the scenario's total. */
   command?: string;

@@ -28,6 +28,7 @@ export type SettingKind =
   | 'suite'
   | 'server'
   | 'pattern' // a SCAN MATCH pattern
+  | 'tags' // words, separated by spaces and/or commas
   | 'expect'
   | 'phase'
   | 'prefill'
@@ -506,11 +507,20 @@ export const SETTINGS: readonly SettingInfo[] = [
     group: 'structure',
     example: 'cleanup bench:*',
   },
+  {
+    name: 'tags',
+    syntax: 'tags TAG[,TAG…]',
+    doc: "Labels for choosing scenarios: `rbench run --tag get` runs only the scenarios tagged `get`. Words of letters, digits and `_.:-`, separated by spaces and/or commas; compared case-insensitively. A scenario's own `tags` line replaces a file-level one.",
+    kind: 'tags',
+    scopes: WHOLE_SCENARIO,
+    group: 'structure',
+    example: 'tags string, get, priority:1',
+  },
   // Checks
   {
     name: 'expect',
     syntax: 'expect [COMMAND] METRIC OP VALUE',
-    doc: "A threshold that fails the run when it does not hold: `throughput` (a rate), `mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max` (durations), `errors` (a count) or `error-rate` (a percentage). With a command label, it checks that command's result only.",
+    doc: "A threshold that fails the run when it does not hold: `throughput` (a rate), `mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max` (durations), `errors` (a count) or `error-rate` (a percentage). With a command label, it checks that command's result only. `expect keys = N` checks the keys in the database (DBSIZE) after the prefill phases.",
     kind: 'expect',
     scopes: WHOLE_SCENARIO,
     group: 'checks',
@@ -574,6 +584,12 @@ export const EXPECT_METRICS: readonly ExpectMetricInfo[] = [
   { name: 'max', metric: 'max', value: 'duration', doc: 'Highest latency.' },
   { name: 'errors', metric: 'errors', value: 'count', doc: 'Number of error replies.' },
   { name: 'error-rate', metric: 'error-rate', value: 'fraction', doc: 'Error replies as a share of requests (`0.1%`).' },
+  {
+    name: 'keys',
+    metric: 'keys',
+    value: 'count',
+    doc: 'Keys in the database (DBSIZE) once the prefill phases have run, before the first measured phase: the dataset check (`expect keys = 1M`). Needs a `prefill` phase.',
+  },
 ];
 
 export const COMPARE_OPS = ['<=', '>=', '!=', '==', '<', '>', '='] as const;

@@ -61,6 +61,7 @@ export interface SettingValues {
   fields: DataSourcePlan;
   ttl: TtlPlan;
   cleanup: string;
+  tags: string[];
 }
 
 const SWITCH_ALIASES: Record<string, 'on' | 'off'> = { true: 'on', yes: 'on', '1': 'on', enabled: 'on', false: 'off', no: 'off', '0': 'off', disabled: 'off' };
@@ -116,9 +117,27 @@ export function readSettingValue(input: ValueInput): unknown {
       return readDataLine(reader);
     case 'ttl':
       return readTtl(reader);
+    case 'tags':
+      return readTags(reader);
     default:
       return undefined;
   }
+}
+
+const TAG = /^[A-Za-z0-9_.:-]+$/;
+
+/** `tags a, b c`: the tags in lower case, each once. */
+function readTags(reader: Reader): string[] | undefined {
+  const tags: string[] = [];
+  for (const arg of reader.args) {
+    for (const part of arg.value.split(',')) {
+      if (part === '') continue;
+      if (!TAG.test(part)) return reader.fail(arg, `\`${part}\` is not a tag: letters, digits and \`_.:-\`, separated by spaces or commas`);
+      tags.push(part.toLowerCase());
+    }
+  }
+  if (tags.length === 0) return reader.missing();
+  return [...new Set(tags)];
 }
 
 function readPassword(reader: Reader): PasswordValue | undefined {
