@@ -28,9 +28,16 @@ Usage:
                                           output (with its command line) or memtier_benchmark
                                           --json-out-file output; what the tool did not record is
                                           marked absent, never filled in
+  rbench import <spec.yml|folder> [--out DIR]
+                                          redis-benchmarks-specification tests (memtier_benchmark
+                                          or redis-benchmark) as .rbench scenarios, one file per
+                                          test (default folder ./benchmark-spec); prints
+                                          "N imported, M with notes, K not importable: …"
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
+  --tag TAG           run only the scenarios whose \`tags\` line holds TAG; repeatable (any of them).
+                      Files with no such scenario are skipped
   --url URL           target redis://[user@]host:port[/db], rediss://…, unix:///path/redis.sock
                       or redis-sentinel://host:26379[,host:port…]/primary-name;
                       overrides the files' target. A database it writes out (/0, ?db=0)
@@ -251,6 +258,7 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         scenario: { type: 'string', multiple: true },
+        tag: { type: 'string', multiple: true },
         url: { type: 'string', multiple: true },
         var: { type: 'string', multiple: true },
         out: { type: 'string' },
@@ -357,6 +365,7 @@ export async function main(argv: string[]): Promise<number> {
           {
             files,
             scenarios: values.scenario ?? [],
+            tags: values.tag ?? [],
             url: values.url?.[0],
             targets: values.url,
             out: values.out ?? '.rbench/runs',
