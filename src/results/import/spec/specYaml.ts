@@ -11,6 +11,8 @@ export const MAX_SPEC_FILE_BYTES = 1024 * 1024;
 export const MAX_SPEC_ALIASES = 50;
 /** Nesting the spec needs is 4 or 5 levels (dbconfig → preload_tool → …). */
 export const MAX_SPEC_DEPTH = 16;
+/** Open brackets the text may hold at once before it is parsed (quoted ones count too, so more than the depth). */
+export const MAX_SPEC_BRACKETS = 64;
 
 export class SpecReadError extends Error {}
 
@@ -32,8 +34,26 @@ function tooDeep(root: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * Brackets opened and not yet closed, at the deepest, counting every `[` and `{` (quoted ones too: a
+ * guard, not a parse). A few kB of `[[[[…` would take the library seconds and a deep stack; a real test
+ * file stays far below. Block nesting needs indentation, which the size cap bounds.
+ */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((code === 0x5d || code === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
 /** The YAML text's value as plain data, or SpecReadError saying why not (naming the file). */
 export function parseSpecYaml(text: string, file: string): unknown {
+  if (bracketDepth(text) > MAX_SPEC_BRACKETS)
+    throw new SpecReadError(`${file}: more than ${MAX_SPEC_BRACKETS} brackets open at once, which no benchmark-spec test has`);
   let value: unknown;
   try {
     const doc = yamlParser()(text, { uniqueKeys: true, prettyErrors: false, merge: false });
