@@ -100,6 +100,9 @@ Run options:
                       after the last run, wait this long for a final scrape (default 15s; 0s: none)
   --module PATH       load the Redis module PATH (a .so file) into the throwaway redis-server;
                       repeatable. A scenario file never can (\`server loadmodule\` is refused)
+  --rdb PATH          load the RDB file PATH into the throwaway redis-server when it starts (copied
+                      into its temp folder as dump.rdb; sanitize-dump-payload yes). A scenario file
+                      never names one: an RDB is bytes the server's loader parses
 
 Check options:
   --url URL           also check the files' commands against this server's own command table
@@ -283,6 +286,7 @@ export async function main(argv: string[]): Promise<number> {
         metrics: { type: 'string' },
         'metrics-linger': { type: 'string' },
         module: { type: 'string', multiple: true },
+        rdb: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -387,6 +391,7 @@ export async function main(argv: string[]): Promise<number> {
             allowDestructive: Boolean(values['allow-destructive']),
             maxMemory: maxMemoryBytes,
             modules: values.module ?? [],
+            ...(values.rdb ? { rdb: values.rdb } : {}),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             perNode: Boolean(values['per-node']),

@@ -68,6 +68,8 @@ export interface RunOptions {
   maxMemory?: number;
   /** `--module PATH`: modules the throwaway server loads. */
   modules?: string[];
+  /** `--rdb PATH`: the dataset the throwaway server loads at start. */
+  rdb?: string;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--per-node`: a row per cluster node under each test, in the table and the CSV. */
@@ -240,6 +242,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         shard: options.shard,
         maxMemory: options.maxMemory,
         modules: options.modules,
+        ...(options.rdb ? { rdb: options.rdb } : {}),
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
     );

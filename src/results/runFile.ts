@@ -114,6 +114,8 @@ export interface RunFile {
     primaries?: string[];
     /** The modules the throwaway server loaded (absolute paths; `--module`, rbench.localServer.modules). */
     modules?: string[];
+    /** The RDB file the throwaway server loaded at start (`--rdb`, absolute path). */
+    rdb?: string;
     server?: ServerFacts;
   };
   client: ClientPath;

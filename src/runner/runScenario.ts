@@ -29,7 +29,7 @@ import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
 import { moduleCommands, probeNestedCalls, type NestedCalls, type ServerFlags } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
-import { countKeys, keysCountedAfter } from './keysAfterPrefill';
+import { countKeys, keysCountedBefore } from './keysAfterPrefill';
 
 export interface LoadPosition {
   point: string;
@@ -157,8 +157,13 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     for (let repeat = 0; repeat < plan.repeat; repeat++) {
       const measuredLoads: LoadResult[] = [];
       pointResult.repeats.push(measuredLoads);
-      const countAfter = keysCountedAfter(plan, point.phases);
+      const countBefore = keysCountedBefore(plan, point.phases);
       for (const [phaseIndex, phase] of point.phases.entries()) {
+        if (phaseIndex === countBefore) {
+          const keys = await countKeys(control, monitor, connection.cluster === true);
+          const prefill = point.phases[phaseIndex - 1]?.name ?? '';
+          if (keys !== undefined) (run.keysAfterPrefill ??= []).push({ point: point.label, repeat, phase: prefill, keys });
+        }
         for (const test of phase.tests) {
           if (context.signal?.aborted) {
             status = 'cancelled';
@@ -231,10 +236,6 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             failure = result.error;
             break outer;
           }
-        }
-        if (phaseIndex === countAfter) {
-          const keys = await countKeys(control, monitor, connection.cluster === true);
-          if (keys !== undefined) (run.keysAfterPrefill ??= []).push({ point: point.label, repeat, phase: phase.name, keys });
         }
       }
     }

@@ -3,7 +3,7 @@
 // (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ownValue } from '../gates/plainData';
 import { moduleProblem, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
@@ -86,6 +86,8 @@ export interface SessionSettings {
   maxMemory?: number;
   /** Modules the throwaway server loads (`--module PATH`, the machine setting rbench.localServer.modules): the user's, never a file's. */
   modules?: readonly string[];
+  /** An RDB file the throwaway server loads at start (`--rdb PATH`): the user's, never a file's. */
+  rdb?: string;
 }
 
 export interface SessionPorts {
@@ -298,6 +300,8 @@ export class RunSession {
         const { db, named } = choice.fileDbIgnored;
         this.ports.log(`! ${file.display}: "${plan.name}": the file's db ${db} is not used: your target names database ${named}, and your choice wins.`);
       }
+      if (!choice.local && this.settings.rdb)
+        this.ports.log(`! ${file.display}: "${plan.name}": --rdb loads only into a throwaway local redis-server; ignored for this target.`);
       if (!choice.local && this.settings.modules?.length) {
         this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
       }
@@ -330,7 +334,7 @@ export class RunSession {
     try {
       if (choice.local) {
         try {
-          local = await startLocalServer({ config: plan.server, modules: this.settings.modules });
+          local = await startLocalServer({ config: plan.server, modules: this.settings.modules, ...(this.settings.rdb ? { rdb: this.settings.rdb } : {}) });
         } catch (error) {
           return { failed: `${file.display}: "${plan.name}"${where}: cannot start a throwaway redis-server: ${(error as Error).message}` };
         }
@@ -355,7 +359,7 @@ export class RunSession {
       const target = { display: connection.display, local: Boolean(local) };
       const shard = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
       this.ports.log(
-        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}` : connection.display}${shard}`,
+        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}${this.settings.rdb ? ` · dataset ${basename(this.settings.rdb)}` : ''}` : connection.display}${shard}`,
       );
       if (part.first) this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(runPlan), {
@@ -371,6 +375,7 @@ export class RunSession {
         ...(local || prepared.refusal?.allowDestructive ? {} : { cleanupOwns: ownKeyTest(scenarioActions(runPlan, checked.table).ownKeys ?? []) }),
       });
       if (local && local.modules.length > 0) run.target.modules = local.modules;
+      if (local && this.settings.rdb) run.target.rdb = resolve(this.settings.rdb);
       if (local && part.first) await this.ports.finishing?.(prepared, target);
       return run;
     } finally {

@@ -80,7 +80,7 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
 
   const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
   if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
-  checkKeysExpectations(expects, built, sink);
+  checkKeysExpectations(expects, sink);
   const writes = built.some(({ tests }) => tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name))));
 
   const plan: ScenarioPlan = {
@@ -125,18 +125,11 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
   return plan;
 }
 
-/** `expect keys`: counted after the prefill phases, so the scenario needs one; it is no figure of a command. */
-function checkKeysExpectations(expects: Section['expects'], built: { phase: PhaseSection }[], sink: DiagnosticSink): void {
+/** `expect keys` counts the database (after the prefill phases, or before the first phase): no figure of a command. */
+function checkKeysExpectations(expects: Section['expects'], sink: DiagnosticSink): void {
   for (const { expectation } of expects) {
-    if (expectation.metric !== 'keys') continue;
-    if (expectation.command)
+    if (expectation.metric === 'keys' && expectation.command)
       sink.error(expectation.range, 'keys-expect-command', "`expect keys` counts the keys in the database, not a command's: write `expect keys = N`");
-    else if (!built.some(({ phase }) => !phase.measured))
-      sink.error(
-        expectation.range,
-        'keys-expect-prefill',
-        '`expect keys` checks the dataset a `prefill` phase loads (DBSIZE after it): add a `prefill` phase, or remove this line',
-      );
   }
 }
 
