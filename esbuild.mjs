@@ -30,7 +30,7 @@ const clientPathBuilds = clientPathModules.map((module) => ({ ...nodeCommon, ent
 
 // Libraries the command-line runner rarely needs, bundled into files of their own that it requires when
 // used: zod checks run files read back (runFileSchema.ts), hdr-histogram-js merges histograms (rbench
-// merge), csv-parse reads CSV data files. Left in dist/cli.js, V8 had to parse their ~1.1 MB at every start (~23 ms of CPU) though a
+// merge), csv-parse reads CSV data files, yaml reads benchmark-spec tests (rbench import). Left in dist/cli.js, V8 had to parse their ~1.1 MB at every start (~23 ms of CPU) though a
 // `rbench run` never calls them. Each vendor file exports everything of what it stands for.
 const vendors = [
   { file: 'zod', source: "export * from 'zod';", filter: /^zod$/ },
@@ -44,6 +44,11 @@ const vendors = [
   },
   // csv-parse reads `values from FILE.csv` (src/scenario/dataFormats.ts): only scenarios with a CSV data file need it.
   { file: 'csv-parse', source: "export * from 'csv-parse/sync';", filter: /^csv-parse\/sync$/ },
+  // yaml reads benchmark-spec tests (`rbench import spec.yml`, src/results/import/spec/specYaml.ts): ~0.3 MB no run needs.
+  { file: 'yaml', source: "export * from 'yaml';", filter: /^yaml$/ },
+  // `rbench import` of benchmark-spec tests (src/cli/importSpec.ts, required by src/cli/import.ts when used): ~30 kB
+  // of code no run needs. Its copies of shared modules (the scenario writer) are its own: it throws nothing across.
+  { file: 'import-spec', source: "export * from './src/cli/importSpec.ts';", filter: /^\.\/importSpec$/, usesVendors: true },
 ];
 const vendorsApart = {
   name: 'vendors-apart',
@@ -55,6 +60,8 @@ const vendorBuilds = vendors.map((vendor) => ({
   ...nodeCommon,
   stdin: { contents: vendor.source, resolveDir: '.', sourcefile: `${vendor.file}.ts`, loader: 'ts' },
   outfile: `dist/${vendor.file}.js`,
+  // A vendor that itself uses others (import-spec uses yaml) requires their files too.
+  ...(vendor.usesVendors ? { plugins: [vendorsApart] } : {}),
 }));
 
 const webviewEntries = existsSync('webview')

@@ -29,9 +29,16 @@ Usage:
                                           output (with its command line) or memtier_benchmark
                                           --json-out-file output; what the tool did not record is
                                           marked absent, never filled in
+  rbench import <spec.yml|folder> [--out DIR]
+                                          redis-benchmarks-specification tests (memtier_benchmark
+                                          or redis-benchmark) as .rbench scenarios, one file per
+                                          test (default folder ./benchmark-spec); prints
+                                          "N imported, M with notes, K not importable: …"
 
 Run options:
   --scenario NAME     run only this scenario (by name or 1-based number); repeatable
+  --tag TAG           run only the scenarios whose \`tags\` line holds TAG; repeatable (any of them).
+                      Files with no such scenario are skipped
   --url URL           target redis://[user@]host:port[/db], rediss://…, unix:///path/redis.sock
                       or redis-sentinel://host:26379[,host:port…]/primary-name;
                       overrides the files' target. A database it writes out (/0, ?db=0)
@@ -110,6 +117,9 @@ Run options:
                       build; a bare name is looked up in PATH); repeatable: each scenario runs on
                       a fresh server of each binary and their runs are compared, as with --url A
                       --url B (each run records the server's version and build id)
+  --rdb PATH          load the RDB file PATH into the throwaway redis-server when it starts (copied
+                      into its temp folder as dump.rdb; sanitize-dump-payload yes). A scenario file
+                      never names one: an RDB is bytes the server's loader parses
 
 Check options:
   --url URL           also check the files' commands against this server's own command table
@@ -268,6 +278,7 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         scenario: { type: 'string', multiple: true },
+        tag: { type: 'string', multiple: true },
         url: { type: 'string', multiple: true },
         var: { type: 'string', multiple: true },
         out: { type: 'string' },
@@ -298,6 +309,7 @@ export async function main(argv: string[]): Promise<number> {
         'metrics-linger': { type: 'string' },
         module: { type: 'string', multiple: true },
         'server-binary': { type: 'string', multiple: true },
+        rdb: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -386,6 +398,7 @@ export async function main(argv: string[]): Promise<number> {
           {
             files,
             scenarios: values.scenario ?? [],
+            tags: values.tag ?? [],
             url: values.url?.[0],
             targets: values.url,
             out: values.out ?? '.rbench/runs',
@@ -412,6 +425,7 @@ export async function main(argv: string[]): Promise<number> {
             maxMemory: maxMemoryBytes,
             modules: values.module ?? [],
             serverBinaries: values['server-binary'],
+            ...(values.rdb ? { rdb: values.rdb } : {}),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),
             full: Boolean(values.full),

@@ -39,6 +39,8 @@ import type { ListenAddress } from '../gates/listen';
 export interface RunOptions {
   files: string[];
   scenarios: string[];
+  /** `--tag`: only the scenarios whose `tags` line holds one of these. */
+  tags?: string[];
   url?: string;
   /** `--url A --url B`: every scenario runs on each, and their runs are compared (src/runner/multiTarget.ts). */
   targets?: string[];
@@ -80,6 +82,8 @@ export interface RunOptions {
   modules?: string[];
   /** `--server-binary PATH`: the throwaway server's binary; two or more: each scenario on each, compared as `--url A --url B` are. */
   serverBinaries?: string[];
+  /** `--rdb PATH`: the dataset the throwaway server loads at start. */
+  rdb?: string;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--full`: the table with each test's per-second throughput percentiles (p5/p50/p95) and bytes sent and received per second. */
@@ -143,6 +147,7 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
   const session = sessions[0];
   const prepared: PreparedOn[][] = [];
   const blocked: NotRun[] = [];
+  let selected = 0;
   for (const path of options.files) {
     let text: string;
     const display = path;
@@ -164,12 +169,13 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
     for (const diagnostic of resolved.diagnostics) {
       if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(path, diagnostic));
     }
-    const plans = session.select(file, resolved, options.scenarios);
+    const plans = session.select(file, resolved, options.scenarios, options.tags);
     if (!Array.isArray(plans)) {
       output.error(plans.message);
       blocked.push(plans);
       continue;
     }
+    selected += plans.length;
     for (const plan of plans) {
       if (options.percentiles) plan.percentiles = options.percentiles;
       const ready: PreparedOn[] = [];
@@ -186,6 +192,13 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
       }
       if (ready.length > 0) prepared.push(ready);
     }
+  }
+  const tags = options.tags ?? [];
+  if (tags.length > 0 && selected === 0 && blocked.length === 0) {
+    output.error(
+      `rbench: no scenario of ${options.files.length === 1 ? 'the file' : `the ${options.files.length} files`} is tagged ${tags.map((t) => `"${t}"`).join(' or ')} (a \`tags\` line)`,
+    );
+    blocked.push({ kind: 'not-run', reason: 'error', message: '', file: { display: options.files[0] ?? '', text: '' } });
   }
   return { prepared, blocked };
 }
@@ -260,6 +273,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         maxMemory: options.maxMemory,
         modules: options.modules,
         serverBinary,
+        ...(options.rdb ? { rdb: options.rdb } : {}),
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
     );

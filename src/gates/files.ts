@@ -14,6 +14,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readSync,
   realpathSync,
   renameSync,
@@ -314,6 +315,35 @@ export function scanBoundedFile(path: string, options: ReadOptions & Place, chun
   });
 }
 
+/**
+ * Copies a file the user named (read within the rules above, at most `maxBytes`) into the real folder `folder`
+ * as `name`, a chunk at a time (never the whole file in memory), through a temp file renamed over `name`.
+ * Returns the bytes copied; FileGateError otherwise, and nothing is left behind.
+ */
+export function copyUserNamedFile(path: string, folder: string, name: string, maxBytes: number): number {
+  const target = join(folder, name);
+  const temp = join(folder, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let fd: number | undefined;
+  let copied = 0;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    const out = fd;
+    scanBoundedFile(path, { userNamed: true, maxBytes }, (bytes) => {
+      writeAll(out, bytes);
+      copied += bytes.length;
+      return true;
+    });
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
+    return copied;
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw systemError(target, error, 'copy the file there');
+  }
+}
+
 /** readBoundedFile without blocking the thread (the editor's extension host). */
 export async function readBoundedFileAsync(path: string, options: ReadOptions & Place): Promise<Buffer> {
   const plan = await planRead(path, options);
@@ -368,6 +398,33 @@ export function readBoundedText(path: string, options: ReadOptions & Place): str
 
 export async function readBoundedTextAsync(path: string, options: ReadOptions & Place): Promise<string> {
   return (await readBoundedFileAsync(path, options)).toString('utf8');
+}
+
+/** True when the path the user named is a folder (links followed); false for anything else, or nothing there. */
+export function isUserNamedFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The names of the regular files in a folder the user named whose names `match` (sorted; subfolders, links
+ * and devices left out, so nothing leads out of the folder), at most `maxEntries`: more is FileGateError.
+ */
+export function listUserNamedFolder(path: string, options: { match: RegExp; maxEntries: number }): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && options.match.test(entry.name))
+      .map((entry) => entry.name);
+  } catch (error) {
+    throw systemError(path, error, 'list the folder');
+  }
+  if (names.length > options.maxEntries)
+    throw new FileGateError(`${path}: ${names.length} files to read, more than ${options.maxEntries} — name a smaller folder`, path, 'too-large');
+  return names.sort();
 }
 
 /**

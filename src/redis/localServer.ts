@@ -2,7 +2,7 @@
 // CLI and the extension when none is configured, and the server every test runs against.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { scanBoundedFile } from '../gates/files';
+import { copyUserNamedFile, FileGateError, scanBoundedFile } from '../gates/files';
 import { createServer, Socket } from 'node:net';
 import { tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -27,7 +27,18 @@ export interface LocalServerOptions {
    * user's own, never a scenario's (its `server loadmodule` stays refused). Checked by `moduleProblem` first.
    */
   modules?: readonly string[];
+  /**
+   * An RDB file the server loads at start (`rbench run --rdb PATH`): the user's own, never a scenario's (a
+   * stranger's RDB would feed the server's loader any bytes). Copied through the file gate into the server's
+   * folder as its `dump.rdb`, loaded with `sanitize-dump-payload yes`.
+   */
+  rdb?: string;
 }
+
+/** The largest RDB `--rdb` copies (the copy goes chunk by chunk; the server holds the data in memory). */
+export const MAX_RDB_BYTES = 16 * 1024 ** 3;
+/** Loading a dataset takes time: the wait for the first PONG with `--rdb`. */
+const RDB_START_TIMEOUT_MS = 300_000;
 
 /** The throwaway server's default `maxmemory`: half the machine's memory, in whole MiB. */
 export function defaultMaxMemory(total = totalmem()): number {
@@ -172,7 +183,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       lastError = error;
-      if (error instanceof LocalServerError && /not found|ENOENT|could not load the module/.test(error.message)) break;
+      if (error instanceof LocalServerError && /not found|ENOENT|could not load the module|--rdb/.test(error.message)) break;
     }
   }
   throw lastError;
@@ -215,6 +226,8 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
   const maxMemory = givenMaxMemory(options);
   if (maxMemory !== undefined) lines.push(`maxmemory ${maxMemory}`);
   if (!config.some((directive) => directive.name === 'maxmemory-policy')) lines.push('maxmemory-policy noeviction');
+  // The user's dataset, copied in as dump.rdb: checked deeply as it loads (a corrupt file stops the server, not a crash inside it).
+  if (options.rdb) lines.push('dbfilename dump.rdb', 'sanitize-dump-payload yes');
   // The user's modules (absolute: the server runs in its temp dir); a scenario's `loadmodule` never gets here.
   for (const module of options.modules ?? []) lines.push(`loadmodule ${quoteConfigArg(resolve(module))}`);
   // Only this user may open the socket, as only loopback clients may reach the port.
@@ -229,6 +242,14 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
 async function launch(binary: string, dir: string, port: number, options: LocalServerOptions): Promise<LocalServer> {
   const socket = socketPath(dir, options);
   const conf = join(dir, 'redis.conf');
+  if (options.rdb) {
+    try {
+      copyUserNamedFile(options.rdb, dir, 'dump.rdb', MAX_RDB_BYTES);
+    } catch (error) {
+      if (error instanceof FileGateError) throw new LocalServerError(`the RDB file (--rdb): ${error.message}`);
+      throw error;
+    }
+  }
   writeFileSync(conf, localServerConfig(dir, port, options), { mode: 0o600 });
   // The watchdog holds our pipe on its stdin: when this process ends, however it ends, the server goes too.
   const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, binary, conf, dir], {
@@ -246,7 +267,7 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     child.on('exit', (code) => resolve({ code }));
   });
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? (options.rdb ? RDB_START_TIMEOUT_MS : 10_000));
   for (;;) {
     const result = await Promise.race([exited, delay(50).then(() => undefined)]);
     if (result) {
@@ -258,6 +279,8 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
         throw new LocalServerError(
           `redis-server could not load the module ${basename(failedModule)} (${failedModule}): ${output.trim().split('\n').slice(-3).join(' ')}`,
         );
+      if (options.rdb && /RDB|DB format|Short read|loading/i.test(output))
+        throw new LocalServerError(`redis-server could not load the RDB file (--rdb ${options.rdb}): ${rdbFailure(output)}`);
       throw new LocalServerError(`redis-server exited with code ${result.code}: ${output.trim() || result.error?.message}`);
     }
     if (await answersPing(port)) break;
@@ -280,6 +303,13 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
     modules: (options.modules ?? []).map((module) => resolve(module)),
     stop: once(() => stopChild(child, exited, dir, pid)),
   };
+}
+
+/** The lines of a failed start that say why the dataset did not load (Redis logs the counts it read around them). */
+function rdbFailure(output: string): string {
+  const lines = output.trim().split('\n');
+  const why = lines.filter((line) => /wrong|fatal|bad|short read|error|invalid|unexpected/i.test(line));
+  return (why.length > 0 ? why : lines).slice(-3).join(' ');
 }
 
 function readPid(path: string): number {

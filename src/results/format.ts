@@ -73,6 +73,7 @@ export function formatMetric(metric: ExpectMetric, value: number): string {
     case 'ops':
       return `${formatOps(value)} ops/s`;
     case 'errors':
+    case 'keys':
       return groupDigits(value);
     case 'error-rate':
     case 'miss-rate':

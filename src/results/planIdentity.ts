@@ -1,14 +1,14 @@
 // When two runs ran "the same plan": one rule, on settings only, for `rbench merge`, the regression gate and
 // `rbench compare` (whose list of differences the gate reads). A plan carries more than the settings that shape
 // its numbers — where each line was written (ranges), the lines as written (`text`), the scenario's name and
-// place in its file, its expectations and clean-up, the names of the environment variables it reads, where the
+// place in its file, its expectations, clean-up and tags, the names of the environment variables it reads, where the
 // target is, who logs in and which files hold its TLS keys, the throwaway server's directives (compare shows the
 // server's configuration as setup) — and none of that changes what a run measures: a comment line added on one
 // machine must not make the same scenario a different plan.
 import type { ScenarioPlan } from '../scenario/plan';
 
 /** Scenario fields that are not settings of the load. */
-const NOT_SETTINGS = ['name', 'index', 'headerRange', 'range', 'expects', 'cleanup', 'wireEnv', 'server'] as const;
+const NOT_SETTINGS = ['name', 'index', 'headerRange', 'range', 'expects', 'cleanup', 'wireEnv', 'server', 'tags'] as const;
 /** Target fields that say where the server is and who logs in, not how the load runs (compare lists them as setup). */
 const NOT_TARGET_SETTINGS = [
   'url',

@@ -32,6 +32,15 @@ export interface MachineFacts {
   node: string;
 }
 
+/** The keys in the database once a point's prefill phases had run (before its first measured phase). */
+export interface KeysAfterPrefill {
+  point: string;
+  repeat: number;
+  /** The last prefill phase. */
+  phase: string;
+  keys: number;
+}
+
 export interface ThresholdOutcome {
   /** The `expect` line as written. */
   expectation: string;
@@ -105,6 +114,8 @@ export interface RunFile {
     primaries?: string[];
     /** The modules the throwaway server loaded (absolute paths; `--module`, rbench.localServer.modules). */
     modules?: string[];
+    /** The RDB file the throwaway server loaded at start (`--rdb`, absolute path). */
+    rdb?: string;
     server?: ServerFacts;
   };
   client: ClientPath;
@@ -127,6 +138,8 @@ export interface RunFile {
     gaps?: { fromT: number; toT?: number; reason: string }[];
   };
   thresholds: ThresholdOutcome[];
+  /** `expect keys`: DBSIZE after the prefill phases, per point and repeat (src/runner/runScenario.ts). */
+  keysAfterPrefill?: KeysAfterPrefill[];
   /** Keys deleted by `cleanup` after the run. */
   cleanedUpKeys?: number;
   /** Keys matching `cleanup` that the run did not create, left on a server that is not a throwaway one (no --allow-destructive). */

@@ -5,7 +5,7 @@ import type { CompareOp, ExpectMetric, Expectation } from '../scenario/plan';
 import { formatMetric } from './format';
 import { latencyAtChosen } from './chosenPercentiles';
 import { percentileOfMetric } from '../scenario/expect';
-import type { PointResult, ThresholdOutcome } from './runFile';
+import type { KeysAfterPrefill, PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
 import { missRateOf } from './hitsMisses';
 
@@ -34,6 +34,9 @@ export function metricValue(result: CommandResult, metric: ExpectMetric): number
       return result.requests > 0 ? result.errors / result.requests : 0;
     case 'miss-rate':
       return missRateOf(result) ?? 0;
+    case 'keys':
+      // Not a figure of a test: evaluateThresholds reads the counts taken after the prefill.
+      return Number.NaN;
     default:
       return latencyAtChosen(result, percentileOfMetric(metric) ?? 100);
   }
@@ -63,37 +66,57 @@ function commandResultFor(load: LoadResult, expectation: Expectation): CommandRe
   return load.commands.find((c) => c.command.toUpperCase() === wanted) ?? (load.test.toUpperCase() === wanted ? load.total : undefined);
 }
 
-export function evaluateThresholds(expectations: Expectation[], points: PointResult[]): ThresholdOutcome[] {
+/** `expect keys = N`: one outcome per count taken after a prefill (each point and repeat). */
+function keysOutcomes(expectation: Expectation, counts: readonly KeysAfterPrefill[]): ThresholdOutcome[] {
+  return counts.map((count) => ({
+    expectation: expectation.text,
+    metric: expectation.metric,
+    point: count.point,
+    test: '',
+    phase: count.phase,
+    actual: count.keys,
+    passed: compare(count.keys, expectation.op, expectation.value),
+  }));
+}
+
+/** The expectation judged on every measured test of every point. */
+function testOutcomes(expectation: Expectation, points: PointResult[]): ThresholdOutcome[] {
+  const outcomes: ThresholdOutcome[] = [];
+  for (const point of points) {
+    for (const summary of point.summary) {
+      const load = representativeLoad(point.repeats, summary);
+      if (!load) continue;
+      // A background client group is judged only by an expectation that names it.
+      if (load.group?.background && load.test.toUpperCase() !== expectation.command?.toUpperCase()) continue;
+      const result = commandResultFor(load, expectation);
+      if (!result) continue; // this test did not run the command the expectation names
+      if (expectation.metric === 'miss-rate' && result.misses === undefined) continue; // not a read: nothing to miss
+      // Over repeats, throughput is judged on its median; the rest on the representative run.
+      const actual = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
+      outcomes.push({
+        expectation: expectation.text,
+        metric: expectation.metric,
+        point: point.label,
+        test: summary.test,
+        phase: summary.phase,
+        actual,
+        // Errors past the threshold still let an expectation pass (an error-rate one says what is accepted),
+        // but a result where nothing succeeded never passes.
+        passed:
+          (load.status === 'complete' || load.status === 'complete-with-errors') &&
+          !(result.requests > 0 && result.errors >= result.requests) &&
+          compare(actual, expectation.op, expectation.value),
+      });
+    }
+  }
+  return outcomes;
+}
+
+export function evaluateThresholds(expectations: Expectation[], points: PointResult[], keysAfterPrefill: readonly KeysAfterPrefill[] = []): ThresholdOutcome[] {
   const outcomes: ThresholdOutcome[] = [];
   for (const expectation of expectations) {
     const before = outcomes.length;
-    for (const point of points) {
-      for (const summary of point.summary) {
-        const load = representativeLoad(point.repeats, summary);
-        if (!load) continue;
-        // A background client group is judged only by an expectation that names it.
-        if (load.group?.background && load.test.toUpperCase() !== expectation.command?.toUpperCase()) continue;
-        const result = commandResultFor(load, expectation);
-        if (!result) continue; // this test did not run the command the expectation names
-        if (expectation.metric === 'miss-rate' && result.misses === undefined) continue; // not a read: nothing to miss
-        // Over repeats, throughput is judged on its median; the rest on the representative run.
-        const actual = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
-        outcomes.push({
-          expectation: expectation.text,
-          metric: expectation.metric,
-          point: point.label,
-          test: summary.test,
-          phase: summary.phase,
-          actual,
-          // Errors past the threshold still let an expectation pass (an error-rate one says what is accepted),
-          // but a result where nothing succeeded never passes.
-          passed:
-            (load.status === 'complete' || load.status === 'complete-with-errors') &&
-            !(result.requests > 0 && result.errors >= result.requests) &&
-            compare(actual, expectation.op, expectation.value),
-        });
-      }
-    }
+    outcomes.push(...(expectation.metric === 'keys' ? keysOutcomes(expectation, keysAfterPrefill) : testOutcomes(expectation, points)));
     // Nothing measured what the expectation names (the run stopped early): that is not a pass.
     if (outcomes.length === before) {
       outcomes.push({

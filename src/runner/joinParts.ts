@@ -25,6 +25,8 @@ export function joinParts(plan: ScenarioPlan, parts: readonly RunFile[], points:
   let status: RunStatus = 'complete';
   let error: string | undefined;
   let cleanedUpKeys: number | undefined;
+  // Each part counted the keys after its own prefill (a point's server, a target).
+  const keysAfterPrefill = parts.flatMap((part) => part.keysAfterPrefill ?? []);
   for (const part of parts) {
     const shift = Date.parse(part.startedAt) - origin;
     for (const sample of part.server.samples) server.samples.push({ ...sample, t: sample.t + shift });
@@ -44,8 +46,10 @@ export function joinParts(plan: ScenarioPlan, parts: readonly RunFile[], points:
     status,
     points,
     server,
-    thresholds: evaluateThresholds(plan.expects, thresholdPoints(plan, points)),
+    thresholds: evaluateThresholds(plan.expects, thresholdPoints(plan, points), keysAfterPrefill),
   };
+  if (keysAfterPrefill.length > 0) run.keysAfterPrefill = keysAfterPrefill;
+  else delete run.keysAfterPrefill;
   if (error) run.error = error;
   else delete run.error;
   if (cleanedUpKeys !== undefined) run.cleanedUpKeys = cleanedUpKeys;

@@ -32,6 +32,7 @@ import { OtherRunsWatch, runClientName } from './otherRuns';
 import { countLeftKeys, ownKeyPatterns } from './leftKeys';
 import { moduleCommands, probeNestedCalls, type NestedCalls, type ServerFlags } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
+import { countKeys, keysCountedBefore } from './keysAfterPrefill';
 
 export interface LoadPosition {
   point: string;
@@ -160,7 +161,13 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     for (let repeat = 0; repeat < plan.repeat; repeat++) {
       const measuredLoads: LoadResult[] = [];
       pointResult.repeats.push(measuredLoads);
-      for (const phase of point.phases) {
+      const countBefore = keysCountedBefore(plan, point.phases);
+      for (const [phaseIndex, phase] of point.phases.entries()) {
+        if (phaseIndex === countBefore) {
+          const keys = await countKeys(control, monitor, connection.cluster === true);
+          const prefill = point.phases[phaseIndex - 1]?.name ?? '';
+          if (keys !== undefined) (run.keysAfterPrefill ??= []).push({ point: point.label, repeat, phase: prefill, keys });
+        }
         if (phase.groups) {
           if (context.signal?.aborted) {
             status = 'cancelled';
@@ -347,7 +354,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     const left = patterns.length > 0 ? await countLeftKeys(connection, patterns).catch(() => []) : [];
     if (left.length > 0) run.leftKeys = left;
   }
-  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points));
+  run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points), run.keysAfterPrefill);
   return finish(run, started, status, failure, control, monitor, stalled, others);
 }
 

@@ -27,3 +27,11 @@ export function pickScenarios(plans: readonly ScenarioPlan[], wanted: readonly s
   const names = wanted.map((name) => name.toLowerCase());
   return plans.filter((plan) => names.includes(plan.name.toLowerCase()) || names.includes(String(plan.index + 1)));
 }
+
+/** The scenarios carrying any of `tags` (case-insensitive); all of them when none is given. */
+export function pickTagged(plans: readonly ScenarioPlan[], tags: readonly string[]): ScenarioPlan[] {
+  if (tags.length === 0) return [...plans];
+  const wanted = new Set(tags.map((tag) => tag.toLowerCase()));
+  // A plan read back from an older run file has no tags.
+  return plans.filter((plan) => (plan.tags ?? []).some((tag) => wanted.has(tag)));
+}

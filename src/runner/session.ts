@@ -3,7 +3,7 @@
 // (runScenario per scenario), redacting secrets, writing the run file and reporting. The outside world is
 // reached only through SessionPorts (confirm, secrets, log, progress), which `rbench run` and the extension
 // implement. Plain Node, no `vscode`.
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ownValue } from '../gates/plainData';
 import { moduleProblem, serverBinaryPath, startLocalServer, type LocalServer } from '../redis/localServer';
 import { redactUrl } from '../protocol/redisUrl';
@@ -30,7 +30,7 @@ import { runClientName } from './otherRuns';
 import type { CommandClass } from '../scenario/commands';
 import { consentRequest, needsConsent, runEffects, type ConsentRequest } from './consent';
 import { markPart, shardPlan, type ShardSpec } from './shard';
-import { blockingErrors, describeErrors, pickScenarios } from './selection';
+import { blockingErrors, describeErrors, pickScenarios, pickTagged } from './selection';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
 import { isServerSweep, runServerSweep, serverSweepRefusal, type PartOutcome, type ServerPart } from './serverSweep';
 
@@ -88,6 +88,8 @@ export interface SessionSettings {
   modules?: readonly string[];
   /** The throwaway server's binary (`--server-binary PATH`): the user's, never a file's; `redis-server` from PATH when absent. */
   serverBinary?: string;
+  /** An RDB file the throwaway server loads at start (`--rdb PATH`): the user's, never a file's. */
+  rdb?: string;
 }
 
 export interface SessionPorts {
@@ -182,10 +184,14 @@ export class RunSession {
     return { env, vars, allowEnv, baseDir: file.baseDir, memory: memoryLimits(maxMemory) };
   }
 
-  /** The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty), or why there are none. */
-  select(file: ScenarioFile, resolved: ResolvedFile, wanted: readonly string[] = []): ScenarioPlan[] | NotRun {
+  /**
+   * The scenarios of a file named by `wanted` (names or 1-based numbers; all when empty) and carrying one of
+   * `tags` (all when empty), or why there are none. A file none of whose scenarios has the tags gives an empty
+   * list, not a refusal: `--tag` picks from many files.
+   */
+  select(file: ScenarioFile, resolved: ResolvedFile, wanted: readonly string[] = [], tags: readonly string[] = []): ScenarioPlan[] | NotRun {
     const plans = pickScenarios(resolved.scenarios, wanted);
-    if (plans.length > 0) return plans;
+    if (plans.length > 0) return pickTagged(plans, tags);
     const message =
       resolved.scenarios.length === 0
         ? `${file.display}: no scenario with commands to run`
@@ -299,6 +305,8 @@ export class RunSession {
         const { db, named } = choice.fileDbIgnored;
         this.ports.log(`! ${file.display}: "${plan.name}": the file's db ${db} is not used: your target names database ${named}, and your choice wins.`);
       }
+      if (!choice.local && this.settings.rdb)
+        this.ports.log(`! ${file.display}: "${plan.name}": --rdb loads only into a throwaway local redis-server; ignored for this target.`);
       if (!choice.local && this.settings.modules?.length) {
         this.ports.log(`! ${file.display}: "${plan.name}": modules load only into a throwaway local redis-server; ignored for this target.`);
       }
@@ -332,7 +340,9 @@ export class RunSession {
       if (choice.local) {
         try {
           const binary = this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
-          local = await startLocalServer({ config: plan.server, modules: this.settings.modules, binary: binary && 'path' in binary ? binary.path : undefined });
+          local = await startLocalServer({ config: plan.server, modules: this.settings.modules, binary: binary && 'path' in binary ? binary.path : undefined,
+            ...(this.settings.rdb ? { rdb: this.settings.rdb } : {}),
+          });
         } catch (error) {
           return { failed: `${file.display}: "${plan.name}"${where}: cannot start a throwaway redis-server: ${(error as Error).message}` };
         }
@@ -357,7 +367,7 @@ export class RunSession {
       const target = { display: connection.display, local: Boolean(local) };
       const shard = plan.shard ? `  (part ${plan.shard.index}/${plan.shard.count})` : '';
       this.ports.log(
-        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}` : connection.display}${shard}`,
+        `\n${plan.name}${where}  →  ${local ? `throwaway redis-server (${connection.display})${local.maxMemory ? ` · maxmemory ${formatBytes(local.maxMemory)}` : ''}${local.modules.length > 0 ? ` · modules ${local.modules.map((path) => basename(path)).join(', ')}` : ''}${this.settings.rdb ? ` · dataset ${basename(this.settings.rdb)}` : ''}` : connection.display}${shard}`,
       );
       if (part.first) this.ports.started?.(prepared, target);
       const run = await runScenario(storedPlan(runPlan), {
@@ -373,6 +383,7 @@ export class RunSession {
         ...(local || prepared.refusal?.allowDestructive ? {} : { cleanupOwns: ownKeyTest(scenarioActions(runPlan, checked.table).ownKeys ?? []) }),
       });
       if (local && local.modules.length > 0) run.target.modules = local.modules;
+      if (local && this.settings.rdb) run.target.rdb = resolve(this.settings.rdb);
       if (local && part.first) await this.ports.finishing?.(prepared, target);
       return run;
     } finally {

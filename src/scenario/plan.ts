@@ -58,6 +58,8 @@ export interface ScenarioPlan {
   percentiles?: number[];
   /** A key pattern (SCAN MATCH syntax) whose keys are deleted after the run, when the scenario asks. */
   cleanup?: string;
+  /** `tags …`: lower-case labels `rbench run --tag` selects by; empty when none. */
+  tags: string[];
   /** True when any command of any phase writes (from the command table's flags). */
   writes: boolean;
   /**
@@ -353,7 +355,8 @@ export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side
 /** The metrics with a name of their own (the table's columns). */
 export type NamedMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';
 
-export type ExpectMetric = NamedMetric | ChosenPercentileMetric;
+/** `keys` is the dataset check: DBSIZE after the prefill phases, not a figure of a test. */
+export type ExpectMetric = NamedMetric | ChosenPercentileMetric | 'keys';
 
 /** Any other latency percentile (`p99.99`, `p75`), read from the test's histogram. */
 export type ChosenPercentileMetric = `p${number}`;
@@ -363,7 +366,7 @@ export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 export interface Expectation {
   metric: ExpectMetric;
   op: CompareOp;
-  /** ops: requests/s; latency metrics: microseconds; errors: a count; error-rate: a fraction 0…1. */
+  /** ops: requests/s; latency metrics: microseconds; errors and keys: a count; error-rate: a fraction 0…1. */
   value: number;
   /** Restrict to one command label (`expect GET p99 < 2ms`); absent: the scenario's total. */
   command?: string;

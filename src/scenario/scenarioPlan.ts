@@ -98,6 +98,7 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
 
   const expects = file.expects.length === 0 ? scenario.expects : [...file.expects, ...scenario.expects];
   if (expects.some(({ expectation }) => expectation.command !== undefined)) checkExpectLabels(expects, built, node.name, sink);
+  checkKeysExpectations(expects, sink);
   const writes = built.some(({ tests }) => tests.some((test) => test.commands.some(({ command }) => isWriteCommand(command.name))));
 
   const plan: ScenarioPlan = {
@@ -111,6 +112,7 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     points,
     repeat: base.get('repeat')?.value ?? 1,
     expects: expects.map(({ expectation }) => expectation),
+    tags: base.get('tags')?.value ?? [],
     writes,
   };
   const serverSweep = sweeps.find((sweep) => sweep.name === SERVER_AXIS);
@@ -141,6 +143,14 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     else plan.rateSearch = scenario.find;
   }
   return plan;
+}
+
+/** `expect keys` counts the database (after the prefill phases, or before the first phase): no figure of a command. */
+function checkKeysExpectations(expects: Section['expects'], sink: DiagnosticSink): void {
+  for (const { expectation } of expects) {
+    if (expectation.metric === 'keys' && expectation.command)
+      sink.error(expectation.range, 'keys-expect-command', "`expect keys` counts the keys in the database, not a command's: write `expect keys = N`");
+  }
 }
 
 function checkExpectLabels(expects: Section['expects'], built: { phase: PhaseSection; tests: TestPlan[] }[], scenarioName: string, sink: DiagnosticSink): void {

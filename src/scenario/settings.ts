@@ -30,6 +30,7 @@ export type SettingKind =
   | 'suite'
   | 'server'
   | 'pattern' // a SCAN MATCH pattern
+  | 'tags' // words, separated by spaces and/or commas
   | 'expect'
   | 'percentiles' // 50, 99, 99.9, 99.99
   | 'phase'
@@ -555,11 +556,20 @@ export const SETTINGS: readonly SettingInfo[] = [
     group: 'structure',
     example: 'cleanup bench:*',
   },
+  {
+    name: 'tags',
+    syntax: 'tags TAG[,TAG…]',
+    doc: "Labels for choosing scenarios: `rbench run --tag get` runs only the scenarios tagged `get`. Words of letters, digits and `_.:-`, separated by spaces and/or commas; compared case-insensitively. A scenario's own `tags` line replaces a file-level one.",
+    kind: 'tags',
+    scopes: WHOLE_SCENARIO,
+    group: 'structure',
+    example: 'tags string, get, priority:1',
+  },
   // Checks
   {
     name: 'expect',
     syntax: 'expect [COMMAND] METRIC OP VALUE',
-    doc: "A threshold that fails the run when it does not hold: `throughput` (a rate), `mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max` (durations), `errors` (a count) or `error-rate` (a percentage). With a command label, it checks that command's result only.",
+    doc: "A threshold that fails the run when it does not hold: `throughput` (a rate), `mean`, `p50`, `p90`, `p95`, `p99`, `p99.9`, `max` (durations), `errors` (a count) or `error-rate` (a percentage). With a command label, it checks that command's result only. `expect keys = N` checks the keys in the database (DBSIZE) after the prefill phases.",
     kind: 'expect',
     scopes: WHOLE_SCENARIO,
     group: 'checks',
@@ -638,6 +648,12 @@ export const EXPECT_METRICS: readonly ExpectMetricInfo[] = [
     metric: 'miss-rate',
     value: 'fraction',
     doc: "A read's replies that found nothing (nil, or an empty HGETALL/LRANGE/SMEMBERS…) as a share of its replies that were not errors (`5%`).",
+  },
+  {
+    name: 'keys',
+    metric: 'keys',
+    value: 'count',
+    doc: 'Keys in the database (DBSIZE) once the prefill phases have run, before the first measured phase: the dataset check (`expect keys = 1M`). Needs a `prefill` phase.',
   },
 ];
 

@@ -73,6 +73,7 @@ export interface SettingValues {
   ttl: TtlPlan;
   cleanup: string;
   percentiles: number[];
+  tags: string[];
 }
 
 const SWITCH_ALIASES: Record<string, 'on' | 'off'> = { true: 'on', yes: 'on', '1': 'on', enabled: 'on', false: 'off', no: 'off', '0': 'off', disabled: 'off' };
@@ -134,6 +135,8 @@ export function readSettingValue(input: ValueInput): unknown {
       return readRamp(reader);
     case 'percentiles':
       return readPercentiles(reader);
+    case 'tags':
+      return readTags(reader);
     default:
       return undefined;
   }
@@ -152,6 +155,22 @@ function readPercentiles(reader: Reader): number[] | undefined {
   }
   if (out.length > MAX_PERCENTILES) return reader.fail(whole, `\`percentiles\` takes at most ${MAX_PERCENTILES} percentiles, not ${out.length}`);
   return out;
+}
+
+const TAG = /^[A-Za-z0-9_.:-]+$/;
+
+/** `tags a, b c`: the tags in lower case, each once. */
+function readTags(reader: Reader): string[] | undefined {
+  const tags: string[] = [];
+  for (const arg of reader.args) {
+    for (const part of arg.value.split(',')) {
+      if (part === '') continue;
+      if (!TAG.test(part)) return reader.fail(arg, `\`${part}\` is not a tag: letters, digits and \`_.:-\`, separated by spaces or commas`);
+      tags.push(part.toLowerCase());
+    }
+  }
+  if (tags.length === 0) return reader.missing();
+  return [...new Set(tags)];
 }
 
 function readPassword(reader: Reader): PasswordValue | undefined {

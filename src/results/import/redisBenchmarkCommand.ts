@@ -40,15 +40,34 @@ function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
-/** The scenario of a redis-benchmark command line, or a message naming the flag it cannot model. */
-export function benchmarkCommand(line: string): BenchmarkCommand | string {
-  const args = words(line.trim());
-  if (args[0] && /(^|\/)redis-benchmark$/.test(args[0])) args.shift();
+export interface BenchmarkLoad {
+  /** The load's settings (clients, requests…), then `suite` (or, with a command, nothing: see `command`). */
+  settings: WrittenLine[];
+  /** `-t`'s tests, lower case; `default` without it. */
+  tests: string;
+  /** The words after the options (`redis-benchmark … SET k v`), when `allowCommand` let them in. */
+  command?: string[];
+  host: string;
+  port: string;
+  socket?: string;
+  /** The words with `-a`'s password as `***`. */
+  shown: string[];
+}
+
+/**
+ * The load of a redis-benchmark argument list (the program name may lead), or a message naming the flag it
+ * cannot model. With `allowCommand`, the first word that is no option starts the command redis-benchmark runs
+ * instead of its tests.
+ */
+export function benchmarkLoad(args: readonly string[], options: { allowCommand?: boolean } = {}): BenchmarkLoad | string {
+  args = [...args];
+  if (args[0] && /(^|\/)redis-benchmark$/.test(args[0])) args = args.slice(1);
   const settings: WrittenLine[] = [];
   let tests = 'default';
   let host = '127.0.0.1';
   let port = '6379';
   let socket: string | undefined;
+  let command: string[] | undefined;
   // The password never reaches the scenario's title or the run file.
   const shown = args.map((arg, i) => (i > 0 && args[i - 1] === '-a' ? '***' : arg));
   for (let i = 0; i < args.length; i++) {
@@ -57,11 +76,14 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
       if (HARMLESS_WITH_VALUE.has(flag)) i++;
       continue;
     }
+    if (options.allowCommand && !flag.startsWith('-')) {
+      command = args.slice(i);
+      break;
+    }
     const toLine = VALUE_FLAGS[flag];
-    if (!toLine)
-      return `--command: redis-benchmark's ${flag} is not modelled by rbench import (it changes the load in a way the plan would not show); import a run made without it`;
+    if (!toLine) return `redis-benchmark's ${flag} is not modelled by rbench import (it changes the load in a way the plan would not show)`;
     const value = args[++i];
-    if (value === undefined) return `--command: ${flag} needs a value`;
+    if (value === undefined) return `${flag} needs a value`;
     if (flag === '-t') tests = value.toLowerCase();
     else if (flag === '-h') host = value;
     else if (flag === '-p') port = value;
@@ -69,6 +91,15 @@ export function benchmarkCommand(line: string): BenchmarkCommand | string {
     const setting = toLine(value);
     if (setting) settings.push(setting);
   }
+  return { settings, tests, command, host, port, socket, shown };
+}
+
+/** The scenario of a redis-benchmark command line, or a message naming the flag it cannot model. */
+export function benchmarkCommand(line: string): BenchmarkCommand | string {
+  const args = words(line.trim());
+  const load = benchmarkLoad(args);
+  if (typeof load === 'string') return `--command: ${load}${/ not modelled /.test(load) ? '; import a run made without it' : ''}`;
+  const { settings, tests, host, port, socket, shown } = load;
   let scenario: string;
   try {
     scenario = writeScenario([
