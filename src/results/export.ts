@@ -49,7 +49,15 @@ export function chosenPercentileNames(rows: ResultRow[]): string[] {
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
   // redis-benchmark's own percentile columns are not repeated (the same figures, by the same rule).
   const chosen = chosenPercentileNames(rows).filter((name) => !REDIS_BENCHMARK_CSV_HEADER.includes(`${name}_latency_ms`));
-  const header = [...REDIS_BENCHMARK_CSV_HEADER, 'server_usec_per_call', 'bottleneck', 'bottleneck_why', 'limit', 'elapsed_s', ...chosen.map((name) => `${name}_latency_ms`)];
+  const header = [
+    ...REDIS_BENCHMARK_CSV_HEADER,
+    'server_usec_per_call',
+    'bottleneck',
+    'bottleneck_why',
+    'limit',
+    'elapsed_s',
+    ...chosen.map((name) => `${name}_latency_ms`),
+  ];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
     const server = row.serverUsPerCall !== undefined ? String(Math.round(row.serverUsPerCall * 1000) / 1000) : '';

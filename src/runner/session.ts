@@ -340,7 +340,10 @@ export class RunSession {
       if (choice.local) {
         try {
           const binary = this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
-          local = await startLocalServer({ config: plan.server, modules: this.settings.modules, binary: binary && 'path' in binary ? binary.path : undefined,
+          local = await startLocalServer({
+            config: plan.server,
+            modules: this.settings.modules,
+            binary: binary && 'path' in binary ? binary.path : undefined,
             ...(this.settings.rdb ? { rdb: this.settings.rdb } : {}),
           });
         } catch (error) {

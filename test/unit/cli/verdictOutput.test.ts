@@ -28,7 +28,10 @@ describe('rbench run: the verdict and the figures in the output', function () {
       // The max in the table is the run file's (ms with three decimals); a read's hits/s, misses/s and miss rate follow its errors, then the limit.
       assert.match(
         result.stdout,
-        new RegExp(`^${load.test}\\s.*\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0(?:\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d.]+ %)?\\s+\\S.*$`, 'm'),
+        new RegExp(
+          `^${load.test}\\s.*\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0(?:\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d.]+ %)?\\s+\\S.*$`,
+          'm',
+        ),
       );
     }
   });
