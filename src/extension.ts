@@ -12,8 +12,9 @@ export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
   registerLanguageFeatures(context);
   registerFirstSteps(context);
   const results = registerResultsViews(context);
-  const comparison = registerComparePanel(context);
-  const editor = registerEditor(context, { compare: (paths) => comparison.show(paths) });
+  const showRun = (uri: vscode.Uri) => results.showRun(uri);
+  const comparison = registerComparePanel(context, showRun);
+  const editor = registerEditor(context, { compare: (paths) => comparison.show(paths), showRun });
   // One results panel per scenario: opened when its run starts, fed live, finished with the run file.
   const panelKey = (uri: vscode.Uri, scenario: string) => ({ file: uri.fsPath, scenario });
   context.subscriptions.push(

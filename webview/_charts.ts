@@ -272,7 +272,14 @@ export const usValue = (v: number) => `${usText(v)} µs`;
 export const zeroToMax = (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.15 : 1];
 /** The outer right axis of the server's µs per call. */
 export function serverTimeAxis(theme: Theme): uPlot.Axis {
-  return axis(theme, { scale: 'us', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(usValue)), size: 64 });
+  return axis(theme, {
+    scale: 'us',
+    side: 1,
+    grid: { show: false },
+    values: (_u, splits) => dedupeTicks(splits.map(usValue)),
+    size: 64,
+    label: 'server µs per call',
+  });
 }
 
 export const legendValue = (format: (v: number) => string) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
@@ -290,7 +297,11 @@ export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series
     scales: { x: { time: false, distr: 3, log: 10, range: [1, 100000] }, y },
     series: [{ label: 'percentile', value: (_u, v) => (v === null ? '—' : `p${(100 * (1 - 1 / v)).toPrecision(6).replace(/\.?0+$/, '')}`) }, ...latencySeries],
     axes: [
-      axis(theme, { splits: () => [1, 10, 100, 1000, 10000, 100000], values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? '') }),
+      axis(theme, {
+        splits: () => [1, 10, 100, 1000, 10000, 100000],
+        values: (_u, splits) => splits.map((v) => PERCENTILE_AXIS_LABELS[v] ?? ''),
+        label: 'percentile',
+      }),
       axis(theme, {
         ...(log ? { splits: (_u: uPlot, _i: number, min: number, max: number) => oneTwoFive(min, max) } : {}),
         values: (_u, splits) => dedupeTicks(splits.map(msTick)),
@@ -306,7 +317,7 @@ export const positiveOnly = (values: readonly (number | null | undefined)[]) => 
 
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];
-  const timeAxis = axis(theme, { values: (_u, splits) => timeTicks(splits) });
+  const timeAxis = axis(theme, { values: (_u, splits) => timeTicks(splits), label: 'time into the run' });
 
   if (model.timeline) {
     const t = model.timeline;
@@ -357,6 +368,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
                   grid: { show: false },
                   values: (_u, splits) => dedupeTicks(splits.map((v) => String(Math.round(v)))),
                   size: 48,
+                  label: 'redirections/s',
                 }),
               ]
             : []),
@@ -415,8 +427,12 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
           })),
         ],
         axes: [
-          axis(theme, { splits: (_u, _i, min, max) => oneTwoFive(min, max), values: (_u, splits) => splits.map((v) => (v === null ? '' : `${ms(v)} ms`)) }),
-          axis(theme, { values: (_u, splits) => splits.map((v) => `${v}%`), size: 52 }),
+          axis(theme, {
+            splits: (_u, _i, min, max) => oneTwoFive(min, max),
+            values: (_u, splits) => splits.map((v) => (v === null ? '' : `${ms(v)} ms`)),
+            label: 'latency',
+          }),
+          axis(theme, { values: (_u, splits) => splits.map((v) => `${v}%`), size: 52, label: 'share of requests' }),
         ],
       },
       data: [h.x, ...h.series.map((s) => s.values)],
@@ -466,16 +482,26 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         ],
         axes: [
           timeAxis,
-          axis(theme, { scale: 'mem', values: (_u, splits) => splits.map((v) => `${v.toFixed(v < 10 ? 1 : 0)} MiB`), size: 70 }),
+          axis(theme, { scale: 'mem', values: (_u, splits) => splits.map((v) => `${v.toFixed(v < 10 ? 1 : 0)} MiB`), size: 70, label: 'used_memory' }),
           axis(theme, {
             scale: 'clients',
             side: 1,
             grid: { show: false },
             values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
             size: 44,
+            label: 'clients',
           }),
           ...(cpu
-            ? [axis(theme, { scale: 'cpu', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => `${v.toFixed(0)}%`), size: 48 })]
+            ? [
+                axis(theme, {
+                  scale: 'cpu',
+                  side: 1,
+                  grid: { show: false },
+                  values: (_u, splits) => splits.map((v) => `${v.toFixed(0)}%`),
+                  size: 48,
+                  label: 'CPU',
+                }),
+              ]
             : []),
         ],
         hooks: { draw: [marksHook(model.marks, theme)] },
@@ -523,7 +549,7 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         },
         series,
         axes: [
-          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: numericAxis ? sw.axis : undefined }),
+          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s' }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: 'p99' }),
           ...(hasServer ? [serverTimeAxis(theme)] : []),
@@ -585,8 +611,15 @@ function rateSpec(rate: NonNullable<ViewModel['rate']>, theme: Theme): ChartSpec
       axes: [
         // A log axis leaves some splits null (ticks it skips): unlabelled, not a crash that blanks the chart.
         axis(theme, { values: (_u, splits) => splits.map((v) => (v === null ? '' : `${formatOpsShort(v)}/s`)), label: 'offered rate' }),
-        axis(theme, { scale: 'ms', values: (_u, splits) => splits.map(msTick), size: 72 }),
-        axis(theme, { scale: 'ops', side: 1, grid: { show: false }, values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56 }),
+        axis(theme, { scale: 'ms', values: (_u, splits) => splits.map(msTick), size: 72, label: 'latency' }),
+        axis(theme, {
+          scale: 'ops',
+          side: 1,
+          grid: { show: false },
+          values: (_u, splits) => splits.map((v) => formatOpsShort(v)),
+          size: 56,
+          label: 'achieved ops/s',
+        }),
       ],
       hooks: { draw: [limitHook] },
     },

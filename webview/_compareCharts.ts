@@ -61,7 +61,7 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
           ...t.series.map((s) => (s.metric === 'ops' ? line(theme, s, 0, formatOpsShort, 'ops') : line(theme, s, 1, msValue, 'ms'))),
         ],
         axes: [
-          axis(theme, { values: (_u, splits) => timeTicks(splits) }),
+          axis(theme, { values: (_u, splits) => timeTicks(splits), label: 'time into the run' }),
           axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s (solid)' }),
           axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72, label: 'p99 (dashed)' }),
         ],

@@ -15,7 +15,6 @@ import { runsFolderPlace, type RunEntry, type RunsFolderPlace } from './runsInde
 import { readSettings, SECTION, workspaceRoot } from './settings';
 
 export const HISTORY_VIEW_ID = 'rbench.history';
-const RUN_VIEWER = 'rbench.runViewer';
 
 export const HISTORY_COMMANDS = {
   refresh: 'rbench.history.refresh',
@@ -38,6 +37,9 @@ export type HistoryNode =
 
 /** Opens a comparison of run files, the reference first. */
 export type CompareRuns = (paths: string[]) => void;
+
+/** Shows a run file in one tab (the results views' ResultsPanels.showRun): a tab already showing it comes forward. */
+export type ShowRun = (uri: vscode.Uri) => Promise<void>;
 
 const ICONS: Record<RunIcon, vscode.ThemeIcon> = {
   baseline: new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.blue')),
@@ -291,7 +293,13 @@ export interface HistoryApi {
   view: vscode.TreeView<HistoryNode>;
 }
 
-export function registerHistory(context: vscode.ExtensionContext, runs: RunService, compare: CompareRuns, onBaselinePinned: () => void): HistoryApi {
+export function registerHistory(
+  context: vscode.ExtensionContext,
+  runs: RunService,
+  compare: CompareRuns,
+  onBaselinePinned: () => void,
+  showRun: ShowRun,
+): HistoryApi {
   const provider = new HistoryProvider(runs);
   const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true });
   const command = vscode.commands.registerCommand;
@@ -320,7 +328,7 @@ export function registerHistory(context: vscode.ExtensionContext, runs: RunServi
     command(HISTORY_COMMANDS.hideUnmeasured, () => setShowUnmeasured(false)),
     command(HISTORY_COMMANDS.open, async (node?: HistoryNode) => {
       const [run] = runNodes(node, undefined, view);
-      if (run) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(run.run.entry.path), RUN_VIEWER);
+      if (run) await showRun(vscode.Uri.file(run.run.entry.path));
     }),
     command(HISTORY_COMMANDS.compare, (node?: HistoryNode, selected?: HistoryNode[]) => {
       const nodes = runNodes(node, selected, view);

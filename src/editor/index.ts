@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { ScenarioCodeLensProvider } from './codeLensProvider';
 import { runAllCommand, runFileCommand, runScenarioCommand } from './commands';
-import { registerHistory, type CompareRuns, type HistoryApi } from './history';
+import { registerHistory, type CompareRuns, type HistoryApi, type ShowRun } from './history';
 import { CommandTables, connectorOf } from './commandTables';
 import { clearPassword, selectTarget, setPassword, TargetStatusBar, testSelectedConnection } from './connections';
 import { runOnSeveralTargetsCommand } from './severalTargets';
@@ -42,6 +42,8 @@ export interface RBenchEditorApi {
 export interface EditorOptions {
   /** Opens the comparison of run files (the reference first). */
   compare: CompareRuns;
+  /** Shows a run file in one tab: the results panel or viewer tab showing it, else the run viewer. */
+  showRun: ShowRun;
 }
 
 export function registerEditor(context: vscode.ExtensionContext, options: EditorOptions): RBenchEditorApi {
@@ -91,10 +93,10 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.clearPassword', () => clearPassword(context.secrets)),
     command('rbench.showOutput', () => runs.output.show()),
     command('rbench.captureWorkload', () => captureWorkloadCommand(context)),
-    command('rbench.openRunFile', (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.open', uri)),
+    command('rbench.openRunFile', (uri: vscode.Uri) => options.showRun(uri)),
   );
 
-  const history = registerHistory(context, runs, options.compare, () => lenses.refresh());
+  const history = registerHistory(context, runs, options.compare, () => lenses.refresh(), options.showRun);
 
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   if (testMode) tests.recordForTests();

@@ -13,19 +13,27 @@ import { recordedScenarioFile, runsFolderPlace, type RunsFolderPlace } from './r
 import { scenarioAtLine } from './scenarios';
 import { consentConfirmer, storedPassword } from './sessionPorts';
 import { readSettings, workspaceRoot, type EditorSettings } from './settings';
-import { targetPickItems, targetUrlFromInput, validateTargetUrl } from './targetChoices';
+import { severalTargetItems, targetUrlFromInput, tooFewTargets, validateTargetUrl } from './targetChoices';
+import { formatLoadEnd, formatProgressMessage, ProgressIncrements, restOfRun, runPercent, type RestOfRun } from './progress';
+import { formatLoadName, type RunProgress } from '../runner/runScenario';
 
-/** The targets the user picks (two or more): profiles, `local`, or URLs they type; undefined when cancelled. */
+const PICK_PROMPT = 'Pick two or more targets: the scenario runs on each, then their runs are compared';
+
+/**
+ * The targets the user picks (two or more): profiles, `local`, or URLs they type; undefined when cancelled.
+ * Enter with fewer than two ticked shows the picker again with the same ticks and says how many are needed.
+ */
 async function pickTargets(settings: EditorSettings): Promise<string[] | undefined> {
-  const items = targetPickItems(settings.profiles, undefined)
-    .filter((item) => typeof item.value === 'string' || 'enterUrl' in item.value)
-    .map((item) => ({ ...item, picked: false }));
-  const picked = await vscode.window.showQuickPick(items, {
-    canPickMany: true,
-    title: 'RBench: Run on Several Targets',
-    placeHolder: 'Pick two or more targets: the scenario runs on each, then their runs are compared',
-  });
-  if (!picked) return undefined;
+  const items = severalTargetItems(settings.profiles, settings.target);
+  let placeHolder = PICK_PROMPT;
+  let picked: typeof items | undefined;
+  for (;;) {
+    picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'RBench: Run on Several Targets', placeHolder });
+    if (!picked) return undefined;
+    if (picked.length >= 2) break;
+    for (const item of items) item.picked = picked.includes(item);
+    placeHolder = tooFewTargets(picked.length);
+  }
   const values: string[] = [];
   for (const item of picked) {
     if (typeof item.value === 'string') {
@@ -39,6 +47,9 @@ async function pickTargets(settings: EditorSettings): Promise<string[] | undefin
   return values;
 }
 
+/** Where a session tells how its target's run goes: the notification of the whole several-targets run. */
+type TargetProgress = { started(): void; progress(event: RunProgress): void };
+
 /** A session per target with the editor's settings and questions, the target being the user's own choice. */
 function sessionFor(
   context: vscode.ExtensionContext,
@@ -46,12 +57,15 @@ function sessionFor(
   settings: EditorSettings,
   runs: RunsFolderPlace,
   target: string,
+  report: TargetProgress,
 ): RunSession {
   return new RunSession(editorSessionSettings(settings, runs, { value: target, override: true, supplier: 'user' }), {
     confirm: consentConfirmer(context.globalState, (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons)),
     secret: storedPassword((key) => context.secrets.get(key)),
     log: (line) => output.appendLine(line),
     check: (text, options) => documentChecks().resolve(text, options),
+    started: () => report.started(),
+    progress: (_run, event) => report.progress(event),
   });
 }
 
@@ -81,14 +95,35 @@ export async function runOnSeveralTargetsCommand(
   const settings = readSettings(document.uri);
   const values = await pickTargets(settings);
   if (!values) return undefined;
-  if (values.length < 2) return fail('pick two targets or more to compare them.');
   const same = sameTargetRefusal(values, settings.profiles, 'target');
   if (same) return fail(same);
 
   const uri = document.uri;
   const runs = runsFolderPlace(settings.runsFolder, settings.runsFolderScope, workspaceRoot(), uri.scheme === 'file' ? dirname(uri.fsPath) : process.cwd());
   if (runs.problem) output.appendLine(`! ${runs.problem}`);
-  const sessions = values.map((value) => sessionFor(context, output, settings, runs, value));
+  // The notification's reporter once it shows (checks and questions come first).
+  // The plan's time left per load, once the plan is known.
+  const timing: { rest?: RestOfRun } = {};
+  let notify: ((message: string, increment?: number) => void) | undefined;
+  const percents = values.map(() => 0);
+  const increments = new ProgressIncrements();
+  const reporter = (position: number): TargetProgress => {
+    const label = values[position];
+    const say = (message: string, percent?: number) => {
+      if (percent !== undefined) percents[position] = percent;
+      // The whole run's share: each target's runs count alike, in whatever order they interleave.
+      notify?.(plainText(`${label} · ${message}`), increments.advance(percents.reduce((sum, p) => sum + p, 0) / values.length));
+    };
+    return {
+      started: () => say('starting'),
+      progress: (event) => {
+        if (event.kind === 'tick') say(formatProgressMessage(event.at, event.tick, timing.rest), runPercent(event.at, event.tick.fraction));
+        else if (event.kind === 'load-start') say(`${formatLoadName(event.at)} · starting`, runPercent(event.at, 0));
+        else if (event.kind === 'load-end') say(formatLoadEnd(event.at, event.result), runPercent(event.at, 1));
+      },
+    };
+  };
+  const sessions = values.map((value, position) => sessionFor(context, output, settings, runs, value, reporter(position)));
   const file = {
     display: basename(uri.fsPath),
     text: document.getText(),
@@ -99,6 +134,7 @@ export async function runOnSeveralTargetsCommand(
   if ('kind' in resolved) return fail(resolved.message);
   const plan = resolved.scenarios[meant.index];
   if (!plan) return fail(`${file.display} has no scenario number ${meant.index + 1}`);
+  timing.rest = restOfRun(plan);
   const targets: TargetRun[] = [];
   for (const [position, session] of sessions.entries()) {
     const prepared = await session.prepare(file, resolved, plan);
@@ -110,7 +146,8 @@ export async function runOnSeveralTargetsCommand(
 
   const outcomes = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${plan.name} on ${values.length} targets`), cancellable: true },
-    (_progress, token) => {
+    (progress, token) => {
+      notify = (message, increment) => progress.report({ message, increment });
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       if (interleaves(targets)) output.appendLine(`Each repeat of "${plan.name}" runs on every target in turn.`);

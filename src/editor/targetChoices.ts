@@ -129,3 +129,19 @@ export function describeScenarioTarget(target: { url?: string; profile?: string 
   if (target.url !== undefined) return describeActiveTarget({ kind: 'url', url: target.url }, profiles);
   return undefined;
 }
+
+/**
+ * The choices of "Run on Several Targets": each profile, the throwaway server, the selected target when it is
+ * a URL of one's own, and "Enter a URL…"; the target the status bar shows comes first, ticked.
+ */
+export function severalTargetItems(profiles: Record<string, ConnectionProfile>, setting: string | undefined): TargetPickItem[] {
+  const items = targetPickItems(profiles, setting).filter((item) => typeof item.value === 'string' || 'enterUrl' in item.value);
+  const current = items.filter((item) => item.picked).map((item) => ({ ...item, description: `selected now · ${item.description ?? ''}` }));
+  return [...current, ...items.filter((item) => !item.picked)];
+}
+
+/** What the several-targets picker says when Enter came with fewer than two ticked (it shows again, ticks kept). */
+export function tooFewTargets(ticked: number): string {
+  if (ticked <= 0) return 'No target ticked: tick two or more (Space ticks), then press Enter';
+  return `${ticked} target ticked: tick one more to compare (Space ticks), then press Enter`;
+}

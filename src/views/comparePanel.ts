@@ -13,7 +13,8 @@ import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
 import { parseCompareMessage, parseCompareState, type CompareHostMessage, type CompareWebviewMessage } from './messages';
 
 export const COMPARE_PANEL_VIEW_TYPE = 'rbench.compare';
-const RUN_VIEWER = 'rbench.runViewer';
+/** Shows a run file in one tab (ResultsPanels.showRun). */
+export type ShowRun = (uri: vscode.Uri) => Promise<void>;
 
 interface Shown {
   runs: RunFile[];
@@ -41,14 +42,17 @@ export class ComparePanel implements vscode.Disposable {
   private shown: Shown = { runs: [], paths: [] };
   private ready = false;
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly showRun: ShowRun,
+  ) {}
 
-  /** Compares the run files (the first is the reference) in the panel, opening it or reusing it. */
+  /** Compares the run files (the first is the reference) in the panel beside the editor, opening it or reusing it. */
   show(paths: readonly string[]): void {
     this.shown = readRuns(paths);
     if (!this.panel) {
       this.adopt(
-        vscode.window.createWebviewPanel(COMPARE_PANEL_VIEW_TYPE, 'Compare', vscode.ViewColumn.Active, {
+        vscode.window.createWebviewPanel(COMPARE_PANEL_VIEW_TYPE, 'Compare', vscode.ViewColumn.Beside, {
           ...webviewOptions(this.extensionUri),
           retainContextWhenHidden: true,
           enableFindWidget: true,
@@ -144,7 +148,7 @@ export class ComparePanel implements vscode.Disposable {
       }
       case 'open-run': {
         const path = paths[message.index];
-        if (path) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path), RUN_VIEWER);
+        if (path) await this.showRun(vscode.Uri.file(path));
         return;
       }
     }
@@ -163,8 +167,8 @@ export class ComparePanel implements vscode.Disposable {
 }
 
 /** Registers the comparison panel's serializer; returns the panel for the commands that open it. */
-export function registerComparePanel(context: vscode.ExtensionContext): ComparePanel {
-  const panel = new ComparePanel(context.extensionUri);
+export function registerComparePanel(context: vscode.ExtensionContext, showRun: ShowRun): ComparePanel {
+  const panel = new ComparePanel(context.extensionUri, showRun);
   context.subscriptions.push(
     panel,
     vscode.window.registerWebviewPanelSerializer(COMPARE_PANEL_VIEW_TYPE, {

@@ -266,6 +266,21 @@ export class ResultsPanels implements vscode.Disposable {
     if (saveError) entry.view.post({ type: 'notice', text: `Not saved: ${saveError}` });
   }
 
+  /**
+   * Shows a finished run's file in one tab: the results panel or the run viewer tab already showing it comes
+   * forward (opening the viewer beside a panel showed the same run twice), else the run viewer opens it.
+   */
+  async showRun(uri: vscode.Uri): Promise<void> {
+    const shown = [...this.panels.values()].find(({ view }) => view.source.run && !view.source.live && view.source.path === uri.fsPath);
+    if (shown) {
+      shown.panel.reveal(shown.panel.viewColumn);
+      return;
+    }
+    // With a column the viewer's tab in that group comes forward; without one VS Code opens another in the active group.
+    const [tab] = runViewerTabs(uri);
+    await vscode.commands.executeCommand('vscode.openWith', uri, RUN_FILE_EDITOR_VIEW_TYPE, tab ? { viewColumn: tab.group.viewColumn } : undefined);
+  }
+
   /** Restores a panel after a window reload from the state its webview saved. */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const { runPath, key } = parsePanelState(state);
@@ -361,8 +376,7 @@ export function runTabTitle(run: Pick<RunFile, 'scenario' | 'startedAt'>): strin
 
 /** The run viewer's tabs of a run file. */
 function runViewerTabs(uri: vscode.Uri): vscode.Tab[] {
-  // `all` is absent from the unit tests' fake editor: no tabs there.
-  return (vscode.window.tabGroups.all ?? []).flatMap((group) =>
+  return vscode.window.tabGroups.all.flatMap((group) =>
     group.tabs.filter(
       (tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === RUN_FILE_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString(),
     ),

@@ -548,12 +548,48 @@ export class Webview {
   }
 }
 
+/** A custom editor's tab input (the run viewer's tabs). */
+export class TabInputCustom {
+  constructor(
+    readonly uri: Uri,
+    readonly viewType: string,
+  ) {}
+}
+
+/** An editor group and its tabs; `vscode.openWith` adds a tab to one, or brings forward the tab it already has. */
+export interface FakeTabGroup {
+  viewColumn: number;
+  tabs: { input: unknown; label: string; group: FakeTabGroup }[];
+}
+
+/** Where `column` (a ViewColumn, or show options carrying one) opens: Active and nothing mean the active group. */
+function columnOf(column: unknown): number {
+  const asked = typeof column === 'object' && column !== null ? (column as { viewColumn?: number }).viewColumn : (column as number | undefined);
+  if (asked === undefined || asked === ViewColumn.Active) return state.activeColumn;
+  return asked === ViewColumn.Beside ? state.activeColumn + 1 : asked;
+}
+
+/** `vscode.openWith(uri, viewType, column)` as VS Code does it: a group holds one tab per input. */
+function openWith(uri: Uri, viewType: string, column: unknown): void {
+  if (viewType === 'default') return;
+  const viewColumn = columnOf(column);
+  let group = state.tabGroups.find((g) => g.viewColumn === viewColumn);
+  if (!group) {
+    group = { viewColumn, tabs: [] };
+    state.tabGroups.push(group);
+  }
+  const same = group.tabs.some((tab) => tab.input instanceof TabInputCustom && tab.input.viewType === viewType && tab.input.uri.toString() === uri.toString());
+  if (!same) group.tabs.push({ input: new TabInputCustom(uri, viewType), label: uri.path.split('/').pop() ?? '', group });
+}
+
 export class WebviewPanel {
   readonly webview = new Webview();
   viewColumn: ViewColumn | undefined;
   active = true;
   visible = true;
   revealed = 0;
+  /** The column each reveal asked for (undefined: where the panel is). */
+  readonly revealedIn: (ViewColumn | undefined)[] = [];
   disposed = false;
   private readonly disposedEvent = new EventEmitter<void>();
   readonly onDidDispose = this.disposedEvent.event;
@@ -567,8 +603,9 @@ export class WebviewPanel {
   ) {
     this.viewColumn = column === ViewColumn.Beside ? state.activeColumn + 1 : column === ViewColumn.Active ? state.activeColumn : column;
   }
-  reveal(): void {
+  reveal(column?: ViewColumn): void {
     this.revealed++;
+    this.revealedIn.push(column);
   }
   /** Closed (by the user or the extension): fires onDidDispose once. */
   dispose(): void {
@@ -637,7 +674,15 @@ export const window = {
     return undefined;
   },
   get tabGroups() {
-    return { activeTabGroup: { viewColumn: state.activeColumn }, onDidChangeTabGroups: state.tabGroupsChanged.event };
+    return {
+      activeTabGroup: { viewColumn: state.activeColumn },
+      all: state.tabGroups,
+      onDidChangeTabGroups: state.tabGroupsChanged.event,
+      async close(tabs: readonly FakeTabGroup['tabs'][number][]): Promise<boolean> {
+        for (const tab of tabs) tab.group.tabs.splice(tab.group.tabs.indexOf(tab), 1);
+        return true;
+      },
+    };
   },
   get onDidChangeActiveTextEditor() {
     return state.activeEditorChanged.event;
@@ -720,6 +765,7 @@ export const commands = {
   },
   async executeCommand<T>(id: string, ...args: unknown[]): Promise<T> {
     state.executed.push({ id, args });
+    if (id === 'vscode.openWith') openWith(args[0] as Uri, args[1] as string, args[2]);
     const handler = state.commands.get(id);
     if (handler) return (await handler(...args)) as T;
     if (BUILT_IN_COMMANDS.has(id)) return undefined as T;
@@ -938,6 +984,8 @@ function freshState() {
     treeViews: [] as TreeView<unknown>[],
     panels: [] as WebviewPanel[],
     activeColumn: ViewColumn.One as number,
+    /** The editor groups' tabs that `vscode.openWith` opened (webview panels are in `panels`). */
+    tabGroups: [] as FakeTabGroup[],
     shownDocuments: [] as { document: TextDocument | Uri; options: unknown }[],
     registered: [] as { kind: string; viewType: string; provider: unknown }[],
     commands: new Map<string, (...args: unknown[]) => unknown>(),

@@ -41,6 +41,7 @@ describe('editor glue: the Benchmark Runs view with a fake editor', () => {
       glue.service(),
       (paths) => compared.push(paths),
       () => pinned++,
+      async () => undefined,
     );
   });
 

@@ -65,4 +65,84 @@ describe('editor glue: Run on Several Targets', function () {
     assert.equal(await setCalls(first()), before);
     assert.equal(existsSync(join(glue.root(), '.rbench', 'runs')), false);
   });
+
+  type Item = { label: string; description?: string; value: unknown; picked: boolean };
+
+  it('offers the target the status bar shows, first and ticked, and runs on it (issue 45, item 9)', async () => {
+    const before = [await setCalls(first()), await setCalls(second())];
+    await workspace.getConfiguration('rbench').update('target', second().url, ConfigurationTarget.Global);
+    await workspace.getConfiguration('rbench').update('profiles', { a: { url: first().url } }, ConfigurationTarget.Global);
+    editor.state.pick = (items) => (items as Item[]).filter((item) => item.picked || item.value === 'a');
+    editor.answerWith((call) => (call.options?.modal === true && call.items.includes(RUN_BUTTON) ? RUN_BUTTON : undefined));
+    const file = join(glue.root(), 'writes.rbench');
+    writeFileSync(file, SCENARIO);
+    const paths = await runOnSeveralTargetsCommand(
+      glue.context() as unknown as vscode.ExtensionContext,
+      glue.service().output,
+      () => undefined,
+      Uri.file(file) as unknown as vscode.Uri,
+      0,
+    );
+    const [offered] = editor.state.quickPicks.map((call) => call.items as Item[]);
+    assert.equal(offered[0].value, second().url, 'the selected target comes first');
+    assert.equal(offered[0].picked, true, 'ticked');
+    assert.ok(paths, JSON.stringify(editor.messages().map((m) => m.message)));
+    assert.equal((await setCalls(first())) - before[0], 1500);
+    assert.equal((await setCalls(second())) - before[1], 1500);
+  });
+
+  it('Enter with one target ticked shows the picker again with that tick kept and says one more is needed (issue 45, item 9)', async () => {
+    const answers: Item[][] = [];
+    await workspace.getConfiguration('rbench').update('profiles', { a: { url: first().url }, b: { url: second().url } }, ConfigurationTarget.Global);
+    editor.state.pick = (items) => {
+      const list = items as Item[];
+      // First Enter with "a" alone; then "b" ticked too, "a" still ticked from before.
+      const picked = answers.length === 0 ? list.filter((item) => item.value === 'a') : list.filter((item) => item.picked || item.value === 'b');
+      answers.push(picked);
+      return picked;
+    };
+    editor.answerWith((call) => (call.options?.modal === true && call.items.includes(RUN_BUTTON) ? RUN_BUTTON : undefined));
+    const file = join(glue.root(), 'writes.rbench');
+    writeFileSync(file, SCENARIO);
+    const paths = await runOnSeveralTargetsCommand(
+      glue.context() as unknown as vscode.ExtensionContext,
+      glue.service().output,
+      () => undefined,
+      Uri.file(file) as unknown as vscode.Uri,
+      0,
+    );
+    assert.deepEqual(
+      editor.messages('error').map((m) => m.message),
+      [],
+    );
+    assert.equal(editor.state.quickPicks.length, 2, 'the picker showed again');
+    const again = editor.state.quickPicks[1];
+    assert.deepEqual(
+      (again.items as Item[]).filter((item) => item.picked).map((item) => item.value),
+      ['a'],
+      'the tick was kept',
+    );
+    assert.match((again.options as { placeHolder: string }).placeHolder, /^1 target ticked: tick one more/);
+    assert.deepEqual(
+      answers[1].map((item) => item.value),
+      ['a', 'b'],
+    );
+    assert.ok(paths);
+    assert.equal(paths.length, 2);
+  });
+
+  it('its progress names the target running and gives its figures (issue 45, item 9)', async () => {
+    const { paths } = await run({ a: { url: first().url }, b: { url: second().url } });
+    assert.ok(paths);
+    const [progress] = editor.state.progress;
+    const messages = progress.reports.map((report) => report.message ?? '');
+    for (const target of ['a', 'b']) {
+      assert.ok(
+        messages.some((message) => message.startsWith(`${target} · `) && /ops\/s/.test(message) && /p99/.test(message)),
+        `no figures for ${target}: ${JSON.stringify(messages)}`,
+      );
+    }
+    const total = progress.reports.reduce((sum, report) => sum + (report.increment ?? 0), 0);
+    assert.ok(Math.abs(total - 100) < 1e-6, `the bar fills to 100 %, not ${total}`);
+  });
 });
