@@ -63,13 +63,13 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
     });
   }
 
-  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3: 64 of 69, on a quiet
-  // machine; see bench/README.md). Since: client and server both busy is both sides' limit (busy-client, 3 runs), so
-  // 67; the two 1.5M-key forks under 1 % of the window were recorded before the fork child's CPU was read, so their
-  // evidence cannot show the child. A change to the rule may raise it, never lower it.
-  it('the rule gets at least 67 of the 69 recorded causes right', () => {
+  // The share the rule got right when these runs were recorded (bench/calibrate.mjs --runs 3 --record on a quiet
+  // machine, 2026-12-06: 69 of 69, 25 of them with the cause inside a mixed verdict; see bench/README.md). On the
+  // same machine busy with eight other jobs the live harness got 61 of 69: there the conditions no longer control
+  // the cause (both sides wait for cores the other jobs hold). A change to the rule may raise it, never lower it.
+  it('the rule gets all 69 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
-    assert.ok(fixtures.length - wrong.length >= 67, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 69, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 
