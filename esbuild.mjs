@@ -49,6 +49,8 @@ const vendors = [
   // `rbench import` of benchmark-spec tests (src/cli/importSpec.ts, required by src/cli/import.ts when used): ~30 kB
   // of code no run needs. Its copies of shared modules (the scenario writer) are its own: it throws nothing across.
   { file: 'import-spec', source: "export * from './src/cli/importSpec.ts';", filter: /^\.\/importSpec$/, usesVendors: true },
+  // `--memtier-json` and `--hdr-prefix` (src/cli/exportWriters.ts, required by src/cli/run.ts when asked): no other run needs them.
+  { file: 'export-writers', source: "export * from './src/cli/exportWriters.ts';", filter: /^\.\/exportWriters$/, usesVendors: true },
 ];
 const vendorsApart = {
   name: 'vendors-apart',

@@ -5,15 +5,9 @@ import { ImportError, importRun } from '../results/import';
 import { isUserNamedFolder } from '../gates/files';
 import { saveRun } from '../results/runFileWriter';
 import { ExitCode, type Output } from './output';
+import type { ImportCommandOptions } from './importOptions';
 
-export interface ImportCommandOptions {
-  files: string[];
-  command?: string;
-  out: string;
-  /** --out was given: the user's own folder, anywhere; otherwise .rbench/runs inside the current folder. */
-  outNamed: boolean;
-  root: string;
-}
+export type { ImportCommandOptions } from './importOptions';
 
 /** True for a benchmark-spec path: a `.yml`/`.yaml` file, or a folder. */
 function isSpecPath(path: string): boolean {

@@ -2,7 +2,7 @@
 // files, one per test, then the summary line. Loaded by import.ts only for such paths (a file of its own in
 // dist, esbuild.mjs): no other command parses the importer or the YAML library.
 import { importSpec, specFiles, SpecImportError, specSummary } from '../results/import/spec';
-import type { ImportCommandOptions } from './import';
+import type { ImportCommandOptions } from './importOptions';
 import { ExitCode, type Output } from './output';
 
 /** Without --out, the scenarios go into this folder of the current one. */

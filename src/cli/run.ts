@@ -18,8 +18,6 @@ import { compareRuns } from '../results/compare';
 import { comparisonToText } from '../results/compareFormat';
 import { gateComparison, runGate } from '../results/regression';
 import { toRedisBenchmarkCsv, toTextTable } from '../results/export';
-import { memtierJsonOf, memtierJsonPaths } from '../results/memtierJsonOut';
-import { hdrFiles } from '../results/hdrOut';
 import { formatDuration, formatLatency, formatOps } from '../results/format';
 import { breakdownRows } from '../results/breakdownRows';
 import { RunFileError, type RunFile } from '../results/runFile';
@@ -369,6 +367,7 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
     }
     if (options.memtierJson) {
       writing = '--memtier-json';
+      const { memtierJsonOf, memtierJsonPaths } = exportWriters();
       const outs = memtierJsonOf(runs);
       const paths = memtierJsonPaths(options.memtierJson, outs);
       for (const [i, out] of outs.entries()) writeFileSafely(paths[i], JSON.stringify(out.json, null, 2) + '\n', { userNamed: true });
@@ -376,13 +375,19 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
     }
     if (options.hdrPrefix) {
       writing = '--hdr-prefix';
-      for (const file of hdrFiles(options.hdrPrefix, runs)) writeFileSafely(file.path, file.text, { userNamed: true });
+      for (const file of exportWriters().hdrFiles(options.hdrPrefix, runs)) writeFileSafely(file.path, file.text, { userNamed: true });
     }
     return ExitCode.Ok;
   } catch (error) {
     output.error(`error: could not write the ${writing} output: ${(error as Error).message}`);
     return ExitCode.SaveError;
   }
+}
+
+/** The writers of `--memtier-json` and `--hdr-prefix`: a file of their own in dist, required only by a run that asks (start-up parses none of it). */
+function exportWriters(): typeof import('./exportWriters') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./exportWriters') as typeof import('./exportWriters');
 }
 
 /** Where a table goes: stdout, unless `--csv -` owns it; then with the notes (stderr, or nowhere with --quiet). */

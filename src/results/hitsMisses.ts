@@ -3,16 +3,12 @@
 import type { CommandResult } from '../engine';
 import { formatOps } from './format';
 import type { ResultRow, TableColumn } from './rows';
+import { missRateOf } from './missRate';
+
+export { missRateOf } from './missRate';
 
 /** Above this share of misses a read test measured an empty key space more than the server: the run says so. */
 export const MOSTLY_MISSES = 0.5;
-
-/** Misses over the replies that were not errors (0…1); undefined for a row that counts none (no read, an old run file). */
-export function missRateOf(result: Pick<CommandResult, 'misses' | 'requests' | 'errors'>): number | undefined {
-  if (result.misses === undefined) return undefined;
-  const answered = result.requests - result.errors;
-  return answered > 0 ? result.misses / answered : 0;
-}
 
 /** Hits and misses per second: the row's throughput split by its share of each (errors are neither). */
 export function hitMissRates(row: Pick<ResultRow, 'opsPerSec' | 'requests' | 'errors' | 'misses'>): { hits: number; misses: number } | undefined {

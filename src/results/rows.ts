@@ -7,7 +7,7 @@ import type { PhasePlan, ValuePlan } from '../scenario/plan';
 import type { RunFile, TestSummary } from './runFile';
 import { representativeLoad } from './summary';
 import { testKeyLength } from './keyLength';
-import { missRateOf } from './hitsMisses';
+import { missRateOf } from './missRate';
 
 export interface ResultRow {
   point: string;

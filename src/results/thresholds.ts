@@ -7,7 +7,7 @@ import { latencyAtChosen } from './chosenPercentiles';
 import { percentileOfMetric } from '../scenario/expect';
 import type { KeysAfterPrefill, PointResult, ThresholdOutcome } from './runFile';
 import { representativeLoad } from './summary';
-import { missRateOf } from './hitsMisses';
+import { missRateOf } from './missRate';
 
 export function metricValue(result: CommandResult, metric: ExpectMetric): number {
   const latency = result.latency;

@@ -10,12 +10,9 @@
 // them reads the reply, which a benchmark does not).
 import { classifyCommand, isReadOnlyCommand, keyPositions, literalOf } from './commands';
 import type { CommandTemplate, TestPlan } from './plan';
+import { MISS_NIL, MISS_NIL_OR_EMPTY, MISS_NONE, type MissRule } from './missRules';
 
-/** Per command: 0 counts no misses (not a read), 1 counts nil replies, 2 counts nil and empty collections. Numbers: the hot path reads them from an array. */
-export const MISS_NONE = 0;
-export const MISS_NIL = 1;
-export const MISS_NIL_OR_EMPTY = 2;
-export type MissRule = typeof MISS_NONE | typeof MISS_NIL | typeof MISS_NIL_OR_EMPTY;
+export { MISS_NIL, MISS_NIL_OR_EMPTY, MISS_NONE, isMissReply, type MissRule } from './missRules';
 
 /**
  * Reads whose documented reply is the key's contents (or a range of them) as an array, set or map: an absent
@@ -71,11 +68,4 @@ export function missRulesOf(test: TestPlan, labels: readonly string[]): MissRule
     const command = test.commands.find((c) => c.command.label === label)?.command;
     return command ? missRuleOf(command) : MISS_NONE;
   });
-}
-
-/** A whole reply (the ioredis path's): a miss under `rule`? */
-export function isMissReply(rule: MissRule, reply: unknown): boolean {
-  if (rule === MISS_NONE) return false;
-  if (reply === null) return true;
-  return rule === MISS_NIL_OR_EMPTY && Array.isArray(reply) && reply.length === 0;
 }

@@ -206,7 +206,7 @@ describe('Running scenarios from the editor', function () {
     assert.match(
       message,
       new RegExp(
-        `^${suite.server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory \\d+ · round trip \\d+\\.\\d+ ms$`,
+        `^${suite.server.url}: Redis \\d+\\.\\d+\\.\\d+ standalone · used memory .+ · save "" · appendonly no · maxmemory (?:\\d+|[\\d.]+ [KMGT]iB) · round trip \\d+\\.\\d+ ms$`,
       ),
     );
 

@@ -14,7 +14,7 @@ import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
-import { MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/replyMisses';
+import { MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/missRules';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;

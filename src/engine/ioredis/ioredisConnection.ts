@@ -20,7 +20,7 @@ import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
-import { isMissReply, MISS_NONE, type MissRule } from '../../scenario/replyMisses';
+import { isMissReply, MISS_NONE, type MissRule } from '../../scenario/missRules';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;

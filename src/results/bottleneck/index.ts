@@ -101,14 +101,21 @@ export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}):
     server: load.server,
     events: eventsDuring(load, context, load.windowMs ?? load.durationMs),
   };
-  const notes = verdict.kind === 'undetermined' ? [] : KINDS.flatMap((judge) => judge.note?.(evidence) ?? []);
+  // Notes (a short fork, a resend's wait) go with any verdict the window supports, `undetermined` ones included;
+  // a window too short for a verdict gets none.
+  const notes = tooShort(load) ? [] : KINDS.flatMap((judge) => judge.note?.(evidence) ?? []);
   return notes.length > 0 ? { ...verdict, why: `${verdict.why}; note: ${notes.join('; ')}` } : verdict;
+}
+
+/** A window shorter than MIN_WINDOW_MS, or fewer replies than MIN_REPLIES: no verdict. */
+function tooShort(load: LoadResult): boolean {
+  return (load.windowMs ?? load.durationMs) < MIN_WINDOW_MS || load.total.latency.count < MIN_REPLIES;
 }
 
 function judged(load: LoadResult, context: BottleneckContext): Bottleneck {
   const windowMs = load.windowMs ?? load.durationMs;
   const replies = load.total.latency.count;
-  if (windowMs < MIN_WINDOW_MS || replies < MIN_REPLIES) {
+  if (tooShort(load)) {
     const window = windowMs < 1000 ? `${windowMs < 10 ? windowMs.toFixed(1) : Math.round(windowMs)} ms` : length(windowMs);
     return { kind: 'undetermined', why: `the window (${window}, ${count(replies)} repl${replies === 1 ? 'y' : 'ies'}) is too short for a verdict` };
   }

@@ -209,6 +209,8 @@ function argumentItems(line: CommandLine, at: number): CompletionItemData[] {
   const typed = line.text.slice(slot.start, at);
   const fragment = /_[A-Za-z_]*$/.exec(typed)?.[0] ?? '';
   if (typed && !fragment) return [];
+  // A drawn number just closed (`__rand(1..9)__`): its `__` ends it, it begins nothing Enter should complete.
+  if (/\)__$/.test(typed)) return [];
   const end = at + /^[A-Za-z_]*/.exec(line.text.slice(at))![0].length;
   const range = rangeOf(line.line, at - fragment.length, end);
   const named = PLACEHOLDERS.map((info): CompletionItemData => ({

@@ -55,7 +55,7 @@ describe('rbench run', function () {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+time\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+srv µs\/call\s+errors\s+limit/,
+      /command\s+requests\s+clients\s+pipeline\s+key size\s+value size\s+time\s+ops\/s\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+srv µs\/call\s+errors(?:\s+hits\/s\s+misses\/s\s+miss rate)?\s+limit/,
     );
     // key size: the real key length, `cli:` and 8 characters of key number.
     assert.match(result.stdout, /^SET\s+20,000\s+4\s+8\s+12\s+16\s/m);

@@ -24,7 +24,7 @@ describe('module commands and the server’s command table (rbench)', function (
       assert.equal(offline.code, 0, offline.stdout + offline.stderr);
       assert.match(
         offline.stderr,
-        /redisearch\.rbench:15:1: warning: `FT\.CREATE` is not in the built-in table; checked against the server when the run starts/,
+        /redisearch\.rbench:16:1: warning: `FT\.CREATE` is not in the built-in table; checked against the server when the run starts/,
       );
       assert.match(offline.stdout, /1 file, 1 scenario, 0 errors/);
       const online = await runCli(['check', EXAMPLE, '--url', server().url], { cwd: scratch.dir });
@@ -72,7 +72,7 @@ describe('module commands and the server’s command table (rbench)', function (
       assert.equal(result.code, 2, result.stdout + result.stderr);
       assert.match(
         result.stderr,
-        /redisearch\.rbench:15: the throwaway redis-server does not know the command FT\.CREATE: load the module that provides it \(`rbench run --module PATH`/,
+        /redisearch\.rbench:16: the throwaway redis-server does not know the command FT\.CREATE: load the module that provides it \(`rbench run --module PATH`/,
       );
       assert.doesNotMatch(result.stdout + result.stderr, /\[1\/3\]/, 'no load ran');
       assert.deepEqual(scratch.runFiles('runs'), []);

@@ -34,9 +34,11 @@ describe('rbench start-up', function () {
       assert.ok(readFileSync(join(repoRoot, 'dist', file), 'utf8').includes(marker), `the marker of ${library} is in dist/${file}`);
       assert.ok(!cli.includes(marker), `${library} is bundled into dist/cli-main.js`);
     }
-    // 1.9 MB with them; 1.25 MB without (the language, results and capture of issue 23–26 included).
+    // 1.9 MB with them; 1.25 MB without (the language, results and capture of issue 23–26 included); 1.47 MB with
+    // client groups, hits and misses, drawn numbers, connection behaviour and chosen percentiles (issues 43–45; the
+    // spec import and the memtier/HDR writers are files of their own, required when used).
     const bytes = statSync(join(repoRoot, 'dist', 'cli-main.js')).size;
-    assert.ok(bytes < 1_400_000, `dist/cli-main.js is ${bytes} bytes`);
+    assert.ok(bytes < 1_500_000, `dist/cli-main.js is ${bytes} bytes`);
   });
 
   it('starts the runner from the code cache the build made, and never from a cache of other bytes', () => {

@@ -75,21 +75,31 @@ describe('bottleneck verdicts from real servers', function () {
     });
 
     it('BGSAVE of a small dataset during the test: the fork is a note with its time and share, not the cause', async () => {
-      await withRedis(server(), (redis) => redis.call('DEBUG', 'POPULATE', '300000', 'fill', '100'));
+      // 50k keys: the fork's pause a few ms, its child's CPU (~50 ms) too little to be a share of any wait worth 1 % of the window.
+      await withRedis(server(), (redis) => redis.call('DEBUG', 'POPULATE', '50000', 'fill', '100'));
       const file = scratch.write('save.rbench', '### save\nclients 4\nduration 6s\nGET fill:__rand_int__\n');
       // The fork as soon as this load is under way (1,000 GETs past the server's count before it: the counter is
       // the server's since it started, and earlier tests sent GETs), not at a time: on a busy machine a fixed wait
       // put the BGSAVE before the load or after its window.
       const before = await withRedis(server(), (redis) => commandCalls(redis, 'get'));
-      const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir });
-      await withRedis(server(), async (redis) => {
-        await waitForCalls(redis, 'get', before + 1000, 1500);
-        await redis.bgsave();
-      });
-      const result = await cli.done;
+      // Client and server (and the fork's child, which stays in its parent's cgroup) served first: on a machine busy
+      // with other work they would wait for cores, and the child's share of that wait could then hold 1 % of the window.
+      const first = cpuFirst();
+      first.add(server().pid);
+      let result;
+      try {
+        const cli = startCli(['run', '--yes', file, '--url', server().url], { cwd: scratch.dir, launcher: first.launcher });
+        await withRedis(server(), async (redis) => {
+          await waitForCalls(redis, 'get', before + 1000, 1500);
+          await redis.bgsave();
+        });
+        result = await cli.done;
+      } finally {
+        first.remove();
+      }
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
-      // 300k small keys fork in a few ms, far under 1 % of the 6 s window: a note, not the cause (issue 41, seen 4).
+      // 50k small keys fork in a few ms, far under 1 % of the 6 s window: a note, not the cause (issue 41, seen 4).
       assert.ok(!kinds(load.bottleneck).includes('persistence'), JSON.stringify(load.bottleneck));
       assert.match(
         load.bottleneck!.why,
@@ -165,7 +175,11 @@ describe('bottleneck verdicts from real servers', function () {
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
       assert.ok(load.total.latency.maxUs >= 1_800_000, `max ${load.total.latency.maxUs} µs`);
-      assert.match(result.stdout, new RegExp(`\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0\n`), 'the max column shows it');
+      assert.match(
+        result.stdout,
+        new RegExp(`\\s${(load.total.latency.maxUs / 1000).toFixed(3)}\\s+(?:[\\d.]+\\s+)?0(?:\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d.]+ %)?(?:  +\\S[^\\n]*)?\n`),
+        'the max column shows it',
+      );
       const warning = /! GET: the server did not answer from (\d+\.\d) s to (\d+\.\d) s \((\d\.\d) s\) on \d+ of 10 connections\./.exec(result.stdout);
       assert.ok(warning, result.stdout);
       const length = Number(warning[3]);
