@@ -120,7 +120,7 @@ describe('benchmark-spec import: the test around the load (issue 44)', () => {
           check: { keyspacelen: 500 },
           init_commands: ['"SET" "init" "1"'],
           preload_tool: { tool: 'memtier_benchmark', arguments: '"--ratio" "1:0" "--key-maximum" "499" "-n" "allkeys" "--key-pattern" "P:P"' },
-          'configuration-parameters': { save: '""', loadmodule: '/tmp/evil.so' },
+          'configuration-parameters': { save: '""', loadmodule: 'modules/evil.so' },
         },
       }),
       'x.yml',
