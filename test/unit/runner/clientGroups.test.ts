@@ -7,31 +7,14 @@ import { runFileProblem } from '../../../src/results/runFileSchema';
 import { resultRows } from '../../../src/results/rows';
 import { mergeRuns } from '../../../src/results/merge';
 import { shardPlan } from '../../../src/runner/shard';
-import { checkText, type ScenarioPlan } from '../../../src/scenario';
+import { planOf, runOnUserServer } from '../../helpers/userServerRun';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { kinds } from '../../helpers/verdict';
-
-function planOf(text: string): ScenarioPlan {
-  const resolved = checkText(text);
-  assert.deepEqual(
-    resolved.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
-    [],
-  );
-  return resolved.scenarios[0];
-}
 
 describe('client groups run at the same time (load NAME)', function () {
   this.timeout(90_000);
   const server = useRedisServer();
-  const run = (text: string) => {
-    const { host, port } = server();
-    return runScenario(planOf(text), {
-      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
-      targetDisplay: `redis://${host}:${port}`,
-      local: false,
-      source: text,
-    });
-  };
+  const run = (text: string) => runOnUserServer(server(), text);
 
   it('two groups at once: each group sent exactly what the server counted for its command, in overlapping windows', async () => {
     const { host, port } = server();

@@ -8,30 +8,13 @@ import { ownKeyPatterns } from '../../../src/runner/leftKeys';
 import { leftKeysLines } from '../../../src/results/leftKeys';
 import { runWarnings } from '../../../src/results/warnings';
 import { runFileProblem } from '../../../src/results/runFileSchema';
-import { checkText, type ScenarioPlan } from '../../../src/scenario';
+import { planOf, runOnUserServer } from '../../helpers/userServerRun';
 import { useRedisServer, withRedis } from '../../helpers/redis';
-
-function planOf(text: string): ScenarioPlan {
-  const resolved = checkText(text);
-  assert.deepEqual(
-    resolved.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
-    [],
-  );
-  return resolved.scenarios[0];
-}
 
 describe('other RBench runs on the same server, and the keys a run leaves', function () {
   this.timeout(60_000);
   const server = useRedisServer();
-  const run = (text: string) => {
-    const { host, port } = server();
-    return runScenario(planOf(text), {
-      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
-      targetDisplay: `redis://${host}:${port}`,
-      local: false,
-      source: text,
-    });
-  };
+  const run = (text: string) => runOnUserServer(server(), text);
 
   it('two runs at once on one server: each names the other in its run file, its warnings and its verdict', async () => {
     const [a, b] = await Promise.all([
