@@ -29,7 +29,7 @@ import { clusterMonitor, deleteClusterKeysMatching } from './clusterNodes';
 import { pointCount, pointsToRun, thresholdPoints } from '../results/rateSearch';
 import { notePrimary, recordPrimary } from './sentinelPrimaries';
 import { OtherRunsWatch, runClientName } from './otherRuns';
-import { countLeftKeys, ownKeyPatterns } from './leftKeys';
+import { countLeftKeys, ownKeyPatterns, ownKeyShapes, REPORTED_KEYS } from './leftKeys';
 import { moduleCommands, probeNestedCalls, type NestedCalls, type ServerFlags } from './nestedCalls';
 import { countPartEnded } from './partsCleanup';
 import { countKeys, keysCountedBefore } from './keysAfterPrefill';
@@ -351,7 +351,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   // A user's server keeps what the run wrote: say what is there (never deleting what the scenario did not ask to).
   if (!context.local && !connection.cluster && control && status !== 'failed' && !stalled) {
     const patterns = ownKeyPatterns(plan);
-    const left = patterns.length > 0 ? await countLeftKeys(connection, patterns).catch(() => []) : [];
+    const left = patterns.length > 0 ? await countLeftKeys(connection, patterns, { owns: ownKeyShapes(plan), mostKeys: REPORTED_KEYS }).catch(() => []) : [];
     if (left.length > 0) run.leftKeys = left;
   }
   run.thresholds = evaluateThresholds(plan.expects, thresholdPoints(plan, run.points), run.keysAfterPrefill);

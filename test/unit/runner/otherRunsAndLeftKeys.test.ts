@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { runScenario } from '../../../src/runner/runScenario';
 import { otherRbenchClients, rbenchClients, runClientName } from '../../../src/runner/otherRuns';
-import { ownKeyPatterns } from '../../../src/runner/leftKeys';
+import { ownKeyPatterns, REPORTED_KEYS } from '../../../src/runner/leftKeys';
 import { leftKeysLines } from '../../../src/results/leftKeys';
 import { runWarnings } from '../../../src/results/warnings';
 import { runFileProblem } from '../../../src/results/runFileSchema';
@@ -56,6 +56,34 @@ describe('other RBench runs on the same server, and the keys a run leaves', func
     assert.equal(keys, 1001, 'nothing was deleted');
     assert.deepEqual(file.leftKeys, [{ pattern: 'bench:*', count: 1000 }]);
     assert.deepEqual(leftKeysLines(file), ['left 1,000 keys matching bench:*; add `cleanup bench:*` to remove them after a run']);
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
+  it('counts only its own keys under its pattern (issue 46): someone’s bench:alice and numbers beyond its key space are not what it left', async () => {
+    await withRedis(server(), async (redis) => {
+      await redis.set('bench:alice', '1');
+      await redis.set('bench:000000000100', '1');
+      await redis.set('bench:00000000005', '1');
+    });
+    const file = await run('### writes\nclients 2\nrequests 1000\nkeys 100 sequential\nSET bench:__key__ x\n');
+    assert.equal(file.status, 'complete', file.error);
+    assert.equal(await withRedis(server(), (redis) => redis.dbsize()), 103, 'nothing was deleted');
+    assert.deepEqual(file.leftKeys, [{ pattern: 'bench:*', count: 100 }]);
+    await withRedis(server(), (redis) => redis.flushall());
+  });
+
+  it('past 10,000 of its own keys the count stops and says "at least" (issue 46: each key counted is CPU every run pays)', async () => {
+    await withRedis(server(), async (redis) => {
+      const pipeline = redis.pipeline();
+      for (let i = 0; i < 20_000; i++) pipeline.set(`bench:${String(i).padStart(12, '0')}`, '1');
+      await pipeline.exec();
+    });
+    const file = await run('### writes\nclients 2\nrequests 100\nkeys 20000\nSET bench:__key__ x\n');
+    assert.equal(file.status, 'complete', file.error);
+    const [left] = file.leftKeys ?? [];
+    assert.equal(left?.capped, true, JSON.stringify(file.leftKeys));
+    assert.ok(left.count >= REPORTED_KEYS && left.count < 20_000, `${left.count} counted`);
+    assert.match(leftKeysLines(file)[0], /^left at least \d{2},\d{3} keys matching bench:\*/);
     await withRedis(server(), (redis) => redis.flushall());
   });
 
