@@ -1,9 +1,34 @@
-// How many worker threads a load gets.
+// How many worker threads a load gets, and which small loads need none (inThreadLoad.ts).
 import { availableParallelism } from 'node:os';
 import type { LoadPlan } from '../scenario/plan';
 
+/** Requests up to which a load runs on the caller's thread: a few ms of work, against ~35 ms of CPU to start a worker. */
+export const SMALL_LOAD_REQUESTS = 1000;
+
 /**
- * The 'auto' rule. Every load runs in worker threads (never on the caller's thread); the question is
+ * True when the load runs on the caller's thread (inThreadLoad.ts) rather than in a worker: one thread, a count
+ * of at most SMALL_LOAD_REQUESTS requests, and nothing that lasts or coordinates (a duration, a ramp, a cluster's
+ * routing, a start barrier shared with other loads, idle connections held beside it).
+ */
+export function runsInThread(
+  load: Pick<LoadPlan, 'requests' | 'durationMs' | 'ramp' | 'idleConnections'>,
+  threads: number,
+  context: { cluster: boolean; startTogether: boolean },
+): boolean {
+  return (
+    threads === 1 &&
+    load.durationMs === undefined &&
+    load.requests !== undefined &&
+    load.requests <= SMALL_LOAD_REQUESTS &&
+    !load.ramp &&
+    !(load.idleConnections ?? 0) &&
+    !context.cluster &&
+    !context.startTogether
+  );
+}
+
+/**
+ * The 'auto' rule. Every load but a small one (runsInThread) runs in worker threads; the question is
  * how many. Extra threads pay off only when the client is the bottleneck: shallow pipelines (each
  * request costs the client its own write and read system calls) with many connections to share out.
  * When the server is the bottleneck (deep pipelines), or the machine has no spare core (a local

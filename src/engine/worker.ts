@@ -1,14 +1,19 @@
 // Entry point of an engine worker thread: runs its share of the connections (WorkerLoad) and talks to
 // the main thread (workerThreads.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to workerThreads.js.
-import { parentPort, workerData } from 'node:worker_threads';
+// A small load runs the same code on the caller's thread (inThreadLoad.ts requires this file for serveLoad).
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openClientPath } from './clientPaths';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 import { WorkerLoad } from './workerLoad';
 
-async function main(): Promise<void> {
-  if (!parentPort) throw new Error('the RBench engine worker must run in a worker thread');
-  const port = parentPort;
-  const config = workerData as WorkerConfig;
+/** The main thread as the load sees it: a worker's parentPort, or the in-thread port of a small load. */
+export interface LoadPort {
+  postMessage(message: WorkerToMain): void;
+  on(event: 'message', listener: (message: MainToWorker) => void): void;
+}
+
+/** Runs one thread's share of a load through `port`; the function returned ends it at once, as terminating a worker does. */
+export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
   const path = openClientPath(config);
   const load = new WorkerLoad(config, (message: WorkerToMain) => port.postMessage(message), path.factory);
   // Cluster paths: one routing state shared by this thread's connections.
@@ -16,7 +21,9 @@ async function main(): Promise<void> {
   load.cluster = cluster;
   let started = false;
   let stopped = false;
+  let ended = false;
   port.on('message', (message: MainToWorker) => {
+    if (ended) return;
     if (message.type === 'start' && !started && !stopped) {
       started = true;
       load.start();
@@ -29,7 +36,16 @@ async function main(): Promise<void> {
       load.stop();
     }
   });
-  await load.open();
+  // Ended while connecting: once every connection has settled (one still opening would stay open), all close.
+  let settled = false;
+  void load.open().then(() => {
+    settled = true;
+    if (ended) load.fail('the load was ended');
+  });
+  return () => {
+    ended = true;
+    if (settled) load.fail('the load was ended');
+  };
 }
 
-void main();
+if (!isMainThread && parentPort && require.main === module) serveLoad(parentPort, workerData as WorkerConfig);

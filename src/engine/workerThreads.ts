@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ClusterTracker } from './cluster/tracker';
+import { InThreadLoad } from './inThreadLoad';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
@@ -31,6 +32,8 @@ export interface WorkerRun {
   /** performance.now() when the load began. */
   loadStart: number;
   cluster: ClusterTracker | undefined;
+  /** A small load: its one config runs on this thread (inThreadLoad.ts), not in a worker. */
+  inThread?: boolean;
   /** The LoadResult of the load as it ended. */
   result(status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom' | 'ramp'>): LoadResult;
 }
@@ -45,7 +48,7 @@ type ThreadsPhase = 'connecting' | 'running' | 'stopping' | 'done';
 
 /** One load's threads from start to result: connecting, running, stopping, done (each entered once). */
 class LoadThreads {
-  private readonly workers: Worker[];
+  private readonly workers: (Worker | InThreadLoad)[];
   private readonly results: (WorkerResult | undefined)[];
   private readonly exited: boolean[];
   private readonly progress: { requests: number; errors: number }[];
@@ -71,7 +74,7 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
-    this.workers = configs.map((config) => new Worker(script, { workerData: config }));
+    this.workers = configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));

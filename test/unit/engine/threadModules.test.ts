@@ -50,13 +50,14 @@ describe('modules a run loads (issue 46)', function () {
 
   it('a plain-TCP fast-path run: the engine thread loads its bundle and no ioredis, TLS, client path or test hook; the main thread no HTTP', async () => {
     const recorder = scratch.write('recorder.cjs', RECORDER);
-    const file = scratch.write('lean.rbench', '### lean\nthreads 1\nclients 4\npipeline 8\nrequests 400\nSET lean:__key__ __value__\n');
+    // Past SMALL_LOAD_REQUESTS: a load with an engine thread of its own.
+    const file = scratch.write('lean.rbench', '### lean\nthreads 1\nclients 4\npipeline 8\nrequests 4000\nSET lean:__key__ __value__\n');
     const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
       cwd: scratch.dir,
       env: { NODE_OPTIONS: `--require ${recorder}` },
     });
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 400);
+    assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 4000);
 
     const threads = requiredByThread(run.stderr);
     const main = threads.get(0);
@@ -73,5 +74,19 @@ describe('modules a run loads (issue 46)', function () {
     );
     assert.ok(!main.builtins.has('http'), 'the main thread loaded node:http without --metrics');
     assert.ok(!main.distFiles.has('zod.js') && !main.distFiles.has('hdr-histogram.js'), `main thread's dist files: ${[...main.distFiles].join(' ')}`);
+  });
+
+  it('a small run (at most 1,000 requests) starts no engine thread: the main thread runs the worker bundle itself, every request counted', async () => {
+    const recorder = scratch.write('recorder.cjs', RECORDER);
+    const file = scratch.write('small.rbench', '### small\nclients 50\npipeline 100\nrequests 1000\nSET small:__key__ __value__\n');
+    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
+      cwd: scratch.dir,
+      env: { NODE_OPTIONS: `--require ${recorder}` },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 1000);
+    const threads = requiredByThread(run.stderr);
+    assert.deepEqual([...threads.keys()], [0], 'only the main thread required modules');
+    assert.ok(threads.get(0)!.distFiles.has('worker.js'), `main thread's dist files: ${[...threads.get(0)!.distFiles].join(' ')}`);
   });
 });
