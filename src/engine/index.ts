@@ -10,6 +10,8 @@ export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
 // Whether this process and the server can hold a number of connections (client groups check their sum).
 export { checkConnectionCapacity } from './capacity';
+// A consumer group's load: blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push.
+export { runConsumers } from './consumers/consumerLoad';
 // Loads that start sending together (a phase's client groups).
 export { StartBarrier } from './startBarrier';
 

@@ -172,10 +172,11 @@ export interface PhasePlan {
 }
 
 /**
- * What a client group does with its connections. `requests`: commands sent and timed like any test; other kinds
- * (subscribers, blocking consumers) are a file each behind the runner's group table (src/runner/clientGroups.ts).
+ * What a client group does with its connections. `requests`: commands sent and timed like any test; `consumers`:
+ * blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push (src/scenario/consumerGroup.ts). Each
+ * kind is a file behind the runner's group table (src/runner/clientGroups.ts).
  */
-export type ClientGroupKind = 'requests';
+export type ClientGroupKind = 'requests' | 'consumers';
 
 /** One `load NAME [background]` group: a phase of its own (its settings over the scope's), run beside its siblings. */
 export interface ClientGroupPlan {
