@@ -280,9 +280,12 @@ export interface ConsumerResult {
   idleConsumers: number;
   /** From the producers' end until the last consumer stopped, ms. */
   drainMs: number;
-  /** How the consumers stopped: `drained` (the queue read empty, or each wait ran out), `drain-limit` (the bound), `cancelled`. */
+  /**
+   * How the consumers stopped: `drained` (the queue read empty, or each wait ran out), `drain-limit` (no job taken for
+   * twice the wait's timeout plus a second — 5 s for a wait without one — or 10 minutes of draining), `cancelled`.
+   */
   ended: 'drained' | 'drain-limit' | 'cancelled';
-  /** The queue at the end, as read on a separate connection: LLEN, ZCARD or XLEN per key, XPENDING for a stream group. */
+  /** The queue at the end, read on a separate connection: LLEN, ZCARD or XLEN per key (EXISTS 0: the key is gone), XPENDING for a stream group. */
   queueLeft: { key: string; command: string; length: number }[];
 }
 

@@ -37,8 +37,10 @@ export interface ConsumerOptions {
 
 /** How often the queue's length is read while draining, and how often blocked calls are unblocked at the end. */
 const POLL_MS = 20;
-/** Draining ends at the latest this long after the producers (a wait of its own: twice it, plus a second). */
+/** Draining ends when no job was taken for this long (a wait of the file's own timeout: twice it, plus a second). */
 const DRAIN_LIMIT_MS = 5000;
+/** …and at the latest this long after the producers ended (someone else may push for ever). */
+const DRAIN_CAP_MS = 10 * 60_000;
 /** Attempts to unblock the calls still waiting before their connections are closed. */
 const UNBLOCK_ATTEMPTS = 25;
 /** Past a call's own timeout, the server has this long to answer before the consumer reports it silent. */
@@ -116,9 +118,10 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
       }
       if (jobs.length === 0) {
         tally.empty++;
-        tally.idleNs += now - callStart;
-        // After the producers, a wait that ran out finds the queue drained for this consumer.
+        // After the producers, a wait that ran out finds the queue drained for this consumer (past the window:
+        // not idle time of it).
         if (producersDoneAt !== undefined) return;
+        tally.idleNs += now - callStart;
         continue;
       }
       tally.jobs += jobs.length;
@@ -146,7 +149,7 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
     for (let attempt = 0; attempt < UNBLOCK_ATTEMPTS && consumers.some((consumer) => consumer.waiting); attempt++) {
       let refused = false;
       for (const consumer of consumers.filter((each) => each.waiting)) {
-        count('client');
+        count('client|unblock');
         const answer = await askRaw(control, ['CLIENT', 'UNBLOCK', String(consumer.id)], connection.connectTimeoutMs).catch(() => null);
         if (answer instanceof RespErrorReply || answer === null) refused = true;
       }
@@ -179,10 +182,13 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
     await Promise.race([options.producersEnded, loops]);
     if (stopping) return;
     producersDoneAt = process.hrtime.bigint();
-    const limitMs = wait.timeoutMs > 0 ? Math.min(2 * wait.timeoutMs + 1000, 60_000) : DRAIN_LIMIT_MS;
-    const limit = producersDoneAt + BigInt(limitMs) * 1_000_000n;
+    // Draining goes on while jobs are taken; it stops when none was for the bound, and at the latest at DRAIN_CAP_MS.
+    const quietNs = BigInt(wait.timeoutMs > 0 ? Math.min(2 * wait.timeoutMs + 1000, 60_000) : DRAIN_LIMIT_MS) * 1_000_000n;
+    const cap = producersDoneAt + BigInt(DRAIN_CAP_MS) * 1_000_000n;
     while (!stopping && consumers.some((consumer) => consumer.waiting || !consumer.connection.socket.destroyed)) {
-      if (process.hrtime.bigint() >= limit) {
+      const now = process.hrtime.bigint();
+      const lastProgress = lastJobAt !== undefined && lastJobAt > producersDoneAt ? lastJobAt : producersDoneAt;
+      if (now >= cap || now - lastProgress >= quietNs) {
         ended = 'drain-limit';
         break;
       }
@@ -201,8 +207,10 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
   const queueLeft = cancelled ? [] : await queueLength(control, wait, count, connection.connectTimeoutMs, false).catch(() => []);
   closeAll();
 
-  const windowEnd = [producersDoneAt, lastJobAt].reduce<bigint>((latest, at) => (at !== undefined && at > latest ? at : latest), t0);
-  const windowMs = Math.max(1, Number((cancelled || windowEnd === t0 ? endAt : windowEnd) - t0) / 1e6);
+  // The window: from the start together with the producers to the last job taken (jobs/s is the rate the queue
+  // was served at); without jobs, to the producers' end.
+  const windowEnd = cancelled ? endAt : (lastJobAt ?? producersDoneAt ?? endAt);
+  const windowMs = Math.max(1, Number(windowEnd - t0) / 1e6);
   const wake = summarize(wakeUp);
   const row = (label: string): CommandResult => ({
     command: label,
@@ -221,7 +229,8 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
     emptyReturns: tally.empty,
     wakeUp: wake,
     idleMs: Number(tally.idleNs) / 1e6,
-    idleConsumers: Number(tally.idleNs) / 1e6 / windowMs,
+    // (A wait that began before the window's end and ran past it counts whole: at most all consumers.)
+    idleConsumers: Math.min(consumers.length, Number(tally.idleNs) / 1e6 / windowMs),
     drainMs: producersDoneAt === undefined ? 0 : Number(endAt - producersDoneAt) / 1e6,
     ended,
     queueLeft,
@@ -282,7 +291,7 @@ async function openAll(
       const raw = await openTargetSocket(connection);
       opened.push(raw);
       if (connection.clientName !== undefined) {
-        count('client');
+        count('client|setname');
         await askRaw(raw, ['CLIENT', 'SETNAME', connection.clientName], connection.connectTimeoutMs);
       }
       return raw;
@@ -291,7 +300,7 @@ async function openAll(
     const consumers = await Promise.all(
       Array.from({ length: clients }, async (): Promise<Consumer> => {
         const raw = await open();
-        count('client');
+        count('client|id');
         const id = await askRaw(raw, ['CLIENT', 'ID'], connection.connectTimeoutMs);
         return { connection: raw, id: typeof id === 'number' ? id : -1, waiting: false };
       }),
@@ -327,7 +336,7 @@ async function queueLength(
     };
     if (type === 'list') await ask('LLEN', []);
     else if (type === 'zset') await ask('ZCARD', []);
-    else if (type === 'none') left.push({ key, command: 'TYPE', length: 0 });
+    else if (type === 'none') left.push({ key, command: 'EXISTS', length: 0 });
     else if (type === 'stream' && !drainOnly) {
       await ask('XLEN', []);
       if (wait.streamGroup !== undefined) await ask('XPENDING', [wait.streamGroup]);
