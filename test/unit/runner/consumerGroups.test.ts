@@ -109,6 +109,29 @@ describe('consumer groups: blocked calls take the jobs producers push (issue 43)
     ]);
   });
 
+  it('consumers of a stream group that does not exist end the run with a plain message naming the fix; what was measured is kept', async () => {
+    const file = await run(
+      [
+        '### no group',
+        'requests 50',
+        'load producers',
+        'clients 1',
+        'XADD rbench:queue:nogroup * job __value__',
+        'load workers',
+        'clients 2',
+        'XREADGROUP GROUP missing w BLOCK 100 STREAMS rbench:queue:nogroup >',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(file.status, 'failed');
+    assert.match(
+      file.error ?? '',
+      /^client group workers: consumer group workers: the server answered XREADGROUP with "NOGROUP .*XGROUP CREATE KEY GROUP \$ MKSTREAM/,
+    );
+    const [producers] = file.points[0].repeats[0];
+    assert.equal(producers.sent?.byLabel.XADD, 50, 'the producers ran to their end and were kept');
+  });
+
   it('a cancel while the consumers are blocked ends the run, and leaves no connection of the run on the server', async () => {
     const { host, port } = server();
     const text = [
