@@ -10,6 +10,8 @@ export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
 // Whether this process and the server can hold a number of connections (client groups check their sum).
 export { checkConnectionCapacity } from './capacity';
+// A consumer group's load: blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push.
+export { runConsumers } from './consumers/consumerLoad';
 // Loads that start sending together (a phase's client groups).
 export { StartBarrier } from './startBarrier';
 
@@ -31,3 +33,5 @@ export { openRawCommands, type RawCommands } from './fast/rawCommands';
 // How `__key__` and `__rand_int__` are written: the run's own keys are exactly these (src/runner/ownKeys.ts).
 export { keyWidth } from './requests/batch';
 export { RAND_INT_WIDTH } from './requests/templateEncoder';
+// `__now__`: the send stamp a receiver (subscriber, queue consumer) reads back for its latency.
+export { SEND_STAMP_DIGITS, monotonicMicros, stampAt, stampAge } from './sendStamp';

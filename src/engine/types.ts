@@ -253,6 +253,40 @@ export interface LoadResult {
   bottleneck?: Bottleneck;
   /** A `load NAME` client group's load, run at the same time as its phase's other groups (`test` is the group's name). */
   group?: { name: string; background: boolean };
+  /** A consumer group's (blocked calls taking the jobs other groups push): see ConsumerResult. */
+  consumer?: ConsumerResult;
+}
+
+/**
+ * A consumer group's figures (src/engine/consumers). `total` then counts jobs: its requests are the jobs taken,
+ * its ops/s jobs/s, its latency the wake-up latency.
+ */
+export interface ConsumerResult {
+  consumers: number;
+  /** Blocked calls answered (jobs returned, or nothing when the wait timed out). */
+  pops: number;
+  /** Jobs taken: a pop of one element is one job; BLMPOP, BZMPOP and the stream reads may return several. */
+  jobs: number;
+  /** Calls that returned nothing: the wait ran out (the file's timeout), or the run unblocked them at the end. */
+  emptyReturns: number;
+  /**
+   * Push → pop time (µs) of the jobs whose value begins with a send stamp (`__now__`), on this machine's
+   * monotonic clock; its count is those jobs. Jobs without a stamp are counted, not timed.
+   */
+  wakeUp: { latency: LatencySummary; histogram: string };
+  /** Time the consumers waited with nothing to take (a call that returned nothing, the wait before a job was pushed), summed, ms. */
+  idleMs: number;
+  /** idleMs over the window: how many consumers were idle on average. */
+  idleConsumers: number;
+  /** From the producers' end until the last consumer stopped, ms. */
+  drainMs: number;
+  /**
+   * How the consumers stopped: `drained` (the queue read empty, or each wait ran out), `drain-limit` (no job taken for
+   * twice the wait's timeout plus a second — 5 s for a wait without one — or 10 minutes of draining), `cancelled`.
+   */
+  ended: 'drained' | 'drain-limit' | 'cancelled';
+  /** The queue at the end, read on a separate connection: LLEN, ZCARD or XLEN per key (EXISTS 0: the key is gone), XPENDING for a stream group. */
+  queueLeft: { key: string; command: string; length: number }[];
 }
 
 /** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */

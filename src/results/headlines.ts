@@ -10,6 +10,7 @@ import { representativeLoad } from './summary';
 import { savedAtLine, savedNote, statusWords } from './verdict';
 import { valuesPerRequest } from './keyLength';
 import { clusterLine } from './clusterSummary';
+import { consumerLines } from './consumerLines';
 import { primaryLine } from './sentinelPrimaries';
 import { formatBytes, groupDigits } from '../scenario/numberText';
 
@@ -45,6 +46,7 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
   const primary = primaryLine(run);
   if (primary) lines.push(primary);
   lines.push(...serverMemoryLines(run));
+  lines.push(...consumerLines(run));
   for (const point of run.points) {
     const planPoint = run.plan.points.find((candidate) => candidate.label === point.label);
     for (const summary of point.summary) {

@@ -123,6 +123,20 @@ const clientPauses = z.looseObject({
 
 const stall = z.looseObject({ fromMs: count, toMs: count, connections: count, of: count });
 
+/** A consumer group's figures (blocking consumers): its jobs, wake-up latency, idle time and the queue left. */
+const consumerResult = z.looseObject({
+  consumers: count,
+  pops: count,
+  jobs: count,
+  emptyReturns: count,
+  wakeUp: z.looseObject({ latency, histogram: text }),
+  idleMs: count,
+  idleConsumers: count,
+  drainMs: count,
+  ended: text,
+  queueLeft: z.array(z.looseObject({ key: text, command: text, length: num })).max(1024),
+});
+
 const loadResult = z.looseObject({
   test: text,
   phase: text,
@@ -160,6 +174,7 @@ const loadResult = z.looseObject({
   tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
   group: z.looseObject({ name: text, background: z.boolean() }).optional(),
+  consumer: consumerResult.optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });

@@ -3,7 +3,7 @@
 // histograms and rate); the loads start sending together (a StartBarrier: each waits until all are connected)
 // and the phase ends when the last of them does. A new kind
 // (subscribers, blocking consumers) is a file exporting a GroupRunner and one row of GROUP_KINDS.
-import { runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
+import { runConsumers, runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 
@@ -15,6 +15,8 @@ export interface GroupRunContext {
   onTick: (tick: LoadTick) => void;
   /** The phase's groups start sending together: this group is `index` of the barrier's. */
   startTogether: { barrier: StartBarrier; index: number };
+  /** Settles when the phase's other groups that are not consumers (the producers) have all ended. */
+  producersEnded: Promise<unknown>;
 }
 
 /** Runs one group to its end; throws only when it could not start (as runLoad does). */
@@ -32,8 +34,16 @@ const runRequests: GroupRunner = (group, context) =>
     { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether },
   );
 
+// Blocked calls taking the jobs the producers push, until the producers end and the queue is drained.
+const runConsumerGroup: GroupRunner = (group, context) =>
+  runConsumers(
+    { phase: group.phase, test: group.phase.tests[0], connection: context.connection, client: context.client },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, producersEnded: context.producersEnded },
+  );
+
 export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
   requests: runRequests,
+  consumers: runConsumerGroup,
 };
 
 /** Each group's outcome, in the plan's order: its result, or why it could not start. */
@@ -45,17 +55,25 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
-  context: Omit<GroupRunContext, 'onTick' | 'startTogether'> & { onTick: (index: number, tick: LoadTick) => void },
+  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'producersEnded'> & { onTick: (index: number, tick: LoadTick) => void },
 ): Promise<GroupOutcome[]> {
   // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
   const barrier = new StartBarrier(groups.length);
-  const settled = await Promise.allSettled(
-    groups.map((group, index) =>
-      GROUP_KINDS[group.kind](group, { ...context, onTick: (tick) => context.onTick(index, tick), startTogether: { barrier, index } }).finally(() =>
-        barrier.leave(index),
-      ),
-    ),
-  );
+  const producers: Promise<unknown>[] = [];
+  let producersEnded: (value: unknown) => void = () => {};
+  const ended = new Promise((resolve) => (producersEnded = resolve));
+  const running = groups.map((group, index) => {
+    const run = GROUP_KINDS[group.kind](group, {
+      ...context,
+      onTick: (tick) => context.onTick(index, tick),
+      startTogether: { barrier, index },
+      producersEnded: ended,
+    }).finally(() => barrier.leave(index));
+    if (group.kind !== 'consumers') producers.push(run);
+    return run;
+  });
+  void Promise.allSettled(producers).then(producersEnded);
+  const settled = await Promise.allSettled(running);
   return settled.map((outcome, index) => {
     const group = groups[index];
     if (outcome.status === 'rejected') {

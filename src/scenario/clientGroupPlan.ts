@@ -8,6 +8,7 @@ import type { ClientGroupPlan, TestPlan } from './plan';
 import { phasePlan, type Point } from './phasePlan';
 import { buildTests } from './phaseTests';
 import { groupPhase, loadRange, MAX_GROUP_CLIENTS, readLoadLine, reportSharedCommands, type LoadLines, type LoadSection } from './clientGroups';
+import { checkConsumerGroup, groupKind } from './consumerGroup';
 import { readSection, type PhaseSection, type ReadContext, type Section } from './scopeLines';
 import type { Layer } from './settingLayer';
 
@@ -59,14 +60,16 @@ export function groupTests(phase: PhaseSection, loads: LoadSection[], shared: La
 /** One group's plan at one sweep point, in `phase`. */
 export function groupPlan(group: GroupTest, phase: PhaseSection, point: Point, sink: DiagnosticSink): ClientGroupPlan {
   const { load, layer, test } = group;
-  return {
+  const plan: ClientGroupPlan = {
     name: load.name,
-    kind: 'requests',
+    kind: groupKind(test),
     background: load.background,
     // Named after its phase: the group's results belong to the phase (their test is the group's name).
     phase: phasePlan({ ...groupPhase(load, phase.measured), name: phase.name }, layer, point, [test], sink),
     source: load.line.range,
   };
+  if (plan.kind === 'consumers') checkConsumerGroup(plan.name, plan.phase, plan.source, sink);
+  return plan;
 }
 
 /**

@@ -172,10 +172,11 @@ export interface PhasePlan {
 }
 
 /**
- * What a client group does with its connections. `requests`: commands sent and timed like any test; other kinds
- * (subscribers, blocking consumers) are a file each behind the runner's group table (src/runner/clientGroups.ts).
+ * What a client group does with its connections. `requests`: commands sent and timed like any test; `consumers`:
+ * blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push (src/scenario/consumerGroup.ts). Each
+ * kind is a file behind the runner's group table (src/runner/clientGroups.ts).
  */
-export type ClientGroupKind = 'requests';
+export type ClientGroupKind = 'requests' | 'consumers';
 
 /** One `load NAME [background]` group: a phase of its own (its settings over the scope's), run beside its siblings. */
 export interface ClientGroupPlan {
@@ -326,9 +327,10 @@ export type ArgTemplate = ArgPart[];
 
 /**
  * `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file);
- * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`).
+ * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`);
+ * `now`: the send stamp, the sender's monotonic clock in microseconds as 16 digits (src/engine/sendStamp.ts).
  */
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw';
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw' | 'now';
 
 export type DrawDistribution = 'uniform' | 'zipf' | 'sequential';
 

@@ -113,6 +113,10 @@ function tooShort(load: LoadResult): boolean {
 }
 
 function judged(load: LoadResult, context: BottleneckContext): Bottleneck {
+  // Consumers wait for the producers' jobs by design: their pace is the producers', and a blocked call is no
+  // saturated resource. Their figures (jobs/s, wake-up latency, idle consumers) speak for them.
+  if (load.consumer)
+    return { kind: 'undetermined', why: 'not judged: a consumer group takes jobs at the pace the producers push them (see its jobs/s and wake-up latency)' };
   const windowMs = load.windowMs ?? load.durationMs;
   const replies = load.total.latency.count;
   if (tooShort(load)) {
