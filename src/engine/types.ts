@@ -252,7 +252,7 @@ export interface LoadResult {
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
   bottleneck?: Bottleneck;
   /** A `load NAME` client group's load, run at the same time as its phase's other groups (`test` is the group's name). */
-  group?: { name: string; background: boolean };
+  group?: { name: string; background: boolean; stopped?: boolean };
 }
 
 /** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */
