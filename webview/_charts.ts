@@ -3,6 +3,7 @@
 import uPlot from 'uplot';
 import { formatLatency, formatOpsShort } from '../src/results/format';
 import type { EventMark, StallSpan, ViewModel } from '../src/views/model';
+import type { GroupLine } from '../src/views/timeCharts';
 import { usText } from '../src/views/serverTime';
 import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
@@ -315,6 +316,15 @@ export function percentileChartOptions(theme: Theme, latencySeries: uPlot.Series
 /** Latency values for a log axis: a zero has no place on it (a gap instead). */
 export const positiveOnly = (values: readonly (number | null | undefined)[]) => values.map((v) => (v !== null && v !== undefined && v > 0 ? v : null));
 
+/** A client group's two timeline series, in its colour and named after it: throughput solid, p99 dashed. */
+function groupSeries(line: GroupLine, stroke: string): uPlot.Series[] {
+  const name = line.background ? `${line.name} (background)` : line.name;
+  return [
+    { label: `${name} ops/s`, scale: 'ops', stroke, width: 1.5, value: legendValue(formatOpsShort), spanGaps: false },
+    { label: `${name} p99`, scale: 'ms', stroke, width: 1.25, dash: [5, 3], value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+  ];
+}
+
 export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   const specs: ChartSpec[] = [];
   const timeAxis = axis(theme, { values: (_u, splits) => timeTicks(splits), label: 'time into the run' });
@@ -323,11 +333,14 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
     const t = model.timeline;
     const redirections = t.redirections;
     const stalls = t.stalls ?? [];
+    const groupLines = t.groups ?? [];
+    // A run of client groups only draws their lines; the loads of no group keep the usual three.
+    const plainLine = groupLines.length === 0 || t.ops.some((v) => v !== undefined && v !== null);
     specs.push({
       id: 'timeline',
-      title: redirections ? 'Throughput, latency and cluster redirections over time' : 'Throughput and latency over time',
-      description: `Line chart of requests per second (left axis) and p50 and p99 latency in milliseconds (right axis) for each second of the run, ${t.segments.length} load${t.segments.length === 1 ? '' : 's'}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}${stalls.length ? `; shaded red where no reply came: ${stalls.map((s) => s.text).join('; ')}` : ''}. The results table holds the numbers.`,
-      signature: `timeline:${t.latencyAxisMaxMs ?? ''}:${model.marks.length}:${redirections ? 'redirections:' : ''}${stalls.map((s) => `${s.from}-${s.to}`).join(',')}:${t.segments.map((s) => s.label).join('|')}`,
+      title: `${redirections ? 'Throughput, latency and cluster redirections over time' : 'Throughput and latency over time'}${groupLines.length ? ', per client group' : ''}`,
+      description: `Line chart of requests per second (left axis) and ${groupLines.length ? 'p99' : 'p50 and p99'} latency in milliseconds (right axis) for each second of the run, ${groupLines.length ? `a line of each per client group (${groupLines.map((line) => line.name).join(', ')})` : `${t.segments.length} load${t.segments.length === 1 ? '' : 's'}`}${model.marks.length ? ', with background save marks' : ''}${redirections ? ', and cluster MOVED plus ASK redirections counted in each bucket (outer right axis)' : ''}${stalls.length ? `; shaded red where no reply came: ${stalls.map((s) => s.text).join('; ')}` : ''}. The results table holds the numbers.`,
+      signature: `timeline:${groupLines.map((line) => line.name).join(',')}:${t.latencyAxisMaxMs ?? ''}:${model.marks.length}:${redirections ? 'redirections:' : ''}${stalls.map((s) => `${s.from}-${s.to}`).join(',')}:${t.segments.map((s) => s.label).join('|')}`,
       note: [outliersNote(t), stallsNote(stalls), marksNote(model.marks)].filter(Boolean).join(' ') || undefined,
       options: {
         scales: {
@@ -338,9 +351,14 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
         },
         series: [
           { label: 'time', value: legendValue(seconds) },
-          { label: 'ops/s', scale: 'ops', stroke: colour(theme, 0), width: 1.5, value: legendValue(formatOpsShort), spanGaps: false },
-          { label: 'p50', scale: 'ms', stroke: theme.green, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
-          { label: 'p99', scale: 'ms', stroke: theme.orange, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+          ...(plainLine
+            ? [
+                { label: 'ops/s', scale: 'ops', stroke: colour(theme, 0), width: 1.5, value: legendValue(formatOpsShort), spanGaps: false },
+                { label: 'p50', scale: 'ms', stroke: theme.green, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+                { label: 'p99', scale: 'ms', stroke: theme.orange, width: 1.25, value: legendValue((v) => `${ms(v)} ms`), spanGaps: false },
+              ]
+            : []),
+          ...groupLines.flatMap((line, i) => groupSeries(line, colour(theme, plainLine ? i + 1 : i))),
           ...(redirections
             ? [
                 {
@@ -377,7 +395,13 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
           draw: [stallsHook(stalls, theme), marksHook(model.marks, theme), segmentsHook(t.segments, theme), outliersHook(t.latencyOutliers ?? [], theme)],
         },
       },
-      data: [t.x, t.ops, t.p50Ms, t.p99Ms, ...(redirections ? [redirections] : []), ...(stalls.length ? [t.x.map(() => null)] : [])],
+      data: [
+        t.x,
+        ...(plainLine ? [t.ops, t.p50Ms, t.p99Ms] : []),
+        ...groupLines.flatMap((line) => [line.ops, line.p99Ms]),
+        ...(redirections ? [redirections] : []),
+        ...(stalls.length ? [t.x.map(() => null)] : []),
+      ] as uPlot.AlignedData,
     });
   }
 

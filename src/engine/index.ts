@@ -8,6 +8,7 @@ export { runLoad } from './load';
 export { LoadError } from './errors';
 export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
+export { errorStatusWhy } from './verdicts';
 // Whether this process and the server can hold a number of connections (client groups check their sum).
 export { checkConnectionCapacity } from './capacity';
 // A consumer group's load: blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push.

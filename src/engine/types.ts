@@ -252,7 +252,7 @@ export interface LoadResult {
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
   bottleneck?: Bottleneck;
   /** A `load NAME` client group's load, run at the same time as its phase's other groups (`test` is the group's name). */
-  group?: { name: string; background: boolean };
+  group?: { name: string; background: boolean; stopped?: boolean };
   /** A consumer group's (blocked calls taking the jobs other groups push): see ConsumerResult. */
   consumer?: ConsumerResult;
 }

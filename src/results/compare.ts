@@ -8,7 +8,7 @@ import type { NamedMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
 import { breakdownRows, nodeResult } from './breakdownRows';
-import type { ResultRow } from './rows';
+import { findPhase, type ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
 import { spreadOf } from './summary';
 import { changeInterval, isSignificant, repeatsCentre, type ChangeInterval, type Samples, type StatisticTest } from './statistics';
@@ -100,6 +100,8 @@ export interface ComparisonRow {
   test: string;
   /** `total`, or the command label inside a mix. */
   command: string;
+  /** A `load NAME` client group's row (`test` is the group's name): paired only with the same group's rows. */
+  group?: string;
   /** One per run, in the order of `Comparison.runs`; null where that run has no such row (a gap). */
   cells: (ComparisonCell | null)[];
 }
@@ -139,7 +141,14 @@ export interface CompareOptions {
 // ---------------------------------------------------------------------------------------------------
 // Rows and deltas
 
-const rowKey = (row: Pick<ResultRow, 'point' | 'phase' | 'test' | 'command'>) => [row.point, row.phase, row.test, row.command].join('\u0000');
+/** The client group a row belongs to (its test is the group's name), or undefined for a test's row. */
+function groupOf(run: RunFile, row: Pick<ResultRow, 'point' | 'phase' | 'test'>): string | undefined {
+  return findPhase(run, row.point, row.phase)?.groups?.some((group) => group.name === row.test) ? row.test : undefined;
+}
+
+// A group's rows and a test's never pair, even under one name: the group ran beside others, the test alone.
+const rowKey = (row: Pick<ResultRow, 'point' | 'phase' | 'test' | 'command'>, group: string | undefined) =>
+  [row.point, row.phase, group === undefined ? 'test' : 'group', row.test, row.command].join('\u0000');
 
 /** The row's result in every repeat, with the load it came from (for the spread and the statistics). */
 function repeatMeasurements(run: RunFile, row: ResultRow): RepeatMeasurement[] {
@@ -216,10 +225,18 @@ function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
   runs.forEach((run, index) => {
     // Cluster runs: each node's row under its test (`SET › node 10.0.0.1:6379`), aligned by node address.
     for (const result of breakdownRows(run, { nodes: true })) {
-      const key = rowKey(result);
+      const group = groupOf(run, result);
+      const key = rowKey(result, group);
       let entry = rows.get(key);
       if (!entry) {
-        const row: ComparisonRow = { point: result.point, phase: result.phase, test: result.test, command: result.command, cells: runs.map(() => null) };
+        const row: ComparisonRow = {
+          point: result.point,
+          phase: result.phase,
+          test: result.test,
+          command: result.command,
+          ...(group !== undefined ? { group } : {}),
+          cells: runs.map(() => null),
+        };
         entry = { row, samples: runs.map(() => null) };
         rows.set(key, entry);
       }

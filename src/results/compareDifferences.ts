@@ -168,7 +168,43 @@ function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList)
           described.map((d) => d[i][1]),
         ),
       );
+      groupDifferences(phases as PhasePlan[], scope, labels, out);
     }
+  }
+}
+
+/**
+ * A phase's client groups, by name: one that some runs lack is listed as such (`group scans: only in #2`), and
+ * the settings of one they share are compared as a phase's are.
+ */
+function groupDifferences(phases: PhasePlan[], phaseScope: string, labels: string[], out: DifferenceList): void {
+  if (!phases.some((phase) => phase.groups)) return;
+  const names = unionOf(
+    phases.map((phase) => phase.groups ?? []),
+    (group) => group.name,
+  );
+  for (const name of names) {
+    const groups = phases.map((phase) => phase.groups?.find((group) => group.name === name));
+    const scope = [phaseScope, `group ${name}`].filter(Boolean).join(', ');
+    if (groups.some((group) => !group)) {
+      out.addPresence(scope, 'group', labels, groups.map(Boolean));
+      continue;
+    }
+    out.add(
+      'plan',
+      scope,
+      'background',
+      groups.map((group) => (group!.background ? 'yes' : 'no')),
+    );
+    const described = groups.map((group) => phaseSettings(group!.phase));
+    described[0].forEach(([field], i) =>
+      out.add(
+        'plan',
+        scope,
+        field,
+        described.map((d) => d[i][1]),
+      ),
+    );
   }
 }
 

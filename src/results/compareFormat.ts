@@ -83,6 +83,12 @@ interface Grid {
   cells: string[][];
 }
 
+/** `GET`, `mix › SET`; a client group's rows `group readers`, `group readers › GET`. */
+export function rowName(row: ComparisonRow, test = row.test): string {
+  const name = row.group !== undefined ? `group ${test}` : test;
+  return row.command === 'total' ? name : `${name} › ${row.command}`;
+}
+
 /**
  * The table: a line per row × metric, a column per run. In Markdown a cell holds the value and its change
  * (`412,345 (+3.1% ✅)`); in text the change and the verdict get columns of their own so that numbers align.
@@ -112,7 +118,7 @@ function grid(comparison: Comparison, style: Style): Grid {
       const line: string[] = [];
       if (withPoint) line.push(first ? row.point : '');
       if (withPhase) line.push(first ? row.phase : '');
-      line.push(first ? (row.command === 'total' ? row.test : `${row.test} › ${row.command}`) : '', METRIC_INFO[metric].label);
+      line.push(first ? rowName(row) : '', METRIC_INFO[metric].label);
       row.cells.forEach((cell, run) => {
         if (!split) return line.push(formatCell(metric, cell, style, run > 0 ? row.cells[0] : null));
         const measured = cell?.metrics[metric];

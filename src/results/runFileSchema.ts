@@ -173,7 +173,7 @@ const loadResult = z.looseObject({
   server: serverDelta.optional(),
   tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
-  group: z.looseObject({ name: text, background: z.boolean() }).optional(),
+  group: z.looseObject({ name: text, background: z.boolean(), stopped: z.boolean().optional() }).optional(),
   consumer: consumerResult.optional(),
 });
 

@@ -1,9 +1,10 @@
 // A phase's client groups (`load NAME` lines), run at the same time on one timeline: each group by the runner
 // of its kind, chosen in one table. A `requests` group is an engine load of its own (its threads, connections,
 // histograms and rate); the loads start sending together (a StartBarrier: each waits until all are connected)
-// and the phase ends when the last of them does. A new kind
-// (subscribers, blocking consumers) is a file exporting a GroupRunner and one row of GROUP_KINDS.
-import { runConsumers, runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
+// and the phase ends when its last measured group does: background groups are stopped then (each group runs
+// under a signal of its own, so every kind inherits the stop). A new kind (subscribers, blocking consumers) is a
+// file exporting a GroupRunner, honouring `signal`, and one row of GROUP_KINDS.
+import { errorStatusWhy, runConsumers, runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 
@@ -11,6 +12,11 @@ export interface GroupRunContext {
   connection: ConnectionOptions;
   client: ClientPath;
   clusterDetected: boolean;
+  /**
+   * Ends the group: the run was cancelled or, for a background group, every measured group of the phase has
+   * ended. A runner stops sending, keeps what it measured and resolves (status `cancelled` is fine: the stop of a
+   * background group is made `complete` here).
+   */
   signal?: AbortSignal;
   onTick: (tick: LoadTick) => void;
   /** The phase's groups start sending together: this group is `index` of the barrier's. */
@@ -51,7 +57,9 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
 
 /**
  * Runs all groups at once. A group that cannot start leaves the others running (what they measure is kept);
- * its outcome says why.
+ * its outcome says why. When every measured group has ended, the background groups still running are stopped:
+ * what they measured is kept and their status is that of a load that ran to its end (`group.stopped` says it was
+ * cut short). A phase of background groups only runs each to its own end.
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
@@ -59,30 +67,68 @@ export async function runClientGroups(
 ): Promise<GroupOutcome[]> {
   // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
   const barrier = new StartBarrier(groups.length);
+  const stops = groups.map(() => new AbortController());
+  const cancel = () => stops.forEach((stop) => stop.abort());
+  if (context.signal?.aborted) cancel();
+  context.signal?.addEventListener('abort', cancel);
+  const ended = new Set<number>();
+  const stoppedBackground = new Set<number>();
+  let measuredRunning = groups.filter((group) => !group.background).length;
+  const measuredEnded = () => {
+    if (--measuredRunning > 0) return;
+    groups.forEach((group, index) => {
+      if (!group.background || ended.has(index) || stops[index].signal.aborted) return;
+      stoppedBackground.add(index);
+      stops[index].abort();
+    });
+  };
+  // Consumers drain once the producers have ended: the measured ones when there are any (a background producer
+  // is stopped only after the measured groups, consumers among them, have ended), else all of them.
+  const producing = groups.filter((group) => group.kind !== 'consumers');
+  const measuredProducers = producing.some((group) => !group.background);
   const producers: Promise<unknown>[] = [];
   let producersEnded: (value: unknown) => void = () => {};
-  const ended = new Promise((resolve) => (producersEnded = resolve));
+  const producersDone = new Promise((resolve) => (producersEnded = resolve));
   const running = groups.map((group, index) => {
     const run = GROUP_KINDS[group.kind](group, {
       ...context,
+      signal: stops[index].signal,
       onTick: (tick) => context.onTick(index, tick),
       startTogether: { barrier, index },
-      producersEnded: ended,
-    }).finally(() => barrier.leave(index));
-    if (group.kind !== 'consumers') producers.push(run);
+      producersEnded: producersDone,
+    }).finally(() => {
+      barrier.leave(index);
+      ended.add(index);
+      if (!group.background) measuredEnded();
+    });
+    if (group.kind !== 'consumers' && (!measuredProducers || !group.background)) producers.push(run);
     return run;
   });
   void Promise.allSettled(producers).then(producersEnded);
-  const settled = await Promise.allSettled(running);
+  const settled = await Promise.allSettled(running).finally(() => context.signal?.removeEventListener('abort', cancel));
   return settled.map((outcome, index) => {
     const group = groups[index];
     if (outcome.status === 'rejected') {
       const error = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
       return { group, error: `client group ${group.name}: ${error}` };
     }
-    outcome.value.group = { name: group.name, background: group.background };
-    return { group, result: outcome.value };
+    const result = outcome.value;
+    result.group = { name: group.name, background: group.background };
+    if (stoppedBackground.has(index) && !context.signal?.aborted) endStopped(result);
+    return { group, result };
   });
+}
+
+/**
+ * A background group stopped because the measured groups ended: it did what it was asked, beside them. Its
+ * status is a finished load's (errors past the threshold still mark it); a failure stays a failure.
+ */
+function endStopped(result: LoadResult): void {
+  result.group = { ...result.group!, stopped: true };
+  if (result.status !== 'cancelled') return;
+  const reason = errorStatusWhy(result.total, result.commands);
+  result.status = reason ? 'complete-with-errors' : 'complete';
+  if (reason) result.errorStatusReason = reason;
 }
 
 /** The connections all groups open together: checked before any opens (each load checks only its own). */

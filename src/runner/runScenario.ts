@@ -6,21 +6,19 @@ import { checkConnectionCapacity, runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
-import { CommandTally, tallyBetween, type TallyMark } from '../redis/commandTally';
+import { CommandTally } from '../redis/commandTally';
 import { openControlConnection } from '../redis/control';
 import { readServerFacts, serverCountersOff } from '../redis/info';
-import { SLOWLOG_AFTER_ENTRIES, type NodeCounters } from '../redis/serverCounters';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
-import type { ScenarioPlan, TestPlan } from '../scenario/plan';
-import { accountingFor, bytesPerSecond, serverDelta, withSiblingGroups, type Accounting } from '../results/serverDelta';
+import type { ClientGroupPlan, ScenarioPlan, TestPlan } from '../scenario/plan';
+import type { Accounting } from '../results/serverDelta';
+import { countersAfter, countersBefore, sendsOf, settleLoad, type CountersRead, type LoadSource, type LoadSurroundings } from './afterLoad';
 import { groupClients, runClientGroups, type GroupOutcome } from './clientGroups';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
-import { addChosenPercentiles } from '../results/chosenPercentiles';
-import { throughputPercentiles } from '../results/timelineSeconds';
 import { summariseRepeats } from '../results/summary';
 import { machineFacts, runId, RUN_FILE_VERSION, type PointResult, type RunFile, type RunStatus } from '../results/runFile';
 import { TOOL_VERSION } from '../version';
@@ -150,6 +148,16 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   }
 
   const total = countLoads(plan);
+  // Who else used the server since a load started, and the run's settings every load's figures are read with.
+  const surroundings = (before: CountersRead | undefined, after: CountersRead | undefined, sinceT: number): LoadSurroundings => ({
+    before,
+    after,
+    siblingParts: others?.siblingsSince(sinceT).length ?? 0,
+    otherRuns: (others?.seenSince(sinceT) ?? []).map((other) => other.name),
+    local: context.local,
+    appendfsync: run.target.server?.config.appendfsync,
+    percentiles: plan.percentiles,
+  });
   let index = 0;
   let status: RunStatus = 'complete';
   let failure: string | undefined;
@@ -207,28 +215,14 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const groupStalled = results.some((result) => result.windowKind === 'first-send-to-stall');
           const after = groupStalled ? undefined : await countersAfter(monitor, tally);
           if (!groupStalled) await others?.poll();
-          const siblings = others?.siblingsSince(loadStartT) ?? [];
-          const overlapped = others?.seenSince(loadStartT) ?? [];
-          const ownSends = outcomes.map((outcome) =>
-            'result' in outcome ? accountingFor(outcome.group.phase.tests[0], outcome.result, outcome.group.phase.load.warmupMs) : undefined,
-          );
+          const around = surroundings(before, after, loadStartT);
+          const sends = outcomes.map((outcome) => ('result' in outcome ? sendsOf(groupSource(outcome.group), outcome.result) : undefined));
           outcomes.forEach((outcome, i) => {
             if (!('result' in outcome)) return;
-            const result = outcome.result;
-            if (before && after) {
-              const accounting = withSiblingGroups(
-                accountingFor(outcome.group.phase.tests[0], result, outcome.group.phase.load.warmupMs, tallyBetween(before.mark, after.mark)),
-                ownSends.filter((sends, j): sends is Accounting => j !== i && sends !== undefined),
-              );
-              if (siblings.length > 0) accounting.siblings = { parts: siblings.length };
-              result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
-              const fsync = run.target.server?.config.appendfsync;
-              if (result.server.aof && fsync) result.server.aof.fsync = fsync;
-            }
-            if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
-            result.bottleneck = bottleneckOf(result);
-            context.onProgress?.({ kind: 'load-end', at: ats[i], result });
-            if (phase.measured) measuredLoads.push(result);
+            const siblingGroups = sends.filter((each, j): each is Accounting => j !== i && each !== undefined);
+            settleLoad(outcome.result, { ...groupSource(outcome.group), siblingGroups }, around);
+            context.onProgress?.({ kind: 'load-end', at: ats[i], result: outcome.result });
+            if (phase.measured) measuredLoads.push(outcome.result);
           });
           await notePrimary(run.target, connection);
           if (groupStalled) stalled = true;
@@ -286,28 +280,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           // After a stall the server may still be frozen: the `after` read would only wait on it.
           const after = result.windowKind === 'first-send-to-stall' ? undefined : await countersAfter(monitor, tally);
           if (result.windowKind !== 'first-send-to-stall') await others?.poll();
-          if (before && after) {
-            const probed = nestedByTest.get(test);
-            const accounting = accountingFor(test, result, phase.load.warmupMs, tallyBetween(before.mark, after.mark), probed?.nested);
-            if (probed?.inexact) accounting.inexact ??= probed.inexact;
-            // The sibling parts of a sharded run sent meanwhile what only their run files count: rbench merge judges.
-            const siblings = others?.siblingsSince(loadStartT) ?? [];
-            if (siblings.length > 0) accounting.siblings = { parts: siblings.length };
-            result.server = serverDelta(before.nodes, after.nodes, accounting, context.local ? 'per-test' : 'cumulative');
-            const bytes = bytesPerSecond(result.server);
-            if (bytes) result.bytesPerSec = bytes;
-            // The AOF's fsync policy, as CONFIG GET read it when the run started (absent where CONFIG was refused).
-            const fsync = run.target.server?.config.appendfsync;
-            if (result.server.aof && fsync) result.server.aof.fsync = fsync;
-          }
-          const overlapped = others?.seenSince(loadStartT) ?? [];
-          if (result.server && overlapped.length > 0) result.server.otherRuns = overlapped.map((other) => other.name);
-          // The verdict from the client's and the server's evidence; judged again at the end, when the run's
-          // persistence events (from the per-second samples) are known.
-          result.bottleneck = bottleneckOf(result);
-          addChosenPercentiles(result, plan.percentiles);
-          const throughput = throughputPercentiles(result);
-          if (throughput) result.throughputPercentiles = throughput;
+          settleLoad(result, { test, warmupMs: phase.load.warmupMs, probed: nestedByTest.get(test) }, surroundings(before, after, loadStartT));
           await notePrimary(run.target, connection);
           context.onProgress?.({ kind: 'load-end', at, result });
           // A prefill's numbers are not results, but its failure is the run's.
@@ -381,35 +354,9 @@ async function lastPartCleans(run: RunFile, control: Redis): Promise<boolean> {
   return false;
 }
 
-/**
- * The server's counters before a load. On a throwaway server RBench resets its statistics first (CONFIG
- * RESETSTAT), so INFO latencystats cover this load alone; a user's server is never reset. A failed read leaves
- * the load without `server`: the counters explain a result, they never fail it.
- */
-async function countersBefore(monitor: ServerMonitor | ClusterMonitor | undefined, throwaway: boolean, tally: CommandTally): Promise<CountersRead | undefined> {
-  if (!monitor || serverCountersOff()) return undefined;
-  try {
-    if (throwaway) await monitor.resetStats();
-    // Marked before the read is sent: the server counts this INFO (after it ran) and what follows it in the window.
-    const mark = tally.mark();
-    return { nodes: await monitor.readCounters(), mark };
-  } catch {
-    return undefined;
-  }
-}
-
-async function countersAfter(monitor: ServerMonitor | ClusterMonitor | undefined, tally: CommandTally): Promise<CountersRead | undefined> {
-  if (!monitor || serverCountersOff()) return undefined;
-  // Marked before the read is sent: this INFO's answer does not count itself.
-  const mark = tally.mark();
-  const nodes = await monitor.readCounters({ slowlogEntries: SLOWLOG_AFTER_ENTRIES }).catch(() => undefined);
-  return nodes ? { nodes, mark } : undefined;
-}
-
-/** The server's counters, and what RBench's own connections had sent when they were asked for. */
-interface CountersRead {
-  nodes: NodeCounters[];
-  mark: TallyMark;
+/** A client group's load as the server's accounting sees it: its one test and its warm-up. */
+function groupSource(group: ClientGroupPlan): LoadSource {
+  return { test: group.phase.tests[0], warmupMs: group.phase.load.warmupMs };
 }
 
 /** Every measured load's verdict with the run's persistence events, which the per-load verdict could not see yet. */

@@ -6,7 +6,7 @@
 import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
 import { type Difference, type DifferenceKind } from '../results/compareDifferences';
 import { compareLabels, startTime } from '../results/compareLabels';
-import { countParts, formatChange, metricsShown, notComparable, notComparableChanges, verdictCounts, type CountPart } from '../results/compareFormat';
+import { countParts, formatChange, metricsShown, notComparable, notComparableChanges, rowName, verdictCounts, type CountPart } from '../results/compareFormat';
 import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
@@ -147,8 +147,7 @@ export function leadSentence(differences: readonly Difference[]): string | undef
 }
 
 function rowLabel(row: ComparisonRow, phases: number): string {
-  const test = testName(row.point, row.phase, row.test, phases);
-  return row.command === 'total' ? test : `${test} › ${row.command}`;
+  return rowName(row, testName(row.point, row.phase, row.test, phases));
 }
 
 function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] {

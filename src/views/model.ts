@@ -218,6 +218,12 @@ function chartHistograms(rows: readonly ResultRow[], run: RunFile): { label: str
   return picked;
 }
 
+/** A live load's client group, from the plan (a load in progress has no result to say it yet). */
+function liveGroup(run: RunFile, at: { point: string; phase: string; test: string }): Pick<TimedLoad, 'group'> {
+  const group = findPhase(run, at.point, at.phase)?.groups?.find((each) => each.name === at.test);
+  return group ? { group: { name: group.name, background: group.background } } : {};
+}
+
 /** Builds everything the panel shows from a run file, or from a live run (then `live` is its state). */
 export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
   // Under each test: a cluster's nodes and a merged run's machines (src/results/breakdownRows.ts).
@@ -235,6 +241,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
         .filter((l) => l.at.measured)
         .map((l) => ({
           label: loadLabel(l.at.point, l.at.phase, l.at.test, l.at.repeat, live.plan.repeat, phases),
+          ...liveGroup(run, l.at),
           offset: (l.startMs + (findPhase(run, l.at.point, l.at.phase)?.load.warmupMs ?? 0)) / 1000,
           timeline: l.timeline,
           stalls: l.result?.stalls,
@@ -243,6 +250,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
         point.repeats.flatMap((loads, repeat) =>
           loads.map((load) => ({
             label: loadLabel(point.label, load.phase, load.test, repeat, point.repeats.length, phases),
+            ...(load.group ? { group: { name: load.group.name, background: load.group.background } } : {}),
             offset: (Date.parse(load.startedAt) - startedMs + (findPhase(run, point.label, load.phase)?.load.warmupMs ?? 0)) / 1000,
             timeline: load.timeline,
             stalls: load.stalls,

@@ -28,6 +28,20 @@ export interface TimelineSeries {
   latencyAxisMaxMs?: number;
   /** The buckets above `latencyAxisMaxMs`, drawn as marks at the axis's top with their value. */
   latencyOutliers?: { x: number; ms: number }[];
+  /**
+   * Client groups (`load NAME`), which run at the same time: a line of their own each, on the same `x`, named
+   * after the group. A value is `undefined` where the x is another line's bucket (the line runs on across it)
+   * and null for a gap between the group's separate loads. `ops`, `p50Ms` and `p99Ms` then hold only the
+   * loads of no group (all `undefined` in a run of groups only).
+   */
+  groups?: GroupLine[];
+}
+
+export interface GroupLine {
+  name: string;
+  background: boolean;
+  ops: (number | null | undefined)[];
+  p99Ms: (number | null | undefined)[];
 }
 
 /** Fewer buckets than this: every point is shown as it is (a percentile of a handful says nothing). */
@@ -102,6 +116,8 @@ export function loadLabel(point: string, phase: string, test: string, repeat: nu
 
 export interface TimedLoad {
   label: string;
+  /** A client group's load: drawn on its group's line, not the timeline's. */
+  group?: { name: string; background: boolean };
   /** Run seconds at which the load's measured second 0 began. */
   offset: number;
   timeline: TimelineSecond[];
@@ -109,6 +125,7 @@ export interface TimedLoad {
 }
 
 export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
+  if (loads.some((load) => load.group && load.timeline.length > 0)) return groupedTimeline(loads);
   const x: number[] = [];
   const ops: (number | null)[] = [];
   const p50Ms: (number | null)[] = [];
@@ -149,6 +166,74 @@ export function timelineSeries(loads: TimedLoad[]): TimelineSeries | undefined {
   const stalls = stallSpans(sorted);
   if (stalls.length > 0) series.stalls = stalls;
   return { ...series, ...latencyClip(x, p99Ms) };
+}
+
+/** One line's points: the ends of its buckets (run seconds), null values for the gaps between its loads. */
+interface LinePoints {
+  t: number[];
+  ops: (number | null)[];
+  p50Ms: (number | null)[];
+  p99Ms: (number | null)[];
+}
+
+/** A line through loads that follow one another (a group's repeats or points, or the loads of no group). */
+function linePoints(loads: readonly TimedLoad[]): LinePoints {
+  const line: LinePoints = { t: [], ops: [], p50Ms: [], p99Ms: [] };
+  for (const load of [...loads].sort((a, b) => a.offset - b.offset)) {
+    const start = load.offset + (load.timeline[0]?.t ?? 0);
+    if (line.t.length > 0) {
+      line.t.push(Math.max(line.t[line.t.length - 1] + 1e-3, start - 0.5));
+      line.ops.push(null);
+      line.p50Ms.push(null);
+      line.p99Ms.push(null);
+    }
+    for (const second of drawnBuckets(load.timeline)) {
+      const t = load.offset + second.t + (second.partialMs !== undefined ? second.partialMs / 1000 : 1);
+      if (line.t.length > 0 && t <= line.t[line.t.length - 1]) continue;
+      line.t.push(t);
+      line.ops.push(second.ops);
+      line.p50Ms.push(second.p50Us / 1000);
+      line.p99Ms.push(second.p99Us / 1000);
+    }
+  }
+  return line;
+}
+
+/** A line's values on the shared x: its own where it has a point, `undefined` elsewhere (drawn across). */
+function onX(x: readonly number[], line: LinePoints, values: (number | null)[]): (number | null | undefined)[] {
+  const at = new Map(line.t.map((t, i) => [t, values[i]]));
+  return x.map((t) => (at.has(t) ? at.get(t) : undefined));
+}
+
+/** The timeline of a run with client groups: a line per group over one x, the loads of no group as one more. */
+function groupedTimeline(loads: TimedLoad[]): TimelineSeries | undefined {
+  const names = [...new Set(loads.flatMap((load) => (load.group ? [load.group.name] : [])))];
+  const plain = linePoints(loads.filter((load) => !load.group && load.timeline.length > 0));
+  const lines = names.map((name) => {
+    const own = loads.filter((load) => load.group?.name === name && load.timeline.length > 0);
+    return { name, background: own.some((load) => load.group!.background), points: linePoints(own) };
+  });
+  const x = [...new Set([...plain.t, ...lines.flatMap((line) => line.points.t)])].sort((a, b) => a - b);
+  if (x.length === 0) return undefined;
+  // Only where no line has a point is x not drawn: `undefined` keeps a line going across another's buckets.
+  const series: TimelineSeries = {
+    x,
+    ops: onX(x, plain, plain.ops) as (number | null)[],
+    p50Ms: onX(x, plain, plain.p50Ms) as (number | null)[],
+    p99Ms: onX(x, plain, plain.p99Ms) as (number | null)[],
+    segments: loads
+      .filter((load) => !load.group && load.timeline.length > 0)
+      .map((load) => ({ start: load.offset + load.timeline[0].t, end: load.offset + load.timeline[load.timeline.length - 1].t + 1, label: load.label })),
+    groups: lines.map(({ name, background, points }) => ({ name, background, ops: onX(x, points, points.ops), p99Ms: onX(x, points, points.p99Ms) })),
+  };
+  const stalls = stallSpans(loads.filter((load) => load.timeline.length > 0));
+  if (stalls.length > 0) series.stalls = stalls;
+  // The axis is cut as for one line, over the highest p99 any line has at each x.
+  const highest = x.map((_, i) => {
+    const values = [series.p99Ms[i], ...series.groups!.map((line) => line.p99Ms[i])].filter((v): v is number => typeof v === 'number');
+    return values.length > 0 ? Math.max(...values) : null;
+  });
+  return { ...series, ...latencyClip(x, highest) };
 }
 
 const EVENT_WORDS: Record<string, string> = {

@@ -4,6 +4,9 @@
 import type { CommandResult } from '../../src/engine/types';
 import type { RunFile } from '../../src/results/runFile';
 import { summariseRepeats } from '../../src/results/summary';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../unit/scenario/helpers';
 
 const NAMES = [
   'GET',
@@ -52,5 +55,22 @@ export function oneHourRun(real: RunFile, seconds = 3600, commands = 20): RunFil
   run.durationMs = seconds * 1000;
   run.finishedAt = new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();
   mix.startedAt = run.startedAt;
+  return run;
+}
+
+/** The `finished` fixture's two loads made client groups `readers` and `writers` (background) of one phase, started together. */
+export function groupsRun(): RunFile {
+  const run = JSON.parse(readFileSync(join(repoRoot(), 'test', 'browser', 'fixtures', 'finished.rbench-run.json'), 'utf8')) as RunFile;
+  const loads = run.points[0].repeats[0];
+  const names = [
+    ['readers', false],
+    ['writers', true],
+  ] as const;
+  loads.forEach((load, i) => {
+    load.test = names[i][0];
+    load.phase = 'main';
+    load.startedAt = loads[0].startedAt;
+    load.group = { name: names[i][0], background: names[i][1] };
+  });
   return run;
 }

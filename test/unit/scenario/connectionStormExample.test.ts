@@ -1,0 +1,34 @@
+// examples/connection-storm.rbench's first scenario does what its comment says: every GET on a connection of
+// its own (`reconnect every 1`), the server receiving a connection per request and counting every GET.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { repoRoot } from './helpers';
+import { runCli, useScratch } from '../../helpers/cli';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
+
+/** INFO stats total_connections_received. */
+async function connectionsReceived(server: { host: string; port: number }): Promise<number> {
+  return withRedis(server, async (redis) => Number(/total_connections_received:(\d+)/.exec(await redis.info('stats'))?.[1]));
+}
+
+describe('examples/connection-storm.rbench', function () {
+  this.timeout(120_000);
+  const scratch = useScratch();
+  const server = useRedisServer();
+
+  it('a new connection per request: the server received a connection for every GET, and counted every GET', async () => {
+    const calls = () => withRedis(server(), (redis) => commandCalls(redis, 'get'));
+    const [getsBefore, connectionsBefore] = [await calls(), await connectionsReceived(server())];
+    const file = path.join(repoRoot(), 'examples', 'connection-storm.rbench');
+    const result = await runCli(['run', '--yes', file, '--scenario', '1', '--url', server().url, '--var', 'requests=2k'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const [getsAfter, connectionsAfter] = [await calls(), await connectionsReceived(server())];
+    const [run] = scratch.runFiles();
+    const [load] = run.points[0].repeats[0];
+    assert.equal(load.total.requests, 2000);
+    assert.equal(getsAfter - getsBefore, 2000, 'the server counted every GET');
+    // A connection per GET, beside RBench's few own (control, sampling, the two `calls` reads here).
+    const received = connectionsAfter - connectionsBefore;
+    assert.ok(received >= 2000 && received <= 2000 + 30, `${received} connections received for 2,000 GETs`);
+  });
+});
