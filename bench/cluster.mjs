@@ -7,11 +7,14 @@
 // redis-benchmark sends each node keys of one slot (a `{tag}` per node).
 //
 //   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P16,GET P16"] [--one-node] [--before OLD/dist/cli.js]
+//                          [--valkey PATH/valkey-benchmark]
 //
 // --one-node adds a leg on one redis-server with the same scenario (the routing's overhead: on one small
 // machine the cluster's three servers and the client share the cores, so the cluster cannot scale here).
 // --before adds a leg on the cluster with another build of rbench (as in vs-redis-benchmark.mjs) and
 // prints this build's cluster throughput and CPU per request as ratios to that one's.
+// --valkey adds a leg with `valkey-benchmark --cluster` (built from source outside the repo: `make valkey-benchmark`
+// in valkey's src/; never in CI) and prints RBench's throughput and CPU per request as ratios to it, round by round.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'one-node': { type: 'boolean', default: false },
     before: { type: 'string' },
+    valkey: { type: 'string' },
   },
 });
 const pairs = Number(values.pairs);
@@ -40,8 +44,8 @@ const configs = [
 const KEYSPACE = 100_000;
 
 /** The peer: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
-function redisBenchmarkCluster(port, c) {
-  const result = redisBenchmarkRun(port, { ...c, size: 3, keyspace: KEYSPACE }, ['--cluster', '-h', '127.0.0.1']);
+function redisBenchmarkCluster(port, c, binary) {
+  const result = redisBenchmarkRun(port, { ...c, size: 3, keyspace: KEYSPACE }, ['--cluster', '-h', '127.0.0.1'], binary);
   return { opsPerSec: result.opsPerSec, cpuPerRequest: result.cpuMs / c.requests };
 }
 
@@ -118,6 +122,8 @@ try {
     const oneNode = [];
     const againstBefore = [];
     const cpuAgainstBefore = [];
+    const againstValkey = [];
+    const cpuAgainstValkey = [];
     let split = '';
     for (let i = 0; i < pairs; i++) {
       const a = redisBenchmarkCluster(cluster.port, c);
@@ -130,6 +136,11 @@ try {
       cpuRatios.push(b.cpuPerRequest / a.cpuPerRequest);
       split = b.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
       if (single) oneNode.push(b.total.opsPerSec / run(single.port, c, false).total.opsPerSec);
+      if (values.valkey) {
+        const v = redisBenchmarkCluster(cluster.port, c, values.valkey);
+        againstValkey.push(b.total.opsPerSec / v.opsPerSec);
+        cpuAgainstValkey.push(b.cpuPerRequest / v.cpuPerRequest);
+      }
       if (values.before) {
         const old = run(cluster.port, c, true, values.before);
         againstBefore.push(b.total.opsPerSec / old.total.opsPerSec);
@@ -143,6 +154,11 @@ try {
         `${median(cpuPeer).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${list(cpuRatios)}]   ${split}`,
     );
     if (single) console.log(`${''.padEnd(12)} cluster / one node (rbench): throughput ${median(oneNode).toFixed(2)}× [${list(oneNode)}]`);
+    if (values.valkey) {
+      console.log(
+        `${''.padEnd(12)} rbench / valkey-benchmark --cluster: throughput ${median(againstValkey).toFixed(2)}× [${list(againstValkey)}], CPU per request ${median(cpuAgainstValkey).toFixed(2)}× [${list(cpuAgainstValkey)}]`,
+      );
+    }
     if (values.before) {
       console.log(
         `${''.padEnd(12)} cluster, this build / --before: throughput ${median(againstBefore).toFixed(2)}× [${list(againstBefore)}], CPU per request ${median(cpuAgainstBefore).toFixed(2)}× [${list(cpuAgainstBefore)}]`,

@@ -70,17 +70,17 @@ export function spawnTimed(command, args, options = {}) {
 /**
  * One timed redis-benchmark run of test `c.test` (`-n c.requests -c c.clients -P c.pipeline -d c.size -r c.keyspace`,
  * plus `extraArgs` first, e.g. `--cluster -h 127.0.0.1`) against `port`, read from its `--csv` line: ops/s, and the
- * process's CPU (user + sys) in ms.
+ * process's CPU (user + sys) in ms. `binary`: another tool of the same options and output (a built valkey-benchmark).
  */
-export function redisBenchmarkRun(port, c, extraArgs = []) {
+export function redisBenchmarkRun(port, c, extraArgs = [], binary = 'redis-benchmark') {
   const args = [...extraArgs, '-p', String(port), '-t', c.test, '-n', String(c.requests), '-c', String(c.clients), '-P', String(c.pipeline)];
   args.push('-d', String(c.size), '-r', String(c.keyspace), '--csv');
-  const result = spawnTimed('redis-benchmark', args);
+  const result = spawnTimed(binary, args);
   const line = result.stdout
     .trim()
     .split('\n')
     .find((l) => l.startsWith(`"${c.test.toUpperCase()}"`));
-  if (!line) throw new Error(`redis-benchmark printed no result: ${result.stdout}${result.stderr}`);
+  if (!line) throw new Error(`${binary} printed no result: ${result.stdout}${result.stderr}`);
   return { opsPerSec: Number(JSON.parse(`[${line}]`)[1]), cpuMs: result.cpuMs };
 }
 
