@@ -328,7 +328,14 @@ export type ArgTemplate = ArgPart[];
  * `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file);
  * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`).
  */
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw';
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw' | ReplyPlaceholder;
+
+/**
+ * Reply-driven placeholders (src/scenario/replyForms.ts): `__cursor__` the cursor the previous SCAN-family reply of the
+ * connection returned, `__ids__` the IDs its previous XREADGROUP reply returned, `__sha(SCRIPT)__` the SHA1 of a
+ * script the run loads (`script` holds its text).
+ */
+export type ReplyPlaceholder = 'cursor' | 'ids' | 'sha';
 
 export type DrawDistribution = 'uniform' | 'zipf' | 'sequential';
 
@@ -349,8 +356,8 @@ export interface DrawSpec {
   text: string;
 }
 
-/** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder. */
-export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max' };
+/** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder; `script` for `sha`. */
+export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max'; script?: string };
 
 /** The metrics with a name of their own (the table's columns). */
 export type NamedMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';

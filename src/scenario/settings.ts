@@ -671,6 +671,20 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
   { name: '__value__', placeholder: 'value', doc: 'A value of the `value` size; every occurrence is drawn separately.' },
   { name: '__client__', placeholder: 'client', doc: 'The connection index, 0 … clients-1, so each client can use its own key.' },
   { name: '__fields__', placeholder: 'fields', doc: 'A row of the `fields from` data file as field/value arguments (`HSET user:__key__ __fields__`).' },
+  {
+    name: '__cursor__',
+    placeholder: 'cursor',
+    doc: "The cursor the connection's previous reply of this SCAN, HSCAN, SSCAN or ZSCAN returned (0 to start): each connection follows full passes (`SCAN __cursor__ MATCH k:* COUNT 100`). Needs `pipeline 1`.",
+  },
+  {
+    name: '__ids__',
+    placeholder: 'ids',
+    doc: "The entry IDs the connection's previous XREADGROUP returned, as arguments of XACK (`XACK s g __ids__` after `XREADGROUP GROUP g c COUNT 10 STREAMS s >` in one `group … end`); an empty read skips the XACK. Needs `pipeline 1`.",
+  },
 ];
+
+/** `__sha(SCRIPT)__`: not a fixed name (it holds the script), so completion and hover know it apart from PLACEHOLDERS. */
+export const SHA_PLACEHOLDER_DOC =
+  "The SHA1 of SCRIPT, which the run loads (SCRIPT LOAD) before the load and reloads once if a NOSCRIPT reply says it was flushed: `EVALSHA __sha(\"return redis.call('GET', KEYS[1])\")__ 1 k:__key__`. Needs `pipeline 1`.";
 
 export { MANAGED_SERVER_DIRECTIVES } from './serverDirectives';
