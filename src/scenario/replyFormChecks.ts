@@ -19,8 +19,8 @@ export interface ReplySettings {
 
 export function checkReplyForms(tests: readonly TestPlan[], load: LoadPlan, settings: ReplySettings, sink: DiagnosticSink, fallback: Range): void {
   for (const test of tests) {
-    if (!isReplyDrivenTest(test)) continue;
     checkPlaces(test, sink, fallback);
+    if (!isReplyDrivenTest(test)) continue;
     const at = test.commands.find((c) => c.command.args.some((arg) => replyPlaceholderOf(arg)))?.command.source ?? fallback;
     if (load.pipeline > 1)
       sink.error(
@@ -53,6 +53,12 @@ function checkPlaces(test: TestPlan, sink: DiagnosticSink, fallback: Range): voi
   test.commands.forEach(({ command }, index) => {
     const at = command.source ?? fallback;
     command.args.forEach((arg, position) => {
+      if (arg.some((part) => typeof part === 'string' && part.includes('__sha(')))
+        sink.error(
+          at,
+          'sha-unclosed',
+          '`__sha(` is not closed by `)__` in the same word — quote a script that holds spaces: `__sha("return 1")__`',
+        );
       const placeholder = replyPlaceholderOf(arg);
       if (!placeholder) return;
       const whole = arg.length === 1;

@@ -684,7 +684,10 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
 ];
 
 /** `__sha(SCRIPT)__`: not a fixed name (it holds the script), so completion and hover know it apart from PLACEHOLDERS. */
-export const SHA_PLACEHOLDER_DOC =
-  "The SHA1 of SCRIPT, which the run loads (SCRIPT LOAD) before the load and reloads once if a NOSCRIPT reply says it was flushed: `EVALSHA __sha(\"return redis.call('GET', KEYS[1])\")__ 1 k:__key__`. Needs `pipeline 1`.";
+export const SHA_PLACEHOLDER: PlaceholderInfo = {
+  name: '__sha("SCRIPT")__',
+  placeholder: 'sha',
+  doc: "EVALSHA's first argument: the SHA1 of SCRIPT, which the run loads (SCRIPT LOAD) once before the load and loads again, once, when a NOSCRIPT reply says it was flushed: `EVALSHA __sha(\"return redis.call('GET', KEYS[1])\")__ 1 k:__key__`. Needs `pipeline 1`.",
+};
 
 export { MANAGED_SERVER_DIRECTIVES } from './serverDirectives';
