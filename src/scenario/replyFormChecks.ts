@@ -54,11 +54,7 @@ function checkPlaces(test: TestPlan, sink: DiagnosticSink, fallback: Range): voi
     const at = command.source ?? fallback;
     command.args.forEach((arg, position) => {
       if (arg.some((part) => typeof part === 'string' && part.includes('__sha(')))
-        sink.error(
-          at,
-          'sha-unclosed',
-          '`__sha(` is not closed by `)__` in the same word — quote a script that holds spaces: `__sha("return 1")__`',
-        );
+        sink.error(at, 'sha-unclosed', '`__sha(` is not closed by `)__` in the same word — quote a script that holds spaces: `__sha("return 1")__`');
       const placeholder = replyPlaceholderOf(arg);
       if (!placeholder) return;
       const whole = arg.length === 1;

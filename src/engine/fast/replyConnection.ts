@@ -102,7 +102,9 @@ export class ReplyDrivenConnection extends BudgetedConnection {
     this.payload = context.payload;
     this.values = new ValueSizes(config.value);
     this.grouped = config.test.group !== undefined;
-    this.commands = config.test.commands.map(({ command }, i) => prepare(command, config.labelIndexes[i], (config.missRules?.[config.labelIndexes[i]] ?? 0) as MissRule));
+    this.commands = config.test.commands.map(({ command }, i) =>
+      prepare(command, config.labelIndexes[i], (config.missRules?.[config.labelIndexes[i]] ?? 0) as MissRule),
+    );
     this.table = !this.grouped && this.commands.length > 1 ? new WeightedTable(config.test.commands.map((c) => c.weight)) : undefined;
     this.replies = new ReplyState(this.commands.length);
     this.choices = new Random(config.seed, CHOICE_STREAM, index);
@@ -421,7 +423,14 @@ function prepare(template: CommandTemplate, label: number, missRule: MissRule): 
   const has = (placeholder: string) => parts.some((part) => typeof part === 'object' && part.placeholder === placeholder);
   const sha = parts.find((part) => typeof part === 'object' && part.placeholder === 'sha');
   const cursorAt = CURSOR_ARGUMENT[template.name];
-  const feeds = has('cursor') && cursorAt !== undefined ? (template.name === 'HSCAN' || template.name === 'ZSCAN' ? Feeds.CursorPairs : Feeds.Cursor) : template.name === IDS_SOURCE ? Feeds.Ids : Feeds.Nothing;
+  const feeds =
+    has('cursor') && cursorAt !== undefined
+      ? template.name === 'HSCAN' || template.name === 'ZSCAN'
+        ? Feeds.CursorPairs
+        : Feeds.Cursor
+      : template.name === IDS_SOURCE
+        ? Feeds.Ids
+        : Feeds.Nothing;
   return {
     template,
     label,
@@ -436,7 +445,8 @@ function prepare(template: CommandTemplate, label: number, missRule: MissRule): 
 /** Why a SCRIPT LOAD reply is not the script's SHA1 computed here (undefined: it is). */
 function scriptLoadProblem(reply: RespValue, sha: string): string | undefined {
   if (reply instanceof RespErrorReply) return `SCRIPT LOAD was refused: ${reply.message} — check the script, or the user's permission for SCRIPT`;
-  if (reply !== sha) return `SCRIPT LOAD answered ${typeof reply === 'string' ? reply.slice(0, 64) : 'no SHA1'}, not the script's SHA1 ${sha} — the server does not load scripts as Redis does`;
+  if (reply !== sha)
+    return `SCRIPT LOAD answered ${typeof reply === 'string' ? reply.slice(0, 64) : 'no SHA1'}, not the script's SHA1 ${sha} — the server does not load scripts as Redis does`;
   return undefined;
 }
 

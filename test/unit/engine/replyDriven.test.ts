@@ -88,7 +88,9 @@ describe('reply-driven commands (real server)', function () {
           calls++;
         } while (cursor !== '0');
       });
-      const result = await runLoad(loadRequest(server(), { test: single('HSCAN', ['h', '__cursor__', 'COUNT', '100']), load: { clients: 1, requests: 2 * calls } }));
+      const result = await runLoad(
+        loadRequest(server(), { test: single('HSCAN', ['h', '__cursor__', 'COUNT', '100']), load: { clients: 1, requests: 2 * calls } }),
+      );
       assert.equal(result.status, 'complete', result.error);
       assert.deepEqual({ ...result.commands[0].replies }, { items: 2 * KEYS, passes: 2 });
     });
