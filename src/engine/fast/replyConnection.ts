@@ -85,6 +85,8 @@ export class ReplyDrivenConnection extends BudgetedConnection {
   /** The request met NOSCRIPT and its script is being loaded again (it is then sent again, once). */
   private reloading = false;
   private retried = false;
+  /** Measuring began while a warm-up request was in flight: the cursors start again once it is answered. */
+  private restartAfterReply = false;
   private unitError: { kind: string; text: string } | undefined;
   /** open(): SCRIPT LOAD replies awaited before the load starts. */
   private opening: ((reply: RespValue) => void) | undefined;
@@ -136,9 +138,9 @@ export class ReplyDrivenConnection extends BudgetedConnection {
     this.keys.restart();
     this.choices.reseed(this.load.config.seed, CHOICE_STREAM, this.index);
     this.randInts.reseed(this.load.config.seed, RAND_INT_STREAM, this.index);
-    // Passes are counted from cursor 0 once measuring starts. A request in flight still gets its reply: its
-    // cursor is taken, but the pass it continues is not a measured one.
-    if (!this.inFlight) this.replies.reset();
+    // Passes are counted from cursor 0 once measuring starts; a request in flight (of the warm-up) first gets its reply.
+    if (this.inFlight) this.restartAfterReply = true;
+    else this.replies.reset();
   }
 
   protected override claimed(first: number): void {
@@ -332,6 +334,10 @@ export class ReplyDrivenConnection extends BudgetedConnection {
       if (this.unitError) this.load.stats.recordError(UNIT_LABEL, this.unitError.kind, this.unitError.text);
     }
     this.inFlight = false;
+    if (this.restartAfterReply) {
+      this.restartAfterReply = false;
+      this.replies.reset();
+    }
     if (this.state === State.Running) this.sendNextBatch(now);
     else this.finishIfDone();
   }
