@@ -10,6 +10,7 @@ import modules from './clientPathModules.json';
 import type { ClientPathModule, PathConnections } from './connection';
 import * as fastSingleNode from './fast/fastConnection';
 import type { WorkerConfig } from './workerMessages';
+import { isReplyDrivenTest } from '../scenario/replyForms';
 
 /** Per client and target: the path's module inside the worker, or the module to load (relative to the worker). */
 const CLIENT_PATHS: Record<ClientPath, Record<'single' | 'cluster', ClientPathModule | string>> = {
@@ -19,7 +20,8 @@ const CLIENT_PATHS: Record<ClientPath, Record<'single' | 'cluster', ClientPathMo
 
 /** The connections of the path this thread's load uses. */
 export function openClientPath(config: WorkerConfig): PathConnections {
-  const path = CLIENT_PATHS[config.client][config.cluster ? 'cluster' : 'single'];
+  // A test with a reply-driven command encodes each request from earlier replies: a path of its own, so the others keep their pre-encoded batches.
+  const path = isReplyDrivenTest(config.test) ? modules.replyDriven : CLIENT_PATHS[config.client][config.cluster ? 'cluster' : 'single'];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = typeof path === 'string' ? (require(join(__dirname, path)) as ClientPathModule) : path;
   return module.openClientPath(config);

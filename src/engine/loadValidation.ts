@@ -1,6 +1,7 @@
 // The checks a load request passes before anything connects: the plan's figures, and what the target's
 // kind forbids (a group straddling cluster slots, RESP3 on the ioredis client).
 import { GROUP_SLOT_FIX, groupCrossSlotReason } from '../scenario/clusterKeys';
+import { isReplyDrivenTest } from '../scenario/replyForms';
 import { LoadError } from './errors';
 import type { LoadRequest } from './types';
 
@@ -39,6 +40,14 @@ export function validateLoad(request: LoadRequest): void {
     problems.push('`reconnect every` is not supported on a cluster target yet: remove it from the scenario, or run against one node');
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
+  }
+  // Reply-driven commands wait for each reply on one connection (`check` says so where the setting is written).
+  if (isReplyDrivenTest(request.test)) {
+    if (load.pipeline > 1) problems.push('reply-driven commands (__cursor__, __ids__, __sha(…)__) wait for each reply: use `pipeline 1`');
+    if (request.client !== 'fast') problems.push('reply-driven commands run on the fast client path only: remove `client ioredis`');
+    if (request.connection.cluster) problems.push('reply-driven commands are not supported on a cluster target yet: run them against one node');
+    if (load.rate !== undefined) problems.push('reply-driven commands run in the closed loop: remove `rate`');
+    if (load.reconnectEvery !== undefined) problems.push('reply-driven commands keep their state on one connection: remove `reconnect every`');
   }
   if (problems.length > 0) throw new LoadError(problems.join('; '));
 }

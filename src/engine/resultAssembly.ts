@@ -35,10 +35,12 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
   let errors = 0;
   let windowReplies = 0;
   let misses = 0;
+  const replies = new Map<string, number>();
   // Misses of a row whose every report counts them (a total of reads only).
   const countsMisses = reports.length > 0 && reports.every((report) => report.misses !== undefined);
   for (const report of reports) {
     misses += report.misses ?? 0;
+    if (report.replyCounts) addCounts(replies, report.replyCounts);
     recorder.addSparse(report.histogram);
     requests += report.requests;
     errors += report.errors;
@@ -54,6 +56,7 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
     errorsByKind: recordFromMap(errorsByKind),
     errorExamples: recordFromMap(errorExamples),
     ...(countsMisses ? { misses } : {}),
+    ...(replies.size > 0 ? { replies: recordFromMap(replies) } : {}),
     // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
     opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
     latency,

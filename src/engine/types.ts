@@ -35,6 +35,12 @@ export interface CommandResult {
    * total: where any of its commands is none).
    */
   misses?: number;
+  /**
+   * Reply-driven commands (scenario/replyForms.ts), by name: `passes` (full SCAN passes) and `items` (keys returned),
+   * `reloads` (scripts reloaded after NOSCRIPT), `read` (entries XREADGROUP returned), `acked` (XACK's count) and
+   * `skipped` (XACKs not sent: nothing was read). Absent for other commands.
+   */
+  replies?: Record<string, number>;
   opsPerSec: number;
   latency: LatencySummary;
   /** The HDR histogram of latencies in microseconds, compressed base64 (hdr-histogram-js), mergeable. */

@@ -1,6 +1,7 @@
 // The seeds' headline figures under the CLI table: the server's peak memory and key count, values per
 // second for variadic commands, and (when asked) throughput per client. Each says what it measures. Then
 // each test's bottleneck verdict, and the run's end line.
+import { replyCountLines } from './replyCounts';
 import type { Bottleneck, LoadResult } from '../engine';
 import type { RunFile } from './runFile';
 import type { ServerSample } from '../redis/types';
@@ -67,6 +68,7 @@ export function runHeadlines(run: RunFile, options: { perClient?: boolean; perNo
       }
     }
   }
+  lines.push(...replyCountLines(run));
   return lines;
 }
 

@@ -21,6 +21,11 @@ const commandResult = z.looseObject({
   errorsByKind: z.record(text, count),
   errorExamples: z.record(text, text),
   misses: count.optional(),
+  /** Reply-driven commands' counts (engine/types.ts CommandResult.replies): a few names, each a count. */
+  replies: z
+    .record(text.max(32), count)
+    .refine((counts) => Object.keys(counts).length <= 16, 'at most 16 reply counts')
+    .optional(),
   opsPerSec: num,
   latency,
   histogram: text,

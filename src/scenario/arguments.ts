@@ -9,6 +9,7 @@ import { closest } from './suggest';
 import { parseCount } from './units';
 import { groupDigits } from './numberText';
 import { DRAW_OPENING, DRAW_PLACEHOLDER, drawsIn } from './draws';
+import { SHA_FORM } from './replyForms';
 
 /** A command expanding to more arguments than this is refused: it would not fit a sane request. */
 export const MAX_ARGS = 1_000_000;
@@ -16,7 +17,7 @@ export const MAX_ARGS = 1_000_000;
 /** Groups nest at most this deep: each level is a stack frame when the groups are expanded. */
 export const MAX_GROUP_DEPTH = 32;
 
-const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client|fields|now)__|__(?:rand|float|range)\([^()\s]*\)__)/;
+const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client|fields|now|cursor|ids)__|__(?:rand|float|range)\([^()\s]*\)__)/;
 const PLACEHOLDER_BY_TEXT = new Map(PLACEHOLDERS.map((info) => [info.name, info.placeholder]));
 const PLACEHOLDER_NAMES = PLACEHOLDERS.map((info) => info.name);
 const PLACEHOLDER_LOOKALIKE = /__([A-Za-z](?:[A-Za-z_]{0,18}[A-Za-z])?)__/g;
@@ -24,6 +25,8 @@ const PLACEHOLDER_LOOKALIKE = /__([A-Za-z](?:[A-Za-z_]{0,18}[A-Za-z])?)__/g;
 /** Splits an argument into literal text and placeholders. */
 export function argTemplate(value: string): ArgTemplate {
   if (!value.includes('__')) return [value];
+  const sha = SHA_FORM.exec(value);
+  if (sha) return [{ placeholder: 'sha', script: sha[1] }];
   const parts: ArgPart[] = [];
   for (const piece of value.split(PLACEHOLDER_SPLIT)) {
     const placeholder: Placeholder | undefined = PLACEHOLDER_BY_TEXT.get(piece);

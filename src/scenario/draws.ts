@@ -144,5 +144,6 @@ export function drawMaxLength(spec: DrawSpec): number {
 /** What a template part is written as in a scenario: its text, a placeholder's name, a draw as written (a range on both its sides). */
 export function partText(part: ArgPart): string {
   if (typeof part === 'string') return part;
+  if (part.placeholder === 'sha') return `__sha(${part.script ?? ''})__`;
   return part.draw ? part.draw.text : `__${part.placeholder}__`;
 }

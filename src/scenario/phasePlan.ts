@@ -8,6 +8,7 @@ import type { Layer } from './settingLayer';
 import { keyDigits } from './units';
 import type { SweepAxis } from './sweep';
 import { groupDigits } from './numberText';
+import { checkReplyForms } from './replyFormChecks';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 
@@ -67,6 +68,22 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
     delete load.requests;
     if (load.rate !== undefined) sink.error(ramp.range, 'ramp-with-rate', 'a ramp runs in the closed loop — remove `rate`, or the `ramp` line');
   }
+
+  const client = layer.get('client');
+  const cluster = layer.get('cluster');
+  checkReplyForms(
+    tests,
+    load,
+    {
+      pipeline: swept.get('pipeline')?.range ?? layer.get('pipeline')?.range,
+      client: client && { value: client.value, range: client.range },
+      cluster: cluster && { value: cluster.value, range: cluster.range },
+      rate: rate?.range,
+      reconnect: reconnect?.range,
+    },
+    sink,
+    rangeOf(0, 0, 0),
+  );
 
   const keysEntry = layer.get('keys');
   const keysValue = keysEntry?.value;

@@ -330,7 +330,14 @@ export type ArgTemplate = ArgPart[];
  * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`);
  * `now`: the send stamp, the sender's monotonic clock in microseconds as 16 digits (src/engine/sendStamp.ts).
  */
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw' | 'now';
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw' | 'now' | ReplyPlaceholder;
+
+/**
+ * Reply-driven placeholders (src/scenario/replyForms.ts): `__cursor__` the cursor the previous SCAN-family reply of the
+ * connection returned, `__ids__` the IDs its previous XREADGROUP reply returned, `__sha(SCRIPT)__` the SHA1 of a
+ * script the run loads (`script` holds its text).
+ */
+export type ReplyPlaceholder = 'cursor' | 'ids' | 'sha';
 
 export type DrawDistribution = 'uniform' | 'zipf' | 'sequential';
 
@@ -351,8 +358,8 @@ export interface DrawSpec {
   text: string;
 }
 
-/** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder. */
-export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max' };
+/** Literal text, or a placeholder expanded per request; `draw` (with `side` for a range's two arguments) for the `draw` placeholder; `script` for `sha`. */
+export type ArgPart = string | { placeholder: Placeholder; draw?: DrawSpec; side?: 'min' | 'max'; script?: string };
 
 /** The metrics with a name of their own (the table's columns). */
 export type NamedMetric = 'ops' | 'mean' | 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'max' | 'errors' | 'error-rate' | 'miss-rate';

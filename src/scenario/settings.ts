@@ -676,6 +676,23 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
     doc: "The send stamp: the sender's monotonic clock in microseconds, 16 digits, taken as the request is written. A subscriber or a consumer reads it back from the start of what it receives (`PUBLISH chat:1 __now__:__value__`) to measure send→receive latency; clocks of one machine only.",
   },
   { name: '__fields__', placeholder: 'fields', doc: 'A row of the `fields from` data file as field/value arguments (`HSET user:__key__ __fields__`).' },
+  {
+    name: '__cursor__',
+    placeholder: 'cursor',
+    doc: "The cursor the connection's previous reply of this SCAN, HSCAN, SSCAN or ZSCAN returned (0 to start): each connection follows full passes (`SCAN __cursor__ MATCH k:* COUNT 100`). Needs `pipeline 1`.",
+  },
+  {
+    name: '__ids__',
+    placeholder: 'ids',
+    doc: "The entry IDs the connection's previous XREADGROUP returned, as arguments of XACK (`XACK s g __ids__` after `XREADGROUP GROUP g c COUNT 10 STREAMS s >` in one `group … end`); an empty read skips the XACK. Needs `pipeline 1`.",
+  },
 ];
+
+/** `__sha(SCRIPT)__`: not a fixed name (it holds the script), so completion and hover know it apart from PLACEHOLDERS. */
+export const SHA_PLACEHOLDER: PlaceholderInfo = {
+  name: '__sha("SCRIPT")__',
+  placeholder: 'sha',
+  doc: "EVALSHA's first argument: the SHA1 of SCRIPT, which the run loads (SCRIPT LOAD) once before the load and loads again, once, when a NOSCRIPT reply says it was flushed: `EVALSHA __sha(\"return redis.call('GET', KEYS[1])\")__ 1 k:__key__`. Needs `pipeline 1`.",
+};
 
 export { MANAGED_SERVER_DIRECTIVES } from './serverDirectives';

@@ -18,6 +18,8 @@ export class LabelStats {
   /** A read's replies that found nothing (nil, or an empty collection: scenario/replyMisses.ts); counted only where `countsMisses`. */
   misses = 0;
   countsMisses = false;
+  /** Reply-driven commands' counts (engine/fast/replyConnection.ts): full passes, items returned, scripts reloaded… */
+  readonly replyCounts = new Map<string, number>();
   /** Replies inside the throughput window; set when the window closes (undefined: all replies so far). */
   windowReplies: number | undefined;
   readonly errorsByKind = new Map<string, number>();
@@ -38,6 +40,7 @@ export class LabelStats {
       errorExamples: Object.fromEntries(this.errorExamples),
       histogram: this.recorder.toSparse(),
       ...(this.countsMisses ? { misses: this.misses } : {}),
+      ...(this.replyCounts.size > 0 ? { replyCounts: Object.fromEntries(this.replyCounts) } : {}),
     };
   }
 
@@ -50,6 +53,7 @@ export class LabelStats {
     this.windowReplies = undefined;
     this.errorsByKind.clear();
     this.errorExamples.clear();
+    this.replyCounts.clear();
   }
 }
 
@@ -83,6 +87,12 @@ export class WorkerStats {
   /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's). */
   recordMiss(label: number): void {
     this.labels[label].misses++;
+  }
+
+  /** A reply-driven command's count (`passes`, `items`, `reloads`, `skipped`, `read`, `acked`) grows by `count`. */
+  recordReplyCount(label: number, name: string, count: number): void {
+    const counts = this.labels[label].replyCounts;
+    counts.set(name, (counts.get(name) ?? 0) + count);
   }
 
   /** `count` replies of label `label` that each took `micros` µs. */

@@ -15,6 +15,7 @@ import {
   KEY_DISTRIBUTIONS,
   PLACEHOLDERS,
   SETTINGS,
+  SHA_PLACEHOLDER,
   settingInfo,
   SWEEP_AXES,
   type SettingInfo,
@@ -213,7 +214,7 @@ function argumentItems(line: CommandLine, at: number): CompletionItemData[] {
   if (/\)__$/.test(typed)) return [];
   const end = at + /^[A-Za-z_]*/.exec(line.text.slice(at))![0].length;
   const range = rangeOf(line.line, at - fragment.length, end);
-  const named = PLACEHOLDERS.map((info): CompletionItemData => ({
+  const named = [...PLACEHOLDERS, SHA_PLACEHOLDER].map((info): CompletionItemData => ({
     label: info.name,
     kind: 'placeholder',
     detail: info.doc,

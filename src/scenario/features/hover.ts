@@ -5,7 +5,7 @@ import { VariableScope } from '../interpolate';
 import { parseDocument } from '../parser';
 import type { DocLine, Interpolation, ScenarioDocument } from '../syntax';
 import type { Position } from '../plan';
-import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SWEEP_AXES } from '../settings';
+import { EXPECT_METRICS, PLACEHOLDERS, settingInfo, SHA_PLACEHOLDER, SWEEP_AXES } from '../settings';
 import { FIND_METRICS } from '../find';
 import { SUITE_NAMES, selectSuiteTests } from '../suites';
 import { splitExpect } from '../expect';
@@ -42,6 +42,12 @@ function placeholderHover(line: DocLine, at: number): HoverData | undefined {
   for (const draw of drawsIn(line.text)) {
     const form = DRAW_FORMS.find((f) => f.form === draw.form)!;
     if (draw.start <= at && at < draw.end) return { contents: drawMarkdown(form, draw.result), range: rangeOf(line.line, draw.start, draw.end) };
+  }
+  // `__sha(SCRIPT)__` holds its script: the span runs to the `)__` that closes it.
+  for (let start = line.text.indexOf('__sha('); start >= 0; start = line.text.indexOf('__sha(', start + 1)) {
+    const close = line.text.indexOf(')__', start);
+    const end = close < 0 ? line.text.length : close + 3;
+    if (start <= at && at < end) return { contents: placeholderMarkdown(SHA_PLACEHOLDER), range: rangeOf(line.line, start, end) };
   }
   for (const info of PLACEHOLDERS) {
     for (let start = line.text.indexOf(info.name); start >= 0; start = line.text.indexOf(info.name, start + 1)) {

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { openClientPath } from '../../../src/engine/clientPaths';
 import modules from '../../../src/engine/clientPathModules.json';
 import type { ClusterPlan, WorkerConfig } from '../../../src/engine/workerMessages';
-import type { ClientPath } from '../../../src/scenario/plan';
+import type { ClientPath, TestPlan } from '../../../src/scenario/plan';
 
 const engineDir = join(__dirname, '..', '..', '..', 'src', 'engine');
 const clusterPlan = { topology: { nodes: [], slots: [] }, replicaReads: false, keyArguments: [], readOnly: [] } as unknown as ClusterPlan;
-const config = (client: ClientPath, cluster: boolean) =>
-  ({ client, connection: { host: '127.0.0.1', port: 6379 }, ...(cluster ? { cluster: clusterPlan } : {}) }) as WorkerConfig;
+const plainTest: TestPlan = { name: 'GET', commands: [{ weight: 1, command: { name: 'GET', label: 'GET', args: [['k']] } }] };
+/** A test with a reply-driven command (scenario/replyForms.ts) runs on a path of its own. */
+const scanTest: TestPlan = { name: 'SCAN', commands: [{ weight: 1, command: { name: 'SCAN', label: 'SCAN', args: [[{ placeholder: 'cursor' }]] } }] };
+const config = (client: ClientPath, cluster: boolean, test = plainTest) =>
+  ({ client, test, connection: { host: '127.0.0.1', port: 6379 }, ...(cluster ? { cluster: clusterPlan } : {}) }) as WorkerConfig;
 
 describe('client paths', () => {
   const cases: { client: ClientPath; cluster: boolean; module?: string }[] = [
@@ -28,6 +31,12 @@ describe('client paths', () => {
       if (module) assert.ok(require.cache[require.resolve(join(engineDir, module))], `${module} was loaded`);
     });
   }
+
+  it('a test with a reply-driven command opens fast/replyConnection', () => {
+    const path = openClientPath(config('fast', false, scanTest));
+    assert.equal(typeof path.factory, 'function');
+    assert.ok(require.cache[require.resolve(join(engineDir, modules.replyDriven))], `${modules.replyDriven} was loaded`);
+  });
 
   it('lists each module apart from the worker once', () => {
     assert.deepEqual(new Set(Object.values(modules)).size, Object.values(modules).length);

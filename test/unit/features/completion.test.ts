@@ -3,6 +3,7 @@ import { COMMAND_NAMES, EXPECT_METRICS, KEY_DISTRIBUTIONS, PLACEHOLDERS, SETTING
 import { completions, type CompletionItemData, type CompletionOptions } from '../../../src/scenario/features';
 import { isOfferedCommand } from '../../../src/scenario/features/commandInfo';
 import { DRAW_FORMS } from '../../../src/scenario/draws';
+import { SHA_PLACEHOLDER } from '../../../src/scenario/settings';
 import { withCaret } from './helpers';
 
 function complete(marked: string, options: CompletionOptions = {}): CompletionItemData[] {
@@ -183,7 +184,7 @@ describe('completion', () => {
 
   describe('inside command arguments', () => {
     it('offers the placeholders after a space and while typing `__`, replacing the fragment', () => {
-      assert.deepEqual(labels(complete('GET ‸')), [...PLACEHOLDERS.map((info) => info.name), ...DRAW_FORMS.map((form) => form.example)]);
+      assert.deepEqual(labels(complete('GET ‸')), [...PLACEHOLDERS.map((info) => info.name), SHA_PLACEHOLDER.name, ...DRAW_FORMS.map((form) => form.example)]);
       const items = complete('SET bench:__k‸ v');
       assert.deepEqual(span(item(items, '__key__')), [0, 10, 13]);
       assert.deepEqual(span(item(complete('SET bench:__k‸ey__ v'), '__key__')), [0, 10, 17], 'the rest of the placeholder is replaced too');
