@@ -60,7 +60,7 @@ describe('editor glue: Show Last Results (issue 45)', function () {
     assert.deepEqual(shown, [paths[1]]);
     // A new window (a new LastResults over the same workspace state) still knows it.
     const reloaded = new LastResults({ state, showRun: (uri: vscode.Uri) => shown.push(uri.fsPath) });
-    assert.equal(reloaded.path(), paths[1]);
+    assert.equal(await reloaded.path(), paths[1]);
 
     // The file deleted: a message that says so, and the command leaves the palette.
     rmSync(paths[1]!);
