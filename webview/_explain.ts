@@ -5,6 +5,17 @@
 import { formatLatency } from '../src/results/format';
 import type { HeaderInfo, SplitBar, TestExplanation, VerdictView } from '../src/views/model';
 import { el } from './_dom';
+import { asSentence, whyParts } from '../src/views/verdictWords';
+
+/** A verdict's reason: short sentences, the figures in a list of their own (a reason of another shape whole). */
+function reason(why: string): Node[] {
+  const parts = whyParts(why);
+  if (!parts) return [el('span', { class: 'detail' }, ` — ${why}`)];
+  return [
+    el('span', { class: 'detail' }, ` — ${asSentence(parts.claim)} ${asSentence(parts.meaning)}${parts.advice ? ` Try: ${parts.advice}.` : ''}`),
+    el('ul', { class: 'verdict-figures detail' }, ...parts.figures.map((figure) => el('li', {}, figure))),
+  ];
+}
 
 function verdictItem(verdict: VerdictView & { test: string }): HTMLElement {
   const item = el(
@@ -13,7 +24,7 @@ function verdictItem(verdict: VerdictView & { test: string }): HTMLElement {
     el('span', { class: 'verdict-label' }, verdict.label),
     ' ',
     el('span', { class: 'verdict-test' }, verdict.test),
-    verdict.why ? el('span', { class: 'detail' }, ` — ${verdict.why}`) : '',
+    ...(verdict.why ? reason(verdict.why) : []),
   );
   if (verdict.parts.length > 0)
     item.append(el('ul', {}, ...verdict.parts.map((part) => el('li', {}, el('span', { class: 'verdict-label' }, part.label), ` — ${part.why}`))));
