@@ -6,7 +6,6 @@ import type { RunFile } from '../../src/results/runFile';
 import { firstPaint, launchBrowserForSuite, openPanel, readFixture, type PanelBrowser } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-declare const document: any;
 
 const WHY =
   "the client used its CPU to the full (busiest thread 92 % busy, process 96 % of a core over 1 thread; the server's main thread at 81 % of a core beside it): these numbers understate the server — run the client elsewhere or add threads";
