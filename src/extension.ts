@@ -5,9 +5,18 @@ import { registerEditor, type RBenchEditorApi } from './editor';
 import { registerFirstSteps } from './editor/firstSteps';
 import { registerLanguageFeatures } from './editor/language';
 import { registerComparePanel } from './views/comparePanel';
-import { registerResultsViews } from './views/resultsPanels';
+import { drawnChartColours, registerResultsViews } from './views/resultsPanels';
+import type { ChartColoursReport } from './views/messages';
 
-export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
+/** The extension's API: the editor's, and in test mode what the results panels drew. */
+export type RBenchApi = RBenchEditorApi & {
+  readonly testing?: NonNullable<RBenchEditorApi['testing']> & {
+    /** The colours the results panels' charts were drawn in, with their theme and background, newest last. */
+    chartColours(): readonly ChartColoursReport[];
+  };
+};
+
+export function activate(context: vscode.ExtensionContext): RBenchApi {
   registerDiagnostics(context);
   registerLanguageFeatures(context);
   registerFirstSteps(context);
@@ -22,7 +31,8 @@ export function activate(context: vscode.ExtensionContext): RBenchEditorApi {
     editor.onRunProgress(({ uri, plan, event }) => results.progress(panelKey(uri, plan.name), event)),
     editor.onRunFinished(({ uri, run, path, saveError }) => results.runFinished(panelKey(uri, run.scenario.name), run, path, saveError)),
   );
-  return editor;
+  const { testing, ...api } = editor;
+  return testing ? { ...api, testing: { ...testing, chartColours: drawnChartColours } } : api;
 }
 
 export function deactivate(): void {}

@@ -466,14 +466,15 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
   if (model.server) {
     const s = model.server;
     const cpuSeries = [
-      ...(s.cpuPercent ? [{ label: 'server CPU', values: s.cpuPercent, dash: [4, 3] }] : []),
-      ...(s.mainThreadCpuPercent ? [{ label: 'main thread CPU', values: s.mainThreadCpuPercent, dash: [1, 2] }] : []),
+      // Two colours as well as two dashes: on one process the main thread's CPU often equals the process's, and the lines lie on each other.
+      ...(s.cpuPercent ? [{ label: 'server CPU', values: s.cpuPercent, dash: [6, 3], stroke: theme.orange, width: 1.25 }] : []),
+      ...(s.mainThreadCpuPercent ? [{ label: 'main thread CPU', values: s.mainThreadCpuPercent, dash: [2, 2], stroke: theme.green, width: 2 }] : []),
     ];
     const cpu = cpuSeries.length > 0;
     specs.push({
       id: 'server',
       title: cpu ? 'Server memory, clients and CPU' : 'Server memory and clients',
-      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${cpu ? ", and the server's CPU in % of one core over each second (outer right axis: the process's user + sys dashed, its main thread dotted where the server tells; gaps where it was not known or its counters restarted)" : ''}${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
+      description: `Line chart of the server's used_memory in MiB (left axis) and connected clients (right axis), sampled once a second${cpu ? ", and the server's CPU in % of one core over each second (outer right axis: the process's user + sys dashed in orange, its main thread dotted in green where the server tells; gaps where it was not known or its counters restarted)" : ''}${model.marks.length ? ', with marks where background saves or AOF rewrites started and ended' : ''}.`,
       signature: `server:${model.marks.length}:${cpuSeries.map((c) => c.label).join('|')}`,
       note: marksNote(model.marks),
       options: {
@@ -497,8 +498,8 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
           ...cpuSeries.map((c) => ({
             label: c.label,
             scale: 'cpu',
-            stroke: theme.orange,
-            width: 1.25,
+            stroke: c.stroke,
+            width: c.width,
             dash: c.dash,
             spanGaps: false,
             value: legendValue((v) => `${v.toFixed(0)} %`),
@@ -597,7 +598,7 @@ function rateSpec(rate: NonNullable<ViewModel['rate']>, theme: Theme): ChartSpec
     series.push({
       label: s.label,
       scale: s.metric === 'latency' ? 'ms' : 'ops',
-      stroke: s.label === 'offered ops/s' ? theme.muted : colour(theme, s.metric === 'latency' ? i : i + 4),
+      stroke: s.label === 'offered ops/s' ? theme.lineMuted : colour(theme, s.metric === 'latency' ? i : i + 4),
       width: 1.75,
       dash: s.dashed ? [6, 4] : undefined,
       points: { show: true, size: 6 },
@@ -676,9 +677,36 @@ function axesInWords(u: uPlot): string {
     .join(' | ');
 }
 
+/** A series' line colour as uPlot draws it (a stroke may be a function of the plot). */
+function strokeOf(u: uPlot, i: number): string | undefined {
+  const stroke = u.series[i].stroke;
+  const value = typeof stroke === 'function' ? stroke(u, i) : stroke;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The colour and dash of each shown series, as drawn: what the legend and a contrast check read. */
+export function drawnSeries(u: uPlot): DrawnSeries[] {
+  const out: DrawnSeries[] = [];
+  u.series.forEach((series, i) => {
+    const colour = i === 0 || !series.show ? undefined : strokeOf(u, i);
+    if (colour) out.push({ label: String(series.label ?? ''), colour, dash: markerDash(series.dash) });
+  });
+  return out;
+}
+
+export interface DrawnSeries {
+  label: string;
+  colour: string;
+  dash: 'solid' | 'dashed' | 'dotted';
+}
+
 export function mountChart(spec: ChartSpec, target: HTMLElement, width: number): MountedChart {
   const legend: uPlot.Legend = { show: true, live: true, markers: { width: 3, dash: (u, i) => markerDash(u.series[i].dash) } };
-  const describe = (u: uPlot) => void (target.dataset.axes = axesInWords(u));
+  // The canvas has no text: each draw writes its axes in words and its lines' colours on the chart element.
+  const describe = (u: uPlot) => {
+    target.dataset.axes = axesInWords(u);
+    target.dataset.series = JSON.stringify(drawnSeries(u));
+  };
   const hooks = { ...spec.options.hooks, draw: [...(spec.options.hooks?.draw ?? []), describe] };
   const plot = new uPlot({ ...spec.options, hooks, width, height: 260, legend } as uPlot.Options, spec.data, target);
   return { spec, plot };

@@ -2,13 +2,15 @@
 // and the status colours of the page's text made readable on the theme's background (WCAG AA).
 // Nothing is hard-coded: a variable the host does not set falls back to another theme variable, and
 // finally to the computed text colour of the body.
-import { cssColour, parseColour, readableOn } from '../src/views/contrast';
+import { cssColour, parseColour, readableOn, type Rgba } from '../src/views/contrast';
 
 export interface Theme {
   kind: 'light' | 'dark' | 'high-contrast';
   foreground: string;
   background: string;
   muted: string;
+  /** `muted` as a chart line (the offered rate's diagonal): 3:1 against the background. */
+  lineMuted: string;
   grid: string;
   border: string;
   /** Series colours, in order. */
@@ -31,6 +33,57 @@ function variable(style: CSSStyleDeclaration, names: string[], fallback: string)
   return fallback;
 }
 
+/**
+ * WCAG 2.1's minimum for graphical objects (1.4.11): a chart line against the page. A theme's chart colour
+ * can miss it (Light Modern's orange is about 2.6:1 on white); it is darkened or lightened just enough.
+ */
+export const CHART_CONTRAST = 3;
+
+/** The page's background as an opaque colour: the body's, else the editor background variable. */
+function pageBackground(style: CSSStyleDeclaration, probe: HTMLElement): Rgba | undefined {
+  const background = parseColour(getComputedStyle(document.body).backgroundColor);
+  if (background && background.a > 0) return { ...background, a: 1 };
+  const variableColour = parseColour(resolved(variable(style, ['--vscode-editor-background'], '#ffffff'), probe));
+  return variableColour ? { ...variableColour, a: 1 } : undefined;
+}
+
+/** The page's opaque background as `rgb(…)`, as the charts are measured against. */
+export function pageBackgroundColour(): string | undefined {
+  return withProbe((probe) => {
+    const background = pageBackground(getComputedStyle(document.documentElement), probe);
+    return background ? cssColour(background) : undefined;
+  });
+}
+
+/** Runs `use` with a hidden element to resolve CSS colours on. */
+function withProbe<T>(use: (probe: HTMLElement) => T): T {
+  const probe = document.createElement('span');
+  probe.hidden = true;
+  document.body.append(probe);
+  try {
+    return use(probe);
+  } finally {
+    probe.remove();
+  }
+}
+
+/**
+ * Each colour as `rgb(…)`, opaque and at least `min`:1 against the page's background (unchanged where it
+ * already is). A translucent theme colour is taken at full strength first: composed over the background it
+ * turns muddy (Dark Modern's orange at a third showed brown on black), and darkening mud keeps it mud.
+ */
+function readableColours<K extends string>(colours: Record<K, string>, min: number): Record<K, string> {
+  return withProbe((probe) => {
+    const background = pageBackground(getComputedStyle(document.documentElement), probe);
+    const out = { ...colours };
+    for (const key of Object.keys(colours) as K[]) {
+      const colour = parseColour(resolved(colours[key], probe));
+      if (colour && background) out[key] = cssColour(readableOn({ ...colour, a: 1 }, background, min));
+    }
+    return out;
+  });
+}
+
 export function readTheme(): Theme {
   const style = getComputedStyle(document.documentElement);
   const bodyStyle = getComputedStyle(document.body);
@@ -41,12 +94,19 @@ export function readTheme(): Theme {
   const grid = variable(style, ['--vscode-charts-lines', '--vscode-editorWidget-border', '--vscode-panel-border'], muted);
   const border = variable(style, ['--vscode-editorWidget-border', '--vscode-panel-border', '--vscode-charts-lines'], muted);
   const chart = (name: string, alternatives: string[]) => variable(style, [`--vscode-charts-${name}`, ...alternatives], foreground);
-  const blue = chart('blue', ['--vscode-textLink-foreground', '--vscode-focusBorder']);
-  const orange = chart('orange', ['--vscode-editorWarning-foreground']);
-  const green = chart('green', ['--vscode-testing-iconPassed']);
-  const purple = chart('purple', ['--vscode-symbolIcon-classForeground']);
-  const yellow = chart('yellow', ['--vscode-editorWarning-foreground']);
-  const red = chart('red', ['--vscode-errorForeground', '--vscode-editorError-foreground']);
+  // The theme's chart colours, each made to keep 3:1 against the background: every line is drawn in these.
+  const { blue, orange, green, purple, yellow, red, lineMuted } = readableColours(
+    {
+      blue: chart('blue', ['--vscode-textLink-foreground', '--vscode-focusBorder']),
+      orange: chart('orange', ['--vscode-editorWarning-foreground']),
+      green: chart('green', ['--vscode-testing-iconPassed']),
+      purple: chart('purple', ['--vscode-symbolIcon-classForeground']),
+      yellow: chart('yellow', ['--vscode-editorWarning-foreground']),
+      red: chart('red', ['--vscode-errorForeground', '--vscode-editorError-foreground']),
+      lineMuted: muted,
+    },
+    CHART_CONTRAST,
+  );
   const classes = document.body.classList;
   const kind =
     classes.contains('vscode-high-contrast') || classes.contains('vscode-high-contrast-light')
@@ -61,6 +121,7 @@ export function readTheme(): Theme {
     foreground,
     background,
     muted,
+    lineMuted,
     grid,
     border,
     palette: [blue, orange, green, purple, yellow, red],
@@ -101,16 +162,13 @@ function resolved(value: string, probe: HTMLElement): string {
 export function applyReadableColours(): void {
   const root = document.documentElement;
   const style = getComputedStyle(root);
-  const probe = document.createElement('span');
-  probe.hidden = true;
-  document.body.append(probe);
-  const background = parseColour(getComputedStyle(document.body).backgroundColor);
-  const opaque = background && background.a > 0 ? background : parseColour(resolved(variable(style, ['--vscode-editor-background'], '#ffffff'), probe));
-  for (const [name, sources] of Object.entries(STATUS_COLOURS)) {
-    const colour = parseColour(resolved(variable(style, sources, getComputedStyle(document.body).color), probe));
-    if (colour && opaque) root.style.setProperty(`--rbench-${name}`, cssColour(readableOn(colour, { ...opaque, a: 1 })));
-  }
-  probe.remove();
+  withProbe((probe) => {
+    const opaque = pageBackground(style, probe);
+    for (const [name, sources] of Object.entries(STATUS_COLOURS)) {
+      const colour = parseColour(resolved(variable(style, sources, getComputedStyle(document.body).color), probe));
+      if (colour && opaque) root.style.setProperty(`--rbench-${name}`, cssColour(readableOn(colour, opaque)));
+    }
+  });
 }
 
 /** Calls `onChange` when VS Code switches theme (it changes the body class and the variables together). */

@@ -95,14 +95,56 @@ function renderDifferences(m: CompareViewModel): HTMLElement {
   );
 }
 
-/** Which side moved, per test: the client's p99 beside the server's time per call (run files that have it). */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+
+/**
+ * Which side moved, per test: the figures in a table (the client's p99 beside the server's time per call,
+ * run files that have it), then what they mean in one short sentence a test, and a changed verdict with its reason.
+ */
 function renderExplained(m: CompareViewModel): HTMLElement | string {
-  if (m.explained.length === 0) return '';
+  if (m.explainedRows.length === 0) return '';
+  const measured = m.explainedRows.filter((row) => row.p99);
+  const table = measured.length
+    ? el(
+        'table',
+        { class: 'explained-table', id: 'explained-table' },
+        el('thead', {}, el('tr', {}, ...['test', 'client p99', 'server time per call', 'server µs/call'].map((h) => el('th', { scope: 'col' }, h)))),
+        el(
+          'tbody',
+          {},
+          ...measured.map((row) =>
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'row' }, row.test),
+              el('td', {}, row.p99 ?? ''),
+              el('td', {}, row.server ?? ''),
+              el('td', { class: 'num' }, row.serverFigures ?? ''),
+            ),
+          ),
+        ),
+      )
+    : '';
+  const readings = m.explainedRows.flatMap((row) => [
+    ...(row.reading ? [el('li', {}, el('strong', {}, `${row.test}: `), sentence(row.reading))] : []),
+    ...(row.bottleneck
+      ? [
+          el(
+            'li',
+            {},
+            el('strong', {}, `${row.test}: `),
+            `The bottleneck moved from ${row.bottleneck.from} to ${row.bottleneck.to}.`,
+            el('span', { class: 'detail' }, ` ${sentence(row.bottleneck.why)}`),
+          ),
+        ]
+      : []),
+  ]);
   return el(
     'section',
     { class: 'explained', id: 'explained', 'aria-label': 'Client and server side' },
     el('h2', {}, 'Client and server side'),
-    el('ul', {}, ...m.explained.map((line) => el('li', {}, line))),
+    table,
+    el('ul', { class: 'explained-readings' }, ...readings),
   );
 }
 

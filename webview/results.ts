@@ -9,10 +9,10 @@ import panelCss from './_styles.css';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/views/messages';
 import { applyProgress, buildLiveViewModel, buildViewModel, sortRows, type LiveRunState, type SortSpec, type ViewModel } from '../src/views/model';
 import type { RunFile } from '../src/results/runFile';
-import { axisToggle, chartPng, chartResizer, chartSpecs, mountChart, type ChartId, type MountedChart } from './_charts';
+import { axisToggle, chartPng, chartResizer, chartSpecs, drawnSeries, mountChart, type ChartId, type MountedChart } from './_charts';
 import { button, custom, el, injectStyles, onHostMessage, showNotice } from './_dom';
 import { explainSection, headerVerdicts } from './_explain';
-import { applyReadableColours, readTheme, watchTheme, type Theme } from './_theme';
+import { applyReadableColours, pageBackgroundColour, readTheme, watchTheme, type Theme } from './_theme';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -320,6 +320,22 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
   }
 }
 
+let lastColoursReport = '';
+/**
+ * Tells the host the colours the charts were drawn in and the background they sit on, when they change (a
+ * new theme, other series): the check that every line keeps 3:1 in every theme reads them in a real VS Code.
+ */
+function reportChartColours(): void {
+  const background = pageBackgroundColour();
+  if (!background || charts.size === 0) return;
+  const series = [...charts].flatMap(([chart, mounted]) => drawnSeries(mounted.plot).map(({ label, colour }) => ({ chart, label, colour })));
+  const report = { type: 'chart-colours' as const, theme: theme.kind, background, series };
+  const text = JSON.stringify(report);
+  if (text === lastColoursReport) return;
+  lastColoursReport = text;
+  vscode.postMessage(report);
+}
+
 function renderSource(): void {
   const text = run?.scenario.source;
   if (!text) {
@@ -364,6 +380,7 @@ function render(rebuildCharts: boolean): void {
   renderTable(model);
   performance.mark('rbench-table-built');
   renderCharts(model, rebuildCharts);
+  reportChartColours();
   performance.mark('rbench-charts-built');
   persist();
   if (!firstPaintDone) {
@@ -422,6 +439,7 @@ watchTheme(() => {
   applyReadableColours();
   theme = readTheme();
   if (model) renderCharts(model, true);
+  reportChartColours();
 });
 
 vscode.postMessage({ type: 'ready' });

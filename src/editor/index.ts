@@ -11,6 +11,7 @@ import { RunService, type FinishedRun, type RunProgressEvent, type RunWaitingEve
 import { ScenarioTestController } from './testController';
 import { forgetRemoteAnswers, type Ask } from './sessionPorts';
 import { captureWorkloadCommand } from './captureWorkload';
+import { LastResults, SHOW_LAST_RESULTS_COMMAND } from './lastResults';
 
 export interface RBenchEditorApi {
   /** Fires after each run from the editor, once its run file is written. */
@@ -55,6 +56,7 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
   const tables = new CommandTables(connectorOf((scope, own) => runs.prepareConnectionTest(scope, own)));
   void tables.update();
   const command = vscode.commands.registerCommand;
+  const lastResults = new LastResults({ state: context.workspaceState, showRun: options.showRun });
 
   context.subscriptions.push(
     runs,
@@ -94,6 +96,8 @@ export function registerEditor(context: vscode.ExtensionContext, options: Editor
     command('rbench.showOutput', () => runs.output.show()),
     command('rbench.captureWorkload', () => captureWorkloadCommand(context)),
     command('rbench.openRunFile', (uri: vscode.Uri) => options.showRun(uri)),
+    runs.onRunFinished(({ path }) => void lastResults.remember(path)),
+    command(SHOW_LAST_RESULTS_COMMAND, () => lastResults.show()),
   );
 
   const history = registerHistory(context, runs, options.compare, () => lenses.refresh(), options.showRun);

@@ -94,6 +94,30 @@ export function progressLogger(write: (line: string) => void, rest?: RestOfRun):
   };
 }
 
+/** What a progress notification is told: a message and how far the run has come (VS Code's `Progress`). */
+export interface ProgressSink {
+  report(value: { message?: string; increment?: number }): void;
+}
+
+/**
+ * The progress listener of a run's notification (the palette's runs and the Test Explorer's alike): the
+ * last second's figures and the time left as its message, the share of the run done as its bar.
+ * `clean` makes a message safe to show (control characters out).
+ */
+export function notificationProgress(progress: ProgressSink, clean: (text: string) => string, rest?: RestOfRun): (event: RunProgress) => void {
+  const increments = new ProgressIncrements();
+  return (event) => {
+    if (event.kind === 'tick') {
+      progress.report({
+        message: clean(formatProgressMessage(event.at, event.tick, rest)),
+        increment: increments.advance(runPercent(event.at, event.tick.fraction)),
+      });
+    } else if (event.kind === 'load-start') {
+      progress.report({ message: clean(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
+    }
+  };
+}
+
 /**
  * Turns absolute percentages into the increments `Progress.report` wants, never going backwards.
  * One per run; `advance(percent)` returns the increment to report (0 when nothing moved).

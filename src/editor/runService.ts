@@ -5,7 +5,7 @@
 import { editorSessionSettings } from './sessionSettings';
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
-import { formatLoadName, type RunProgress } from '../runner/runScenario';
+import type { RunProgress } from '../runner/runScenario';
 import {
   RunSession,
   type FinishedRun as SessionFinishedRun,
@@ -17,7 +17,7 @@ import {
 import type { ResolvedFile, ScenarioPlan } from '../scenario/plan';
 import { writeScenario } from '../scenario/writer';
 import { watchHostLag, type HostLag } from './hostLag';
-import { formatProgressMessage, progressLogger, ProgressIncrements, restOfRun, runPercent, type RestOfRun } from './progress';
+import { formatProgressMessage, notificationProgress, progressLogger, restOfRun, type RestOfRun } from './progress';
 import { estimateRuns } from '../runner/estimate';
 import { readSettings, workspaceRoot } from './settings';
 import { recordedScenarioFile, runEntry, RunsIndex, runsFolderPlace } from './runsIndex';
@@ -260,7 +260,7 @@ export class RunService implements vscode.Disposable {
       (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        const increments = new ProgressIncrements();
+        const notify = notificationProgress(progress, plainText, rest);
         return this.execute(prepared, {
           signal: abort.signal,
           onWaiting: (message) => {
@@ -269,14 +269,7 @@ export class RunService implements vscode.Disposable {
           },
           onProgress: (event) => {
             log(event);
-            if (event.kind === 'tick') {
-              progress.report({
-                message: plainText(formatProgressMessage(event.at, event.tick, rest)),
-                increment: increments.advance(runPercent(event.at, event.tick.fraction)),
-              });
-            } else if (event.kind === 'load-start') {
-              progress.report({ message: plainText(`${formatLoadName(event.at)} · starting`), increment: increments.advance(runPercent(event.at, 0)) });
-            }
+            notify(event);
           },
         });
       },

@@ -9,7 +9,7 @@ import type { DocumentOutline, ScenarioOutline } from '../scenario/features/outl
 import type { RunFile } from '../results/runFile';
 import { documentChecks } from './documentChecks';
 import { plainText } from './plainText';
-import { progressLogger } from './progress';
+import { notificationProgress, progressLogger } from './progress';
 import type { RunOutcome, RunService, ScenarioRef, TestingRun } from './runService';
 import { formatMetric } from '../results/format';
 import { thresholdLine } from '../results/thresholds';
@@ -219,9 +219,31 @@ export class ScenarioTestController implements vscode.Disposable {
       return;
     }
     const write = progressLogger((line) => run.appendOutput(`${line}\r\n`, undefined, item));
-    const outcome = await this.runs.run(
-      { uri, index },
-      { signal, onProgress: write, onWaiting: (message) => run.appendOutput(`${plainText(message)}\r\n`, undefined, item) },
+    // A cancellable notification as every other run has (Run Test at Cursor, the gutter's ▶): the Testing view alone is easy to miss.
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: plainText(`RBench: ${item.label}`), cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        const stop = () => abort.abort();
+        if (signal.aborted) stop();
+        signal.addEventListener('abort', stop, { once: true });
+        token.onCancellationRequested(stop);
+        const notify = notificationProgress(progress, plainText);
+        return this.runs.run(
+          { uri, index },
+          {
+            signal: abort.signal,
+            onProgress: (event) => {
+              write(event);
+              notify(event);
+            },
+            onWaiting: (message) => {
+              progress.report({ message: plainText(message) });
+              run.appendOutput(`${plainText(message)}\r\n`, undefined, item);
+            },
+          },
+        );
+      },
     );
     reportOutcome(run, item, outcome);
   }

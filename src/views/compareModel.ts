@@ -12,7 +12,7 @@ import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
 import { buildViewModel, LOG_AXIS_RATIO, MAX_CHART_SERIES, tailRatio, testName } from './model';
 import { serverLines } from './compareServer';
-import { timeNotes } from '../results/compareExplain';
+import { timeNotes, timeRows, type TimeRow } from '../results/compareExplain';
 
 export interface CompareColumn {
   /** What differs (`clients 10`), else the start time. */
@@ -95,6 +95,8 @@ export interface CompareViewModel {
   lines: CompareLine[];
   /** Which side moved, per test and run: `SET, b against a: p99 rose 40.0%, server time per call unchanged (…)`. */
   explained: string[];
+  /** The same in parts: the panel puts the figures in a table and the readings in short sentences. */
+  explainedRows: TimeRow[];
   counts: Record<Verdict, number>;
   /** The counts in words (`0 better`, `12 worse` or `12 differ (…)`, `0 within noise`), each with its verdict's colour: the CLI's sentence. */
   summary: CountPart[];
@@ -301,6 +303,7 @@ export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOpti
     differences: comparison.differences.map((d) => ({ kind: d.kind, text: d.text })).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)),
     lines: lines(runs, comparison),
     explained: timeNotes(comparison),
+    explainedRows: timeRows(comparison),
     counts: verdictCounts(comparison),
     summary: countParts(comparison),
     notComparable: notComparableChanges(comparison).reasons,

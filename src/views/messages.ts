@@ -29,7 +29,17 @@ export type WebviewMessage =
   /** Open the run file as JSON in a text editor. */
   | { type: 'open-raw' }
   /** Open the scenario file the run came from. */
-  | { type: 'open-scenario' };
+  | { type: 'open-scenario' }
+  /** The colours the charts were just drawn in, and the background under them (read by the extension's tests). */
+  | ChartColoursReport;
+
+/** What a results panel drew its chart lines in, in which theme, on which background: `rgb(…)` colours. */
+export interface ChartColoursReport {
+  type: 'chart-colours';
+  theme: 'light' | 'dark' | 'high-contrast';
+  background: string;
+  series: { chart: (typeof CHART_IDS)[number]; label: string; colour: string }[];
+}
 
 /** The state the webview keeps with vscode.setState, read back by the panel serializer after a reload. */
 export interface PanelState {
@@ -74,6 +84,8 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       if (sort === null) return undefined;
       return { type: 'export', format: value.format as ExportFormat, to: value.to, ...(sort ? { sort } : {}) };
     }
+    case 'chart-colours':
+      return parseChartColours(value);
     case 'save-png': {
       if (typeof value.chart !== 'string' || !CHART_ID_SET.has(value.chart)) return undefined;
       if (typeof value.dataUrl !== 'string' || value.dataUrl.length > MAX_PNG_DATA_URL || !value.dataUrl.startsWith(PNG_PREFIX)) return undefined;
@@ -83,6 +95,25 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     default:
       return undefined;
   }
+}
+
+const THEME_KINDS = new Set<string>(['light', 'dark', 'high-contrast']);
+/** A colour as the webview writes it: `rgb(…)`/`rgba(…)` or hex, short. */
+const COLOUR_TEXT = /^(?:rgba?\([\d.,\s/%]{5,40}\)|#[0-9a-fA-F]{3,8})$/;
+/** More series than any panel draws: a longer list is refused. */
+const MAX_REPORTED_SERIES = 64;
+
+function parseChartColours(value: Record<string, unknown>): ChartColoursReport | undefined {
+  if (typeof value.theme !== 'string' || !THEME_KINDS.has(value.theme)) return undefined;
+  if (typeof value.background !== 'string' || !COLOUR_TEXT.test(value.background)) return undefined;
+  if (!Array.isArray(value.series) || value.series.length > MAX_REPORTED_SERIES) return undefined;
+  const series: ChartColoursReport['series'] = [];
+  for (const entry of value.series) {
+    if (!isRecord(entry) || typeof entry.chart !== 'string' || !CHART_ID_SET.has(entry.chart)) return undefined;
+    if (typeof entry.label !== 'string' || entry.label.length > 120 || typeof entry.colour !== 'string' || !COLOUR_TEXT.test(entry.colour)) return undefined;
+    series.push({ chart: entry.chart as ChartColoursReport['series'][number]['chart'], label: entry.label, colour: entry.colour });
+  }
+  return { type: 'chart-colours', theme: value.theme as ChartColoursReport['theme'], background: value.background, series };
 }
 
 /** Validates the state a serializer gets back (it was written by webview code). */

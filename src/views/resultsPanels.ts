@@ -12,7 +12,7 @@ import type { ScenarioPlan } from '../scenario/plan';
 import { exportContent, exportFileName, pngBytes } from './exportFiles';
 import { FocusReturn } from './focusReturn';
 import { saveWithDialog, setWebviewHtml, webviewOptions } from './webviewHost';
-import { parsePanelState, parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
+import { parsePanelState, parseWebviewMessage, type ChartColoursReport, type HostMessage, type WebviewMessage } from './messages';
 import { applyProgress, buildLiveViewModel, newLiveRun, panelKeyId, type LiveRunState, type PanelKey, type StampedProgress } from './model';
 import { scenarioCandidates } from './scenarioLink';
 
@@ -48,6 +48,14 @@ async function readRun(uri: vscode.Uri): Promise<RunFile> {
   const bytes = await vscode.workspace.fs.readFile(uri);
   return parseRunFileText(Buffer.from(bytes).toString('utf8'), uri.fsPath);
 }
+
+/** The last chart colours the panels reported, newest last (a few: the extension's tests read them). */
+const drawnColours: ChartColoursReport[] = [];
+function noteDrawnColours(report: ChartColoursReport): void {
+  drawnColours.push(report);
+  if (drawnColours.length > 20) drawnColours.shift();
+}
+export const drawnChartColours = (): readonly ChartColoursReport[] => [...drawnColours];
 
 /** Connects one webview to its source: answers `ready`, runs exports, opens files. */
 class ResultsWebview implements vscode.Disposable {
@@ -145,6 +153,9 @@ class ResultsWebview implements vscode.Disposable {
       case 'open-raw':
         // Through the command: in the run viewer the JSON takes the viewer's tab.
         if (path) await vscode.commands.executeCommand(OPEN_RUN_FILE_AS_JSON_COMMAND, vscode.Uri.file(path));
+        return;
+      case 'chart-colours':
+        noteDrawnColours(message);
         return;
       case 'open-scenario': {
         const file = run?.scenario.file ?? live?.file;

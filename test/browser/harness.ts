@@ -21,7 +21,7 @@ export const CHROMIUM = process.env.RBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const ORIGIN = 'https://rbench-webview.test';
 
 /** Values of VS Code's "Dark Modern" and "Light Modern" themes for the variables the panel reads. */
-export const THEMES: Record<'dark' | 'light', { bodyClass: string; variables: Record<string, string> }> = {
+const MODERN: Record<'dark' | 'light', { bodyClass: string; variables: Record<string, string> }> = {
   dark: {
     bodyClass: 'vscode-dark',
     variables: {
@@ -110,6 +110,35 @@ export const THEMES: Record<'dark' | 'light', { bodyClass: string; variables: Re
       'font-weight': 'normal',
       'editor-font-family': '"Droid Sans Mono", "monospace", monospace',
       'editor-font-size': '14px',
+    },
+  },
+};
+
+/**
+ * VS Code's "Default High Contrast" (dark) where it differs from Dark Modern: black, white text, its own
+ * chart colours (code-server 4.139 sets no chart orange there: the warning yellow stands in).
+ */
+export const THEMES: Record<'dark' | 'light' | 'high-contrast', { bodyClass: string; variables: Record<string, string> }> = {
+  ...MODERN,
+  'high-contrast': {
+    bodyClass: 'vscode-high-contrast',
+    variables: {
+      ...MODERN.dark.variables,
+      'editor-foreground': '#ffffff',
+      'editor-background': '#000000',
+      foreground: '#ffffff',
+      descriptionForeground: '#ffffffb3',
+      'charts-foreground': '#ffffff',
+      'charts-lines': '#ffffff80',
+      'charts-red': '#f48771',
+      'charts-blue': '#59a4f9',
+      'charts-yellow': '#ffd370',
+      'charts-orange': '#ab5a00',
+      'charts-green': '#89d185',
+      'charts-purple': '#b180d7',
+      'editorWarning-foreground': '#ffd370',
+      'panel-border': '#6fc3df',
+      'editorWidget-border': '#6fc3df',
     },
   },
 };

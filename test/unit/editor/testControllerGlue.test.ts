@@ -139,6 +139,37 @@ describe('editor glue: the Test Explorer with a fake editor', function () {
     );
   });
 
+  it('a Test Explorer run (Run Test at Cursor, the gutter) shows a cancellable progress notification per scenario, with its figures', async () => {
+    const item = await fileItem(write('a.rbench', CHECKS));
+    const [meets] = children(item);
+    await controller.profiles[0].runHandler(new TestRunRequest([meets]), new CancellationTokenSource().token);
+    assert.equal(controller.runs[0].last(meets)?.status, 'passed');
+    assert.deepEqual(
+      editor.state.progress.map((call) => [call.options.title, call.options.cancellable, call.done]),
+      [['RBench: meets its expectation', true, true]],
+    );
+    assert.ok(
+      editor.state.progress[0].reports.some((report) => /starting/.test(report.message ?? '')),
+      JSON.stringify(editor.state.progress[0].reports),
+    );
+  });
+
+  it("the notification's Cancel stops a Test Explorer run, which keeps what it measured", async () => {
+    const item = await fileItem(write('long.rbench', '### long\nclients 1\nduration 60s\nPING\n'));
+    const [long] = children(item);
+    const running = controller.profiles[0].runHandler(new TestRunRequest([long]), new CancellationTokenSource().token);
+    await waitFor('a progress tick', () => editor.state.progress[0]?.reports.some((report) => /ops\/s/.test(report.message ?? '')) ?? false);
+    editor.state.progress[0].cancel();
+    await running;
+    const [run] = controller.runs;
+    assert.ok(run.ended);
+    assert.equal(run.last(long)?.status, 'skipped', 'a cancelled run is skipped, not passed');
+    assert.ok(
+      run.output.some((line) => line.item === long && /^Run file: /.test(line.text)),
+      JSON.stringify(run.output.map((line) => line.text)),
+    );
+  });
+
   it('runs only the scenarios asked for, and skips all once cancelled', async () => {
     const item = await fileItem(write('a.rbench', CHECKS));
     const [meets, misses] = children(item);

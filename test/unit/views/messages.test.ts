@@ -111,3 +111,24 @@ describe('exports', () => {
     assert.equal(exportFileName(undefined, 'set-and-get', '', 'json'), 'set-and-get.json');
   });
 });
+
+describe('the chart colours a results panel reports (issue 45)', () => {
+  const good = {
+    type: 'chart-colours',
+    theme: 'dark',
+    background: 'rgb(31, 31, 31)',
+    series: [{ chart: 'timeline', label: 'p99', colour: 'rgb(209, 134, 22)' }],
+  };
+
+  it('accepts the report the webview sends', () => {
+    assert.deepEqual(parseWebviewMessage(good), good);
+  });
+
+  it('refuses a report with an unknown theme, chart or colour text, or too many series', () => {
+    assert.equal(parseWebviewMessage({ ...good, theme: 'sepia' }), undefined);
+    assert.equal(parseWebviewMessage({ ...good, background: 'url(javascript:1)' }), undefined);
+    assert.equal(parseWebviewMessage({ ...good, series: [{ chart: 'pie', label: 'x', colour: '#fff' }] }), undefined);
+    assert.equal(parseWebviewMessage({ ...good, series: [{ chart: 'timeline', label: 'x'.repeat(500), colour: '#fff' }] }), undefined);
+    assert.equal(parseWebviewMessage({ ...good, series: Array.from({ length: 65 }, () => good.series[0]) }), undefined);
+  });
+});

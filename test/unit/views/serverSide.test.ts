@@ -321,6 +321,10 @@ describe('panels: where the time went (issues 20, 21)', () => {
         ],
       );
       assert.deepEqual(m.explained, ['GET: p99 rose 40.0%, server time per call unchanged (12.0 → 12.2 µs): the round trip, queueing or the client changed']);
+      // The same in parts, for the panel's table and short sentences (issue 45).
+      assert.deepEqual(m.explainedRows, [
+        { test: 'GET', p99: 'rose 40.0%', server: 'unchanged', serverFigures: '12.0 → 12.2 µs', reading: 'the round trip, queueing or the client changed' },
+      ]);
     });
 
     it('says how much of a p99 change the server’s own time accounts for', () => {
