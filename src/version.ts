@@ -1,4 +1,5 @@
-// The tool's version, from package.json (bundled by esbuild, compiled by tsc).
-import manifest from '../package.json';
+// The tool's version, from package.json (bundled by esbuild, compiled by tsc). A named import: esbuild then
+// bundles that one field, not the whole manifest (~28 kB of contributions every start would parse).
+import { version } from '../package.json';
 
-export const TOOL_VERSION: string = manifest.version;
+export const TOOL_VERSION: string = version;
