@@ -14,6 +14,8 @@ function argLength(arg: ArgTemplate, phase: PhasePlan): number {
     if (typeof part === 'string') length += part.length;
     else if (part.placeholder === 'key') length += phase.keys.size;
     else if (part.placeholder === 'rand_int') length += RAND_INT_WIDTH;
+    else if (part.placeholder === 'now')
+      length += 16; // the send stamp's digits
     else if (part.placeholder === 'client') length += String(Math.max(0, phase.load.clients - 1)).length;
     else if (part.draw) length += drawMaxLength(part.draw);
   }

@@ -16,7 +16,7 @@ export const MAX_ARGS = 1_000_000;
 /** Groups nest at most this deep: each level is a stack frame when the groups are expanded. */
 export const MAX_GROUP_DEPTH = 32;
 
-const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client|fields)__|__(?:rand|float|range)\([^()\s]*\)__)/;
+const PLACEHOLDER_SPLIT = /(__(?:key|rand_int|value|client|fields|now)__|__(?:rand|float|range)\([^()\s]*\)__)/;
 const PLACEHOLDER_BY_TEXT = new Map(PLACEHOLDERS.map((info) => [info.name, info.placeholder]));
 const PLACEHOLDER_NAMES = PLACEHOLDERS.map((info) => info.name);
 const PLACEHOLDER_LOOKALIKE = /__([A-Za-z](?:[A-Za-z_]{0,18}[A-Za-z])?)__/g;

@@ -15,7 +15,7 @@ const argText = (arg: ArgTemplate) => arg.map(partText).join('');
 
 /** Placeholders with one value for every argument of a request; `__rand_int__`, `__value__` and drawn numbers (`__rand(…)__`) are drawn per argument. */
 const STABLE: ReadonlySet<string> = new Set(['key', 'client']);
-const UNSTABLE = /__(rand_int|value)__|__(rand|float|range)\(/;
+const UNSTABLE = /__(rand_int|value|now)__|__(rand|float|range)\(/;
 const SUITE_TITLES: ReadonlySet<string> = new Set(SUITE_TESTS.map((test) => test.title));
 
 /**

@@ -326,9 +326,10 @@ export type ArgTemplate = ArgPart[];
 
 /**
  * `fields`: a data file's row as field/value arguments; `ttl`: the expiry RBench adds for `ttl` (never written in a file);
- * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`).
+ * `draw`: a number with its own range and distribution (`__rand(1..1000)__`, `__float(0..1)__`, one side of `__range(…)__`);
+ * `now`: the send stamp, the sender's monotonic clock in microseconds as 16 digits (src/engine/sendStamp.ts).
  */
-export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw';
+export type Placeholder = 'key' | 'rand_int' | 'value' | 'client' | 'fields' | 'ttl' | 'draw' | 'now';
 
 export type DrawDistribution = 'uniform' | 'zipf' | 'sequential';
 

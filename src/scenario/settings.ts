@@ -670,6 +670,11 @@ export const PLACEHOLDERS: readonly PlaceholderInfo[] = [
   { name: '__rand_int__', placeholder: 'rand_int', doc: "redis-benchmark's placeholder: a uniform random number in the key space, 12 digits." },
   { name: '__value__', placeholder: 'value', doc: 'A value of the `value` size; every occurrence is drawn separately.' },
   { name: '__client__', placeholder: 'client', doc: 'The connection index, 0 … clients-1, so each client can use its own key.' },
+  {
+    name: '__now__',
+    placeholder: 'now',
+    doc: "The send stamp: the sender's monotonic clock in microseconds, 16 digits, taken as the request is written. A subscriber or a consumer reads it back from the start of what it receives (`PUBLISH chat:1 __now__:__value__`) to measure send→receive latency; clocks of one machine only.",
+  },
   { name: '__fields__', placeholder: 'fields', doc: 'A row of the `fields from` data file as field/value arguments (`HSET user:__key__ __fields__`).' },
 ];
 

@@ -16,6 +16,7 @@ import type { Payload } from '../requests/payload';
 import { DrawnArgument, hasDraw, type NumberDraw } from '../requests/draws';
 import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableValues';
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
+import { sendStampText } from '../sendStamp';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
@@ -183,6 +184,7 @@ export class IoredisRequests {
           else if (part.placeholder === 'key') text += String(key).padStart(width, '0');
           else if (part.placeholder === 'rand_int') text += String(this.randInts.nextInt(this.context.keySpace)).padStart(RAND_INT_WIDTH, '0');
           else if (part.placeholder === 'client') text += client;
+          else if (part.placeholder === 'now') text += sendStampText();
           else {
             pieces.push(Buffer.from(text, 'utf8'), Buffer.from(this.valueArg(size)));
             text = '';

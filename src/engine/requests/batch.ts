@@ -136,7 +136,7 @@ export class BatchBuilder {
     this.drawnGroups = new Int32Array(pipeline);
 
     // Data from files, expiries and drawn numbers change per request: never laid out once (the fast path is for the rest).
-    const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl || c.hasDraws);
+    const drawnPerRequest = context.values !== undefined || this.commands.some((c) => c.hasFields || c.hasTtl || c.hasDraws || c.hasNow);
     this.keyedData = context.values?.byKey === true || context.fields?.byKey === true;
     this.tableValues = context.values;
     this.tableFields = context.fields;

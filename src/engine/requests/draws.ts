@@ -6,6 +6,7 @@
 import type { ArgTemplate, DrawSpec } from '../../scenario/plan';
 import { ZipfKeys, type Random } from './random';
 import { drawMaxLength } from '../../scenario/draws';
+import { SEND_STAMP_DIGITS, sendStampText } from '../sendStamp';
 
 const DEFAULT_ZIPF_EXPONENT = 0.99;
 
@@ -66,7 +67,7 @@ export class NumberDraw {
 }
 
 /** Where an argument's text comes from: literal text, the request's key, `__rand_int__`, or a drawn number (`min`: draw it; `max`: its range's second). */
-type Piece = string | { kind: 'key' } | { kind: 'rand' } | { kind: 'draw'; draw: NumberDraw; side: 'min' | 'max' | undefined };
+type Piece = string | { kind: 'key' } | { kind: 'rand' } | { kind: 'now' } | { kind: 'draw'; draw: NumberDraw; side: 'min' | 'max' | undefined };
 
 /**
  * An argument holding drawn numbers, written as text per request. The draws of one command live in `draws`, one
@@ -90,6 +91,7 @@ export class DrawnArgument {
       else if (part.placeholder === 'client') this.pieces.push(String(client));
       else if (part.placeholder === 'key') this.pieces.push({ kind: 'key' });
       else if (part.placeholder === 'rand_int') this.pieces.push({ kind: 'rand' });
+      else if (part.placeholder === 'now') this.pieces.push({ kind: 'now' });
       else if (part.draw) {
         let draw = draws.get(part.draw.text);
         if (!draw) draws.set(part.draw.text, (draw = new NumberDraw(part.draw, client, connections)));
@@ -106,6 +108,7 @@ export class DrawnArgument {
       if (typeof piece === 'string') text += piece;
       else if (piece.kind === 'key') text += String(key).padStart(this.widths.key, '0');
       else if (piece.kind === 'rand') text += String(random.nextInt(randBound)).padStart(this.widths.rand, '0');
+      else if (piece.kind === 'now') text += sendStampText();
       else if (piece.side === 'max') text += piece.draw.text(piece.draw.high());
       else text += piece.draw.text(piece.draw.next(random));
     }
@@ -119,6 +122,7 @@ export class DrawnArgument {
       if (typeof piece === 'string') length += Buffer.byteLength(piece, 'utf8');
       else if (piece.kind === 'key') length += this.widths.key;
       else if (piece.kind === 'rand') length += this.widths.rand;
+      else if (piece.kind === 'now') length += SEND_STAMP_DIGITS;
       else length += drawMaxLength(piece.draw.spec);
     }
     return length;

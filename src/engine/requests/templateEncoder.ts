@@ -6,6 +6,7 @@ import type { Payload } from './payload';
 import type { Random } from './random';
 import type { TableCursor, TtlDraw } from './tableValues';
 import { DrawnArgument, hasDraw, type NumberDraw } from './draws';
+import { SEND_STAMP_DIGITS, writeSendStamp } from '../sendStamp';
 
 /** `__rand_int__` expands to 12 digits, as in redis-benchmark. */
 export const RAND_INT_WIDTH = 12;
@@ -86,6 +87,8 @@ const enum Op {
   Ttl,
   /** An argument holding drawn numbers (`__rand(…)__`…): its text written per request, header and all. */
   Drawn,
+  /** `__now__`: the send stamp, 16 digits of the clock as the request is written. */
+  Now,
 }
 
 export interface CommandContext {
@@ -120,6 +123,8 @@ export class CompiledCommand {
   readonly hasTtl: boolean;
   /** Holds drawn numbers (`__rand(…)__`, `__float(…)__`, `__range(…)__`): encoded per request, never laid out. */
   readonly hasDraws: boolean;
+  /** Holds `__now__`: encoded per request (the stamp is the time of writing, never of a laid-out copy). */
+  readonly hasNow: boolean;
   private readonly ops: Op[] = [];
   /** Op.Drawn's argument, by op index. */
   private readonly drawnArgs: (DrawnArgument | undefined)[] = [];
@@ -147,6 +152,7 @@ export class CompiledCommand {
     let hasValue = false;
     let hasFields = false;
     let hasTtl = false;
+    let hasNow = false;
     /** Literal text and the client number join the pending literal; other placeholders become slots. */
     const emitParts = (parts: CommandTemplate['args'][number]) => {
       for (const part of parts) {
@@ -160,6 +166,7 @@ export class CompiledCommand {
           flush();
           if (part.placeholder === 'key') hasKey = true;
           if (part.placeholder === 'value') hasValue = true;
+          if (part.placeholder === 'now') hasNow = true;
           this.push(placeholderOp(part.placeholder));
         }
       }
@@ -215,6 +222,7 @@ export class CompiledCommand {
           else if (part.placeholder === 'client') fixedLength += Buffer.byteLength(String(context.client));
           else if (part.placeholder === 'key') fixedLength += context.keyWidth;
           else if (part.placeholder === 'rand_int') fixedLength += RAND_INT_WIDTH;
+          else if (part.placeholder === 'now') fixedLength += SEND_STAMP_DIGITS;
           else values++;
         }
         if (values === 0) {
@@ -234,6 +242,7 @@ export class CompiledCommand {
     this.hasFields = hasFields;
     this.hasTtl = hasTtl;
     this.hasDraws = hasDraws;
+    this.hasNow = hasNow;
   }
 
   /** Sequential drawn numbers back to their first (measuring starts from the same numbers whatever the warm-up did). */
@@ -257,6 +266,9 @@ export class CompiledCommand {
           break;
         case Op.RandInt:
           length += RAND_INT_WIDTH;
+          break;
+        case Op.Now:
+          length += SEND_STAMP_DIGITS;
           break;
         case Op.Value:
           length += valueSize;
@@ -310,6 +322,10 @@ export class CompiledCommand {
         case Op.RandInt:
           writeDigits(target, offset, RAND_INT_WIDTH, random.nextInt(randBound));
           offset += RAND_INT_WIDTH;
+          break;
+        case Op.Now:
+          writeSendStamp(target, offset);
+          offset += SEND_STAMP_DIGITS;
           break;
         case Op.Value:
           this.writeValue(target, offset, valueSize);
@@ -371,7 +387,8 @@ export class CompiledCommand {
   private encodeOp(i: number, target: Uint8Array, offset: number, valueSize: number): number {
     const op = this.ops[i];
     // Drawn per request: a command holding them is never laid out (BatchBuilder).
-    if (op === Op.Fields || op === Op.Ttl || op === Op.Drawn) throw new Error('a data row, an expiry or a drawn number cannot be laid out once');
+    if (op === Op.Fields || op === Op.Ttl || op === Op.Drawn || op === Op.Now)
+      throw new Error('a data row, an expiry, a drawn number or a send stamp cannot be laid out once');
     if (op === Op.Literal) {
       target.set(this.literals[i]!, offset);
       return offset + this.literals[i]!.length;
@@ -412,5 +429,5 @@ export class CompiledCommand {
 }
 
 function placeholderOp(placeholder: Placeholder): Op {
-  return placeholder === 'key' ? Op.Key : placeholder === 'rand_int' ? Op.RandInt : Op.Value;
+  return placeholder === 'key' ? Op.Key : placeholder === 'rand_int' ? Op.RandInt : placeholder === 'now' ? Op.Now : Op.Value;
 }
