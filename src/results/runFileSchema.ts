@@ -123,6 +123,26 @@ const clientPauses = z.looseObject({
 
 const stall = z.looseObject({ fromMs: count, toMs: count, connections: count, of: count });
 
+/** A subscriber's channels are bounded by the writer (MAX_PUBSUB_CHANNELS and a `…` rest); a file with more was not written by RBench. */
+const MAX_PUBSUB_CHANNEL_ENTRIES = 1001;
+
+const pubsubResult = z.looseObject({
+  role: z.enum(['publisher', 'subscriber']),
+  published: count.optional(),
+  expected: count.optional(),
+  unheard: count.optional(),
+  delivered: count.optional(),
+  lost: count.optional(),
+  unstamped: count.optional(),
+  channels: z
+    .record(text, count)
+    .refine((channels) => Object.keys(channels).length <= MAX_PUBSUB_CHANNEL_ENTRIES, `at most ${MAX_PUBSUB_CHANNEL_ENTRIES} channels`)
+    .optional(),
+  disconnected: count.optional(),
+  drainMs: count.optional(),
+  clock: z.enum(['one-machine', 'several-machines']).optional(),
+});
+
 const loadResult = z.looseObject({
   test: text,
   phase: text,
@@ -160,6 +180,7 @@ const loadResult = z.looseObject({
   tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
   group: z.looseObject({ name: text, background: z.boolean() }).optional(),
+  pubsub: pubsubResult.optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });

@@ -3,7 +3,7 @@
 // histograms and rate); the loads start sending together (a StartBarrier: each waits until all are connected)
 // and the phase ends when the last of them does. A new kind
 // (subscribers, blocking consumers) is a file exporting a GroupRunner and one row of GROUP_KINDS.
-import { runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
+import { runLoad, runSubscribers, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 
@@ -15,6 +15,11 @@ export interface GroupRunContext {
   onTick: (tick: LoadTick) => void;
   /** The phase's groups start sending together: this group is `index` of the barrier's. */
   startTogether: { barrier: StartBarrier; index: number };
+  /**
+   * Resolves when every group of the phase that is not a subscriber group has ended, with the deliveries their
+   * PUBLISH replies promise (undefined when a publisher did not count them): a subscriber group ends then.
+   */
+  othersDone: Promise<number | undefined>;
 }
 
 /** Runs one group to its end; throws only when it could not start (as runLoad does). */
@@ -32,9 +37,32 @@ const runRequests: GroupRunner = (group, context) =>
     { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether },
   );
 
+/** Subscribers listen until the others (the publishers) end, then drain (src/engine/pubsub/subscriberLoad.ts). */
+const runSubscriberGroup: GroupRunner = (group, context) =>
+  runSubscribers(
+    { phase: group.phase, test: group.phase.tests[0], connection: context.connection },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, publishersDone: context.othersDone },
+  );
+
 export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
   requests: runRequests,
+  subscribers: runSubscriberGroup,
 };
+
+/** The deliveries the publishers' replies promise: their sum, or undefined when one publisher did not count (ioredis, cluster). */
+function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[]): number | undefined {
+  let sum = 0;
+  let publishers = 0;
+  for (const outcome of results) {
+    if (outcome.status !== 'fulfilled') continue;
+    const pubsub = outcome.value.pubsub;
+    if (pubsub?.role === 'publisher') {
+      publishers++;
+      sum += pubsub.expected ?? 0;
+    }
+  }
+  return publishers > 0 ? sum : undefined;
+}
 
 /** Each group's outcome, in the plan's order: its result, or why it could not start. */
 export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { group: ClientGroupPlan; error: string };
@@ -45,17 +73,20 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
-  context: Omit<GroupRunContext, 'onTick' | 'startTogether'> & { onTick: (index: number, tick: LoadTick) => void },
+  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'othersDone'> & { onTick: (index: number, tick: LoadTick) => void },
 ): Promise<GroupOutcome[]> {
   // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
   const barrier = new StartBarrier(groups.length);
-  const settled = await Promise.allSettled(
-    groups.map((group, index) =>
-      GROUP_KINDS[group.kind](group, { ...context, onTick: (tick) => context.onTick(index, tick), startTogether: { barrier, index } }).finally(() =>
-        barrier.leave(index),
-      ),
+  let othersEnded!: (results: PromiseSettledResult<LoadResult>[]) => void;
+  const othersSettled = new Promise<PromiseSettledResult<LoadResult>[]>((resolve) => (othersEnded = resolve));
+  const othersDone = othersSettled.then(expectedDeliveries);
+  const runs = groups.map((group, index) =>
+    GROUP_KINDS[group.kind](group, { ...context, onTick: (tick) => context.onTick(index, tick), startTogether: { barrier, index }, othersDone }).finally(() =>
+      barrier.leave(index),
     ),
   );
+  void Promise.allSettled(runs.filter((_, index) => groups[index].kind !== 'subscribers')).then(othersEnded);
+  const settled = await Promise.allSettled(runs);
   return settled.map((outcome, index) => {
     const group = groups[index];
     if (outcome.status === 'rejected') {

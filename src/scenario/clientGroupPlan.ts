@@ -10,6 +10,7 @@ import { buildTests } from './phaseTests';
 import { groupPhase, loadRange, MAX_GROUP_CLIENTS, readLoadLine, reportSharedCommands, type LoadLines, type LoadSection } from './clientGroups';
 import { readSection, type PhaseSection, type ReadContext, type Section } from './scopeLines';
 import type { Layer } from './settingLayer';
+import { groupKindOf } from './pubsubGroups';
 
 /** The groups of a scope split by splitLoads, read; undefined when the scope has no `load` line. */
 export function readLoads(split: { loads: LoadLines[] }, shared: Section, vars: VariableScope, context: ReadContext): LoadSection[] | undefined {
@@ -61,7 +62,7 @@ export function groupPlan(group: GroupTest, phase: PhaseSection, point: Point, s
   const { load, layer, test } = group;
   return {
     name: load.name,
-    kind: 'requests',
+    kind: groupKindOf(test),
     background: load.background,
     // Named after its phase: the group's results belong to the phase (their test is the group's name).
     phase: phasePlan({ ...groupPhase(load, phase.measured), name: phase.name }, layer, point, [test], sink),

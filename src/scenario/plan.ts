@@ -174,8 +174,9 @@ export interface PhasePlan {
 /**
  * What a client group does with its connections. `requests`: commands sent and timed like any test; other kinds
  * (subscribers, blocking consumers) are a file each behind the runner's group table (src/runner/clientGroups.ts).
+ * `subscribers`: a group whose one command subscribes (src/scenario/pubsubGroups.ts), listening until the others end.
  */
-export type ClientGroupKind = 'requests';
+export type ClientGroupKind = 'requests' | 'subscribers';
 
 /** One `load NAME [background]` group: a phase of its own (its settings over the scope's), run beside its siblings. */
 export interface ClientGroupPlan {
