@@ -125,6 +125,38 @@ describe('Pub/Sub groups on a real server (issue 43)', function () {
     });
   });
 
+  it('subscribers the server disconnects (CLIENT KILL TYPE pubsub, as a slow subscriber past its output buffer limit) get a clear line; the run ends, what they heard is kept', async () => {
+    const plan = planOf(
+      '### killed\nduration 3s\nwarmup 0s\nload publishers\nclients 1\nrate 200/s\nPUBLISH room __now__\nload subscribers\nclients 4\nSUBSCRIBE room\n',
+    );
+    const { host, port } = server();
+    const running = runScenario(plan, {
+      connection: { host, port, resp: 2, connectTimeoutMs: 2000 },
+      targetDisplay: `redis://${host}:${port}`,
+      local: false,
+      source: '',
+    });
+    const killed = await withRedis(server(), async (redis) => {
+      while ((await subscribedClients(redis)) < 4 || (await commandCalls(redis, 'publish')) < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return Number(await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
+    });
+    assert.equal(killed, 4);
+    const file = await running;
+    assert.equal(file.status, 'complete', file.error);
+    const subscribers = byTest(file.points[0].repeats[0], 'subscribers');
+    assert.equal(subscribers.pubsub?.disconnected, 4);
+    assert.ok((subscribers.pubsub?.delivered ?? 0) >= 4 * 20, `${subscribers.pubsub?.delivered} delivered before the kill`);
+    // After the kill nobody listens: the server delivers nothing more, PUBLISH replies 0 (unheard), and nothing it delivered was lost.
+    assert.equal(subscribers.pubsub?.lost, 0);
+    assert.ok((byTest(file.points[0].repeats[0], 'publishers').pubsub?.unheard ?? 0) > 0, 'messages after the kill reached nobody');
+    assert.ok(
+      runWarnings(file).includes(
+        'subscribers: the server closed 4 of 4 subscriber connections during the run — a subscriber that falls behind is dropped past `client-output-buffer-limit pubsub`; what they received before is counted',
+      ),
+      runWarnings(file).join('\n'),
+    );
+  });
+
   it('a publisher to a channel nobody hears: its replies are 0, and the result says so', async () => {
     const file = await runOnUserServer(server(), '### unheard\nrequests 200\nwarmup 0s\nPUBLISH nobody:listens __now__\n');
     assert.equal(file.status, 'complete', file.error);
