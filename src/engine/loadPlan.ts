@@ -94,8 +94,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     labelIndexes,
     // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
     ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
-    // Fast path on one server: its scanner reads PUBLISH's integer replies (the cluster paths do not yet).
-    ...(!topology && request.client === 'fast' && isPublishTest(test) ? { countsReceivers: true } : {}),
+    // One server, either client path: PUBLISH's integer replies are summed (the cluster paths do not yet).
+    ...(!topology && isPublishTest(test) ? { countsReceivers: true } : {}),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),

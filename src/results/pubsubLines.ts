@@ -22,7 +22,7 @@ export function pubsubLines(loads: readonly LoadResult[]): string[] {
     const delivered = pubsub.delivered ?? 0;
     const promised =
       pubsub.expected === undefined
-        ? "; the deliveries to expect were not counted (a publisher on the ioredis path or a cluster does not sum PUBLISH's replies)"
+        ? "; the deliveries to expect were not counted (a publisher on a cluster does not sum PUBLISH's replies yet)"
         : ` of ${groupDigits(pubsub.expected)} the publishers' PUBLISH replies promised, ${groupDigits(pubsub.lost ?? 0)} lost`;
     lines.push(`${load.test}: ${groupDigits(delivered)} messages delivered (${groupDigits(Math.round(load.total.opsPerSec))}/s)${promised}`);
     const channels = Object.entries(pubsub.channels ?? {});
