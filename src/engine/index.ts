@@ -34,5 +34,7 @@ export { openRawCommands, type RawCommands } from './fast/rawCommands';
 // How `__key__` and `__rand_int__` are written: the run's own keys are exactly these (src/runner/ownKeys.ts).
 export { keyWidth } from './requests/batch';
 export { RAND_INT_WIDTH } from './requests/templateEncoder';
+// A subscriber group (Pub/Sub): its connections listen in this process until the publishers end.
+export { runSubscribers, DRAIN_SILENCE_MS } from './pubsub/subscriberLoad';
 // `__now__`: the send stamp a receiver (subscriber, queue consumer) reads back for its latency.
 export { SEND_STAMP_DIGITS, monotonicMicros, stampAt, stampAge } from './sendStamp';

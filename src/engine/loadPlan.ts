@@ -5,6 +5,7 @@ import type { ConnectionOptions } from '../redis/types';
 import type { TestPlan } from '../scenario/plan';
 import { clusterPlan } from './cluster/plan';
 import { missRulesOf } from '../scenario/replyMisses';
+import { isPublishTest } from '../scenario/publishCommands';
 import type { LoadOptions, LoadRequest } from './types';
 import type { WorkerConfig } from './workerMessages';
 import { createSharedBudget } from './requestBudget';
@@ -93,6 +94,8 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     labelIndexes,
     // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
     ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
+    // One server, either client path: PUBLISH's integer replies are summed (the cluster paths do not yet).
+    ...(!topology && isPublishTest(test) ? { countsReceivers: true } : {}),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),

@@ -9,7 +9,7 @@ import { UNIT_LABEL } from './measure/unitTally';
 import { summarizePauses } from './measure/pauseSummary';
 import { joinSilences } from './measure/silences';
 import { bottleneck, errorStatusWhy, stallWhy } from './verdicts';
-import type { LabelReport, WorkerResult } from './workerMessages';
+import type { LabelReport, PublishReport, WorkerResult } from './workerMessages';
 
 export interface AssemblyParts {
   status: LoadStatus;
@@ -149,7 +149,16 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     seed: parts.seed,
     ...(stalls ? { stalls } : {}),
     ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request) } : {}),
+    ...publisherFigures(workers),
   };
+}
+
+/** A publisher's replies summed over its threads: the deliveries its subscribers should count. */
+function publisherFigures(workers: WorkerResult[]): Pick<LoadResult, 'pubsub'> {
+  const reports = workers.flatMap((w) => (w.published ? [w.published] : []));
+  if (reports.length === 0) return {};
+  const sum = (figure: (report: PublishReport) => number) => reports.reduce((total, report) => total + figure(report), 0);
+  return { pubsub: { role: 'publisher', published: sum((r) => r.replies), expected: sum((r) => r.receivers), unheard: sum((r) => r.unheard) } };
 }
 
 /** The connections the load made: opened, lost and reopened, cycled, idle, and how long each took to set up. */

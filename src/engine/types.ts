@@ -261,6 +261,8 @@ export interface LoadResult {
   group?: { name: string; background: boolean; stopped?: boolean };
   /** A consumer group's (blocked calls taking the jobs other groups push): see ConsumerResult. */
   consumer?: ConsumerResult;
+  /** Pub/Sub: a publisher's PUBLISH replies, or a subscriber group's deliveries (docs/rbench-format.md "Pub/Sub"). */
+  pubsub?: PubSubResult;
 }
 
 /**
@@ -294,6 +296,39 @@ export interface ConsumerResult {
   /** The queue at the end, read on a separate connection: LLEN, ZCARD or XLEN per key (EXISTS 0: the key is gone), XPENDING for a stream group. */
   queueLeft: { key: string; command: string; length: number }[];
 }
+
+/**
+ * Pub/Sub figures. A publisher (a group of PUBLISH/SPUBLISH only, either client path, one server) sums its replies:
+ * each is the number of subscribers that got the message, so their sum is the deliveries to expect. A subscriber
+ * group counts what it received and, from the send stamp (`__now__`) at the start of each message, the
+ * publish→receive latency (its `total` and row: delivered/s and that latency).
+ */
+export interface PubSubResult {
+  role: 'publisher' | 'subscriber';
+  /** Publisher: PUBLISH replies read (warm-up included: the subscribers hear those messages too). */
+  published?: number;
+  /** Publisher: the sum of those replies, the deliveries the server made; subscriber: the publishers' sum, when known. */
+  expected?: number;
+  /** Publisher: messages no subscriber heard (reply 0). */
+  unheard?: number;
+  /** Subscriber: messages received, on all its connections, from its first subscription to the end of the drain. */
+  delivered?: number;
+  /** Subscriber: expected − delivered, when the expected count is known (never negative). */
+  lost?: number;
+  /** Subscriber: messages received without a send stamp at their start (not in the latency). */
+  unstamped?: number;
+  /** Subscriber: messages per channel (the channel the message came on), at most MAX_PUBSUB_CHANNELS of them. */
+  channels?: Record<string, number>;
+  /** Subscriber: its connections the server closed during the run (a slow subscriber past `client-output-buffer-limit pubsub`). */
+  disconnected?: number;
+  /** Subscriber: how long the drain after the publishers' end lasted (until every expected delivery, or 1 s of silence). */
+  drainMs?: number;
+  /** The clocks the latency compares: one machine's monotonic clock, or several machines' (`--shard`: not comparable). */
+  clock?: 'one-machine' | 'several-machines';
+}
+
+/** Channels a subscriber result lists by name; the rest are added up under `…`. */
+export const MAX_PUBSUB_CHANNELS = 1000;
 
 /** A cluster load's breakdown (src/engine cluster routing). Node totals add up to the load's total. */
 export interface ClusterResult {

@@ -475,6 +475,7 @@ export class WorkerLoad implements ConnectionHost {
       status: this.status,
       error: this.error,
       labels: this.stats.labels.map((l) => l.report()),
+      ...(this.config.countsReceivers ? { published: { ...this.stats.published } } : {}),
       durationMs,
       drainMs,
       scheduledSends: this.scheduledSends,

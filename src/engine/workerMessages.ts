@@ -24,6 +24,8 @@ export interface WorkerConfig {
   labelIndexes: number[];
   /** Per label: which replies are misses (scenario/replyMisses.ts MissRule); absent: none counted. */
   missRules?: number[];
+  /** The test only publishes (PUBLISH/SPUBLISH): sum its integer replies, the receivers of each message. */
+  countsReceivers?: boolean;
   pipeline: number;
   /** Connections across all workers (the stride of sequential keys). */
   totalConnections: number;
@@ -99,10 +101,19 @@ export interface LabelReport {
   replyCounts?: Record<string, number>;
 }
 
+/** A publisher's PUBLISH replies, warm-up included: read, their sum (deliveries the server made), and those of 0. */
+export interface PublishReport {
+  replies: number;
+  receivers: number;
+  unheard: number;
+}
+
 export interface WorkerResult {
   status: LoadStatus;
   error?: string;
   labels: LabelReport[];
+  /** `countsReceivers`: the PUBLISH replies of this thread's connections. */
+  published?: PublishReport;
   /** The throughput window: the planned duration, or first send to last reply (count mode), or until stopped. */
   durationMs: number;
   /** Time spent after the window waiting for replies still in flight. */

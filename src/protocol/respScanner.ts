@@ -63,6 +63,13 @@ function describeByte(byte: number): string {
 
 export type ErrorListener = (kind: string, text: string, replyIndex: number) => void;
 
+/** The whole number written in chunk[from … to) (digits only; a sign is skipped). */
+function digitsBetween(chunk: Uint8Array, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) if (chunk[i] >= 48 && chunk[i] <= 57) value = value * 10 + (chunk[i] - 48);
+  return value;
+}
+
 export class ReplyScanner {
   /** Called for every top-level error reply; replyIndex counts replies completed earlier in the same scan() call. */
   onError: ErrorListener | undefined;
@@ -75,6 +82,10 @@ export class ReplyScanner {
    * EXEC's reply holds the replies of the queued commands, and one of them may be an error.
    */
   nestedErrors = false;
+  /** Called with every top-level integer reply's value (PUBLISH's receivers); off the fast lane only when the integer is cut by the chunk. */
+  onInteger: ((value: number) => void) | undefined;
+  private integerPending = false;
+  private integerValue = 0;
 
   private state = State.Type;
   private lengthOf = LengthOf.Bulk;
@@ -107,6 +118,7 @@ export class ReplyScanner {
     this.errorLength = 0;
     this.errorBodyLeft = 0;
     this.nullPending = false;
+    this.integerPending = false;
     this.bodyLeft = 0;
     this.afterCR = false;
   }
@@ -148,8 +160,14 @@ export class ReplyScanner {
           }
           const type = chunk[i++];
           switch (type) {
-            case 43: // + simple string
             case 58: // : integer
+              this.state = State.Line;
+              if (this.depth === 0 && this.onInteger) {
+                this.integerPending = true;
+                this.integerValue = 0;
+              }
+              break;
+            case 43: // + simple string
             case 44: // , double
             case 35: // # boolean
             case 40: // ( big number
@@ -198,6 +216,11 @@ export class ReplyScanner {
               const byte = chunk[i++];
               if (byte !== CR && this.errorLength < MAX_ERROR_TEXT) this.errorBytes[this.errorLength++] = byte;
             }
+          } else if (this.integerPending) {
+            while (i < end && chunk[i] !== LF) {
+              const byte = chunk[i++];
+              if (byte >= 48 && byte <= 57) this.integerValue = this.integerValue * 10 + (byte - 48);
+            }
           } else {
             while (i < end && chunk[i] !== LF) i++;
           }
@@ -210,6 +233,10 @@ export class ReplyScanner {
           i++;
           this.afterCR = false;
           this.capturing = false;
+          if (this.integerPending) {
+            this.integerPending = false;
+            this.onInteger!(this.integerValue);
+          }
           this.state = State.Type;
           this.elementDone();
           break;
@@ -282,6 +309,7 @@ export class ReplyScanner {
         let lf = i + 1;
         while (lf < end && chunk[lf] !== LF) lf++;
         if (lf === end || chunk[lf - 1] !== CR || lf - 1 === i) break;
+        if (type === 58 && this.onInteger) this.onInteger(digitsBetween(chunk, i + 1, lf - 1));
         i = lf + 1;
       } else if (type === 36) {
         // $ bulk string: a length of 1 to 9 digits (below Redis's 512 MB limit), "\r\n", the payload, "\r\n".

@@ -142,6 +142,26 @@ const consumerResult = z.looseObject({
   queueLeft: z.array(z.looseObject({ key: text, command: text, length: num })).max(1024),
 });
 
+/** A subscriber's channels are bounded by the writer (MAX_PUBSUB_CHANNELS and a `…` rest); a file with more was not written by RBench. */
+const MAX_PUBSUB_CHANNEL_ENTRIES = 1001;
+
+const pubsubResult = z.looseObject({
+  role: z.enum(['publisher', 'subscriber']),
+  published: count.optional(),
+  expected: count.optional(),
+  unheard: count.optional(),
+  delivered: count.optional(),
+  lost: count.optional(),
+  unstamped: count.optional(),
+  channels: z
+    .record(text, count)
+    .refine((channels) => Object.keys(channels).length <= MAX_PUBSUB_CHANNEL_ENTRIES, `at most ${MAX_PUBSUB_CHANNEL_ENTRIES} channels`)
+    .optional(),
+  disconnected: count.optional(),
+  drainMs: count.optional(),
+  clock: z.enum(['one-machine', 'several-machines']).optional(),
+});
+
 const loadResult = z.looseObject({
   test: text,
   phase: text,
@@ -180,6 +200,7 @@ const loadResult = z.looseObject({
   bottleneck: bottleneck.optional(),
   group: z.looseObject({ name: text, background: z.boolean(), stopped: z.boolean().optional() }).optional(),
   consumer: consumerResult.optional(),
+  pubsub: pubsubResult.optional(),
 });
 
 const spread = z.looseObject({ median: num, min: num, max: num, stddev: num });

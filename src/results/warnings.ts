@@ -7,6 +7,7 @@ import { searchWarnings } from './rateCurve';
 import { rateSearchOutcome } from './rateSearch';
 import { groupDigits } from '../scenario/numberText';
 import { missWarnings } from './hitsMisses';
+import { pubsubLines } from './pubsubLines';
 
 export function runWarnings(run: RunFile): string[] {
   const warnings: string[] = [];
@@ -47,6 +48,8 @@ export function runWarnings(run: RunFile): string[] {
 
   // Said once per command, unless the scenario says the misses are meant (`expect miss-rate …`).
   if (!run.plan.expects.some((expectation) => expectation.metric === 'miss-rate')) warnings.push(...missWarnings(loads));
+
+  warnings.push(...pubsubLines(loads));
 
   const late = loads.reduce((sum, load) => sum + (load.openLoop?.lateSends ?? 0), 0);
   if (late > 0) warnings.push(`Open loop: ${groupDigits(late)} sends were late (their latency counts from when they were due).`);

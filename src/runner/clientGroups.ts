@@ -4,7 +4,7 @@
 // and the phase ends when its last measured group does: background groups are stopped then (each group runs
 // under a signal of its own, so every kind inherits the stop). A new kind (subscribers, blocking consumers) is a
 // file exporting a GroupRunner, honouring `signal`, and one row of GROUP_KINDS.
-import { errorStatusWhy, runConsumers, runLoad, StartBarrier, type LoadResult, type LoadTick } from '../engine';
+import { errorStatusWhy, runConsumers, runLoad, runSubscribers, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 
@@ -21,8 +21,13 @@ export interface GroupRunContext {
   onTick: (tick: LoadTick) => void;
   /** The phase's groups start sending together: this group is `index` of the barrier's. */
   startTogether: { barrier: StartBarrier; index: number };
-  /** Settles when the phase's other groups that are not consumers (the producers) have all ended. */
-  producersEnded: Promise<unknown>;
+  /**
+   * Resolves when the phase's groups that only listen (consumers, subscribers) may stop listening: the groups that
+   * send (producers, publishers) have ended — the measured ones when there are any, for a background sender is
+   * stopped only after the measured groups end. Its value is the deliveries the publishers' PUBLISH replies promise
+   * (undefined when a publisher did not count them).
+   */
+  othersDone: Promise<number | undefined>;
 }
 
 /** Runs one group to its end; throws only when it could not start (as runLoad does). */
@@ -44,13 +49,39 @@ const runRequests: GroupRunner = (group, context) =>
 const runConsumerGroup: GroupRunner = (group, context) =>
   runConsumers(
     { phase: group.phase, test: group.phase.tests[0], connection: context.connection, client: context.client },
-    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, producersEnded: context.producersEnded },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, producersEnded: context.othersDone },
+  );
+
+/** Subscribers listen until the others (the publishers) end, then drain (src/engine/pubsub/subscriberLoad.ts). */
+const runSubscriberGroup: GroupRunner = (group, context) =>
+  runSubscribers(
+    { phase: group.phase, test: group.phase.tests[0], connection: context.connection },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, publishersDone: context.othersDone },
   );
 
 export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
   requests: runRequests,
   consumers: runConsumerGroup,
+  subscribers: runSubscriberGroup,
 };
+
+/** Groups that only listen: they end when the groups that send have ended. */
+const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'subscribers']);
+
+/** The deliveries the publishers' replies promise: their sum, or undefined when one publisher did not count (ioredis, cluster). */
+function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[]): number | undefined {
+  let sum = 0;
+  let publishers = 0;
+  for (const outcome of results) {
+    if (outcome.status !== 'fulfilled') continue;
+    const pubsub = outcome.value.pubsub;
+    if (pubsub?.role === 'publisher') {
+      publishers++;
+      sum += pubsub.expected ?? 0;
+    }
+  }
+  return publishers > 0 ? sum : undefined;
+}
 
 /** Each group's outcome, in the plan's order: its result, or why it could not start. */
 export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { group: ClientGroupPlan; error: string };
@@ -63,7 +94,7 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
-  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'producersEnded'> & { onTick: (index: number, tick: LoadTick) => void },
+  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'othersDone'> & { onTick: (index: number, tick: LoadTick) => void },
 ): Promise<GroupOutcome[]> {
   // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
   const barrier = new StartBarrier(groups.length);
@@ -82,29 +113,29 @@ export async function runClientGroups(
       stops[index].abort();
     });
   };
-  // Consumers drain once the producers have ended: the measured ones when there are any (a background producer
-  // is stopped only after the measured groups, consumers among them, have ended), else all of them.
-  const producing = groups.filter((group) => group.kind !== 'consumers');
-  const measuredProducers = producing.some((group) => !group.background);
-  const producers: Promise<unknown>[] = [];
-  let producersEnded: (value: unknown) => void = () => {};
-  const producersDone = new Promise((resolve) => (producersEnded = resolve));
+  // Listeners (consumers, subscribers) stop once the senders have ended: the measured ones when there are any (a
+  // background sender is stopped only after the measured groups, listeners among them, have ended), else all.
+  const sending = groups.filter((group) => !LISTENING_KINDS.has(group.kind));
+  const measuredSenders = sending.some((group) => !group.background);
+  const senders: Promise<LoadResult>[] = [];
+  let sendersEnded!: (results: PromiseSettledResult<LoadResult>[]) => void;
+  const othersDone = new Promise<PromiseSettledResult<LoadResult>[]>((resolve) => (sendersEnded = resolve)).then(expectedDeliveries);
   const running = groups.map((group, index) => {
     const run = GROUP_KINDS[group.kind](group, {
       ...context,
       signal: stops[index].signal,
       onTick: (tick) => context.onTick(index, tick),
       startTogether: { barrier, index },
-      producersEnded: producersDone,
+      othersDone,
     }).finally(() => {
       barrier.leave(index);
       ended.add(index);
       if (!group.background) measuredEnded();
     });
-    if (group.kind !== 'consumers' && (!measuredProducers || !group.background)) producers.push(run);
+    if (!LISTENING_KINDS.has(group.kind) && (!measuredSenders || !group.background)) senders.push(run);
     return run;
   });
-  void Promise.allSettled(producers).then(producersEnded);
+  void Promise.allSettled(senders).then(sendersEnded);
   const settled = await Promise.allSettled(running).finally(() => context.signal?.removeEventListener('abort', cancel));
   return settled.map((outcome, index) => {
     const group = groups[index];

@@ -4,13 +4,14 @@ import { testsWithData } from './dataPlan';
 import { rangeOf, type DiagnosticSink } from './diagnostics';
 import { groupDigits } from './numberText';
 import type { VariableScope } from './interpolate';
-import type { ClientGroupPlan, TestPlan } from './plan';
+import type { ClientGroupKind, ClientGroupPlan, TestPlan } from './plan';
 import { phasePlan, type Point } from './phasePlan';
 import { buildTests } from './phaseTests';
 import { groupPhase, loadRange, MAX_GROUP_CLIENTS, readLoadLine, reportSharedCommands, type LoadLines, type LoadSection } from './clientGroups';
 import { checkConsumerGroup, groupKind } from './consumerGroup';
 import { readSection, type PhaseSection, type ReadContext, type Section } from './scopeLines';
 import type { Layer } from './settingLayer';
+import { groupKindOf } from './pubsubGroups';
 
 /** The groups of a scope split by splitLoads, read; undefined when the scope has no `load` line. */
 export function readLoads(split: { loads: LoadLines[] }, shared: Section, vars: VariableScope, context: ReadContext): LoadSection[] | undefined {
@@ -57,12 +58,18 @@ export function groupTests(phase: PhaseSection, loads: LoadSection[], shared: La
   return groups;
 }
 
+/** A group's kind, from its command's own description: subscribers (it subscribes), consumers (it waits for data), or requests. */
+function kindOfGroup(test: TestPlan): ClientGroupKind {
+  const subscribing = groupKindOf(test);
+  return subscribing === 'requests' ? groupKind(test) : subscribing;
+}
+
 /** One group's plan at one sweep point, in `phase`. */
 export function groupPlan(group: GroupTest, phase: PhaseSection, point: Point, sink: DiagnosticSink): ClientGroupPlan {
   const { load, layer, test } = group;
   const plan: ClientGroupPlan = {
     name: load.name,
-    kind: groupKind(test),
+    kind: kindOfGroup(test),
     background: load.background,
     // Named after its phase: the group's results belong to the phase (their test is the group's name).
     phase: phasePlan({ ...groupPhase(load, phase.measured), name: phase.name }, layer, point, [test], sink),

@@ -173,10 +173,11 @@ export interface PhasePlan {
 
 /**
  * What a client group does with its connections. `requests`: commands sent and timed like any test; `consumers`:
- * blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push (src/scenario/consumerGroup.ts). Each
- * kind is a file behind the runner's group table (src/runner/clientGroups.ts).
+ * blocked calls (BRPOP, XREADGROUP … BLOCK) taking the jobs other groups push (src/scenario/consumerGroup.ts);
+ * `subscribers`: a group whose one command subscribes (src/scenario/pubsubGroups.ts), listening until the others
+ * end. Each kind is a file behind the runner's group table (src/runner/clientGroups.ts).
  */
-export type ClientGroupKind = 'requests' | 'consumers';
+export type ClientGroupKind = 'requests' | 'consumers' | 'subscribers';
 
 /** One `load NAME [background]` group: a phase of its own (its settings over the scope's), run beside its siblings. */
 export interface ClientGroupPlan {

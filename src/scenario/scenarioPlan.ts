@@ -1,5 +1,6 @@
 // A scenario node → its plan: its head and phases read into sections, layered over the file's settings,
 // each phase's tests built, one phase plan per sweep point, expectations checked against what is measured.
+import { checkSubscriberGroups, refuseSubscribeOutsideGroups } from './pubsubGroups';
 import { testsWithData } from './dataPlan';
 import { isWriteCommand } from './commands';
 import { replaceFix, type DiagnosticSink } from './diagnostics';
@@ -71,9 +72,11 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
     const layer = phase.section.layer.over(base);
     if (phase.loads) {
       const groups = groupTests(phase, phase.loads, layer, keysSwept, sink);
+      checkSubscriberGroups(groups, sink);
       return { phase, layer, tests: groups.map((group) => group.test), groups };
     }
     const tests = testsWithData(buildTests(phase, layer.has('keys') || keysSwept, sink), layer, sink);
+    refuseSubscribeOutsideGroups(tests, sink);
     return { phase, layer, tests, groups: undefined };
   });
 

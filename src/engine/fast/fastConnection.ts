@@ -56,6 +56,7 @@ export class FastConnection extends BudgetedConnection {
     this.missRules = Uint8Array.from(config.missRules ?? []);
     if (this.missRules.some((rule) => rule !== MISS_NONE)) this.scanner.onNull = this.onNullReply;
     if (this.missRules.includes(MISS_NIL_OR_EMPTY)) this.scanner.onEmpty = this.onEmptyReply;
+    if (config.countsReceivers) this.scanner.onInteger = this.onPublishReply;
     if (this.builder.grouped) {
       this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats);
       this.scanner.nestedErrors = config.test.group!.transaction;
@@ -306,6 +307,14 @@ export class FastConnection extends BudgetedConnection {
     }
     const label = this.measuredLabelOf(replyIndex);
     if (label >= 0 && this.missRules[label] !== MISS_NONE) this.load.stats.recordMiss(label);
+  };
+
+  /** PUBLISH's reply: how many subscribers got the message. */
+  private readonly onPublishReply = (receivers: number): void => {
+    const published = this.load.stats.published;
+    published.replies++;
+    published.receivers += receivers;
+    if (receivers === 0) published.unheard++;
   };
 
   /** An empty array, set or map: a miss of a read of a key's contents (HGETALL, LRANGE…). */

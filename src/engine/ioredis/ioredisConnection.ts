@@ -423,6 +423,7 @@ export class IoredisConnection extends BudgetedConnection {
       sent[command.labelIndex]++;
       redis.call(command.name, args, (error, reply) => {
         const now = performance.now();
+        this.countPublished(reply);
         if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now, reply);
         done(error != null && !isReplyError(error));
       });
@@ -438,6 +439,7 @@ export class IoredisConnection extends BudgetedConnection {
     }
     pipeline.exec((error, results) => {
       const now = performance.now();
+      for (const result of results ?? []) this.countPublished(result?.[1]);
       if (measured) {
         for (let i = 0; i < count; i++) {
           this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now, results?.[i]?.[1]);
@@ -503,6 +505,15 @@ export class IoredisConnection extends BudgetedConnection {
     stats.recordReplies(label, Math.round(elapsedMs * 1000), 1, now);
     if (error) stats.recordError(label, errorKind(error.message), error.message);
     else this.countMiss(label, reply);
+  }
+
+  /** A publisher's PUBLISH reply, warm-up included (the subscribers hear those messages too): how many subscribers got it. */
+  private countPublished(reply: unknown): void {
+    if (!this.load.config.countsReceivers || typeof reply !== 'number') return;
+    const published = this.load.stats.published;
+    published.replies++;
+    published.receivers += reply;
+    if (reply === 0) published.unheard++;
   }
 
   /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */

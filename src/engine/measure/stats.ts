@@ -73,6 +73,8 @@ export class WorkerStats {
   /** Cluster: MOVED and ASK redirections in the current bucket. */
   secondMoved = 0;
   secondAsk = 0;
+  /** PUBLISH replies of the whole load (never reset: the subscribers hear the warm-up's messages too). */
+  readonly published = { replies: 0, receivers: 0, unheard: 0 };
   /** The thread's own pauses; replies of 1 ms or more wait there to be judged against them. */
   readonly pauses = new PauseMonitor();
 

@@ -94,6 +94,12 @@ function fallback(evidence: Evidence): Bottleneck {
 
 /** The verdict on one load (context: the run's persistence events, to catch a BGSAVE the counters missed). */
 export function bottleneckOf(load: LoadResult, context: BottleneckContext = {}): Bottleneck {
+  // A subscriber receives at the publishers' pace: no rule here reads its figures, so none is made up.
+  if (load.pubsub?.role === 'subscriber')
+    return {
+      kind: 'undetermined',
+      why: "not judged: a subscriber group receives at its publishers' pace (see their verdict); its figures are delivered/s and publish→receive latency",
+    };
   const verdict = judged(load, context);
   const evidence: Evidence = {
     load,

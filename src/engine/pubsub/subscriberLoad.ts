@@ -1,0 +1,245 @@
+// A subscriber group: `clients` connections, each subscribed to its channels, counting what the server pushes
+// until the phase's publishers end, then a short drain. Runs in the main process: a subscriber only reads, and a
+// worker thread would cost every run the worker bundle's start for nothing. Each message's send stamp (`__now__`
+// at its start, src/engine/sendStamp.ts) gives the publish→receive latency on this machine's monotonic clock.
+import { performance } from 'node:perf_hooks';
+import { recordFromMap } from '../../gates/plainData';
+import type { PhasePlan, TestPlan } from '../../scenario/plan';
+import type { ConnectionOptions } from '../../redis/types';
+import { LOAD_REPLY_LIMITS, ReplyCollector } from '../../protocol/replyReader';
+import { RespErrorReply, type RespValue } from '../../protocol/respValue';
+import { encodeRespCommand } from '../../protocol/respEncode';
+import { SUBSCRIBE_FORMS } from '../../scenario/pubsubGroups';
+import { openTargetSocket } from '../fast/primarySocket';
+import type { RawConnection } from '../fast/connect';
+import { LoadError } from '../errors';
+import { LatencyRecorder } from '../measure/histogram';
+import { summarize } from '../measure/summary';
+import { DrawnArgument } from '../requests/draws';
+import { Random } from '../requests/random';
+import { RAND_INT_WIDTH } from '../requests/templateEncoder';
+import { monotonicMicros, stampAge } from '../sendStamp';
+import type { StartBarrier } from '../startBarrier';
+import { MAX_PUBSUB_CHANNELS, type CommandResult, type LoadResult, type LoadTick, type PubSubResult, type TimelineSecond } from '../types';
+
+export interface SubscriberRequest {
+  phase: PhasePlan;
+  test: TestPlan;
+  connection: ConnectionOptions;
+  seed?: number;
+}
+
+export interface SubscriberOptions {
+  signal?: AbortSignal;
+  startTogether?: { barrier: StartBarrier; index: number };
+  /** Resolves when the phase's other groups have ended, with the deliveries their PUBLISH replies promise (undefined: not counted). */
+  publishersDone: Promise<number | undefined>;
+  onTick?: (tick: LoadTick) => void;
+}
+
+/** The drain after the publishers' end stops after this long without a message… */
+export const DRAIN_SILENCE_MS = 1000;
+/** …or this long in all, whatever still trickles in. */
+export const DRAIN_LIMIT_MS = 10_000;
+const POLL_MS = 20;
+
+/** The channels (or patterns) connection `client` subscribes to: the command's arguments, its placeholders drawn for it. */
+export function subscriberChannels(test: TestPlan, client: number, clients: number, seed: number): string[] {
+  const command = test.commands[0].command;
+  const random = new Random(seed, 7, client);
+  return command.args.map((arg) => new DrawnArgument(arg, { key: 1, rand: RAND_INT_WIDTH }, client, new Map(), clients).text(0, random, 1));
+}
+
+class Tally {
+  delivered = 0;
+  unstamped = 0;
+  lastAt = 0;
+  readonly recorder = new LatencyRecorder();
+  readonly channels = new Map<string, number>();
+  second = new LatencyRecorder();
+  secondCount = 0;
+
+  message(channel: string, payload: string, now: number): void {
+    this.delivered++;
+    this.lastAt = performance.now();
+    this.channels.set(channel, (this.channels.get(channel) ?? 0) + 1);
+    const age = stampAge(payload, 0, now);
+    if (age === undefined) {
+      this.unstamped++;
+      return;
+    }
+    this.recorder.record(age, 1);
+    this.second.record(age, 1);
+    this.secondCount++;
+  }
+}
+
+/** Runs the group: resolves with its result (cancelled when `signal` aborts); rejects with a LoadError when it cannot subscribe. */
+export async function runSubscribers(request: SubscriberRequest, options: SubscriberOptions): Promise<LoadResult> {
+  const startedAt = new Date().toISOString();
+  const { phase, test } = request;
+  const command = test.commands[0].command;
+  const form = SUBSCRIBE_FORMS[command.name.toUpperCase()];
+  if (!form) throw new LoadError(`${command.name} is not a subscribe command`);
+  if (request.connection.cluster)
+    throw new LoadError(`subscriber group ${test.name}: Pub/Sub on a cluster is not supported yet — run the group against one server`);
+  const clients = phase.load.clients;
+  const seed = request.seed ?? phase.keys.seed ?? 1;
+  const shard = phase.load.shard;
+  const tally = new Tally();
+  const connections: RawConnection[] = [];
+  let closing = false;
+  let disconnected = 0;
+  let failure: string | undefined;
+  const confirmed: number[] = [];
+  const wanted: number[] = [];
+  const readPush = (push: RespValue[], index: number, now: number) => {
+    const kind = push[0];
+    if (kind === form) {
+      const channel = String(form === 'pmessage' ? push[2] : push[1]);
+      tally.message(channel, String(push[push.length - 1]), now);
+    } else if (typeof kind === 'string' && kind.endsWith('subscribe')) confirmed[index]++;
+  };
+  try {
+    for (let client = 0; client < clients; client++) {
+      if (options.signal?.aborted) break;
+      const channels = subscriberChannels(test, (shard?.firstClient ?? 0) + client, shard?.totalClients ?? clients, seed);
+      const connection = await openTargetSocket(request.connection);
+      connections.push(connection);
+      confirmed.push(0);
+      wanted.push(channels.length);
+      const collector = new ReplyCollector(LOAD_REPLY_LIMITS);
+      const index = client;
+      connection.socket.once('close', () => {
+        if (!closing) disconnected++;
+      });
+      connection.socket.on('error', () => {});
+      connection.onBytes((chunk, length) => {
+        let values: RespValue[];
+        try {
+          values = collector.feed(chunk.subarray(0, length));
+        } catch (error) {
+          failure ??= `a subscriber connection received bytes that are not RESP: ${(error as Error).message}`;
+          connection.socket.destroy();
+          return;
+        }
+        const now = monotonicMicros();
+        for (const value of values) {
+          if (value instanceof RespErrorReply) failure ??= `${command.name.toUpperCase()} was refused: ${value.message}`;
+          else if (Array.isArray(value)) readPush(value, index, now);
+        }
+      });
+      connection.socket.write(encodeRespCommand([command.name.toUpperCase(), ...channels]));
+    }
+    // Every subscription confirmed before the publishers start: none of their messages is missed for a late SUBSCRIBE.
+    const deadline = performance.now() + request.connection.connectTimeoutMs;
+    while (!failure && !options.signal?.aborted && confirmed.some((count, i) => count < wanted[i])) {
+      if (performance.now() > deadline || disconnected > 0)
+        throw new LoadError(`subscriber group ${test.name}: the server did not confirm every subscription within ${request.connection.connectTimeoutMs} ms`);
+      await sleep(5);
+    }
+    if (failure) throw new LoadError(`subscriber group ${test.name}: ${failure}`);
+  } catch (error) {
+    closing = true;
+    for (const connection of connections) connection.socket.destroy();
+    options.startTogether?.barrier.leave(options.startTogether.index);
+    throw error;
+  }
+
+  if (options.startTogether) await options.startTogether.barrier.arrive(options.startTogether.index);
+  const measureStart = performance.now();
+  tally.lastAt = measureStart;
+  const timeline: TimelineSecond[] = [];
+  const closeSecond = () => {
+    const t = timeline.length;
+    const latency = tally.second;
+    timeline.push({
+      t,
+      ops: tally.secondCount,
+      errors: 0,
+      p50Us: latency.valueAtPercentile(50),
+      p99Us: latency.valueAtPercentile(99),
+      maxUs: latency.valueAtPercentile(100),
+    });
+    options.onTick?.({ elapsedMs: performance.now() - measureStart, requests: tally.delivered, errors: 0, lastSecond: timeline[t], warmingUp: false });
+    tally.second = new LatencyRecorder();
+    tally.secondCount = 0;
+  };
+  const ticker = setInterval(closeSecond, 1000);
+
+  let publishersEnded = false;
+  let expected: number | undefined;
+  void options.publishersDone.then((count) => {
+    publishersEnded = true;
+    expected = count;
+  });
+  const aborted = () => options.signal?.aborted === true;
+  while (!publishersEnded && !aborted()) await sleep(POLL_MS);
+  const windowMs = performance.now() - measureStart;
+  const drainStart = performance.now();
+  while (!aborted() && connections.length > disconnected) {
+    const now = performance.now();
+    if (expected !== undefined && tally.delivered >= expected) break;
+    if (now - tally.lastAt >= DRAIN_SILENCE_MS || now - drainStart >= DRAIN_LIMIT_MS) break;
+    await sleep(POLL_MS);
+  }
+  const drainMs = performance.now() - drainStart;
+  clearInterval(ticker);
+  closing = true;
+  for (const connection of connections) connection.socket.destroy();
+
+  const { latency, histogram } = summarize(tally.recorder);
+  const row: CommandResult = {
+    command: test.commands[0].command.label,
+    requests: tally.delivered,
+    errors: 0,
+    errorsByKind: {},
+    errorExamples: {},
+    opsPerSec: windowMs > 0 ? (tally.delivered * 1000) / (windowMs + drainMs) : 0,
+    latency,
+    histogram,
+  };
+  const pubsub: PubSubResult = {
+    role: 'subscriber',
+    delivered: tally.delivered,
+    ...(expected !== undefined ? { expected, lost: Math.max(0, expected - tally.delivered) } : {}),
+    ...(tally.unstamped > 0 ? { unstamped: tally.unstamped } : {}),
+    channels: channelCounts(tally.channels),
+    disconnected,
+    drainMs: Math.round(drainMs),
+    // A sharded run's publishers may be on other machines: their stamps are another clock.
+    clock: shard ? 'several-machines' : 'one-machine',
+  };
+  return {
+    test: test.name,
+    phase: phase.name,
+    measured: phase.measured,
+    client: 'fast',
+    status: aborted() ? 'cancelled' : 'complete',
+    startedAt,
+    durationMs: windowMs + drainMs,
+    windowMs: windowMs + drainMs,
+    windowKind: aborted() ? 'until-stopped' : 'first-send-to-last-reply',
+    ...(drainMs > 0 ? { drainMs: Math.round(drainMs) } : {}),
+    total: { ...row, command: 'total' },
+    commands: [row],
+    timeline,
+    connections: { opened: connections.length, reconnects: 0 },
+    health: { threads: 1, cpuPercent: 0, eventLoopLagP99Ms: 0, bottleneck: 'unknown' },
+    seed,
+    pubsub,
+  };
+}
+
+/** Messages per channel, the busiest MAX_PUBSUB_CHANNELS by name (a run file stays bounded), the rest under `…`. */
+function channelCounts(channels: Map<string, number>): Record<string, number> {
+  const sorted = [...channels].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const counts = new Map(sorted.slice(0, MAX_PUBSUB_CHANNELS));
+  const rest = sorted.slice(MAX_PUBSUB_CHANNELS).reduce((sum, [, count]) => sum + count, 0);
+  if (rest > 0) counts.set('…', rest);
+  return recordFromMap(counts);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
