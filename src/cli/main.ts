@@ -21,6 +21,9 @@ Usage:
   rbench capture --url URL [--duration 30s] [--out FILE] [--verify]
                                           turn a server's live traffic into a scenario
                                           (rbench capture --help for its options)
+  rbench replay <file> [--url URL] [--order recorded|shuffled] [--rate N/s] [--clients N] [--prefix NS]
+                                          send a MONITOR output or a file of commands as recorded
+                                          (rbench replay --help for its options)
   rbench merge <run files...> [--out DIR|FILE.json]
                                           join the runs of several load machines (--shard) into one run:
                                           histograms added, counts added, a row per machine kept
@@ -271,6 +274,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
   // Loaded here: capture's modules (MONITOR reader, fits, the runner for --verify) are of no use to the other commands' start-up.
   if (argv[0] === 'capture') return (await import('./capture')).captureMain(argv.slice(1));
+  // Loaded here too: replay's reader and planner serve no other command.
+  if (argv[0] === 'replay') return (await import('./replay')).replayMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({

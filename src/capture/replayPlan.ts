@@ -1,0 +1,98 @@
+// A replay file's commands as the engine's one test "replay": each command a literal template (its keys
+// moved into `--prefix`'s namespace where the command table's key specs say they are), in the recorded order
+// or shuffled by a seed, run in sequence (TestPlan.sequence: N requests send each command once). The
+// commands are then what any scenario's are: the effects gate (runner/safety.ts) classes them, and
+// `replayBlame` names the first line that makes a run refused.
+import { classifyCommand, isContainer, keyPositions, literalOf } from '../scenario/commands';
+import { BUILT_IN_TABLE } from '../scenario/commandTable';
+import type { CommandTemplate, PhasePlan, ScenarioPlan, TestPlan } from '../scenario/plan';
+import { runRefusal, scenarioActions, type RefusalOptions } from '../runner/safety';
+import type { ReplayCommand } from './replayFile';
+
+export const REPLAY_TEST = 'replay';
+
+export interface ReplayPlanOptions {
+  order: 'recorded' | 'shuffled';
+  /** Every key rewritten `prefix` + key. */
+  prefix?: string;
+  /** The shuffle's seed. */
+  seed: number;
+}
+
+export class ReplayPlanError extends Error {}
+
+/** A command's template: name upper-cased, arguments literal, keys prefixed; `source` is its line (0-based, as plans count). */
+export function replayTemplate(command: ReplayCommand, prefix: string | undefined, shown: string): CommandTemplate {
+  const [word, ...rest] = command.args;
+  const name = word.toUpperCase();
+  const args = rest.map((arg) => [arg]);
+  if (prefix !== undefined) {
+    const keys = keyPositions(name, args);
+    if (keys === undefined)
+      throw new ReplayPlanError(
+        `${shown}:${command.line}: --prefix cannot tell which arguments of ${name} are keys (the command table does not say) — remove the line, or replay without --prefix`,
+      );
+    for (const at of keys) args[at] = [prefix + rest[at]];
+  }
+  const label = isContainer(name) && literalOf(args[0]) !== undefined ? `${name} ${literalOf(args[0])!.toUpperCase()}` : name;
+  const position = { line: command.line - 1, character: 0 };
+  return { name, label, args, source: { start: position, end: position } };
+}
+
+/** Fisher–Yates with a small seeded generator (mulberry32): the same seed, the same order. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The one test of a replay: every command, in sequence. */
+export function replayTest(commands: readonly ReplayCommand[], options: ReplayPlanOptions, shown: string): TestPlan {
+  const templates = commands.map((command) => replayTemplate(command, options.prefix, shown));
+  const ordered = options.order === 'shuffled' ? shuffled(templates, options.seed) : templates;
+  return { name: REPLAY_TEST, commands: ordered.map((command) => ({ weight: 1, command })), sequence: true };
+}
+
+/** `plan` (a scenario of one phase written for the replay's settings) with `test` as its only test. */
+export function withReplayTest(plan: ScenarioPlan, test: TestPlan): ScenarioPlan {
+  const phase = (p: PhasePlan): PhasePlan => ({ ...p, tests: [test] });
+  const writes = test.commands.some(({ command }) => classifyCommand(command.name, literalOf(command.args[0])).has('write'));
+  return { ...plan, writes, points: plan.points.map((point) => ({ ...point, phases: point.phases.map(phase) })) };
+}
+
+/**
+ * When the effects gate refuses `plan`: the first line that brings the refusal (an admin command, or one whose
+ * reach beyond the run's own keys is among the plan's), as `FILE:LINE: COMMAND`; undefined when it runs.
+ */
+export function replayBlame(plan: ScenarioPlan, test: TestPlan, rules: RefusalOptions, shown: string): { refusal: string; line?: string } | undefined {
+  const refusal = runRefusal(plan, scenarioActions(plan, BUILT_IN_TABLE, { skipUnknown: true }), rules);
+  if (!refusal) return undefined;
+  const whole = new Set(scenarioActions(plan).destructive);
+  const seen = new Set<string>();
+  const byLine = [...test.commands].map(({ command }) => command).sort((a, b) => (a.source?.start.line ?? 0) - (b.source?.start.line ?? 0));
+  for (const command of byLine) {
+    const key = JSON.stringify([command.name, command.args]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const alone = scenarioActions(withReplayTest(plan, { ...test, commands: [{ weight: 1, command }] }));
+    const admin = !rules.allowAdmin && alone.classes.has('admin');
+    const reaches = !rules.throwaway && !rules.allowDestructive && alone.destructive.some((phrase) => whole.has(phrase));
+    const readOnly = rules.readOnly === true && [...alone.classes].some((kind) => kind !== 'read' && kind !== 'blocking');
+    if (admin || reaches || readOnly) {
+      const words = [command.name, ...command.args.map((arg) => literalOf(arg) ?? '')].join(' ');
+      return { refusal, line: `${shown}:${(command.source?.start.line ?? 0) + 1}: ${words.length > 120 ? `${words.slice(0, 117)}...` : words}` };
+    }
+  }
+  return { refusal };
+}
