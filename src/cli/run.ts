@@ -83,6 +83,8 @@ export interface RunOptions {
   serverBinaries?: string[];
   /** `--rdb PATH`: the dataset the throwaway server loads at start. */
   rdb?: string;
+  /** `--server-binary NAME=PATH`: the machine's named binaries a file's `server binary NAME` picks from. */
+  namedBinaries?: Record<string, string>;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--full`: the table with each test's per-second throughput percentiles (p5/p50/p95) and bytes sent and received per second. */
@@ -284,6 +286,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         maxMemory: options.maxMemory,
         modules: options.modules,
         serverBinary,
+        ...(options.namedBinaries ? { serverBinaries: options.namedBinaries } : {}),
         ...(options.rdb ? { rdb: options.rdb } : {}),
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),
