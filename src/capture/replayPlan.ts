@@ -5,7 +5,7 @@
 // `replayBlame` names the first line that makes a run refused.
 import { classifyCommand, isContainer, keyPositions, literalOf } from '../scenario/commands';
 import { BUILT_IN_TABLE } from '../scenario/commandTable';
-import type { CommandTemplate, PhasePlan, ScenarioPlan, TestPlan } from '../scenario/plan';
+import type { ClientGroupPlan, CommandTemplate, PhasePlan, ScenarioPlan, TestPlan } from '../scenario/plan';
 import { runRefusal, scenarioActions, type RefusalOptions } from '../runner/safety';
 import type { ReplayCommand } from './replayFile';
 
@@ -62,6 +62,56 @@ export function replayTest(commands: readonly ReplayCommand[], options: ReplayPl
   const templates = commands.map((command) => replayTemplate(command, options.prefix, shown));
   const ordered = options.order === 'shuffled' ? shuffled(templates, options.seed) : templates;
   return { name: REPLAY_TEST, commands: ordered.map((command) => ({ weight: 1, command })), sequence: true };
+}
+
+/** Connections `--per-connection recorded` opens at most: each is a client group, a load of its own. */
+export const REPLAY_MAX_CONNECTIONS = 32;
+
+/** A recorded client's commands, in its order: one connection of `--per-connection recorded`. */
+export interface ReplayConnection {
+  source: string;
+  test: TestPlan;
+}
+
+/** The file's commands by the client MONITOR names (`127.0.0.1:5000`), each client's in its order. */
+export function replayConnections(commands: readonly ReplayCommand[], prefix: string | undefined, shown: string): ReplayConnection[] {
+  const bySource = new Map<string, ReplayCommand[]>();
+  for (const command of commands) {
+    if (command.source === undefined)
+      throw new ReplayPlanError(
+        `${shown}: --per-connection recorded needs a MONITOR output (it names each command's client): spread a command file over --clients N`,
+      );
+    const list = bySource.get(command.source) ?? [];
+    list.push(command);
+    bySource.set(command.source, list);
+  }
+  if (bySource.size > REPLAY_MAX_CONNECTIONS)
+    throw new ReplayPlanError(
+      `${shown}: ${bySource.size} recorded clients, more than the ${REPLAY_MAX_CONNECTIONS} connections --per-connection recorded opens (each is a load of its own) — spread the commands over --clients N`,
+    );
+  return [...bySource].map(([source, list]) => ({
+    source,
+    test: { ...replayTest(list, { order: 'recorded', prefix, seed: 1 }, shown), name: `${REPLAY_TEST} ${source}` },
+  }));
+}
+
+/**
+ * `plan` with a client group per recorded connection: one client each, its commands in its order, sent `repeat`
+ * times; an open-loop `rate` shared by their counts. The groups start together and run at the same time.
+ */
+export function withReplayConnections(plan: ScenarioPlan, connections: readonly ReplayConnection[], repeat: number): ScenarioPlan {
+  const total = connections.reduce((sum, c) => sum + c.test.commands.length, 0);
+  const phase = (p: PhasePlan): PhasePlan => {
+    const groups: ClientGroupPlan[] = connections.map(({ test }) => {
+      const count = test.commands.length;
+      const load = { ...p.load, clients: 1, requests: count * repeat, ...(p.load.rate ? { rate: (p.load.rate * count) / total } : {}) };
+      return { name: test.name, kind: 'requests', background: false, phase: { ...p, load, tests: [test] } };
+    });
+    return { ...p, tests: groups.map((group) => group.phase.tests[0]), groups };
+  };
+  const commands = connections.flatMap((c) => c.test.commands);
+  const writes = commands.some(({ command }) => classifyCommand(command.name, literalOf(command.args[0])).has('write'));
+  return { ...plan, writes, points: plan.points.map((point) => ({ ...point, phases: point.phases.map(phase) })) };
 }
 
 /** `plan` (a scenario of one phase written for the replay's settings) with `test` as its only test. */

@@ -132,6 +132,31 @@ describe('rbench replay (issue 44)', function () {
     });
   });
 
+  it('--per-connection recorded: a connection per recorded client, each in its own order, at the same time', async () => {
+    const lines = [];
+    for (let i = 0; i < 300; i++) lines.push(`1700000000.${String(i).padStart(6, '0')} [0 10.0.0.${i % 3}:6000] "RPUSH" "conn:${i % 3}" "${i}"`);
+    const file = scratch.write('conns.txt', lines.join('\n'));
+    const result = await runCli(['replay', file, '--url', url(7), '--yes', '--per-connection', 'recorded', '--pipeline', '4'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stderr);
+    await withRedis(server(), async (redis) => {
+      await redis.select(7);
+      for (let c = 0; c < 3; c++) {
+        const expected = Array.from({ length: 100 }, (_, k) => String(3 * k + c));
+        assert.deepEqual(await redis.lrange(`conn:${c}`, 0, -1), expected);
+      }
+    });
+    const loads = scratch.runFiles().at(-1)!.points[0].repeats[0];
+    assert.deepEqual(loads.map((load) => [load.test, load.total.requests]).sort(), [
+      ['replay 10.0.0.0:6000', 100],
+      ['replay 10.0.0.1:6000', 100],
+      ['replay 10.0.0.2:6000', 100],
+    ]);
+    const commandFile = scratch.write('plain.txt', 'PING\n');
+    const refused = await runCli(['replay', commandFile, '--per-connection', 'recorded'], { cwd: scratch.dir });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--per-connection recorded needs a MONITOR output/);
+  });
+
   it('--repeat sends the file that many times; bad lines and options are plain messages', async () => {
     const file = scratch.write('twice.txt', 'INCR twice\n');
     const result = await runCli(['replay', file, '--url', url(6), '--yes', '--repeat', '3'], { cwd: scratch.dir });
