@@ -13,6 +13,8 @@ export const REPLAY_TEST = 'replay';
 
 export interface ReplayPlanOptions {
   order: 'recorded' | 'shuffled';
+  /** `--timing recorded`: the captured gaps between commands (MONITOR times) go with the test. */
+  timing?: boolean;
   /** Every key rewritten `prefix` + key. */
   prefix?: string;
   /** The shuffle's seed. */
@@ -61,7 +63,31 @@ function shuffled<T>(items: T[], seed: number): T[] {
 export function replayTest(commands: readonly ReplayCommand[], options: ReplayPlanOptions, shown: string): TestPlan {
   const templates = commands.map((command) => replayTemplate(command, options.prefix, shown));
   const ordered = options.order === 'shuffled' ? shuffled(templates, options.seed) : templates;
-  return { name: REPLAY_TEST, commands: ordered.map((command) => ({ weight: 1, command })), sequence: true };
+  const test: TestPlan = { name: REPLAY_TEST, commands: ordered.map((command) => ({ weight: 1, command })), sequence: true };
+  if (options.timing) test.gapsMs = recordedGaps(commands, shown);
+  return test;
+}
+
+/** The ms from each command to the next as MONITOR stamped them; after the last (the file wrapping around), their mean. */
+function recordedGaps(commands: readonly ReplayCommand[], shown: string): number[] {
+  const gaps: number[] = [];
+  for (let j = 0; j + 1 < commands.length; j++) {
+    const [time, next] = [commands[j].time, commands[j + 1].time];
+    if (time === undefined || next === undefined)
+      throw new ReplayPlanError(`${shown}: --timing recorded needs a MONITOR output (its lines carry the times): replay closed loop, or at a --rate N/s`);
+    gaps.push(Math.max(0, (next - time) * 1000));
+  }
+  if (commands.length > 0 && commands[0].time === undefined)
+    throw new ReplayPlanError(`${shown}: --timing recorded needs a MONITOR output (its lines carry the times): replay closed loop, or at a --rate N/s`);
+  gaps.push(gaps.length > 0 ? gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length : 0);
+  return gaps;
+}
+
+/** Commands a second over the recorded span (at least 1): the open-loop rate a `--timing recorded` load is planned at. */
+export function recordedRate(commands: readonly ReplayCommand[]): number {
+  const times = commands.map((command) => command.time ?? 0);
+  const span = Math.max(...times) - Math.min(...times);
+  return Math.max(1, Math.ceil(span > 0 ? commands.length / span : commands.length));
 }
 
 /** Connections `--per-connection recorded` opens at most: each is a client group, a load of its own. */
@@ -74,7 +100,7 @@ export interface ReplayConnection {
 }
 
 /** The file's commands by the client MONITOR names (`127.0.0.1:5000`), each client's in its order. */
-export function replayConnections(commands: readonly ReplayCommand[], prefix: string | undefined, shown: string): ReplayConnection[] {
+export function replayConnections(commands: readonly ReplayCommand[], prefix: string | undefined, shown: string, timing = false): ReplayConnection[] {
   const bySource = new Map<string, ReplayCommand[]>();
   for (const command of commands) {
     if (command.source === undefined)
@@ -91,7 +117,7 @@ export function replayConnections(commands: readonly ReplayCommand[], prefix: st
     );
   return [...bySource].map(([source, list]) => ({
     source,
-    test: { ...replayTest(list, { order: 'recorded', prefix, seed: 1 }, shown), name: `${REPLAY_TEST} ${source}` },
+    test: { ...replayTest(list, { order: 'recorded', prefix, seed: 1, timing }, shown), name: `${REPLAY_TEST} ${source}` },
   }));
 }
 

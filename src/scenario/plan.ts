@@ -292,6 +292,11 @@ export interface TestPlan {
    * command j (mod their count), by the sequential key rule (src/engine/requests/random.ts), so N requests send each once.
    */
   sequence?: boolean;
+  /**
+   * `rbench replay --timing recorded` (a sequence test on one connection, pipeline 1, open loop): command j is
+   * followed gapsMs[j] ms later by the next, as captured; absent: the rate's even spacing.
+   */
+  gapsMs?: number[];
 }
 
 /**

@@ -157,6 +157,28 @@ describe('rbench replay (issue 44)', function () {
     assert.match(refused.stderr, /--per-connection recorded needs a MONITOR output/);
   });
 
+  it('--timing recorded waits the captured gaps: a 1.5 s pause in the file is at least 1.5 s of the run', async () => {
+    // Even spacing at the file's mean rate (4 commands over 1.5 s: 3/s) would take 1 s; the recorded gaps take 1.5 s or more.
+    const times = ['0.000000', '0.000100', '1.500000', '1.500100'];
+    const lines = times.map((t, i) =>
+      `1700000000.${t.split('.')[1]} [0 127.0.0.1:5000] "RPUSH" "timed" "${i}"`.replace('1700000000.', `${1_700_000_000 + Number(t.split('.')[0])}.`),
+    );
+    const file = scratch.write('timed.txt', lines.join('\n'));
+    const result = await runCli(['replay', file, '--url', url(8), '--yes', '--timing', 'recorded'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stderr);
+    const load = scratch.runFiles().at(-1)!.points[0].repeats[0][0];
+    assert.equal(load.total.requests, 4);
+    assert.ok(load.durationMs >= 1490, `the run took ${load.durationMs} ms: the recorded 1.5 s pause was not kept`);
+    await withRedis(server(), async (redis) => {
+      await redis.select(8);
+      assert.deepEqual(await redis.lrange('timed', 0, -1), ['0', '1', '2', '3']);
+    });
+    const commands = scratch.write('untimed.txt', 'PING\n');
+    const refused = await runCli(['replay', commands, '--timing', 'recorded'], { cwd: scratch.dir });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--timing recorded needs a MONITOR output/);
+  });
+
   it('--repeat sends the file that many times; bad lines and options are plain messages', async () => {
     const file = scratch.write('twice.txt', 'INCR twice\n');
     const result = await runCli(['replay', file, '--url', url(6), '--yes', '--repeat', '3'], { cwd: scratch.dir });
