@@ -51,6 +51,9 @@ const vendors = [
   { file: 'import-spec', source: "export * from './src/cli/importSpec.ts';", filter: /^\.\/importSpec$/, usesVendors: true },
   // `--memtier-json` and `--hdr-prefix` (src/cli/exportWriters.ts, required by src/cli/run.ts when asked): no other run needs them.
   { file: 'export-writers', source: "export * from './src/cli/exportWriters.ts';", filter: /^\.\/exportWriters$/, usesVendors: true },
+  // `rbench replay` (src/cli/replay.ts, required by src/cli/main.ts when used): its reader and planner are of no use
+  // to the other commands' start-up. Its copy of the run pipeline is its own, as import-spec's writer is.
+  { file: 'replay', source: "export * from './src/cli/replay.ts';", filter: /^\.\/replay$/, usesVendors: true },
 ];
 const vendorsApart = {
   name: 'vendors-apart',

@@ -13,6 +13,7 @@ import { commandCountersFromInfo, isReplyError, parseInfo, type InfoSections } f
 import type { ConnectionOptions } from '../redis/types';
 import { sampleKeyspace } from './keyspace';
 import { readMonitor, type MonitorOutcome } from './monitorReader';
+import type { MonitorLine } from './monitorLine';
 import { TrafficTally } from './traffic';
 import type { CaptureOptions, CaptureResult, CommandCounts, SourceFacts } from './types';
 import { groupDigits } from '../scenario/numberText';
@@ -143,10 +144,19 @@ export async function captureWorkload(connection: ConnectionOptions, display: st
       const own = ownSource(redis);
       const traffic = new TrafficTally(options.keepNames, new Set(own ? [own] : []));
       result.traffic = traffic;
-      outcome = await readMonitor(connection, { ...options.monitorLimits, maxMs: options.durationMs }, (line) => traffic.add(line), window.signal);
+      const raw = options.raw?.(new Set(own ? [own] : []));
+      result.raw = raw;
+      const onLine = raw
+        ? (line: MonitorLine, text: string) => {
+            traffic.add(line);
+            raw.add(line, text);
+          }
+        : (line: MonitorLine) => traffic.add(line);
+      outcome = await readMonitor(connection, { ...options.monitorLimits, maxMs: options.durationMs }, onLine, window.signal);
       result.monitor = outcome;
       if (outcome.end === 'refused') {
         result.traffic = undefined;
+        result.raw = undefined;
         notes.push(
           `MONITOR was refused (${outcome.error}): no argument shapes, key frequencies or write sizes — the mix and rate come from the counters, keys and sizes from the SCAN sample`,
         );

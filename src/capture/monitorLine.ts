@@ -26,8 +26,8 @@ export interface MonitorLine {
 
 const SIMPLE_ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, a: 7, b: 8, '\\': 92, '"': 34 };
 
-/** The line parsed, or undefined when it is no MONITOR line (an error, the `OK` of MONITOR, garbage). */
-export function parseMonitorLine(line: string, truncated = false): MonitorLine | undefined {
+/** The line parsed, or undefined when it is no MONITOR line (an error, the `OK` of MONITOR, garbage); `textLimit`: characters kept an argument (replay keeps them all). */
+export function parseMonitorLine(line: string, truncated = false, textLimit = ARG_TEXT_LIMIT): MonitorLine | undefined {
   const head = /^(\d+(?:\.\d+)?) \[(\d+) ([^\]]*)\] /.exec(line);
   if (!head) return undefined;
   const args: MonitorArg[] = [];
@@ -64,7 +64,7 @@ export function parseMonitorLine(line: string, truncated = false): MonitorLine |
         i++;
       }
       length++;
-      if (text.length < ARG_TEXT_LIMIT) text += String.fromCharCode(code);
+      if (text.length < textLimit) text += String.fromCharCode(code);
     }
     if (!closed && !truncated) return undefined;
     args.push({ text, length });

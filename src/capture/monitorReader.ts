@@ -77,13 +77,13 @@ function openSocket(options: ConnectionOptions): Socket {
 }
 
 /**
- * Samples MONITOR until a limit, the signal or the server ends it; `onLine` sees each command. Resolves
+ * Samples MONITOR until a limit, the signal or the server ends it; `onLine` sees each command (and its line as sent). Resolves
  * (never rejects) with what ended it; a refusal (ACL without MONITOR) ends it as `refused` before any line.
  */
 export function readMonitor(
   options: ConnectionOptions,
   limits: MonitorLimits,
-  onLine: (line: MonitorLine) => void,
+  onLine: (line: MonitorLine, text: string) => void,
   signal?: AbortSignal,
 ): Promise<MonitorOutcome> {
   const refusal = options.path === undefined ? approvedNodes(options).check(options.host, options.port, 'the capture target is') : undefined;
@@ -130,12 +130,13 @@ export function readMonitor(
         return;
       }
       if (!line.startsWith('+')) return;
-      const parsed = parseMonitorLine(line.slice(1), truncated);
+      const text = line.slice(1);
+      const parsed = parseMonitorLine(text, truncated);
       if (!parsed) return;
       // The rest of a cut line is the last argument's, up to its closing quote.
       if (truncated && parsed.args.length > 0) parsed.args[parsed.args.length - 1].length += Math.max(0, overflow.length - 1);
       lines++;
-      onLine(parsed);
+      onLine(parsed, text);
       if (lines >= limits.maxLines) finish('lines');
     };
     socket.on('data', (chunk: string) => {

@@ -2,6 +2,7 @@
 import type { KeyspaceLimits, KeyspaceSample } from './keyspace';
 import type { MonitorLimits, MonitorOutcome } from './monitorReader';
 import type { TrafficTally } from './traffic';
+import type { RawSample } from './rawSample';
 
 export type MonitorMode = 'auto' | 'on' | 'off';
 
@@ -18,6 +19,8 @@ export interface CaptureOptions {
   signal?: AbortSignal;
   /** Progress for people: `fraction` of the window done, and what happens now. */
   onProgress?: (fraction: number, message: string) => void;
+  /** `--raw`: keep the MONITOR sample as printed; called with the capture's own client addresses (left out). */
+  raw?: (own: ReadonlySet<string>) => RawSample;
 }
 
 export const DEFAULT_CAPTURE: Omit<CaptureOptions, 'durationMs'> = {
@@ -57,6 +60,8 @@ export interface CaptureResult {
    */
   unperturbed?: CommandCounts;
   traffic?: TrafficTally;
+  /** `--raw`: the MONITOR lines kept (absent when MONITOR did not run). */
+  raw?: RawSample;
   monitor?: MonitorOutcome;
   keyspace?: KeyspaceSample;
   keepNames: boolean;

@@ -8,6 +8,7 @@ import { captureTarget } from '../capture/captureTarget';
 import { counterMismatchText, counterText, fidelityText } from '../capture/fidelity';
 import { scenarioText } from '../capture/scenarioText';
 import { DEFAULT_CAPTURE, type MonitorMode } from '../capture/types';
+import { RawSample } from '../capture/rawSample';
 import { verifyCapture } from '../capture/verify';
 import { buildWorkload } from '../capture/workload';
 import { parseCount, parseDuration, parseSize } from '../scenario/units';
@@ -37,6 +38,9 @@ Options:
   --scan-keys N       keys in the keyspace sample (default 10k)
   --scan-time 10s     time the keyspace sample may take (default 10s)
   --keep-names        keep key and field names as written (numbers still become __key__)
+  --raw FILE          also keep the MONITOR sample as MONITOR prints it, for rbench replay FILE (key
+                      names and values verbatim: your choice, as it is your server; at most 100,000
+                      lines and 64 MB, printable lines only)
   --allow-host HOST   hosts a Sentinel's primary may be on besides the target's; repeatable
   --verify            run the written scenario on a throwaway server and compare it with the capture and
                       with the source's counters (rate per command, distinct keys per key pattern)
@@ -69,6 +73,7 @@ export async function captureMain(argv: string[]): Promise<number> {
         'scan-keys': { type: 'string' },
         'scan-time': { type: 'string' },
         'keep-names': { type: 'boolean' },
+        raw: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         verify: { type: 'boolean' },
         'out-runs': { type: 'string' },
@@ -88,6 +93,7 @@ export async function captureMain(argv: string[]): Promise<number> {
   const url = values.url;
   if (!url) return fail('name the server to capture with --url redis://host:port');
   if (values.monitor && values['no-monitor']) return fail('--monitor and --no-monitor contradict each other: pick one');
+  if (values.raw !== undefined && values['no-monitor']) return fail('--raw keeps the MONITOR sample: it cannot be combined with --no-monitor');
   const numbers: Record<string, number> = {};
   const read = (
     flag: string,
@@ -122,6 +128,7 @@ export async function captureMain(argv: string[]): Promise<number> {
         out: values.out ?? 'workload.rbench',
         monitor: values['no-monitor'] ? 'off' : values.monitor ? 'on' : 'auto',
         keepNames: Boolean(values['keep-names']),
+        ...(values.raw !== undefined ? { raw: values.raw } : {}),
         allowHosts: values['allow-host'] ?? [],
         verify: Boolean(values.verify),
         runsFolder: values['out-runs'] ?? '.rbench/runs',
@@ -140,6 +147,8 @@ interface CaptureCommandOptions {
   out: string;
   monitor: MonitorMode;
   keepNames: boolean;
+  /** `--raw FILE`: where the MONITOR sample goes. */
+  raw?: string;
   allowHosts: string[];
   verify: boolean;
   runsFolder: string;
@@ -147,6 +156,24 @@ interface CaptureCommandOptions {
   yes: boolean;
   numbers: Record<string, number>;
   signal: AbortSignal;
+}
+
+/** `--raw FILE`: the MONITOR lines kept, through the file gate; none (MONITOR off or refused) is said, not written. */
+function writeRawSample(path: string, raw: RawSample | undefined, output: Output): number {
+  if (!raw) {
+    output.error(`error: --raw: MONITOR did not run (see above), so ${path} was not written — rerun with --monitor, or on a server that allows MONITOR`);
+    return ExitCode.ScenarioError;
+  }
+  try {
+    writeFileSafely(path, raw.text(), { userNamed: true });
+  } catch (error) {
+    if (!(error instanceof FileGateError)) throw error;
+    output.error(`error: could not write ${path}: ${error.message}`);
+    return ExitCode.SaveError;
+  }
+  output.info(`Wrote ${path}: ${raw.count} MONITOR lines (rbench replay ${path})`);
+  for (const note of raw.notes()) output.info(`! ${note}`);
+  return ExitCode.Ok;
 }
 
 async function captureCommand(options: CaptureCommandOptions, output: Output): Promise<number> {
@@ -177,6 +204,7 @@ async function captureCommand(options: CaptureCommandOptions, output: Output): P
       keyspaceLimits: { maxKeys: numbers['scan-keys'], maxMs: numbers['scan-time'] },
       signal: options.signal,
       onProgress: (_fraction, message) => output.progress(message),
+      ...(options.raw !== undefined ? { raw: (own: ReadonlySet<string>) => new RawSample(own) } : {}),
     });
   } catch (error) {
     if (!(error instanceof CaptureError)) throw error;
@@ -198,6 +226,10 @@ async function captureCommand(options: CaptureCommandOptions, output: Output): P
     return ExitCode.SaveError;
   }
   for (const note of capture.notes) output.info(`! ${note}`);
+  if (options.raw !== undefined) {
+    const saved = writeRawSample(options.raw, capture.raw, output);
+    if (saved !== ExitCode.Ok) return saved;
+  }
   if (options.signal.aborted) return ExitCode.Cancelled;
   if (!options.verify) return ExitCode.Ok;
   output.info('Verifying: running the scenario on a throwaway server and capturing it…');

@@ -24,6 +24,8 @@ export interface CheckOptions {
   maxMemory?: number;
   /** `--url URL`: check the commands against this server's own table too. */
   url?: string;
+  /** `--server-binary NAME=PATH`: the names `server binary NAME` may give. */
+  serverBinaries?: readonly string[];
 }
 
 interface ReadFile {
@@ -74,6 +76,7 @@ export async function checkCommand(options: CheckOptions, output: Output): Promi
     allowEnv: options.allowEnv,
     baseDir: dirname(resolve(file)),
     memory: memoryLimits(options.maxMemory),
+    serverBinaries: options.serverBinaries ?? [],
   });
   let commandTable: CommandTableData | undefined;
   if (options.url) {

@@ -21,6 +21,9 @@ Usage:
   rbench capture --url URL [--duration 30s] [--out FILE] [--verify]
                                           turn a server's live traffic into a scenario
                                           (rbench capture --help for its options)
+  rbench replay <file> [--url URL] [--order recorded|shuffled] [--rate N/s] [--clients N] [--prefix NS]
+                                          send a MONITOR output or a file of commands as recorded
+                                          (rbench replay --help for its options)
   rbench merge <run files...> [--out DIR|FILE.json]
                                           join the runs of several load machines (--shard) into one run:
                                           histograms added, counts added, a row per machine kept
@@ -116,7 +119,10 @@ Run options:
                       start the throwaway server from PATH (a redis-server or valkey-server
                       build; a bare name is looked up in PATH); repeatable: each scenario runs on
                       a fresh server of each binary and their runs are compared, as with --url A
-                      --url B (each run records the server's version and build id)
+                      --url B (each run records the server's version and build id).
+                      NAME=PATH names a binary instead: a file's \`server binary NAME\` starts its
+                      throwaway server from it (a file names binaries, never paths; the editor's
+                      machine setting rbench.serverBinaries does the same). Also for check
   --rdb PATH          load the RDB file PATH into the throwaway redis-server when it starts (copied
                       into its temp folder as dump.rdb; sanitize-dump-payload yes). A scenario file
                       never names one: an RDB is bytes the server's loader parses
@@ -140,6 +146,18 @@ for \`password secret\`.
 Exit codes: 0 ok, 1 a threshold failed or a regression, 2 a scenario error, a refused scenario or an
 unreadable run file, 3 a connection or server error, 4 results measured and printed but a run file
 (or --json/--csv) could not be written, 130 cancelled (Ctrl-C; partial results are saved).`;
+
+/** `--server-binary` values: `NAME=PATH` names a binary a file's `server binary NAME` may pick; anything else is a path to run on. */
+function splitServerBinaries(values: readonly string[] | undefined): { paths: string[]; named: Record<string, string> } {
+  const paths: string[] = [];
+  const named: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const value of values ?? []) {
+    const match = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)=(.+)$/.exec(value);
+    if (match && !match[1].includes('/')) named[match[1]] = match[2];
+    else paths.push(value);
+  }
+  return { paths, named };
+}
 
 function parseVars(values: string[] | undefined): Record<string, string> | string {
   const vars: Record<string, string> = {};
@@ -271,6 +289,9 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
   // Loaded here: capture's modules (MONITOR reader, fits, the runner for --verify) are of no use to the other commands' start-up.
   if (argv[0] === 'capture') return (await import('./capture')).captureMain(argv.slice(1));
+  // A file of its own in dist (esbuild.mjs): replay's reader and planner serve no other command.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (argv[0] === 'replay') return (require('./replay') as typeof import('./replay')).replayMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -379,6 +400,7 @@ export async function main(argv: string[]): Promise<number> {
     printErrorLine(`rbench ${command}: name at least one .rbench file`);
     return ExitCode.ScenarioError;
   }
+  const binaries = splitServerBinaries(values['server-binary']);
   // `-q` is `--brief` for run; check has nothing brief to say, so there it stays what it was: quiet.
   const output = consoleOutput({ quiet: Boolean(values.quiet) || (command === 'check' && Boolean(values.brief)), stdoutReserved: values.csv === '-' });
   switch (command) {
@@ -388,7 +410,15 @@ export async function main(argv: string[]): Promise<number> {
         return ExitCode.ScenarioError;
       }
       return await checkCommand(
-        { files, vars, env: process.env, allowEnv: values['allow-env'] ?? [], maxMemory: maxMemoryBytes, url: values.url?.[0] },
+        {
+          files,
+          vars,
+          env: process.env,
+          allowEnv: values['allow-env'] ?? [],
+          maxMemory: maxMemoryBytes,
+          url: values.url?.[0],
+          serverBinaries: Object.keys(binaries.named),
+        },
         output,
       );
     case 'run':
@@ -424,7 +454,8 @@ export async function main(argv: string[]): Promise<number> {
             allowDestructive: Boolean(values['allow-destructive']),
             maxMemory: maxMemoryBytes,
             modules: values.module ?? [],
-            serverBinaries: values['server-binary'],
+            serverBinaries: binaries.paths,
+            namedBinaries: binaries.named,
             ...(values.rdb ? { rdb: values.rdb } : {}),
             yes: Boolean(values.yes),
             perClient: Boolean(values['per-client']),

@@ -3,6 +3,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { formatLoadName, type RunProgress } from '../runner/runScenario';
 import type { ConsentRequest } from '../runner/consent';
+import type { ScenarioPlan } from '../scenario/plan';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
 import { startTogether, type ShardSpec } from '../runner/shard';
 import { LOCAL_TARGET } from '../runner/targets';
@@ -82,6 +83,8 @@ export interface RunOptions {
   serverBinaries?: string[];
   /** `--rdb PATH`: the dataset the throwaway server loads at start. */
   rdb?: string;
+  /** `--server-binary NAME=PATH`: the machine's named binaries a file's `server binary NAME` picks from. */
+  namedBinaries?: Record<string, string>;
   /** `--per-client`: print each test's throughput per client under the table. */
   perClient?: boolean;
   /** `--full`: the table with each test's per-second throughput percentiles (p5/p50/p95) and bytes sent and received per second. */
@@ -99,6 +102,10 @@ export interface RunOptions {
   metrics?: ListenAddress;
   /** `--metrics-linger`: how long to wait after the last run for a final scrape. */
   metricsLingerMs?: number;
+  /** Scenario files already read (rbench replay's own), run after `files`. */
+  inline?: ScenarioFile[];
+  /** Each selected plan as it runs (rbench replay puts its commands in): the plan, or why it cannot run. */
+  planEdit?: (plan: ScenarioPlan) => ScenarioPlan | string;
 }
 
 /** The session's ports in a terminal: questions are answered by flags, never by a prompt (CI has none). */
@@ -146,18 +153,20 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
   const prepared: PreparedOn[][] = [];
   const blocked: NotRun[] = [];
   let selected = 0;
-  for (const path of options.files) {
-    let text: string;
-    const display = path;
-    try {
-      text = readBoundedText(path, { userNamed: true, maxBytes: SCENARIO_READ_LIMIT });
-    } catch (error) {
-      if (!(error instanceof FileGateError)) throw error;
-      output.error(`cannot read the scenario file: ${error.message}`);
-      blocked.push({ kind: 'not-run', reason: 'error', message: '', file: { display, text: '' } });
-      continue;
-    }
-    const file: ScenarioFile = { display, text, baseDir: dirname(resolve(path)), recorded: relative(process.cwd(), resolve(path)) };
+  for (const path of [...options.files, ...(options.inline ?? [])]) {
+    let file: ScenarioFile;
+    if (typeof path === 'string') {
+      let text: string;
+      try {
+        text = readBoundedText(path, { userNamed: true, maxBytes: SCENARIO_READ_LIMIT });
+      } catch (error) {
+        if (!(error instanceof FileGateError)) throw error;
+        output.error(`cannot read the scenario file: ${error.message}`);
+        blocked.push({ kind: 'not-run', reason: 'error', message: '', file: { display: path, text: '' } });
+        continue;
+      }
+      file = { display: path, text, baseDir: dirname(resolve(path)), recorded: relative(process.cwd(), resolve(path)) };
+    } else file = path;
     const resolved = await session.check(file);
     if ('kind' in resolved) {
       output.error(resolved.message);
@@ -165,7 +174,7 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
       continue;
     }
     for (const diagnostic of resolved.diagnostics) {
-      if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(path, diagnostic));
+      if (diagnostic.severity === 'error' || diagnostic.severity === 'warning') output.error(formatDiagnostic(file.display, diagnostic));
     }
     const plans = session.select(file, resolved, options.scenarios, options.tags);
     if (!Array.isArray(plans)) {
@@ -174,7 +183,13 @@ async function prepareAll(sessions: RunSession[], options: RunOptions, output: O
       continue;
     }
     selected += plans.length;
-    for (const plan of plans) {
+    for (const selectedPlan of plans) {
+      const plan = options.planEdit ? options.planEdit(selectedPlan) : selectedPlan;
+      if (typeof plan === 'string') {
+        output.error(plan);
+        blocked.push({ kind: 'not-run', reason: 'error', message: plan, file, plan: selectedPlan });
+        continue;
+      }
       if (options.percentiles) plan.percentiles = options.percentiles;
       const ready: PreparedOn[] = [];
       for (const [target, each] of sessions.entries()) {
@@ -271,6 +286,7 @@ async function runAll(options: RunOptions, output: Output, metrics: CliMetrics |
         maxMemory: options.maxMemory,
         modules: options.modules,
         serverBinary,
+        ...(options.namedBinaries ? { serverBinaries: options.namedBinaries } : {}),
         ...(options.rdb ? { rdb: options.rdb } : {}),
       },
       metrics ? metrics.ports(cliPorts(options, output)) : cliPorts(options, output),

@@ -94,6 +94,8 @@ function optionsFor(document: vscode.TextDocument): ResolveOptions {
     // The same rules as a run: environment values reach commands only when the user allowed them; the user's memory limit.
     allowEnv: settings.allowEnvInCommands,
     memory: memoryLimits(settings.maxMemory),
+    // `server binary NAME` names one of the machine's binaries: the names only (the paths stay with the session).
+    serverBinaries: Object.keys(settings.serverBinaries),
     baseDir: document.uri.scheme === 'file' ? dirname(document.uri.fsPath) : undefined,
     // The selected target's table (plain data: it goes to the worker as is); the built-in one without it.
     commandTable: selectedCommandTable(),

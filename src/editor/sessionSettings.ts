@@ -13,6 +13,7 @@ export function editorSessionSettings(settings: EditorSettings, runs: RunsFolder
     allowDestructive: settings.allowDestructiveCommands,
     maxMemory: settings.maxMemory,
     modules: settings.localServerModules,
+    serverBinaries: settings.serverBinaries,
     trusted: vscode.workspace.isTrusted,
     userTarget,
     profiles: settings.profiles,

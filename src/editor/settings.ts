@@ -32,6 +32,8 @@ export interface EditorSettings {
   maxMemory: number | undefined;
   /** `rbench.localServer.modules`: modules the throwaway server loads (user settings only, machine scope). */
   localServerModules: string[];
+  /** `rbench.serverBinaries`: the machine's named server binaries, name → path (user settings only, machine scope). */
+  serverBinaries: Record<string, string>;
 }
 
 /** Settings as they apply to `scope` (profiles and target are resource-scoped: folders may differ). */
@@ -63,7 +65,7 @@ function settingScope(config: vscode.WorkspaceConfiguration, name: string): 'use
  */
 function userOnlySettings(
   config: vscode.WorkspaceConfiguration,
-): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory' | 'localServerModules'> {
+): Pick<EditorSettings, 'allowEnvInCommands' | 'allowAdminCommands' | 'allowDestructiveCommands' | 'maxMemory' | 'localServerModules' | 'serverBinaries'> {
   const env = config.inspect<unknown>('allowEnvInCommands')?.globalValue;
   const admin = config.inspect<unknown>('allowAdminCommands')?.globalValue;
   const destructive = config.inspect<unknown>('allowDestructiveCommands')?.globalValue;
@@ -76,7 +78,18 @@ function userOnlySettings(
     allowDestructiveCommands: destructive === true,
     maxMemory: size?.ok ? size.value : undefined,
     localServerModules: Array.isArray(modules) ? modules.filter((path): path is string => typeof path === 'string' && path.trim() !== '') : [],
+    serverBinaries: namedBinaries(config.inspect<unknown>('serverBinaries')?.globalValue),
   };
+}
+
+/** `rbench.serverBinaries` as name → path: string paths under names a file may write (`server binary NAME`), nothing else. */
+export function namedBinaries(value: unknown): Record<string, string> {
+  const named: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return named;
+  for (const [name, path] of Object.entries(value as Record<string, unknown>)) {
+    if (/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(name) && typeof path === 'string' && path.trim() !== '') named[name] = path;
+  }
+  return named;
 }
 
 /** The first workspace folder: where relative runs folders and recorded scenario paths start. */

@@ -7,7 +7,7 @@ import { keyWidth, ValueSizes, type BatchContext } from './requests/batch';
 import { payloadFor } from './requests/payload';
 import { dataCursors } from './requests/tableValues';
 import type { WorkerConfig } from './workerMessages';
-import { createKeySource, type KeySource } from './requests/random';
+import { createKeySource, type KeySource, type KeySourceContext } from './requests/random';
 import type { ConnectionHost, LoadConnection } from './connection';
 import type { RequestBudget } from './requestBudget';
 
@@ -41,8 +41,14 @@ export function requestSource(config: WorkerConfig, index: number): { keys: KeyS
       labelIndexes: config.labelIndexes,
       payload: payloadFor(config.valueFill, config.seed, new ValueSizes(config.value).max),
       ...dataCursors(config.data, keyContext),
+      ...(config.test.sequence ? { order: commandOrder(config.test.commands.length, keyContext) } : {}),
     },
   };
+}
+
+/** A replayed test's commands in sequence: the sequential key rule over their indexes (N requests: each command once). */
+function commandOrder(count: number, context: KeySourceContext): KeySource {
+  return createKeySource({ space: count, distribution: 'sequential', zipfExponent: 0, gaussianStddev: 0, size: 1 }, context);
 }
 
 export abstract class BudgetedConnection implements LoadConnection {

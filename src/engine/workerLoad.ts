@@ -67,6 +67,9 @@ export class WorkerLoad implements ConnectionHost {
   private blocked = false;
   private nextIntended: Float64Array;
   private readonly batchInterval: number;
+  /** `--timing recorded`: the captured gaps after each command (TestPlan.gapsMs), and the batches scheduled so far. */
+  private readonly gaps: Float64Array | undefined;
+  private batchesScheduled = 0;
   private eluStart: EventLoopUtilization | undefined;
   private scheduleStart: ThreadSchedule | undefined;
   /** Per connection: when it last heard a reply, and the stretches it heard none (silences.ts). */
@@ -95,6 +98,7 @@ export class WorkerLoad implements ConnectionHost {
     this.openLoop = config.ratePerConnection !== undefined && config.ratePerConnection > 0;
     // Open loop: each connection sends a batch of `pipeline` requests every batchInterval ms.
     this.batchInterval = this.openLoop ? (config.pipeline * 1000) / config.ratePerConnection! : 0;
+    this.gaps = this.openLoop && config.test.gapsMs?.length ? Float64Array.from(config.test.gapsMs) : undefined;
     this.connections = config.connections.map((c) => factory(c.index, this));
     this.nextIntended = new Float64Array(this.connections.length);
     this.silences = new SilenceWatch(this.connections.length);
@@ -397,7 +401,8 @@ export class WorkerLoad implements ConnectionHost {
           this.scheduledSends += sent;
           if (late) this.lateSends += sent;
         }
-        due += this.batchInterval;
+        // A replay at its recorded timing: the gap after this command (one connection, one command a batch).
+        due += this.gaps ? this.gaps[this.batchesScheduled++ % this.gaps.length] : this.batchInterval;
       }
       this.nextIntended[j] = due;
       // A connection blocked with due batches is woken by kick() when it can send again.

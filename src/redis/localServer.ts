@@ -233,7 +233,8 @@ export function localServerConfig(dir: string, port: number, options: LocalServe
   // Only this user may open the socket, as only loopback clients may reach the port.
   if (socket) lines.push(`unixsocket ${quoteConfigArg(socket)}`, 'unixsocketperm 700');
   for (const directive of options.config ?? []) {
-    if (directive.name === 'unixsocket') continue;
+    // `server binary NAME` chose the executable (the session's doing): no redis.conf line.
+    if (directive.name === 'unixsocket' || directive.name === 'binary') continue;
     lines.push([directive.name, ...directive.args.map(quoteConfigArg)].join(' '));
   }
   return lines.join('\n') + '\n';

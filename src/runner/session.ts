@@ -88,6 +88,11 @@ export interface SessionSettings {
   modules?: readonly string[];
   /** The throwaway server's binary (`--server-binary PATH`): the user's, never a file's; `redis-server` from PATH when absent. */
   serverBinary?: string;
+  /**
+   * The machine's named binaries (the machine setting rbench.serverBinaries, `--server-binary NAME=PATH`), name → path:
+   * a file's `server binary NAME` starts the throwaway server from one (serverBinary, when given, wins).
+   */
+  serverBinaries?: Record<string, string>;
   /** An RDB file the throwaway server loads at start (`--rdb PATH`): the user's, never a file's. */
   rdb?: string;
 }
@@ -180,8 +185,8 @@ export class RunSession {
   }
 
   private checkOptions(file: ScenarioFile): ResolveOptions {
-    const { env, vars, allowEnv, maxMemory } = this.settings;
-    return { env, vars, allowEnv, baseDir: file.baseDir, memory: memoryLimits(maxMemory) };
+    const { env, vars, allowEnv, maxMemory, serverBinaries } = this.settings;
+    return { env, vars, allowEnv, baseDir: file.baseDir, memory: memoryLimits(maxMemory), serverBinaries: Object.keys(serverBinaries ?? {}) };
   }
 
   /**
@@ -237,7 +242,9 @@ export class RunSession {
     );
     if (sweepRefusal) return this.notRun('error', `${file.display}: ${sweepRefusal}`, file, plan);
 
-    const binary = choice.local && this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
+    const chosen = choice.local ? this.binaryOf(plan) : undefined;
+    if (typeof chosen === 'object') return this.notRun('error', `${file.display}: "${plan.name}": ${chosen.problem}`, file, plan);
+    const binary = chosen ? serverBinaryPath(chosen) : undefined;
     const badModule = choice.local
       ? [binary && 'problem' in binary ? binary.problem : undefined, ...(this.settings.modules ?? []).map(moduleProblem)].find(Boolean)
       : undefined;
@@ -339,7 +346,8 @@ export class RunSession {
     try {
       if (choice.local) {
         try {
-          const binary = this.settings.serverBinary ? serverBinaryPath(this.settings.serverBinary) : undefined;
+          const chosen = this.binaryOf(plan);
+          const binary = typeof chosen === 'string' ? serverBinaryPath(chosen) : undefined;
           local = await startLocalServer({
             config: plan.server,
             modules: this.settings.modules,
@@ -438,6 +446,20 @@ export class RunSession {
     if (!user.override) return chooseTarget(scenario, active, profiles);
     // --url replaces the file's target: the user's own choice, so the file's target counts for nothing.
     return chooseTarget({ ...scenario, url: undefined, profile: undefined }, active, profiles);
+  }
+
+  /**
+   * The throwaway server's executable: `--server-binary PATH` (the user's), else the machine's binary a file's
+   * `server binary NAME` names; undefined: redis-server from PATH. A name the machine does not define is a problem.
+   */
+  private binaryOf(plan: ScenarioPlan): string | { problem: string } | undefined {
+    if (this.settings.serverBinary) return this.settings.serverBinary;
+    const name = plan.server.find((directive) => directive.name === 'binary')?.args[0];
+    if (name === undefined) return undefined;
+    const path = ownValue(this.settings.serverBinaries ?? {}, name);
+    return typeof path === 'string' && path !== ''
+      ? path
+      : { problem: `no server binary is named "${name}": define it in the machine setting rbench.serverBinaries, or give rbench --server-binary ${name}=PATH` };
   }
 
   /** The connection a prepared run opens (for a connection test that goes through the same gates as a run). */

@@ -289,6 +289,16 @@ export interface TestPlan {
   commands: WeightedCommand[];
   /** A command group (`group … end`): each request is one unit of all `commands`, in order, back to back. */
   group?: GroupPlan;
+  /**
+   * `rbench replay`: the commands in the order listed instead of drawn by weight: request j of the load sends
+   * command j (mod their count), by the sequential key rule (src/engine/requests/random.ts), so N requests send each once.
+   */
+  sequence?: boolean;
+  /**
+   * `rbench replay --timing recorded` (a sequence test on one connection, pipeline 1, open loop): command j is
+   * followed gapsMs[j] ms later by the next, as captured; absent: the rate's even spacing.
+   */
+  gapsMs?: number[];
 }
 
 /**

@@ -30,6 +30,8 @@ export interface ResolveOptions {
   memory?: MemoryLimits;
   /** A server's command table (src/scenario/commandTable.ts) to check commands against; the built-in table when absent. */
   commandTable?: CommandTableData;
+  /** The names of the machine's server binaries (rbench.serverBinaries, `--server-binary NAME=PATH`): `server binary NAME` must be one. */
+  serverBinaries?: readonly string[];
 }
 
 export function resolveDocument(doc: ScenarioDocument, options: ResolveOptions = {}): ResolvedFile {
@@ -68,6 +70,7 @@ export class FileResolver {
       env: options.env ?? process.env,
       vars: options.vars ?? {},
       baseDir: options.baseDir,
+      ...(options.serverBinaries ? { serverBinaries: options.serverBinaries } : {}),
       values: new Map(),
       args: new Map(),
       expects: new Map(),

@@ -52,6 +52,8 @@ export interface ReadContext extends ReadOnce {
   env: Record<string, string | undefined>;
   vars: Record<string, string>;
   baseDir?: string;
+  /** The names of the machine's server binaries (rbench.serverBinaries, `--server-binary NAME=PATH`): what `server binary NAME` may name. */
+  serverBinaries?: readonly string[];
 }
 
 /** The `@name = value` lines of a scope; a name defined twice warns. */
@@ -174,7 +176,7 @@ function readSettingLine(line: SettingLine, input: ValueInput, section: Section,
       return;
     }
     case 'server': {
-      const directive = readServerDirective(input);
+      const directive = readServerDirective(input, context.serverBinaries ?? []);
       if (directive) section.servers.push(directive);
       return;
     }

@@ -349,12 +349,41 @@ export function readSuite(input: ValueInput): SuiteTest[] | undefined {
 }
 
 const DIRECTIVE = /^[A-Za-z][A-Za-z0-9-]*$/;
+/** `server binary NAME`: not a redis.conf directive, the machine's binary the throwaway server starts from. */
+export const SERVER_BINARY = 'binary';
+const BINARY_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /** `server DIRECTIVE ARGS…`: a redis.conf line for the throwaway server. */
-export function readServerDirective(input: ValueInput): ServerDirective | undefined {
+export function readServerDirective(input: ValueInput, binaries?: readonly string[]): ServerDirective | undefined {
   const reader = new Reader(input);
   if (reader.args.length === 0) return reader.missing();
+  if (reader.args[0].value.toLowerCase() === SERVER_BINARY) return serverBinaryOf(reader, reader.args, binaries ?? []);
   return serverDirectiveOf(reader, reader.args);
+}
+
+/**
+ * `server binary NAME`: the throwaway server started from the machine's binary of that name. A file names a
+ * binary, never a path: the paths are the user's (the machine setting rbench.serverBinaries, `--server-binary NAME=PATH`).
+ */
+function serverBinaryOf(reader: Reader, words: readonly ArgLex[], binaries: readonly string[]): ServerDirective | undefined {
+  const [keyword, ...args] = words;
+  if (args.length !== 1) return reader.fail(keyword, '`server binary` takes one name, such as `server binary valkey8`', 'invalid-value');
+  const name = args[0].value;
+  if (!BINARY_NAME.test(name))
+    return reader.fail(
+      args[0],
+      `\`${name}\` is not a binary's name: a file names a server binary (letters, digits, \`_.-\`), never a path to execute — define it in the machine setting rbench.serverBinaries`,
+      'invalid-value',
+    );
+  if (!binaries.includes(name)) {
+    const known = binaries.length > 0 ? ` (defined: ${binaries.join(', ')})` : '';
+    return reader.fail(
+      args[0],
+      `no server binary is named \`${name}\`${known}: define it in the machine setting rbench.serverBinaries ({"${name}": "/path/to/redis-server"}), or give rbench --server-binary ${name}=PATH`,
+      'unknown-server-binary',
+    );
+  }
+  return { name: SERVER_BINARY, args: [name] };
 }
 
 /** One directive line's words (`save 60 10000`), checked for the throwaway server: `server` lines and each `sweep server` point. */

@@ -67,6 +67,7 @@ export class IoredisRequests {
       fields?: TableCursor;
       ttl?: TtlDraw;
       connections?: number;
+      order?: KeySource;
     },
   ) {
     this.values = new ValueSizes(value);
@@ -78,7 +79,7 @@ export class IoredisRequests {
   }
 
   next(): { command: CompiledArgs; args: Arg[] } {
-    const command = this.commands[this.table ? this.table.pick(this.choices) : 0];
+    const command = this.commands[this.context.order ? this.context.order.next() : this.table ? this.table.pick(this.choices) : 0];
     const key = command.hasKey || this.keyedData() ? this.keys.next() : 0;
     const size = command.hasValue ? this.nextSize(key) : 0;
     if (command.hasFields) this.context.fields?.select(key);
@@ -108,6 +109,7 @@ export class IoredisRequests {
     for (const draws of this.drawSets) for (const draw of draws.values()) draw.restart();
     this.context.values?.restart();
     this.context.fields?.restart();
+    this.context.order?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
@@ -117,6 +119,7 @@ export class IoredisRequests {
     this.keys.claimed?.(first);
     this.context.values?.claimed(first);
     this.context.fields?.claimed(first);
+    this.context.order?.claimed?.(first);
     this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
   }

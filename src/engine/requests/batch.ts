@@ -296,6 +296,7 @@ export class BatchBuilder {
     for (const command of this.commands) if (command.hasDraws) command.restartDraws();
     this.context.values?.restart();
     this.context.fields?.restart();
+    this.context.order?.restart();
     this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
@@ -309,6 +310,7 @@ export class BatchBuilder {
     this.keys.claimed?.(first);
     this.context.values?.claimed(first);
     this.context.fields?.claimed(first);
+    this.context.order?.claimed?.(first);
     this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
     this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
   }
@@ -373,7 +375,7 @@ export class BatchBuilder {
     if (this.grouped) return this.buildUnits(count);
     let offset = 0;
     for (let i = 0; i < count; i++) {
-      const index = this.table ? this.table.pick(this.choices) : 0;
+      const index = this.context.order ? this.context.order.next() : this.table ? this.table.pick(this.choices) : 0;
       const command = this.commands[index];
       this.labels[i] = command.labelIndex;
       const key = command.hasKey || this.keyedData ? this.keys.next() : 0;

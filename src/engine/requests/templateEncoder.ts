@@ -3,7 +3,7 @@
 // encoded once and only the slots (key digits, random integers) are rewritten before each send.
 import type { CommandTemplate, Placeholder } from '../../scenario/plan';
 import type { Payload } from './payload';
-import type { Random } from './random';
+import type { KeySource, Random } from './random';
 import type { TableCursor, TtlDraw } from './tableValues';
 import { DrawnArgument, hasDraw, type NumberDraw } from './draws';
 import { SEND_STAMP_DIGITS, writeSendStamp } from '../sendStamp';
@@ -106,6 +106,8 @@ export interface CommandContext {
   ttl?: TtlDraw;
   /** Connections of the whole load: a sequential drawn number's stride (absent: 1). */
   connections?: number;
+  /** A test whose commands run in sequence (TestPlan.sequence): which command each request sends. */
+  order?: KeySource;
 }
 
 /** Where the rewritable slots of an encoding are, relative to its start. */
