@@ -54,11 +54,17 @@ const vendors = [
   // `rbench replay` (src/cli/replay.ts, required by src/cli/main.ts when used): its reader and planner are of no use
   // to the other commands' start-up. Its copy of the run pipeline is its own, as import-spec's writer is.
   { file: 'replay', source: "export * from './src/cli/replay.ts';", filter: /^\.\/replay$/, usesVendors: true },
+  // `rbench capture` (src/cli/capture.ts: the MONITOR reader, the fits, --verify's runner), required by src/cli/main.ts
+  // when used. Only main.ts's `./capture` is this file: src/capture/verify.ts has a `./capture` of its own.
+  { file: 'capture', source: "export * from './src/cli/capture.ts';", filter: /^\.\/capture$/, importer: /src\/cli\/main\.ts$/, usesVendors: true },
 ];
 const vendorsApart = {
   name: 'vendors-apart',
   setup(build) {
-    for (const vendor of vendors) build.onResolve({ filter: vendor.filter }, () => ({ path: `./${vendor.file}.js`, external: true }));
+    for (const vendor of vendors)
+      build.onResolve({ filter: vendor.filter }, (args) =>
+        vendor.importer && !vendor.importer.test(args.importer) ? undefined : { path: `./${vendor.file}.js`, external: true },
+      );
   },
 };
 const vendorBuilds = vendors.map((vendor) => ({

@@ -287,8 +287,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'compare') return compareMain(argv.slice(1));
   if (argv[0] === 'import') return importMain(argv.slice(1));
   if (argv[0] === 'merge') return mergeMain(argv.slice(1));
-  // Loaded here: capture's modules (MONITOR reader, fits, the runner for --verify) are of no use to the other commands' start-up.
-  if (argv[0] === 'capture') return (await import('./capture')).captureMain(argv.slice(1));
+  // A file of its own in dist (esbuild.mjs): capture's modules (MONITOR reader, fits, the runner for --verify) are of
+  // no use to the other commands' start-up.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (argv[0] === 'capture') return (require('./capture') as typeof import('./capture')).captureMain(argv.slice(1));
   // A file of its own in dist (esbuild.mjs): replay's reader and planner serve no other command.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   if (argv[0] === 'replay') return (require('./replay') as typeof import('./replay')).replayMain(argv.slice(1));
