@@ -29,6 +29,26 @@ export interface ReplayFile {
 
 export class ReplayFileError extends Error {}
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An argument read as bytes (one latin1 character a byte: MONITOR's `\xHH`, the file's own bytes) as the text
+ * whose UTF-8 is those bytes: the engine sends text as UTF-8, so the same bytes go out. Bytes that are no UTF-8
+ * (binary payloads) cannot be sent byte for byte yet: refused, naming the line.
+ */
+function sentAsRecorded(arg: string, shown: string, line: number, index: number): string {
+  // eslint-disable-next-line no-control-regex
+  // ASCII needs nothing; a character above U+00FF is text already (a caller's string, not a file's bytes).
+  if (!/[^\x00-\x7f]/.test(arg) || /[^\x00-\xff]/.test(arg)) return arg;
+  try {
+    return UTF8.decode(Buffer.from(arg, 'latin1'));
+  } catch {
+    throw new ReplayFileError(
+      `${shown}:${line}: argument ${index + 1} holds bytes that are not UTF-8 text (binary data); RBench sends arguments as UTF-8 and cannot replay them byte for byte — remove the line`,
+    );
+  }
+}
+
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', a: '\x07' };
 
 /** One line in redis-cli's quoting (sdssplitargs): bare words, "double quotes" with escapes, 'single quotes'; undefined when unbalanced. */
@@ -108,7 +128,7 @@ export function parseReplayText(text: string, shown: string): ReplayFile {
     const monitor = kind === 'commands' ? undefined : parseMonitorLine(trimmed, false, REPLAY_MAX_LINE);
     let command: ReplayCommand;
     if (monitor) {
-      command = { line: number, args: monitor.args.map((arg) => arg.text), source: monitor.source, time: monitor.time };
+      command = { line: number, args: monitor.args.map((arg, i) => sentAsRecorded(arg.text, shown, number, i)), source: monitor.source, time: monitor.time };
       kind ??= 'monitor';
     } else {
       if (kind === 'monitor')
@@ -116,7 +136,7 @@ export function parseReplayText(text: string, shown: string): ReplayFile {
       const args = splitCommandLine(trimmed);
       if (!args || args.length === 0 || args[0] === '')
         throw new ReplayFileError(`${shown}:${number}: unbalanced quotes — write the command as redis-cli takes it (\`SET k "a b"\`)`);
-      command = { line: number, args };
+      command = { line: number, args: args.map((arg, i) => sentAsRecorded(arg, shown, number, i)) };
       kind = 'commands';
     }
     commands.push(command);
@@ -129,7 +149,7 @@ export function parseReplayText(text: string, shown: string): ReplayFile {
 
 /** Reads a replay file the user named, through the file gate (at most REPLAY_MAX_BYTES). Throws FileGateError or ReplayFileError. */
 export function readReplayFile(path: string): ReplayFile {
-  // UTF-8: a command file's text is sent as written; MONITOR's is ASCII (its `\xHH` escapes above 7f are sent as UTF-8: see docs/replay.md).
-  const text = readBoundedFile(path, { userNamed: true, maxBytes: REPLAY_MAX_BYTES }).toString('utf8');
+  // Bytes as latin1 characters, as MONITOR's `\xHH` escapes decode: each argument is then read back as UTF-8 (sentAsRecorded).
+  const text = readBoundedFile(path, { userNamed: true, maxBytes: REPLAY_MAX_BYTES }).toString('latin1');
   return parseReplayText(text, path);
 }

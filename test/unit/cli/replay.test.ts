@@ -98,6 +98,28 @@ describe('rbench replay (issue 44)', function () {
     assert.match(result.stderr, /del\.txt:2: DEL theirs/);
   });
 
+  it('UTF-8 text goes out byte for byte (MONITOR shows it as \\xHH, a command file holds it as written); binary bytes are refused, naming the line', async () => {
+    const monitor = scratch.write('utf8-monitor.txt', '1700000000.000001 [0 127.0.0.1:5000] "SET" "t:m" "caf\\xc3\\xa9 \\xe2\\x82\\xac"\n');
+    const commands = scratch.write('utf8-commands.txt', 'SET t:c "caf\\xc3\\xa9"\nSET t:w café\n');
+    for (const file of [monitor, commands]) {
+      const result = await runCli(['replay', file, '--url', url(4), '--yes'], { cwd: scratch.dir });
+      assert.equal(result.code, 0, result.stderr);
+    }
+    await withRedis(server(), async (redis) => {
+      await redis.select(4);
+      assert.deepEqual(await redis.getBuffer('t:m'), Buffer.from('café €', 'utf8'));
+      assert.deepEqual(await redis.getBuffer('t:c'), Buffer.from('café', 'utf8'));
+      assert.deepEqual(await redis.getBuffer('t:w'), Buffer.from('café', 'utf8'));
+    });
+    const binary = scratch.write(
+      'binary.txt',
+      '1700000000.000000 [0 127.0.0.1:5000] "SET" "ok" "1"\n1700000000.000001 [0 127.0.0.1:5000] "SET" "b" "\\xff\\x00"\n',
+    );
+    const refused = await runCli(['replay', binary, '--url', url(4), '--yes'], { cwd: scratch.dir });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /binary\.txt:2: argument 3 holds bytes that are not UTF-8 text/);
+  });
+
   it('--prefix rewrites every key where the key specs put it (KEYS NS* counts them), and nothing else', async () => {
     const file = scratch.write('keys.txt', 'SET a 1\nMSET b 2 c 3\nHSET h a b\nLPUSH l a\nSET a a\nRPOPLPUSH l m\nPING\n');
     const result = await runCli(['replay', file, '--url', url(3), '--yes', '--prefix', 'ns:'], { cwd: scratch.dir });
