@@ -37,9 +37,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * (binary payloads) cannot be sent byte for byte yet: refused, naming the line.
  */
 function sentAsRecorded(arg: string, shown: string, line: number, index: number): string {
-  // eslint-disable-next-line no-control-regex
   // ASCII needs nothing; a character above U+00FF is text already (a caller's string, not a file's bytes).
-  if (!/[^\x00-\x7f]/.test(arg) || /[^\x00-\xff]/.test(arg)) return arg;
+  if (!/[\x80-\xff]/.test(arg) || /[\u0100-\uffff]/.test(arg)) return arg;
   try {
     return UTF8.decode(Buffer.from(arg, 'latin1'));
   } catch {
