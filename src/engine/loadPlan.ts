@@ -5,7 +5,7 @@ import type { ConnectionOptions } from '../redis/types';
 import type { TestPlan } from '../scenario/plan';
 import { clusterPlan } from './cluster/plan';
 import { missRulesOf } from '../scenario/replyMisses';
-import { isPublishTest } from '../scenario/publishCommands';
+import { isPublishTest, isShardPublishTest } from '../scenario/publishCommands';
 import type { LoadOptions, LoadRequest } from './types';
 import type { WorkerConfig } from './workerMessages';
 import { createSharedBudget } from './requestBudget';
@@ -94,8 +94,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     labelIndexes,
     // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
     ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
-    // One server, either client path: PUBLISH's integer replies are summed (the cluster paths do not yet).
-    ...(!topology && isPublishTest(test) ? { countsReceivers: true } : {}),
+    ...(countsReceivers(test, topology !== undefined, request.client) ? { countsReceivers: true } : {}),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),
@@ -112,4 +111,14 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     fineBucketMs: FINE_BUCKET_MS,
     ...(topology ? { cluster: clusterPlan(test, labels, topology, request.connection.replicaReads === true) } : {}),
   }));
+}
+
+/**
+ * Whether the load sums its publish replies. One server, either client path: PUBLISH and SPUBLISH. A cluster,
+ * the fast path only, SPUBLISH only: a shard channel's subscribers are all on the master that owns its slot,
+ * so the reply counts every delivery; PUBLISH's reply counts the receiving node's subscribers alone, not the
+ * other nodes' it forwards the message to.
+ */
+function countsReceivers(test: TestPlan, cluster: boolean, client: LoadRequest['client']): boolean {
+  return cluster ? client === 'fast' && isShardPublishTest(test) : isPublishTest(test);
 }

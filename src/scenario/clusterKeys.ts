@@ -4,6 +4,7 @@
 // request), or they are the same key. Anything else is reported here, before a run, with the fix.
 import { BUILT_IN_TABLE, type CommandTable } from './commandTable';
 import { rangeOf } from './diagnostics';
+import { isSubscribeCommand } from './pubsubGroups';
 import { SUITE_TESTS } from './suites';
 import { partText } from './draws';
 import type { ArgTemplate, CommandTemplate, Diagnostic, Range, ScenarioPlan, TestPlan, TextFix } from './plan';
@@ -44,6 +45,8 @@ export function keyIndexes(command: CommandTemplate, table: CommandTable = BUILT
 
 /** Why the keys of `command` may land in different slots, or undefined when they cannot. */
 export function crossSlotReason(command: CommandTemplate, table: CommandTable = BUILT_IN_TABLE): string | undefined {
+  // A subscriber's shard channels are subscribed slot by slot, each on its master (src/engine/pubsub/subscriberRoutes.ts).
+  if (isSubscribeCommand(command.name)) return undefined;
   return keysCrossSlotReason(keyIndexes(command, table).map((i) => command.args[i]));
 }
 

@@ -9,3 +9,8 @@ export const PUBLISH_COMMANDS: ReadonlySet<string> = new Set(['PUBLISH', 'SPUBLI
 export function isPublishTest(test: TestPlan): boolean {
   return !test.group && test.commands.length > 0 && test.commands.every(({ command }) => PUBLISH_COMMANDS.has(command.name.toUpperCase()));
 }
+
+/** True when every command of the test publishes to a shard channel (SPUBLISH: a key, routed by its slot). */
+export function isShardPublishTest(test: TestPlan): boolean {
+  return isPublishTest(test) && test.commands.every(({ command }) => command.name.toUpperCase() === 'SPUBLISH');
+}

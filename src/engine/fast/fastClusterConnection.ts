@@ -359,6 +359,7 @@ export class FastClusterConnection extends BudgetedConnection {
     if (!link) {
       while (this.links.length <= node) this.links.push(undefined);
       this.links[node] = link = new NodeLink(node);
+      if (this.load.config.countsReceivers) link.scanner.onInteger = this.onPublishReply;
       if (this.units) {
         const newLink = link;
         // Errors inside EXEC's reply fail the unit; a nil EXEC is a transaction that did not run.
@@ -368,6 +369,9 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     return link;
   }
+
+  /** SPUBLISH's reply: how many subscribers of the shard channel got the message (warm-up included, as on one server). */
+  private readonly onPublishReply = (receivers: number): void => this.load.stats.recordPublished(receivers);
 
   private openNode(node: number): Promise<RawConnection> {
     const { host, port } = this.cluster.nodes[node];

@@ -310,12 +310,7 @@ export class FastConnection extends BudgetedConnection {
   };
 
   /** PUBLISH's reply: how many subscribers got the message. */
-  private readonly onPublishReply = (receivers: number): void => {
-    const published = this.load.stats.published;
-    published.replies++;
-    published.receivers += receivers;
-    if (receivers === 0) published.unheard++;
-  };
+  private readonly onPublishReply = (receivers: number): void => this.load.stats.recordPublished(receivers);
 
   /** An empty array, set or map: a miss of a read of a key's contents (HGETALL, LRANGE…). */
   private readonly onEmptyReply = (replyIndex: number): void => {

@@ -513,10 +513,7 @@ export class IoredisConnection extends BudgetedConnection {
   /** A publisher's PUBLISH reply, warm-up included (the subscribers hear those messages too): how many subscribers got it. */
   private countPublished(reply: unknown): void {
     if (!this.load.config.countsReceivers || typeof reply !== 'number') return;
-    const published = this.load.stats.published;
-    published.replies++;
-    published.receivers += reply;
-    if (reply === 0) published.unheard++;
+    this.load.stats.recordPublished(reply);
   }
 
   /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */

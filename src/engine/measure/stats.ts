@@ -75,6 +75,13 @@ export class WorkerStats {
   secondAsk = 0;
   /** PUBLISH replies of the whole load (never reset: the subscribers hear the warm-up's messages too). */
   readonly published = { replies: 0, receivers: 0, unheard: 0 };
+
+  /** A PUBLISH/SPUBLISH reply: how many subscribers got the message. */
+  recordPublished(receivers: number): void {
+    this.published.replies++;
+    this.published.receivers += receivers;
+    if (receivers === 0) this.published.unheard++;
+  }
   /** The thread's own pauses; replies of 1 ms or more wait there to be judged against them. */
   readonly pauses = new PauseMonitor();
 

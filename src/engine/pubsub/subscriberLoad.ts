@@ -10,8 +10,11 @@ import { LOAD_REPLY_LIMITS, ReplyCollector } from '../../protocol/replyReader';
 import { RespErrorReply, type RespValue } from '../../protocol/respValue';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { SUBSCRIBE_FORMS } from '../../scenario/pubsubGroups';
+import { approvedNodes } from '../../gates/network';
+import { ClusterTopologyError, discoverTopology, type ClusterTopology } from '../../redis/clusterTopology';
+import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { openTargetSocket } from '../fast/primarySocket';
-import type { RawConnection } from '../fast/connect';
+import { openSocket, type RawConnection } from '../fast/connect';
 import { LoadError } from '../errors';
 import { LatencyRecorder } from '../measure/histogram';
 import { summarize } from '../measure/summary';
@@ -20,6 +23,7 @@ import { Random } from '../requests/random';
 import { RAND_INT_WIDTH } from '../requests/templateEncoder';
 import { monotonicMicros, stampAge } from '../sendStamp';
 import type { StartBarrier } from '../startBarrier';
+import { subscriberRoutes, type SubscriberRoute } from './subscriberRoutes';
 import { MAX_PUBSUB_CHANNELS, type CommandResult, type LoadResult, type LoadTick, type PubSubResult, type TimelineSecond } from '../types';
 
 export interface SubscriberRequest {
@@ -81,8 +85,6 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
   const command = test.commands[0].command;
   const form = SUBSCRIBE_FORMS[command.name.toUpperCase()];
   if (!form) throw new LoadError(`${command.name} is not a subscribe command`);
-  if (request.connection.cluster)
-    throw new LoadError(`subscriber group ${test.name}: Pub/Sub on a cluster is not supported yet — run the group against one server`);
   const clients = phase.load.clients;
   const seed = request.seed ?? phase.keys.seed ?? 1;
   const shard = phase.load.shard;
@@ -100,36 +102,43 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
       tally.message(channel, String(push[push.length - 1]), now);
     } else if (typeof kind === 'string' && kind.endsWith('subscribe')) confirmed[index]++;
   };
+  const listen = (connection: RawConnection, route: SubscriberRoute) => {
+    const index = connections.length;
+    connections.push(connection);
+    confirmed.push(0);
+    wanted.push(route.confirmations);
+    const collector = new ReplyCollector(LOAD_REPLY_LIMITS);
+    connection.socket.once('close', () => {
+      if (!closing) disconnected++;
+    });
+    connection.socket.on('error', () => {});
+    connection.onBytes((chunk, length) => {
+      let values: RespValue[];
+      try {
+        values = collector.feed(chunk.subarray(0, length));
+      } catch (error) {
+        failure ??= `a subscriber connection received bytes that are not RESP: ${(error as Error).message}`;
+        connection.socket.destroy();
+        return;
+      }
+      const now = monotonicMicros();
+      for (const value of values) {
+        if (value instanceof RespErrorReply) failure ??= `${command.name.toUpperCase()} was refused: ${value.message}`;
+        else if (Array.isArray(value)) readPush(value, index, now);
+      }
+    });
+    for (const args of route.commands) connection.socket.write(encodeRespCommand(args));
+  };
   try {
+    const topology = request.connection.cluster ? await clusterLayout(request.connection) : undefined;
     for (let client = 0; client < clients; client++) {
       if (options.signal?.aborted) break;
-      const channels = subscriberChannels(test, (shard?.firstClient ?? 0) + client, shard?.totalClients ?? clients, seed);
-      const connection = await openTargetSocket(request.connection);
-      connections.push(connection);
-      confirmed.push(0);
-      wanted.push(channels.length);
-      const collector = new ReplyCollector(LOAD_REPLY_LIMITS);
-      const index = client;
-      connection.socket.once('close', () => {
-        if (!closing) disconnected++;
-      });
-      connection.socket.on('error', () => {});
-      connection.onBytes((chunk, length) => {
-        let values: RespValue[];
-        try {
-          values = collector.feed(chunk.subarray(0, length));
-        } catch (error) {
-          failure ??= `a subscriber connection received bytes that are not RESP: ${(error as Error).message}`;
-          connection.socket.destroy();
-          return;
-        }
-        const now = monotonicMicros();
-        for (const value of values) {
-          if (value instanceof RespErrorReply) failure ??= `${command.name.toUpperCase()} was refused: ${value.message}`;
-          else if (Array.isArray(value)) readPush(value, index, now);
-        }
-      });
-      connection.socket.write(encodeRespCommand([command.name.toUpperCase(), ...channels]));
+      const number = (shard?.firstClient ?? 0) + client;
+      const channels = subscriberChannels(test, number, shard?.totalClients ?? clients, seed);
+      for (const route of subscriberRoutes(command.name.toUpperCase(), channels, number, topology)) {
+        if (options.signal?.aborted) break;
+        listen(await openRoute(route, request.connection), route);
+      }
     }
     // Every subscription confirmed before the publishers start: none of their messages is missed for a late SUBSCRIBE.
     const deadline = performance.now() + request.connection.connectTimeoutMs;
@@ -229,6 +238,25 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
     seed,
     pubsub,
   };
+}
+
+/** The cluster's layout, read through the seed and passed through the network gate; unreadable or refused: a LoadError. */
+async function clusterLayout(connection: ConnectionOptions): Promise<ClusterTopology> {
+  try {
+    return await discoverTopology(connection);
+  } catch (error) {
+    throw error instanceof ClusterTopologyError ? new LoadError(error.message) : error;
+  }
+}
+
+/** A subscriber's connection: to the target, or to the cluster node its route names (gated again where the socket opens). */
+function openRoute(route: SubscriberRoute, seed: ConnectionOptions): Promise<RawConnection> {
+  const node = route.node;
+  if (!node) return openTargetSocket(seed);
+  const refusal = approvedNodes(seed).check(node.host, node.port, 'the cluster names');
+  if (refusal) return Promise.reject(new LoadError(refusal));
+  const options = { ...seed, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(seed, node) };
+  return openSocket(options, nodeErrorPlace(seed, node));
 }
 
 /** Messages per channel, the busiest MAX_PUBSUB_CHANNELS by name (a run file stays bounded), the rest under `…`. */

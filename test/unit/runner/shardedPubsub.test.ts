@@ -1,0 +1,158 @@
+// Issue 43, sharded Pub/Sub on a real Redis Cluster (3 masters): a SPUBLISH publisher at a known rate on 6
+// channels spread over the masters, and SSUBSCRIBE subscribers, each shard channel subscribed on the master
+// that owns its slot. Every delivery the publisher's SPUBLISH replies promised is counted by the subscribers
+// (delivered = Σ replies = published × subscribers per channel), each master ran exactly the SPUBLISH calls
+// RBench routed to it; plain SUBSCRIBE hears PUBLISH through any node; a cancel leaves no subscriber connection.
+import assert from 'node:assert/strict';
+import type Redis from 'ioredis';
+import { runScenario } from '../../../src/runner/runScenario';
+import { slotOf } from '../../../src/engine/cluster/slot';
+import type { LoadResult } from '../../../src/engine/types';
+import { useCluster, type TestCluster } from '../../helpers/cluster';
+import { commandCalls } from '../../helpers/redis';
+import { planOf } from '../../helpers/userServerRun';
+
+const CHANNELS = ['news:1', 'news:2', 'news:3', 'news:4', 'news:5', 'news:6'];
+
+/** Connections of a node subscribed to something (CLIENT LIST's `sub`, `psub` or `ssub` above 0). */
+async function subscribedClients(redis: Redis): Promise<number> {
+  const list = (await redis.client('LIST')) as string;
+  return list.split('\n').filter((line) => /\b(sub|psub|ssub)=[1-9]/.test(line)).length;
+}
+
+function run(c: TestCluster, text: string, signal?: AbortSignal) {
+  return runScenario(planOf(text), {
+    connection: { host: '127.0.0.1', port: c.nodes[0].port, resp: 2, connectTimeoutMs: 2000, cluster: true },
+    targetDisplay: c.url,
+    local: false,
+    source: text,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** Per master port, the channels of CHANNELS whose slot it serves. */
+async function channelsByMaster(c: TestCluster): Promise<Map<number, string[]>> {
+  const ranges = (await c.client(c.nodes[0].port).cluster('SLOTS')) as unknown as [number, number, [string, number]][];
+  const owners = new Map<number, string[]>();
+  for (const channel of CHANNELS) {
+    const slot = slotOf(channel);
+    const port = ranges.find(([first, last]) => slot >= first && slot <= last)![2][1];
+    owners.set(port, [...(owners.get(port) ?? []), channel]);
+  }
+  return owners;
+}
+
+const byTest = (loads: LoadResult[], name: string) => loads.find((load) => load.test === name)!;
+
+describe('sharded Pub/Sub on a real Redis Cluster (issue 43)', function () {
+  this.timeout(90_000);
+  const cluster = useCluster(3, 0);
+
+  beforeEach(async () => {
+    const c = cluster();
+    await Promise.all(c.nodes.map((n) => c.client(n.port).config('RESETSTAT')));
+  });
+
+  it('the 6 channels lie on all 3 masters (what the tests below rely on)', async () => {
+    const owners = await channelsByMaster(cluster());
+    assert.equal(owners.size, 3, JSON.stringify([...owners]));
+  });
+
+  const cases = [
+    { subscribers: 'clients 6\nSSUBSCRIBE news:1 news:2 news:3 news:4 news:5 news:6', perChannel: 6, connections: 18 },
+    { subscribers: 'clients 12\nSSUBSCRIBE news:__rand(1..6,sequential)__', perChannel: 2, connections: 12 },
+  ];
+  for (const { subscribers, perChannel, connections } of cases) {
+    it(`SPUBLISH at 300/s, ${subscribers.split('\n')[1]}: delivered = Σ SPUBLISH replies = published × ${perChannel}; each master ran what was routed to it`, async () => {
+      const c = cluster();
+      const text = [
+        '### sharded',
+        'cluster on',
+        'duration 1s',
+        'warmup 0s',
+        'load publishers',
+        'clients 1',
+        'rate 300/s',
+        'SPUBLISH news:__rand(1..6)__ __now__:__value__',
+        'load subscribers',
+        subscribers,
+      ].join('\n');
+      const file = await run(c, text + '\n');
+      assert.equal(file.status, 'complete', file.error);
+      const loads = file.points[0].repeats[0];
+      const publishers = byTest(loads, 'publishers');
+      const listeners = byTest(loads, 'subscribers');
+      const owners = await channelsByMaster(c);
+      const calls = new Map<number, number>();
+      for (const port of owners.keys()) calls.set(port, await commandCalls(c.client(port), 'spublish'));
+      const published = [...calls.values()].reduce((a, b) => a + b, 0);
+      assert.ok(published > 100, `${published} SPUBLISH calls`);
+      for (const [port, count] of calls) assert.ok(count > 0, `master ${port} ran no SPUBLISH`);
+      // What RBench routed to each master is what that master ran.
+      for (const node of publishers.cluster!.nodes) {
+        const port = Number(node.node.slice(node.node.lastIndexOf(':') + 1));
+        assert.equal(node.total.requests, calls.get(port) ?? 0, `SPUBLISH routed to ${node.node}`);
+      }
+      assert.equal(publishers.pubsub?.role, 'publisher');
+      assert.equal(publishers.pubsub?.published, published, 'a reply counted for every SPUBLISH the masters ran');
+      assert.equal(publishers.pubsub?.expected, published * perChannel, `every reply was ${perChannel}`);
+      assert.equal(publishers.pubsub?.unheard, 0);
+      const pubsub = listeners.pubsub!;
+      assert.equal(pubsub.expected, published * perChannel);
+      assert.equal(pubsub.delivered, published * perChannel, 'every promised delivery arrived');
+      assert.equal(pubsub.lost, 0);
+      assert.equal(pubsub.disconnected, 0);
+      assert.equal(listeners.connections?.opened, connections, 'a connection per master each subscriber needs');
+      assert.equal(listeners.total.latency.count, pubsub.delivered);
+      assert.deepEqual(Object.keys(pubsub.channels!).sort(), CHANNELS);
+      for (const port of owners.keys()) assert.equal(await subscribedClients(c.client(port)), 0, `no subscriber left on ${port}`);
+    });
+  }
+
+  it('plain SUBSCRIBE on a cluster: one connection to one master hears PUBLISH sent through any node', async () => {
+    const c = cluster();
+    const text = [
+      '### broadcast',
+      'cluster on',
+      'duration 1s',
+      'warmup 0s',
+      'load publishers',
+      'clients 1',
+      'rate 200/s',
+      'PUBLISH room:__rand(1..3)__ __now__',
+      'load subscribers',
+      'clients 6',
+      'SUBSCRIBE room:__rand(1..3,sequential)__',
+    ].join('\n');
+    const file = await run(c, text + '\n');
+    assert.equal(file.status, 'complete', file.error);
+    const listeners = byTest(file.points[0].repeats[0], 'subscribers');
+    let published = 0;
+    for (const node of c.nodes) published += await commandCalls(c.client(node.port), 'publish');
+    assert.ok(published > 50, `${published} PUBLISH calls`);
+    assert.equal(listeners.connections?.opened, 6);
+    // PUBLISH's reply counts the receiving node's subscribers only: no promise is summed, the count is exact still.
+    assert.equal(listeners.pubsub?.expected, undefined);
+    assert.equal(listeners.pubsub?.delivered, published * 2);
+  });
+
+  it('a cancel mid-run ends it, and no subscriber connection is left on any master', async () => {
+    const c = cluster();
+    const controller = new AbortController();
+    const text = '### long\ncluster on\nduration 60s\nload publishers\nclients 1\nrate 100/s\nSPUBLISH news:__rand(1..6)__ __now__\nload subscribers\nclients 4\nSSUBSCRIBE news:1 news:2 news:3 news:4 news:5 news:6\n';
+    const running = run(c, text, controller.signal);
+    const owners = [...(await channelsByMaster(c)).keys()];
+    const subscribed = async () => (await Promise.all(owners.map((port) => subscribedClients(c.client(port))))).reduce((a, b) => a + b, 0);
+    const spublished = async () => (await Promise.all(owners.map((port) => commandCalls(c.client(port), 'spublish')))).reduce((a, b) => a + b, 0);
+    while ((await subscribed()) < 12 || (await spublished()) < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    const file = await running;
+    assert.equal(file.status, 'cancelled');
+    let left = await subscribed();
+    for (let i = 0; i < 100 && left > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      left = await subscribed();
+    }
+    assert.equal(left, 0, 'every subscriber connection was closed');
+  });
+});
