@@ -298,7 +298,7 @@ export interface ConsumerResult {
 }
 
 /**
- * Pub/Sub figures. A publisher (a group of PUBLISH/SPUBLISH only, either client path, one server) sums its replies:
+ * Pub/Sub figures. A publisher (a group of PUBLISH/SPUBLISH only, either client path, one server; a cluster: SPUBLISH, fast path) sums its replies:
  * each is the number of subscribers that got the message, so their sum is the deliveries to expect. A subscriber
  * group counts what it received and, from the send stamp (`__now__`) at the start of each message, the
  * publish→receive latency (its `total` and row: delivered/s and that latency).

@@ -68,7 +68,7 @@ export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
 /** Groups that only listen: they end when the groups that send have ended. */
 const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'subscribers']);
 
-/** The deliveries the publishers' replies promise: their sum, or undefined when one publisher did not count (ioredis, cluster). */
+/** The deliveries the publishers' replies promise: their sum, or undefined when no publisher counted (PUBLISH on a cluster, ioredis on a cluster). */
 function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[]): number | undefined {
   let sum = 0;
   let publishers = 0;
