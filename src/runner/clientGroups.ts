@@ -7,6 +7,7 @@
 import { errorStatusWhy, runConsumers, runLoad, runSubscribers, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
+import { isPublishTest } from '../scenario/publishCommands';
 
 export interface GroupRunContext {
   connection: ConnectionOptions;
@@ -68,17 +69,20 @@ export const GROUP_KINDS: Record<ClientGroupKind, GroupRunner> = {
 /** Groups that only listen: they end when the groups that send have ended. */
 const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'subscribers']);
 
-/** The deliveries the publishers' replies promise: their sum, or undefined when no publisher counted (PUBLISH on a cluster, ioredis on a cluster). */
-function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[]): number | undefined {
+/**
+ * The deliveries the publishers' replies promise: their sum, or undefined when a publisher did not count (PUBLISH
+ * on a cluster, ioredis on a cluster) — a partial sum would end the subscribers' drain before the messages do.
+ */
+function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[], groups: readonly ClientGroupPlan[]): number | undefined {
   let sum = 0;
   let publishers = 0;
-  for (const outcome of results) {
+  for (const [index, outcome] of results.entries()) {
     if (outcome.status !== 'fulfilled') continue;
     const pubsub = outcome.value.pubsub;
     if (pubsub?.role === 'publisher') {
       publishers++;
       sum += pubsub.expected ?? 0;
-    }
+    } else if (isPublishTest(groups[index].phase.tests[0])) return undefined;
   }
   return publishers > 0 ? sum : undefined;
 }
@@ -118,8 +122,11 @@ export async function runClientGroups(
   const sending = groups.filter((group) => !LISTENING_KINDS.has(group.kind));
   const measuredSenders = sending.some((group) => !group.background);
   const senders: Promise<LoadResult>[] = [];
+  const senderGroups: ClientGroupPlan[] = [];
   let sendersEnded!: (results: PromiseSettledResult<LoadResult>[]) => void;
-  const othersDone = new Promise<PromiseSettledResult<LoadResult>[]>((resolve) => (sendersEnded = resolve)).then(expectedDeliveries);
+  const othersDone = new Promise<PromiseSettledResult<LoadResult>[]>((resolve) => (sendersEnded = resolve)).then((results) =>
+    expectedDeliveries(results, senderGroups),
+  );
   const running = groups.map((group, index) => {
     const run = GROUP_KINDS[group.kind](group, {
       ...context,
@@ -132,7 +139,10 @@ export async function runClientGroups(
       ended.add(index);
       if (!group.background) measuredEnded();
     });
-    if (!LISTENING_KINDS.has(group.kind) && (!measuredSenders || !group.background)) senders.push(run);
+    if (!LISTENING_KINDS.has(group.kind) && (!measuredSenders || !group.background)) {
+      senders.push(run);
+      senderGroups.push(group);
+    }
     return run;
   });
   void Promise.allSettled(senders).then(sendersEnded);

@@ -132,6 +132,38 @@ describe('sharded Pub/Sub on a real Redis Cluster (issue 43)', function () {
     assert.equal(listeners.pubsub?.delivered, published * 2);
   });
 
+  it('a SPUBLISH publisher beside a PUBLISH one (which cannot count on a cluster): no partial promise, the SUBSCRIBE subscribers drain to the end', async () => {
+    const c = cluster();
+    const text = [
+      '### mixed',
+      'cluster on',
+      'duration 1s',
+      'warmup 0s',
+      'load shard',
+      'clients 1',
+      'rate 100/s',
+      'SPUBLISH news:1 __now__',
+      'load broadcast',
+      'clients 1',
+      'rate 200/s',
+      'PUBLISH room __now__',
+      'load subscribers',
+      'clients 3',
+      'SUBSCRIBE room',
+    ].join('\n');
+    const file = await run(c, text + '\n');
+    assert.equal(file.status, 'complete', file.error);
+    const loads = file.points[0].repeats[0];
+    let published = 0;
+    for (const node of c.nodes) published += await commandCalls(c.client(node.port), 'publish');
+    assert.ok(published > 50, `${published} PUBLISH calls`);
+    assert.equal(byTest(loads, 'shard').pubsub?.expected, 0, 'nobody listens on news:1: SPUBLISH counted, every reply 0');
+    assert.equal(byTest(loads, 'broadcast').pubsub, undefined, 'PUBLISH on a cluster is not summed');
+    const listeners = byTest(loads, 'subscribers');
+    assert.equal(listeners.pubsub?.expected, undefined, "the shard publisher's 0 is not taken for every publisher's promise");
+    assert.equal(listeners.pubsub?.delivered, published * 3);
+  });
+
   it('a cancel mid-run ends it, and no subscriber connection is left on any master', async () => {
     const c = cluster();
     const controller = new AbortController();
