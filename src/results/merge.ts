@@ -369,8 +369,6 @@ function mergeLoads(
   if (consumer) merged.consumer = consumer;
   const pubsub = mergePubSub(loads, sameMachine);
   if (pubsub) merged.pubsub = pubsub;
-  if (pubsub?.role === 'subscriber' && pubsub.clock === 'several-machines' && loads.length > 1)
-    warn(`${first.test}: its publish→receive latency compares the clocks of several machines, so it is not comparable (not a latency); its counts are.`);
   merged.bottleneck = bottleneckOf(merged);
   // Figures derived from the joined histograms, timeline and server counters, not copied from a part.
   addChosenPercentiles(merged, percentiles);
