@@ -171,8 +171,8 @@ function serverLines(row: ComparisonRow): { label: string; values: string[]; cha
   return lines;
 }
 
-/** A consumer or subscriber group's own figures, a line each where any run has it; a change where the reference has it too. */
-function figureLines(row: ComparisonRow): { label: string; values: string[]; changes: string[] }[] {
+/** A consumer or subscriber group's own figures, a line each where any run has it; a change where the reference has it too (the tables and the panel). */
+export function figureLines(row: ComparisonRow): { label: string; values: string[]; changes: string[] }[] {
   return (Object.keys(GROUP_FIGURES) as GroupFigure[])
     .filter((figure) => row.cells.some((cell) => cell?.figures?.[figure] !== undefined))
     .map((figure) => ({

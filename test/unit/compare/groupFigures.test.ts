@@ -6,6 +6,7 @@ import { compareRuns } from '../../../src/results/compare';
 import { comparisonToCsv, comparisonToText } from '../../../src/results/compareFormat';
 import type { LoadResult } from '../../../src/engine/types';
 import { formatOps } from '../../../src/results/format';
+import { buildCompareViewModel } from '../../../src/views/compareModel';
 import { runOnUserServer } from '../../helpers/userServerRun';
 import { useRedisServer } from '../../helpers/redis';
 
@@ -72,6 +73,15 @@ describe('compare: consumer and subscriber group figures', function () {
     assert.equal(jobLines.length, 2);
     for (const line of jobLines) assert.match(line, /^"","main","workers","total","jobs_per_sec","#[12]",.*,"workers"$/);
     assert.ok(csv.some((line) => line.startsWith('"","main","workers","total","wakeup_p99_us","#2",')));
+    // The comparison panel: the same lines under the group's total.
+    const panel = buildCompareViewModel([a, b]).lines.filter((line) => line.metric === 'figure');
+    assert.deepEqual(
+      panel.map((line) => [line.metricLabel, line.cells[0].text, line.cells[1].change !== undefined]),
+      [
+        ['jobs/s', formatOps(jobs[0].total.opsPerSec), true],
+        ['wake-up p99 ms', text.match(/^\s+wake-up p99 ms\s+(\S+)/m)![1], true],
+      ],
+    );
     // A figure a producer group has not: no line for it.
     assert.ok(!csv.some((line) => /"producers","total","(jobs_per_sec|delivered_per_sec|lost)"/.test(line)));
   });
