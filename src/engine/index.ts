@@ -18,6 +18,8 @@ export { StartBarrier } from './startBarrier';
 
 // What a load is asked and what it gives back: requests, options, progress ticks, results.
 export type * from './types';
+// A subscriber's channel bound (results/mergeGroupFigures.ts keeps a merged run inside it).
+export { MAX_PUBSUB_CHANNELS } from './types';
 
 // Latency histograms as the engine records them, summarized, and read at percentiles (merging runs, charts).
 export { LatencyRecorder } from './measure/histogram';

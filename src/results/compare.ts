@@ -16,6 +16,7 @@ import { notComparableReason, rowSamples, type RepeatMeasurement } from './stati
 import { importedOf } from './import/imported';
 import { groupDigits } from '../scenario/numberText';
 import { formatMissRate } from './hitsMisses';
+import { groupFiguresOf, type GroupFigures } from './groupFigures';
 
 /** The numbers compared for every row; named as `expect` lines name them. */
 export type ComparedMetric = Extract<NamedMetric, 'ops' | 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'miss-rate'>;
@@ -89,6 +90,8 @@ export interface ComparisonCell {
   serverUsPerCall?: number;
   /** A test's total: what set its pace. */
   bottleneck?: Bottleneck;
+  /** A consumer or subscriber group's total: its jobs/s and wake-up p99, or its delivered/s and lost (groupFigures.ts). */
+  figures?: GroupFigures;
   /** Why this run's figures for the row are not comparable (the client set the pace, or foreign load); its changes are flagged, not trusted. */
   notComparable?: string;
 }
@@ -189,6 +192,7 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
     metrics[metric] = cell;
   }
   const notComparable = notComparableReason(measurements);
+  const figures = row.command === 'total' && row.detail !== 'node' ? groupFiguresOf(measurements.map(({ load }) => load)) : undefined;
   const cell: ComparisonCell = {
     requests: row.requests,
     repeats: Math.max(1, repeats.length),
@@ -197,6 +201,7 @@ function cellOf(run: RunFile, row: ResultRow): CellWithSamples {
     ...(row.serverUsPerCall !== undefined ? { serverUsPerCall: row.serverUsPerCall } : {}),
     ...(row.bottleneck ? { bottleneck: row.bottleneck } : {}),
     ...(notComparable ? { notComparable } : {}),
+    ...(figures ? { figures } : {}),
   };
   return { cell, samples };
 }

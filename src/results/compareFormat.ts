@@ -17,6 +17,7 @@ import { timeNotes } from './compareExplain';
 import { formatUsPerCall } from './format';
 import { CONFIDENCE_PERCENT, formatInterval, TEST_DESCRIPTIONS, type StatisticTest } from './statistics';
 import { markdownCell, markdownCode } from '../gates/output';
+import { figureChange, GROUP_FIGURES, type GroupFigure } from './groupFigures';
 
 type Style = 'emoji' | 'words';
 
@@ -166,7 +167,22 @@ function serverLines(row: ComparisonRow): { label: string; values: string[]; cha
   if (row.command === 'total' && row.cells.some((cell) => cell?.bottleneck)) {
     lines.push({ label: 'bottleneck', values: row.cells.map((cell) => cell?.bottleneck?.kind ?? '—'), changes: row.cells.map(() => '') });
   }
+  lines.push(...figureLines(row));
   return lines;
+}
+
+/** A consumer or subscriber group's own figures, a line each where any run has it; a change where the reference has it too (the tables and the panel). */
+export function figureLines(row: ComparisonRow): { label: string; values: string[]; changes: string[] }[] {
+  return (Object.keys(GROUP_FIGURES) as GroupFigure[])
+    .filter((figure) => row.cells.some((cell) => cell?.figures?.[figure] !== undefined))
+    .map((figure) => ({
+      label: GROUP_FIGURES[figure].label,
+      values: row.cells.map((cell) => {
+        const value = cell?.figures?.[figure];
+        return value === undefined ? '—' : GROUP_FIGURES[figure].format(value);
+      }),
+      changes: row.cells.map((cell, i) => (i === 0 ? '' : figureChange(figure, cell?.figures?.[figure], row.cells[0]?.figures?.[figure]).text)),
+    }));
 }
 
 /** How many changes of each verdict the comparison holds, over the metrics shown. */
@@ -360,6 +376,8 @@ export function comparisonToCsv(comparison: Comparison): string {
     'ci_high_percent',
     'test',
     'not_comparable',
+    // The client group a row belongs to (`load NAME`), empty for a test's row: a group and a test of one name differ.
+    'group',
   ];
   const lines = [header.map(csvField).join(',')];
   const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(value * 1000) / 1000));
@@ -386,6 +404,7 @@ export function comparisonToCsv(comparison: Comparison): string {
           number(measured?.delta?.interval?.high),
           measured?.delta?.test ?? '',
           cell?.notComparable ?? '',
+          row.group ?? '',
         ];
         lines.push(fields.map(csvField).join(','));
       });
@@ -412,11 +431,58 @@ export function comparisonToCsv(comparison: Comparison): string {
           '',
           '',
           '',
+          row.group ?? '',
         ];
         lines.push(fields.map(csvField).join(','));
       }
       if (cell?.bottleneck) {
-        const fields = [row.point, row.phase, row.test, row.command, 'bottleneck', run.label, run.id, cell.bottleneck.kind, '', '', '', '', '', '', '', '', ''];
+        const fields = [
+          row.point,
+          row.phase,
+          row.test,
+          row.command,
+          'bottleneck',
+          run.label,
+          run.id,
+          cell.bottleneck.kind,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          row.group ?? '',
+        ];
+        lines.push(fields.map(csvField).join(','));
+      }
+      // A consumer or subscriber group's own figures: jobs/s, the wake-up p99 (µs), delivered/s, lost; the change against the reference.
+      for (const figure of Object.keys(GROUP_FIGURES) as GroupFigure[]) {
+        const value = cell?.figures?.[figure];
+        if (value === undefined) continue;
+        const change = i === 0 ? { text: '' } : figureChange(figure, value, row.cells[0]?.figures?.[figure]);
+        const fields = [
+          row.point,
+          row.phase,
+          row.test,
+          row.command,
+          GROUP_FIGURES[figure].csv,
+          run.label,
+          run.id,
+          number(value),
+          '',
+          '',
+          number(change.absolute),
+          number(change.percent),
+          '',
+          '',
+          '',
+          '',
+          '',
+          row.group ?? '',
+        ];
         lines.push(fields.map(csvField).join(','));
       }
     });

@@ -25,6 +25,7 @@ import { throughputPercentiles } from './timelineSeconds';
 import { evaluateThresholds } from './thresholds';
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { bottleneckOf } from './bottleneck';
+import { mergeConsumers, mergePubSub, mergeReplies } from './mergeGroupFigures';
 
 export class MergeError extends Error {}
 
@@ -210,6 +211,7 @@ function mergeCommand(name: string, results: CommandResult[], perRequest: number
   }
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
   const { latency, histogram } = mergeHistograms(results.map((r) => r.histogram));
+  const replies = mergeReplies(results);
   return {
     command: name,
     requests,
@@ -218,6 +220,7 @@ function mergeCommand(name: string, results: CommandResult[], perRequest: number
     errorExamples: recordFromMap(errorExamples),
     // A read's misses add up over the parts (each part counted its own replies).
     ...(results.length > 0 && results.every((r) => r.misses !== undefined) ? { misses: results.reduce((sum, r) => sum + r.misses!, 0) } : {}),
+    ...(replies ? { replies } : {}),
     opsPerSec: requests * perRequest,
     latency,
     histogram,
@@ -288,6 +291,7 @@ function mergeLoads(
   partNames: string[],
   clients: number[],
   percentiles: readonly number[] | undefined,
+  sameMachine: boolean,
   warn: (line: string) => void,
 ): LoadResult {
   const first = loads[0];
@@ -361,6 +365,10 @@ function mergeLoads(
     };
   }
   if (first.group) merged.group = { ...first.group };
+  const consumer = mergeConsumers(loads, mergeHistograms);
+  if (consumer) merged.consumer = consumer;
+  const pubsub = mergePubSub(loads, sameMachine);
+  if (pubsub) merged.pubsub = pubsub;
   merged.bottleneck = bottleneckOf(merged);
   // Figures derived from the joined histograms, timeline and server counters, not copied from a part.
   addChosenPercentiles(merged, percentiles);
@@ -411,6 +419,8 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
   const started = Math.min(...runs.map((run) => Date.parse(run.startedAt)));
   const finished = Math.max(...runs.map((run) => Date.parse(run.finishedAt)));
   const first = runs[0];
+  // Machine facts alike do not prove one machine, but facts that differ prove several (a subscriber's clock).
+  const sameMachine = new Set(runs.map((r) => JSON.stringify(r.machine))).size === 1;
 
   const points: PointResult[] = first.plan.points
     .map((pointPlan) => {
@@ -435,6 +445,7 @@ export function mergeRuns(input: RunFile[], names: string[] = input.map((run) =>
               present.map((entry) => entry.name),
               clients,
               runs[0].plan.percentiles,
+              sameMachine,
               (line) => warnings.push(line),
             ),
           );

@@ -6,7 +6,17 @@
 import { compareRuns, type CompareOptions, METRIC_INFO, type ComparedMetric, type Comparison, type ComparisonRow, type Verdict } from '../results/compare';
 import { type Difference, type DifferenceKind } from '../results/compareDifferences';
 import { compareLabels, startTime } from '../results/compareLabels';
-import { countParts, formatChange, metricsShown, notComparable, notComparableChanges, rowName, verdictCounts, type CountPart } from '../results/compareFormat';
+import {
+  countParts,
+  figureLines,
+  formatChange,
+  metricsShown,
+  notComparable,
+  notComparableChanges,
+  rowName,
+  verdictCounts,
+  type CountPart,
+} from '../results/compareFormat';
 import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
@@ -56,8 +66,8 @@ export interface CompareLine {
   first: boolean;
   /** A command inside a mix, not a test's total. */
   command: boolean;
-  /** `server`: the server's µs per call; `bottleneck`: the verdict (run files that carry them). */
-  metric: ComparedMetric | 'server' | 'bottleneck';
+  /** `server`: the server's µs per call; `bottleneck`: the verdict (run files that carry them); `figure`: a consumer or subscriber group's own figure (jobs/s, lost…). */
+  metric: ComparedMetric | 'server' | 'bottleneck' | 'figure';
   metricLabel: string;
   cells: CompareCell[];
 }
@@ -190,6 +200,16 @@ function lines(runs: readonly RunFile[], comparison: Comparison): CompareLine[] 
         metric: line.label === 'bottleneck' ? 'bottleneck' : 'server',
         metricLabel: line.label,
         cells: line.cells,
+      });
+    }
+    for (const line of figureLines(row)) {
+      out.push({
+        test: rowLabel(row, phases),
+        first: false,
+        command: false,
+        metric: 'figure',
+        metricLabel: line.label,
+        cells: line.values.map((text, i) => ({ text, ...(line.changes[i] ? { change: line.changes[i] } : {}) })),
       });
     }
   }

@@ -271,7 +271,7 @@ describe('compare: output', () => {
     const csv = comparisonToCsv(comparison).trim().split('\n');
     assert.equal(
       csv[0],
-      '"point","phase","test","command","metric","run","run_id","value","min","max","change","change_percent","verdict","ci_low_percent","ci_high_percent","test","not_comparable"',
+      '"point","phase","test","command","metric","run","run_id","value","min","max","change","change_percent","verdict","ci_low_percent","ci_high_percent","test","not_comparable","group"',
     );
     // Each metric of each run (the miss rate only for a read that counted misses: none here), then each run's bottleneck verdict (the server's time per call too when the server was read).
     assert.equal(csv.length, 1 + comparison.rows.length * (COMPARED_METRICS.length - 1 + 1) * 2);
@@ -279,7 +279,7 @@ describe('compare: output', () => {
       csv.some((line) => line.startsWith('"","main","SET","total","ops","#2","run-b","412345","","","12345","3.086","differs",')),
       csv.join('\n'),
     );
-    assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","","","","","",""'));
+    assert.ok(csv.includes('"","main","SET","total","p99","#1","run-a","1000","","","","","","","","","",""'));
   });
 
   it('JSON: the comparison is plain data', () => {
