@@ -135,7 +135,15 @@ describe('run budgets (issue 18)', () => {
       const asked: { text: string; options: ResolveOptions }[] = [];
       const check = async (text: string, options: ResolveOptions): Promise<ResolvedFile> => (asked.push({ text, options }), checkText(text, options));
       const s = new RunSession(
-        { env: { A: '1' }, vars: { v: 'x' }, allowEnv: ['A'], runsFolder: runs, trusted: true, maxMemory: 11 * 1024 ** 3 },
+        {
+          env: { A: '1' },
+          vars: { v: 'x' },
+          allowEnv: ['A'],
+          runsFolder: runs,
+          trusted: true,
+          maxMemory: 11 * 1024 ** 3,
+          serverBinaries: { redis7: '/opt/redis-7/bin/redis-server' },
+        },
         ports({ check }),
       );
       const resolved = await s.check({ display: 'seen.rbench', text: SEEN, baseDir: '/tmp' });
@@ -146,6 +154,8 @@ describe('run budgets (issue 18)', () => {
         allowEnv: ['A'],
         baseDir: '/tmp',
         memory: { server: 11 * 1024 ** 3, client: 11 * 1024 ** 3, raised: true },
+        // The checker learns the machine's binary names a file may use, never their paths.
+        serverBinaries: ['redis7'],
       });
       assert.ok(!('kind' in resolved));
       assert.deepEqual(resolved.diagnostics, []);
