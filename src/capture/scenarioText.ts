@@ -10,6 +10,7 @@ import { layout, ScenarioWriteError, writeScenario, type WrittenArg, type Writte
 import { UNREPRODUCIBLE_WORDS } from './commandKinds';
 import type { SizeFit } from './fit';
 import type { KeyGroup, PrefillPlan, Workload, WorkloadLine } from './workload';
+import type { QueuePlan } from './jobQueues';
 import { MAX_ELEMENTS } from './workload';
 import type { CaptureResult } from './types';
 import { groupDigits } from '../scenario/numberText';
@@ -87,8 +88,14 @@ function header(capture: CaptureResult, workload: Workload): WrittenLine[] {
     lines.push(
       `Not reproduced: ${percent(group.share)} ${UNREPRODUCIBLE_WORDS[group.kind]}: ${group.commands
         .slice(0, 8)
-        .map((c) => `${c.name} ${percent(c.share)}`)
+        .map((c) => `${c.name} ${percent(c.share)}${c.reason ? ` (${c.reason})` : ''}`)
         .join(', ')}`,
+    );
+  }
+  for (const queue of workload.queues) {
+    lines.push(
+      `Job queue on ${queue.keys.join(', ')}: ${queue.consumers.map((c) => `${c.command} ${percent(c.share)} from ${c.clients} client${c.clients === 1 ? '' : 's'}`).join(', ')}, ` +
+        `fed by ${queue.producers.map((p) => `${p.command} ${percent(p.share)}`).join(', ')}: a phase of producer and consumer groups (see "Job queues" in docs/rbench-format.md)`,
     );
   }
   if (keyspace && keyspace.moduleTypes.size > 0) {
@@ -170,10 +177,53 @@ function trafficLines(lines: readonly WorkloadLine[]): WrittenLine[] {
   });
 }
 
-/** The workload's key groups (one, over the whole key space, for a workload built without them). */
+/** The workload's key groups (one, over the whole key space, for a workload built without them; none when the queues hold every line). */
 function groupsOf(workload: Workload): KeyGroup[] {
   if (workload.groups.length > 0) return workload.groups;
-  return [{ keys: workload.keySpace, fit: workload.keyFit, share: workload.lines.reduce((sum, line) => sum + line.share, 0), lines: workload.lines }];
+  const produced = new Set(workload.queues.flatMap((queue) => queue.producers));
+  const lines = workload.lines.filter((line) => !produced.has(line));
+  if (lines.length === 0 && workload.queues.length > 0) return [];
+  return [{ keys: workload.keySpace, fit: workload.keyFit, share: lines.reduce((sum, line) => sum + line.share, 0), lines }];
+}
+
+/** A list push's element carries its send time, so the consumers measure the wake-up latency (push to pop). */
+function stamped(line: WorkloadLine): WorkloadLine {
+  if (!['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'].includes(line.command)) return line;
+  return { ...line, args: line.args.map((arg, index) => (index > 0 && arg === '__value__' ? '__now__:__value__' : arg)) };
+}
+
+/**
+ * A job queue as a measured phase of two kinds of client groups: the producers (the pushes, at their part of the
+ * rate, or of the requests in the closed loop) and a consumer group per blocking command, as captured (its keys
+ * and timeout), closed loop and pipeline 1 as consumer groups are; the consumers stop once the producers have
+ * ended and the queue is drained.
+ */
+function queueLines(queue: QueuePlan, index: number, workload: Workload, part: number, duration: number, openLoop: boolean): WrittenLine[] {
+  const producerClients = Math.min(workload.clients, Math.max(1, ...queue.producers.map((line) => line.clients ?? 1)));
+  const lines: WrittenLine[] = [
+    comment(
+      `A job queue on ${queue.keys.join(', ')}: ${percent(part)} of the commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
+        'taken by the consumers as captured (list elements carry their send time, __now__, for the wake-up latency: 17 bytes more each)',
+    ),
+    { kind: 'phase', measured: true, name: index === 0 ? 'queue' : `queue-${index + 1}` },
+  ];
+  const rated = workload.ratePerSec !== undefined;
+  if (!openLoop && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
+  else lines.push(setting('duration', `${duration}s`));
+  const value = valueLine(workload.value);
+  if (value) lines.push(value);
+  lines.push({ kind: 'load', name: 'producers' }, setting('clients', String(producerClients)));
+  if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
+  if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
+  lines.push(...trafficLines(queue.producers.map(stamped)));
+  queue.consumers.forEach((consumer, n) => {
+    lines.push(
+      { kind: 'load', name: n === 0 ? 'consumers' : `consumers-${n + 1}` },
+      setting('clients', String(consumer.clients)),
+      writable({ kind: 'command', name: consumer.command, args: consumer.args }),
+    );
+  });
+  return lines;
 }
 
 /** A command line as it is, or a comment saying why it is not reproduced when no file can hold it as it is meant. */
@@ -195,9 +245,11 @@ function scenario(name: string, workload: Workload, capture: CaptureResult, open
   // the window at its own part of the rate (closed loop: its own part of the requests), so each command runs at
   // its source rate and each pattern's keys are its own.
   const groups = groupsOf(workload);
-  const totalShare = groups.reduce((sum, group) => sum + group.share, 0) || 1;
+  const queueShare = (queue: QueuePlan) => queue.producers.reduce((sum, line) => sum + line.share, 0);
+  const totalShare = groups.reduce((sum, group) => sum + group.share, 0) + workload.queues.reduce((sum, queue) => sum + queueShare(queue), 0) || 1;
+  const phases = groups.length + workload.queues.length;
   groups.forEach((group, index) => {
-    const part = groups.length > 1 ? group.share / totalShare : 1;
+    const part = phases > 1 ? group.share / totalShare : 1;
     if (groups.length > 1) {
       if (index > 0) lines.push(blank);
       lines.push(
@@ -208,7 +260,7 @@ function scenario(name: string, workload: Workload, capture: CaptureResult, open
     }
     lines.push({ kind: 'phase', measured: true, name: index === 0 ? 'traffic' : `traffic-${index + 1}` });
     const rated = workload.ratePerSec !== undefined;
-    if (!openLoop && groups.length > 1 && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
+    if (!openLoop && phases > 1 && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
     else lines.push(setting('duration', `${duration}s`));
     lines.push(setting('clients', String(workload.clients)));
     if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
@@ -218,6 +270,9 @@ function scenario(name: string, workload: Workload, capture: CaptureResult, open
     const value = valueLine(workload.value);
     if (value) lines.push(value);
     lines.push(...trafficLines(group.lines));
+  });
+  workload.queues.forEach((queue, index) => {
+    lines.push(blank, ...queueLines(queue, index, workload, queueShare(queue) / totalShare, duration, openLoop));
   });
   return lines;
 }

@@ -10,6 +10,7 @@ import { Reservoir } from './reservoir';
 export const MAX_IDS = 200_000;
 export const MAX_SHAPES = 500;
 const MAX_SOURCES = 10_000;
+const MAX_SHAPE_SOURCES = 1_000;
 const RESERVOIR = 20_000;
 /**
  * With one client alone, its commands closer than this (µs, the server's clock) count as one pipelined batch.
@@ -23,6 +24,8 @@ export interface ShapeTally {
   count: number;
   /** Per argument position: the sum of the numbers seen there (their mean is written). */
   numberSums: number[];
+  /** The clients that sent this shape (at most MAX_SHAPE_SOURCES): a consumer group's `clients`. */
+  sources: Set<string>;
 }
 
 export class TrafficTally {
@@ -31,6 +34,8 @@ export class TrafficTally {
   /** Lines of shapes past MAX_SHAPES, by command: merged into the command's commonest shape. */
   readonly unshaped = new Map<string, number>();
   readonly unreproducible = new Map<UnreproducibleKind, Map<string, number>>();
+  /** Blocking commands by shape (counted in `unreproducible` too): a consumer group replays them when their pushes were seen. */
+  readonly blocking = new Map<string, ShapeTally>();
   readonly ids = new Map<string, number>();
   /** The same hits by the key pattern of the command's first key (`stats:__key__`): each pattern's own key space (MAX_IDS in all). */
   readonly idsByPattern = new Map<string, Map<string, number>>();
@@ -88,27 +93,38 @@ export class TrafficTally {
       const byName = this.unreproducible.get(kind) ?? new Map<string, number>();
       this.unreproducible.set(kind, byName);
       if (byName.has(command) || byName.size < 50) byName.set(command, (byName.get(command) ?? 0) + 1);
+      if (why === 'blocking' && shapes) this.tallyShape(this.blocking, command, shapes, line);
       return;
     }
     this.record(command, shapes, line);
   }
 
-  private record(command: string, shapes: ArgShape[], line: MonitorLine): void {
+  /** The shape's tally in `into`, counted once more; undefined past MAX_SHAPES shapes. */
+  private tallyShape(into: Map<string, ShapeTally>, command: string, shapes: ArgShape[], line: MonitorLine): ShapeTally | undefined {
     const key = shapeKey(command, shapes);
-    let tally = this.shapes.get(key);
+    let tally = into.get(key);
     if (!tally) {
-      if (this.shapes.size >= MAX_SHAPES) {
-        this.unshaped.set(command, (this.unshaped.get(command) ?? 0) + 1);
-        return;
-      }
-      tally = { command, shapes, count: 0, numberSums: shapes.map(() => 0) };
-      this.shapes.set(key, tally);
+      if (into.size >= MAX_SHAPES) return undefined;
+      tally = { command, shapes, count: 0, numberSums: shapes.map(() => 0), sources: new Set() };
+      into.set(key, tally);
     }
     tally.count++;
-    let firstKey = true;
+    if (tally.sources.size < MAX_SHAPE_SOURCES) tally.sources.add(line.source);
     shapes.forEach((shape, index) => {
       if (shape.kind === 'number') tally.numberSums[index] += shape.value;
-      else if (shape.kind === 'value') this.valueSizes.add(shape.size);
+    });
+    return tally;
+  }
+
+  private record(command: string, shapes: ArgShape[], line: MonitorLine): void {
+    const tally = this.tallyShape(this.shapes, command, shapes, line);
+    if (!tally) {
+      this.unshaped.set(command, (this.unshaped.get(command) ?? 0) + 1);
+      return;
+    }
+    let firstKey = true;
+    shapes.forEach((shape, index) => {
+      if (shape.kind === 'value') this.valueSizes.add(shape.size);
       else if (shape.kind === 'key') {
         this.keySizes.add(line.args[index + 1].length);
         // The first key of a command is its key number's draw; MSET's others share it in a scenario.

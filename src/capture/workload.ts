@@ -10,6 +10,7 @@ import type { ShapeTally } from './traffic';
 import type { CaptureResult } from './types';
 import type { PatternSample } from './keyspace';
 import { groupDigits } from '../scenario/numberText';
+import { planQueues, type QueuePlan } from './jobQueues';
 
 export interface WorkloadLine {
   /** Share of all the commands captured, 0…1. */
@@ -18,6 +19,8 @@ export interface WorkloadLine {
   args: string[];
   /** The source's pattern of the line's first key with an identifier (`stats:__key__`): its key group. */
   pattern?: string;
+  /** The distinct clients that sent it, when MONITOR saw it. */
+  clients?: number;
 }
 
 /**
@@ -50,11 +53,13 @@ export interface PrefillPlan {
 
 export interface Workload {
   lines: WorkloadLine[];
-  left: { kind: UnreproducibleKind; share: number; commands: { name: string; share: number }[] }[];
+  left: { kind: UnreproducibleKind; share: number; commands: { name: string; share: number; reason?: string }[] }[];
   keySpace: number;
   keyFit: KeyFit;
-  /** The lines by key pattern, each with its own key space, the commonest first (at most MAX_GROUPS). */
+  /** The lines by key pattern, each with its own key space, the commonest first (at most MAX_GROUPS); without the queues' producers. */
   groups: KeyGroup[];
+  /** Blocking pops with the pushes that feed them: a producer and a consumer group each (./jobQueues.ts). */
+  queues: QueuePlan[];
   keySize: number;
   value?: SizeFit;
   ratePerSec?: number;
@@ -183,12 +188,15 @@ export function buildWorkload(capture: CaptureResult): Workload {
     shapesByCommand.set(tally.command, list);
   }
   const lines: WorkloadLine[] = [];
-  const left = new Map<UnreproducibleKind, Map<string, number>>();
-  const leave = (kind: UnreproducibleKind, name: string, count: number) => {
-    const byName = left.get(kind) ?? new Map<string, number>();
-    byName.set(name, (byName.get(name) ?? 0) + count);
+  const left = new Map<UnreproducibleKind, Map<string, { count: number; reason?: string }>>();
+  const leave = (kind: UnreproducibleKind, name: string, count: number, reason?: string) => {
+    const byName = left.get(kind) ?? new Map<string, { count: number; reason?: string }>();
+    const before = byName.get(name);
+    byName.set(name, { count: (before?.count ?? 0) + count, reason: before?.reason ?? reason });
     left.set(kind, byName);
   };
+  // Blocking commands MONITOR shaped: a job queue's consumers when their pushes are among the lines (below).
+  const blockingCalls = new Map<string, number>();
   const patterns = [...(keyspace?.patterns.values() ?? [])].sort((a, b) => b.keys - a.keys);
   for (const [name, count] of calls) {
     const share = total > 0 ? count / total : 0;
@@ -197,11 +205,21 @@ export function buildWorkload(capture: CaptureResult): Workload {
       const seen = sum(shapes.map((tally) => tally.count));
       // The commonest shapes, each with its part of the command's share.
       for (const tally of [...shapes].sort((a, b) => b.count - a.count).slice(0, 4)) {
-        lines.push({ share: (share * tally.count) / seen, command: name, args: shapeArgs(tally, rename), pattern: firstKeyPattern(tally) });
+        lines.push({
+          share: (share * tally.count) / seen,
+          command: name,
+          args: shapeArgs(tally, rename),
+          pattern: firstKeyPattern(tally),
+          clients: tally.sources.size,
+        });
       }
       continue;
     }
     const seenLeft = [...(traffic?.unreproducible ?? [])].find(([, byName]) => byName.has(name));
+    if (seenLeft?.[0] === 'blocking' && [...(traffic?.blocking.values() ?? [])].some((tally) => tally.command === name)) {
+      blockingCalls.set(name, count);
+      continue;
+    }
     if (seenLeft) {
       leave(seenLeft[0], name, count);
       continue;
@@ -227,6 +245,11 @@ export function buildWorkload(capture: CaptureResult): Workload {
       `${lines.length - MAX_LINES} rarer command shapes were left out (${(sum(lines.slice(MAX_LINES).map((l) => l.share)) * 100).toFixed(1)}% of the commands)`,
     );
   const kept = lines.slice(0, MAX_LINES);
+  const { queues, left: unqueued } = planQueues(traffic?.blocking.values() ?? [], blockingCalls, 1 / Math.max(1, total), kept, (tally) =>
+    shapeArgs(tally, rename),
+  );
+  for (const pop of unqueued) leave('blocking', pop.command, pop.count, pop.reason);
+  const produced = new Set(queues.flatMap((queue) => queue.producers));
 
   const scanned = keyspace?.scanned ?? 0;
   const estimate = (pattern: PatternSample) =>
@@ -259,16 +282,19 @@ export function buildWorkload(capture: CaptureResult): Workload {
   const clients = Math.min(200, Math.max(1, traffic?.sources.size || (capture.source.connectedClients ?? 2) - 1));
   const pipeline = Math.min(100, Math.max(1, Math.round(traffic?.batchSize() ?? 1)));
 
-  const groups = keyGroups(kept, {
-    estimate: (pattern) => {
-      const sample = keyspace?.patterns.get(pattern);
-      return sample ? estimate(sample) : 0;
+  const groups = keyGroups(
+    kept.filter((line) => !produced.has(line)),
+    {
+      estimate: (pattern) => {
+        const sample = keyspace?.patterns.get(pattern);
+        return sample ? estimate(sample) : 0;
+      },
+      ids: (pattern) => traffic?.idsByPattern.get(pattern),
+      rename,
+      fallback: { keys: keySpace, fit: keyFit },
+      monitored: traffic !== undefined,
     },
-    ids: (pattern) => traffic?.idsByPattern.get(pattern),
-    rename,
-    fallback: { keys: keySpace, fit: keyFit },
-    monitored: traffic !== undefined,
-  });
+  );
   keySpace = Math.max(keySpace, ...groups.map((group) => group.keys));
   const keySize = Math.min(64, Math.max(String(Math.max(0, keySpace - 1)).length, Math.round(sizeQuantiles(idLengths, [0.5])[0])));
 
@@ -285,16 +311,19 @@ export function buildWorkload(capture: CaptureResult): Workload {
   return {
     lines: kept,
     left: [...left].map(([kind, byName]) => {
-      const count = sum(byName.values());
+      const count = sum([...byName.values()].map((entry) => entry.count));
       return {
         kind,
         share: count / Math.max(1, total),
-        commands: [...byName].map(([name, n]) => ({ name, share: n / Math.max(1, total) })).sort((a, b) => b.share - a.share),
+        commands: [...byName]
+          .map(([name, { count: n, reason }]) => ({ name, share: n / Math.max(1, total), ...(reason ? { reason } : {}) }))
+          .sort((a, b) => b.share - a.share),
       };
     }),
     keySpace,
     keyFit,
     groups,
+    queues,
     keySize,
     value,
     ratePerSec,

@@ -215,6 +215,7 @@ describe('issue 42 (property): whatever a server says, capture writes only the l
           const workload: Workload = {
             lines,
             groups: [{ pattern: p.pattern, keys: 100, fit: { kind: 'uniform', reason: p.note }, share: 1, lines }],
+            queues: [],
             left: [{ kind: 'unknown', share: 0.1, commands: [{ name: p.left, share: 0.1 }] }],
             keySpace: 100,
             keyFit: { kind: 'uniform', reason: p.note },
