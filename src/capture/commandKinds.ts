@@ -6,7 +6,7 @@ import { classifyCommand, isRedisCommand } from '../scenario/commands';
 export type UnreproducibleKind = 'blocking' | 'pubsub' | 'transaction' | 'script' | 'server' | 'unknown';
 
 export const UNREPRODUCIBLE_WORDS: Record<UnreproducibleKind, string> = {
-  blocking: 'blocking commands (they wait for data another client sends; a consumer group replays them: see "Job queues" in docs/rbench-format.md)',
+  blocking: 'blocking commands no job queue replays (each with its reason; see "Job queues" in docs/rbench-format.md)',
   pubsub: 'pub/sub (subscribers hold their connection)',
   transaction: 'MULTI/EXEC framing from clients (the commands inside are counted as themselves)',
   script: 'scripts and functions (their bodies are not captured)',

@@ -202,7 +202,7 @@ function queueLines(queue: QueuePlan, index: number, workload: Workload, part: n
   const producerClients = Math.min(workload.clients, Math.max(1, ...queue.producers.map((line) => line.clients ?? 1)));
   const lines: WrittenLine[] = [
     comment(
-      `A job queue on ${queue.keys.join(', ')}: ${percent(part)} of the commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
+      `A job queue on ${queue.keys.join(', ')}: ${percent(part)} of the replayed commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
         'taken by the consumers as captured (list elements carry their send time, __now__, for the wake-up latency: 17 bytes more each)',
     ),
     { kind: 'phase', measured: true, name: index === 0 ? 'queue' : `queue-${index + 1}` },

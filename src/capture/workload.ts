@@ -227,7 +227,7 @@ export function buildWorkload(capture: CaptureResult): Workload {
     const why = unreproducible(name.split(' ')[0], TEMPLATES[name] !== undefined && name !== 'PING');
     const template = TEMPLATES[name];
     if (why || !template) {
-      leave(why ?? 'unknown', name, count);
+      leave(why ?? 'unknown', name, count, why === 'blocking' ? 'MONITOR did not show its keys, nor the pushes that feed them' : undefined);
       continue;
     }
     const pattern = patterns.find((p) => p.types.has(template.type)) ?? patterns[0];
