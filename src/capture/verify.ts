@@ -153,9 +153,16 @@ export function sourceCounters(captured: { capture: CaptureResult; workload: Wor
  */
 export function replayRates(run: RunFile): Map<string, number> {
   const rates = new Map<string, number>();
-  for (const load of run.points[0]?.repeats[0] ?? []) {
-    const windowMs = load.windowMs ?? load.durationMs;
+  const loads = run.points[0]?.repeats[0] ?? [];
+  // The groups of a phase (a job queue's producers and consumers) share one reading of the counters: it counts
+  // once, over the senders' window (the consumers' also holds the drain after the producers ended).
+  const counted = new Set<string>();
+  for (const load of loads) {
+    if (load.group && counted.has(load.phase)) continue;
+    const senders = load.group ? loads.filter((other) => other.phase === load.phase && other.group && !other.consumer) : [load];
+    const windowMs = Math.max(0, ...senders.map((other) => other.windowMs ?? other.durationMs));
     if (!load.measured || !load.server || windowMs <= 0) continue;
+    if (load.group) counted.add(load.phase);
     for (const [name, counters] of Object.entries(load.server.commands)) {
       const command = commandName(name);
       rates.set(command, (rates.get(command) ?? 0) + (counters.calls * 1000) / windowMs);

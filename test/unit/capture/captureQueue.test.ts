@@ -9,7 +9,7 @@ import { captureWorkload } from '../../../src/capture/capture';
 import { compareCaptures } from '../../../src/capture/fidelity';
 import { scenarioText } from '../../../src/capture/scenarioText';
 import { DEFAULT_CAPTURE, type CaptureResult } from '../../../src/capture/types';
-import { sourceCounters } from '../../../src/capture/verify';
+import { replayRates, sourceCounters } from '../../../src/capture/verify';
 import { buildWorkload } from '../../../src/capture/workload';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { planOf, runOnUserServer } from '../../helpers/userServerRun';
@@ -131,6 +131,10 @@ describe('rbench capture reproduces blocking traffic as a job queue (issue 43)',
     assert.equal(consumer.consumers, 2);
     assert.equal(llen, 0, `the queue is drained (keys left: ${keys.join(', ')})`);
     assert.ok(consumer.wakeUp.latency.count > 0, 'the stamped jobs give a wake-up latency');
+    // --verify's replay rates: the queue phase's LPUSH counted once over the producers' window, not once per group.
+    const producers = loads.find((load) => load.group?.name === 'producers')!;
+    const rate = replayRates(file).get('LPUSH') ?? 0;
+    assert.ok(Math.abs(rate - (lpush * 1000) / (producers.windowMs ?? producers.durationMs)) < 1e-6, `LPUSH ${rate}/s from ${lpush} calls`);
   });
 
   it('--verify compares the producers, never the consumers: no BRPOP rate, the pushes held to the source', () => {
