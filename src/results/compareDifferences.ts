@@ -159,15 +159,7 @@ function planDifferences(runs: RunFile[], labels: string[], out: DifferenceList)
         out.addPresence(scope, 'phase', labels, phases.map(Boolean));
         continue;
       }
-      const described = phases.map((phase) => phaseSettings(phase!));
-      described[0].forEach(([field], i) =>
-        out.add(
-          'plan',
-          scope,
-          field,
-          described.map((d) => d[i][1]),
-        ),
-      );
+      addPhaseSettings(phases as PhasePlan[], scope, out);
       groupDifferences(phases as PhasePlan[], scope, labels, out);
     }
   }
@@ -196,16 +188,25 @@ function groupDifferences(phases: PhasePlan[], phaseScope: string, labels: strin
       'background',
       groups.map((group) => (group!.background ? 'yes' : 'no')),
     );
-    const described = groups.map((group) => phaseSettings(group!.phase));
-    described[0].forEach(([field], i) =>
-      out.add(
-        'plan',
-        scope,
-        field,
-        described.map((d) => d[i][1]),
-      ),
+    addPhaseSettings(
+      groups.map((group) => group!.phase),
+      scope,
+      out,
     );
   }
+}
+
+/** The settings of one phase (or one group's phase) in each run, compared field by field under `scope`. */
+function addPhaseSettings(phases: readonly PhasePlan[], scope: string, out: DifferenceList): void {
+  const described = phases.map((phase) => phaseSettings(phase));
+  described[0].forEach(([field], i) =>
+    out.add(
+      'plan',
+      scope,
+      field,
+      described.map((d) => d[i][1]),
+    ),
+  );
 }
 
 function setupDifferences(runs: RunFile[], out: DifferenceList): void {
