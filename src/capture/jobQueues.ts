@@ -5,7 +5,7 @@
 // A pop without its pushes, on keys that vary, or on a stream stays "not reproduced", with the reason.
 import { consumerWait } from '../scenario/consumerGroup';
 import type { ShapeTally } from './traffic';
-import type { WorkloadLine } from './workload';
+import type { WorkloadLine } from './workloadLine';
 
 /** The pushes that feed each blocking pop a queue replays, by the type the pop takes from. */
 const LIST_PUSHES = ['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'];

@@ -11,17 +11,7 @@ import type { CaptureResult } from './types';
 import type { PatternSample } from './keyspace';
 import { groupDigits } from '../scenario/numberText';
 import { planQueues, type QueuePlan } from './jobQueues';
-
-export interface WorkloadLine {
-  /** Share of all the commands captured, 0…1. */
-  share: number;
-  command: string;
-  args: string[];
-  /** The source's pattern of the line's first key with an identifier (`stats:__key__`): its key group. */
-  pattern?: string;
-  /** The distinct clients that sent it, when MONITOR saw it. */
-  clients?: number;
-}
+import type { WorkloadLine } from './workloadLine';
 
 /**
  * The lines whose first key has one pattern, with that pattern's own key space: its distinct keys in the source
