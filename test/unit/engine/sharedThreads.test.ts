@@ -58,6 +58,27 @@ describe('loads on shared engine threads', function () {
     }
   });
 
+  it('a load that throws as it starts on a shared thread fails as a crashed worker would; the thread serves the next load', async () => {
+    const shared = new SharedThreads();
+    try {
+      const broken = loadRequest(server(), { test: singleTest('INCR broken'), load: { clients: 2, threads: 'auto', requests: 5000 } });
+      // A client path no table names: opening it throws inside the thread, before any connection.
+      (broken as { client: string }).client = 'no-such-path';
+      await assert.rejects(
+        runLoad(broken, { sharedThreads: shared }),
+        (error: Error) => error instanceof LoadError && /engine worker crashed/.test(error.message),
+      );
+      const next = await runLoad(loadRequest(server(), { test: singleTest('INCR next'), load: { clients: 2, threads: 'auto', requests: 5000 } }), {
+        sharedThreads: shared,
+      });
+      assert.equal(next.total.requests, 5000);
+      assert.equal(await counter('next'), 5000);
+      assert.equal(shared.size, 1, 'the same thread served the next load');
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('a load with an explicit thread count keeps threads of its own: the shared threads start none for it', async () => {
     const shared = new SharedThreads();
     try {
