@@ -5,6 +5,8 @@
 
 // Running a load: the entry point, its errors, and how its connections and threads are spread.
 export { runLoad } from './load';
+// Engine threads the client groups of a phase share (a load of `threads auto` among others).
+export { SharedThreads } from './sharedThreads';
 export { LoadError } from './errors';
 export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';

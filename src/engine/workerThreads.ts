@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ClusterTracker } from './cluster/tracker';
 import { InThreadLoad } from './inThreadLoad';
+import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
@@ -34,6 +35,8 @@ export interface WorkerRun {
   cluster: ClusterTracker | undefined;
   /** A small load: its one config runs on this thread (inThreadLoad.ts), not in a worker. */
   inThread?: boolean;
+  /** The phase's shared engine threads: this load's configs run on them (sharedThreads.ts), not on workers of its own. */
+  shared?: SharedThreads;
   /** The LoadResult of the load as it ended. */
   result(status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom' | 'ramp'>): LoadResult;
 }
@@ -48,7 +51,7 @@ type ThreadsPhase = 'connecting' | 'running' | 'stopping' | 'done';
 
 /** One load's threads from start to result: connecting, running, stopping, done (each entered once). */
 class LoadThreads {
-  private readonly workers: (Worker | InThreadLoad)[];
+  private readonly workers: (Worker | InThreadLoad | HostedLoad)[];
   private readonly results: (WorkerResult | undefined)[];
   private readonly exited: boolean[];
   private readonly progress: { requests: number; errors: number }[];
@@ -74,7 +77,9 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
-    this.workers = configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
+    this.workers = run.shared
+      ? run.shared.host(script, configs)
+      : configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
