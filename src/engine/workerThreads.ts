@@ -101,7 +101,7 @@ class LoadThreads {
         if (this.results[w] !== undefined || this.phase === 'done') return;
         this.workerFailed(w, `the engine worker stopped unexpectedly (exit code ${code})`, true);
       });
-      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${error.stack ?? error.message}`, false));
+      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${crashLine(error)}`, false));
     });
   }
 
@@ -256,4 +256,14 @@ class LoadThreads {
     });
     this.resolve(loadResult);
   }
+}
+
+/** A crash as one plain line: its message and where it was thrown (the first frame), never the whole stack. */
+export function crashLine(error: Error): string {
+  const frame = error.stack
+    ?.split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.startsWith('at '));
+  const firstLine = error.message.split('\n')[0] ?? '';
+  return frame === undefined ? firstLine : `${firstLine} (${frame})`;
 }
