@@ -16,23 +16,8 @@ import { readServerCounters } from '../../../src/redis/serverCounters';
 import { repoRoot, useScratch } from '../../helpers/cli';
 import { startFakeRedis } from '../../helpers/fakeRedis';
 import { useRedisServer } from '../../helpers/redis';
+import { REQUIRE_RECORDER } from '../../helpers/requireRecorder';
 import { optionsFor } from '../redis/support';
-
-/** Records every module the main thread requires, resolved, one line each on stderr. */
-const RECORDER = `
-const Module = require('node:module');
-const { writeSync } = require('node:fs');
-const { threadId } = require('node:worker_threads');
-const load = Module._load;
-Module._load = function (request, parent) {
-  let name = request;
-  try {
-    if (!request.startsWith('node:') && !Module.isBuiltin(request)) name = Module._resolveFilename(request, parent);
-  } catch {}
-  if (threadId === 0) writeSync(2, 'RBENCH-REQUIRE ' + name + '\\n');
-  return load.apply(this, arguments);
-};
-`;
 
 /** Runs the command-line runner as tsc builds it (out/src/cli/bin.js: one file per module, so each require shows). */
 function runUnbundled(args: string[], cwd: string, recorder: string): Promise<{ code: number | null; stderr: string }> {
@@ -46,7 +31,8 @@ function runUnbundled(args: string[], cwd: string, recorder: string): Promise<{ 
   });
 }
 
-const loadedIoredis = (stderr: string) => [...stderr.matchAll(/^RBENCH-REQUIRE (.*\/node_modules\/ioredis\/.*)$/gm)].map((match) => match[1]);
+/** The ioredis files the main thread (thread 0) required. */
+const loadedIoredis = (stderr: string) => [...stderr.matchAll(/^RBENCH-REQUIRE 0 (.*\/node_modules\/ioredis\/.*)$/gm)].map((match) => match[1]);
 
 describe('a run without ioredis: the raw control connection (issue 46)', function () {
   this.timeout(60_000);
@@ -77,14 +63,14 @@ describe('a run without ioredis: the raw control connection (issue 46)', functio
   }
 
   it("a fast-path run's main thread loads no ioredis; `rbench check --url`, which still uses it, does", async () => {
-    const recorder = scratch.write('recorder.cjs', RECORDER);
+    const recorder = scratch.write('recorder.cjs', REQUIRE_RECORDER);
     const file = scratch.write('lean.rbench', '### lean\nclients 4\npipeline 8\nrequests 200\nkeys 100\nSET lean:__key__ __value__\n');
     const run = await runUnbundled(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], scratch.dir, recorder);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 200);
-    assert.match(run.stderr, /RBENCH-REQUIRE .*rawControl\.js/, 'the recorder saw the run open its raw control connection');
+    assert.match(run.stderr, /^RBENCH-REQUIRE 0 .*rawControl\.js$/m, 'the recorder saw the run open its raw control connection');
     assert.deepEqual(loadedIoredis(run.stderr), [], 'the run loaded ioredis');
-    assert.ok(!/^RBENCH-REQUIRE (node:)?tls$/m.test(run.stderr), 'a plain-TCP run loaded node:tls');
+    assert.ok(!/^RBENCH-REQUIRE 0 (node:)?tls$/m.test(run.stderr), 'a plain-TCP run loaded node:tls');
 
     // The recorder does see ioredis where it is used: the command table check of `rbench check --url`.
     const check = await runUnbundled(['check', file, '--url', server().url], scratch.dir, recorder);
