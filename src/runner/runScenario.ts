@@ -1,13 +1,12 @@
 // Runs one resolved scenario end to end: server facts, INFO sampling, every point × repeat × phase × test
 // through the engine, clean-up, summaries and thresholds. Returns the run file's content; a run that
 // fails or is cancelled midway keeps what it measured. Used by the CLI and the extension alike.
-import type Redis from 'ioredis';
-import { checkConnectionCapacity, runLoad } from '../engine';
+import { checkConnectionCapacity, openRawControl, runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { CommandTally } from '../redis/commandTally';
-import { openControlConnection } from '../redis/control';
+import type { ControlLink } from '../redis/controlLink';
 import { readServerFacts, serverCountersOff } from '../redis/info';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
@@ -101,7 +100,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     thresholds: [],
   };
 
-  let control: Redis | undefined;
+  let control: ControlLink | undefined;
   let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
@@ -114,7 +113,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let modules: ServerFlags = { modules: new Set(), readOnly: new Set() };
   const nestedByTest = new Map<TestPlan, NestedCalls>();
   try {
-    control = await openControlConnection(connection, tally);
+    control = await openRawControl(connection, tally);
     others = new OtherRunsWatch(control, connection.clientName!, started.getTime());
     connection = await withCurrentPrimary(connection);
     if (connection.sentinel) recordPrimary(run.target, connection);
@@ -134,6 +133,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     const monitorOptions = {
       timeOrigin: started.getTime(),
       tally,
+      open: openRawControl,
       onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }),
     };
     monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(connection, monitorOptions);
@@ -337,7 +337,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
  * it cannot count with the server (refused, or no run id) leaves the keys: deleting keys a sibling still uses
  * would break its load.
  */
-async function lastPartCleans(run: RunFile, control: Redis): Promise<boolean> {
+async function lastPartCleans(run: RunFile, control: ControlLink): Promise<boolean> {
   const shard = run.plan.shard;
   if (!shard || shard.count === 1) return true;
   if (!shard.runId) {
@@ -371,7 +371,7 @@ async function finish(
   started: Date,
   status: RunStatus,
   error: string | undefined,
-  control: Redis | undefined,
+  control: ControlLink | undefined,
   monitor: ServerMonitor | ClusterMonitor | undefined,
   stalled = false,
   others?: OtherRunsWatch,

@@ -5,7 +5,7 @@
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
 import { address } from '../../redis/errors';
-import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
+import { guardReplies, installReplyGate, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
@@ -91,6 +91,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const seed = { host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) };
     const others = options.tls ? this.cluster.nodes.filter((n) => n.host !== options.host || n.port !== options.port) : [];
     const startNodes = [seed, ...others.map((n) => ({ host: n.host, port: n.port, tls: nodeTls(options, n) }))];
+    // Before the Cluster's own clients (its slot refresh) connect: they pass the gate with a control connection's limits.
+    installReplyGate();
     const client = new Cluster(startNodes, clusterOptions);
     this.client = client;
     let lastError: Error | undefined;
