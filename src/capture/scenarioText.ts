@@ -187,10 +187,48 @@ function groupsOf(workload: Workload): KeyGroup[] {
   return [{ keys: workload.keySpace, fit: workload.keyFit, share: lines.reduce((sum, line) => sum + line.share, 0), lines }];
 }
 
-/** A list push's element carries its send time, so the consumers measure the wake-up latency (push to pop). */
+/** ZADD's options before its score/member pairs. */
+const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH', 'INCR']);
+
+/**
+ * A push's job carries its send time at its start, so the consumers measure the wake-up latency (push to pop): a
+ * list element (`__now__:__value__`), a stream entry's first value (what a stream consumer reads as the job), a
+ * sorted set's member (`__now__:` before the member as written: it also makes each member new, so each ZADD is a job).
+ */
 function stamped(line: WorkloadLine): WorkloadLine {
-  if (!['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'].includes(line.command)) return line;
-  return { ...line, args: line.args.map((arg, index) => (index > 0 && arg === '__value__' ? '__now__:__value__' : arg)) };
+  const stamp = (at: (index: number) => boolean) => ({ ...line, args: line.args.map((arg, index) => (at(index) ? `__now__:${arg}` : arg)) });
+  if (['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'].includes(line.command)) return stamp((index) => index > 0 && line.args[index] === '__value__');
+  if (line.command === 'XADD') {
+    const id = line.args.indexOf('*');
+    return id > 0 ? stamp((index) => index === id + 2) : line;
+  }
+  if (line.command === 'ZADD') {
+    let scores = 1;
+    while (scores < line.args.length && ZADD_OPTIONS.has(line.args[scores].toUpperCase())) scores++;
+    return stamp((index) => index > scores && (index - scores) % 2 === 1);
+  }
+  return line;
+}
+
+/** The stream groups a queue's consumers read in, created before the phases (at `$`: the entries a prefill added are not jobs). */
+function streamGroupLines(workload: Workload): WrittenLine[] {
+  return workload.queues
+    .flatMap((queue) => queue.streamGroups)
+    .flatMap(({ key, group }, index) => [
+      blank,
+      comment(`The stream group the consumers of ${key} read in`),
+      { kind: 'phase', measured: false, name: `stream-group-${index + 1}` } as WrittenLine,
+      setting('clients', '1'),
+      setting('requests', '1'),
+      writable({ kind: 'command', name: 'XGROUP', args: ['CREATE', key, group, '$', 'MKSTREAM'] }),
+    ]);
+}
+
+/** The consumer's load: its command, or a stream read and the XACK of what it read in one group. */
+function consumerLines(consumer: QueuePlan['consumers'][number]): WrittenLine[] {
+  const read = writable({ kind: 'command', name: consumer.command, args: consumer.args });
+  if (!consumer.ack) return [read];
+  return [setting('group', 'consume'), read, writable({ kind: 'command', name: 'XACK', args: consumer.ack }), setting('end')];
 }
 
 /**
@@ -204,7 +242,7 @@ function queueLines(queue: QueuePlan, index: number, workload: Workload, part: n
   const lines: WrittenLine[] = [
     comment(
       `A job queue on ${queue.keys.join(', ')}: ${percent(part)} of the replayed commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
-        'taken by the consumers as captured (list elements carry their send time, __now__, for the wake-up latency: 17 bytes more each)',
+        'taken by the consumers as captured (each job carries its send time, __now__, for the wake-up latency: 17 bytes more each)',
     ),
     { kind: 'phase', measured: true, name: index === 0 ? 'queue' : `queue-${index + 1}` },
   ];
@@ -218,11 +256,7 @@ function queueLines(queue: QueuePlan, index: number, workload: Workload, part: n
   if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
   lines.push(...trafficLines(queue.producers.map(stamped)));
   queue.consumers.forEach((consumer, n) => {
-    lines.push(
-      { kind: 'load', name: n === 0 ? 'consumers' : `consumers-${n + 1}` },
-      setting('clients', String(consumer.clients)),
-      writable({ kind: 'command', name: consumer.command, args: consumer.args }),
-    );
+    lines.push({ kind: 'load', name: n === 0 ? 'consumers' : `consumers-${n + 1}` }, setting('clients', String(consumer.clients)), ...consumerLines(consumer));
   });
   return lines;
 }
@@ -240,7 +274,17 @@ function writable(line: WrittenLine): WrittenLine {
 
 function scenario(name: string, workload: Workload, capture: CaptureResult, openLoop: boolean): WrittenLine[] {
   const duration = Math.max(1, Math.round(capture.windowMs / 1000));
-  const lines: WrittenLine[] = [blank, { kind: 'header', title: name }, setting('key-size', String(workload.keySize)), ...prefillLines(workload), blank];
+  // A stream a queue reads is the run's own: deleted after it, so its stream group is created anew on the next run.
+  const streams = [...new Set(workload.queues.flatMap((queue) => queue.streamGroups.map((group) => group.key)))];
+  const lines: WrittenLine[] = [
+    blank,
+    { kind: 'header', title: name },
+    setting('key-size', String(workload.keySize)),
+    ...streams.map((key) => setting('cleanup', key)),
+    ...prefillLines(workload),
+    ...streamGroupLines(workload),
+    blank,
+  ];
   // One measured phase per key pattern: the language has one key space per phase, and a pattern with 100 keys
   // must replay into 100 keys, not into the largest pattern's space. The phases run one after another, each for
   // the window at its own part of the rate (closed loop: its own part of the requests), so each command runs at
