@@ -88,11 +88,16 @@ describe('rbench capture reproduces blocking traffic as a job queue (issue 43)',
 
   it('writes a producer group and a consumer group of the 2 clients that blocked, its BRPOP timeout kept, and checks clean', () => {
     const plan = planOf(text);
-    const queue = plan.points[0].phases.find((phase) => phase.name === 'queue');
+    // The queue's groups run in the traffic phase, beside the key groups (the GET/SET client's), as in the source.
+    const queue = plan.points[0].phases.find((phase) => phase.name === 'traffic');
     assert.ok(queue, text);
     const groups = queue.groups ?? [];
     const consumers = groups.find((group) => group.kind === 'consumers');
-    const producers = groups.find((group) => group.kind === 'requests');
+    const producers = groups.find((group) => group.name === 'producers');
+    assert.ok(
+      groups.some((group) => group.name === 'keys' && group.phase.tests[0].commands.some((c) => c.command.name === 'GET')),
+      text,
+    );
     assert.ok(consumers && producers, text);
     assert.equal(consumers.phase.load.clients, 2, text);
     const pop = consumers.phase.tests[0].commands[0].command;
