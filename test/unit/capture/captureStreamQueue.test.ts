@@ -6,13 +6,13 @@
 // producers stamp their jobs with `__now__` (the XADD's first value, the ZADD's member) for the wake-up latency.
 // The scenario checks clean and, run on a second server: jobs = XADD count, XPENDING 0, wake-up latency measured.
 import assert from 'node:assert/strict';
-import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { captureWorkload } from '../../../src/capture/capture';
 import { scenarioText } from '../../../src/capture/scenarioText';
 import { DEFAULT_CAPTURE, type CaptureResult } from '../../../src/capture/types';
 import { sourceCounters } from '../../../src/capture/verify';
 import { buildWorkload } from '../../../src/capture/workload';
+import { getSetLoop, startClientLoops, type ClientLoops } from '../../helpers/clientLoops';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { planOf, runOnUserServer } from '../../helpers/userServerRun';
 
@@ -22,25 +22,17 @@ const CREATE = /^XGROUP CREATE (fixed:\d+) (f\d+) (?:\$|"\\x24") MKSTREAM$/m;
 const ZQUEUE = 'delayed:jobs';
 
 /** Stream producers and acking readers, a sorted-set producer and BZPOPMIN consumers, and one GET/SET client. */
-function startQueueTraffic(server: { host: string; port: number }) {
-  let running = true;
-  const open = () => {
-    const client = new Redis({ host: server.host, port: server.port, maxRetriesPerRequest: 0, enableOfflineQueue: false });
-    client.on('error', () => undefined);
-    return client;
-  };
-  const clients = Array.from({ length: 8 }, open);
-  const [xadd1, xadd2, read1, read2, zadd, zpop1, zpop2, other] = clients;
-  const loops = [
+function startQueueTraffic(server: { host: string; port: number }): ClientLoops {
+  return startClientLoops(server, 8, ([xadd1, xadd2, read1, read2, zadd, zpop1, zpop2, other], running) => [
     ...[xadd1, xadd2].map(async (client, index) => {
       let n = 0;
-      while (running) {
+      while (running()) {
         await client.xadd(STREAM, '*', 'job', `job-${index}-${n++}`, 'attempt', '1').catch(() => undefined);
         await sleep(10);
       }
     }),
     ...[read1, read2].map(async (client, index) => {
-      while (running) {
+      while (running()) {
         const reply = (await client
           .call('XREADGROUP', 'GROUP', 'mailers', `worker-${index}`, 'COUNT', '10', 'BLOCK', '500', 'STREAMS', STREAM, '>')
           .catch(() => sleep(10).then(() => null))) as [string, [string, string[]][]][] | null;
@@ -50,37 +42,22 @@ function startQueueTraffic(server: { host: string; port: number }) {
     }),
     (async () => {
       let n = 0;
-      while (running) {
+      while (running()) {
         await zadd.zadd(ZQUEUE, String(Date.now()), `task-${n++}`).catch(() => undefined);
         await sleep(15);
       }
     })(),
     ...[zpop1, zpop2].map(async (client) => {
-      while (running) await client.bzpopmin(ZQUEUE, 1).catch(() => sleep(10));
+      while (running()) await client.bzpopmin(ZQUEUE, 1).catch(() => sleep(10));
     }),
-    (async () => {
-      let n = 0;
-      while (running) {
-        await other.set(`user:${n % 100}`, 'v'.repeat(50)).catch(() => undefined);
-        await other.get(`user:${(n * 7) % 100}`).catch(() => undefined);
-        n++;
-        await sleep(5);
-      }
-    })(),
-  ];
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      await Promise.all(clients.map((client) => client.quit().catch(() => undefined)));
-    },
-  };
+    getSetLoop(other, running),
+  ]);
 }
 
 describe('rbench capture reproduces stream and sorted-set queues (issue 43)', function () {
   this.timeout(90_000);
-  const source = useRedisServer();
-  const replay = useRedisServer();
+  // The capture's source (its stream group made first, as an application's deploy would), and the server it replays on.
+  const [source, replay] = [useRedisServer(), useRedisServer()];
   let captured: CaptureResult;
   let text: string;
 
