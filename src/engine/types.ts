@@ -295,6 +295,9 @@ export interface ConsumerResult {
   ended: 'drained' | 'drain-limit' | 'cancelled';
   /** The queue at the end, read on a separate connection: LLEN, ZCARD or XLEN per key (EXISTS 0: the key is gone), XPENDING for a stream group. */
   queueLeft: { key: string; command: string; length: number }[];
+  /** `XACK KEY GROUP __ids__` after the read: the XACKs sent (one per read that returned entries) and the entries they acknowledged. */
+  acks?: number;
+  acked?: number;
 }
 
 /**

@@ -40,6 +40,7 @@ export function mergeConsumers(loads: readonly LoadResult[], mergeHistograms: Su
     drainMs: Math.max(...consumers.map((c) => c.drainMs)),
     ended: consumers.reduce((worst, c) => (endRank[c.ended] > endRank[worst.ended] ? c : worst)).ended,
     queueLeft: last.consumer.queueLeft.map((entry) => ({ ...entry })),
+    ...(consumers.some((c) => c.acked !== undefined) ? { acks: sumOf(consumers, (c) => c.acks ?? 0), acked: sumOf(consumers, (c) => c.acked ?? 0) } : {}),
   };
 }
 
