@@ -71,7 +71,7 @@ const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'sub
 
 /**
  * The deliveries the publishers' replies promise: their sum, or undefined when a publisher did not count (PUBLISH
- * on a cluster, ioredis on a cluster) — a partial sum would end the subscribers' drain before the messages do.
+ * on a cluster) — a partial sum would end the subscribers' drain before the messages do.
  */
 function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[], groups: readonly ClientGroupPlan[]): number | undefined {
   let sum = 0;
