@@ -172,7 +172,3 @@ function endStopped(result: LoadResult): void {
   if (reason) result.errorStatusReason = reason;
 }
 
-/** The connections all groups open together: checked before any opens (each load checks only its own). */
-export function groupClients(groups: readonly ClientGroupPlan[]): number {
-  return groups.reduce((sum, group) => sum + group.phase.load.clients, 0);
-}

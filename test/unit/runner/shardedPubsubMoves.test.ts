@@ -135,4 +135,34 @@ describe('sharded Pub/Sub on a real Redis Cluster: the ioredis publisher, and sl
       'the group says how many re-subscriptions happened',
     );
   });
+
+  it("the run's connection check counts a subscriber's connection per master: 40 × 6 channels (and a publisher) past the seed's maxclients is refused before any subscribes", async () => {
+    const c = cluster();
+    const seed = c.client(c.nodes[0].port);
+    const [, maxclients] = (await seed.config('GET', 'maxclients')) as string[];
+    await seed.config('SET', 'maxclients', '150');
+    try {
+      const text = [
+        '### wide',
+        'cluster on',
+        'duration 1s',
+        'load publishers',
+        'clients 1',
+        'rate 10/s',
+        'SPUBLISH news:1 __now__',
+        'load subscribers',
+        'clients 40',
+        'SSUBSCRIBE news:1 news:2 news:3 news:4 news:5 news:6',
+      ].join('\n');
+      const file = await run(c, text + '\n');
+      assert.equal(file.status, 'failed');
+      assert.match(file.error ?? '', /accepts 150 clients \(maxclients\) and has \d+ connected; this load needs 241/);
+      for (const node of c.nodes) {
+        assert.equal(await commandCalls(c.client(node.port), 'ssubscribe'), 0, `nothing subscribed on ${node.port}`);
+        assert.equal(await commandCalls(c.client(node.port), 'spublish'), 0, `nothing published on ${node.port}`);
+      }
+    } finally {
+      await seed.config('SET', 'maxclients', maxclients);
+    }
+  });
 });
