@@ -171,4 +171,3 @@ function endStopped(result: LoadResult): void {
   result.status = reason ? 'complete-with-errors' : 'complete';
   if (reason) result.errorStatusReason = reason;
 }
-
