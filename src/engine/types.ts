@@ -324,6 +324,11 @@ export interface PubSubResult {
   channels?: Record<string, number>;
   /** Subscriber: its connections the server closed during the run (a slow subscriber past `client-output-buffer-limit pubsub`). */
   disconnected?: number;
+  /**
+   * Subscriber, on a cluster: shard channels subscribed again at their slot's new master, after the old one
+   * unsubscribed them (`sunsubscribe`: the slot moved) or refused with MOVED at subscribe time.
+   */
+  resubscribed?: number;
   /** Subscriber: how long the drain after the publishers' end lasted (until every expected delivery, or 1 s of silence). */
   drainMs?: number;
   /** The clocks the latency compares: one machine's monotonic clock, or several machines' (`--shard`: not comparable). */

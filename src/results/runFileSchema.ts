@@ -160,6 +160,7 @@ const pubsubResult = z.looseObject({
     .refine((channels) => Object.keys(channels).length <= MAX_PUBSUB_CHANNEL_ENTRIES, `at most ${MAX_PUBSUB_CHANNEL_ENTRIES} channels`)
     .optional(),
   disconnected: count.optional(),
+  resubscribed: count.optional(),
   drainMs: count.optional(),
   clock: z.enum(['one-machine', 'several-machines']).optional(),
 });

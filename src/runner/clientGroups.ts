@@ -75,7 +75,7 @@ const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'sub
 
 /**
  * The deliveries the publishers' replies promise: their sum, or undefined when a publisher did not count (PUBLISH
- * on a cluster, ioredis on a cluster) — a partial sum would end the subscribers' drain before the messages do.
+ * on a cluster) — a partial sum would end the subscribers' drain before the messages do.
  */
 function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[], groups: readonly ClientGroupPlan[]): number | undefined {
   let sum = 0;
@@ -179,9 +179,4 @@ function endStopped(result: LoadResult): void {
   const reason = errorStatusWhy(result.total, result.commands);
   result.status = reason ? 'complete-with-errors' : 'complete';
   if (reason) result.errorStatusReason = reason;
-}
-
-/** The connections all groups open together: checked before any opens (each load checks only its own). */
-export function groupClients(groups: readonly ClientGroupPlan[]): number {
-  return groups.reduce((sum, group) => sum + group.phase.load.clients, 0);
 }

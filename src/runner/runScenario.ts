@@ -12,10 +12,11 @@ import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
+import { phaseConnections } from '../scenario/clientGroupPlan';
 import type { ClientGroupPlan, ScenarioPlan, TestPlan } from '../scenario/plan';
 import type { Accounting } from '../results/serverDelta';
 import { countersAfter, countersBefore, sendsOf, settleLoad, type CountersRead, type LoadSource, type LoadSurroundings } from './afterLoad';
-import { groupClients, runClientGroups, type GroupOutcome } from './clientGroups';
+import { runClientGroups, type GroupOutcome } from './clientGroups';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -197,7 +198,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const loadStartT = Date.now() - started.getTime();
           let outcomes: GroupOutcome[];
           try {
-            await checkConnectionCapacity(connection, groupClients(groups));
+            // All groups' connections together, checked before any opens (each load checks only its own).
+            await checkConnectionCapacity(connection, phaseConnections(groups, connection.cluster === true || clusterDetected));
             outcomes = await runClientGroups(groups, {
               connection,
               client: plan.target.client,

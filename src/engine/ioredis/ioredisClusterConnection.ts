@@ -9,7 +9,7 @@ import { guardReplies, installReplyGate, LOAD_REPLY_LIMITS } from '../../redis/r
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
+import { countPublished, IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { UNIT_LABEL } from '../measure/unitTally';
@@ -235,9 +235,11 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const entry = { start, label, slot, read: plan.readOnly[label] };
       this.starts.add(entry);
       // Lower case: ioredis looks the name up in its command table (case-sensitive) to see that it only reads.
-      client.call(command.name.toLowerCase(), args, (error) => {
+      client.call(command.name.toLowerCase(), args, (error, reply) => {
         if (!this.starts.delete(entry)) return; // abandoned
         const now = performance.now();
+        // SPUBLISH: its slot's master holds every subscriber of the shard channel, so the reply counts them all.
+        countPublished(this.load, reply);
         if (measured)
           this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
         this.requestDone(closedLoop);
