@@ -10,6 +10,7 @@ import { InThreadLoad } from './inThreadLoad';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
+import { workerResourceLimits } from './workerHeap';
 import { RampSteps } from './measure/rampSteps';
 import type { LoadOptions, LoadRequest, LoadResult, LoadStatus } from './types';
 import type { WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
@@ -74,7 +75,9 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
-    this.workers = configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
+    this.workers = configs.map((config) =>
+      run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
+    );
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
