@@ -1,42 +1,12 @@
 // An engine thread's heap (issue 46: memory near the C tools). The fast single-node path runs its worker with a
 // 2 MB young generation (V8 would grow it to 8 MB); the paths that allocate per reply keep V8's default. Observed
-// from inside the run's own threads by a preload (NODE_OPTIONS=--require reaches worker threads too): each thread
-// writes its resourceLimits once and, while it runs, the largest new space V8 gave it.
+// from inside the run's own threads by a preload (test/helpers/heapRecorder.ts).
 import assert from 'node:assert/strict';
 import { useRedisServer } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
+import { heapByThread, heapRecorderOptions, type ThreadHeap } from '../../helpers/heapRecorder';
 import { LEAN_YOUNG_GENERATION_MB, workerResourceLimits } from '../../../src/engine/workerHeap';
 import type { WorkerConfig } from '../../../src/engine/workerMessages';
-
-/** `RBENCH-HEAP <threadId> <maxYoungGenerationSizeMb> <largest new space so far, bytes>`, written at once (a worker may be terminated). */
-const RECORDER = `
-const { writeSync } = require('node:fs');
-const { threadId, resourceLimits } = require('node:worker_threads');
-const v8 = require('node:v8');
-let largest = 0;
-function sample() {
-  const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-  if (space.space_size <= largest) return;
-  largest = space.space_size;
-  writeSync(2, 'RBENCH-HEAP ' + threadId + ' ' + (resourceLimits.maxYoungGenerationSizeMb ?? 0) + ' ' + largest + '\\n');
-}
-sample();
-setInterval(sample, 20).unref();
-`;
-
-interface ThreadHeap {
-  youngMb: number;
-  largestNewSpace: number;
-}
-
-function heapByThread(stderr: string): Map<number, ThreadHeap> {
-  const threads = new Map<number, ThreadHeap>();
-  for (const [, thread, youngMb, largest] of stderr.matchAll(/^RBENCH-HEAP (\d+) (\d+) (\d+)$/gm)) {
-    const seen = threads.get(Number(thread));
-    threads.set(Number(thread), { youngMb: Number(youngMb), largestNewSpace: Math.max(seen?.largestNewSpace ?? 0, Number(largest)) });
-  }
-  return threads;
-}
 
 describe('the engine thread heap (issue 46)', function () {
   this.timeout(90_000);
@@ -44,11 +14,10 @@ describe('the engine thread heap (issue 46)', function () {
   const scratch = useScratch();
 
   async function engineThread(scenario: string): Promise<ThreadHeap> {
-    const recorder = scratch.write('heap.cjs', RECORDER);
     const file = scratch.write('heap.rbench', scenario);
     const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
       cwd: scratch.dir,
-      env: { NODE_OPTIONS: `--require ${recorder}` },
+      env: { NODE_OPTIONS: heapRecorderOptions(scratch) },
     });
     assert.equal(run.code, 0, run.stderr);
     const engine = [...heapByThread(run.stderr)].filter(([id]) => id !== 0);
