@@ -56,11 +56,17 @@ function rbench(requests, port, cliPath) {
   try {
     const file = join(dir, 'mem.rbench');
     const command = test === 'set' ? 'SET key:__key__ __value__' : 'GET key:__key__';
-    writeFileSync(file, `### memory ${requests}\nthreads 1\nclients ${CLIENTS}\npipeline ${pipeline}\nrequests ${requests}\nkeys ${KEYS} uniform\n${command}\n`);
+    writeFileSync(
+      file,
+      `### memory ${requests}\nthreads 1\nclients ${CLIENTS}\npipeline ${pipeline}\nrequests ${requests}\nkeys ${KEYS} uniform\n${command}\n`,
+    );
     const env = probe ? { ...process.env, NODE_OPTIONS: `--require ${join(root, 'bench', 'memory-probe.cjs')}`, RBENCH_MEMORY_PROBE_DIR: dir } : process.env;
     const run = timed(process.execPath, [cliPath, 'run', file, '--url', `redis://127.0.0.1:${port}`, '--yes', '--out', join(dir, 'runs'), '--quiet'], env);
     if (probe) {
-      for (const name of readdirSync(dir).filter((n) => n.startsWith('probe-')).sort()) console.log(`    ${name.replace(/\.txt$/, '')}: ${readFileSync(join(dir, name), 'utf8').trim()}`);
+      for (const name of readdirSync(dir)
+        .filter((n) => n.startsWith('probe-'))
+        .sort())
+        console.log(`    ${name.replace(/\.txt$/, '')}: ${readFileSync(join(dir, name), 'utf8').trim()}`);
     }
     return run;
   } finally {
@@ -92,10 +98,14 @@ try {
     const row = { requests, rbench: median(legs.rbench), redisBenchmark: median(legs.redisBenchmark), before: values.before ? median(legs.before) : undefined };
     rows.push(row);
     const before = row.before ? `, before ${mib(row.before)} (${(row.rbench / row.before).toFixed(2)}× of it)` : '';
-    console.log(`${test.toUpperCase()} P${pipeline}, ${requests} requests: rbench ${mib(row.rbench)}, redis-benchmark ${mib(row.redisBenchmark)}, ratio ${(row.rbench / row.redisBenchmark).toFixed(1)}×${before}`);
+    console.log(
+      `${test.toUpperCase()} P${pipeline}, ${requests} requests: rbench ${mib(row.rbench)}, redis-benchmark ${mib(row.redisBenchmark)}, ratio ${(row.rbench / row.redisBenchmark).toFixed(1)}×${before}`,
+    );
   }
   const [shortest, longest] = [rows.find((r) => r.requests >= 1e6) ?? rows[0], rows[rows.length - 1]];
-  console.log(`flat: ${longest.requests} against ${shortest.requests} requests ${(longest.rbench / shortest.rbench).toFixed(2)}× (target ≤ 1.05×); goal ≤ 64 MiB at every length`);
+  console.log(
+    `flat: ${longest.requests} against ${shortest.requests} requests ${(longest.rbench / shortest.rbench).toFixed(2)}× (target ≤ 1.05×); goal ≤ 64 MiB at every length`,
+  );
 } finally {
   await server.stop();
 }

@@ -13,7 +13,12 @@ function sample() {
   for (const part of ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers']) peak[part] = Math.max(peak[part] || 0, usage[part]);
   const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   peak.newSpace = Math.max(peak.newSpace || 0, newSpace.space_size);
-  writeFileSync(file, Object.entries(peak).map(([part, bytes]) => `${part} ${(bytes / 1048576).toFixed(1)}`).join(', ') + ' MiB\n');
+  writeFileSync(
+    file,
+    Object.entries(peak)
+      .map(([part, bytes]) => `${part} ${(bytes / 1048576).toFixed(1)}`)
+      .join(', ') + ' MiB\n',
+  );
 }
 sample();
 setInterval(sample, 50).unref();
