@@ -11,6 +11,7 @@ import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
+import { workerResourceLimits } from './workerHeap';
 import { RampSteps } from './measure/rampSteps';
 import type { LoadOptions, LoadRequest, LoadResult, LoadStatus } from './types';
 import type { WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
@@ -77,9 +78,12 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
+    // A shared thread hosts loads of any client path, so it keeps V8's default heap (workerHeap.ts sizes one path's).
     this.workers = run.shared
       ? run.shared.host(script, configs)
-      : configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
+      : configs.map((config) =>
+          run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
+        );
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
