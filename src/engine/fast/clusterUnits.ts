@@ -20,6 +20,8 @@ export class ClusterUnits {
     private readonly labels: readonly number[],
     /** 1 where the command is EXEC (a nil reply there: the transaction did not run). */
     private readonly execAt: Uint8Array,
+    /** Per label: which replies are misses (scenario/replyMisses.ts). */
+    private readonly missRules: Uint8Array,
     private readonly load: ConnectionHost,
     private readonly cluster: ClusterState,
   ) {}
@@ -52,7 +54,10 @@ export class ClusterUnits {
         link.unitErrorText = text;
       }
     }
-    if (measured) this.load.stats.recordCommandReply(label, micros);
+    if (measured) {
+      this.load.stats.recordCommandReply(label, micros);
+      if (text === undefined && link.missed(reply, this.missRules[label])) this.load.stats.recordMiss(label);
+    }
     if (++link.unitReplies < this.size) return false;
     queue.shift();
     if (measured) {

@@ -3,6 +3,7 @@
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
 import type { KeyBacklog } from '../requests/keyBacklog';
+import { scannedMiss } from '../../scenario/missRules';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;
@@ -186,8 +187,10 @@ export class NodeLink {
   backlog: KeyBacklog | undefined;
   /** The per-node loop: this link's own batch buffer, rewritten only once every request written from it is answered. */
   template: Buffer | undefined;
-  /** Nil replies of the current scan (reply indexes), read for a transaction's EXEC. */
+  /** Nil replies of the current scan (reply indexes): a transaction's EXEC, or a read's miss. */
   readonly nulls = new Set<number>();
+  /** Empty arrays, sets and maps of the current scan (reply indexes): a miss of a read of a key's contents. */
+  readonly empties = new Set<number>();
   // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.
   unitReplies = 0;
   unitRedirected = false;
@@ -196,5 +199,17 @@ export class NodeLink {
 
   constructor(readonly node: number) {
     this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);
+  }
+
+  /** Reply `reply` of the current scan found nothing, under the miss rule of its command (scenario/replyMisses.ts)? */
+  missed(reply: number, rule: number): boolean {
+    return (this.nulls.has(reply) && scannedMiss(rule, false)) || (this.empties.has(reply) && scannedMiss(rule, true));
+  }
+
+  /** The reads of the current scan are done with. */
+  clearReplies(): void {
+    if (this.errors.size > 0) this.errors.clear();
+    if (this.nulls.size > 0) this.nulls.clear();
+    if (this.empties.size > 0) this.empties.clear();
   }
 }

@@ -18,10 +18,10 @@ import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableV
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { sendStampText } from '../sendStamp';
 import { errorKind } from '../../protocol/respScanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, type WorkerStats } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
-import { isMissReply, MISS_NONE, type MissRule } from '../../scenario/missRules';
+import { missesIn } from '../../scenario/missRules';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -228,6 +228,15 @@ export function unitReplyError(name: string, reply: unknown): Error | undefined 
   return Array.isArray(reply) ? (reply.find((element) => element instanceof Error) as Error | undefined) : undefined;
 }
 
+/**
+ * A read's reply that found nothing: nil, an empty collection where the command answers one, an MGET's nil keys
+ * (scenario/replyMisses.ts). Both ioredis paths count by it.
+ */
+export function countMisses(stats: Pick<WorkerStats, 'recordMiss'>, rules: readonly number[], label: number, reply: unknown): void {
+  const misses = missesIn(rules[label] ?? 0, reply);
+  if (misses > 0) stats.recordMiss(label, misses);
+}
+
 export class IoredisConnection extends BudgetedConnection {
   private redis: Redis | undefined;
   private readonly requests: IoredisRequests;
@@ -240,7 +249,7 @@ export class IoredisConnection extends BudgetedConnection {
   /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
   private readonly commandsInFlight: Int32Array;
   /** Per label: which replies are misses (scenario/replyMisses.ts). */
-  private readonly missRules: readonly MissRule[];
+  private readonly missRules: readonly number[];
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -248,7 +257,7 @@ export class IoredisConnection extends BudgetedConnection {
     const { keys, context } = requestSource(load.config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
     this.commandsInFlight = new Int32Array(config.labels.length);
-    this.missRules = (config.missRules ?? []) as MissRule[];
+    this.missRules = config.missRules ?? [];
   }
 
   override async open(): Promise<void> {
@@ -516,10 +525,8 @@ export class IoredisConnection extends BudgetedConnection {
     this.load.stats.recordPublished(reply);
   }
 
-  /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */
   private countMiss(label: number, reply: unknown): void {
-    const rule = this.missRules[label] ?? MISS_NONE;
-    if (rule !== MISS_NONE && isMissReply(rule, reply)) this.load.stats.recordMiss(label);
+    countMisses(this.load.stats, this.missRules, label, reply);
   }
 
   private readonly onClose = (): void => {
