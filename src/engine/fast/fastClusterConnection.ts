@@ -29,7 +29,7 @@ import { refreshTopology } from './topologyRefresh';
 import { SlotRouter } from './slotRouter';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
 import { KeyBacklog } from '../requests/keyBacklog';
-import { MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/missRules';
+import { MISS_NIL_ELEMENTS, MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/missRules';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -76,7 +76,16 @@ export class FastClusterConnection extends BudgetedConnection {
     this.parts = Math.max(1, cluster.masterCount);
     // One build per round: the builder holds a pipeline per master, routed and written from its buffer.
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
-    if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, this.missRules, load, cluster);
+    if (this.builder.grouped)
+      this.units = new ClusterUnits(
+        this.builder.unitSize,
+        context.labelIndexes,
+        this.builder.execAt,
+        this.missRules,
+        load,
+        cluster,
+        load.config.test.group?.transaction ? load.config.test.commands : undefined,
+      );
     else this.router = this.slotRouter();
     this.perNode = this.router !== undefined && !load.openLoop;
     this.backlogCap = BACKLOG_PIPELINES * load.config.pipeline;
@@ -369,6 +378,9 @@ export class FastClusterConnection extends BudgetedConnection {
       if (this.missRules.some((rule) => rule !== MISS_NONE) || (this.units && this.builder.execAt.includes(1)))
         link.scanner.onNull = (reply) => newLink.nulls.add(reply);
       if (this.missRules.includes(MISS_NIL_OR_EMPTY)) link.scanner.onEmpty = (reply) => newLink.empties.add(reply);
+      // Inside arrays: an MGET's keys not found, a queued read's miss inside EXEC's reply.
+      if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.units?.countsQueuedMisses)
+        link.scanner.onNestedMiss = (reply, element, empty) => newLink.nested.push(reply, element, empty ? 1 : 0);
       // Errors inside EXEC's reply fail the unit.
       if (this.units) link.scanner.nestedErrors = this.load.config.test.group!.transaction;
     }
@@ -491,7 +503,7 @@ export class FastClusterConnection extends BudgetedConnection {
     this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
-    if (this.units === undefined && link.errors.size === 0 && link.nulls.size === 0 && link.empties.size === 0) {
+    if (this.units === undefined && link.errors.size === 0 && link.nulls.size === 0 && link.empties.size === 0 && link.nested.length === 0) {
       this.answered(this.takeReplies(link, node, replies, now), now, link);
       return;
     }
@@ -527,6 +539,9 @@ export class FastClusterConnection extends BudgetedConnection {
         const kind = errorKind(error);
         stats.recordError(label, kind, error);
         node.stats.addError(kind, error, 1);
+      } else if (this.missRules[label] === MISS_NIL_ELEMENTS) {
+        const misses = link.nilElements(r);
+        if (misses > 0) stats.recordMiss(label, misses);
       } else if (link.missed(r, this.missRules[label])) {
         stats.recordMiss(label);
       }

@@ -191,6 +191,8 @@ export class NodeLink {
   readonly nulls = new Set<number>();
   /** Empty arrays, sets and maps of the current scan (reply indexes): a miss of a read of a key's contents. */
   readonly empties = new Set<number>();
+  /** Nils and empty collections inside array replies of the current scan, three numbers each: reply, element, 1 if empty. */
+  readonly nested: number[] = [];
   // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.
   unitReplies = 0;
   unitRedirected = false;
@@ -206,8 +208,25 @@ export class NodeLink {
     return (this.nulls.has(reply) && scannedMiss(rule, false)) || (this.empties.has(reply) && scannedMiss(rule, true));
   }
 
+  /** Nil elements of array reply `reply` of the current scan: the keys an MGET did not find. */
+  nilElements(reply: number): number {
+    let count = 0;
+    for (let k = 0; k < this.nested.length; k += 3) if (this.nested[k] === reply && this.nested[k + 2] === 0) count++;
+    return count;
+  }
+
+  /** EXEC's reply `reply` of the current scan: `miss` for each queued read (`queued`: their labels, in order) whose element missed. */
+  queuedMisses(reply: number, queued: readonly number[], rules: Uint8Array, miss: (label: number) => void): void {
+    for (let k = 0; k < this.nested.length; k += 3) {
+      if (this.nested[k] !== reply) continue;
+      const label = queued[this.nested[k + 1]];
+      if (label !== undefined && scannedMiss(rules[label], this.nested[k + 2] === 1)) miss(label);
+    }
+  }
+
   /** The reads of the current scan are done with. */
   clearReplies(): void {
+    if (this.nested.length > 0) this.nested.length = 0;
     if (this.errors.size > 0) this.errors.clear();
     if (this.nulls.size > 0) this.nulls.clear();
     if (this.empties.size > 0) this.empties.clear();

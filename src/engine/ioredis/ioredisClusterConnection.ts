@@ -339,7 +339,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const at = replyAt[c] > 0 ? replyAt[c] : now;
       stats.recordCommandReply(labels[c], Math.round((at - entry.start) * 1000));
       if (replyError) stats.recordCommandError(labels[c], kindOf(replyError), replyError.message);
-      else countMisses(stats, this.missRules, labels[c], reply);
+      else countMisses(stats, this.missRules, labels[c], reply, name === 'EXEC' ? this.requests.queued : undefined);
       unitError ??= replyError ?? undefined;
     });
     const micros = Math.round((now - entry.start) * 1000);

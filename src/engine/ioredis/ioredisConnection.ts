@@ -19,7 +19,7 @@ import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { sendStampText } from '../sendStamp';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, type WorkerStats } from '../measure/stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { missesIn } from '../../scenario/missRules';
 
@@ -44,6 +44,8 @@ export class IoredisRequests {
   readonly commands: CompiledArgs[];
   /** A command group: every request is all `commands`, in order. */
   readonly grouped: boolean;
+  /** A transaction: the labels of its queued commands, whose replies are EXEC's elements. */
+  readonly queued: number[];
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
   private readonly choices: Random;
@@ -72,6 +74,7 @@ export class IoredisRequests {
   ) {
     this.values = new ValueSizes(value);
     this.grouped = test.group !== undefined;
+    this.queued = test.group?.transaction ? queuedLabels(test.commands, context.labelIndexes) : [];
     this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
     this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
@@ -230,9 +233,16 @@ export function unitReplyError(name: string, reply: unknown): Error | undefined 
 
 /**
  * A read's reply that found nothing: nil, an empty collection where the command answers one, an MGET's nil keys
- * (scenario/replyMisses.ts). Both ioredis paths count by it.
+ * (scenario/replyMisses.ts); EXEC's reply (`queued`: the labels of its transaction's queued commands), each element
+ * for its command. Both ioredis paths count by it.
  */
-export function countMisses(stats: Pick<WorkerStats, 'recordMiss'>, rules: readonly number[], label: number, reply: unknown): void {
+export function countMisses(stats: Pick<WorkerStats, 'recordMiss'>, rules: readonly number[], label: number, reply: unknown, queued?: readonly number[]): void {
+  if (queued && queued.length > 0 && Array.isArray(reply)) {
+    reply.forEach((element, k) => {
+      if (k < queued.length) countMisses(stats, rules, queued[k], element);
+    });
+    return;
+  }
   const misses = missesIn(rules[label] ?? 0, reply);
   if (misses > 0) stats.recordMiss(label, misses);
 }
@@ -489,7 +499,7 @@ export class IoredisConnection extends BudgetedConnection {
           } else if (measured) {
             stats.recordCommandReply(command.labelIndex, micros);
             if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
-            else this.countMiss(command.labelIndex, reply);
+            else countMisses(stats, this.missRules, command.labelIndex, reply, command.name === 'EXEC' ? this.requests.queued : undefined);
           }
           failure ??= replyError ?? undefined;
           if (--left > 0) return;

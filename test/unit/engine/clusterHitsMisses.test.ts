@@ -107,5 +107,40 @@ describe('hits and misses on a Redis Cluster (3 masters)', function () {
       assert.ok(Math.abs(rate - (1 - present / SPACE)) <= 0.03, `miss rate ${rate}`);
       assert.equal(result.commands.find((c) => c.command === 'EXISTS')?.misses, 0, 'an integer reply is never a miss');
     });
+
+    it(`${client}: MULTI / GET / EXEC on {tag}-free single keys: GET's misses come from EXEC's reply on each master`, async () => {
+      const result = await runLoad(
+        loadRequest(seedOf(cluster()), {
+          client,
+          test: groupTest('tx', ['MULTI', 'GET k:__key__', 'EXEC']),
+          keys: { space: SPACE, distribution: 'uniform' },
+          load: { clients: 3, pipeline: 3, requests: 6000 },
+          connection: { cluster: true },
+        }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
+      const get = row(result, 'GET');
+      const rate = get.misses / get.requests;
+      assert.ok(Math.abs(rate - (1 - present / SPACE)) <= 0.03, `miss rate ${rate}`);
+    });
+
+    it(`${client}: MGET of one key twice (one slot) counts each key not found`, async () => {
+      const result = await runLoad(
+        loadRequest(seedOf(cluster()), {
+          client,
+          test: singleTest('MGET k:__key__ k:__key__'),
+          keys: { space: SPACE, distribution: 'uniform' },
+          load: { clients: 3, pipeline: 4, requests: 6000 },
+          connection: { cluster: true },
+        }),
+      );
+      assert.equal(result.status, 'complete', result.error);
+      const mget = row(result, 'MGET');
+      assert.equal(mget.lookups, 12_000);
+      assert.equal(mget.misses % 2, 0, 'a key is found twice or missed twice');
+      const rate = mget.misses / mget.lookups!;
+      assert.ok(Math.abs(rate - (1 - present / SPACE)) <= 0.03, `miss rate ${rate}`);
+    });
   }
 });
