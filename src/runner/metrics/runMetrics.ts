@@ -14,6 +14,11 @@ import { lookupsOf } from '../../results/missRate';
 const BUCKETS_US = [50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000];
 const BUCKET_LABELS = [...BUCKETS_US.map((us) => String(us / 1e6)), '+Inf'];
 
+const HIT_MISS_HELP = {
+  hits: 'Replies of a read that found something (an MGET: keys found), per command of a test, counted when the test ends.',
+  misses: 'Replies of a read that found nothing: nil or an empty collection (an MGET: keys not found), per command of a test.',
+};
+
 /** Test series kept (scenario × point × phase × test); commands are capped by the same count. */
 export const MAX_SERIES = 5000;
 
@@ -202,18 +207,12 @@ export class RunMetrics {
         help: 'Error replies per command of a test, counted when the test ends.',
         samples: perCommand((c) => c.errors),
       },
-      {
-        name: 'rbench_command_hits',
+      ...(['hits', 'misses'] as const).map((which): Family => ({
+        name: `rbench_command_${which}`,
         type: 'counter',
-        help: 'Replies of a read that found something (an MGET: keys found), per command of a test, counted when the test ends.',
-        samples: perCommand((c) => c.hits),
-      },
-      {
-        name: 'rbench_command_misses',
-        type: 'counter',
-        help: 'Replies of a read that found nothing: nil or an empty collection (an MGET: keys not found), per command of a test.',
-        samples: perCommand((c) => c.misses),
-      },
+        help: HIT_MISS_HELP[which],
+        samples: perCommand((c) => c[which]),
+      })),
       {
         name: 'rbench_latency_seconds',
         type: 'histogram',

@@ -9,6 +9,7 @@ import { useCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
 import { seedOf } from './clusterChecks';
 import { groupTest, loadRequest, singleTest } from './plans';
+import { fillHalf } from './halfFilled';
 
 const SPACE = 2000;
 
@@ -35,15 +36,7 @@ describe('hits and misses on a Redis Cluster (3 masters)', function () {
     const { masters } = await cluster().roles();
     await Promise.all(masters.map((port) => cluster().client(port).flushall()));
     // Half of the key space, keys 0 … SPACE/2 − 1 (a sequential draw over the lower half), as a `prefill` phase would.
-    const fill = await runLoad(
-      loadRequest(seedOf(cluster()), {
-        test: singleTest('SET k:__key__ __value__'),
-        keys: { space: SPACE / 2, distribution: 'sequential' },
-        load: { clients: 4, requests: SPACE / 2 },
-        connection: { cluster: true },
-      }),
-    );
-    assert.equal(fill.status, 'complete', fill.error);
+    await fillHalf(seedOf(cluster()), SPACE, { cluster: true });
     present = await onMasters(cluster(), (port) => cluster().client(port).dbsize());
     assert.equal(present, SPACE / 2);
   });

@@ -7,6 +7,7 @@ import type { CommandResult } from '../../../src/engine/types';
 import { missRateOf } from '../../../src/results/missRate';
 import { useRedisServer, withRedis } from '../../helpers/redis';
 import { groupTest, loadRequest, singleTest } from './plans';
+import { fillHalf } from './halfFilled';
 
 const SPACE = 2000;
 
@@ -23,14 +24,7 @@ describe('misses inside array replies: EXEC and MGET (real server)', function ()
 
   before(async () => {
     await withRedis(server(), (redis) => redis.flushall());
-    const fill = await runLoad(
-      loadRequest(server(), {
-        test: singleTest('SET k:__key__ __value__'),
-        keys: { space: SPACE / 2, distribution: 'sequential' },
-        load: { clients: 4, requests: SPACE / 2 },
-      }),
-    );
-    assert.equal(fill.status, 'complete');
+    await fillHalf(server(), SPACE);
     truth = 1 - (await withRedis(server(), (redis) => redis.dbsize())) / SPACE;
     assert.equal(truth, 0.5);
   });

@@ -5,19 +5,7 @@ import { spawnSync } from 'node:child_process';
 import type { LoadResult } from '../../../src/engine';
 import { renderOpenMetrics, renderPrometheusText } from '../../../src/runner/metrics/openMetrics';
 import { RunMetrics } from '../../../src/runner/metrics/runMetrics';
-import type { LoadPosition } from '../../../src/runner/runScenario';
-
-const at = (test: string): LoadPosition => ({ point: '', phase: 'load', test, repeat: 0, measured: true, index: 0, total: 1 });
-
-function samples(text: string): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const cut = line.lastIndexOf(' ');
-    map.set(line.slice(0, cut), Number(line.slice(cut + 1)));
-  }
-  return map;
-}
+import { at, samples } from './exposition';
 
 describe('run metrics: hits and misses per command', () => {
   const metrics = new RunMetrics();
