@@ -92,8 +92,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     ...(data ? { data } : {}),
     labels,
     labelIndexes,
-    // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
-    ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
+    missRules: missRulesOf(test, labels),
     ...(countsReceivers(test, topology !== undefined) ? { countsReceivers: true } : {}),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,

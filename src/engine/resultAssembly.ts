@@ -10,6 +10,7 @@ import { summarizePauses } from './measure/pauseSummary';
 import { joinSilences } from './measure/silences';
 import { bottleneck, errorStatusWhy, stallWhy } from './verdicts';
 import type { LabelReport, PublishReport, WorkerResult } from './workerMessages';
+import { keysAskedOf } from '../scenario/replyMisses';
 
 export interface AssemblyParts {
   status: LoadStatus;
@@ -81,6 +82,23 @@ function sentRequests(labels: string[], workers: WorkerResult[], request: LoadRe
   return { requests, byLabel: recordFromMap(byLabel), ...(handshake ? { handshakes: handshake } : {}) };
 }
 
+/**
+ * Per-key reads (MGET k1 k2 k3): their rows' keys asked (scenario/replyMisses.ts keysAskedOf), and the total's, which
+ * counts the other rows' answered replies, one key each. Changes `commands` in place; returns `total` with its own.
+ */
+function withLookups(request: LoadRequest, commands: CommandResult[], total: CommandResult): CommandResult {
+  let any = false;
+  for (const row of commands) {
+    const template = request.test.commands.find((c) => c.command.label === row.command)?.command;
+    const asked = template && row.misses !== undefined ? keysAskedOf(template) : undefined;
+    if (asked === undefined) continue;
+    row.lookups = (row.requests - row.errors) * asked;
+    any = true;
+  }
+  if (!any || total.misses === undefined || request.test.group) return total;
+  return { ...total, lookups: commands.reduce((sum, row) => sum + (row.lookups ?? row.requests - row.errors), 0) };
+}
+
 export function assembleResult(request: LoadRequest, parts: AssemblyParts): LoadResult {
   const workers = parts.workers ?? [];
   const durationMs = workers.reduce((max, w) => Math.max(max, w.durationMs), 0);
@@ -94,7 +112,7 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     ),
   );
   const totalReports = request.test.group ? workers.map((w) => w.labels[UNIT_LABEL]) : workers.flatMap((w) => w.labels);
-  const total = commandResult('total', totalReports, durationMs);
+  const total = withLookups(request, commands, commandResult('total', totalReports, durationMs));
   const utilization = workers.reduce((max, w) => Math.max(max, w.eventLoopUtilization), 0);
   const plan = request.phase.load;
   const scheduled = workers.reduce((sum, w) => sum + w.scheduledSends, 0);

@@ -36,6 +36,12 @@ export interface CommandResult {
    */
   misses?: number;
   /**
+   * Reads of several keys or fields at once (MGET, HMGET, ZMSCORE), whose misses are counted per key: the keys or
+   * fields asked for by the replies that were not errors, the miss rate's denominator. Absent for other rows (their
+   * denominator is the replies that were not errors); on a total, present when one of its rows has it.
+   */
+  lookups?: number;
+  /**
    * Reply-driven commands (scenario/replyForms.ts), by name: `passes` (full SCAN passes) and `items` (keys returned),
    * `reloads` (scripts reloaded after NOSCRIPT), `read` (entries XREADGROUP returned), `acked` (XACK's count) and
    * `skipped` (XACKs not sent: nothing was read). Absent for other commands.

@@ -82,6 +82,13 @@ export class ReplyScanner {
    * EXEC's reply holds the replies of the queued commands, and one of them may be an error.
    */
   nestedErrors = false;
+  /**
+   * Called for a nil or an empty array/set/map one level inside a top-level array (`element` counts from 0): an MGET
+   * key not found, or the reply of a command queued in a transaction, inside EXEC's. Off the fast lane, as aggregates are.
+   */
+  onNestedMiss: ((replyIndex: number, element: number, empty: boolean) => void) | undefined;
+  /** Elements of the top-level aggregate being read (onNestedMiss numbers them). */
+  private topLength = 0;
   /** Called with every top-level integer reply's value (PUBLISH's receivers); off the fast lane only when the integer is cut by the chunk. */
   onInteger: ((value: number) => void) | undefined;
   private integerPending = false;
@@ -176,6 +183,7 @@ export class ReplyScanner {
             case 95: // _ null
               this.state = State.Line;
               if (this.depth === 0 && this.onNull) this.nullPending = true;
+              else if (this.depth === 1 && this.onNestedMiss) this.nestedMiss(false);
               break;
             case 45: // - error
               this.state = State.Line;
@@ -356,6 +364,11 @@ export class ReplyScanner {
     throw new RespProtocolError(`aggregate length ${written} is over ${MAX_AGGREGATE_LENGTH} elements`);
   }
 
+  /** A nil or empty element directly inside a top-level array (not a push's or an attribute's). */
+  private nestedMiss(empty: boolean): void {
+    if (this.frames[0] === Frame.Normal) this.onNestedMiss!(this.repliesThisScan, this.topLength - this.remaining[0], empty);
+  }
+
   /** An error element directly inside a top-level array, when asked for, and none of that reply was kept yet. */
   private capturesNested(): boolean {
     return this.nestedErrors && this.depth === 1 && !this.errorPending;
@@ -372,6 +385,7 @@ export class ReplyScanner {
     const length = this.negative ? -1 : this.length;
     this.state = State.Type;
     if (length < 0 && this.depth === 0 && this.onNull) this.nullPending = true;
+    else if (length < 0 && this.depth === 1 && this.onNestedMiss) this.nestedMiss(false);
     switch (this.lengthOf) {
       case LengthOf.Bulk:
       case LengthOf.BulkError:
@@ -407,6 +421,7 @@ export class ReplyScanner {
       // Empty or null aggregate: complete at once. An empty attribute or push is not a value at all.
       if (frame !== Frame.Normal) return;
       if (elements === 0 && this.depth === 0) this.onEmpty?.(this.repliesThisScan);
+      else if (elements === 0 && this.depth === 1 && this.onNestedMiss) this.nestedMiss(true);
       this.elementDone();
       return;
     }
@@ -420,6 +435,7 @@ export class ReplyScanner {
       this.frames = frames;
     }
     this.elements = this.depth === 0 ? elements : this.elements + elements;
+    if (this.depth === 0) this.topLength = elements;
     this.remaining[this.depth] = elements;
     this.frames[this.depth] = frame;
     this.depth++;

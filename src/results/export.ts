@@ -4,7 +4,7 @@ import type { ResultRow, TableColumn } from './rows';
 import { clusterColumns } from './clusterColumns';
 import { formatDuration, formatMs, formatOps, formatUsPerCall } from './format';
 import { verdictShort } from './bottleneck';
-import { hitMissColumns } from './hitsMisses';
+import { hitMissColumns, hitMissRates } from './hitsMisses';
 import { csvCell, markdownCell } from '../gates/output';
 import { groupDigits } from '../scenario/numberText';
 
@@ -44,11 +44,13 @@ export function chosenPercentileNames(rows: ResultRow[]): string[] {
 /**
  * redis-benchmark's columns first (so the two diff), then the server's time per call, the verdict (its kind,
  * sentence and short label: `limit`) and the test's elapsed seconds (empty where not known), then a
- * `pN_latency_ms` column per chosen percentile.
+ * `pN_latency_ms` column per chosen percentile, then (when a row is a read) `hits_per_sec`, `misses_per_sec` and
+ * `miss_rate`.
  */
 export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
   // redis-benchmark's own percentile columns are not repeated (the same figures, by the same rule).
   const chosen = chosenPercentileNames(rows).filter((name) => !REDIS_BENCHMARK_CSV_HEADER.includes(`${name}_latency_ms`));
+  const reads = rows.some((row) => row.misses !== undefined);
   const header = [
     ...REDIS_BENCHMARK_CSV_HEADER,
     'server_usec_per_call',
@@ -57,6 +59,8 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
     'limit',
     'elapsed_s',
     ...chosen.map((name) => `${name}_latency_ms`),
+    // Only when some row is a read that counted its misses (as the table's columns).
+    ...(reads ? ['hits_per_sec', 'misses_per_sec', 'miss_rate'] : []),
   ];
   const lines = [header.map(csvField).join(',')];
   for (const row of rows) {
@@ -77,12 +81,20 @@ export function toRedisBenchmarkCsv(rows: ResultRow[]): string {
         row.bottleneck ? verdictShort(row.bottleneck) : '',
         row.durationMs !== undefined ? (row.durationMs / 1000).toFixed(3) : '',
         ...chosen.map((name) => (row.percentiles?.[name] !== undefined ? ms(row.percentiles[name]) : '')),
+        ...(reads ? hitMissCsvCells(row) : []),
       ]
         .map(csvField)
         .join(','),
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** A row's hits/s, misses/s and miss rate (a fraction, 0…1) for the CSV; empty cells for a row that is no read. */
+function hitMissCsvCells(row: ResultRow): string[] {
+  const rates = hitMissRates(row);
+  if (!rates || row.missRate === undefined) return ['', '', ''];
+  return [rates.hits.toFixed(2), rates.misses.toFixed(2), row.missRate.toFixed(4)];
 }
 
 /** The latency percentile columns: the chosen ones (`percentiles`), else p50, p99 and p99.9. */

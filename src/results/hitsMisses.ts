@@ -3,17 +3,20 @@
 import type { CommandResult } from '../engine';
 import { formatOps } from './format';
 import type { ResultRow, TableColumn } from './rows';
-import { missRateOf } from './missRate';
+import { lookupsOf, missRateOf } from './missRate';
 
 export { missRateOf } from './missRate';
 
 /** Above this share of misses a read test measured an empty key space more than the server: the run says so. */
 export const MOSTLY_MISSES = 0.5;
 
-/** Hits and misses per second: the row's throughput split by its share of each (errors are neither). */
-export function hitMissRates(row: Pick<ResultRow, 'opsPerSec' | 'requests' | 'errors' | 'misses'>): { hits: number; misses: number } | undefined {
+/**
+ * Hits and misses per second: the row's throughput split by its share of each (errors are neither); for a per-key
+ * read (MGET), keys found and not found per second.
+ */
+export function hitMissRates(row: Pick<ResultRow, 'opsPerSec' | 'requests' | 'errors' | 'misses' | 'lookups'>): { hits: number; misses: number } | undefined {
   if (row.misses === undefined || row.requests <= 0) return undefined;
-  const hits = Math.max(0, row.requests - row.errors - row.misses);
+  const hits = Math.max(0, lookupsOf(row) - row.misses);
   return { hits: (row.opsPerSec * hits) / row.requests, misses: (row.opsPerSec * row.misses) / row.requests };
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_PERCENTILES, latencyAtPercentiles } from './chosenPercentiles';
 import type { RunFile } from './runFile';
 import { representativeLoad } from './summary';
 import { bucketMs, bucketReplies, fullSeconds } from './timelineSeconds';
+import { lookupsOf } from './missRate';
 
 type Json = Record<string, unknown>;
 
@@ -30,14 +31,11 @@ export function memtierSectionName(label: string): string {
   return `${lower.charAt(0).toUpperCase()}${lower.slice(1)}s`;
 }
 
-/**
- * Hits and misses of a result. RBench counts neither today, so both are 0 (docs/exports.md says so); a
- * `misses` count on a command's result, when one is recorded, is read here and only here.
- */
+/** Hits and misses of a result (results/hitsMisses.ts): 0 and 0 for a row that is no read; an MGET's counted per key. */
 export function hitsAndMisses(result: CommandResult): { hits: number; misses: number } {
-  const misses = (result as CommandResult & { misses?: number }).misses;
+  const misses = result.misses;
   if (typeof misses !== 'number') return { hits: 0, misses: 0 };
-  return { hits: Math.max(0, result.requests - result.errors - misses), misses };
+  return { hits: Math.max(0, lookupsOf(result) - misses), misses };
 }
 
 const fixed = (value: number, digits: number) => Number(value.toFixed(digits));

@@ -220,6 +220,7 @@ function mergeCommand(name: string, results: CommandResult[], perRequest: number
     errorExamples: recordFromMap(errorExamples),
     // A read's misses add up over the parts (each part counted its own replies).
     ...(results.length > 0 && results.every((r) => r.misses !== undefined) ? { misses: results.reduce((sum, r) => sum + r.misses!, 0) } : {}),
+    ...(results.some((r) => r.lookups !== undefined) ? { lookups: results.reduce((sum, r) => sum + (r.lookups ?? r.requests - r.errors), 0) } : {}),
     ...(replies ? { replies } : {}),
     opsPerSec: requests * perRequest,
     latency,

@@ -41,6 +41,8 @@ export interface ResultRow {
   /** A read's replies that found nothing (nil or an empty collection), and their share of the replies that were not errors; absent for other rows. */
   misses?: number;
   missRate?: number;
+  /** A per-key read (MGET): the keys asked, against which its misses count (engine/types.ts CommandResult.lookups). */
+  lookups?: number;
   status: LoadResult['status'];
   /** A test's total row: percentiles of its per-second throughput, and its bytes per second (LoadResult's, where known). */
   throughputPercentiles?: LoadResult['throughputPercentiles'];
@@ -136,6 +138,7 @@ export function rowFrom(run: RunFile, pointLabel: string, summary: TestSummary, 
     errors: result.errors,
     errorsByKind: result.errorsByKind,
     ...(result.misses !== undefined ? { misses: result.misses, missRate: missRateOf(result) } : {}),
+    ...(result.lookups !== undefined ? { lookups: result.lookups } : {}),
     status: load.status,
     ...(isTotal ? { durationMs: load.durationMs } : {}),
     ...(load.group?.background ? { background: true } : {}),

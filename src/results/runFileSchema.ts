@@ -21,6 +21,7 @@ const commandResult = z.looseObject({
   errorsByKind: z.record(text, count),
   errorExamples: z.record(text, text),
   misses: count.optional(),
+  lookups: count.optional(),
   /** Reply-driven commands' counts (engine/types.ts CommandResult.replies): a few names, each a count. */
   replies: z
     .record(text.max(32), count)

@@ -3,6 +3,7 @@
 import { checkSubscriberGroups, refuseSubscribeOutsideGroups } from './pubsubGroups';
 import { testsWithData } from './dataPlan';
 import { isWriteCommand } from './commands';
+import { missRuleOf, MISS_NONE } from './replyMisses';
 import { replaceFix, type DiagnosticSink } from './diagnostics';
 import type { VariableScope } from './interpolate';
 import type { PointPlan, ScenarioPlan, TestPlan } from './plan';
@@ -158,10 +159,15 @@ function checkKeysExpectations(expects: Section['expects'], sink: DiagnosticSink
 
 function checkExpectLabels(expects: Section['expects'], built: { phase: PhaseSection; tests: TestPlan[] }[], scenarioName: string, sink: DiagnosticSink): void {
   const labels = new Set<string>();
+  // Labels of reads: the rows that count misses (replyMisses.ts, from the command table's flags and key specs).
+  const reads = new Set<string>();
   for (const { phase, tests } of built) {
     if (!phase.measured) continue;
     for (const test of tests) {
-      for (const { command } of test.commands) labels.add(command.label);
+      for (const { command } of test.commands) {
+        labels.add(command.label);
+        if (missRuleOf(command) !== MISS_NONE) reads.add(command.label);
+      }
       if (test.group) labels.add(test.name.toUpperCase()); // a group's units
     }
     for (const load of phase.loads ?? []) labels.add(load.name.toUpperCase()); // a client group's total
@@ -175,6 +181,14 @@ function checkExpectLabels(expects: Section['expects'], built: { phase: PhaseSec
       'unknown-expect-command',
       `scenario \`${scenarioName}\` measures no command \`${expectation.command}\`${suggestion ? ` — did you mean \`${suggestion}\`?` : known}`,
       suggestion ? [replaceFix(commandRange, suggestion)] : undefined,
+    );
+  }
+  for (const { expectation, commandRange } of expects) {
+    if (expectation.metric !== 'miss-rate' || !expectation.command || !labels.has(expectation.command) || reads.has(expectation.command)) continue;
+    sink.warning(
+      commandRange ?? expectation.range,
+      'miss-rate-not-read',
+      `\`${expectation.command}\` is no read (the command table does not flag it readonly, or it names no key): it counts no hits or misses, so this expectation judges nothing — name a read such as GET, HGETALL or MGET, or remove the line`,
     );
   }
 }

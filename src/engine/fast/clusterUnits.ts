@@ -4,7 +4,7 @@
 // A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
 import { errorKind } from '../../protocol/respScanner';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
 import type { ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';
@@ -13,6 +13,11 @@ import { MEASURED, type NodeLink } from './nodeLink';
 export const UNIT = 4;
 
 export class ClusterUnits {
+  /** A transaction: the labels of its queued commands, whose replies are EXEC's elements. */
+  private readonly queued: number[];
+  /** Some queued command is a read: EXEC's elements are read for misses. */
+  readonly countsQueuedMisses: boolean;
+
   constructor(
     /** Commands per unit. */
     readonly size: number,
@@ -20,9 +25,15 @@ export class ClusterUnits {
     private readonly labels: readonly number[],
     /** 1 where the command is EXEC (a nil reply there: the transaction did not run). */
     private readonly execAt: Uint8Array,
+    /** Per label: which replies are misses (scenario/replyMisses.ts). */
+    private readonly missRules: Uint8Array,
     private readonly load: ConnectionHost,
     private readonly cluster: ClusterState,
-  ) {}
+    transaction: readonly { command: { name: string } }[] | undefined,
+  ) {
+    this.queued = transaction ? queuedLabels(transaction, labels) : [];
+    this.countsQueuedMisses = this.queued.some((label) => missRules[label] !== 0);
+  }
 
   /** Reply `reply` of the current scan, to the unit at the head of `link`'s in-flight queue; true when it completes the unit. */
   reply(link: NodeLink, reply: number, now: number): boolean {
@@ -52,7 +63,11 @@ export class ClusterUnits {
         link.unitErrorText = text;
       }
     }
-    if (measured) this.load.stats.recordCommandReply(label, micros);
+    if (measured) {
+      this.load.stats.recordCommandReply(label, micros);
+      if (text === undefined && this.execAt[position] === 1) link.queuedMisses(reply, this.queued, this.missRules, this.recordMiss);
+      else if (text === undefined && link.missed(reply, this.missRules[label])) this.load.stats.recordMiss(label);
+    }
     if (++link.unitReplies < this.size) return false;
     queue.shift();
     if (measured) {
@@ -68,6 +83,8 @@ export class ClusterUnits {
     this.reset(link);
     return true;
   }
+
+  private readonly recordMiss = (label: number): void => this.load.stats.recordMiss(label);
 
   /** A unit that will get no (more) reply: its unanswered commands (the first `answered` were answered), and the unit once. */
   unanswered(answered: number, kind: string, text: string, waited: number | undefined): void {

@@ -29,6 +29,7 @@ import { refreshTopology } from './topologyRefresh';
 import { SlotRouter } from './slotRouter';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
 import { KeyBacklog } from '../requests/keyBacklog';
+import { MISS_NIL_ELEMENTS, MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/missRules';
 
 /** A request followed this many redirections without an answer: counted as the error the last one was. */
 const MAX_REDIRECTS = 5;
@@ -61,6 +62,8 @@ export class FastClusterConnection extends BudgetedConnection {
   /** Requests drawn into the links' backlogs and not written yet (claimed from the budget: the connection is not done). */
   private backlogged = 0;
   private readonly backlogCap: number;
+  /** Per label: which replies are misses (scenario/replyMisses.ts); each link's scanner notes nils and empty arrays. */
+  private readonly missRules: Uint8Array;
 
   constructor(
     index: number,
@@ -69,10 +72,20 @@ export class FastClusterConnection extends BudgetedConnection {
   ) {
     super(index, load);
     const { keys, context } = requestSource(load.config, index);
+    this.missRules = Uint8Array.from(load.config.missRules ?? []);
     this.parts = Math.max(1, cluster.masterCount);
     // One build per round: the builder holds a pipeline per master, routed and written from its buffer.
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
-    if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, load, cluster);
+    if (this.builder.grouped)
+      this.units = new ClusterUnits(
+        this.builder.unitSize,
+        context.labelIndexes,
+        this.builder.execAt,
+        this.missRules,
+        load,
+        cluster,
+        load.config.test.group?.transaction ? load.config.test.commands : undefined,
+      );
     else this.router = this.slotRouter();
     // `reconnect every N` cycles a connection once all its replies are in: rounds have such a moment, the per-node loop does not.
     this.perNode = this.router !== undefined && !load.openLoop && load.config.reconnectEvery === undefined;
@@ -390,12 +403,16 @@ export class FastClusterConnection extends BudgetedConnection {
       while (this.links.length <= node) this.links.push(undefined);
       this.links[node] = link = new NodeLink(node);
       if (this.load.config.countsReceivers) link.scanner.onInteger = this.onPublishReply;
-      if (this.units) {
-        const newLink = link;
-        // Errors inside EXEC's reply fail the unit; a nil EXEC is a transaction that did not run.
-        link.scanner.nestedErrors = this.load.config.test.group!.transaction;
-        if (this.builder.execAt.includes(1)) link.scanner.onNull = (reply) => newLink.nulls.add(reply);
-      }
+      const newLink = link;
+      // Nils: a read's miss, or (a nil EXEC) a transaction that did not run; empty arrays: a miss of HGETALL, LRANGE…
+      if (this.missRules.some((rule) => rule !== MISS_NONE) || (this.units && this.builder.execAt.includes(1)))
+        link.scanner.onNull = (reply) => newLink.nulls.add(reply);
+      if (this.missRules.includes(MISS_NIL_OR_EMPTY)) link.scanner.onEmpty = (reply) => newLink.empties.add(reply);
+      // Inside arrays: an MGET's keys not found, a queued read's miss inside EXEC's reply.
+      if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.units?.countsQueuedMisses)
+        link.scanner.onNestedMiss = (reply, element, empty) => newLink.nested.push(reply, element, empty ? 1 : 0);
+      // Errors inside EXEC's reply fail the unit.
+      if (this.units) link.scanner.nestedErrors = this.load.config.test.group!.transaction;
     }
     return link;
   }
@@ -460,7 +477,7 @@ export class FastClusterConnection extends BudgetedConnection {
     link.connecting = false;
     link.reconnectAttempt = 0;
     link.scanner.reset();
-    link.errors.clear();
+    link.clearReplies();
     connection.onBytes((chunk, length) => this.onData(link, chunk, length));
     connection.socket.on('error', () => undefined);
     connection.socket.on('close', () => this.onClose(link, connection.socket));
@@ -516,7 +533,7 @@ export class FastClusterConnection extends BudgetedConnection {
     this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
-    if (this.units === undefined && link.errors.size === 0) {
+    if (this.units === undefined && link.errors.size === 0 && link.nulls.size === 0 && link.empties.size === 0 && link.nested.length === 0) {
       this.answered(this.takeReplies(link, node, replies, now), now, link);
       return;
     }
@@ -552,11 +569,15 @@ export class FastClusterConnection extends BudgetedConnection {
         const kind = errorKind(error);
         stats.recordError(label, kind, error);
         node.stats.addError(kind, error, 1);
+      } else if (this.missRules[label] === MISS_NIL_ELEMENTS) {
+        const misses = link.nilElements(r);
+        if (misses > 0) stats.recordMiss(label, misses);
+      } else if (link.missed(r, this.missRules[label])) {
+        stats.recordMiss(label);
       }
     }
     if (runCount > 0) this.recordRun(node, runLabel, runStart, runCount, now);
-    if (link.errors.size > 0) link.errors.clear();
-    if (link.nulls.size > 0) link.nulls.clear();
+    link.clearReplies();
     this.answered(answered, now, link);
   }
 

@@ -12,9 +12,9 @@ import { openTargetSocket } from './primarySocket';
 import { watchPrimary } from './primaryWatch';
 import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL, UnitTally } from '../measure/unitTally';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
-import { MISS_NIL_OR_EMPTY, MISS_NONE } from '../../scenario/missRules';
+import { MISS_NIL_ELEMENTS, MISS_NIL_OR_EMPTY, MISS_NONE, scannedMiss } from '../../scenario/missRules';
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 1000;
@@ -41,6 +41,8 @@ export class FastConnection extends BudgetedConnection {
   private unitPosition = 0;
   /** Per label: which replies are misses (scenario/replyMisses.ts); the scanner reports nils and empty arrays, off its fast lane. */
   private readonly missRules: Uint8Array;
+  /** A transaction: the labels of its queued commands, whose replies are EXEC's elements. */
+  private readonly queued: number[];
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -56,6 +58,9 @@ export class FastConnection extends BudgetedConnection {
     this.missRules = Uint8Array.from(config.missRules ?? []);
     if (this.missRules.some((rule) => rule !== MISS_NONE)) this.scanner.onNull = this.onNullReply;
     if (this.missRules.includes(MISS_NIL_OR_EMPTY)) this.scanner.onEmpty = this.onEmptyReply;
+    this.queued = config.test.group?.transaction ? queuedLabels(config.test.commands, config.labelIndexes) : [];
+    if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.queued.some((label) => this.missRules[label] !== MISS_NONE))
+      this.scanner.onNestedMiss = this.onNestedMiss;
     if (config.countsReceivers) this.scanner.onInteger = this.onPublishReply;
     if (this.builder.grouped) {
       this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats);
@@ -301,12 +306,28 @@ export class FastConnection extends BudgetedConnection {
 
   /** A nil reply: at an EXEC position, the transaction was aborted (WATCH), an error of EXEC and of its unit; a read's, a miss. */
   private readonly onNullReply = (replyIndex: number): void => {
-    if (this.units) {
-      const position = this.load.openLoop ? (this.unitPosition + replyIndex) % this.builder.unitSize : (this.replied + replyIndex) % this.builder.unitSize;
-      if (this.builder.execAt[position] === 1) return this.onUnitErrorReply(NIL_EXEC_KIND, NIL_EXEC_TEXT, replyIndex);
-    }
+    if (this.atExec(replyIndex)) return this.onUnitErrorReply(NIL_EXEC_KIND, NIL_EXEC_TEXT, replyIndex);
     const label = this.measuredLabelOf(replyIndex);
-    if (label >= 0 && this.missRules[label] !== MISS_NONE) this.load.stats.recordMiss(label);
+    if (label >= 0 && scannedMiss(this.missRules[label], false)) this.load.stats.recordMiss(label);
+  };
+
+  /** This scan's reply `replyIndex` is a group's EXEC. */
+  private atExec(replyIndex: number): boolean {
+    if (!this.units) return false;
+    const position = this.load.openLoop ? (this.unitPosition + replyIndex) % this.builder.unitSize : (this.replied + replyIndex) % this.builder.unitSize;
+    return this.builder.execAt[position] === 1;
+  }
+
+  /** A nil or empty element of an array reply: a key an MGET did not find, or a queued read's miss inside EXEC's reply. */
+  private readonly onNestedMiss = (replyIndex: number, element: number, empty: boolean): void => {
+    const label = this.measuredLabelOf(replyIndex);
+    if (label < 0) return;
+    if (this.atExec(replyIndex)) {
+      const queued = this.queued[element];
+      if (queued !== undefined && scannedMiss(this.missRules[queued], empty)) this.load.stats.recordMiss(queued);
+    } else if (!empty && this.missRules[label] === MISS_NIL_ELEMENTS) {
+      this.load.stats.recordMiss(label);
+    }
   };
 
   /** PUBLISH's reply: how many subscribers got the message. */

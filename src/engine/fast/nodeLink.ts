@@ -3,6 +3,7 @@
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
 import type { KeyBacklog } from '../requests/keyBacklog';
+import { scannedMiss } from '../../scenario/missRules';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;
@@ -186,8 +187,12 @@ export class NodeLink {
   backlog: KeyBacklog | undefined;
   /** The per-node loop: this link's own batch buffer, rewritten only once every request written from it is answered. */
   template: Buffer | undefined;
-  /** Nil replies of the current scan (reply indexes), read for a transaction's EXEC. */
+  /** Nil replies of the current scan (reply indexes): a transaction's EXEC, or a read's miss. */
   readonly nulls = new Set<number>();
+  /** Empty arrays, sets and maps of the current scan (reply indexes): a miss of a read of a key's contents. */
+  readonly empties = new Set<number>();
+  /** Nils and empty collections inside array replies of the current scan, three numbers each: reply, element, 1 if empty. */
+  readonly nested: number[] = [];
   // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.
   unitReplies = 0;
   unitRedirected = false;
@@ -196,5 +201,34 @@ export class NodeLink {
 
   constructor(readonly node: number) {
     this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);
+  }
+
+  /** Reply `reply` of the current scan found nothing, under the miss rule of its command (scenario/replyMisses.ts)? */
+  missed(reply: number, rule: number): boolean {
+    return (this.nulls.has(reply) && scannedMiss(rule, false)) || (this.empties.has(reply) && scannedMiss(rule, true));
+  }
+
+  /** Nil elements of array reply `reply` of the current scan: the keys an MGET did not find. */
+  nilElements(reply: number): number {
+    let count = 0;
+    for (let k = 0; k < this.nested.length; k += 3) if (this.nested[k] === reply && this.nested[k + 2] === 0) count++;
+    return count;
+  }
+
+  /** EXEC's reply `reply` of the current scan: `miss` for each queued read (`queued`: their labels, in order) whose element missed. */
+  queuedMisses(reply: number, queued: readonly number[], rules: Uint8Array, miss: (label: number) => void): void {
+    for (let k = 0; k < this.nested.length; k += 3) {
+      if (this.nested[k] !== reply) continue;
+      const label = queued[this.nested[k + 1]];
+      if (label !== undefined && scannedMiss(rules[label], this.nested[k + 2] === 1)) miss(label);
+    }
+  }
+
+  /** The reads of the current scan are done with. */
+  clearReplies(): void {
+    if (this.nested.length > 0) this.nested.length = 0;
+    if (this.errors.size > 0) this.errors.clear();
+    if (this.nulls.size > 0) this.nulls.clear();
+    if (this.empties.size > 0) this.empties.clear();
   }
 }

@@ -9,7 +9,7 @@ import { guardReplies, installReplyGate, LOAD_REPLY_LIMITS } from '../../redis/r
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { countPublished, IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
+import { countMisses, countPublished, IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { UNIT_LABEL } from '../measure/unitTally';
@@ -44,6 +44,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private reportedDown = false;
   /** Units sent without a key: spread over the masters. */
   private unitsSent = 0;
+  /** Per label: which replies are misses (scenario/replyMisses.ts). */
+  private readonly missRules: readonly number[];
 
   constructor(
     index: number,
@@ -53,6 +55,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     super(index, load);
     const { keys, context } = requestSource(load.config, index);
     this.requests = new IoredisRequests(load.config.test, load.config.value, keys, context);
+    this.missRules = load.config.missRules ?? [];
   }
 
   override async open(): Promise<void> {
@@ -241,7 +244,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
         // SPUBLISH: its slot's master holds every subscriber of the shard channel, so the reply counts them all.
         countPublished(this.load, reply);
         if (measured)
-          this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
+          this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now, reply);
         this.requestDone(closedLoop);
       });
     }
@@ -340,6 +343,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const at = replyAt[c] > 0 ? replyAt[c] : now;
       stats.recordCommandReply(labels[c], Math.round((at - entry.start) * 1000));
       if (replyError) stats.recordCommandError(labels[c], kindOf(replyError), replyError.message);
+      else countMisses(stats, this.missRules, labels[c], reply, name === 'EXEC' ? this.requests.queued : undefined);
       unitError ??= replyError ?? undefined;
     });
     const micros = Math.round((now - entry.start) * 1000);
@@ -351,7 +355,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     }
   }
 
-  private record(label: number, node: number, error: Error | null, elapsedMs: number, now: number): void {
+  private record(label: number, node: number, error: Error | null, elapsedMs: number, now: number, reply: unknown): void {
     const stats = this.load.stats;
     const nodeStats = this.cluster.nodes[node].stats;
     nodeStats.requests++;
@@ -368,6 +372,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     if (error) {
       stats.recordError(label, errorKind(error.message), error.message);
       nodeStats.addError(errorKind(error.message), error.message, 1);
+    } else {
+      countMisses(stats, this.missRules, label, reply);
     }
   }
 

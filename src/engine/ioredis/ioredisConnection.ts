@@ -18,10 +18,10 @@ import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableV
 import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { sendStampText } from '../sendStamp';
 import { errorKind } from '../../protocol/respScanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, UNIT_LABEL } from '../measure/unitTally';
+import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, type WorkerStats } from '../measure/stats';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
-import { isMissReply, MISS_NONE, type MissRule } from '../../scenario/missRules';
+import { missesIn } from '../../scenario/missRules';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
@@ -44,6 +44,8 @@ export class IoredisRequests {
   readonly commands: CompiledArgs[];
   /** A command group: every request is all `commands`, in order. */
   readonly grouped: boolean;
+  /** A transaction: the labels of its queued commands, whose replies are EXEC's elements. */
+  readonly queued: number[];
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
   private readonly choices: Random;
@@ -72,6 +74,7 @@ export class IoredisRequests {
   ) {
     this.values = new ValueSizes(value);
     this.grouped = test.group !== undefined;
+    this.queued = test.group?.transaction ? queuedLabels(test.commands, context.labelIndexes) : [];
     this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
     this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
@@ -234,6 +237,22 @@ export function unitReplyError(name: string, reply: unknown): Error | undefined 
   return Array.isArray(reply) ? (reply.find((element) => element instanceof Error) as Error | undefined) : undefined;
 }
 
+/**
+ * A read's reply that found nothing: nil, an empty collection where the command answers one, an MGET's nil keys
+ * (scenario/replyMisses.ts); EXEC's reply (`queued`: the labels of its transaction's queued commands), each element
+ * for its command. Both ioredis paths count by it.
+ */
+export function countMisses(stats: Pick<WorkerStats, 'recordMiss'>, rules: readonly number[], label: number, reply: unknown, queued?: readonly number[]): void {
+  if (queued && queued.length > 0 && Array.isArray(reply)) {
+    reply.forEach((element, k) => {
+      if (k < queued.length) countMisses(stats, rules, queued[k], element);
+    });
+    return;
+  }
+  const misses = missesIn(rules[label] ?? 0, reply);
+  if (misses > 0) stats.recordMiss(label, misses);
+}
+
 export class IoredisConnection extends BudgetedConnection {
   private redis: Redis | undefined;
   private readonly requests: IoredisRequests;
@@ -246,7 +265,7 @@ export class IoredisConnection extends BudgetedConnection {
   /** A group's commands sent and not answered, per label (abandoned ones go to their rows). */
   private readonly commandsInFlight: Int32Array;
   /** Per label: which replies are misses (scenario/replyMisses.ts). */
-  private readonly missRules: readonly MissRule[];
+  private readonly missRules: readonly number[];
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -254,7 +273,7 @@ export class IoredisConnection extends BudgetedConnection {
     const { keys, context } = requestSource(load.config, index);
     this.requests = new IoredisRequests(config.test, config.value, keys, context);
     this.commandsInFlight = new Int32Array(config.labels.length);
-    this.missRules = (config.missRules ?? []) as MissRule[];
+    this.missRules = config.missRules ?? [];
   }
 
   override async open(): Promise<void> {
@@ -486,7 +505,7 @@ export class IoredisConnection extends BudgetedConnection {
           } else if (measured) {
             stats.recordCommandReply(command.labelIndex, micros);
             if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
-            else this.countMiss(command.labelIndex, reply);
+            else countMisses(stats, this.missRules, command.labelIndex, reply, command.name === 'EXEC' ? this.requests.queued : undefined);
           }
           failure ??= replyError ?? undefined;
           if (--left > 0) return;
@@ -518,8 +537,7 @@ export class IoredisConnection extends BudgetedConnection {
 
   /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */
   private countMiss(label: number, reply: unknown): void {
-    const rule = this.missRules[label] ?? MISS_NONE;
-    if (rule !== MISS_NONE && isMissReply(rule, reply)) this.load.stats.recordMiss(label);
+    countMisses(this.load.stats, this.missRules, label, reply);
   }
 
   private readonly onClose = (): void => {

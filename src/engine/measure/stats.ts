@@ -93,9 +93,9 @@ export class WorkerStats {
     });
   }
 
-  /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's). */
-  recordMiss(label: number): void {
-    this.labels[label].misses++;
+  /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's); an MGET's nil keys, `count`. */
+  recordMiss(label: number, count = 1): void {
+    this.labels[label].misses += count;
   }
 
   /** A reply-driven command's count (`passes`, `items`, `reloads`, `skipped`, `read`, `acked`) grows by `count`. */

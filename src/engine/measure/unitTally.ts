@@ -10,6 +10,16 @@ export const UNIT_LABEL = 0;
 export const NIL_EXEC_KIND = 'EXEC-NIL';
 export const NIL_EXEC_TEXT = 'EXEC answered nil: a WATCHed key changed, so the transaction did not run';
 
+/**
+ * The labels of a transaction's queued commands (between MULTI and EXEC), in order: EXEC's reply holds their replies
+ * as its elements, read for their misses. Empty for a group that is no transaction.
+ */
+export function queuedLabels(commands: readonly { command: { name: string } }[], labelIndexes: readonly number[]): number[] {
+  const multi = commands.findIndex((c) => c.command.name === 'MULTI');
+  const exec = commands.findIndex((c, i) => i > multi && c.command.name === 'EXEC');
+  return multi < 0 || exec < 0 ? [] : labelIndexes.slice(multi + 1, exec);
+}
+
 export class UnitTally {
   private readonly kinds: (string | undefined)[];
   private readonly texts: (string | undefined)[];

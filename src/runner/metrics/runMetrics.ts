@@ -8,10 +8,16 @@ import type { LoadResult, LoadTick } from '../../engine';
 import type { ServerSample } from '../../redis/types';
 import type { LoadPosition, RunProgress } from '../runScenario';
 import type { Family, Labels, Sample } from './openMetrics';
+import { lookupsOf } from '../../results/missRate';
 
 /** Bucket upper bounds of the latency histogram, in µs (50 µs … 10 s), then +Inf. */
 const BUCKETS_US = [50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000];
 const BUCKET_LABELS = [...BUCKETS_US.map((us) => String(us / 1e6)), '+Inf'];
+
+const HIT_MISS_HELP = {
+  hits: 'Replies of a read that found something (an MGET: keys found), per command of a test, counted when the test ends.',
+  misses: 'Replies of a read that found nothing: nil or an empty collection (an MGET: keys not found), per command of a test.',
+};
 
 /** Test series kept (scenario × point × phase × test); commands are capped by the same count. */
 export const MAX_SERIES = 5000;
@@ -19,6 +25,9 @@ export const MAX_SERIES = 5000;
 interface CommandCounts {
   requests: number;
   errors: number;
+  /** A read's (results/hitsMisses.ts): replies (an MGET's keys) that found something, and that found nothing. */
+  hits?: number;
+  misses?: number;
 }
 
 interface TestSeries {
@@ -144,6 +153,10 @@ export class RunMetrics {
       }
       counts.requests += command.requests;
       counts.errors += command.errors;
+      if (command.misses !== undefined) {
+        counts.misses = (counts.misses ?? 0) + command.misses;
+        counts.hits = (counts.hits ?? 0) + Math.max(0, lookupsOf(command) - command.misses);
+      }
     }
   }
 
@@ -154,9 +167,12 @@ export class RunMetrics {
         const value = pick(series);
         return value === undefined ? [] : [{ suffix, labels: series.labels, value }];
       });
-    const perCommand = (pick: (counts: CommandCounts) => number): Sample[] =>
+    const perCommand = (pick: (counts: CommandCounts) => number | undefined): Sample[] =>
       tests.flatMap((series) =>
-        [...series.commands].map(([command, counts]) => ({ suffix: '_total', labels: { ...series.labels, command }, value: pick(counts) })),
+        [...series.commands].flatMap(([command, counts]) => {
+          const value = pick(counts);
+          return value === undefined ? [] : [{ suffix: '_total', labels: { ...series.labels, command }, value }];
+        }),
       );
     const servers = [...this.servers.values()];
     const perServer = (pick: (sample: ServerSample) => number | undefined, suffix = ''): Sample[] =>
@@ -191,6 +207,12 @@ export class RunMetrics {
         help: 'Error replies per command of a test, counted when the test ends.',
         samples: perCommand((c) => c.errors),
       },
+      ...(['hits', 'misses'] as const).map((which): Family => ({
+        name: `rbench_command_${which}`,
+        type: 'counter',
+        help: HIT_MISS_HELP[which],
+        samples: perCommand((c) => c[which]),
+      })),
       {
         name: 'rbench_latency_seconds',
         type: 'histogram',

@@ -6,7 +6,7 @@ import { runCli, useScratch } from '../../helpers/cli';
 import { useRedisServer } from '../../helpers/redis';
 
 const CSV_HEADER =
-  '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s"';
+  '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s","hits_per_sec","misses_per_sec","miss_rate"';
 
 describe('rbench run: the verdict and the figures in the output', function () {
   this.timeout(60_000);
@@ -44,8 +44,9 @@ describe('rbench run: the verdict and the figures in the output', function () {
       const lines = result.stdout.trimEnd().split('\n');
       assert.equal(lines[0], CSV_HEADER, result.stdout);
       assert.equal(lines.length, 3, `a header and a row per test, nothing else:\n${result.stdout}`);
-      assert.match(lines[1], /^"SET","\d+\.\d\d",/);
-      assert.match(lines[2], /^"GET","\d+\.\d\d",.*,"[a-z-]+","[^"]+","[a-zA-Z :+()-]+","\d+\.\d{3}"$/);
+      // SET is no read: its hit/miss cells are empty; GET's hold its hits/s, misses/s and miss rate.
+      assert.match(lines[1], /^"SET","\d+\.\d\d",.*,"","",""$/);
+      assert.match(lines[2], /^"GET","\d+\.\d\d",.*,"[a-z-]+","[^"]+","[a-zA-Z :+()-]+","\d+\.\d{3}","\d+\.\d\d","\d+\.\d\d","\d\.\d{4}"$/);
       if (quiet) assert.equal(result.stderr, '', 'quiet: no table at all');
       else assert.match(result.stderr, /p99\.9 ms\s+max ms/, 'the table goes with the notes, to stderr');
     });

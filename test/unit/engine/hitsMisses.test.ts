@@ -6,6 +6,7 @@ import { runLoad } from '../../../src/engine';
 import type { LoadResult } from '../../../src/engine/types';
 import { useRedisServer, withRedis } from '../../helpers/redis';
 import { loadRequest, mixTest, singleTest } from './plans';
+import { fillHalf } from './halfFilled';
 
 const SPACE = 2000;
 
@@ -23,15 +24,7 @@ describe('hits and misses per command (real server)', function () {
   before(async () => {
     await withRedis(server(), (redis) => redis.flushall());
     // A sequential prefill of exactly half the key space (keys 0 … SPACE/2 − 1), as a `prefill` phase does.
-    const fill = await runLoad(
-      loadRequest(server(), {
-        test: singleTest('SET k:__key__ __value__'),
-        keys: { space: SPACE, distribution: 'sequential' },
-        load: { clients: 4, requests: SPACE / 2 },
-      }),
-    );
-    assert.equal(fill.status, 'complete');
-    assert.equal(fill.total.misses, undefined, 'a write counts no misses');
+    await fillHalf(server(), SPACE);
     // The truth: the keys the server holds, not the ones the prefill meant to write.
     present = await withRedis(server(), (redis) => redis.dbsize());
     assert.equal(present, SPACE / 2);

@@ -5,9 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { LatencyRecorder, type LoadResult } from '../../../src/engine';
 import { renderOpenMetrics, renderPrometheusText } from '../../../src/runner/metrics/openMetrics';
 import { MAX_SERIES, RunMetrics } from '../../../src/runner/metrics/runMetrics';
-import type { LoadPosition } from '../../../src/runner/runScenario';
-
-const at = (test: string, point = ''): LoadPosition => ({ point, phase: 'load', test, repeat: 0, measured: true, index: 0, total: 1 });
+import { at, samples } from './exposition';
 
 function latencies(values: [number, number][]) {
   const recorder = new LatencyRecorder();
@@ -21,17 +19,6 @@ function result(requests: number, errors: number, commands: [string, number, num
     commands: commands.map(([command, r, e]) => ({ command, requests: r, errors: e })),
     health: { lateShare },
   } as unknown as LoadResult;
-}
-
-/** `name{labels} value` lines of the exposition, keyed by the part before the value. */
-function samples(text: string): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const cut = line.lastIndexOf(' ');
-    map.set(line.slice(0, cut), Number(line.slice(cut + 1)));
-  }
-  return map;
 }
 
 describe('run metrics', () => {
