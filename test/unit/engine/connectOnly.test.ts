@@ -1,10 +1,9 @@
 // `connect-only on` (a connection storm) against a real server: the server's own count of connections received
 // (INFO stats) and of commands run (INFO commandstats) are the truth the engine's figures are held to.
 import assert from 'node:assert/strict';
-import Redis from 'ioredis';
 import { runLoad, type LoadResult } from '../../../src/engine';
 import type { LoadPlan, TestPlan } from '../../../src/scenario/plan';
-import { useRedisServer } from '../../helpers/redis';
+import { connectionsReceived as readConnectionsReceived, useObserver, useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 
 /** The test the checker makes of a connect-only phase (src/scenario/connectOnly.ts): its request's command is the handshake's PING. */
@@ -13,19 +12,12 @@ const CONNECT_TEST: TestPlan = { name: 'connect', commands: [{ weight: 1, comman
 describe('connect-only: a connection per request, no command of its own', function () {
   this.timeout(90_000);
   const server = useRedisServer();
-  // One connection for every read of the server's figures, opened once: reading adds no connection to the counts.
-  let observer: Redis;
-  before(async () => {
-    observer = new Redis({ host: server().host, port: server().port, lazyConnect: true });
-    await observer.connect();
-  });
-  after(() => observer.disconnect());
-
-  const connectionsReceived = async () => Number(/total_connections_received:(\d+)/.exec(await observer.info('stats'))![1]);
+  const observe = useObserver(server);
+  const connectionsReceived = () => readConnectionsReceived(observe());
   /** Calls per command (lower case) from INFO commandstats. */
   const commandstats = async (): Promise<Map<string, number>> => {
     const calls = new Map<string, number>();
-    for (const match of (await observer.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) calls.set(match[1], Number(match[2]));
+    for (const match of (await observe().info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) calls.set(match[1], Number(match[2]));
     return calls;
   };
   const delta = (before: Map<string, number>, after: Map<string, number>): Record<string, number> =>
@@ -81,18 +73,18 @@ describe('connect-only: a connection per request, no command of its own', functi
   });
 
   it('a server refusing connections (maxclients reached) counts them as errors of the row, then ends with a plain message', async () => {
-    const maxclients = (await observer.config('GET', 'maxclients')) as string[];
+    const maxclients = (await observe().config('GET', 'maxclients')) as string[];
     try {
       // Full: the observer is the last client the server takes (the engine's load opens no control connection).
-      const connected = Number(/connected_clients:(\d+)/.exec(await observer.info('clients'))![1]);
-      await observer.config('SET', 'maxclients', String(connected));
+      const connected = Number(/connected_clients:(\d+)/.exec(await observe().info('clients'))![1]);
+      await observe().config('SET', 'maxclients', String(connected));
       const result = await runLoad(loadRequest(server(), { test: CONNECT_TEST, load: { clients: 1, requests: 1000, connectOnly: true } }));
       assert.equal(result.status, 'failed');
       assert.match(result.error ?? '', /connect-only: 50 connections in a row failed, the last with: .*max number of clients/);
       assert.equal(result.total.errors, 50);
       assert.ok(!/\n\s+at /.test(result.error ?? ''), 'no stack trace');
     } finally {
-      await observer.config('SET', 'maxclients', maxclients[1]);
+      await observe().config('SET', 'maxclients', maxclients[1]);
     }
   });
 });
