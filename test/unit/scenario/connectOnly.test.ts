@@ -53,6 +53,12 @@ describe('connect-only: a connection storm in the language', () => {
     }
   });
 
+  it('a client group cannot be a storm yet: refused at the setting', () => {
+    const found = only(check('### s\nload writers\nconnect-only on\nSET k v\nload readers\nGET k\n'), 'connect-only-in-group');
+    assert.match(found.message, /not supported in a client group yet — remove it, or make the storm a test of its own/);
+    assert.equal(span(found)[0], 2);
+  });
+
   it('a scenario of no commands and no `connect-only` is still an error', () => {
     assert.ok(errors(check('### s\nclients 5\n')).some((d) => d.code === 'no-commands'));
   });
