@@ -7,7 +7,7 @@
 // redis-benchmark sends each node keys of one slot (a `{tag}` per node).
 //
 //   node bench/cluster.mjs [--pairs 3] [--client fast|ioredis] [--only "SET P16,GET P16"] [--one-node] [--before OLD/dist/cli.js]
-//                          [--valkey PATH/valkey-benchmark]
+//                          [--valkey PATH/valkey-benchmark] [--marginal]
 //
 // --one-node adds a leg on one redis-server with the same scenario (the routing's overhead: on one small
 // machine the cluster's three servers and the client share the cores, so the cluster cannot scale here).
@@ -15,6 +15,10 @@
 // prints this build's cluster throughput and CPU per request as ratios to that one's.
 // --valkey adds a leg with `valkey-benchmark --cluster` (built from source outside the repo: `make valkey-benchmark`
 // in valkey's src/; never in CI) and prints RBench's throughput and CPU per request as ratios to it, round by round.
+// --marginal adds to each round a run of every tool at a fifth of the requests, and splits each tool's CPU into a
+// fixed part per run and a part per request by the line through the two (runs of N and 5N): the per-request part
+// (the worker's warm-up falls in the fixed part) is the engine's, the fixed part is start-up, the cluster's discovery,
+// the servers' facts and the run file. The whole-process ratio is both together.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     'one-node': { type: 'boolean', default: false },
     before: { type: 'string' },
     valkey: { type: 'string' },
+    marginal: { type: 'boolean', default: false },
   },
 });
 const pairs = Number(values.pairs);
@@ -43,10 +48,19 @@ const configs = [
 
 const KEYSPACE = 100_000;
 
+/**
+ * --marginal: a tool's CPU split by the line through its run of `c` (5N requests) and one of N = a fifth as many,
+ * `fifth` (the same round): µs per request once the run goes, and the fixed ms per run (the intercept).
+ */
+function cpuLine(whole, fifth, c) {
+  const perRequestMs = (whole.cpuMs - fifth.cpuMs) / (c.requests - c.requests / 5);
+  return { perRequestUs: perRequestMs * 1000, fixedMs: fifth.cpuMs - perRequestMs * (c.requests / 5) };
+}
+
 /** The peer: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
 function redisBenchmarkCluster(port, c, binary) {
   const result = redisBenchmarkRun(port, { ...c, size: 3, keyspace: KEYSPACE }, ['--cluster', '-h', '127.0.0.1'], binary);
-  return { opsPerSec: result.opsPerSec, cpuPerRequest: result.cpuMs / c.requests };
+  return { opsPerSec: result.opsPerSec, cpuPerRequest: result.cpuMs / c.requests, cpuMs: result.cpuMs };
 }
 
 const portFree = (port) =>
@@ -98,7 +112,7 @@ function run(port, c, cluster, cliPath) {
   const load = runs[0].points[0].repeats[0][0];
   if (load.status !== 'complete') throw new Error(`${c.name}: ${load.status} ${load.error ?? load.errorStatusReason ?? ''}`);
   if (load.total.requests !== c.requests) throw new Error(`${c.name}: rbench counted ${load.total.requests} of ${c.requests} replies`);
-  return Object.assign(load, { cpuPerRequest: runs.cpuMs / load.total.requests });
+  return Object.assign(load, { cpuPerRequest: runs.cpuMs / load.total.requests, cpuMs: runs.cpuMs });
 }
 
 ensureBuilt();
@@ -125,6 +139,11 @@ try {
     const againstValkey = [];
     const cpuAgainstValkey = [];
     let split = '';
+    // --marginal: per tool and round, the CPU line (cpuLine); ratios of ours to each peer's per-request part.
+    const fifth = { ...c, requests: c.requests / 5 };
+    const lines = { peer: [], ours: [], valkey: [] };
+    const perRequestRatios = [];
+    const perRequestValkeyRatios = [];
     for (let i = 0; i < pairs; i++) {
       const a = redisBenchmarkCluster(cluster.port, c);
       const b = run(cluster.port, c, true);
@@ -134,12 +153,21 @@ try {
       cpuPeer.push(a.cpuPerRequest * 1000);
       cpuOurs.push(b.cpuPerRequest * 1000);
       cpuRatios.push(b.cpuPerRequest / a.cpuPerRequest);
+      if (values.marginal) {
+        lines.peer.push(cpuLine(a, redisBenchmarkCluster(cluster.port, fifth), c));
+        lines.ours.push(cpuLine(b, run(cluster.port, fifth, true), c));
+        perRequestRatios.push(lines.ours.at(-1).perRequestUs / lines.peer.at(-1).perRequestUs);
+      }
       split = b.cluster.nodes.map((n) => `${Math.round(n.total.opsPerSec / 1000)}k`).join(' + ');
       if (single) oneNode.push(b.total.opsPerSec / run(single.port, c, false).total.opsPerSec);
       if (values.valkey) {
         const v = redisBenchmarkCluster(cluster.port, c, values.valkey);
         againstValkey.push(b.total.opsPerSec / v.opsPerSec);
         cpuAgainstValkey.push(b.cpuPerRequest / v.cpuPerRequest);
+        if (values.marginal) {
+          lines.valkey.push(cpuLine(v, redisBenchmarkCluster(cluster.port, fifth, values.valkey), c));
+          perRequestValkeyRatios.push(lines.ours.at(-1).perRequestUs / lines.valkey.at(-1).perRequestUs);
+        }
       }
       if (values.before) {
         const old = run(cluster.port, c, true, values.before);
@@ -153,6 +181,19 @@ try {
       ) +
         `${median(cpuPeer).toFixed(3).padStart(8)} ${median(cpuOurs).toFixed(3).padStart(8)}  ${median(cpuRatios).toFixed(2)}× [${list(cpuRatios)}]   ${split}`,
     );
+    if (values.marginal) {
+      const us = (tool) => median(lines[tool].map((l) => l.perRequestUs)).toFixed(3);
+      const ms = (tool) => Math.round(median(lines[tool].map((l) => l.fixedMs)));
+      console.log(
+        `${''.padEnd(12)} runs of N and 5N: CPU µs/request once running: redis-benchmark ${us('peer')}, rbench ${us('ours')}: ${median(perRequestRatios).toFixed(2)}× [${list(perRequestRatios)}]; ` +
+          `fixed ms per run: redis-benchmark ${ms('peer')}, rbench ${ms('ours')}`,
+      );
+      if (values.valkey) {
+        console.log(
+          `${''.padEnd(12)} runs of N and 5N: valkey-benchmark ${us('valkey')} µs/request, rbench ${median(perRequestValkeyRatios).toFixed(2)}× [${list(perRequestValkeyRatios)}]; fixed ms per run: valkey-benchmark ${ms('valkey')}`,
+        );
+      }
+    }
     if (single) console.log(`${''.padEnd(12)} cluster / one node (rbench): throughput ${median(oneNode).toFixed(2)}× [${list(oneNode)}]`);
     if (values.valkey) {
       console.log(

@@ -3,7 +3,11 @@
 // (GET) against one group of the same 50 clients, on the same throwaway server, alternating A B A B. Prints
 // each pair's total throughput ratio two-groups / one-group and their median (1.00: the same throughput).
 //
-//   node bench/groups.mjs [--pairs 3] [--requests 300000] [--client fast|ioredis]
+//   node bench/groups.mjs [--pairs 3] [--requests 300000] [--client fast|ioredis] [--before OLD/dist/cli.js]
+//
+// Each run is timed: CPU per request is the rbench process's CPU (user + sys, all its threads) over the requests,
+// and the ratio two groups / one group of it is printed beside the throughput's. --before adds the same pair run
+// by another build (A B A' B' per round), so a fix and the build before it are compared in one run on one machine.
 //
 // Total throughput = all groups' replies over the phase's span: from the first group's first send to the
 // last group's end (each load's measuredFrom + durationMs), so a group that ends early is not counted twice.
@@ -15,6 +19,7 @@ const { values } = parseArgs({
     pairs: { type: 'string', default: '3' },
     requests: { type: 'string', default: '300000' },
     client: { type: 'string', default: 'fast' },
+    before: { type: 'string' },
   },
 });
 const pairs = Number(values.pairs);
@@ -37,20 +42,32 @@ function totalOps(loads) {
 
 ensureBuilt();
 const server = await startServer();
+const builds = { 'this build': undefined, ...(values.before ? { '--before': values.before } : {}) };
+const list = (values) => values.map((r) => r.toFixed(3)).join(' ');
 try {
   const url = `redis://127.0.0.1:${server.port}`;
   const [two, one] = Object.keys(scenarios);
-  const ratios = [];
+  const ratios = Object.fromEntries(Object.keys(builds).map((build) => [build, { ops: [], cpu: [] }]));
   for (let pair = 0; pair < pairs; pair++) {
-    const ops = {};
-    for (const name of [two, one]) {
-      const runs = rbenchRun(scenarios[name], url);
-      ops[name] = totalOps(runs[0].points[0].repeats[0]);
+    for (const [build, cliPath] of Object.entries(builds)) {
+      const ops = {};
+      const cpu = {};
+      for (const name of [two, one]) {
+        const runs = rbenchRun(scenarios[name], url, [], { timed: true, ...(cliPath ? { cliPath } : {}) });
+        ops[name] = totalOps(runs[0].points[0].repeats[0]);
+        cpu[name] = (runs.cpuMs * 1000) / requests;
+      }
+      ratios[build].ops.push(ops[two] / ops[one]);
+      ratios[build].cpu.push(cpu[two] / cpu[one]);
+      console.log(
+        `pair ${pair + 1} ${build}: ${two} ${Math.round(ops[two])} ops/s ${cpu[two].toFixed(2)} µs CPU/request, ${one} ${Math.round(ops[one])} ops/s ${cpu[one].toFixed(2)} µs CPU/request, ratio ${(ops[two] / ops[one]).toFixed(3)}`,
+      );
     }
-    ratios.push(ops[two] / ops[one]);
-    console.log(`pair ${pair + 1}: ${two} ${Math.round(ops[two])} ops/s, ${one} ${Math.round(ops[one])} ops/s, ratio ${(ops[two] / ops[one]).toFixed(3)}`);
   }
-  console.log(`median total throughput ratio, two groups / one group: ${median(ratios).toFixed(3)} (pairs: ${ratios.map((r) => r.toFixed(3)).join(' ')})`);
+  for (const [build, { ops, cpu }] of Object.entries(ratios)) {
+    console.log(`${build}: median total throughput ratio, two groups / one group: ${median(ops).toFixed(3)} (pairs: ${list(ops)})`);
+    console.log(`${build}: median CPU per request ratio, two groups / one group: ${median(cpu).toFixed(3)} (pairs: ${list(cpu)})`);
+  }
 } finally {
   await server.stop();
 }

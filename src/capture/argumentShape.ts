@@ -16,7 +16,9 @@ export type ArgShape =
 const KEYWORDS = new Set(
   (
     'EX PX EXAT PXAT NX XX KEEPTTL GET GT LT CH INCR WITHSCORES WITHSCORE LIMIT COUNT MATCH TYPE BYSCORE BYLEX REV AGGREGATE WEIGHTS ' +
-    'SUM MIN MAX LEFT RIGHT BEFORE AFTER STORE ALPHA ASC DESC BY MAXLEN MINID NOMKSTREAM IDLE JUSTID FIELDS WITHVALUES LEN RANK PERSIST FXX FNX'
+    'SUM MIN MAX LEFT RIGHT BEFORE AFTER STORE ALPHA ASC DESC BY MAXLEN MINID NOMKSTREAM IDLE JUSTID FIELDS WITHVALUES LEN RANK PERSIST FXX FNX ' +
+    // The stream reads' syntax, and the one-character IDs and trims (`>`, `$`, `*`, `~`): syntax, not data.
+    'GROUP BLOCK STREAMS NOACK MKSTREAM > $ * ~ = + -'
   ).split(' '),
 );
 
@@ -60,8 +62,12 @@ export function argumentShapes(command: string, args: readonly MonitorArg[], kee
   if (keys === undefined) return undefined;
   const keySet = new Set(keys);
   const isValue = VALUE_POSITIONS[name];
+  const entryId = name === 'xadd' ? xaddIdIndex(args) : -1;
   return args.map((arg, index): ArgShape => {
     if (keySet.has(index)) return { kind: 'key', ...keyShape(arg.text, keepNames) };
+    // XADD: MONITOR shows the ID the server chose; a replay lets the server choose again (`*`). Its values are data.
+    if (entryId > 0 && index === entryId) return { kind: 'word', text: '*' };
+    if (entryId > 0 && index > entryId && (index - entryId) % 2 === 0) return { kind: 'value', size: arg.length };
     if (isValue?.(index) || arg.length > LONG_TEXT) return { kind: 'value', size: arg.length };
     if (NUMBER.test(arg.text)) return { kind: 'number', value: Number(arg.text) };
     const upper = arg.text.toUpperCase();
@@ -89,4 +95,18 @@ export function shapeKey(command: string, shapes: readonly ArgShape[]): string {
       }
     }),
   ].join('\u0000');
+}
+
+/** XADD's entry ID position: after the key, `NOMKSTREAM` and a `MAXLEN|MINID [=|~] threshold [LIMIT count]` trim. */
+function xaddIdIndex(args: readonly MonitorArg[]): number {
+  const upper = (i: number) => args[i]?.text.toUpperCase();
+  let index = 1;
+  if (upper(index) === 'NOMKSTREAM') index++;
+  if (upper(index) === 'MAXLEN' || upper(index) === 'MINID') {
+    index++;
+    if (upper(index) === '=' || upper(index) === '~') index++;
+    index++;
+    if (upper(index) === 'LIMIT') index += 2;
+  }
+  return index < args.length ? index : -1;
 }

@@ -71,7 +71,7 @@ function header(capture: CaptureResult, workload: Workload): WrittenLine[] {
   if (!capture.keepNames) lines.push('keys without one fixed:N, field names fN, numbers their mean; values are random bytes of the observed sizes.');
   const fit = workload.keyFit;
   if (workload.groups.length > 1) {
-    lines.push('Keys: a key space per key pattern (a measured phase each, one after another, each at its part of the rate):');
+    lines.push('Keys: a key space per key pattern (a client group each, all at the same time, each at its part of the rate and clients):');
     for (const group of workload.groups) {
       const spread =
         group.fit.kind === 'zipf'
@@ -96,7 +96,7 @@ function header(capture: CaptureResult, workload: Workload): WrittenLine[] {
   for (const queue of workload.queues) {
     lines.push(
       `Job queue on ${queue.keys.join(', ')}: ${queue.consumers.map((c) => `${c.command} ${percent(c.share)} from ${c.clients} client${c.clients === 1 ? '' : 's'}`).join(', ')}, ` +
-        `fed by ${queue.producers.map((p) => `${p.command} ${percent(p.share)}`).join(', ')}: a phase of producer and consumer groups (see "Job queues" in docs/rbench-format.md)`,
+        `fed by ${queue.producers.map((p) => `${p.command} ${percent(p.share)}`).join(', ')}: producer and consumer groups beside the rest (see "Job queues" in docs/rbench-format.md)`,
     );
   }
   if (keyspace && keyspace.moduleTypes.size > 0) {
@@ -187,41 +187,91 @@ function groupsOf(workload: Workload): KeyGroup[] {
   return [{ keys: workload.keySpace, fit: workload.keyFit, share: lines.reduce((sum, line) => sum + line.share, 0), lines }];
 }
 
-/** A list push's element carries its send time, so the consumers measure the wake-up latency (push to pop). */
+/** ZADD's options before its score/member pairs. */
+const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH', 'INCR']);
+
+/**
+ * A push's job carries its send time at its start, so the consumers measure the wake-up latency (push to pop): a
+ * list element (`__now__:__value__`), a stream entry's first value (what a stream consumer reads as the job), a
+ * sorted set's member (`__now__:` before the member as written: it also makes each member new, so each ZADD is a job).
+ */
 function stamped(line: WorkloadLine): WorkloadLine {
-  if (!['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'].includes(line.command)) return line;
-  return { ...line, args: line.args.map((arg, index) => (index > 0 && arg === '__value__' ? '__now__:__value__' : arg)) };
+  const stamp = (at: (index: number) => boolean) => ({ ...line, args: line.args.map((arg, index) => (at(index) ? `__now__:${arg}` : arg)) });
+  if (['LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX'].includes(line.command)) return stamp((index) => index > 0 && line.args[index] === '__value__');
+  if (line.command === 'XADD') {
+    const id = line.args.indexOf('*');
+    return id > 0 ? stamp((index) => index === id + 2) : line;
+  }
+  if (line.command === 'ZADD') {
+    let scores = 1;
+    while (scores < line.args.length && ZADD_OPTIONS.has(line.args[scores].toUpperCase())) scores++;
+    return stamp((index) => index > scores && (index - scores) % 2 === 1);
+  }
+  return line;
+}
+
+/** The stream groups a queue's consumers read in, created before the phases (at `$`: the entries a prefill added are not jobs). */
+function streamGroupLines(workload: Workload): WrittenLine[] {
+  return workload.queues
+    .flatMap((queue) => queue.streamGroups)
+    .flatMap(({ key, group }, index) => [
+      blank,
+      comment(`The stream group the consumers of ${key} read in`),
+      { kind: 'phase', measured: false, name: `stream-group-${index + 1}` } as WrittenLine,
+      setting('clients', '1'),
+      setting('requests', '1'),
+      writable({ kind: 'command', name: 'XGROUP', args: ['CREATE', key, group, '$', 'MKSTREAM'] }),
+    ]);
+}
+
+/** The consumer's load: its command, or a stream read and the XACK of what it read in one group. */
+function consumerLines(consumer: QueuePlan['consumers'][number]): WrittenLine[] {
+  const read = writable({ kind: 'command', name: consumer.command, args: consumer.args });
+  if (!consumer.ack) return [read];
+  return [setting('group', 'consume'), read, writable({ kind: 'command', name: 'XACK', args: consumer.ack }), setting('end')];
+}
+
+/** How a group of the traffic phase sends: its part of the rate (open loop) or of the requests (closed loop), its pipelining. */
+interface GroupPace {
+  workload: Workload;
+  part: number;
+  duration: number;
+  openLoop: boolean;
+}
+
+function paceLines({ workload, part, duration, openLoop }: GroupPace): WrittenLine[] {
+  const rated = workload.ratePerSec !== undefined;
+  const lines: WrittenLine[] = [];
+  if (!openLoop && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
+  if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
+  if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
+  return lines;
 }
 
 /**
- * A job queue as a measured phase of two kinds of client groups: the producers (the pushes, at their part of the
- * rate, or of the requests in the closed loop) and a consumer group per blocking command, as captured (its keys
- * and timeout), closed loop and pipeline 1 as consumer groups are; the consumers stop once the producers have
- * ended and the queue is drained.
+ * A job queue as client groups of the traffic phase: the producers (the pushes, at their part of the rate, or of
+ * the requests in the closed loop) and a consumer group per blocking command, as captured (its keys and timeout),
+ * closed loop and pipeline 1 as consumer groups are; the consumers stop once the producers have ended and the
+ * queue is drained.
  */
-function queueLines(queue: QueuePlan, index: number, workload: Workload, part: number, duration: number, openLoop: boolean): WrittenLine[] {
-  const producerClients = Math.min(workload.clients, Math.max(1, ...queue.producers.map((line) => line.clients ?? 1)));
+function queueLines(queue: QueuePlan, index: number, pace: GroupPace): WrittenLine[] {
+  const suffix = index === 0 ? '' : `-${index + 1}`;
+  const producerClients = Math.min(pace.workload.clients, Math.max(1, ...queue.producers.map((line) => line.clients ?? 1)));
   const lines: WrittenLine[] = [
     comment(
-      `A job queue on ${queue.keys.join(', ')}: ${percent(part)} of the replayed commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
-        'taken by the consumers as captured (list elements carry their send time, __now__, for the wake-up latency: 17 bytes more each)',
+      `A job queue on ${queue.keys.join(', ')}: ${percent(pace.part)} of the replayed commands pushed by ${producerClients} client${producerClients === 1 ? '' : 's'}, ` +
+        'taken by the consumers as captured (each job carries its send time, __now__, for the wake-up latency: 17 bytes more each)',
     ),
-    { kind: 'phase', measured: true, name: index === 0 ? 'queue' : `queue-${index + 1}` },
+    { kind: 'load', name: `producers${suffix}` },
+    setting('clients', String(producerClients)),
+    ...paceLines(pace),
+    ...trafficLines(queue.producers.map(stamped)),
   ];
-  const rated = workload.ratePerSec !== undefined;
-  if (!openLoop && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
-  else lines.push(setting('duration', `${duration}s`));
-  const value = valueLine(workload.value);
-  if (value) lines.push(value);
-  lines.push({ kind: 'load', name: 'producers' }, setting('clients', String(producerClients)));
-  if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
-  if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
-  lines.push(...trafficLines(queue.producers.map(stamped)));
   queue.consumers.forEach((consumer, n) => {
     lines.push(
-      { kind: 'load', name: n === 0 ? 'consumers' : `consumers-${n + 1}` },
+      { kind: 'load', name: `consumers${suffix}${n === 0 ? '' : `-${n + 1}`}` },
       setting('clients', String(consumer.clients)),
-      writable({ kind: 'command', name: consumer.command, args: consumer.args }),
+      ...consumerLines(consumer),
     );
   });
   return lines;
@@ -240,40 +290,55 @@ function writable(line: WrittenLine): WrittenLine {
 
 function scenario(name: string, workload: Workload, capture: CaptureResult, openLoop: boolean): WrittenLine[] {
   const duration = Math.max(1, Math.round(capture.windowMs / 1000));
-  const lines: WrittenLine[] = [blank, { kind: 'header', title: name }, setting('key-size', String(workload.keySize)), ...prefillLines(workload), blank];
-  // One measured phase per key pattern: the language has one key space per phase, and a pattern with 100 keys
-  // must replay into 100 keys, not into the largest pattern's space. The phases run one after another, each for
-  // the window at its own part of the rate (closed loop: its own part of the requests), so each command runs at
-  // its source rate and each pattern's keys are its own.
+  // A stream a queue reads is the run's own: deleted after it, so its stream group is created anew on the next run.
+  const streams = [...new Set(workload.queues.flatMap((queue) => queue.streamGroups.map((group) => group.key)))];
+  const lines: WrittenLine[] = [
+    blank,
+    { kind: 'header', title: name },
+    setting('key-size', String(workload.keySize)),
+    ...streams.map((key) => setting('cleanup', key)),
+    ...prefillLines(workload),
+    ...streamGroupLines(workload),
+    blank,
+  ];
+  // The measured phase `traffic`. One key space (and no queue): the mix as one pool of clients, as captured. Else
+  // a client group per key pattern (a pattern with 100 keys must replay into 100 keys, not into the largest
+  // pattern's space: each group has its own `keys`) and the queues' producers and consumers, all at the same time,
+  // as the source ran them: each group at its own part of the rate (closed loop: of the requests) and of the
+  // clients, so each command runs at its source rate and each pattern's keys are its own.
   const groups = groupsOf(workload);
   const queueShare = (queue: QueuePlan) => queue.producers.reduce((sum, line) => sum + line.share, 0);
   const totalShare = groups.reduce((sum, group) => sum + group.share, 0) + workload.queues.reduce((sum, queue) => sum + queueShare(queue), 0) || 1;
-  const phases = groups.length + workload.queues.length;
+  const rated = workload.ratePerSec !== undefined;
+  const keysLine = (group: KeyGroup) =>
+    group.fit.kind === 'zipf' ? setting('keys', countWord(group.keys), 'zipf', String(group.fit.exponent)) : setting('keys', countWord(group.keys), 'uniform');
+  const value = valueLine(workload.value);
+  if (groups.length === 1 && workload.queues.length === 0) {
+    lines.push({ kind: 'phase', measured: true, name: 'traffic' }, setting('duration', `${duration}s`), setting('clients', String(workload.clients)));
+    lines.push(...paceLines({ workload, part: 1, duration, openLoop }).filter((line) => line.kind !== 'setting' || line.name !== 'requests'));
+    lines.push(keysLine(groups[0]), ...(value ? [value] : []), ...trafficLines(groups[0].lines));
+    return lines;
+  }
+  lines.push({ kind: 'phase', measured: true, name: 'traffic' });
+  // Closed loop with a rate read: each group sends its part of the requests; else all run for the window.
+  if (openLoop || !rated) lines.push(setting('duration', `${duration}s`));
+  if (value) lines.push(value);
   groups.forEach((group, index) => {
-    const part = phases > 1 ? group.share / totalShare : 1;
-    if (groups.length > 1) {
-      if (index > 0) lines.push(blank);
-      lines.push(
-        comment(
-          `${group.pattern !== undefined ? `Keys like ${group.pattern}` : 'Keys without an identifier'}: ${count(group.keys)} of them, ${percent(part)} of the commands`,
-        ),
-      );
-    }
-    lines.push({ kind: 'phase', measured: true, name: index === 0 ? 'traffic' : `traffic-${index + 1}` });
-    const rated = workload.ratePerSec !== undefined;
-    if (!openLoop && phases > 1 && rated) lines.push(setting('requests', countWord(workload.ratePerSec! * part * duration)));
-    else lines.push(setting('duration', `${duration}s`));
-    lines.push(setting('clients', String(workload.clients)));
-    if (openLoop && rated) lines.push(setting('rate', rateWord(workload.ratePerSec! * part)));
-    if (!openLoop && workload.pipeline > 1) lines.push(setting('pipeline', String(workload.pipeline)));
-    const fit = group.fit;
-    lines.push(fit.kind === 'zipf' ? setting('keys', countWord(group.keys), 'zipf', String(fit.exponent)) : setting('keys', countWord(group.keys), 'uniform'));
-    const value = valueLine(workload.value);
-    if (value) lines.push(value);
-    lines.push(...trafficLines(group.lines));
+    const part = group.share / totalShare;
+    lines.push(
+      blank,
+      comment(
+        `${group.pattern !== undefined ? `Keys like ${group.pattern}` : 'Keys without an identifier'}: ${count(group.keys)} of them, ${percent(part)} of the commands`,
+      ),
+      { kind: 'load', name: index === 0 ? 'keys' : `keys-${index + 1}` },
+      setting('clients', String(Math.max(1, Math.round(workload.clients * part)))),
+      ...paceLines({ workload, part, duration, openLoop }),
+      keysLine(group),
+      ...trafficLines(group.lines),
+    );
   });
   workload.queues.forEach((queue, index) => {
-    lines.push(blank, ...queueLines(queue, index, workload, queueShare(queue) / totalShare, duration, openLoop));
+    lines.push(blank, ...queueLines(queue, index, { workload, part: queueShare(queue) / totalShare, duration, openLoop }));
   });
   return lines;
 }

@@ -234,11 +234,13 @@ export function buildWorkload(capture: CaptureResult): Workload {
     notes.push(
       `${lines.length - MAX_LINES} rarer command shapes were left out (${(sum(lines.slice(MAX_LINES).map((l) => l.share)) * 100).toFixed(1)}% of the commands)`,
     );
-  const kept = lines.slice(0, MAX_LINES);
-  const { queues, left: unqueued } = planQueues(traffic?.blocking.values() ?? [], blockingCalls, 1 / Math.max(1, total), kept, (tally) =>
+  const { queues, left: unqueued } = planQueues(traffic?.blocking.values() ?? [], blockingCalls, 1 / Math.max(1, total), lines.slice(0, MAX_LINES), (tally) =>
     shapeArgs(tally, rename),
   );
   for (const pop of unqueued) leave('blocking', pop.command, pop.count, pop.reason);
+  // The consumers' own commands (a stream queue's XACKs) are sent by the consumer groups: not lines of the workload.
+  const absorbed = new Set(queues.flatMap((queue) => queue.absorbed));
+  const kept = lines.slice(0, MAX_LINES).filter((line) => !absorbed.has(line));
   const produced = new Set(queues.flatMap((queue) => queue.producers));
 
   const scanned = keyspace?.scanned ?? 0;

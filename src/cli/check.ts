@@ -8,7 +8,7 @@ import { checkText, errorCount, formatDiagnostic, hiddenCount, type ResolveOptio
 import type { CommandTableData } from '../scenario/commandTable';
 import { memoryLimits } from '../runner/budget';
 import { chooseTarget, connectionFor, defaultTargetPlan } from '../runner/targets';
-import { closeControlConnection, openControlConnection } from '../redis/control';
+import { closeControlConnection, ioredisLink, openControlConnection } from '../redis/control';
 import { readCommandTable } from '../redis/commandTable';
 import { ExitCode, type Output } from './output';
 import { SCENARIO_READ_LIMIT } from '../runner/budget';
@@ -45,7 +45,7 @@ async function serverTable(url: string, names: readonly string[], options: Check
     return `--url ${connection.display}: ${(error as Error).message}`;
   }
   try {
-    const read = await readCommandTable(redis, { names, display: connection.display });
+    const read = await readCommandTable(ioredisLink(redis), { names, display: connection.display });
     if (!read.ok) {
       output.error(`warning: ${read.warning}`);
       return undefined;

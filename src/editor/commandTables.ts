@@ -4,7 +4,7 @@
 // target the workspace's settings chose is read only on Refresh, through Test Connection's consent.
 import * as vscode from 'vscode';
 import { withNetworkRule } from '../gates/network';
-import { closeControlConnection, openControlConnection } from '../redis/control';
+import { closeControlConnection, ioredisLink, openControlConnection } from '../redis/control';
 import { startLocalServer, type LocalServer } from '../redis/localServer';
 import { readCommandTable } from '../redis/commandTable';
 import type { ConnectionOptions } from '../redis/types';
@@ -180,7 +180,7 @@ export class CommandTables implements vscode.Disposable {
       return `could not read the command table of ${display} (${(error as Error).message}): the editor checks commands against the built-in table`;
     }
     try {
-      const read = await readCommandTable(redis, { docs: true, display });
+      const read = await readCommandTable(ioredisLink(redis), { docs: true, display });
       if (!read.ok) return read.warning;
       return { origin: read.table.origin, specs: read.specs };
     } finally {

@@ -5,6 +5,8 @@
 
 // Running a load: the entry point, its errors, and how its connections and threads are spread.
 export { runLoad } from './load';
+// Engine threads the client groups of a phase share (a load of `threads auto` among others).
+export { SharedThreads } from './sharedThreads';
 export { LoadError } from './errors';
 export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
@@ -33,6 +35,7 @@ export { nodeTls } from './cluster/nodeTls';
 // A raw connection beside the load, as the load's are opened (same gate, same framing of replies): the runner's
 // count of the keys a run left reads SCAN replies' bytes on it.
 export { openRawCommands, type RawCommands } from './fast/rawCommands';
+export { openRawControl } from './fast/rawControl';
 // How `__key__` and `__rand_int__` are written: the run's own keys are exactly these (src/runner/ownKeys.ts).
 export { keyWidth } from './requests/batch';
 export { RAND_INT_WIDTH } from './requests/templateEncoder';

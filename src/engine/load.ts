@@ -1,7 +1,8 @@
 // runLoad: runs one test of one phase against a connection, in worker threads, and merges what the
 // workers measured into one LoadResult. The caller's thread (VS Code's extension host, the CLI) only
 // receives messages, so it stays responsive whatever the load; a small one (threads.ts runsInThread: at most
-// 1,000 requests) runs on it, as a worker would, saving the worker's start.
+// 1,000 requests) runs on it, as a worker would, saving the worker's start. The client groups of a phase share
+// their engine threads (sharedThreads.ts).
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClusterTopologyError, discoverTopology } from '../redis/clusterTopology';
@@ -13,11 +14,17 @@ import { testLabels, workerConfigs } from './loadPlan';
 import { readTcp, tcpBetween } from './tcpCounters';
 import { validateLoad } from './loadValidation';
 import { assembleResult, commandResult } from './resultAssembly';
-import { resolveThreads, runsInThread } from './threads';
+import type { SharedThreads } from './sharedThreads';
+import { resolveThreads, runsInThread, sharesThreads } from './threads';
 import type { LoadOptions, LoadRequest, LoadResult } from './types';
 import { runWorkers, type WorkerRun } from './workerThreads';
 
-export async function runLoad(request: LoadRequest, options: LoadOptions = {}): Promise<LoadResult> {
+/** A load among others of its phase (client groups): with `sharedThreads`, a load of `threads auto` runs on those. */
+export interface PhaseLoadOptions extends LoadOptions {
+  sharedThreads?: SharedThreads;
+}
+
+export async function runLoad(request: LoadRequest, options: PhaseLoadOptions = {}): Promise<LoadResult> {
   validateLoad(request);
   const idle = request.phase.load.idleConnections ?? 0;
   await checkConnectionCapacity(request.connection, request.phase.load.clients + idle, idle);
@@ -38,7 +45,8 @@ export async function runLoad(request: LoadRequest, options: LoadOptions = {}): 
   const configs = workerConfigs(request, options, { seed, threads, labels, labelIndexes, topology: cluster?.topology });
   const tcpBefore = readTcp();
   const inThread = runsInThread(request.phase.load, threads, { cluster: cluster !== undefined, startTogether: options.startTogether !== undefined });
-  const done = await runWorkers(configs, { plan: request.phase.load, options, startedAt, loadStart, cluster, result, inThread });
+  const shared = !inThread && sharesThreads(request.phase.load) ? options.sharedThreads : undefined;
+  const done = await runWorkers(configs, { plan: request.phase.load, options, startedAt, loadStart, cluster, result, inThread, shared });
   const tcp = tcpBetween(tcpBefore, readTcp());
   if (tcp) done.tcp = tcp;
   // The slot ranges each master served at the end of the load (a reshard may have moved some).

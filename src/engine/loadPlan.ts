@@ -94,7 +94,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     labelIndexes,
     // The cluster paths do not count misses yet: no rules, so their rows say nothing rather than 0.
     ...(topology ? {} : { missRules: missRulesOf(test, labels) }),
-    ...(countsReceivers(test, topology !== undefined, request.client) ? { countsReceivers: true } : {}),
+    ...(countsReceivers(test, topology !== undefined) ? { countsReceivers: true } : {}),
     pipeline: plan.pipeline,
     totalConnections: plan.shard?.totalClients ?? plan.clients,
     connections: range.map((index) => ({ index: (plan.shard?.firstClient ?? 0) + index })),
@@ -115,11 +115,10 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
 }
 
 /**
- * Whether the load sums its publish replies. One server, either client path: PUBLISH and SPUBLISH. A cluster,
- * the fast path only, SPUBLISH only: a shard channel's subscribers are all on the master that owns its slot,
- * so the reply counts every delivery; PUBLISH's reply counts the receiving node's subscribers alone, not the
- * other nodes' it forwards the message to.
+ * Whether the load sums its publish replies. One server: PUBLISH and SPUBLISH. A cluster, SPUBLISH only: a
+ * shard channel's subscribers are all on the master that owns its slot, so the reply counts every delivery;
+ * PUBLISH's reply counts the receiving node's subscribers alone, not the other nodes' it forwards the message to.
  */
-function countsReceivers(test: TestPlan, cluster: boolean, client: LoadRequest['client']): boolean {
-  return cluster ? client === 'fast' && isShardPublishTest(test) : isPublishTest(test);
+function countsReceivers(test: TestPlan, cluster: boolean): boolean {
+  return cluster ? isShardPublishTest(test) : isPublishTest(test);
 }

@@ -28,6 +28,14 @@ export function runsInThread(
 }
 
 /**
+ * True when a load may run on engine threads shared with the other loads of its phase (sharedThreads.ts): it
+ * leaves `threads` to `auto`. A load that names its threads keeps that many of its own.
+ */
+export function sharesThreads(load: Pick<LoadPlan, 'threads'>): boolean {
+  return load.threads === 'auto';
+}
+
+/**
  * The 'auto' rule. Every load but a small one (runsInThread) runs in worker threads; the question is
  * how many. Extra threads pay off only when the client is the bottleneck: shallow pipelines (each
  * request costs the client its own write and read system calls) with many connections to share out.

@@ -295,6 +295,9 @@ export interface ConsumerResult {
   ended: 'drained' | 'drain-limit' | 'cancelled';
   /** The queue at the end, read on a separate connection: LLEN, ZCARD or XLEN per key (EXISTS 0: the key is gone), XPENDING for a stream group. */
   queueLeft: { key: string; command: string; length: number }[];
+  /** `XACK KEY GROUP __ids__` after the read: the XACKs sent (one per read that returned entries) and the entries they acknowledged. */
+  acks?: number;
+  acked?: number;
 }
 
 /**
@@ -321,6 +324,11 @@ export interface PubSubResult {
   channels?: Record<string, number>;
   /** Subscriber: its connections the server closed during the run (a slow subscriber past `client-output-buffer-limit pubsub`). */
   disconnected?: number;
+  /**
+   * Subscriber, on a cluster: shard channels subscribed again at their slot's new master, after the old one
+   * unsubscribed them (`sunsubscribe`: the slot moved) or refused with MOVED at subscribe time.
+   */
+  resubscribed?: number;
   /** Subscriber: how long the drain after the publishers' end lasted (until every expected delivery, or 1 s of silence). */
   drainMs?: number;
   /** The clocks the latency compares: one machine's monotonic clock, or several machines' (`--shard`: not comparable). */

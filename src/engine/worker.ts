@@ -1,9 +1,10 @@
 // Entry point of an engine worker thread: runs its share of the connections (WorkerLoad) and talks to
 // the main thread (workerThreads.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to workerThreads.js.
-// A small load runs the same code on the caller's thread (inThreadLoad.ts requires this file for serveLoad).
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+// A small load runs the same code on the caller's thread (inThreadLoad.ts requires this file for serveLoad); a
+// shared engine thread (sharedThreads.ts: the client groups of a phase) runs several, each on a port of its own.
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openClientPath } from './clientPaths';
-import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
+import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 import { WorkerLoad } from './workerLoad';
 
 /** The main thread as the load sees it: a worker's parentPort, or the in-thread port of a small load. */
@@ -48,4 +49,29 @@ export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
   };
 }
 
-if (!isMainThread && parentPort && require.main === module) serveLoad(parentPort, workerData as WorkerConfig);
+/** A shared engine thread: serves each load it is handed on that load's port, and ends one when told. */
+function hostLoads(parent: MessagePort): void {
+  const ends = new Map<number, { end: () => void; port: MessagePort }>();
+  parent.on('message', (message: MainToHost) => {
+    if (message.type === 'serve') {
+      try {
+        ends.set(message.id, { end: serveLoad(message.port, message.config), port: message.port });
+      } catch (error) {
+        const failed = error instanceof Error ? error : new Error(String(error));
+        parent.postMessage({ type: 'serve-failed', id: message.id, message: failed.message, stack: failed.stack } satisfies HostToMain);
+        message.port.close();
+      }
+    } else {
+      const load = ends.get(message.id);
+      ends.delete(message.id);
+      load?.end();
+      load?.port.close();
+    }
+  });
+}
+
+if (!isMainThread && parentPort && require.main === module) {
+  const data = workerData as WorkerConfig | HostData;
+  if ('host' in data) hostLoads(parentPort);
+  else serveLoad(parentPort, data);
+}

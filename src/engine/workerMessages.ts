@@ -8,6 +8,23 @@ import type { Silence } from './measure/silences';
 import type { LoadStatus } from './types';
 import type { SharedBudget } from './requestBudget';
 import type { WorkerData } from './requests/tableValues';
+import type { MessagePort } from 'node:worker_threads';
+
+/** The workerData of a shared engine thread (sharedThreads.ts): it hosts the loads handed to it, none of its own. */
+export interface HostData {
+  host: true;
+}
+
+/** To a shared engine thread: run a load, its messages on `port` as a worker's on its parentPort; or end one at once. */
+export type MainToHost = { type: 'serve'; id: number; config: WorkerConfig; port: MessagePort } | { type: 'end'; id: number };
+
+/** From a shared engine thread: a load it was handed could not start (its own worker would have crashed). */
+export interface HostToMain {
+  type: 'serve-failed';
+  id: number;
+  message: string;
+  stack?: string;
+}
 
 export interface WorkerConfig {
   worker: number;

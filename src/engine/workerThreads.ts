@@ -7,9 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { ClusterTracker } from './cluster/tracker';
 import { InThreadLoad } from './inThreadLoad';
+import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
+import { workerResourceLimits } from './workerHeap';
 import { RampSteps } from './measure/rampSteps';
 import type { LoadOptions, LoadRequest, LoadResult, LoadStatus } from './types';
 import type { WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
@@ -34,6 +36,8 @@ export interface WorkerRun {
   cluster: ClusterTracker | undefined;
   /** A small load: its one config runs on this thread (inThreadLoad.ts), not in a worker. */
   inThread?: boolean;
+  /** The phase's shared engine threads: this load's configs run on them (sharedThreads.ts), not on workers of its own. */
+  shared?: SharedThreads;
   /** The LoadResult of the load as it ended. */
   result(status: LoadStatus, parts: Pick<AssemblyParts, 'error' | 'workers' | 'timeline' | 'cpuPercent' | 'measuredFrom' | 'ramp'>): LoadResult;
 }
@@ -48,7 +52,7 @@ type ThreadsPhase = 'connecting' | 'running' | 'stopping' | 'done';
 
 /** One load's threads from start to result: connecting, running, stopping, done (each entered once). */
 class LoadThreads {
-  private readonly workers: (Worker | InThreadLoad)[];
+  private readonly workers: (Worker | InThreadLoad | HostedLoad)[];
   private readonly results: (WorkerResult | undefined)[];
   private readonly exited: boolean[];
   private readonly progress: { requests: number; errors: number }[];
@@ -74,7 +78,12 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
-    this.workers = configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config })));
+    // A shared thread hosts loads of any client path, so it keeps V8's default heap (workerHeap.ts sizes one path's).
+    this.workers = run.shared
+      ? run.shared.host(script, configs)
+      : configs.map((config) =>
+          run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
+        );
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
@@ -96,7 +105,7 @@ class LoadThreads {
         if (this.results[w] !== undefined || this.phase === 'done') return;
         this.workerFailed(w, `the engine worker stopped unexpectedly (exit code ${code})`, true);
       });
-      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${error.stack ?? error.message}`, false));
+      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${crashLine(error)}`, false));
     });
   }
 
@@ -251,4 +260,14 @@ class LoadThreads {
     });
     this.resolve(loadResult);
   }
+}
+
+/** A crash as one plain line: its message and where it was thrown (the first frame), never the whole stack. */
+export function crashLine(error: Error): string {
+  const frame = error.stack
+    ?.split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.startsWith('at '));
+  const firstLine = error.message.split('\n')[0] ?? '';
+  return frame === undefined ? firstLine : `${firstLine} (${frame})`;
 }

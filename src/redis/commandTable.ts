@@ -1,7 +1,7 @@
 // Reading a server's own command table: `COMMAND INFO name…` for the commands a run sends (or the whole
 // table for the editor), `COMMAND` when INFO is refused, `COMMAND DOCS` for the summaries. Reading it is a
 // read; a reply that is huge, malformed or refused (ACL) leaves the built-in table in charge, with a warning.
-import type Redis from 'ioredis';
+import type { ControlLink } from './controlLink';
 import { serverCommandTable, type CommandSpec, type CommandTable } from '../scenario/commandTable';
 import { COMMAND_TABLE_LIMITS, CommandTableError, commandDocs, commandSpecs, withDocs } from './commandTableReply';
 
@@ -21,7 +21,7 @@ function reason(error: unknown): string {
 }
 
 /** `COMMAND INFO a b …` (the server answers nil for a name it does not know), or the whole `COMMAND` table. */
-async function readSpecs(redis: Redis, names: readonly string[] | undefined): Promise<CommandSpec[]> {
+async function readSpecs(redis: ControlLink, names: readonly string[] | undefined): Promise<CommandSpec[]> {
   if (names && names.length > COMMAND_TABLE_LIMITS.commands) throw new CommandTableError(`more than ${COMMAND_TABLE_LIMITS.commands} commands to look up`);
   try {
     const reply = await redis.call('COMMAND', 'INFO', ...(names ?? []).map((name) => name.toLowerCase()));
@@ -48,7 +48,7 @@ async function readSpecs(redis: Redis, names: readonly string[] | undefined): Pr
  * The server's description of `options.names` (or of every command), as a table that knows exactly what the
  * server described; never throws: on any failure, `ok: false` and the warning to show.
  */
-export async function readCommandTable(redis: Redis, options: TableReadOptions): Promise<TableRead> {
+export async function readCommandTable(redis: ControlLink, options: TableReadOptions): Promise<TableRead> {
   let specs: CommandSpec[];
   try {
     specs = await readSpecs(redis, options.names);

@@ -1,4 +1,4 @@
-// What RBench's own ioredis connections (control, sampling) send, counted as it is sent: the foreign-load
+// What RBench's own control and sampling connections (raw or ioredis) send, counted as it is sent: the foreign-load
 // accounting subtracts it from the server's counts exactly (src/results/serverDelta.ts), instead of leaving
 // commands out by name. Counted under the server's names (`info`, `client|list`), as INFO commandstats does.
 import type Redis from 'ioredis';
@@ -32,12 +32,21 @@ export class CommandTally {
     redis.sendCommand = (command, ...rest) => {
       if (this.counted.has(command)) return send(command, ...rest);
       this.counted.add(command);
-      const name = tallyName(command.name, command.args);
-      this.sent.set(name, (this.sent.get(name) ?? 0) + 1);
-      this.inFlight++;
-      const settled = () => this.inFlight--;
+      const settled = this.sending(command.name, command.args);
       command.promise.then(settled, settled);
       return send(command, ...rest);
+    };
+  }
+
+  /** Counts one command as it is sent; the function returned marks it answered (or failed). */
+  sending(name: string, args: readonly unknown[]): () => void {
+    const counted = tallyName(name, args);
+    this.sent.set(counted, (this.sent.get(counted) ?? 0) + 1);
+    this.inFlight++;
+    let settled = false;
+    return () => {
+      if (!settled) this.inFlight--;
+      settled = true;
     };
   }
 

@@ -1,7 +1,11 @@
-// The control connection: one ioredis client beside the load, for INFO, CONFIG, facts and cleanup.
-// It fails fast with a clear message instead of retrying in the background.
-import Redis, { type RedisOptions } from 'ioredis';
+// The control connection of the editor, capture and `rbench check`: one ioredis client beside the load, for
+// INFO, CONFIG, facts and cleanup. It fails fast with a clear message instead of retrying in the background.
+// A run's own control connections are raw sockets (src/engine/fast/rawControl.ts); ioredis is required only
+// here, when such a connection opens, so that a run never parses it.
+import type Redis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { CommandTally } from './commandTally';
+import type { BatchReply, ControlArg, ControlLink } from './controlLink';
 import { address, describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, readServerFacts } from './info';
 import { CONTROL_REPLY_LIMITS, guardReplies } from './replyGuard';
@@ -33,7 +37,9 @@ export async function openControlConnection(options: ConnectionOptions, tally?: 
   // No reconnect before the first answer: a server that answers with an error and closes (max clients, a
   // proxy refusing) would otherwise be reconnected to again and again until the command timeout, its error lost.
   let opened = false;
-  const redis = new Redis(controlClientOptions(options, () => opened));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when used (see the top)
+  const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(controlClientOptions(options, () => opened));
   // Before connecting: the handshake's commands count as RBench's own too.
   tally?.watch(redis);
   guardReplies(redis, CONTROL_REPLY_LIMITS, { where: address(errorPlace(options)), reconnect: false });
@@ -71,7 +77,7 @@ export async function testConnection(options: ConnectionOptions): Promise<Connec
   try {
     redis = await openControlConnection(options);
     const roundTripMs = await pingMs(redis);
-    const facts = await readServerFacts(redis);
+    const facts = await readServerFacts(ioredisLink(redis));
     const major = Number(facts.version.split('.')[0]);
     if (options.resp === 3 && major < 6) {
       return { ok: false, error: `the target asks for RESP3 (\`resp 3\`), but Redis ${facts.version} only speaks RESP2 (HELLO needs 6.0+): use \`resp 2\`` };
@@ -84,6 +90,16 @@ export async function testConnection(options: ConnectionOptions): Promise<Connec
   } finally {
     redis?.disconnect();
   }
+}
+
+/** An ioredis client as a ControlLink, for the readers a run shares (info.ts, commandTable.ts, cleanup.ts). */
+export function ioredisLink(redis: Redis): ControlLink {
+  return {
+    call: (command: string, ...args: ControlArg[]) => redis.call(command, ...args),
+    batch: async (commands: ControlArg[][]) => ((await redis.pipeline(commands.map((command) => ['call', ...command])).exec()) ?? []) as BatchReply[],
+    close: () => closeControlConnection(redis),
+    disconnect: () => redis.disconnect(),
+  };
 }
 
 /** Closes a control connection politely (QUIT), or at once when the server is already gone. */

@@ -1,5 +1,5 @@
 // Reading INFO and CONFIG: server facts before a run and the per-second samples during it.
-import type Redis from 'ioredis';
+import type { BatchReply, ControlLink } from './controlLink';
 import { dictionary, isPrototypeName, ownValue, PROTO_KEY, recordFromMap } from '../gates/plainData';
 import type { CommandCounters, ServerFacts, ServerSample } from './types';
 
@@ -203,36 +203,39 @@ export function latencyStatsFromInfo(info: InfoSections): Map<string, { p50: num
 }
 
 /** INFO with the sections a sample needs, parsed. */
-export async function readSampleInfo(redis: Redis): Promise<InfoSections> {
+export async function readSampleInfo(redis: ControlLink): Promise<InfoSections> {
   return readInfoSections(redis, serverCountersOff() ? BASE_SAMPLE_SECTIONS : SAMPLE_SECTIONS);
 }
 
 /** INFO with several sections in one call, parsed; a server before Redis 7 answers INFO all instead. */
-async function readInfoSections(redis: Redis, sections: readonly string[]): Promise<InfoSections> {
+async function readInfoSections(redis: ControlLink, sections: readonly string[]): Promise<InfoSections> {
   try {
-    return parseInfo(await redis.info(...sections));
+    return parseInfo(String(await redis.call('INFO', ...sections)));
   } catch (error) {
     // Before Redis 7 INFO takes a single section; `all` holds every one a sample needs.
-    if (isReplyError(error) && /syntax error|wrong number of arguments/i.test(error.message)) return parseInfo(await redis.info('all'));
+    if (isReplyError(error) && /syntax error|wrong number of arguments/i.test(error.message)) return parseInfo(String(await redis.call('INFO', 'all')));
     throw error;
   }
 }
 
 /**
- * Version, mode, OS, persistence/memory settings and key count. Restricted ACL users and managed
- * services (CONFIG renamed or denied, even INFO denied) still get the facts the server lets them read.
+ * Version, mode, OS, persistence/memory settings and key count, read in one round trip (INFO server, a CONFIG GET
+ * per key: several keys in one only since Redis 7, DBSIZE). Restricted ACL users and managed services (CONFIG
+ * renamed or denied, even INFO denied) still get the facts the server lets them read.
  */
-export async function readServerFacts(redis: Redis, extraConfigKeys: readonly string[] = []): Promise<ServerFacts> {
-  const facts: ServerFacts = { ...(await readIdentity(redis)), config: await readConfig(redis, extraConfigKeys) };
-  const keys = await unlessRefused(redis.dbsize());
-  if (keys !== undefined) facts.keys = keys;
+export async function readServerFacts(redis: ControlLink, extraConfigKeys: readonly string[] = []): Promise<ServerFacts> {
+  const configKeys = [...new Set([...FACT_CONFIG_KEYS, ...extraConfigKeys])];
+  const replies = await redis.batch([['INFO', 'server'], ...configKeys.map((key) => ['CONFIG', 'GET', key]), ['DBSIZE']]);
+  const [info, ...rest] = replies.map(unlessRefusedReply);
+  const keys = rest.pop();
+  const facts: ServerFacts = { ...(await readIdentity(redis, info)), config: configFrom(rest) };
+  if (keys !== undefined) facts.keys = Number(keys);
   return facts;
 }
 
-async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os' | 'buildId' | 'product'>> {
-  const info = await unlessRefused(redis.info('server'));
+async function readIdentity(redis: ControlLink, info: unknown): Promise<Pick<ServerFacts, 'version' | 'mode' | 'os' | 'buildId' | 'product'>> {
   if (info !== undefined) {
-    const server = parseInfo(info).server ?? dictionary<string>();
+    const server = parseInfo(String(info)).server ?? dictionary<string>();
     const identity: Pick<ServerFacts, 'version' | 'mode' | 'os' | 'buildId' | 'product'> = {
       version: server.redis_version ?? 'unknown',
       mode: server.redis_mode ?? server.server_mode ?? 'standalone',
@@ -253,16 +256,21 @@ async function readIdentity(redis: Redis): Promise<Pick<ServerFacts, 'version' |
   return { version: valueOf('version') ?? 'unknown', mode: valueOf('mode') ?? 'unknown' };
 }
 
-async function readConfig(redis: Redis, extraKeys: readonly string[]): Promise<Record<string, string>> {
+/** The CONFIG GET replies' pairs; a refused key (CONFIG denied or renamed) is left out. */
+function configFrom(replies: readonly unknown[]): Record<string, string> {
   const config = new Map<string, string>();
-  // One key per call: CONFIG GET takes several only since Redis 7.
-  for (const key of new Set([...FACT_CONFIG_KEYS, ...extraKeys])) {
-    const reply = await unlessRefused(redis.config('GET', key));
-    if (reply === undefined) break; // denied or renamed: the other keys would be refused the same way
-    const pairs = reply as string[];
+  for (const reply of replies) {
+    const pairs = Array.isArray(reply) ? reply : [];
     for (let i = 0; i + 1 < pairs.length; i += 2) if (!isPrototypeName(String(pairs[i]))) config.set(String(pairs[i]), String(pairs[i + 1]));
   }
   return recordFromMap(config);
+}
+
+/** A batched reply, or undefined when the server answered with an error; a connection failure throws. */
+function unlessRefusedReply([error, reply]: BatchReply): unknown {
+  if (error === null) return reply;
+  if (isReplyError(error)) return undefined;
+  throw error;
 }
 
 /** The reply, or undefined when the server answered with an error (NOPERM, unknown command); connection failures still throw. */

@@ -1,9 +1,9 @@
 // Samples INFO once a second on a control connection of its own while a load runs, and derives the
 // persistence events (snapshots, AOF rewrites) that explain dips in a latency timeline.
 // Cluster: one monitor per master, added up by src/runner/clusterMonitor.ts.
-import type Redis from 'ioredis';
 import type { CommandTally } from './commandTally';
-import { closeControlConnection, openControlConnection, RedisConnectionError } from './control';
+import { ioredisLink, openControlConnection, RedisConnectionError } from './control';
+import type { ControlLink } from './controlLink';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, parseInfo, readSampleInfo, sampleFromInfo } from './info';
 import { readServerCounters, resetServerStats, type NodeCounters } from './serverCounters';
@@ -17,7 +17,14 @@ export interface MonitorOptions {
   onSample?: (sample: ServerSample) => void;
   /** Counts what the sampling connection sends (the foreign-load accounting, src/redis/commandTally.ts). */
   tally?: CommandTally;
+  /** Opens the sampling connection (a run's: the engine's raw one, src/engine/fast/rawControl.ts). Default: an ioredis client. */
+  open?: OpenControl;
 }
+
+/** Opens a control connection; throws RedisConnectionError. */
+export type OpenControl = (options: ConnectionOptions, tally?: CommandTally) => Promise<ControlLink>;
+
+const openIoredisControl: OpenControl = async (options, tally) => ioredisLink(await openControlConnection(options, tally));
 
 /**
  * Usage: `await m.open(); before = await m.sampleNow(); await m.start(); …load…; samples = await m.stop();
@@ -43,7 +50,8 @@ export class ServerMonitor {
   private timeOrigin: number;
   private readonly onSample?: (sample: ServerSample) => void;
   private readonly tally?: CommandTally;
-  private redis?: Promise<Redis>;
+  private redis?: Promise<ControlLink>;
+  private readonly openLink: OpenControl;
   private running = false;
   private timer?: NodeJS.Timeout;
   private inFlight?: Promise<void>;
@@ -57,6 +65,7 @@ export class ServerMonitor {
     this.timeOrigin = monitorOptions.timeOrigin ?? Date.now();
     this.onSample = monitorOptions.onSample;
     this.tally = monitorOptions.tally;
+    this.openLink = monitorOptions.open ?? openIoredisControl;
   }
 
   /** Connects now, so that a connection failure shows before the run starts. Throws RedisConnectionError. */
@@ -136,11 +145,11 @@ export class ServerMonitor {
   }
 
   /** A server on this machine: its pid from INFO server, once, kept only when it is that redis-server (never for a remote one). */
-  private localServerPid(redis: Redis): Promise<number | undefined> {
+  private localServerPid(redis: ControlLink): Promise<number | undefined> {
     if (!isLocalTarget(this.options)) return Promise.resolve(undefined);
     this.serverPid ??= redis
-      .info('server')
-      .then((text) => verifiedServerPid(parseInfo(text).server?.process_id, this.options))
+      .call('INFO', 'server')
+      .then((text) => verifiedServerPid(parseInfo(String(text)).server?.process_id, this.options))
       .catch(() => undefined);
     return this.serverPid;
   }
@@ -158,7 +167,7 @@ export class ServerMonitor {
   async close(): Promise<void> {
     await this.stop();
     const redis = await this.redis?.catch(() => undefined);
-    if (redis) await closeControlConnection(redis);
+    if (redis) await redis.close();
   }
 
   private dropConnection(): void {
@@ -177,9 +186,9 @@ export class ServerMonitor {
     return `server sampling: ${parts.join('; ')}`;
   }
 
-  private connection(): Promise<Redis> {
+  private connection(): Promise<ControlLink> {
     if (!this.redis) {
-      const opening = openControlConnection(this.options, this.tally);
+      const opening = this.openLink(this.options, this.tally);
       // A failed connect is not kept: the next call tries again.
       opening.catch(() => {
         if (this.redis === opening) this.redis = undefined;

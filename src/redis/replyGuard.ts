@@ -110,5 +110,6 @@ export function installReplyGate(): void {
   installed = true;
 }
 
-// In place as soon as any module that opens ioredis clients is loaded (each of them imports this one).
-installReplyGate();
+// Put in place by each place that makes ioredis clients, before its first connects (guardReplies, or
+// installReplyGate before a Cluster): not when this module loads, so that a run, whose control connections
+// are raw (src/engine/fast/rawControl.ts), never loads ioredis.

@@ -1,7 +1,7 @@
 // The server's exact counters at one moment, for per-test deltas (src/results/serverDelta.ts): INFO
 // commandstats/cpu/stats/latencystats, SLOWLOG and LATENCY LATEST, all in one write to the server. A part the
 // server refuses (NOPERM, an unknown command, an old server) is absent with the reason, never a zero.
-import type Redis from 'ioredis';
+import type { BatchReply, ControlLink } from './controlLink';
 import { ownValue, PROTO_KEY, recordFromMap } from '../gates/plainData';
 import { commandCountersFromInfo, cpuFromInfo, isReplyError, latencyStatsFromInfo, parseInfo, statsCounter, type InfoSections } from './info';
 import type { ServerSchedule } from './serverSchedule';
@@ -33,21 +33,18 @@ export interface NodeCounters {
   schedule?: ServerSchedule;
 }
 
-type PipelineReply = [Error | null, unknown];
-
 /**
  * Reads the counters in one round trip: INFO with the counter sections, SLOWLOG GET `slowlogEntries`,
  * SLOWLOG LEN and LATENCY LATEST pipelined in one write. A server before Redis 7 refuses INFO with several
  * sections: it is asked INFO all once more. Throws only when the connection fails.
  */
-export async function readServerCounters(redis: Redis, node: string, options: { slowlogEntries?: number } = {}): Promise<NodeCounters> {
-  const replies = ((await redis
-    .pipeline()
-    .info(...COUNTER_SECTIONS)
-    .slowlog('GET', options.slowlogEntries ?? 1)
-    .slowlog('LEN')
-    .latency('LATEST')
-    .exec()) ?? []) as PipelineReply[];
+export async function readServerCounters(redis: ControlLink, node: string, options: { slowlogEntries?: number } = {}): Promise<NodeCounters> {
+  const replies: BatchReply[] = await redis.batch([
+    ['INFO', ...COUNTER_SECTIONS],
+    ['SLOWLOG', 'GET', options.slowlogEntries ?? 1],
+    ['SLOWLOG', 'LEN'],
+    ['LATENCY', 'LATEST'],
+  ]);
   const at = Date.now();
   const failure = replies.find(([error]) => error !== null && !isReplyError(error));
   if (failure) throw failure[0];
@@ -58,9 +55,9 @@ export async function readServerCounters(redis: Redis, node: string, options: { 
   if (infoReply?.[0] === null) info = parseInfo(String(infoReply[1]));
   else if (infoReply && /syntax error|wrong number of arguments/i.test(infoReply[0]!.message)) {
     // Before Redis 7 INFO takes a single section: `all` holds every one (a second round trip, on old servers only).
-    const all = await redis.info('all').catch((error: unknown) => (isReplyError(error) ? error : Promise.reject(error)));
+    const all = await redis.call('INFO', 'all').catch((error: unknown) => (isReplyError(error) ? error : Promise.reject(error)));
     if (typeof all === 'string') info = parseInfo(all);
-    else absent.set('info', `INFO refused: ${refusal(all)}`);
+    else absent.set('info', `INFO refused: ${refusal(all as Error)}`);
   } else absent.set('info', `INFO refused: ${refusal(infoReply?.[0])}`);
 
   const counters: ServerCounters = { commands: recordFromMap(new Map()) };
@@ -153,6 +150,6 @@ export function latencyEvents(reply: unknown): Record<string, { time: number; la
 }
 
 /** CONFIG RESETSTAT: only ever on a throwaway server RBench started (per-test latencystats). */
-export async function resetServerStats(redis: Redis): Promise<void> {
-  await redis.config('RESETSTAT');
+export async function resetServerStats(redis: ControlLink): Promise<void> {
+  await redis.call('CONFIG', 'RESETSTAT');
 }

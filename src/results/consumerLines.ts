@@ -19,6 +19,7 @@ export function consumerLine(name: string, load: LoadResult): string | undefined
   return [
     `${name}: ${groupDigits(consumer.jobs)} jobs, ${formatOps(load.total.opsPerSec)} jobs/s`,
     timed,
+    ...(consumer.acked !== undefined ? [`${groupDigits(consumer.acked)} acked by ${groupDigits(consumer.acks ?? 0)} XACKs`] : []),
     `${groupDigits(consumer.emptyReturns)} empty returns`,
     `${consumer.idleConsumers.toFixed(1)} of ${consumer.consumers} consumers idle on average`,
     `queue left: ${left || 'not read'} (drained in ${formatLatency(consumer.drainMs * 1000)}${ended})`,

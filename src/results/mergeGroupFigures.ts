@@ -40,6 +40,7 @@ export function mergeConsumers(loads: readonly LoadResult[], mergeHistograms: Su
     drainMs: Math.max(...consumers.map((c) => c.drainMs)),
     ended: consumers.reduce((worst, c) => (endRank[c.ended] > endRank[worst.ended] ? c : worst)).ended,
     queueLeft: last.consumer.queueLeft.map((entry) => ({ ...entry })),
+    ...(consumers.some((c) => c.acked !== undefined) ? { acks: sumOf(consumers, (c) => c.acks ?? 0), acked: sumOf(consumers, (c) => c.acked ?? 0) } : {}),
   };
 }
 
@@ -67,10 +68,10 @@ export function mergePubSub(loads: readonly LoadResult[], sameMachine: boolean):
   const parts = loads.flatMap((load) => (load.pubsub ? [load.pubsub] : []));
   if (parts.length === 0) return undefined;
   const merged: PubSubResult = { role: parts[0].role };
-  const add = (field: 'published' | 'expected' | 'unheard' | 'delivered' | 'unstamped' | 'disconnected') => {
+  const add = (field: 'published' | 'expected' | 'unheard' | 'delivered' | 'unstamped' | 'disconnected' | 'resubscribed') => {
     if (parts.some((part) => part[field] !== undefined)) merged[field] = sumOf(parts, (part) => part[field]);
   };
-  for (const field of ['published', 'expected', 'unheard', 'delivered', 'unstamped', 'disconnected'] as const) add(field);
+  for (const field of ['published', 'expected', 'unheard', 'delivered', 'unstamped', 'disconnected', 'resubscribed'] as const) add(field);
   // Expected is known only when every part knew its own: a sum over some parts would promise too little.
   if (merged.role === 'subscriber' && parts.some((part) => part.expected === undefined)) delete merged.expected;
   if (merged.role === 'subscriber' && merged.expected !== undefined) merged.lost = Math.max(0, merged.expected - (merged.delivered ?? 0));

@@ -35,6 +35,10 @@ export function pubsubLines(loads: readonly LoadResult[]): string[] {
       lines.push(
         `${load.test}: the server closed ${groupDigits(pubsub.disconnected)} of ${groupDigits(load.connections.opened)} subscriber connections during the run — a subscriber that falls behind is dropped past \`client-output-buffer-limit pubsub\`; what they received before is counted`,
       );
+    if (pubsub.resubscribed)
+      lines.push(
+        `${load.test}: ${groupDigits(pubsub.resubscribed)} shard channel subscriptions were made again at their slot's new master (the slot moved during the run); messages published there before are in the publishers' unheard count, not delivered`,
+      );
     if (pubsub.unstamped)
       lines.push(
         `${load.test}: ${groupDigits(pubsub.unstamped)} messages did not start with a send stamp, so they are not in the latency — publish \`__now__\` first: \`PUBLISH channel __now__:__value__\``,

@@ -140,6 +140,8 @@ const consumerResult = z.looseObject({
   drainMs: count,
   ended: text,
   queueLeft: z.array(z.looseObject({ key: text, command: text, length: num })).max(1024),
+  acks: count.optional(),
+  acked: count.optional(),
 });
 
 /** A subscriber's channels are bounded by the writer (MAX_PUBSUB_CHANNELS and a `…` rest); a file with more was not written by RBench. */
@@ -158,6 +160,7 @@ const pubsubResult = z.looseObject({
     .refine((channels) => Object.keys(channels).length <= MAX_PUBSUB_CHANNEL_ENTRIES, `at most ${MAX_PUBSUB_CHANNEL_ENTRIES} channels`)
     .optional(),
   disconnected: count.optional(),
+  resubscribed: count.optional(),
   drainMs: count.optional(),
   clock: z.enum(['one-machine', 'several-machines']).optional(),
 });

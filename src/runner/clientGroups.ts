@@ -2,9 +2,11 @@
 // of its kind, chosen in one table. A `requests` group is an engine load of its own (its threads, connections,
 // histograms and rate); the loads start sending together (a StartBarrier: each waits until all are connected)
 // and the phase ends when its last measured group does: background groups are stopped then (each group runs
-// under a signal of its own, so every kind inherits the stop). A new kind (subscribers, blocking consumers) is a
+// under a signal of its own, so every kind inherits the stop). The `requests` groups of `threads auto` share
+// their engine threads (engine SharedThreads: max of their threads, not the sum), so that two groups cost the
+// machine no more threads than one group of the same clients. A new kind (subscribers, blocking consumers) is a
 // file exporting a GroupRunner, honouring `signal`, and one row of GROUP_KINDS.
-import { errorStatusWhy, runConsumers, runLoad, runSubscribers, StartBarrier, type LoadResult, type LoadTick } from '../engine';
+import { errorStatusWhy, runConsumers, runLoad, runSubscribers, SharedThreads, StartBarrier, type LoadResult, type LoadTick } from '../engine';
 import type { ConnectionOptions } from '../redis/types';
 import type { ClientGroupKind, ClientGroupPlan, ClientPath } from '../scenario/plan';
 import { isPublishTest } from '../scenario/publishCommands';
@@ -29,6 +31,8 @@ export interface GroupRunContext {
    * (undefined when a publisher did not count them).
    */
   othersDone: Promise<number | undefined>;
+  /** The engine threads the phase's groups share (ended when the phase's groups have). */
+  sharedThreads: SharedThreads;
 }
 
 /** Runs one group to its end; throws only when it could not start (as runLoad does). */
@@ -43,7 +47,7 @@ const runRequests: GroupRunner = (group, context) =>
       client: context.client,
       ...(context.clusterDetected ? { clusterDetected: true } : {}),
     },
-    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether },
+    { signal: context.signal, onTick: context.onTick, startTogether: context.startTogether, sharedThreads: context.sharedThreads },
   );
 
 // Blocked calls taking the jobs the producers push, until the producers end and the queue is drained.
@@ -71,7 +75,7 @@ const LISTENING_KINDS: ReadonlySet<ClientGroupKind> = new Set(['consumers', 'sub
 
 /**
  * The deliveries the publishers' replies promise: their sum, or undefined when a publisher did not count (PUBLISH
- * on a cluster, ioredis on a cluster) — a partial sum would end the subscribers' drain before the messages do.
+ * on a cluster) — a partial sum would end the subscribers' drain before the messages do.
  */
 function expectedDeliveries(results: readonly PromiseSettledResult<LoadResult>[], groups: readonly ClientGroupPlan[]): number | undefined {
   let sum = 0;
@@ -98,10 +102,11 @@ export type GroupOutcome = { group: ClientGroupPlan; result: LoadResult } | { gr
  */
 export async function runClientGroups(
   groups: readonly ClientGroupPlan[],
-  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'othersDone'> & { onTick: (index: number, tick: LoadTick) => void },
+  context: Omit<GroupRunContext, 'onTick' | 'startTogether' | 'othersDone' | 'sharedThreads'> & { onTick: (index: number, tick: LoadTick) => void },
 ): Promise<GroupOutcome[]> {
   // A group that ends before it connected (refused, cancelled) leaves the barrier: the others never wait for it.
   const barrier = new StartBarrier(groups.length);
+  const sharedThreads = new SharedThreads();
   const stops = groups.map(() => new AbortController());
   const cancel = () => stops.forEach((stop) => stop.abort());
   if (context.signal?.aborted) cancel();
@@ -134,6 +139,7 @@ export async function runClientGroups(
       onTick: (tick) => context.onTick(index, tick),
       startTogether: { barrier, index },
       othersDone,
+      sharedThreads,
     }).finally(() => {
       barrier.leave(index);
       ended.add(index);
@@ -146,7 +152,10 @@ export async function runClientGroups(
     return run;
   });
   void Promise.allSettled(senders).then(sendersEnded);
-  const settled = await Promise.allSettled(running).finally(() => context.signal?.removeEventListener('abort', cancel));
+  const settled = await Promise.allSettled(running).finally(() => {
+    context.signal?.removeEventListener('abort', cancel);
+    return sharedThreads.close();
+  });
   return settled.map((outcome, index) => {
     const group = groups[index];
     if (outcome.status === 'rejected') {
@@ -170,9 +179,4 @@ function endStopped(result: LoadResult): void {
   const reason = errorStatusWhy(result.total, result.commands);
   result.status = reason ? 'complete-with-errors' : 'complete';
   if (reason) result.errorStatusReason = reason;
-}
-
-/** The connections all groups open together: checked before any opens (each load checks only its own). */
-export function groupClients(groups: readonly ClientGroupPlan[]): number {
-  return groups.reduce((sum, group) => sum + group.phase.load.clients, 0);
 }

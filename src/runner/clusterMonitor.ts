@@ -59,6 +59,7 @@ export class ClusterMonitor {
           {
             timeOrigin: options.timeOrigin,
             tally: options.tally,
+            open: options.open,
             // Live: a cluster sample once every master has given its sample of that tick.
             onSample: (sample) => {
               this.pending[i].push(sample);

@@ -3,7 +3,7 @@ import { approvedNodes } from '../gates/network';
 import { nodeTls, slotOf } from '../engine';
 import { discoverTopology } from '../redis/clusterTopology';
 import { deleteKeysMatching, type Cleanup } from '../redis/cleanup';
-import { closeControlConnection, openControlConnection } from '../redis/control';
+import { closeControlConnection, ioredisLink, openControlConnection } from '../redis/control';
 import type { MonitorOptions } from '../redis/monitor';
 import type { ConnectionOptions } from '../redis/types';
 import { ClusterMonitor } from './clusterMonitor';
@@ -38,7 +38,7 @@ export async function deleteClusterKeysMatching(connection: ConnectionOptions, p
       tls: nodeTls(connection, node),
     });
     try {
-      const { deleted, leftAlone } = await deleteKeysMatching(redis, pattern, { groupKeys: keysBySlot, owns });
+      const { deleted, leftAlone } = await deleteKeysMatching(ioredisLink(redis), pattern, { groupKeys: keysBySlot, owns });
       total.deleted += deleted;
       total.leftAlone += leftAlone;
     } finally {

@@ -1,7 +1,7 @@
 // `expect keys = N`: the keys in the database once a point's prefill phases have run (or, without one, before
 // its first phase: a dataset from `--rdb`), before its first measured phase (the benchmark spec's `check keyspacelen`). DBSIZE on the control connection (the plan's
 // database); on a cluster the masters' keyspace counts summed, as the run's samples sum them.
-import type Redis from 'ioredis';
+import type { ControlLink } from '../redis/controlLink';
 import type { PhasePlan, ScenarioPlan } from '../scenario/plan';
 import type { ClusterMonitor } from './clusterMonitor';
 import type { ServerMonitor } from '../redis/monitor';
@@ -21,13 +21,13 @@ export function keysCountedBefore(plan: ScenarioPlan, phases: readonly PhasePlan
 
 /** The keys now, or undefined when the server would not say (the expectation is then not measured: it fails). */
 export async function countKeys(
-  control: Redis | undefined,
+  control: ControlLink | undefined,
   monitor: ServerMonitor | ClusterMonitor | undefined,
   cluster: boolean,
 ): Promise<number | undefined> {
   try {
     if (cluster) return monitor ? (await monitor.sampleNow()).keys : undefined;
-    return control ? await control.dbsize() : undefined;
+    return control ? Number(await control.call('DBSIZE')) : undefined;
   } catch {
     return undefined;
   }

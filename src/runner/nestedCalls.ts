@@ -7,7 +7,7 @@
 // command the server flags `module` (a core command calls nothing), and only when every command of the test
 // is one the server flags `readonly`: a probe of a write would write twice (a prefill's FT.CREATE would then
 // find its index made). Such a test gets no foreign-load judgement, and says why.
-import type Redis from 'ioredis';
+import type { ControlLink } from '../redis/controlLink';
 import { runLoad } from '../engine';
 import { recordFromMap } from '../gates/plainData';
 import type { CommandTally } from '../redis/commandTally';
@@ -28,7 +28,7 @@ export interface ServerFlags {
   readOnly: ReadonlySet<string>;
 }
 
-export async function moduleCommands(control: Redis, plan: ScenarioPlan, display: string): Promise<ServerFlags> {
+export async function moduleCommands(control: ControlLink, plan: ScenarioPlan, display: string): Promise<ServerFlags> {
   const names = [...new Set(commandsOf(plan).map((command) => command.name.toLowerCase()))];
   const read = await readCommandTable(control, { names, display }).catch(() => undefined);
   if (!read?.ok) return { modules: new Set(), readOnly: new Set() };

@@ -7,7 +7,7 @@
 // The parts of one sharded run (`--shard I/N` with one `--run-id` or `--start-at`) carry their run id and
 // part in the name (`rbench-run:cache:1a2b3c4d.2of3:3f9a1c`): a part sees its siblings as parts of its own
 // run, never as another run.
-import type Redis from 'ioredis';
+import type { ControlLink } from '../redis/controlLink';
 import { randomBytes } from 'node:crypto';
 import type { OtherRun } from '../results/runFile';
 import { RUN_CLIENT_PREFIX } from '../results/bottleneck';
@@ -83,7 +83,7 @@ export class OtherRunsWatch {
   private inFlight?: Promise<void>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: ControlLink,
     /** This run's own connection name. */
     private readonly own: string,
     private readonly timeOrigin: number,

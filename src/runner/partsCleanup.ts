@@ -3,7 +3,7 @@
 // server, `rbench:parts:<run id>:ended`: each part INCRs it when its loads are over, and the one that brings it
 // to the part count is the last, whatever order they end in (the server runs one INCR at a time). That part
 // cleans and removes the counter; the counter expires within a day if a part never gets that far.
-import type Redis from 'ioredis';
+import type { ControlLink } from '../redis/controlLink';
 
 /** A day: longer than any run; a part that died leaves no counter for ever. */
 const COUNTER_TTL_S = 86_400;
@@ -24,13 +24,13 @@ export type PartsEnded = { last: true } | { last: false; ended: number };
  * Counts this part's end: `last` when every part has now ended (this one cleans up and the counter is removed),
  * else how many have. Rejects when the server refuses the counter (ACL, a cluster node that does not own its slot).
  */
-export async function countPartEnded(control: Redis, shard: { count: number; runId: string }): Promise<PartsEnded> {
+export async function countPartEnded(control: ControlLink, shard: { count: number; runId: string }): Promise<PartsEnded> {
   const key = partsEndedKey(shard.runId);
-  const ended = await control.incr(key);
+  const ended = Number(await control.call('INCR', key));
   if (ended >= shard.count) {
-    await control.del(key);
+    await control.call('DEL', key);
     return { last: true };
   }
-  await control.expire(key, COUNTER_TTL_S);
+  await control.call('EXPIRE', key, COUNTER_TTL_S);
   return { last: false, ended };
 }

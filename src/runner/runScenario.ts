@@ -1,22 +1,22 @@
 // Runs one resolved scenario end to end: server facts, INFO sampling, every point × repeat × phase × test
 // through the engine, clean-up, summaries and thresholds. Returns the run file's content; a run that
 // fails or is cancelled midway keeps what it measured. Used by the CLI and the extension alike.
-import type Redis from 'ioredis';
-import { checkConnectionCapacity, runLoad } from '../engine';
+import { checkConnectionCapacity, openRawControl, runLoad } from '../engine';
 import { withNetworkRule } from '../gates/network';
 import type { LoadResult, LoadTick } from '../engine';
 import { deleteKeysMatching } from '../redis/cleanup';
 import { CommandTally } from '../redis/commandTally';
-import { openControlConnection } from '../redis/control';
+import type { ControlLink } from '../redis/controlLink';
 import { readServerFacts, serverCountersOff } from '../redis/info';
 import { ServerMonitor, persistenceEvents } from '../redis/monitor';
 import { sentinelAsDataNode, withCurrentPrimary } from '../redis/sentinel';
 import type { ConnectionOptions, ServerSample } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
+import { phaseConnections } from '../scenario/clientGroupPlan';
 import type { ClientGroupPlan, ScenarioPlan, TestPlan } from '../scenario/plan';
 import type { Accounting } from '../results/serverDelta';
 import { countersAfter, countersBefore, sendsOf, settleLoad, type CountersRead, type LoadSource, type LoadSurroundings } from './afterLoad';
-import { groupClients, runClientGroups, type GroupOutcome } from './clientGroups';
+import { runClientGroups, type GroupOutcome } from './clientGroups';
 import { evaluateThresholds } from '../results/thresholds';
 import { bottleneckOf } from '../results/bottleneck';
 import { summariseRepeats } from '../results/summary';
@@ -101,7 +101,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     thresholds: [],
   };
 
-  let control: Redis | undefined;
+  let control: ControlLink | undefined;
   let monitor: ServerMonitor | ClusterMonitor | undefined;
   // A Sentinel target: the primary found now names the target in messages; every connection asks the sentinels again.
   // The network gate's rule is fixed now, before any contact: a cluster detected below stays undeclared.
@@ -114,7 +114,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
   let modules: ServerFlags = { modules: new Set(), readOnly: new Set() };
   const nestedByTest = new Map<TestPlan, NestedCalls>();
   try {
-    control = await openControlConnection(connection, tally);
+    control = await openRawControl(connection, tally);
     others = new OtherRunsWatch(control, connection.clientName!, started.getTime());
     connection = await withCurrentPrimary(connection);
     if (connection.sentinel) recordPrimary(run.target, connection);
@@ -134,6 +134,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     const monitorOptions = {
       timeOrigin: started.getTime(),
       tally,
+      open: openRawControl,
       onSample: (sample: ServerSample) => context.onProgress?.({ kind: 'server-sample', sample }),
     };
     monitor = connection.cluster ? await clusterMonitor(connection, monitorOptions) : new ServerMonitor(connection, monitorOptions);
@@ -197,7 +198,8 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
           const loadStartT = Date.now() - started.getTime();
           let outcomes: GroupOutcome[];
           try {
-            await checkConnectionCapacity(connection, groupClients(groups));
+            // All groups' connections together, checked before any opens (each load checks only its own).
+            await checkConnectionCapacity(connection, phaseConnections(groups, connection.cluster === true || clusterDetected));
             outcomes = await runClientGroups(groups, {
               connection,
               client: plan.target.client,
@@ -337,7 +339,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
  * it cannot count with the server (refused, or no run id) leaves the keys: deleting keys a sibling still uses
  * would break its load.
  */
-async function lastPartCleans(run: RunFile, control: Redis): Promise<boolean> {
+async function lastPartCleans(run: RunFile, control: ControlLink): Promise<boolean> {
   const shard = run.plan.shard;
   if (!shard || shard.count === 1) return true;
   if (!shard.runId) {
@@ -371,7 +373,7 @@ async function finish(
   started: Date,
   status: RunStatus,
   error: string | undefined,
-  control: Redis | undefined,
+  control: ControlLink | undefined,
   monitor: ServerMonitor | ClusterMonitor | undefined,
   stalled = false,
   others?: OtherRunsWatch,

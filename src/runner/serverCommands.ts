@@ -3,10 +3,10 @@
 // safety classes, the refusals and the cluster key positions follow the server's own description. What the
 // user was asked about (the consent, from the built-in table, where an unknown command counted as the worst)
 // must cover what the server says: a class it did not list ends the run.
-import type Redis from 'ioredis';
+import type { ControlLink } from '../redis/controlLink';
+import { openRawControl } from '../engine';
 import { parseInfo } from '../redis/info';
 import { sentinelAsDataNode } from '../redis/sentinel';
-import { openControlConnection, closeControlConnection } from '../redis/control';
 import { readCommandTable } from '../redis/commandTable';
 import type { ConnectionOptions } from '../redis/types';
 import { crossSlotRefusal } from '../scenario/clusterKeys';
@@ -57,9 +57,9 @@ export function withKeyPositions(plan: ScenarioPlan, table: CommandTable): Scena
 
 /** Reads the server's table of the scenario's commands and checks the scenario against it. Never throws. */
 /** `INFO server`'s redis_mode (`standalone`, `cluster`, `sentinel`); empty when the server will not say. */
-async function serverMode(redis: Redis): Promise<string> {
+async function serverMode(redis: ControlLink): Promise<string> {
   try {
-    return parseInfo(await redis.info('server')).server?.redis_mode ?? '';
+    return parseInfo(String(await redis.call('INFO', 'server'))).server?.redis_mode ?? '';
   } catch {
     return '';
   }
@@ -70,7 +70,7 @@ export async function checkAgainstServer(plan: ScenarioPlan, check: ServerCheck)
   const names = [...new Set(commands.map((command) => command.name.toLowerCase()))];
   let table: CommandTable = BUILT_IN_TABLE;
   try {
-    const redis = await openControlConnection(check.connection);
+    const redis = await openRawControl(check.connection);
     try {
       // A sentinel's table holds the sentinel's own commands only: say what the target is, not that it lacks SET.
       const sentinel = sentinelAsDataNode(check.connection, await serverMode(redis));
@@ -79,7 +79,7 @@ export async function checkAgainstServer(plan: ScenarioPlan, check: ServerCheck)
       if (read.ok) table = read.table;
       else check.log(`! ${check.file}: "${plan.name}": ${read.warning}`);
     } finally {
-      await closeControlConnection(redis);
+      await redis.close();
     }
   } catch (error) {
     // The run's own connection reports a server that cannot be reached; here it only means no table.

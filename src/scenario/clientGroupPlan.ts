@@ -82,16 +82,38 @@ export function groupPlan(group: GroupTest, phase: PhaseSection, point: Point, s
 }
 
 /**
- * The groups of a phase run at once: their connections add up. Past the connection budget the checker names the
- * largest group, at its `load` line.
+ * The connections a group opens, at most: one per client; on a cluster, an `SSUBSCRIBE` subscriber subscribes each
+ * channel on the master of its slot, a connection per master its channels need — at most one per channel argument.
  */
-export function checkGroupConnections(groups: readonly ClientGroupPlan[], sink: DiagnosticSink): void {
-  const total = groups.reduce((sum, group) => sum + group.phase.load.clients, 0);
+export function groupConnections(group: ClientGroupPlan, cluster: boolean): number {
+  const { clients } = group.phase.load;
+  const command = group.phase.tests[0]?.commands[0]?.command;
+  const shard = cluster && group.kind === 'subscribers' && command?.name.toUpperCase() === 'SSUBSCRIBE';
+  return shard ? clients * Math.max(1, command.args.length) : clients;
+}
+
+/** The connections all groups of a phase open together (the budgets cover their sum). */
+export function phaseConnections(groups: readonly ClientGroupPlan[], cluster: boolean): number {
+  return groups.reduce((sum, group) => sum + groupConnections(group, cluster), 0);
+}
+
+/**
+ * The groups of a phase run at once: their connections add up. Past the connection budget the checker names the
+ * group opening the most, at its `load` line.
+ */
+export function checkGroupConnections(groups: readonly ClientGroupPlan[], cluster: boolean, sink: DiagnosticSink): void {
+  const total = phaseConnections(groups, cluster);
   if (total <= MAX_GROUP_CLIENTS) return;
-  const largest = groups.reduce((most, group) => (group.phase.load.clients > most.phase.load.clients ? group : most));
+  const largest = groups.reduce((most, group) => (groupConnections(group, cluster) > groupConnections(most, cluster) ? group : most));
+  const clients = largest.phase.load.clients;
+  const opens = groupConnections(largest, cluster);
+  const what =
+    opens === clients
+      ? `(${groupDigits(clients)})`
+      : `(${groupDigits(clients)}, each subscribing its shard channels on up to ${groupDigits(opens / clients)} masters: ${groupDigits(opens)} connections)`;
   sink.error(
     largest.source ?? rangeOf(0, 0, 0),
     'load-clients-budget',
-    `the client groups here open ${groupDigits(total)} connections at once, more than the ${groupDigits(MAX_GROUP_CLIENTS)} a phase may — lower \`clients\` in group \`${largest.name}\` (${groupDigits(largest.phase.load.clients)}) or in the others`,
+    `the client groups here open ${groupDigits(total)} connections at once, more than the ${groupDigits(MAX_GROUP_CLIENTS)} a phase may — lower \`clients\` in group \`${largest.name}\` ${what} or in the others`,
   );
 }

@@ -39,7 +39,7 @@ export function checkConsumerGroup(name: string, phase: PhasePlan, source: Range
   const at = source ?? rangeOf(0, 0, 0);
   const test = phase.tests[0];
   const command = test.commands[0].command;
-  if (test.commands.length > 1 || test.group)
+  if ((test.commands.length > 1 || test.group) && !isAckingRead(test))
     sink.error(
       at,
       'consumer-one-command',
@@ -57,12 +57,46 @@ export function checkConsumerGroup(name: string, phase: PhasePlan, source: Range
       'consumer-rate',
       `consumer group \`${name}\` has a \`rate\`, but consumers take jobs as fast as the producers push them — remove \`rate\` from group \`${name}\` (set the producers' rate instead)`,
     );
-  if (command.args.some((arg) => literalArg(arg) === undefined))
+  if (command.args.some((arg, index) => literalArg(arg) === undefined && !(isConsumerName(command.name, command.args, index) && arg.length > 0)))
     sink.error(
       command.source ?? at,
       'consumer-placeholder',
-      `consumer group \`${name}\` waits on the same keys every time — write its ${command.name} arguments without placeholders (\`${command.name} jobs 1\`)`,
+      `consumer group \`${name}\` waits on the same keys every time — write its ${command.name} arguments without placeholders (\`${command.name} jobs 1\`; XREADGROUP's consumer name may hold \`__client__\`)`,
     );
+}
+
+/**
+ * A stream consumer that acknowledges what it read: a command group of `XREADGROUP … BLOCK ms … STREAMS KEY >`
+ * then `XACK KEY GROUP __ids__` (the reply-driven form: the IDs the read returned). The consumer sends the XACK
+ * after each read that returned entries, on the same connection.
+ */
+export function isAckingRead(test: TestPlan): boolean {
+  if (!test.group || test.commands.length !== 2) return false;
+  const [read, ack] = test.commands.map(({ command }) => command);
+  return (
+    read.name.toUpperCase() === 'XREADGROUP' &&
+    ack.name.toUpperCase() === 'XACK' &&
+    ack.args.length === 3 &&
+    literalArg(ack.args[0]) !== undefined &&
+    literalArg(ack.args[1]) !== undefined &&
+    ack.args[2].some((part) => typeof part === 'object' && part.placeholder === 'ids')
+  );
+}
+
+/** XREADGROUP's consumer name (`GROUP g NAME`): the one argument of a consumer that may be `c__client__` (a name per connection). */
+function isConsumerName(name: string, args: readonly ArgTemplate[], index: number): boolean {
+  const consumerAt = args.findIndex((arg) => literalArg(arg)?.toUpperCase() === 'GROUP') + 2;
+  return (
+    name.toUpperCase() === 'XREADGROUP' &&
+    consumerAt >= 2 &&
+    index === consumerAt &&
+    args[index].every((part) => typeof part === 'string' || part.placeholder === 'client')
+  );
+}
+
+/** The command's arguments for consumer `client` (0-based): literal text, `__client__` its number. */
+export function consumerArgs(args: readonly ArgTemplate[], client: number): string[] {
+  return args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : part.placeholder === 'client' ? String(client) : '')).join(''));
 }
 
 /** What a consumer's command waits on: its keys, how long each call may wait (0: for ever), a stream group. */

@@ -10,6 +10,7 @@ import type { SweepAxis } from './sweep';
 import { groupDigits } from './numberText';
 import { checkReplyForms } from './replyFormChecks';
 import { connectOnlyLoad } from './connectOnly';
+import { RECONNECT_ON_IOREDIS_CLUSTER } from './clusterKeys';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 
@@ -53,9 +54,9 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   const reconnect = layer.get('reconnect');
   if (reconnect && reconnect.value > 0) {
     load.reconnectEvery = reconnect.value;
-    // The cluster paths keep a link per node that their routing shares: a connection of a client is not one socket.
-    if (layer.get('cluster')?.value)
-      sink.error(reconnect.range, 'reconnect-on-cluster', '`reconnect every` is not supported on a cluster target yet — remove it, or run against one node');
+    // ioredis's Cluster client reads the slot map anew (CLUSTER SLOTS) whenever one is made: a cycle would time that.
+    if (layer.get('cluster')?.value && layer.get('client')?.value === 'ioredis')
+      sink.error(reconnect.range, 'reconnect-on-cluster', RECONNECT_ON_IOREDIS_CLUSTER);
   }
   const idle = layer.get('idle-connections')?.value;
   if (idle) load.idleConnections = idle;

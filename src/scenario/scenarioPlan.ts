@@ -92,7 +92,7 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
         const plan = phasePlan(phase, layer, point, tests, sink);
         if (groups) {
           plan.groups = groups.map((group) => groupPlan(group, phase, point, sink));
-          checkGroupConnections(plan.groups, sink);
+          checkGroupConnections(plan.groups, layer.get('cluster')?.value === true, sink);
         }
         return plan;
       }),

@@ -248,7 +248,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     name: 'reconnect',
     syntax: 'reconnect every N | reconnect off',
     default: 'off',
-    doc: "Close each client's connection after N requests and open a new one (TCP, TLS and AUTH/HELLO/SELECT again, through the same checks as the first connection), as an application that connects per request or per job does. `reconnect every 1` is a new connection per request, like valkey-benchmark's `-k 0`. The time each connection took to set up is in the results (`connect p50/p99`). A batch never spans two connections: with `pipeline P` a connection sends batches of at most N requests. Not on a cluster target.",
+    doc: "Close each client's connection after N requests and open a new one (TCP, TLS and AUTH/HELLO/SELECT again, through the same checks as the first connection), as an application that connects per request or per job does. `reconnect every 1` is a new connection per request, like valkey-benchmark's `-k 0`. The time each connection took to set up is in the results (`connect p50/p99`). A batch never spans two connections: with `pipeline P` a connection sends batches of at most N requests. On a cluster target (fast client only) a client's connection is a link to every master: each cycle reopens them all.",
     values: ['every', 'off'],
     kind: 'reconnect',
     scopes: ANYWHERE,

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionOptions } from '../../redis/types';
 import { readRespValue, RespErrorReply, type RespValue } from '../../protocol/respValue';
-import { consumerWait, literalArg, type ConsumerWait } from '../../scenario/consumerGroup';
+import { consumerArgs, consumerWait, isAckingRead, literalArg, type ConsumerWait } from '../../scenario/consumerGroup';
 import type { ClientPath, PhasePlan, TestPlan } from '../../scenario/plan';
 import { LoadError } from '../errors';
 import { handshakeCommands, type RawConnection } from '../fast/connect';
@@ -18,7 +18,7 @@ import { summarize } from '../measure/summary';
 import { stampAt } from '../sendStamp';
 import type { StartBarrier } from '../startBarrier';
 import type { CommandResult, ConsumerResult, LoadResult, LoadTick, TimelineSecond } from '../types';
-import { jobsIn } from './popReply';
+import { entryIdsIn, jobsIn } from './popReply';
 
 export interface ConsumerRequest {
   phase: PhasePlan;
@@ -50,14 +50,19 @@ interface Consumer {
   connection: RawConnection;
   id: number;
   waiting: boolean;
+  /** Its place among the group's consumers: `__client__` in its call. */
+  index: number;
 }
 
 export async function runConsumers(request: ConsumerRequest, options: ConsumerOptions): Promise<LoadResult> {
   const { phase, test, connection } = request;
   const command = test.commands[0].command;
-  const args = command.args.map((arg) => literalArg(arg) ?? '');
-  const call = [command.name, ...args];
-  const wait = consumerWait(command.name, args);
+  // Each consumer's call: literal arguments, XREADGROUP's consumer name with `__client__` its own.
+  const callOf = (client: number) => [command.name, ...consumerArgs(command.args, client)];
+  const wait = consumerWait(command.name, consumerArgs(command.args, 0));
+  // `XACK KEY GROUP __ids__` after the read, in one group: the IDs each read returned are acknowledged at once.
+  const ack = isAckingRead(test) ? test.commands[1].command : undefined;
+  const ackCall = ack ? [ack.name, ...ack.args.slice(0, 2).map((arg) => literalArg(arg) ?? '')] : undefined;
   if (connection.cluster)
     throw new LoadError(`consumer group ${test.name}: blocking consumers run against one server, not a cluster — point the run at one node`);
   const startedAt = new Date().toISOString();
@@ -80,7 +85,7 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
   const cpuBefore = process.cpuUsage();
   const wakeUp = new LatencyRecorder();
   const seconds: { jobs: number; latency: LatencyRecorder }[] = [];
-  const tally = { calls: 0, pops: 0, jobs: 0, empty: 0, errors: 0, idleNs: 0n };
+  const tally = { calls: 0, pops: 0, jobs: 0, empty: 0, errors: 0, idleNs: 0n, acks: 0, acked: 0 };
   const errorsByKind: Record<string, number> = {};
   const errorExamples: Record<string, string> = {};
   let fault: string | undefined;
@@ -91,6 +96,7 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
   const callTimeoutMs = wait.timeoutMs > 0 ? wait.timeoutMs + ANSWER_MARGIN_MS : 2 ** 31 - 1;
 
   const consume = async (consumer: Consumer) => {
+    const call = callOf(consumer.index);
     while (!stopping) {
       const callStart = process.hrtime.bigint();
       let reply: RespValue;
@@ -108,14 +114,14 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
       const now = process.hrtime.bigint();
       tally.pops++;
       const jobs = jobsIn(reply);
-      if (jobs instanceof RespErrorReply) {
-        const kind = jobs.message.split(' ')[0];
+      const failed = (name: string, error: RespErrorReply) => {
+        const kind = error.message.split(' ')[0];
         tally.errors++;
         errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
-        errorExamples[kind] ??= jobs.message;
-        fault ??= errorFault(test.name, command.name, jobs.message);
-        return;
-      }
+        errorExamples[kind] ??= error.message;
+        fault ??= errorFault(test.name, name, error.message);
+      };
+      if (jobs instanceof RespErrorReply) return failed(command.name, jobs);
       if (jobs.length === 0) {
         tally.empty++;
         // After the producers, a wait that ran out finds the queue drained for this consumer (past the window:
@@ -126,6 +132,19 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
       }
       tally.jobs += jobs.length;
       lastJobAt = now;
+      if (ackCall) {
+        // Acknowledged on the same connection before the next read (even while stopping: what was read is acked).
+        const ids = entryIdsIn(reply);
+        tally.acks++;
+        try {
+          const acked = readRespValue(await askRawBytes(consumer.connection, [...ackCall, ...ids], connection.connectTimeoutMs + ANSWER_MARGIN_MS))!.value;
+          if (acked instanceof RespErrorReply) return failed(ackCall[0], acked);
+          tally.acked += typeof acked === 'number' ? acked : 0;
+        } catch (error) {
+          if (!stopping) fault ??= `consumer group ${test.name}: ${(error as Error).message}`;
+          return;
+        }
+      }
       const second = (seconds[Number((now - t0) / 1_000_000_000n)] ??= { jobs: 0, latency: new LatencyRecorder() });
       second.jobs += jobs.length;
       let waitedUntil = callStart;
@@ -234,6 +253,7 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
     drainMs: producersDoneAt === undefined ? 0 : Number(endAt - producersDoneAt) / 1e6,
     ended,
     queueLeft,
+    ...(ack ? { acked: tally.acked, acks: tally.acks } : {}),
   };
   for (const step of handshakeCommands(connection)) count(step.step, consumers.length + 1);
   return {
@@ -254,7 +274,11 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
     connections: { opened: consumers.length + 1, reconnects: 0 },
     health: { threads: 1, cpuPercent: ((cpu.user + cpu.system) / 1000 / windowMs) * 100, eventLoopLagP99Ms: 0, bottleneck: 'unknown' },
     seed: phase.keys.seed ?? 0,
-    sent: { requests: tally.calls, byLabel: { [command.label]: tally.calls }, handshakes: Object.fromEntries(own) },
+    sent: {
+      requests: tally.calls + tally.acks,
+      byLabel: { [command.label]: tally.calls, ...(ack ? { [ack.label]: tally.acks } : {}) },
+      handshakes: Object.fromEntries(own),
+    },
     consumer,
   };
 }
@@ -298,11 +322,11 @@ async function openAll(
     };
     const control = await open();
     const consumers = await Promise.all(
-      Array.from({ length: clients }, async (): Promise<Consumer> => {
+      Array.from({ length: clients }, async (_, index): Promise<Consumer> => {
         const raw = await open();
         count('client|id');
         const id = await askRaw(raw, ['CLIENT', 'ID'], connection.connectTimeoutMs);
-        return { connection: raw, id: typeof id === 'number' ? id : -1, waiting: false };
+        return { connection: raw, id: typeof id === 'number' ? id : -1, waiting: false, index };
       }),
     );
     return { control, consumers };

@@ -43,3 +43,14 @@ function pairs(flat: RespValue[]): RespValue[] {
 function text(value: RespValue | undefined): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
+
+/** The stream entry IDs a stream read returned (XREADGROUP's reply, RESP2 or RESP3), in order: what XACK acknowledges. */
+export function entryIdsIn(reply: RespValue): string[] {
+  if (!Array.isArray(reply) || reply.length === 0) return [];
+  const streams = Array.isArray(reply[0]) ? reply : isEntries(reply[1]) ? pairs(reply) : [];
+  return streams.flatMap((stream) =>
+    Array.isArray(stream) && Array.isArray(stream[1])
+      ? stream[1].flatMap((entry) => (Array.isArray(entry) && typeof entry[0] === 'string' ? [entry[0]] : []))
+      : [],
+  );
+}

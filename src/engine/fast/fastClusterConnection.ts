@@ -74,7 +74,8 @@ export class FastClusterConnection extends BudgetedConnection {
     this.builder = new BatchBuilder(load.config.test, load.config.value, keys, { ...context, pipeline: context.pipeline * this.parts });
     if (this.builder.grouped) this.units = new ClusterUnits(this.builder.unitSize, context.labelIndexes, this.builder.execAt, load, cluster);
     else this.router = this.slotRouter();
-    this.perNode = this.router !== undefined && !load.openLoop;
+    // `reconnect every N` cycles a connection once all its replies are in: rounds have such a moment, the per-node loop does not.
+    this.perNode = this.router !== undefined && !load.openLoop && load.config.reconnectEvery === undefined;
     this.backlogCap = BACKLOG_PIPELINES * load.config.pipeline;
   }
 
@@ -94,9 +95,38 @@ export class FastClusterConnection extends BudgetedConnection {
   /** Opens a socket to every master (and every replica for replica reads) before the load starts. */
   override async open(): Promise<void> {
     if (this.cluster.refused) throw new NodeRefusedError(this.cluster.refused);
-    const wanted = this.cluster.nodes.filter((n) => n.role === 'master' || this.cluster.plan.replicaReads);
-    await Promise.all(wanted.map(async (n) => this.attach(this.link(n.index), await this.openNode(n.index))));
+    await this.openLinks();
     this.state = State.Running;
+  }
+
+  private async openLinks(): Promise<void> {
+    const wanted = this.cluster.nodes.filter((n) => n.role === 'master' || this.cluster.plan.replicaReads);
+    await Promise.all(
+      wanted.map(async (n) => {
+        const link = this.link(n.index);
+        // A link already reopening after a loss attaches its own socket.
+        if (link.connecting) return;
+        this.attach(link, await this.openNode(n.index));
+      }),
+    );
+  }
+
+  /**
+   * `reconnect every N`: a client's connection is its links, one per node, so a cycle closes every link (nothing
+   * is in flight then, and a planned close is no loss) and opens one to every master again, as `open` did (the
+   * network gate and the handshake each time); nodes met later in a redirection reopen when a request goes there.
+   */
+  protected override async reopen(): Promise<void> {
+    for (const link of this.links) {
+      if (!link || link.connecting) continue;
+      const socket = link.socket;
+      if (link.up) this.linksUp--;
+      // Cleared first: the socket's 'close' then finds it is not the link's and counts nothing lost.
+      link.socket = undefined;
+      link.up = false;
+      socket?.destroy();
+    }
+    await this.openLinks();
   }
 
   protected override restartSequences(): void {
@@ -112,7 +142,7 @@ export class FastClusterConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && !this.reportedDown && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.reportedDown && !this.connectionSpent() && this.pending < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -144,7 +174,7 @@ export class FastClusterConnection extends BudgetedConnection {
       this.refill(undefined, now);
       return;
     }
-    if (!this.mayBuildBatch(now)) return;
+    if (!this.mayBuildBatch(now) || this.cycleIfSpent(now)) return;
     const count = this.takeBudget(this.load.config.pipeline * this.parts);
     if (count === 0) {
       this.finishIfDone();
@@ -599,7 +629,7 @@ export class FastClusterConnection extends BudgetedConnection {
     }
     if (count === 0) return;
     if (this.load.openLoop) {
-      if (this.state === State.Running) this.load.kick();
+      if (this.state === State.Running && !this.cycleIfSpent(now)) this.load.kick();
       this.finishIfDone();
       return;
     }

@@ -5,11 +5,11 @@
 // Each reply is counted for the node that serves its slot in ioredis's slot map.
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
 import { address } from '../../redis/errors';
-import { guardReplies, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
+import { guardReplies, installReplyGate, LOAD_REPLY_LIMITS } from '../../redis/replyGuard';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
+import { countPublished, IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { UNIT_LABEL } from '../measure/unitTally';
@@ -91,6 +91,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const seed = { host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) };
     const others = options.tls ? this.cluster.nodes.filter((n) => n.host !== options.host || n.port !== options.port) : [];
     const startNodes = [seed, ...others.map((n) => ({ host: n.host, port: n.port, tls: nodeTls(options, n) }))];
+    // Before the Cluster's own clients (its slot refresh) connect: they pass the gate with a control connection's limits.
+    installReplyGate();
     const client = new Cluster(startNodes, clusterOptions);
     this.client = client;
     let lastError: Error | undefined;
@@ -233,9 +235,11 @@ export class IoredisClusterConnection extends BudgetedConnection {
       const entry = { start, label, slot, read: plan.readOnly[label] };
       this.starts.add(entry);
       // Lower case: ioredis looks the name up in its command table (case-sensitive) to see that it only reads.
-      client.call(command.name.toLowerCase(), args, (error) => {
+      client.call(command.name.toLowerCase(), args, (error, reply) => {
         if (!this.starts.delete(entry)) return; // abandoned
         const now = performance.now();
+        // SPUBLISH: its slot's master holds every subscriber of the shard channel, so the reply counts them all.
+        countPublished(this.load, reply);
         if (measured)
           this.record(label, slot < 0 ? this.cluster.anyMaster(this.index) : this.nodeOf(slot, plan.readOnly[label]), error ?? null, now - start, now);
         this.requestDone(closedLoop);

@@ -207,6 +207,12 @@ function isReplyError(error: Error): boolean {
 const NIL_EXEC_ERROR = Object.assign(new Error(NIL_EXEC_TEXT), { name: 'ReplyError' });
 
 /** An error's kind, as the fast path names it. */
+/** A publisher's PUBLISH or SPUBLISH reply, warm-up included (the subscribers hear those messages too): how many subscribers got it. */
+export function countPublished(load: ConnectionHost, reply: unknown): void {
+  if (!load.config.countsReceivers || typeof reply !== 'number') return;
+  load.stats.recordPublished(reply);
+}
+
 export function kindOf(error: Error): string {
   return error === NIL_EXEC_ERROR ? NIL_EXEC_KIND : errorKind(error.message);
 }
@@ -416,7 +422,7 @@ export class IoredisConnection extends BudgetedConnection {
       sent[command.labelIndex]++;
       redis.call(command.name, args, (error, reply) => {
         const now = performance.now();
-        this.countPublished(reply);
+        countPublished(this.load, reply);
         if (measured) this.recordOutcome(command.labelIndex, error ?? null, now - from, now, reply);
         done(error != null && !isReplyError(error));
       });
@@ -432,7 +438,7 @@ export class IoredisConnection extends BudgetedConnection {
     }
     pipeline.exec((error, results) => {
       const now = performance.now();
-      for (const result of results ?? []) this.countPublished(result?.[1]);
+      for (const result of results ?? []) countPublished(this.load, result?.[1]);
       if (measured) {
         for (let i = 0; i < count; i++) {
           this.recordOutcome(labels[i], results?.[i]?.[0] ?? error ?? null, now - from, now, results?.[i]?.[1]);
@@ -498,12 +504,6 @@ export class IoredisConnection extends BudgetedConnection {
     stats.recordReplies(label, Math.round(elapsedMs * 1000), 1, now);
     if (error) stats.recordError(label, errorKind(error.message), error.message);
     else this.countMiss(label, reply);
-  }
-
-  /** A publisher's PUBLISH reply, warm-up included (the subscribers hear those messages too): how many subscribers got it. */
-  private countPublished(reply: unknown): void {
-    if (!this.load.config.countsReceivers || typeof reply !== 'number') return;
-    this.load.stats.recordPublished(reply);
   }
 
   /** A read's reply that found nothing: nil, or an empty collection where the command answers one (scenario/replyMisses.ts). */

@@ -98,8 +98,14 @@ export class LatencyRecorder {
     }
   }
 
+  /** Adds another recorder's counts slot by slot (no sparse copy: the main thread merges every bucket this way). */
   add(other: LatencyRecorder): void {
-    this.addSparse(other.toSparse());
+    const from = other.lowestIndex;
+    const to = other.highestIndex;
+    for (let i = from; i <= to; i++) this.counts[i] += other.counts[i];
+    this.totalCount += other.totalCount;
+    if (to > this.highestIndex) this.highestIndex = to;
+    if (to >= 0 && from < this.lowestIndex) this.lowestIndex = from;
   }
 
   toSparse(): SparseCounts {

@@ -11,7 +11,7 @@ import { RespErrorReply, type RespValue } from '../../protocol/respValue';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { SUBSCRIBE_FORMS } from '../../scenario/pubsubGroups';
 import { approvedNodes } from '../../gates/network';
-import { ClusterTopologyError, discoverTopology, type ClusterTopology } from '../../redis/clusterTopology';
+import { ClusterTopologyError, discoverTopology, type ClusterTopology, type TopologyNode } from '../../redis/clusterTopology';
 import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { openTargetSocket } from '../fast/primarySocket';
 import { openSocket, type RawConnection } from '../fast/connect';
@@ -23,7 +23,8 @@ import { Random } from '../requests/random';
 import { RAND_INT_WIDTH } from '../requests/templateEncoder';
 import { monotonicMicros, stampAge } from '../sendStamp';
 import type { StartBarrier } from '../startBarrier';
-import { subscriberRoutes, type SubscriberRoute } from './subscriberRoutes';
+import { subscriberRoutes } from './subscriberRoutes';
+import { parseRedirect } from '../cluster/clusterState';
 import { MAX_PUBSUB_CHANNELS, type CommandResult, type LoadResult, type LoadTick, type PubSubResult, type TimelineSecond } from '../types';
 
 export interface SubscriberRequest {
@@ -52,6 +53,16 @@ export function subscriberChannels(test: TestPlan, client: number, clients: numb
   const command = test.commands[0].command;
   const random = new Random(seed, 7, client);
   return command.args.map((arg) => new DrawnArgument(arg, { key: 1, rand: RAND_INT_WIDTH }, client, new Map(), clients).text(0, random, 1));
+}
+
+/** One subscriber connection, and its subscribe commands not confirmed yet (in order: the server answers in order). */
+interface Listener {
+  client: number;
+  /** `host:port` of its cluster node; none: the target itself. */
+  node?: string;
+  connection: RawConnection;
+  sent: { args: string[]; left: number; redirects: number }[];
+  gone: boolean;
 }
 
 class Tally {
@@ -89,26 +100,97 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
   const seed = request.seed ?? phase.keys.seed ?? 1;
   const shard = phase.load.shard;
   const tally = new Tally();
-  const connections: RawConnection[] = [];
+  /** Every connection opened, with its subscriber and its cluster node (`host:port`; none for the target itself). */
+  const listeners: Listener[] = [];
   let closing = false;
   let disconnected = 0;
   let failure: string | undefined;
+  /** Shard channels subscribed again after their slot moved (or a MOVED at subscribe time followed). */
+  let resubscribed = 0;
+  /** Re-subscriptions under way (reading the slot map, opening a connection): the subscribing wait includes them. */
+  let following = 0;
   const confirmed: number[] = [];
   const wanted: number[] = [];
+  /** Writes one subscribe command on listener `index`; its confirmations are waited for. */
+  const send = (index: number, args: string[], redirects: number) => {
+    listeners[index].sent.push({ args, left: args.length - 1, redirects });
+    wanted[index] += args.length - 1;
+    listeners[index].connection.socket.write(encodeRespCommand(args));
+  };
+  /** Subscribes `commands` for `client` on `node`: on the connection it holds there, else a new one (gated as the first). */
+  const subscribeAt = async (client: number, node: TopologyNode, commands: string[][], redirects: number) => {
+    const key = `${node.host}:${node.port}`;
+    let index = listeners.findIndex((listener) => listener.client === client && listener.node === key && !listener.gone);
+    if (index < 0) {
+      const connection = await openNode(node, request.connection);
+      if (closing) return void connection.socket.destroy();
+      index = listen(connection, client, key);
+    }
+    for (const args of commands) send(index, args, redirects);
+  };
+  /** Shard channels the server unsubscribed `client` from (their slot left the node): subscribed again where the slot map says they are now. */
+  const moved = new Map<number, string[]>();
+  const followMoves = () => {
+    for (const [client, channels] of moved) {
+      resubscribed += channels.length;
+      void follow(async () => {
+        const topology = await clusterLayout(request.connection);
+        for (const route of subscriberRoutes('SSUBSCRIBE', channels, client, topology)) await subscribeAt(client, route.node!, route.commands, 0);
+      });
+    }
+    moved.clear();
+  };
+  const follow = async (work: () => Promise<void>) => {
+    following++;
+    try {
+      await work();
+    } catch (error) {
+      // The channel is then no longer heard: counted with the closed connections, what it missed shows as lost.
+      if (!closing) disconnected++;
+      failure ??= `subscribing again after a slot moved failed: ${(error as Error).message}`;
+    } finally {
+      following--;
+    }
+  };
   const readPush = (push: RespValue[], index: number, now: number) => {
     const kind = push[0];
     if (kind === form) {
       const channel = String(form === 'pmessage' ? push[2] : push[1]);
       tally.message(channel, String(push[push.length - 1]), now);
-    } else if (typeof kind === 'string' && kind.endsWith('subscribe')) confirmed[index]++;
+    } else if (kind === 'sunsubscribe') {
+      // Never asked for (RBench sends no SUNSUBSCRIBE): the channel's slot left this node (Redis 7.0 resharding).
+      if (closing) return;
+      const client = listeners[index].client;
+      if (moved.size === 0) setImmediate(followMoves);
+      moved.set(client, [...(moved.get(client) ?? []), String(push[1])]);
+    } else if (typeof kind === 'string' && kind.endsWith('subscribe')) {
+      confirmed[index]++;
+      const head = listeners[index].sent[0];
+      if (head && --head.left === 0) listeners[index].sent.shift();
+    }
   };
-  const listen = (connection: RawConnection, route: SubscriberRoute) => {
-    const index = connections.length;
-    connections.push(connection);
+  /** A subscribe command refused: a MOVED (the slot map read before subscribing is stale) is followed once; any other refusal ends the group. */
+  const readRefusal = (error: RespErrorReply, index: number) => {
+    const head = listeners[index].sent.shift();
+    const redirect = parseRedirect(error.message);
+    if (head && redirect?.kind === 'MOVED' && form === 'smessage' && head.redirects === 0) {
+      wanted[index] -= head.left;
+      resubscribed += head.args.length - 1;
+      const node: TopologyNode = { host: redirect.host, port: redirect.port, role: 'master' };
+      void follow(() => subscribeAt(listeners[index].client, node, [head.args], 1));
+      return;
+    }
+    failure ??= `${command.name.toUpperCase()} was refused: ${error.message}`;
+  };
+  const listen = (connection: RawConnection, client: number, node?: string): number => {
+    const index = listeners.length;
+    const listener: Listener = { client, connection, sent: [], gone: false, ...(node ? { node } : {}) };
+    listeners.push(listener);
     confirmed.push(0);
-    wanted.push(route.confirmations);
+    wanted.push(0);
     const collector = new ReplyCollector(LOAD_REPLY_LIMITS);
     connection.socket.once('close', () => {
+      listener.gone = true;
       if (!closing) disconnected++;
     });
     connection.socket.on('error', () => {});
@@ -123,11 +205,11 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
       }
       const now = monotonicMicros();
       for (const value of values) {
-        if (value instanceof RespErrorReply) failure ??= `${command.name.toUpperCase()} was refused: ${value.message}`;
+        if (value instanceof RespErrorReply) readRefusal(value, index);
         else if (Array.isArray(value)) readPush(value, index, now);
       }
     });
-    for (const args of route.commands) connection.socket.write(encodeRespCommand(args));
+    return index;
   };
   try {
     const topology = request.connection.cluster ? await clusterLayout(request.connection) : undefined;
@@ -137,12 +219,14 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
       const channels = subscriberChannels(test, number, shard?.totalClients ?? clients, seed);
       for (const route of subscriberRoutes(command.name.toUpperCase(), channels, number, topology)) {
         if (options.signal?.aborted) break;
-        listen(await openRoute(route, request.connection), route);
+        const connection = route.node ? await openNode(route.node, request.connection) : await openTargetSocket(request.connection);
+        const index = listen(connection, number, route.node && `${route.node.host}:${route.node.port}`);
+        for (const args of route.commands) send(index, args, 0);
       }
     }
     // Every subscription confirmed before the publishers start: none of their messages is missed for a late SUBSCRIBE.
     const deadline = performance.now() + request.connection.connectTimeoutMs;
-    while (!failure && !options.signal?.aborted && confirmed.some((count, i) => count < wanted[i])) {
+    while (!failure && !options.signal?.aborted && (following > 0 || confirmed.some((count, i) => count < wanted[i]))) {
       if (performance.now() > deadline || disconnected > 0)
         throw new LoadError(`subscriber group ${test.name}: the server did not confirm every subscription within ${request.connection.connectTimeoutMs} ms`);
       await sleep(5);
@@ -150,7 +234,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
     if (failure) throw new LoadError(`subscriber group ${test.name}: ${failure}`);
   } catch (error) {
     closing = true;
-    for (const connection of connections) connection.socket.destroy();
+    for (const { connection } of listeners) connection.socket.destroy();
     options.startTogether?.barrier.leave(options.startTogether.index);
     throw error;
   }
@@ -186,7 +270,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
   while (!publishersEnded && !aborted()) await sleep(POLL_MS);
   const windowMs = performance.now() - measureStart;
   const drainStart = performance.now();
-  while (!aborted() && connections.length > disconnected) {
+  while (!aborted() && listeners.length > disconnected) {
     const now = performance.now();
     if (expected !== undefined && tally.delivered >= expected) break;
     if (now - tally.lastAt >= DRAIN_SILENCE_MS || now - drainStart >= DRAIN_LIMIT_MS) break;
@@ -195,7 +279,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
   const drainMs = performance.now() - drainStart;
   clearInterval(ticker);
   closing = true;
-  for (const connection of connections) connection.socket.destroy();
+  for (const { connection } of listeners) connection.socket.destroy();
 
   const { latency, histogram } = summarize(tally.recorder);
   const row: CommandResult = {
@@ -215,6 +299,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
     ...(tally.unstamped > 0 ? { unstamped: tally.unstamped } : {}),
     channels: channelCounts(tally.channels),
     disconnected,
+    ...(resubscribed > 0 ? { resubscribed } : {}),
     drainMs: Math.round(drainMs),
     // A sharded run's publishers may be on other machines: their stamps are another clock.
     clock: shard ? 'several-machines' : 'one-machine',
@@ -233,7 +318,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
     total: { ...row, command: 'total' },
     commands: [row],
     timeline,
-    connections: { opened: connections.length, reconnects: 0 },
+    connections: { opened: listeners.length, reconnects: 0 },
     health: { threads: 1, cpuPercent: 0, eventLoopLagP99Ms: 0, bottleneck: 'unknown' },
     seed,
     pubsub,
@@ -249,10 +334,8 @@ async function clusterLayout(connection: ConnectionOptions): Promise<ClusterTopo
   }
 }
 
-/** A subscriber's connection: to the target, or to the cluster node its route names (gated again where the socket opens). */
-function openRoute(route: SubscriberRoute, seed: ConnectionOptions): Promise<RawConnection> {
-  const node = route.node;
-  if (!node) return openTargetSocket(seed);
+/** A subscriber's connection to a cluster node (gated again where the socket opens: also a node a MOVED names). */
+function openNode(node: TopologyNode, seed: ConnectionOptions): Promise<RawConnection> {
   const refusal = approvedNodes(seed).check(node.host, node.port, 'the cluster names');
   if (refusal) return Promise.reject(new LoadError(refusal));
   const options = { ...seed, host: node.host, port: node.port, path: undefined, db: 0, tls: nodeTls(seed, node) };

@@ -36,7 +36,10 @@ function trafficOf(text: string): { plan: ScenarioPlan; weights: Map<string, num
     plan.points[0].phases.some((p) => p.name === 'traffic'),
     text,
   );
-  const measured = plan.points[0].phases.filter((p) => p.measured);
+  // A key pattern each: the phase's client groups (that send requests), or the phase itself when it has none.
+  const measured = plan.points[0].phases
+    .filter((p) => p.measured)
+    .flatMap((p) => (p.groups ? p.groups.filter((group) => group.kind === 'requests').map((group) => group.phase) : [p]));
   const parts = measured.map((p) => p.load.rate ?? p.load.requests ?? 1);
   const all = parts.reduce((sum, n) => sum + n, 0);
   const weights = new Map<string, number>();
@@ -91,7 +94,9 @@ describe('rbench capture (real servers)', function () {
     assert.ok(Math.abs((weights.get('GET') ?? 0) - KNOWN.get) < 0.02, `GET ${weights.get('GET')}\n${text}`);
     assert.ok(Math.abs((weights.get('SET') ?? 0) - KNOWN.set) < 0.02, `SET ${weights.get('SET')}\n${text}`);
     assert.ok(Math.abs((weights.get('HINCRBY') ?? 0) - KNOWN.hincrby) < 0.02, `HINCRBY ${weights.get('HINCRBY')}\n${text}`);
-    const keys = plan.points[0].phases.find((p) => p.name === 'traffic')!.keys;
+    // The commonest key pattern: the phase's first client group when the patterns are groups.
+    const traffic = plan.points[0].phases.find((p) => p.name === 'traffic')!;
+    const keys = (traffic.groups?.[0].phase ?? traffic).keys;
     assert.equal(keys.distribution, 'zipf', text);
     assert.ok(Math.abs((keys.zipfExponent ?? 0) - KNOWN.exponent) <= 0.1, `zipf ${keys.zipfExponent}\n${text}`);
     const truth = [0.25, 0.5, 0.75].map((p) => KNOWN.minValue + p * (KNOWN.maxValue - KNOWN.minValue));

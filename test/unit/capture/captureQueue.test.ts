@@ -3,7 +3,6 @@
 // its clients the clients that blocked), and run on a second server its consumers pop every job its producers
 // push (LLEN 0 at the end). A BRPOP with no push captured on its keys stays "not reproduced", with the reason.
 import assert from 'node:assert/strict';
-import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { captureWorkload } from '../../../src/capture/capture';
 import { compareCaptures } from '../../../src/capture/fidelity';
@@ -11,53 +10,26 @@ import { scenarioText } from '../../../src/capture/scenarioText';
 import { DEFAULT_CAPTURE, type CaptureResult } from '../../../src/capture/types';
 import { replayRates, sourceCounters } from '../../../src/capture/verify';
 import { buildWorkload } from '../../../src/capture/workload';
+import { getSetLoop, startClientLoops, type ClientLoops } from '../../helpers/clientLoops';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { planOf, runOnUserServer } from '../../helpers/userServerRun';
 
-interface QueueTraffic {
-  stop(): Promise<void>;
-}
-
 /** `producers` clients LPUSH onto `queue:jobs` (a push each 10 ms), `consumers` clients BRPOP it with a 1 s timeout, one client GETs and SETs. */
-function startQueueTraffic(server: { host: string; port: number }, producers: number, consumers: number, queue = 'queue:jobs'): QueueTraffic {
-  let running = true;
-  const open = () => {
-    const client = new Redis({ host: server.host, port: server.port, maxRetriesPerRequest: 0, enableOfflineQueue: false });
-    client.on('error', () => undefined);
-    return client;
-  };
-  const pushers = Array.from({ length: producers }, open);
-  const poppers = Array.from({ length: consumers }, open);
-  const other = open();
-  const loops = [
-    ...pushers.map(async (client, index) => {
+function startQueueTraffic(server: { host: string; port: number }, producers: number, consumers: number, queue = 'queue:jobs'): ClientLoops {
+  return startClientLoops(server, producers + consumers + 1, (clients, running) => [
+    ...clients.slice(0, producers).map(async (client, index) => {
       let n = 0;
-      while (running) {
+      while (running()) {
         await client.lpush(queue, `job-${index}-${n++}-${'x'.repeat(40)}`).catch(() => undefined);
         await sleep(10);
       }
     }),
-    ...poppers.map(async (client) => {
+    ...clients.slice(producers, producers + consumers).map(async (client) => {
       // A refused call (not yet connected) waits a little: a loop of rejections would starve the timers.
-      while (running) await client.brpop(queue, 1).catch(() => sleep(10));
+      while (running()) await client.brpop(queue, 1).catch(() => sleep(10));
     }),
-    (async () => {
-      let n = 0;
-      while (running) {
-        await other.set(`user:${n % 100}`, 'v'.repeat(50)).catch(() => undefined);
-        await other.get(`user:${(n * 7) % 100}`).catch(() => undefined);
-        n++;
-        await sleep(5);
-      }
-    })(),
-  ];
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      await Promise.all([...pushers, ...poppers, other].map((client) => client.quit().catch(() => undefined)));
-    },
-  };
+    getSetLoop(clients[producers + consumers], running),
+  ]);
 }
 
 const capture = async (server: { host: string; port: number }, durationMs: number): Promise<CaptureResult> =>
@@ -88,11 +60,16 @@ describe('rbench capture reproduces blocking traffic as a job queue (issue 43)',
 
   it('writes a producer group and a consumer group of the 2 clients that blocked, its BRPOP timeout kept, and checks clean', () => {
     const plan = planOf(text);
-    const queue = plan.points[0].phases.find((phase) => phase.name === 'queue');
+    // The queue's groups run in the traffic phase, beside the key groups (the GET/SET client's), as in the source.
+    const queue = plan.points[0].phases.find((phase) => phase.name === 'traffic');
     assert.ok(queue, text);
     const groups = queue.groups ?? [];
     const consumers = groups.find((group) => group.kind === 'consumers');
-    const producers = groups.find((group) => group.kind === 'requests');
+    const producers = groups.find((group) => group.name === 'producers');
+    assert.ok(
+      groups.some((group) => group.name === 'keys' && group.phase.tests[0].commands.some((c) => c.command.name === 'GET')),
+      text,
+    );
     assert.ok(consumers && producers, text);
     assert.equal(consumers.phase.load.clients, 2, text);
     const pop = consumers.phase.tests[0].commands[0].command;

@@ -89,7 +89,11 @@ describe('capture: a key space per key pattern, and --verify against the source 
       [],
       text,
     );
-    const measured = resolved.scenarios[0].points[0].phases.filter((phase) => phase.measured);
+    // The key patterns are client groups of one phase, each with its own key space.
+    const measured = resolved.scenarios[0].points[0].phases
+      .filter((phase) => phase.measured)
+      .flatMap((phase) => (phase.groups ?? []).map((group) => group.phase));
+    assert.ok(measured.length >= 2, text);
     const spaceOf = (command: string) => {
       const phase = measured.find((p) => p.tests.some((t) => t.commands.some((c) => c.command.name === command)));
       assert.ok(phase, `${command} in no measured phase\n${text}`);

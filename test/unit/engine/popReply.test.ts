@@ -1,7 +1,7 @@
 // Issue 43 (blocking consumers): the jobs one blocked call returned, from the reply's shape, for every
 // blocking pop — the values a consumer counts as jobs and reads send stamps from.
 import assert from 'node:assert/strict';
-import { jobsIn } from '../../../src/engine/consumers/popReply';
+import { entryIdsIn, jobsIn } from '../../../src/engine/consumers/popReply';
 import { RespErrorReply } from '../../../src/protocol/respValue';
 
 describe('the jobs in a blocking pop’s reply', () => {
@@ -30,5 +30,16 @@ describe('the jobs in a blocking pop’s reply', () => {
     assert.deepEqual(jobsIn([['s', entries]]), ['x', 'z'], 'XREADGROUP (RESP2): each entry’s first value');
     assert.deepEqual(jobsIn(['s', entries, 't', [['3-0', ['job', 'w']]]]), ['x', 'z', 'w'], 'XREAD (RESP3 map)');
     assert.ok(jobsIn(new RespErrorReply('NOGROUP no such group')) instanceof RespErrorReply);
+  });
+
+  it('reads the entry IDs a stream read returned, for XACK: RESP2 and RESP3, none from a timeout or a list pop', () => {
+    const entries = [
+      ['1-0', ['job', 'a']],
+      ['1-1', ['job', 'b']],
+    ];
+    assert.deepEqual(entryIdsIn([['s', entries]]), ['1-0', '1-1'], 'RESP2: [[stream, entries]]');
+    assert.deepEqual(entryIdsIn(['s', entries]), ['1-0', '1-1'], 'RESP3: a map, stream → entries');
+    assert.deepEqual(entryIdsIn(null), []);
+    assert.deepEqual(entryIdsIn(['jobs', 'a']), [], 'BRPOP: no entries');
   });
 });

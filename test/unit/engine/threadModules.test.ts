@@ -7,22 +7,7 @@ import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
 import { repoRoot, runCli, useScratch } from '../../helpers/cli';
-
-/** The preload: one line per require, `RBENCH-REQUIRE <threadId> <request or resolved dist file>`, written at once (a thread may be terminated). */
-const RECORDER = `
-const Module = require('node:module');
-const { writeSync } = require('node:fs');
-const { threadId } = require('node:worker_threads');
-const load = Module._load;
-Module._load = function (request, parent) {
-  let name = request;
-  try {
-    if (!request.startsWith('node:') && !Module.isBuiltin(request)) name = Module._resolveFilename(request, parent);
-  } catch {}
-  writeSync(2, 'RBENCH-REQUIRE ' + threadId + ' ' + name + '\\n');
-  return load.apply(this, arguments);
-};
-`;
+import { REQUIRE_RECORDER as RECORDER } from '../../helpers/requireRecorder';
 
 /** Built-ins a plain-TCP fast-path load never needs on its engine thread. */
 const ENGINE_THREAD_NEVER = ['tls', 'crypto', 'zlib', 'http', 'https', 'child_process', 'v8', 'vm', 'dns'];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
+import { closeControlConnection, openControlConnection, ioredisLink } from '../../../src/redis/control';
 import { readServerFacts } from '../../../src/redis/info';
 import { discoverPrimary, primaryDownAfterMs } from '../../../src/redis/sentinel';
 import { readRunFile } from '../../../src/results/runFile';
@@ -82,7 +82,7 @@ describe('gate: hostile words in server replies are data', function () {
     servers.push(fake);
     const redis = await openControlConnection(optionsFor({ host: '127.0.0.1', port: fake.port }));
     try {
-      const facts = await readServerFacts(redis);
+      const facts = await readServerFacts(ioredisLink(redis));
       assert.deepEqual(Object.keys(facts.config), ['save']);
       assert.equal(facts.config.save, '');
       assert.equal(Object.hasOwn(facts.config, 'constructor'), false);

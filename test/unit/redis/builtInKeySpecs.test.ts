@@ -1,6 +1,7 @@
 // The built-in table's key specs (src/scenario/builtInKeySpecs.json, one line of text a spec) read back as the
 // installed redis-server's own COMMAND reply describes them: every command and subcommand, flags, begin and find.
 import assert from 'node:assert/strict';
+import { ioredisLink } from '../../../src/redis/control';
 import Redis from 'ioredis';
 import { readCommandTable } from '../../../src/redis/commandTable';
 import { BUILT_IN_TABLE, type CommandSpec } from '../../../src/scenario/commandTable';
@@ -27,7 +28,7 @@ describe('the built-in key specs', function () {
     const redis = new Redis({ host: server().host, port: server().port, lazyConnect: true });
     await redis.connect();
     try {
-      const read = await readCommandTable(redis, { display: 'the test server' });
+      const read = await readCommandTable(ioredisLink(redis), { display: 'the test server' });
       assert.ok(read.ok, read.ok ? '' : read.warning);
       const live = flatten(read.specs);
       let compared = 0;

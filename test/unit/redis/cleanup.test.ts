@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
 import { deleteKeysMatching } from '../../../src/redis/cleanup';
-import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
+import { closeControlConnection, openControlConnection, ioredisLink } from '../../../src/redis/control';
 import { useRedisServer } from '../../helpers/redis';
 import { optionsFor } from './support';
 
@@ -21,11 +21,11 @@ describe('deleteKeysMatching', () => {
     await redis.mset(...others);
     assert.equal(await redis.dbsize(), 5100);
 
-    assert.deepEqual(await deleteKeysMatching(redis, 'bench:*', { count: 500 }), { deleted: 5000, leftAlone: 0 });
+    assert.deepEqual(await deleteKeysMatching(ioredisLink(redis), 'bench:*', { count: 500 }), { deleted: 5000, leftAlone: 0 });
     assert.equal(await redis.dbsize(), 100);
     const [, left] = await redis.scan('0', 'MATCH', 'bench:*', 'COUNT', 10_000);
     assert.deepEqual(left, []);
-    assert.deepEqual(await deleteKeysMatching(redis, 'bench:*'), { deleted: 0, leftAlone: 0 });
+    assert.deepEqual(await deleteKeysMatching(ioredisLink(redis), 'bench:*'), { deleted: 0, leftAlone: 0 });
   });
 
   it('with `owns`, deletes only the keys it accepts and counts the others once, across SCAN rounds', async () => {
@@ -34,7 +34,7 @@ describe('deleteKeysMatching', () => {
     for (let i = 0; i < 300; i++) own.push(`user:${String(i).padStart(12, '0')}`, 'x');
     await redis.mset(...own, 'user:alice', 'a', 'user:bob', 'b', 'user:0000000000001', 'one digit too many');
     const owns = (key: string) => /^user:\d{12}$/.test(key);
-    assert.deepEqual(await deleteKeysMatching(redis, 'user:*', { count: 10, owns }), { deleted: 300, leftAlone: 3 });
+    assert.deepEqual(await deleteKeysMatching(ioredisLink(redis), 'user:*', { count: 10, owns }), { deleted: 300, leftAlone: 3 });
     assert.deepEqual((await redis.keys('user:*')).sort(), ['user:0000000000001', 'user:alice', 'user:bob']);
   });
 });

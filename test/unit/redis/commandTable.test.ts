@@ -2,6 +2,7 @@
 // replies as untrusted data (huge, malformed, refused by an ACL: the built-in table with a warning, never a
 // crash), and modules on the throwaway server (a path that is no module fails before the server starts).
 import assert from 'node:assert/strict';
+import { ioredisLink } from '../../../src/redis/control';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,11 @@ describe("a server's own command table", function () {
       const redis = connect(server().port);
       await redis.connect();
       try {
-        const read = await readCommandTable(redis, { names: ['FT.SEARCH', 'ft.add', 'GET', 'SINTERCARD', 'EVAL', 'NO.SUCH'], docs: true, display: 'test' });
+        const read = await readCommandTable(ioredisLink(redis), {
+          names: ['FT.SEARCH', 'ft.add', 'GET', 'SINTERCARD', 'EVAL', 'NO.SUCH'],
+          docs: true,
+          display: 'test',
+        });
         assert.ok(read.ok, JSON.stringify(read));
         const table = read.table;
         assert.equal(table.spec('NO.SUCH'), undefined, 'a command the server does not know');
@@ -55,7 +60,7 @@ describe("a server's own command table", function () {
       const redis = connect(server().port, { username: 'nocommand', password: 'pw' });
       await redis.connect();
       try {
-        const read = await readCommandTable(redis, { names: ['get'], display: 'redis://127.0.0.1' });
+        const read = await readCommandTable(ioredisLink(redis), { names: ['get'], display: 'redis://127.0.0.1' });
         assert.equal(read.ok, false);
         assert.match(
           !read.ok ? read.warning : '',
@@ -73,7 +78,7 @@ describe("a server's own command table", function () {
       const redis = connect(fake.port);
       try {
         await redis.connect();
-        return await readCommandTable(redis, { names: ['get'], display: 'fake' });
+        return await readCommandTable(ioredisLink(redis), { names: ['get'], display: 'fake' });
       } finally {
         redis.disconnect();
         await fake.close();

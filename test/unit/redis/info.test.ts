@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type Redis from 'ioredis';
-import { closeControlConnection, openControlConnection, testConnection } from '../../../src/redis/control';
+import { closeControlConnection, openControlConnection, testConnection, ioredisLink } from '../../../src/redis/control';
 import { parseInfo, parseInfoFields, readServerFacts, sampleFromInfo } from '../../../src/redis/info';
 import { useRedisServer } from '../../helpers/redis';
 import { optionsFor } from './support';
@@ -58,7 +58,7 @@ describe('INFO and server facts on a real server', () => {
   });
 
   it('reads version, mode, os, the memory and persistence settings and the key count', async () => {
-    const facts = await readServerFacts(redis);
+    const facts = await readServerFacts(ioredisLink(redis));
     assert.equal(facts.version, installedVersion);
     assert.equal(facts.mode, 'standalone');
     assert.match(facts.os ?? '', /Linux/);
@@ -73,7 +73,7 @@ describe('INFO and server facts on a real server', () => {
     await redis.call('ACL', 'SETUSER', 'noconfig', 'on', '>pw', '~*', '+@all', '-config');
     const limited = await openControlConnection(optionsFor(server(), { username: 'noconfig', password: 'pw' }));
     try {
-      const facts = await readServerFacts(limited);
+      const facts = await readServerFacts(ioredisLink(limited));
       assert.equal(facts.version, installedVersion);
       assert.equal(facts.mode, 'standalone');
       assert.deepEqual({ ...facts.config }, {});
@@ -88,7 +88,7 @@ describe('INFO and server facts on a real server', () => {
     const limited = await openControlConnection(optionsFor(server(), { username: 'safe', password: 'pw' }));
     try {
       assert.match(await limited.info().catch((error: Error) => error.message), /^NOPERM/);
-      const facts = await readServerFacts(limited);
+      const facts = await readServerFacts(ioredisLink(limited));
       assert.deepEqual({ ...facts, config: { ...facts.config } }, { version: installedVersion, mode: 'standalone', config: {}, keys: 3 });
     } finally {
       await closeControlConnection(limited);

@@ -11,7 +11,7 @@ import { discoverPrimary } from '../../../src/redis/sentinel';
 import { openSocket } from '../../../src/engine/fast/connect';
 import { askRaw } from '../../../src/engine/fast/rawReply';
 import { runCli, useScratch } from '../../helpers/cli';
-import { CONTROL_REPLY_LIMITS } from '../../../src/redis/replyGuard';
+import { CONTROL_REPLY_LIMITS, installReplyGate } from '../../../src/redis/replyGuard';
 
 const MAX_CONTROL_REPLY_BYTES = CONTROL_REPLY_LIMITS.bytes;
 
@@ -132,6 +132,8 @@ describe('the reply gate on ioredis connections', function () {
 
   it("gates the clients ioredis makes itself too: its Sentinel mode's query of a hostile sentinel ends at once", async () => {
     hostile = await hostileServer('*1000000000\r\n', '$3\r\nabc\r\n', 'SENTINEL');
+    // As every place that makes ioredis clients does before they connect.
+    installReplyGate();
     const client = new Redis({
       sentinels: [{ host: '127.0.0.1', port: hostile.port }],
       name: 'mymaster',

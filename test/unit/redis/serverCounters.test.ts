@@ -2,7 +2,7 @@
 // LATENCY LATEST in one write, from a real server; a fake server that lacks them gives absent fields with reasons.
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
-import { closeControlConnection, openControlConnection } from '../../../src/redis/control';
+import { closeControlConnection, openControlConnection, ioredisLink } from '../../../src/redis/control';
 import { commandCountersFromInfo, cpuFromInfo, latencyStatsFromInfo, parseInfo, sampleFromInfo } from '../../../src/redis/info';
 import { latencyEvents, readServerCounters, slowlogEntries } from '../../../src/redis/serverCounters';
 import { startFakeRedis } from '../../helpers/fakeRedis';
@@ -84,7 +84,7 @@ describe('server counters on a real server', () => {
     await redis.config('SET', 'slowlog-log-slower-than', '0');
     for (let i = 0; i < 5; i++) await redis.set(`k${i}`, 'v');
     await redis.call('DEBUG', 'SLEEP', '0.06');
-    const read = await readServerCounters(redis, 'node', { slowlogEntries: 4 });
+    const read = await readServerCounters(ioredisLink(redis), 'node', { slowlogEntries: 4 });
     await redis.config('SET', 'slowlog-log-slower-than', '10000');
     const { counters } = read;
     assert.equal(counters.absent, undefined, JSON.stringify(counters.absent));
@@ -110,7 +110,7 @@ describe('server counters from a server that lacks them', () => {
     const fake = await startFakeRedis('127.0.0.1', { info: '# Server\r\nredis_version:5.0.0\r\nredis_mode:standalone\r\n# Stats\r\nexpired_keys:4\r\n' });
     const redis = await openControlConnection({ host: fake.host, port: fake.port, resp: 2, connectTimeoutMs: 2000 });
     try {
-      const { counters, slowlog } = await readServerCounters(redis, 'fake');
+      const { counters, slowlog } = await readServerCounters(ioredisLink(redis), 'fake');
       assert.deepEqual({ ...counters.commands }, {});
       assert.equal(counters.cpu, undefined);
       assert.equal(counters.latencyStats, undefined);
@@ -141,7 +141,7 @@ describe('server counters from a server that lacks them', () => {
     });
     const redis = await openControlConnection({ host: fake.host, port: fake.port, resp: 2, connectTimeoutMs: 2000 });
     try {
-      const { counters } = await readServerCounters(redis, 'fake');
+      const { counters } = await readServerCounters(ioredisLink(redis), 'fake');
       assert.match(counters.absent!.commands, /^INFO refused: NOPERM/);
       assert.match(counters.absent!.cpu, /^INFO refused: NOPERM/);
       assert.equal(counters.totalForks, undefined);
@@ -159,7 +159,7 @@ describe('server counters from a server that lacks them', () => {
     });
     const redis = await openControlConnection({ host: fake.host, port: fake.port, resp: 2, connectTimeoutMs: 2000 });
     try {
-      const { counters } = await readServerCounters(redis, 'fake');
+      const { counters } = await readServerCounters(ioredisLink(redis), 'fake');
       assert.deepEqual({ ...counters.commands.config }, { calls: 3, usec: 6 });
       assert.deepEqual(counters.cpu, { user: 2, sys: 1 });
       assert.equal(counters.totalForks, 2);

@@ -3,6 +3,9 @@
 // that owns its slot. Every delivery the publisher's SPUBLISH replies promised is counted by the subscribers
 // (delivered = Σ replies = published × subscribers per channel), each master ran exactly the SPUBLISH calls
 // RBench routed to it; plain SUBSCRIBE hears PUBLISH through any node; a cancel leaves no subscriber connection.
+// The ioredis publisher sums its SPUBLISH replies as the fast one does; a subscriber group follows a shard channel
+// whose slot moves to another master mid-run (the old owner sends `sunsubscribe`: the group subscribes again at the
+// new owner and says how often); the run's connection check counts a subscriber's connection per master.
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
 import { runScenario } from '../../../src/runner/runScenario';
@@ -11,6 +14,8 @@ import type { LoadResult } from '../../../src/engine/types';
 import { useCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
 import { planOf } from '../../helpers/userServerRun';
+import { pubsubLines } from '../../../src/results/pubsubLines';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CHANNELS = ['news:1', 'news:2', 'news:3', 'news:4', 'news:5', 'news:6'];
 
@@ -43,6 +48,16 @@ async function channelsByMaster(c: TestCluster): Promise<Map<number, string[]>> 
 }
 
 const byTest = (loads: LoadResult[], name: string) => loads.find((load) => load.test === name)!;
+
+/** The master port serving `slot`, as `redis` sees the cluster. */
+async function ownerOf(redis: Redis, slot: number): Promise<number> {
+  const ranges = (await redis.cluster('SLOTS')) as unknown as [number, number, [string, number]][];
+  return ranges.find(([first, last]) => slot >= first && slot <= last)![2][1];
+}
+
+async function nodeId(redis: Redis): Promise<string> {
+  return String(await redis.cluster('MYID'));
+}
 
 describe('sharded Pub/Sub on a real Redis Cluster (issue 43)', function () {
   this.timeout(90_000);
@@ -189,5 +204,89 @@ describe('sharded Pub/Sub on a real Redis Cluster (issue 43)', function () {
       left = await subscribed();
     }
     assert.equal(left, 0, 'every subscriber connection was closed');
+  });
+
+  it('client ioredis: the SPUBLISH replies are summed, delivered = Σ replies = published × 4, lost 0', async () => {
+    const c = cluster();
+    const text =
+      '### sharded\ncluster on\nclient ioredis\nduration 1s\nwarmup 0s\nload publishers\nclients 1\nrate 300/s\nSPUBLISH news:__rand(1..6)__ __now__:__value__\nload subscribers\nclients 4\nSSUBSCRIBE news:1 news:2 news:3 news:4 news:5 news:6';
+    const file = await run(c, text + '\n');
+    assert.equal(file.status, 'complete', file.error);
+    const loads = file.points[0].repeats[0];
+    let published = 0;
+    for (const node of c.nodes) published += await commandCalls(c.client(node.port), 'spublish');
+    assert.ok(published > 100, `${published} SPUBLISH calls`);
+    const publishers = byTest(loads, 'publishers');
+    assert.equal(publishers.client, 'ioredis');
+    assert.equal(publishers.pubsub?.published, published, 'a reply counted for every SPUBLISH the masters ran');
+    assert.equal(publishers.pubsub?.expected, published * 4);
+    const pubsub = byTest(loads, 'subscribers').pubsub!;
+    assert.equal(pubsub.expected, published * 4, 'the subscribers were told what to expect');
+    assert.equal(pubsub.delivered, published * 4);
+    assert.equal(pubsub.lost, 0);
+  });
+
+  it("a shard channel's slot moves mid-run: the subscribers subscribe again at the new master, deliveries go on, Σ replies = delivered", async () => {
+    const c = cluster();
+    const slot = slotOf('news:1');
+    const seed = c.client(c.nodes[0].port);
+    const from = await ownerOf(seed, slot);
+    const { masters } = await c.roles();
+    const to = masters.find((port) => port !== from)!;
+    const third = masters.find((port) => port !== from && port !== to)!;
+    const [fromId, toId] = [await nodeId(c.client(from)), await nodeId(c.client(to))];
+    const text =
+      '### moving\ncluster on\nduration 4s\nwarmup 0s\nload publishers\nclients 1\nrate 200/s\nSPUBLISH news:1 __now__:__value__\nload subscribers\nclients 2\nSSUBSCRIBE news:1';
+    const running = run(c, text + '\n');
+    // Until both subscribers listen on the slot's owner and it delivered some messages (bounded by a count of polls).
+    let ready = false;
+    for (let i = 0; i < 1000 && !ready; i++) {
+      ready = (await subscribedClients(c.client(from))) === 2 && (await commandCalls(c.client(from), 'spublish')) >= 50;
+      if (!ready) await sleep(10);
+    }
+    assert.ok(ready, 'the subscribers subscribed and the publisher published before the move');
+    // The slot (no keys in it) moves from its owner to another master; the old owner learns it last.
+    await c.client(to).cluster('SETSLOT', slot, 'IMPORTING', fromId);
+    await c.client(from).cluster('SETSLOT', slot, 'MIGRATING', toId);
+    for (const port of [to, third, from]) await c.client(port).cluster('SETSLOT', slot, 'NODE', toId);
+    const file = await running;
+    assert.equal(file.status, 'complete', file.error);
+    const loads = file.points[0].repeats[0];
+    const before = await commandCalls(c.client(from), 'spublish');
+    const after = await commandCalls(c.client(to), 'spublish');
+    assert.ok(after >= 50, `the publisher went on at the new owner: ${after} SPUBLISH calls there`);
+    assert.equal(await commandCalls(c.client(to), 'ssubscribe'), 2, 'each subscriber subscribed again at the new owner, once');
+    const subscribers = byTest(loads, 'subscribers');
+    const pubsub = subscribers.pubsub!;
+    assert.equal(pubsub.resubscribed, 2);
+    assert.equal(pubsub.disconnected, 0);
+    assert.equal(pubsub.expected, byTest(loads, 'publishers').pubsub?.expected);
+    assert.equal(pubsub.delivered, pubsub.expected, 'every delivery SPUBLISH replied was received');
+    assert.equal(pubsub.lost, 0);
+    assert.ok(pubsub.delivered! > before * 2, `deliveries after the move: ${pubsub.delivered} > 2 × ${before} made before it`);
+    assert.ok(
+      pubsubLines([subscribers]).some((line) => /2 shard channel subscriptions were made again at their slot's new master/.test(line)),
+      'the group says how many re-subscriptions happened',
+    );
+  });
+
+  it("the run's connection check counts a subscriber's connection per master: 40 × 6 channels (and a publisher) past the seed's maxclients is refused before any subscribes", async () => {
+    const c = cluster();
+    const seed = c.client(c.nodes[0].port);
+    const [, maxclients] = (await seed.config('GET', 'maxclients')) as string[];
+    await seed.config('SET', 'maxclients', '150');
+    try {
+      const text =
+        '### wide\ncluster on\nduration 1s\nload publishers\nclients 1\nrate 10/s\nSPUBLISH news:1 __now__\nload subscribers\nclients 40\nSSUBSCRIBE news:1 news:2 news:3 news:4 news:5 news:6';
+      const file = await run(c, text + '\n');
+      assert.equal(file.status, 'failed');
+      assert.match(file.error ?? '', /accepts 150 clients \(maxclients\) and has \d+ connected; this load needs 241/);
+      for (const node of c.nodes) {
+        assert.equal(await commandCalls(c.client(node.port), 'ssubscribe'), 0, `nothing subscribed on ${node.port}`);
+        assert.equal(await commandCalls(c.client(node.port), 'spublish'), 0, `nothing published on ${node.port}`);
+      }
+    } finally {
+      await seed.config('SET', 'maxclients', maxclients);
+    }
   });
 });

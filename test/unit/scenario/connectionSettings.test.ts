@@ -42,11 +42,12 @@ describe('connection settings: reconnect and idle-connections', () => {
     }
   });
 
-  it('a cluster target refuses `reconnect every` in the checker, at the line, with the fix', () => {
-    const found = only(check('### s\ncluster on\nreconnect every 5\nGET k'), 'reconnect-on-cluster');
+  it('a cluster target refuses `reconnect every` with `client ioredis` in the checker, at the line, with the fix; the fast client takes it', () => {
+    const found = only(check('### s\ncluster on\nclient ioredis\nreconnect every 5\nGET k'), 'reconnect-on-cluster');
     assert.equal(found.severity, 'error');
-    assert.match(found.message, /not supported on a cluster target yet — remove it, or run against one node/);
-    assert.deepEqual(span(found), [2, 10, 17]);
+    assert.match(found.message, /runs on the fast client only: .* remove `client ioredis`, or the `reconnect` line/);
+    assert.deepEqual(span(found), [3, 10, 17]);
+    clean('### s\ncluster on\nreconnect every 5\nGET k');
     // Idle connections are fine on a cluster (they go to the seed).
     clean('### s\ncluster on\nidle-connections 10\nGET k');
   });
