@@ -377,7 +377,7 @@ function writeExtraOutputs(runs: RunFile[], options: RunOptions, output: Output)
     if (options.json) writeRunListAt(options.json, runs);
     if (options.csv) {
       writing = '--csv';
-      const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode })));
+      const csv = toRedisBenchmarkCsv(runs.flatMap((run) => breakdownRows(run, { nodes: options.perNode, steps: true })));
       if (options.csv === '-') output.result(csv);
       else writeFileSafely(options.csv, csv, { userNamed: true });
     }

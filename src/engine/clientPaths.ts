@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ClientPath } from '../scenario/plan';
 import modules from './clientPathModules.json';
 import type { ClientPathModule, PathConnections } from './connection';
+import * as connectOnly from './fast/connectOnlyConnection';
 import * as fastSingleNode from './fast/fastConnection';
 import type { WorkerConfig } from './workerMessages';
 import { isReplyDrivenTest } from '../scenario/replyForms';
@@ -21,7 +22,12 @@ const CLIENT_PATHS: Record<ClientPath, Record<'single' | 'cluster', ClientPathMo
 /** The connections of the path this thread's load uses. */
 export function openClientPath(config: WorkerConfig): PathConnections {
   // A test with a reply-driven command encodes each request from earlier replies: a path of its own, so the others keep their pre-encoded batches.
-  const path = isReplyDrivenTest(config.test) ? modules.replyDriven : CLIENT_PATHS[config.client][config.cluster ? 'cluster' : 'single'];
+  // `connect-only on` sends no command of its own: raw sockets whatever the client, as for idle connections.
+  const path = config.connectOnly
+    ? connectOnly
+    : isReplyDrivenTest(config.test)
+      ? modules.replyDriven
+      : CLIENT_PATHS[config.client][config.cluster ? 'cluster' : 'single'];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = typeof path === 'string' ? (require(join(__dirname, path)) as ClientPathModule) : path;
   return module.openClientPath(config);

@@ -103,6 +103,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     ratePerConnection: plan.rate !== undefined ? plan.rate / plan.clients : undefined,
     ...(plan.reconnectEvery !== undefined ? { reconnectEvery: plan.reconnectEvery } : {}),
     ...(idle[worker] > 0 ? { idleConnections: idle[worker] } : {}),
+    ...(plan.connectOnly ? { connectOnly: true } : {}),
     ...(plan.ramp ? { ramp: { ...plan.ramp } } : {}),
     seed,
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,

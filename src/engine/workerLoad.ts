@@ -114,7 +114,8 @@ export class WorkerLoad implements ConnectionHost {
       this.connected(Math.round((performance.now() - started) * 1000));
     };
     // A ramp opens its first step's clients now, the others at their step (rampTo).
-    const first = this.config.ramp ? this.connections.filter((c) => c.index < this.config.ramp!.from) : this.connections;
+    // `connect-only`: nothing to open first, every connection is one of the load's requests.
+    const first = this.config.connectOnly ? [] : this.config.ramp ? this.connections.filter((c) => c.index < this.config.ramp!.from) : this.connections;
     const results = await Promise.allSettled([...first.map(timedOpen), this.idle.open()]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {

@@ -58,6 +58,8 @@ export interface WorkerConfig {
   reconnectEvery?: number;
   /** `idle-connections`: this worker's share of the connections held idle beside the load. */
   idleConnections?: number;
+  /** `connect-only on`: each request opens, times and closes a connection (fast/connectOnlyConnection.ts). */
+  connectOnly?: boolean;
   /** `ramp`: connections with a global index below `from` open at the start, `step` more every `everyMs` of measuring. */
   ramp?: { from: number; to: number; step: number; everyMs: number };
   seed: number;

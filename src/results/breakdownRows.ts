@@ -31,19 +31,7 @@ export function breakdownRows(run: RunFile, breakdown: Breakdown = {}): ResultRo
       // A client group's commands follow its total, one or several.
       if (breakdown.commands !== false && (load.commands.length > 1 || load.group)) for (const command of load.commands) rows.push(row(command));
       if (breakdown.steps) {
-        for (const [i, step] of (load.ramp ?? []).entries()) {
-          const result = {
-            command: `step ${i + 1}: ${step.clients} client${step.clients === 1 ? '' : 's'}`,
-            requests: step.replies,
-            errors: step.errors,
-            errorsByKind: {},
-            errorExamples: {},
-            opsPerSec: step.opsPerSec,
-            latency: step.latency,
-            histogram: '',
-          };
-          rows.push({ ...row(result), clients: step.clients, detail: 'step' });
-        }
+        for (const [i, step] of (load.ramp ?? []).entries()) rows.push({ ...row(stepResult(step, i)), clients: step.clients, detail: 'step' });
       }
       if (breakdown.parts) {
         for (const part of load.parts ?? []) {
@@ -71,4 +59,25 @@ export const nodeRowName = (address: string) => `node ${address}`;
 /** The figures of the node a row names (`node 10.0.0.1:6379`) in one load. */
 export function nodeResult(load: LoadResult, rowName: string): LoadResult['total'] | undefined {
   return load.cluster?.nodes.find((node) => nodeRowName(node.node) === rowName)?.total;
+}
+
+type RampStep = NonNullable<LoadResult['ramp']>[number];
+
+/** A ramp's step `index` as a result row's figures: named `step 2: 20 clients` (the same step of another run pairs with it by that name). */
+function stepResult(step: RampStep, index: number): LoadResult['total'] {
+  return {
+    command: `step ${index + 1}: ${step.clients} client${step.clients === 1 ? '' : 's'}`,
+    requests: step.replies,
+    errors: step.errors,
+    errorsByKind: {},
+    errorExamples: {},
+    opsPerSec: step.opsPerSec,
+    latency: step.latency,
+    histogram: '',
+  };
+}
+
+/** The figures of the ramp step a row names (`step 2: 20 clients`) in one load. */
+export function stepFigures(load: LoadResult, rowName: string): LoadResult['total'] | undefined {
+  return load.ramp?.map(stepResult).find((result) => result.command === rowName);
 }

@@ -7,7 +7,7 @@ import type { Bottleneck, LoadStatus } from '../engine';
 import type { NamedMetric } from '../scenario/plan';
 import { formatMs, formatOps } from './format';
 import { machineOf, runDifferences, serverOf, type Difference } from './compareDifferences';
-import { breakdownRows, nodeResult } from './breakdownRows';
+import { breakdownRows, nodeResult, stepFigures } from './breakdownRows';
 import { findPhase, type ResultRow } from './rows';
 import type { RunFile, Spread } from './runFile';
 import { spreadOf } from './summary';
@@ -162,7 +162,13 @@ function repeatMeasurements(run: RunFile, row: ResultRow): RepeatMeasurement[] {
     const load = loads.find((l) => l.phase === row.phase && l.test === row.test);
     const result =
       load &&
-      (row.command === 'total' ? load.total : row.detail === 'node' ? nodeResult(load, row.command) : load.commands.find((c) => c.command === row.command));
+      (row.command === 'total'
+        ? load.total
+        : row.detail === 'node'
+          ? nodeResult(load, row.command)
+          : row.detail === 'step'
+            ? stepFigures(load, row.command)
+            : load.commands.find((c) => c.command === row.command));
     if (load && result) measurements.push({ load, result });
   }
   return measurements;
@@ -228,8 +234,9 @@ export function deltaOf(metric: ComparedMetric, reference: MetricCell, cell: Met
 function alignRows(runs: RunFile[], noisePercent: number): ComparisonRow[] {
   const rows = new Map<string, { row: ComparisonRow; samples: (Record<ComparedMetric, Samples> | null)[] }>();
   runs.forEach((run, index) => {
-    // Cluster runs: each node's row under its test (`SET › node 10.0.0.1:6379`), aligned by node address.
-    for (const result of breakdownRows(run, { nodes: true })) {
+    // Cluster runs: each node's row under its test (`SET › node 10.0.0.1:6379`), aligned by node address; a ramp's
+    // steps under theirs, a step with the same step of the other run (its number and clients).
+    for (const result of breakdownRows(run, { nodes: true, steps: true })) {
       const group = groupOf(run, result);
       const key = rowKey(result, group);
       let entry = rows.get(key);

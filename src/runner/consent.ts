@@ -336,14 +336,18 @@ export function runEffects(input: EffectsInput): RunEffects {
 function connectionChurn(plan: ScenarioPlan): string[] {
   const idle = new Map<string, number>();
   const every = new Map<string, number>();
+  // `connect-only`: a storm, a connection per request (the clients say how many at a time).
+  const storms = new Set<string>();
   for (const point of plan.points) {
     for (const phase of point.phases) {
-      const { idleConnections, reconnectEvery } = phase.load;
+      const { idleConnections, reconnectEvery, connectOnly } = phase.load;
       if (idleConnections) idle.set(phase.name, Math.max(idle.get(phase.name) ?? 0, idleConnections));
       if (reconnectEvery !== undefined) every.set(phase.name, Math.min(every.get(phase.name) ?? Infinity, reconnectEvery));
+      if (connectOnly) storms.add(phase.name);
     }
   }
   const lines: string[] = [];
+  for (const phase of storms) lines.push(`phase ${phase}: connect-only, opens and closes a connection per request (no commands besides the handshake)`);
   for (const [phase, n] of every) lines.push(`phase ${phase}: each client opens a new connection every ${groupDigits(n)} request${n === 1 ? '' : 's'}`);
   for (const [phase, n] of idle) lines.push(`phase ${phase}: ${groupDigits(n)} idle connection${n === 1 ? '' : 's'} held beside the load`);
   return lines;

@@ -9,6 +9,7 @@ import { keyDigits } from './units';
 import type { SweepAxis } from './sweep';
 import { groupDigits } from './numberText';
 import { checkReplyForms } from './replyFormChecks';
+import { connectOnlyLoad } from './connectOnly';
 import { RECONNECT_ON_IOREDIS_CLUSTER } from './clusterKeys';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
@@ -69,6 +70,8 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
     delete load.requests;
     if (load.rate !== undefined) sink.error(ramp.range, 'ramp-with-rate', 'a ramp runs in the closed loop — remove `rate`, or the `ramp` line');
   }
+
+  connectOnlyLoad(layer, load, sink);
 
   const client = layer.get('client');
   const cluster = layer.get('cluster');

@@ -210,6 +210,11 @@ export interface LoadPlan {
   /** `idle-connections N`: connections opened before the load and held idle beside it until the test ends. */
   idleConnections?: number;
   /**
+   * `connect-only on`: each request is a connection opened (TCP, TLS, the handshake), timed and closed, without a
+   * command of the load's own: a connection storm. `clients` open one at a time each (closed loop) or at `rate`.
+   */
+  connectOnly?: boolean;
+  /**
    * `ramp clients A..B step S every T`: A clients connected at the start, S more every T ms up to B (`clients` is B,
    * `durationMs` the steps × T). Closed loop only.
    */

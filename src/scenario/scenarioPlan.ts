@@ -11,6 +11,7 @@ import { phasePlan, sweepPoints } from './phasePlan';
 import { checkGroupConnections, groupPlan, groupTests, readLoads } from './clientGroupPlan';
 import { splitLoads } from './clientGroups';
 import { buildTests } from './phaseTests';
+import { connectOnlyTests, isConnectOnly } from './connectOnly';
 import { emptySection, readSection, variableDefinitions, type PhaseSection, type ReadContext, type Section } from './scopeLines';
 import type { Layer } from './settingLayer';
 import { closest } from './suggest';
@@ -42,7 +43,8 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
 
   const phases: PhaseSection[] = [];
   if (headLoads) phases.push({ name: 'main', measured: true, section: emptySection(), loads: headLoads });
-  else if (scenario.items.length > 0) phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
+  else if (scenario.items.length > 0 || (phaseLines.length === 0 && isConnectOnly(scenario.layer.over(file.layer))))
+    phases.push({ name: 'main', measured: true, section: { ...emptySection(), items: scenario.items } });
   for (const { line, lines } of phaseLines) {
     const name = line.name?.text ?? 'prefill';
     const split = splitLoads(lines);
@@ -55,13 +57,13 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
         `another phase is already named \`${name}\` in this scenario — give this one a different name`,
       );
     }
-    if (section.items.length === 0 && !loads) {
+    if (section.items.length === 0 && !loads && !isConnectOnly(section.layer.over(scenario.layer.over(file.layer)))) {
       sink.error(line.keyword.range, 'empty-phase', `phase \`${name}\` has no commands — add a command line below it, such as \`GET key\``);
     }
     phases.push({ name, measured: line.measured, line, section, ...(loads ? { loads, section: { ...section, items: [] } } : {}) });
   }
   if (phases.length === 0 || phases.every((phase) => phase.section.items.length === 0 && !phase.loads)) {
-    if (phaseLines.length === 0) {
+    if (phaseLines.length === 0 && !isConnectOnly(scenario.layer.over(file.layer))) {
       sink.error(node.nameRange, 'no-commands', `scenario \`${node.name}\` has no commands — add a command line such as \`GET key\`, or \`suite default\``);
     }
   }
@@ -76,7 +78,8 @@ export function resolveScenario(node: ScenarioNode, file: Section, fileVars: Var
       checkSubscriberGroups(groups, sink);
       return { phase, layer, tests: groups.map((group) => group.test), groups };
     }
-    const tests = testsWithData(buildTests(phase, layer.has('keys') || keysSwept, sink), layer, sink);
+    const built = testsWithData(buildTests(phase, layer.has('keys') || keysSwept, sink), layer, sink);
+    const tests = isConnectOnly(layer) ? connectOnlyTests(layer, built, sink) : built;
     refuseSubscribeOutsideGroups(tests, sink);
     return { phase, layer, tests, groups: undefined };
   });

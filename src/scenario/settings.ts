@@ -279,6 +279,17 @@ export const SETTINGS: readonly SettingInfo[] = [
     max: 100_000,
     example: 'idle-connections 1000',
   },
+  {
+    name: 'connect-only',
+    syntax: 'connect-only on|off',
+    default: 'off',
+    doc: 'A connection storm (max-connection and TLS-handshake tests): each request of the test opens a connection (TCP, TLS and AUTH/HELLO/SELECT and PING, through the same checks as any connection), times it and closes it, with no command of its own: the test has no command lines. `requests N` is the number of connections, `clients` how many open at the same time, `rate` connections per second. The row `connect` is its connections/s and set-up time.',
+    values: SWITCH,
+    kind: 'switch',
+    scopes: ANYWHERE,
+    group: 'connection',
+    example: 'connect-only on',
+  },
   // Load
   {
     name: 'clients',

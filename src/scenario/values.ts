@@ -53,6 +53,7 @@ export interface SettingValues {
   /** Requests per connection before it is closed and reopened; 0: off. */
   reconnect: number;
   'idle-connections': number;
+  'connect-only': boolean;
   ramp: RampValue;
   clients: number;
   threads: number | 'auto';

@@ -53,3 +53,22 @@ export async function keysInDb(server: { host: string; port: number }, db: numbe
     return (await redis.keys(pattern)).length;
   });
 }
+
+/**
+ * Call inside a `describe` after useRedisServer: one connection for every read of the server's figures, opened
+ * once, so that reading adds no connection to the counts. Returns a getter, as useRedisServer does.
+ */
+export function useObserver(server: () => { host: string; port: number }): () => Redis {
+  let observer: Redis | undefined;
+  before(async () => {
+    observer = new Redis({ host: server().host, port: server().port, lazyConnect: true });
+    await observer.connect();
+  });
+  after(() => observer?.disconnect());
+  return () => observer!;
+}
+
+/** INFO stats `total_connections_received`: every connection the server has accepted. */
+export async function connectionsReceived(redis: Redis): Promise<number> {
+  return Number(/total_connections_received:(\d+)/.exec(await redis.info('stats'))![1]);
+}

@@ -4,23 +4,17 @@
 // on the schedule of WorkerLoad, each remembered with its intended time in a ring.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { NodeRefusedError } from '../../gates/network';
 import { BatchBuilder } from '../requests/batch';
-import type { RawConnection } from './connect';
-import { BudgetedConnection, requestSource, State } from '../connectionBase';
-import { openTargetSocket } from './primarySocket';
+import { requestSource, State } from '../connectionBase';
 import { watchPrimary } from './primaryWatch';
+import { SocketConnection } from './socketConnection';
 import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { MISS_NIL_ELEMENTS, MISS_NIL_OR_EMPTY, MISS_NONE, scannedMiss } from '../../scenario/missRules';
 
-const RECONNECT_FIRST_DELAY_MS = 50;
-const RECONNECT_MAX_DELAY_MS = 1000;
-
-export class FastConnection extends BudgetedConnection {
-  private socket: Socket | undefined;
+export class FastConnection extends SocketConnection {
   private readonly scanner = new ReplyScanner();
   private readonly builder: BatchBuilder;
   // Closed loop: the batch in flight.
@@ -34,8 +28,6 @@ export class FastConnection extends BudgetedConnection {
   private readonly ringMeasured: Uint8Array;
   private ringHead = 0;
   private ringSize = 0;
-  private reconnectAttempt = 0;
-  private reconnectTimer: NodeJS.Timeout | undefined;
   // Command groups: the unit accounting, and (open loop) the ring head's position in its unit.
   private readonly units: UnitTally | undefined;
   private unitPosition = 0;
@@ -70,7 +62,7 @@ export class FastConnection extends BudgetedConnection {
   }
 
   override async open(): Promise<void> {
-    this.attach(await openTargetSocket(this.load.config.connection));
+    await this.connectSocket();
     this.state = State.Running;
   }
 
@@ -113,31 +105,8 @@ export class FastConnection extends BudgetedConnection {
     return count;
   }
 
-  override abandon(kind?: string, text?: string): void {
-    if (kind !== undefined) this.countInFlightAsErrors(kind, text ?? kind);
-    this.finish();
-  }
-
-  protected override async reopen(): Promise<void> {
-    const old = this.socket;
-    this.socket = undefined;
-    if (old) {
-      // A planned close: not a lost connection.
-      old.removeListener('close', this.onClose);
-      old.removeListener('error', this.onSocketError);
-      old.on('error', () => {});
-      old.destroy();
-    }
-    this.attach(await openTargetSocket(this.load.config.connection));
-  }
-
-  private attach(connection: RawConnection): void {
-    const socket = connection.socket;
-    this.socket = socket;
+  protected override attached(socket: Socket): void {
     this.scanner.reset();
-    connection.onBytes(this.onData);
-    socket.on('error', this.onSocketError);
-    socket.on('close', this.onClose);
     watchPrimary(this.load.config.connection, socket);
   }
 
@@ -164,7 +133,7 @@ export class FastConnection extends BudgetedConnection {
     this.countSent(this.builder.labels, this.batchSize, this.builder.singleLabel);
   }
 
-  private readonly onData = (chunk: Buffer, length: number): void => {
+  protected readonly onData = (chunk: Buffer, length: number): void => {
     if (this.socket === undefined) return;
     const now = performance.now();
     let replies: number;
@@ -350,62 +319,8 @@ export class FastConnection extends BudgetedConnection {
     return this.batchMeasured && entry < this.batchSize ? this.builder.labels[entry] : -1;
   }
 
-  private lastSocketError: NodeJS.ErrnoException | undefined;
-
-  private readonly onSocketError = (error: NodeJS.ErrnoException): void => {
-    this.lastSocketError = error;
-  };
-
-  private readonly onClose = (): void => {
-    this.socket?.removeListener('close', this.onClose);
-    this.socket = undefined;
-    if (this.state === State.Finished) return;
-    const error = this.lastSocketError ?? Object.assign(new Error('connection closed by the server'), { code: 'ECONNRESET' });
-    this.lastSocketError = undefined;
-    const message = `connection lost: ${error.message}`;
-    this.countInFlightAsErrors(CONNECTION_ERROR_KIND, message);
-    if (this.state === State.Draining || this.load.stopping) {
-      this.finish();
-      return;
-    }
-    this.state = State.Down;
-    this.load.connectionDown(message);
-    this.scheduleReconnect();
-  };
-
-  private scheduleReconnect(): void {
-    const delay = Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** this.reconnectAttempt++);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      if (this.state !== State.Down) return;
-      const started = performance.now();
-      openTargetSocket(this.load.config.connection).then(
-        (connection) => {
-          if (this.state !== State.Down) {
-            connection.socket.destroy();
-            return;
-          }
-          this.load.connected(Math.round((performance.now() - started) * 1000));
-          this.attach(connection);
-          this.state = State.Running;
-          this.reconnects++;
-          this.reconnectAttempt = 0;
-          this.load.connectionUp();
-          if (!this.load.openLoop) this.sendNextBatch(performance.now());
-        },
-        (error: Error) => {
-          if (this.state !== State.Down) return;
-          // The sentinels name a primary the network gate refuses: waiting cannot mend that.
-          if (error instanceof NodeRefusedError) return this.load.fail(error.message);
-          this.load.reconnectFailed(error.message);
-          if (this.state === State.Down) this.scheduleReconnect();
-        },
-      );
-    }, delay);
-  }
-
   /** Requests of this connection that were sent and will get no reply; timed-out ones with the time they waited. */
-  private countInFlightAsErrors(kind: string, text: string): void {
+  protected override countInFlightAsErrors(kind: string, text: string): void {
     const stats = this.load.stats;
     const now = performance.now();
     const timedOut = kind === TIMEOUT_ERROR_KIND;
@@ -451,12 +366,6 @@ export class FastConnection extends BudgetedConnection {
       return this.load.openLoop ? Math.ceil((this.ringSize + this.unitPosition) / size) : this.batchSize / size - Math.floor(this.replied / size);
     }
     return this.load.openLoop ? this.ringSize : this.batchSize - this.replied;
-  }
-
-  protected override close(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.socket?.destroy();
-    this.socket = undefined;
   }
 }
 

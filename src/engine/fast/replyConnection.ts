@@ -4,31 +4,26 @@
 // commands go one after the other, each once the reply it may depend on is in. Only tests holding a reply-driven
 // command run here: every other test keeps the fast path's pre-encoded batches.
 import { createHash } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { NodeRefusedError } from '../../gates/network';
 import { LOAD_REPLY_LIMITS, ReplyCollector } from '../../protocol/replyReader';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { RespErrorReply, type RespValue } from '../../protocol/respValue';
 import { isMissReply, type MissRule } from '../../scenario/missRules';
 import type { CommandTemplate } from '../../scenario/plan';
 import { CURSOR_ARGUMENT, IDS_SOURCE, testScripts } from '../../scenario/replyForms';
-import { BudgetedConnection, requestSource, State } from '../connectionBase';
+import { requestSource, State } from '../connectionBase';
 import type { ClientPathModule, ConnectionHost } from '../connection';
-import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
+import { TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { UNIT_LABEL } from '../measure/unitTally';
 import { ValueSizes } from '../requests/batch';
 import { RAND_INT_WIDTH } from '../requests/templateEncoder';
 import { Random, WeightedTable, type KeySource } from '../requests/random';
 import { readScanStep, readStreamIds, ReplyState } from '../requests/replyState';
 import type { Payload } from '../requests/payload';
-import type { RawConnection } from './connect';
-import { openTargetSocket } from './primarySocket';
+import { SocketConnection } from './socketConnection';
 
 const CHOICE_STREAM = 2;
 const RAND_INT_STREAM = 3;
-const RECONNECT_FIRST_DELAY_MS = 50;
-const RECONNECT_MAX_DELAY_MS = 1000;
 /** Error kind of a reply a reply-driven command cannot read (a SCAN reply without a cursor…). */
 const REPLY_SHAPE_KIND = 'REPLY';
 
@@ -59,8 +54,7 @@ interface Prepared {
   missRule: MissRule;
 }
 
-export class ReplyDrivenConnection extends BudgetedConnection {
-  private socket: Socket | undefined;
+export class ReplyDrivenConnection extends SocketConnection {
   private collector = new ReplyCollector(LOAD_REPLY_LIMITS);
   private readonly commands: Prepared[];
   private readonly grouped: boolean;
@@ -90,9 +84,6 @@ export class ReplyDrivenConnection extends BudgetedConnection {
   private unitError: { kind: string; text: string } | undefined;
   /** open(): SCRIPT LOAD replies awaited before the load starts. */
   private opening: ((reply: RespValue) => void) | undefined;
-  private reconnectAttempt = 0;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private lastSocketError: NodeJS.ErrnoException | undefined;
 
   constructor(index: number, load: ConnectionHost) {
     super(index, load);
@@ -115,7 +106,7 @@ export class ReplyDrivenConnection extends BudgetedConnection {
   }
 
   override async open(): Promise<void> {
-    this.attach(await openTargetSocket(this.load.config.connection));
+    await this.connectSocket();
     // The run's scripts are loaded once, by its first connection, before any request: the others wait at the start.
     if (this.index === 0) for (const [script, sha] of this.shas) await this.loadScript(script, sha);
     this.state = State.Running;
@@ -153,11 +144,6 @@ export class ReplyDrivenConnection extends BudgetedConnection {
 
   override sendScheduled(): number {
     return 0;
-  }
-
-  override abandon(kind?: string, text?: string): void {
-    if (kind !== undefined) this.countInFlightAsErrors(kind, text ?? kind);
-    this.finish();
   }
 
   protected override sendNextBatch(now: number): void {
@@ -230,16 +216,12 @@ export class ReplyDrivenConnection extends BudgetedConnection {
     return this.payload ? Buffer.from(this.payload.next(this.valueSize)) : Buffer.alloc(this.valueSize, 0x78);
   }
 
-  private attach(connection: RawConnection): void {
-    const socket = connection.socket;
-    this.socket = socket;
+  protected override attached(): void {
+    // A new socket's replies are read from a clean state (a lost one's cursors were reset with its request in flight).
     this.collector = new ReplyCollector(LOAD_REPLY_LIMITS);
-    connection.onBytes(this.onData);
-    socket.on('error', this.onSocketError);
-    socket.on('close', this.onClose);
   }
 
-  private readonly onData = (chunk: Buffer, length: number): void => {
+  protected readonly onData = (chunk: Buffer, length: number): void => {
     if (this.socket === undefined) return;
     const now = performance.now();
     let replies: RespValue[];
@@ -342,61 +324,12 @@ export class ReplyDrivenConnection extends BudgetedConnection {
     else this.finishIfDone();
   }
 
-  private readonly onSocketError = (error: NodeJS.ErrnoException): void => {
-    this.lastSocketError = error;
-  };
-
-  private readonly onClose = (): void => {
-    this.socket?.removeListener('close', this.onClose);
-    this.socket = undefined;
+  protected override socketClosed(): void {
     if (this.opening) this.opening(new RespErrorReply('connection closed while loading the script'));
-    if (this.state === State.Finished) return;
-    const error = this.lastSocketError ?? Object.assign(new Error('connection closed by the server'), { code: 'ECONNRESET' });
-    this.lastSocketError = undefined;
-    const message = `connection lost: ${error.message}`;
-    this.countInFlightAsErrors(CONNECTION_ERROR_KIND, message);
-    if (this.state === State.Draining || this.load.stopping) {
-      this.finish();
-      return;
-    }
-    this.state = State.Down;
-    this.load.connectionDown(message);
-    this.scheduleReconnect();
-  };
-
-  private scheduleReconnect(): void {
-    const delay = Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** this.reconnectAttempt++);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      if (this.state !== State.Down) return;
-      const started = performance.now();
-      openTargetSocket(this.load.config.connection).then(
-        (connection) => {
-          if (this.state !== State.Down) {
-            connection.socket.destroy();
-            return;
-          }
-          this.load.connected(Math.round((performance.now() - started) * 1000));
-          this.attach(connection);
-          // A new connection starts its cursors again: the pass in progress is not a full one.
-          this.state = State.Running;
-          this.reconnects++;
-          this.reconnectAttempt = 0;
-          this.load.connectionUp();
-          this.sendNextBatch(performance.now());
-        },
-        (error: Error) => {
-          if (this.state !== State.Down) return;
-          if (error instanceof NodeRefusedError) return this.load.fail(error.message);
-          this.load.reconnectFailed(error.message);
-          if (this.state === State.Down) this.scheduleReconnect();
-        },
-      );
-    }, delay);
   }
 
   /** The request in flight will get no reply: its command and (a group) its unit count it, with its wait when it timed out. */
-  private countInFlightAsErrors(kind: string, text: string): void {
+  protected override countInFlightAsErrors(kind: string, text: string): void {
     if (!this.inFlight) return;
     this.inFlight = false;
     this.reloading = false;
@@ -415,12 +348,6 @@ export class ReplyDrivenConnection extends BudgetedConnection {
 
   protected override requestsInFlight(): number {
     return this.inFlight ? 1 : 0;
-  }
-
-  protected override close(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.socket?.destroy();
-    this.socket = undefined;
   }
 }
 

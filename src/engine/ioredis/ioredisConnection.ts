@@ -11,7 +11,8 @@ import { sentinelClientOptions } from '../../redis/sentinelClient';
 import { ValueSizes } from '../requests/batch';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { LoadError } from '../errors';
-import { Random, WeightedTable, type KeySource } from '../requests/random';
+import { WeightedTable, type KeySource, type Random } from '../requests/random';
+import { RequestSequences } from '../requests/requestSequences';
 import type { Payload } from '../requests/payload';
 import { DrawnArgument, hasDraw, type NumberDraw } from '../requests/draws';
 import { rowArguments, type TableCursor, type TtlDraw } from '../requests/tableValues';
@@ -22,9 +23,6 @@ import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, type WorkerStats } from '../
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { missesIn } from '../../scenario/missRules';
-
-const CHOICE_STREAM = 2;
-const RAND_INT_STREAM = 3;
 
 type Arg = string | Buffer;
 
@@ -48,6 +46,7 @@ export class IoredisRequests {
   readonly queued: number[];
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
+  private readonly sequences: RequestSequences;
   private readonly choices: Random;
   private readonly randInts: Random;
   private readonly valueArgs = new Map<number, Arg>();
@@ -76,8 +75,9 @@ export class IoredisRequests {
     this.grouped = test.group !== undefined;
     this.queued = test.group?.transaction ? queuedLabels(test.commands, context.labelIndexes) : [];
     this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
-    this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
-    this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
+    this.sequences = new RequestSequences(keys, context);
+    this.choices = this.sequences.choices;
+    this.randInts = this.sequences.randInts;
     this.commands = test.commands.map((c, i) => this.compile(c.command.name, c.command.args, context.labelIndexes[i]));
   }
 
@@ -108,23 +108,13 @@ export class IoredisRequests {
   }
 
   restart(): void {
-    this.keys.restart();
+    this.sequences.restart();
     for (const draws of this.drawSets) for (const draw of draws.values()) draw.restart();
-    this.context.values?.restart();
-    this.context.fields?.restart();
-    this.context.order?.restart();
-    this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
-    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
 
-  /** The next batch holds the budget's requests first, first+1, …: as BatchBuilder.claimed. */
+  /** The next batch holds the budget's requests first, first+1, …: RequestSequences.claimed. */
   claimed(first: number): void {
-    this.keys.claimed?.(first);
-    this.context.values?.claimed(first);
-    this.context.fields?.claimed(first);
-    this.context.order?.claimed?.(first);
-    this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
-    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
+    this.sequences.claimed(first);
   }
 
   /**

@@ -2,12 +2,10 @@
 // which key and value size it uses, all drawn from seeded generators, written into one reusable buffer.
 import type { TestPlan, ValuePlan } from '../../scenario/plan';
 import { CompiledCommand, decimalDigits, RAND_INT_WIDTH, writeDigits, type CommandContext } from './templateEncoder';
-import { Random, WeightedTable, type KeySource } from './random';
+import { WeightedTable, type KeySource, type Random } from './random';
+import { RequestSequences } from './requestSequences';
 import type { TableCursor } from './tableValues';
 import type { KeyBacklog } from './keyBacklog';
-
-const CHOICE_STREAM = 2;
-const RAND_INT_STREAM = 3;
 
 /** Value sizes per request: fixed, uniform in a range, or weighted choices. */
 export class ValueSizes {
@@ -88,6 +86,7 @@ export class BatchBuilder {
   private readonly commands: CompiledCommand[];
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
+  private readonly sequences: RequestSequences;
   private readonly choices: Random;
   private readonly randInts: Random;
   // Prebuilt mode (one command, fixed value size): the whole batch encoded once, slots rewritten in place.
@@ -126,8 +125,9 @@ export class BatchBuilder {
     this.execAt = Uint8Array.from(test.group ? test.commands.map((c) => (c.command.name === 'EXEC' ? 1 : 0)) : [0]);
     this.table = this.commands.length > 1 && !test.group ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.values = new ValueSizes(values);
-    this.choices = new Random(context.seed, CHOICE_STREAM, context.client);
-    this.randInts = new Random(context.seed, RAND_INT_STREAM, context.client);
+    this.sequences = new RequestSequences(keys, context);
+    this.choices = this.sequences.choices;
+    this.randInts = this.sequences.randInts;
     const pipeline = context.pipeline;
     this.labels = new Uint16Array(pipeline * this.unitSize);
     this.singleLabel = new Set(context.labelIndexes).size === 1;
@@ -292,27 +292,13 @@ export class BatchBuilder {
 
   /** Back to the first draw (measuring starts from the same sequence whatever the warm-up did). */
   restart(): void {
-    this.keys.restart();
+    this.sequences.restart();
     for (const command of this.commands) if (command.hasDraws) command.restartDraws();
-    this.context.values?.restart();
-    this.context.fields?.restart();
-    this.context.order?.restart();
-    this.choices.reseed(this.context.seed, CHOICE_STREAM, this.context.client);
-    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, this.context.client);
   }
 
-  /**
-   * The next batch holds the load's requests first, first+1, … (its claim on the shared budget): keys, choices
-   * and `__rand_int__` draw from streams seeded by `first`, so a seed gives the same requests whichever
-   * connection or thread claims them (claims are pipeline-aligned), and sequential keys follow the numbers.
-   */
+  /** The next batch holds the load's requests first, first+1, …: RequestSequences.claimed. */
   claimed(first: number): void {
-    this.keys.claimed?.(first);
-    this.context.values?.claimed(first);
-    this.context.fields?.claimed(first);
-    this.context.order?.claimed?.(first);
-    this.choices.reseed(this.context.seed, CHOICE_STREAM, first);
-    this.randInts.reseed(this.context.seed, RAND_INT_STREAM, first);
+    this.sequences.claimed(first);
   }
 
   private rewrite(count: number): number {

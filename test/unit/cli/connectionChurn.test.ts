@@ -1,6 +1,8 @@
 // `reconnect every N` and `idle-connections N` end to end (rbench run on a throwaway server): the table's connect
 // column, the run file's connection figures, and the server's own counts agreeing with them (no foreign load).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoadResult } from '../../../src/engine';
 import type { RunFile } from '../../../src/results/runFile';
 import { runCli, useScratch } from '../../helpers/cli';
@@ -44,7 +46,7 @@ describe('connection churn (rbench run)', function () {
 
   it('ramp clients 1..3 step 1 every 1s: a row per step under the total, the steps in the run file', async () => {
     const file = scratch.write('ramp.rbench', '### ramp\nthreads 1\nramp clients 1..3 step 1 every 1s\nGET k:__key__\n');
-    const result = await runCli(['run', '--yes', file, '--out', 'ramp'], { cwd: scratch.dir });
+    const result = await runCli(['run', '--yes', file, '--out', 'ramp', '--csv', 'ramp.csv'], { cwd: scratch.dir });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const lines = result.stdout.split('\n');
     const total = lines.findIndex((line) => line.startsWith('GET'));
@@ -52,6 +54,12 @@ describe('connection churn (rbench run)', function () {
     assert.match(lines[total + 1], /^ {2}step 1: 1 client\s+[\d,]+\s+1\s+1\s/);
     assert.match(lines[total + 2], /^ {2}step 2: 2 clients\s+[\d,]+\s+2\s+1\s/);
     assert.match(lines[total + 3], /^ {2}step 3: 3 clients\s+[\d,]+\s+3\s+1\s/);
+    // The CSV export: a line per step under the test's.
+    const csv = readFileSync(join(scratch.dir, 'ramp.csv'), 'utf8').trim().split('\n');
+    assert.deepEqual(
+      csv.slice(1).map((line) => line.split(',')[0]),
+      ['"GET"', '"GET step 1: 1 client"', '"GET step 2: 2 clients"', '"GET step 3: 3 clients"'],
+    );
     const [load] = loads(scratch.runFiles('ramp')[0]);
     // The three steps of 1 s; on a busy machine the window closed up to a millisecond late (measured to the last reply).
     assert.ok(load.durationMs >= 3000 && load.durationMs < 3030, String(load.durationMs));

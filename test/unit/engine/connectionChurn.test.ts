@@ -2,25 +2,17 @@
 // count of connections received (INFO stats) and its client list are the truth the engine's figures are held to.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Redis from 'ioredis';
 import { LoadError, runLoad, type LoadResult } from '../../../src/engine';
 import { descriptorProblem } from '../../../src/engine/capacity';
 import type { ClientPath, LoadPlan } from '../../../src/scenario/plan';
-import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
+import { commandCalls, connectionsReceived as readConnectionsReceived, useObserver, useRedisServer, withRedis } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 
 describe('connection churn: reconnect every N, idle connections, set-up times', function () {
   this.timeout(90_000);
   const server = useRedisServer();
-  // One connection for every read of the server's figures, opened once: reading adds no connection to the counts.
-  let observer: Redis;
-  before(async () => {
-    observer = new Redis({ host: server().host, port: server().port, lazyConnect: true });
-    await observer.connect();
-  });
-  after(() => observer.disconnect());
-
-  const connectionsReceived = async () => Number(/total_connections_received:(\d+)/.exec(await observer.info('stats'))![1]);
+  const observe = useObserver(server);
+  const connectionsReceived = () => readConnectionsReceived(observe());
 
   /** The load's result and how many connections the server received while it ran. */
   async function run(load: Partial<LoadPlan>, client: ClientPath = 'fast', line = 'PING'): Promise<{ result: LoadResult; received: number }> {
@@ -51,7 +43,7 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
 
   it('reconnect every 10: the server receives R/10 connections; a batch never spans two (pipeline 4: batches of 4, 4, 2)', async () => {
     const requests = 400;
-    const pingsBefore = await commandCalls(observer, 'ping');
+    const pingsBefore = await commandCalls(observe(), 'ping');
     const { result, received } = await run({ clients: 1, requests, pipeline: 4, reconnectEvery: 10 });
     assert.equal(result.status, 'complete', result.error);
     assert.equal(result.total.requests, requests);
@@ -60,7 +52,7 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
     assert.equal(result.connections.setup?.latency.count, requests / 10);
     // The requests' PINGs and each connection's handshake PING, as the run file says it sent them.
     assert.equal(result.sent?.handshakes?.ping, requests / 10);
-    assert.equal((await commandCalls(observer, 'ping')) - pingsBefore, requests + requests / 10);
+    assert.equal((await commandCalls(observe(), 'ping')) - pingsBefore, requests + requests / 10);
   });
 
   it('reconnect every 5 in the open loop (a rate): R/5 connections, every request answered', async () => {
@@ -99,7 +91,7 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
       let settled = false;
       void running.finally(() => (settled = true));
       while (!settled) {
-        const list = String(await observer.call('CLIENT', 'LIST'));
+        const list = String(await observe().call('CLIENT', 'LIST'));
         const lines = list.split('\n').filter((line) => line.includes('cmd='));
         // Counted only once every load connection has sent a GET: a load connection just opened
         // (its handshake PING its last command) would otherwise be taken for an idle one.
@@ -118,7 +110,7 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
       // Closed with the load (the server notices within a few polls).
       let left = Infinity;
       for (let i = 0; i < 100 && left > 1; i++) {
-        left = Number(/connected_clients:(\d+)/.exec(await observer.info('clients'))![1]);
+        left = Number(/connected_clients:(\d+)/.exec(await observe().info('clients'))![1]);
         if (left > 1) await sleep(20);
       }
       assert.equal(left, 1);
@@ -133,7 +125,7 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
     let settled = false;
     void running.finally(() => (settled = true));
     while (!settled) {
-      const list = String(await observer.call('CLIENT', 'LIST'));
+      const list = String(await observe().call('CLIENT', 'LIST'));
       const load = list.split('\n').filter((line) => line.includes('cmd=') && !/ cmd=client\|list /.test(line)).length;
       if (seen[seen.length - 1] !== load) seen.push(load);
       await sleep(50);

@@ -780,4 +780,12 @@ describe('consent: connections beyond one per client', () => {
     assert.notEqual(effectsDigest(effects), effectsDigest(effectsOf('### s\nrequests 10\nreconnect every 1\nidle-connections 3000\nGET k\n', selected)));
     assert.equal(effectsOf(READ, selected).connections, undefined);
   });
+
+  it('a connect-only storm asks too, listed as such; the PING of its handshake is its only command', () => {
+    const selected = { selected: user('redis://127.0.0.1:6399') };
+    const effects = effectsOf('### s\nclients 10\nrequests 1000\nconnect-only on\n', selected);
+    assert.deepEqual(effects.connections, ['phase main: connect-only, opens and closes a connection per request (no commands besides the handshake)']);
+    assert.deepEqual(effects.commands, { read: ['PING'] });
+    assert.equal(needsConsent(effects), true);
+  });
 });

@@ -32,3 +32,31 @@ describe('examples/connection-storm.rbench', function () {
     assert.ok(received >= 2000 && received <= 2000 + 30, `${received} connections received for 2,000 GETs`);
   });
 });
+
+describe('examples/connection-storm.rbench: the connect-only storm', function () {
+  this.timeout(120_000);
+  const scratch = useScratch();
+  const server = useRedisServer();
+
+  it('500 connections: the server received them, ran their handshake PING and no other load command; the row is `connect`', async () => {
+    const connectionsBefore = await connectionsReceived(server());
+    const file = path.join(repoRoot(), 'examples', 'connection-storm.rbench');
+    const result = await runCli(['run', '--yes', file, '--scenario', '5', '--url', server().url, '--var', 'storm=500'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const received = (await connectionsReceived(server())) - connectionsBefore;
+    assert.match(result.stdout, /^connect\s+[\d,]+\s+50\s+1\s/m);
+    const [run] = scratch.runFiles();
+    const [load] = run.points[0].repeats[0];
+    assert.equal(load.total.requests, 500);
+    assert.equal(load.total.errors, 0);
+    assert.equal(load.connections.opened, 0);
+    assert.equal(load.connections.cycles, 500);
+    assert.equal(load.connections.setup?.latency.count, 500);
+    // A connection per request, beside RBench's few own (control, sampling, the read here).
+    assert.ok(received >= 500 && received <= 500 + 30, `${received} connections received for 500 requests`);
+    // The server ran the storm's PINGs (one per connection) and RBench's own reads: nothing it could not place.
+    assert.ok((load.server?.commands.ping?.calls ?? 0) >= 500, JSON.stringify(load.server?.commands));
+    assert.equal(load.server?.commands.get, undefined);
+    assert.equal(load.server?.foreign, undefined, JSON.stringify(load.server?.foreign));
+  });
+});

@@ -31,7 +31,9 @@ describe('settings table', () => {
                 ? 'group\nGET k\n'
                 : '';
       const after = setting.name === 'group' ? '\nend' : '';
-      const text = scope === 'scenario' ? `### s\n${companion}${setting.example}\nGET k${after}` : `### s\nphase p\n${setting.example}\nGET k`;
+      // A connect-only storm has no command lines.
+      const command = setting.name === 'connect-only' ? '' : '\nGET k';
+      const text = scope === 'scenario' ? `### s\n${companion}${setting.example}${command}${after}` : `### s\nphase p\n${setting.example}${command}`;
       try {
         // The `target` example reads REDIS_URL: the user allows it (a file alone cannot). The data-file examples name examples/data.
         clean(text, { env, allowEnv: ['REDIS_URL'], baseDir: path.join(repoRoot(), 'examples') });
