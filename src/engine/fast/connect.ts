@@ -22,11 +22,14 @@ import { tlsModule } from '../../redis/tlsModule';
 
 export function handshakeCommands(options: ConnectionOptions): { step: HandshakeStep; args: string[] }[] {
   const commands: { step: HandshakeStep; args: string[] }[] = [];
+  // A user named without a password logs in as that user with an empty one (a `nopass` user accepts it; any
+  // other refuses, by name), never silently as `default`.
+  const password = options.password ?? (options.username !== undefined ? '' : undefined);
   if (options.resp === 3) {
-    const auth = options.password !== undefined ? ['AUTH', options.username ?? 'default', options.password] : [];
+    const auth = password !== undefined ? ['AUTH', options.username ?? 'default', password] : [];
     commands.push({ step: 'hello', args: ['HELLO', '3', ...auth] });
-  } else if (options.password !== undefined) {
-    const args = options.username !== undefined ? ['AUTH', options.username, options.password] : ['AUTH', options.password];
+  } else if (password !== undefined) {
+    const args = options.username !== undefined ? ['AUTH', options.username, password] : ['AUTH', password];
     commands.push({ step: 'auth', args });
   }
   if (options.db) commands.push({ step: 'select', args: ['SELECT', String(options.db)] });

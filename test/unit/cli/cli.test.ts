@@ -87,7 +87,8 @@ describe('rbench run', function () {
     const csv = readFileSync(join(scratch.dir, 'out.csv'), 'utf8').trim().split('\n');
     assert.equal(
       csv[0],
-      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s"',
+      '"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms","server_usec_per_call","bottleneck","bottleneck_why","limit","elapsed_s","hits_per_sec","misses_per_sec","miss_rate"',
+      'a scenario with a read (GET) gets the hit and miss columns',
     );
     assert.match(csv[1], /^"SET","\d+\.\d\d","\d+\.\d{3}"/);
   });

@@ -39,8 +39,10 @@ describe('rbench run: results at a glance (issue 45)', function () {
     assert.equal(result.code, 0, result.stderr);
     const csv = lines(result.stdout);
     assert.equal(csv.length, 3, result.stdout);
-    assert.match(csv[0], /,"limit","elapsed_s"$/);
-    for (const row of csv.slice(1)) assert.match(row, /^"(SET|GET)",.*,"[a-zA-Z :+()]+","\d+\.\d{3}"$/);
+    assert.match(csv[0], /,"limit","elapsed_s","hits_per_sec","misses_per_sec","miss_rate"$/);
+    // SET is no read: its hit and miss cells are empty; GET's are figures.
+    assert.match(csv[1], /^"SET",.*,"[a-zA-Z :+()]+","\d+\.\d{3}","","",""$/);
+    assert.match(csv[2], /^"GET",.*,"[a-zA-Z :+()]+","\d+\.\d{3}","[\d.]+","[\d.]+","[\d.]+"$/);
     assert.match(result.stderr, /^SET: /m, 'the brief lines go with the notes');
   });
 
