@@ -17,7 +17,9 @@ const VALUED = SETTINGS.filter((setting) => !['phase', 'prefill', 'group', 'end'
 function scenarioWith(setting: SettingInfo, line: string, before = ''): string {
   const companion =
     setting.name === 'tls-cert' ? 'tls-key k.pem\n' : setting.name === 'tls-key' ? 'tls-cert c.crt\n' : setting.name === 'find' ? 'duration 5s\n' : '';
-  return setting.scopes.includes('scenario') ? `${before}### s\n${companion}${line}\nGET k` : `${before}### s\nphase p\n${line}\nGET k`;
+  // A connect-only test has no command lines.
+  const command = setting.name === 'connect-only' ? '' : '\nGET k';
+  return setting.scopes.includes('scenario') ? `${before}### s\n${companion}${line}${command}` : `${before}### s\nphase p\n${line}${command}`;
 }
 
 /** The example's value: its line without the keyword (the `target` example itself reads `${env:…}`: its default). */
