@@ -356,6 +356,10 @@ export function comparisonToText(comparison: Comparison): string {
   return lines.join('\n') + '\n';
 }
 
+/** The cells of a comparison CSV line between its run and its group, in the header's order. */
+const CSV_CELLS = ['value', 'min', 'max', 'change', 'changePercent', 'verdict', 'low', 'high', 'test', 'notComparable'] as const;
+type CsvCells = Partial<Record<(typeof CSV_CELLS)[number], string>>;
+
 /** One line per row × metric × run, in plain units (ops/s, µs, count), for spreadsheets and scripts. */
 export function comparisonToCsv(comparison: Comparison): string {
   const header = [
@@ -381,109 +385,42 @@ export function comparisonToCsv(comparison: Comparison): string {
   ];
   const lines = [header.map(csvField).join(',')];
   const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(value * 1000) / 1000));
+  /** One line in the header's order: the row and run it is of, the cells it has (the others empty). */
+  const line = (row: Comparison['rows'][number], metric: string, run: Comparison['runs'][number], cells: CsvCells): string =>
+    [row.point, row.phase, row.test, row.command, metric, run.label, run.id, ...CSV_CELLS.map((cell) => cells[cell] ?? ''), row.group ?? '']
+      .map(csvField)
+      .join(',');
   for (const row of comparison.rows) {
     for (const metric of rowMetrics(row)) {
       row.cells.forEach((cell, i) => {
-        const run = comparison.runs[i];
         const measured = cell?.metrics[metric];
-        const fields = [
-          row.point,
-          row.phase,
-          row.test,
-          row.command,
-          metric,
-          run.label,
-          run.id,
-          number(measured?.absent ? undefined : measured?.value),
-          number(measured?.spread?.min),
-          number(measured?.spread?.max),
-          number(measured?.delta?.absolute),
-          number(measured?.delta?.percent),
-          measured?.delta?.verdict ?? '',
-          number(measured?.delta?.interval?.low),
-          number(measured?.delta?.interval?.high),
-          measured?.delta?.test ?? '',
-          cell?.notComparable ?? '',
-          row.group ?? '',
-        ];
-        lines.push(fields.map(csvField).join(','));
+        lines.push(
+          line(row, metric, comparison.runs[i], {
+            value: number(measured?.absent ? undefined : measured?.value),
+            min: number(measured?.spread?.min),
+            max: number(measured?.spread?.max),
+            change: number(measured?.delta?.absolute),
+            changePercent: number(measured?.delta?.percent),
+            verdict: measured?.delta?.verdict,
+            low: number(measured?.delta?.interval?.low),
+            high: number(measured?.delta?.interval?.high),
+            test: measured?.delta?.test,
+            notComparable: cell?.notComparable,
+          }),
+        );
       });
     }
     // The server's side, where known: its time per call (µs) and, for a total, the verdict's kind in `value`.
     row.cells.forEach((cell, i) => {
       const run = comparison.runs[i];
-      if (cell?.serverUsPerCall !== undefined) {
-        const fields = [
-          row.point,
-          row.phase,
-          row.test,
-          row.command,
-          'srv_usec_per_call',
-          run.label,
-          run.id,
-          number(cell.serverUsPerCall),
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          row.group ?? '',
-        ];
-        lines.push(fields.map(csvField).join(','));
-      }
-      if (cell?.bottleneck) {
-        const fields = [
-          row.point,
-          row.phase,
-          row.test,
-          row.command,
-          'bottleneck',
-          run.label,
-          run.id,
-          cell.bottleneck.kind,
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          row.group ?? '',
-        ];
-        lines.push(fields.map(csvField).join(','));
-      }
+      if (cell?.serverUsPerCall !== undefined) lines.push(line(row, 'srv_usec_per_call', run, { value: number(cell.serverUsPerCall) }));
+      if (cell?.bottleneck) lines.push(line(row, 'bottleneck', run, { value: cell.bottleneck.kind }));
       // A consumer or subscriber group's own figures: jobs/s, the wake-up p99 (µs), delivered/s, lost; the change against the reference.
       for (const figure of Object.keys(GROUP_FIGURES) as GroupFigure[]) {
         const value = cell?.figures?.[figure];
         if (value === undefined) continue;
         const change = i === 0 ? { text: '' } : figureChange(figure, value, row.cells[0]?.figures?.[figure]);
-        const fields = [
-          row.point,
-          row.phase,
-          row.test,
-          row.command,
-          GROUP_FIGURES[figure].csv,
-          run.label,
-          run.id,
-          number(value),
-          '',
-          '',
-          number(change.absolute),
-          number(change.percent),
-          '',
-          '',
-          '',
-          '',
-          '',
-          row.group ?? '',
-        ];
-        lines.push(fields.map(csvField).join(','));
+        lines.push(line(row, GROUP_FIGURES[figure].csv, run, { value: number(value), change: number(change.absolute), changePercent: number(change.percent) }));
       }
     });
   }
