@@ -1,7 +1,6 @@
 // `rbench capture --url URL --duration 30s --out workload.rbench [--verify]`: watches a server's traffic
 // (src/capture), writes a scenario that reproduces it through the file gate, and with --verify runs it on a
 // throwaway server and prints captured against reproduced.
-import { parseArgs } from 'node:util';
 import { FileGateError, writeFileSafely } from '../gates/files';
 import { CaptureError, captureWorkload } from '../capture/capture';
 import { captureTarget } from '../capture/captureTarget';
@@ -13,7 +12,8 @@ import { verifyCapture } from '../capture/verify';
 import { buildWorkload } from '../capture/workload';
 import { parseCount, parseDuration, parseSize } from '../scenario/units';
 import { consentRefusal } from './run';
-import { ExitCode, consoleOutput, printErrorLine, printLine, type Output } from './output';
+import { ExitCode, consoleOutput, printErrorLine, type Output } from './output';
+import { commandArgs } from './commandArgs';
 import { whileInterruptible } from './interrupt';
 
 export const CAPTURE_USAGE = `Usage: rbench capture --url URL [options]
@@ -56,40 +56,33 @@ function fail(message: string): number {
 }
 
 export async function captureMain(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        duration: { type: 'string' },
-        out: { type: 'string' },
-        'no-monitor': { type: 'boolean' },
-        monitor: { type: 'boolean' },
-        'monitor-rate-limit': { type: 'string' },
-        'monitor-lines': { type: 'string' },
-        'monitor-bytes': { type: 'string' },
-        'scan-keys': { type: 'string' },
-        'scan-time': { type: 'string' },
-        'keep-names': { type: 'boolean' },
-        raw: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        verify: { type: 'boolean' },
-        'out-runs': { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${CAPTURE_USAGE}`);
-  }
+  const parsed = commandArgs(
+    'capture',
+    argv,
+    {
+      url: { type: 'string' },
+      duration: { type: 'string' },
+      out: { type: 'string' },
+      'no-monitor': { type: 'boolean' },
+      monitor: { type: 'boolean' },
+      'monitor-rate-limit': { type: 'string' },
+      'monitor-lines': { type: 'string' },
+      'monitor-bytes': { type: 'string' },
+      'scan-keys': { type: 'string' },
+      'scan-time': { type: 'string' },
+      'keep-names': { type: 'boolean' },
+      raw: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      verify: { type: 'boolean' },
+      'out-runs': { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      quiet: { type: 'boolean', short: 'q' },
+    },
+    CAPTURE_USAGE,
+    false,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
-  if (values.help) {
-    printLine(CAPTURE_USAGE);
-    return ExitCode.Ok;
-  }
   const url = values.url;
   if (!url) return fail('name the server to capture with --url redis://host:port');
   if (values.monitor && values['no-monitor']) return fail('--monitor and --no-monitor contradict each other: pick one');

@@ -5,6 +5,7 @@ import { checkCommand } from './check';
 import { compareCommand, percentOption } from './compare';
 import { importCommand } from './import';
 import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
+import { commandArgs } from './commandArgs';
 import { whileInterruptible } from './interrupt';
 import { runCommand } from './run';
 import { parseRunId, parseShard, parseStartAt, startAtGroup } from '../runner/shard';
@@ -187,30 +188,21 @@ function metricsOptions(spec: string | undefined, linger: string | undefined): {
 
 /** `rbench compare …`: its own options (`--json` is a flag here, a file name for `run`). */
 function compareMain(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        markdown: { type: 'boolean' },
-        json: { type: 'boolean' },
-        csv: { type: 'string' },
-        noise: { type: 'string' },
-        baseline: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    printErrorLine(`rbench compare: ${(error as Error).message}\n\n${USAGE}`);
-    return ExitCode.ScenarioError;
-  }
+  const parsed = commandArgs(
+    'compare',
+    argv,
+    {
+      markdown: { type: 'boolean' },
+      json: { type: 'boolean' },
+      csv: { type: 'string' },
+      noise: { type: 'string' },
+      baseline: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+    },
+    USAGE,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    printLine(USAGE);
-    return ExitCode.Ok;
-  }
   const noise = values.noise === undefined ? undefined : percentOption(values.noise, '--noise');
   if (typeof noise === 'string') {
     printErrorLine(`rbench compare: ${noise}`);
@@ -237,21 +229,8 @@ function compareMain(argv: string[]): number {
 
 /** `rbench merge …`: `--out` is a folder or a .json file. */
 async function mergeMain(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    printErrorLine(`rbench merge: ${(error as Error).message}\n\n${USAGE}`);
-    return ExitCode.ScenarioError;
-  }
-  if (parsed.values.help) {
-    printLine(USAGE);
-    return ExitCode.Ok;
-  }
+  const parsed = commandArgs('merge', argv, { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const output = consoleOutput({ quiet: Boolean(parsed.values.quiet), stdoutReserved: false });
   // Loaded here: merging decodes histograms with hdr-histogram-js, which no other command needs at start-up.
   const { mergeCommand } = await import('./merge');
@@ -260,21 +239,8 @@ async function mergeMain(argv: string[]): Promise<number> {
 
 /** `rbench import …`: its own options. */
 function importMain(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { command: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    printErrorLine(`rbench import: ${(error as Error).message}\n\n${USAGE}`);
-    return ExitCode.ScenarioError;
-  }
-  if (parsed.values.help) {
-    printLine(USAGE);
-    return ExitCode.Ok;
-  }
+  const parsed = commandArgs('import', argv, { command: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const output = consoleOutput({ quiet: Boolean(values.quiet), stdoutReserved: false });
   return importCommand(

@@ -3,7 +3,6 @@
 // test is the file's commands in sequence (src/capture/replayPlan.ts). Target, consent and the effects gate
 // are the run's; a refusal also names the replay file's first line that brings it.
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { FileGateError } from '../gates/files';
 import { escapeControl } from '../gates/output';
 import { readReplayFile, ReplayFileError, type ReplayFile } from '../capture/replayFile';
@@ -22,7 +21,8 @@ import { writeScenario, type WrittenLine } from '../scenario/writer';
 import { parseCount, parseRate } from '../scenario/units';
 import type { ScenarioFile } from '../runner/session';
 import { runCommand } from './run';
-import { ExitCode, consoleOutput, printErrorLine, printLine } from './output';
+import { ExitCode, consoleOutput, printErrorLine } from './output';
+import { commandArgs } from './commandArgs';
 import { whileInterruptible } from './interrupt';
 
 export const REPLAY_USAGE = `Usage: rbench replay FILE [options]
@@ -70,43 +70,36 @@ function countOption(text: string | undefined, flag: string, fallback: number): 
 }
 
 export async function replayMain(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        order: { type: 'string' },
-        seed: { type: 'string' },
-        clients: { type: 'string' },
-        pipeline: { type: 'string' },
-        rate: { type: 'string' },
-        repeat: { type: 'string' },
-        requests: { type: 'string' },
-        prefix: { type: 'string' },
-        timing: { type: 'string' },
-        'per-connection': { type: 'string' },
-        out: { type: 'string' },
-        json: { type: 'string' },
-        csv: { type: 'string' },
-        quiet: { type: 'boolean' },
-        brief: { type: 'boolean', short: 'q' },
-        yes: { type: 'boolean', short: 'y' },
-        'allow-admin': { type: 'boolean' },
-        'allow-destructive': { type: 'boolean' },
-        'allow-host': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${REPLAY_USAGE}`);
-  }
+  const parsed = commandArgs(
+    'replay',
+    argv,
+    {
+      url: { type: 'string' },
+      order: { type: 'string' },
+      seed: { type: 'string' },
+      clients: { type: 'string' },
+      pipeline: { type: 'string' },
+      rate: { type: 'string' },
+      repeat: { type: 'string' },
+      requests: { type: 'string' },
+      prefix: { type: 'string' },
+      timing: { type: 'string' },
+      'per-connection': { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'string' },
+      csv: { type: 'string' },
+      quiet: { type: 'boolean' },
+      brief: { type: 'boolean', short: 'q' },
+      yes: { type: 'boolean', short: 'y' },
+      'allow-admin': { type: 'boolean' },
+      'allow-destructive': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true },
+    },
+    REPLAY_USAGE,
+    true,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    printLine(REPLAY_USAGE);
-    return ExitCode.Ok;
-  }
   if (positionals.length !== 1) return fail('name one file to replay (a MONITOR output or one command a line)');
   // Asked for in issue 44 and not built yet: said plainly rather than approximated.
   const timing = values.timing;
