@@ -12,13 +12,14 @@ import type { ClientPath, PhasePlan, TestPlan } from '../../scenario/plan';
 import { LoadError } from '../errors';
 import { handshakeCommands, type RawConnection } from '../fast/connect';
 import { openTargetSocket } from '../fast/primarySocket';
-import { askRaw, askRawBytes } from '../fast/rawReply';
+import { askRaw } from '../fast/rawReply';
 import { LatencyRecorder } from '../measure/histogram';
 import { summarize } from '../measure/summary';
 import { stampAt } from '../sendStamp';
 import type { StartBarrier } from '../startBarrier';
 import type { CommandResult, ConsumerResult, LoadResult, LoadTick, TimelineSecond } from '../types';
 import { entryIdsIn, jobsIn } from './popReply';
+import { BlockingCaller } from './blockingCaller';
 
 export interface ConsumerRequest {
   phase: PhasePlan;
@@ -96,14 +97,14 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
   const callTimeoutMs = wait.timeoutMs > 0 ? wait.timeoutMs + ANSWER_MARGIN_MS : 2 ** 31 - 1;
 
   const consume = async (consumer: Consumer) => {
-    const call = callOf(consumer.index);
+    const caller = new BlockingCaller(consumer.connection, callOf(consumer.index));
     while (!stopping) {
       const callStart = process.hrtime.bigint();
       let reply: RespValue;
       consumer.waiting = true;
       tally.calls++;
       try {
-        reply = readRespValue(await askRawBytes(consumer.connection, call, callTimeoutMs))!.value;
+        reply = readRespValue(await caller.call(callTimeoutMs))!.value;
       } catch (error) {
         // A connection the run closed (a cancel, the drain bound) ends its consumer quietly.
         if (!stopping) fault ??= `consumer group ${test.name}: ${(error as Error).message}`;
@@ -137,7 +138,7 @@ export async function runConsumers(request: ConsumerRequest, options: ConsumerOp
         const ids = entryIdsIn(reply);
         tally.acks++;
         try {
-          const acked = readRespValue(await askRawBytes(consumer.connection, [...ackCall, ...ids], connection.connectTimeoutMs + ANSWER_MARGIN_MS))!.value;
+          const acked = readRespValue(await caller.ask([...ackCall, ...ids], connection.connectTimeoutMs + ANSWER_MARGIN_MS))!.value;
           if (acked instanceof RespErrorReply) return failed(ackCall[0], acked);
           tally.acked += typeof acked === 'number' ? acked : 0;
         } catch (error) {
