@@ -32,7 +32,7 @@ export class BlockingCaller {
     connection.socket.once('close', () => {
       this.closed = true;
       for (const timer of this.timers.values()) clearTimeout(timer);
-      this.fail(() => `the connection closed before the answer to ${this.pending?.name}`);
+      this.fail((name) => `the connection closed before the answer to ${name}`);
     });
   }
 
@@ -65,7 +65,7 @@ export class BlockingCaller {
     // Unreferenced: while a call waits, its open socket keeps the process alive; once closed, nothing else should.
     const made = setTimeout(() => {
       // Re-armed at each call of this timeout, so it fires only when the call waiting now started timeoutMs ago.
-      if (this.pending?.timeoutMs === timeoutMs) this.fail(() => `no answer to ${this.pending?.name} within ${timeoutMs} ms`);
+      if (this.pending?.timeoutMs === timeoutMs) this.fail((name) => `no answer to ${name} within ${timeoutMs} ms`);
     }, timeoutMs);
     made.unref();
     this.timers.set(timeoutMs, made);
@@ -87,10 +87,11 @@ export class BlockingCaller {
     pending.resolve(bytes);
   }
 
-  private fail(message: () => string, error?: Error): void {
+  /** Ends the call waiting, if any: `message` is given its command's name. */
+  private fail(message: (name: string) => string, error?: Error): void {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
-    pending.reject(error ?? new Error(message()));
+    pending.reject(error ?? new Error(message(pending.name)));
   }
 }
