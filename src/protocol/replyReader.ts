@@ -40,14 +40,18 @@ export class ReplyFramer {
       return completed;
     }
     this.pending = completed > 0 ? chunk.length : this.pending + chunk.length;
-    if (this.pending > this.limits.bytes)
-      throw new ReplyLimitError(`sent a reply of more than ${this.limits.bytes / MiB} MiB, which RBench does not hold in memory`);
-    if (scanner.declaredElements > this.limits.elements)
-      throw new ReplyLimitError(
-        `sent a reply of more than ${String(this.limits.elements).replace(/\B(?=(\d{3})+$)/g, ',')} elements, which RBench does not hold in memory`,
-      );
+    checkReplySize(this.limits, this.pending, scanner.declaredElements);
     return completed;
   }
+}
+
+/** Throws ReplyLimitError when a reply being read holds more bytes, or declares more elements, than `limits` let it. */
+export function checkReplySize(limits: ReplyLimits, bytes: number, elements: number): void {
+  if (bytes > limits.bytes) throw new ReplyLimitError(`sent a reply of more than ${limits.bytes / MiB} MiB, which RBench does not hold in memory`);
+  if (elements > limits.elements)
+    throw new ReplyLimitError(
+      `sent a reply of more than ${String(limits.elements).replace(/\B(?=(\d{3})+$)/g, ',')} elements, which RBench does not hold in memory`,
+    );
 }
 
 /**
@@ -79,7 +83,7 @@ export class ReplyCollector {
   }
 
   /**
-   * Feeds a chunk (copied) for a reader of one reply's bytes (askRawBytes: a SCAN reply read in place): once a
+   * Feeds a chunk (copied) for a reader of one reply's bytes (askRawBytes: a consumer's XREADGROUP reply): once a
    * reply is whole, returns every byte kept, the reply first, and keeps nothing. Throws as ReplyFramer.feed.
    */
   feedBytes(chunk: Uint8Array): Buffer | undefined {

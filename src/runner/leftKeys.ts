@@ -5,7 +5,6 @@
 // (src/protocol/scanReply.ts, src/runner/ownKeyCount.ts): with 100k keys on the server, ioredis's parse of the
 // same replies cost every run ~90 ms of CPU. Nothing is deleted here: only the scenario's own `cleanup` line deletes.
 import { openRawCommands } from '../engine';
-import { readScanReply } from '../protocol/scanReply';
 import type { ConnectionOptions } from '../redis/types';
 import type { ScenarioPlan } from '../scenario/plan';
 import type { LeftKeys } from '../results/runFile';
@@ -83,7 +82,7 @@ export async function countLeftKeys(options: ConnectionOptions, patterns: readon
           capped = true;
           break;
         }
-        cursor = readScanReply(await server.ask(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT)]), addKey);
+        cursor = await server.scan(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT)], addKey);
         scans++;
         if (mostKeys !== undefined && cursor !== '0' && keys.size >= mostKeys) {
           capped = true;

@@ -2,12 +2,15 @@
 // left): opened as a load connection is, to where the load goes and through the same gate, and each reply
 // framed within the control limits before anything reads it (rawReply.ts).
 import type { ConnectionOptions } from '../../redis/types';
-import { askRawBytes } from './rawReply';
+import type { KeyVisitor } from '../../protocol/scanReply';
+import { askRawBytes, askRawScan } from './rawReply';
 import { openTargetSocket } from './primarySocket';
 
 export interface RawCommands {
   /** The whole reply's bytes (bytes past its end may follow): rejects on timeout, close, bytes that are not RESP or a reply past the limits. */
   ask(args: string[]): Promise<Buffer>;
+  /** SCAN `args`: each key of the reply to `onKey` as it comes, read in place; resolves with the next cursor. */
+  scan(args: string[], onKey: KeyVisitor): Promise<string>;
   close(): void;
 }
 
@@ -22,5 +25,9 @@ export async function openRawCommands(options: ConnectionOptions): Promise<RawCo
     connection.socket.destroy();
     throw error;
   }
-  return { ask, close: () => connection.socket.destroy() };
+  return {
+    ask,
+    scan: (args, onKey) => askRawScan(connection, args, options.connectTimeoutMs, onKey),
+    close: () => connection.socket.destroy(),
+  };
 }
