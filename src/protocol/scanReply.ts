@@ -3,7 +3,7 @@
 // array each (ioredis's parse of the same replies, behind the reply gate's framing, cost ~1 µs of CPU a key
 // with its garbage collection). The reader takes the reply chunk by chunk as it comes: it is its own framer,
 // within the control limits (bytes and declared elements, replyReader.ts), so each byte is read once (framing
-// first, then reading the keys again, was ~15 ms of every run's CPU for the ~10,000 keys it counts, in code V8
+// first, then reading the keys again, was ~15 ms of every run's CPU for the 10,000 keys it counted then, in code V8
 // has not optimised yet). Anything but that shape is refused.
 import { checkReplySize, CONTROL_REPLY_LIMITS, type ReplyLimits } from './replyReader';
 import { RespProtocolError } from './respScanner';
@@ -108,7 +108,7 @@ export class ScanReplyReader {
     if (this.step === Step.Reply && bytes[0] === 0x2d /* - */) return this.refusal(bytes);
     let at = 0;
     const end = bytes.length;
-    // Keys, the bulk of the reply, read inline in this one loop (no call per header): a run counts ~10,000 of
+    // Keys, the bulk of the reply, read inline in this one loop (no call per header): a run counts up to 1,000 of
     // them in code V8 has not optimised yet, where each call costs. Anything unusual goes the general way below.
     while (this.step === Step.KeyHeader && this.keysLeft > 0 && bytes[at] === 0x24) {
       let length = 0;

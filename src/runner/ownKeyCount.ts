@@ -15,7 +15,7 @@ type Segment = Uint8Array | NumberField;
 
 /**
  * A segment as the matcher reads it: one object shape for literals and numbers alike (no `instanceof`, no call
- * per segment), as ~10,000 keys a run go through it before V8 has optimised it.
+ * per segment), as up to 1,000 keys a run go through it before V8 has optimised it.
  */
 interface Part {
   /** The literal's bytes; undefined for a number field. */

@@ -1,5 +1,5 @@
 // A SCAN reply read as its chunks come (src/protocol/scanReply.ts ScanReplyReader): the reader is its own framer
-// (issue 46: each byte of the ~10,000 keys a run counts read once, not framed and then read again), so split
+// (issue 46: each byte of the keys a run counts read once, not framed and then read again), so split
 // anywhere it gives exactly the keys and cursor of the whole reply, and a hostile reply is still bounded by the
 // control limits (bytes and declared elements) and refused with the framer's messages.
 import assert from 'node:assert/strict';

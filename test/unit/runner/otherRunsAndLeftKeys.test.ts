@@ -72,18 +72,18 @@ describe('other RBench runs on the same server, and the keys a run leaves', func
     await withRedis(server(), (redis) => redis.flushall());
   });
 
-  it('past 10,000 of its own keys the count stops and says "at least" (issue 46: each key counted is CPU every run pays)', async () => {
+  it('past 1,000 of its own keys the count stops and says "at least" (issue 46: each key counted is CPU every run pays)', async () => {
     await withRedis(server(), async (redis) => {
       const pipeline = redis.pipeline();
-      for (let i = 0; i < 20_000; i++) pipeline.set(`bench:${String(i).padStart(12, '0')}`, '1');
+      for (let i = 0; i < 5_000; i++) pipeline.set(`bench:${String(i).padStart(12, '0')}`, '1');
       await pipeline.exec();
     });
-    const file = await run('### writes\nclients 2\nrequests 100\nkeys 20000\nSET bench:__key__ x\n');
+    const file = await run('### writes\nclients 2\nrequests 100\nkeys 5000\nSET bench:__key__ x\n');
     assert.equal(file.status, 'complete', file.error);
     const [left] = file.leftKeys ?? [];
     assert.equal(left?.capped, true, JSON.stringify(file.leftKeys));
-    assert.ok(left.count >= REPORTED_KEYS && left.count < 20_000, `${left.count} counted`);
-    assert.match(leftKeysLines(file)[0], /^left at least \d{2},\d{3} keys matching bench:\*/);
+    assert.ok(left.count >= REPORTED_KEYS && left.count < 5_000, `${left.count} counted`);
+    assert.match(leftKeysLines(file)[0], /^left at least \d,\d{3} keys matching bench:\*/);
     await withRedis(server(), (redis) => redis.flushall());
   });
 
