@@ -273,10 +273,16 @@ describe('runLoad against a real redis-server', function () {
       loadRequest(server(), { test: singleTest('SET key:__key__ __value__'), load: { clients: 8, threads: 2, durationMs: 20_000, requests: undefined } }),
       { signal: controller.signal, onTick: (tick) => ticks.push(tick) },
     );
-    await new Promise((resolve) => setTimeout(resolve, 1300));
-    const abortedAt = Date.now();
-    controller.abort();
+    // Cancelled once the server has run 1,000 of its requests and a tick came (not at a wall-clock moment: on a busy
+    // machine the threads may not have begun by then).
+    let abortedAt = 0;
+    const cancelled = whenServerCalled(server(), 'set', 1000, running, async () => {
+      while (ticks.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      abortedAt = Date.now();
+      controller.abort();
+    });
     const result = await running;
+    assert.ok(await cancelled, 'cancelled while the load ran');
     const stoppedIn = Date.now() - abortedAt;
     assert.ok(stoppedIn < 1000, `stopped in ${stoppedIn} ms`);
     assert.equal(result.status, 'cancelled');
