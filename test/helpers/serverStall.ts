@@ -5,11 +5,12 @@ import Redis from 'ioredis';
 import { commandCalls } from './redis';
 
 /**
- * Once `server` has run `command` (lower case) `calls` more times than when this was called (read every 10 ms),
- * runs `act` on a connection of its own. Resolves true when it acted, false when `running` settled first.
+ * Once `server` (or the servers, together: a cluster's masters) has run `command` (lower case) `calls` more times than
+ * when this was called (read every 10 ms), runs `act` on a connection of its own (the first server's). Resolves true
+ * when it acted, false when `running` settled first.
  */
 export async function whenServerCalled(
-  server: { host: string; port: number },
+  server: { host: string; port: number } | { host: string; port: number }[],
   command: string,
   calls: number,
   running: Promise<unknown>,
@@ -20,20 +21,24 @@ export async function whenServerCalled(
     () => (settled = true),
     () => (settled = true),
   );
-  const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+  const servers = Array.isArray(server) ? server : [server];
+  const links = servers.map((s) => new Redis({ host: s.host, port: s.port, lazyConnect: true, maxRetriesPerRequest: 1 }));
+  // `act` may stop or kill the server under these links: their loss is expected, not an error to report.
+  for (const redis of links) redis.on('error', () => undefined);
   try {
-    const before = await commandCalls(redis, command);
+    await Promise.all(links.map((redis) => redis.connect()));
+    const total = async () => (await Promise.all(links.map((redis) => commandCalls(redis, command)))).reduce((a, b) => a + b, 0);
+    const before = await total();
     while (!settled) {
-      if ((await commandCalls(redis, command)) - before >= calls) {
-        await act(redis);
+      if ((await total()) - before >= calls) {
+        await act(links[0]);
         return true;
       }
       await sleep(10);
     }
     return false;
   } finally {
-    redis.disconnect();
+    for (const redis of links) redis.disconnect();
   }
 }
 
