@@ -6,6 +6,7 @@ import type { LoadPlan } from '../../../src/scenario/plan';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { assertNodesAddUp, seedOf, withNodeFrozen, withReshard } from './clusterChecks';
 import { loadRequest, mixTest, singleTest } from './plans';
+import { whenServerCalled } from '../../helpers/serverStall';
 
 async function resetStats(cluster: TestCluster): Promise<void> {
   await Promise.all(cluster.nodes.map((n) => cluster.client(n.port).config('RESETSTAT')));
@@ -134,7 +135,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       const requests = 2_500_000;
       const options = { test: singleTest('INCR key:__key__'), keys: { space: 20_000 }, seed: 11 };
       const c = cluster();
-      const clustered = await withReshard(c, 0, () =>
+      const clustered = await withReshard(c, 0, 'incr', () =>
         runLoad(loadRequest(seedOf(c), { ...options, load: { clients: 4, pipeline: 8, requests }, connection: { cluster: true } })),
       );
       assert.equal(clustered.status, 'complete', clustered.error ?? clustered.errorStatusReason);
@@ -286,7 +287,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       const c = cluster();
       // Each run moves slots one step further round the masters.
       const step = client === 'fast' ? 0 : 1;
-      const result = await withReshard(c, step, () =>
+      const result = await withReshard(c, step, 'set', () =>
         runLoad(
           loadRequest(seedOf(c), {
             client,
@@ -331,13 +332,15 @@ describe('runLoad against a Redis Cluster with a frozen master', function () {
   it('ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up', async () => {
     const c = cluster();
     const frozen = c.nodes[1];
+    // The planned 30 s are out of reach: only the stall limit (1.5 s) can end the load.
     const result = await withNodeFrozen(
       frozen,
-      800,
+      'set',
+      300,
       runLoad(
         loadRequest(seedOf(c), {
           test: singleTest('SET key:__key__ __value__'),
-          load: { clients: 4, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+          load: { clients: 4, pipeline: 4, durationMs: 30_000, stallTimeoutMs: 1500 },
           keys: { space: 10_000 },
           connection: { cluster: true },
         }),
@@ -369,15 +372,24 @@ for (const client of ['fast', 'ioredis'] as const) {
           connection: { cluster: true },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      const killedAt = Date.now();
-      for (const node of c.nodes) node.process.kill('SIGKILL');
+      // Killed once the masters have run 300 of the load's SETs (not at a wall-clock moment: on a busy machine the
+      // load may not have sent any by then).
+      let killedAt = 0;
+      const nodes = c.nodes.map((node) => ({ host: '127.0.0.1', port: node.port }));
+      const killed = whenServerCalled(nodes, 'set', 300, running, async () => {
+        killedAt = Date.now();
+        for (const node of c.nodes) node.process.kill('SIGKILL');
+      });
       const result = await running;
       const endedAfterMs = Date.now() - killedAt;
+      assert.ok(await killed, 'the masters were killed while the load ran');
       assert.equal(result.status, 'failed');
       assert.match(result.error ?? '', /could not reconnect for \d+ s/);
-      assert.ok(endedAfterMs >= 3000 && endedAfterMs < 8000, `ended ${endedAfterMs} ms after every master was killed`);
-      assert.ok(result.total.requests > 0, 'what was measured before the loss is kept');
+      // The rule waits its 3 s; the stall limit (25 s) and the duration (30 s) were not what ended the load.
+      assert.ok(endedAfterMs >= 3000, `ended ${endedAfterMs} ms after every master was killed`);
+      assert.notEqual(result.windowKind, 'first-send-to-stall');
+      assert.ok(result.durationMs < 25_000, `measured ${result.durationMs} ms`);
+      assert.ok(result.total.requests >= 300, 'what was measured before the loss is kept');
       assertNodesAddUp(result);
     });
   });

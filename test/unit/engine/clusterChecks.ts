@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { LoadResult } from '../../../src/engine/types';
 import { reshard, type ClusterNode, type TestCluster } from '../../helpers/cluster';
+import { whenServerCalled } from '../../helpers/serverStall';
 
 export const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
 
@@ -20,23 +21,40 @@ export function assertNodesAddUp(result: LoadResult): void {
   );
 }
 
-/** The load `running`, with `node` frozen (SIGSTOP) `afterMs` into it and thawed once it ended. */
-export async function withNodeFrozen(node: ClusterNode, afterMs: number, running: Promise<LoadResult>): Promise<LoadResult> {
-  await new Promise((resolve) => setTimeout(resolve, afterMs));
-  node.process.kill('SIGSTOP');
+/**
+ * The load `running`, with `node` frozen (SIGSTOP) once it has run `calls` of the load's `command` (lower case), and
+ * thawed once the load ended: at a point of the load's progress, not a wall-clock moment (on a busy machine the load
+ * may not have connected by then).
+ */
+export async function withNodeFrozen(node: ClusterNode, command: string, calls: number, running: Promise<LoadResult>): Promise<LoadResult> {
+  const frozen = whenServerCalled({ host: '127.0.0.1', port: node.port }, command, calls, running, async () => {
+    node.process.kill('SIGSTOP');
+  });
   try {
-    return await running;
+    const result = await running;
+    assert.ok(await frozen, 'the node was frozen while the load ran');
+    return result;
   } finally {
     node.process.kill('SIGCONT');
   }
 }
 
-/** The load `start` begins, with 300 slots moved (`redis-cli --cluster reshard`) from master `step` to the next, a second into it. */
-export async function withReshard(cluster: TestCluster, step: number, start: () => Promise<LoadResult>): Promise<LoadResult> {
+/**
+ * The load `start` begins, with 300 slots moved (`redis-cli --cluster reshard`) from master `step` to the next once
+ * the masters have run 1,000 of the load's `command` (lower case).
+ */
+export async function withReshard(cluster: TestCluster, step: number, command: string, start: () => Promise<LoadResult>): Promise<LoadResult> {
   const { masters } = await cluster.roles();
   const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => cluster.client(port).cluster('MYID') as Promise<string>));
   const running = start();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await reshard(cluster.nodes[0].port, from, to, 300);
-  return running;
+  const moved = await whenServerCalled(
+    masters.map((port) => ({ host: '127.0.0.1', port })),
+    command,
+    1000,
+    running,
+    () => reshard(cluster.nodes[0].port, from, to, 300),
+  );
+  const result = await running;
+  assert.ok(moved, 'the reshard began while the load ran');
+  return result;
 }

@@ -2,11 +2,11 @@
 // the run goes on, the requests for the dead master's slots fail as counted errors until the slot map,
 // read again from the live nodes, sends them to the promoted replica.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { runLoad } from '../../../src/engine';
 import { startCluster, type TestCluster } from '../../helpers/cluster';
 import { commandCalls } from '../../helpers/redis';
+import { whenServerCalled } from '../../helpers/serverStall';
 import { loadRequest, singleTest } from './plans';
 
 async function info(port: number, section: string): Promise<string> {
@@ -50,9 +50,14 @@ describe('a Redis Cluster master killed during a run', function () {
           },
         ),
       );
-      await sleep(2000);
-      cluster.nodes.find((n) => n.port === victim)!.process.kill('SIGKILL');
+      // Killed once it has run 1,000 of the load's SETs (not at a wall-clock moment: on a busy machine the load may
+      // not have connected by then, and the dead node would have had nothing in flight).
+      const victimNode = cluster.nodes.find((n) => n.port === victim)!;
+      const killed = whenServerCalled({ host: '127.0.0.1', port: victim }, 'set', 1000, running, async () => {
+        victimNode.process.kill('SIGKILL');
+      });
       const result = await running;
+      assert.ok(await killed, 'the master was killed while the load ran');
 
       assert.ok(result.status === 'complete' || result.status === 'complete-with-errors', `${result.status}: ${result.error}`);
       assert.equal(result.windowKind, 'planned-duration', 'the run lasted its duration (no stall on the dead node)');

@@ -138,7 +138,7 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     it(`counts a transaction that meets MOVED during a reshard as one error unit, reloads the slot map and goes on (${client} client)`, async () => {
       const c = cluster();
       const step = client === 'fast' ? 0 : 1;
-      const result = await withReshard(c, step, () =>
+      const result = await withReshard(c, step, 'exec', () =>
         runLoad(
           loadRequest(seedOf(c), {
             client,
@@ -168,14 +168,16 @@ describe('command groups on a Redis Cluster (3 masters)', function () {
     it(`ends at the stall limit with the frozen master's units as TIMEOUT errors, each unit once, on that node (${client} client)`, async () => {
       const c = cluster();
       const frozen = c.nodes[1];
+      // The planned 30 s are out of reach: only the stall limit (1.5 s) can end the load.
       const result = await withNodeFrozen(
         frozen,
-        800,
+        'set',
+        300,
         runLoad(
           loadRequest(seedOf(c), {
             client,
             test: groupTest('set-get-del', ['SET k:__key__ __value__', 'GET k:__key__', 'DEL k:__key__']),
-            load: { clients: 3, pipeline: 4, durationMs: 8000, stallTimeoutMs: 1500 },
+            load: { clients: 3, pipeline: 4, durationMs: 30_000, stallTimeoutMs: 1500 },
             keys: { space: 10_000 },
             connection: { cluster: true },
           }),

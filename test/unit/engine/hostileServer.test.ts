@@ -3,7 +3,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { LoadError, runLoad } from '../../../src/engine';
 import { ReplyScanner } from '../../../src/protocol/respScanner';
 import type { LoadResult } from '../../../src/engine/types';
-import { useRedisServer } from '../../helpers/redis';
+import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 import { serveOnLoopback } from '../../helpers/fakeRedis';
 
@@ -64,30 +64,53 @@ describe('runLoad against a hostile server', function () {
   this.timeout(60_000);
   const redis = useRedisServer();
 
+  // Loads of a request count, not a duration: every connection meets the fault however slow the machine. A
+  // connection has at most AFTER replies before its fault and loses at most its batch (PIPELINE) with it, so
+  // REQUESTS take at least LIFETIMES connections: the 4 first ones and that many less 4 reconnections.
+  const CLIENTS = 4;
+  const PIPELINE = 4;
+  const AFTER = 1000;
+  const REQUESTS = 10_000;
+  const LIFETIMES = Math.ceil(REQUESTS / (AFTER + PIPELINE));
+
   async function run(
     fault: Fault,
     test = singleTest('SET key:__key__ __value__'),
     client: 'fast' | 'ioredis' = 'fast',
-  ): Promise<{ result: LoadResult; elapsedMs: number }> {
-    const proxy = await hostileProxy(redis().port, fault, 3000);
-    const started = performance.now();
+    requests = REQUESTS,
+  ): Promise<{ result: LoadResult; serverCalls: number }> {
+    const proxy = await hostileProxy(redis().port, fault, AFTER);
+    const command = test.commands[0].command.name.toLowerCase();
     try {
+      const callsBefore = await withRedis(redis(), (r) => commandCalls(r, command));
       const result = await runLoad(
         loadRequest(
           { host: '127.0.0.1', port: proxy.port },
-          { test, value: { kind: 'fixed', size: 2000 }, load: { clients: 4, pipeline: 4, durationMs: 2000, requests: undefined }, client },
+          { test, value: { kind: 'fixed', size: 2000 }, load: { clients: CLIENTS, pipeline: PIPELINE, requests, stallTimeoutMs: 3000 }, client },
         ),
         { serverLostTimeoutMs: 1000 },
       );
-      return { result, elapsedMs: performance.now() - started };
+      return { result, serverCalls: (await withRedis(redis(), (r) => commandCalls(r, command))) - callsBefore };
     } finally {
       await proxy.close();
     }
   }
 
+  /** The run ended by its count, each fault cost at most its batch, and every reply counted was one the server gave. */
+  function assertKept(result: LoadResult, serverCalls: number): void {
+    assert.equal(result.status, 'complete', result.error);
+    assert.equal(result.windowKind, 'first-send-to-last-reply', 'ended by its count: no connection waited out the stall watch for a reply');
+    assert.equal(result.total.requests, REQUESTS);
+    assert.ok(result.connections.reconnects >= LIFETIMES - CLIENTS, `${result.connections.reconnects} reconnects`);
+    const lost = connectionErrors(result).count;
+    assert.equal(result.total.errors, lost, JSON.stringify(result.total.errorsByKind));
+    assert.ok(lost <= PIPELINE * (CLIENTS + result.connections.reconnects), `${lost} requests lost`);
+    assert.ok(serverCalls >= REQUESTS - lost, `the server ran ${serverCalls} of the ${REQUESTS - lost} replies counted`);
+  }
+
   for (const fault of ['garbage', 'huge-bulk'] as const) {
     it(`${fault}: each connection fails with a protocol error, reconnects, and the run keeps what it measured`, async () => {
-      const { result, elapsedMs } = await run(fault);
+      const { result, serverCalls } = await run(fault);
       const errors = connectionErrors(result);
       assert.ok(errors.count > 0, JSON.stringify(result.total.errorsByKind));
       assert.match(
@@ -96,9 +119,7 @@ describe('runLoad against a hostile server', function () {
           ? /protocol error: unexpected byte 72 \("H"\) where a reply should start/
           : /protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/,
       );
-      assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
-      assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
-      assert.ok(elapsedMs < 15_000, `took ${elapsedMs.toFixed(0)} ms`);
+      assertKept(result, serverCalls);
     });
   }
 
@@ -110,31 +131,34 @@ describe('runLoad against a hostile server', function () {
     ['huge-bulk', /connection lost: 127\.0\.0\.1:\d+: protocol error: bulk string length 1073741824…? is over Redis's limit of 512 MB/],
   ] as const) {
     it(`${fault}, ioredis client: each connection is closed by the reply gate, reconnects, and the run keeps what it measured`, async () => {
-      const { result, elapsedMs } = await run(fault, singleTest('SET key:__key__ __value__'), 'ioredis');
+      const { result, serverCalls } = await run(fault, singleTest('SET key:__key__ __value__'), 'ioredis');
       const errors = connectionErrors(result);
       assert.ok(errors.count > 0, JSON.stringify(result.total.errorsByKind));
       assert.match(errors.text, message);
-      assert.ok(result.connections.reconnects >= 4, `${result.connections.reconnects} reconnects`);
-      assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
-      assert.ok(elapsedMs < 20_000, `took ${elapsedMs.toFixed(0)} ms`);
+      assertKept(result, serverCalls);
     });
   }
 
   it('close mid-bulk: the connection is lost and counted, the reply cut short is not counted', async () => {
-    const { result, elapsedMs } = await run('close-mid-bulk', singleTest('GET big'));
+    const { result, serverCalls } = await run('close-mid-bulk', singleTest('GET big'));
     const errors = connectionErrors(result);
     assert.ok(errors.count > 0);
     assert.match(errors.text, /connection lost/);
-    assert.ok(result.total.requests >= 4 * 3000, `${result.total.requests} requests kept`);
-    assert.ok(elapsedMs < 15_000);
+    assertKept(result, serverCalls);
   });
 
   it('stall mid-reply: the run still ends, with the measured requests kept', async () => {
-    const { result, elapsedMs } = await run('stall-mid-reply');
-    assert.ok(result.total.requests >= 4 * 3000 - 4 * 4, `${result.total.requests} requests kept`);
-    assert.ok(elapsedMs < 30_000, `took ${elapsedMs.toFixed(0)} ms`);
-    // The requests stuck behind the stalled reply are counted (as timeouts), not lost.
-    assert.ok((result.total.errorsByKind.TIMEOUT ?? 0) >= 1, JSON.stringify([result.status, result.error, result.total.errorsByKind]));
+    // More requests than the connections can have answered: each stalls after exactly AFTER replies, and the stall
+    // watch (3 s without a reply) ends the load.
+    const { result } = await run('stall-mid-reply', singleTest('SET key:__key__ __value__'), 'fast', CLIENTS * AFTER + 1000);
+    // The proxy's AFTER replies of a connection begin with its handshake's (one each, on the fast path).
+    const handshakeReplies = Object.values(result.sent?.handshakes ?? {}).reduce((a, b) => a + b, 0);
+    assert.equal(handshakeReplies, CLIENTS, JSON.stringify(result.sent?.handshakes));
+    assert.equal(result.total.requests - result.total.errors, CLIENTS * AFTER - handshakeReplies, 'every reply before the stalls kept');
+    assert.equal(result.windowKind, 'first-send-to-stall', 'the load ended by the stall watch');
+    // The requests stuck behind the stalled replies are counted (as timeouts), not lost: at least one per connection.
+    assert.ok((result.total.errorsByKind.TIMEOUT ?? 0) >= CLIENTS, JSON.stringify([result.status, result.error, result.total.errorsByKind]));
+    assert.equal(result.total.errors, result.total.errorsByKind.TIMEOUT);
   });
 
   it('a server that is not Redis (an HTTP server) is refused at the handshake, naming the bad byte', async () => {

@@ -5,9 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad, LoadError } from '../../../src/engine';
 import type { LoadResult, LoadTick } from '../../../src/engine/types';
+import { LATE_SEND_THRESHOLD_MS } from '../../../src/engine/workerLoad';
 import { freePort, startLocalServer } from '../../../src/redis/localServer';
 import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
+import { stallServerAfter, whenServerCalled } from '../../helpers/serverStall';
+import { decodeHistogram } from '../../../src/views/latencyCharts';
 import { loadRequest, mixTest, singleTest } from './plans';
+
+/** Replies of the load's (first) command with a latency of at least `us`: the histogram's slots wholly at or above it. */
+function repliesAtLeast(result: LoadResult, us: number): number {
+  const histogram = decodeHistogram(result.commands[0].histogram);
+  return histogram.counts.reduce((sum, count, i) => sum + (histogram.lows[i] >= us ? count : 0), 0);
+}
 
 function assertConsistent(result: LoadResult): void {
   const sum = result.commands.reduce((s, c) => s + c.requests, 0);
@@ -192,53 +201,49 @@ describe('runLoad against a real redis-server', function () {
     }
   });
 
+  // The stalls below are DEBUG SLEEPs issued once the server has run some of the load's requests (its commandstats), in
+  // loads of a request count: the stall lands inside the load however slow the machine, and the load cannot end
+  // before it. The slow requests are counted from the histogram against what the stall makes slow by construction.
+
   it('open loop: latency counts from the intended send time, so a server stall shows up', async () => {
-    const stall = withRedis(server(), async (redis) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await redis.call('DEBUG', 'SLEEP', '0.5');
-    });
-    const result = await runLoad(
-      loadRequest(server(), {
-        test: singleTest('GET k:__key__'),
-        load: { clients: 4, rate: 2000, durationMs: 1500, requests: undefined },
-      }),
-    );
-    await stall;
+    const running = runLoad(loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, rate: 2000, requests: 3000 } }));
+    const stalled = stallServerAfter(server(), 'get', 300, 0.5, running);
+    const result = await running;
+    assert.ok(await stalled, 'the stall came while the load ran');
     assert.equal(result.status, 'complete');
     assert.ok(result.openLoop);
     assert.equal(result.openLoop.targetRate, 2000);
-    // Requests due during the 0.5 s stall waited up to 0.5 s: about a third of the load.
+    assert.equal(result.total.requests, 3000);
+    // Requests due in the stall's first 90 ms (180 at 2,000/s) were answered after it, 0.5 s later: each counts
+    // at least 0.4 s from its intended time, however late the busy client sent it. A schedule that shifted with
+    // the stall (a closed loop's) would count them from their send.
+    assert.ok(repliesAtLeast(result, 400_000) >= 180, `${repliesAtLeast(result, 400_000)} replies of 0.4 s or more`);
     assert.ok(result.total.latency.maxUs >= 400_000, `max ${result.total.latency.maxUs} µs`);
     assert.ok(result.total.latency.p99Us >= 300_000, `p99 ${result.total.latency.p99Us} µs`);
-    assert.ok(result.total.latency.p50Us < 100_000, `p50 ${result.total.latency.p50Us} µs`);
-    // The schedule did not slip: ~rate × duration requests.
-    assert.ok(Math.abs(result.total.requests - 3000) < 150, `${result.total.requests} requests`);
+    // The ~1,000 requests due during the stall are a third of the load: the median request did not wait it out.
+    assert.ok(result.total.latency.p50Us < 400_000, `p50 ${result.total.latency.p50Us} µs`);
   });
 
   it('open loop: counts late sends when requests cannot go out on time (in-flight cap reached during a stall)', async () => {
-    const stall = withRedis(server(), async (redis) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await redis.call('DEBUG', 'SLEEP', '0.6');
-    });
-    // One connection at 16k/s: the 4096 requests allowed in flight fill in ~0.26 s of the 0.6 s stall.
-    const result = await runLoad(
-      loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 1, rate: 16_000, durationMs: 1200, requests: undefined } }),
-    );
-    await stall;
+    // One connection at 16k/s: the 4096 requests allowed in flight fill in ~0.26 s of the 0.6 s stall, and the
+    // ~5,500 due after that go out late (the stall comes at most ~1 s into the 1.5 s schedule of 24,000).
+    const running = runLoad(loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 1, rate: 16_000, requests: 24_000 } }));
+    const stalled = stallServerAfter(server(), 'get', 1000, 0.6, running);
+    const result = await running;
+    assert.ok(await stalled, 'the stall came while the load ran');
     assert.ok(result.openLoop);
     assert.ok(result.openLoop.lateSends > 2000, `late sends ${result.openLoop.lateSends}`);
     assert.ok(result.total.latency.maxUs >= 500_000, `max ${result.total.latency.maxUs} µs`);
   });
 
   it('closed loop hides the same stall (the contrast the open loop exists for)', async () => {
-    const stall = withRedis(server(), async (redis) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await redis.call('DEBUG', 'SLEEP', '0.5');
-    });
-    const result = await runLoad(loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, durationMs: 1500, requests: undefined } }));
-    await stall;
+    const running = runLoad(loadRequest(server(), { test: singleTest('GET k:__key__'), load: { clients: 4, requests: 20_000 } }));
+    const stalled = stallServerAfter(server(), 'get', 300, 0.5, running);
+    const result = await running;
+    assert.ok(await stalled, 'the stall came while the load ran');
     assert.ok(result.total.latency.maxUs >= 400_000, 'the stalled requests themselves are slow');
-    assert.ok(result.total.latency.p99Us < 50_000, `p99 ${result.total.latency.p99Us} µs: only 4 requests waited`);
+    // Only the request each of the 4 clients had in flight waited: the others were not sent until it came back.
+    assert.ok(repliesAtLeast(result, 400_000) <= 4, `${repliesAtLeast(result, 400_000)} replies of 0.4 s or more: only 4 requests waited`);
   });
 
   for (const client of ['fast', 'ioredis'] as const) {
@@ -252,7 +257,12 @@ describe('runLoad against a real redis-server', function () {
       assert.equal(result.total.latency.count, 2999);
       assert.equal(await withRedis(server(), (redis) => redis.get('c')), '2999');
       assert.ok(elapsed >= 900, `2999 requests at 3000/s took ${elapsed} ms`);
-      assert.ok(result.durationMs < 1500, `measured ${result.durationMs} ms`);
+      // Nor slower: the last request was due 1 s in (one 2 ms batch of a connection's 1,000/s, staggered, at most
+      // later), and the open loop counts latency from a request's due time (from its send when that was at most
+      // LATE_SEND_THRESHOLD_MS late), so the last reply came at most the slowest latency after that. A schedule
+      // that slipped behind the rate would end later than its latencies account for, however busy the machine.
+      const bound = 1000 + 2 * 2 + LATE_SEND_THRESHOLD_MS + result.total.latency.maxUs / 1000 + 1;
+      assert.ok(result.durationMs <= bound, `measured ${result.durationMs} ms, due by ${bound.toFixed(1)} ms`);
     });
   }
 
@@ -263,10 +273,16 @@ describe('runLoad against a real redis-server', function () {
       loadRequest(server(), { test: singleTest('SET key:__key__ __value__'), load: { clients: 8, threads: 2, durationMs: 20_000, requests: undefined } }),
       { signal: controller.signal, onTick: (tick) => ticks.push(tick) },
     );
-    await new Promise((resolve) => setTimeout(resolve, 1300));
-    const abortedAt = Date.now();
-    controller.abort();
+    // Cancelled once the server has run 1,000 of its requests and a tick came (not at a wall-clock moment: on a busy
+    // machine the threads may not have begun by then).
+    let abortedAt = 0;
+    const cancelled = whenServerCalled(server(), 'set', 1000, running, async () => {
+      while (ticks.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      abortedAt = Date.now();
+      controller.abort();
+    });
     const result = await running;
+    assert.ok(await cancelled, 'cancelled while the load ran');
     const stoppedIn = Date.now() - abortedAt;
     assert.ok(stoppedIn < 1000, `stopped in ${stoppedIn} ms`);
     assert.equal(result.status, 'cancelled');
@@ -321,23 +337,27 @@ describe('runLoad against a real redis-server', function () {
 describe('runLoad when the server goes away', function () {
   this.timeout(30_000);
 
+  // The server goes once it has run 300 of the load's requests (its commandstats), not at a wall-clock moment: on a
+  // busy machine the load may not have sent any by then. The planned duration (10 min) is out of reach: only the
+  // loss can end the load.
   for (const client of ['fast', 'ioredis'] as const) {
     it(`${client}: fails with a clear message and keeps what it measured`, async () => {
       const server = await startLocalServer();
       try {
         const running = runLoad(
-          loadRequest(server, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 4, durationMs: 10_000, requests: undefined } }),
+          loadRequest(server, { client, test: singleTest('SET key:__key__ __value__'), load: { clients: 4, durationMs: 600_000, requests: undefined } }),
           { serverLostTimeoutMs: 1000 },
         );
-        await new Promise((resolve) => setTimeout(resolve, 1200));
-        await server.stop();
+        assert.ok(await whenServerCalled(server, 'set', 300, running, () => server.stop()), 'the server went while the load ran');
         const result = await running;
         assert.equal(result.status, 'failed');
         assert.match(result.error ?? '', /lost the connection to 127\.0\.0\.1:\d+ .*connection refused — is redis-server running there\?/);
-        assert.ok(result.total.requests > 100, `${result.total.requests} requests kept`);
-        assert.ok(result.total.latency.count > 100);
+        // The server had answered 300 before it went, and the replies came before the connections' end.
+        assert.ok(result.total.requests >= 300, `${result.total.requests} requests kept`);
+        assert.ok(result.total.latency.count >= 300);
         assert.ok(result.timeline.length >= 1, 'timeline kept');
-        assert.ok(result.durationMs > 1000 && result.durationMs < 4000);
+        // Every connection was down for the 1 s limit before the load gave up, long before its planned end.
+        assert.ok(result.durationMs > 1000 && result.durationMs < 600_000, `measured ${result.durationMs} ms`);
         assertConsistent(result);
       } finally {
         await server.stop();
@@ -348,16 +368,15 @@ describe('runLoad when the server goes away', function () {
   it('reconnects a connection killed by the server and counts its in-flight requests as CONNECTION errors', async () => {
     const server = await startLocalServer();
     try {
-      const running = runLoad(
-        loadRequest(server, { test: singleTest('SET key:__key__ __value__'), load: { clients: 3, pipeline: 50, durationMs: 1500, requests: undefined } }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      await withRedis(server, async (redis) => {
-        await redis.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-      });
+      // Killed once the server has run 1,000 of the 30,000: the load goes on over new connections until the last.
+      const running = runLoad(loadRequest(server, { test: singleTest('SET key:__key__ __value__'), load: { clients: 3, pipeline: 50, requests: 30_000 } }));
+      const killed = await whenServerCalled(server, 'set', 1000, running, (redis) => redis.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
       const result = await running;
+      assert.ok(killed, 'the connections were killed while the load ran');
       assert.equal(result.status, 'complete');
+      assert.equal(result.total.requests, 30_000);
       assert.equal(result.connections.reconnects, 3);
+      // At most each connection's batch in flight was lost.
       assert.ok((result.total.errorsByKind.CONNECTION ?? 0) <= 150, JSON.stringify(result.total.errorsByKind));
       assertConsistent(result);
     } finally {
