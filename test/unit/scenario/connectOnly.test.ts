@@ -40,7 +40,6 @@ describe('connect-only: a connection storm in the language', () => {
 
   it('settings a storm cannot follow are refused at their lines', () => {
     const cases: [string, RegExp, number][] = [
-      ['cluster on', /not supported on a cluster target yet — remove the `cluster` line, or the `connect-only` line/, 1],
       ['reconnect every 5', /already opens a new connection per request — remove the `reconnect` line/, 1],
       ['pipeline 8', /sends no commands to pipeline — remove the `pipeline` line/, 1],
       ['ramp clients 1..4 step 1 every 1s', /a ramp does not apply — remove the `ramp` line/, 1],
@@ -51,6 +50,12 @@ describe('connect-only: a connection storm in the language', () => {
       assert.match(found[0].message, message, line);
       assert.equal(span(found[0])[0], row, line);
     }
+  });
+
+  it('on a cluster target a storm checks clean (its connections go to the masters in turn)', () => {
+    const phase = phaseOf('### storm\ncluster on\nclients 8\nrequests 600\nconnect-only on\n');
+    assert.equal(phase.load.connectOnly, true);
+    assert.equal(phase.tests[0].name, 'connect');
   });
 
   it('a client group cannot be a storm yet: refused at the setting', () => {
