@@ -42,10 +42,3 @@ export function connectOnlyLoad(layer: Layer, load: LoadPlan, sink: DiagnosticSi
   if (load.reconnectEvery !== undefined) refuse('reconnect', '`connect-only` already opens a new connection per request');
   if (load.pipeline > 1) refuse('pipeline', '`connect-only` sends no commands to pipeline');
 }
-
-/** A client group (`load NAME`) cannot be a storm yet: its commands are its load. */
-export function refuseConnectOnlyGroup(layer: Layer, sink: DiagnosticSink): void {
-  const entry = layer.get('connect-only');
-  if (entry?.value)
-    sink.error(entry.range, 'connect-only-in-group', '`connect-only` is not supported in a client group yet — remove it, or make the storm a test of its own');
-}

@@ -58,10 +58,33 @@ describe('connect-only: a connection storm in the language', () => {
     assert.equal(phase.tests[0].name, 'connect');
   });
 
-  it('a client group cannot be a storm yet: refused at the setting', () => {
-    const found = only(check('### s\nload writers\nconnect-only on\nSET k v\nload readers\nGET k\n'), 'connect-only-in-group');
-    assert.match(found.message, /not supported in a client group yet — remove it, or make the storm a test of its own/);
+  it('a client group can be a storm (`connect-only-in-group` is gone): its load connects only, its one test named after it', () => {
+    const plan = clean('### s\nrequests 100\nload storm\nclients 20\nconnect-only on\nload readers\nclients 5\nGET k\n');
+    const groups = plan.scenarios[0].points[0].phases[0].groups!;
+    assert.deepEqual(
+      groups.map((group) => [
+        group.name,
+        group.kind,
+        group.phase.load.connectOnly ?? false,
+        group.phase.load.clients,
+        group.phase.tests.map((t) => [t.name, t.commands[0].command.label]),
+      ]),
+      [
+        ['storm', 'requests', true, 20, [['storm', 'connect']]],
+        ['readers', 'requests', false, 5, [['readers', 'GET']]],
+      ],
+    );
+  });
+
+  it('a storm group with command lines is refused at its `connect-only` line', () => {
+    const found = only(check('### s\nload storm\nconnect-only on\nSET k v\nload readers\nGET k\n'), 'connect-only-commands');
     assert.equal(span(found)[0], 2);
+  });
+
+  it("a storm group's clients count in the groups' connection budget: past it, `check` names the storm group", () => {
+    const found = only(check('### s\nload storm\nclients 90000\nconnect-only on\nload readers\nclients 20000\nGET k\n'), 'load-clients-budget');
+    assert.match(found.message, /open 110,000 connections at once, more than the 100,000 a phase may — lower `clients` in group `storm` \(90,000\)/);
+    assert.equal(span(found)[0], 1);
   });
 
   it('a scenario of no commands and no `connect-only` is still an error', () => {
