@@ -70,7 +70,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   /**
    * `reconnect every N`: the planned close of this client's Cluster client (nothing in flight: not a loss) and a new
    * one, as an application connecting per job makes it: ioredis reads the slot map again on a connection of its own
-   * (CLUSTER SLOTS: part of the set-up, as the handshake is), then a link to every master as `open` made.
+   * (CLUSTER SLOTS: part of the set-up, as the handshake is), then a link to every master, as `open` made them.
    */
   protected override async reopen(): Promise<void> {
     const old = this.client;
@@ -86,7 +86,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private readonly onClose = () => this.down(this.lastError);
   private readonly onReady = () => this.backUp();
 
-  /** A Cluster client, ready, with a link open to every node the load sends to (every master; every replica for replica reads); or a LoadError. */
+  /** A Cluster client, ready (with `reconnect every`, linked to every node the load sends to: every master, every replica for replica reads); or a LoadError. */
   private async connectClient(): Promise<Cluster> {
     const options = this.load.config.connection;
     const spread = this.index;
@@ -139,9 +139,9 @@ export class IoredisClusterConnection extends BudgetedConnection {
     });
     try {
       await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
-      // ioredis links a node when a command first goes there: linked now, so a client connection (and each cycle's)
-      // is the same links whatever its keys happen to reach, and its set-up time holds them all.
-      await linkNodes(client, this.cluster.plan.replicaReads ? 'all' : 'master');
+      // ioredis links a node when a command first goes there. With `reconnect every`, linked now: each client
+      // connection is then the same links whatever its N requests' keys reach, and a cycle's set-up time holds them all.
+      if (this.load.config.reconnectEvery !== undefined) await linkNodes(client, this.cluster.plan.replicaReads ? 'all' : 'master');
     } catch (error) {
       if (refusedAtOpen) throw new NodeRefusedError(refusedAtOpen);
       client.disconnect();
