@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { runLoad, type LoadResult } from '../../../src/engine';
 import type { LoadPlan, TestPlan } from '../../../src/scenario/plan';
 import { useCluster } from '../../helpers/cluster';
+import { allCommandCalls, callsAdded } from '../../helpers/redis';
 import { assertNodesAddUp, seedOf } from './clusterChecks';
 import { loadRequest, singleTest } from './plans';
 
@@ -31,14 +32,10 @@ describe('connect-only on a Redis Cluster (3 masters)', function () {
   async function commandstats(): Promise<Map<string, number>> {
     const { masters } = await cluster().roles();
     const calls = new Map<string, number>();
-    for (const port of masters) {
-      for (const match of (await cluster().client(port).info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g))
-        calls.set(match[1], (calls.get(match[1]) ?? 0) + Number(match[2]));
-    }
+    for (const port of masters) await allCommandCalls(cluster().client(port), calls);
     return calls;
   }
-  const delta = (before: Map<string, number>, after: Map<string, number>): Record<string, number> =>
-    Object.fromEntries([...after].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const).filter(([, n]) => n > 0));
+  const delta = callsAdded;
 
   /** The load's result, the connections each master received while it ran, and the commands the masters ran. */
   async function run(

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { runFileProblem } from '../../../src/results/runFileSchema';
 import { resultRows } from '../../../src/results/rows';
 import { runOnUserServer } from '../../helpers/userServerRun';
-import { connectionsReceived, useObserver, useRedisServer } from '../../helpers/redis';
+import { allCommandCalls, callsAdded, connectionsReceived, useObserver, useRedisServer } from '../../helpers/redis';
 
 const STORM = 400;
 const READS = 3000;
@@ -18,14 +18,8 @@ describe('a connect-only storm group beside a reader group', function () {
   this.timeout(90_000);
   const server = useRedisServer();
   const observe = useObserver(server);
-  /** Calls per command (lower case) from INFO commandstats. */
-  const commandstats = async (): Promise<Map<string, number>> => {
-    const calls = new Map<string, number>();
-    for (const match of (await observe().info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) calls.set(match[1], Number(match[2]));
-    return calls;
-  };
-  const delta = (before: Map<string, number>, after: Map<string, number>): Record<string, number> =>
-    Object.fromEntries([...after].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const).filter(([, n]) => n > 0));
+  const commandstats = () => allCommandCalls(observe());
+  const delta = callsAdded;
 
   async function run(text: string) {
     const received = await connectionsReceived(observe());
