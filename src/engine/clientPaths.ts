@@ -19,12 +19,15 @@ const CLIENT_PATHS: Record<ClientPath, Record<'single' | 'cluster', ClientPathMo
   ioredis: { single: modules.ioredis, cluster: modules.ioredisCluster },
 };
 
+/** `connect-only on`: raw sockets to the target, or to a cluster's masters in turn. */
+const CONNECT_ONLY: Record<'single' | 'cluster', ClientPathModule | string> = { single: connectOnly, cluster: modules.connectOnlyCluster };
+
 /** The connections of the path this thread's load uses. */
 export function openClientPath(config: WorkerConfig): PathConnections {
   // A test with a reply-driven command encodes each request from earlier replies: a path of its own, so the others keep their pre-encoded batches.
   // `connect-only on` sends no command of its own: raw sockets whatever the client, as for idle connections.
   const path = config.connectOnly
-    ? connectOnly
+    ? CONNECT_ONLY[config.cluster ? 'cluster' : 'single']
     : isReplyDrivenTest(config.test)
       ? modules.replyDriven
       : CLIENT_PATHS[config.client][config.cluster ? 'cluster' : 'single'];

@@ -1,6 +1,6 @@
 // The checks a load request passes before anything connects: the plan's figures, and what the target's
 // kind forbids (a group straddling cluster slots, RESP3 on the ioredis client).
-import { GROUP_SLOT_FIX, groupCrossSlotReason, RECONNECT_ON_IOREDIS_CLUSTER } from '../scenario/clusterKeys';
+import { GROUP_SLOT_FIX, groupCrossSlotReason } from '../scenario/clusterKeys';
 import { isReplyDrivenTest } from '../scenario/replyForms';
 import { LoadError } from './errors';
 import type { LoadRequest } from './types';
@@ -35,8 +35,6 @@ export function validateLoad(request: LoadRequest): void {
     if (load.rate !== undefined) problems.push('a ramp runs in the closed loop: remove `rate`');
     if (load.shard) problems.push('a ramp cannot be split into shards');
   }
-  // A cluster target found only at run time (INFO cluster): the checker could not refuse it.
-  if (request.connection.cluster && request.client === 'ioredis' && load.reconnectEvery !== undefined) problems.push(RECONNECT_ON_IOREDIS_CLUSTER);
   if (request.client === 'ioredis' && request.connection.resp === 3) {
     problems.push('the ioredis client speaks RESP2 only: use `resp 2`, or `client fast` for RESP3');
   }

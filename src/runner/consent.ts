@@ -340,10 +340,15 @@ function connectionChurn(plan: ScenarioPlan): string[] {
   const storms = new Set<string>();
   for (const point of plan.points) {
     for (const phase of point.phases) {
-      const { idleConnections, reconnectEvery, connectOnly } = phase.load;
-      if (idleConnections) idle.set(phase.name, Math.max(idle.get(phase.name) ?? 0, idleConnections));
-      if (reconnectEvery !== undefined) every.set(phase.name, Math.min(every.get(phase.name) ?? Infinity, reconnectEvery));
-      if (connectOnly) storms.add(phase.name);
+      // A phase of client groups runs its groups' loads (a storm group beside readers), each named.
+      const loads = phase.groups
+        ? phase.groups.map((group) => [`${phase.name}, group ${group.name}`, group.phase.load] as const)
+        : [[phase.name, phase.load] as const];
+      for (const [name, { idleConnections, reconnectEvery, connectOnly }] of loads) {
+        if (idleConnections) idle.set(name, Math.max(idle.get(name) ?? 0, idleConnections));
+        if (reconnectEvery !== undefined) every.set(name, Math.min(every.get(name) ?? Infinity, reconnectEvery));
+        if (connectOnly) storms.add(name);
+      }
     }
   }
   const lines: string[] = [];

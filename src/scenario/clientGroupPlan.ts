@@ -7,7 +7,7 @@ import type { VariableScope } from './interpolate';
 import type { ClientGroupKind, ClientGroupPlan, TestPlan } from './plan';
 import { phasePlan, type Point } from './phasePlan';
 import { buildTests } from './phaseTests';
-import { refuseConnectOnlyGroup } from './connectOnly';
+import { connectOnlyTests, isConnectOnly } from './connectOnly';
 import { groupPhase, loadRange, MAX_GROUP_CLIENTS, readLoadLine, reportSharedCommands, type LoadLines, type LoadSection } from './clientGroups';
 import { checkConsumerGroup, groupKind } from './consumerGroup';
 import { readSection, type PhaseSection, type ReadContext, type Section } from './scopeLines';
@@ -37,8 +37,9 @@ export function groupTests(phase: PhaseSection, loads: LoadSection[], shared: La
   const groups: GroupTest[] = [];
   for (const load of loads) {
     const layer = load.section.layer.over(shared);
-    const tests = testsWithData(buildTests(groupPhase(load, phase.measured), layer.has('keys') || keysSwept, sink), layer, sink);
-    refuseConnectOnlyGroup(layer, sink);
+    const built = testsWithData(buildTests(groupPhase(load, phase.measured), layer.has('keys') || keysSwept, sink), layer, sink);
+    // A storm group (`connect-only on`): its one test is the `connect` one; its clients count in the groups' connections as any group's.
+    const tests = isConnectOnly(layer) ? connectOnlyTests(layer, built, sink) : built;
     if (tests.length === 0) {
       sink.error(
         loadRange(load.line),

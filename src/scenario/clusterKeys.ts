@@ -160,10 +160,6 @@ export function clusterKeyDiagnostics(plan: ScenarioPlan, lineText?: (line: numb
 }
 
 /** How to keep a group's unit in one slot. */
-/** `reconnect every` on a cluster runs on the fast path; why not on ioredis's, and the fix (the checker and the engine say it alike). */
-export const RECONNECT_ON_IOREDIS_CLUSTER =
-  '`reconnect every` on a cluster target runs on the fast client only: the ioredis Cluster client reads the slot map again (CLUSTER SLOTS) whenever one is made, so a cycle would time that — remove `client ioredis`, or the `reconnect` line';
-
 export const GROUP_SLOT_FIX =
   'Use the same key in every command (e.g. `k:__key__` each time), or give every key the same {hash tag}, e.g. `a:{__key__}` and `b:{__key__}` (each unit in one slot, units spread over all slots)';
 

@@ -34,19 +34,11 @@ export function connectOnlyTests(layer: Layer, tests: TestPlan[], sink: Diagnost
 export function connectOnlyLoad(layer: Layer, load: LoadPlan, sink: DiagnosticSink): void {
   if (!isConnectOnly(layer)) return;
   load.connectOnly = true;
-  const refuse = (name: 'cluster' | 'ramp' | 'reconnect' | 'pipeline', why: string) => {
+  const refuse = (name: 'ramp' | 'reconnect' | 'pipeline', why: string) => {
     const entry = layer.get(name);
     if (entry) sink.error(entry.range, 'connect-only-with', `${why} — remove the \`${name}\` line, or the \`connect-only\` line`);
   };
-  if (layer.get('cluster')?.value) refuse('cluster', '`connect-only` is not supported on a cluster target yet');
   if (load.ramp) refuse('ramp', '`connect-only` opens a connection per request: `clients` says how many at a time, a ramp does not apply');
   if (load.reconnectEvery !== undefined) refuse('reconnect', '`connect-only` already opens a new connection per request');
   if (load.pipeline > 1) refuse('pipeline', '`connect-only` sends no commands to pipeline');
-}
-
-/** A client group (`load NAME`) cannot be a storm yet: its commands are its load. */
-export function refuseConnectOnlyGroup(layer: Layer, sink: DiagnosticSink): void {
-  const entry = layer.get('connect-only');
-  if (entry?.value)
-    sink.error(entry.range, 'connect-only-in-group', '`connect-only` is not supported in a client group yet — remove it, or make the storm a test of its own');
 }

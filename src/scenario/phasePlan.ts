@@ -10,7 +10,6 @@ import type { SweepAxis } from './sweep';
 import { groupDigits } from './numberText';
 import { checkReplyForms } from './replyFormChecks';
 import { connectOnlyLoad } from './connectOnly';
-import { RECONNECT_ON_IOREDIS_CLUSTER } from './clusterKeys';
 
 export type Point = { axis: SweepAxis; value: SweepAxis['values'][number] }[];
 
@@ -52,12 +51,7 @@ export function phasePlan(phase: PhaseSection, layer: Layer, point: Point, tests
   const stallTimeout = layer.get('stall-timeout');
   if (stallTimeout) load.stallTimeoutMs = stallTimeout.value;
   const reconnect = layer.get('reconnect');
-  if (reconnect && reconnect.value > 0) {
-    load.reconnectEvery = reconnect.value;
-    // ioredis's Cluster client reads the slot map anew (CLUSTER SLOTS) whenever one is made: a cycle would time that.
-    if (layer.get('cluster')?.value && layer.get('client')?.value === 'ioredis')
-      sink.error(reconnect.range, 'reconnect-on-cluster', RECONNECT_ON_IOREDIS_CLUSTER);
-  }
+  if (reconnect && reconnect.value > 0) load.reconnectEvery = reconnect.value;
   const idle = layer.get('idle-connections')?.value;
   if (idle) load.idleConnections = idle;
   const ramp = layer.get('ramp');

@@ -30,6 +30,18 @@ export async function commandCalls(redis: Redis, command: string): Promise<numbe
   return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
 }
 
+/** Calls per command (lower case, `cluster|slots` for a subcommand) from INFO commandstats, added to `into` when given (summing several nodes). */
+export async function allCommandCalls(redis: Redis, into = new Map<string, number>()): Promise<Map<string, number>> {
+  for (const match of (await redis.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g))
+    into.set(match[1], (into.get(match[1]) ?? 0) + Number(match[2]));
+  return into;
+}
+
+/** The commands run between two readings of allCommandCalls: per command, the calls added (commands with none left out). */
+export function callsAdded(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  return Object.fromEntries([...after].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const).filter(([, n]) => n > 0));
+}
+
 /** Polls every 20 ms, at most `tries` times, until the server has run `command` at least `count` times. */
 export async function waitForCalls(redis: Redis, command: string, count: number, tries: number): Promise<void> {
   for (let i = 0; i < tries && (await commandCalls(redis, command)) < count; i++) await sleep(20);

@@ -5,23 +5,45 @@
 // (`rate`) starts one on the schedule, late while the previous one is still opening. So at most `clients`
 // sockets are ever open, inside the connection budget the run checked. The request's latency is the set-up time
 // (from its intended time in the open loop); each one is also a sample of the connections' set-up histogram.
+// On a Redis Cluster the connections go to its masters in turn (connectOnlyCluster.ts).
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BudgetedConnection, State } from '../connectionBase';
 import type { ClientPathModule, ConnectionHost } from '../connection';
-import { CONNECTION_ERROR_KIND } from '../measure/stats';
+import { CONNECTION_ERROR_KIND, type LabelStats } from '../measure/stats';
+import type { ConnectionOptions } from '../../redis/types';
+import type { RawConnection } from './connect';
 import { openTargetSocket } from './primarySocket';
 
 /** Failed connections in a row after which a client stops: the target refuses them all, and more would only spin. */
 export const CONNECT_FAILURES_IN_A_ROW = 50;
 
+/** Where a client's storm connections go: the target as given (one node, a Sentinel's primary), or a cluster's masters. */
+export interface StormTarget {
+  /** Known before any connection: the network gate refused the cluster's layout. */
+  readonly refused?: string;
+  /** Opens this client's connection number `turn`; `node` is the cluster node's row, which counts it too. */
+  open(turn: number): { opening: Promise<RawConnection>; node?: LabelStats };
+}
+
+/** The target as the load names it: every connection through the network gate and the handshake (openTargetSocket). */
+export function targetAsGiven(connection: ConnectionOptions): StormTarget {
+  return { open: () => ({ opening: openTargetSocket(connection) }) };
+}
+
 export class ConnectOnlyConnection extends BudgetedConnection {
   private opening = false;
+  /** Connections this client began (made or not): its turn over a cluster's masters. */
+  private turns = 0;
   private failuresInARow = 0;
   /** The request's row: the test's only label (`connect`). */
   private readonly label: number;
 
-  constructor(index: number, load: ConnectionHost) {
+  constructor(
+    index: number,
+    load: ConnectionHost,
+    private readonly target: StormTarget,
+  ) {
     super(index, load);
     this.label = load.config.labelIndexes[0] ?? 0;
     // Nothing to open before the load: every connection is one of its requests.
@@ -29,7 +51,7 @@ export class ConnectOnlyConnection extends BudgetedConnection {
   }
 
   override open(): Promise<void> {
-    return Promise.resolve();
+    return this.target.refused ? Promise.reject(new NodeRefusedError(this.target.refused)) : Promise.resolve();
   }
 
   override canSend(): boolean {
@@ -62,7 +84,8 @@ export class ConnectOnlyConnection extends BudgetedConnection {
   private connect(intended: number, started: number): void {
     this.opening = true;
     const measured = this.load.measuring;
-    openTargetSocket(this.load.config.connection).then(
+    const { opening, node } = this.target.open(this.turns++);
+    opening.then(
       ({ socket }) => {
         const now = performance.now();
         // Made, whatever happens next: the server counts it (as a planned connection: its handshake is the load's own).
@@ -71,7 +94,12 @@ export class ConnectOnlyConnection extends BudgetedConnection {
         this.load.connected(Math.round((now - started) * 1000));
         this.cycles++;
         this.failuresInARow = 0;
-        if (measured) this.load.stats.recordReplies(this.label, Math.round((now - intended) * 1000), 1, now);
+        if (measured) {
+          const micros = Math.round((now - intended) * 1000);
+          this.load.stats.recordReplies(this.label, micros, 1, now);
+          node?.recorder.record(micros, 1);
+          if (node) node.requests++;
+        }
         this.done(now);
       },
       (error: Error) => {
@@ -79,7 +107,10 @@ export class ConnectOnlyConnection extends BudgetedConnection {
         if (this.state === State.Finished) return;
         // A node the network gate refuses (a Sentinel's primary elsewhere): trying again cannot mend that.
         if (error instanceof NodeRefusedError) return this.load.fail(error.message);
-        if (measured) this.load.stats.recordError(this.label, CONNECTION_ERROR_KIND, error.message);
+        if (measured) {
+          this.load.stats.recordError(this.label, CONNECTION_ERROR_KIND, error.message);
+          node?.addError(CONNECTION_ERROR_KIND, error.message, 1);
+        }
         if (++this.failuresInARow >= CONNECT_FAILURES_IN_A_ROW) {
           return this.load.fail(`connect-only: ${CONNECT_FAILURES_IN_A_ROW} connections in a row failed, the last with: ${error.message}`);
         }
@@ -110,8 +141,8 @@ export class ConnectOnlyConnection extends BudgetedConnection {
   protected override close(): void {}
 }
 
-/** The connect-only path (clientPaths.ts chooses it for `connect-only on`, whatever the client). */
-export const openClientPath: ClientPathModule['openClientPath'] = () => ({
-  factory: (index, load) => new ConnectOnlyConnection(index, load),
+/** The connect-only path on one node (clientPaths.ts chooses it for `connect-only on`, whatever the client; connectOnlyCluster.ts on a cluster). */
+export const openClientPath: ClientPathModule['openClientPath'] = (config) => ({
+  factory: (index, load) => new ConnectOnlyConnection(index, load, targetAsGiven(config.connection)),
   cluster: () => undefined,
 });

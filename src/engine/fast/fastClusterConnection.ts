@@ -11,7 +11,8 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NodeRefusedError } from '../../gates/network';
 import { BatchBuilder } from '../requests/batch';
-import { openSocket, type RawConnection } from './connect';
+import type { RawConnection } from './connect';
+import { openClusterNode } from './clusterNodeSocket';
 import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../../protocol/respEncode';
@@ -22,7 +23,6 @@ import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } f
 import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';
 import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
-import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { scanRequest } from './request';
 import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
@@ -421,13 +421,7 @@ export class FastClusterConnection extends BudgetedConnection {
   private readonly onPublishReply = (receivers: number): void => this.load.stats.recordPublished(receivers);
 
   private openNode(node: number): Promise<RawConnection> {
-    const { host, port } = this.cluster.nodes[node];
-    const seed = this.load.config.connection;
-    // Every node is gated when it becomes known; this is the last check before a socket opens.
-    const refusal = this.cluster.approved.check(host, port, 'the cluster names');
-    if (refusal) return Promise.reject(new NodeRefusedError(refusal));
-    const options = { ...seed, host, port, path: undefined, db: 0, tls: nodeTls(seed, this.cluster.nodes[node]) };
-    return openSocket(options, nodeErrorPlace(seed, this.cluster.nodes[node]));
+    return openClusterNode(this.cluster, this.load.config.connection, node);
   }
 
   /** Empties `queue` onto the link: copied into one buffer and written (or held in waiting while the socket is not up). */

@@ -15,11 +15,12 @@ import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
-import { clusterRetryStrategy, connectCluster } from './ioredisClusterOpen';
+import { clusterRetryStrategy, connectCluster, linkNodes } from './ioredisClusterOpen';
 import { gatedConnector, keepHostNames } from './ioredisGate';
 import { nodeTls } from '../cluster/nodeTls';
 import { slotOf, slotOfBytes } from '../cluster/slot';
 import { clusterPathConnections } from '../cluster/clusterPathConnections';
+import { LoadError } from '../errors';
 
 type ErrorHandler = (error: Error, ttl: unknown, handlers: unknown) => unknown;
 
@@ -46,6 +47,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
   private unitsSent = 0;
   /** Per label: which replies are misses (scenario/replyMisses.ts). */
   private readonly missRules: readonly number[];
+  /** The Cluster client's last error: what a lost cluster is reported with. */
+  private lastError: Error | undefined;
 
   constructor(
     index: number,
@@ -60,6 +63,31 @@ export class IoredisClusterConnection extends BudgetedConnection {
 
   override async open(): Promise<void> {
     if (this.cluster.refused) throw new NodeRefusedError(this.cluster.refused);
+    this.client = await this.connectClient();
+    this.state = State.Running;
+  }
+
+  /**
+   * `reconnect every N`: the planned close of this client's Cluster client (nothing in flight: not a loss) and a new
+   * one, as an application connecting per job makes it: ioredis reads the slot map again on a connection of its own
+   * (CLUSTER SLOTS: part of the set-up, as the handshake is), then a link to every master, as `open` made them.
+   */
+  protected override async reopen(): Promise<void> {
+    const old = this.client;
+    this.client = undefined;
+    if (old) {
+      old.off('close', this.onClose);
+      old.off('ready', this.onReady);
+      old.disconnect();
+    }
+    this.client = await this.connectClient();
+  }
+
+  private readonly onClose = () => this.down(this.lastError);
+  private readonly onReady = () => this.backUp();
+
+  /** A Cluster client, ready (with `reconnect every`, linked to every node the load sends to: every master, every replica for replica reads); or a LoadError. */
+  private async connectClient(): Promise<Cluster> {
     const options = this.load.config.connection;
     const spread = this.index;
     let refusedAtOpen: string | undefined;
@@ -97,9 +125,8 @@ export class IoredisClusterConnection extends BudgetedConnection {
     // Before the Cluster's own clients (its slot refresh) connect: they pass the gate with a control connection's limits.
     installReplyGate();
     const client = new Cluster(startNodes, clusterOptions);
-    this.client = client;
-    let lastError: Error | undefined;
-    client.on('error', (error: Error) => (lastError = error));
+    this.lastError = undefined;
+    client.on('error', (error: Error) => (this.lastError = error));
     this.countRedirections(client);
     // A node ioredis learned of (its own CLUSTER SLOTS) that the gate refuses: refused before any command goes there.
     client.on('+node', (node: Redis) => {
@@ -112,18 +139,22 @@ export class IoredisClusterConnection extends BudgetedConnection {
     });
     try {
       await connectCluster(client, options, this.cluster, (refusal) => this.load.fail(refusal));
+      // ioredis links a node when a command first goes there. With `reconnect every`, linked now: each client
+      // connection is then the same links whatever its N requests' keys reach, and a cycle's set-up time holds them all.
+      if (this.load.config.reconnectEvery !== undefined) await linkNodes(client, this.cluster.plan.replicaReads ? 'all' : 'master');
     } catch (error) {
       if (refusedAtOpen) throw new NodeRefusedError(refusedAtOpen);
-      throw error;
+      client.disconnect();
+      throw error instanceof LoadError ? error : new LoadError(error instanceof Error ? error.message : String(error));
     }
     if (refusedAtOpen) {
       client.disconnect();
       throw new NodeRefusedError(refusedAtOpen);
     }
-    this.state = State.Running;
     // 'close': every node's connection is gone (ioredis retries, then gives up); 'ready': back.
-    client.on('close', () => this.down(lastError));
-    client.on('ready', () => this.backUp());
+    client.on('close', this.onClose);
+    client.on('ready', this.onReady);
+    return client;
   }
 
   private down(error: Error | undefined): void {
@@ -168,7 +199,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   }
 
   override canSend(): boolean {
-    return this.state === State.Running && !this.reportedDown && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
+    return this.state === State.Running && !this.reportedDown && !this.connectionSpent() && this.inFlight < OPEN_LOOP_MAX_IN_FLIGHT;
   }
 
   override sendScheduled(intended: number): number {
@@ -204,7 +235,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
     const now = performance.now();
     // While every node is lost, requests would fail at once: none is sent (no spinning on errors).
     if (this.reportedDown && !this.load.stopping && now < this.load.deadline) return;
-    if (!this.mayBuildBatch(now)) return;
+    if (!this.mayBuildBatch(now) || this.cycleIfSpent(now)) return;
     const count = this.takeBudget();
     if (count === 0) this.finishIfDone();
     else this.sendBatch(count, now, true);
@@ -257,7 +288,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
       if (this.inFlight === 0 && this.state === State.Running) this.sendNextBatch();
       else this.finishIfDone();
     } else {
-      if (this.state === State.Running) this.load.kick();
+      if (this.state === State.Running && !this.cycleIfSpent(performance.now())) this.load.kick();
       this.finishIfDone();
     }
   }

@@ -1,7 +1,7 @@
 // Connecting the ioredis path's Cluster client, with a bounded wait: ioredis's connect() never settles when
 // its ready check fails and it reconnects (its 'ready' and 'end' events still tell). A node refusing TLS ends the wait at once (and, once the load
 // runs, the load): that never mends, while ioredis retries each request sent to it 16 times, seconds each.
-import type { Cluster } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { address, describeConnectionError, errorPlace } from '../../redis/errors';
 import type { ConnectionOptions } from '../../redis/types';
 import { LoadError } from '../errors';
@@ -66,4 +66,26 @@ export async function connectCluster(client: Cluster, seed: ConnectionOptions, c
 function notReadyMessage(seed: ConnectionOptions, limitMs: number, lastError: Error | undefined): string {
   const cause = lastError ? `: ${describeConnectionError(lastError, errorPlace(seed))}` : '';
   return `the cluster at ${address(seed)} was not ready within ${limitMs} ms${cause} — check that every node is up and reachable`;
+}
+
+/** Opens the links of `client`'s `role` nodes that ioredis has not opened yet (it opens one when a command first goes there). */
+export async function linkNodes(client: Cluster, role: 'master' | 'all'): Promise<void> {
+  await Promise.all(client.nodes(role).map(linkReady));
+}
+
+function linkReady(node: Redis): Promise<void> {
+  if (node.status === 'ready') return Promise.resolve();
+  if (node.status === 'wait') return node.connect();
+  return new Promise((resolve, reject) => {
+    const ready = () => {
+      node.off('end', ended);
+      resolve();
+    };
+    const ended = () => {
+      node.off('ready', ready);
+      reject(new Error(`the link to ${address({ host: node.options.host ?? 'localhost', port: node.options.port ?? 6379 })} closed while opening`));
+    };
+    node.once('ready', ready);
+    node.once('end', ended);
+  });
 }

@@ -38,6 +38,15 @@ describe('client paths', () => {
     assert.ok(require.cache[require.resolve(join(engineDir, modules.replyDriven))], `${modules.replyDriven} was loaded`);
   });
 
+  it('`connect-only on` on a cluster opens fast/connectOnlyCluster, whatever the client (on one node: the path inside the worker)', () => {
+    for (const client of ['fast', 'ioredis'] as const) {
+      const path = openClientPath({ ...config(client, true), connectOnly: true });
+      assert.equal(typeof path.factory, 'function');
+      assert.equal(path.cluster(), undefined);
+    }
+    assert.ok(require.cache[require.resolve(join(engineDir, modules.connectOnlyCluster))], `${modules.connectOnlyCluster} was loaded`);
+  });
+
   it('lists each module apart from the worker once', () => {
     assert.deepEqual(new Set(Object.values(modules)).size, Object.values(modules).length);
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { runLoad, type LoadResult } from '../../../src/engine';
 import type { LoadPlan, TestPlan } from '../../../src/scenario/plan';
-import { connectionsReceived as readConnectionsReceived, useObserver, useRedisServer } from '../../helpers/redis';
+import { allCommandCalls, callsAdded, connectionsReceived as readConnectionsReceived, useObserver, useRedisServer } from '../../helpers/redis';
 import { loadRequest, singleTest } from './plans';
 
 /** The test the checker makes of a connect-only phase (src/scenario/connectOnly.ts): its request's command is the handshake's PING. */
@@ -14,14 +14,8 @@ describe('connect-only: a connection per request, no command of its own', functi
   const server = useRedisServer();
   const observe = useObserver(server);
   const connectionsReceived = () => readConnectionsReceived(observe());
-  /** Calls per command (lower case) from INFO commandstats. */
-  const commandstats = async (): Promise<Map<string, number>> => {
-    const calls = new Map<string, number>();
-    for (const match of (await observe().info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) calls.set(match[1], Number(match[2]));
-    return calls;
-  };
-  const delta = (before: Map<string, number>, after: Map<string, number>): Record<string, number> =>
-    Object.fromEntries([...after].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const).filter(([, n]) => n > 0));
+  const commandstats = () => allCommandCalls(observe());
+  const delta = callsAdded;
 
   /** The load's result, the connections the server received while it ran, and the commands it ran (the observer's own reads included). */
   async function run(load: Partial<LoadPlan>, test: TestPlan): Promise<{ result: LoadResult; received: number; commands: Record<string, number> }> {

@@ -152,16 +152,6 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
     // The clients that joined later were not silent before they joined: no stall of the server's.
     assert.deepEqual(result.stalls ?? [], []);
   });
-
-  it('reconnect every N on a cluster target with the ioredis client is refused before any connection, with the fix', async () => {
-    await assert.rejects(
-      runLoad({
-        ...loadRequest(server(), { test: singleTest('PING'), load: { reconnectEvery: 1 }, client: 'ioredis' }),
-        connection: { host: server().host, port: server().port, resp: 2, connectTimeoutMs: 2000, cluster: true },
-      }),
-      /`reconnect every` on a cluster target runs on the fast client only: .* remove `client ioredis`, or the `reconnect` line/,
-    );
-  });
 });
 
 describe('idle connections in the connection budget', function () {

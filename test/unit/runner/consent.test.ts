@@ -788,4 +788,13 @@ describe('consent: connections beyond one per client', () => {
     assert.deepEqual(effects.commands, { read: ['PING'] });
     assert.equal(needsConsent(effects), true);
   });
+
+  it('a storm group beside readers is listed by its group; the readers add nothing', () => {
+    const selected = { selected: user('redis://127.0.0.1:6399') };
+    const effects = effectsOf('### s\nrequests 100\nload storm background\nclients 10\nconnect-only on\nload readers\nGET k\n', selected);
+    assert.deepEqual(effects.connections, [
+      'phase main, group storm: connect-only, opens and closes a connection per request (no commands besides the handshake)',
+    ]);
+    assert.equal(needsConsent(effects), true);
+  });
 });

@@ -40,7 +40,6 @@ describe('connect-only: a connection storm in the language', () => {
 
   it('settings a storm cannot follow are refused at their lines', () => {
     const cases: [string, RegExp, number][] = [
-      ['cluster on', /not supported on a cluster target yet — remove the `cluster` line, or the `connect-only` line/, 1],
       ['reconnect every 5', /already opens a new connection per request — remove the `reconnect` line/, 1],
       ['pipeline 8', /sends no commands to pipeline — remove the `pipeline` line/, 1],
       ['ramp clients 1..4 step 1 every 1s', /a ramp does not apply — remove the `ramp` line/, 1],
@@ -53,10 +52,39 @@ describe('connect-only: a connection storm in the language', () => {
     }
   });
 
-  it('a client group cannot be a storm yet: refused at the setting', () => {
-    const found = only(check('### s\nload writers\nconnect-only on\nSET k v\nload readers\nGET k\n'), 'connect-only-in-group');
-    assert.match(found.message, /not supported in a client group yet — remove it, or make the storm a test of its own/);
+  it('on a cluster target a storm checks clean (its connections go to the masters in turn)', () => {
+    const phase = phaseOf('### storm\ncluster on\nclients 8\nrequests 600\nconnect-only on\n');
+    assert.equal(phase.load.connectOnly, true);
+    assert.equal(phase.tests[0].name, 'connect');
+  });
+
+  it('a client group can be a storm (`connect-only-in-group` is gone): its load connects only, its one test named after it', () => {
+    const plan = clean('### s\nrequests 100\nload storm\nclients 20\nconnect-only on\nload readers\nclients 5\nGET k\n');
+    const groups = plan.scenarios[0].points[0].phases[0].groups!;
+    assert.deepEqual(
+      groups.map((group) => [
+        group.name,
+        group.kind,
+        group.phase.load.connectOnly ?? false,
+        group.phase.load.clients,
+        group.phase.tests.map((t) => [t.name, t.commands[0].command.label]),
+      ]),
+      [
+        ['storm', 'requests', true, 20, [['storm', 'connect']]],
+        ['readers', 'requests', false, 5, [['readers', 'GET']]],
+      ],
+    );
+  });
+
+  it('a storm group with command lines is refused at its `connect-only` line', () => {
+    const found = only(check('### s\nload storm\nconnect-only on\nSET k v\nload readers\nGET k\n'), 'connect-only-commands');
     assert.equal(span(found)[0], 2);
+  });
+
+  it("a storm group's clients count in the groups' connection budget: past it, `check` names the storm group", () => {
+    const found = only(check('### s\nload storm\nclients 90000\nconnect-only on\nload readers\nclients 20000\nGET k\n'), 'load-clients-budget');
+    assert.match(found.message, /open 110,000 connections at once, more than the 100,000 a phase may — lower `clients` in group `storm` \(90,000\)/);
+    assert.equal(span(found)[0], 1);
   });
 
   it('a scenario of no commands and no `connect-only` is still an error', () => {

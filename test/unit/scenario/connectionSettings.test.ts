@@ -42,12 +42,10 @@ describe('connection settings: reconnect and idle-connections', () => {
     }
   });
 
-  it('a cluster target refuses `reconnect every` with `client ioredis` in the checker, at the line, with the fix; the fast client takes it', () => {
-    const found = only(check('### s\ncluster on\nclient ioredis\nreconnect every 5\nGET k'), 'reconnect-on-cluster');
-    assert.equal(found.severity, 'error');
-    assert.match(found.message, /runs on the fast client only: .* remove `client ioredis`, or the `reconnect` line/);
-    assert.deepEqual(span(found), [3, 10, 17]);
-    clean('### s\ncluster on\nreconnect every 5\nGET k');
+  it('a cluster target takes `reconnect every` on both clients (`reconnect-on-cluster` is gone), and idle connections', () => {
+    const phase = (text: string) => clean(text).scenarios[0].points[0].phases[0];
+    assert.equal(phase('### s\ncluster on\nclient ioredis\nreconnect every 5\nGET k').load.reconnectEvery, 5);
+    assert.equal(phase('### s\ncluster on\nreconnect every 5\nGET k').load.reconnectEvery, 5);
     // Idle connections are fine on a cluster (they go to the seed).
     clean('### s\ncluster on\nidle-connections 10\nGET k');
   });

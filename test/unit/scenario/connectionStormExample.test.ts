@@ -60,3 +60,39 @@ describe('examples/connection-storm.rbench: the connect-only storm', function ()
     assert.equal(load.server?.foreign, undefined, JSON.stringify(load.server?.foreign));
   });
 });
+
+describe('examples/connection-storm.rbench: a storm group beside readers', function () {
+  this.timeout(120_000);
+  const scratch = useScratch();
+  const server = useRedisServer();
+
+  it('the storm group opens a connection per request while the readers run; every GET counted; a row per group', async () => {
+    const calls = () => withRedis(server(), (redis) => commandCalls(redis, 'get'));
+    const [getsBefore, connectionsBefore] = [await calls(), await connectionsReceived(server())];
+    const file = path.join(repoRoot(), 'examples', 'connection-storm.rbench');
+    const result = await runCli(['run', '--yes', file, '--scenario', '6', '--url', server().url, '--var', 'window=2s'], { cwd: scratch.dir });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const received = (await connectionsReceived(server())) - connectionsBefore;
+    const [run] = scratch.runFiles();
+    const [storm, readers] = run.points[0].repeats[0];
+    assert.deepEqual(
+      [storm, readers].map((load) => [load.group?.name, load.group?.background]),
+      [
+        ['storm', true],
+        ['readers', false],
+      ],
+    );
+    // The storm: every connection it made was one of its requests (warm-up and the stop's last ones included in cycles).
+    assert.ok(storm.total.requests > 0);
+    assert.equal(storm.connections.opened, 0);
+    assert.ok(storm.connections.cycles! >= storm.total.requests);
+    assert.equal(storm.connections.setup?.latency.count, storm.connections.cycles);
+    // The server received the storm's connections, the readers' 20, and RBench's few own.
+    assert.ok(
+      received >= storm.connections.cycles! + 20 && received <= storm.connections.cycles! + 20 + 30,
+      `${received} for ${storm.connections.cycles} storm connections`,
+    );
+    assert.equal((await calls()) - getsBefore, readers.sent?.byLabel.GET, 'the server counted every GET the readers sent');
+    assert.match(result.stdout, /^storm \(background\)/m);
+  });
+});
