@@ -11,6 +11,7 @@ import type { RunFile } from '../../../src/results/runFile';
 import { runFileProblem } from '../../../src/results/runFileSchema';
 import { buildViewModel, MAX_CHART_SERIES, MAX_RAMP_CHART_STEPS, type TableRow } from '../../../src/views/model';
 import { MAX_RAMP_CLIENTS } from '../../../src/scenario/settings';
+import { parseCompareMessage, parseWebviewMessage, PNG_PREFIX } from '../../../src/views/messages';
 import { repoRoot } from '../scenario/helpers';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(repoRoot(), 'test', 'browser', 'fixtures', `${name}.rbench-run.json`), 'utf8')) as RunFile;
@@ -168,5 +169,14 @@ describe('results panel: the ramp chart (a point per step)', () => {
     const model = buildViewModel(run);
     assert.equal(model.ramp!.series.length, MAX_CHART_SERIES);
     assert.deepEqual(model.omitted, ['T4 ops/s', 'T4 p50', 'T4 p99']);
+  });
+});
+
+describe('results panel: the ramp chart’s messages', () => {
+  it('the host takes a Save PNG of the ramp chart, and still no chart it does not know', () => {
+    const dataUrl = `${PNG_PREFIX}iVBORw0KGgo=`;
+    assert.deepEqual(parseWebviewMessage({ type: 'save-png', chart: 'ramp', dataUrl }), { type: 'save-png', chart: 'ramp', dataUrl });
+    assert.equal(parseWebviewMessage({ type: 'save-png', chart: 'ramps', dataUrl }), undefined);
+    assert.deepEqual(parseCompareMessage({ type: 'save-png', chart: 'ramp', dataUrl }), { type: 'save-png', chart: 'ramp', dataUrl });
   });
 });
