@@ -743,6 +743,49 @@ interface ChartWords {
 /** The ramp's steps or a sweep's x labelled on the axis one by one up to this many; past it, the axis picks its ticks. */
 const MAX_LABELLED_POINTS = 16;
 
+type SweepLike = Pick<NonNullable<ViewModel['sweep']>, 'axis' | 'x' | 'log' | 'series'>;
+
+/** Same signature, same chart: the chart id, the axis, the series and the x. */
+export const sweepSignature = (id: ChartId, sw: Pick<SweepLike, 'axis' | 'x'> & { series: readonly { label: string }[] }) =>
+  `${id}:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`;
+
+/** A sweep's or a ramp's scales: x linear with half a point's margin (or log), ops/s and ms from 0, the server's µs when drawn. */
+export function sweepScales(sw: Pick<SweepLike, 'x' | 'log'>, hasServer: boolean): uPlot.Options['scales'] {
+  return {
+    x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
+    ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+    ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+    ...(hasServer ? { us: { range: zeroToMax } } : {}),
+  };
+}
+
+/** A sweep's or a ramp's axes: x, ops/s on the left, latency (ms) on the right, the server's µs per call outside it when drawn. */
+export function sweepAxes(
+  theme: Theme,
+  id: ChartId,
+  sw: Pick<SweepLike, 'axis' | 'x'> & { series: readonly { metric: string }[] },
+  labelAt: (v: number) => string,
+  labels: { ops: string; ms: string },
+): uPlot.Axis[] {
+  return [
+    sweepXAxis(theme, id, sw, labelAt),
+    axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: labels.ops }),
+    axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: labels.ms }),
+    ...(sw.series.some((s) => s.metric === 'server') ? [serverTimeAxis(theme)] : []),
+  ];
+}
+
+/** A sweep's x axis, each point labelled; a ramp's, its steps' clients — past MAX_LABELLED_POINTS steps, the axis's own ticks as plain counts. */
+export function sweepXAxis(theme: Theme, id: ChartId, sw: Pick<SweepLike, 'axis' | 'x'>, labelAt: (v: number) => string): uPlot.Axis {
+  if (id === 'ramp' && sw.x.length > MAX_LABELLED_POINTS)
+    return axis(theme, { values: (_u, splits) => splits.map((v) => (v === null || !Number.isInteger(v) ? '' : String(v))), label: 'connected clients' });
+  return axis(theme, {
+    splits: () => sw.x,
+    values: (_u, splits) => splits.map(id === 'ramp' ? String : labelAt),
+    label: id === 'ramp' ? 'connected clients' : sw.axis,
+  });
+}
+
 /**
  * Throughput (solid, left axis) and latency (right axis: p99 dashed, a ramp's p50 dotted; the server's µs per
  * call dotted on its own axis) at each x with min–max error bars: a sweep's points, or a ramp's steps — a ramp
@@ -774,41 +817,14 @@ function sweepSpec(id: 'sweep' | 'ramp', sw: NonNullable<ViewModel['sweep']> | N
     });
   }
   const spreads = sw.series.map((s, i) => ({ series: i + 1, min: s.min, max: s.max })).filter((sp) => sp.min.some((v, i) => v !== null && v !== sp.max[i]));
-  const pad = sw.log ? undefined : ([Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] as [number, number]);
-  // Few points: each labelled on the axis; many (a long ramp): the axis's own ticks, as plain counts.
-  const xAxis =
-    id === 'ramp' && sw.x.length > MAX_LABELLED_POINTS
-      ? axis(theme, { values: (_u, splits) => splits.map((v) => (v === null || !Number.isInteger(v) ? '' : String(v))), label: 'connected clients' })
-      : axis(theme, {
-          splits: () => sw.x,
-          values: (_u, splits) => splits.map(id === 'ramp' ? String : labelAt),
-          label: id === 'ramp' ? 'connected clients' : sw.axis,
-        });
   return {
     id,
     ...words,
-    signature: `${id}:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
+    signature: sweepSignature(id, sw),
     options: {
-      scales: {
-        x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: pad },
-        ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-        ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-        ...(hasServer ? { us: { range: zeroToMax } } : {}),
-      },
+      scales: sweepScales(sw, hasServer),
       series,
-      axes: [
-        xAxis,
-        axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s' }),
-        axis(theme, {
-          scale: 'ms',
-          side: 1,
-          grid: { show: false },
-          values: (_u, splits) => dedupeTicks(splits.map(msTick)),
-          size: 72,
-          label: hasP50 ? 'p50 · p99' : 'p99',
-        }),
-        ...(hasServer ? [serverTimeAxis(theme)] : []),
-      ],
+      axes: sweepAxes(theme, id, sw, labelAt, { ops: 'ops/s', ms: hasP50 ? 'p50 · p99' : 'p99' }),
       hooks: { draw: [whiskersHook(spreads)] },
     },
     data: [sw.x, ...sw.series.map((s) => s.median)],

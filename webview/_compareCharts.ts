@@ -14,10 +14,11 @@ import {
   msTick,
   percentileChartOptions,
   seconds,
-  serverTimeAxis,
   SWEEP_SCALES,
+  sweepScales,
+  sweepSignature,
+  sweepAxes,
   usValue,
-  zeroToMax,
   type ChartSpec,
 } from './_charts';
 import type { Theme } from './_theme';
@@ -120,19 +121,12 @@ function overlaySpec(id: 'sweep' | 'ramp', sw: SweepOverlay, theme: Theme, words
     const i = sw.x.indexOf(v);
     return i >= 0 ? sw.xLabels[i] : '';
   };
-  // A long ramp's steps: the axis picks its ticks (each step's label would overlap).
-  const many = id === 'ramp' && sw.x.length > 16;
   return {
     id,
     ...words,
-    signature: `${id}:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
+    signature: sweepSignature(id, sw),
     options: {
-      scales: {
-        x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
-        ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-        ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-        ...(hasServer ? { us: { range: zeroToMax } } : {}),
-      },
+      scales: sweepScales(sw, hasServer),
       series: [
         { label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) },
         ...sw.series.map((s) => ({
@@ -141,25 +135,7 @@ function overlaySpec(id: 'sweep' | 'ramp', sw: SweepOverlay, theme: Theme, words
           points: { show: true, size: 6, fill: colour(theme, s.run) },
         })),
       ],
-      axes: [
-        many
-          ? axis(theme, { values: (_u, splits) => splits.map((v) => (v === null || !Number.isInteger(v) ? '' : String(v))), label: 'connected clients' })
-          : axis(theme, {
-              splits: () => sw.x,
-              values: (_u, splits) => splits.map(id === 'ramp' ? String : labelAt),
-              label: id === 'ramp' ? 'connected clients' : sw.axis,
-            }),
-        axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s (solid)' }),
-        axis(theme, {
-          scale: 'ms',
-          side: 1,
-          grid: { show: false },
-          values: (_u, splits) => splits.map(msTick),
-          size: 72,
-          label: hasP50 ? 'p50 (dash-dot) · p99 (dashed)' : 'p99 (dashed)',
-        }),
-        ...(hasServer ? [serverTimeAxis(theme)] : []),
-      ],
+      axes: sweepAxes(theme, id, sw, labelAt, { ops: 'ops/s (solid)', ms: hasP50 ? 'p50 (dash-dot) · p99 (dashed)' : 'p99 (dashed)' }),
     },
     data: [sw.x, ...sw.series.map((s) => s.values)] as uPlot.AlignedData,
   };
