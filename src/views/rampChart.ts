@@ -5,6 +5,7 @@
 // Pure: bundled into the webview and unit-tested.
 import type { LoadResult } from '../engine';
 import type { RunFile } from '../results/runFile';
+import { formatLatency, formatOpsShort } from '../results/format';
 import { representativeLoad } from '../results/summary';
 import { groupDigits } from '../scenario/numberText';
 import { testName, type SweepSeries } from './timeCharts';
@@ -12,7 +13,7 @@ import { testName, type SweepSeries } from './timeCharts';
 /** A ramp chart: the sweep chart's series over the steps' clients (no sweep table: the step rows are in the results table). */
 export interface RampChart extends Omit<SweepSeries, 'table'> {
   axis: 'clients';
-  /** Steps left out of the chart (thinned, or clients that do not climb), in words; the table lists every step. */
+  /** Where each ramp's throughput peaked, and the steps left out of the chart (thinned, or clients that do not climb), in words. */
   note?: string;
 }
 
@@ -52,6 +53,12 @@ export function rampChart(run: RunFile): RampChart | undefined {
   }
   if (ramps.length === 0) return undefined;
 
+  // Where throughput stopped rising: the step of the most replies per second, and its p99 (a fact, not a verdict).
+  const peaks = ramps.map(({ name, steps }) => {
+    const { step } = steps.reduce((best, each) => (each.step.opsPerSec > best.step.opsPerSec ? each : best));
+    const where = `${ramps.length > 1 ? `${name}: ` : ''}most throughput at ${groupDigits(step.clients)} client${step.clients === 1 ? '' : 's'}`;
+    return `${where} (${formatOpsShort(step.opsPerSec)} ops/s, p99 ${formatLatency(step.latency.p99Us)})`;
+  });
   const x = [...new Set(ramps.flatMap((ramp) => ramp.steps.map(({ step }) => step.clients)))].sort((a, b) => a - b);
   const series: RampChart['series'] = [];
   const prefix = (name: string) => (ramps.length > 1 ? `${name} ` : '');
@@ -83,6 +90,11 @@ export function rampChart(run: RunFile): RampChart | undefined {
     xLabels: x.map((clients) => `${groupDigits(clients)} client${clients === 1 ? '' : 's'}`),
     log: false,
     series,
-    ...(notes.length > 0 ? { note: `${notes.join('; ')}. The table lists every step.` } : {}),
+    note: [
+      `${ramps.length > 1 ? peaks.join('; ') : capitalised(peaks[0])}.`,
+      ...(notes.length > 0 ? [`${notes.join('; ')}: the table lists every step.`] : []),
+    ].join(' '),
   };
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -45,6 +45,7 @@ describe('ramp chart (browser): a point per step', function () {
     // The x axis carries each step's clients; the right axis both latencies.
     assert.match(figure.axes, /^connected clients: 2, 4, 6, 8 \| ops\/s: .+ \| p50 · p99: .+ms/);
     assert.ok((await colourInk(panel.page, 'ramp', THEMES.dark.variables['charts-blue'])) > 100, 'the steps drawn');
+    assert.match(figure.note ?? '', /^Most throughput at [2468] clients \(.+ ops\/s, p99 .+\)\.$/);
     const unexpected = (await panel.violations()).filter((v) => !(v.directive === 'script-src' && v.blocked === 'eval'));
     assert.deepEqual(unexpected, [], 'CSP violations');
     await panel.page.close();

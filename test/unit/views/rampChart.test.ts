@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { LoadResult } from '../../../src/engine/types';
 import type { RunFile } from '../../../src/results/runFile';
 import { runFileProblem } from '../../../src/results/runFileSchema';
+import { formatLatency, formatOpsShort } from '../../../src/results/format';
 import { buildViewModel, MAX_CHART_SERIES, MAX_RAMP_CHART_STEPS, type TableRow } from '../../../src/views/model';
 import { MAX_RAMP_CLIENTS } from '../../../src/scenario/settings';
 import { parseCompareMessage, parseWebviewMessage, PNG_PREFIX } from '../../../src/views/messages';
@@ -70,7 +71,9 @@ describe('results panel: the ramp chart (a point per step)', () => {
     );
     // One run of the test: no spread to draw.
     for (const s of ramp.series) assert.deepEqual(s.min, s.max);
-    assert.equal(ramp.note, undefined);
+    // Where throughput stopped rising: the step of the most ops/s, in words under the chart.
+    const peak = steps.reduce((best, step) => (step.opsPerSec > best.opsPerSec ? step : best));
+    assert.equal(ramp.note, `Most throughput at ${peak.clients} clients (${formatOpsShort(peak.opsPerSec)} ops/s, p99 ${formatLatency(peak.latency.p99Us)}).`);
     // One load at one point: the ramp is its only chart over clients (no sweep chart).
     assert.equal(model.sweep, undefined);
   });
@@ -115,6 +118,7 @@ describe('results panel: the ramp chart (a point per step)', () => {
       [`${load.test} ops/s`, `${load.test} p50`, `${load.test} p99`, 'GET ops/s', 'GET p50', 'GET p99'],
     );
     assert.deepEqual(ramp.series[3].median, [null, load.ramp![0].opsPerSec, load.ramp![1].opsPerSec, null, null]);
+    assert.match(ramp.note ?? '', new RegExp(`^${load.test}: most throughput at \\d clients \\(.+\\); GET: most throughput at [34] clients \\(.+\\)\\.$`));
   });
 
   it('a stranger’s file: a malformed step or more steps than any ramp has is refused by the schema', () => {
@@ -139,7 +143,10 @@ describe('results panel: the ramp chart (a point per step)', () => {
     assert.deepEqual(ramp.x.slice(0, 3), [1, 6, 11], 'one step in 5');
     // Each charted point is a real step's figure (not merged ones).
     assert.deepEqual(ramp.series[0].median.slice(0, 3), [1000, 1005, 1010]);
-    assert.match(ramp.note ?? '', /one step in 5 of its 4,001 is charted, and the last\. The table lists every step\./);
+    assert.match(
+      ramp.note ?? '',
+      /^Most throughput at 4,001 clients \(.+\)\. .+: one step in 5 of its 4,001 is charted, and the last: the table lists every step\.$/,
+    );
     assert.equal(stepRows(model.rows).length, count);
   });
 
@@ -157,7 +164,7 @@ describe('results panel: the ramp chart (a point per step)', () => {
     const ramp = buildViewModel(two).ramp!;
     assert.deepEqual(ramp.x, [2, 4, 6, 8]);
     assert.equal(ramp.series.length, 3);
-    assert.match(ramp.note ?? '', /GET: its steps' clients do not climb, so it is not charted/);
+    assert.match(ramp.note ?? '', /^Most throughput at .+\. GET: its steps' clients do not climb, so it is not charted: the table lists every step\.$/);
   });
 
   it('more ramped tests than the chart has room for: the rest are named as not charted', () => {
