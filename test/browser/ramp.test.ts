@@ -51,6 +51,25 @@ describe('ramp chart (browser): a point per step', function () {
     await panel.page.close();
   });
 
+  it('results panel: a ramp of 2,000 steps is drawn in at most 1,001 points, its axis ticked by the chart, not by each step', async () => {
+    const run = ramp();
+    const load = run.points[0].repeats[0][0];
+    const first = load.ramp![0];
+    load.ramp = Array.from({ length: 2000 }, (_, i) => ({ ...first, clients: i + 1, fromMs: i * 1000, toMs: (i + 1) * 1000, opsPerSec: 1000 + i }));
+    const panel = await openPanel(browser, 'dark');
+    await panel.post({ type: 'run', run, path: '.rbench/runs/long-ramp.rbench-run.json' });
+    await firstPaint(panel.page);
+    const figure = await drawn(panel.page, 'ramp');
+    const ticks = figure.axes
+      .split(' | ')[0]
+      .replace(/^connected clients: /, '')
+      .split(', ');
+    assert.ok(ticks.length >= 2 && ticks.length < 30, figure.axes);
+    assert.match(figure.note ?? '', /one step in 2 of its 2,000 is charted, and the last: the table lists every step\.$/);
+    assert.ok((await colourInk(panel.page, 'ramp', THEMES.dark.variables['charts-blue'])) > 100, 'the steps drawn');
+    await panel.page.close();
+  });
+
   it('results panel: a run without a ramp has no ramp chart', async () => {
     const panel = await openPanel(browser, 'light');
     await panel.post({ type: 'run', run: readFixture<RunFile>('finished.rbench-run.json'), path: '.rbench/runs/finished.rbench-run.json' });
