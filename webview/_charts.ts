@@ -9,7 +9,7 @@ import { dedupeTicks, secondsLabel, timeTicks } from '../src/views/ticks';
 import type { Theme } from './_theme';
 import { button } from './_dom';
 
-export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep' | 'rate';
+export type ChartId = 'timeline' | 'percentiles' | 'histogram' | 'server' | 'sweep' | 'rate' | 'ramp';
 
 export interface ChartSpec {
   id: ChartId;
@@ -268,7 +268,7 @@ function oneTwoFive(min: number, max: number): number[] {
 }
 
 /** The sweep's scales by metric: the server's time per call has its own (µs). */
-export const SWEEP_SCALES = { ops: 'ops', p99: 'ms', latency: 'ms', server: 'us' } as const;
+export const SWEEP_SCALES = { ops: 'ops', p50: 'ms', p99: 'ms', latency: 'ms', server: 'us' } as const;
 export const usValue = (v: number) => `${usText(v)} µs`;
 export const zeroToMax = (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.15 : 1];
 /** The outer right axis of the server's µs per call. */
@@ -537,52 +537,24 @@ export function chartSpecs(model: ViewModel, theme: Theme): ChartSpec[] {
 
   if (model.sweep) {
     const sw = model.sweep;
-    const numericAxis = sw.axis !== 'point' && sw.axis !== 'test';
-    const labelAt = (v: number) => {
-      const i = sw.x.indexOf(v);
-      return i >= 0 ? (numericAxis ? String(v) : sw.xLabels[i]) : '';
-    };
-    const index = { ops: 0, p99: 0, server: 0 };
     const hasServer = sw.series.some((s) => s.metric === 'server');
-    const series: uPlot.Series[] = [{ label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) }];
-    for (const s of sw.series) {
-      const i = index[s.metric]++;
-      series.push({
-        label: s.label,
-        scale: SWEEP_SCALES[s.metric],
-        stroke: colour(theme, i),
-        width: 1.75,
-        dash: s.metric === 'p99' ? [6, 4] : s.metric === 'server' ? [2, 3] : undefined,
-        points: { show: true, size: 6, fill: colour(theme, i) },
-        paths: sw.axis === 'test' ? () => null : undefined,
-        value: legendValue(s.metric === 'ops' ? formatOpsShort : s.metric === 'server' ? usValue : (v: number) => `${ms(v)} ms`),
-      });
-    }
-    const spreads = sw.series.map((s, i) => ({ series: i + 1, min: s.min, max: s.max })).filter((sp) => sp.min.some((v, i) => v !== null && v !== sp.max[i]));
-    const pad = sw.log ? undefined : ([Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] as [number, number]);
-    specs.push({
-      id: 'sweep',
-      title: sw.axis === 'test' ? 'Repeats: median and spread' : `Sweep: ${sw.axis}`,
-      description: `${sw.axis === 'test' ? 'Median' : `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}; median`}${hasServer ? ", the server's time per call in µs (dotted, outer right axis)," : ''} and min–max spread over repeats as error bars. The sweep table beside it lists the numbers.`,
-      signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
-      options: {
-        scales: {
-          x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: pad },
-          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-          ...(hasServer ? { us: { range: zeroToMax } } : {}),
-        },
-        series,
-        axes: [
-          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s' }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: 'p99' }),
-          ...(hasServer ? [serverTimeAxis(theme)] : []),
-        ],
-        hooks: { draw: [whiskersHook(spreads)] },
-      },
-      data: [sw.x, ...sw.series.map((s) => s.median)],
-    });
+    specs.push(
+      sweepSpec('sweep', sw, theme, {
+        title: sw.axis === 'test' ? 'Repeats: median and spread' : `Sweep: ${sw.axis}`,
+        description: `${sw.axis === 'test' ? 'Median' : `Throughput (solid, left axis) and p99 latency (dashed, right axis) against ${sw.axis}; median`}${hasServer ? ", the server's time per call in µs (dotted, outer right axis)," : ''} and min–max spread over repeats as error bars. The sweep table beside it lists the numbers.`,
+      }),
+    );
+  }
+  if (model.ramp) {
+    const r = model.ramp;
+    const tests = r.series.filter((s) => s.metric === 'ops').length;
+    specs.push(
+      sweepSpec('ramp', r, theme, {
+        title: 'Ramp: throughput and latency per step',
+        description: `Throughput (solid, left axis), p50 (dotted) and p99 (dashed) latency in milliseconds (right axis) at each step of ${tests === 1 ? 'the ramp' : `${tests} ramps`}, against the step's connected clients (${r.x.length} point${r.x.length === 1 ? '' : 's'}): where throughput stops rising and latency starts to; min–max over repeats as error bars. The results table lists each step.`,
+        note: r.note,
+      }),
+    );
   }
   if (model.rate) specs.push(rateSpec(model.rate, theme));
   return specs;
@@ -759,4 +731,102 @@ export function chartPng(chart: MountedChart, theme: Theme): string {
     x += 14 * ratio + ctx.measureText(label).width + 16 * ratio;
   });
   return canvas.toDataURL('image/png');
+}
+
+/** A chart's words: its title, its description (the canvas's aria-label) and a note under it. */
+interface ChartWords {
+  title: string;
+  description: string;
+  note?: string;
+}
+
+/** The ramp's steps or a sweep's x labelled on the axis one by one up to this many; past it, the axis picks its ticks. */
+const MAX_LABELLED_POINTS = 16;
+
+type SweepLike = Pick<NonNullable<ViewModel['sweep']>, 'axis' | 'x' | 'log' | 'series'>;
+
+/** Same signature, same chart: the chart id, the axis, the series and the x. */
+export const sweepSignature = (id: ChartId, sw: Pick<SweepLike, 'axis' | 'x'> & { series: readonly { label: string }[] }) =>
+  `${id}:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`;
+
+/** A sweep's or a ramp's scales: x linear with half a point's margin (or log), ops/s and ms from 0, the server's µs when drawn. */
+export function sweepScales(sw: Pick<SweepLike, 'x' | 'log'>, hasServer: boolean): uPlot.Options['scales'] {
+  return {
+    x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
+    ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+    ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
+    ...(hasServer ? { us: { range: zeroToMax } } : {}),
+  };
+}
+
+/** A sweep's or a ramp's axes: x, ops/s on the left, latency (ms) on the right, the server's µs per call outside it when drawn. */
+export function sweepAxes(
+  theme: Theme,
+  id: ChartId,
+  sw: Pick<SweepLike, 'axis' | 'x'> & { series: readonly { metric: string }[] },
+  labelAt: (v: number) => string,
+  labels: { ops: string; ms: string },
+): uPlot.Axis[] {
+  return [
+    sweepXAxis(theme, id, sw, labelAt),
+    axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: labels.ops }),
+    axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => dedupeTicks(splits.map(msTick)), size: 72, label: labels.ms }),
+    ...(sw.series.some((s) => s.metric === 'server') ? [serverTimeAxis(theme)] : []),
+  ];
+}
+
+/** A sweep's x axis, each point labelled; a ramp's, its steps' clients — past MAX_LABELLED_POINTS steps, the axis's own ticks as plain counts. */
+export function sweepXAxis(theme: Theme, id: ChartId, sw: Pick<SweepLike, 'axis' | 'x'>, labelAt: (v: number) => string): uPlot.Axis {
+  if (id === 'ramp' && sw.x.length > MAX_LABELLED_POINTS)
+    return axis(theme, { values: (_u, splits) => splits.map((v) => (v === null || !Number.isInteger(v) ? '' : String(v))), label: 'connected clients' });
+  return axis(theme, {
+    splits: () => sw.x,
+    values: (_u, splits) => splits.map(id === 'ramp' ? String : labelAt),
+    label: id === 'ramp' ? 'connected clients' : sw.axis,
+  });
+}
+
+/**
+ * Throughput (solid, left axis) and latency (right axis: p99 dashed, a ramp's p50 dotted; the server's µs per
+ * call dotted on its own axis) at each x with min–max error bars: a sweep's points, or a ramp's steps — a ramp
+ * is a sweep inside one test. Each test has one colour for all its lines.
+ */
+function sweepSpec(id: 'sweep' | 'ramp', sw: NonNullable<ViewModel['sweep']> | NonNullable<ViewModel['ramp']>, theme: Theme, words: ChartWords): ChartSpec {
+  const numericAxis = sw.axis !== 'point' && sw.axis !== 'test';
+  const labelAt = (v: number) => {
+    const i = sw.x.indexOf(v);
+    return i >= 0 ? (numericAxis && id === 'sweep' ? String(v) : sw.xLabels[i]) : '';
+  };
+  const index = { ops: 0, p50: 0, p99: 0, server: 0 };
+  const hasServer = sw.series.some((s) => s.metric === 'server');
+  const hasP50 = sw.series.some((s) => s.metric === 'p50');
+  const series: uPlot.Series[] = [{ label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) }];
+  for (const s of sw.series) {
+    const i = index[s.metric]++;
+    series.push({
+      label: s.label,
+      scale: SWEEP_SCALES[s.metric],
+      stroke: colour(theme, i),
+      width: 1.75,
+      dash: s.metric === 'p99' ? [6, 4] : s.metric === 'server' || s.metric === 'p50' ? [2, 3] : undefined,
+      points: { show: true, size: 6, fill: colour(theme, i) },
+      paths: sw.axis === 'test' ? () => null : undefined,
+      // Ramps of several tests climb in their own steps: a line runs on past the other tests' clients.
+      ...(id === 'ramp' ? { spanGaps: true } : {}),
+      value: legendValue(s.metric === 'ops' ? formatOpsShort : s.metric === 'server' ? usValue : (v: number) => `${ms(v)} ms`),
+    });
+  }
+  const spreads = sw.series.map((s, i) => ({ series: i + 1, min: s.min, max: s.max })).filter((sp) => sp.min.some((v, i) => v !== null && v !== sp.max[i]));
+  return {
+    id,
+    ...words,
+    signature: sweepSignature(id, sw),
+    options: {
+      scales: sweepScales(sw, hasServer),
+      series,
+      axes: sweepAxes(theme, id, sw, labelAt, { ops: 'ops/s', ms: hasP50 ? 'p50 · p99' : 'p99' }),
+      hooks: { draw: [whiskersHook(spreads)] },
+    },
+    data: [sw.x, ...sw.series.map((s) => s.median)],
+  };
 }

@@ -2,7 +2,7 @@
 // palette, in column order), with the results panel's axes, legend values and PNG export (_charts.ts).
 import type uPlot from 'uplot';
 import { formatOpsShort } from '../src/results/format';
-import type { CompareViewModel, OverlaySeries } from '../src/views/compareModel';
+import type { CompareViewModel, OverlaySeries, SweepOverlay } from '../src/views/compareModel';
 import { timeTicks } from '../src/views/ticks';
 import {
   axis,
@@ -14,10 +14,11 @@ import {
   msTick,
   percentileChartOptions,
   seconds,
-  serverTimeAxis,
   SWEEP_SCALES,
+  sweepScales,
+  sweepSignature,
+  sweepAxes,
   usValue,
-  zeroToMax,
   type ChartSpec,
 } from './_charts';
 import type { Theme } from './_theme';
@@ -91,43 +92,51 @@ export function compareChartSpecs(model: CompareViewModel, theme: Theme): ChartS
   if (model.sweep) {
     const sw = model.sweep;
     const hasServer = sw.series.some((s) => s.metric === 'server');
-    const labelAt = (v: number) => {
-      const i = sw.x.indexOf(v);
-      return i >= 0 ? sw.xLabels[i] : '';
-    };
-    specs.push({
-      id: 'sweep',
-      title: `Sweep: ${sw.axis}`,
-      description: `Throughput (solid, left axis) and p99 latency (dashed, right axis)${hasServer ? " and the server's time per call in µs (dotted, outer right axis)" : ''} against ${sw.axis}, medians over repeats, one colour per run: ${runs}.`,
-      signature: `sweep:${sw.axis}:${sw.series.map((s) => s.label).join('|')}:${sw.x.join(',')}`,
-      options: {
-        scales: {
-          x: sw.log ? { time: false, distr: 3, log: 10 } : { time: false, range: [Math.min(...sw.x) - 0.5, Math.max(...sw.x) + 0.5] },
-          ops: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-          ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] },
-          ...(hasServer ? { us: { range: zeroToMax } } : {}),
-        },
-        series: [
-          { label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) },
-          ...sw.series.map((s) => ({
-            ...(s.metric === 'ops'
-              ? line(theme, s, 0, formatOpsShort, 'ops')
-              : s.metric === 'server'
-                ? line(theme, s, 2, usValue, SWEEP_SCALES.server)
-                : line(theme, s, 1, msValue, 'ms')),
-            spanGaps: true,
-            points: { show: true, size: 6, fill: colour(theme, s.run) },
-          })),
-        ],
-        axes: [
-          axis(theme, { splits: () => sw.x, values: (_u, splits) => splits.map(labelAt), label: sw.axis }),
-          axis(theme, { scale: 'ops', values: (_u, splits) => splits.map((v) => formatOpsShort(v)), size: 56, label: 'ops/s (solid)' }),
-          axis(theme, { scale: 'ms', side: 1, grid: { show: false }, values: (_u, splits) => splits.map(msTick), size: 72, label: 'p99 (dashed)' }),
-          ...(hasServer ? [serverTimeAxis(theme)] : []),
-        ],
-      },
-      data: [sw.x, ...sw.series.map((s) => s.values)] as uPlot.AlignedData,
-    });
+    specs.push(
+      overlaySpec('sweep', sw, theme, {
+        title: `Sweep: ${sw.axis}`,
+        description: `Throughput (solid, left axis) and p99 latency (dashed, right axis)${hasServer ? " and the server's time per call in µs (dotted, outer right axis)" : ''} against ${sw.axis}, medians over repeats, one colour per run: ${runs}.`,
+      }),
+    );
+  }
+  if (model.ramp) {
+    specs.push(
+      overlaySpec('ramp', model.ramp, theme, {
+        title: 'Ramp: throughput and latency per step',
+        description: `Throughput (solid, left axis), p50 (dotted) and p99 (dashed) latency in milliseconds (right axis) at each ramp step against its connected clients, one colour per run: ${runs}. A step meets the other runs' step of the same clients on one x.`,
+      }),
+    );
   }
   return specs;
+}
+
+/** Dash of a metric's line: ops/s solid, p99 dashed, the server's µs per call dotted, a ramp's p50 dash-dotted. */
+const METRIC_VARIANT: Record<OverlaySeries['metric'], number> = { ops: 0, p99: 1, latency: 1, server: 2, p50: 3 };
+
+/** The runs' sweep (or ramp) curves on one x, one colour per run, a point at each x a run measured. */
+function overlaySpec(id: 'sweep' | 'ramp', sw: SweepOverlay, theme: Theme, words: { title: string; description: string }): ChartSpec {
+  const hasServer = sw.series.some((s) => s.metric === 'server');
+  const hasP50 = sw.series.some((s) => s.metric === 'p50');
+  const labelAt = (v: number) => {
+    const i = sw.x.indexOf(v);
+    return i >= 0 ? sw.xLabels[i] : '';
+  };
+  return {
+    id,
+    ...words,
+    signature: sweepSignature(id, sw),
+    options: {
+      scales: sweepScales(sw, hasServer),
+      series: [
+        { label: sw.axis, value: (_u, v) => (v === null ? '—' : labelAt(v)) },
+        ...sw.series.map((s) => ({
+          ...line(theme, s, METRIC_VARIANT[s.metric], s.metric === 'ops' ? formatOpsShort : s.metric === 'server' ? usValue : msValue, SWEEP_SCALES[s.metric]),
+          spanGaps: true,
+          points: { show: true, size: 6, fill: colour(theme, s.run) },
+        })),
+      ],
+      axes: sweepAxes(theme, id, sw, labelAt, { ops: 'ops/s (solid)', ms: hasP50 ? 'p50 (dash-dot) · p99 (dashed)' : 'p99 (dashed)' }),
+    },
+    data: [sw.x, ...sw.series.map((s) => s.values)] as uPlot.AlignedData,
+  };
 }

@@ -213,11 +213,12 @@ function renderCharts(m: CompareViewModel, section: HTMLElement): void {
     save.setAttribute('aria-label', `Save ${spec.title} as PNG`);
     const figure = el(
       'figure',
-      { 'data-chart': spec.id, class: spec.id === 'sweep' ? 'wide' : '' },
+      { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'ramp' ? 'wide' : '' },
       el('header', {}, el('h2', {}, spec.title), el('span', { class: 'figure-actions' }, ...axisToggle(spec, () => renderCharts(m, section)), save)),
       target,
     );
     if (spec.logAxis !== undefined) figure.dataset.axis = spec.logAxis ? 'log' : 'linear';
+    if (spec.note) figure.append(el('p', { class: 'chart-note' }, spec.note));
     section.append(figure);
     targets.push({ spec, target });
   }

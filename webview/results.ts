@@ -296,7 +296,7 @@ function renderCharts(m: ViewModel, rebuild: boolean): void {
       spec.id === 'sweep' ? el('div', { class: 'sweep-row' }, target, ...[sweepTable(m)].filter((t): t is HTMLElement => Boolean(t))) : target;
     const figure = el(
       'figure',
-      { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' ? 'wide' : '' },
+      { 'data-chart': spec.id, class: spec.id === 'sweep' || spec.id === 'rate' || spec.id === 'ramp' ? 'wide' : '' },
       el('header', {}, el('h2', {}, spec.title), el('span', { class: 'figure-actions' }, ...axisToggle(spec, () => model && renderCharts(model, false)), save)),
       body,
     );

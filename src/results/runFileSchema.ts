@@ -3,6 +3,7 @@
 // against this schema. Unknown extra properties are kept (newer writers add fields).
 import { z } from 'zod';
 import { RUN_FILE_FORMAT_VERSION } from './runFileVersion';
+import { MAX_RAMP_CLIENTS } from '../scenario/settings';
 
 export { RUN_FILE_FORMAT_VERSION };
 /** No run file RBench writes comes near this (timelines are capped); a bigger file is refused unread. */
@@ -195,7 +196,11 @@ const loadResult = z.looseObject({
   }),
   seed: num,
   parts: z.array(loadPart).optional(),
-  ramp: z.array(z.looseObject({ clients: count, fromMs: count, toMs: count, replies: count, errors: count, opsPerSec: num, latency })).optional(),
+  // A ramp has at most MAX_RAMP_CLIENTS steps (from 1 client, one more at each): a longer list was not written by RBench.
+  ramp: z
+    .array(z.looseObject({ clients: count, fromMs: count, toMs: count, replies: count, errors: count, opsPerSec: num, latency }))
+    .max(MAX_RAMP_CLIENTS, `at most ${MAX_RAMP_CLIENTS} steps (the most a ramp has)`)
+    .optional(),
   cluster: clusterResult.optional(),
   sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),

@@ -69,6 +69,8 @@ export const DEFAULT_ZIPF_EXPONENT = 0.99;
 export const DEFAULT_GAUSSIAN_STDDEV = 1 / 6;
 export const DEFAULT_REQUESTS = 100_000;
 export const MAX_VALUE_SIZE = 512 * 1024 * 1024;
+/** The most clients a ramp reaches (`ramp clients A..B`); so also the most steps it has (from 1, one more at each). */
+export const MAX_RAMP_CLIENTS = 100_000;
 
 export const SETTINGS: readonly SettingInfo[] = [
   // Connection

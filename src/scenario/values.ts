@@ -7,7 +7,8 @@ import { readDataLine, readTtl } from './dataValues';
 import { MAX_PERCENTILES, percentileValue } from './expect';
 import { replaceFix } from './diagnostics';
 import { ENV_NAME, type ArgLex } from './lexer';
-import { KEY_DISTRIBUTIONS, MANAGED_SERVER_DIRECTIVES, MAX_VALUE_SIZE } from './settings';
+import { KEY_DISTRIBUTIONS, MANAGED_SERVER_DIRECTIVES, MAX_RAMP_CLIENTS, MAX_VALUE_SIZE } from './settings';
+import { groupDigits } from './numberText';
 import { SUITE_NAMES, selectSuiteTests, type SuiteTest } from './suites';
 import { serverDirectiveRefusal } from './serverDirectives';
 import { closest } from './suggest';
@@ -228,7 +229,7 @@ function readRamp(reader: Reader): RampValue | undefined {
   const to = count(range.value.slice(dots + 2));
   if (from === undefined || to === undefined) return reader.fail(range, `the ramp's clients are two counts ≥ 1, \`A..B\`, not \`${range.value}\``);
   if (to <= from) return reader.fail(range, `the ramp \`${range.value}\` must climb: write the smaller count first, with B above A`);
-  if (to > 100_000) return reader.fail(range, 'a ramp reaches at most 100,000 clients', 'out-of-range');
+  if (to > MAX_RAMP_CLIENTS) return reader.fail(range, `a ramp reaches at most ${groupDigits(MAX_RAMP_CLIENTS)} clients`, 'out-of-range');
   const step = count(stepCount.value);
   if (step === undefined) return reader.fail(stepCount, `the ramp's step is a count ≥ 1, not \`${stepCount.value}\``);
   const duration = parseDuration(interval.value);

@@ -20,7 +20,7 @@ import {
 import { formatInterval, TEST_DESCRIPTIONS } from '../results/statistics';
 import type { RunFile } from '../results/runFile';
 import { ownValue } from '../gates/plainData';
-import { buildViewModel, LOG_AXIS_RATIO, MAX_CHART_SERIES, tailRatio, testName } from './model';
+import { buildViewModel, LOG_AXIS_RATIO, MAX_CHART_SERIES, tailRatio, testName, type SweepSeries } from './model';
 import { serverLines } from './compareServer';
 import { timeNotes, timeRows, type TimeRow } from '../results/compareExplain';
 
@@ -78,8 +78,8 @@ export interface OverlaySeries {
   run: number;
   /** Which test of the run (dash pattern), or the metric for time and sweep charts. */
   variant: number;
-  /** `server`: the server's time per call, µs (the sweep overlay's own axis). */
-  metric: 'ops' | 'p99' | 'latency' | 'server';
+  /** `server`: the server's time per call, µs (the sweep overlay's own axis); `p50`: a ramp's steps. */
+  metric: 'ops' | 'p50' | 'p99' | 'latency' | 'server';
   /** Aligned with the chart's x; null breaks the line (a gap between loads), undefined: no point there. */
   values: (number | null | undefined)[];
 }
@@ -116,6 +116,8 @@ export interface CompareViewModel {
   /** `log`: the latency axis starts as log (the tail far above the median, as in the results panel). */
   percentiles?: OverlayChart & { log: boolean };
   sweep?: SweepOverlay;
+  /** Every run ramped (`ramp clients …`): their steps' curves against the steps' clients, a step on the same clients' x as the same step of the other runs. */
+  ramp?: SweepOverlay;
   /** Series left out of a chart (more than MAX_CHART_SERIES). */
   omitted: string[];
 }
@@ -243,7 +245,23 @@ export function mergeOnX(parts: { x: readonly number[]; series: Omit<OverlaySeri
   return { x, series };
 }
 
-function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<CompareViewModel, 'timeline' | 'percentiles' | 'sweep'> {
+/** Each run's sweep (or ramp) curves on one x axis, named by run: when every run has one over the same axis. */
+function sweepOverlay(sweeps: (Omit<SweepSeries, 'table'> | undefined)[], labels: string[]): SweepOverlay | undefined {
+  const first = sweeps[0];
+  if (!first || first.axis === 'test' || first.axis === 'point' || !sweeps.every((s) => s && s.axis === first.axis)) return undefined;
+  const merged = mergeOnX(
+    sweeps.flatMap((s, run) =>
+      s!.series.map((series, i) => ({
+        x: s!.x,
+        series: { label: `${labels[run]} ${series.label}`, run, variant: i, metric: series.metric, values: series.median },
+      })),
+    ),
+  );
+  const labelOf = new Map(sweeps.flatMap((s) => s!.x.map((x, i) => [x, s!.xLabels[i]] as const)));
+  return { ...merged, axis: first.axis, xLabels: merged.x.map((x) => labelOf.get(x) ?? String(x)), log: sweeps.every((s) => s!.log) };
+}
+
+function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<CompareViewModel, 'timeline' | 'percentiles' | 'sweep' | 'ramp'> {
   const models = runs.map((run) => buildViewModel(run));
   const keep = <T extends { series: { label: string }[] }>(chart: T): T => {
     if (chart.series.length > MAX_CHART_SERIES) {
@@ -279,22 +297,16 @@ function overlays(runs: RunFile[], labels: string[], omitted: string[]): Pick<Co
       : undefined;
 
   // Sweeps overlay when every run swept the same setting.
-  const sweeps = models.map((m) => m.sweep);
-  let sweep: SweepOverlay | undefined;
-  const first = sweeps[0];
-  if (first && first.axis !== 'test' && first.axis !== 'point' && sweeps.every((s) => s && s.axis === first.axis)) {
-    const merged = mergeOnX(
-      sweeps.flatMap((s, run) =>
-        s!.series.map((series, i) => ({
-          x: s!.x,
-          series: { label: `${labels[run]} ${series.label}`, run, variant: i, metric: series.metric, values: series.median },
-        })),
-      ),
-    );
-    const labelOf = new Map(sweeps.flatMap((s) => s!.x.map((x, i) => [x, s!.xLabels[i]] as const)));
-    sweep = keep({ ...merged, axis: first.axis, xLabels: merged.x.map((x) => labelOf.get(x) ?? String(x)), log: sweeps.every((s) => s!.log) });
-  }
-  return { timeline, percentiles, sweep };
+  const sweep = sweepOverlay(
+    models.map((m) => m.sweep),
+    labels,
+  );
+  // Ramps overlay when every run ramped: a step at 20 clients meets the other run's step at 20 clients on x.
+  const ramp = sweepOverlay(
+    models.map((m) => m.ramp),
+    labels,
+  );
+  return { timeline, percentiles, sweep: sweep && keep(sweep), ...(ramp ? { ramp: keep(ramp) } : {}) };
 }
 
 export function buildCompareViewModel(runs: RunFile[], options: Pick<CompareOptions, 'noisePercent'> = {}): CompareViewModel {

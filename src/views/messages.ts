@@ -51,7 +51,7 @@ export interface PanelState {
 const EXPORT_FORMATS = new Set<string>(['csv', 'markdown', 'json']);
 const SORT_KEY_SET = new Set<string>(SORT_KEYS);
 /** Chart ids the webview may name in a PNG file name. */
-export const CHART_IDS = ['timeline', 'percentiles', 'histogram', 'server', 'sweep', 'rate'] as const;
+export const CHART_IDS = ['timeline', 'percentiles', 'histogram', 'server', 'sweep', 'rate', 'ramp'] as const;
 const CHART_ID_SET = new Set<string>(CHART_IDS);
 /** PNG data URLs above this are refused (a 4K chart is ~2 MB). */
 export const MAX_PNG_DATA_URL = 16 * 1024 * 1024;

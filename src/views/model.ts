@@ -14,6 +14,7 @@ import { representativeLoad } from '../results/summary';
 import { runWarnings } from '../results/warnings';
 import { measuredAnything } from '../results/verdict';
 import { rateChart, type RateChart } from './rateChart';
+import { rampChart, type RampChart } from './rampChart';
 import { hasExplanation, loadOf, testExplanations, type TestExplanation, type VerdictView } from './explainModel';
 import { LONG_STALL_MS, longestStall, stallHeadline, stallSeconds } from './stalls';
 import { verdictShort } from './verdictLabels';
@@ -40,6 +41,7 @@ export * from './panelTable';
 export * from './latencyCharts';
 export * from './timeCharts';
 export * from './rateChart';
+export * from './rampChart';
 export * from './explainModel';
 export * from './stalls';
 export * from './verdictLabels';
@@ -106,6 +108,8 @@ export interface ViewModel {
   sweep?: SweepSeries;
   /** Latency and achieved throughput against the offered rate (`sweep rate`, `find rate`). */
   rate?: RateChart;
+  /** A ramped test's steps (`ramp clients A..B step S every T`): throughput, p50 and p99 against the step's clients. */
+  ramp?: RampChart;
   /** Series beyond this many are left out of a chart (named in `omitted`). */
   omitted: string[];
   /** Where the time went, per test that has server-side figures, a verdict, client pauses or a stall. */
@@ -268,6 +272,11 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
 
   const sweep = sweepSeries(run);
   if (sweep && sweep.series.length > MAX_CHART_SERIES) sweep.series = sweep.series.slice(0, MAX_CHART_SERIES);
+  const ramp = rampChart(run);
+  if (ramp && ramp.series.length > MAX_CHART_SERIES) {
+    omitted.push(...ramp.series.slice(MAX_CHART_SERIES).map((s) => s.label));
+    ramp.series = ramp.series.slice(0, MAX_CHART_SERIES);
+  }
 
   return {
     header: headerFrom(run, live ? 'running' : run.status, explanations, live),
@@ -283,6 +292,7 @@ export function buildViewModel(run: RunFile, live?: LiveRunState): ViewModel {
     ...(serverNote(run.server.samples) ? { serverNote: serverNote(run.server.samples) } : {}),
     sweep,
     rate: rateChart(run),
+    ...(ramp ? { ramp } : {}),
     omitted,
     explanations: explanations.filter(hasExplanation),
     ...(!live && nothingMeasuredView(run) ? { nothingMeasured: nothingMeasuredView(run) } : {}),

@@ -99,8 +99,8 @@ export interface SweepSeries {
   x: number[];
   xLabels: string[];
   log: boolean;
-  /** `server`: the server's time per call in µs (its own axis), when the run file has it. */
-  series: { label: string; metric: 'ops' | 'p99' | 'server'; median: (number | null)[]; min: (number | null)[]; max: (number | null)[] }[];
+  /** `server`: the server's time per call in µs (its own axis), when the run file has it; `p50`: a ramp's steps (rampChart.ts). */
+  series: { label: string; metric: 'ops' | 'p50' | 'p99' | 'server'; median: (number | null)[]; min: (number | null)[]; max: (number | null)[] }[];
   /** One row per x: the numbers behind the chart (`server`: µs per call, when any point has it). */
   table: { label: string; test: string; ops: string; p99: string; server?: string }[];
 }

@@ -16,6 +16,7 @@ const TITLES: Record<string, RegExp[]> = {
   server: [/^time into the run$/, /^used_memory$/, /^clients$/, /^CPU$/],
   sweep: [/.+/, /^ops\/s$/, /^p99$/],
   rate: [/^offered rate$/, /^latency$/, /^achieved ops\/s$/],
+  ramp: [/^connected clients$/, /^ops\/s$/, /^p50 · p99$/],
 };
 
 describe('results panel (browser): axis titles (issue 45, item 6)', function () {
@@ -42,7 +43,7 @@ describe('results panel (browser): axis titles (issue 45, item 6)', function () 
     return Object.fromEntries(charts.map(([chart, axes]) => [chart, axes.split(' | ').map((part) => (part.includes(': ') ? part.split(': ')[0] : ''))]));
   }
 
-  for (const name of ['finished', 'snapshot', 'sweep', 'rate-search']) {
+  for (const name of ['finished', 'snapshot', 'sweep', 'rate-search', 'ramp']) {
     it(`titles every axis of every chart of the ${name} run`, async () => {
       const titles = await axisTitles(name);
       assert.ok(Object.keys(titles).length > 0, 'charts drawn');
