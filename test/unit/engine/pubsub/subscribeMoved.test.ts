@@ -73,26 +73,35 @@ describe('sharded Pub/Sub: a MOVED at subscribe time (real 3-master cluster)', f
     const seams: number[] = [];
     let published: (count: number) => void = () => {};
     const publishersDone = new Promise<number | undefined>((resolve) => (published = resolve));
+    const stop = new AbortController();
     const running = runSubscribers(request(c, channel), {
       publishersDone,
+      signal: stop.signal,
       beforeSubscribe: async (redirects) => {
         seams.push(redirects);
         if (redirects === 0) await moveSlot(c, slot, from, to);
       },
     });
-    // Every subscriber heard at the new owner (bounded by a count of polls), then the publisher there.
-    let listening = 0;
-    for (let i = 0; i < 1000 && listening < CLIENTS; i++) {
-      listening = Number(((await c.client(to).call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1]);
-      if (listening < CLIENTS) await new Promise((resolve) => setTimeout(resolve, 10));
+    let heard = false;
+    try {
+      // Every subscriber heard at the new owner (bounded by a count of polls), then the publisher there.
+      let listening = 0;
+      for (let i = 0; i < 1000 && listening < CLIENTS; i++) {
+        listening = Number(((await c.client(to).call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1]);
+        if (listening < CLIENTS) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(listening, CLIENTS, 'every subscriber subscribed at the new owner');
+      assert.deepEqual(await c.client(to).call('PUBSUB', 'SHARDCHANNELS'), [channel]);
+      assert.deepEqual(await c.client(from).call('PUBSUB', 'SHARDCHANNELS'), [], 'nothing subscribed at the old owner');
+      let receivers = 0;
+      for (let i = 0; i < PUBLISHED; i++) receivers += Number(await c.client(to).call('SPUBLISH', channel, `m${i}`));
+      assert.equal(receivers, PUBLISHED * CLIENTS);
+      published(receivers);
+      heard = true;
+    } finally {
+      // A failed assertion above must not leave the group listening.
+      if (!heard) stop.abort();
     }
-    assert.equal(listening, CLIENTS, 'every subscriber subscribed at the new owner');
-    assert.deepEqual(await c.client(to).call('PUBSUB', 'SHARDCHANNELS'), [channel]);
-    assert.deepEqual(await c.client(from).call('PUBSUB', 'SHARDCHANNELS'), [], 'nothing subscribed at the old owner');
-    let receivers = 0;
-    for (let i = 0; i < PUBLISHED; i++) receivers += Number(await c.client(to).call('SPUBLISH', channel, `m${i}`));
-    assert.equal(receivers, PUBLISHED * CLIENTS);
-    published(receivers);
     const result = await running;
 
     assert.equal(result.status, 'complete', result.error);
@@ -114,14 +123,24 @@ describe('sharded Pub/Sub: a MOVED at subscribe time (real 3-master cluster)', f
     const slot = slotOf(channel);
     const { from, to, third } = await mastersAround(c, slot);
     let movedAgain: Promise<void> | undefined;
+    const stop = new AbortController();
     const running = runSubscribers(request(c, channel), {
       publishersDone: new Promise(() => {}),
+      signal: stop.signal,
       beforeSubscribe: async (redirects) => {
         if (redirects === 0) await moveSlot(c, slot, from, to);
         // Every follow waits for the one second move: each re-subscribe meets it.
         else await (movedAgain ??= moveSlot(c, slot, to, third));
       },
     });
+    // A group that does not fail must not hold the test: stopped once it has had ample time (a count of polls).
+    let settled = false;
+    running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < 1000 && !settled; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
     await assert.rejects(running, (error: Error) => {
       assert.ok(error instanceof LoadError, String(error));
       assert.match(
