@@ -4,13 +4,13 @@
 // discards (nil under WATCH) counts neither.
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import type { CommandResult, LoadResult } from '../../../src/engine/types';
 import type { ClientPath } from '../../../src/scenario/plan';
 import { lookupsOf, missRateOf } from '../../../src/results/missRate';
 import { useCluster, type TestCluster } from '../../helpers/cluster';
 import { seedOf } from './clusterChecks';
 import { groupTest, loadRequest, singleTest } from './plans';
 import { keyspaceCounts } from './keyspaceCounts';
+import { missRow } from './missRow';
 
 const SPACE = 2000;
 /** Four keys of one slot (the {t} tag) per MGET, each drawn on its own. */
@@ -21,12 +21,6 @@ async function mastersKeyspace(cluster: TestCluster): Promise<{ hits: number; mi
   const { masters } = await cluster.roles();
   const counts = await Promise.all(masters.map((port) => keyspaceCounts(cluster.client(port))));
   return counts.reduce((sum, c) => ({ hits: sum.hits + c.hits, misses: sum.misses + c.misses }), { hits: 0, misses: 0 });
-}
-
-function mgetRow(result: LoadResult): CommandResult & { misses: number } {
-  const row = result.commands.find((c) => c.command === 'MGET');
-  assert.ok(row?.misses !== undefined, 'MGET counts misses');
-  return { ...row, misses: row.misses };
 }
 
 describe('MGET inside MULTI … EXEC on a Redis Cluster (3 masters): misses per key', function () {
@@ -71,7 +65,7 @@ describe('MGET inside MULTI … EXEC on a Redis Cluster (3 masters): misses per 
       );
       assert.equal(result.status, 'complete', result.error);
       assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
-      const mget = mgetRow(result);
+      const mget = missRow(result.commands, 'MGET');
       assert.equal(mget.lookups, 4 * units);
       const missRate = missRateOf(mget)!;
       assert.ok(Math.abs(missRate - truth) <= 0.02, `MGET miss rate ${missRate} vs ${truth}`);
@@ -92,7 +86,7 @@ describe('MGET inside MULTI … EXEC on a Redis Cluster (3 masters): misses per 
         }),
       );
       assert.equal(result.total.errorsByKind['EXEC-NIL'], units, JSON.stringify(result.total.errorsByKind));
-      const mget = mgetRow(result);
+      const mget = missRow(result.commands, 'MGET');
       assert.equal(mget.misses, 0);
       assert.equal(mget.lookups, 0, 'no key asked');
       assert.deepEqual(await mastersKeyspace(cluster()), { hits: 0, misses: 0 }, 'the masters looked no key up');

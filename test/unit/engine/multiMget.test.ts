@@ -4,34 +4,20 @@
 // EXECABORT) ran no MGET: it counts neither hits nor misses.
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import type { CommandResult, LoadResult } from '../../../src/engine/types';
 import { lookupsOf, missRateOf } from '../../../src/results/missRate';
-import { commandCalls, useRedisServer, withRedis } from '../../helpers/redis';
+import { commandCalls, withRedis } from '../../helpers/redis';
 import { groupTest, loadRequest } from './plans';
-import { fillHalf } from './halfFilled';
+import { useHalfFilledServer } from './halfFilled';
 import { keyspaceCounts } from './keyspaceCounts';
+import { missRow } from './missRow';
 
 const SPACE = 2000;
 /** Four keys per MGET, each drawn on its own (`__rand_int__` is drawn per argument, in the same 12-digit space). */
 const MGET4 = 'MGET k:__key__ k:__rand_int__ k:__rand_int__ k:__rand_int__';
 
-function mgetRow(result: LoadResult): CommandResult & { misses: number } {
-  const row = result.commands.find((c) => c.command === 'MGET');
-  assert.ok(row?.misses !== undefined, 'MGET counts misses');
-  return { ...row, misses: row.misses };
-}
-
 describe('MGET inside MULTI … EXEC: misses per key, two levels down (real server)', function () {
   this.timeout(90_000);
-  const server = useRedisServer();
-  let truth = 0;
-
-  before(async () => {
-    await withRedis(server(), (redis) => redis.flushall());
-    await fillHalf(server(), SPACE);
-    truth = 1 - (await withRedis(server(), (redis) => redis.dbsize())) / SPACE;
-    assert.equal(truth, 0.5);
-  });
+  const { server, truth } = useHalfFilledServer(SPACE);
 
   beforeEach(() => withRedis(server(), (redis) => redis.config('RESETSTAT')));
 
@@ -49,10 +35,10 @@ describe('MGET inside MULTI … EXEC: misses per key, two levels down (real serv
         );
         assert.equal(result.status, 'complete', result.error);
         assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
-        const mget = mgetRow(result);
+        const mget = missRow(result.commands, 'MGET');
         assert.equal(mget.lookups, 4 * units, 'four keys asked per transaction');
         const missRate = missRateOf(mget)!;
-        assert.ok(Math.abs(missRate - truth) <= 0.02, `MGET miss rate ${missRate} vs ${truth}`);
+        assert.ok(Math.abs(missRate - truth()) <= 0.02, `MGET miss rate ${missRate} vs ${truth()}`);
         const server_ = await withRedis(server(), async (redis) => ({ ...(await keyspaceCounts(redis)), mgets: await commandCalls(redis, 'mget') }));
         assert.equal(server_.mgets, units, 'every MGET ran once');
         assert.equal(mget.misses, server_.misses, "misses = the server's keyspace_misses");
@@ -72,7 +58,7 @@ describe('MGET inside MULTI … EXEC: misses per key, two levels down (real serv
         }),
       );
       assert.equal(result.total.errorsByKind['EXEC-NIL'], units, JSON.stringify(result.total.errorsByKind));
-      const mget = mgetRow(result);
+      const mget = missRow(result.commands, 'MGET');
       assert.equal(mget.errors, 0, 'a queued MGET is not an error');
       assert.equal(mget.misses, 0);
       assert.equal(mget.lookups, 0, 'no key asked');
@@ -91,7 +77,7 @@ describe('MGET inside MULTI … EXEC: misses per key, two levels down (real serv
         }),
       );
       assert.equal(result.commands.find((c) => c.command === 'EXEC')?.errorsByKind.EXECABORT, units);
-      const mget = mgetRow(result);
+      const mget = missRow(result.commands, 'MGET');
       assert.equal(mget.misses, 0);
       assert.equal(mget.lookups, 0, 'no key asked');
       assert.deepEqual(await withRedis(server(), keyspaceCounts), { hits: 0, misses: 0 }, 'the server looked no key up');
