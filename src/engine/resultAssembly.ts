@@ -36,11 +36,13 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
   let errors = 0;
   let windowReplies = 0;
   let misses = 0;
+  let notRun = 0;
   const replies = new Map<string, number>();
   // Misses of a row whose every report counts them (a total of reads only).
   const countsMisses = reports.length > 0 && reports.every((report) => report.misses !== undefined);
   for (const report of reports) {
     misses += report.misses ?? 0;
+    notRun += report.notRun ?? 0;
     if (report.replyCounts) addCounts(replies, report.replyCounts);
     recorder.addSparse(report.histogram);
     requests += report.requests;
@@ -57,6 +59,8 @@ export function commandResult(name: string, reports: LabelReport[], durationMs: 
     errorsByKind: recordFromMap(errorsByKind),
     errorExamples: recordFromMap(errorExamples),
     ...(countsMisses ? { misses } : {}),
+    // A queued read in transactions that did not run asked for nothing: its hits and misses count over the others.
+    ...(countsMisses && notRun > 0 ? { lookups: requests - errors - notRun } : {}),
     ...(replies.size > 0 ? { replies: recordFromMap(replies) } : {}),
     // Replies inside the window over the window's length: a silent server lowers it, a drain cannot raise it.
     opsPerSec: durationMs > 0 ? (windowReplies * 1000) / durationMs : 0,
@@ -92,7 +96,7 @@ function withLookups(request: LoadRequest, commands: CommandResult[], total: Com
     const template = request.test.commands.find((c) => c.command.label === row.command)?.command;
     const asked = template && row.misses !== undefined ? keysAskedOf(template) : undefined;
     if (asked === undefined) continue;
-    row.lookups = (row.requests - row.errors) * asked;
+    row.lookups = (row.lookups ?? row.requests - row.errors) * asked;
     any = true;
   }
   if (!any || total.misses === undefined || request.test.group) return total;

@@ -37,8 +37,10 @@ export interface CommandResult {
   misses?: number;
   /**
    * Reads of several keys or fields at once (MGET, HMGET, ZMSCORE), whose misses are counted per key: the keys or
-   * fields asked for by the replies that were not errors, the miss rate's denominator. Absent for other rows (their
-   * denominator is the replies that were not errors); on a total, present when one of its rows has it.
+   * fields asked for by the replies that were not errors, the miss rate's denominator. Also on a read queued in a
+   * transaction that was discarded (EXEC nil, EXECABORT) at times: its replies that asked, the discarded ones left out.
+   * Absent for other rows (their denominator is the replies that were not errors); on a total, present when one of
+   * its rows has it.
    */
   lookups?: number;
   /**

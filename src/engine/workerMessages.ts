@@ -116,6 +116,8 @@ export interface LabelReport {
   histogram: SparseCounts;
   /** A read's replies that found nothing (nil, or an empty collection); present only for a label that counts them. */
   misses?: number;
+  /** A queued read's replies whose transaction was discarded (EXEC nil, EXECABORT); absent when none. */
+  notRun?: number;
   /** Reply-driven commands' counts by name (measure/stats.ts recordReplyCount); absent when none. */
   replyCounts?: Record<string, number>;
 }

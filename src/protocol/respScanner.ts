@@ -87,6 +87,11 @@ export class ReplyScanner {
    * key not found, or the reply of a command queued in a transaction, inside EXEC's. Off the fast lane, as aggregates are.
    */
   onNestedMiss: ((replyIndex: number, element: number, empty: boolean) => void) | undefined;
+  /**
+   * Called for a nil two levels down: inside array element `element` of a top-level array. An MGET queued in a
+   * transaction: its keys not found are nils in its element of EXEC's reply. Off the fast lane, as aggregates are.
+   */
+  onDeepNil: ((replyIndex: number, element: number) => void) | undefined;
   /** Elements of the top-level aggregate being read (onNestedMiss numbers them). */
   private topLength = 0;
   /** Called with every top-level integer reply's value (PUBLISH's receivers); off the fast lane only when the integer is cut by the chunk. */
@@ -184,6 +189,7 @@ export class ReplyScanner {
               this.state = State.Line;
               if (this.depth === 0 && this.onNull) this.nullPending = true;
               else if (this.depth === 1 && this.onNestedMiss) this.nestedMiss(false);
+              else if (this.depth === 2 && this.onDeepNil) this.deepNil();
               break;
             case 45: // - error
               this.state = State.Line;
@@ -369,6 +375,11 @@ export class ReplyScanner {
     if (this.frames[0] === Frame.Normal) this.onNestedMiss!(this.repliesThisScan, this.topLength - this.remaining[0], empty);
   }
 
+  /** A nil inside an array (or set, map) that is itself an element of a top-level array: none of them a push or an attribute. */
+  private deepNil(): void {
+    if (this.frames[0] === Frame.Normal && this.frames[1] === Frame.Normal) this.onDeepNil!(this.repliesThisScan, this.topLength - this.remaining[0]);
+  }
+
   /** An error element directly inside a top-level array, when asked for, and none of that reply was kept yet. */
   private capturesNested(): boolean {
     return this.nestedErrors && this.depth === 1 && !this.errorPending;
@@ -386,6 +397,7 @@ export class ReplyScanner {
     this.state = State.Type;
     if (length < 0 && this.depth === 0 && this.onNull) this.nullPending = true;
     else if (length < 0 && this.depth === 1 && this.onNestedMiss) this.nestedMiss(false);
+    else if (length < 0 && this.depth === 2 && this.onDeepNil) this.deepNil();
     switch (this.lengthOf) {
       case LengthOf.Bulk:
       case LengthOf.BulkError:

@@ -4,10 +4,11 @@
 // A MOVED or ASK inside a unit is not followed (part of it may have run, and inside MULTI the EXEC answers
 // EXECABORT): the unit is an error, the redirection is counted once, and a MOVED re-routes the slot.
 import { errorKind } from '../../protocol/respScanner';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
+import { countNotRun, NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, queuedReadsOf, UNIT_LABEL, type QueuedReads } from '../measure/unitTally';
 import type { ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { MEASURED, type NodeLink } from './nodeLink';
+import { MISS_NIL_ELEMENTS } from '../../scenario/missRules';
 
 /** Entry flag: the entry is a unit of `size` commands (expects that many replies). */
 export const UNIT = 4;
@@ -17,6 +18,10 @@ export class ClusterUnits {
   private readonly queued: number[];
   /** Some queued command is a read: EXEC's elements are read for misses. */
   readonly countsQueuedMisses: boolean;
+  /** Some queued command is a per-key read (MGET): the nils inside its element of EXEC's reply are read too. */
+  readonly countsQueuedKeyMisses: boolean;
+  /** A transaction with reads: those that do not run when EXEC discards it. */
+  private readonly queuedReads: QueuedReads | undefined;
 
   constructor(
     /** Commands per unit. */
@@ -33,6 +38,8 @@ export class ClusterUnits {
   ) {
     this.queued = transaction ? queuedLabels(transaction, labels) : [];
     this.countsQueuedMisses = this.queued.some((label) => missRules[label] !== 0);
+    this.countsQueuedKeyMisses = this.queued.some((label) => missRules[label] === MISS_NIL_ELEMENTS);
+    this.queuedReads = transaction ? queuedReadsOf(transaction, labels, missRules) : undefined;
   }
 
   /** Reply `reply` of the current scan, to the unit at the head of `link`'s in-flight queue; true when it completes the unit. */
@@ -58,6 +65,9 @@ export class ClusterUnits {
         this.cluster.redirect(link.node, redirect.kind, redirect.slot, redirect.host, redirect.port, measured);
       }
       if (measured) this.load.stats.recordCommandError(label, kind, text);
+      if (measured && this.queuedReads?.exec === position)
+        countNotRun(this.load.stats, this.queuedReads, kind, (at) => link.unitFailedAt?.includes(at) === true);
+      else if (this.queuedReads) (link.unitFailedAt ??= []).push(position);
       if (link.unitErrorKind === undefined) {
         link.unitErrorKind = kind;
         link.unitErrorText = text;
@@ -97,5 +107,6 @@ export class ClusterUnits {
     link.unitReplies = 0;
     link.unitRedirected = false;
     link.unitErrorKind = link.unitErrorText = undefined;
+    link.unitFailedAt = undefined;
   }
 }

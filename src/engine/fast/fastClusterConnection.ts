@@ -22,7 +22,7 @@ import { UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clusterState';
 import { ClusterUnits, UNIT } from './clusterUnits';
-import { INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
+import { DEEP_NIL, INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { scanRequest } from './request';
 import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
@@ -411,6 +411,8 @@ export class FastClusterConnection extends BudgetedConnection {
       // Inside arrays: an MGET's keys not found, a queued read's miss inside EXEC's reply.
       if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.units?.countsQueuedMisses)
         link.scanner.onNestedMiss = (reply, element, empty) => newLink.nested.push(reply, element, empty ? 1 : 0);
+      // Two levels down: a queued MGET's keys not found, inside its element of EXEC's reply.
+      if (this.units?.countsQueuedKeyMisses) link.scanner.onDeepNil = (reply, element) => newLink.nested.push(reply, element, DEEP_NIL);
       // Errors inside EXEC's reply fail the unit.
       if (this.units) link.scanner.nestedErrors = this.load.config.test.group!.transaction;
     }

@@ -10,7 +10,7 @@ import { watchPrimary } from './primaryWatch';
 import { SocketConnection } from './socketConnection';
 import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
 import { TIMEOUT_ERROR_KIND } from '../measure/stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL, UnitTally } from '../measure/unitTally';
+import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, queuedReadsOf, UNIT_LABEL, UnitTally } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { MISS_NIL_ELEMENTS, MISS_NIL_OR_EMPTY, MISS_NONE, scannedMiss } from '../../scenario/missRules';
 
@@ -53,9 +53,11 @@ export class FastConnection extends SocketConnection {
     this.queued = config.test.group?.transaction ? queuedLabels(config.test.commands, config.labelIndexes) : [];
     if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.queued.some((label) => this.missRules[label] !== MISS_NONE))
       this.scanner.onNestedMiss = this.onNestedMiss;
+    if (this.queued.some((label) => this.missRules[label] === MISS_NIL_ELEMENTS)) this.scanner.onDeepNil = this.onDeepNil;
     if (config.countsReceivers) this.scanner.onInteger = this.onPublishReply;
     if (this.builder.grouped) {
-      this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats);
+      const queuedReads = config.test.group!.transaction ? queuedReadsOf(config.test.commands, config.labelIndexes, this.missRules) : undefined;
+      this.units = new UnitTally(unitSize, load.openLoop ? ringCapacity : config.pipeline * unitSize, load.stats, queuedReads);
       this.scanner.nestedErrors = config.test.group!.transaction;
       if (this.builder.execAt.includes(1)) this.scanner.onNull = this.onNullReply;
     }
@@ -297,6 +299,13 @@ export class FastConnection extends SocketConnection {
     } else if (!empty && this.missRules[label] === MISS_NIL_ELEMENTS) {
       this.load.stats.recordMiss(label);
     }
+  };
+
+  /** A nil inside EXEC's element `element`: a key a queued MGET (HMGET, ZMSCORE) did not find. */
+  private readonly onDeepNil = (replyIndex: number, element: number): void => {
+    if (this.measuredLabelOf(replyIndex) < 0 || !this.atExec(replyIndex)) return;
+    const queued = this.queued[element];
+    if (queued !== undefined && this.missRules[queued] === MISS_NIL_ELEMENTS) this.load.stats.recordMiss(queued);
   };
 
   /** PUBLISH's reply: how many subscribers got the message. */

@@ -3,11 +3,13 @@
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
 import type { KeyBacklog } from '../requests/keyBacklog';
-import { scannedMiss } from '../../scenario/missRules';
+import { MISS_NIL_ELEMENTS, scannedMiss } from '../../scenario/missRules';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
 export const INTERNAL = 1;
 export const MEASURED = 2;
+/** NodeLink.nested's third number for a nil two levels down (inside an element of EXEC's reply). */
+export const DEEP_NIL = 2;
 
 const FIRST_CAPACITY = 64;
 
@@ -191,13 +193,18 @@ export class NodeLink {
   readonly nulls = new Set<number>();
   /** Empty arrays, sets and maps of the current scan (reply indexes): a miss of a read of a key's contents. */
   readonly empties = new Set<number>();
-  /** Nils and empty collections inside array replies of the current scan, three numbers each: reply, element, 1 if empty. */
+  /**
+   * Nils and empty collections inside array replies of the current scan, three numbers each: reply, element, and 0 for
+   * a nil, 1 for an empty collection, DEEP_NIL for a nil inside that element (a queued MGET's key, in EXEC's reply).
+   */
   readonly nested: number[] = [];
   // The unit at the head of inFlight (command groups): replies taken, whether a redirection was counted, its first error.
   unitReplies = 0;
   unitRedirected = false;
   unitErrorKind: string | undefined;
   unitErrorText: string | undefined;
+  /** Positions in that unit whose reply was an error (a transaction's reads that did not even queue); undefined while none. */
+  unitFailedAt: number[] | undefined;
 
   constructor(readonly node: number) {
     this.scanner.onError = (_kind, text, index) => this.errors.set(index, text);
@@ -220,7 +227,9 @@ export class NodeLink {
     for (let k = 0; k < this.nested.length; k += 3) {
       if (this.nested[k] !== reply) continue;
       const label = queued[this.nested[k + 1]];
-      if (label !== undefined && scannedMiss(rules[label], this.nested[k + 2] === 1)) miss(label);
+      if (label === undefined) continue;
+      const what = this.nested[k + 2];
+      if (what === DEEP_NIL ? rules[label] === MISS_NIL_ELEMENTS : scannedMiss(rules[label], what === 1)) miss(label);
     }
   }
 

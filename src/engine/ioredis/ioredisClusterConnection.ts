@@ -12,7 +12,7 @@ import { BudgetedConnection, requestSource, State } from '../connectionBase';
 import { countMisses, countPublished, IoredisRequests, kindOf, unitReplyError } from './ioredisConnection';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND } from '../measure/stats';
-import { UNIT_LABEL } from '../measure/unitTally';
+import { countNotRun, UNIT_LABEL } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { parseRedirect, type ClusterState } from '../cluster/clusterState';
 import { clusterRetryStrategy, connectCluster, linkNodes } from './ioredisClusterOpen';
@@ -57,7 +57,7 @@ export class IoredisClusterConnection extends BudgetedConnection {
   ) {
     super(index, load);
     const { keys, context } = requestSource(load.config, index);
-    this.requests = new IoredisRequests(load.config.test, load.config.value, keys, context);
+    this.requests = new IoredisRequests(load.config.test, load.config.value, keys, context, load.config.missRules);
     this.missRules = load.config.missRules ?? [];
   }
 
@@ -377,6 +377,15 @@ export class IoredisClusterConnection extends BudgetedConnection {
       else countMisses(stats, this.missRules, labels[c], reply, name === 'EXEC' ? this.requests.queued : undefined);
       unitError ??= replyError ?? undefined;
     });
+    const queuedReads = this.requests.queuedReads;
+    if (queuedReads) {
+      const failedAt = (position: number): Error | undefined => {
+        const [error, reply] = results[position] ?? [failed ?? null, undefined];
+        return error ?? unitReplyError(names[position], reply);
+      };
+      const execError = failedAt(queuedReads.exec);
+      if (execError) countNotRun(stats, queuedReads, kindOf(execError), (position) => failedAt(position) !== undefined);
+    }
     const micros = Math.round((now - entry.start) * 1000);
     stats.recordReplies(UNIT_LABEL, micros, 1, now);
     node.recorder.record(micros, 1);

@@ -20,7 +20,7 @@ import { RAND_INT_WIDTH, VALUE_BYTE } from '../requests/templateEncoder';
 import { sendStampText } from '../sendStamp';
 import { errorKind } from '../../protocol/respScanner';
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, type WorkerStats } from '../measure/stats';
-import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, UNIT_LABEL } from '../measure/unitTally';
+import { countNotRun, NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, queuedReadsOf, UNIT_LABEL, type QueuedReads } from '../measure/unitTally';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type ClientPathModule, type ConnectionHost } from '../connection';
 import { missesIn } from '../../scenario/missRules';
 
@@ -44,6 +44,8 @@ export class IoredisRequests {
   readonly grouped: boolean;
   /** A transaction: the labels of its queued commands, whose replies are EXEC's elements. */
   readonly queued: number[];
+  /** A transaction with reads: those that do not run when EXEC discards it. */
+  readonly queuedReads: QueuedReads | undefined;
   private readonly table: WeightedTable | undefined;
   private readonly values: ValueSizes;
   private readonly sequences: RequestSequences;
@@ -70,10 +72,13 @@ export class IoredisRequests {
       connections?: number;
       order?: KeySource;
     },
+    /** Per label, the miss rules (scenario/replyMisses.ts): a transaction's reads. */
+    missRules: readonly number[] = [],
   ) {
     this.values = new ValueSizes(value);
     this.grouped = test.group !== undefined;
     this.queued = test.group?.transaction ? queuedLabels(test.commands, context.labelIndexes) : [];
+    this.queuedReads = test.group?.transaction ? queuedReadsOf(test.commands, context.labelIndexes, missRules) : undefined;
     this.table = test.commands.length > 1 && !this.grouped ? new WeightedTable(test.commands.map((c) => c.weight)) : undefined;
     this.sequences = new RequestSequences(keys, context);
     this.choices = this.sequences.choices;
@@ -261,7 +266,7 @@ export class IoredisConnection extends BudgetedConnection {
     super(index, load);
     const config = load.config;
     const { keys, context } = requestSource(load.config, index);
-    this.requests = new IoredisRequests(config.test, config.value, keys, context);
+    this.requests = new IoredisRequests(config.test, config.value, keys, context, config.missRules);
     this.commandsInFlight = new Int32Array(config.labels.length);
     this.missRules = config.missRules ?? [];
   }
@@ -481,7 +486,9 @@ export class IoredisConnection extends BudgetedConnection {
       let left = unit.length;
       let failure: Error | undefined;
       let lost: Error | undefined;
-      for (const { command, args } of unit) {
+      // Positions in the unit whose reply was an error (a transaction's reads that did not even queue).
+      let failedAt: number[] | undefined;
+      unit.forEach(({ command, args }, position) => {
         this.commandsInFlight[command.labelIndex]++;
         this.load.sent[command.labelIndex]++;
         redis.call(command.name, args, (error, reply) => {
@@ -496,6 +503,11 @@ export class IoredisConnection extends BudgetedConnection {
             stats.recordCommandReply(command.labelIndex, micros);
             if (replyError) stats.recordCommandError(command.labelIndex, kindOf(replyError), replyError.message);
             else countMisses(stats, this.missRules, command.labelIndex, reply, command.name === 'EXEC' ? this.requests.queued : undefined);
+            const queuedReads = this.requests.queuedReads;
+            if (replyError && queuedReads) {
+              if (position === queuedReads.exec) countNotRun(stats, queuedReads, kindOf(replyError), (at) => failedAt?.includes(at) === true);
+              else (failedAt ??= []).push(position);
+            }
           }
           failure ??= replyError ?? undefined;
           if (--left > 0) return;
@@ -510,7 +522,7 @@ export class IoredisConnection extends BudgetedConnection {
           if (this.batchCounts.length > 0) this.batchCounts[0]--;
           if (--pending === 0) done(anyLost, 0);
         });
-      }
+      });
     }
   }
 

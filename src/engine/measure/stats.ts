@@ -18,6 +18,8 @@ export class LabelStats {
   /** A read's replies that found nothing (nil, or an empty collection: scenario/replyMisses.ts); counted only where `countsMisses`. */
   misses = 0;
   countsMisses = false;
+  /** A queued read's replies (QUEUED) whose transaction did not run (EXEC nil or EXECABORT): they asked for no key. */
+  notRun = 0;
   /** Reply-driven commands' counts (engine/fast/replyConnection.ts): full passes, items returned, scripts reloaded… */
   readonly replyCounts = new Map<string, number>();
   /** Replies inside the throughput window; set when the window closes (undefined: all replies so far). */
@@ -40,6 +42,7 @@ export class LabelStats {
       errorExamples: Object.fromEntries(this.errorExamples),
       histogram: this.recorder.toSparse(),
       ...(this.countsMisses ? { misses: this.misses } : {}),
+      ...(this.notRun > 0 ? { notRun: this.notRun } : {}),
       ...(this.replyCounts.size > 0 ? { replyCounts: Object.fromEntries(this.replyCounts) } : {}),
     };
   }
@@ -50,6 +53,7 @@ export class LabelStats {
     this.errors = 0;
     this.unanswered = 0;
     this.misses = 0;
+    this.notRun = 0;
     this.windowReplies = undefined;
     this.errorsByKind.clear();
     this.errorExamples.clear();
@@ -96,6 +100,11 @@ export class WorkerStats {
   /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's); an MGET's nil keys, `count`. */
   recordMiss(label: number, count = 1): void {
     this.labels[label].misses += count;
+  }
+
+  /** A measured queued read whose transaction was discarded: neither a hit nor a miss. */
+  recordNotRun(label: number): void {
+    this.labels[label].notRun++;
   }
 
   /** A reply-driven command's count (`passes`, `items`, `reloads`, `skipped`, `read`, `acked`) grows by `count`. */

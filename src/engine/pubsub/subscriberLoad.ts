@@ -40,6 +40,11 @@ export interface SubscriberOptions {
   /** Resolves when the phase's other groups have ended, with the deliveries their PUBLISH replies promise (undefined: not counted). */
   publishersDone: Promise<number | undefined>;
   onTick?: (tick: LoadTick) => void;
+  /**
+   * Test seam: awaited once the slot map is read and before any subscribe command is written (`redirects` 0), and
+   * before a MOVED is followed (1), so a test can move a slot in between and the SSUBSCRIBE meets a real MOVED.
+   */
+  beforeSubscribe?: (redirects: number) => Promise<void>;
 }
 
 /** The drain after the publishers' end stops after this long without a message… */
@@ -177,7 +182,16 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
       wanted[index] -= head.left;
       resubscribed += head.args.length - 1;
       const node: TopologyNode = { host: redirect.host, port: redirect.port, role: 'master' };
-      void follow(() => subscribeAt(listeners[index].client, node, [head.args], 1));
+      void follow(async () => {
+        await options.beforeSubscribe?.(1);
+        await subscribeAt(listeners[index].client, node, [head.args], 1);
+      });
+      return;
+    }
+    if (head && redirect?.kind === 'MOVED' && head.redirects > 0) {
+      failure ??=
+        `${head.args.join(' ')} was redirected a second time (MOVED to ${redirect.host}:${redirect.port} after following one MOVED): ` +
+        "the channel's slot is still moving — run again once the cluster's resharding has settled";
       return;
     }
     failure ??= `${command.name.toUpperCase()} was refused: ${error.message}`;
@@ -213,6 +227,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
   };
   try {
     const topology = request.connection.cluster ? await clusterLayout(request.connection) : undefined;
+    await options.beforeSubscribe?.(0);
     for (let client = 0; client < clients; client++) {
       if (options.signal?.aborted) break;
       const number = (shard?.firstClient ?? 0) + client;

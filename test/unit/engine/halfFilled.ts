@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
 import type { ConnectionOptions } from '../../../src/redis/types';
 import { loadRequest, singleTest } from './plans';
+import { useRedisServer, withRedis } from '../../helpers/redis';
+import type { LocalServer } from '../../../src/redis/localServer';
 
 export async function fillHalf(target: { host: string; port: number }, space: number, connection?: Partial<ConnectionOptions>): Promise<void> {
   const fill = await runLoad(
@@ -16,4 +18,20 @@ export async function fillHalf(target: { host: string; port: number }, space: nu
   );
   assert.equal(fill.status, 'complete', fill.error);
   assert.equal(fill.total.misses, undefined, 'a write counts no misses');
+}
+
+/**
+ * A redis-server of the describe block, flushed and half filled (`fillHalf`) before its tests: `truth()` is the
+ * share of the key space absent, checked to be one half.
+ */
+export function useHalfFilledServer(space: number): { server: () => LocalServer; truth: () => number } {
+  const server = useRedisServer();
+  let truth = 0;
+  before(async () => {
+    await withRedis(server(), (redis) => redis.flushall());
+    await fillHalf(server(), space);
+    truth = 1 - (await withRedis(server(), (redis) => redis.dbsize())) / space;
+    assert.equal(truth, 0.5);
+  });
+  return { server, truth: () => truth };
 }

@@ -3,31 +3,17 @@
 // read (MGET) counts each key not found, its miss rate the keys not found over the keys asked.
 import assert from 'node:assert/strict';
 import { runLoad } from '../../../src/engine';
-import type { CommandResult } from '../../../src/engine/types';
 import { missRateOf } from '../../../src/results/missRate';
-import { useRedisServer, withRedis } from '../../helpers/redis';
+import { withRedis } from '../../helpers/redis';
 import { groupTest, loadRequest, singleTest } from './plans';
-import { fillHalf } from './halfFilled';
+import { useHalfFilledServer } from './halfFilled';
+import { missRow } from './missRow';
 
 const SPACE = 2000;
 
-function rowOf(commands: CommandResult[], command: string): CommandResult & { misses: number } {
-  const row = commands.find((c) => c.command === command);
-  assert.ok(row?.misses !== undefined, `${command} counts misses`);
-  return { ...row, misses: row.misses };
-}
-
 describe('misses inside array replies: EXEC and MGET (real server)', function () {
   this.timeout(60_000);
-  const server = useRedisServer();
-  let truth = 0;
-
-  before(async () => {
-    await withRedis(server(), (redis) => redis.flushall());
-    await fillHalf(server(), SPACE);
-    truth = 1 - (await withRedis(server(), (redis) => redis.dbsize())) / SPACE;
-    assert.equal(truth, 0.5);
-  });
+  const { server, truth } = useHalfFilledServer(SPACE);
 
   for (const client of ['fast', 'ioredis'] as const) {
     for (const rate of [undefined, 3000]) {
@@ -43,9 +29,9 @@ describe('misses inside array replies: EXEC and MGET (real server)', function ()
         );
         assert.equal(result.status, 'complete', result.error);
         assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorExamples));
-        const get = rowOf(result.commands, 'GET');
-        assert.ok(Math.abs(missRateOf(get)! - truth) <= 0.02, `GET miss rate ${missRateOf(get)} vs ${truth}`);
-        assert.equal(rowOf(result.commands, 'HGETALL').misses, units, 'no hash exists: every element is an empty array');
+        const get = missRow(result.commands, 'GET');
+        assert.ok(Math.abs(missRateOf(get)! - truth()) <= 0.02, `GET miss rate ${missRateOf(get)} vs ${truth()}`);
+        assert.equal(missRow(result.commands, 'HGETALL').misses, units, 'no hash exists: every element is an empty array');
         assert.equal(result.commands.find((c) => c.command === 'EXEC')?.misses, undefined, 'EXEC is no read');
         assert.equal(result.total.misses, undefined, "the unit's row is no read");
       });
@@ -62,9 +48,9 @@ describe('misses inside array replies: EXEC and MGET (real server)', function ()
         }),
       );
       assert.equal(result.status, 'complete', result.error);
-      const mget = rowOf(result.commands, 'MGET');
+      const mget = missRow(result.commands, 'MGET');
       assert.equal(mget.lookups, 2 * requests, 'two keys asked per request');
-      const expected = (truth + 1) / 2;
+      const expected = (truth() + 1) / 2;
       assert.ok(Math.abs(missRateOf(mget)! - expected) <= 0.02, `MGET miss rate ${missRateOf(mget)} vs ${expected}`);
       assert.ok(mget.misses >= requests, 'every `nothing:` key missed');
       assert.equal(result.total.lookups, mget.lookups);
@@ -79,7 +65,7 @@ describe('misses inside array replies: EXEC and MGET (real server)', function ()
       const result = await runLoad(
         loadRequest(server(), { client, test: singleTest('HMGET hm:__key__ f g x'), keys: { space: 10, size: 1 }, load: { clients: 2, requests: 900 } }),
       );
-      const hmget = rowOf(result.commands, 'HMGET');
+      const hmget = missRow(result.commands, 'HMGET');
       assert.equal(hmget.lookups, 2700);
       assert.equal(hmget.misses, 1800, 'g and x never exist, f always does');
     });
