@@ -33,7 +33,7 @@ export function metricValue(result: CommandResult, metric: ExpectMetric): number
     case 'error-rate':
       return result.requests > 0 ? result.errors / result.requests : 0;
     case 'miss-rate':
-      return missRateOf(result) ?? 0;
+      return missRateOf(result) ?? Number.NaN;
     case 'keys':
       // Not a figure of a test: evaluateThresholds reads the counts taken after the prefill.
       return Number.NaN;
@@ -92,7 +92,9 @@ function testOutcomes(expectation: Expectation, points: PointResult[]): Threshol
       if (!result) continue; // this test did not run the command the expectation names
       if (expectation.metric === 'miss-rate' && result.misses === undefined) continue; // not a read: nothing to miss
       // Over repeats, throughput is judged on its median; the rest on the representative run.
-      const actual = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
+      const value = expectation.metric === 'ops' && !expectation.command ? summary.opsPerSec.median : metricValue(result, expectation.metric);
+      // A rate of nothing (a miss rate where no key was looked up: every transaction discarded) is not measured: not a pass.
+      const actual = Number.isNaN(value) ? null : value;
       outcomes.push({
         expectation: expectation.text,
         metric: expectation.metric,
@@ -103,6 +105,7 @@ function testOutcomes(expectation: Expectation, points: PointResult[]): Threshol
         // Errors past the threshold still let an expectation pass (an error-rate one says what is accepted),
         // but a result where nothing succeeded never passes.
         passed:
+          actual !== null &&
           (load.status === 'complete' || load.status === 'complete-with-errors') &&
           !(result.requests > 0 && result.errors >= result.requests) &&
           compare(actual, expectation.op, expectation.value),

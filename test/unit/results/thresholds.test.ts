@@ -64,7 +64,21 @@ describe('thresholds: the number each metric reads', () => {
   it('miss-rate is the share of the replies that were not errors that found nothing (issue 43)', () => {
     // 195 misses of the 975 replies that were not errors: 20 %, not 19.5 % of all requests.
     assert.equal(metricValue(distinct('GET', { requests: 1000, errors: 25, misses: 195 }), 'miss-rate'), 0.2);
-    assert.equal(metricValue(distinct('GET', { requests: 0, errors: 0, misses: 0 }), 'miss-rate'), 0);
+    // No key looked up (no reply, or every transaction the read was queued in discarded: lookups 0) is no rate at all.
+    assert.ok(Number.isNaN(metricValue(distinct('GET', { requests: 0, errors: 0, misses: 0 }), 'miss-rate')));
+    assert.ok(Number.isNaN(metricValue(distinct('GET', { requests: 400, errors: 0, misses: 0, lookups: 0 }), 'miss-rate')));
+  });
+
+  it('`expect miss-rate` over a read that looked up no key is not measured, so it does not pass', () => {
+    const discarded = distinct('GET', { requests: 400, errors: 0, misses: 0, lookups: 0 });
+    const outcomes = evaluateThresholds(expects('GET miss-rate < 5%', 'GET miss-rate > 50%'), [pointOf([[getLoad(discarded)]])]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.expectation, o.actual, o.passed]),
+      [
+        ['expect GET miss-rate < 5%', null, false],
+        ['expect GET miss-rate > 50%', null, false],
+      ],
+    );
   });
 });
 
