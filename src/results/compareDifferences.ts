@@ -50,6 +50,7 @@ export function phaseSettings(phase: PhasePlan): [string, string | null][] {
   return [
     ['measured', phase.measured ? 'yes' : 'no (prefill)'],
     ['clients', String(load.clients)],
+    ['ramp', load.ramp ? `${load.ramp.from}..${load.ramp.to} step ${load.ramp.step} every ${formatDuration(load.ramp.everyMs)}` : null],
     ['threads', String(load.threads)],
     ['pipeline', String(load.pipeline)],
     ['requests', load.requests !== undefined ? groupDigits(load.requests) : null],

@@ -7,6 +7,7 @@ import type { RunFile } from './runFile';
 /** The settings a column may be named by, in the order they name it (the plan's first, then the setup's). */
 const LABEL_FIELDS = [
   'clients',
+  'ramp',
   'threads',
   'pipeline',
   'rate',

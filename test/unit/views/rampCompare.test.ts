@@ -20,6 +20,9 @@ describe('comparison panel: two ramps on one chart', () => {
     assert.equal(ramp.axis, 'clients');
     assert.deepEqual(ramp.x, [2, 4, 5, 6, 8]);
     const [labelA, labelB] = model.columns.map((c) => c.label);
+    // The columns are named by the ramps that differ, not by the duration they happen to take.
+    assert.match(labelA, /^ramp 2\.\.8 step 2 every 1\.0s( · |$)/);
+    assert.match(labelB, /^ramp 2\.\.8 step 3 every 1\.0s( · |$)/);
     assert.deepEqual(
       ramp.series.map((s) => [s.label, s.run, s.metric]),
       [
