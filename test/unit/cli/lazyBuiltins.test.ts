@@ -49,6 +49,14 @@ describe('rbench run: built-in modules loaded only when used', function () {
     assert.equal(result.points[0].repeats[0][0].total.requests, 100);
   });
 
+  it('rbench check loads no zlib (no histogram to encode), child_process or worker_threads; a run loads zlib', async () => {
+    const file = scratch.write('small.rbench', SMALL_RUN);
+    const check = await mainThreadBuiltins(['check', file]);
+    for (const unused of ['zlib', 'child_process', 'worker_threads']) assert.ok(!check.has(unused), `rbench check loaded ${unused}`);
+    const run = await mainThreadBuiltins(['run', file, '--url', server().url, '--yes', '--quiet', '--out', 'runs']);
+    assert.ok(run.has('zlib'), 'a run, which encodes its histograms, did not load zlib');
+  });
+
   it('a load on threads of its own loads worker_threads, and a throwaway server child_process', async () => {
     const threaded = scratch.write('threaded.rbench', SMALL_RUN.replace('clients 50', 'clients 4\nthreads 2'));
     const onThreads = await mainThreadBuiltins(['run', threaded, '--url', server().url, '--yes', '--quiet', '--out', 'runs']);
