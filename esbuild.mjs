@@ -67,6 +67,30 @@ const vendorsApart = {
       );
   },
 };
+// ioredis (~0.4 MB of dist/cli-main.js) is for the commands that talk through it (`rbench check`, the cluster clean-up,
+// the editor's readers): a run's control connections are raw (src/engine/fast/rawControl.ts), so it never runs there,
+// yet V8 read, hashed and deserialised it at every start. dist/ioredis-vendor.js holds one copy of it, and its module
+// object `DataHandler` as well: the reply gate (src/redis/replyGuard.ts) replaces that object's `default`, which
+// ioredis's connect handler reads at every connect, so both must come from the one bundle. CommonJS on purpose: an
+// import would give the gate a copy of the module object, whose change ioredis would never see.
+const ioredisVendor = {
+  file: 'ioredis-vendor',
+  source: "module.exports = { ioredis: require('ioredis'), DataHandler: require('ioredis/built/DataHandler') };",
+};
+const ioredisApart = {
+  name: 'ioredis-apart',
+  setup(build) {
+    // Each name the runner requires becomes a one-line module that takes its object from the vendor file when first required.
+    const parts = { ioredis: 'ioredis', 'ioredis/built/DataHandler': 'DataHandler' };
+    build.onResolve({ filter: /^ioredis(\/built\/DataHandler)?$/ }, (args) => ({ path: args.path, namespace: 'ioredis-apart' }));
+    build.onLoad({ filter: /.*/, namespace: 'ioredis-apart' }, (args) => ({
+      contents: `module.exports = require('./${ioredisVendor.file}.js').${parts[args.path]};`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: new RegExp(`^\\./${ioredisVendor.file}\\.js$`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 const vendorBuilds = vendors.map((vendor) => ({
   ...nodeCommon,
   stdin: { contents: vendor.source, resolveDir: '.', sourcefile: `${vendor.file}.ts`, loader: 'ts' },
@@ -85,8 +109,13 @@ const builds = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   // dist/cli.js is the `rbench` command: a launcher that runs dist/cli-main.js from V8's code cache (src/cli/launch.ts).
   { ...nodeCommon, entryPoints: { cli: 'src/cli/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...nodeCommon, entryPoints: { 'cli-main': 'src/cli/bin.ts' }, outdir: 'dist', plugins: [vendorsApart] },
+  { ...nodeCommon, entryPoints: { 'cli-main': 'src/cli/bin.ts' }, outdir: 'dist', plugins: [vendorsApart, ioredisApart] },
   ...vendorBuilds,
+  {
+    ...nodeCommon,
+    stdin: { contents: ioredisVendor.source, resolveDir: '.', sourcefile: `${ioredisVendor.file}.js`, loader: 'js' },
+    outfile: `dist/${ioredisVendor.file}.js`,
+  },
   { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
   ...clientPathBuilds,
   { ...nodeCommon, entryPoints: { checkWorker: 'src/editor/checkWorker.ts' }, outdir: 'dist' },
@@ -123,7 +152,7 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  for (const file of ['dist/cli-main.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`)])
+  for (const file of ['dist/cli-main.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`), `dist/${ioredisVendor.file}.js`])
     if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   // After asciiOnly: the cache is of the bundle's final bytes.

@@ -10,7 +10,8 @@
 // keeps N threads of its own. A shared thread's CPU figures (thread CPU, event-loop use, pauses) are the
 // thread's: of every load it hosts, which is what limits each of them.
 import { EventEmitter } from 'node:events';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { threadsModule } from './threadsModule';
 import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig } from './workerMessages';
 
 interface HostThread {
@@ -43,7 +44,7 @@ export class SharedThreads {
   }
 
   private startThread(script: string): HostThread {
-    const thread: HostThread = { worker: new Worker(script, { workerData: { host: true } satisfies HostData }), loads: new Map() };
+    const thread: HostThread = { worker: new (threadsModule().Worker)(script, { workerData: { host: true } satisfies HostData }), loads: new Map() };
     const everyLoad = (event: 'error' | 'exit', value: unknown) => [...thread.loads.keys()].forEach((load) => load.threadEnded(event, value));
     thread.worker.on('message', (message: HostToMain) => {
       const load = [...thread.loads.keys()].find((each) => each.id === message.id);
@@ -68,7 +69,7 @@ export class HostedLoad extends EventEmitter {
     readonly id: number,
   ) {
     super();
-    const { port1, port2 } = new MessageChannel();
+    const { port1, port2 } = new (threadsModule().MessageChannel)();
     this.port = port1;
     port1.on('message', (message) => this.emit('message', message));
     thread.loads.set(this, config.connections.length);

@@ -2,9 +2,10 @@
 // the main thread (workerThreads.ts). Bundled by esbuild to dist/worker.js; tsc puts it next to workerThreads.js.
 // A small load runs the same code on the caller's thread (inThreadLoad.ts requires this file for serveLoad); a
 // shared engine thread (sharedThreads.ts: the client groups of a phase) runs several, each on a port of its own.
-import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { openClientPath } from './clientPaths';
 import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
+import { threadsModule } from './threadsModule';
 import { WorkerLoad } from './workerLoad';
 
 /** The main thread as the load sees it: a worker's parentPort, or the in-thread port of a small load. */
@@ -70,8 +71,12 @@ function hostLoads(parent: MessagePort): void {
   });
 }
 
-if (!isMainThread && parentPort && require.main === module) {
+// Only as a thread's own script: required by inThreadLoad.ts, this file leaves node:worker_threads unloaded.
+if (require.main === module) {
+  const { isMainThread, parentPort, workerData } = threadsModule();
   const data = workerData as WorkerConfig | HostData;
-  if ('host' in data) hostLoads(parentPort);
-  else serveLoad(parentPort, data);
+  if (!isMainThread && parentPort) {
+    if ('host' in data) hostLoads(parentPort);
+    else serveLoad(parentPort, data);
+  }
 }

@@ -4,9 +4,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ClusterTracker } from './cluster/tracker';
 import { InThreadLoad } from './inThreadLoad';
+import { threadsModule } from './threadsModule';
 import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
@@ -82,7 +83,9 @@ class LoadThreads {
     this.workers = run.shared
       ? run.shared.host(script, configs)
       : configs.map((config) =>
-          run.inThread ? new InThreadLoad(script, config) : new Worker(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
+          run.inThread
+            ? new InThreadLoad(script, config)
+            : new (threadsModule().Worker)(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
         );
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);

@@ -1,6 +1,6 @@
 // A throwaway redis-server on a free loopback port with its own temp dir: the default target of the
 // CLI and the extension when none is configured, and the server every test runs against.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { copyUserNamedFile, FileGateError, scanBoundedFile } from '../gates/files';
 import { createServer, Socket } from 'node:net';
@@ -253,6 +253,10 @@ async function launch(binary: string, dir: string, port: number, options: LocalS
   }
   writeFileSync(conf, localServerConfig(dir, port, options), { mode: 0o600 });
   // The watchdog holds our pipe on its stdin: when this process ends, however it ends, the server goes too.
+  // Required here, not at the top: child_process brings dgram and the socket list, which a run against a
+  // server of the user's (the common case) never needs, yet paid for at every start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, binary, conf, dir], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
