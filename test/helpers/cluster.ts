@@ -242,11 +242,11 @@ export function useCluster(masters = 3, replicasPerMaster = 1, options: ClusterO
   };
 }
 
-/** Moves `slots` slots from one master to another with `redis-cli --cluster reshard` (what an operator runs). */
-export async function reshard(seedPort: number, fromId: string, toId: string, slots: number): Promise<void> {
+/** Moves `slots` slots from one master to another with `redis-cli --cluster reshard` (what an operator runs); `signal` kills it. */
+export async function reshard(seedPort: number, fromId: string, toId: string, slots: number, signal?: AbortSignal): Promise<void> {
   await run(
     'redis-cli',
     ['--cluster', 'reshard', `127.0.0.1:${seedPort}`, '--cluster-from', fromId, '--cluster-to', toId, '--cluster-slots', String(slots), '--cluster-yes'],
-    { timeout: 60_000 },
+    { timeout: 60_000, signal },
   );
 }

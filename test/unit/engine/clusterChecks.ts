@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { LoadResult } from '../../../src/engine/types';
 import { reshard, type ClusterNode, type TestCluster } from '../../helpers/cluster';
 import { whenServerCalled } from '../../helpers/serverStall';
+import type { TestAbort } from '../../helpers/testAbort';
 
 export const seedOf = (cluster: TestCluster) => ({ host: '127.0.0.1', port: cluster.nodes[0].port });
 
@@ -40,21 +41,48 @@ export async function withNodeFrozen(node: ClusterNode, command: string, calls: 
 }
 
 /**
- * The load `start` begins, with 300 slots moved (`redis-cli --cluster reshard`) from master `step` to the next once
- * the masters have run 1,000 of the load's `command` (lower case).
+ * Loads `start` begins one after another (each given the test's abort signal) until a reshard has finished: 300 slots
+ * moved (`redis-cli --cluster reshard`) from master `step` to the next, begun once the masters have run 1,000 of a
+ * load's `command` (lower case). The loads last as long as the migration, however slow the machine makes it, instead
+ * of one load sized to outlast it on a fast machine. Every load's result, in order; the last one ran while the reshard
+ * ended, unless a load failed (the loop stops there; the caller's assertions on each result say why).
  */
-export async function withReshard(cluster: TestCluster, step: number, command: string, start: () => Promise<LoadResult>): Promise<LoadResult> {
+export async function duringReshard(
+  cluster: TestCluster,
+  step: number,
+  command: string,
+  abort: TestAbort,
+  start: (signal: AbortSignal) => Promise<LoadResult>,
+): Promise<LoadResult[]> {
+  const { signal, track } = abort;
   const { masters } = await cluster.roles();
   const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => cluster.client(port).cluster('MYID') as Promise<string>));
-  const running = start();
-  const moved = await whenServerCalled(
-    masters.map((port) => ({ host: '127.0.0.1', port })),
-    command,
-    1000,
-    running,
-    () => reshard(cluster.nodes[0].port, from, to, 300),
-  );
-  const result = await running;
-  assert.ok(moved, 'the reshard began while the load ran');
-  return result;
+  const results: LoadResult[] = [];
+  let migration: Promise<void> | undefined;
+  let migrated = false;
+  while (!migrated && !signal.aborted) {
+    const running = track(start(signal));
+    if (!migration)
+      await whenServerCalled(
+        masters.map((port) => ({ host: '127.0.0.1', port })),
+        command,
+        1000,
+        running,
+        async () => {
+          migration = track(reshard(cluster.nodes[0].port, from, to, 300, signal));
+          migration.then(
+            () => (migrated = true),
+            () => (migrated = true),
+          );
+        },
+      );
+    const result = await running;
+    results.push(result);
+    if (result.status !== 'complete' && result.status !== 'complete-with-errors') break;
+  }
+  if (migration) await migration;
+  return results;
 }
+
+/** The sum of `figure` over `results`. */
+export const sumOf = (results: LoadResult[], figure: (result: LoadResult) => number): number => results.reduce((sum, result) => sum + figure(result), 0);
