@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClusterTopologyError, discoverTopology } from '../redis/clusterTopology';
+import { openRawControl } from './fast/rawControl';
 import type { ConnectionOptions } from '../redis/types';
 import { checkConnectionCapacity } from './capacity';
 import { ClusterTracker } from './cluster/tracker';
@@ -57,7 +58,7 @@ export async function runLoad(request: LoadRequest, options: PhaseLoadOptions = 
 /** The cluster's layout before a load: what makes it unreadable or refused ends the load as a LoadError. */
 async function loadTopology(connection: ConnectionOptions) {
   try {
-    return await discoverTopology(connection);
+    return await discoverTopology(connection, openRawControl);
   } catch (error) {
     throw error instanceof ClusterTopologyError ? new LoadError(error.message) : error;
   }

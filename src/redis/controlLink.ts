@@ -2,6 +2,8 @@
 // clean-up): commands and their replies, nothing of a client library. The run's own connections are the
 // engine's raw sockets (src/engine/fast/rawControl.ts: no ioredis parsed at every start); the editor, capture
 // and `rbench check` pass their ioredis client through ioredisLink (control.ts).
+import type { CommandTally } from './commandTally';
+import type { ConnectionOptions } from './types';
 
 /** Arguments of a control command. */
 export type ControlArg = string | number;
@@ -22,6 +24,9 @@ export interface ControlLink {
   /** Closes at once. */
   disconnect(): void;
 }
+
+/** Opens a control connection (a run's: the engine's raw one, src/engine/fast/rawControl.ts); throws RedisConnectionError. */
+export type OpenControl = (options: ConnectionOptions, tally?: CommandTally) => Promise<ControlLink>;
 
 /** A server's error reply (`-ERR …`): named as ioredis names its own, so `isReplyError` knows both. */
 export class ControlReplyError extends Error {

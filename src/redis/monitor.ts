@@ -3,7 +3,7 @@
 // Cluster: one monitor per master, added up by src/runner/clusterMonitor.ts.
 import type { CommandTally } from './commandTally';
 import { ioredisLink, openControlConnection, RedisConnectionError } from './control';
-import type { ControlLink } from './controlLink';
+import type { ControlLink, OpenControl } from './controlLink';
 import { describeConnectionError, describeServerError, errorPlace } from './errors';
 import { isReplyError, parseInfo, readSampleInfo, sampleFromInfo } from './info';
 import { readServerCounters, resetServerStats, type NodeCounters } from './serverCounters';
@@ -21,8 +21,7 @@ export interface MonitorOptions {
   open?: OpenControl;
 }
 
-/** Opens a control connection; throws RedisConnectionError. */
-export type OpenControl = (options: ConnectionOptions, tally?: CommandTally) => Promise<ControlLink>;
+export type { OpenControl } from './controlLink';
 
 const openIoredisControl: OpenControl = async (options, tally) => ioredisLink(await openControlConnection(options, tally));
 

@@ -10,6 +10,7 @@ import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
 import { discoverTopology, type TopologyNode } from '../redis/clusterTopology';
+import { openRawControl } from '../engine';
 import { formatAddress } from '../gates/network';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';
@@ -417,7 +418,7 @@ export class RunSession {
     if (this.selectedTarget()?.supplier !== 'user') return undefined;
     let nodes: TopologyNode[];
     try {
-      nodes = (await discoverTopology(options)).nodes;
+      nodes = (await discoverTopology(options, openRawControl)).nodes;
     } catch (error) {
       return (error as Error).message;
     }

@@ -4,6 +4,7 @@ import type { ConnectionOptions } from '../../redis/types';
 import type { LabelReport, WorkerResult } from '../workerMessages';
 import type { ClusterResult, CommandResult, NodeResult } from '../types';
 import { discoverTopology, slotRanges, type ClusterTopology } from '../../redis/clusterTopology';
+import { openRawControl } from '../fast/rawControl';
 
 type Summarize = (name: string, reports: LabelReport[], durationMs: number) => CommandResult;
 
@@ -20,7 +21,7 @@ export class ClusterTracker {
   refresh(deliver: (topology: ClusterTopology) => void): void {
     if (this.refreshing) return;
     this.refreshing = true;
-    discoverTopology(this.connection).then(
+    discoverTopology(this.connection, openRawControl).then(
       (topology) => {
         this.refreshing = false;
         this.topology = topology;
@@ -34,7 +35,7 @@ export class ClusterTracker {
   /** Re-reads the layout once the load is over and sets each master's slot ranges from it (kept as they were if that fails). */
   async finalSlots(result: ClusterResult): Promise<void> {
     try {
-      this.topology = await discoverTopology(this.connection);
+      this.topology = await discoverTopology(this.connection, openRawControl);
     } catch {
       return;
     }

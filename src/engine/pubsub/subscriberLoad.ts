@@ -14,6 +14,7 @@ import { approvedNodes } from '../../gates/network';
 import { ClusterTopologyError, discoverTopology, type ClusterTopology, type TopologyNode } from '../../redis/clusterTopology';
 import { nodeErrorPlace, nodeTls } from '../cluster/nodeTls';
 import { openTargetSocket } from '../fast/primarySocket';
+import { openRawControl } from '../fast/rawControl';
 import { openSocket, type RawConnection } from '../fast/connect';
 import { LoadError } from '../errors';
 import { LatencyRecorder } from '../measure/histogram';
@@ -343,7 +344,7 @@ export async function runSubscribers(request: SubscriberRequest, options: Subscr
 /** The cluster's layout, read through the seed and passed through the network gate; unreadable or refused: a LoadError. */
 async function clusterLayout(connection: ConnectionOptions): Promise<ClusterTopology> {
   try {
-    return await discoverTopology(connection);
+    return await discoverTopology(connection, openRawControl);
   } catch (error) {
     throw error instanceof ClusterTopologyError ? new LoadError(error.message) : error;
   }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad } from '../../../src/engine';
 import { nodeTls } from '../../../src/engine/cluster/nodeTls';
+import { openRawControl } from '../../../src/engine/fast/rawControl';
 import { discoverTopology, topologyFromShards, topologyFromSlots } from '../../../src/redis/clusterTopology';
 import { useCluster } from '../../helpers/cluster';
 import { connectionTo, loadRequest, singleTest } from './plans';
@@ -18,7 +19,7 @@ describe('a TLS cluster target given by host name while CLUSTER SHARDS names the
   const tls = () => ({ ca: readFileSync(join(cluster().certDir!, 'ca.pem')), servername: 'seed.test' });
 
   it('marks the seed in the layout although it is announced as 127.0.0.1', async () => {
-    const topology = await discoverTopology(connectionTo(target(), { cluster: true, tls: tls() }));
+    const topology = await discoverTopology(connectionTo(target(), { cluster: true, tls: tls() }), openRawControl);
     const seeds = topology.nodes.filter((n) => n.seed);
     assert.deepEqual(
       seeds.map((n) => `${n.host}:${n.port}`),
