@@ -10,11 +10,11 @@
 // keeps N threads of its own. A shared thread's CPU figures (thread CPU, event-loop use, pauses) are the
 // thread's: of every load it hosts, which is what limits each of them.
 import { EventEmitter } from 'node:events';
-import type { MessagePort, Worker } from 'node:worker_threads';
+import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { threadsModule } from './threadsModule';
-import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig } from './workerMessages';
+import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 
-interface HostThread {
+export interface HostThread {
   worker: Worker;
   /** The live loads it hosts, each with its connection count. */
   loads: Map<HostedLoad, number>;
@@ -26,7 +26,7 @@ export class SharedThreads {
 
   /** One hosted load per config, each on a different thread: the least busy, new ones started when too few. */
   host(script: string, configs: readonly WorkerConfig[]): HostedLoad[] {
-    while (this.threads.length < configs.length) this.threads.push(this.startThread(script));
+    while (this.threads.length < configs.length) this.threads.push(startHostThread(script));
     const byConnections = (thread: HostThread) => [...thread.loads.values()].reduce((sum, connections) => sum + connections, 0);
     const chosen = [...this.threads].sort((a, b) => byConnections(a) - byConnections(b)).slice(0, configs.length);
     return configs.map((config, i) => new HostedLoad(chosen[i], config, this.nextId++));
@@ -42,36 +42,50 @@ export class SharedThreads {
     const threads = this.threads.splice(0);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
+}
 
-  private startThread(script: string): HostThread {
-    const thread: HostThread = { worker: new (threadsModule().Worker)(script, { workerData: { host: true } satisfies HostData }), loads: new Map() };
-    const everyLoad = (event: 'error' | 'exit', value: unknown) => [...thread.loads.keys()].forEach((load) => load.threadEnded(event, value));
-    thread.worker.on('message', (message: HostToMain) => {
-      const load = [...thread.loads.keys()].find((each) => each.id === message.id);
-      load?.threadEnded('error', Object.assign(new Error(message.message), { stack: message.stack }));
-    });
-    thread.worker.on('error', (error) => everyLoad('error', error));
-    thread.worker.on('exit', (code) => everyLoad('exit', code));
-    // A thread with no load must not keep the process alive (close() may not come, as on a crash of the caller).
-    thread.worker.unref();
-    return thread;
-  }
+/**
+ * Starts a thread that hosts the loads it is handed (worker.ts hostLoads), with V8's default heap unless
+ * `resourceLimits` says otherwise. Unref'd: a thread with no load must not keep the process alive (close() may
+ * not come, as on a crash of the caller); a hosted load's port keeps it alive while the load runs.
+ */
+export function startHostThread(script: string, resourceLimits?: ResourceLimits): HostThread {
+  const thread: HostThread = {
+    worker: new (threadsModule().Worker)(script, { workerData: { host: true } satisfies HostData, ...(resourceLimits ? { resourceLimits } : {}) }),
+    loads: new Map(),
+  };
+  const everyLoad = (event: 'error' | 'exit', value: unknown) => [...thread.loads.keys()].forEach((load) => load.threadEnded(event, value));
+  thread.worker.on('message', (message: HostToMain) => {
+    const load = [...thread.loads.keys()].find((each) => each.id === message.id);
+    load?.threadEnded('error', Object.assign(new Error(message.message), { stack: message.stack }));
+  });
+  thread.worker.on('error', (error) => everyLoad('error', error));
+  thread.worker.on('exit', (code) => everyLoad('exit', code));
+  thread.worker.unref();
+  return thread;
 }
 
 /** One load on a shared thread, with the face of its Worker that workerThreads.ts talks to. */
 export class HostedLoad extends EventEmitter {
   private readonly port: MessagePort;
   private ended = false;
+  /** The load told its end (its result, or that it could not connect): it has closed what it opened. */
+  private settled = false;
 
   constructor(
     private readonly thread: HostThread,
     config: WorkerConfig,
     readonly id: number,
+    /** Told when the load is ended, and whether it had settled (warmThreads.ts keeps only such a thread). */
+    private readonly released?: (settled: boolean) => void,
   ) {
     super();
     const { port1, port2 } = new (threadsModule().MessageChannel)();
     this.port = port1;
-    port1.on('message', (message) => this.emit('message', message));
+    port1.on('message', (message: WorkerToMain) => {
+      if (message.type === 'result' || message.type === 'connect-failed') this.settled = true;
+      this.emit('message', message);
+    });
     thread.loads.set(this, config.connections.length);
     thread.worker.postMessage({ type: 'serve', id, config, port: port2 } satisfies MainToHost, [port2]);
   }
@@ -87,6 +101,7 @@ export class HostedLoad extends EventEmitter {
       this.thread.loads.delete(this);
       this.thread.worker.postMessage({ type: 'end', id: this.id } satisfies MainToHost);
       this.port.close();
+      this.released?.(this.settled);
     }
     return Promise.resolve(0);
   }

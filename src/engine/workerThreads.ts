@@ -4,15 +4,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Worker } from 'node:worker_threads';
 import type { ClusterTracker } from './cluster/tracker';
 import { InThreadLoad } from './inThreadLoad';
-import { threadsModule } from './threadsModule';
 import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
 import { TimelineMerge } from './timelineMerge';
-import { workerResourceLimits } from './workerHeap';
+import { hostOnWarmThread } from './warmThreads';
 import { RampSteps } from './measure/rampSteps';
 import type { LoadOptions, LoadRequest, LoadResult, LoadStatus } from './types';
 import type { WorkerConfig, WorkerResult, WorkerToMain } from './workerMessages';
@@ -53,7 +51,7 @@ type ThreadsPhase = 'connecting' | 'running' | 'stopping' | 'done';
 
 /** One load's threads from start to result: connecting, running, stopping, done (each entered once). */
 class LoadThreads {
-  private readonly workers: (Worker | InThreadLoad | HostedLoad)[];
+  private readonly workers: (InThreadLoad | HostedLoad)[];
   private readonly results: (WorkerResult | undefined)[];
   private readonly exited: boolean[];
   private readonly progress: { requests: number; errors: number }[];
@@ -82,11 +80,7 @@ class LoadThreads {
     // A shared thread hosts loads of any client path, so it keeps V8's default heap (workerHeap.ts sizes one path's).
     this.workers = run.shared
       ? run.shared.host(script, configs)
-      : configs.map((config) =>
-          run.inThread
-            ? new InThreadLoad(script, config)
-            : new (threadsModule().Worker)(script, { workerData: config, resourceLimits: workerResourceLimits(config) }),
-        );
+      : configs.map((config) => (run.inThread ? new InThreadLoad(script, config) : hostOnWarmThread(script, config)));
     this.results = this.workers.map(() => undefined);
     this.exited = this.workers.map(() => false);
     this.progress = this.workers.map(() => ({ requests: 0, errors: 0 }));
