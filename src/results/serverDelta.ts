@@ -43,9 +43,11 @@ export interface Accounting {
    * A part of a sharded run whose sibling parts ran meanwhile: they send what this part sends — the scenario's
    * commands, RBench's own at any stage of theirs (handshakes, sampling, their count of ended parts, their
    * clean-up and key count) — and how many only their run files say. No foreign load is judged here (absent,
-   * with that reason); `rbench merge` judges it against all parts' sends.
+   * with that reason); `rbench merge` judges it against all parts' sends. `parts` is how many were seen
+   * (CLIENT LIST polls around the load); 0 for a part of `of` that saw none: a sibling's whole load can fall between
+   * two polls (its connections open and closed in between), so not seeing one is no proof it did not send.
    */
-  siblings?: { parts: number };
+  siblings?: { parts: number; of?: number };
 }
 
 /** RBench's own commands over a window (src/redis/commandTally.ts) and the calls in flight at its edges. */
@@ -171,7 +173,7 @@ export function withAccounting(delta: ServerDelta, accounting: Accounting): Serv
     if (calls > 0) result.usecPerCall = usec / calls;
     const why =
       accounting.inexact ??
-      (accounting.siblings ? siblingsText(accounting.siblings.parts) : undefined) ??
+      (accounting.siblings ? siblingsText(accounting.siblings) : undefined) ??
       (Object.keys(accounting.sent).some((name) => SCRIPT_COMMANDS.has(baseName(name))) ? SCRIPTS : undefined);
     if (why) absent.set('foreign', why);
     else {
@@ -206,8 +208,12 @@ function capCommands(delta: ServerDelta, kept: ReadonlySet<string>): number {
 }
 
 /** Why a sharded part judges no foreign load while its siblings run: only their run files say what they sent. */
-function siblingsText(parts: number): string {
-  return `${parts} sibling part${parts === 1 ? '' : 's'} of this sharded run ran meanwhile, and only their run files say what they sent: rbench merge judges foreign load against all parts' sends`;
+function siblingsText({ parts, of }: { parts: number; of?: number }): string {
+  const who =
+    parts > 0
+      ? `${parts} sibling part${parts === 1 ? '' : 's'} of this sharded run ran meanwhile`
+      : `this is a part of a sharded run of ${of ?? 'several'} parts, whose siblings may have sent meanwhile (a load can start and end between two looks at CLIENT LIST)`;
+  return `${who}, and only their run files say what they sent: rbench merge judges foreign load against all parts' sends`;
 }
 
 const SCRIPTS = 'the test runs scripts: the server counts the commands they call as its own, so foreign load cannot be told apart';

@@ -63,6 +63,8 @@ export interface LoadSurroundings {
   after?: CountersRead;
   /** Sibling parts of a sharded run that sent meanwhile what only their run files count (rbench merge judges). */
   siblingParts: number;
+  /** This run is a part of a sharded run of this many parts (`--shard I/N`): its siblings may send meanwhile, seen or not. */
+  shardParts?: number;
   /** Other runs seen on the server meanwhile. */
   otherRuns: readonly string[];
   /** A throwaway server: its statistics were reset before the load. */
@@ -84,7 +86,8 @@ export function settleLoad(result: LoadResult, source: LoadSource, around: LoadS
     let accounting = accountingFor(source.test, result, source.warmupMs, tallyBetween(before.mark, after.mark), source.probed?.nested);
     if (source.probed?.inexact) accounting.inexact ??= source.probed.inexact;
     if (source.siblingGroups) accounting = withSiblingGroups(accounting, source.siblingGroups);
-    if (around.siblingParts > 0) accounting.siblings = { parts: around.siblingParts };
+    if (around.siblingParts > 0 || (around.shardParts ?? 1) > 1)
+      accounting.siblings = { parts: around.siblingParts, ...(around.shardParts ? { of: around.shardParts } : {}) };
     result.server = serverDelta(before.nodes, after.nodes, accounting, around.local ? 'per-test' : 'cumulative');
     const bytes = bytesPerSecond(result.server);
     if (bytes) result.bytesPerSec = bytes;

@@ -154,6 +154,7 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
     before,
     after,
     siblingParts: others?.siblingsSince(sinceT).length ?? 0,
+    ...(plan.shard ? { shardParts: plan.shard.count } : {}),
     otherRuns: (others?.seenSince(sinceT) ?? []).map((other) => other.name),
     local: context.local,
     appendfsync: run.target.server?.config.appendfsync,

@@ -99,7 +99,16 @@ export class BatchBuilder {
   /** Digits rewritten per `__key__` and `__rand_int__` slot (the low ones: see rewrite). */
   private readonly keyDigits: number = 0;
   private readonly randDigits: number = 0;
-  /** drawRouted: the keys of the last draw, and each one's `__rand_int__` values (randsPerRequest a key), in draw order. */
+  /**
+   * What a routable builder routes by (routable, drawRouted): the `__key__`, or, in a command with none, its one
+   * `__rand_int__` (redis-benchmark's `SET key:__rand_int__`); where it lies, how many digits, and the other
+   * `__rand_int__` values a request carries beside it.
+   */
+  private readonly routeByRand: boolean;
+  private readonly routeSlots: Int32Array;
+  private readonly routeDigits: number;
+  private readonly routedRandsPer: number;
+  /** drawRouted: the numbers routed by (keys) of the last draw, and each one's other `__rand_int__` values (randsPerRequest a key), in draw order. */
   readonly drawnKeys: Float64Array;
   readonly drawnRands: Float64Array;
   // buildRouted: each drawn key's group, and each group's next position.
@@ -189,11 +198,15 @@ export class BatchBuilder {
       this.keySlotsPerCommand = this.randSlotsPerCommand = 0;
     }
     this.drawnRands = new Float64Array(pipeline * this.randSlotsPerCommand);
+    this.routeByRand = this.keySlotsPerCommand === 0 && this.randSlotsPerCommand === 1;
+    this.routeSlots = this.routeByRand ? this.randSlots : this.keySlots;
+    this.routeDigits = this.routeByRand ? this.randDigits : this.keyDigits;
+    this.routedRandsPer = this.routeByRand ? 0 : this.randSlotsPerCommand;
   }
 
-  /** `__rand_int__` values per request (routable builders: drawRouted's drawnRands holds this many a key). */
+  /** `__rand_int__` values per request besides the number routed by (routable builders: drawRouted's drawnRands holds this many a key). */
   get randsPerRequest(): number {
-    return this.randSlotsPerCommand;
+    return this.routedRandsPer;
   }
 
   /** Encodes the next `count` (≤ pipeline) commands; returns their length in bytes. */
@@ -203,19 +216,22 @@ export class BatchBuilder {
 
   /**
    * Whether buildRouted applies: one command encoded once (fixed value size, no group) with one `__key__`, and no
-   * `__rand_int__` inside the key argument that holds it (`keyAt`: where that argument lies in a request).
+   * `__rand_int__` inside the key argument that holds it (`keyAt`: where that argument lies in a request); or with
+   * no `__key__` and one `__rand_int__`, inside the key argument.
    */
   routable(keyAt: { from: number; to: number }): boolean {
-    if (!this.prebuilt || this.keySlotsPerCommand !== 1) return false;
+    if (!this.prebuilt) return false;
+    if (this.routeByRand) return this.randSlots[0] >= keyAt.from && this.randSlots[0] + this.randDigits <= keyAt.to;
+    if (this.keySlotsPerCommand !== 1) return false;
     const key = this.keySlots[0];
     if (key < keyAt.from || key + this.keyDigits > keyAt.to) return false;
     for (let j = 0; j < this.randSlotsPerCommand; j++) if (this.randSlots[j] < keyAt.to && this.randSlots[j] + this.randDigits > keyAt.from) return false;
     return true;
   }
 
-  /** Where request 0's rewritten key digits are (offset, count): a router writes a key's bytes from them (routable only). */
+  /** Where request 0's rewritten digits of the number routed by are (offset, count): a router writes a key's bytes from them (routable only). */
   keyDigitsAt(): { offset: number; digits: number } {
-    return { offset: this.keySlots[0], digits: this.keyDigits };
+    return { offset: this.routeSlots[0], digits: this.routeDigits };
   }
 
   /** Offset just past the request at `position` of the last batch (prebuilt mode). */
@@ -245,7 +261,7 @@ export class BatchBuilder {
     // Each group's next free position: its run's start, advanced as its requests are written.
     const next = this.drawnNext.length >= counts.length ? this.drawnNext : (this.drawnNext = new Int32Array(counts.length));
     for (let g = 0; g < counts.length; g++) next[g] = starts[g];
-    const randsPer = this.randSlotsPerCommand;
+    const randsPer = this.routedRandsPer;
     for (let i = 0; i < count; i++) this.writeDrawn(this.buffer, next[groupOf[i]]++, drawn[i], this.drawnRands, i * randsPer);
     return this.commandEnds[count - 1];
   }
@@ -256,11 +272,16 @@ export class BatchBuilder {
    * writeDrawn puts one at any position of any copy of the batch (template), so a request can wait for its node.
    */
   drawRouted(count: number): void {
-    const keys = this.keys;
     const drawn = this.drawnKeys;
+    const bound = this.context.keySpace;
+    if (this.routeByRand) {
+      // Routed by its one `__rand_int__`: drawn as rewrite draws it, one a request.
+      for (let i = 0; i < count; i++) drawn[i] = this.randInts.nextInt(bound);
+      return;
+    }
+    const keys = this.keys;
     for (let i = 0; i < count; i++) drawn[i] = keys.next();
     const rands = this.drawnRands;
-    const bound = this.context.keySpace;
     for (let j = 0, end = count * this.randSlotsPerCommand; j < end; j++) rands[j] = this.randInts.nextInt(bound);
   }
 
@@ -271,8 +292,8 @@ export class BatchBuilder {
 
   /** Writes request `position` of `target` (the builder's buffer or a template) with `key` and the `__rand_int__` values at rands[randAt …). */
   writeDrawn(target: Buffer, position: number, key: number, rands: Float64Array, randAt: number): void {
-    writeDigits(target, this.keySlots[position], this.keyDigits, key);
-    const randsPer = this.randSlotsPerCommand;
+    writeDigits(target, this.routeSlots[position], this.routeDigits, key);
+    const randsPer = this.routedRandsPer;
     for (let j = 0; j < randsPer; j++) writeDigits(target, this.randSlots[position * randsPer + j], this.randDigits, rands[randAt + j]);
   }
 
@@ -280,9 +301,9 @@ export class BatchBuilder {
   writeBacklog(target: Buffer, backlog: KeyBacklog, count: number): void {
     const keys = backlog.keys;
     const mask = backlog.mask;
-    const keySlots = this.keySlots;
-    const keyDigits = this.keyDigits;
-    const randsPer = this.randSlotsPerCommand;
+    const keySlots = this.routeSlots;
+    const keyDigits = this.routeDigits;
+    const randsPer = this.routedRandsPer;
     for (let p = 0, i = backlog.head; p < count; p++, i = (i + 1) & mask) {
       writeDigits(target, keySlots[p], keyDigits, keys[i]);
       for (let j = 0; j < randsPer; j++) writeDigits(target, this.randSlots[p * randsPer + j], this.randDigits, backlog.rands[i * randsPer + j]);

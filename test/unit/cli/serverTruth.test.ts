@@ -100,6 +100,29 @@ describe('server counters per test (rbench run)', function () {
       assert.ok(foreign.calls >= foreign.commands.incr && foreign.calls < 20_100, JSON.stringify(foreign));
     });
 
+    it('a part of a sharded run that sees no sibling in its polls judges no foreign load either: a sibling can send between two polls', async () => {
+      // Seen under load: part 2 of 3 missed its siblings (their loads began and ended between its two CLIENT LIST
+      // polls) and judged their 6,000 SETs foreign. Here a second client plays the unseen sibling.
+      const file = scratch.write('part.rbench', '### part\nclients 2\nduration 3s\nkeys 1000\nSET part:__key__ v\n');
+      const cli = startCli(['run', '--yes', file, '--url', server().url, '--shard', '1/2', '--out', 'part'], { cwd: scratch.dir });
+      const redis = new Redis({ host: server().host, port: server().port });
+      try {
+        const setsBefore = await commandCalls(redis, 'set');
+        await waitForCalls(redis, 'set', setsBefore + 2000, 1000);
+      } finally {
+        redis.disconnect();
+      }
+      const benchmark = spawn('redis-benchmark', ['-h', server().host, '-p', String(server().port), '-n', '5000', '-c', '2', '-t', 'incr', '-q'], {
+        stdio: 'ignore',
+      });
+      assert.equal(await new Promise<number | null>((resolve) => benchmark.on('exit', resolve)), 0, 'redis-benchmark ran');
+      const result = await cli.done;
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const [load] = loads(scratch.runFiles('part')[0]);
+      assert.equal(load.server?.foreign, undefined, JSON.stringify(load.server?.foreign));
+      assert.match(load.server?.absent?.foreign ?? '', /part of a sharded run of 2 parts.*rbench merge judges foreign load/);
+    });
+
     it('a sharded run merged: the widest part’s counters, foreign judged against all parts’ requests', async () => {
       const file = scratch.write('spread.rbench', '### spread\nclients 3\npipeline 4\nrequests 9000\nkeys 9000 sequential\nSET shard:__key__ v\n');
       const startAt = Date.now() + 3000;

@@ -80,6 +80,34 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
     });
   }
 
+  for (const line of ['SET key:__rand_int__ __value__', 'GET key:__rand_int__', 'INCR counter:__rand_int__']) {
+    it(`routes redis-benchmark's ${line} by its __rand_int__: the plain batch's draws, each node's run only keys of its slots`, () => {
+      // Before issue 46's last step such a test took the per-request path: each key found and hashed in the bytes.
+      const cluster = threeMasters();
+      const plain = builder(singleTest(line), 48);
+      const routed = builder(singleTest(line), 48);
+      const router = routerFor(routed, cluster);
+      assert.equal(routed.randsPerRequest, 0, 'the one __rand_int__ is the number routed by');
+      for (let batch = 0; batch < 50; batch++) {
+        const expected = keysOf(plain.buffer, plain.build(48));
+        const length = routed.buildRouted(48, router);
+        const got = keysOf(routed.buffer, length);
+        assert.deepEqual([...got].sort(), [...expected].sort(), `batch ${batch}: the same keys`);
+        for (let node = 0; node < 3; node++)
+          for (let p = router.starts[node]; p < router.starts[node + 1]; p++) assert.equal(cluster.owner[slotOf(got[p])], node, `${got[p]} on node ${node}`);
+      }
+      // The backlog path (per-node loop): written oldest first into a template, the same keys again.
+      const again = builder(singleTest(line), 48);
+      const check = builder(singleTest(line), 48);
+      const backlog = new KeyBacklog(again.randsPerRequest);
+      again.drawRouted(48);
+      for (let i = 0; i < 48; i++) backlog.push(again.drawnKeys[i], again.drawnRands, 0);
+      const template = again.template(48);
+      again.writeBacklog(template, backlog, 48);
+      assert.deepEqual(keysOf(template, template.length), keysOf(check.buffer, check.build(48)));
+    });
+  }
+
   it('keeps __rand_int__ outside the key and a {hash tag} (every request on one node)', () => {
     const cluster = threeMasters();
     const test = singleTest('SET {user}:__key__ __rand_int__');
@@ -102,8 +130,8 @@ describe('cluster routing from the batch builder (keys ordered by node)', () => 
       scanRequest(b.buffer, 0, 1, bounds);
       return { from: bounds[0], to: bounds[1] };
     };
-    const randKey = builder(singleTest('SET key:__rand_int__ __value__'), 4);
-    assert.equal(randKey.routable(keyAt(randKey)), false, 'a __rand_int__ in the key');
+    const randKeys = builder(singleTest('SET key:__rand_int__ v:__rand_int__'), 4);
+    assert.equal(randKeys.routable(keyAt(randKeys)), false, 'two __rand_int__ in a command');
     const both = builder(singleTest('SET key:__key__:__rand_int__ v'), 4);
     assert.equal(both.routable(keyAt(both)), false, 'a __rand_int__ beside the key digits');
     const elsewhere = builder(singleTest('SET fixed __key__'), 4);

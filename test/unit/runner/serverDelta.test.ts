@@ -81,6 +81,11 @@ describe('serverDelta', () => {
     const judged = serverDelta([mine], [both], part(), 'cumulative');
     assert.equal(judged.foreign, undefined);
     assert.match(judged.absent?.foreign ?? '', /1 sibling part of this sharded run ran meanwhile.*rbench merge judges foreign load/);
+    // A part of 3 that saw no sibling in its CLIENT LIST polls: a sibling's whole load can fall between two of them
+    // (seen under load: part 2 judged its siblings' 6,000 SETs foreign), so it judges none either, and says why.
+    const unseen = serverDelta([mine], [both], { ...part(), siblings: { parts: 0, of: 3 } }, 'cumulative');
+    assert.equal(unseen.foreign, undefined);
+    assert.match(unseen.absent?.foreign ?? '', /a part of a sharded run of 3 parts, whose siblings may have sent meanwhile.*rbench merge judges foreign load/);
     // Without the sibling known (a stranger's load), the same counters are foreign load.
     assert.deepEqual(plain(serverDelta([mine], [both], exact({ get: 1000 }), 'cumulative').foreign), {
       calls: 1010 + 400 + 1,
