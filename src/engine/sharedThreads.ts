@@ -44,14 +44,18 @@ export class SharedThreads {
   }
 }
 
+/** HostData.flagLock: one for the process, whichever pool starts its threads. */
+const FLAG_LOCK = new SharedArrayBuffer(4);
+
 /**
  * Starts a thread that hosts the loads it is handed (worker.ts hostLoads), with V8's default heap unless
  * `resourceLimits` says otherwise. Unref'd: a thread with no load must not keep the process alive (close() may
  * not come, as on a crash of the caller); a hosted load's port keeps it alive while the load runs.
  */
 export function startHostThread(script: string, resourceLimits?: ResourceLimits): HostThread {
+  const workerData: HostData = { host: true, flagLock: FLAG_LOCK };
   const thread: HostThread = {
-    worker: new (threadsModule().Worker)(script, { workerData: { host: true } satisfies HostData, ...(resourceLimits ? { resourceLimits } : {}) }),
+    worker: new (threadsModule().Worker)(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) }),
     loads: new Map(),
   };
   const everyLoad = (event: 'error' | 'exit', value: unknown) => [...thread.loads.keys()].forEach((load) => load.threadEnded(event, value));

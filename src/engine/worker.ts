@@ -51,13 +51,13 @@ export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
 }
 
 /** A shared engine thread: serves each load it is handed on that load's port, and ends one when told. */
-function hostLoads(parent: MessagePort): void {
+function hostLoads(parent: MessagePort, flagLock: Int32Array): void {
   const ends = new Map<number, { end: () => void; port: MessagePort }>();
   let served = 0;
   parent.on('message', (message: MainToHost) => {
     if (message.type === 'serve') {
       // What the loads before left is collected before this one opens its connections (see collectGarbage).
-      if (served++ > 0 && ends.size === 0) collectGarbage();
+      if (served++ > 0 && ends.size === 0) collectGarbage(flagLock);
       try {
         ends.set(message.id, { end: serveLoad(message.port, message.config), port: message.port });
       } catch (error) {
@@ -86,15 +86,25 @@ let fullGc: (() => void) | undefined;
  * A thread that serves one load never loads node:v8 or node:vm. V8 gives `gc` only to a context made while
  * --expose-gc is set; the flag goes back at once, so that code caches made under the default flags still fit.
  */
-function collectGarbage(): void {
+function collectGarbage(flagLock: Int32Array): void {
   if (!fullGc) {
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
     const { runInNewContext } = require('node:vm') as typeof import('node:vm');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    setFlagsFromString('--expose-gc');
-    fullGc = runInNewContext('gc') as () => void;
-    setFlagsFromString('--no-expose-gc');
+    // The flag is the process's: one thread at a time (HostData.flagLock), each holding it for microseconds.
+    while (Atomics.compareExchange(flagLock, 0, 0, 1) !== 0) Atomics.wait(flagLock, 0, 1, 5);
+    try {
+      setFlagsFromString('--expose-gc');
+      const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+      if (typeof gc === 'function') fullGc = gc as () => void;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+      Atomics.store(flagLock, 0, 0);
+      Atomics.notify(flagLock, 0);
+    }
+    // Still none (V8 gave none): this thread goes on without collecting, as a thread a load was.
+    if (!fullGc) return;
   }
   fullGc();
 }
@@ -104,7 +114,7 @@ if (require.main === module) {
   const { isMainThread, parentPort, workerData } = threadsModule();
   const data = workerData as WorkerConfig | HostData;
   if (!isMainThread && parentPort) {
-    if ('host' in data) hostLoads(parentPort);
+    if ('host' in data) hostLoads(parentPort, new Int32Array(data.flagLock));
     else serveLoad(parentPort, data);
   }
 }

@@ -13,6 +13,12 @@ import type { MessagePort } from 'node:worker_threads';
 /** The workerData of a shared engine thread (sharedThreads.ts): it hosts the loads handed to it, none of its own. */
 export interface HostData {
   host: true;
+  /**
+   * One Int32 shared by every host thread of the process: held while a thread sets V8's --expose-gc, makes the
+   * context that takes `gc` and sets the flag back (worker.ts collectGarbage). V8's flags are the process's: a
+   * thread setting it back while another made its context left that one without `gc` (seen: 3 threads at once).
+   */
+  flagLock: SharedArrayBuffer;
 }
 
 /** To a shared engine thread: run a load, its messages on `port` as a worker's on its parentPort; or end one at once. */

@@ -54,6 +54,20 @@ describe('engine threads kept warm between loads', function () {
     assert.equal(warmThreadCounts().started, afterIoredis, 'a later load of either heap found its thread warm');
   });
 
+  it('reuses several threads at once: each collects before its next load, none crashes', async () => {
+    // Seen in CI: 3 warm threads of one load collected at once; one set V8's --expose-gc back while another made
+    // the context that takes `gc`, which then had none ("gc is not defined"), and the load failed.
+    for (let i = 0; i < 12; i++) {
+      const request = loadRequest(server(), {
+        test: singleTest('SET warm:__key__ __value__'),
+        load: { clients: 6, threads: 3, pipeline: 8, requests: REQUESTS },
+      });
+      const result = await runLoad(request);
+      assert.equal(result.status, 'complete', `load ${i + 1}: ${result.error}`);
+      assert.equal(result.total.requests, REQUESTS);
+    }
+  });
+
   it('ends the thread of a load ended before it settled; the next load still runs', async () => {
     await runLoad(setLoad());
     const request = setLoad();
