@@ -12,7 +12,7 @@ import { workerResourceLimits } from './workerHeap';
 import type { WorkerConfig } from './workerMessages';
 
 /** An idle thread ends after this long without a load: the editor's extension host lives on between runs. */
-export const IDLE_THREAD_MS = 30_000;
+const IDLE_THREAD_MS = 30_000;
 
 interface WarmThread {
   thread: HostThread;

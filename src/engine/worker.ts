@@ -103,7 +103,7 @@ function collectGarbage(flagLock: Int32Array): void {
       Atomics.store(flagLock, 0, 0);
       Atomics.notify(flagLock, 0);
     }
-    // Still none (V8 gave none): this thread goes on without collecting, as a thread a load was.
+    // V8 gave no `gc`: the thread goes on without collecting (its memory then grows with its loads, nothing fails).
     if (!fullGc) return;
   }
   fullGc();

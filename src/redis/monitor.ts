@@ -21,8 +21,6 @@ export interface MonitorOptions {
   open?: OpenControl;
 }
 
-export type { OpenControl } from './controlLink';
-
 const openIoredisControl: OpenControl = async (options, tally) => ioredisLink(await openControlConnection(options, tally));
 
 /**
