@@ -193,10 +193,15 @@ describe('rate sweep and search on a throwaway redis-server', function () {
       // 5 s confirmations (seen: probes held ~3.3k/s, every confirmation from 3.8k down to 2.9k/s failed).
       // Each failed confirmation must then show it: the server answered well below the rate it was offered.
       // The search is physics, so it is run once more; the assertions below hold the second run to the same rules.
+      // A server short of the offered rate by a share d queues d × 5 s of work by the end of a 5 s confirmation; a
+      // p90 past 100 ms needs about d ≥ 0.1 s / 5 s = 2 % (seen: 2,356/s of 2,405 offered, 2.0 % short, failed). So
+      // "it kept up" is within half that: 1 %.
+      const limitS = 0.1;
+      const confirmS = 5;
       for (const point of file.points.filter((p) => p.label.startsWith('confirm '))) {
         const rate = rateOfProbeLabel(point.label);
         const achieved = Math.min(...point.repeats.flat().map((r) => r.total.opsPerSec));
-        assert.ok(achieved < 0.97 * rate, `confirmation ${point.label} failed though the server kept up (${Math.round(achieved)}/s)`);
+        assert.ok(achieved < (1 - limitS / (2 * confirmS)) * rate, `confirmation ${point.label} failed though the server kept up (${Math.round(achieved)}/s)`);
       }
       ({ events, file, outcome } = await search());
     }
