@@ -12,9 +12,10 @@ describe('the count of the keys a run left, against hostile servers', function (
     await server?.close();
     server = undefined;
   });
-  const countOn = async (scan: (args: string[]) => FakeReply, connectTimeoutMs = 2000) => {
+  const countOn = async (scan: (args: string[]) => FakeReply, connectTimeoutMs = 2000, mostKeys?: number) => {
     server = await startFakeRedis('127.0.0.1', { answer: (args) => (args[0].toUpperCase() === 'SCAN' ? scan(args) : undefined) });
-    return countLeftKeys({ host: server.host, port: server.port, resp: 2, connectTimeoutMs, clientName: 'rbench-run:t:abc' }, ['bench:*']);
+    const options = { host: server.host, port: server.port, resp: 2 as const, connectTimeoutMs, clientName: 'rbench-run:t:abc' };
+    return countLeftKeys(options, ['bench:*'], mostKeys === undefined ? {} : { mostKeys });
   };
 
   it('counts across cursors, a key SCAN returns twice once, and names its connection as the run', async () => {
@@ -33,6 +34,17 @@ describe('the count of the keys a run left, against hostile servers', function (
         ['42', 'MATCH', 'bench:*', 'COUNT', '1000'],
       ],
     );
+  });
+
+  // Seen in CI: a real server's SCAN handed over all 1,000 keys before its last (empty) page, and the count said
+  // "at least 1,000" of exactly 1,000. Only more keys than the bound make the count a lower bound.
+  it('a scan that has found exactly its bound of keys reads on to the end: "at least" only past the bound', async () => {
+    const keys = (from: number, n: number) => Array.from({ length: n }, (_, i) => `bench:${from + i}`);
+    const exact: Record<string, FakeReply> = { '0': ['17', keys(0, 10)], '17': ['42', []], '42': ['0', []] };
+    assert.deepEqual(await countOn((args) => exact[args[1]], 2000, 10), [{ pattern: 'bench:*', count: 10 }]);
+    await server?.close();
+    const more: Record<string, FakeReply> = { '0': ['17', keys(0, 10)], '17': ['42', keys(10, 1)], '42': ['0', keys(11, 5)] };
+    assert.deepEqual(await countOn((args) => more[args[1]], 2000, 10), [{ pattern: 'bench:*', count: 11, capped: true }]);
   });
 
   const hostile: [string, (args: string[]) => FakeReply, RegExp][] = [

@@ -15,6 +15,8 @@ describe('other RBench runs on the same server, and the keys a run leaves', func
   this.timeout(60_000);
   const server = useRedisServer();
   const run = (text: string) => runOnUserServer(server(), text);
+  // Each test counts keys from an empty server: a failed one must not leave its keys to the next.
+  beforeEach(() => withRedis(server(), (redis) => redis.flushall()));
 
   it('two runs at once on one server: each names the other in its run file, its warnings and its verdict', async () => {
     const [a, b] = await Promise.all([
