@@ -21,12 +21,6 @@ export class SlotRouter implements KeyRouter {
   private readonly fixedSlot: number;
   /** Reads may go to replicas: routed by the cluster state itself, not by the ranges below. */
   private readonly byState: boolean;
-  /** The slot map as ranges of one master each: range r is slots rangeStarts[r] … rangeStarts[r + 1] - 1, served by rangeMasters[r]. */
-  private rangeStarts = new Int32Array(0);
-  private rangeMasters = new Int32Array(0);
-  /** The cluster state's `routing` the ranges were made from. */
-  private rangesOf = -1;
-
   constructor(
     request: Uint8Array,
     /** Where the key argument lies in `request`, and its digits inside it. */
@@ -46,7 +40,7 @@ export class SlotRouter implements KeyRouter {
     const inside = part[0] <= digitsAt && digitsAt + digits.digits <= part[1];
     this.fixedSlot = inside ? -1 : crc16(key, part[0], part[1]) & (SLOT_COUNT - 1);
     this.zeroCrc = inside ? crc16(key, part[0], part[1]) : 0;
-    this.pairCrcs = inside ? pairCrcs(key.length, part[0], part[1], digitsAt, digits.digits) : new Uint16Array(0);
+    this.pairCrcs = inside ? sharedPairCrcs(key.length, part[0], part[1], digitsAt, digits.digits) : new Uint16Array(0);
     this.byState = read && cluster.plan.replicaReads;
     this.counts = new Int32Array(cluster.nodes.length);
     this.starts = new Int32Array(cluster.nodes.length + 1);
@@ -71,8 +65,7 @@ export class SlotRouter implements KeyRouter {
    * while the servers shared the cores (half of the draw's time in a profile of a run).
    */
   masterOf(slot: number): number {
-    if (this.rangesOf !== this.cluster.routing) this.makeRanges();
-    const starts = this.rangeStarts;
+    const { starts, masters } = this.cluster.masterRanges();
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {
@@ -80,24 +73,7 @@ export class SlotRouter implements KeyRouter {
       if (starts[middle] <= slot) low = middle;
       else high = middle - 1;
     }
-    return this.rangeMasters[low];
-  }
-
-  private makeRanges(): void {
-    const owner = this.cluster.owner;
-    let ranges = 1;
-    for (let slot = 1; slot < SLOT_COUNT; slot++) if (owner[slot] !== owner[slot - 1]) ranges++;
-    const starts = new Int32Array(ranges);
-    const masters = new Int32Array(ranges);
-    masters[0] = owner[0];
-    for (let slot = 1, r = 0; slot < SLOT_COUNT; slot++) {
-      if (owner[slot] === owner[slot - 1]) continue;
-      starts[++r] = slot;
-      masters[r] = owner[slot];
-    }
-    this.rangeStarts = starts;
-    this.rangeMasters = masters;
-    this.rangesOf = this.cluster.routing;
+    return masters[low];
   }
 
   /**
@@ -128,6 +104,26 @@ export class SlotRouter implements KeyRouter {
 }
 
 const DIGIT_ZERO = 0x30;
+
+/** Tables made in this thread, by where the digits and the hashed part lie: every connection of a load routes the same keys. */
+const madeTables = new Map<string, Uint16Array>();
+/** A load has a key shape per command; a thread hosting many loads starts again past this many. */
+const MOST_TABLES = 64;
+
+/**
+ * pairCrcs, made once per thread and key shape (CRC16 is linear: the table depends on the positions alone). Made
+ * for each of a load's connections, the tables cost a cluster run ~5 ms of CPU (1,200 CRCs each, before the JIT).
+ */
+function sharedPairCrcs(length: number, from: number, to: number, digitsAt: number, digits: number): Uint16Array {
+  const shape = `${length},${from},${to},${digitsAt},${digits}`;
+  let table = madeTables.get(shape);
+  if (!table) {
+    if (madeTables.size >= MOST_TABLES) madeTables.clear();
+    table = pairCrcs(length, from, to, digitsAt, digits);
+    madeTables.set(shape, table);
+  }
+  return table;
+}
 
 /**
  * pairCrcs of SlotRouter: for each pair of digits from the right (the leftmost may be a lone digit) and each value

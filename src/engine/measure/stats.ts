@@ -72,7 +72,7 @@ export class WorkerStats {
   errors = 0;
   /** performance.now() of the last measured reply. */
   lastReplyAt = 0;
-  /** Cluster: each node's share (reset and windowed with the labels). */
+  /** Cluster: each node's share (reset and windowed with the labels); added by addNode. */
   readonly nodes: LabelStats[] = [];
   /** Cluster: MOVED and ASK redirections in the current bucket. */
   secondMoved = 0;
@@ -95,6 +95,17 @@ export class WorkerStats {
     missRules?.forEach((rule, label) => {
       if (rule !== 0 && this.labels[label]) this.labels[label].countsMisses = true;
     });
+  }
+
+  /**
+   * Cluster: a node's figures, made by this object's own class. A client path is a bundle of its own with its own
+   * copy of this module (esbuild.mjs); figures made there would be a second class to the worker's summaries, whose
+   * compiled code V8 then threw away and compiled again for both (deopts "wrong map" in a cluster run).
+   */
+  addNode(): LabelStats {
+    const stats = new LabelStats();
+    this.nodes.push(stats);
+    return stats;
   }
 
   /** A measured reply of `label` that found nothing (its round trip is recorded as any other reply's); an MGET's nil keys, `count`. */

@@ -5,7 +5,10 @@ import { SlotRouter } from '../../../src/engine/fast/slotRouter';
 import { KeyBacklog } from '../../../src/engine/requests/keyBacklog';
 import { scanRequest } from '../../../src/engine/fast/request';
 import { slotOf, SLOT_COUNT } from '../../../src/engine/cluster/slot';
-import type { ClusterState } from '../../../src/engine/cluster/clusterState';
+import { ClusterState } from '../../../src/engine/cluster/clusterState';
+import { LabelStats, WorkerStats } from '../../../src/engine/measure/stats';
+import { ApprovedNodes } from '../../../src/gates/network';
+import type { ClusterTopology } from '../../../src/redis/clusterTopology';
 import type { KeyPlan, TestPlan } from '../../../src/scenario/plan';
 import { groupTest, mixTest, singleTest } from './plans';
 
@@ -24,12 +27,18 @@ function builder(test: TestPlan, pipeline: number, distribution: KeyPlan['distri
   });
 }
 
-/** A slot map of three masters over uneven ranges, as ClusterState.route reads it (masters only). */
-function threeMasters(): ClusterState {
-  const owner = new Int32Array(SLOT_COUNT);
-  owner.fill(1, 5000, 12000);
-  owner.fill(2, 12000);
-  return { nodes: [{}, {}, {}], owner, routing: 0, plan: { replicaReads: false }, route: (slot: number) => owner[slot] } as unknown as ClusterState;
+/** A slot map of three masters over uneven ranges (masters only), on loopback ports the network gate lets through. */
+function threeMasters(stats = new WorkerStats(1)): ClusterState {
+  const topology: ClusterTopology = {
+    nodes: [7000, 7001, 7002].map((port) => ({ host: '127.0.0.1', port, role: 'master' as const })),
+    slots: [
+      [0, 4999, 0],
+      [5000, 11999, 1],
+      [12000, SLOT_COUNT - 1, 2],
+    ],
+  };
+  const approved = new ApprovedNodes({ seeds: [{ host: '127.0.0.1', port: 7000 }], declared: 'cluster', allowHosts: [] });
+  return new ClusterState({ topology, replicaReads: false, keyArguments: [1], readOnly: [false] }, stats, approved);
 }
 
 function routerFor(built: BatchBuilder, cluster: ClusterState): SlotRouter {
@@ -202,6 +211,61 @@ describe("the slot router's ranges of the slot map", () => {
     for (let slot = 0; slot < SLOT_COUNT; slot++) cluster.owner[slot] = slot % 3;
     cluster.routing++;
     check('16,384 ranges');
+  });
+
+  // Issue 46: made per connection, the ranges and the digit tables were a cluster run's ~15 ms of CPU (50 connections).
+  it("are made once per layout for all of a thread's connections, and anew after a MOVED", () => {
+    const cluster = threeMasters();
+    const routers = [1, 2, 3].map(() => routerFor(builder(singleTest('GET k:__key__'), 1), cluster));
+    routers.forEach((router) => router.masterOf(100));
+    const first = cluster.masterRanges();
+    assert.deepEqual([...first.starts], [0, 5000, 12000]);
+    routers.forEach((router) => router.masterOf(6000));
+    assert.equal(cluster.masterRanges(), first, 'the same ranges while the layout holds');
+    cluster.owner[6000] = 2;
+    cluster.routing++;
+    assert.equal(routers[2].masterOf(6000), 2);
+    assert.notEqual(cluster.masterRanges(), first);
+    assert.deepEqual([...cluster.masterRanges().starts], [0, 5000, 6000, 6001, 12000]);
+  });
+
+  it('route every key as Redis does whichever router made the digit tables first (keys of one shape, other shapes apart)', () => {
+    const cluster = threeMasters();
+    for (const [line, size] of [
+      ['GET k:__key__', 12],
+      ['GET other:{x}:__key__', 12],
+      ['GET k:__key__', 6],
+    ] as const) {
+      const built = builder(singleTest(line), 16, 'uniform', SPACE, size);
+      const [router, again] = [routerFor(built, cluster), routerFor(built, cluster)];
+      for (const key of keysOf(built.buffer, built.build(16))) {
+        const number = Number(/(\d+)$/.exec(key)![1]);
+        assert.equal(router.slotOf(number), slotOf(key), `${line}: ${key}`);
+        assert.equal(again.slotOf(number), slotOf(key), `${line}: ${key}`);
+      }
+    }
+  });
+});
+
+describe("a cluster's per-node figures", () => {
+  it("are made by the worker's own figures object (one class for the worker's summaries, whatever bundle the path is in)", () => {
+    const made: LabelStats[] = [];
+    const stats = new WorkerStats(1);
+    const addNode = stats.addNode.bind(stats);
+    stats.addNode = () => {
+      const node = addNode();
+      made.push(node);
+      return node;
+    };
+    const cluster = threeMasters(stats);
+    assert.equal(made.length, 3);
+    assert.deepEqual(
+      cluster.nodes.map((node) => node.stats),
+      made,
+    );
+    assert.deepEqual(stats.nodes, made);
+    cluster.node('127.0.0.1', 7003);
+    assert.equal(made.length, 4, 'a node first met in a redirection too');
   });
 });
 
