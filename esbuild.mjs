@@ -116,7 +116,9 @@ const builds = [
     stdin: { contents: ioredisVendor.source, resolveDir: '.', sourcefile: `${ioredisVendor.file}.js`, loader: 'js' },
     outfile: `dist/${ioredisVendor.file}.js`,
   },
-  { ...nodeCommon, entryPoints: { worker: 'src/engine/worker.ts' }, outdir: 'dist' },
+  // dist/worker.js is an engine thread's script: a loader that runs dist/worker-main.js from V8's code cache (src/engine/workerLaunch.ts).
+  { ...nodeCommon, entryPoints: { worker: 'src/engine/workerLaunch.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { 'worker-main': 'src/engine/worker.ts' }, outdir: 'dist' },
   ...clientPathBuilds,
   { ...nodeCommon, entryPoints: { checkWorker: 'src/editor/checkWorker.ts' }, outdir: 'dist' },
   {
@@ -152,7 +154,14 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  for (const file of ['dist/cli-main.js', 'dist/worker.js', ...clientPathModules.map((m) => `dist/${m}.js`), ...vendors.map((v) => `dist/${v.file}.js`), `dist/${ioredisVendor.file}.js`])
+  for (const file of [
+    'dist/cli-main.js',
+    'dist/worker.js',
+    'dist/worker-main.js',
+    ...clientPathModules.map((m) => `dist/${m}.js`),
+    ...vendors.map((v) => `dist/${v.file}.js`),
+    `dist/${ioredisVendor.file}.js`,
+  ])
     if (existsSync(file)) asciiOnly(file);
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   // After asciiOnly: the cache is of the bundle's final bytes.

@@ -1,4 +1,5 @@
-// Writes dist/cli-main.cache, the code cache dist/cli.js starts the runner from (src/cli/launch.ts). The runner
+// Writes dist/cli-main.cache, the code cache dist/cli.js starts the runner from (src/cli/launch.ts), and
+// dist/worker-main.cache, the engine's (src/engine/workerLaunch.ts). The runner
 // is compiled and does what `rbench` does most: it checks the shipped examples (the language's functions), then
 // runs two small loads on a throwaway redis-server, one on the runner's thread and one on an engine thread (the
 // run's set-up, server evidence, load, result and run file). At exit V8's cache of everything compiled is written
@@ -66,6 +67,12 @@ process.on('beforeExit', () => {
 });
 process.on('exit', () => {
   if (next === commands.length) reportLast();
+  // The engine's bundle as the small load compiled it on this thread (or, without a run, its top level alone), under
+  // V8's default flags: once a worker has started, V8 checks caches against the defaults' flag hash, not that of the
+  // flag the launcher sets (src/cli/launch.ts; test/unit/engine/workerCodeCache.test.ts checks a thread takes it).
+  const { compiledEngine, WORKER_CACHE } = createRequire(import.meta.url)(join(dist, 'worker.js'));
+  const engine = compiledEngine();
+  if (engine.compiled) writeFileSync(join(dist, WORKER_CACHE), Buffer.concat([engine.digest, engine.compiled.script.createCachedData()]));
   writeFileSync(join(dist, CODE_CACHE), Buffer.concat([main.digest, main.script.createCachedData()]));
   rmSync(scratch, { recursive: true, force: true });
   process.exitCode = 0;

@@ -34,7 +34,7 @@ rm -f "$out"
 # --- check the contents -----------------------------------------------------------------------------
 listing=$(unzip -Z1 "$out")
 problems=()
-for want in extension/package.json extension/dist/extension.js extension/dist/cli.js extension/dist/cli-main.js extension/dist/cli-main.cache extension/dist/worker.js extension/dist/ioredis/ioredisConnection.js \
+for want in extension/package.json extension/dist/extension.js extension/dist/cli.js extension/dist/cli-main.js extension/dist/cli-main.cache extension/dist/worker.js extension/dist/worker-main.js extension/dist/worker-main.cache extension/dist/ioredis/ioredisConnection.js \
   extension/dist/fast/fastClusterConnection.js extension/dist/ioredis/ioredisClusterConnection.js \
   extension/dist/zod.js extension/dist/hdr-histogram.js \
   extension/language-configuration.json extension/readme.md extension/LICENSE.txt extension/changelog.md \

@@ -4,18 +4,14 @@
 // the client CPU per request. The cache is taken only when it was made from these very bytes (its first
 // 20 bytes are the bundle's SHA-1: V8 itself checks little more than the source's length); without it, or
 // when V8 refuses it (another Node or other flags), the bundle compiles as any script does.
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { Script } from 'node:vm';
-import { readBoundedFile } from '../gates/files';
+import type { Script } from 'node:vm';
+import { readBundle } from '../gates/codeCache';
+import { compileBundle } from '../gates/compiledBundle';
 
 export const MAIN_BUNDLE = 'cli-main.js';
 export const CODE_CACHE = 'cli-main.cache';
-const DIGEST_BYTES = 20;
-/** Far above the bundle (1.3 MB) and its cache (0.7 MB). */
-const MAX_BYTES = 64 * 1024 * 1024;
 
 export interface CompiledMain {
   script: Script;
@@ -28,32 +24,9 @@ export interface CompiledMain {
 
 /** Compiles dist/cli-main.js (in `dir`) as Node compiles a CommonJS module, from the code cache when it fits. */
 export function compileMain(dir: string): CompiledMain {
-  const file = join(dir, MAIN_BUNDLE);
-  const source = readBoundedFile(file, { root: dir, maxBytes: MAX_BYTES });
-  const digest = createHash('sha1').update(source).digest();
-  const cachedData = cacheOf(join(dir, CODE_CACHE), digest);
-  // The module wrapper Node itself puts around a CommonJS file; the bundle is ASCII (esbuild.mjs), so latin1 reads it whole.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source.toString('latin1')}\n})`;
-  const script = new Script(wrapped, { filename: file, cachedData });
-  return {
-    script,
-    digest,
-    cached: cachedData !== undefined && !script.cachedDataRejected,
-    run() {
-      const module = { exports: {} };
-      script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
-    },
-  };
-}
-
-function cacheOf(path: string, digest: Buffer): Buffer | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readBoundedFile(path, { root: join(path, '..'), maxBytes: MAX_BYTES });
-  } catch {
-    return undefined; // none (a development build in watch mode makes none): the bundle compiles without it
-  }
-  return bytes.length > DIGEST_BYTES && bytes.subarray(0, DIGEST_BYTES).equals(digest) ? bytes.subarray(DIGEST_BYTES) : undefined;
+  const code = readBundle(dir, MAIN_BUNDLE, CODE_CACHE);
+  const compiled = compileBundle(join(dir, MAIN_BUNDLE), code);
+  return { script: compiled.script, digest: code.digest, cached: compiled.cached, run: () => void compiled.run() };
 }
 
 if (require.main === module) {

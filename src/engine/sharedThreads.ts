@@ -12,6 +12,7 @@
 import { EventEmitter } from 'node:events';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { threadsModule } from './threadsModule';
+import { workerCode } from './workerCode';
 import type { HostData, HostToMain, MainToHost, MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 
 export interface HostThread {
@@ -53,7 +54,12 @@ const FLAG_LOCK = new SharedArrayBuffer(4);
  * not come, as on a crash of the caller); a hosted load's port keeps it alive while the load runs.
  */
 export function startHostThread(script: string, resourceLimits?: ResourceLimits): HostThread {
-  const workerData: HostData = { host: true, flagLock: FLAG_LOCK };
+  const code = workerCode(script);
+  const workerData: HostData = {
+    host: true,
+    flagLock: FLAG_LOCK,
+    ...(code ? { code: { source: code.source, ...(code.cachedData ? { cachedData: code.cachedData } : {}) } } : {}),
+  };
   const thread: HostThread = {
     worker: new (threadsModule().Worker)(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) }),
     loads: new Map(),

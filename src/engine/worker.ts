@@ -109,8 +109,8 @@ function collectGarbage(flagLock: Int32Array): void {
   fullGc();
 }
 
-// Only as a thread's own script: required by inThreadLoad.ts, this file leaves node:worker_threads unloaded.
-if (require.main === module) {
+/** An engine thread's work: the load, or the loads, its workerData names. Called only on a worker thread. */
+export function startThread(): void {
   const { isMainThread, parentPort, workerData } = threadsModule();
   const data = workerData as WorkerConfig | HostData;
   if (!isMainThread && parentPort) {
@@ -118,3 +118,7 @@ if (require.main === module) {
     else serveLoad(parentPort, data);
   }
 }
+
+// As a thread's own script (tsc's build; in dist/ the thread's script is workerLaunch.ts, which calls startThread).
+// Required by inThreadLoad.ts, this file leaves node:worker_threads unloaded.
+if (require.main === module) startThread();

@@ -9,6 +9,7 @@ import type { LoadStatus } from './types';
 import type { SharedBudget } from './requestBudget';
 import type { WorkerData } from './requests/tableValues';
 import type { MessagePort } from 'node:worker_threads';
+import type { BundleCode } from '../gates/compiledBundle';
 
 /** The workerData of a shared engine thread (sharedThreads.ts): it hosts the loads handed to it, none of its own. */
 export interface HostData {
@@ -19,6 +20,8 @@ export interface HostData {
    * thread setting it back while another made its context left that one without `gc` (seen: 3 threads at once).
    */
   flagLock: SharedArrayBuffer;
+  /** dist/worker-main.js and its checked code cache, for dist/worker.js to compile (workerCode.ts); absent in tsc's build. */
+  code?: BundleCode;
 }
 
 /** To a shared engine thread: run a load, its messages on `port` as a worker's on its parentPort; or end one at once. */

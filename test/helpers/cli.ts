@@ -25,11 +25,19 @@ export interface CliRun {
   output(): string;
 }
 
-/** `launcher`: a command the CLI is started through (a CPU cap's, test/helpers/cpuCap.ts), which execs it. */
-export function startCli(args: string[], options: { cwd: string; env?: Record<string, string>; launcher?: string[] }): CliRun {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+/** How a test starts the CLI. `launcher`: a command it is started through (a CPU cap's, test/helpers/cpuCap.ts), which execs it; `cli`: another build's cli.js (a copy of dist/). */
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  launcher?: string[];
+  cli?: string;
+}
+
+export function startCli(args: string[], options: CliOptions): CliRun {
+  const cli = options.cli ?? cliPath;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
   const [command, ...prefix] = [...(options.launcher ?? []), process.execPath];
-  const child = spawn(command, [...prefix, cliPath, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
+  const child = spawn(command, [...prefix, cli, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
@@ -57,7 +65,7 @@ export function startCli(args: string[], options: { cwd: string; env?: Record<st
   };
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; launcher?: string[] }): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return startCli(args, options).done;
 }
 

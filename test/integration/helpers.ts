@@ -106,6 +106,15 @@ export function useRunSuite(prefix: string): RunSuite {
     const file = path.join(suite.scratch, name);
     writeFileSync(file, text);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    // A document of this file already open keeps its old text until VS Code's watcher reloads it (seen: the second
+    // of two scenarios written to one name ran the first's text): its text is set and saved, so editor and disk agree.
+    if (document.getText() !== text) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+      assert.ok(await vscode.workspace.applyEdit(edit), `could not put the new text into ${name}`);
+      assert.ok(await document.save(), `could not save ${name}`);
+    }
+    assert.equal(document.getText(), text);
     await vscode.window.showTextDocument(document);
     return document;
   };

@@ -369,7 +369,7 @@ async function main(): Promise<void> {
       const installed = readdirSync(extensionsDir).filter((name) => name.startsWith('rbench.rbench-'));
       if (installed.length !== 1)
         throw new Error(`expected one rbench.rbench-<version> folder in ${extensionsDir}, found: ${readdirSync(extensionsDir).join(', ')}`);
-      for (const file of ['dist/extension.js', 'dist/worker.js', 'package.json']) {
+      for (const file of ['dist/extension.js', 'dist/worker.js', 'dist/worker-main.js', 'package.json']) {
         if (!existsSync(path.join(extensionsDir, installed[0], file))) throw new Error(`${installed[0]}/${file} is missing`);
       }
       return installed[0];

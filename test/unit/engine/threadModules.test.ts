@@ -2,7 +2,8 @@
 // recorded per thread by a preload (NODE_OPTIONS=--require, which Node applies to worker threads too): the engine
 // thread of a plain-TCP fast-path run loads its bundle and the few built-ins the load needs — no ioredis, no other
 // client path, no vendor bundle, no node:tls (~3 ms of each thread's CPU, for TLS targets only), no test hooks'
-// node:v8 and node:vm — and the main thread no node:http (the --metrics endpoint's).
+// node:v8, no node:crypto (its main thread checks the engine's code cache: src/engine/workerCode.ts) — and the main
+// thread no node:http (the --metrics endpoint's). node:vm it loads: it compiles the engine from its code cache.
 import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
 import { useRedisServer } from '../../helpers/redis';
@@ -10,7 +11,7 @@ import { repoRoot, runCli, useScratch } from '../../helpers/cli';
 import { REQUIRE_RECORDER as RECORDER } from '../../helpers/requireRecorder';
 
 /** Built-ins a plain-TCP fast-path load never needs on its engine thread. */
-const ENGINE_THREAD_NEVER = ['tls', 'crypto', 'zlib', 'http', 'https', 'child_process', 'v8', 'vm', 'dns'];
+const ENGINE_THREAD_NEVER = ['tls', 'crypto', 'zlib', 'http', 'https', 'child_process', 'v8', 'dns'];
 
 interface Required {
   builtins: Set<string>;

@@ -1,0 +1,53 @@
+// dist/worker.js: an engine thread's script, and the module a small load on the main thread requires (inThreadLoad.ts).
+// It runs the engine's bundle, dist/worker-main.js (src/engine/worker.ts), from V8's code cache of it, which the build
+// makes (scripts/codeCache.mjs): each thread's start compiled again every function a load calls (10–16 ms of an
+// engine thread's CPU, issue 46). A thread compiles the bytes and cache its main thread read and checked (workerCode.ts,
+// handed over in its workerData by sharedThreads.ts); given none, it loads the bundle as a module, without a cache.
+// tsc's build has no such file: its worker.js is the engine itself.
+import { join } from 'node:path';
+import { compileBundle, type BundleCode, type CompiledBundle } from '../gates/compiledBundle';
+import { threadsModule } from './threadsModule';
+import { WORKER_BUNDLE, workerCode } from './workerCode';
+
+export { WORKER_CACHE } from './workerCode';
+import type { LoadPort } from './worker';
+import type { WorkerConfig } from './workerMessages';
+
+type Engine = typeof import('./worker');
+
+const bundle = join(__dirname, WORKER_BUNDLE);
+
+if (require.main === module) {
+  const data = threadsModule().workerData as { code?: BundleCode } | undefined;
+  const code = data?.code;
+  // The thread keeps its workerData: the bundle's text and cache (~1 MB) would stay with it.
+  if (data) delete data.code;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const engine = (code ? compileBundle(bundle, code).run() : require(bundle)) as Engine;
+  engine.startThread();
+}
+
+/** The engine on the main thread; `compiled` and `digest` when it was compiled here (the build writes its cache from them). */
+interface MainThreadEngine {
+  engine: Engine;
+  compiled?: CompiledBundle;
+  digest?: Buffer;
+}
+let onMainThread: MainThreadEngine | undefined;
+
+/** The bundle as compiled on the main thread, once (for small loads). */
+export function compiledEngine(): MainThreadEngine {
+  if (!onMainThread) {
+    const code = workerCode(__filename);
+    const compiled = code ? compileBundle(bundle, code) : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const engine = (compiled ? compiled.run() : require(bundle)) as Engine;
+    onMainThread = { engine, ...(compiled && code ? { compiled, digest: code.digest } : {}) };
+  }
+  return onMainThread;
+}
+
+/** A small load on the caller's thread (inThreadLoad.ts), as worker.ts serveLoad. */
+export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
+  return compiledEngine().engine.serveLoad(port, config);
+}
