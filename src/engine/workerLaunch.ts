@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { compileBundle, type BundleCode, type CompiledBundle } from '../gates/compiledBundle';
 import { threadsModule } from './threadsModule';
 import { WORKER_BUNDLE, workerCode } from './workerCode';
-
-export { WORKER_CACHE } from './workerCode';
 import type { LoadPort } from './worker';
 import type { WorkerConfig } from './workerMessages';
+
+/** scripts/codeCache.mjs writes the engine's cache under this name, from compiledEngine(). */
+export { WORKER_CACHE } from './workerCode';
 
 type Engine = typeof import('./worker');
 
@@ -20,7 +21,7 @@ const bundle = join(__dirname, WORKER_BUNDLE);
 if (require.main === module) {
   const data = threadsModule().workerData as { code?: BundleCode } | undefined;
   const code = data?.code;
-  // The thread keeps its workerData: the bundle's text and cache (~1 MB) would stay with it.
+  // The thread keeps its workerData: the bundle's text and cache (~0.35 MB) would stay with it.
   if (data) delete data.code;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const engine = (code ? compileBundle(bundle, code).run() : require(bundle)) as Engine;

@@ -1,8 +1,8 @@
-// A bundle of dist/ compiled from V8's code cache of it, which the build writes (scripts/codeCache.mjs): a start then
-// neither parses nor compiles again the functions the cache holds. A cache file is the bundle's SHA-1, then V8's
-// cache. It is taken only when made from these very bytes: V8 itself checks little more than the source's length
-// and its flags, and would run compiled code of other bytes. Without a cache, or when V8 refuses it (another Node,
-// other flags), the bundle compiles as any script does.
+// A bundle of dist/ read with V8's code cache of it, which the build writes (scripts/codeCache.mjs), for
+// compiledBundle.ts to compile: a start then neither parses nor compiles again the functions the cache holds. A cache
+// file is the bundle's SHA-1, then V8's cache. It is taken only when made from these very bytes: V8 itself checks
+// little more than the source's length and its flags, and would run compiled code of other bytes. Without a cache,
+// or when V8 refuses it (another Node, other flags), the bundle compiles as any script does.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { BundleCode } from './compiledBundle';
