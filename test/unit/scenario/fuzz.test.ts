@@ -2,16 +2,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkText } from '../../../src/scenario';
 import { checkLanguageProperties, FUZZ_ENV, rbenchFile } from '../../fuzz/language';
+import { cpuMs } from '../../fuzz/linearity';
 
 // Seeded: a failure prints its seed and path, and reruns the same way. The long run is
 // bench/fuzz-language.mjs (hundreds of thousands of files).
 const SEED = 12;
-
-/** CPU milliseconds of this process: other processes' load on a shared machine does not count. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 describe('language fuzzing (fast-check)', () => {
   it('checking, editor features and formatting keep their properties on generated files', function () {
