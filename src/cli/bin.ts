@@ -1,4 +1,5 @@
 // The runner itself, dist/cli-main.js, which the `rbench` command (dist/cli.js, src/cli/launch.ts) starts.
+import { failLoadsOnThisThread, letLoadsHoldThisThread } from '../engine';
 import { main } from './main';
 import { printErrorLine } from './output';
 
@@ -7,9 +8,14 @@ const internalError = (error: unknown): void => {
   process.exitCode = 70;
 };
 
-// A small load runs the engine on this thread (src/engine/inThreadLoad.ts): a fault there ends the run as a
-// worker's crash would, with exit code 70, not as Node's default dump.
+// This thread has nothing else to do while a load runs: a one-thread load runs here, not in a worker (issue 46).
+letLoadsHoldThisThread();
+
+// A fault thrown while a load runs on this thread (src/engine/inThreadLoad.ts) ends that load as a worker's crash
+// would: it stops, and the run keeps what was measured. Any other ends the process with exit code 70, not with
+// Node's default dump.
 process.on('uncaughtException', (error) => {
+  if (failLoadsOnThisThread(error)) return;
   internalError(error);
   process.exit(70);
 });

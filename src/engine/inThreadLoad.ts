@@ -1,14 +1,33 @@
-// A small load on the caller's thread: the worker's own code (worker.ts serveLoad, required from the worker script
-// beside this module) behind the face of a Worker that workerThreads.ts talks to. A worker thread costs every run
-// ~35 ms of CPU and ~7 MiB of memory to start (Node's bootstrap of a second realm, the script compiled again) for
-// what a 100-request load needs a few ms of. Messages are copied both ways as a worker's are (structuredClone): the
-// load reuses what it posted, the main thread keeps what it got. A load past SMALL_LOAD_REQUESTS, or one with
-// several threads, a duration, a ramp, a cluster or a start barrier, keeps its worker threads (threads.ts).
+// A load on the caller's thread: the worker's own code (worker.ts serveLoad, required from the worker script beside
+// this module) behind the face of a Worker that workerThreads.ts talks to. A worker thread costs every run ~35 ms of
+// CPU and ~7 MiB of memory to start (Node's bootstrap of a second realm, the script compiled again). Messages are
+// copied both ways as a worker's are (structuredClone): the load reuses what it posted, the main thread keeps what
+// it got. Which loads run here: threads.ts runsInThread (a small one anywhere; in the CLI, any one-thread load).
+// A fault thrown on this thread while such a load runs ends the load as its worker's crash would (failLoadsOnThisThread).
 import { EventEmitter } from 'node:events';
 import type { LoadPort } from './worker';
 import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages';
 
 type ServeLoad = (port: LoadPort, config: WorkerConfig) => () => void;
+
+/** The loads running on this thread now. */
+const live = new Set<InThreadLoad>();
+
+/** How many loads run on this thread now. */
+export function loadsOnThisThread(): number {
+  return live.size;
+}
+
+/**
+ * An uncaught exception on this thread while loads run on it: each is told it as its worker's 'error' (the load then
+ * stops and keeps what it measured, workerThreads.ts). False when no load runs here: the fault is the caller's own.
+ */
+export function failLoadsOnThisThread(error: unknown): boolean {
+  if (live.size === 0) return false;
+  const fault = error instanceof Error ? error : new Error(String(error));
+  for (const load of [...live]) load.emit('error', fault);
+  return true;
+}
 
 export class InThreadLoad extends EventEmitter {
   private toLoad: ((message: MainToWorker) => void) | undefined;
@@ -17,6 +36,7 @@ export class InThreadLoad extends EventEmitter {
 
   constructor(script: string, config: WorkerConfig) {
     super();
+    live.add(this);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { serveLoad } = require(script) as { serveLoad: ServeLoad };
     const port: LoadPort = {
@@ -34,6 +54,7 @@ export class InThreadLoad extends EventEmitter {
         this.end = serveLoad(port, config);
       } catch (error) {
         this.ended = true;
+        live.delete(this);
         this.emit('error', error);
       }
     });
@@ -48,6 +69,7 @@ export class InThreadLoad extends EventEmitter {
   terminate(): Promise<number> {
     if (!this.ended) {
       this.ended = true;
+      live.delete(this);
       this.end?.();
     }
     return Promise.resolve(0);

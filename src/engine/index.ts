@@ -10,6 +10,10 @@ export { SharedThreads } from './sharedThreads';
 export { LoadError } from './errors';
 export { DEFAULT_SERVER_LOST_TIMEOUT_MS, splitRequests } from './loadPlan';
 export { resolveThreads } from './threads';
+// The CLI's thread has nothing else to do while a load runs: a one-thread load runs on it, and a fault thrown there
+// ends the loads running on it as a worker's crash would.
+export { letLoadsHoldThisThread } from './threads';
+export { failLoadsOnThisThread } from './inThreadLoad';
 export { errorStatusWhy } from './verdicts';
 // Whether this process and the server can hold a number of connections (client groups check their sum).
 export { checkConnectionCapacity } from './capacity';

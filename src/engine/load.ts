@@ -1,8 +1,8 @@
 // runLoad: runs one test of one phase against a connection, in worker threads, and merges what the
-// workers measured into one LoadResult. The caller's thread (VS Code's extension host, the CLI) only
-// receives messages, so it stays responsive whatever the load; a small one (threads.ts runsInThread: at most
-// 1,000 requests) runs on it, as a worker would, saving the worker's start. The client groups of a phase share
-// their engine threads (sharedThreads.ts).
+// workers measured into one LoadResult. VS Code's extension host only receives messages, so it stays responsive
+// whatever the load; a small one (threads.ts runsInThread: at most 1,000 requests) runs on it, as a worker would,
+// saving the worker's start. The CLI's thread has nothing else to do: a one-thread load of any length runs on it
+// (threads.ts letLoadsHoldThisThread). The client groups of a phase share their engine threads (sharedThreads.ts).
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClusterTopologyError, discoverTopology } from '../redis/clusterTopology';
@@ -16,8 +16,9 @@ import { readTcp, tcpBetween } from './tcpCounters';
 import { validateLoad } from './loadValidation';
 import { assembleResult, commandResult } from './resultAssembly';
 import type { SharedThreads } from './sharedThreads';
-import { resolveThreads, runsInThread, sharesThreads } from './threads';
+import { loadsMayHoldThisThread, resolveThreads, runsInThread, sharesThreads } from './threads';
 import type { LoadOptions, LoadRequest, LoadResult } from './types';
+import { workerResourceLimits } from './workerHeap';
 import { runWorkers, type WorkerRun } from './workerThreads';
 
 /** A load among others of its phase (client groups): with `sharedThreads`, a load of `threads auto` runs on those. */
@@ -45,7 +46,12 @@ export async function runLoad(request: LoadRequest, options: PhaseLoadOptions = 
 
   const configs = workerConfigs(request, options, { seed, threads, labels, labelIndexes, topology: cluster?.topology });
   const tcpBefore = readTcp();
-  const inThread = runsInThread(request.phase.load, threads, { cluster: cluster !== undefined, startTogether: options.startTogether !== undefined });
+  const inThread = runsInThread(request.phase.load, threads, {
+    cluster: cluster !== undefined,
+    startTogether: options.startTogether !== undefined,
+    callerFree: loadsMayHoldThisThread(),
+    leanHeap: configs.every((config) => workerResourceLimits(config) !== undefined),
+  });
   const shared = !inThread && sharesThreads(request.phase.load) ? options.sharedThreads : undefined;
   const done = await runWorkers(configs, { plan: request.phase.load, options, startedAt, loadStart, cluster, result, inThread, shared });
   const tcp = tcpBetween(tcpBefore, readTcp());

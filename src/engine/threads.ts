@@ -2,24 +2,43 @@
 import { availableParallelism } from 'node:os';
 import type { LoadPlan } from '../scenario/plan';
 
-/** Requests up to which a load runs on the caller's thread: a few ms of work, against ~35 ms of CPU to start a worker. */
+/** Requests up to which a load runs on the caller's thread when that thread serves others too (VS Code's extension host). */
 export const SMALL_LOAD_REQUESTS = 1000;
 
+let callerThreadFree = false;
+
 /**
- * True when the load runs on the caller's thread (inThreadLoad.ts) rather than in a worker: one thread, a count
- * of at most SMALL_LOAD_REQUESTS requests, and nothing that lasts or coordinates (a duration, a ramp, a cluster's
- * routing, a start barrier shared with other loads, idle connections held beside it).
+ * Says that the caller's thread has nothing else to do while a load runs (the CLI's process; not VS Code's extension
+ * host, which serves every extension): a one-thread load of any length then runs on it. A worker cost every run
+ * ~30 ms of CPU to start, a second JIT of the engine on V8's helper threads (~25 ms) and ~10 MiB of peak RSS at
+ * 1M requests (issue 46).
+ */
+export function letLoadsHoldThisThread(free = true): void {
+  callerThreadFree = free;
+}
+
+/** Whether letLoadsHoldThisThread was said. */
+export function loadsMayHoldThisThread(): boolean {
+  return callerThreadFree;
+}
+
+/**
+ * True when the load runs on the caller's thread (inThreadLoad.ts) rather than in a worker: one thread, and nothing
+ * that coordinates (a cluster's routing, a start barrier shared with other loads) or holds a changing set of
+ * connections (a ramp, idle connections held beside it). Then a count of at most SMALL_LOAD_REQUESTS requests and
+ * no duration (a few ms of work); or, when the caller's thread is free (`callerFree`), any length of a load whose
+ * path wants the lean heap that thread has (`leanHeap`, workerHeap.ts: the CLI keeps its young generation small;
+ * a path that allocates per reply gets a worker with V8's default).
  */
 export function runsInThread(
   load: Pick<LoadPlan, 'requests' | 'durationMs' | 'ramp' | 'idleConnections'>,
   threads: number,
-  context: { cluster: boolean; startTogether: boolean },
+  context: { cluster: boolean; startTogether: boolean; callerFree?: boolean; leanHeap?: boolean },
 ): boolean {
+  const small = load.durationMs === undefined && load.requests !== undefined && load.requests <= SMALL_LOAD_REQUESTS;
   return (
     threads === 1 &&
-    load.durationMs === undefined &&
-    load.requests !== undefined &&
-    load.requests <= SMALL_LOAD_REQUESTS &&
+    (small || (context.callerFree === true && context.leanHeap === true)) &&
     !load.ramp &&
     !(load.idleConnections ?? 0) &&
     !context.cluster &&

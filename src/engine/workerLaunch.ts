@@ -40,7 +40,10 @@ let onMainThread: MainThreadEngine | undefined;
 export function compiledEngine(): MainThreadEngine {
   if (!onMainThread) {
     const code = workerCode(__filename);
-    const compiled = code ? compileBundle(bundle, code) : undefined;
+    // Without the cache: V8 refuses it under the flag the CLI's launcher sets (src/cli/launch.ts), and taken (the
+    // flag reset around the compile) it cost a 100-request run ~15 ms more on a V8 helper thread than it saved
+    // (issue 46, 20 A B rounds), a 400,000-request one ~7 ms less.
+    const compiled = code ? compileBundle(bundle, { source: code.source }) : undefined;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const engine = (compiled ? compiled.run() : require(bundle)) as Engine;
     onMainThread = { engine, ...(compiled && code ? { compiled, digest: code.digest } : {}) };

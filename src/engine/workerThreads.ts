@@ -102,7 +102,9 @@ class LoadThreads {
         if (this.results[w] !== undefined || this.phase === 'done') return;
         this.workerFailed(w, `the engine worker stopped unexpectedly (exit code ${code})`, true);
       });
-      worker.on('error', (error) => this.workerFailed(w, `the engine worker crashed: ${crashLine(error)}`, false));
+      // A load on this thread (inThreadLoad.ts) is told a fault thrown here while it ran: it may not be the engine's own.
+      const fault = run.inThread ? 'a fault while the load ran' : 'the engine worker crashed';
+      worker.on('error', (error) => this.workerFailed(w, `${fault}: ${crashLine(error)}`, false));
     });
   }
 

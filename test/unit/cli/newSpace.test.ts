@@ -1,7 +1,7 @@
 // The CLI's main thread keeps a small young generation (issue 46: memory near the C tools). V8 grows the new
 // space to 16 MB while the bundle's top level runs and keeps it for the whole run; the launcher (src/cli/launch.ts)
 // stops that growth once the code cache is checked. Observed by a preload in the run's own process
-// (test/helpers/heapRecorder.ts), on a small run (on the main thread) and one with an engine thread.
+// (test/helpers/heapRecorder.ts), on runs on the main thread (a small one, a long one) and one with engine threads.
 import assert from 'node:assert/strict';
 import { useRedisServer } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
@@ -15,12 +15,13 @@ describe("the CLI main thread's new space (issue 46)", function () {
   const server = useRedisServer();
   const scratch = useScratch();
 
-  for (const [name, requests] of [
-    ['a small run, on the main thread', 1000],
-    ['a run with an engine thread', 100_000],
+  for (const [name, requests, threads] of [
+    ['a small run, on the main thread', 1000, 1],
+    ['a long one-thread run, on the main thread too (the CLI’s)', 100_000, 1],
+    ['a run with engine threads', 100_000, 2],
   ] as const) {
     it(`${name}: the main thread's new space never grows past ${SMALL_NEW_SPACE} bytes`, async () => {
-      const file = scratch.write('small.rbench', `### small\nthreads 1\nclients 50\npipeline 4\nrequests ${requests}\nGET new:__key__\n`);
+      const file = scratch.write('small.rbench', `### small\nthreads ${threads}\nclients 50\npipeline 4\nrequests ${requests}\nGET new:__key__\n`);
       const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
         cwd: scratch.dir,
         env: { NODE_OPTIONS: heapRecorderOptions(scratch) },

@@ -36,8 +36,8 @@ describe('modules a run loads (issue 46)', function () {
 
   it('a plain-TCP fast-path run: the engine thread loads its bundle and no ioredis, TLS, client path or test hook; the main thread no HTTP', async () => {
     const recorder = scratch.write('recorder.cjs', RECORDER);
-    // Past SMALL_LOAD_REQUESTS: a load with an engine thread of its own.
-    const file = scratch.write('lean.rbench', '### lean\nthreads 1\nclients 4\npipeline 8\nrequests 4000\nSET lean:__key__ __value__\n');
+    // Two threads: engine threads of its own (the CLI runs a one-thread load on its own thread).
+    const file = scratch.write('lean.rbench', '### lean\nthreads 2\nclients 4\npipeline 8\nrequests 4000\nSET lean:__key__ __value__\n');
     const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
       cwd: scratch.dir,
       env: { NODE_OPTIONS: `--require ${recorder}` },
@@ -49,30 +49,36 @@ describe('modules a run loads (issue 46)', function () {
     const main = threads.get(0);
     assert.ok(main, 'the preload recorded nothing on the main thread');
     const engine = [...threads].filter(([id]) => id !== 0).map(([, required]) => required);
-    assert.equal(engine.length, 1, `one engine thread, got ${engine.length}`);
-    const [thread] = engine;
-    assert.deepEqual([...thread.distFiles].sort(), ['worker.js'], 'the engine thread loaded other files of dist/ (ioredis, a cluster path, a vendor bundle)');
-    assert.ok(thread.builtins.has('net'), `the recorder saw the engine thread's own requires: ${[...thread.builtins].join(' ')}`);
-    assert.deepEqual(
-      ENGINE_THREAD_NEVER.filter((name) => thread.builtins.has(name)),
-      [],
-      `built-ins the engine thread required: ${[...thread.builtins].sort().join(' ')}`,
-    );
+    assert.equal(engine.length, 2, `two engine threads, got ${engine.length}`);
+    for (const thread of engine) {
+      assert.deepEqual([...thread.distFiles].sort(), ['worker.js'], 'an engine thread loaded other files of dist/ (ioredis, a cluster path, a vendor bundle)');
+      assert.ok(thread.builtins.has('net'), `the recorder saw the engine thread's own requires: ${[...thread.builtins].join(' ')}`);
+      assert.deepEqual(
+        ENGINE_THREAD_NEVER.filter((name) => thread.builtins.has(name)),
+        [],
+        `built-ins an engine thread required: ${[...thread.builtins].sort().join(' ')}`,
+      );
+    }
     assert.ok(!main.builtins.has('http'), 'the main thread loaded node:http without --metrics');
     assert.ok(!main.distFiles.has('zod.js') && !main.distFiles.has('hdr-histogram.js'), `main thread's dist files: ${[...main.distFiles].join(' ')}`);
   });
 
-  it('a small run (at most 1,000 requests) starts no engine thread: the main thread runs the worker bundle itself, every request counted', async () => {
-    const recorder = scratch.write('recorder.cjs', RECORDER);
-    const file = scratch.write('small.rbench', '### small\nclients 50\npipeline 100\nrequests 1000\nSET small:__key__ __value__\n');
-    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
-      cwd: scratch.dir,
-      env: { NODE_OPTIONS: `--require ${recorder}` },
+  for (const [name, requests] of [
+    ['a small run (1,000 requests)', 1000],
+    ['a long one-thread fast-path run (50,000 requests)', 50_000],
+  ] as const) {
+    it(`${name} starts no engine thread: the CLI's thread runs the worker bundle itself, every request counted`, async () => {
+      const recorder = scratch.write('recorder.cjs', RECORDER);
+      const file = scratch.write('small.rbench', `### small\nclients 50\npipeline 100\nrequests ${requests}\nSET small:__key__ __value__\n`);
+      const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
+        cwd: scratch.dir,
+        env: { NODE_OPTIONS: `--require ${recorder}` },
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, requests);
+      const threads = requiredByThread(run.stderr);
+      assert.deepEqual([...threads.keys()], [0], 'only the main thread required modules');
+      assert.ok(threads.get(0)!.distFiles.has('worker.js'), `main thread's dist files: ${[...threads.get(0)!.distFiles].join(' ')}`);
     });
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(scratch.runFiles('runs')[0].points[0].repeats[0][0].total.requests, 1000);
-    const threads = requiredByThread(run.stderr);
-    assert.deepEqual([...threads.keys()], [0], 'only the main thread required modules');
-    assert.ok(threads.get(0)!.distFiles.has('worker.js'), `main thread's dist files: ${[...threads.get(0)!.distFiles].join(' ')}`);
-  });
+  }
 });
