@@ -45,8 +45,8 @@ export class SharedThreads {
   }
 }
 
-/** HostData.flagLock: one for the process, whichever pool starts its threads. */
-const FLAG_LOCK = new SharedArrayBuffer(4);
+/** HostData.flagLock: one for the process, whichever pool starts its threads (and the loads on the main thread). */
+export const FLAG_LOCK = new SharedArrayBuffer(4);
 
 /**
  * Starts a thread that hosts the loads it is handed (worker.ts hostLoads), with V8's default heap unless

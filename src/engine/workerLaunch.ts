@@ -51,7 +51,12 @@ export function compiledEngine(): MainThreadEngine {
   return onMainThread;
 }
 
-/** A small load on the caller's thread (inThreadLoad.ts), as worker.ts serveLoad. */
+/** What the loads before left on the caller's thread, collected before the next (inThreadLoad.ts), as worker.ts collectGarbage. */
+export function collectGarbage(flagLock: Int32Array): void {
+  compiledEngine().engine.collectGarbage(flagLock);
+}
+
+/** A load on the caller's thread (inThreadLoad.ts), as worker.ts serveLoad. */
 export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
   return compiledEngine().engine.serveLoad(port, config);
 }
