@@ -11,11 +11,8 @@ import type { MainToWorker, WorkerConfig, WorkerToMain } from './workerMessages'
 
 interface Engine {
   serveLoad(port: LoadPort, config: WorkerConfig): () => void;
-  collectGarbage(flagLock: Int32Array): void;
+  beforeNextLoad(flagLock: Int32Array, othersRunning: boolean): void;
 }
-
-/** Loads started on this thread so far. */
-let served = 0;
 
 /** The loads running on this thread now. */
 const live = new Set<InThreadLoad>();
@@ -46,9 +43,9 @@ export class InThreadLoad extends EventEmitter {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const engine = require(script) as Engine;
     // What the loads before left (their sockets' native memory is freed only with their wrappers) is collected
-    // before this one opens its connections, as a warm engine thread does (worker.ts collectGarbage): 30 tests of
+    // before this one opens its connections, as on a warm engine thread (worker.ts beforeNextLoad): 30 tests of
     // 1,500 requests in one file grew peak RSS by 26 MiB against 3 tests, without it.
-    const collectFirst = served++ > 0 && live.size === 0;
+    const othersRunning = live.size > 0;
     live.add(this);
     const port: LoadPort = {
       postMessage: (message: WorkerToMain) => {
@@ -62,7 +59,7 @@ export class InThreadLoad extends EventEmitter {
     setImmediate(() => {
       if (this.ended) return;
       try {
-        if (collectFirst) engine.collectGarbage(new Int32Array(FLAG_LOCK));
+        engine.beforeNextLoad(new Int32Array(FLAG_LOCK), othersRunning);
         this.end = engine.serveLoad(port, config);
       } catch (error) {
         this.ended = true;

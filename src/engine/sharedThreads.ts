@@ -55,11 +55,7 @@ export const FLAG_LOCK = new SharedArrayBuffer(4);
  */
 export function startHostThread(script: string, resourceLimits?: ResourceLimits): HostThread {
   const code = workerCode(script);
-  const workerData: HostData = {
-    host: true,
-    flagLock: FLAG_LOCK,
-    ...(code ? { code: { source: code.source, ...(code.cachedData ? { cachedData: code.cachedData } : {}) } } : {}),
-  };
+  const workerData: HostData = { host: true, flagLock: FLAG_LOCK, ...(code ? { code } : {}) };
   const thread: HostThread = {
     worker: new (threadsModule().Worker)(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) }),
     loads: new Map(),

@@ -53,11 +53,10 @@ export function serveLoad(port: LoadPort, config: WorkerConfig): () => void {
 /** A shared engine thread: serves each load it is handed on that load's port, and ends one when told. */
 function hostLoads(parent: MessagePort, flagLock: Int32Array): void {
   const ends = new Map<number, { end: () => void; port: MessagePort }>();
-  let served = 0;
   parent.on('message', (message: MainToHost) => {
     if (message.type === 'serve') {
       // What the loads before left is collected before this one opens its connections (see collectGarbage).
-      if (served++ > 0 && ends.size === 0) collectGarbage(flagLock);
+      beforeNextLoad(flagLock, ends.size > 0);
       try {
         ends.set(message.id, { end: serveLoad(message.port, message.config), port: message.port });
       } catch (error) {
@@ -75,6 +74,13 @@ function hostLoads(parent: MessagePort, flagLock: Int32Array): void {
 }
 
 let fullGc: (() => void) | undefined;
+/** Loads started on this thread so far. */
+let served = 0;
+
+/** Called as each load starts on this thread: collects what the loads before left when none still runs (collectGarbage). */
+export function beforeNextLoad(flagLock: Int32Array, othersRunning: boolean): void {
+  if (served++ > 0 && !othersRunning) collectGarbage(flagLock);
+}
 
 /**
  * A thread kept for the next load (warmThreads.ts), or the CLI's thread (inThreadLoad.ts), collects what the loads
@@ -86,7 +92,7 @@ let fullGc: (() => void) | undefined;
  * A thread that serves one load never loads node:v8 or node:vm. V8 gives `gc` only to a context made while
  * --expose-gc is set; the flag goes back at once, so that code caches made under the default flags still fit.
  */
-export function collectGarbage(flagLock: Int32Array): void {
+function collectGarbage(flagLock: Int32Array): void {
   if (!fullGc) {
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');

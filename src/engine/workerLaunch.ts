@@ -39,11 +39,11 @@ let onMainThread: MainThreadEngine | undefined;
 /** The bundle as compiled on the main thread, once (for small loads). */
 export function compiledEngine(): MainThreadEngine {
   if (!onMainThread) {
-    const code = workerCode(__filename);
+    const code = workerCode(__filename, { withCache: false });
     // Without the cache: V8 refuses it under the flag the CLI's launcher sets (src/cli/launch.ts), and taken (the
     // flag reset around the compile) it cost a 100-request run ~15 ms more on a V8 helper thread than it saved
     // (issue 46, 20 A B rounds), a 400,000-request one ~7 ms less.
-    const compiled = code ? compileBundle(bundle, { source: code.source }) : undefined;
+    const compiled = code ? compileBundle(bundle, code) : undefined;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const engine = (compiled ? compiled.run() : require(bundle)) as Engine;
     onMainThread = { engine, ...(compiled && code ? { compiled, digest: code.digest } : {}) };
@@ -51,9 +51,9 @@ export function compiledEngine(): MainThreadEngine {
   return onMainThread;
 }
 
-/** What the loads before left on the caller's thread, collected before the next (inThreadLoad.ts), as worker.ts collectGarbage. */
-export function collectGarbage(flagLock: Int32Array): void {
-  compiledEngine().engine.collectGarbage(flagLock);
+/** A load starting on the caller's thread (inThreadLoad.ts), as worker.ts beforeNextLoad. */
+export function beforeNextLoad(flagLock: Int32Array, othersRunning: boolean): void {
+  compiledEngine().engine.beforeNextLoad(flagLock, othersRunning);
 }
 
 /** A load on the caller's thread (inThreadLoad.ts), as worker.ts serveLoad. */

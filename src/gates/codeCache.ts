@@ -12,11 +12,11 @@ const DIGEST_BYTES = 20;
 /** Far above any bundle (1.3 MB) and its cache (1 MB). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-/** Reads `bundle` and its cache `cacheName` in `dir`; the digest goes with them, for a cache made anew of the same bytes. */
-export function readBundle(dir: string, bundle: string, cacheName: string): BundleCode & { digest: Buffer } {
+/** Reads `bundle` and its cache `cacheName` (when named) in `dir`; the digest goes with them, for a cache made anew of the same bytes. */
+export function readBundle(dir: string, bundle: string, cacheName?: string): BundleCode & { digest: Buffer } {
   const bytes = readBoundedFile(join(dir, bundle), { root: dir, maxBytes: MAX_BYTES });
   const digest = createHash('sha1').update(bytes).digest();
-  const cachedData = cacheOf(join(dir, cacheName), dir, digest);
+  const cachedData = cacheName === undefined ? undefined : cacheOf(join(dir, cacheName), dir, digest);
   return { source: bytes.toString('latin1'), digest, ...(cachedData ? { cachedData } : {}) };
 }
 
