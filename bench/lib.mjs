@@ -2,12 +2,27 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const cli = join(root, 'dist', 'cli.js');
+
+/**
+ * RBENCH_BENCH_PIN=1: the server on the first core, each measured client on the last (taskset), both tools alike.
+ * On the 2-core VM a 100-request run's CPU then varied ±5 ms from round to round instead of ±50: nothing migrates,
+ * and server and client no longer take each other's core (issue 46, sixth pass). A client's helper threads share
+ * its core: compare rows measured the same way.
+ */
+const pinned = process.env.RBENCH_BENCH_PIN === '1' && existsSync('/usr/bin/taskset') && availableParallelism() >= 2;
+
+/** [command, args] on `core` ('server' or 'client') when pinned; as given otherwise. */
+export function onCore(core, command, args) {
+  if (!pinned) return [command, args];
+  const cpu = core === 'server' ? 0 : availableParallelism() - 1;
+  return ['/usr/bin/taskset', ['-c', String(cpu), command, ...args]];
+}
 
 export function ensureBuilt() {
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
@@ -29,9 +44,12 @@ export function freePort() {
 export async function startServer(extra = []) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    ...onCore('server', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra]),
+    {
+      stdio: 'ignore',
+    },
+  );
   for (let i = 0; i < 100; i++) {
     const ping = spawnSync('redis-cli', ['-p', String(port), 'PING'], { encoding: 'utf8' });
     if (ping.stdout.trim() === 'PONG') break;
@@ -55,6 +73,7 @@ export async function startServer(extra = []) {
  * spawnSync does not report. Without /usr/bin/time, cpuMs is NaN.
  */
 export function spawnTimed(command, args, options = {}) {
+  [command, args] = onCore('client', command, args);
   if (!existsSync('/usr/bin/time')) return { ...spawnSync(command, args, { encoding: 'utf8', ...options }), cpuMs: NaN };
   const dir = mkdtempSync(join(tmpdir(), 'rbench-bench-time-'));
   try {

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 
 const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' } } });
 const dist = resolve(values.dist);
@@ -67,6 +68,9 @@ process.on('beforeExit', () => {
 });
 process.on('exit', () => {
   if (next === commands.length) reportLast();
+  // The runner stops V8 optimizing once its loads end (src/engine/optimizeWhileLoading.ts): back to the default
+  // before the caches are made, or V8 refuses them at every start (another flag hash).
+  setFlagsFromString('--turbofan');
   // The engine's bundle as the small load compiled it on this thread (or, without a run, its top level alone), under
   // V8's default flags: once a worker has started, V8 checks caches against the defaults' flag hash, not that of the
   // flag the launcher sets (src/cli/launch.ts; test/unit/engine/workerCodeCache.test.ts checks a thread takes it).

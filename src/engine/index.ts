@@ -13,6 +13,7 @@ export { resolveThreads } from './threads';
 // The CLI's thread has nothing else to do while a load runs: a one-thread load runs on it, and a fault thrown there
 // ends the loads running on it as a worker's crash would.
 export { letLoadsHoldThisThread } from './threads';
+export { preparingLoads } from './optimizeWhileLoading';
 export { failLoadsOnThisThread } from './inThreadLoad';
 export { errorStatusWhy } from './verdicts';
 // Whether this process and the server can hold a number of connections (client groups check their sum).

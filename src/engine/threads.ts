@@ -1,6 +1,7 @@
 // How many worker threads a load gets, and which small loads need none (inThreadLoad.ts).
 import { availableParallelism } from 'node:os';
 import type { LoadPlan } from '../scenario/plan';
+import { optimizeOnlyWhileLoading } from './optimizeWhileLoading';
 
 /** Requests up to which a load runs on the caller's thread when that thread serves others too (VS Code's extension host). */
 export const SMALL_LOAD_REQUESTS = 1000;
@@ -11,10 +12,11 @@ let callerThreadFree = false;
  * Says that the caller's thread has nothing else to do while a load runs (the CLI's process; not VS Code's extension
  * host, which serves every extension): a one-thread load of any length then runs on it. A worker cost every run
  * ~30 ms of CPU to start, a second JIT of the engine on V8's helper threads (~25 ms) and ~10 MiB of peak RSS at
- * 1M requests (issue 46).
+ * 1M requests (issue 46). Such a thread also has V8 optimize only while a load runs (optimizeWhileLoading.ts).
  */
 export function letLoadsHoldThisThread(free = true): void {
   callerThreadFree = free;
+  optimizeOnlyWhileLoading(free);
 }
 
 /** Whether letLoadsHoldThisThread was said. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ClusterTracker } from './cluster/tracker';
 import { InThreadLoad } from './inThreadLoad';
+import { loadEnded, loadStarting } from './optimizeWhileLoading';
 import type { HostedLoad, SharedThreads } from './sharedThreads';
 import { LoadError } from './errors';
 import type { AssemblyParts } from './resultAssembly';
@@ -77,6 +78,7 @@ class LoadThreads {
     private readonly reject: (error: LoadError) => void,
   ) {
     const { plan, options, cluster } = run;
+    loadStarting();
     // A shared thread hosts loads of any client path, so it keeps V8's default heap (workerHeap.ts sizes one path's).
     this.workers = run.shared
       ? run.shared.host(script, configs)
@@ -208,7 +210,9 @@ class LoadThreads {
     this.stopTimer = setTimeout(() => this.finish(), STOP_GRACE_MS);
   }
 
+  /** Called once, however the load ends. */
   private cleanup(): void {
+    loadEnded();
     clearInterval(this.warmupTicker);
     if (this.stopTimer) clearTimeout(this.stopTimer);
     this.run.options.signal?.removeEventListener('abort', this.onAbort);

@@ -10,7 +10,7 @@ import { redactUrl } from '../protocol/redisUrl';
 import type { ResolvedConnection } from '../redis/target';
 import type { ConnectionOptions, ConnectionProfile } from '../redis/types';
 import { discoverTopology, type TopologyNode } from '../redis/clusterTopology';
-import { openRawControl } from '../engine';
+import { openRawControl, preparingLoads } from '../engine';
 import { formatAddress } from '../gates/network';
 import { checkText, type ResolveOptions } from '../scenario';
 import { memoryLimits, scenarioFileRefusal } from './budget';
@@ -175,6 +175,8 @@ export class RunSession {
 
   /** As `resolve`, through the check port when there is one; a file over the size cap is refused before any parsing. */
   async check(file: ScenarioFile): Promise<ResolvedFile | NotRun> {
+    // Work of any size before loads: in the CLI, V8 had stopped optimizing when the last load ended (engine).
+    preparingLoads();
     const tooLarge = scenarioFileRefusal(file.display, file.text);
     if (tooLarge) return this.notRun('error', tooLarge, file);
     if (!this.ports.check) return this.resolve(file);
@@ -207,6 +209,7 @@ export class RunSession {
 
   /** Applies the rules that decide whether a scenario may run, asking when needed. Starts nothing. */
   async prepare(file: ScenarioFile, resolved: ResolvedFile, plan: ScenarioPlan): Promise<PreparedRun | NotRun> {
+    preparingLoads(); // its data files come next (measure), as `check` says
     if (this.settings.trusted === false) return this.notRun('restricted', `"${plan.name}" was not run: ${RESTRICTED_MESSAGE}`, file, plan);
     const errors = blockingErrors(resolved, plan);
     if (errors.length > 0)

@@ -6,7 +6,7 @@
 // GC entries arrive after the fact, so slow replies wait (bounded, preallocated) until the pauses around
 // them are known. Nothing here allocates per reply.
 import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
-import { LatencyRecorder, type SparseCounts } from './histogram';
+import { HIGHEST_TRACKABLE_US, LatencyRecorder, type SparseCounts } from './histogram';
 import type { ClientPauses } from '../types';
 import { PauseSet } from './pauseSet';
 
@@ -164,7 +164,10 @@ export class PauseMonitor {
     const latencyMs = this.slowMicros[i] / 1000;
     const pausedMs = this.recent.within(this.slowAt[i] - latencyMs, this.slowAt[i]);
     if (pausedMs >= PAUSE_MIN_MS && pausedMs >= latencyMs * OVERLAP_SHARE) {
-      this.overlapped.record(this.slowMicros[i], this.slowCount[i]);
+      // As small integers, as the reply path hands the recorder: read back from a Float64Array they are heap
+      // doubles, and V8 would throw away the recorder's optimized code (and the reply loops it is inlined into)
+      // mid-run. The latency is clamped as record() clamps it; `| 0` then keeps it exact.
+      this.overlapped.record(Math.min(this.slowMicros[i], HIGHEST_TRACKABLE_US) | 0, this.slowCount[i] | 0);
       this.overlappedReplies += this.slowCount[i];
     }
   }
