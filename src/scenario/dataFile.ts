@@ -9,7 +9,7 @@ import { isAbsolute, posix, resolve, win32 } from 'node:path';
 import { FileGateError, readableIdentity, readBoundedFile } from '../gates/files';
 import type { DataSourcePlan, ScenarioPlan } from './plan';
 import { decodeUtf8, formatOf, parseData, type DataTake } from './dataFormats';
-import { keepTable, keptTable, packTable, tableKey } from './valueTable';
+import { keepTable, keptTable, tableKey } from './valueTable';
 
 /** The largest data file read (64 MiB); a larger one is refused before any byte of it is read. */
 export const DATA_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -105,13 +105,13 @@ export function readDataSource(selection: DataSelection, baseDir: string | undef
     order: selection.order,
     size: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
-    count: parsed.entries.length,
+    count: parsed.table.count,
     minLength: parsed.minLength,
     maxLength: parsed.maxLength,
     bytes: parsed.bytes,
     ...(parsed.names ? { names: parsed.names } : {}),
   };
-  keepTable(tableKey(source), packTable(parsed.entries, parsed.names?.length));
+  keepTable(tableKey(source), parsed.table);
   if (reads.size >= MAX_READS) reads.clear();
   reads.set(cacheKey, { identity, source });
   return { ok: true, source };

@@ -3,6 +3,7 @@
 // what is wrong there; the caller prefixes the file's name.
 import type { parse as CsvParse } from 'csv-parse/sync';
 import { groupDigits } from './numberText';
+import { TableWriter, type SharedTable } from './valueTable';
 
 export type DataFormat = 'csv' | 'jsonl' | 'lines';
 
@@ -12,7 +13,8 @@ export interface DataTake {
   field?: string;
 }
 
-export type ParsedData = { ok: true; entries: Uint8Array[]; names?: string[]; minLength: number; maxLength: number; bytes: number } | DataProblem;
+/** The entries packed as the engine reads them (valueTable.ts); lengths and bytes count names and values, not RESP framing. */
+export type ParsedData = { ok: true; table: SharedTable; names?: string[]; minLength: number; maxLength: number; bytes: number } | DataProblem;
 export interface DataProblem {
   ok: false;
   line: number;
@@ -55,27 +57,77 @@ export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | Data
   }
 }
 
-/** Collects entries with their sizes; past the entry cap, the problem names the line. */
+/** Packs entries as they come, with their sizes; past the entry cap, the problem names the line. */
 class Entries {
-  readonly entries: Uint8Array[] = [];
+  private readonly table = new TableWriter();
   minLength = Infinity;
   maxLength = 0;
   bytes = 0;
 
-  add(entry: Uint8Array, length: number, line: number): DataProblem | undefined {
-    if (this.entries.length >= DATA_FILE_MAX_ENTRIES)
-      return problem(line, `more than ${groupDigits(DATA_FILE_MAX_ENTRIES)} entries — use a smaller sample of the data`);
-    this.entries.push(entry);
-    if (length < this.minLength) this.minLength = length;
-    if (length > this.maxLength) this.maxLength = length;
-    this.bytes += length;
+  /** A value's text. */
+  addText(text: string, line: number): DataProblem | undefined {
+    const refused = this.refusal(line);
+    if (refused) return refused;
+    this.table.begin();
+    this.table.text(text);
+    this.counted(this.table.end());
+    return undefined;
+  }
+
+  /** A row's field/value pairs as RESP bulk strings, `$len\r\nname\r\n$len\r\nvalue\r\n…`: `names` as fieldNames made them. */
+  addPairs(names: readonly FieldName[], values: readonly string[], line: number): DataProblem | undefined {
+    const refused = this.refusal(line);
+    if (refused) return refused;
+    let length = 0;
+    this.table.begin();
+    for (let i = 0; i < values.length; i++) {
+      const valueBytes = Buffer.byteLength(values[i], 'utf8');
+      this.table.raw(names[i].bulk);
+      this.table.text(`$${valueBytes}\r\n`);
+      this.table.text(values[i]);
+      this.table.text('\r\n');
+      length += names[i].bytes + valueBytes;
+    }
+    this.table.end();
+    this.counted(length);
     return undefined;
   }
 
   done(names?: string[]): ParsedData {
-    if (this.entries.length === 0) return problem(1, 'no entries in the file — it needs at least one value');
-    return { ok: true, entries: this.entries, ...(names ? { names } : {}), minLength: this.minLength, maxLength: this.maxLength, bytes: this.bytes };
+    if (this.table.count === 0) return problem(1, 'no entries in the file — it needs at least one value');
+    return {
+      ok: true,
+      table: this.table.done(names?.length),
+      ...(names ? { names } : {}),
+      minLength: this.minLength,
+      maxLength: this.maxLength,
+      bytes: this.bytes,
+    };
   }
+
+  private refusal(line: number): DataProblem | undefined {
+    if (this.table.count < DATA_FILE_MAX_ENTRIES) return undefined;
+    return problem(line, `more than ${groupDigits(DATA_FILE_MAX_ENTRIES)} entries — use a smaller sample of the data`);
+  }
+
+  private counted(length: number): void {
+    if (length < this.minLength) this.minLength = length;
+    if (length > this.maxLength) this.maxLength = length;
+    this.bytes += length;
+  }
+}
+
+/** A field's name as a row's entry starts it: its RESP bulk string, and its length in bytes. */
+interface FieldName {
+  bulk: Buffer;
+  bytes: number;
+}
+
+function fieldNames(names: readonly string[]): FieldName[] {
+  return names.map((name) => {
+    const bytes = Buffer.byteLength(name, 'utf8');
+    return { bulk: Buffer.from(`$${bytes}\r\n${name}\r\n`, 'utf8'), bytes };
+  });
 }
 
 export function parseData(text: string, format: DataFormat, take: DataTake): ParsedData {
@@ -93,26 +145,15 @@ function parseLines(text: string): ParsedData {
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    const bytes = Buffer.from(line, 'utf8');
-    const refused = entries.add(bytes, bytes.length, i + 1);
+    const refused = entries.addText(line, i + 1);
     if (refused) return refused;
   }
   return entries.done();
 }
 
 /** A JSON value as a Redis value: a string's own text, anything else its JSON text. */
-function valueBytes(value: unknown): Buffer {
-  return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
-}
-
-/** `$len\r\nname\r\n$len\r\nvalue\r\n…`: a row's pairs as RESP bulk strings, encoded once. */
-function encodePairs(pairs: [string, Buffer][]): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, value] of pairs) {
-    const nameBytes = Buffer.from(name, 'utf8');
-    parts.push(Buffer.from(`$${nameBytes.length}\r\n`), nameBytes, Buffer.from(`\r\n$${value.length}\r\n`), value, Buffer.from('\r\n'));
-  }
-  return Buffer.concat(parts);
+function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function parseJsonLines(text: string, take: DataTake): ParsedData {
@@ -133,17 +174,14 @@ function parseJsonLines(text: string, take: DataTake): ParsedData {
     const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
     if (take.take === 'fields') {
       if (!isObject) return problem(line, 'not a JSON object — `fields from` needs one object per line, its keys the hash fields');
-      const pairs = Object.entries(value as Record<string, unknown>).map(([name, field]): [string, Buffer] => [name, valueBytes(field)]);
-      if (pairs.length === 0) return problem(line, 'an empty object — each line needs at least one field');
-      if (pairCount && pairs.length !== pairCount.count)
-        return problem(line, `${pairs.length} fields, but line ${pairCount.line} has ${pairCount.count} — every line needs the same number of fields`);
-      pairCount ??= { count: pairs.length, line };
-      names ??= pairs.map(([name]) => name);
-      const refused = entries.add(
-        encodePairs(pairs),
-        pairs.reduce((sum, [name, field]) => sum + Buffer.byteLength(name) + field.length, 0),
-        line,
-      );
+      const keys = Object.keys(value as Record<string, unknown>);
+      if (keys.length === 0) return problem(line, 'an empty object — each line needs at least one field');
+      if (pairCount && keys.length !== pairCount.count)
+        return problem(line, `${keys.length} fields, but line ${pairCount.line} has ${pairCount.count} — every line needs the same number of fields`);
+      pairCount ??= { count: keys.length, line };
+      names ??= keys;
+      const fields = keys.map((key) => valueText((value as Record<string, unknown>)[key]));
+      const refused = entries.addPairs(fieldNames(keys), fields, line);
       if (refused) return refused;
       continue;
     }
@@ -155,8 +193,7 @@ function parseJsonLines(text: string, take: DataTake): ParsedData {
     } else if (isObject) {
       return problem(line, 'a JSON object — name the field to take: `values from FILE field NAME`');
     }
-    const bytes = valueBytes(picked);
-    const refused = entries.add(bytes, bytes.length, line);
+    const refused = entries.addText(valueText(picked), line);
     if (refused) return refused;
   }
   return entries.done(names);
@@ -193,37 +230,47 @@ function csvParser(): typeof CsvParse {
 }
 
 function parseCsvData(text: string, take: DataTake): ParsedData {
-  let rows: { record: string[]; info: { lines: number } }[];
+  const entries = new Entries();
+  // Each row is taken as csv-parse reads it (on_record, keeping none): the rows of a 64 MiB file held at once, with
+  // their line info, were most of a run's memory and of its collector's time.
+  let header: string[] | undefined;
+  let names: FieldName[] | undefined;
+  let column = -1;
+  let stopped: DataProblem | undefined;
+  const takeRow = (record: string[], lines: number): DataProblem | undefined => {
+    if (!header) {
+      header = record;
+      if (take.take === 'fields') {
+        const empty = header.findIndex((name) => name === '');
+        if (empty >= 0) return problem(lines, `column ${empty + 1} has no name in the header — every column names a hash field`);
+        names = fieldNames(header);
+        return undefined;
+      }
+      const found = csvColumn(header, take.column);
+      if (typeof found !== 'number') return problem(lines, found);
+      column = found;
+      return undefined;
+    }
+    return names ? entries.addPairs(names, record, lines) : entries.addText(record[column], lines);
+  };
   try {
-    rows = csvParser()(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as {
-      record: string[];
-      info: { lines: number };
-    }[];
+    csvParser()(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      on_record: (record: string[], info: { lines: number }) => {
+        stopped = takeRow(record, info.lines);
+        // csv-parse stops at a throw; the problem itself is kept above.
+        if (stopped) throw new Error('stopped');
+        return null;
+      },
+    });
   } catch (error) {
+    if (stopped) return stopped;
     return csvProblem(error as CsvFailure);
   }
-  if (rows.length === 0) return problem(1, 'no header row — the first row names the columns');
-  const header = rows[0].record;
-  const entries = new Entries();
-  if (take.take === 'fields') {
-    const empty = header.findIndex((name) => name === '');
-    if (empty >= 0) return problem(rows[0].info.lines, `column ${empty + 1} has no name in the header — every column names a hash field`);
-    for (let i = 1; i < rows.length; i++) {
-      const pairs = rows[i].record.map((value, c): [string, Buffer] => [header[c], Buffer.from(value, 'utf8')]);
-      const length = pairs.reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + value.length, 0);
-      const refused = entries.add(encodePairs(pairs), length, rows[i].info.lines);
-      if (refused) return refused;
-    }
-    return entries.done(header);
-  }
-  const column = csvColumn(header, take.column);
-  if (typeof column !== 'number') return problem(rows[0].info.lines, column);
-  for (let i = 1; i < rows.length; i++) {
-    const bytes = Buffer.from(rows[i].record[column], 'utf8');
-    const refused = entries.add(bytes, bytes.length, rows[i].info.lines);
-    if (refused) return refused;
-  }
-  return entries.done();
+  if (!header) return problem(1, 'no header row — the first row names the columns');
+  return entries.done(take.take === 'fields' ? header : undefined);
 }
 
 function csvColumn(header: string[], column: string | undefined): number | string {

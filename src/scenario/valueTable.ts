@@ -19,24 +19,78 @@ export interface SharedTable {
 
 /** Packs `values` (already encoded) into a table. */
 export function packTable(values: readonly Uint8Array[], pairs?: number): SharedTable {
-  let total = 0;
-  let maxLength = 0;
+  const writer = new TableWriter();
   for (const value of values) {
-    total += value.length;
-    if (value.length > maxLength) maxLength = value.length;
+    writer.begin();
+    writer.raw(value);
+    writer.end();
   }
-  const bytes = new SharedArrayBuffer(Math.max(1, total));
-  const offsets = new SharedArrayBuffer(4 * (values.length + 1));
-  const view = new Uint8Array(bytes);
-  const at = new Uint32Array(offsets);
-  let offset = 0;
-  values.forEach((value, i) => {
-    at[i] = offset;
-    view.set(value, offset);
-    offset += value.length;
-  });
-  at[values.length] = offset;
-  return { bytes, offsets, count: values.length, maxLength, ...(pairs !== undefined ? { pairs } : {}) };
+  return writer.done(pairs);
+}
+
+/**
+ * Builds a table value by value, straight into buffers that double as they fill: no object per value. A data file
+ * of 20 MB (600,000 CSV rows) held a Buffer per row, each field's Buffer and csv-parse's row objects at once: 690 MiB
+ * of peak RSS and 7.7 s of CPU, more than half of it the collector's (issue 46).
+ */
+export class TableWriter {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private offsets = new Uint32Array(1024);
+  private used = 0;
+  private longest = 0;
+  /** Values ended so far. */
+  count = 0;
+
+  /** Starts the next value. */
+  begin(): void {
+    if (this.count + 1 >= this.offsets.length) {
+      const grown = new Uint32Array(this.offsets.length * 2);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.count] = this.used;
+  }
+
+  /** Appends `text`, UTF-8, to the value begun. */
+  text(text: string): void {
+    // A UTF-16 unit takes at most 3 bytes of UTF-8 (a lone surrogate becomes U+FFFD, 3 bytes).
+    this.reserve(text.length * 3);
+    this.used += this.bytes.write(text, this.used, 'utf8');
+  }
+
+  /** Appends `bytes` to the value begun. */
+  raw(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  /** Ends the value begun; its length in bytes. */
+  end(): number {
+    const length = this.used - this.offsets[this.count];
+    this.count++;
+    if (length > this.longest) this.longest = length;
+    return length;
+  }
+
+  /** The table, copied once into shared memory of its exact size. */
+  done(pairs?: number): SharedTable {
+    this.offsets[this.count] = this.used;
+    const bytes = new SharedArrayBuffer(Math.max(1, this.used));
+    new Uint8Array(bytes).set(this.bytes.subarray(0, this.used));
+    const offsets = new SharedArrayBuffer(4 * (this.count + 1));
+    new Uint32Array(offsets).set(this.offsets.subarray(0, this.count + 1));
+    return { bytes, offsets, count: this.count, maxLength: this.longest, ...(pairs !== undefined ? { pairs } : {}) };
+  }
+
+  private reserve(more: number): void {
+    if (this.used + more <= this.bytes.length) return;
+    let size = this.bytes.length * 2;
+    while (size < this.used + more) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.bytes.copy(grown, 0, 0, this.used);
+    this.bytes = grown;
+  }
 }
 
 /** Value `index` of a table, as a view (no copy). */

@@ -162,6 +162,29 @@ describe('data files: values from, fields from (issue 23)', () => {
       );
     });
 
+    // Rows are taken as they are read (issue 46): the header's problems still name line 1, and the first problem in
+    // the file is the one told.
+    it('a CSV header: a column with no name, several columns and none named, no header, a header alone', () => {
+      const csv = (text: string) => writeFileSync(join(folder, 'data', 'users.csv'), text);
+      csv('name,,age\nalice,x,30\n');
+      assert.match(
+        errors(checkLine('fields from data/users.csv', 'HSET h:__key__ __fields__'))[0].message,
+        /users\.csv:1: column 2 has no name in the header — every column names a hash field/,
+      );
+      csv('name,age\nalice,30\n');
+      assert.match(only(checkLine('values from data/users.csv')).message, /users\.csv:1: 2 columns \(`name`, `age`\) — name one/);
+      csv('\n\n');
+      assert.match(only(checkLine('values from data/users.csv column name')).message, /users\.csv:1: no header row/);
+      csv('name,age\n');
+      assert.match(only(checkLine('values from data/users.csv column name')).message, /users\.csv:1: no entries in the file/);
+      csv('name,,age\nalice,30\n');
+      assert.match(
+        errors(checkLine('fields from data/users.csv', 'HSET h:__key__ __fields__'))[0].message,
+        /users\.csv:1: column 2 has no name/,
+        'the header’s problem, before a later row’s',
+      );
+    });
+
     it('`fields from` with JSON lines of different widths', () => {
       writeFileSync(join(folder, 'data', 'rows.jsonl'), '{"a":1,"b":2}\n{"a":1}\n');
       assert.match(
