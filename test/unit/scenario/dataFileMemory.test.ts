@@ -34,26 +34,15 @@ process.stdout.write(JSON.stringify({ count: parsed.table.count, first: text(0),
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 const row = (i: number) => ['name', `user${i}`, 'email', `u${i}@example.com`, 'age', String(i % 90)].map(bulk).join('');
 
+/** `fields from` either format: the same rows, the same entries. */
+const asFields = { take: "{ take: 'fields' }", first: row(0), last: row(ROWS - 1), names: ['name', 'email', 'age'] };
+
 const cases: { name: string; format: string; take: string; first: string; last: string; names?: string[]; rows?: number }[] = [
   { name: 'one value per line', format: 'lines', take: "{ take: 'values' }", first: 'value-0', last: `value-${LINES - 1}`, rows: LINES },
   { name: 'a CSV column', format: 'csv', take: "{ take: 'values', column: 'email' }", first: 'u0@example.com', last: `u${ROWS - 1}@example.com` },
-  {
-    name: 'a CSV’s rows as hash fields',
-    format: 'csv',
-    take: "{ take: 'fields' }",
-    first: row(0),
-    last: row(ROWS - 1),
-    names: ['name', 'email', 'age'],
-  },
+  { name: 'a CSV’s rows as hash fields', format: 'csv', ...asFields },
   { name: 'a JSON Lines field', format: 'jsonl', take: "{ take: 'values', field: 'name' }", first: 'user0', last: `user${ROWS - 1}` },
-  {
-    name: 'JSON Lines objects as hash fields',
-    format: 'jsonl',
-    take: "{ take: 'fields' }",
-    first: row(0),
-    last: row(ROWS - 1),
-    names: ['name', 'email', 'age'],
-  },
+  { name: 'JSON Lines objects as hash fields', format: 'jsonl', ...asFields },
 ];
 
 describe('a data file’s entries are packed as they are read (issue 46)', function () {
