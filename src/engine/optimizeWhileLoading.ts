@@ -39,6 +39,16 @@ export function loadEnded(): void {
   if (running === 0 && optimizing && onlyWhileLoading) setOptimizing(false);
 }
 
+/** Runs a load that starts no threads of its own (subscribers and consumers, on the caller's thread) as a load. */
+export async function asLoad<T>(run: () => Promise<T>): Promise<T> {
+  loadStarting();
+  try {
+    return await run();
+  } finally {
+    loadEnded();
+  }
+}
+
 /** Whether V8 optimizes now, as this module last set it. */
 export function optimizingNow(): boolean {
   return optimizing;

@@ -20,6 +20,7 @@ import type { StartBarrier } from '../startBarrier';
 import type { CommandResult, ConsumerResult, LoadResult, LoadTick, TimelineSecond } from '../types';
 import { entryIdsIn, jobsIn } from './popReply';
 import { BlockingCaller } from './blockingCaller';
+import { asLoad } from '../optimizeWhileLoading';
 
 export interface ConsumerRequest {
   phase: PhasePlan;
@@ -55,7 +56,12 @@ interface Consumer {
   index: number;
 }
 
-export async function runConsumers(request: ConsumerRequest, options: ConsumerOptions): Promise<LoadResult> {
+export function runConsumers(request: ConsumerRequest, options: ConsumerOptions): Promise<LoadResult> {
+  // On the caller's thread: in the CLI, V8 optimizes only while a load runs (optimizeWhileLoading.ts).
+  return asLoad(() => consumersLoad(request, options));
+}
+
+async function consumersLoad(request: ConsumerRequest, options: ConsumerOptions): Promise<LoadResult> {
   const { phase, test, connection } = request;
   const command = test.commands[0].command;
   // Each consumer's call: literal arguments, XREADGROUP's consumer name with `__client__` its own.

@@ -27,6 +27,7 @@ import type { StartBarrier } from '../startBarrier';
 import { subscriberRoutes } from './subscriberRoutes';
 import { parseRedirect } from '../cluster/clusterState';
 import { MAX_PUBSUB_CHANNELS, type CommandResult, type LoadResult, type LoadTick, type PubSubResult, type TimelineSecond } from '../types';
+import { asLoad } from '../optimizeWhileLoading';
 
 export interface SubscriberRequest {
   phase: PhasePlan;
@@ -96,7 +97,12 @@ class Tally {
 }
 
 /** Runs the group: resolves with its result (cancelled when `signal` aborts); rejects with a LoadError when it cannot subscribe. */
-export async function runSubscribers(request: SubscriberRequest, options: SubscriberOptions): Promise<LoadResult> {
+export function runSubscribers(request: SubscriberRequest, options: SubscriberOptions): Promise<LoadResult> {
+  // On the caller's thread: in the CLI, V8 optimizes only while a load runs (optimizeWhileLoading.ts).
+  return asLoad(() => subscribersLoad(request, options));
+}
+
+async function subscribersLoad(request: SubscriberRequest, options: SubscriberOptions): Promise<LoadResult> {
   const startedAt = new Date().toISOString();
   const { phase, test } = request;
   const command = test.commands[0].command;

@@ -13,9 +13,9 @@ const mod = (path: string) => JSON.stringify(join(out, path));
 const child = `
 const { letLoadsHoldThisThread } = require(${mod('src/engine/threads.js')});
 const { loadEnded, loadStarting, optimizingNow } = require(${mod('src/engine/optimizeWhileLoading.js')});
-const { runLoad } = require(${mod('src/engine/index.js')});
+const { runLoad, runSubscribers } = require(${mod('src/engine/index.js')});
 const { RunSession } = require(${mod('src/runner/session.js')});
-const { loadRequest, singleTest } = require(${mod('test/unit/engine/plans.js')});
+const { connectionTo, loadRequest, phase, singleTest } = require(${mod('test/unit/engine/plans.js')});
 const server = { host: '127.0.0.1', port: Number(process.env.TEST_PORT) };
 const closed = { host: '127.0.0.1', port: Number(process.env.CLOSED_PORT) };
 const data = Array.from({ length: 1000 }, (_, i) => i);
@@ -55,6 +55,15 @@ const seen = { duringLoad: [] };
   seen.oneOfTwoEnded = [optimizingNow(), heated()];
   loadEnded();
   seen.bothEnded = [optimizingNow(), heated()];
+  // Subscribers run on the caller's thread, no threads of their own: a load all the same.
+  let publishersEnd;
+  const publishersDone = new Promise((resolve) => (publishersEnd = resolve));
+  const subscribers = phase({ test: singleTest('SUBSCRIBE news'), load: { clients: 2 } });
+  const subscribing = runSubscribers({ phase: subscribers, test: subscribers.tests[0], connection: connectionTo(server) }, { publishersDone });
+  seen.whileSubscribersRun = [optimizingNow(), heated()];
+  publishersEnd(0);
+  seen.subscribers = (await subscribing).status;
+  seen.afterSubscribers = [optimizingNow(), heated()];
   letLoadsHoldThisThread(false);
   loadStarting();
   loadEnded();
@@ -86,6 +95,9 @@ describe('in the CLI, V8 optimizes only while a load runs or is prepared', funct
     assert.deepEqual(seen.preparingTheNextScenario, [true, true], 'a scenario set up after a load (its data files next)');
     assert.deepEqual(seen.oneOfTwoEnded, [true, true], 'another load still runs: the flag is the process’s');
     assert.deepEqual(seen.bothEnded, [false, false]);
+    assert.deepEqual(seen.whileSubscribersRun, [true, true], 'subscribers on the caller’s thread are a load');
+    assert.equal(seen.subscribers, 'complete');
+    assert.deepEqual(seen.afterSubscribers, [false, false]);
     assert.deepEqual(seen.threadServesOthers, [true, true], 'VS Code’s extension host: never off');
   });
 });
