@@ -10,7 +10,7 @@
 # Environment:
 #   RBENCH_E2E_EXTENSION_ENV='{"REDIS_URL":"redis://127.0.0.1:6379"}'  extra variables for the extension host
 #   RBENCH_E2E_GREP=pattern       run only the matching tests
-#   RBENCH_E2E_TIMEOUT=120        seconds for the whole suite;  RBENCH_E2E_VERBOSE=1  print the workbench log
+#   RBENCH_E2E_TIMEOUT=600        seconds for the whole suite (a hang guard);  RBENCH_E2E_VERBOSE=1  print the workbench log
 #   RBENCH_E2E_KEEP=1             keep the scratch folder (HOME, profiles) for a look afterwards
 #   RBENCH_E2E_SKIP_BUILD=1       do not run `npm run build` first
 set -euo pipefail
