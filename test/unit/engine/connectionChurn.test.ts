@@ -132,8 +132,11 @@ describe('connection churn: reconnect every N, idle connections, set-up times', 
     }
     const result = await running;
     assert.equal(result.status, 'complete', result.error);
-    // Each step's clients were connected at once, in order (0 once the load has ended).
-    const steps = seen.filter((n) => n > 0);
+    // Each step's clients were connected at once, in order (0 once the load has ended). The first drop is the load
+    // closing its connections before its promise settles, not a step (seen on a busy machine: [0,2,4,6,4]).
+    const connected = seen.filter((n) => n > 0);
+    const closing = connected.findIndex((n, i) => i > 0 && n < connected[i - 1]);
+    const steps = closing < 0 ? connected : connected.slice(0, closing);
     assert.deepEqual(steps, [2, 4, 6], JSON.stringify(seen));
     assert.deepEqual(
       result.ramp?.map((step) => [step.clients, step.fromMs]),
