@@ -44,6 +44,8 @@ const configs = [
   { name: 'SET P1', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 1, requests: 300_000 },
   { name: 'SET P16', test: 'set', command: 'SET key:__key__ __value__', clients: 50, pipeline: 16, requests: 2_000_000 },
   { name: 'GET P16', test: 'get', command: 'GET key:__key__', clients: 50, pipeline: 16, requests: 2_000_000 },
+  // Every key absent (the cluster flushed before each tool's run): each reply a nil, which RBench counts as a miss.
+  { name: 'GET P16 miss', test: 'get', command: 'GET key:__key__', clients: 50, pipeline: 16, requests: 2_000_000, absent: true },
 ].filter((c) => !values.only || values.only.toLowerCase().split(',').includes(c.name.toLowerCase()));
 
 const KEYSPACE = 100_000;
@@ -59,6 +61,7 @@ function cpuLine(whole, fifth, c) {
 
 /** The peer: redis-benchmark --cluster on the same cluster (it sends each node keys of one slot). */
 function redisBenchmarkCluster(port, c, binary) {
+  if (c.absent) cluster.flush();
   const result = redisBenchmarkRun(port, { ...c, size: 3, keyspace: KEYSPACE }, ['--cluster', '-h', '127.0.0.1'], binary);
   return { opsPerSec: result.opsPerSec, cpuPerRequest: result.cpuMs / c.requests, cpuMs: result.cpuMs };
 }
@@ -69,6 +72,14 @@ const portFree = (port) =>
     srv.once('error', () => resolve(false));
     srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+
+/** Empties the servers on `ports` (GET P16 miss: every key absent for each tool's run). */
+function flushAll(ports) {
+  for (const port of ports) {
+    const flushed = spawnSync('redis-cli', ['-p', String(port), 'FLUSHALL'], { encoding: 'utf8' });
+    if (flushed.stdout.trim() !== 'OK') throw new Error(`FLUSHALL on ${port} failed: ${flushed.stdout}${flushed.stderr}`);
+  }
+}
 
 async function startCluster(masters) {
   const nodes = [];
@@ -99,15 +110,17 @@ async function startCluster(masters) {
       if (states.every((s) => s.includes('cluster_state:ok'))) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    return { port: nodes[0].port, stop };
+    return { port: nodes[0].port, stop, flush: () => flushAll(nodes.map((n) => n.port)) };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-function run(port, c, cluster, cliPath) {
-  const scenario = `### ${c.name}\nclient ${values.client}\n${cluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue 3\n${c.command}\n`;
+function run(port, c, onCluster, cliPath) {
+  if (c.absent && onCluster) cluster.flush();
+  else if (c.absent) flushAll([port]);
+  const scenario = `### ${c.name}\nclient ${values.client}\n${onCluster ? 'cluster on\n' : ''}clients ${c.clients}\npipeline ${c.pipeline}\nrequests ${c.requests}\nkeys ${KEYSPACE} uniform\nvalue 3\n${c.command}\n`;
   const runs = rbenchRun(scenario, `redis://127.0.0.1:${port}`, [], { timed: true, cliPath });
   const load = runs[0].points[0].repeats[0][0];
   if (load.status !== 'complete') throw new Error(`${c.name}: ${load.status} ${load.error ?? load.errorStatusReason ?? ''}`);

@@ -529,8 +529,10 @@ export class FastClusterConnection extends BudgetedConnection {
     this.load.heard(this.index, now);
     const stats = this.load.stats;
     const node = this.cluster.nodes[link.node];
-    if (this.units === undefined && link.errors.size === 0 && link.nulls.size === 0 && link.empties.size === 0 && link.nested.length === 0) {
-      this.answered(this.takeReplies(link, node, replies, now), now, link);
+    if (this.units === undefined && link.errors.size === 0 && link.nested.length === 0) {
+      const answered = this.takeReplies(link, node, replies, now);
+      link.clearReplies();
+      this.answered(answered, now, link);
       return;
     }
     let answered = 0;
@@ -579,12 +581,15 @@ export class FastClusterConnection extends BudgetedConnection {
 
   /**
    * onData's usual case, no error reply in the read and no command group: the `replies` oldest requests are
-   * answered, taken in runs of one label, start and flags (one write's), each run recorded once. Returns how
-   * many requests of the load were answered (ASKING/READONLY are not).
+   * answered, taken in runs of one label, start and flags (one write's), each run recorded once, with its misses
+   * (nils, empty collections) counted from the read's marks. Returns how many requests of the load were answered
+   * (ASKING/READONLY are not).
    */
   private takeReplies(link: NodeLink, node: KnownNode, replies: number, now: number): number {
     const queue = link.inFlight;
-    let left = Math.min(replies, queue.requests);
+    const taking = Math.min(replies, queue.requests);
+    const marked = link.nulls.size > 0 || link.empties.size > 0;
+    let left = taking;
     let answered = 0;
     while (left > 0) {
       const i = queue.take(left);
@@ -600,7 +605,13 @@ export class FastClusterConnection extends BudgetedConnection {
         run += taken;
       }
       answered += run;
-      if (flags & MEASURED) this.recordRun(node, label, start, run, now);
+      if (!(flags & MEASURED)) continue;
+      this.recordRun(node, label, start, run, now);
+      if (marked) {
+        // The run's replies are those just before what is left of the read.
+        const misses = link.misses(taking - left - run, taking - left, this.missRules[label]);
+        if (misses > 0) this.load.stats.recordMiss(label, misses);
+      }
     }
     return answered;
   }

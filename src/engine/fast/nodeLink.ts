@@ -3,6 +3,7 @@
 import type { Socket } from 'node:net';
 import { ReplyScanner } from '../../protocol/respScanner';
 import type { KeyBacklog } from '../requests/keyBacklog';
+import { ReplyMarks } from './replyMarks';
 import { MISS_NIL_ELEMENTS, scannedMiss } from '../../scenario/missRules';
 
 /** Entry flags: ASKING/READONLY (not a request of the load), and a request whose latency counts. */
@@ -190,9 +191,9 @@ export class NodeLink {
   /** The per-node loop: this link's own batch buffer, rewritten only once every request written from it is answered. */
   template: Buffer | undefined;
   /** Nil replies of the current scan (reply indexes): a transaction's EXEC, or a read's miss. */
-  readonly nulls = new Set<number>();
+  readonly nulls = new ReplyMarks();
   /** Empty arrays, sets and maps of the current scan (reply indexes): a miss of a read of a key's contents. */
-  readonly empties = new Set<number>();
+  readonly empties = new ReplyMarks();
   /**
    * Nils and empty collections inside array replies of the current scan, three numbers each: reply, element, and 0 for
    * a nil, 1 for an empty collection, DEEP_NIL for a nil inside that element (a queued MGET's key, in EXEC's reply).
@@ -213,6 +214,11 @@ export class NodeLink {
   /** Reply `reply` of the current scan found nothing, under the miss rule of its command (scenario/replyMisses.ts)? */
   missed(reply: number, rule: number): boolean {
     return (this.nulls.has(reply) && scannedMiss(rule, false)) || (this.empties.has(reply) && scannedMiss(rule, true));
+  }
+
+  /** How many of the current scan's replies `from` … `to` − 1, all of one command (miss rule `rule`), found nothing. */
+  misses(from: number, to: number, rule: number): number {
+    return (scannedMiss(rule, false) ? this.nulls.countIn(from, to) : 0) + (scannedMiss(rule, true) ? this.empties.countIn(from, to) : 0);
   }
 
   /** Nil elements of array reply `reply` of the current scan: the keys an MGET did not find. */
