@@ -9,14 +9,19 @@ import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
 import type { RampSteps } from './measure/rampSteps';
 
-interface FineBucket {
-  t: number;
+/**
+ * Count mode: one second of the fine (100 ms) buckets, kept in case the load outlasts the fine limit and its
+ * timeline is regrouped into seconds. Its histogram is the second's buckets merged (`parts`, one sparse copy each
+ * time the second was left and taken up again): a 100 ms bucket's own copy, 100 of them alive to the limit, grew
+ * the main thread's RSS by ~1.2 MiB over a load's first 10 s (issue 46).
+ */
+interface FineSecond {
   count: number;
   errors: number;
   moved: number;
   ask: number;
   spanMs: number;
-  counts: ReturnType<LatencyRecorder['toSparse']>;
+  parts: SparseCounts[];
 }
 
 interface PendingSecond {
@@ -32,8 +37,11 @@ interface PendingSecond {
 export class TimelineMerge {
   private readonly pending = new Map<number, PendingSecond>();
   private readonly timeline: TimelineSecond[] = [];
-  // Count mode: the fine buckets' histograms, regrouped into seconds if the load outlasts the fine limit.
-  private readonly fineBuckets: FineBucket[] = [];
+  // Count mode: the fine buckets by second, regrouped into seconds if the load outlasts the fine limit; the
+  // buckets of the second being filled are merged in `fineRecorder` until a bucket of another second closes.
+  private readonly fineSeconds = new Map<number, FineSecond>();
+  private fineRecorder: LatencyRecorder | undefined;
+  private fineSecond = -1;
   // The latencies of the buckets closed since the last takeLatency(), for live histograms (`--metrics`).
   private readonly unreported = new LatencyRecorder();
   // Recorders of closed buckets, reset, for the next buckets to open.
@@ -87,21 +95,34 @@ export class TimelineMerge {
       // Slots moved: reload the layout for every worker (they already follow each MOVED on their own).
       if (entry.moved > 0) this.cluster.onMoved();
     }
-    if (this.countMode && entry.spanMs < 999) {
-      this.fineBuckets.push({
-        t,
-        count: entry.count,
-        errors: entry.errors,
-        moved: entry.moved,
-        ask: entry.ask,
-        spanMs: entry.spanMs,
-        counts: entry.recorder.toSparse(),
-      });
-    }
+    if (this.countMode && entry.spanMs < 999) this.keepFine(t, entry);
     this.timeline.push(second);
     entry.recorder.reset();
     this.spare.push(entry.recorder);
     return second;
+  }
+
+  /** A fine bucket closed: its counts into its second's, its histogram merged into the second being filled. */
+  private keepFine(t: number, entry: PendingSecond): void {
+    const t1 = Math.floor(t + 1e-9);
+    let second = this.fineSeconds.get(t1);
+    if (!second) this.fineSeconds.set(t1, (second = { count: 0, errors: 0, moved: 0, ask: 0, spanMs: 0, parts: [] }));
+    second.count += entry.count;
+    second.errors += entry.errors;
+    second.moved += entry.moved;
+    second.ask += entry.ask;
+    second.spanMs += entry.spanMs;
+    if (t1 !== this.fineSecond) this.setFineAside();
+    this.fineSecond = t1;
+    (this.fineRecorder ??= new LatencyRecorder()).add(entry.recorder);
+  }
+
+  /** The second being filled is left: its merged histogram kept as a sparse copy. */
+  private setFineAside(): void {
+    const recorder = this.fineRecorder;
+    if (recorder === undefined || recorder.totalCount === 0) return;
+    this.fineSeconds.get(this.fineSecond)!.parts.push(recorder.toSparse());
+    recorder.reset();
   }
 
   /** Recorders this merge has made so far: at most the buckets open at once, however long the load. */
@@ -133,7 +154,9 @@ export class TimelineMerge {
     // Seconds still open (the final partial one, or one a terminated worker never reported).
     for (const t of [...this.pending.keys()].sort((a, b) => a - b)) this.close(t);
     this.timeline.sort((a, b) => a.t - b.t);
-    coarsenFineBuckets(this.timeline, this.fineBuckets);
+    this.setFineAside();
+    this.fineRecorder = undefined;
+    coarsenFineBuckets(this.timeline, this.fineSeconds);
     return this.timeline;
   }
 }
@@ -141,32 +164,29 @@ export class TimelineMerge {
 /**
  * A count-based load that outlasted the fine limit has 100 ms buckets for its first 10 s and seconds after:
  * regroup the fine ones into seconds so the whole timeline has one bucket length (from the recorded
- * histograms, not interpolated).
+ * histograms, not interpolated), one second at a time through one recorder.
  */
-function coarsenFineBuckets(timeline: TimelineSecond[], fine: FineBucket[]): void {
+function coarsenFineBuckets(timeline: TimelineSecond[], fine: ReadonlyMap<number, FineSecond>): void {
   const limit = FINE_TIMELINE_LIMIT_MS / 1000;
-  if (fine.length === 0 || !timeline.some((s) => s.t >= limit)) return;
-  const seconds = new Map<number, { count: number; errors: number; moved: number; ask: number; spanMs: number; recorder: LatencyRecorder }>();
-  for (const bucket of fine) {
-    const t = Math.floor(bucket.t + 1e-9);
-    let second = seconds.get(t);
-    if (!second) seconds.set(t, (second = { count: 0, errors: 0, moved: 0, ask: 0, spanMs: 0, recorder: new LatencyRecorder() }));
-    second.count += bucket.count;
-    second.errors += bucket.errors;
-    second.moved += bucket.moved;
-    second.ask += bucket.ask;
-    second.spanMs += bucket.spanMs;
-    second.recorder.addSparse(bucket.counts);
-  }
-  const coarse: TimelineSecond[] = [...seconds].map(([t, s]) => ({
-    t,
-    ops: Math.round((s.count * 1000) / Math.max(1, s.spanMs)),
-    errors: s.errors,
-    p50Us: s.recorder.valueAtPercentile(50),
-    p99Us: s.recorder.valueAtPercentile(99),
-    maxUs: s.recorder.maxValue(),
-    ...(timeline.some((b) => b.moved !== undefined) ? { moved: s.moved, ask: s.ask } : {}),
-  }));
+  if (fine.size === 0 || !timeline.some((s) => s.t >= limit)) return;
+  const cluster = timeline.some((b) => b.moved !== undefined);
+  const recorder = new LatencyRecorder();
+  const coarse: TimelineSecond[] = [...fine.keys()]
+    .sort((a, b) => a - b)
+    .map((t) => {
+      const s = fine.get(t)!;
+      recorder.reset();
+      for (const part of s.parts) recorder.addSparse(part);
+      return {
+        t,
+        ops: Math.round((s.count * 1000) / Math.max(1, s.spanMs)),
+        errors: s.errors,
+        p50Us: recorder.valueAtPercentile(50),
+        p99Us: recorder.valueAtPercentile(99),
+        maxUs: recorder.maxValue(),
+        ...(cluster ? { moved: s.moved, ask: s.ask } : {}),
+      };
+    });
   const rest = timeline.filter((s) => s.t >= limit);
   timeline.splice(0, timeline.length, ...coarse, ...rest);
 }
