@@ -199,7 +199,9 @@ export function slug(text: string): string {
   return (
     text
       .toLowerCase()
+      // Accents come off their letters: é → e, not e-.
       .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 60) || 'scenario'

@@ -208,5 +208,6 @@ describe('results: formatting and names', () => {
   it('names run files by time and scenario', () => {
     assert.equal(slug('SET and GET, like redis-benchmark -t set,get'), 'set-and-get-like-redis-benchmark-t-set-get');
     assert.equal(runId(new Date('2026-11-29T22:40:00.123Z'), 'Mixed load!'), '20261129-224000-123-mixed-load');
+    assert.equal(slug('Café Crème: ÉTÉ ﬁ'), 'cafe-creme-ete-fi', 'accents and ligatures come apart (NFKD)');
   });
 });
