@@ -47,7 +47,6 @@ export async function runLoad(request: LoadRequest, options: PhaseLoadOptions = 
   const configs = workerConfigs(request, options, { seed, threads, labels, labelIndexes, topology: cluster?.topology });
   const tcpBefore = readTcp();
   const inThread = runsInThread(request.phase.load, threads, {
-    cluster: cluster !== undefined,
     startTogether: options.startTogether !== undefined,
     callerFree: loadsMayHoldThisThread(),
     leanHeap: configs.every((config) => workerResourceLimits(config) !== undefined),

@@ -26,8 +26,10 @@ export function loadsMayHoldThisThread(): boolean {
 
 /**
  * True when the load runs on the caller's thread (inThreadLoad.ts) rather than in a worker: one thread, and nothing
- * that coordinates (a cluster's routing, a start barrier shared with other loads) or holds a changing set of
- * connections (a ramp, idle connections held beside it). Then a count of at most SMALL_LOAD_REQUESTS requests and
+ * that coordinates (a start barrier shared with other loads) or holds a changing set of connections (a ramp, idle
+ * connections held beside it). A cluster's load runs here too: its layout reloads reach the load as a worker's
+ * would (workerThreads.ts posts them); a worker's start and second JIT cost a 1,000-request run on a 3-master
+ * cluster ~120 ms of CPU, and a 2M-request one ~20 MiB of peak RSS (issue 46). Then a count of at most SMALL_LOAD_REQUESTS requests and
  * no duration (a few ms of work); or, when the caller's thread is free (`callerFree`), any length of a load whose
  * path wants the lean heap that thread has (`leanHeap`, workerHeap.ts: the CLI keeps its young generation small;
  * a path that allocates per reply gets a worker with V8's default).
@@ -35,7 +37,7 @@ export function loadsMayHoldThisThread(): boolean {
 export function runsInThread(
   load: Pick<LoadPlan, 'requests' | 'durationMs' | 'ramp' | 'idleConnections'>,
   threads: number,
-  context: { cluster: boolean; startTogether: boolean; callerFree?: boolean; leanHeap?: boolean },
+  context: { startTogether: boolean; callerFree?: boolean; leanHeap?: boolean },
 ): boolean {
   const small = load.durationMs === undefined && load.requests !== undefined && load.requests <= SMALL_LOAD_REQUESTS;
   return (
@@ -43,7 +45,6 @@ export function runsInThread(
     (small || (context.callerFree === true && context.leanHeap === true)) &&
     !load.ramp &&
     !(load.idleConnections ?? 0) &&
-    !context.cluster &&
     !context.startTogether
   );
 }

@@ -8,6 +8,7 @@ import { assertNodesAddUp, duringReshard, seedOf, sumOf, withNodeFrozen } from '
 import { useTestAbort } from '../../helpers/testAbort';
 import { loadRequest, mixTest, singleTest } from './plans';
 import { whenServerCalled } from '../../helpers/serverStall';
+import { onLoadThread, type LoadThread } from './loadThread';
 
 async function resetStats(cluster: TestCluster): Promise<void> {
   await Promise.all(cluster.nodes.map((n) => cluster.client(n.port).config('RESETSTAT')));
@@ -24,15 +25,24 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     await resetStats(cluster());
   });
 
-  it("routes redis-benchmark's INCR counter:__rand_int__ by its number: per-node counts match the servers, no MOVED, every INCR counted once", async () => {
+  for (const thread of ['worker', 'caller'] as LoadThread[]) {
+    it(`routes redis-benchmark's INCR counter:__rand_int__ by its number (a load on the ${thread}'s thread): per-node counts match the servers, no MOVED, every INCR counted once`, async () => {
+      await incrementsAddUp(thread);
+    });
+  }
+
+  async function incrementsAddUp(thread: LoadThread): Promise<void> {
     const requests = 30_000;
-    const result = await runLoad(
-      loadRequest(seedOf(cluster()), {
-        test: singleTest('INCR counter:__rand_int__'),
-        load: { clients: 6, pipeline: 16, requests },
-        keys: { space: 10_000 },
-        connection: { cluster: true },
-      }),
+    const result = await onLoadThread(thread, (onTick) =>
+      runLoad(
+        loadRequest(seedOf(cluster()), {
+          test: singleTest('INCR counter:__rand_int__'),
+          load: { clients: 6, pipeline: 16, requests, threads: 1 },
+          keys: { space: 10_000 },
+          connection: { cluster: true },
+        }),
+        { onTick },
+      ),
     );
     assert.equal(result.status, 'complete', result.error);
     assert.equal(result.total.errors, 0, JSON.stringify(result.total.errorsByKind));
@@ -50,7 +60,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     }
     assert.equal(counted, requests, 'the counters add up to the requests');
     assertNodesAddUp(result);
-  });
+  }
 
   it('routes every key to the master of its slot: every master gets load, and per-node counts match the servers', async () => {
     const result = await runLoad(
@@ -321,25 +331,32 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
     assertNodesAddUp(result);
   });
 
-  for (const client of ['fast', 'ioredis'] as const) {
-    it(`survives a \`redis-cli --cluster reshard\` during a run (${client} client): MOVED followed and counted, no errors`, async function () {
+  // Each run moves slots from master `step` to the next one round (step 2 would give master 0 back the very slots
+  // step 0 took: its ranges whole again). ioredis loads run in a worker wherever they start (workerHeap.ts).
+  const reshards: [client: 'fast' | 'ioredis', thread: LoadThread, step: number][] = [
+    ['fast', 'worker', 0],
+    ['ioredis', 'worker', 1],
+    ['fast', 'caller', 3],
+  ];
+  for (const [client, thread, step] of reshards) {
+    it(`survives a \`redis-cli --cluster reshard\` during a run (${client} client, a load on the ${thread}'s thread): MOVED followed and counted, no errors`, async function () {
       const c = cluster();
-      // Each run moves slots one step further round the masters.
-      const step = client === 'fast' ? 0 : 1;
       // Runs of 3 s one after another until the reshard has ended: the load lasts as long as the migration.
       const results = await duringReshard(c, step, 'set', abort(), (signal) =>
-        runLoad(
-          loadRequest(seedOf(c), {
-            client,
-            test: mixTest([
-              [1, 'SET key:__key__ __value__'],
-              [1, 'GET key:__key__'],
-            ]),
-            load: { clients: 4, pipeline: 4, durationMs: 3000 },
-            keys: { space: 20_000 },
-            connection: { cluster: true },
-          }),
-          { signal },
+        onLoadThread(thread, (onTick) =>
+          runLoad(
+            loadRequest(seedOf(c), {
+              client,
+              test: mixTest([
+                [1, 'SET key:__key__ __value__'],
+                [1, 'GET key:__key__'],
+              ]),
+              load: { clients: 4, pipeline: 4, durationMs: 3000, threads: 1 },
+              keys: { space: 20_000 },
+              connection: { cluster: true },
+            }),
+            { signal, onTick },
+          ),
         ),
       );
       for (const result of results) {
@@ -363,7 +380,7 @@ describe('runLoad against a Redis Cluster (3 masters, 3 replicas)', function () 
       assert.ok(sumOf(results, (r) => r.cluster!.moved) > 0, `MOVED counted: ${moved.join(', ')}`);
       // The master that received the slots shows them at the end.
       const { masters } = await c.roles();
-      const gained = results.at(-1)!.cluster!.nodes.find((n) => n.node === `127.0.0.1:${masters[step + 1]}`)!;
+      const gained = results.at(-1)!.cluster!.nodes.find((n) => n.node === `127.0.0.1:${masters[(step + 1) % masters.length]}`)!;
       assert.ok((gained.slots ?? '').split(',').length >= 2, `slots ${gained.slots}`);
     });
   }
@@ -373,21 +390,30 @@ describe('runLoad against a Redis Cluster with a frozen master', function () {
   this.timeout(60_000);
   const cluster = useCluster(3, 0);
 
-  it('ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up', async () => {
+  for (const thread of ['worker', 'caller'] as LoadThread[]) {
+    it(`ends at the stall limit with the frozen node’s requests as TIMEOUT errors on that node, and node totals adding up (a load on the ${thread}'s thread)`, async () => {
+      await endsAtStall(thread);
+    });
+  }
+
+  async function endsAtStall(thread: LoadThread): Promise<void> {
     const c = cluster();
     const frozen = c.nodes[1];
     // The planned 30 s are out of reach: only the stall limit (1.5 s) can end the load.
-    const result = await withNodeFrozen(
-      frozen,
-      'set',
-      300,
-      runLoad(
-        loadRequest(seedOf(c), {
-          test: singleTest('SET key:__key__ __value__'),
-          load: { clients: 4, pipeline: 4, durationMs: 30_000, stallTimeoutMs: 1500 },
-          keys: { space: 10_000 },
-          connection: { cluster: true },
-        }),
+    const result = await onLoadThread(thread, (onTick) =>
+      withNodeFrozen(
+        frozen,
+        'set',
+        300,
+        runLoad(
+          loadRequest(seedOf(c), {
+            test: singleTest('SET key:__key__ __value__'),
+            load: { clients: 4, pipeline: 4, durationMs: 30_000, stallTimeoutMs: 1500, threads: 1 },
+            keys: { space: 10_000 },
+            connection: { cluster: true },
+          }),
+          { onTick },
+        ),
       ),
     );
     assert.equal(result.windowKind, 'first-send-to-stall');
@@ -396,7 +422,7 @@ describe('runLoad against a Redis Cluster with a frozen master', function () {
     assert.ok((node.total.errorsByKind.TIMEOUT ?? 0) > 0, JSON.stringify(node.total.errorsByKind));
     assert.equal(node.total.errors, result.total.errors, 'only the frozen node has errors');
     assertNodesAddUp(result);
-  });
+  }
 });
 
 for (const client of ['fast', 'ioredis'] as const) {

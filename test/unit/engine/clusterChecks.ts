@@ -56,7 +56,9 @@ export async function duringReshard(
 ): Promise<LoadResult[]> {
   const { signal, track } = abort;
   const { masters } = await cluster.roles();
-  const [from, to] = await Promise.all([masters[step], masters[step + 1]].map((port) => cluster.client(port).cluster('MYID') as Promise<string>));
+  const [from, to] = await Promise.all(
+    [masters[step % masters.length], masters[(step + 1) % masters.length]].map((port) => cluster.client(port).cluster('MYID') as Promise<string>),
+  );
   const results: LoadResult[] = [];
   let migration: Promise<void> | undefined;
   let migrated = false;

@@ -32,20 +32,19 @@ describe('a load on the caller’s thread', function () {
   this.timeout(60_000);
   const server = useRedisServer();
 
-  it('only a one-thread count of at most 1,000 requests without duration, ramp, cluster, barrier or idle connections', () => {
-    const none = { cluster: false, startTogether: false };
+  it('only a one-thread count of at most 1,000 requests without duration, ramp, barrier or idle connections', () => {
+    const none = { startTogether: false };
     assert.equal(runsInThread({ requests: SMALL_LOAD_REQUESTS }, 1, none), true);
     assert.equal(runsInThread({ requests: SMALL_LOAD_REQUESTS + 1 }, 1, none), false);
     assert.equal(runsInThread({ requests: 100 }, 2, none), false);
     assert.equal(runsInThread({ durationMs: 100 }, 1, none), false);
     assert.equal(runsInThread({ requests: 100, ramp: { from: 1, to: 2, step: 1, everyMs: 10 } }, 1, none), false);
     assert.equal(runsInThread({ requests: 100, idleConnections: 2 }, 1, none), false);
-    assert.equal(runsInThread({ requests: 100 }, 1, { cluster: true, startTogether: false }), false);
-    assert.equal(runsInThread({ requests: 100 }, 1, { cluster: false, startTogether: true }), false);
+    assert.equal(runsInThread({ requests: 100 }, 1, { startTogether: true }), false);
   });
 
-  it('a caller whose thread is free (the CLI) takes any one-thread load of the lean heap, but still no ramp, cluster, barrier or idle connections', () => {
-    const free = { cluster: false, startTogether: false, callerFree: true, leanHeap: true };
+  it('a caller whose thread is free (the CLI) takes any one-thread load of the lean heap, but still no ramp, barrier or idle connections', () => {
+    const free = { startTogether: false, callerFree: true, leanHeap: true };
     // A path that allocates per reply wants V8's default young generation: a worker, past a small load.
     assert.equal(runsInThread({ requests: 100_000_000 }, 1, { ...free, leanHeap: false }), false);
     assert.equal(runsInThread({ requests: SMALL_LOAD_REQUESTS }, 1, { ...free, leanHeap: false }), true);
@@ -54,7 +53,6 @@ describe('a load on the caller’s thread', function () {
     assert.equal(runsInThread({ requests: 100_000_000 }, 2, free), false);
     assert.equal(runsInThread({ durationMs: 1000, ramp: { from: 1, to: 2, step: 1, everyMs: 10 } }, 1, free), false);
     assert.equal(runsInThread({ durationMs: 1000, idleConnections: 2 }, 1, free), false);
-    assert.equal(runsInThread({ durationMs: 1000 }, 1, { ...free, cluster: true }), false);
     assert.equal(runsInThread({ durationMs: 1000 }, 1, { ...free, startTogether: true }), false);
   });
 

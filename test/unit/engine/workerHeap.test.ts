@@ -42,10 +42,12 @@ describe('the engine thread heap (issue 46)', function () {
     assert.ok(heap.youngMb > LEAN_YOUNG_GENERATION_MB, `ioredis worker's young generation: ${heap.youngMb} MB`);
   });
 
-  it('the rule: lean only for the fast single-node path with pre-encoded requests', () => {
+  it('the rule: lean for the fast path with pre-encoded requests, on one node or a cluster', () => {
     const base = { client: 'fast', test: { commands: [] } } as unknown as WorkerConfig;
-    assert.deepEqual(workerResourceLimits(base), { maxYoungGenerationSizeMb: LEAN_YOUNG_GENERATION_MB });
+    const lean = { maxYoungGenerationSizeMb: LEAN_YOUNG_GENERATION_MB };
+    assert.deepEqual(workerResourceLimits(base), lean);
+    assert.deepEqual(workerResourceLimits({ ...base, cluster: {} as WorkerConfig['cluster'] }), lean);
     assert.equal(workerResourceLimits({ ...base, client: 'ioredis' }), undefined);
-    assert.equal(workerResourceLimits({ ...base, cluster: {} as WorkerConfig['cluster'] }), undefined);
+    assert.equal(workerResourceLimits({ ...base, client: 'ioredis', cluster: {} as WorkerConfig['cluster'] }), undefined);
   });
 });
