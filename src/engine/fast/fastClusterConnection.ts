@@ -406,8 +406,8 @@ export class FastClusterConnection extends BudgetedConnection {
       const newLink = link;
       // Nils: a read's miss, or (a nil EXEC) a transaction that did not run; empty arrays: a miss of HGETALL, LRANGE…
       if (this.missRules.some((rule) => rule !== MISS_NONE) || (this.units && this.builder.execAt.includes(1)))
-        link.scanner.onNull = (reply) => newLink.nulls.add(reply);
-      if (this.missRules.includes(MISS_NIL_OR_EMPTY)) link.scanner.onEmpty = (reply) => newLink.empties.add(reply);
+        link.scanner.onNull = (reply) => newLink.nulls.push(reply);
+      if (this.missRules.includes(MISS_NIL_OR_EMPTY)) link.scanner.onEmpty = (reply) => newLink.empties.push(reply);
       // Inside arrays: an MGET's keys not found, a queued read's miss inside EXEC's reply.
       if (this.missRules.includes(MISS_NIL_ELEMENTS) || this.units?.countsQueuedMisses)
         link.scanner.onNestedMiss = (reply, element, empty) => newLink.nested.push(reply, element, empty ? 1 : 0);
@@ -588,7 +588,7 @@ export class FastClusterConnection extends BudgetedConnection {
   private takeReplies(link: NodeLink, node: KnownNode, replies: number, now: number): number {
     const queue = link.inFlight;
     const taking = Math.min(replies, queue.requests);
-    const marked = link.nulls.size > 0 || link.empties.size > 0;
+    const marked = link.nulls.length > 0 || link.empties.length > 0;
     let left = taking;
     let answered = 0;
     while (left > 0) {

@@ -243,7 +243,7 @@ export class NodeLink {
   clearReplies(): void {
     if (this.nested.length > 0) this.nested.length = 0;
     if (this.errors.size > 0) this.errors.clear();
-    if (this.nulls.size > 0) this.nulls.clear();
-    if (this.empties.size > 0) this.empties.clear();
+    if (this.nulls.length > 0) this.nulls.clear();
+    if (this.empties.length > 0) this.empties.clear();
   }
 }

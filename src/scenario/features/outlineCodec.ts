@@ -5,6 +5,7 @@
 import type { Range } from '../plan';
 import type { DocumentOutline, ScenarioOutline } from './outline';
 import type { FoldingRangeData, SymbolData, SymbolKind } from './types';
+import { Int32List } from '../int32List';
 
 export interface EncodedOutline {
   /** Scenarios, then folding ranges, then symbols (pre-order), as described by `counts`. */
@@ -15,17 +16,9 @@ export interface EncodedOutline {
 
 const SYMBOL_KINDS: readonly SymbolKind[] = ['scenario', 'phase', 'prefill', 'sweep', 'variable', 'group', 'load'];
 
-class IntWriter {
-  private buffer = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.buffer.length) {
-      const grown = new Int32Array(this.buffer.length * 2);
-      grown.set(this.buffer);
-      this.buffer = grown;
-    }
-    this.buffer[this.length++] = value;
+class IntWriter extends Int32List {
+  constructor() {
+    super(1024);
   }
 
   range(range: Range): void {
@@ -33,10 +26,6 @@ class IntWriter {
     this.push(range.start.character);
     this.push(range.end.line);
     this.push(range.end.character);
-  }
-
-  done(): Int32Array {
-    return this.buffer.slice(0, this.length);
   }
 }
 
@@ -65,7 +54,7 @@ export function encodeOutline(outline: DocumentOutline): EncodedOutline {
     data.children.forEach(symbol);
   };
   outline.symbols.forEach(symbol);
-  return { ints: ints.done(), strings, counts: { scenarios: outline.scenarios.length, folding: outline.folding.length, symbols } };
+  return { ints: ints.toArray(), strings, counts: { scenarios: outline.scenarios.length, folding: outline.folding.length, symbols } };
 }
 
 /** The outline back from its compact form; each part is decoded the first time it is read. */

@@ -10,9 +10,9 @@ describe('ReplyMarks: the nils of one read, by reply index', () => {
       fc.property(fc.uniqueArray(fc.nat(400), { maxLength: 300 }), fc.nat(420), fc.nat(420), (indexes, a, b) => {
         const sorted = [...indexes].sort((x, y) => x - y);
         const marks = new ReplyMarks();
-        for (const reply of sorted) marks.add(reply);
+        for (const reply of sorted) marks.push(reply);
         const set = new Set(sorted);
-        assert.equal(marks.size, set.size);
+        assert.equal(marks.length, set.size);
         for (let reply = 0; reply <= 401; reply++) assert.equal(marks.has(reply), set.has(reply), `reply ${reply}`);
         const [from, to] = a <= b ? [a, b] : [b, a];
         assert.equal(marks.countIn(from, to), sorted.filter((r) => r >= from && r < to).length);
@@ -23,12 +23,12 @@ describe('ReplyMarks: the nils of one read, by reply index', () => {
 
   it('a cleared read keeps nothing of the last one', () => {
     const marks = new ReplyMarks();
-    for (let reply = 0; reply < 100; reply += 2) marks.add(reply);
+    for (let reply = 0; reply < 100; reply += 2) marks.push(reply);
     marks.clear();
-    assert.equal(marks.size, 0);
+    assert.equal(marks.length, 0);
     assert.equal(marks.has(0), false);
     assert.equal(marks.countIn(0, 100), 0);
-    marks.add(7);
+    marks.push(7);
     assert.equal(marks.countIn(0, 100), 1);
   });
 });
