@@ -161,6 +161,8 @@ function parseJsonLines(text: string, take: DataTake): ParsedData {
   const lines = text.split('\n');
   let pairCount: { count: number; line: number } | undefined;
   let names: string[] | undefined;
+  // The first line's names, encoded once: a line with the same keys in the same order (the usual file) reuses them.
+  let encodedNames: FieldName[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const source = lines[i].trim();
     if (source === '') continue;
@@ -180,8 +182,10 @@ function parseJsonLines(text: string, take: DataTake): ParsedData {
         return problem(line, `${keys.length} fields, but line ${pairCount.line} has ${pairCount.count} — every line needs the same number of fields`);
       pairCount ??= { count: keys.length, line };
       names ??= keys;
+      encodedNames ??= fieldNames(keys);
       const fields = keys.map((key) => valueText((value as Record<string, unknown>)[key]));
-      const refused = entries.addPairs(fieldNames(keys), fields, line);
+      const sameNames = keys.every((key, i) => key === names![i]);
+      const refused = entries.addPairs(sameNames ? encodedNames : fieldNames(keys), fields, line);
       if (refused) return refused;
       continue;
     }
