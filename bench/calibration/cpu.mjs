@@ -9,7 +9,7 @@ const ownCores = (ctx) => {
   ctx.pin(ctx.server.pid, '1');
   ctx.pin(ctx.client.pid, '0');
 };
-const LUA = (loops) => `### lua\nclients 4\nduration 3s\nEVAL "local i = 0 while i < ${loops} do i = i + 1 end return i" 0\n`;
+const LUA = (loops, clients = 4) => `### lua\nclients ${clients}\nduration 3s\nEVAL "local i = 0 while i < ${loops} do i = i + 1 end return i" 0\n`;
 
 export const conditions = [
   {
@@ -63,6 +63,42 @@ export const conditions = [
     scenario: LUA(100000),
     cliArgs: ['--allow-destructive'],
     during: (ctx) => ctx.first([ctx.server.pid, ctx.client.pid]),
+  },
+  {
+    // One request in flight, a script of ~2 ms a call: the server's turn is nearly all of each round, so a second
+    // request could add little — server-cpu, though one connection leaves every side idle part of each turn.
+    name: 'eval-1-client',
+    expected: 'server-cpu',
+    scenario: LUA(300000, 1),
+    cliArgs: ['--allow-destructive'],
+    during: ownCores,
+  },
+  {
+    // One request in flight, a script of ~0.1 ms, about three times the rest of each round: a second request could
+    // add ~20 %, cheaper commands far more — server-cpu (the scheduler's share alone, 80 %, is under 85 %).
+    name: 'eval-1-client-light',
+    expected: 'server-cpu',
+    scenario: LUA(15000, 1),
+    cliArgs: ['--allow-destructive'],
+    during: ownCores,
+  },
+  {
+    // One request in flight, a script of a few µs, a fraction of the rest of each round: round-trip.
+    name: 'eval-1-client-cheap',
+    expected: 'round-trip',
+    scenario: LUA(1000, 1),
+    cliArgs: ['--allow-destructive'],
+    during: ownCores,
+  },
+  {
+    // One request in flight, 16 KB replies: the server's thread also does the kernel's sending of each (on loopback
+    // the client's receiving too), so it may run more than half the window; a second request still nearly doubles
+    // throughput — round-trip, not server-cpu (CI, stop 53: a 56 % server was called the limit).
+    name: 'get-16k-1-client',
+    expected: 'round-trip',
+    scenario: `### get16k\nclients 1\nthreads 1\nduration 3s\nGET big\n`,
+    before: (ctx) => ctx.redis('SET', 'big', 'x'.repeat(16384)),
+    during: ownCores,
   },
   {
     // Each side served first on a core of its own: the one engine thread's core is the limit.

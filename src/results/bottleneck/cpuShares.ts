@@ -9,6 +9,7 @@ import { isStarved, scheduleShares, type ScheduleShares } from '../../engine/mea
 import type { Evidence } from './judge';
 import { count, micros, percent } from './figures';
 import { serverCpu } from './serverLoad';
+import type { ServerDelta } from '../../redis/types';
 
 export interface SideCpu {
   /** Share of the window the side had work (ran or waited for a core); for a server without schedstat, U = X · S at least. */
@@ -33,24 +34,27 @@ export function clientSide({ load, windowMs }: Evidence): SideCpu | undefined {
   return { busy: shares.busy, shares, starved: isStarved(shares), text: `${thread} ${sharesText(shares)} of the window` };
 }
 
+/** U = X · S from the server's own time in commands (a cluster's busiest master): its share of the window, and the sum. */
+export function commandShare(server: ServerDelta): { share: number; text: string } | undefined {
+  const inCommands = server.nodes > 1 ? Math.max(0, ...(server.byNode ?? []).map((node) => node.usec)) : server.usec;
+  if (!(server.windowMs > 0) || !(inCommands > 0)) return undefined;
+  const share = Math.min(1, inCommands / 1000 / server.windowMs);
+  const perSecond = (server.calls / server.windowMs) * 1000;
+  const perCall = server.calls > 0 ? server.usec / server.calls : 0;
+  return { share, text: `${count(perSecond)} calls/s × ${micros(perCall)} per call = ${percent(share)} of the window in commands` };
+}
+
 export function serverSide({ server }: Evidence): SideCpu | undefined {
   if (!server) return undefined;
   const shares = server.schedule && server.nodes === 1 ? scheduleShares(server.schedule, server.windowMs) : undefined;
   if (shares) return { busy: shares.busy, shares, starved: isStarved(shares), text: `the server's main thread ${sharesText(shares)} of the window` };
   const cpu = serverCpu(server);
   const cpuShare = cpu ? Math.min(1, cpu.percent / 100) : undefined;
-  // U = X · S over the whole server (a cluster's busiest master from its own time in commands).
-  const inCommands = server.nodes > 1 ? Math.max(0, ...(server.byNode ?? []).map((node) => node.usec)) : server.usec;
-  const law = server.windowMs > 0 && inCommands > 0 ? Math.min(1, inCommands / 1000 / server.windowMs) : undefined;
+  const law = commandShare(server);
   if (law === undefined && cpuShare === undefined) return undefined;
-  const perSecond = server.windowMs > 0 ? (server.calls / server.windowMs) * 1000 : 0;
-  const lawText =
-    law !== undefined
-      ? `${count(perSecond)} calls/s × ${micros(server.calls > 0 ? server.usec / server.calls : 0)} per call = ${percent(law)} of the window in commands`
-      : undefined;
   const cpuText = cpu ? `${cpu.what} at ${Math.round(cpu.percent)} % of a core` : undefined;
-  const text = `${[lawText, cpuText].filter(Boolean).join(', ')} (its wait for a core is not known: no schedstat of a verified redis-server on this machine)`;
-  return { busy: Math.max(law ?? 0, cpuShare ?? 0), starved: false, text };
+  const text = `${[law?.text, cpuText].filter(Boolean).join(', ')} (its wait for a core is not known: no schedstat of a verified redis-server on this machine)`;
+  return { busy: Math.max(law?.share ?? 0, cpuShare ?? 0), starved: false, text };
 }
 
 /** Requests in flight: one per connection (a pipeline's batch arrives as one). */
@@ -83,10 +87,29 @@ export function clientSaturated(evidence: Evidence, side: SideCpu | undefined): 
  * The server at its limit by the utilization law: it had work at least N/(N+1) of the window, and it did more
  * work than the client's thread (the busier side bounds throughput; work is the time it ran — its service
  * time, U = X · S — not its wait for a core, the machine's share). `client` is the client's run share, or
- * its busy share where only that is known.
+ * its busy share where only that is known. With one request in flight see singleTurn.
  */
 export function serverSaturated(evidence: Evidence, server: SideCpu, client: number | undefined): boolean {
+  if (inFlight(evidence) === 1) return singleTurn(evidence, server) !== undefined;
   return server.busy >= saturation(evidence) && (client === undefined || work(server) >= client);
+}
+
+/**
+ * One request in flight: the sides take turns, so a side's share of the window is its part of each turn, not the
+ * use of a queue, and on loopback the server's thread time holds the kernel's sending and receiving (the path's).
+ * Two levers bound what could change: a second request in flight could raise throughput by at most 1/U − 1 for a
+ * server that had work U of the window; cheaper commands, by at most 1/(1 − C) − 1 where its commands took C. The
+ * server set the pace where the first is under BOTH_BUSY_SHARE's bound (18 %), or the second is at least the first
+ * (C ≥ 1 − U); else more requests in flight are the larger lever, and the round trip set the pace.
+ */
+export function singleTurn(evidence: Evidence, server: SideCpu): string | undefined {
+  if (inFlight(evidence) !== 1 || !evidence.server) return undefined;
+  const commands = commandShare(evidence.server);
+  const busy = Math.max(work(server), commands?.share ?? 0);
+  const more = `more requests in flight could raise throughput by at most ${percent(1 / busy - 1)}`;
+  if (busy >= BOTH_BUSY_SHARE) return `one request in flight and the server had work ${percent(busy)} of the window: ${more}`;
+  if (!commands || commands.share < 1 - busy) return undefined;
+  return `one request in flight and ${commands.text}: cheaper commands could raise throughput by up to ${percent(1 / (1 - commands.share) - 1)}, ${more} (the server had work ${percent(busy)} of the window)`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // percent, which a server sharing a machine never brings near a full core; or it was starved of a core
 // while the client was not, so its side held the test up.
 import type { BottleneckJudge } from './judge';
-import { bothBusy, clientSide, machineStarved, reliefBound, saturationText, serverSaturated, serverSide, work } from './cpuShares';
+import { bothBusy, clientSide, machineStarved, reliefBound, saturationText, serverSaturated, serverSide, singleTurn, work } from './cpuShares';
 import { micros } from './figures';
 
 export const serverCpu: BottleneckJudge = {
@@ -21,6 +21,8 @@ export const serverCpu: BottleneckJudge = {
     const waited = server.shares && server.shares.wait >= server.shares.run;
     if (both && !waited && !serverSaturated(evidence, server, client))
       return `${server.text}${perCall}; the client was busy too: ${reliefBound(both.client, 'server')}`;
+    const single = singleTurn(evidence, server);
+    if (!waited && single) return `${server.text}${perCall}; ${single}: the server set the pace`;
     const cause = waited
       ? 'it waited for a core at least as long as it ran: other processes on its machine slowed the server, which set the pace'
       : `busy at least N/(N+1) = ${saturationText(evidence)}: the server set the pace`;

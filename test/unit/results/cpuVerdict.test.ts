@@ -127,6 +127,42 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
     assert.equal(verdict.kind, 'round-trip', verdict.why);
   });
 
+  it('one request in flight, the server ran 56 % of the window but 0.28 µs per call in commands: round-trip, not server-cpu (CI, stop 53)', () => {
+    // test/unit/cli/verdicts.test.ts "one client on loopback", on CI: each side on a core of its own, served first. The
+    // server's thread time holds the kernel's sending and receiving of each request (the path's, not its commands').
+    const local = server({ windowMs: 2000, calls: 60_000, usec: 16_800, usecPerCall: 0.28, schedule: { runMs: 1120, runnableWaitMs: 20 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.35, threadCpu: { runMs: 800, runnableWaitMs: 30 } }, local, 30));
+    assert.equal(verdict.kind, 'round-trip', verdict.why);
+    assert.match(verdict.why, /one request in flight/);
+  });
+
+  it('one request in flight, a script keeping the server busy 97 % of the window: server-cpu, a second request could add at most 3 %', () => {
+    const script = server({ windowMs: 3000, calls: 950, usec: 2_850_000, usecPerCall: 3000, schedule: { runMs: 2900, runnableWaitMs: 20 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.02, threadCpu: { runMs: 60, runnableWaitMs: 5 } }, script, 3050));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(
+      verdict.why,
+      /3\.0 ms per call in the server; one request in flight and the server had work 97 % of the window: more requests in flight could raise throughput by at most 3 %: the server set the pace$/,
+    );
+  });
+
+  it('one request in flight, the server ran 80 % of the window, 10 % in commands: not server-cpu, a second request could add up to 25 %', () => {
+    const io = server({ windowMs: 3000, calls: 3000, usec: 300_000, usecPerCall: 100, schedule: { runMs: 2400, runnableWaitMs: 20 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.2, threadCpu: { runMs: 500, runnableWaitMs: 10 } }, io, 900));
+    assert.notEqual(verdict.kind, 'server-cpu', verdict.why);
+  });
+
+  it('one request in flight, a script of 96 µs taking 72 % of the window: server-cpu, cheaper commands the larger lever', () => {
+    // bench/calibrate.mjs eval-1-client-light: the server ran 82 % (a second request: at most +22 %), its commands 72 %.
+    const script = server({ windowMs: 3000, calls: 22_500, usec: 2_160_000, usecPerCall: 96, schedule: { runMs: 2460, runnableWaitMs: 5 } });
+    const verdict = bottleneckOf(load(1, { eventLoopUtilization: 0.2, threadCpu: { runMs: 630, runnableWaitMs: 60 } }, script, 133));
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(
+      verdict.why,
+      /one request in flight and 7,500 calls\/s × 96 µs per call = 72 % of the window in commands: cheaper commands could raise throughput by up to 257 %, more requests in flight could raise throughput by at most 22 % \(the server had work 82 % of the window\): the server set the pace$/,
+    );
+  });
+
   it('both sides starved of a core: machine-cpu, neither side, with both sides’ figures', () => {
     const starved = server({ schedule: { runMs: 900, runnableWaitMs: 1500 } });
     const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.3, bottleneck: 'server', threadCpu: { runMs: 600, runnableWaitMs: 1300 } }, starved));

@@ -26,6 +26,10 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
       'server-beside-hogs',
       'server-capped-20',
       'eval-4-clients',
+      'eval-1-client',
+      'eval-1-client-light',
+      'eval-1-client-cheap',
+      'get-16k-1-client',
       'busy-client',
       'both-capped',
       'appendfsync-always',
@@ -67,9 +71,11 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
   // machine, 2026-12-06: 69 of 69, 25 of them with the cause inside a mixed verdict; see bench/README.md). On the
   // same machine busy with eight other jobs the live harness got 61 of 69: there the conditions no longer control
   // the cause (both sides wait for cores the other jobs hold). A change to the rule may raise it, never lower it.
-  it('the rule gets all 69 recorded causes right', () => {
+  // The four one-connection conditions (2026-12-07) took it to 81: the rule before called three of their idle
+  // rounds server-cpu (a server thread at 56–62 % of the window, holding the path's kernel work, 1–13 µs in commands).
+  it('the rule gets all 81 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
-    assert.ok(fixtures.length - wrong.length >= 69, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 81, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 
