@@ -101,10 +101,24 @@ export const conditions = [
     during: ownCores,
   },
   {
-    // Each side served first on a core of its own: the one engine thread's core is the limit.
+    // 50 connections of a short script: the server is the limit (the client sleeps a third of the window), yet the
+    // rule says undetermined today: the server's main thread has work ~95 % of its window, under the N/(N+1) mark of
+    // 98 %, as the two sides hand replies and requests over in waves, and its window (the counters read around the load)
+    // is ~2 % wider than the load's. Kept as the known miss it is (bench/README.md), not recorded as a fixture.
+    name: 'eval-50-clients',
+    expected: 'server-cpu',
+    scenario: LUA(500, 50),
+    cliArgs: ['--allow-destructive'],
+    during: ownCores,
+  },
+  {
+    // Each side served first on a core of its own, the client on ioredis's path: the one engine thread's core is the
+    // limit. (The fast path's client now outruns the server at pipeline 16: on 2026-12-07 the server ran 95 % of its
+    // window and the client 74 % — undetermined, as eval-50-clients; the recorded fixtures are of the fast path,
+    // when both ran ~91 %.)
     name: 'busy-client',
     expected: 'client-cpu',
-    scenario: GET(50, 'pipeline 16\n'),
+    scenario: GET(50, 'pipeline 16\nclient ioredis\n'),
     during: ownCores,
   },
   {
