@@ -25,13 +25,13 @@ export const clientCpu: BottleneckJudge = {
     // Open loop: a busy client that kept to its schedule was not the limit.
     const onSchedule = health.lateShare !== undefined && health.lateShare <= CLIENT_LATE_SHARE;
     const busy = health.bottleneck === 'client' || ((health.eventLoopUtilization ?? 0) >= CLIENT_BUSY_SHARE && perThread >= CLIENT_BUSY_SHARE && !onSchedule);
-    // By the scheduler's accounting: the thread had work (mostly running) at least N/(N+1) of the window.
+    // By the scheduler's accounting: the thread had work (mostly running) past the saturation mark (cpuShares.ts).
     const saturated = clientSaturated(evidence, side) && side!.busy >= (serverSide(evidence)?.busy ?? 0) && !onSchedule;
     const both = bothBusy(evidence);
     if (!busy && !saturated && !both) return undefined;
     const cpu = serverCpu(server);
     const beside = cpu ? `; ${cpu.what} at ${Math.round(cpu.percent)} % of a core beside it` : '';
-    const scheduled = side ? `; ${side.text}${saturated ? `, busy at least N/(N+1) = ${saturationText(evidence)}` : ''}` : '';
+    const scheduled = side ? `; ${side.text}${saturated ? `, busy at least ${saturationText(evidence)}` : ''}` : '';
     // Both sides busy: the server had little headroom, so the figures understate it by at most the bound.
     if (both)
       return `the client had work nearly all the window (${clientFigures(health)}${scheduled}), and so did the server: ${reliefBound(both.server, 'client')}`;

@@ -4,7 +4,8 @@
 // ran / waited for a core / slept — else, for the server, the utilization law: U = X · S, calls per second
 // times the server's time per call (wall time inside commands, so a wait for a core inside one counts), or
 // its CPU time where that is more. A side sets the pace when it is saturated: with N requests in flight it
-// had work at least N/(N+1) of the window, so it was idle less than one more connection's share.
+// had work at least N/(N+1) of the window, so it was idle less than one more connection's share, or at least
+// BOTH_BUSY_SHARE, so more requests in flight could raise throughput by at most 1/U − 1 (under 18 %).
 import { isStarved, scheduleShares, type ScheduleShares } from '../../engine/measure/schedule';
 import type { Evidence } from './judge';
 import { count, micros, percent } from './figures';
@@ -62,16 +63,25 @@ export function inFlight({ load }: Evidence): number {
   return Math.max(1, load.connections.opened);
 }
 
-/** N/(N+1): the busy share at which a side had no room for one more connection's request. */
+/**
+ * The busy share at which a side is saturated: N/(N+1), where it had no room for one more connection's request, or
+ * BOTH_BUSY_SHARE where that is lower (N ≥ 6), where more requests in flight could raise throughput by at most 1/U − 1
+ * (under 18 %). Behind many connections the sides hand requests and replies over in waves, so the limiting side
+ * idles between them: a server at its limit behind 50 connections had work 93–95 % of the window, never 50/51.
+ */
 export function saturation(evidence: Evidence): number {
   const n = inFlight(evidence);
-  return n / (n + 1);
+  return Math.min(n / (n + 1), BOTH_BUSY_SHARE);
 }
 
-/** `N/(N+1) = 80 % with 4 connections`: the mark a saturated side passed, for the `why` lines. */
+/** `N/(N+1) = 80 % with 4 connections`, or `85 % with 50 connections, so … at most 18 %`: the mark a saturated side passed. */
 export function saturationText(evidence: Evidence): string {
   const n = inFlight(evidence);
-  return `${percent(saturation(evidence))} with ${count(n)} connection${n === 1 ? '' : 's'}`;
+  const connections = `${count(n)} connection${n === 1 ? '' : 's'}`;
+  const mark = saturation(evidence);
+  return mark < n / (n + 1)
+    ? `${percent(mark)} with ${connections}, so more requests in flight could raise throughput by at most ${percent(1 / mark - 1)}`
+    : `N/(N+1) = ${percent(mark)} with ${connections}`;
 }
 
 /**

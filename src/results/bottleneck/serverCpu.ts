@@ -19,13 +19,13 @@ export const serverCpu: BottleneckJudge = {
     if (!server.starved && !serverSaturated(evidence, server, client) && !both) return undefined;
     const perCall = evidence.server!.usecPerCall !== undefined ? `, ${micros(evidence.server!.usecPerCall)} per call in the server` : '';
     const waited = server.shares && server.shares.wait >= server.shares.run;
-    if (both && !waited && !serverSaturated(evidence, server, client))
+    if (both && !waited)
       return `${server.text}${perCall}; the client was busy too: ${reliefBound(both.client, 'server')}`;
     const single = singleTurn(evidence, server);
     if (!waited && single) return `${server.text}${perCall}; ${single}: the server set the pace`;
     const cause = waited
       ? 'it waited for a core at least as long as it ran: other processes on its machine slowed the server, which set the pace'
-      : `busy at least N/(N+1) = ${saturationText(evidence)}: the server set the pace`;
+      : `busy at least ${saturationText(evidence)}: the server set the pace`;
     return `${server.text}${perCall}; ${cause}`;
   },
 };

@@ -30,6 +30,7 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
       'eval-1-client-light',
       'eval-1-client-cheap',
       'get-16k-1-client',
+      'eval-50-clients',
       'busy-client',
       'both-capped',
       'appendfsync-always',
@@ -73,9 +74,11 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
   // the cause (both sides wait for cores the other jobs hold). A change to the rule may raise it, never lower it.
   // The four one-connection conditions (2026-12-07) took it to 81: the rule before called three of their idle
   // rounds server-cpu (a server thread at 56–62 % of the window, holding the path's kernel work, 1–13 µs in commands).
-  it('the rule gets all 81 recorded causes right', () => {
+  // eval-50-clients took it to 84: the rule before read its saturated server (95–97 % of the window, under 50/51)
+  // undetermined.
+  it('the rule gets all 84 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
-    assert.ok(fixtures.length - wrong.length >= 81, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
+    assert.ok(fixtures.length - wrong.length >= 84, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
   });
 });
 

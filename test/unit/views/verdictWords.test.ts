@@ -30,6 +30,13 @@ describe('a verdict reason in parts (issue 45)', () => {
     for (const text of [parts.claim, parts.meaning, fsync!.claim, fsync!.meaning]) assert.ok(text.split(/\s+/).length <= 20, text);
   });
 
+  it('a mark of 85 % behind many connections stays one figure of its own, the bound a figure after it', () => {
+    const many = whyParts(
+      "the client used its CPU to the full (busiest thread 100 % busy, process 100 % of a core over 1 thread; the client's thread ran 88 %, waited 3 % for a core, slept 9 % of the window, busy at least 85 % with 50 connections, so more requests in flight could raise throughput by at most 18 %): these numbers understate the server — run the client elsewhere or add threads",
+    );
+    assert.deepEqual(many?.figures.slice(-2), ['busy at least 85 % with 50 connections', 'so more requests in flight could raise throughput by at most 18 %']);
+  });
+
   it('leaves a reason of another shape whole', () => {
     assert.equal(whyParts('neither side busy'), undefined);
     assert.equal(whyParts('main thread 97 % <img src=x>'), undefined);
