@@ -19,8 +19,7 @@ export const serverCpu: BottleneckJudge = {
     if (!server.starved && !serverSaturated(evidence, server, client) && !both) return undefined;
     const perCall = evidence.server!.usecPerCall !== undefined ? `, ${micros(evidence.server!.usecPerCall)} per call in the server` : '';
     const waited = server.shares && server.shares.wait >= server.shares.run;
-    if (both && !waited)
-      return `${server.text}${perCall}; the client was busy too: ${reliefBound(both.client, 'server')}`;
+    if (both && !waited) return `${server.text}${perCall}; the client was busy too: ${reliefBound(both.client, 'server')}`;
     const single = singleTurn(evidence, server);
     if (!waited && single) return `${server.text}${perCall}; ${single}: the server set the pace`;
     const cause = waited

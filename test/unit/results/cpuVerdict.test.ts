@@ -60,7 +60,10 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
     const local = server({ windowMs: 3072, calls: 127_000, usec: 965_000, usecPerCall: 7.6, schedule: { runMs: 2857, runnableWaitMs: 31 } });
     const verdict = bottleneckOf(load(50, { eventLoopUtilization: 0.8, threadCpu: { runMs: 2400, runnableWaitMs: 90 } }, local, 1100));
     assert.equal(verdict.kind, 'server-cpu', verdict.why);
-    assert.match(verdict.why, /busy at least 85 % with 50 connections, so more requests in flight could raise throughput by at most 18 %: the server set the pace$/);
+    assert.match(
+      verdict.why,
+      /busy at least 85 % with 50 connections, so more requests in flight could raise throughput by at most 18 %: the server set the pace$/,
+    );
   });
 
   it('50 connections, the client ran 88 % and waited 3 %, the server 60 %: client-cpu by the same mark', () => {
