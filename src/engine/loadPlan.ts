@@ -106,6 +106,7 @@ export function workerConfigs(request: LoadRequest, options: LoadOptions, shares
     ...(plan.connectOnly ? { connectOnly: true } : {}),
     ...(plan.ramp ? { ramp: { ...plan.ramp } } : {}),
     seed,
+    ...(worker === 0 && options.serverPid !== undefined ? { serverPid: options.serverPid } : {}),
     serverLostTimeoutMs: options.serverLostTimeoutMs ?? DEFAULT_SERVER_LOST_TIMEOUT_MS,
     stallTimeoutMs: plan.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     fineBucketMs: FINE_BUCKET_MS,

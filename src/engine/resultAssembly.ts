@@ -172,7 +172,14 @@ export function assembleResult(request: LoadRequest, parts: AssemblyParts): Load
     ...(stalls ? { stalls } : {}),
     ...(workers.length > 0 ? { sent: sentRequests(parts.labels, workers, request) } : {}),
     ...publisherFigures(workers),
+    ...serverThreadOf(workers),
   };
+}
+
+/** The local server's main thread over the window, as the one thread given its pid read it. */
+function serverThreadOf(workers: WorkerResult[]): Pick<LoadResult, 'serverThread'> {
+  const read = workers.find((w) => w.serverThread)?.serverThread;
+  return read ? { serverThread: { runMs: read.runMs, runnableWaitMs: read.runnableWaitMs } } : {};
 }
 
 /** A publisher's replies summed over its threads: the deliveries its subscribers should count. */

@@ -2,6 +2,7 @@
 // a CPU, ns runnable on a runqueue, timeslices). Read synchronously on purpose: an asynchronous read would
 // run on libuv's pool and describe a pool thread. Elsewhere (no such file) the figures are absent.
 import { readFileSync } from 'node:fs';
+import { threadSchedstat } from '../gates/procStats';
 
 export interface ThreadSchedule {
   runMs: number;
@@ -34,4 +35,9 @@ export function scheduleBetween(start: ThreadSchedule | undefined, end: ThreadSc
 export function threadCpuMs(): number | undefined {
   const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
   return usage ? (usage.user + usage.system) / 1000 : threadSchedule()?.runMs;
+}
+
+/** A local server's main thread (tid == pid, where Redis runs commands) now: the runner verified the pid is that redis-server. */
+export function serverThreadSchedule(pid: number | undefined): ThreadSchedule | undefined {
+  return pid === undefined ? undefined : threadSchedstat(pid, pid);
 }

@@ -263,6 +263,12 @@ export interface LoadResult {
   tcp?: TcpCounters;
   /** The server's own counters over this load (src/runner reads them before and after it). */
   server?: ServerDelta;
+  /**
+   * A local server's main thread over the measured part itself, read by the engine where the window opened and
+   * closed (LoadOptions.serverPid): ms on a CPU and runnable waiting for one. `server.schedule` spans the counters'
+   * reads around the load, a little wider (connecting, the end's reads), so its idle share is a little larger.
+   */
+  serverThread?: { runMs: number; runnableWaitMs: number };
   /** What set the pace (src/results/bottleneck, one rule for the CLI, the panel, compare and merge). */
   bottleneck?: Bottleneck;
   /** A `load NAME` client group's load, run at the same time as its phase's other groups (`test` is the group's name). */
@@ -431,4 +437,9 @@ export interface LoadOptions {
   serverLostTimeoutMs?: number;
   /** Client groups: this load is `index` of the barrier's loads, and starts sending when all are connected. */
   startTogether?: { barrier: StartBarrier; index: number };
+  /**
+   * A local server's verified pid (src/redis/serverSchedule.ts): its main thread's schedstat is read where the load's
+   * window opens and closes, so the verdict weighs the server over the client's very window (LoadResult.serverThread).
+   */
+  serverPid?: number;
 }

@@ -8,7 +8,7 @@ import type { ConnectionFactory, ConnectionHost, LoadConnection } from './connec
 import { CONNECTION_ERROR_KIND, TIMEOUT_ERROR_KIND, WorkerStats } from './measure/stats';
 import { SilenceWatch } from './measure/silences';
 import { startGcStorm } from './measure/gcStorm';
-import { scheduleBetween, threadCpuMs, threadSchedule, type ThreadSchedule } from './threadCpu';
+import { scheduleBetween, serverThreadSchedule, threadCpuMs, threadSchedule, type ThreadSchedule } from './threadCpu';
 import type { WorkerPauses } from './measure/clientPauses';
 import type { LoadStatus } from './types';
 import { requestBudget, type RequestBudget } from './requestBudget';
@@ -72,6 +72,7 @@ export class WorkerLoad implements ConnectionHost {
   private batchesScheduled = 0;
   private eluStart: EventLoopUtilization | undefined;
   private scheduleStart: ThreadSchedule | undefined;
+  private serverStart: ThreadSchedule | undefined;
   /** Per connection: when it last heard a reply, and the stretches it heard none (silences.ts). */
   private readonly silences: SilenceWatch;
   /** Global index of this thread's first connection (its connections are one contiguous range). */
@@ -174,6 +175,7 @@ export class WorkerLoad implements ConnectionHost {
     this.silences.begin(this.measureStart);
     if (this.config.testHooks) this.stopGcStorm = startGcStorm(this.config.testHooks.gcStormEveryMs);
     this.scheduleStart = threadSchedule();
+    this.serverStart = serverThreadSchedule(this.config.serverPid);
     this.cpuStart = threadCpuMs();
     this.scheduledSends = 0;
     const budget: RequestBudget | undefined = this.config.budget ? requestBudget(this.config.budget) : undefined;
@@ -448,6 +450,7 @@ export class WorkerLoad implements ConnectionHost {
     let drainMs = 0;
     let cpuMs: number | undefined;
     let schedule: ThreadSchedule | undefined;
+    let serverThread: ThreadSchedule | undefined;
     let pauses: WorkerPauses | undefined;
     if (this.measuring) {
       if (this.windowEndMs !== undefined) {
@@ -468,6 +471,7 @@ export class WorkerLoad implements ConnectionHost {
       const cpuEnd = threadCpuMs();
       if (cpuEnd !== undefined && this.cpuStart !== undefined) cpuMs = cpuEnd - this.cpuStart;
       schedule = scheduleBetween(this.scheduleStart, threadSchedule());
+      serverThread = scheduleBetween(this.serverStart, serverThreadSchedule(this.config.serverPid));
       if (this.eluStart) {
         const elu = performance.eventLoopUtilization(this.eluStart);
         const wall = elu.idle + elu.active;
@@ -488,6 +492,7 @@ export class WorkerLoad implements ConnectionHost {
       sent: Array.from(this.sent),
       ...(cpuMs !== undefined ? { threadCpuMs: cpuMs } : {}),
       ...(schedule ? { threadCpu: schedule } : {}),
+      ...(serverThread ? { serverThread } : {}),
       ...(pauses ? { pauses } : {}),
       ...(this.measuring
         ? { silences: this.silences.heardSilences((from, to) => this.stats.pauses.longPausedWithin(this.measureStart + from, this.measureStart + to)) }

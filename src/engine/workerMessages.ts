@@ -72,6 +72,8 @@ export interface WorkerConfig {
   /** `ramp`: connections with a global index below `from` open at the start, `step` more every `everyMs` of measuring. */
   ramp?: { from: number; to: number; step: number; everyMs: number };
   seed: number;
+  /** The first thread only: a local server's verified pid, whose main thread's schedstat it reads at the window's edges. */
+  serverPid?: number;
   serverLostTimeoutMs: number;
   /** No reply on any connection of this worker for this long while requests are outstanding ends the load. */
   stallTimeoutMs: number;
@@ -156,6 +158,8 @@ export interface WorkerResult {
   threadCpuMs?: number;
   /** Linux: this thread's time on a CPU and runnable waiting for one over the measured part (threadCpu.ts). */
   threadCpu?: { runMs: number; runnableWaitMs: number };
+  /** The local server's main thread over the same part (WorkerConfig.serverPid). */
+  serverThread?: { runMs: number; runnableWaitMs: number };
   /** This thread's own pauses and the replies that overlapped them (measure/clientPauses.ts). */
   pauses?: WorkerPauses;
   /** Stretches of 100 ms or more in which connections had requests outstanding and heard nothing (measure/silences.ts). */

@@ -141,6 +141,11 @@ export class ServerMonitor {
     }
   }
 
+  /** The pid of a server on this machine, verified as that redis-server, once readCounters looked for it; else undefined. */
+  verifiedPid(): Promise<number | undefined> {
+    return this.serverPid ?? Promise.resolve(undefined);
+  }
+
   /** A server on this machine: its pid from INFO server, once, kept only when it is that redis-server (never for a remote one). */
   private localServerPid(redis: ControlLink): Promise<number | undefined> {
     if (!isLocalTarget(this.options)) return Promise.resolve(undefined);

@@ -205,6 +205,7 @@ const loadResult = z.looseObject({
   sent: z.looseObject({ requests: count, byLabel: z.record(text, count), handshakes: z.record(text, count).optional() }).optional(),
   stalls: z.array(stall).optional(),
   server: serverDelta.optional(),
+  serverThread: z.looseObject({ runMs: count, runnableWaitMs: count }).optional(),
   tcp: z.looseObject({ scope: text, segments: count, retransmits: count, timeouts: count.optional(), lossProbes: count.optional() }).optional(),
   bottleneck: bottleneck.optional(),
   group: z.looseObject({ name: text, background: z.boolean(), stopped: z.boolean().optional() }).optional(),

@@ -92,6 +92,11 @@ export class ClusterMonitor {
   }
 
   /** Every master's counters (the per-test reads), each on its own sampling connection, at once. */
+  /** A cluster's masters are weighed apart by their counters, not one main thread's schedstat (ServerMonitor.verifiedPid). */
+  verifiedPid(): Promise<number | undefined> {
+    return Promise.resolve(undefined);
+  }
+
   async readCounters(options: { slowlogEntries?: number } = {}): Promise<NodeCounters[]> {
     return (await Promise.all(this.monitors.map((m) => m.readCounters(options)))).flat();
   }

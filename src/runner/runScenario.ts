@@ -266,12 +266,14 @@ export async function runScenario(plan: ScenarioPlan, context: ScenarioRunContex
             );
           }
           const before = await countersBefore(monitor, context.local, tally);
+          // Read with the counters: the engine reads its main thread where the load's window opens and closes.
+          const serverPid = before ? await monitor?.verifiedPid() : undefined;
           await others?.poll();
           const loadStartT = Date.now() - started.getTime();
           try {
             result = await runLoad(
               { phase, test, connection, client: plan.target.client, ...(clusterDetected ? { clusterDetected } : {}) },
-              { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }) },
+              { signal: context.signal, onTick: (tick) => context.onProgress?.({ kind: 'tick', at, tick }), ...(serverPid !== undefined ? { serverPid } : {}) },
             );
           } catch (error) {
             // The load could not start (connection refused, wrong password, unsupported plan).

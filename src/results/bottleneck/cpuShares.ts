@@ -45,9 +45,15 @@ export function commandShare(server: ServerDelta): { share: number; text: string
   return { share, text: `${count(perSecond)} calls/s × ${micros(perCall)} per call = ${percent(share)} of the window in commands` };
 }
 
-export function serverSide({ server }: Evidence): SideCpu | undefined {
+export function serverSide({ server, load, windowMs }: Evidence): SideCpu | undefined {
   if (!server) return undefined;
-  const shares = server.schedule && server.nodes === 1 ? scheduleShares(server.schedule, server.windowMs) : undefined;
+  // Over the load's own window where the engine read it there (LoadResult.serverThread), else over the counters' reads.
+  const shares =
+    server.nodes !== 1
+      ? undefined
+      : load.serverThread
+        ? scheduleShares(load.serverThread, windowMs)
+        : server.schedule && scheduleShares(server.schedule, server.windowMs);
   if (shares) return { busy: shares.busy, shares, starved: isStarved(shares), text: `the server's main thread ${sharesText(shares)} of the window` };
   const cpu = serverCpu(server);
   const cpuShare = cpu ? Math.min(1, cpu.percent / 100) : undefined;

@@ -43,6 +43,10 @@ describe('bottleneck verdicts from real servers', function () {
       assert.equal(result.code, 0, result.stderr);
       const load = onlyLoad(scratch);
       assert.ok(load.server?.schedule, 'the loopback server’s schedstat was read');
+      // Read again by the engine where the load's window opened and closed: inside the counters' reads, so never more.
+      const thread = load.serverThread;
+      assert.ok(thread && thread.runMs > 0, `the server's main thread over the load's window: ${JSON.stringify(thread)}`);
+      assert.ok(thread.runMs <= load.server.schedule.runMs + 1, `${thread.runMs} ms within the counters' ${load.server.schedule.runMs} ms`);
       assert.ok(kinds(load.bottleneck).includes('server-cpu'), JSON.stringify(load.bottleneck));
       assert.match(
         whyOf(load.bottleneck!, 'server-cpu'),

@@ -125,6 +125,18 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
     assert.match(verdict.why, /^the server's main thread ran 55 %, waited 40 % for a core, slept 5 % of the window/);
   });
 
+  it('the server weighed over the load’s own window where the engine read it there, not the counters’ wider one', () => {
+    // The counters' reads span 3,300 ms around a 3,000 ms window: 2,500 ms of run is 76 % of theirs (under 4/5) but
+    // 83 % of the load's. Without the engine's read, the wider window is all there is.
+    const wide = server({ windowMs: 3300, schedule: { runMs: 2550, runnableWaitMs: 30 } });
+    const client = { eventLoopUtilization: 0.3, threadCpu: { runMs: 600, runnableWaitMs: 30 } };
+    const exact = { ...load(4, client, wide), serverThread: { runMs: 2500, runnableWaitMs: 20 } };
+    const verdict = bottleneckOf(exact);
+    assert.equal(verdict.kind, 'server-cpu', verdict.why);
+    assert.match(verdict.why, /^the server's main thread ran 83 %, waited 1 % for a core, slept 16 % of the window/);
+    assert.notEqual(bottleneckOf(load(4, client, wide)).kind, 'server-cpu');
+  });
+
   it('a local server starved of a core while the client is not: server-cpu, saying the machine slowed it', () => {
     const starved = server({ schedule: { runMs: 900, runnableWaitMs: 1500 } });
     const verdict = bottleneckOf(load(8, { eventLoopUtilization: 0.1, threadCpu: { runMs: 150, runnableWaitMs: 30 } }, starved));
