@@ -56,4 +56,17 @@ describe('thread CPU: the engine thread’s time on a CPU and its wait for one',
     assert.ok(cpu.runMs > 0, summary);
     assert.ok(cpu.runMs + cpu.runnableWaitMs <= measuredMs * 1.05 + 50, summary);
   });
+
+  // The verdict weighs the server over the client's very window: the first thread reads its main thread at the edges.
+  it('given the server’s pid, its main thread’s run and wait over the same window; without it, none', async () => {
+    const request = loadRequest(server(), { test: singleTest('GET key:__rand_int__'), load: { clients: 10, threads: 2, durationMs: 1500 } });
+    const result = await runLoad(request, { serverPid: server().pid });
+    const thread = result.serverThread;
+    const measuredMs = result.durationMs + (result.drainMs ?? 0);
+    const summary = JSON.stringify({ thread, measuredMs });
+    assert.ok(thread && thread.runMs > 0, summary);
+    assert.ok(thread.runMs + thread.runnableWaitMs <= measuredMs * 1.05 + 50, summary);
+    const without = await runLoad(loadRequest(server(), { test: singleTest('GET key:__rand_int__'), load: { clients: 2, threads: 1, requests: 1000 } }));
+    assert.equal(without.serverThread, undefined);
+  });
 });
