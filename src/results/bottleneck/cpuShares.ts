@@ -72,8 +72,9 @@ export function inFlight({ load }: Evidence): number {
 /**
  * The busy share at which a side is saturated: N/(N+1), where it had no room for one more connection's request, or
  * BOTH_BUSY_SHARE where that is lower (N ≥ 6), where more requests in flight could raise throughput by at most 1/U − 1
- * (under 18 %). Behind many connections the sides hand requests and replies over in waves, so the limiting side
- * idles between them: a server at its limit behind 50 connections had work 93–95 % of the window, never 50/51.
+ * (under 18 %). Behind many connections N/(N+1) leaves a saturated side too little of the window to idle in (the first
+ * requests, the last replies): a server at its limit behind 50 connections had work 97–98 % of the load's window
+ * (95–96 % of the counters' wider one), under or at 50/51.
  */
 export function saturation(evidence: Evidence): number {
   const n = inFlight(evidence);

@@ -56,7 +56,7 @@ describe('bottleneck: CPU by the scheduler’s accounting (issue 41)', () => {
 
   it('50 connections, the server ran 93 % of the window (under 50/51 = 98 %): server-cpu, more requests in flight could add at most 18 %', () => {
     // bench/calibrate.mjs eval-50-clients, run 1 (2026-12-07): the rule before read it undetermined, as any
-    // saturated server behind many connections (the sides hand work over in waves; the server idles between them).
+    // saturated server behind many connections (the first requests and the last replies leave it idle a little).
     const local = server({ windowMs: 3072, calls: 127_000, usec: 965_000, usecPerCall: 7.6, schedule: { runMs: 2857, runnableWaitMs: 31 } });
     const verdict = bottleneckOf(load(50, { eventLoopUtilization: 0.8, threadCpu: { runMs: 2400, runnableWaitMs: 90 } }, local, 1100));
     assert.equal(verdict.kind, 'server-cpu', verdict.why);

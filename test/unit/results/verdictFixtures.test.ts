@@ -72,10 +72,10 @@ describe('bottleneck: the calibration runs, judged again from their evidence', (
   // machine, 2026-12-06: 69 of 69, 25 of them with the cause inside a mixed verdict; see bench/README.md). On the
   // same machine busy with eight other jobs the live harness got 61 of 69: there the conditions no longer control
   // the cause (both sides wait for cores the other jobs hold). A change to the rule may raise it, never lower it.
-  // The four one-connection conditions (2026-12-07) took it to 81: the rule before called three of their idle
-  // rounds server-cpu (a server thread at 56–62 % of the window, holding the path's kernel work, 1–13 µs in commands).
-  // eval-50-clients took it to 84: the rule before read its saturated server (95–97 % of the window, under 50/51)
-  // undetermined.
+  // Five conditions of 2026-12-07 took it to 84 (recorded with the server's thread over the load's window): the rule
+  // before called eval-1-client-cheap's idle rounds server-cpu 3/3 (its thread at 57–58 % of the window, holding the
+  // path's kernel work, 15 % in commands) and read eval-50-clients's saturated server (95–96 % of the counters'
+  // window, under 50/51) undetermined 3/3: 78 of 84.
   it('the rule gets all 84 recorded causes right', () => {
     const wrong = fixtures.filter((fixture) => !right(fixture.expected, judge(fixture)));
     assert.ok(fixtures.length - wrong.length >= 84, wrong.map((fixture) => `${fixture.name}: ${judge(fixture).kind}`).join('\n'));
