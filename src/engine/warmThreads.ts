@@ -44,6 +44,11 @@ export function warmThreadCounts(): { started: number; alive: number } {
   return { started, alive: threads.length };
 }
 
+/** Ends every idle thread now (tests: a count of threads started needs to know which were warm before). */
+export function endIdleThreads(): void {
+  for (const warm of threads.filter((each) => !each.busy)) end(warm);
+}
+
 function startWarmThread(script: string, heap: string, limits: ResourceLimits | undefined): WarmThread {
   const warm: WarmThread = { thread: startHostThread(script, limits), script, heap, busy: false };
   started++;

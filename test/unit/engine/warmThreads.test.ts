@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from '../../../src/engine';
 import { workerConfigs } from '../../../src/engine/loadPlan';
-import { hostOnWarmThread, warmThreadCounts } from '../../../src/engine/warmThreads';
+import { endIdleThreads, hostOnWarmThread, warmThreadCounts } from '../../../src/engine/warmThreads';
 import { workerScriptPath } from '../../../src/engine/workerThreads';
 import type { WorkerToMain } from '../../../src/engine/workerMessages';
 import { runCli } from '../../helpers/cli';
@@ -39,6 +39,8 @@ describe('engine threads kept warm between loads', function () {
   });
 
   it('gives loads at the same time threads of their own, and keeps a thread to its heap', async () => {
+    // An earlier test's threads stay warm for 30 s (a load with `threads 2` leaves two): start from none.
+    endIdleThreads();
     await runLoad(setLoad()); // one fast-path thread warm
     const before = warmThreadCounts().started;
     const [a, b] = await Promise.all([runLoad(setLoad()), runLoad(setLoad())]);
