@@ -105,11 +105,15 @@ const webviewEntries = existsSync('webview')
       .map((f) => join('webview', f))
   : [];
 
+// The runner's and the engine's bundles, which src/gates/compiledBundle.ts compiles from V8's code cache: wrapped as
+// Node wraps a CommonJS file, so that V8 keeps the file's string alone (src/gates/compiledBundle.ts MODULE_WRAPPER).
+const compiledFromCache = { banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '})' } };
+const lean = { minifyWhitespace: true, minifySyntax: true };
 const builds = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   // dist/cli.js is the `rbench` command: a launcher that runs dist/cli-main.js from V8's code cache (src/cli/launch.ts).
   { ...nodeCommon, entryPoints: { cli: 'src/cli/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...nodeCommon, entryPoints: { 'cli-main': 'src/cli/bin.ts' }, outdir: 'dist', plugins: [vendorsApart, ioredisApart] },
+  { ...nodeCommon, ...lean, ...compiledFromCache, entryPoints: { 'cli-main': 'src/cli/bin.ts' }, outdir: 'dist', plugins: [vendorsApart, ioredisApart] },
   ...vendorBuilds,
   {
     ...nodeCommon,
@@ -118,7 +122,7 @@ const builds = [
   },
   // dist/worker.js is an engine thread's script: a loader that runs dist/worker-main.js from V8's code cache (src/engine/workerLaunch.ts).
   { ...nodeCommon, entryPoints: { worker: 'src/engine/workerLaunch.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { 'worker-main': 'src/engine/worker.ts' }, outdir: 'dist' },
+  { ...nodeCommon, ...lean, ...compiledFromCache, entryPoints: { 'worker-main': 'src/engine/worker.ts' }, outdir: 'dist' },
   ...clientPathBuilds,
   { ...nodeCommon, entryPoints: { checkWorker: 'src/editor/checkWorker.ts' }, outdir: 'dist' },
   {

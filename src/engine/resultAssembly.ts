@@ -2,7 +2,7 @@
 // and the verdicts (verdicts.ts).
 import { addCounts, addFirsts, recordFromMap } from '../gates/plainData';
 import { handshakeCommands } from './fast/connect';
-import { LatencyRecorder } from './measure/histogram';
+import { withRecorder, type LatencyRecorder } from './measure/histogram';
 import { summarize } from './measure/summary';
 import type { ClientHealth, CommandResult, LoadRequest, LoadResult, LoadStatus, RampStep, TimelineSecond } from './types';
 import { UNIT_LABEL } from './measure/unitTally';
@@ -28,7 +28,10 @@ export interface AssemblyParts {
 }
 
 export function commandResult(name: string, reports: LabelReport[], durationMs: number): CommandResult {
-  const recorder = new LatencyRecorder();
+  return withRecorder((recorder) => commandResultThrough(recorder, name, reports, durationMs));
+}
+
+function commandResultThrough(recorder: LatencyRecorder, name: string, reports: LabelReport[], durationMs: number): CommandResult {
   // Error kinds are the server's words (`-constructor oops` is the kind `constructor`): Maps, never plain objects.
   const errorsByKind = new Map<string, number>();
   const errorExamples = new Map<string, string>();
@@ -195,14 +198,16 @@ function connectionFigures(workers: WorkerResult[]): LoadResult['connections'] {
   const sum = (figure: (w: WorkerResult) => number | undefined) => workers.reduce((total, w) => total + (figure(w) ?? 0), 0);
   const cycles = sum((w) => w.cycles);
   const idle = sum((w) => w.idle);
-  const recorder = new LatencyRecorder();
-  for (const worker of workers) if (worker.connectTimes) recorder.addSparse(worker.connectTimes);
+  const setup = withRecorder((recorder) => {
+    for (const worker of workers) if (worker.connectTimes) recorder.addSparse(worker.connectTimes);
+    return recorder.totalCount > 0 ? summarize(recorder) : undefined;
+  });
   return {
     opened: sum((w) => w.opened),
     reconnects: sum((w) => w.reconnects),
     ...(cycles > 0 ? { cycles } : {}),
     ...(idle > 0 ? { idle } : {}),
-    ...(recorder.totalCount > 0 ? { setup: summarize(recorder) } : {}),
+    ...(setup ? { setup } : {}),
   };
 }
 

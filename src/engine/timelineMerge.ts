@@ -3,7 +3,7 @@
 // with the merged latency histogram. A closed bucket's recorder (136 KB of counts) is reset and reused by the
 // next bucket: one new ArrayBuffer per bucket would sit as garbage outside the heap until a full collection,
 // which the main thread, allocating little, seldom needs (its RSS grew ~1.6 MB a second: issue 46).
-import { LatencyRecorder, type SparseCounts } from './measure/histogram';
+import { LatencyRecorder, returnRecorder, withRecorder, type SparseCounts } from './measure/histogram';
 import type { TimelineSecond } from './types';
 import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
@@ -155,7 +155,10 @@ export class TimelineMerge {
     for (const t of [...this.pending.keys()].sort((a, b) => a - b)) this.close(t);
     this.timeline.sort((a, b) => a.t - b.t);
     this.setFineAside();
+    // Their last use: the load's end borrows them for its own merges (histogram.ts borrowRecorder).
+    if (this.fineRecorder) returnRecorder(this.fineRecorder);
     this.fineRecorder = undefined;
+    for (const recorder of this.spare.splice(0)) returnRecorder(recorder);
     coarsenFineBuckets(this.timeline, this.fineSeconds);
     return this.timeline;
   }
@@ -170,23 +173,24 @@ function coarsenFineBuckets(timeline: TimelineSecond[], fine: ReadonlyMap<number
   const limit = FINE_TIMELINE_LIMIT_MS / 1000;
   if (fine.size === 0 || !timeline.some((s) => s.t >= limit)) return;
   const cluster = timeline.some((b) => b.moved !== undefined);
-  const recorder = new LatencyRecorder();
-  const coarse: TimelineSecond[] = [...fine.keys()]
-    .sort((a, b) => a - b)
-    .map((t) => {
-      const s = fine.get(t)!;
-      recorder.reset();
-      for (const part of s.parts) recorder.addSparse(part);
-      return {
-        t,
-        ops: Math.round((s.count * 1000) / Math.max(1, s.spanMs)),
-        errors: s.errors,
-        p50Us: recorder.valueAtPercentile(50),
-        p99Us: recorder.valueAtPercentile(99),
-        maxUs: recorder.maxValue(),
-        ...(cluster ? { moved: s.moved, ask: s.ask } : {}),
-      };
-    });
+  const coarse: TimelineSecond[] = withRecorder((recorder) =>
+    [...fine.keys()]
+      .sort((a, b) => a - b)
+      .map((t) => {
+        const s = fine.get(t)!;
+        recorder.reset();
+        for (const part of s.parts) recorder.addSparse(part);
+        return {
+          t,
+          ops: Math.round((s.count * 1000) / Math.max(1, s.spanMs)),
+          errors: s.errors,
+          p50Us: recorder.valueAtPercentile(50),
+          p99Us: recorder.valueAtPercentile(99),
+          maxUs: recorder.maxValue(),
+          ...(cluster ? { moved: s.moved, ask: s.ask } : {}),
+        };
+      }),
+  );
   const rest = timeline.filter((s) => s.t >= limit);
   timeline.splice(0, timeline.length, ...coarse, ...rest);
 }

@@ -5,7 +5,7 @@
 // handed over in its workerData by sharedThreads.ts); given none, it loads the bundle as a module, without a cache.
 // tsc's build has no such file: its worker.js is the engine itself.
 import { join } from 'node:path';
-import { compileBundle, type BundleCode, type CompiledBundle } from '../gates/compiledBundle';
+import { compileBundle, requireBundle, type BundleCode, type CompiledBundle } from '../gates/compiledBundle';
 import { threadsModule } from './threadsModule';
 import { WORKER_BUNDLE, workerCode } from './workerCode';
 import type { LoadPort } from './worker';
@@ -23,8 +23,7 @@ if (require.main === module) {
   const code = data?.code;
   // The thread keeps its workerData: the bundle's text and cache (~0.35 MB) would stay with it.
   if (data) delete data.code;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const engine = (code ? compileBundle(bundle, code).run() : require(bundle)) as Engine;
+  const engine = (code ? compileBundle(bundle, code).run() : requireBundle(bundle)) as Engine;
   engine.startThread();
 }
 
@@ -44,8 +43,7 @@ export function compiledEngine(): MainThreadEngine {
     // flag reset around the compile) it cost a 100-request run ~15 ms more on a V8 helper thread than it saved
     // (issue 46, 20 A B rounds), a 400,000-request one ~7 ms less.
     const compiled = code ? compileBundle(bundle, code) : undefined;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const engine = (compiled ? compiled.run() : require(bundle)) as Engine;
+    const engine = (compiled ? compiled.run() : requireBundle(bundle)) as Engine;
     onMainThread = { engine, ...(compiled && code ? { compiled, digest: code.digest } : {}) };
   }
   return onMainThread;

@@ -3,8 +3,8 @@
 // A reply whose round trip [sent, received] overlapped pauses of PAUSE_MIN_MS or more, making up at least
 // OVERLAP_SHARE of it, holds the client's pause: it goes into a second histogram, so the assembly can tell
 // the tail the client made from the rest (a 2 s server freeze with a 3 ms GC inside stays the server's).
-// GC entries arrive after the fact, so slow replies wait (bounded, preallocated) until the pauses around
-// them are known. Nothing here allocates per reply.
+// GC entries arrive after the fact, so slow replies wait (bounded) until the pauses around them are known.
+// Nothing here allocates per reply: the waiting ring doubles, at most a few times a load, as slow replies need it.
 import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { HIGHEST_TRACKABLE_US, LatencyRecorder, type SparseCounts } from './histogram';
 import type { ClientPauses } from '../types';
@@ -27,6 +27,11 @@ const LONG_PAUSE_MS = 5;
 const LONG_PAUSES = 256;
 /** Slow replies (≥ PAUSE_MIN_MS) waiting to be judged, a ring; when full, its oldest is judged at once. */
 const SLOW_CAPACITY = 16384;
+/**
+ * The ring's first size. Most loads meet few slow replies: three rings of SLOW_CAPACITY are 384 KB, which glibc hands
+ * out cleared (so resident) from its heap once its mmap threshold has moved past them (issue 46, peak RSS).
+ */
+const SLOW_FIRST_CAPACITY = 256;
 
 /** One thread's pauses over the measured part (WorkerResult.pauses): the load's figures before the tail is judged. */
 export type WorkerPauses = Omit<ClientPauses, 'tailShare' | 'p999UsWithoutPauses' | 'maxUsWithoutPauses'> & {
@@ -45,9 +50,9 @@ export class PauseMonitor {
   private readonly recent = new PauseSet(RECENT_PAUSES, 'recent');
   private readonly long = new PauseSet(LONG_PAUSES, 'longest');
   // Slow replies waiting to be judged, oldest first (a ring): when they came in, their latency, how many shared it.
-  private readonly slowAt = new Float64Array(SLOW_CAPACITY);
-  private readonly slowMicros = new Float64Array(SLOW_CAPACITY);
-  private readonly slowCount = new Float64Array(SLOW_CAPACITY);
+  private slowAt = new Float64Array(SLOW_FIRST_CAPACITY);
+  private slowMicros = new Float64Array(SLOW_FIRST_CAPACITY);
+  private slowCount = new Float64Array(SLOW_FIRST_CAPACITY);
   private slowHead = 0;
   private slowSize = 0;
   private observer: PerformanceObserver | undefined;
@@ -79,8 +84,11 @@ export class PauseMonitor {
   /** A reply (or `count` sharing one latency) of the total came in at `now` after `micros` µs. Called only for micros ≥ 1000. */
   slowReply(micros: number, count: number, now: number): void {
     if (!this.running) return;
-    if (this.slowSize === SLOW_CAPACITY) this.judgeOldest();
-    const i = (this.slowHead + this.slowSize++) % SLOW_CAPACITY;
+    if (this.slowSize === this.slowAt.length) {
+      if (this.slowAt.length < SLOW_CAPACITY) this.growSlow();
+      else this.judgeOldest();
+    }
+    const i = (this.slowHead + this.slowSize++) % this.slowAt.length;
     this.slowAt[i] = now;
     this.slowMicros[i] = micros;
     this.slowCount[i] = count;
@@ -151,6 +159,20 @@ export class PauseMonitor {
     return this.long.within(from, to);
   }
 
+  /** The ring full below its bound: twice the room, the waiting replies first in their order. */
+  private growSlow(): void {
+    const capacity = Math.min(SLOW_CAPACITY, this.slowAt.length * 2);
+    const moved = (from: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
+      const to = new Float64Array(capacity);
+      for (let k = 0; k < this.slowSize; k++) to[k] = from[(this.slowHead + k) % from.length];
+      return to;
+    };
+    this.slowAt = moved(this.slowAt);
+    this.slowMicros = moved(this.slowMicros);
+    this.slowCount = moved(this.slowCount);
+    this.slowHead = 0;
+  }
+
   /** Judges the slow replies that came in before `before`, oldest first. */
   private judge(before: number): void {
     while (this.slowSize > 0 && this.slowAt[this.slowHead] < before) this.judgeOldest();
@@ -159,7 +181,7 @@ export class PauseMonitor {
   /** The oldest slow reply: if the client's pauses filled enough of its round trip, it goes to the overlapped histogram. */
   private judgeOldest(): void {
     const i = this.slowHead;
-    this.slowHead = (i + 1) % SLOW_CAPACITY;
+    this.slowHead = (i + 1) % this.slowAt.length;
     this.slowSize--;
     const latencyMs = this.slowMicros[i] / 1000;
     const pausedMs = this.recent.within(this.slowAt[i] - latencyMs, this.slowAt[i]);

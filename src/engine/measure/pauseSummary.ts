@@ -3,14 +3,17 @@
 // histogram next to the histogram of the replies that overlapped one, and the two subtracted.
 import type { ClientPauses } from '../types';
 import type { WorkerPauses } from './clientPauses';
-import { countsIndex, highestEquivalentValue, LatencyRecorder, type SparseCounts } from './histogram';
+import { countsIndex, highestEquivalentValue, withRecorder, type LatencyRecorder, type SparseCounts } from './histogram';
 
 /** `all`: the total's latency histograms (every thread); `threads`: each thread's pauses. */
 export function summarizePauses(threads: readonly WorkerPauses[], all: readonly SparseCounts[]): ClientPauses | undefined {
   if (threads.length === 0) return undefined;
-  const overlapped = new LatencyRecorder();
+  // Borrowed recorders (histogram.ts): three new ones here were a load's end's peak of memory (issue 46).
+  return withRecorder((overlapped) => withRecorder((total) => pausesThrough(threads, all, overlapped, total)));
+}
+
+function pausesThrough(threads: readonly WorkerPauses[], all: readonly SparseCounts[], overlapped: LatencyRecorder, total: LatencyRecorder): ClientPauses {
   for (const t of threads) overlapped.addSparse(t.overlapped);
-  const total = new LatencyRecorder();
   for (const sparse of all) total.addSparse(sparse);
   const sum = (pick: (t: WorkerPauses) => number) => threads.reduce((acc, t) => acc + pick(t), 0);
   const max = (pick: (t: WorkerPauses) => number) => threads.reduce((acc, t) => Math.max(acc, pick(t)), 0);
@@ -25,11 +28,13 @@ export function summarizePauses(threads: readonly WorkerPauses[], all: readonly 
     overlappedReplies: sum((t) => t.overlappedReplies),
     tailShare: tailShare(total, overlapped),
   };
-  const without = withoutOverlapped(total, overlapped);
-  if (without.totalCount > 0) {
-    pauses.p999UsWithoutPauses = without.valueAtPercentile(99.9);
-    pauses.maxUsWithoutPauses = without.maxValue();
-  }
+  withRecorder((without) => {
+    withoutOverlapped(total, overlapped, without);
+    if (without.totalCount > 0) {
+      pauses.p999UsWithoutPauses = without.valueAtPercentile(99.9);
+      pauses.maxUsWithoutPauses = without.maxValue();
+    }
+  });
   return pauses;
 }
 
@@ -46,12 +51,10 @@ function tailShare(total: LatencyRecorder, overlapped: LatencyRecorder): number 
   return slower > 0 ? Math.min(1, paused / slower) : 0;
 }
 
-/** The total's histogram with the overlapped replies taken out (slot by slot; both share one layout). */
-function withoutOverlapped(total: LatencyRecorder, overlapped: LatencyRecorder): LatencyRecorder {
-  const rest = new LatencyRecorder();
+/** The total's histogram with the overlapped replies taken out, into the empty `rest` (slot by slot; all share one layout). */
+function withoutOverlapped(total: LatencyRecorder, overlapped: LatencyRecorder, rest: LatencyRecorder): void {
   for (let i = total.lowestRecordedIndex; i <= total.highestRecordedIndex; i++) {
     const left = total.counts[i] - overlapped.counts[i];
     if (left > 0) rest.record(highestEquivalentValue(i), left);
   }
-  return rest;
 }
