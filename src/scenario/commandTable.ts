@@ -60,15 +60,13 @@ interface BuiltInRow {
 }
 const ROWS = builtInJson as unknown as Record<string, BuiltInRow>;
 
-/** Key specs by command (`set`) and subcommand (`xgroup|destroy`), as redis 7.0 describes them; commands newer than 7.0 have none. */
-const KEY_SPECS = new Map(
-  Object.entries((builtInKeySpecs as { specs: Record<string, string[]> }).specs).map(([name, specs]) => [name, specs.map(decodeKeySpec)]),
-);
+/** Key specs by command (`set`) and subcommand (`xgroup|destroy`), as redis 7.0 describes them (encoded); commands newer than 7.0 have none. */
+const KEY_SPECS = (builtInKeySpecs as { specs: Record<string, string[]> }).specs;
 
 function builtInSpec(name: string, row: BuiltInRow, container?: string): CommandSpec {
   const spec: CommandSpec = { name, arity: row.arity, flags: row.flags, categories: [], firstKey: row.keyStart, lastKey: row.keyStop, step: row.step };
-  const keySpecs = KEY_SPECS.get(container ? `${container}|${name}` : name);
-  if (keySpecs) spec.keySpecs = keySpecs;
+  const specName = container ? `${container}|${name}` : name;
+  if (Object.hasOwn(KEY_SPECS, specName)) spec.keySpecs = KEY_SPECS[specName].map(decodeKeySpec);
   if (row.subcommands) spec.subcommands = Object.entries(row.subcommands).map(([sub, subRow]) => builtInSpec(sub, subRow, name));
   return spec;
 }
@@ -121,13 +119,34 @@ function builtInPositions(spec: CommandSpec, name: string, args: readonly (strin
   return keys.filter((i) => i < args.length);
 }
 
+/**
+ * The table bundled with RBench, each command's spec made when first asked for: all of them at once (with their key
+ * specs decoded) took ~7 ms of every start of the CLI, a run asking for a few (issue 46, the fixed cost of a run).
+ */
+class BuiltInTable implements CommandTable {
+  readonly source = 'built-in';
+  readonly origin = 'the built-in table';
+  private readonly made = new Map<string, CommandSpec>();
+
+  spec(name: string): CommandSpec | undefined {
+    const lower = name.toLowerCase();
+    let spec = this.made.get(lower);
+    if (spec === undefined && Object.hasOwn(ROWS, lower)) this.made.set(lower, (spec = builtInSpec(lower, ROWS[lower])));
+    return spec;
+  }
+
+  names(): readonly string[] {
+    return list;
+  }
+
+  keyIndexes(name: string, args: readonly (string | undefined)[]): number[] | undefined {
+    const spec = this.spec(name);
+    return spec ? builtInPositions(spec, name.toLowerCase(), args) : undefined;
+  }
+}
+
 /** The table bundled with RBench: what `check` and the editor use without a server. */
-export const BUILT_IN_TABLE: CommandTable = new SpecTable(
-  'built-in',
-  'the built-in table',
-  list.map((name) => builtInSpec(name, ROWS[name])),
-  builtInPositions,
-);
+export const BUILT_IN_TABLE: CommandTable = new BuiltInTable();
 
 /** The subcommand of a container named by `word`, or undefined. */
 export function subcommandSpec(spec: CommandSpec, word: string | undefined): CommandSpec | undefined {
