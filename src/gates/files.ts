@@ -23,8 +23,17 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * node:fs/promises, for the reads that must not block the thread (the editor's): required when first needed, as the
+ * command line reads synchronously and loading it (with the readline it loads) cost ~2 ms of every start (issue 46).
+ */
+let fsPromises: typeof import('node:fs/promises') | undefined;
+function promises(): typeof import('node:fs/promises') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (fsPromises ??= require('node:fs/promises') as typeof import('node:fs/promises'));
+}
 
 /**
  * Where a path may lead. `root`: inside this folder (the workspace folder, or the folder `rbench` runs
@@ -200,6 +209,7 @@ async function planRead(path: string, place: Place): Promise<ReadPlan> {
     const absolute = resolve(path);
     try {
       refuseSystemFile(path, absolute);
+      const { realpath, stat } = promises();
       const real = await realpath(absolute);
       checkBeforeOpen(path, await stat(real), real);
       return { shown: path, open: real, flags: constants.O_RDONLY | NONBLOCK };
@@ -209,6 +219,7 @@ async function planRead(path: string, place: Place): Promise<ReadPlan> {
   }
   const absolute = resolveInside(place.root, path);
   try {
+    const { lstat, realpath } = promises();
     const realRoot = await realpath(place.root);
     const realFolder = await realpath(dirname(absolute));
     if (!isInside(realRoot, realFolder)) throw outsideThroughLink(absolute, place.root);
@@ -349,7 +360,7 @@ export async function readBoundedFileAsync(path: string, options: ReadOptions & 
   const plan = await planRead(path, options);
   let handle;
   try {
-    handle = await open(plan.open, plan.flags);
+    handle = await promises().open(plan.open, plan.flags);
   } catch (error) {
     throw systemError(plan.shown, error, 'read it');
   }

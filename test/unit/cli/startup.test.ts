@@ -135,6 +135,24 @@ describe('rbench start-up', function () {
     assert.deepEqual(loadedDistFiles(merge.stderr), ['cli.js', 'hdr-histogram.js', 'zod.js']);
   });
 
+  it('a fast-path run leaves the built-ins it does not use unloaded (node:fs/promises and the readline it loads: ~2 ms)', async () => {
+    const file = scratch.write('lean.rbench', SET_SCENARIO('fast'));
+    const listed = join(scratch.dir, 'built-ins.txt');
+    const preload = scratch.write(
+      'list-built-ins.cjs',
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], {
+      cwd: scratch.dir,
+      env: { NODE_OPTIONS: `--require ${preload}` },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const builtIns = readFileSync(listed, 'utf8').split('\n');
+    assert.ok(builtIns.includes('NativeModule net'), 'the list holds what the run loaded');
+    for (const unused of ['NativeModule fs/promises', 'NativeModule internal/fs/promises', 'NativeModule internal/readline/interface'])
+      assert.ok(!builtIns.includes(unused), `${unused} was loaded`);
+  });
+
   it('the ioredis path loads its own bundle and runs', async () => {
     const file = scratch.write('lean.rbench', SET_SCENARIO('ioredis'));
     const run = await runCli(['run', '--yes', file, '--url', server().url, '--quiet', '--out', 'runs'], { cwd: scratch.dir, env: { NODE_DEBUG: 'module' } });
