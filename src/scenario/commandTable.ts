@@ -4,7 +4,6 @@
 // server's own (`COMMAND INFO`, read by src/redis/commandTable.ts). The checker, the editor's hints, the
 // safety classes, the cluster slot rule and the result table all ask one of these.
 import { getKeyIndexes, list } from '@ioredis/commands';
-import builtInJson from '@ioredis/commands/built/commands.json';
 import builtInKeySpecs from './builtInKeySpecs.json';
 import { decodeKeySpec, keySpecPositions, type KeySpec } from './keySpecs';
 
@@ -58,7 +57,10 @@ interface BuiltInRow {
   step: number;
   subcommands?: Record<string, BuiltInRow>;
 }
-const ROWS = builtInJson as unknown as Record<string, BuiltInRow>;
+// Required, not imported: @ioredis/commands requires the same file, and an import of a required JSON file is bundled as
+// a copy of its every key behind a getter (esbuild's __toESM: ~1 ms of every start, issue 46).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ROWS = require('@ioredis/commands/built/commands.json') as Record<string, BuiltInRow>;
 
 /** Key specs by command (`set`) and subcommand (`xgroup|destroy`), as redis 7.0 describes them (encoded); commands newer than 7.0 have none. */
 const KEY_SPECS = (builtInKeySpecs as { specs: Record<string, string[]> }).specs;
