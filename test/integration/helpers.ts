@@ -104,10 +104,14 @@ export function useRunSuite(prefix: string): RunSuite {
   });
   suite.openScenario = async (name, text) => {
     const file = path.join(suite.scratch, name);
-    writeFileSync(file, text);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     // A document of this file already open keeps its old text until VS Code's watcher reloads it (seen: the second
     // of two scenarios written to one name ran the first's text): its text is set and saved, so editor and disk agree.
+    // Its file is then left to that save: written under it too, the watcher's reload raced the edit, and VS Code
+    // refused the edit (seen: "could not put the new text into plans.rbench").
+    const uri = vscode.Uri.file(file);
+    const open = vscode.workspace.textDocuments.find((candidate) => candidate.uri.fsPath === uri.fsPath);
+    if (!open) writeFileSync(file, text);
+    const document = open ?? (await vscode.workspace.openTextDocument(uri));
     if (document.getText() !== text) {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
