@@ -3,7 +3,7 @@
 // with the merged latency histogram. A closed bucket's recorder (136 KB of counts) is reset and reused by the
 // next bucket: one new ArrayBuffer per bucket would sit as garbage outside the heap until a full collection,
 // which the main thread, allocating little, seldom needs (its RSS grew ~1.6 MB a second: issue 46).
-import { LatencyRecorder, returnRecorder, withRecorder, type SparseCounts } from './measure/histogram';
+import { borrowRecorder, LatencyRecorder, returnRecorder, withRecorder, type SparseCounts } from './measure/histogram';
 import type { TimelineSecond } from './types';
 import type { SecondReport } from './workerMessages';
 import { FINE_TIMELINE_LIMIT_MS } from './workerLoad';
@@ -44,9 +44,9 @@ export class TimelineMerge {
   private fineSecond = -1;
   // The latencies of the buckets closed since the last takeLatency(), for live histograms (`--metrics`).
   private readonly unreported = new LatencyRecorder();
-  // Recorders of closed buckets, reset, for the next buckets to open.
-  private readonly spare: LatencyRecorder[] = [];
-  private made = 0;
+  // Recorders of open buckets, borrowed (histogram.ts) and given back as each closes, for the next to open.
+  private held = 0;
+  private mostHeld = 0;
 
   /**
    * `countMode`: the load runs a request count (no planned duration). `cluster`: entries carry the
@@ -97,8 +97,8 @@ export class TimelineMerge {
     }
     if (this.countMode && entry.spanMs < 999) this.keepFine(t, entry);
     this.timeline.push(second);
-    entry.recorder.reset();
-    this.spare.push(entry.recorder);
+    returnRecorder(entry.recorder);
+    this.held--;
     return second;
   }
 
@@ -114,7 +114,7 @@ export class TimelineMerge {
     second.spanMs += entry.spanMs;
     if (t1 !== this.fineSecond) this.setFineAside();
     this.fineSecond = t1;
-    (this.fineRecorder ??= new LatencyRecorder()).add(entry.recorder);
+    (this.fineRecorder ??= borrowRecorder()).add(entry.recorder);
   }
 
   /** The second being filled is left: its merged histogram kept as a sparse copy. */
@@ -125,16 +125,14 @@ export class TimelineMerge {
     recorder.reset();
   }
 
-  /** Recorders this merge has made so far: at most the buckets open at once, however long the load. */
+  /** The most recorders this merge has held at once: the buckets open at once, however long the load. */
   get recordersMade(): number {
-    return this.made;
+    return this.mostHeld;
   }
 
   private recorder(): LatencyRecorder {
-    const reused = this.spare.pop();
-    if (reused) return reused;
-    this.made++;
-    return new LatencyRecorder();
+    this.mostHeld = Math.max(this.mostHeld, ++this.held);
+    return borrowRecorder();
   }
 
   /** The latencies of the buckets closed since the last call: each reply is handed out once. */
@@ -158,7 +156,6 @@ export class TimelineMerge {
     // Their last use: the load's end borrows them for its own merges (histogram.ts borrowRecorder).
     if (this.fineRecorder) returnRecorder(this.fineRecorder);
     this.fineRecorder = undefined;
-    for (const recorder of this.spare.splice(0)) returnRecorder(recorder);
     coarsenFineBuckets(this.timeline, this.fineSeconds);
     return this.timeline;
   }
