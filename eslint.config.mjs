@@ -16,6 +16,7 @@ const OWN_FILES = [
   'src/engine/capacity.ts', // /proc/self/limits: this process's own open-file limit
   'src/engine/tcpCounters.ts', // /proc/net/snmp, /proc/net/netstat: this network namespace's TCP counters (fixed kernel files)
   'src/engine/threadCpu.ts', // /proc/thread-self/schedstat: the engine thread's own CPU time and wait (read on that thread)
+  'src/engine/fast/socketWrite.ts', // write(2) on a connection's own socket descriptor: no file (the allocation-free send)
   'src/gates/procStats.ts', // /proc/<pid>/{comm,cmdline,task/<tid>/schedstat}: a local server's threads, the only /proc files it opens
   'src/engine/workerThreads.ts', // whether RBench's own worker bundle exists
   'src/editor/backgroundCheck.ts', // whether RBench's own check worker bundle exists

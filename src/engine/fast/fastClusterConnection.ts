@@ -24,6 +24,7 @@ import { parseRedirect, type ClusterState, type KnownNode } from '../cluster/clu
 import { ClusterUnits, UNIT } from './clusterUnits';
 import { DEEP_NIL, INTERNAL, MEASURED, NodeLink, type PendingQueue } from './nodeLink';
 import { scanRequest } from './request';
+import { writeRange } from './socketWrite';
 import { slotOfBytes } from '../cluster/slot';
 import { refreshTopology } from './topologyRefresh';
 import { SlotRouter } from './slotRouter';
@@ -253,7 +254,7 @@ export class FastClusterConnection extends BudgetedConnection {
     // The batch is one entry of its link's queue (its requests are of one length: pushRun).
     if (link.up) {
       link.inFlight.pushRun(bytes, 0, end, count, labels[0], now, flags);
-      link.socket!.write(count === pipeline ? bytes : bytes.subarray(0, end));
+      writeRange(link.socket!, bytes, 0, end);
     } else {
       link.waiting.pushRun(bytes, 0, end, count, labels[0], now, flags);
       this.connect(link);
@@ -359,7 +360,7 @@ export class FastClusterConnection extends BudgetedConnection {
         continue;
       }
       link.inFlight.pushRun(bytes, from, to, requests, label, start, flags);
-      link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      writeRange(link.socket!, bytes, from, to);
     }
     this.pending += count;
     this.countSent(labels, count, true);
@@ -447,7 +448,7 @@ export class FastClusterConnection extends BudgetedConnection {
       target.push(out, from, at, queue.labelOf(i), queue.startOf(i), queue.flagsOf(i), queue.redirectsOf(i), queue.countOf(i));
     }
     queue.clear();
-    if (link.up) link.socket!.write(out);
+    if (link.up) writeRange(link.socket!, out, 0, out.length);
     else this.connect(link);
   }
 
@@ -459,7 +460,7 @@ export class FastClusterConnection extends BudgetedConnection {
       return;
     }
     link.inFlight.push(bytes, from, to, label, start, flags, redirects);
-    link.socket!.write(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+    writeRange(link.socket!, bytes, from, to);
   }
 
   private attach(link: NodeLink, connection: RawConnection): void {

@@ -8,6 +8,7 @@ import { BatchBuilder } from '../requests/batch';
 import { requestSource, State } from '../connectionBase';
 import { watchPrimary } from './primaryWatch';
 import { SocketConnection } from './socketConnection';
+import { writeRange } from './socketWrite';
 import { ReplyScanner, RespProtocolError } from '../../protocol/respScanner';
 import { TIMEOUT_ERROR_KIND } from '../measure/stats';
 import { NIL_EXEC_KIND, NIL_EXEC_TEXT, queuedLabels, queuedReadsOf, UNIT_LABEL, UnitTally } from '../measure/unitTally';
@@ -87,10 +88,6 @@ export class FastConnection extends SocketConnection {
       return 0;
     }
     const length = this.builder.build(count);
-    // The builder's buffer is rewritten for the next batch while this one may still sit in the socket's
-    // queue (several batches can be in flight), so the open loop writes a copy.
-    const bytes = Buffer.allocUnsafe(length);
-    this.builder.buffer.copy(bytes, 0, 0, length);
     const capacity = this.ringIntended.length;
     const measured = this.load.measuring ? 1 : 0;
     let at = (this.ringHead + this.ringSize) % capacity;
@@ -102,7 +99,9 @@ export class FastConnection extends SocketConnection {
       if (++at === capacity) at = 0;
     }
     this.ringSize += commands;
-    this.socket!.write(bytes);
+    // The builder's buffer is rewritten for the next batch while this one may still sit in the socket's
+    // queue (several batches can be in flight): what the socket queues is a copy (keep).
+    writeRange(this.socket!, this.builder.buffer, 0, length, true);
     this.countSent(this.builder.labels, commands, this.builder.singleLabel);
     return count;
   }
@@ -131,7 +130,7 @@ export class FastConnection extends SocketConnection {
     this.batchMeasured = this.load.measuring;
     // Safe to rewrite this buffer later: the next batch is built only after every reply to this one
     // arrived, so by then the socket has sent all of it.
-    this.socket!.write(length === buffer.length ? buffer : buffer.subarray(0, length));
+    writeRange(this.socket!, buffer, 0, length);
     this.countSent(this.builder.labels, this.batchSize, this.builder.singleLabel);
   }
 
