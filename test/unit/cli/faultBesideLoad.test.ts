@@ -5,18 +5,28 @@ import assert from 'node:assert/strict';
 import { useRedisServer } from '../../helpers/redis';
 import { runCli, useScratch } from '../../helpers/cli';
 
-// On the main thread only: NODE_OPTIONS reaches worker threads too, where a fault was a worker's crash already.
+// On the main thread only: NODE_OPTIONS reaches worker threads too, where a fault was a worker's crash already. A batch
+// goes out through socket.write, or straight to the socket's descriptor with fs.writeSync (src/engine/fast/socketWrite.ts).
 const PRELOAD = `
 if (!require('node:worker_threads').isMainThread) return;
 const net = require('node:net');
-const write = net.Socket.prototype.write;
+const fs = require('node:fs');
 let thrown = false;
-net.Socket.prototype.write = function (chunk, ...rest) {
+const faultAt = (chunk) => {
   if (!thrown && Buffer.isBuffer(chunk) && chunk.includes('fault:')) {
     thrown = true;
     setImmediate(() => { throw new Error('injected fault beside the load'); });
   }
+};
+const write = net.Socket.prototype.write;
+net.Socket.prototype.write = function (chunk, ...rest) {
+  faultAt(chunk);
   return write.call(this, chunk, ...rest);
+};
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, chunk, ...rest) {
+  faultAt(chunk);
+  return writeSync.call(this, fd, chunk, ...rest);
 };
 `;
 
