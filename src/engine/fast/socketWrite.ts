@@ -3,10 +3,10 @@
 // two thirds of the engine's allocation, so its young generation filled every ~50 ms. Each scavenge then
 // becomes a perf_hooks 'gc' entry, which Node 20 builds with deprecated accessors whose maps live in the
 // old generation until a full collection that a lean load never needs: ~100 KB a second of old-space
-// garbage, the whole of a long run's growth (issue 46). When nothing is queued on the socket, the bytes go
+// garbage, most of a long run's growth (issue 46). When nothing is queued on the socket, the bytes go
 // straight to its descriptor with one write(2), as libuv's own first attempt (uv_try_write) would; what the
-// kernel does not take, or a socket with something queued, TLS or no descriptor, goes through socket.write
-// as before, after what is queued, so the order on the wire is kept.
+// kernel does not take, or a socket with something queued, TLS, no descriptor or Windows, goes through
+// socket.write as before, after what is queued, so the order on the wire is kept.
 import { writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 
@@ -15,6 +15,9 @@ interface StreamHandle {
   fd?: number;
   writeQueueSize?: number;
 }
+
+/** A POSIX descriptor to write(2) to: on Windows a socket is no C runtime descriptor, so sockets there keep socket.write. */
+const DESCRIPTORS = process.platform !== 'win32';
 
 /** Writes would block: the kernel's send buffer is full, so the rest waits in the socket's queue. */
 const WOULD_BLOCK = new Set(['EAGAIN', 'EWOULDBLOCK']);
@@ -33,6 +36,7 @@ export function writeRange(socket: Socket, bytes: Buffer, from: number, to: numb
 
 /** Bytes the descriptor took (0: none, the rest is the caller's to queue); all of them when the socket failed (destroyed). */
 function writeDirect(socket: Socket, bytes: Buffer, from: number, to: number): number {
+  if (!DESCRIPTORS) return 0;
   const handle = (socket as unknown as { _handle?: StreamHandle | null })._handle;
   const fd = handle?.fd ?? -1;
   if (fd < 0 || handle!.writeQueueSize !== 0 || socket.writableLength !== 0 || socket.writableCorked !== 0) return 0;
