@@ -80,6 +80,9 @@ function redisBenchmark(requests, port) {
 }
 
 const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+// Each round's figure beside the median: a run's peak moves by about 1 MiB from run to run (its RSS rises in steps
+// of 0.5–1.4 MiB at moments that differ between runs), more than many of the changes it is used to judge.
+const rounds = (list) => (list.length > 1 ? ` [${list.map((kib) => (kib / 1024).toFixed(1)).join(' ')}]` : '');
 
 ensureBuilt();
 const server = await startServer();
@@ -97,9 +100,9 @@ try {
     }
     const row = { requests, rbench: median(legs.rbench), redisBenchmark: median(legs.redisBenchmark), before: values.before ? median(legs.before) : undefined };
     rows.push(row);
-    const before = row.before ? `, before ${mib(row.before)} (${(row.rbench / row.before).toFixed(2)}× of it)` : '';
+    const before = row.before ? `, before ${mib(row.before)}${rounds(legs.before)} (${(row.rbench / row.before).toFixed(2)}× of it)` : '';
     console.log(
-      `${test.toUpperCase()} P${pipeline}, ${requests} requests: rbench ${mib(row.rbench)}, redis-benchmark ${mib(row.redisBenchmark)}, ratio ${(row.rbench / row.redisBenchmark).toFixed(1)}×${before}`,
+      `${test.toUpperCase()} P${pipeline}, ${requests} requests: rbench ${mib(row.rbench)}${rounds(legs.rbench)}, redis-benchmark ${mib(row.redisBenchmark)}, ratio ${(row.rbench / row.redisBenchmark).toFixed(1)}×${before}`,
     );
   }
   const [shortest, longest] = [rows.find((r) => r.requests >= 1e6) ?? rows[0], rows[rows.length - 1]];
