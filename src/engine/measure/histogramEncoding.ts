@@ -1,9 +1,10 @@
 // The compressed base64 form of a latency recorder: HdrHistogram's V2 compressed encoding, byte for byte
 // what hdr-histogram-js's encodeIntoCompressedBase64 writes for the same counts (a test holds it to that),
 // so any HdrHistogram decoder reads it. Written here because building an hdr-histogram-js histogram only
-// to encode it cost every load's summary ~25 ms of CPU; this is one pass over the recorder's slots.
+// to encode it cost every load's summary ~25 ms of CPU; this is one pass over a recorder's non-empty slots
+// (LatencyRecorder.toSparse), the empty ones between them written as runs.
 import type * as Zlib from 'node:zlib';
-import { HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS, type LatencyRecorder } from './histogram';
+import { HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS, type SparseCounts } from './histogram';
 
 const ENCODING_COOKIE = 0x1c849303 | 0x10;
 const COMPRESSED_ENCODING_COOKIE = 0x1c849304 | 0x10;
@@ -11,10 +12,11 @@ const HEADER_BYTES = 40;
 /** A ZigZag LEB128 word takes at most 9 bytes. */
 const MAX_WORD_BYTES = 9;
 
-export function encodeRecorder(recorder: LatencyRecorder): string {
+export function encodeSparse(slots: SparseCounts): string {
+  const { indexes, counts } = slots;
   // The counts up to the highest recorded slot (slot 0 alone when empty), as hdr-histogram-js bounds them.
-  const limit = Math.max(recorder.highestRecordedIndex, 0) + 1;
-  const raw = Buffer.allocUnsafe(HEADER_BYTES + MAX_WORD_BYTES * Math.min(limit, 2 * recorder.nonEmptySlots() + 1));
+  const limit = indexes.length > 0 ? indexes[indexes.length - 1] + 1 : 1;
+  const raw = Buffer.allocUnsafe(HEADER_BYTES + MAX_WORD_BYTES * Math.min(limit, 2 * indexes.length + 1));
   raw.writeInt32BE(ENCODING_COOKIE, 0);
   raw.writeInt32BE(1, 8); // normalizingIndexOffset, as hdr-histogram-js writes it
   raw.writeInt32BE(SIGNIFICANT_DIGITS, 12);
@@ -22,22 +24,13 @@ export function encodeRecorder(recorder: LatencyRecorder): string {
   writeInt64(raw, 24, HIGHEST_TRACKABLE_US);
   writeInt64(raw, 32, 1); // integer to double conversion ratio
   let at = HEADER_BYTES;
-  const counts = recorder.counts;
-  let index = 0;
-  while (index < limit) {
-    const count = counts[index++];
-    if (count !== 0) {
-      at = writeZigZag(raw, at, count);
-      continue;
-    }
-    // A run of zeros is one negative word (a single zero stays a 0 count).
-    let zeros = 1;
-    while (index < limit && counts[index] === 0) {
-      zeros++;
-      index++;
-    }
-    at = writeZigZag(raw, at, zeros > 1 ? -zeros : 0);
+  let next = 0;
+  for (let s = 0; s < indexes.length; s++) {
+    at = writeZeros(raw, at, indexes[s] - next);
+    at = writeZigZag(raw, at, counts[s]);
+    next = indexes[s] + 1;
   }
+  at = writeZeros(raw, at, limit - next);
   raw.writeInt32BE(at - HEADER_BYTES, 4);
   // Required here: the commands that encode no histogram (check, --version, compare) need not load zlib at start.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -53,6 +46,12 @@ export function encodeRecorder(recorder: LatencyRecorder): string {
 function writeInt64(buffer: Buffer, at: number, value: number): void {
   buffer.writeUInt32BE(Math.floor(value / 2 ** 32), at);
   buffer.writeUInt32BE(value % 2 ** 32, at + 4);
+}
+
+/** A run of `zeros` empty slots: one negative word (a single empty slot is a 0 count). */
+function writeZeros(buffer: Buffer, at: number, zeros: number): number {
+  if (zeros <= 0) return at;
+  return writeZigZag(buffer, at, zeros > 1 ? -zeros : 0);
 }
 
 /** ZigZag then LEB128, 7 bits a byte (counts are whole numbers below 2^53). */

@@ -81,6 +81,16 @@ describe('latency recorder (HdrHistogram layout)', () => {
       assert.equal(latency.stddevUs, reference.totalCount === 0 ? 0 : reference.stdDeviation, `${name}: stddev`);
       const minNonZero = reference.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : reference.minNonZeroValue;
       assert.equal(latency.minUs, reference.totalCount === 0 ? 0 : minNonZero, `${name}: min`);
+      // The summary walks the non-empty slots once for all its percentiles: the same values as the recorder's own walk.
+      const percentiles: [number, number][] = [
+        [50, latency.p50Us],
+        [90, latency.p90Us],
+        [95, latency.p95Us],
+        [99, latency.p99Us],
+        [99.9, latency.p999Us],
+      ];
+      for (const [p, got] of percentiles) assert.equal(got, recorder.valueAtPercentile(p), `${name}: p${p}`);
+      assert.equal(latency.maxUs, recorder.maxValue(), `${name}: max`);
       reference.destroy();
     }
   });
