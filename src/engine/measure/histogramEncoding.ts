@@ -12,10 +12,14 @@ const HEADER_BYTES = 40;
 /** A ZigZag LEB128 word takes at most 9 bytes. */
 const MAX_WORD_BYTES = 9;
 
-export function encodeSparse(slots: SparseCounts): string {
+/**
+ * `slots`: a recorder's non-empty slots; `highestIndex`: the highest slot it recorded into (-1 when none), which a
+ * count of 0 can leave above the last non-empty one, as it moves hdr-histogram-js's maximum.
+ */
+export function encodeSparse(slots: SparseCounts, highestIndex: number): string {
   const { indexes, counts } = slots;
   // The counts up to the highest recorded slot (slot 0 alone when empty), as hdr-histogram-js bounds them.
-  const limit = indexes.length > 0 ? indexes[indexes.length - 1] + 1 : 1;
+  const limit = Math.max(highestIndex, 0) + 1;
   const raw = Buffer.allocUnsafe(HEADER_BYTES + MAX_WORD_BYTES * Math.min(limit, 2 * indexes.length + 1));
   raw.writeInt32BE(ENCODING_COOKIE, 0);
   raw.writeInt32BE(1, 8); // normalizingIndexOffset, as hdr-histogram-js writes it

@@ -39,7 +39,7 @@ export function summarize(recorder: LatencyRecorder): { latency: LatencySummary;
   // load, in code V8 has not optimised, where each read of a Float64Array makes a new number object: nine walks of
   // every slot up to the highest made a cluster run's summaries ~3 MB of garbage, most of its collections (issue 46).
   const slots = recorder.toSparse();
-  const histogram = encodeSparse(slots);
+  const histogram = encodeSparse(slots, recorder.highestRecordedIndex);
   const total = recorder.totalCount;
   const { indexes, counts } = slots;
   if (total === 0 || indexes.length === 0) return { latency: emptyLatencySummary(), histogram };

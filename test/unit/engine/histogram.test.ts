@@ -95,6 +95,17 @@ describe('latency recorder (HdrHistogram layout)', () => {
     }
   });
 
+  it('encodes a count of 0 recorded above the last non-empty slot as hdr-histogram-js does', () => {
+    const recorder = new LatencyRecorder();
+    const reference = referenceHistogram();
+    recorder.record(100, 3);
+    reference.recordValueWithCount(100, 3);
+    recorder.record(5_000, 0);
+    reference.recordValueWithCount(valueFromIndex(countsIndex(5_000)), 0);
+    assert.equal(summarize(recorder).histogram, hdr.encodeIntoCompressedBase64(reference));
+    reference.destroy();
+  });
+
   it('clamps values beyond 60 s, merges sparse copies and resets', () => {
     const a = new LatencyRecorder();
     a.record(100, 5);
