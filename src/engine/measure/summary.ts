@@ -68,7 +68,7 @@ export function summarize(recorder: LatencyRecorder): { latency: LatencySummary;
     p99Us,
     p999Us,
     // The highest value of the top slot, as the timeline reports it (hdr-histogram-js keeps the raw value).
-    maxUs: highs[highs.length - 1],
+    maxUs: recorder.maxValue(),
   };
   return { latency, histogram };
 }

@@ -102,7 +102,9 @@ describe('latency recorder (HdrHistogram layout)', () => {
     reference.recordValueWithCount(100, 3);
     recorder.record(5_000, 0);
     reference.recordValueWithCount(valueFromIndex(countsIndex(5_000)), 0);
-    assert.equal(summarize(recorder).histogram, hdr.encodeIntoCompressedBase64(reference));
+    const { latency, histogram } = summarize(recorder);
+    assert.equal(histogram, hdr.encodeIntoCompressedBase64(reference));
+    assert.equal(latency.maxUs, recorder.maxValue());
     reference.destroy();
   });
 
