@@ -7,7 +7,7 @@ describe('cluster pending queue (typed columns, a ring)', () => {
     const bytes = Buffer.from('x');
     let pushed = 0;
     let taken = 0;
-    // Interleave pushes and takes so the ring wraps before it grows (first capacity 64), then grows twice.
+    // Interleave pushes and takes so the ring wraps between its growths (it starts at one entry and doubles).
     for (let round = 0; round < 40; round++) {
       for (let k = 0; k < 5; k++, pushed++) queue.push(bytes, pushed, pushed + 1, pushed % 7, pushed * 1.5, MEASURED, pushed % 3);
       for (let k = 0; k < 2; k++, taken++) {
@@ -30,7 +30,7 @@ describe('cluster pending queue (typed columns, a ring)', () => {
   it('keeps a routed batch as one entry: taken whole, in parts (take), or one request at a time (shift), each part with its own bytes', () => {
     const queue = new PendingQueue();
     const bytes = Buffer.alloc(1000);
-    // Wrap the ring first (capacity 64): 50 in, 50 out; then runs of 30 requests (10 bytes each, from byte 200) and 90.
+    // Wrap the ring first (grown to 64): 50 in, 50 out; then runs of 30 requests (10 bytes each, from byte 200) and 90.
     for (let k = 0; k < 50; k++) queue.push(bytes, 0, 1, 0, 0, 0, 0);
     queue.drop(50);
     queue.pushRun(bytes, 200, 500, 30, 3, 7.5, MEASURED);
@@ -55,6 +55,19 @@ describe('cluster pending queue (typed columns, a ring)', () => {
     assert.deepEqual([queue.size, queue.requests], [0, 0]);
     queue.pushRun(bytes, 0, 40, 4, 1, 1, 0);
     queue.clear();
+    assert.deepEqual([queue.size, queue.requests], [0, 0]);
+  });
+
+  it('splits a run in a ring of one entry (its spare row), and grows from there with the order kept', () => {
+    const queue = new PendingQueue();
+    const bytes = Buffer.alloc(100);
+    queue.pushRun(bytes, 0, 40, 4, 2, 3.5, MEASURED);
+    const taken = (i: number) => [queue.fromOf(i), queue.toOf(i), queue.countOf(i), queue.labelOf(i), queue.startOf(i), queue.flagsOf(i)];
+    assert.deepEqual(taken(queue.take(3)), [0, 30, 3, 2, 3.5, MEASURED]);
+    assert.deepEqual([queue.size, queue.requests], [1, 1]);
+    for (let k = 0; k < 5; k++) queue.push(bytes, 50 + k, 51 + k, 6, k, 0, 0);
+    assert.deepEqual(taken(queue.shift()), [30, 40, 1, 2, 3.5, MEASURED]);
+    for (let k = 0; k < 5; k++) assert.deepEqual(taken(queue.shift()), [50 + k, 51 + k, 1, 6, k, 0]);
     assert.deepEqual([queue.size, queue.requests], [0, 0]);
   });
 });
