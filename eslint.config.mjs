@@ -80,6 +80,29 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], ignores: OWN_FILES, rules: restricted(...FS) },
+  // Client sockets open in one place (src/redis/clientSocket.ts), which gives each the listener for errors no
+  // owner hears any more (a TLS socket's second error would end the process).
+  {
+    files: ['src/**'],
+    ignores: ['src/redis/clientSocket.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(connect|createConnection)$/][callee.object.name=/^(net|tls)$/]',
+          message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='connect'][callee.object.callee.name='tlsModule']",
+          message: 'Open client sockets with openTlsSocket (src/redis/clientSocket.ts).',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?(net|tls)$/] > ImportSpecifier[imported.name=/^(connect|createConnection)$/]',
+          message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
+        },
+      ],
+    },
+  },
   {
     files: [
       'src/gates/**',

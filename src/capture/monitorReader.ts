@@ -3,9 +3,9 @@
 // memory. MONITOR puts the connection in a mode no client library parses faithfully (ioredis splits
 // arguments on `" "`), so the reader speaks RESP itself: AUTH if needed, MONITOR, then lines. The address
 // passes the network gate first; nothing but AUTH and MONITOR is ever sent.
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { Socket } from 'node:net';
 import { approvedNodes } from '../gates/network';
+import { openTcpSocket, openTlsSocket } from '../redis/clientSocket';
 import type { ConnectionOptions } from '../redis/types';
 import { parseMonitorLine, type MonitorLine } from './monitorLine';
 
@@ -71,9 +71,9 @@ function encode(args: readonly string[]): string {
 }
 
 function openSocket(options: ConnectionOptions): Socket {
-  if (options.path !== undefined) return netConnect({ path: options.path });
-  if (options.tls) return tlsConnect({ host: options.host, port: options.port, servername: options.host, ...options.tls });
-  return netConnect({ host: options.host, port: options.port });
+  if (options.path !== undefined) return openTcpSocket({ path: options.path });
+  if (options.tls) return openTlsSocket({ host: options.host, port: options.port, servername: options.host, ...options.tls });
+  return openTcpSocket({ host: options.host, port: options.port });
 }
 
 /**

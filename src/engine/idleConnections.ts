@@ -26,8 +26,8 @@ export class IdleConnections {
     const started = performance.now();
     const { socket } = await openTargetSocket(this.connection);
     this.connected(Math.round((performance.now() - started) * 1000));
-    // A server closing an idle client (its `timeout`) ends nothing: the load goes on without it.
-    socket.on('error', () => {});
+    // A server closing an idle client (its `timeout`) ends nothing: the load goes on without it (its errors have
+    // the listener every socket gets, src/redis/clientSocket.ts).
     if (this.closed) socket.destroy();
     else this.sockets.push(socket);
   }

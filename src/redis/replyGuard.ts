@@ -10,6 +10,7 @@
 import type Redis from 'ioredis';
 import { CONTROL_REPLY_LIMITS, ReplyFramer, ReplyLimitError, type ReplyLimits } from '../protocol/replyReader';
 import { RespProtocolError } from '../protocol/respScanner';
+import { installLateErrorSink } from './ioredisSockets';
 
 export { CONTROL_REPLY_LIMITS, LOAD_REPLY_LIMITS } from '../protocol/replyReader';
 
@@ -92,6 +93,8 @@ let installed = false;
 /** Replaces ioredis's DataHandler (its one reader of socket bytes) with one that reads through the gate. Idempotent. */
 export function installReplyGate(): void {
   if (installed) return;
+  // Every door that makes ioredis clients comes here first: their sockets' late errors get a listener too.
+  installLateErrorSink();
   // The module object ioredis's connect handler reads `default` from at every connect (a require, not an
   // import: a bundler's import would copy the exports, and the connect handler would not see the change).
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -9,7 +9,7 @@ import { RespErrorReply, type RespValue } from '../protocol/respValue';
 import { CONTROL_REPLY_LIMITS, ReplyCollector, ReplyLimitError } from '../protocol/replyReader';
 import { sentinelList } from '../protocol/sentinelUrl';
 import type { ConnectionOptions, SentinelOptions } from './types';
-import { tlsModule } from './tlsModule';
+import { openTcpSocket, openTlsSocket } from './clientSocket';
 
 export interface PrimaryAddress {
   host: string;
@@ -120,8 +120,8 @@ function askSentinelAbout<T>(options: ConnectionOptions, node: PrimaryAddress, q
   commands.push(['SENTINEL', question, name]);
   return new Promise((resolve, reject) => {
     const socket = connection.tls
-      ? tlsModule().connect({ ...connection.tls, host: node.host, port: node.port })
-      : net.connect({ host: node.host, port: node.port });
+      ? openTlsSocket({ ...connection.tls, host: node.host, port: node.port })
+      : openTcpSocket({ host: node.host, port: node.port });
     // Whole replies, within the limits every reader keeps (a sentinel is a server like any other).
     const received = new ReplyCollector(CONTROL_REPLY_LIMITS);
     const replies: RespValue[] = [];

@@ -18,7 +18,7 @@ import {
 import { LoadError, TlsRefusedError } from '../errors';
 import { encodeRespCommand } from '../../protocol/respEncode';
 import { ReplyScanner } from '../../protocol/respScanner';
-import { tlsModule } from '../../redis/tlsModule';
+import { openTcpSocket, openTlsSocket } from '../../redis/clientSocket';
 
 export function handshakeCommands(options: ConnectionOptions): { step: HandshakeStep; args: string[] }[] {
   const commands: { step: HandshakeStep; args: string[] }[] = [];
@@ -65,7 +65,8 @@ let sharedReadBuffer: Buffer | undefined;
 
 /**
  * Resolves with a connected, authenticated connection (no listeners of ours left on the socket
- * besides the bytes handler) or rejects with a LoadError. Plain TCP sockets read with `onread` into
+ * besides the bytes handler and the late-error one every client socket has, src/redis/clientSocket.ts)
+ * or rejects with a LoadError. Plain TCP sockets read with `onread` into
  * the thread's one reused buffer: no Buffer allocation and no stream machinery per read.
  */
 export function openSocket(options: ConnectionOptions, place: ErrorPlace = errorPlace(options)): Promise<RawConnection> {
@@ -76,7 +77,7 @@ export function openSocket(options: ConnectionOptions, place: ErrorPlace = error
     let socket: net.Socket;
     if (options.tls) {
       const isIp = net.isIP(options.host) !== 0;
-      socket = tlsModule().connect({
+      socket = openTlsSocket({
         ...options.tls,
         host: options.host,
         port: options.port,
@@ -84,7 +85,7 @@ export function openSocket(options: ConnectionOptions, place: ErrorPlace = error
       });
     } else {
       const buffer = (sharedReadBuffer ??= Buffer.allocUnsafe(READ_BUFFER_SIZE));
-      socket = net.connect({
+      socket = openTcpSocket({
         ...(options.path !== undefined ? { path: options.path } : { host: options.host, port: options.port }),
         onread: {
           buffer,

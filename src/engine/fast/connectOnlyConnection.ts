@@ -89,7 +89,6 @@ export class ConnectOnlyConnection extends BudgetedConnection {
       ({ socket }) => {
         const now = performance.now();
         // Made, whatever happens next: the server counts it (as a planned connection: its handshake is the load's own).
-        socket.on('error', () => {});
         socket.destroy();
         this.load.connected(Math.round((now - started) * 1000));
         this.cycles++;

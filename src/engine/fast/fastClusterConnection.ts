@@ -476,7 +476,6 @@ export class FastClusterConnection extends BudgetedConnection {
     link.scanner.reset();
     link.clearReplies();
     connection.onBytes((chunk, length) => this.onData(link, chunk, length));
-    connection.socket.on('error', () => undefined);
     connection.socket.on('close', () => this.onClose(link, connection.socket));
     if (this.cluster.nodes[link.node].role === 'replica') this.sendOne(link, READONLY, 0, READONLY.length, 0, 0, INTERNAL, 0);
     if (link.waiting.size > 0) this.sendQueued(link, link.waiting);

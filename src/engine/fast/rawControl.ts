@@ -61,8 +61,6 @@ class RawControl implements ControlLink {
     for (const command of handshakeCommands(this.options)) this.tally?.sending(command.args[0], command.args.slice(1))();
     this.collector = new ReplyCollector(CONTROL_REPLY_LIMITS);
     connection.onBytes((chunk, length) => this.received(chunk.subarray(0, length)));
-    // A reset after the handshake comes as 'error' then 'close': without a listener the error would end the process.
-    connection.socket.on('error', () => undefined);
     connection.socket.once('close', () => this.lost(connection, `the connection to ${address(errorPlace(this.options))} closed`));
     this.connection = connection;
     // Other runs tell RBench's connections apart by their name (src/runner/otherRuns.ts); a refusal leaves it unnamed.

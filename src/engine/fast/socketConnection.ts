@@ -46,7 +46,6 @@ export abstract class SocketConnection extends BudgetedConnection {
       // A planned close: not a lost connection.
       old.removeListener('close', this.onClose);
       old.removeListener('error', this.onSocketError);
-      old.on('error', () => {});
       old.destroy();
     }
     await this.connectSocket();

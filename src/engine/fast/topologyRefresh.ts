@@ -42,7 +42,6 @@ export function refreshTopology(state: ClusterState, connection: ConnectionOptio
 
 async function askShards(options: ConnectionOptions): Promise<ClusterTopology> {
   const connection = await openSocket(options);
-  connection.socket.on('error', () => undefined);
   try {
     const reply = await askRaw(connection, ['CLUSTER', 'SHARDS'], options.connectTimeoutMs);
     if (reply instanceof RespErrorReply || !Array.isArray(reply)) throw new Error(`CLUSTER SHARDS: ${JSON.stringify(reply)}`);

@@ -214,7 +214,6 @@ async function subscribersLoad(request: SubscriberRequest, options: SubscriberOp
       listener.gone = true;
       if (!closing) disconnected++;
     });
-    connection.socket.on('error', () => {});
     connection.onBytes((chunk, length) => {
       let values: RespValue[];
       try {
