@@ -71,20 +71,31 @@ const vendorsApart = {
 // the editor's readers): a run's control connections are raw (src/engine/fast/rawControl.ts), so it never runs there,
 // yet V8 read, hashed and deserialised it at every start. dist/ioredis-vendor.js holds one copy of it, and its module
 // object `DataHandler` as well: the reply gate (src/redis/replyGuard.ts) replaces that object's `default`, which
-// ioredis's connect handler reads at every connect, so both must come from the one bundle. CommonJS on purpose: an
-// import would give the gate a copy of the module object, whose change ioredis would never see.
+// ioredis's connect handler reads at every connect, so both must come from the one bundle. So must its two connectors,
+// whose `connect` src/redis/ioredisSockets.ts wraps (a copy in dist/cli-main.js would be wrapped in vain). CommonJS on
+// purpose: an import would give the gate a copy of the module object, whose change ioredis would never see.
+const IOREDIS_PARTS = {
+  ioredis: 'ioredis',
+  'ioredis/built/DataHandler': 'DataHandler',
+  'ioredis/built/connectors/StandaloneConnector': 'StandaloneConnector',
+  'ioredis/built/connectors/SentinelConnector': 'SentinelConnector',
+};
 const ioredisVendor = {
   file: 'ioredis-vendor',
-  source: "module.exports = { ioredis: require('ioredis'), DataHandler: require('ioredis/built/DataHandler') };",
+  source: `module.exports = { ${Object.entries(IOREDIS_PARTS)
+    .map(([path, name]) => `${name}: require('${path}')`)
+    .join(', ')} };`,
 };
 const ioredisApart = {
   name: 'ioredis-apart',
   setup(build) {
     // Each name the runner requires becomes a one-line module that takes its object from the vendor file when first required.
-    const parts = { ioredis: 'ioredis', 'ioredis/built/DataHandler': 'DataHandler' };
-    build.onResolve({ filter: /^ioredis(\/built\/DataHandler)?$/ }, (args) => ({ path: args.path, namespace: 'ioredis-apart' }));
+    build.onResolve({ filter: /^ioredis(\/|$)/ }, (args) => {
+      if (IOREDIS_PARTS[args.path] === undefined) throw new Error(`${args.path}: not in dist/${ioredisVendor.file}.js (IOREDIS_PARTS, esbuild.mjs)`);
+      return { path: args.path, namespace: 'ioredis-apart' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'ioredis-apart' }, (args) => ({
-      contents: `module.exports = require('./${ioredisVendor.file}.js').${parts[args.path]};`,
+      contents: `module.exports = require('./${ioredisVendor.file}.js').${IOREDIS_PARTS[args.path]};`,
       loader: 'js',
     }));
     build.onResolve({ filter: new RegExp(`^\\./${ioredisVendor.file}\\.js$`) }, (args) => ({ path: args.path, external: true }));
