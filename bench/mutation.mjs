@@ -29,6 +29,7 @@ const GATES = {
   consent: { modules: ['src/runner/consent.ts'], tests: ['out/test/unit/runner/consent.test.js'] },
   files: { modules: ['src/gates/files.ts'], tests: ['out/test/unit/gates/files.test.js'] },
   network: { modules: ['src/gates/network.ts'], tests: ['out/test/unit/gates/network.test.js'] },
+  sockets: { modules: ['src/redis/clientSocket.ts', 'src/redis/ioredisSockets.ts'], tests: ['out/test/unit/gates/lateTlsError.test.js'] },
   data: { modules: ['src/gates/plainData.ts'], tests: ['out/test/unit/gates/plainData.test.js'] },
   output: { modules: ['src/gates/output.ts'], tests: ['out/test/unit/gates/output.test.js'] },
   // The pass/fail logic (issue 20): `expect` lines, the regression gate, the run's verdict. Pure functions.

@@ -1,7 +1,7 @@
 // Every door that opens a TLS socket meets a server whose certificate lacks the checked name and whose bad
 // record arrives in the same read: Node emits a second 'error' on the socket after the first destroyed it.
 // Each door ends in its plain handshake message; none lets that error end the process (an uncaught error
-// fails the test it happens in).
+// fails the test it happens in). The built command meets it in test/unit/cli/lateTlsError.test.ts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,6 @@ import { readMonitor } from '../../../src/capture/monitorReader';
 import { runLoad } from '../../../src/engine';
 import { testConnection } from '../../../src/redis/control';
 import type { ConnectionOptions } from '../../../src/redis/types';
-import { runCli, useScratch } from '../../helpers/cli';
 import { startLateErrorTlsServer, type LateErrorTlsServer } from '../../helpers/lateTlsError';
 import { loadRequest, singleTest } from '../engine/plans';
 
@@ -70,31 +69,6 @@ describe('a TLS socket that errs again after a failed certificate check (every d
       assert.match(outcome, handshakeFailed());
     });
   }
-
-  // The built command, whose runner takes ioredis from a bundle of its own (dist/ioredis-vendor.js): the listener must
-  // reach the ioredis that bundle holds, not a second copy. Its certificate is not trusted here (no `tls-ca`).
-  describe('the built rbench command', () => {
-    const scratch = useScratch();
-    const untrusted = () => new RegExp(`TLS handshake with 127\\.0\\.0\\.1:${server.port} failed: the server's certificate is self-signed and not trusted`);
-
-    it('rbench check --url (its control connection, ioredis) exits 3 with the handshake message', async () => {
-      const file = scratch.write('ping.rbench', '### ping\nrequests 10\nPING\n');
-      const result = await runCli(['check', '--url', `rediss://127.0.0.1:${server.port}`, file], { cwd: scratch.dir });
-      assert.equal(result.code, 3, result.stderr);
-      assert.match(result.stderr, untrusted());
-      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
-    });
-
-    for (const client of ['fast', 'ioredis'] as const) {
-      it(`rbench run (${client}) ends with the handshake message, no stack trace`, async () => {
-        const file = scratch.write(`${client}.rbench`, `### tls\ntarget rediss://127.0.0.1:${server.port}\nclient ${client}\nclients 2\nrequests 100\nPING\n`);
-        const result = await runCli(['run', '--yes', file], { cwd: scratch.dir });
-        assert.notEqual(result.code, 0);
-        assert.match(result.stdout + result.stderr, untrusted());
-        assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
-      });
-    }
-  });
 
   it('a capture (MONITOR) ends closed, saying why', async () => {
     const outcome = await readMonitor(target(), { maxLines: 10, maxBytes: 10_000, maxMs: 2000 }, () => undefined);
