@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createServer } from 'node:net';
 import { readMonitor } from '../../../src/capture/monitorReader';
 import { runLoad } from '../../../src/engine';
+import { openTcpSocket, openTlsSocket } from '../../../src/redis/clientSocket';
 import { testConnection } from '../../../src/redis/control';
 import type { ConnectionOptions } from '../../../src/redis/types';
 import { startLateErrorTlsServer, type LateErrorTlsServer } from '../../helpers/lateTlsError';
@@ -75,5 +77,18 @@ describe('a TLS socket that errs again after a failed certificate check (every d
     await sleep(SETTLE_MS);
     assert.equal(outcome.end, 'closed');
     assert.match(outcome.error ?? '', /certificate|altnames/);
+  });
+
+  // An owner may let go of a socket before it closes (a planned close, an idle connection): its error then has the
+  // socket's own listener. A refused connection, no listener of the caller's: the socket closes, the process goes on.
+  it('a socket whose owner does not listen (TCP and TLS) closes on a refused connection without ending the process', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const sockets = [openTcpSocket({ host: '127.0.0.1', port }), openTlsSocket({ host: '127.0.0.1', port })];
+    // Not events.once, which listens for 'error' itself.
+    const closes = sockets.map((socket) => new Promise<boolean>((resolve) => socket.on('close', resolve)));
+    assert.deepEqual(await Promise.all(closes), [true, true], 'each closed by the refusal');
   });
 });
