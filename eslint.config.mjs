@@ -93,6 +93,10 @@ export default tseslint.config(
           message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
         },
         {
+          selector: 'NewExpression[callee.name=/^(Socket|TLSSocket)$/], NewExpression[callee.property.name=/^(Socket|TLSSocket)$/]',
+          message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
+        },
+        {
           selector: "CallExpression[callee.property.name='connect'][callee.object.callee.name='tlsModule']",
           message: 'Open client sockets with openTlsSocket (src/redis/clientSocket.ts).',
         },

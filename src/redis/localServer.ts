@@ -3,7 +3,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { copyUserNamedFile, FileGateError, scanBoundedFile } from '../gates/files';
-import { createServer, Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { openTcpSocket } from './clientSocket';
 import { tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { ServerDirective } from '../scenario/plan';
@@ -349,7 +350,7 @@ function killQuietly(pid: number): void {
 
 function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = new Socket();
+    const socket = openTcpSocket({ port, host: '127.0.0.1' });
     let reply = '';
     const finish = (ok: boolean) => {
       socket.destroy();
@@ -362,7 +363,7 @@ function answersPing(port: number): Promise<boolean> {
       // -LOADING while the dataset loads: not ready yet. -NOAUTH: up, with requirepass set.
       if (reply.includes('\r\n')) finish(reply.startsWith('+PONG') || reply.startsWith('-NOAUTH'));
     });
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write('PING\r\n'));
   });
 }
 
