@@ -97,10 +97,6 @@ export default tseslint.config(
           message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
         },
         {
-          selector: "CallExpression[callee.property.name='connect'][callee.object.callee.name='tlsModule']",
-          message: 'Open client sockets with openTlsSocket (src/redis/clientSocket.ts).',
-        },
-        {
           selector: 'ImportDeclaration[source.value=/^(node:)?(net|tls)$/] > ImportSpecifier[imported.name=/^(connect|createConnection)$/]',
           message: 'Open client sockets with openTcpSocket or openTlsSocket (src/redis/clientSocket.ts).',
         },

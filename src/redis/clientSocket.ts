@@ -5,17 +5,21 @@
 // owner lets go of a socket before it closes. Without a listener such an error ends the process; the owner's
 // own listeners, while it has them, still hear every error.
 import * as net from 'node:net';
-import type { ConnectionOptions as TlsConnectionOptions, TLSSocket } from 'node:tls';
-import { tlsModule } from './tlsModule';
+import type * as Tls from 'node:tls';
 
 /** A plain TCP or unix socket (net.connect's options, `onread` among them). */
 export function openTcpSocket(options: net.NetConnectOpts): net.Socket {
   return withLateErrorSink(net.connect(options));
 }
 
-/** A TLS socket; node:tls loads only now (tlsModule.ts). */
-export function openTlsSocket(options: TlsConnectionOptions): TLSSocket {
-  return withLateErrorSink(tlsModule().connect(options));
+/**
+ * A TLS socket. node:tls (and the crypto it loads) is required only now: evaluating it cost every engine thread
+ * ~3–5 ms of CPU at start, and a thread of a plain-TCP load never uses it.
+ */
+export function openTlsSocket(options: Tls.ConnectionOptions): Tls.TLSSocket {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tls = require('node:tls') as typeof Tls;
+  return withLateErrorSink(tls.connect(options));
 }
 
 /** Adds the listener for errors no owner hears (see the top); returns `socket`. */

@@ -8,11 +8,8 @@ interface ConnectorModule {
   default: { prototype: { connect(this: unknown, ...args: unknown[]): Promise<NodeJS.EventEmitter> } };
 }
 
-let installed = false;
-
-/** Idempotent; called before the first ioredis client connects (with the reply gate, replyGuard.ts). */
+/** Once, before the first ioredis client connects: by the reply gate's install (replyGuard.ts), which runs once. */
 export function installLateErrorSink(): void {
-  if (installed) return;
   // Required here, not imported: the control connection loads ioredis only when it opens (control.ts).
   /* eslint-disable @typescript-eslint/no-require-imports */
   const connectors = [
@@ -26,5 +23,4 @@ export function installLateErrorSink(): void {
       return connect.apply(this, args).then(withLateErrorSink);
     };
   }
-  installed = true;
 }
